@@ -1,0 +1,76 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "NLUKit",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "NLUKit", targets: ["NLUKit"]),
+        .library(name: "NLUCore", targets: ["NLUCore"]),
+        .library(name: "NLUText", targets: ["NLUText"]),
+        .library(name: "NLUQuestionAnswering", targets: ["NLUQuestionAnswering"]),
+        .library(name: "NLUIntents", targets: ["NLUIntents"]),
+        .library(name: "NLUSequence", targets: ["NLUSequence"]),
+        .executable(name: "nlu", targets: ["nlu"]),
+        .executable(name: "nlu-bench", targets: ["NLUBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+        .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
+    ],
+    targets: [
+        // BLAS: OpenBLAS's cblas.h on Linux; Accelerate is imported directly on Apple platforms.
+        .systemLibrary(
+            name: "CBLAS",
+            pkgConfig: "openblas",
+            providers: [.apt(["libopenblas-dev", "pkg-config"])]
+        ),
+        .target(
+            name: "NLUCore",
+            dependencies: [
+                .target(name: "CBLAS", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        .target(name: "NLUText"),
+        .target(name: "NLUQuestionAnswering", dependencies: ["NLUCore", "NLUText"]),
+        .target(
+            name: "NLUIntents",
+            dependencies: [
+                "NLUCore", "NLUText",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "SwiftCSV", package: "SwiftCSV"),
+            ]
+        ),
+        .target(name: "NLUSequence", dependencies: ["NLUCore", "NLUText"]),
+        .target(
+            name: "NLUKit",
+            dependencies: ["NLUCore", "NLUText", "NLUQuestionAnswering", "NLUIntents", "NLUSequence"]
+        ),
+        .executableTarget(
+            name: "nlu",
+            dependencies: [
+                "NLUKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "NLUBench",
+            dependencies: [
+                "NLUKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "NLUCoreTests", dependencies: ["NLUCore"]),
+        .testTarget(name: "NLUTextTests", dependencies: ["NLUText"]),
+        .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering"]),
+        .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents"]),
+        .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence"]),
+        .testTarget(name: "CLITests", dependencies: ["nlu"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+import NLUKit
+print(BLAS.configuration)

@@ -1,0 +1,55 @@
+import Foundation
+
+/// The memory behind one or more ``Tensor`` values: either a buffer the storage owns, or a
+/// read-only region of a memory-mapped file kept alive by `owner`.
+///
+/// Tensors share a storage for views (reshape, slices); writing through a tensor whose storage
+/// is shared or read-only copies it first (copy-on-write), so tensors keep value semantics.
+public final class TensorStorage<Scalar: TensorScalar>: @unchecked Sendable {
+    // @unchecked: the buffer is only written through a uniquely referenced, writable storage
+    // (see Tensor's copy-on-write), so no two threads ever write or read-while-write it.
+    public let baseAddress: UnsafeMutablePointer<Scalar>
+    public let count: Int
+    /// False for storage that points into a read-only memory map.
+    public let isWritable: Bool
+    private let owner: AnyObject?
+    private let ownsMemory: Bool
+
+    /// Allocates `count` elements, all set to `value`.
+    public init(count: Int, repeating value: Scalar = .zero) {
+        let capacity = max(count, 1)
+        baseAddress = UnsafeMutablePointer<Scalar>.allocate(capacity: capacity)
+        baseAddress.initialize(repeating: value, count: capacity)
+        self.count = count
+        isWritable = true
+        owner = nil
+        ownsMemory = true
+    }
+
+    /// Copies `elements` into a new buffer.
+    public convenience init<C: Collection>(copying elements: C) where C.Element == Scalar {
+        self.init(count: elements.count)
+        var index = 0
+        for element in elements {
+            baseAddress[index] = element
+            index += 1
+        }
+    }
+
+    /// Wraps memory owned by `owner` (e.g. a memory-mapped file) without copying.
+    /// The memory must stay valid as long as `owner` lives.
+    public init(borrowing address: UnsafePointer<Scalar>, count: Int, owner: AnyObject) {
+        baseAddress = UnsafeMutablePointer(mutating: address)
+        self.count = count
+        isWritable = false
+        self.owner = owner
+        ownsMemory = false
+    }
+
+    deinit {
+        if ownsMemory {
+            baseAddress.deinitialize(count: max(count, 1))
+            baseAddress.deallocate()
+        }
+    }
+}

@@ -1,0 +1,1 @@
+// NLUIntents: see DESIGN.md

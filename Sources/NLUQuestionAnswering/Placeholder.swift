@@ -1,0 +1,1 @@
+// NLUQuestionAnswering: see DESIGN.md

@@ -1,0 +1,1 @@
+// NLUSequence: see DESIGN.md

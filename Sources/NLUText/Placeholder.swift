@@ -1,0 +1,1 @@
+// NLUText: see DESIGN.md

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// The `nlu` command: natural-language understanding on your own machine.
+@main
+struct NLU: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nlu",
+        abstract: "Offline natural-language understanding: question answering, intents, language models.",
+        discussion: """
+        Output for scripts: --json prints machine-readable results on stdout; logs and progress \
+        go to stderr. Exit codes: 0 success, 1 runtime failure, 2 usage error.
+        """,
+        version: NLUKitVersion.string,
+        subcommands: [
+            SelfCheckCommand.self,
+        ]
+    )
+
+    static func main() {
+        BLASRelaunch.relaunchIfNeeded()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            // ArgumentParser exits 64 (EX_USAGE) on usage errors; our contract says 2.
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
+}

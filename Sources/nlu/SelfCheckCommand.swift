@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu selfcheck`: verifies that BLAS works and is fast on this machine.
+struct SelfCheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "selfcheck",
+        abstract: "Check the BLAS setup: multiply matrices with BLAS and verify against a plain loop.")
+
+    @Option(help: "Matrix size n for the n×n · n×n product.")
+    var size: Int = 256
+
+    func validate() throws {
+        guard size >= 1, size <= 4096 else {
+            throw ValidationError("--size must be between 1 and 4096, got \(size)")
+        }
+    }
+
+    func run() throws {
+        let report = SelfCheck.run(size: size)
+        print("BLAS: \(BLAS.configuration), \(BLAS.defaultThreadCount) thread(s)")
+        print(String(format: "GEMM %d×%d·%d×%d: max |BLAS - loop| = %.2e, %.1f GFLOP/s",
+                     size, size, size, size, report.maxAbsoluteDifference, report.gflops))
+        if report.passed {
+            print("selfcheck: OK")
+        } else {
+            print("selfcheck: FAILED (difference above \(report.tolerance))")
+            throw ExitCode.failure
+        }
+    }
+}

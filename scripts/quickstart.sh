@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds the release `nlu`, and runs it on the bundled sample data.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+source scripts/blas-env.sh
+swift build -c release --product nlu
+nlu=".build/release/nlu"
+
+echo "== nlu selfcheck"
+"$nlu" selfcheck
