@@ -1,2 +1,0 @@
-import NLUKit
-print(BLAS.configuration)
