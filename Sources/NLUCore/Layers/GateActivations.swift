@@ -7,10 +7,32 @@
 enum GateActivations {
     typealias Lanes = SIMD16<Float>
 
+    typealias Bits = SIMD16<UInt32>
+
+    /// `|x|`, by clearing the sign bit (pure vector bit operations).
+    @inline(__always)
+    static func magnitude(_ x: Lanes) -> Lanes {
+        unsafeBitCast(unsafeBitCast(x, to: Bits.self) & 0x7FFF_FFFF, to: Lanes.self)
+    }
+
+    /// `min(x, bound)` as `x - relu(x - bound)` with relu(d) = (d + |d|) / 2: only vector arithmetic
+    /// (the standard library's per-lane `clamped`/`pointwiseMin` do not vectorize).
+    @inline(__always)
+    static func minimum(_ x: Lanes, _ bound: Float) -> Lanes {
+        let excess = x - bound
+        return x - (excess + magnitude(excess)) * 0.5
+    }
+
+    @inline(__always)
+    static func maximum(_ x: Lanes, _ bound: Float) -> Lanes {
+        let shortfall = bound - x
+        return x + (shortfall + magnitude(shortfall)) * 0.5
+    }
+
     /// `exp(x)` on 16 lanes.
     @inline(__always)
     static func exp(_ x: Lanes) -> Lanes {
-        let clamped = x.clamped(lowerBound: Lanes(repeating: -87.33654), upperBound: Lanes(repeating: 88.72283))
+        let clamped = maximum(minimum(x, 88), -87.33654)
         // Adding 1.5·2^23 rounds to the nearest integer and leaves it in the low mantissa bits.
         let shifted = clamped * 1.442_695_04 + 12_582_912
         let n = shifted - 12_582_912
@@ -24,7 +46,7 @@ enum GateActivations {
         p = p * r + 0.166_666_655
         p = p * r + 0.500_000_01
         p = p * (r * r) + r + 1
-        let exponent = (unsafeBitCast(shifted, to: SIMD16<Int32>.self) &- 0x4B40_0000 &+ 127) &<< 23
+        let exponent = (unsafeBitCast(shifted, to: Bits.self) &- 0x4B40_0000 &+ 127) &<< 23
         return p * unsafeBitCast(exponent, to: Lanes.self)
     }
 
@@ -36,10 +58,10 @@ enum GateActivations {
     @inline(__always)
     static func tanh(_ x: Lanes) -> Lanes {
         // tanh(x) = sign(x) (1 - e^{-2|x|}) / (1 + e^{-2|x|}): no overflow for large |x|.
-        let magnitude = unsafeBitCast(unsafeBitCast(x, to: SIMD16<UInt32>.self) & 0x7FFF_FFFF, to: Lanes.self)
-        let e = exp(-2 * magnitude)
+        let e = exp(-2 * magnitude(x))
         let t = (1 - e) / (1 + e)
-        return t.replacing(with: -t, where: x .< 0)
+        let sign = unsafeBitCast(x, to: Bits.self) & 0x8000_0000
+        return unsafeBitCast(unsafeBitCast(t, to: Bits.self) | sign, to: Lanes.self)
     }
 
     @inline(__always)
