@@ -1,1 +1,0 @@
-// NLUText: see DESIGN.md
