@@ -16,9 +16,13 @@ enum FusedKernels {
                              _ body: (Range<Int>) -> Void) {
         let chunks = max(1, min(threads, count / max(minimumRowsPerThread, 1)))
         if chunks == 1 { body(0..<count); return }
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            let start = count * chunk / chunks, end = count * (chunk + 1) / chunks
-            body(start..<end)
+        withoutActuallyEscaping(body) { body in
+            // The chunks touch disjoint rows, so sharing the closure across threads is safe.
+            let shared = UncheckedSendable(body)
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                let start = count * chunk / chunks, end = count * (chunk + 1) / chunks
+                shared.value(start..<end)
+            }
         }
     }
 
@@ -199,4 +203,10 @@ enum FusedKernels {
         while index < count { best = Swift.max(best, x[index]); index += 1 }
         return best
     }
+}
+
+/// Hands a value to concurrent workers that use it on disjoint data.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -77,8 +77,9 @@ enum PassageSearch {
                     // A break is a newline followed by optional spaces and another newline.
                     while next < scalars.count, scalars[next] == " " || scalars[next] == "\t" || scalars[next] == "\r" { next += 1 }
                     guard next < scalars.count, scalars[next] == "\n" else { index += 1; continue }
-                    next += 1
                 }
+                // The next paragraph starts at its first visible character.
+                while next < scalars.count, CharacterSet.whitespacesAndNewlines.contains(scalars[next]) { next += 1 }
                 flush(index)
                 start = next
                 index = next
