@@ -1,0 +1,105 @@
+/// A multi-layer gated recurrent unit network with exactly PyTorch's `nn.GRU` semantics.
+///
+/// For each step, per layer: `r = σ(W_ir x + b_ir + W_hr h + b_hr)`, `z = σ(W_iz x + b_iz + W_hz h + b_hz)`,
+/// `n = tanh(W_in x + b_in + r ∘ (W_hn h + b_hn))` (the hidden bias inside the reset product),
+/// `h' = (1 - z) ∘ n + z ∘ h`. State: `[layers, 1, batch, hidden]`.
+///
+///     var generator = SplitMix64(seed: 42)
+///     let gru = GRU(inputSize: 32, hiddenSize: 64, layerCount: 1, using: &generator)
+///     var state = Tensor<Float>(shape: gru.stateShape(batch: 1))
+///     let h = gru.step(Tensor(shape: [1, 32]), state: &state)   // [1, 64]
+public struct GRU: RecurrentNetwork {
+    public static let cell = RecurrentCell.gru
+    public let inputSize: Int
+    public let hiddenSize: Int
+    public var layers: [RecurrentLayerWeights]
+
+    public init(inputSize: Int, hiddenSize: Int, layers: [RecurrentLayerWeights]) throws {
+        try Self.validate(inputSize: inputSize, hiddenSize: hiddenSize, layers: layers)
+        self.inputSize = inputSize
+        self.hiddenSize = hiddenSize
+        self.layers = layers
+    }
+
+    /// One layer over all steps (see ``RecurrentDriver/LayerForward`` for the buffers).
+    static func forwardLayer(_ layer: RecurrentDriver.LayerForward) {
+        let steps = layer.steps, batch = layer.batch, hiddenSize = layer.hiddenSize
+        let width = 3 * hiddenSize, stepSize = batch * hiddenSize
+        guard let candidates = layer.candidates else { preconditionFailure("GRU needs a candidate buffer") }
+        // Input projection for every step at once; b_hh joins per step because b_hn sits inside r ∘ (...).
+        RecurrentMath.fillRows(layer.gates, rows: steps * batch, columns: width, with: layer.inputBias, plus: nil)
+        RecurrentMath.multiplyTransposed(layer.input, rows: steps * batch, inner: layer.inputSize, weight: layer.inputWeight,
+                                         columns: width, into: layer.gates, beta: 1)
+        let hiddenGates = UnsafeMutablePointer<Float>.allocate(capacity: batch * width)
+        defer { hiddenGates.deallocate() }
+        for step in 0..<steps {
+            let previousHidden = layer.hidden + step * stepSize, nextHidden = previousHidden + stepSize
+            let gates = layer.gates + step * batch * width
+            RecurrentMath.fillRows(hiddenGates, rows: batch, columns: width, with: layer.hiddenBias, plus: nil)
+            RecurrentMath.multiplyTransposed(previousHidden, rows: batch, inner: hiddenSize, weight: layer.hiddenWeight,
+                                             columns: width, into: hiddenGates, beta: 1)
+            for row in 0..<batch {
+                let gate = gates + row * width, hiddenGate = hiddenGates + row * width
+                let candidate = candidates + step * stepSize + row * hiddenSize
+                for unit in 0..<(2 * hiddenSize) { gate[unit] += hiddenGate[unit] }
+                GateActivations.sigmoid(gate, count: 2 * hiddenSize)   // r, z
+                for unit in 0..<hiddenSize {
+                    candidate[unit] = hiddenGate[2 * hiddenSize + unit]
+                    gate[2 * hiddenSize + unit] += gate[unit] * candidate[unit]
+                }
+                GateActivations.tanh(gate + 2 * hiddenSize, count: hiddenSize)   // n
+                let h0 = previousHidden + row * hiddenSize, h1 = nextHidden + row * hiddenSize
+                for unit in 0..<hiddenSize {
+                    let z = gate[hiddenSize + unit], n = gate[2 * hiddenSize + unit]
+                    h1[unit] = n + z * (h0[unit] - n)
+                }
+            }
+        }
+    }
+
+    /// Back-propagation through one layer (see ``RecurrentDriver/LayerBackward``).
+    static func backwardLayer(_ layer: RecurrentDriver.LayerForward, _ gradient: RecurrentDriver.LayerBackward) {
+        let steps = layer.steps, batch = layer.batch, hiddenSize = layer.hiddenSize
+        let width = 3 * hiddenSize, stepSize = batch * hiddenSize
+        guard let candidates = layer.candidates else { preconditionFailure("GRU needs a candidate buffer") }
+        let inputGateGradients = UnsafeMutablePointer<Float>.allocate(capacity: max(1, steps * batch * width))
+        let hiddenGateGradients = UnsafeMutablePointer<Float>.allocate(capacity: max(1, steps * batch * width))
+        defer { inputGateGradients.deallocate(); hiddenGateGradients.deallocate() }
+        let hiddenGradient = gradient.hiddenGradient
+
+        for step in stride(from: steps - 1, through: 0, by: -1) {
+            let gates = layer.gates + step * batch * width
+            let dInputGates = inputGateGradients + step * batch * width
+            let dHiddenGates = hiddenGateGradients + step * batch * width
+            let previousHidden = layer.hidden + step * stepSize
+            let upstream = gradient.outputGradient + step * stepSize
+            for row in 0..<batch {
+                let gate = gates + row * width, dInput = dInputGates + row * width, dHidden = dHiddenGates + row * width
+                let candidate = candidates + step * stepSize + row * hiddenSize
+                let offset = row * hiddenSize
+                for unit in 0..<hiddenSize {
+                    let r = gate[unit], z = gate[hiddenSize + unit], n = gate[2 * hiddenSize + unit]
+                    let dh = upstream[offset + unit] + hiddenGradient[offset + unit]
+                    let dn = dh * (1 - z) * (1 - n * n)
+                    let dz = dh * (previousHidden[offset + unit] - n) * z * (1 - z)
+                    let dr = dn * candidate[unit] * r * (1 - r)
+                    dInput[unit] = dr; dInput[hiddenSize + unit] = dz; dInput[2 * hiddenSize + unit] = dn
+                    dHidden[unit] = dr; dHidden[hiddenSize + unit] = dz; dHidden[2 * hiddenSize + unit] = dn * r
+                    hiddenGradient[offset + unit] = dh * z
+                }
+            }
+            // d(h_{t-1}) = dh ∘ z + d(hidden gates) · W_hh
+            RecurrentMath.multiply(dHiddenGates, rows: batch, inner: width, weight: layer.hiddenWeight, columns: hiddenSize,
+                                   into: hiddenGradient, beta: 1)
+        }
+        let rows = steps * batch
+        RecurrentMath.accumulateWeightGradient(hiddenGateGradients, rows: rows, columns: width, input: layer.hidden,
+                                               inner: hiddenSize, into: gradient.hiddenWeight)
+        RecurrentMath.accumulateWeightGradient(inputGateGradients, rows: rows, columns: width, input: layer.input,
+                                               inner: layer.inputSize, into: gradient.inputWeight)
+        RecurrentMath.accumulateColumnSums(hiddenGateGradients, rows: rows, columns: width, into: gradient.hiddenBias)
+        RecurrentMath.accumulateColumnSums(inputGateGradients, rows: rows, columns: width, into: gradient.inputBias)
+        RecurrentMath.multiply(inputGateGradients, rows: rows, inner: width, weight: layer.inputWeight, columns: layer.inputSize,
+                               into: gradient.inputGradient, beta: 0)
+    }
+}

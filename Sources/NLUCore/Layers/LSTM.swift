@@ -1,0 +1,105 @@
+/// A multi-layer long short-term memory network with exactly PyTorch's `nn.LSTM` semantics.
+///
+/// For each step, per layer: `gates = x W_ihᵀ + b_ih + h W_hhᵀ + b_hh`, split into i, f, g, o;
+/// `c' = σ(f) c + σ(i) tanh(g)`, `h' = σ(o) tanh(c')`. The input projection of all steps is one
+/// GEMM, the recurrent projection one GEMM per step, and the gate math one fused loop.
+/// State: `[layers, 2, batch, hidden]` with `h` at component 0 and `c` at component 1.
+///
+///     var generator = SplitMix64(seed: 42)
+///     let lstm = LSTM(inputSize: 32, hiddenSize: 64, layerCount: 2, using: &generator)
+///     let (output, state) = lstm.forward(Tensor(shape: [10, 4, 32]))   // [10, 4, 64], [2, 2, 4, 64]
+public struct LSTM: RecurrentNetwork {
+    public static let cell = RecurrentCell.lstm
+    public let inputSize: Int
+    public let hiddenSize: Int
+    public var layers: [RecurrentLayerWeights]
+
+    public init(inputSize: Int, hiddenSize: Int, layers: [RecurrentLayerWeights]) throws {
+        try Self.validate(inputSize: inputSize, hiddenSize: hiddenSize, layers: layers)
+        self.inputSize = inputSize
+        self.hiddenSize = hiddenSize
+        self.layers = layers
+    }
+
+    /// One layer over all steps (see ``RecurrentDriver/LayerForward`` for the buffers).
+    static func forwardLayer(_ layer: RecurrentDriver.LayerForward) {
+        let steps = layer.steps, batch = layer.batch, hiddenSize = layer.hiddenSize
+        let width = 4 * hiddenSize, stepSize = batch * hiddenSize
+        guard let cells = layer.cells else { preconditionFailure("LSTM needs a cell buffer") }
+        // Input projection for every step at once, on top of both biases.
+        RecurrentMath.fillRows(layer.gates, rows: steps * batch, columns: width, with: layer.inputBias, plus: layer.hiddenBias)
+        RecurrentMath.multiplyTransposed(layer.input, rows: steps * batch, inner: layer.inputSize, weight: layer.inputWeight,
+                                         columns: width, into: layer.gates, beta: 1)
+        for step in 0..<steps {
+            let previousHidden = layer.hidden + step * stepSize, previousCells = cells + step * stepSize
+            let nextHidden = previousHidden + stepSize, nextCells = previousCells + stepSize
+            let gates = layer.gates + step * batch * width
+            RecurrentMath.multiplyTransposed(previousHidden, rows: batch, inner: hiddenSize, weight: layer.hiddenWeight,
+                                             columns: width, into: gates, beta: 1)
+            for row in 0..<batch {
+                let gate = gates + row * width
+                GateActivations.sigmoid(gate, count: 2 * hiddenSize)            // i, f
+                GateActivations.tanh(gate + 2 * hiddenSize, count: hiddenSize)   // g
+                GateActivations.sigmoid(gate + 3 * hiddenSize, count: hiddenSize) // o
+                let c0 = previousCells + row * hiddenSize, c1 = nextCells + row * hiddenSize
+                for unit in 0..<hiddenSize {
+                    c1[unit] = gate[hiddenSize + unit] * c0[unit] + gate[unit] * gate[2 * hiddenSize + unit]
+                }
+            }
+            GateActivations.tanh(nextCells, into: nextHidden, count: stepSize)
+            for row in 0..<batch {
+                let output = gates + row * width + 3 * hiddenSize, h = nextHidden + row * hiddenSize
+                for unit in 0..<hiddenSize { h[unit] *= output[unit] }
+            }
+        }
+    }
+
+    /// Back-propagation through one layer (see ``RecurrentDriver/LayerBackward``).
+    static func backwardLayer(_ layer: RecurrentDriver.LayerForward, _ gradient: RecurrentDriver.LayerBackward) {
+        let steps = layer.steps, batch = layer.batch, hiddenSize = layer.hiddenSize
+        let width = 4 * hiddenSize, stepSize = batch * hiddenSize
+        guard let cells = layer.cells, let cellGradient = gradient.cellGradient else {
+            preconditionFailure("LSTM needs cell buffers")
+        }
+        let gateGradients = UnsafeMutablePointer<Float>.allocate(capacity: max(1, steps * batch * width))
+        let cellTanh = UnsafeMutablePointer<Float>.allocate(capacity: max(1, stepSize))
+        defer { gateGradients.deallocate(); cellTanh.deallocate() }
+        let hiddenGradient = gradient.hiddenGradient
+
+        for step in stride(from: steps - 1, through: 0, by: -1) {
+            let gates = layer.gates + step * batch * width
+            let dGates = gateGradients + step * batch * width
+            let previousCells = cells + step * stepSize, nextCells = previousCells + stepSize
+            let upstream = gradient.outputGradient + step * stepSize
+            GateActivations.tanh(nextCells, into: cellTanh, count: stepSize)
+            for row in 0..<batch {
+                let gate = gates + row * width, dGate = dGates + row * width
+                let offset = row * hiddenSize
+                for unit in 0..<hiddenSize {
+                    let i = gate[unit], f = gate[hiddenSize + unit]
+                    let g = gate[2 * hiddenSize + unit], o = gate[3 * hiddenSize + unit]
+                    let tanhC = cellTanh[offset + unit]
+                    let dh = upstream[offset + unit] + hiddenGradient[offset + unit]
+                    let dc = dh * o * (1 - tanhC * tanhC) + cellGradient[offset + unit]
+                    dGate[unit] = dc * g * i * (1 - i)
+                    dGate[hiddenSize + unit] = dc * previousCells[offset + unit] * f * (1 - f)
+                    dGate[2 * hiddenSize + unit] = dc * i * (1 - g * g)
+                    dGate[3 * hiddenSize + unit] = dh * tanhC * o * (1 - o)
+                    cellGradient[offset + unit] = dc * f
+                }
+            }
+            // d(h_{t-1}) = d(gates) · W_hh
+            RecurrentMath.multiply(dGates, rows: batch, inner: width, weight: layer.hiddenWeight, columns: hiddenSize,
+                                   into: hiddenGradient, beta: 0)
+        }
+        let rows = steps * batch
+        RecurrentMath.accumulateWeightGradient(gateGradients, rows: rows, columns: width, input: layer.hidden,
+                                               inner: hiddenSize, into: gradient.hiddenWeight)
+        RecurrentMath.accumulateWeightGradient(gateGradients, rows: rows, columns: width, input: layer.input,
+                                               inner: layer.inputSize, into: gradient.inputWeight)
+        RecurrentMath.accumulateColumnSums(gateGradients, rows: rows, columns: width, into: gradient.inputBias)
+        gradient.hiddenBias.update(from: gradient.inputBias, count: width)
+        RecurrentMath.multiply(gateGradients, rows: rows, inner: width, weight: layer.inputWeight, columns: layer.inputSize,
+                               into: gradient.inputGradient, beta: 0)
+    }
+}

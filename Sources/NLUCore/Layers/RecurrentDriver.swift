@@ -1,0 +1,221 @@
+/// Runs a ``RecurrentNetwork`` layer by layer: allocates the per-layer buffers, applies
+/// inter-layer dropout, and calls the cell's kernels (``LSTM`` or ``GRU``) for each layer.
+enum RecurrentDriver {
+    /// Pointers to one layer's forward buffers (all row-major, time-major).
+    struct LayerForward {
+        var steps: Int
+        var batch: Int
+        var inputSize: Int
+        var hiddenSize: Int
+        var input: UnsafePointer<Float>              // [T, B, in]
+        var hidden: UnsafeMutablePointer<Float>      // [T + 1, B, H]; slot 0 holds the initial h
+        var cells: UnsafeMutablePointer<Float>?      // LSTM: [T + 1, B, H]; slot 0 holds the initial c
+        var gates: UnsafeMutablePointer<Float>       // [T, B, gates × H], activated
+        var candidates: UnsafeMutablePointer<Float>? // GRU: [T, B, H], W_hn h + b_hn
+        var inputWeight: UnsafePointer<Float>
+        var hiddenWeight: UnsafePointer<Float>
+        var inputBias: UnsafePointer<Float>
+        var hiddenBias: UnsafePointer<Float>
+    }
+
+    /// Pointers to one layer's gradient buffers.
+    struct LayerBackward {
+        var outputGradient: UnsafeMutablePointer<Float>  // [T, B, H]
+        var hiddenGradient: UnsafeMutablePointer<Float>  // [B, H]: in d(final h), out d(initial h)
+        var cellGradient: UnsafeMutablePointer<Float>?   // LSTM [B, H]: in d(final c), out d(initial c)
+        var inputGradient: UnsafeMutablePointer<Float>   // [T, B, in]
+        var inputWeight: UnsafeMutablePointer<Float>     // accumulated gradients
+        var hiddenWeight: UnsafeMutablePointer<Float>
+        var inputBias: UnsafeMutablePointer<Float>
+        var hiddenBias: UnsafeMutablePointer<Float>
+    }
+
+    static func run<Network: RecurrentNetwork>(
+        _ network: Network, input: Tensor<Float>, initialState: Tensor<Float>?, dropout: Float,
+        generator: inout SplitMix64, keepTrace: Bool
+    ) -> (output: Tensor<Float>, finalState: Tensor<Float>, trace: RecurrentTrace) {
+        precondition(input.rank == 3 && input.shape[2] == network.inputSize,
+                     "RNN input must be [T, B, \(network.inputSize)], got \(input.shape)")
+        let steps = input.shape[0], batch = input.shape[1], hiddenSize = network.hiddenSize
+        let cell = Network.cell
+        let stateShape = network.stateShape(batch: batch)
+        let state = (initialState ?? Tensor(shape: stateShape)).contiguous()
+        precondition(state.shape == stateShape, "RNN state must be \(stateShape), got \(state.shape)")
+        let finalState = Tensor<Float>(shape: stateShape)
+        var trace = RecurrentTrace(steps: steps, batch: batch)
+        let stepSize = batch * hiddenSize
+        var layerInput = input.contiguous()
+        var output = Tensor<Float>(shape: [steps, batch, hiddenSize])
+
+        for (index, layer) in network.layers.enumerated() {
+            var mask: Tensor<Float>? = nil
+            if index > 0, dropout > 0 {
+                (layerInput, mask) = Dropout.apply(layerInput, probability: dropout, generator: &generator)
+            }
+            let hidden = Tensor<Float>(shape: [steps + 1, batch, hiddenSize])
+            let cells = Tensor<Float>(shape: cell == .lstm ? [steps + 1, batch, hiddenSize] : [0])
+            let gates = Tensor<Float>(shape: [steps, batch, cell.gateCount * hiddenSize])
+            let candidates = Tensor<Float>(shape: cell == .gru ? [steps, batch, hiddenSize] : [0])
+            let stateBase = state.kernelPointer + index * cell.stateComponentCount * stepSize
+            hidden.kernelPointer.update(from: stateBase, count: stepSize)
+            if cell == .lstm { cells.kernelPointer.update(from: stateBase + stepSize, count: stepSize) }
+
+            let buffers = LayerForward(
+                steps: steps, batch: batch, inputSize: index == 0 ? network.inputSize : hiddenSize, hiddenSize: hiddenSize,
+                input: layerInput.kernelPointer, hidden: hidden.kernelPointer,
+                cells: cell == .lstm ? cells.kernelPointer : nil, gates: gates.kernelPointer,
+                candidates: cell == .gru ? candidates.kernelPointer : nil,
+                inputWeight: layer.inputWeight.kernelPointer, hiddenWeight: layer.hiddenWeight.kernelPointer,
+                inputBias: layer.inputBias.kernelPointer, hiddenBias: layer.hiddenBias.kernelPointer)
+            withExtendedLifetime((layer, layerInput, state)) {
+                switch cell {
+                case .lstm: LSTM.forwardLayer(buffers)
+                case .gru: GRU.forwardLayer(buffers)
+                }
+            }
+
+            let finalBase = finalState.kernelPointer + index * cell.stateComponentCount * stepSize
+            finalBase.update(from: hidden.kernelPointer + steps * stepSize, count: stepSize)
+            if cell == .lstm { (finalBase + stepSize).update(from: cells.kernelPointer + steps * stepSize, count: stepSize) }
+
+            if keepTrace {
+                trace.layerInputs.append(layerInput)
+                trace.hidden.append(hidden)
+                trace.cells.append(cells)
+                trace.gates.append(gates)
+                trace.hiddenCandidates.append(candidates)
+                trace.dropoutMasks.append(mask)
+            }
+            layerInput = hidden.slice(1..<(steps + 1))
+        }
+        output = layerInput
+        return (output, finalState, trace)
+    }
+
+    static func backward<Network: RecurrentNetwork>(
+        _ network: Network, trace: RecurrentTrace, outputGradient: Tensor<Float>, finalStateGradient: Tensor<Float>?
+    ) -> RecurrentGradients {
+        let steps = trace.steps, batch = trace.batch, hiddenSize = network.hiddenSize
+        let cell = Network.cell
+        precondition(trace.hidden.count == network.layers.count, "backward needs a trace from forwardForTraining")
+        precondition(outputGradient.shape == [steps, batch, hiddenSize],
+                     "output gradient must be \([steps, batch, hiddenSize]), got \(outputGradient.shape)")
+        let stateShape = network.stateShape(batch: batch)
+        let finalGradient = finalStateGradient?.contiguous() ?? Tensor(shape: stateShape)
+        precondition(finalGradient.shape == stateShape, "final state gradient must be \(stateShape)")
+        let initialStateGradient = Tensor<Float>(shape: stateShape)
+        let stepSize = batch * hiddenSize
+        var gradients: [RecurrentLayerWeights] = []
+        // Copy: the kernels add the recurrent contribution into it.
+        var upstream = Tensor<Float>(shape: [steps, batch, hiddenSize], scalars: outputGradient.scalars)
+        var inputGradient = Tensor<Float>(shape: [0])
+
+        for index in stride(from: network.layers.count - 1, through: 0, by: -1) {
+            let layer = network.layers[index]
+            let inputSize = index == 0 ? network.inputSize : hiddenSize
+            let gradient = RecurrentLayerWeights(gateCount: cell.gateCount, inputSize: inputSize, hiddenSize: hiddenSize)
+            let layerInputGradient = Tensor<Float>(shape: [steps, batch, inputSize])
+            let hiddenGradient = Tensor<Float>(shape: [batch, hiddenSize])
+            let cellGradient = Tensor<Float>(shape: [batch, hiddenSize])
+            let stateBase = finalGradient.kernelPointer + index * cell.stateComponentCount * stepSize
+            hiddenGradient.kernelPointer.update(from: stateBase, count: stepSize)
+            if cell == .lstm { cellGradient.kernelPointer.update(from: stateBase + stepSize, count: stepSize) }
+
+            let forward = LayerForward(
+                steps: steps, batch: batch, inputSize: inputSize, hiddenSize: hiddenSize,
+                input: trace.layerInputs[index].kernelPointer, hidden: trace.hidden[index].kernelPointer,
+                cells: cell == .lstm ? trace.cells[index].kernelPointer : nil, gates: trace.gates[index].kernelPointer,
+                candidates: cell == .gru ? trace.hiddenCandidates[index].kernelPointer : nil,
+                inputWeight: layer.inputWeight.kernelPointer, hiddenWeight: layer.hiddenWeight.kernelPointer,
+                inputBias: layer.inputBias.kernelPointer, hiddenBias: layer.hiddenBias.kernelPointer)
+            let buffers = LayerBackward(
+                outputGradient: upstream.kernelPointer, hiddenGradient: hiddenGradient.kernelPointer,
+                cellGradient: cell == .lstm ? cellGradient.kernelPointer : nil,
+                inputGradient: layerInputGradient.kernelPointer,
+                inputWeight: gradient.inputWeight.kernelPointer, hiddenWeight: gradient.hiddenWeight.kernelPointer,
+                inputBias: gradient.inputBias.kernelPointer, hiddenBias: gradient.hiddenBias.kernelPointer)
+            withExtendedLifetime((layer, trace, upstream)) {
+                switch cell {
+                case .lstm: LSTM.backwardLayer(forward, buffers)
+                case .gru: GRU.backwardLayer(forward, buffers)
+                }
+            }
+            let initialBase = initialStateGradient.kernelPointer + index * cell.stateComponentCount * stepSize
+            initialBase.update(from: hiddenGradient.kernelPointer, count: stepSize)
+            if cell == .lstm { (initialBase + stepSize).update(from: cellGradient.kernelPointer, count: stepSize) }
+            gradients.append(gradient)
+
+            if index > 0 {
+                upstream = layerInputGradient
+                if let mask = trace.dropoutMasks[index] { Dropout.backward(&upstream, mask: mask) }
+            } else {
+                inputGradient = layerInputGradient
+            }
+        }
+        return RecurrentGradients(input: inputGradient, layers: gradients.reversed(), initialState: initialStateGradient)
+    }
+}
+
+extension Tensor {
+    /// The address of element 0, for kernels: only on contiguous tensors, and written only when this
+    /// code allocated the tensor itself (unique, writable storage). Keep the tensor alive while using it.
+    var kernelPointer: UnsafeMutablePointer<Scalar> {
+        assert(isContiguous, "kernelPointer needs a contiguous tensor")
+        return storage.baseAddress + offset
+    }
+}
+
+/// The GEMM shapes the recurrent kernels use, over row-major buffers.
+enum RecurrentMath {
+    /// `output[m, n] = beta * output + x[m, k] · weight[n, k]ᵀ` (a GEMV when m is 1).
+    @inline(__always)
+    static func multiplyTransposed(_ x: UnsafePointer<Float>, rows m: Int, inner k: Int, weight: UnsafePointer<Float>,
+                                   columns n: Int, into output: UnsafeMutablePointer<Float>, beta: Float) {
+        if m == 1 {
+            BLAS.sgemv(.none, rows: n, columns: k, a: weight, lda: k, x: x, beta: beta, y: output)
+        } else {
+            BLAS.sgemm(.none, .transpose, m: m, n: n, k: k, a: x, lda: k, b: weight, ldb: k, beta: beta, c: output, ldc: n)
+        }
+    }
+
+    /// `output[m, n] = beta * output + gradient[m, k] · weight[k, n]` (back through a linear map).
+    @inline(__always)
+    static func multiply(_ gradient: UnsafePointer<Float>, rows m: Int, inner k: Int, weight: UnsafePointer<Float>,
+                         columns n: Int, into output: UnsafeMutablePointer<Float>, beta: Float) {
+        if m == 1 {
+            BLAS.sgemv(.transpose, rows: k, columns: n, a: weight, lda: n, x: gradient, beta: beta, y: output)
+        } else {
+            BLAS.sgemm(.none, .none, m: m, n: n, k: k, a: gradient, lda: k, b: weight, ldb: n, beta: beta, c: output, ldc: n)
+        }
+    }
+
+    /// `weightGradient[n, k] += gradient[m, n]ᵀ · x[m, k]` (the weight gradient of a linear map).
+    @inline(__always)
+    static func accumulateWeightGradient(_ gradient: UnsafePointer<Float>, rows m: Int, columns n: Int,
+                                         input x: UnsafePointer<Float>, inner k: Int, into weightGradient: UnsafeMutablePointer<Float>) {
+        BLAS.sgemm(.transpose, .none, m: n, n: k, k: m, a: gradient, lda: n, b: x, ldb: k, beta: 1, c: weightGradient, ldc: k)
+    }
+
+    /// `sums[n] += Σ_rows values[row, n]` (a bias gradient).
+    @inline(__always)
+    static func accumulateColumnSums(_ values: UnsafePointer<Float>, rows: Int, columns: Int, into sums: UnsafeMutablePointer<Float>) {
+        for row in 0..<rows {
+            let line = values + row * columns
+            for column in 0..<columns { sums[column] += line[column] }
+        }
+    }
+
+    /// Fills each of `rows` rows of `output` with `first + second` (two bias vectors of `columns`).
+    @inline(__always)
+    static func fillRows(_ output: UnsafeMutablePointer<Float>, rows: Int, columns: Int,
+                         with first: UnsafePointer<Float>, plus second: UnsafePointer<Float>?) {
+        for row in 0..<rows {
+            let line = output + row * columns
+            if let second {
+                for column in 0..<columns { line[column] = first[column] + second[column] }
+            } else {
+                line.update(from: first, count: columns)
+            }
+        }
+    }
+}

@@ -1,0 +1,177 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// An NLUKit model package: a directory `NAME.nlumodel/` holding `manifest.json` and
+/// `weights.safetensors`.
+///
+/// The manifest is `{"format": "nlumodel", "formatVersion": 1, "kind": KIND, "config": CONFIG,
+/// "metadata": {string: string}}`, where `kind` names the task's model (e.g.
+/// `"intent-classifier"`) and `config` is the task's own configuration (vocabulary, labels,
+/// sizes). Weights are F32 tensors under the task's documented names. Saving is atomic: the new
+/// package is built in a temporary directory beside the destination and swapped in, so a crash
+/// mid-save leaves the previous package intact.
+///
+///     try ModelPackage.save(to: url, kind: "toy", config: ToyConfig(size: 3), weights: ["w": w])
+///     let (config, metadata, weights) = try ModelPackage.load(from: url, kind: "toy", config: ToyConfig.self)
+///     let w = try weights.floatTensor("w")
+public enum ModelPackage {
+    /// The manifest format version this build writes and the newest it reads.
+    public static let formatVersion = 1
+    /// The manifest's file name inside the package.
+    public static let manifestFileName = "manifest.json"
+    /// The weights' file name inside the package.
+    public static let weightsFileName = "weights.safetensors"
+
+    /// Writes a package at `url` (conventionally ending in `.nlumodel`), replacing any existing one atomically.
+    /// - Throws: ``ModelPackageError/writeFailed(package:reason:)``; the previous package, if any, is then unchanged.
+    public static func save<Config: Encodable>(
+        to url: URL, kind: String, config: Config,
+        metadata: [String: String] = [:], weights: [String: Tensor<Float>]
+    ) throws {
+        let url = url.standardizedFileURL
+        let fileManager = FileManager.default
+        let temporary = AtomicFile.temporaryURL(beside: url)
+        do {
+            try fileManager.createDirectory(at: temporary, withIntermediateDirectories: true)
+        } catch {
+            throw ModelPackageError.writeFailed(package: url, reason: "cannot create \(temporary.path): \(error.localizedDescription)")
+        }
+        var swapped = false
+        defer { if !swapped { try? fileManager.removeItem(at: temporary) } }
+        do {
+            let manifest = Manifest(format: "nlumodel", formatVersion: formatVersion, kind: kind, config: config, metadata: metadata)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let manifestData = try encoder.encode(manifest)
+            try AtomicFile.write(to: temporary.appendingPathComponent(manifestFileName)) { try $0.write(manifestData) }
+            try SafeTensors.write(weights, metadata: ["format": "nlumodel", "kind": kind],
+                                  to: temporary.appendingPathComponent(weightsFileName))
+        } catch {
+            throw ModelPackageError.writeFailed(package: url, reason: "\(error)")
+        }
+        try swapIntoPlace(temporary, destination: url)
+        swapped = true
+    }
+
+    /// Reads the package at `url`, checking its format, version and kind, and decodes its configuration.
+    /// - Returns: the configuration, the manifest's metadata and the (memory-mapped, validated) weights.
+    /// - Throws: ``ModelPackageError`` for a missing file, bad JSON (saying where), another
+    ///   format, a newer format version or another kind; ``SafeTensorsError`` for bad weights.
+    public static func load<Config: Decodable>(
+        from url: URL, kind: String, config: Config.Type
+    ) throws -> (config: Config, metadata: [String: String], weights: SafeTensors) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ModelPackageError.missingFile(package: url, file: "")
+        }
+        let manifestURL = url.appendingPathComponent(manifestFileName)
+        guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
+            throw ModelPackageError.missingFile(package: url, file: manifestFileName)
+        }
+        let header: ManifestHeader = try decode(ManifestHeader.self, from: data, package: url)
+        guard header.format == "nlumodel" else {
+            throw ModelPackageError.notAModelPackage(package: url, format: header.format)
+        }
+        guard header.formatVersion <= formatVersion else {
+            throw ModelPackageError.unsupportedFormatVersion(package: url, version: header.formatVersion, supported: formatVersion)
+        }
+        guard header.formatVersion >= 1 else {
+            throw ModelPackageError.invalidManifest(package: url, field: "formatVersion",
+                                                    reason: "\(header.formatVersion) is not a valid version (versions start at 1)")
+        }
+        guard let packageKind = header.kind else {
+            throw ModelPackageError.invalidManifest(package: url, field: "kind", reason: "missing field 'kind'")
+        }
+        guard packageKind == kind else {
+            throw ModelPackageError.wrongKind(package: url, kind: packageKind, expected: kind)
+        }
+        let body = try decode(ManifestBody<Config>.self, from: data, package: url)
+        let weightsURL = url.appendingPathComponent(weightsFileName)
+        guard FileManager.default.fileExists(atPath: weightsURL.path) else {
+            throw ModelPackageError.missingFile(package: url, file: weightsFileName)
+        }
+        return (body.config, body.metadata ?? [:], try SafeTensors(contentsOf: weightsURL))
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, from data: Data, package: URL) throws -> T {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
+            throw ModelPackageError.invalidManifest(package: package, field: "", reason: "not valid JSON (\(context.debugDescription))")
+        } catch let error as DecodingError {
+            let (path, reason) = error.locationAndReason
+            throw ModelPackageError.invalidManifest(package: package, field: path.joined(separator: "."), reason: reason)
+        }
+    }
+
+    /// Moves the finished package at `temporary` to `destination`. An existing package is
+    /// exchanged atomically where the system can (Linux `renameat2(RENAME_EXCHANGE)`), else moved
+    /// aside first; either way the old package is only deleted once the new one is in place.
+    /// (`useExchange: false` forces the portable path, for tests.)
+    static func swapIntoPlace(_ temporary: URL, destination: URL, useExchange: Bool = true) throws {
+        let fileManager = FileManager.default
+        guard fileManager.fileExists(atPath: destination.path) else {
+            guard rename(temporary.path, destination.path) == 0 else {
+                throw ModelPackageError.writeFailed(package: destination, reason: "cannot move the new package into place: \(systemError())")
+            }
+            return
+        }
+        if useExchange, exchange(temporary, destination) {
+            try? fileManager.removeItem(at: temporary)  // now holds the old package
+            return
+        }
+        let aside = destination.deletingLastPathComponent()
+            .appendingPathComponent("\(destination.lastPathComponent).old-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))")
+        guard rename(destination.path, aside.path) == 0 else {
+            throw ModelPackageError.writeFailed(package: destination, reason: "cannot move the old package aside: \(systemError())")
+        }
+        guard rename(temporary.path, destination.path) == 0 else {
+            let reason = systemError()
+            _ = rename(aside.path, destination.path)  // put the old one back
+            throw ModelPackageError.writeFailed(package: destination, reason: "cannot move the new package into place: \(reason)")
+        }
+        try? fileManager.removeItem(at: aside)
+    }
+
+    /// Atomically exchanges two paths with Linux's `renameat2(..., RENAME_EXCHANGE)`, looked up
+    /// at run time (it is missing from older C libraries); false when unavailable or refused.
+    private static func exchange(_ first: URL, _ second: URL) -> Bool {
+        #if os(Linux)
+        typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "renameat2") else { return false }
+        let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
+        let currentDirectory: Int32 = -100  // AT_FDCWD
+        let renameExchange: UInt32 = 1 << 1  // RENAME_EXCHANGE
+        return renameat2(currentDirectory, first.path, currentDirectory, second.path, renameExchange) == 0
+        #else
+        return false
+        #endif
+    }
+
+    private static func systemError() -> String { String(cString: strerror(errno)) }
+
+    private struct Manifest<Config: Encodable>: Encodable {
+        var format: String
+        var formatVersion: Int
+        var kind: String
+        var config: Config
+        var metadata: [String: String]
+    }
+
+    private struct ManifestHeader: Decodable {
+        var format: String
+        var formatVersion: Int
+        var kind: String?  // checked after the version, which may change the schema
+    }
+
+    private struct ManifestBody<Config: Decodable>: Decodable {
+        var config: Config
+        var metadata: [String: String]?
+    }
+}

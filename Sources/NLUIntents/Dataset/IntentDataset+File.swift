@@ -1,0 +1,44 @@
+import Foundation
+
+extension IntentDataset {
+    /// Reads a dataset in NLUKit's JSON form and validates it.
+    ///
+    ///     let dataset = try IntentDataset.load(from: URL(fileURLWithPath: "intents.json"))
+    /// - Throws: ``IntentDatasetError`` naming the file and the field or line at fault.
+    public static func load(from url: URL) throws -> IntentDataset {
+        let file = url.path
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw IntentDatasetError.unreadable(file: file, reason: error.localizedDescription)
+        }
+        var warnings: [String] = []
+        return try decode(TextDecoding.utf8Data(from: data, file: file, warnings: &warnings), file: file)
+    }
+
+    /// Decodes NLUKit's JSON form from `data`; `file` names the source in errors.
+    static func decode(_ data: Data, file: String) throws -> IntentDataset {
+        // Check the version first, so a newer file fails on its version and not on a field it added.
+        if let object = try JSONInput.object(from: data, file: file) as? [String: Any],
+           let version = object["version"] as? Int, version > currentVersion {
+            throw IntentDatasetError.newerVersion(file: file, found: version, supported: currentVersion)
+        }
+        let dataset = try JSONInput.decode(IntentDataset.self, from: data, file: file)
+        try dataset.validate(file: file)
+        return dataset
+    }
+
+    /// The dataset as pretty-printed JSON (keys sorted, so files diff well).
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    /// Writes the dataset atomically (a temporary file renamed over `url`), so a reader never sees
+    /// a half-written file and a failed write leaves the old one intact.
+    ///
+    ///     try dataset.save(to: URL(fileURLWithPath: "intents.json"))
+    public func save(to url: URL) throws {
+        try jsonData().write(to: url, options: .atomic)
+    }
+}

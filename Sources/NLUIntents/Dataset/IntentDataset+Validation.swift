@@ -1,0 +1,56 @@
+import Foundation
+
+extension IntentDataset {
+    /// Checks that the dataset is usable: at least one intent, no duplicate intent names, no empty
+    /// utterance, every annotation inside its utterance. `file` names the source in the error.
+    ///
+    ///     try dataset.validate(file: "intents.json")
+    /// - Throws: ``IntentDatasetError``.
+    public func validate(file: String) throws {
+        if version > Self.currentVersion {
+            throw IntentDatasetError.newerVersion(file: file, found: version, supported: Self.currentVersion)
+        }
+        guard format == Self.formatName else {
+            throw IntentDatasetError.unknownFormat(file: file, detail: "field 'format' is '\(format)', expected '\(Self.formatName)'")
+        }
+        guard !intents.isEmpty else { throw IntentDatasetError.noIntents(file: file) }
+        var seen = Set<String>()
+        for intent in intents {
+            guard seen.insert(intent.name).inserted else {
+                throw IntentDatasetError.duplicateIntent(file: file, name: intent.name)
+            }
+            try Self.validate(intent.utterances, owner: intent.name, file: file)
+        }
+        try Self.validate(counterexamples, owner: "(counterexamples)", file: file)
+        guard intents.contains(where: { !$0.utterances.isEmpty }) else {
+            throw IntentDatasetError.noIntents(file: file)
+        }
+    }
+
+    /// Checks that the dataset can train a classifier: ``validate(file:)`` plus at least two classes
+    /// (two intents, or one intent and counterexamples).
+    ///
+    ///     try dataset.validateForTraining(file: "intents.json")
+    public func validateForTraining(file: String) throws {
+        try validate(file: file)
+        let populated = intents.filter { !$0.utterances.isEmpty }
+        if populated.count + (counterexamples.isEmpty ? 0 : 1) < 2 {
+            throw IntentDatasetError.tooFewIntents(file: file, names: populated.map(\.name))
+        }
+    }
+
+    private static func validate(_ utterances: [Utterance], owner: String, file: String) throws {
+        for (index, utterance) in utterances.enumerated() {
+            if utterance.text.allSatisfy({ $0.isWhitespace }) {
+                throw IntentDatasetError.emptyUtterance(file: file, intent: owner, index: index)
+            }
+            let length = utterance.text.unicodeScalars.count
+            for annotation in utterance.entities
+            where annotation.start < 0 || annotation.end > length || annotation.start >= annotation.end {
+                throw IntentDatasetError.invalidAnnotation(
+                    file: file, intent: owner, index: index,
+                    detail: "entity '\(annotation.entity)' range \(annotation.start)..<\(annotation.end) is outside the text (\(length) characters)")
+            }
+        }
+    }
+}

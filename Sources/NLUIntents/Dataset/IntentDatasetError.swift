@@ -1,0 +1,68 @@
+import Foundation
+
+/// Why a dataset or an export could not be read, imported or used for training. Each case names the
+/// file (and where possible the field, line or intent) and says what was expected.
+///
+///     do { _ = try IntentImporter.importDataset(from: url) }
+///     catch let error as IntentDatasetError { print(error) }   // "intents.json: line 3, column 7: ..."
+public enum IntentDatasetError: Error, Equatable, CustomStringConvertible, LocalizedError {
+    /// The file or folder does not exist or cannot be read.
+    case unreadable(file: String, reason: String)
+    /// The JSON is not well formed, or a field has the wrong type or is missing (`detail` says where).
+    case malformedJSON(file: String, detail: String)
+    /// The YAML is not well formed or has an unexpected shape (`detail` says where).
+    case malformedYAML(file: String, detail: String)
+    /// A CSV row is malformed.
+    case malformedCSV(file: String, detail: String)
+    /// A Markdown (legacy Rasa) line is malformed.
+    case malformedMarkdown(file: String, line: Int, detail: String)
+    /// The format could not be recognized, or an unknown format name was given.
+    case unknownFormat(file: String, detail: String)
+    /// A zip or folder export lacks the files its format needs.
+    case missingFiles(file: String, expected: String)
+    /// The dataset was written by a newer NLUKit.
+    case newerVersion(file: String, found: Int, supported: Int)
+    /// The dataset has no intent with utterances.
+    case noIntents(file: String)
+    /// Training needs at least two classes.
+    case tooFewIntents(file: String, names: [String])
+    /// An utterance is empty (or only whitespace).
+    case emptyUtterance(file: String, intent: String, index: Int)
+    /// Two intents share a name.
+    case duplicateIntent(file: String, name: String)
+    /// An entity annotation lies outside its utterance.
+    case invalidAnnotation(file: String, intent: String, index: Int, detail: String)
+
+    public var description: String {
+        switch self {
+        case let .unreadable(file, reason):
+            return "\(file): cannot read: \(reason)"
+        case let .malformedJSON(file, detail):
+            return "\(file): malformed JSON: \(detail)"
+        case let .malformedYAML(file, detail):
+            return "\(file): malformed YAML: \(detail)"
+        case let .malformedCSV(file, detail):
+            return "\(file): malformed CSV: \(detail)"
+        case let .malformedMarkdown(file, line, detail):
+            return "\(file): line \(line): \(detail)"
+        case let .unknownFormat(file, detail):
+            return "\(file): unknown dataset format: \(detail)"
+        case let .missingFiles(file, expected):
+            return "\(file): missing files: expected \(expected)"
+        case let .newerVersion(file, found, supported):
+            return "\(file): dataset version \(found) is newer than this NLUKit supports (\(supported)); upgrade NLUKit"
+        case let .noIntents(file):
+            return "\(file): the dataset has no intents with utterances"
+        case let .tooFewIntents(file, names):
+            return "\(file): training needs at least two intents (or one intent and counterexamples), found \(names.isEmpty ? "none" : names.joined(separator: ", "))"
+        case let .emptyUtterance(file, intent, index):
+            return "\(file): intent '\(intent)': utterance \(index) is empty"
+        case let .duplicateIntent(file, name):
+            return "\(file): intent '\(name)' is defined more than once"
+        case let .invalidAnnotation(file, intent, index, detail):
+            return "\(file): intent '\(intent)': utterance \(index): \(detail)"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Alexa skill interaction model JSON: `interactionModel.languageModel.intents[]` (`name`,
+/// `slots[]` with `name` and `type`, `samples[]` with `{slot}` placeholders) and
+/// `languageModel.types[]` (`name`, `values[].name.value`, `synonyms`). Built-in intents without
+/// samples (AMAZON.StopIntent, ...) are skipped.
+enum AlexaImporter {
+    struct Model: Decodable { var interactionModel: InteractionModel }
+    struct InteractionModel: Decodable { var languageModel: LanguageModel }
+    struct LanguageModel: Decodable {
+        var intents: [AlexaIntent]?
+        var types: [SlotType]?
+    }
+    struct AlexaIntent: Decodable {
+        var name: String
+        var slots: [Slot]?
+        var samples: [String]?
+    }
+    struct Slot: Decodable { var name: String; var type: String }
+    struct SlotType: Decodable { var name: String; var values: [TypeValue]? }
+    struct TypeValue: Decodable { var name: TypeValueName }
+    struct TypeValueName: Decodable { var value: String; var synonyms: [String]? }
+
+    static func read(_ source: ImportSource, options: ImportOptions, warnings: inout [String]) throws -> IntentDataset {
+        let data = try source.singleFileData(.alexa, warnings: &warnings)
+        let model = try JSONInput.decode(Model.self, from: data, file: source.name).interactionModel.languageModel
+        let types = model.types ?? []
+        var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: false)
+        assembler.entities = types.map { type in
+            EntityDefinition(name: type.name, values: (type.values ?? []).map { EntityValue($0.name.value, synonyms: $0.name.synonyms ?? []) })
+        }
+        for intent in model.intents ?? [] {
+            var values: [String: [String]] = [:]
+            for slot in intent.slots ?? [] {
+                values[slot.name] = types.first { $0.name == slot.type }.map { ($0.values ?? []).map(\.name.value) }
+                    ?? PlaceholderExpander.builtInValues(forType: slot.type)
+            }
+            var expander = PlaceholderExpander(sampleValues: values)
+            let utterances = (intent.samples ?? []).map { expander.expand($0) }
+            if intent.name == "AMAZON.FallbackIntent" {
+                utterances.forEach { assembler.addCounterexample($0) }
+            } else {
+                try assembler.addIntent(intent.name, utterances: utterances)
+            }
+        }
+        return try assembler.dataset(warnings: &warnings)
+    }
+}

@@ -1,0 +1,50 @@
+/// The dataset formats NLUKit imports, by the names the CLI's `--format` accepts.
+///
+///     let format = DatasetFormat(rawValue: "rasa")   // .rasaYAML
+public enum DatasetFormat: String, CaseIterable, Sendable {
+    /// NLUKit's own JSON form (``IntentDataset``).
+    case nlukit
+    /// IBM Watson Assistant / Conversation workspace JSON.
+    case watson
+    /// IBM Watson Natural Language Classifier CSV (`text,class`).
+    case watsonNLC = "watson-nlc"
+    /// Amazon Lex V1 bot (or intent) JSON export.
+    case lexV1 = "lex"
+    /// Amazon Lex V2 bot export (zip or unzipped folder).
+    case lexV2 = "lex-v2"
+    /// Google Dialogflow ES agent export (zip or unzipped folder).
+    case dialogflow
+    /// Alexa skill interaction model JSON.
+    case alexa
+    /// Rasa NLU training data in YAML (Rasa 2 and 3).
+    case rasaYAML = "rasa"
+    /// Legacy Rasa NLU JSON (`rasa_nlu_data`).
+    case rasaJSON = "rasa-json"
+    /// Legacy Rasa NLU Markdown (`## intent:name`).
+    case rasaMarkdown = "rasa-md"
+    /// Microsoft LUIS app JSON.
+    case luis
+    /// The Snips NLU benchmark JSON.
+    case snips
+    /// CSV with `text,intent` rows (optional header).
+    case csv
+
+    /// One line per format for help texts.
+    public var summary: String {
+        switch self {
+        case .nlukit: return "NLUKit dataset JSON"
+        case .watson: return "Watson Assistant workspace JSON"
+        case .watsonNLC: return "Watson NLC CSV (text,class)"
+        case .lexV1: return "Amazon Lex V1 bot JSON"
+        case .lexV2: return "Amazon Lex V2 export (.zip or folder)"
+        case .dialogflow: return "Dialogflow ES agent (.zip or folder)"
+        case .alexa: return "Alexa interaction model JSON"
+        case .rasaYAML: return "Rasa NLU YAML"
+        case .rasaJSON: return "legacy Rasa NLU JSON"
+        case .rasaMarkdown: return "legacy Rasa NLU Markdown"
+        case .luis: return "Microsoft LUIS app JSON"
+        case .snips: return "Snips benchmark JSON"
+        case .csv: return "CSV text,intent"
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import ZIPFoundation
+
+/// The bytes an importer reads: one file, or the files of a folder or a zip archive addressed by
+/// their relative, `/`-separated paths (so Lex V2 and Dialogflow read both forms the same way).
+struct ImportSource {
+    enum Kind { case file, folder, zip }
+
+    let url: URL
+    let kind: Kind
+    /// Relative paths of the regular files (for a file: its name).
+    let paths: [String]
+    private let archive: Archive?
+
+    /// How errors name this source.
+    var name: String { url.path }
+
+    init(url: URL) throws {
+        self.url = url
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw IntentDatasetError.unreadable(file: url.path, reason: "no such file or folder")
+        }
+        if isDirectory.boolValue {
+            kind = .folder
+            archive = nil
+            paths = try Self.listFolder(url)
+        } else if Self.isZip(url) {
+            kind = .zip
+            let opened: Archive
+            do { opened = try Archive(url: url, accessMode: .read) } catch {
+                throw IntentDatasetError.unreadable(file: url.path, reason: "not a readable zip archive (\(error))")
+            }
+            archive = opened
+            paths = opened.filter { $0.type == .file }.map(\.path)
+                .filter { !$0.hasPrefix("__MACOSX/") }.sorted()
+        } else {
+            kind = .file
+            archive = nil
+            paths = [url.lastPathComponent]
+        }
+    }
+
+    /// The bytes of the file at `path` (relative; for a single-file source, its name).
+    func data(at path: String) throws -> Data {
+        let display = kind == .file ? url.path : "\(url.path)/\(path)"
+        switch kind {
+        case .file:
+            return try read(url, display: display)
+        case .folder:
+            return try read(url.appendingPathComponent(path), display: display)
+        case .zip:
+            guard let archive, let entry = archive[path] else {
+                throw IntentDatasetError.missingFiles(file: url.path, expected: path)
+            }
+            var buffer = Data()
+            do { _ = try archive.extract(entry, skipCRC32: false) { buffer.append($0) } } catch {
+                throw IntentDatasetError.unreadable(file: display, reason: "cannot extract from zip (\(error))")
+            }
+            return buffer
+        }
+    }
+
+    /// The text of the file at `path` (BOM stripped, Latin-1 fallback with a warning).
+    func text(at path: String, warnings: inout [String]) throws -> String {
+        TextDecoding.string(from: try data(at: path), file: displayName(path), warnings: &warnings)
+    }
+
+    /// The bytes of `path` as UTF-8 (for JSON decoding).
+    func utf8Data(at path: String, warnings: inout [String]) throws -> Data {
+        TextDecoding.utf8Data(from: try data(at: path), file: displayName(path), warnings: &warnings)
+    }
+
+    /// How errors name the file at `path`.
+    func displayName(_ path: String) -> String {
+        kind == .file ? url.path : "\(url.path)/\(path)"
+    }
+
+    private func read(_ fileURL: URL, display: String) throws -> Data {
+        do { return try Data(contentsOf: fileURL) } catch {
+            throw IntentDatasetError.unreadable(file: display, reason: error.localizedDescription)
+        }
+    }
+
+    private static func isZip(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        let magic = (try? handle.read(upToCount: 4)) ?? Data()
+        return magic == Data([0x50, 0x4B, 0x03, 0x04]) || magic == Data([0x50, 0x4B, 0x05, 0x06])
+    }
+
+    private static func listFolder(_ url: URL) throws -> [String] {
+        guard let enumerator = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey]) else {
+            throw IntentDatasetError.unreadable(file: url.path, reason: "cannot list the folder")
+        }
+        let base = url.standardizedFileURL.resolvingSymlinksInPath().path
+        var result: [String] = []
+        for case let file as URL in enumerator {
+            guard (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            let full = file.standardizedFileURL.resolvingSymlinksInPath().path
+            guard full.hasPrefix(base + "/") else { continue }
+            result.append(String(full.dropFirst(base.count + 1)))
+        }
+        return result.sorted()
+    }
+}

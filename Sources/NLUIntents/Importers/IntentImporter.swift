@@ -1,0 +1,90 @@
+import Foundation
+
+/// Imports intent datasets from the exports of NLU platforms: Watson Assistant and NLC, Lex V1 and
+/// V2, Dialogflow ES, Alexa, Rasa (YAML, JSON, Markdown), LUIS, Snips and CSV, and NLUKit's own
+/// JSON. The format is detected from the content unless given.
+///
+///     let result = try IntentImporter.importDataset(from: URL(fileURLWithPath: "workspace.json"))
+///     print(result.format, result.dataset.intents.count)
+public enum IntentImporter {
+    /// Reads `url` (a file, a folder, or a zip archive) as a dataset.
+    /// - Throws: ``IntentDatasetError`` naming the file and what is wrong.
+    public static func importDataset(from url: URL, options: ImportOptions = ImportOptions()) throws -> ImportResult {
+        let source = try ImportSource(url: url)
+        var warnings: [String] = []
+        let format = try options.format ?? FormatDetector.detect(source, warnings: &warnings)
+        let dataset = try importDataset(from: source, format: format, options: options, warnings: &warnings)
+        // Detection and import may both decode the same file: report each warning once.
+        var seen = Set<String>()
+        return ImportResult(dataset: dataset, format: format, warnings: warnings.filter { seen.insert($0).inserted })
+    }
+
+    /// Imports several inputs and merges them (e.g. one Snips file per intent). Intents named alike
+    /// in different files are an error; counterexamples and entities are concatenated.
+    ///
+    ///     let merged = try IntentImporter.importDataset(from: trainFiles)
+    public static func importDataset(from urls: [URL], options: ImportOptions = ImportOptions()) throws -> ImportResult {
+        guard let first = urls.first else {
+            throw IntentDatasetError.unreadable(file: "(no input)", reason: "no input file given")
+        }
+        if urls.count == 1 { return try importDataset(from: first, options: options) }
+        var merged = IntentDataset()
+        var warnings: [String] = []
+        var formats: [DatasetFormat] = []
+        var seen = Set<String>()
+        for url in urls {
+            let result = try importDataset(from: url, options: options)
+            warnings += result.warnings
+            formats.append(result.format)
+            merged.language = merged.language ?? result.dataset.language
+            for intent in result.dataset.intents {
+                guard seen.insert(intent.name).inserted else {
+                    throw IntentDatasetError.duplicateIntent(file: url.path, name: intent.name)
+                }
+                merged.intents.append(intent)
+            }
+            merged.counterexamples += result.dataset.counterexamples
+            merged.entities += result.dataset.entities
+        }
+        try merged.validate(file: urls.map(\.path).joined(separator: ", "))
+        return ImportResult(dataset: merged, format: formats[0], warnings: warnings)
+    }
+
+    static func importDataset(from source: ImportSource, format: DatasetFormat, options: ImportOptions,
+                              warnings: inout [String]) throws -> IntentDataset {
+        switch format {
+        case .nlukit:
+            guard source.kind == .file else { throw notAFile(source, format) }
+            return try IntentDataset.decode(source.utf8Data(at: source.paths[0], warnings: &warnings), file: source.name)
+        case .watson: return try WatsonAssistantImporter.read(source, options: options, warnings: &warnings)
+        case .watsonNLC, .csv: return try CSVImporter.read(source, options: options, warnings: &warnings)
+        case .lexV1: return try LexV1Importer.read(source, options: options, warnings: &warnings)
+        case .lexV2: return try LexV2Importer.read(source, options: options, warnings: &warnings)
+        case .dialogflow: return try DialogflowImporter.read(source, options: options, warnings: &warnings)
+        case .alexa: return try AlexaImporter.read(source, options: options, warnings: &warnings)
+        case .rasaYAML: return try RasaYAMLImporter.read(source, options: options, warnings: &warnings)
+        case .rasaJSON: return try RasaJSONImporter.read(source, options: options, warnings: &warnings)
+        case .rasaMarkdown: return try RasaMarkdownImporter.read(source, options: options, warnings: &warnings)
+        case .luis: return try LUISImporter.read(source, options: options, warnings: &warnings)
+        case .snips: return try SnipsImporter.read(source, options: options, warnings: &warnings)
+        }
+    }
+
+    static func notAFile(_ source: ImportSource, _ format: DatasetFormat) -> IntentDatasetError {
+        .unknownFormat(file: source.name, detail: "the \(format.summary) format is a single file, got a folder or zip")
+    }
+}
+
+extension ImportSource {
+    /// The single file's UTF-8 bytes, or an error when the source is a folder or zip.
+    func singleFileData(_ format: DatasetFormat, warnings: inout [String]) throws -> Data {
+        guard kind == .file else { throw IntentImporter.notAFile(self, format) }
+        return try utf8Data(at: paths[0], warnings: &warnings)
+    }
+
+    /// The single file's text, or an error when the source is a folder or zip.
+    func singleFileText(_ format: DatasetFormat, warnings: inout [String]) throws -> String {
+        guard kind == .file else { throw IntentImporter.notAFile(self, format) }
+        return try text(at: paths[0], warnings: &warnings)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Amazon Lex V1 bot export (JSON): `resource.intents[].sampleUtterances` with `{Slot}`
+/// placeholders, `slots[]` naming each slot's `slotType`, and `resource.slotTypes[].enumerationValues`
+/// (`value`, `synonyms`). An intent export (whose `resource` is the intent itself) reads too.
+enum LexV1Importer {
+    struct Export: Decodable { var resource: Resource }
+    struct Resource: Decodable {
+        var name: String?
+        var locale: String?
+        var intents: [LexIntent]?
+        var sampleUtterances: [String]?
+        var slots: [Slot]?
+        var slotTypes: [SlotType]?
+    }
+    struct LexIntent: Decodable {
+        var name: String
+        var description: String?
+        var sampleUtterances: [String]?
+        var slots: [Slot]?
+    }
+    struct Slot: Decodable { var name: String; var slotType: String? }
+    struct SlotType: Decodable { var name: String; var enumerationValues: [EnumerationValue]? }
+    struct EnumerationValue: Decodable { var value: String; var synonyms: [String]? }
+
+    static func read(_ source: ImportSource, options: ImportOptions, warnings: inout [String]) throws -> IntentDataset {
+        let data = try source.singleFileData(.lexV1, warnings: &warnings)
+        let resource = try JSONInput.decode(Export.self, from: data, file: source.name).resource
+        var intents = resource.intents ?? []
+        if intents.isEmpty, let samples = resource.sampleUtterances {
+            intents = [LexIntent(name: resource.name ?? "intent", sampleUtterances: samples, slots: resource.slots)]
+        }
+        let slotTypes = resource.slotTypes ?? []
+        var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: false)
+        assembler.language = resource.locale.map(languageCode)
+        assembler.entities = slotTypes.map { type in
+            EntityDefinition(name: type.name, values: (type.enumerationValues ?? []).map { EntityValue($0.value, synonyms: $0.synonyms ?? []) })
+        }
+        for intent in intents {
+            var expander = PlaceholderExpander(sampleValues: sampleValues(slots: intent.slots ?? [], types: slotTypes))
+            try assembler.addIntent(intent.name, description: intent.description,
+                                    utterances: (intent.sampleUtterances ?? []).map { expander.expand($0) })
+        }
+        return try assembler.dataset(warnings: &warnings)
+    }
+
+    private static func sampleValues(slots: [Slot], types: [SlotType]) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for slot in slots {
+            guard let typeName = slot.slotType else { continue }
+            if let type = types.first(where: { $0.name == typeName }) {
+                result[slot.name] = (type.enumerationValues ?? []).map(\.value)
+            } else {
+                result[slot.name] = PlaceholderExpander.builtInValues(forType: typeName)
+            }
+        }
+        return result
+    }
+
+    /// "en-US" → "en".
+    static func languageCode(_ locale: String) -> String {
+        String(locale.prefix { $0 != "-" && $0 != "_" }).lowercased()
+    }
+}

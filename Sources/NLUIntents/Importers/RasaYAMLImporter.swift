@@ -1,0 +1,71 @@
+import Foundation
+import Yams
+
+/// Rasa NLU training data in YAML (Rasa 2 and 3): `nlu:` holds items `- intent: name` with
+/// `examples: |` (one `- example` per line, with `[text](entity)` / `[text]{"entity": ...}` markup),
+/// and `- synonym:`, `- lookup:`, `- regex:` items that become entity dictionaries. Stories, rules
+/// and responses are ignored.
+enum RasaYAMLImporter {
+    static func read(_ source: ImportSource, options: ImportOptions, warnings: inout [String]) throws -> IntentDataset {
+        let text = try source.singleFileText(.rasaYAML, warnings: &warnings)
+        let root: Any?
+        do { root = try Yams.load(yaml: text) } catch {
+            throw IntentDatasetError.malformedYAML(file: source.name, detail: describe(error))
+        }
+        guard let document = root as? [String: Any] else {
+            throw IntentDatasetError.malformedYAML(file: source.name, detail: "the top level is not a mapping with an 'nlu' key")
+        }
+        guard let items = document["nlu"] as? [Any] else {
+            throw IntentDatasetError.malformedYAML(file: source.name, detail: "expected a list under the top-level key 'nlu'")
+        }
+        var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: true)
+        var synonyms: [EntityValue] = []
+        for (index, item) in items.enumerated() {
+            guard let entry = item as? [String: Any] else {
+                throw IntentDatasetError.malformedYAML(file: source.name, detail: "nlu[\(index)] is not a mapping")
+            }
+            let examples = try exampleLines(entry["examples"], file: source.name, index: index)
+            if let intent = entry["intent"] as? String {
+                for line in examples { assembler.add(RasaAnnotationParser.parse(line), to: intent) }
+            } else if let synonym = entry["synonym"] as? String {
+                synonyms.append(EntityValue(synonym, synonyms: examples))
+            } else if let lookup = entry["lookup"] as? String {
+                assembler.entities.append(EntityDefinition(name: lookup, values: examples.map { EntityValue($0) }))
+            } else if let regex = entry["regex"] as? String {
+                assembler.entities.append(EntityDefinition(name: regex, values: [EntityValue(regex, patterns: examples)]))
+            }
+        }
+        if !synonyms.isEmpty { assembler.entities.append(EntityDefinition(name: "synonyms", values: synonyms)) }
+        return try assembler.dataset(warnings: &warnings)
+    }
+
+    /// The `- example` lines of an `examples: |` block (a list of strings is accepted too).
+    private static func exampleLines(_ value: Any?, file: String, index: Int) throws -> [String] {
+        switch value {
+        case nil: return []
+        case let block as String:
+            return block.split(separator: "\n").compactMap { line in
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                guard trimmed.hasPrefix("-") else { return nil }
+                return trimmed.dropFirst().trimmingCharacters(in: .whitespaces)
+            }
+        case let list as [Any]:
+            return list.compactMap { ($0 as? String) ?? (($0 as? [String: Any])?["text"] as? String) }
+        default:
+            throw IntentDatasetError.malformedYAML(file: file, detail: "nlu[\(index)].examples is neither a block of '- example' lines nor a list")
+        }
+    }
+
+    /// Yams' error with its line and column (1-based, as editors count).
+    private static func describe(_ error: Error) -> String {
+        if let yaml = error as? YamlError {
+            switch yaml {
+            case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _):
+                let where_ = "line \(mark.line), column \(mark.column)"
+                return "\(where_): \(problem)\(context.map { " (\($0.text))" } ?? "")"
+            default: break
+            }
+        }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// IBM Watson Assistant (formerly Conversation) workspace JSON: `intents[].intent`,
+/// `intents[].examples[].text` with optional `mentions[]` (`entity`, `location` = [start, end) in
+/// UTF-16 units), `counterexamples[].text`, `entities[].values[]` (synonyms or patterns).
+/// `dialog_nodes` and the rest are ignored; a UTF-8 byte-order mark is tolerated.
+enum WatsonAssistantImporter {
+    struct Workspace: Decodable {
+        var language: String?
+        var intents: [WatsonIntent]?
+        var entities: [WatsonEntity]?
+        var counterexamples: [Example]?
+    }
+    struct WatsonIntent: Decodable {
+        var intent: String
+        var description: String?
+        var examples: [Example]?
+    }
+    struct Example: Decodable {
+        var text: String
+        var mentions: [Mention]?
+    }
+    struct Mention: Decodable {
+        var entity: String
+        var location: [Int]
+    }
+    struct WatsonEntity: Decodable {
+        var entity: String
+        var values: [Value]?
+    }
+    struct Value: Decodable {
+        var value: String
+        var synonyms: [String]?
+        var patterns: [String]?
+    }
+
+    static func read(_ source: ImportSource, options: ImportOptions, warnings: inout [String]) throws -> IntentDataset {
+        let data = try source.singleFileData(.watson, warnings: &warnings)
+        let workspace = try JSONInput.decode(Workspace.self, from: data, file: source.name)
+        var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: false)
+        assembler.language = workspace.language
+        for intent in workspace.intents ?? [] {
+            try assembler.addIntent(intent.intent, description: intent.description,
+                                    utterances: (intent.examples ?? []).map(utterance))
+        }
+        for example in workspace.counterexamples ?? [] { assembler.addCounterexample(utterance(example)) }
+        assembler.entities = (workspace.entities ?? []).map { entity in
+            EntityDefinition(name: entity.entity, values: (entity.values ?? []).map {
+                EntityValue($0.value, synonyms: $0.synonyms ?? [], patterns: $0.patterns ?? [])
+            })
+        }
+        return try assembler.dataset(warnings: &warnings)
+    }
+
+    private static func utterance(_ example: Example) -> Utterance {
+        let text = example.text
+        let scalars = Array(text.unicodeScalars)
+        let annotations = (example.mentions ?? []).compactMap { mention -> EntityAnnotation? in
+            guard mention.location.count == 2 else { return nil }
+            let start = ScalarOffsets.fromUTF16(mention.location[0], in: text)
+            let end = ScalarOffsets.fromUTF16(mention.location[1], in: text)
+            guard start < end else { return nil }
+            var value = String.UnicodeScalarView()
+            value.append(contentsOf: scalars[start..<end])
+            return EntityAnnotation(start: start, end: end, entity: mention.entity, value: String(value))
+        }
+        return Utterance(text, entities: annotations)
+    }
+}

@@ -1,1 +1,0 @@
-// NLUIntents: see DESIGN.md

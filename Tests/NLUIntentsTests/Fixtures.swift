@@ -1,0 +1,15 @@
+import Foundation
+
+/// The repository's `Tests/Fixtures/intents` folder.
+let intentFixtures = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures").appendingPathComponent("intents")
+
+func fixture(_ name: String) -> URL { intentFixtures.appendingPathComponent(name) }
+
+/// A fresh temporary directory for one test.
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-intents-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
