@@ -43,7 +43,7 @@ extension Kernels {
 
     /// The hyperbolic tangent on `count` floats at `pointer`, in place.
     public static func tanh(_ pointer: UnsafeMutablePointer<Float>, count: Int) {
-        forEachChunk(pointer, count: count) { base, n in VectorMath.apply(base, count: n, VectorMath.tanh) }
+        forEachChunk(pointer, count: count) { base, n in VectorMath.apply(base, count: n) { VectorMath.tanh($0) } }
     }
 
     /// The logistic sigmoid `1 / (1 + e^{-x})`, in place.
@@ -55,7 +55,7 @@ extension Kernels {
 
     /// The logistic sigmoid on `count` floats at `pointer`, in place.
     public static func sigmoid(_ pointer: UnsafeMutablePointer<Float>, count: Int) {
-        forEachChunk(pointer, count: count) { base, n in VectorMath.apply(base, count: n, VectorMath.sigmoid) }
+        forEachChunk(pointer, count: count) { base, n in VectorMath.apply(base, count: n) { VectorMath.sigmoid($0) } }
     }
 
     /// `max(x, 0)`, in place.
@@ -68,7 +68,7 @@ extension Kernels {
     /// `max(x, 0)` on `count` floats at `pointer`, in place.
     public static func relu(_ pointer: UnsafeMutablePointer<Float>, count: Int) {
         forEachChunk(pointer, count: count) { base, n in
-            VectorMath.apply(base, count: n) { x in x.replacing(with: 0, where: x .< 0) }
+            VectorMath.apply(base, count: n) { VectorMath.maximum($0, 0) }
         }
     }
 }

@@ -16,8 +16,8 @@ public enum VectorMath {
     /// Below -87.3 the result is 0 (as float underflows), above 88.7 it is +inf.
     @inlinable @inline(__always)
     public static func exp(_ x: Lanes) -> Lanes {
-        let upper = Lanes(repeating: 88.722_83), lower = Lanes(repeating: -87.336_54)
-        let clamped = x.clamped(lowerBound: lower, upperBound: upper)
+        let upper: Float = 88.722_83, lower: Float = -87.336_54
+        let clamped = maximum(minimum(x, upper), lower)
         // Adding 1.5·2^23 rounds x/ln2 to the nearest integer and leaves it in the low mantissa bits.
         let shifted = clamped * 1.442_695_04 + 12_582_912
         let n = shifted - 12_582_912
@@ -36,17 +36,19 @@ public enum VectorMath {
         let half = n32 &>> 1
         let scale1 = unsafeBitCast((half &+ 127) &<< 23, to: Lanes.self)
         let scale2 = unsafeBitCast((n32 &- half &+ 127) &<< 23, to: Lanes.self)
-        var result = p * scale1 * scale2
-        result.replace(with: 0, where: x .< lower)
-        result.replace(with: .infinity, where: x .> upper)
-        return result
+        let result = unsafeBitCast(p * scale1 * scale2, to: SIMD16<Int32>.self)
+        // Below `lower` the result is 0, above `upper` +inf: sign-bit masks, no per-lane branches.
+        let below = negativeMask(x - lower)
+        let above = negativeMask(upper - x)
+        let bits = (result & ~below & ~above) | (above & 0x7F80_0000)
+        return unsafeBitCast(bits, to: Lanes.self)
     }
 
     /// The error function, as a rational approximation `x·P(x²)/Q(x²)` on [-4, 4] (Eigen's
     /// `generic_fast_erf_float`); beyond ±4, erf is ±1 to float precision.
     @inlinable @inline(__always)
     public static func erf(_ x: Lanes) -> Lanes {
-        let clamped = x.clamped(lowerBound: Lanes(repeating: -4), upperBound: Lanes(repeating: 4))
+        let clamped = maximum(minimum(x, 4), -4)
         let x2 = clamped * clamped
         var p = Lanes(repeating: -2.726_142_258_013_06e-10)
         p = p * x2 + 2.770_681_424_959_02e-08
@@ -68,7 +70,7 @@ public enum VectorMath {
     /// for tiny x) and `1 - 2/(e^{2|x|} + 1)` elsewhere (no overflow: e^{2|x|} → inf gives 1).
     @inlinable @inline(__always)
     public static func tanh(_ x: Lanes) -> Lanes {
-        let magnitude = x.replacing(with: -x, where: x .< 0)
+        let magnitude = absolute(x)
         let z = x * x
         var small = Lanes(repeating: -5.704_988_727_45e-3)
         small = small * z + 2.063_908_879_54e-2
@@ -76,9 +78,42 @@ public enum VectorMath {
         small = small * z + 1.333_144_220_36e-1
         small = small * z - 3.333_328_194_22e-1
         small = small * z * x + x
-        var large = 1 - 2 / (exp(2 * magnitude) + 1)
-        large.replace(with: -large, where: x .< 0)
-        return large.replacing(with: small, where: magnitude .< 0.625)
+        let large = 1 - 2 / (exp(2 * magnitude) + 1)
+        // Select with bit masks: the large branch gets x's sign, the small one is used below 0.625.
+        let sign = unsafeBitCast(x, to: SIMD16<Int32>.self) & Int32(bitPattern: 0x8000_0000)
+        let signedLarge = unsafeBitCast(large, to: SIMD16<Int32>.self) | sign
+        let useSmall = negativeMask(magnitude - 0.625)
+        let bits = (unsafeBitCast(small, to: SIMD16<Int32>.self) & useSmall) | (signedLarge & ~useSmall)
+        return unsafeBitCast(bits, to: Lanes.self)
+    }
+
+    // Branch-free helpers. The standard library's per-lane `clamped`, `replacing(with:where:)` and
+    // comparisons compile to scalar loops (about 10× slower here), so selection uses sign-bit masks.
+
+    /// All ones in the lanes where `value` is negative (its sign bit set), zeros elsewhere.
+    @inlinable @inline(__always)
+    public static func negativeMask(_ value: Lanes) -> SIMD16<Int32> {
+        unsafeBitCast(value, to: SIMD16<Int32>.self) &>> 31
+    }
+
+    /// `|x|`, by clearing the sign bit.
+    @inlinable @inline(__always)
+    public static func absolute(_ x: Lanes) -> Lanes {
+        unsafeBitCast(unsafeBitCast(x, to: SIMD16<Int32>.self) & 0x7FFF_FFFF, to: Lanes.self)
+    }
+
+    /// `min(x, bound)` per lane, as `x - relu(x - bound)` with `relu(d) = (d + |d|) / 2`.
+    @inlinable @inline(__always)
+    public static func minimum(_ x: Lanes, _ bound: Float) -> Lanes {
+        let excess = x - bound
+        return x - (excess + absolute(excess)) * 0.5
+    }
+
+    /// `max(x, bound)` per lane, as `x + relu(bound - x)`.
+    @inlinable @inline(__always)
+    public static func maximum(_ x: Lanes, _ bound: Float) -> Lanes {
+        let shortfall = bound - x
+        return x + (shortfall + absolute(shortfall)) * 0.5
     }
 
     /// The logistic function `1 / (1 + e^{-x})`.
