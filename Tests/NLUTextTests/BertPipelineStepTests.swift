@@ -145,7 +145,7 @@ import Testing
     @Test func invalidUTF8AndMissingFilesAreErrors() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("vocab-\(UUID().uuidString).txt")
         try Data([0x61, 0x0A, 0xFF, 0xFE, 0x0A]).write(to: url)
-        #expect(throws: VocabularyError.invalidUTF8(source: url.lastPathComponent)) { try Vocabulary(contentsOf: url) }
+        #expect(throws: VocabularyError.invalidUTF8(source: url.path)) { try Vocabulary(contentsOf: url) }
         #expect(throws: VocabularyError.self) { try Vocabulary(contentsOf: URL(fileURLWithPath: "/nonexistent/vocab.txt")) }
     }
 
