@@ -47,6 +47,72 @@ enum FusedKernels {
         return p * scale
     }
 
+    typealias Vector = SIMD16<Float>
+
+    /// e^x on 16 lanes: the same polynomial as the scalar ``exp(_:)``.
+    @inline(__always)
+    static func exp(_ value: Vector) -> Vector {
+        // replacing(with:where:) compiles to blends; pointwiseMin/Max are far slower (NaN handling per lane).
+        let low = Vector(repeating: -87.3), high = Vector(repeating: 88.3)
+        let x = value.replacing(with: low, where: value .< low).replacing(with: high, where: value .> high)
+        let shifter = Vector(repeating: 12582912)
+        let shifted = x * 1.44269504088896341 + shifter
+        let n = shifted - shifter
+        let r = x - n * 0.693359375 + n * 2.12194440e-4
+        var p = Vector(repeating: 1.9875691500e-4)
+        p = p * r + 1.3981999507e-3
+        p = p * r + 8.3334519073e-3
+        p = p * r + 4.1665795894e-2
+        p = p * r + 1.6666665459e-1
+        p = p * r + 5.0000001201e-1
+        p = p * r * r + r + 1
+        let exponent = unsafeBitCast(shifted, to: SIMD16<Int32>.self) &- Int32(bitPattern: shifter[0].bitPattern)
+        let scale = unsafeBitCast((exponent &+ 127) &<< 23, to: Vector.self)
+        return p * scale
+    }
+
+    /// The exact GELU on 16 lanes.
+    @inline(__always)
+    static func gelu(_ x: Vector) -> Vector {
+        let z = x * 0.70710678118654752
+        let a = z.replacing(with: -z, where: z .< 0)
+        let t = 1 / (1 + 0.3275911 * a)
+        var poly = Vector(repeating: 1.061405429)
+        poly = poly * t - 1.453152027
+        poly = poly * t + 1.421413741
+        poly = poly * t - 0.284496736
+        poly = poly * t + 0.254829592
+        let erfAbs = 1 - poly * t * exp(-a * a)
+        let erf = erfAbs.replacing(with: -erfAbs, where: z .< 0)
+        return 0.5 * x * (1 + erf)
+    }
+
+    /// The tanh GELU on 16 lanes.
+    @inline(__always)
+    static func geluTanh(_ x: Vector) -> Vector {
+        let inner = 0.79788456080286536 * (x + 0.044715 * x * x * x)
+        let tanh = 1 - 2 / (exp(2 * inner) + 1)
+        return 0.5 * x * (1 + tanh)
+    }
+
+    /// Applies `vector` to 16-element chunks of `line[0..<count]` and `scalar` to the rest.
+    @inline(__always)
+    static func map(_ line: UnsafeMutablePointer<Float>, count: Int, bias: UnsafePointer<Float>? = nil,
+                    _ vector: (Vector) -> Vector, _ scalar: (Float) -> Float) {
+        let raw = UnsafeMutableRawPointer(line)
+        var index = 0
+        while index + 16 <= count {
+            var v = raw.loadUnaligned(fromByteOffset: index * 4, as: Vector.self)
+            if let bias { v += UnsafeRawPointer(bias).loadUnaligned(fromByteOffset: index * 4, as: Vector.self) }
+            raw.storeBytes(of: vector(v), toByteOffset: index * 4, as: Vector.self)
+            index += 16
+        }
+        while index < count {
+            line[index] = scalar(line[index] + (bias?[index] ?? 0))
+            index += 1
+        }
+    }
+
     /// The exact (erf) GELU: x · Φ(x).
     @inline(__always)
     static func gelu(_ x: Float) -> Float {
@@ -79,12 +145,9 @@ enum FusedKernels {
             for row in range {
                 let line = x + row * columns
                 switch activation {
-                case .gelu:
-                    for c in 0..<columns { line[c] = gelu(line[c] + bias[c]) }
-                case .geluTanh:
-                    for c in 0..<columns { line[c] = geluTanh(line[c] + bias[c]) }
-                case .relu:
-                    for c in 0..<columns { line[c] = Swift.max(line[c] + bias[c], 0) }
+                case .gelu: map(line, count: columns, bias: bias, gelu, gelu)
+                case .geluTanh: map(line, count: columns, bias: bias, geluTanh, geluTanh)
+                case .relu: map(line, count: columns, bias: bias, { $0.replacing(with: Vector.zero, where: $0 .< Vector.zero) }, { Swift.max($0, 0) })
                 }
             }
         }
@@ -148,7 +211,8 @@ enum FusedKernels {
                     for k in 0..<keys where keyMask[k] == 0 { line[k] = -.greatestFiniteMagnitude }
                 }
                 let maximum = self.maximum(line, count: keys)
-                for k in 0..<keys { line[k] = exp(line[k] - maximum) }
+                let shift = Vector(repeating: maximum)
+                map(line, count: keys, { exp($0 - shift) }, { exp($0 - maximum) })
                 let inverse = 1 / sum(line, count: keys)
                 for k in 0..<keys { line[k] *= inverse }
                 if let keyMask {
@@ -192,16 +256,18 @@ enum FusedKernels {
 
     @inline(__always)
     static func maximum(_ x: UnsafePointer<Float>, count: Int) -> Float {
-        var lanes = SIMD16<Float>(repeating: -.greatestFiniteMagnitude)
+        // Four independent running maxima as selects (vectorizes; SIMD pointwiseMax does not).
+        var m0 = -Float.greatestFiniteMagnitude, m1 = m0, m2 = m0, m3 = m0
         var index = 0
-        let raw = UnsafeRawPointer(x)
-        while index + 16 <= count {
-            lanes = pointwiseMax(lanes, raw.loadUnaligned(fromByteOffset: index * 4, as: SIMD16<Float>.self))
-            index += 16
+        while index + 4 <= count {
+            m0 = m0 > x[index] ? m0 : x[index]
+            m1 = m1 > x[index + 1] ? m1 : x[index + 1]
+            m2 = m2 > x[index + 2] ? m2 : x[index + 2]
+            m3 = m3 > x[index + 3] ? m3 : x[index + 3]
+            index += 4
         }
-        var best = lanes.max()
-        while index < count { best = Swift.max(best, x[index]); index += 1 }
-        return best
+        while index < count { m0 = m0 > x[index] ? m0 : x[index]; index += 1 }
+        return Swift.max(Swift.max(m0, m1), Swift.max(m2, m3))
     }
 }
 
