@@ -47,72 +47,6 @@ enum FusedKernels {
         return p * scale
     }
 
-    typealias Vector = SIMD16<Float>
-
-    /// e^x on 16 lanes: the same polynomial as the scalar ``exp(_:)``.
-    @inline(__always)
-    static func exp(_ value: Vector) -> Vector {
-        // replacing(with:where:) compiles to blends; pointwiseMin/Max are far slower (NaN handling per lane).
-        let low = Vector(repeating: -87.3), high = Vector(repeating: 88.3)
-        let x = value.replacing(with: low, where: value .< low).replacing(with: high, where: value .> high)
-        let shifter = Vector(repeating: 12582912)
-        let shifted = x * 1.44269504088896341 + shifter
-        let n = shifted - shifter
-        let r = x - n * 0.693359375 + n * 2.12194440e-4
-        var p = Vector(repeating: 1.9875691500e-4)
-        p = p * r + 1.3981999507e-3
-        p = p * r + 8.3334519073e-3
-        p = p * r + 4.1665795894e-2
-        p = p * r + 1.6666665459e-1
-        p = p * r + 5.0000001201e-1
-        p = p * r * r + r + 1
-        let exponent = unsafeBitCast(shifted, to: SIMD16<Int32>.self) &- Int32(bitPattern: shifter[0].bitPattern)
-        let scale = unsafeBitCast((exponent &+ 127) &<< 23, to: Vector.self)
-        return p * scale
-    }
-
-    /// The exact GELU on 16 lanes.
-    @inline(__always)
-    static func gelu(_ x: Vector) -> Vector {
-        let z = x * 0.70710678118654752
-        let a = z.replacing(with: -z, where: z .< 0)
-        let t = 1 / (1 + 0.3275911 * a)
-        var poly = Vector(repeating: 1.061405429)
-        poly = poly * t - 1.453152027
-        poly = poly * t + 1.421413741
-        poly = poly * t - 0.284496736
-        poly = poly * t + 0.254829592
-        let erfAbs = 1 - poly * t * exp(-a * a)
-        let erf = erfAbs.replacing(with: -erfAbs, where: z .< 0)
-        return 0.5 * x * (1 + erf)
-    }
-
-    /// The tanh GELU on 16 lanes.
-    @inline(__always)
-    static func geluTanh(_ x: Vector) -> Vector {
-        let inner = 0.79788456080286536 * (x + 0.044715 * x * x * x)
-        let tanh = 1 - 2 / (exp(2 * inner) + 1)
-        return 0.5 * x * (1 + tanh)
-    }
-
-    /// Applies `vector` to 16-element chunks of `line[0..<count]` and `scalar` to the rest.
-    @inline(__always)
-    static func map(_ line: UnsafeMutablePointer<Float>, count: Int, bias: UnsafePointer<Float>? = nil,
-                    _ vector: (Vector) -> Vector, _ scalar: (Float) -> Float) {
-        let raw = UnsafeMutableRawPointer(line)
-        var index = 0
-        while index + 16 <= count {
-            var v = raw.loadUnaligned(fromByteOffset: index * 4, as: Vector.self)
-            if let bias { v += UnsafeRawPointer(bias).loadUnaligned(fromByteOffset: index * 4, as: Vector.self) }
-            raw.storeBytes(of: vector(v), toByteOffset: index * 4, as: Vector.self)
-            index += 16
-        }
-        while index < count {
-            line[index] = scalar(line[index] + (bias?[index] ?? 0))
-            index += 1
-        }
-    }
-
     /// The exact (erf) GELU: x · Φ(x).
     @inline(__always)
     static func gelu(_ x: Float) -> Float {
@@ -145,9 +79,12 @@ enum FusedKernels {
             for row in range {
                 let line = x + row * columns
                 switch activation {
-                case .gelu: map(line, count: columns, bias: bias, gelu, gelu)
-                case .geluTanh: map(line, count: columns, bias: bias, geluTanh, geluTanh)
-                case .relu: map(line, count: columns, bias: bias, { $0.replacing(with: Vector.zero, where: $0 .< Vector.zero) }, { Swift.max($0, 0) })
+                case .gelu:
+                    for c in 0..<columns { line[c] = gelu(line[c] + bias[c]) }
+                case .geluTanh:
+                    for c in 0..<columns { line[c] = geluTanh(line[c] + bias[c]) }
+                case .relu:
+                    for c in 0..<columns { let v = line[c] + bias[c]; line[c] = v > 0 ? v : 0 }
                 }
             }
         }
@@ -211,8 +148,7 @@ enum FusedKernels {
                     for k in 0..<keys where keyMask[k] == 0 { line[k] = -.greatestFiniteMagnitude }
                 }
                 let maximum = self.maximum(line, count: keys)
-                let shift = Vector(repeating: maximum)
-                map(line, count: keys, { exp($0 - shift) }, { exp($0 - maximum) })
+                for k in 0..<keys { line[k] = exp(line[k] - maximum) }
                 let inverse = 1 / sum(line, count: keys)
                 for k in 0..<keys { line[k] *= inverse }
                 if let keyMask {
@@ -222,36 +158,33 @@ enum FusedKernels {
         }
     }
 
-    // Reductions with 16 independent lanes: a plain loop would be one long dependency chain
-    // (floating-point addition is not reassociated by the compiler).
+    // Reductions with 8 independent accumulators: a single running sum is one long dependency
+    // chain (the compiler may not reassociate floating-point addition). Plain scalar code keeps
+    // debug builds fast too (generic SIMD types are very slow unoptimized).
     @inline(__always)
     static func sum(_ x: UnsafePointer<Float>, count: Int) -> Float {
-        var lanes = SIMD16<Float>.zero
+        var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0, s4: Float = 0, s5: Float = 0, s6: Float = 0, s7: Float = 0
         var index = 0
-        let raw = UnsafeRawPointer(x)
-        while index + 16 <= count {
-            lanes += raw.loadUnaligned(fromByteOffset: index * 4, as: SIMD16<Float>.self)
-            index += 16
+        while index + 8 <= count {
+            s0 += x[index]; s1 += x[index + 1]; s2 += x[index + 2]; s3 += x[index + 3]
+            s4 += x[index + 4]; s5 += x[index + 5]; s6 += x[index + 6]; s7 += x[index + 7]
+            index += 8
         }
-        var total = lanes.sum()
-        while index < count { total += x[index]; index += 1 }
-        return total
+        while index < count { s0 += x[index]; index += 1 }
+        return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
     }
 
     @inline(__always)
     static func sumOfSquaredDeviations(_ x: UnsafePointer<Float>, count: Int, mean: Float) -> Float {
-        var lanes = SIMD16<Float>.zero
-        let center = SIMD16<Float>(repeating: mean)
+        var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
         var index = 0
-        let raw = UnsafeRawPointer(x)
-        while index + 16 <= count {
-            let d = raw.loadUnaligned(fromByteOffset: index * 4, as: SIMD16<Float>.self) - center
-            lanes += d * d
-            index += 16
+        while index + 4 <= count {
+            let d0 = x[index] - mean, d1 = x[index + 1] - mean, d2 = x[index + 2] - mean, d3 = x[index + 3] - mean
+            s0 += d0 * d0; s1 += d1 * d1; s2 += d2 * d2; s3 += d3 * d3
+            index += 4
         }
-        var total = lanes.sum()
-        while index < count { let d = x[index] - mean; total += d * d; index += 1 }
-        return total
+        while index < count { let d = x[index] - mean; s0 += d * d; index += 1 }
+        return (s0 + s1) + (s2 + s3)
     }
 
     @inline(__always)
