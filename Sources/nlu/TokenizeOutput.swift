@@ -35,31 +35,17 @@ struct TokenizeOutput {
         buffer = ""
     }
 
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+
     static func jsonObject(_ encoding: Encoding) -> String {
-        let tokens = encoding.tokens.map(jsonString).joined(separator: ",")
+        let tokens = String(decoding: (try? encoder.encode(encoding.tokens)) ?? Data("[]".utf8), as: UTF8.self)
         let ids = encoding.ids.map(String.init).joined(separator: ",")
         let types = encoding.typeIDs.map(String.init).joined(separator: ",")
         let offsets = encoding.offsets.map { "[\($0.lowerBound),\($0.upperBound)]" }.joined(separator: ",")
-        return "{\"tokens\":[\(tokens)],\"ids\":[\(ids)],\"type_ids\":[\(types)],\"offsets\":[\(offsets)]}"
-    }
-
-    static func jsonString(_ string: String) -> String {
-        var escaped = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\t": escaped += "\\t"
-            case "\r": escaped += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    escaped += String(format: "\\u%04x", scalar.value)
-                } else {
-                    escaped.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return escaped + "\""
+        return "{\"tokens\":\(tokens),\"ids\":[\(ids)],\"type_ids\":[\(types)],\"offsets\":[\(offsets)]}"
     }
 }

@@ -216,6 +216,7 @@ public struct BertTokenizer: Sendable {
         scratch.bytes.removeAll(keepingCapacity: true)
         scratch.origins.removeAll(keepingCapacity: true)
         var origin = Int32(scalarStart)
+        var stripper = AccentStripper()
         var index = segment.lowerBound
         while index < segment.upperBound {
             let scalar: UInt32, length: Int
@@ -224,10 +225,11 @@ public struct BertTokenizer: Sendable {
             } else {
                 (scalar, length) = BertPreTokenizer.decode(bytes, at: index)
             }
-            normalizer.append(scalar, origin: origin, to: &scratch.bytes, &scratch.origins)
+            normalizer.append(scalar, origin: origin, stripper: &stripper, to: &scratch.bytes, &scratch.origins)
             origin += 1
             index += length
         }
+        normalizer.finish(&stripper, to: &scratch.bytes, &scratch.origins)
         let origins = scratch.origins
         scratch.bytes.withUnsafeBufferPointer { normalized in
             origins.withUnsafeBufferPointer { origins in
