@@ -10,6 +10,7 @@ NFD uses `unicode-normalization-alignments`. Copying its observable behaviour pe
 to be identical on every character.
 
 Usage: python3 scripts/generate-bert-unicode-tables.py   (needs tokenizers==0.22.2)
+Takes about a minute.
 """
 import os
 import sys
@@ -25,6 +26,13 @@ if tokenizers.__version__ != EXPECTED:
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "Sources/NLUText/Bert/BertUnicodeTables.swift")
 
+import unicodedata  # noqa: E402
+
+from tokenizers import Tokenizer  # noqa: E402
+from tokenizers.models import WordLevel  # noqa: E402
+from tokenizers.normalizers import NFD  # noqa: E402
+
+nfd = NFD()
 clean = BertNormalizer(clean_text=True, handle_chinese_chars=False, strip_accents=False, lowercase=False)
 strip = BertNormalizer(clean_text=False, handle_chinese_chars=False, strip_accents=True, lowercase=False)
 lower = BertNormalizer(clean_text=False, handle_chinese_chars=False, strip_accents=False, lowercase=True)
@@ -40,7 +48,7 @@ def hangul_nfd(cp):
 
 
 removed, cleaned_to_space, whitespace, punctuation = [], [], [], []
-strip_map, lower_map = {}, {}
+strip_map, lower_map, decompositions, nonspacing = {}, {}, {}, []
 for cp in range(0x110000):
     if 0xD800 <= cp < 0xE000:
         continue
@@ -58,6 +66,11 @@ for cp in range(0x110000):
     elif len(parts) == 3:
         punctuation.append(cp)
     s = strip.normalize_str(c)
+    d = nfd.normalize_str(c)
+    if d != c and not HANGUL_FIRST <= cp <= HANGUL_LAST:
+        decompositions[cp] = d
+    if d == c and s == "":
+        nonspacing.append(cp)
     if HANGUL_FIRST <= cp <= HANGUL_LAST:
         if [ord(x) for x in s] != hangul_nfd(cp):
             sys.exit(f"Hangul U+{cp:04X} does not decompose algorithmically")
@@ -66,6 +79,33 @@ for cp in range(0x110000):
     low = lower.normalize_str(c)
     if low != c:
         lower_map[cp] = low
+
+
+# strip_accents = NFD, canonical reordering, then drop Mn. Check that the per-scalar tables explain it.
+mn = set(nonspacing)
+for cp, stripped in strip_map.items():
+    expected = "".join(ch for ch in decompositions.get(cp, chr(cp)) if ord(ch) not in mn)
+    if expected != stripped:
+        sys.exit(f"U+{cp:04X}: strip_accents is not NFD without Mn")
+
+# Canonical combining classes of the normalization crate (Unicode 9 era, newer than the Mn table):
+# for the marks strip_accents removes, Python's class (classes never change once assigned); for the
+# marks it keeps, measured: a mark reorders in front of U+0345 (class 240) exactly when its class is
+# not 0 for the crate (marks added after its Unicode version have class 0 there).
+probe = Tokenizer(WordLevel({"[UNK]": 0}, unk_token="[UNK]"))
+probe.normalizer = strip
+probe.pre_tokenizer = pre
+combining_classes = {}
+for cp in range(0x110000):
+    if 0xD800 <= cp < 0xE000:
+        continue
+    ccc = unicodedata.combining(chr(cp))
+    if ccc == 0:
+        continue
+    if cp in mn:
+        combining_classes[cp] = ccc
+    elif probe.encode("x\u0345" + chr(cp)).offsets[0] == (0, 2):
+        combining_classes[cp] = ccc
 
 
 def ranges(values):
@@ -102,8 +142,11 @@ with open(OUT, "w") as f:
     f.write(swift_ranges("cleanedToSpace", "Scalars `clean_text` turns into U+0020 (whitespace that is not also deleted).", cleaned_to_space))
     f.write(swift_ranges("whitespace", "Scalars the pre-tokenizer splits on and drops (Rust `char::is_whitespace`).", whitespace))
     f.write(swift_ranges("punctuation", "Non-ASCII scalars the pre-tokenizer isolates (the crate's `P*`); ASCII punctuation is handled inline.", [p for p in punctuation if p >= 0x80]))
-    f.write(swift_map("strippedAccents", "`strip_accents` result (NFD without Mn) of each scalar it changes, except Hangul syllables (algorithmic). Format `SCALAR:REPLACEMENT,...;` in hex; an empty replacement deletes.", strip_map))
+    f.write(swift_ranges("nonspacingMarks", "Scalars `strip_accents` removes after NFD (the crate's `Mn`).", nonspacing))
+    f.write(swift_map("decompositions", "Canonical decomposition (NFD) of each scalar that has one, except Hangul syllables (algorithmic). Format `SCALAR:SCALAR,...;` in hex.", decompositions))
+    f.write(swift_map("combiningClasses", "Nonzero canonical combining classes as the normalization crate knows them. Format `SCALAR:CLASS;` in hex.", {k: chr(v) for k, v in combining_classes.items()}))
     f.write(swift_map("lowercased", "`lowercase` result of each scalar it changes. Same format.", lower_map))
     f.write("}\n")
 print(f"wrote {OUT}: {len(ranges(removed))} removed ranges, {len(ranges(punctuation))} punctuation ranges, "
-      f"{len(strip_map)} strip entries, {len(lower_map)} lowercase entries")
+      f"{len(decompositions)} decompositions, {len(nonspacing)} Mn, {len(combining_classes)} combining classes, "
+      f"{len(lower_map)} lowercase entries")

@@ -11,6 +11,8 @@ struct NLUBench: ParsableCommand {
         subcommands: [
             BLASInfoBenchmark.self,
             KernelsBenchmark.self,
+            QABenchmark.self,
+            TokenizerBenchmark.self,
         ]
     )
 }

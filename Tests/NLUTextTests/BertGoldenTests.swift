@@ -78,3 +78,41 @@ import Testing
         }
     }
 }
+
+@Suite struct BertTruncationGoldenTests {
+    struct TruncatedCase: Decodable {
+        var name: String
+        var max_length: Int
+        var stride: Int
+        var windows: [TokenizerFixtures.GoldenEncoding]?
+        var error: String?
+    }
+
+    struct TruncatedFile: Decodable {
+        var config: TokenizerFixtures.Config
+        var cases: [TruncatedCase]
+    }
+
+    @Test func singleTextWindowsMatchTheFastTokenizer() throws {
+        let golden = try TokenizerFixtures.load(TruncatedFile.self, "truncated-uncased.json")
+        let corpus = try TokenizerFixtures.corpus()
+        let tokenizer = try TokenizerFixtures.tokenizer(golden.config)
+        var differences: [String] = [], windowCount = 0
+        for testCase in golden.cases {
+            let label = "\(testCase.name) max \(testCase.max_length) stride \(testCase.stride)"
+            let result = Result { try tokenizer.encode(try #require(corpus[testCase.name]), maxLength: testCase.max_length, stride: testCase.stride) }
+            switch (result, testCase.windows) {
+            case (.success(let windows), let expected?):
+                windowCount += windows.count
+                if windows.count != expected.count { differences.append("\(label): \(windows.count) windows vs \(expected.count)") }
+                for (ours, theirs) in zip(windows, expected) {
+                    if let difference = TokenizerFixtures.difference(ours, theirs) { differences.append("\(label): \(difference)") }
+                }
+            case (.failure, nil): break
+            default: differences.append("\(label): one side failed")
+            }
+        }
+        #expect(differences.isEmpty, "\(differences.prefix(5))")
+        #expect(windowCount > 100 && golden.cases.contains { $0.error != nil })
+    }
+}

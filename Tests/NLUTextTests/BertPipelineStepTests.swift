@@ -19,6 +19,18 @@ import Testing
         #expect(normalized.origins == [0, 1, 2, 3, 5])
     }
 
+    @Test func reorderedMarkTakesThePositionalOrigin() {
+        // NFD puts U+1B44 (class 9) before U+0301 (class 230); the Rust alignment is positional, so
+        // U+1B44 ends up with the origin of U+0301 (scalar 1). Checked with tokenizers: offsets (0, 2).
+        let normalized = BertNormalizer(options: .uncased).normalize("x\u{301}\u{1B44}")
+        #expect(normalized.string == "x\u{1B44}")
+        #expect(normalized.origins == [0, 1, 1, 1])
+        // Without reordering (marks already in order) each keeps its own origin.
+        #expect(BertNormalizer(options: .uncased).normalize("x\u{1B44}\u{301}").origins == [0, 1, 1, 1])
+        #expect(BertNormalizer(options: .uncased).normalize("x\u{316}\u{1B44}").origins == [0, 1, 1, 1])
+        #expect(BertNormalizer(options: .uncased).normalize("\u{E9}\u{1B44}").origins == [0, 1, 1, 1])
+    }
+
     @Test func lowercasingThatGrowsKeepsBothBytesOnTheOriginalCharacter() {
         // With strip_accents off, "İ" lowercases to "i" + U+0307 (3 UTF-8 bytes), all from scalar 0.
         var options = BertTokenizer.Options.uncased
@@ -145,7 +157,7 @@ import Testing
     @Test func invalidUTF8AndMissingFilesAreErrors() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("vocab-\(UUID().uuidString).txt")
         try Data([0x61, 0x0A, 0xFF, 0xFE, 0x0A]).write(to: url)
-        #expect(throws: VocabularyError.invalidUTF8(source: url.lastPathComponent)) { try Vocabulary(contentsOf: url) }
+        #expect(throws: VocabularyError.invalidUTF8(source: url.path)) { try Vocabulary(contentsOf: url) }
         #expect(throws: VocabularyError.self) { try Vocabulary(contentsOf: URL(fileURLWithPath: "/nonexistent/vocab.txt")) }
     }
 

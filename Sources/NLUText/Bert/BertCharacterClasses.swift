@@ -6,11 +6,13 @@ struct BertCharacterClasses: Sendable {
     /// The process-wide tables (parsed lazily, thread-safe as a global `let`).
     static let shared = BertCharacterClasses()
 
-    private let strippedAccents: [UInt32: [UInt32]]
+    private let decompositions: [UInt32: [UInt32]]
+    private let combiningClasses: [UInt32: UInt8]
     private let lowercased: [UInt32: [UInt32]]
 
     private init() {
-        strippedAccents = Self.parseMap(BertUnicodeTables.strippedAccents)
+        decompositions = Self.parseMap(BertUnicodeTables.decompositions)
+        combiningClasses = Self.parseMap(BertUnicodeTables.combiningClasses).mapValues { UInt8(truncatingIfNeeded: $0.first ?? 0) }
         lowercased = Self.parseMap(BertUnicodeTables.lowercased)
     }
 
@@ -36,8 +38,8 @@ struct BertCharacterClasses: Sendable {
         return Self.contains(BertUnicodeTables.punctuation, scalar)
     }
 
-    /// `strip_accents` output for `scalar` (NFD without nonspacing marks), or nil when unchanged.
-    func strippingAccents(_ scalar: UInt32) -> [UInt32]? {
+    /// Canonical decomposition (NFD) of `scalar`, or nil when it has none.
+    func decomposition(_ scalar: UInt32) -> [UInt32]? {
         if scalar >= 0xAC00 && scalar <= 0xD7A3 {
             // Hangul syllables decompose algorithmically into two or three jamo.
             let index = scalar - 0xAC00
@@ -45,7 +47,17 @@ struct BertCharacterClasses: Sendable {
             let leading: UInt32 = 0x1100 + index / 588, vowel: UInt32 = 0x1161 + (index % 588) / 28
             return trailing == 0 ? [leading, vowel] : [leading, vowel, 0x11A7 + trailing]
         }
-        return strippedAccents[scalar]
+        return decompositions[scalar]
+    }
+
+    /// Canonical combining class as the tokenizer's normalization crate knows it (0 for starters).
+    func combiningClass(_ scalar: UInt32) -> UInt8 {
+        scalar < 0x300 ? 0 : combiningClasses[scalar] ?? 0
+    }
+
+    /// `strip_accents` removes this scalar after NFD (a nonspacing mark in the tokenizer's tables).
+    func isNonspacingMark(_ scalar: UInt32) -> Bool {
+        scalar >= 0x300 && Self.contains(BertUnicodeTables.nonspacingMarks, scalar)
     }
 
     /// `lowercase` output for a non-ASCII `scalar`, or nil when unchanged.

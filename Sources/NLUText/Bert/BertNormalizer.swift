@@ -13,9 +13,8 @@
 ///    (the `unicode_categories` crate), slow uses Python's `unicodedata`; e.g. U+2E43 is punctuation
 ///    only for the slow one, U+166D only for the fast one. The generated ``BertUnicodeTables`` copy fast.
 ///
-/// Known limit: canonical reordering of NFD is not applied; it only matters for two or more combining
-/// marks out of canonical order of which one is newer than the crate's tables (all others are `Mn`
-/// and stripped anyway).
+/// Accent stripping reorders combining marks canonically and aligns them as the Rust tokenizer does
+/// (see ``AccentStripper``).
 ///
 ///     let n = BertNormalizer(options: .uncased).normalize("Héllo\u{200B} 世界")
 ///     n.string // "hello  世  界 "
@@ -42,17 +41,21 @@ public struct BertNormalizer: Sendable {
     ///     BertNormalizer(options: .cased).normalize("a\u{0}b").string // "ab"
     public func normalize(_ text: String) -> NormalizedText {
         var output = NormalizedText(bytes: [], origins: [])
+        var stripper = AccentStripper()
         var scalarIndex: Int32 = 0
         for scalar in text.unicodeScalars {
-            append(scalar.value, origin: scalarIndex, to: &output.bytes, &output.origins)
+            append(scalar.value, origin: scalarIndex, stripper: &stripper, to: &output.bytes, &output.origins)
             scalarIndex += 1
         }
+        finish(&stripper, to: &output.bytes, &output.origins)
         return output
     }
 
-    /// Normalizes one original scalar, appending its UTF-8 output and `origin` per byte.
+    /// Normalizes one original scalar, appending its UTF-8 output and `origin` per byte. With accent
+    /// stripping, output may wait in `stripper` until the next starter or ``finish(_:to:_:)``.
     @inline(__always)
-    func append(_ scalar: UInt32, origin: Int32, to bytes: inout [UInt8], _ origins: inout [Int32]) {
+    func append(_ scalar: UInt32, origin: Int32, stripper: inout AccentStripper,
+                to bytes: inout [UInt8], _ origins: inout [Int32]) {
         var value = scalar
         if cleanText {
             if value < 0x80 {
@@ -68,18 +71,24 @@ public struct BertNormalizer: Sendable {
             }
         }
         if handleChineseChars && BertCharacterClasses.isChineseCharacter(value) {
-            Self.appendUTF8(0x20, origin: origin, to: &bytes, &origins)
-            appendAccentsAndCase(value, origin: origin, to: &bytes, &origins)
-            Self.appendUTF8(0x20, origin: origin, to: &bytes, &origins)
+            appendAccentsAndCase(0x20, origin: origin, stripper: &stripper, to: &bytes, &origins)
+            appendAccentsAndCase(value, origin: origin, stripper: &stripper, to: &bytes, &origins)
+            appendAccentsAndCase(0x20, origin: origin, stripper: &stripper, to: &bytes, &origins)
         } else {
-            appendAccentsAndCase(value, origin: origin, to: &bytes, &origins)
+            appendAccentsAndCase(value, origin: origin, stripper: &stripper, to: &bytes, &origins)
         }
     }
 
+    /// Emits what accent stripping still holds (call once at the end of the text).
+    func finish(_ stripper: inout AccentStripper, to bytes: inout [UInt8], _ origins: inout [Int32]) {
+        stripper.finish { scalar, origin in appendCase(scalar, origin: origin, to: &bytes, &origins) }
+    }
+
     @inline(__always)
-    private func appendAccentsAndCase(_ value: UInt32, origin: Int32, to bytes: inout [UInt8], _ origins: inout [Int32]) {
-        if stripAccents, value >= 0x80, let stripped = BertCharacterClasses.shared.strippingAccents(value) {
-            for part in stripped { appendCase(part, origin: origin, to: &bytes, &origins) }
+    private func appendAccentsAndCase(_ value: UInt32, origin: Int32, stripper: inout AccentStripper,
+                                      to bytes: inout [UInt8], _ origins: inout [Int32]) {
+        if stripAccents {
+            stripper.feed(value, origin: origin) { scalar, origin in appendCase(scalar, origin: origin, to: &bytes, &origins) }
         } else {
             appendCase(value, origin: origin, to: &bytes, &origins)
         }

@@ -78,6 +78,22 @@ public struct BertTokenizer: Sendable {
         return encoding
     }
 
+    /// Encodes one text truncated to `maxLength` tokens (special tokens included), the rest in overflow
+    /// windows that repeat the last `stride` tokens of the previous one, as the fast tokenizer with
+    /// `truncation=True, max_length=maxLength, stride=stride, return_overflowing_tokens=True`.
+    ///
+    ///     let windows = try tokenizer.encode(longText, maxLength: 512, stride: 64)
+    public func encode(_ text: String, maxLength: Int, stride: Int = 0) throws -> [Encoding] {
+        let sequence = tokenize(text)
+        return try OverflowWindows.ranges(count: sequence.count, maxLength: maxLength, stride: stride).map { window in
+            var encoding = Encoding(capacity: window.count + 2)
+            appendSpecial(clsID, typeID: 0, to: &encoding)
+            append(sequence, range: window, sequenceID: 0, typeID: 0, to: &encoding)
+            appendSpecial(sepID, typeID: 0, to: &encoding)
+            return encoding
+        }
+    }
+
     /// Encodes a pair as `[CLS] first [SEP] second [SEP]`. With `maxLength`, only the second text is
     /// truncated and the rest comes in overflow windows, exactly as the fast tokenizer with
     /// `truncation="only_second", return_overflowing_tokens=True, stride=stride`: each window repeats
@@ -200,6 +216,7 @@ public struct BertTokenizer: Sendable {
         scratch.bytes.removeAll(keepingCapacity: true)
         scratch.origins.removeAll(keepingCapacity: true)
         var origin = Int32(scalarStart)
+        var stripper = AccentStripper()
         var index = segment.lowerBound
         while index < segment.upperBound {
             let scalar: UInt32, length: Int
@@ -208,10 +225,11 @@ public struct BertTokenizer: Sendable {
             } else {
                 (scalar, length) = BertPreTokenizer.decode(bytes, at: index)
             }
-            normalizer.append(scalar, origin: origin, to: &scratch.bytes, &scratch.origins)
+            normalizer.append(scalar, origin: origin, stripper: &stripper, to: &scratch.bytes, &scratch.origins)
             origin += 1
             index += length
         }
+        normalizer.finish(&stripper, to: &scratch.bytes, &scratch.origins)
         let origins = scratch.origins
         scratch.bytes.withUnsafeBufferPointer { normalized in
             origins.withUnsafeBufferPointer { origins in

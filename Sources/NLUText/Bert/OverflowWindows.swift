@@ -21,16 +21,33 @@ enum OverflowWindows {
         guard secondCount > toRemove else {
             throw BertTokenizerError.firstSequenceTooLong(firstTokens: firstCount, maxLength: maxLength)
         }
-        let windowLength = secondCount - toRemove
+        return try split(count: secondCount, windowLength: secondCount - toRemove, stride: stride)
+    }
+
+    /// Windows of a single text truncated to `maxLength` tokens with its 2 special tokens (the fast
+    /// tokenizer's single-sequence truncation with `return_overflowing_tokens=True`).
+    ///
+    ///     try OverflowWindows.ranges(count: 10, maxLength: 6, stride: 1) // [0..<4, 3..<7, 6..<10]
+    static func ranges(count: Int, maxLength: Int, stride: Int) throws -> [Range<Int>] {
+        guard maxLength >= 3 else {
+            throw BertTokenizerError.invalidOption("max length must be at least 3 (2 special tokens and a token), got \(maxLength)")
+        }
+        guard stride >= 0 else { throw BertTokenizerError.invalidOption("stride must not be negative, got \(stride)") }
+        guard count > maxLength - 2 else { return [0..<count] }
+        return try split(count: count, windowLength: maxLength - 2, stride: stride)
+    }
+
+    /// Rust `Encoding::truncate` (direction right): windows of `windowLength` every `windowLength - stride`.
+    private static func split(count: Int, windowLength: Int, stride: Int) throws -> [Range<Int>] {
         guard stride < windowLength else {
             throw BertTokenizerError.strideTooLarge(stride: stride, windowLength: windowLength)
         }
         var windows: [Range<Int>] = []
         var start = 0
-        while start < secondCount {
-            let stop = min(start + windowLength, secondCount)
+        while start < count {
+            let stop = min(start + windowLength, count)
             windows.append(start..<stop)
-            if stop == secondCount { break }
+            if stop == count { break }
             start += windowLength - stride
         }
         return windows

@@ -18,7 +18,7 @@ public struct Vocabulary: Sendable {
     /// Loads a `vocab.txt`: one token per line, id = zero-based line number. A final newline is
     /// optional, `\r\n` line ends are accepted; empty lines and duplicates are errors.
     public init(contentsOf url: URL) throws {
-        let source = url.lastPathComponent
+        let source = url.path
         let data: Data
         do {
             data = try Data(contentsOf: url)
