@@ -38,16 +38,16 @@ public struct LSTM: RecurrentNetwork {
                                              columns: width, into: gates, beta: 1)
             for row in 0..<batch {
                 let gate = gates + row * width
-                VectorMath.apply(gate, count: 2 * hiddenSize) { VectorMath.sigmoid($0) }            // i, f
-                VectorMath.apply(gate + 2 * hiddenSize, count: hiddenSize) { VectorMath.tanh($0) }   // g
-                VectorMath.apply(gate + 3 * hiddenSize, count: hiddenSize) { VectorMath.sigmoid($0) } // o
+                Kernels.sigmoid(gate, count: 2 * hiddenSize)            // i, f
+                Kernels.tanh(gate + 2 * hiddenSize, count: hiddenSize)   // g
+                Kernels.sigmoid(gate + 3 * hiddenSize, count: hiddenSize) // o
                 let c0 = previousCells + row * hiddenSize, c1 = nextCells + row * hiddenSize
                 for unit in 0..<hiddenSize {
                     c1[unit] = gate[hiddenSize + unit] * c0[unit] + gate[unit] * gate[2 * hiddenSize + unit]
                 }
             }
             nextHidden.update(from: nextCells, count: stepSize)
-            VectorMath.apply(nextHidden, count: stepSize) { VectorMath.tanh($0) }
+            Kernels.tanh(nextHidden, count: stepSize)
             for row in 0..<batch {
                 let output = gates + row * width + 3 * hiddenSize, h = nextHidden + row * hiddenSize
                 for unit in 0..<hiddenSize { h[unit] *= output[unit] }
@@ -73,7 +73,7 @@ public struct LSTM: RecurrentNetwork {
             let previousCells = cells + step * stepSize, nextCells = previousCells + stepSize
             let upstream = gradient.outputGradient + step * stepSize
             cellTanh.update(from: nextCells, count: stepSize)
-            VectorMath.apply(cellTanh, count: stepSize) { VectorMath.tanh($0) }
+            Kernels.tanh(cellTanh, count: stepSize)
             for row in 0..<batch {
                 let gate = gates + row * width, dGate = dGates + row * width
                 let offset = row * hiddenSize
