@@ -17,7 +17,8 @@ public enum VectorMath {
     @inlinable @inline(__always)
     public static func exp(_ x: Lanes) -> Lanes {
         let upper = Lanes(repeating: 88.722_83), lower = Lanes(repeating: -87.336_54)
-        let clamped = x.clamped(lowerBound: lower, upperBound: upper)
+        // replacing(with:where:) compiles to blends; clamped/pointwiseMin/Max are ~10× slower per lane.
+        let clamped = x.replacing(with: lower, where: x .< lower).replacing(with: upper, where: x .> upper)
         // Adding 1.5·2^23 rounds x/ln2 to the nearest integer and leaves it in the low mantissa bits.
         let shifted = clamped * 1.442_695_04 + 12_582_912
         let n = shifted - 12_582_912
@@ -46,7 +47,8 @@ public enum VectorMath {
     /// `generic_fast_erf_float`); beyond ±4, erf is ±1 to float precision.
     @inlinable @inline(__always)
     public static func erf(_ x: Lanes) -> Lanes {
-        let clamped = x.clamped(lowerBound: Lanes(repeating: -4), upperBound: Lanes(repeating: 4))
+        let low = Lanes(repeating: -4), high = Lanes(repeating: 4)
+        let clamped = x.replacing(with: low, where: x .< low).replacing(with: high, where: x .> high)
         let x2 = clamped * clamped
         var p = Lanes(repeating: -2.726_142_258_013_06e-10)
         p = p * x2 + 2.770_681_424_959_02e-08
@@ -115,7 +117,8 @@ extension VectorMath {
         var lanes = Lanes(repeating: -.infinity)
         var index = 0
         while index + Lanes.scalarCount <= count {
-            lanes = pointwiseMax(lanes, raw.loadUnaligned(fromByteOffset: index * 4, as: Lanes.self))
+            let next = raw.loadUnaligned(fromByteOffset: index * 4, as: Lanes.self)
+            lanes.replace(with: next, where: next .> lanes)
             index += Lanes.scalarCount
         }
         var result = lanes.max()
