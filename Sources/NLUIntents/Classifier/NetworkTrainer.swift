@@ -60,15 +60,7 @@ struct NetworkTrainer {
     /// epoch. Returns the network of the best epoch.
     mutating func train(_ examples: [(SparseVector, Int)], validation: [(SparseVector, Int)], classWeights: [Float],
                         progress: (EpochReport) -> Void) throws -> IntentNetwork {
-        let layerCount = widths.count
-        var optimizers: [(RowSparseAdam, RowSparseAdam)] = []
-        var fanIn = inputDimension
-        for width in widths {
-            optimizers.append((RowSparseAdam(count: fanIn * width, rowLength: fanIn == inputDimension && optimizers.isEmpty ? width : fanIn,
-                                             learningRate: options.learningRate, weightDecay: options.weightDecay),
-                               RowSparseAdam(count: width, rowLength: width, learningRate: options.learningRate, weightDecay: 0)))
-            fanIn = width
-        }
+        let optimizers = makeOptimizers()
         var order = Array(examples.indices)
         var best: (accuracy: Double, loss: Float, weights: [[Float]], biases: [[Float]])?
         var epochsWithoutImprovement = 0
@@ -104,8 +96,36 @@ struct NetworkTrainer {
             weights = best.weights
             biases = best.biases
         }
-        _ = layerCount
         return try network()
+    }
+
+    /// One Adam pair (weights, biases) per layer; the first layer's weights update by rows.
+    private func makeOptimizers() -> [(RowSparseAdam, RowSparseAdam)] {
+        var optimizers: [(RowSparseAdam, RowSparseAdam)] = []
+        var fanIn = inputDimension
+        for (layer, width) in widths.enumerated() {
+            optimizers.append((RowSparseAdam(count: fanIn * width, rowLength: layer == 0 ? width : fanIn,
+                                             learningRate: options.learningRate, weightDecay: options.weightDecay),
+                               RowSparseAdam(count: width, rowLength: width, learningRate: options.learningRate, weightDecay: 0)))
+            fanIn = width
+        }
+        return optimizers
+    }
+
+    /// Replaces the initial weights (tests compare steps with PyTorch from the same start).
+    mutating func setParameters(weights: [[Float]], biases: [[Float]]) {
+        self.weights = weights
+        self.biases = biases
+    }
+
+    /// The current weights and biases by layer.
+    var parameters: (weights: [[Float]], biases: [[Float]]) { (weights, biases) }
+
+    /// Runs `count` training steps on the same batch; returns each step's loss.
+    mutating func steps(_ batch: [(SparseVector, Int)], classWeights: [Float], count: Int) -> [Float] {
+        let optimizers = makeOptimizers()
+        var workspace = Workspace(widths: widths, batchSize: max(options.batchSize, batch.count), inputDimension: inputDimension)
+        return (0..<count).map { _ in step(batch, classWeights: classWeights, optimizers: optimizers, workspace: &workspace) }
     }
 
     /// The current weights as an inference network.
