@@ -13,6 +13,10 @@ echo "== nlu selfcheck"
 "$nlu" selfcheck
 
 # -- tokenization (issue 3) --
+echo "== nlu tokenize"
+"$nlu" tokenize --vocab Tests/Fixtures/tokenizer/vocab-uncased.txt "Héllo, wörld! It's 3.5 km."
+echo '{"question": "Who went to Paris?", "context": "Alice went to Paris on Monday with her friend Bob."}' \
+    | "$nlu" tokenize --vocab Tests/Fixtures/tokenizer/vocab-uncased.txt --pair --max-length 16 --stride 2 --json
 
 # -- question answering (issue 4) --
 

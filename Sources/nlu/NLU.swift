@@ -15,6 +15,8 @@ struct NLU: ParsableCommand {
         version: NLUKitVersion.string,
         subcommands: [
             SelfCheckCommand.self,
+            TokenizeCommand.self,
+            LanguageModelCommand.self,
         ]
     )
 

@@ -29,3 +29,73 @@ import Testing
         #expect(transposed.reshaped([-1]).scalars == [1, 4, 2, 5, 3, 6])
     }
 }
+
+@Suite struct TensorConstructionAndViewTests {
+    @Test func float16AndBFloat16BuffersConvertExactly() {
+        // Hand-worked bit patterns: 0x3C00 = 1, 0xC000 = -2, 0x3555 = 0.333251953125, 0x0001 = 2^-24, 0x7C00 = inf.
+        let half = Tensor(shape: [5], float16Bits: [0x3C00, 0xC000, 0x3555, 0x0001, 0x7C00] as [UInt16])
+        #expect(half.scalars == [1, -2, 0.333_251_953_125, 0x1p-24, .infinity])
+        let swiftHalf = Tensor(shape: [1, 2], float16: [Float16(0.5), Float16(-3.25)])
+        #expect(swiftHalf.scalars == [0.5, -3.25])
+        #expect(swiftHalf.shape == [1, 2])
+        // BF16 is the top half of a float: 0x3F80 = 1, 0xC040 = -3, 0x4049 = 3.140625.
+        let brain = Tensor(shape: [3], bfloat16Bits: [0x3F80, 0xC040, 0x4049] as [UInt16])
+        #expect(brain.scalars == [1, -3, 3.140_625])
+    }
+
+    @Test func int32TensorsHoldIdsAndConvertToArrays() {
+        var ids = Tensor<Int32>(shape: [2, 2], scalars: [101, 7592, 2088, 102])
+        #expect(ids[1, 0] == 2088)
+        ids[0, 1] = 1
+        #expect(ids.scalars == [101, 1, 2088, 102])
+        #expect(ids.reshaped([4]).scalars == [101, 1, 2088, 102])
+        #expect(Tensor<Int32>(shape: [3], repeating: 7).scalars == [7, 7, 7])
+    }
+
+    @Test func reshapeOfContiguousIsAViewAndInfersOneDimension() {
+        let tensor = Tensor<Float>(shape: [2, 3, 4], scalars: (0..<24).map(Float.init))
+        let reshaped = tensor.reshaped([6, -1])
+        #expect(reshaped.shape == [6, 4])
+        #expect(reshaped.storage === tensor.storage)
+        #expect(reshaped[5, 3] == 23)
+        #expect(tensor.reshaped([24]).scalars == tensor.scalars)
+    }
+
+    @Test func slicesAreViewsAndSlicesOfSlicesCompose() {
+        let tensor = Tensor<Float>(shape: [5, 2], scalars: (0..<10).map(Float.init))
+        let middle = tensor.slice(1..<4)
+        #expect(middle.shape == [3, 2])
+        #expect(middle.storage === tensor.storage)
+        #expect(middle.scalars == [2, 3, 4, 5, 6, 7])
+        let inner = middle.slice(1..<3)
+        #expect(inner.scalars == [4, 5, 6, 7])
+        #expect(inner[1, 1] == 7)
+        #expect(inner[1].scalars == [6, 7])
+        // A contiguous slice reshapes as a view; a transposed one is copied.
+        #expect(inner.reshaped([4]).storage === tensor.storage)
+        let transposed = inner.transposed()
+        #expect(transposed.scalars == [4, 6, 5, 7])
+        #expect(transposed.reshaped([4]).storage !== tensor.storage)
+        #expect(transposed.reshaped([4]).scalars == [4, 6, 5, 7])
+    }
+
+    @Test func writingThroughASliceCopiesAndLeavesTheOriginal() {
+        let tensor = Tensor<Float>(shape: [3, 2], scalars: [1, 2, 3, 4, 5, 6])
+        var slice = tensor.slice(1..<3)
+        slice.withUnsafeMutableBufferPointer { buffer in
+            for index in buffer.indices { buffer[index] *= 10 }
+        }
+        #expect(slice.scalars == [30, 40, 50, 60])
+        #expect(tensor.scalars == [1, 2, 3, 4, 5, 6])
+    }
+
+    @Test func emptyAndScalarTensors() {
+        let empty = Tensor<Float>(shape: [0, 3])
+        #expect(empty.count == 0)
+        #expect(empty.scalars.isEmpty)
+        #expect(empty.reshaped([3, 0]).shape == [3, 0])
+        let scalar = Tensor<Float>(shape: [], scalars: [4])
+        #expect(scalar.count == 1)
+        #expect(scalar[] == 4)
+    }
+}

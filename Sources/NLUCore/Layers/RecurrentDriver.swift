@@ -50,7 +50,7 @@ enum RecurrentDriver {
         for (index, layer) in network.layers.enumerated() {
             var mask: Tensor<Float>? = nil
             if index > 0, dropout > 0 {
-                (layerInput, mask) = applyDropout(layerInput, probability: dropout, generator: &generator)
+                (layerInput, mask) = Dropout.apply(layerInput, probability: dropout, generator: &generator)
             }
             let hidden = Tensor<Float>(shape: [steps + 1, batch, hiddenSize])
             let cells = Tensor<Float>(shape: cell == .lstm ? [steps + 1, batch, hiddenSize] : [0])
@@ -147,33 +147,12 @@ enum RecurrentDriver {
 
             if index > 0 {
                 upstream = layerInputGradient
-                if let mask = trace.dropoutMasks[index] {
-                    let values = upstream.kernelPointer, scale = mask.kernelPointer
-                    for position in 0..<upstream.count { values[position] *= scale[position] }
-                }
+                if let mask = trace.dropoutMasks[index] { Dropout.backward(&upstream, mask: mask) }
             } else {
                 inputGradient = layerInputGradient
             }
         }
         return RecurrentGradients(input: inputGradient, layers: gradients.reversed(), initialState: initialStateGradient)
-    }
-
-    /// Inverted dropout: zeroes each element with probability `probability` and scales the rest by
-    /// 1 / (1 - probability). Returns the dropped copy and the mask (0 or the scale).
-    static func applyDropout(_ input: Tensor<Float>, probability: Float, generator: inout SplitMix64)
-        -> (Tensor<Float>, Tensor<Float>) {
-        let scale = 1 / (1 - probability)
-        let mask = Tensor<Float>(shape: input.shape)
-        let output = Tensor<Float>(shape: input.shape)
-        let source = input.contiguous()
-        let maskPointer = mask.kernelPointer, outputPointer = output.kernelPointer, sourcePointer = source.kernelPointer
-        for index in 0..<input.count {
-            let keep = Float(generator.next() >> 40) * 0x1p-24 >= probability
-            maskPointer[index] = keep ? scale : 0
-            outputPointer[index] = sourcePointer[index] * maskPointer[index]
-        }
-        withExtendedLifetime(source) {}
-        return (output, mask)
     }
 }
 

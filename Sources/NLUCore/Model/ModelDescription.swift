@@ -36,6 +36,11 @@ public struct ModelDescription: Sendable, Equatable {
                 if input.isOptional { continue }
                 throw ModelError.missingFeature(input.name, expected: input.type)
             }
+            if case let .tensor(expectedType, expectedShape) = input.type,
+               case let .tensor(actualType, actualShape) = value.type, expectedType == actualType,
+               !input.type.accepts(value.type) {
+                throw ModelError.wrongFeatureShape(input.name, expected: expectedShape, actual: actualShape.compactMap { $0 })
+            }
             guard input.type.accepts(value.type) else {
                 throw ModelError.wrongFeatureType(input.name, expected: input.type, actual: value.type)
             }

@@ -1,0 +1,89 @@
+import Foundation
+
+extension Kernels {
+    /// Softmax over the last axis, in place, numerically stable (the row maximum is subtracted
+    /// before `exp`). `additiveMask` is added to the scores first; its shape is a suffix of `x`'s
+    /// (e.g. `[keys]` for a padding mask or `[queries, keys]` for a causal one), broadcast over
+    /// the leading axes. Use a large negative value (e.g. -10000 or `-Float.greatestFiniteMagnitude`)
+    /// to mask; a row masked entirely with `-inf` becomes all zeros rather than NaN.
+    ///
+    ///     var scores = Tensor<Float>(shape: [1, 3], scalars: [1, 2, 3])
+    ///     Kernels.softmax(&scores, additiveMask: Tensor([0, 0, -10_000]))   // [0.269, 0.731, 0]
+    public static func softmax(_ x: inout Tensor<Float>, additiveMask: Tensor<Float>? = nil) {
+        let rowLength = x.shape.last ?? 1
+        let rowCount = rowLength == 0 ? 0 : x.count / rowLength
+        guard let mask = additiveMask else {
+            x.withUnsafeMutableBufferPointer { softmax($0.baseAddress!, rowCount: rowCount, rowLength: rowLength) }
+            return
+        }
+        let maskShape = Array(mask.shape.drop { $0 == 1 })
+        precondition(mask.count > 0 && mask.count % max(rowLength, 1) == 0
+                     && (maskShape.isEmpty || x.shape.reversed().starts(with: maskShape.reversed())),
+                     "softmax mask of shape \(mask.shape) does not broadcast over scores of shape \(x.shape)")
+        mask.withUnsafeBufferPointer { maskBuffer in
+            x.withUnsafeMutableBufferPointer {
+                softmax($0.baseAddress!, rowCount: rowCount, rowLength: rowLength,
+                        additiveMask: maskBuffer.baseAddress, maskRowCount: max(1, mask.count / max(rowLength, 1)))
+            }
+        }
+    }
+
+    /// Softmax over `rowCount` rows of `rowLength` floats at `rows`, in place. Row `r` adds mask
+    /// row `r % maskRowCount` of `additiveMask` (`maskRowCount × rowLength` floats) first.
+    public static func softmax(_ rows: UnsafeMutablePointer<Float>, rowCount: Int, rowLength: Int,
+                               additiveMask: UnsafePointer<Float>? = nil, maskRowCount: Int = 1) {
+        guard rowLength > 0 else { return }
+        forEachRowChunk(rowCount: rowCount, rowLength: rowLength) { range in
+            for row in range {
+                let x = rows + row * rowLength
+                if let additiveMask {
+                    let maskRow = additiveMask + (row % maskRowCount) * rowLength
+                    for index in 0..<rowLength { x[index] += maskRow[index] }
+                }
+                let maximum = VectorMath.maximum(x, count: rowLength)
+                guard maximum > -.infinity else {
+                    x.update(repeating: 0, count: rowLength)
+                    continue
+                }
+                VectorMath.apply(x, count: rowLength) { VectorMath.exp($0 - maximum) }
+                let scale = 1 / VectorMath.sum(x, count: rowLength)
+                for index in 0..<rowLength { x[index] *= scale }
+            }
+        }
+    }
+
+    /// Log-softmax over the last axis, in place: `x - max - log(Σ exp(x - max))`.
+    ///
+    ///     var logits = Tensor<Float>([1, 2, 3]); Kernels.logSoftmax(&logits)   // [-2.408, -1.408, -0.408]
+    public static func logSoftmax(_ x: inout Tensor<Float>) {
+        let rowLength = x.shape.last ?? 1
+        let rowCount = rowLength == 0 ? 0 : x.count / rowLength
+        x.withUnsafeMutableBufferPointer { logSoftmax($0.baseAddress!, rowCount: rowCount, rowLength: rowLength) }
+    }
+
+    /// Log-softmax over `rowCount` rows of `rowLength` floats at `rows`, in place.
+    public static func logSoftmax(_ rows: UnsafeMutablePointer<Float>, rowCount: Int, rowLength: Int) {
+        guard rowLength > 0 else { return }
+        forEachRowChunk(rowCount: rowCount, rowLength: rowLength) { range in
+            let raw = UnsafeRawPointer(rows)
+            for row in range {
+                let x = rows + row * rowLength
+                let maximum = VectorMath.maximum(x, count: rowLength)
+                guard maximum > -.infinity else { continue }  // all -inf: log-probabilities stay -inf
+                var lanes = VectorMath.Lanes(repeating: 0)
+                var index = 0
+                while index + 16 <= rowLength {
+                    lanes += VectorMath.exp(raw.loadUnaligned(fromByteOffset: (row * rowLength + index) * 4, as: VectorMath.Lanes.self) - maximum)
+                    index += 16
+                }
+                var sum = lanes.sum()
+                while index < rowLength {
+                    sum += Foundation.exp(x[index] - maximum)
+                    index += 1
+                }
+                let shift = maximum + Foundation.log(sum)
+                for index in 0..<rowLength { x[index] -= shift }
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The numeric kernels models are built from: GEMMs through BLAS, and fused, vectorized loops
+/// over contiguous memory for everything between them (bias, softmax, layer norm, activations,
+/// embedding lookup).
+///
+/// Each kernel has a `Tensor` form and, for hot paths that manage their own buffers, a raw-pointer
+/// form. Shapes are the caller's contract (a mismatch is a programming error and traps): models
+/// check the shapes of what they load and of their inputs before calling kernels.
+///
+///     var hidden = Kernels.linear(x, weight: w, bias: b)   // x·wᵀ + b
+///     Kernels.gelu(&hidden)
+///     Kernels.layerNorm(&hidden, weight: gamma, bias: beta, epsilon: 1e-12)
+public enum Kernels {
+    /// The number of threads the element-wise kernels split large inputs over (the BLAS thread
+    /// count: `NLUKIT_THREADS`, then `OPENBLAS_NUM_THREADS`, default all cores).
+    public static var threadCount: Int { BLAS.defaultThreadCount }
+
+    /// Below this many elements a kernel runs on the calling thread: splitting costs more than it saves.
+    static let parallelThreshold = 1 << 15
+
+    /// Runs `body(rowRange)` over `rowCount` rows, split into one chunk per thread when the work
+    /// (`rowCount × rowLength` elements) is large enough to pay for the dispatch.
+    static func forEachRowChunk(rowCount: Int, rowLength: Int, _ body: (Range<Int>) -> Void) {
+        let threads = min(threadCount, rowCount)
+        guard threads > 1, rowCount * rowLength >= parallelThreshold else {
+            body(0..<rowCount)
+            return
+        }
+        let chunk = (rowCount + threads - 1) / threads
+        // The chunks are disjoint row ranges, so the workers never touch the same memory.
+        nonisolated(unsafe) let body = body
+        DispatchQueue.concurrentPerform(iterations: threads) { index in
+            let start = index * chunk
+            let end = min(rowCount, start + chunk)
+            if start < end { body(start..<end) }
+        }
+    }
+
+    /// Runs `body(pointer, count)` over `count` floats at `base`, split like ``forEachRowChunk``
+    /// into 16-aligned pieces.
+    static func forEachChunk(_ base: UnsafeMutablePointer<Float>, count: Int,
+                             _ body: (UnsafeMutablePointer<Float>, Int) -> Void) {
+        let blocks = (count + 15) / 16
+        forEachRowChunk(rowCount: blocks, rowLength: 16) { range in
+            let start = range.lowerBound * 16
+            let end = min(count, range.upperBound * 16)
+            body(base + start, end - start)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+/// Inverted dropout for training: zeroes each element with probability `probability` and scales the
+/// others by 1 / (1 - probability), so inference needs no rescaling (PyTorch's `nn.Dropout`).
+///
+///     var generator = SplitMix64(seed: 1)
+///     let (dropped, mask) = Dropout.apply(activations, probability: 0.2, generator: &generator)
+///     // backward: gradient ∘ mask
+public enum Dropout {
+    /// The dropped copy of `input` and the mask (0 or the scale) to multiply gradients with.
+    public static func apply(_ input: Tensor<Float>, probability: Float, generator: inout SplitMix64)
+        -> (output: Tensor<Float>, mask: Tensor<Float>) {
+        let scale = probability < 1 ? 1 / (1 - probability) : 0
+        let mask = Tensor<Float>(shape: input.shape)
+        let output = Tensor<Float>(shape: input.shape)
+        let source = input.contiguous()
+        let maskPointer = mask.kernelPointer, outputPointer = output.kernelPointer, sourcePointer = source.kernelPointer
+        for index in 0..<input.count {
+            // 24 random bits → uniform in [0, 1).
+            let keep = Float(generator.next() >> 40) * 0x1p-24 >= probability
+            maskPointer[index] = keep ? scale : 0
+            outputPointer[index] = sourcePointer[index] * maskPointer[index]
+        }
+        withExtendedLifetime(source) {}
+        return (output, mask)
+    }
+
+    /// Multiplies `gradient` by `mask` element-wise in place (the backward pass of ``apply(_:probability:generator:)``).
+    public static func backward(_ gradient: inout Tensor<Float>, mask: Tensor<Float>) {
+        precondition(gradient.shape == mask.shape, "dropout mask \(mask.shape) does not match gradient \(gradient.shape)")
+        mask.withUnsafeBufferPointer { scale in
+            gradient.withUnsafeMutableBufferPointer { values in
+                for index in values.indices { values[index] *= scale[index] }
+            }
+        }
+    }
+}

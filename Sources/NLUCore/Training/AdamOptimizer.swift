@@ -1,0 +1,92 @@
+import Foundation
+
+/// Adam and AdamW with exactly PyTorch's update rule (`torch.optim.Adam` / `torch.optim.AdamW`,
+/// bias-corrected moments, `epsilon` added after the square root).
+///
+/// With `decoupledWeightDecay: false` weight decay is L2 (added to the gradient, as `Adam`); with
+/// `true` parameters shrink by `learningRate × weightDecay` before the step (as `AdamW`). The
+/// optimizer keeps one pair of moment tensors per parameter, aligned by index with the
+/// `parameters` passed to ``step(_:gradients:)``.
+///
+///     let adam = AdamOptimizer(learningRate: 1e-3)
+///     var parameters = [weight, bias]
+///     adam.step(&parameters, gradients: [weightGradient, biasGradient])
+public final class AdamOptimizer {
+    /// The optimizer's memory, for checkpoints: the number of steps taken and the moment
+    /// estimates per parameter (empty before the first step).
+    public struct State: Sendable, Equatable {
+        public var step: Int
+        public var firstMoments: [Tensor<Float>]
+        public var secondMoments: [Tensor<Float>]
+
+        public init(step: Int = 0, firstMoments: [Tensor<Float>] = [], secondMoments: [Tensor<Float>] = []) {
+            self.step = step
+            self.firstMoments = firstMoments
+            self.secondMoments = secondMoments
+        }
+    }
+
+    public var learningRate: Float
+    public let beta1: Float
+    public let beta2: Float
+    public let epsilon: Float
+    public let weightDecay: Float
+    public let decoupledWeightDecay: Bool
+    /// Steps taken and moments; set it to resume from a checkpoint.
+    public var state = State()
+
+    public init(learningRate: Float, beta1: Float = 0.9, beta2: Float = 0.999, epsilon: Float = 1e-8,
+                weightDecay: Float = 0, decoupledWeightDecay: Bool = false) {
+        self.learningRate = learningRate
+        self.beta1 = beta1
+        self.beta2 = beta2
+        self.epsilon = epsilon
+        self.weightDecay = weightDecay
+        self.decoupledWeightDecay = decoupledWeightDecay
+    }
+
+    /// Updates `parameters` in place from `gradients` (same count and shapes, in the same order every step).
+    public func step(_ parameters: inout [Tensor<Float>], gradients: [Tensor<Float>]) {
+        precondition(parameters.count == gradients.count, "Adam: \(parameters.count) parameters but \(gradients.count) gradients")
+        if state.firstMoments.isEmpty {
+            state.firstMoments = parameters.map { Tensor(shape: $0.shape) }
+            state.secondMoments = state.firstMoments
+        }
+        precondition(state.firstMoments.count == parameters.count, "Adam: the parameter list changed between steps")
+        state.step += 1
+        let step = Double(state.step)
+        let stepSize = Float(Double(learningRate) / (1 - Foundation.pow(Double(beta1), step)))
+        let correction2 = Float((1 - Foundation.pow(Double(beta2), step)).squareRoot())
+        let (beta1, beta2, epsilon) = (beta1, beta2, epsilon)
+        let l2 = decoupledWeightDecay ? 0 : weightDecay
+        let shrink = decoupledWeightDecay ? 1 - learningRate * weightDecay : 1
+
+        // Moved out of `state` so both moment buffers can be written at once (and stay unique, no copy).
+        var firstMoments = state.firstMoments, secondMoments = state.secondMoments
+        state.firstMoments = []
+        state.secondMoments = []
+        defer {
+            state.firstMoments = firstMoments
+            state.secondMoments = secondMoments
+        }
+        for index in parameters.indices {
+            precondition(parameters[index].count == gradients[index].count && parameters[index].count == firstMoments[index].count,
+                         "Adam: parameter \(index) has shape \(parameters[index].shape), gradient \(gradients[index].shape)")
+            gradients[index].withUnsafeBufferPointer { g in
+                parameters[index].withUnsafeMutableBufferPointer { p in
+                    firstMoments[index].withUnsafeMutableBufferPointer { m in
+                        secondMoments[index].withUnsafeMutableBufferPointer { v in
+                            // One fused pass over contiguous buffers (vectorized in release builds).
+                            for i in 0..<p.count {
+                                let gradient = g[i] + l2 * p[i]
+                                m[i] = beta1 * m[i] + (1 - beta1) * gradient
+                                v[i] = beta2 * v[i] + (1 - beta2) * gradient * gradient
+                                p[i] = p[i] * shrink - stepSize * m[i] / (v[i].squareRoot() / correction2 + epsilon)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

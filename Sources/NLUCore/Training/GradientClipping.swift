@@ -1,0 +1,30 @@
+/// Gradient clipping as PyTorch's `torch.nn.utils.clip_grad_norm_`.
+///
+///     let norm = GradientClipping.clipByGlobalNorm(&gradients, maxNorm: 5)
+public enum GradientClipping {
+    /// Scales all `gradients` together by `maxNorm / (norm + 1e-6)` when their global L2 norm
+    /// exceeds `maxNorm`; returns the norm before clipping.
+    @discardableResult
+    public static func clipByGlobalNorm(_ gradients: inout [Tensor<Float>], maxNorm: Float) -> Float {
+        var sumOfSquares = 0.0  // Double: millions of squares summed
+        for gradient in gradients {
+            gradient.withUnsafeBufferPointer { values in
+                var partial: Float = 0
+                for (index, value) in values.enumerated() {
+                    partial += value * value
+                    if index & 4095 == 4095 { sumOfSquares += Double(partial); partial = 0 }
+                }
+                sumOfSquares += Double(partial)
+            }
+        }
+        let norm = Float(sumOfSquares.squareRoot())
+        let coefficient = maxNorm / (norm + 1e-6)
+        guard coefficient < 1 else { return norm }
+        for index in gradients.indices {
+            gradients[index].withUnsafeMutableBufferPointer { values in
+                for i in values.indices { values[i] *= coefficient }
+            }
+        }
+        return norm
+    }
+}

@@ -1,0 +1,38 @@
+/// Scratch buffers for one encoder pass, allocated once per pass and reused by every layer
+/// (no allocation inside the layer loop).
+final class EncoderWorkspace {
+    let rows: Int
+    /// [rows, hidden]: the hidden states, updated in place layer by layer.
+    let hidden: UnsafeMutablePointer<Float>
+    /// [rows, 3·hidden]: queries, keys and values side by side per row.
+    let queryKeyValue: UnsafeMutablePointer<Float>
+    /// [rows, hidden]: attention output per row (heads concatenated).
+    let context: UnsafeMutablePointer<Float>
+    /// [rows, hidden]: a projection's output before the residual layer norm.
+    let projection: UnsafeMutablePointer<Float>
+    /// [rows, intermediate]: the feed-forward activations.
+    let intermediate: UnsafeMutablePointer<Float>
+    /// [sequence, sequence]: attention scores of one head of one sequence.
+    let scores: UnsafeMutablePointer<Float>
+    private let buffers: [UnsafeMutablePointer<Float>]
+
+    init(rows: Int, sequenceLength: Int, hiddenSize: Int, intermediateSize: Int) {
+        func allocate(_ count: Int) -> UnsafeMutablePointer<Float> {
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: max(count, 1))
+            buffer.initialize(repeating: 0, count: max(count, 1))
+            return buffer
+        }
+        self.rows = rows
+        hidden = allocate(rows * hiddenSize)
+        queryKeyValue = allocate(rows * hiddenSize * 3)
+        context = allocate(rows * hiddenSize)
+        projection = allocate(rows * hiddenSize)
+        intermediate = allocate(rows * intermediateSize)
+        scores = allocate(sequenceLength * sequenceLength)
+        buffers = [hidden, queryKeyValue, context, projection, intermediate, scores]
+    }
+
+    deinit {
+        for buffer in buffers { buffer.deallocate() }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import NLUCore
+
+/// An extractive question-answering model loaded from a Hugging Face checkpoint directory
+/// (`BertForQuestionAnswering` or `DistilBertForQuestionAnswering`): an encoder plus the
+/// `qa_outputs` head that scores each token as the start and the end of the answer.
+///
+/// It is a ``Model`` with the feature names of Apple's Core ML BERT sample: inputs `wordIDs` and
+/// `wordTypes` (Int32 [batch, sequence]; `wordTypes` optional) and an optional `attentionMask`,
+/// outputs `startLogits` and `endLogits` (Float [batch, sequence]).
+///
+///     let model = try BertQAModel(modelDirectory: URL(fileURLWithPath: "distilbert-base-cased-distilled-squad"))
+///     let ids = Tensor<Int32>(shape: [1, 5], scalars: [101, 2040, 102, 3899, 102])
+///     let out = try model.prediction(from: DictionaryFeatureProvider(["wordIDs": .int32Tensor(ids)]))
+///     let start = out.featureValue(for: "startLogits")?.floatTensorValue
+public struct BertQAModel: Model {
+    /// The checkpoint's architecture hyper-parameters.
+    public let configuration: BertConfiguration
+    let encoder: any WorkspaceEncoder
+    let head: LinearWeights
+    /// Keeps the memory map alive for weights used in place.
+    let weightsFile: SafeTensors
+
+    /// Loads `config.json` and `model.safetensors` (F32, F16 or BF16) from `modelDirectory`.
+    /// - Throws: ``CheckpointError`` or ``BertConfigurationError`` naming the file, field or tensor at fault.
+    public init(modelDirectory: URL) throws {
+        let configuration = try Self.loadConfiguration(in: modelDirectory)
+        let weightsURL = modelDirectory.appendingPathComponent("model.safetensors")
+        guard FileManager.default.fileExists(atPath: weightsURL.path) else {
+            throw CheckpointError.missingFile(path: weightsURL.path, expected: "the model weights in safetensors format")
+        }
+        try self.init(configuration: configuration, weights: SafeTensors(contentsOf: weightsURL))
+    }
+
+    /// Builds the model from a configuration and an open safetensors file, checking that every
+    /// tensor is present with the right shape and that none is left over.
+    public init(configuration: BertConfiguration, weights: SafeTensors) throws {
+        self.configuration = configuration
+        weightsFile = weights
+        switch configuration.architecture {
+        case .bert:
+            let tensors = CheckpointTensors(file: weights, prefix: "bert.")
+            encoder = try BertEncoder(configuration: configuration, checkpoint: tensors)
+            head = try LinearWeights(tensors, "qa_outputs", output: 2, input: configuration.hiddenSize)
+            try tensors.verifyAllUsed()
+        case .distilbert:
+            let tensors = CheckpointTensors(file: weights, prefix: "distilbert.")
+            encoder = try DistilBertEncoder(configuration: configuration, checkpoint: tensors)
+            head = try LinearWeights(tensors, "qa_outputs", output: 2, input: configuration.hiddenSize)
+            try tensors.verifyAllUsed()
+        }
+    }
+
+    /// Reads `config.json` in `directory`.
+    public static func loadConfiguration(in directory: URL) throws -> BertConfiguration {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CheckpointError.missingFile(path: directory.path, expected: "a model directory with config.json and model.safetensors")
+        }
+        let url = directory.appendingPathComponent("config.json")
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw CheckpointError.missingFile(path: url.path, expected: "the model configuration (config.json)")
+        }
+        do {
+            return try JSONDecoder().decode(BertConfiguration.self, from: data)
+        } catch let error as BertConfigurationError {
+            throw CheckpointError.unreadableFile(path: url.path, reason: error.description)
+        } catch {
+            throw CheckpointError.unreadableFile(path: url.path, reason: "not a valid configuration: \(Self.describe(error))")
+        }
+    }
+
+    private static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context):
+            return context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "field '\(context.codingPath.map(\.stringValue).joined(separator: "."))': \(context.debugDescription)"
+        default:
+            return "\(error)"
+        }
+    }
+
+    /// The encoder (for callers that want hidden states).
+    public var transformer: any TransformerEncoder { encoder }
+
+    public var modelDescription: ModelDescription {
+        let sequence = FeatureType.tensor(.int32, shape: [nil, nil])
+        let logits = FeatureType.tensor(.float32, shape: [nil, nil])
+        return ModelDescription(
+            inputs: [
+                .init(name: "wordIDs", type: sequence, summary: "token ids, [batch, sequence]"),
+                .init(name: "wordTypes", type: sequence, isOptional: true,
+                      summary: "token types: 0 question, 1 context (BERT only; default 0)"),
+                .init(name: "attentionMask", type: sequence, isOptional: true,
+                      summary: "1 for tokens, 0 for padding (default all 1)"),
+            ],
+            outputs: [
+                .init(name: "startLogits", type: logits, summary: "answer-start score of each token"),
+                .init(name: "endLogits", type: logits, summary: "answer-end score of each token"),
+            ],
+            metadata: ["architecture": configuration.architecture.rawValue])
+    }
+
+    public func prediction(from input: FeatureProvider) throws -> FeatureProvider {
+        try modelDescription.validate(input)
+        guard let ids = input.featureValue(for: "wordIDs")?.int32TensorValue else {
+            throw ModelError.missingFeature("wordIDs", expected: .tensor(.int32, shape: [nil, nil]))
+        }
+        let types = input.featureValue(for: "wordTypes")?.int32TensorValue
+        let mask = input.featureValue(for: "attentionMask")?.int32TensorValue
+        for (name, tensor) in [("wordTypes", types), ("attentionMask", mask)] {
+            if let tensor, tensor.shape != ids.shape {
+                throw ModelError.invalidFeatureValue(name, reason: "shape \(tensor.shape) differs from wordIDs \(ids.shape)")
+            }
+        }
+        let batch = try EncoderBatch(batchSize: ids.shape[0], sequenceLength: ids.shape[1], tokenIDs: ids.scalars,
+                                     tokenTypeIDs: types?.scalars, attentionMask: mask?.scalars)
+        let (start, end) = try logits(batch)
+        return DictionaryFeatureProvider([
+            "startLogits": .floatTensor(Tensor(shape: ids.shape, scalars: start)),
+            "endLogits": .floatTensor(Tensor(shape: ids.shape, scalars: end)),
+        ])
+    }
+
+    /// Start and end logits for every position of `batch`, row-major [batch · sequence].
+    public func logits(_ batch: EncoderBatch) throws -> (start: [Float], end: [Float]) {
+        let threads = BLAS.defaultThreadCount
+        let workspace = try encoder.encode(batch, threads: threads)
+        let rows = workspace.rows
+        // The head is [2, hidden]: reuse the projection buffer for the [rows, 2] result.
+        head.multiply(workspace.hidden, rows: rows, into: workspace.projection)
+        var start = [Float](repeating: 0, count: rows), end = [Float](repeating: 0, count: rows)
+        let bias = head.bias.scalars
+        for row in 0..<rows {
+            start[row] = workspace.projection[2 * row] + bias[0]
+            end[row] = workspace.projection[2 * row + 1] + bias[1]
+        }
+        return (start, end)
+    }
+}

@@ -1,1 +1,0 @@
-// NLUQuestionAnswering: see DESIGN.md

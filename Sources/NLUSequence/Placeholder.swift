@@ -1,1 +1,0 @@
-// NLUSequence: see DESIGN.md

@@ -1,0 +1,112 @@
+import NLUCore
+
+/// A training batch: `steps × batch` input ids and the ids to predict, time-major (`[t * batch + b]`).
+public struct LanguageModelBatch: Sendable, Equatable {
+    public var steps: Int
+    public var batch: Int
+    public var inputs: [Int32]
+    public var targets: [Int32]
+
+    public init(steps: Int, batch: Int, inputs: [Int32], targets: [Int32]) {
+        precondition(inputs.count == steps * batch && targets.count == steps * batch, "batch needs steps × batch ids")
+        self.steps = steps
+        self.batch = batch
+        self.inputs = inputs
+        self.targets = targets
+    }
+}
+
+extension LanguageModel {
+    /// Every parameter in ``weightNames(for:)`` order: embedding, the RNN layers' tensors, decoder weight and bias.
+    public var parameters: [Tensor<Float>] {
+        get { [embedding] + rnn.layers.flatMap(\.tensors) + [decoderWeight, decoderBias] }
+        set {
+            precondition(newValue.count == 3 + 4 * rnn.layers.count, "parameter count does not match the model")
+            embedding = newValue[0]
+            for index in rnn.layers.indices {
+                rnn.layers[index].tensors = Array(newValue[(1 + 4 * index)..<(5 + 4 * index)])
+            }
+            decoderWeight = newValue[newValue.count - 2]
+            decoderBias = newValue[newValue.count - 1]
+        }
+    }
+
+    /// The mean cross-entropy of predicting `batch.targets` and its gradient for every parameter
+    /// (in ``parameters`` order), with dropout `dropout` on the embeddings, between RNN layers and
+    /// on the RNN output (PyTorch's word_language_model layout).
+    ///
+    /// - Parameter initialState: `[layers, components, batch, hidden]` (nil = zeros); truncated BPTT
+    ///   carries the returned `finalState` into the next batch without back-propagating into it.
+    public func lossAndGradients(for batch: LanguageModelBatch, initialState: Tensor<Float>? = nil, dropout: Float = 0,
+                                 generator: inout SplitMix64)
+        -> (loss: Float, gradients: [Tensor<Float>], finalState: Tensor<Float>) {
+        let rows = batch.steps * batch.batch
+        let embeddingSize = configuration.embeddingSize, hiddenSize = configuration.hiddenSize
+        let vocabularySize = vocabulary.count
+
+        var embedded = embed(batch.inputs)
+        var embeddingMask: Tensor<Float>? = nil
+        if dropout > 0 { (embedded, embeddingMask) = Dropout.apply(embedded, probability: dropout, generator: &generator) }
+        let (output, finalState, trace) = rnn.forwardForTraining(
+            embedded.reshaped([batch.steps, batch.batch, embeddingSize]), initialState: initialState,
+            dropout: dropout, generator: &generator)
+        var features = output.reshaped([rows, hiddenSize])
+        var outputMask: Tensor<Float>? = nil
+        if dropout > 0 { (features, outputMask) = Dropout.apply(features, probability: dropout, generator: &generator) }
+        let logits = Tensor(shape: [rows, vocabularySize], scalars: decode(features))
+        let (loss, logitGradient) = InterimSoftmaxCrossEntropy.lossAndGradient(logits: logits, targets: batch.targets)
+
+        // Decoder: dW = dLogitsᵀ · features, db = Σ dLogits, dFeatures = dLogits · W.
+        var decoderWeightGradient = Tensor<Float>(shape: [vocabularySize, hiddenSize])
+        var decoderBiasGradient = Tensor<Float>(shape: [vocabularySize])
+        var featureGradient = Tensor<Float>(shape: [rows, hiddenSize])
+        logitGradient.withUnsafeBufferPointer { dLogits in
+            features.withUnsafeBufferPointer { x in
+                decoderWeight.withUnsafeBufferPointer { w in
+                    decoderWeightGradient.withUnsafeMutableBufferPointer { dW in
+                        featureGradient.withUnsafeMutableBufferPointer { dX in
+                            guard let dLogits = dLogits.baseAddress, let x = x.baseAddress, let w = w.baseAddress,
+                                  let dW = dW.baseAddress, let dX = dX.baseAddress else { return }
+                            BLAS.sgemm(.transpose, .none, m: vocabularySize, n: hiddenSize, k: rows, a: dLogits, lda: vocabularySize,
+                                       b: x, ldb: hiddenSize, beta: 0, c: dW, ldc: hiddenSize)
+                            BLAS.sgemm(.none, .none, m: rows, n: hiddenSize, k: vocabularySize, a: dLogits, lda: vocabularySize,
+                                       b: w, ldb: hiddenSize, beta: 0, c: dX, ldc: hiddenSize)
+                        }
+                    }
+                }
+            }
+            decoderBiasGradient.withUnsafeMutableBufferPointer { db in
+                for row in 0..<rows {
+                    for column in 0..<vocabularySize { db[column] += dLogits[row * vocabularySize + column] }
+                }
+            }
+        }
+        if let outputMask { Dropout.backward(&featureGradient, mask: outputMask) }
+
+        let recurrent = rnn.backward(trace, outputGradient: featureGradient.reshaped([batch.steps, batch.batch, hiddenSize]))
+        var inputGradient = recurrent.input.reshaped([rows, embeddingSize])
+        if let embeddingMask { Dropout.backward(&inputGradient, mask: embeddingMask) }
+
+        // Embedding: scatter-add each row's gradient into its token's row.
+        var embeddingGradient = Tensor<Float>(shape: [vocabularySize, embeddingSize])
+        inputGradient.withUnsafeBufferPointer { dRows in
+            embeddingGradient.withUnsafeMutableBufferPointer { table in
+                for (row, id) in batch.inputs.enumerated() {
+                    let index = id >= 0 && Int(id) < vocabularySize ? Int(id) : Int(vocabulary.unknownID)
+                    for column in 0..<embeddingSize { table[index * embeddingSize + column] += dRows[row * embeddingSize + column] }
+                }
+            }
+        }
+        let gradients = [embeddingGradient] + recurrent.layers.flatMap(\.tensors) + [decoderWeightGradient, decoderBiasGradient]
+        return (loss, gradients, finalState)
+    }
+
+    /// The mean cross-entropy of predicting `batch.targets` (no dropout, no gradients) and the final state.
+    public func loss(for batch: LanguageModelBatch, initialState: Tensor<Float>? = nil) -> (loss: Float, finalState: Tensor<Float>) {
+        let ids = Tensor<Int32>(shape: [batch.steps, batch.batch], scalars: batch.inputs)
+        let (logits, finalState) = logits(for: ids, initialState: initialState)
+        let (loss, _) = InterimSoftmaxCrossEntropy.lossAndGradient(
+            logits: logits.reshaped([batch.steps * batch.batch, vocabulary.count]), targets: batch.targets)
+        return (loss, finalState)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import NLUCore
+
+/// What a ``LanguageModelTrainer`` reports while it works (the CLI prints these on stderr).
+public enum LanguageModelTrainingEvent: Sendable {
+    /// The data is ready: vocabulary size and the training / validation token counts.
+    case prepared(vocabularySize: Int, trainingTokens: Int, validationTokens: Int, startEpoch: Int)
+    /// Some batches of an epoch are done.
+    case progress(epoch: Int, batch: Int, batches: Int, loss: Float, tokensPerSecond: Double)
+    /// An epoch is done.
+    case epochFinished(LanguageModelEpochReport)
+    /// The checkpoint after an epoch was written.
+    case checkpointSaved(URL)
+}
+
+/// The figures of one training epoch.
+public struct LanguageModelEpochReport: Sendable, Codable, Equatable {
+    public var epoch: Int
+    /// Mean training loss over the epoch's batches.
+    public var trainingLoss: Double
+    /// Validation perplexity (nil without a validation split).
+    public var validationPerplexity: Double?
+    public var seconds: Double
+    public var tokensPerSecond: Double
+}
+
+/// Trains a ``LanguageModel`` on plain text: builds the vocabulary (at most `maxVocabulary` tokens
+/// seen at least `minimumCount` times, the rest → the unknown token, the end token after every line),
+/// holds out the end of the text for validation, and runs truncated BPTT with Adam, gradient clipping
+/// and dropout, reporting perplexity after each epoch. With a checkpoint URL the model package is
+/// written there (atomically) after every epoch, and `resume` continues from it.
+///
+///     let trainer = LanguageModelTrainer(options: .init(level: .character, epochs: 2))
+///     let (model, history) = try trainer.train(texts: [corpus]) { event in print(event) }
+public struct LanguageModelTrainer: Sendable {
+    public var options: LanguageModelTrainingOptions
+
+    public init(options: LanguageModelTrainingOptions) {
+        self.options = options
+    }
+
+    /// Metadata keys of checkpoints.
+    public enum MetadataKey {
+        public static let epochsCompleted = "epochsCompleted"
+        public static let history = "trainingHistory"
+        public static let options = "trainingOptions"
+        public static let validationPerplexity = "validationPerplexity"
+    }
+
+    /// Trains on `texts` (the contents of the corpus files; `names` only label errors).
+    /// - Parameters:
+    ///   - checkpoint: where to save the package after each epoch (nil: don't save).
+    ///   - resume: continue from the package at `checkpoint` (its vocabulary and shape win) up to `options.epochs`.
+    /// - Throws: ``LanguageModelError/emptyCorpus(_:)`` when there is nothing to train on,
+    ///   ``LanguageModelError/invalidOption(_:_:)``, or errors loading / saving the checkpoint.
+    public func train(texts: [String], names: [String] = [], checkpoint: URL? = nil, resume: Bool = false,
+                      onEvent: (LanguageModelTrainingEvent) -> Void = { _ in }) throws
+        -> (model: LanguageModel, history: [LanguageModelEpochReport]) {
+        try options.validate()
+        var model: LanguageModel
+        var history: [LanguageModelEpochReport] = []
+        var startEpoch = 0
+        let tokenizer = LanguageModelTokenizer(level: options.level, lowercase: options.lowercase)
+        let endToken = "</s>", unknownToken = "<unk>"
+
+        if resume, let checkpoint, FileManager.default.fileExists(atPath: checkpoint.path) {
+            model = try LanguageModel(contentsOf: checkpoint)
+            startEpoch = Int(model.metadata[MetadataKey.epochsCompleted] ?? "") ?? 0
+            if let data = model.metadata[MetadataKey.history]?.data(using: .utf8),
+               let saved = try? JSONDecoder().decode([LanguageModelEpochReport].self, from: data) {
+                history = saved
+            }
+        } else {
+            let tokens = texts.flatMap { tokenizer.corpusTokens(in: $0, endToken: endToken) }
+            guard !tokens.isEmpty else { throw LanguageModelError.emptyCorpus(names) }
+            let vocabulary = LanguageModelVocabulary.build(counting: tokens, maxSize: options.maxVocabulary,
+                                                           minimumCount: options.minimumCount,
+                                                           unknownToken: unknownToken, endToken: endToken)
+            let configuration = LanguageModelConfiguration(
+                cell: options.cell, level: options.level, embeddingSize: options.embeddingSize, hiddenSize: options.hiddenSize,
+                layers: options.layers, vocabulary: vocabulary.tokens, unknownToken: unknownToken, endToken: endToken,
+                lowercase: options.lowercase)
+            model = try LanguageModel(configuration: configuration, seed: options.seed)
+        }
+
+        // The model's own tokenizer: after a resume its level and casing are the checkpoint's.
+        let allTokens = texts.flatMap { model.tokenizer.corpusTokens(in: $0, endToken: model.configuration.endToken) }
+        guard allTokens.count >= 2 else { throw LanguageModelError.emptyCorpus(names) }
+        let ids = [model.vocabulary.endID] + allTokens.map { model.vocabulary.idOrUnknown(for: $0) }
+        let validationCount = options.validationSplit > 0 ? Int((Double(ids.count) * Double(options.validationSplit)).rounded()) : 0
+        let split = min(ids.count - 2, max(0, validationCount))
+        let trainingIDs = Array(ids[..<(ids.count - split)])
+        let validationIDs = split >= 2 ? Array(ids[(ids.count - split)...]) : []
+        onEvent(.prepared(vocabularySize: model.vocabulary.count, trainingTokens: trainingIDs.count,
+                          validationTokens: validationIDs.count, startEpoch: startEpoch))
+
+        let batches = TokenBatches(ids: trainingIDs, batchSize: options.batchSize, sequenceLength: options.sequenceLength)
+        // Adam's moments are not in the package: a resumed run starts them afresh.
+        let session = LanguageModelTrainingSession(model: model, learningRate: options.learningRate, clipNorm: options.clipNorm,
+                                                   dropout: options.dropout, seed: options.seed &+ UInt64(startEpoch))
+        for epoch in startEpoch..<max(startEpoch, options.epochs) {
+            session.resetState()
+            let started = Date()
+            var lastReport = started
+            var totalLoss: Double = 0
+            var tokens = 0
+            for (index, batch) in batches.enumerated() {
+                let loss = session.step(batch)
+                totalLoss += Double(loss)
+                tokens += batch.inputs.count
+                let now = Date()
+                if now.timeIntervalSince(lastReport) >= 2 || index + 1 == batches.count {
+                    lastReport = now
+                    onEvent(.progress(epoch: epoch + 1, batch: index + 1, batches: batches.count, loss: loss,
+                                      tokensPerSecond: Double(tokens) / max(now.timeIntervalSince(started), 1e-9)))
+                }
+            }
+            model = session.model
+            let seconds = Date().timeIntervalSince(started)
+            let perplexity = validationIDs.isEmpty ? nil
+                : model.evaluate(ids: validationIDs, batchSize: 10, sequenceLength: options.sequenceLength).perplexity
+            let report = LanguageModelEpochReport(
+                epoch: epoch + 1, trainingLoss: batches.count > 0 ? totalLoss / Double(batches.count) : 0,
+                validationPerplexity: perplexity, seconds: seconds, tokensPerSecond: Double(tokens) / max(seconds, 1e-9))
+            history.append(report)
+            onEvent(.epochFinished(report))
+            model.metadata = metadata(history: history, epochs: epoch + 1, perplexity: perplexity)
+            if let checkpoint {
+                try model.save(to: checkpoint)
+                onEvent(.checkpointSaved(checkpoint))
+            }
+        }
+        return (model, history)
+    }
+
+    private func metadata(history: [LanguageModelEpochReport], epochs: Int, perplexity: Double?) -> [String: String] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var metadata = [MetadataKey.epochsCompleted: String(epochs)]
+        if let data = try? encoder.encode(history) { metadata[MetadataKey.history] = String(decoding: data, as: UTF8.self) }
+        if let data = try? encoder.encode(options) { metadata[MetadataKey.options] = String(decoding: data, as: UTF8.self) }
+        if let perplexity { metadata[MetadataKey.validationPerplexity] = String(format: "%.4f", perplexity) }
+        return metadata
+    }
+}

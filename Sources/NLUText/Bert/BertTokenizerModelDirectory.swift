@@ -1,0 +1,200 @@
+import Foundation
+
+extension BertTokenizer {
+    /// Loads the tokenizer of a Hugging Face model directory: `tokenizer.json` when present (WordPiece
+    /// model, `BertNormalizer` options, added tokens), otherwise `vocab.txt` with the options of
+    /// `tokenizer_config.json` (`do_lower_case`, `strip_accents`, `tokenize_chinese_chars`, special
+    /// tokens; `do_lower_case` defaults to true as in `transformers`).
+    ///
+    ///     let tokenizer = try BertTokenizer(modelDirectory: URL(fileURLWithPath: "models/bert-base-uncased"))
+    public init(modelDirectory: URL) throws {
+        let tokenizerJSON = modelDirectory.appendingPathComponent("tokenizer.json")
+        if FileManager.default.fileExists(atPath: tokenizerJSON.path) {
+            try self.init(tokenizerJSON: tokenizerJSON)
+            return
+        }
+        let vocabURL = modelDirectory.appendingPathComponent("vocab.txt")
+        guard FileManager.default.fileExists(atPath: vocabURL.path) else {
+            throw BertTokenizerError.noVocabulary(directory: modelDirectory.path)
+        }
+        var options = Options.uncased
+        let configURL = modelDirectory.appendingPathComponent("tokenizer_config.json")
+        if FileManager.default.fileExists(atPath: configURL.path) {
+            let config = try JSONFile(url: configURL)
+            options.lowercase = try config.bool("do_lower_case") ?? true
+            options.stripAccents = try config.bool("strip_accents")
+            options.handleChineseChars = try config.bool("tokenize_chinese_chars") ?? true
+            options.unknownToken = try config.tokenName("unk_token") ?? options.unknownToken
+            options.classifierToken = try config.tokenName("cls_token") ?? options.classifierToken
+            options.separatorToken = try config.tokenName("sep_token") ?? options.separatorToken
+            options.paddingToken = try config.tokenName("pad_token") ?? options.paddingToken
+        }
+        try self.init(vocabulary: try Vocabulary(contentsOf: vocabURL), options: options)
+    }
+
+    /// Loads a `tokenizer.json` whose model is WordPiece with a `BertNormalizer` (or none) and a
+    /// `BertPreTokenizer`. Configurations this implementation would not reproduce exactly (another
+    /// model or pre-tokenizer, added tokens with `normalized`, `lstrip`, `rstrip` or `single_word`)
+    /// are errors rather than silent differences.
+    ///
+    ///     let tokenizer = try BertTokenizer(tokenizerJSON: url)
+    public init(tokenizerJSON url: URL) throws {
+        let file = try JSONFile(url: url)
+        let name = url.lastPathComponent
+        guard let model = try file.object("model") else {
+            throw BertTokenizerError.invalidFile(file: name, detail: "no \"model\" object")
+        }
+        let modelType = try file.string("type", in: model, field: "model.type") ?? "WordPiece"
+        guard modelType == "WordPiece" else {
+            throw BertTokenizerError.unsupported(file: name, detail: "model.type is \"\(modelType)\"; only WordPiece models are supported")
+        }
+        guard let vocab = model["vocab"] as? [String: Any] else {
+            throw BertTokenizerError.invalidFile(file: name, detail: "model.vocab must be an object of token → id")
+        }
+        var options = Options.uncased
+        options.unknownToken = try file.string("unk_token", in: model, field: "model.unk_token") ?? "[UNK]"
+        options.continuingSubwordPrefix = try file.string("continuing_subword_prefix", in: model,
+                                                          field: "model.continuing_subword_prefix") ?? "##"
+        if let maxChars = model["max_input_chars_per_word"] {
+            guard let value = maxChars as? Int else {
+                throw BertTokenizerError.invalidFile(file: name, detail: "model.max_input_chars_per_word must be an integer")
+            }
+            options.maxInputCharactersPerWord = value
+        }
+        // Normalizer: BertNormalizer or none.
+        if let normalizer = try file.object("normalizer") {
+            let type = try file.string("type", in: normalizer, field: "normalizer.type") ?? ""
+            guard type == "BertNormalizer" else {
+                throw BertTokenizerError.unsupported(file: name, detail: "normalizer.type is \"\(type)\"; only BertNormalizer is supported")
+            }
+            options.cleanText = try file.bool("clean_text", in: normalizer, field: "normalizer.clean_text") ?? true
+            options.handleChineseChars = try file.bool("handle_chinese_chars", in: normalizer, field: "normalizer.handle_chinese_chars") ?? true
+            options.lowercase = try file.bool("lowercase", in: normalizer, field: "normalizer.lowercase") ?? true
+            options.stripAccents = try file.bool("strip_accents", in: normalizer, field: "normalizer.strip_accents")
+        } else {
+            options = Options(lowercase: false, stripAccents: false, handleChineseChars: false, cleanText: false,
+                              unknownToken: options.unknownToken, continuingSubwordPrefix: options.continuingSubwordPrefix,
+                              maxInputCharactersPerWord: options.maxInputCharactersPerWord)
+        }
+        let preTokenizer = try file.object("pre_tokenizer")
+        let preTokenizerType = try preTokenizer.flatMap { try file.string("type", in: $0, field: "pre_tokenizer.type") }
+        guard preTokenizerType == "BertPreTokenizer" else {
+            throw BertTokenizerError.unsupported(file: name, detail: "pre_tokenizer is \(preTokenizerType.map { "\"\($0)\"" } ?? "missing"); only BertPreTokenizer is supported")
+        }
+        // Vocabulary: model.vocab plus added tokens, ids exactly 0..<count.
+        var tokensByID: [Int: String] = [:]
+        for (token, value) in vocab {
+            guard let id = value as? Int, id >= 0 else {
+                throw BertTokenizerError.invalidFile(file: name, detail: "model.vocab[\"\(token)\"] must be a non-negative integer id")
+            }
+            if let other = tokensByID[id] {
+                throw VocabularyError.invalidIDs(source: name, detail: "id \(id) is used by \"\(other)\" and \"\(token)\"")
+            }
+            tokensByID[id] = token
+        }
+        var specialTokens: [String] = []
+        let addedTokens = file.root["added_tokens"] as? [[String: Any]] ?? []
+        for added in addedTokens {
+            guard let content = added["content"] as? String, let id = added["id"] as? Int else {
+                throw BertTokenizerError.invalidFile(file: name, detail: "added_tokens entries need \"content\" and \"id\"")
+            }
+            for flag in ["lstrip", "rstrip", "single_word"] where added[flag] as? Bool == true {
+                throw BertTokenizerError.unsupported(file: name, detail: "added token \"\(content)\" sets \(flag), which is not supported")
+            }
+            if added["normalized"] as? Bool == true {
+                throw BertTokenizerError.unsupported(file: name, detail: "added token \"\(content)\" is matched after normalization (normalized: true), which is not supported")
+            }
+            if let existing = tokensByID[id], !existing.utf8.elementsEqual(content.utf8) {
+                throw VocabularyError.invalidIDs(source: name, detail: "added token \"\(content)\" has id \(id) of \"\(existing)\"")
+            }
+            tokensByID[id] = content
+            specialTokens.append(content)
+        }
+        guard !tokensByID.isEmpty else { throw VocabularyError.empty(source: name) }
+        let count = tokensByID.count
+        var tokens: [String] = []
+        tokens.reserveCapacity(count)
+        for id in 0..<count {
+            guard let token = tokensByID[id] else {
+                throw VocabularyError.invalidIDs(source: name, detail: "ids must be 0..<\(count) without gaps; \(id) is missing")
+            }
+            tokens.append(token)
+        }
+        options.specialTokens = specialTokens
+        // Special tokens of the post-processor and padding.
+        if let processor = try file.object("post_processor") {
+            let type = try file.string("type", in: processor, field: "post_processor.type") ?? ""
+            switch type {
+            case "BertProcessing":
+                if let cls = (processor["cls"] as? [Any])?.first as? String { options.classifierToken = cls }
+                if let sep = (processor["sep"] as? [Any])?.first as? String { options.separatorToken = sep }
+            case "TemplateProcessing":
+                let single = processor["single"] as? [[String: Any]] ?? []
+                let specials = single.compactMap { ($0["SpecialToken"] as? [String: Any])?["id"] as? String }
+                guard specials.count == 2, single.count == 3 else {
+                    throw BertTokenizerError.unsupported(file: name, detail: "post_processor template is not \"[CLS] $A [SEP]\"")
+                }
+                options.classifierToken = specials[0]
+                options.separatorToken = specials[1]
+            default:
+                throw BertTokenizerError.unsupported(file: name, detail: "post_processor.type is \"\(type)\"; only BertProcessing and TemplateProcessing are supported")
+            }
+        }
+        if let padding = try file.object("padding"), let padToken = padding["pad_token"] as? String {
+            options.paddingToken = padToken
+        }
+        try self.init(vocabulary: try Vocabulary(tokens: tokens, source: name), options: options)
+    }
+}
+
+/// A parsed JSON object file with typed accessors whose errors name the file and field.
+struct JSONFile {
+    let name: String
+    let root: [String: Any]
+
+    init(url: URL) throws {
+        name = url.lastPathComponent
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw BertTokenizerError.invalidFile(file: url.path, detail: "cannot read (\((error as NSError).localizedDescription))")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data), let root = object as? [String: Any] else {
+            throw BertTokenizerError.invalidFile(file: name, detail: "not a JSON object")
+        }
+        self.root = root
+    }
+
+    func object(_ key: String) throws -> [String: Any]? {
+        guard let value = root[key], !(value is NSNull) else { return nil }
+        guard let object = value as? [String: Any] else {
+            throw BertTokenizerError.invalidFile(file: name, detail: "\"\(key)\" must be an object or null")
+        }
+        return object
+    }
+
+    func bool(_ key: String, in object: [String: Any]? = nil, field: String? = nil) throws -> Bool? {
+        guard let value = (object ?? root)[key], !(value is NSNull) else { return nil }
+        guard let flag = value as? Bool else {
+            throw BertTokenizerError.invalidFile(file: name, detail: "\"\(field ?? key)\" must be true, false or null")
+        }
+        return flag
+    }
+
+    func string(_ key: String, in object: [String: Any]? = nil, field: String? = nil) throws -> String? {
+        guard let value = (object ?? root)[key], !(value is NSNull) else { return nil }
+        guard let string = value as? String else {
+            throw BertTokenizerError.invalidFile(file: name, detail: "\"\(field ?? key)\" must be a string")
+        }
+        return string
+    }
+
+    /// A special-token entry of `tokenizer_config.json`: a string or `{"content": ...}`.
+    func tokenName(_ key: String) throws -> String? {
+        guard let value = root[key], !(value is NSNull) else { return nil }
+        if let string = value as? String { return string }
+        if let content = (value as? [String: Any])?["content"] as? String { return content }
+        throw BertTokenizerError.invalidFile(file: name, detail: "\"\(key)\" must be a string or an object with \"content\"")
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu lm`: stateful LSTM/GRU language models — train, generate, predict, perplexity.
+struct LanguageModelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lm",
+        abstract: "Train LSTM/GRU language models on plain text, generate text, predict next tokens, measure perplexity.",
+        discussion: """
+        Models are .nlumodel packages (kind "language-model"): manifest.json plus weights.safetensors named as a \
+        PyTorch module with attributes embedding, rnn and decoder (see the README, "Language models").
+        """,
+        subcommands: [
+            LanguageModelTrainCommand.self,
+            LanguageModelGenerateCommand.self,
+            LanguageModelPredictCommand.self,
+            LanguageModelPerplexityCommand.self,
+        ]
+    )
+}
+
+extension RecurrentCell: ExpressibleByArgument {}
+extension LanguageModelConfiguration.Level: ExpressibleByArgument {}
+
+/// Shared output helpers of the `nlu lm` subcommands.
+enum LanguageModelOutput {
+    /// Writes `text` to stdout at once (generation streams token by token).
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// Writes a line to stderr (progress and logs).
+    static func log(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// `value` as one line of JSON, keys in declaration order.
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// Loads a model package, labelling errors with the path.
+    static func loadModel(_ path: String) throws -> LanguageModel {
+        try LanguageModel(contentsOf: URL(fileURLWithPath: path))
+    }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu lm predict`: feeds tokens one at a time, carrying the state, and prints the next-token
+/// probabilities after each.
+struct LanguageModelPredictCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "predict",
+        abstract: "Feed tokens one at a time (carrying the state) and print the most probable next tokens after each.",
+        discussion: """
+        Each TOKEN argument is split with the model's tokenizer (a word-level model reads "cat" as one token, a \
+        character-level model reads "cat" as three) and each token is one step. --state-in starts from a saved \
+        state and --state-out saves the final one, as JSON {"shape": [layers, components, hidden], "values": [...]} \
+        (components: h, c for LSTM; h for GRU). --json prints one object per step: \
+        {"input": TOKEN, "next": [{"token": ..., "probability": ...}]}.
+        """)
+
+    @Option(help: "The model package (.nlumodel).")
+    var model: String
+
+    @Option(help: "How many next tokens to list per step.")
+    var top: Int = 5
+
+    @Option(help: "Start from this saved state (JSON) instead of a new sequence.")
+    var stateIn: String?
+
+    @Option(help: "Save the state after the last token here (JSON).")
+    var stateOut: String?
+
+    @Flag(help: "Print one JSON object per step (JSON lines).")
+    var json = false
+
+    @Argument(help: "The tokens to feed, in order.")
+    var tokens: [String]
+
+    func validate() throws {
+        guard top >= 1 else { throw ValidationError("--top must be at least 1, got \(top)") }
+        guard !tokens.isEmpty else { throw ValidationError("give at least one TOKEN to feed") }
+    }
+
+    struct Candidate: Encodable {
+        var token: String
+        var probability: Double
+    }
+
+    struct SavedState: Codable {
+        var shape: [Int]
+        var values: [Float]
+    }
+
+    func run() throws {
+        var languageModel = try LanguageModelOutput.loadModel(model)
+        languageModel.probabilityCount = top
+        var state: FeatureValue? = nil
+        if let stateIn {
+            guard let data = FileManager.default.contents(atPath: stateIn) else {
+                throw LanguageModelError.file(stateIn, "cannot read the state file")
+            }
+            let saved: SavedState
+            do { saved = try JSONDecoder().decode(SavedState.self, from: data) } catch {
+                throw LanguageModelError.file(stateIn, "expected {\"shape\": [...], \"values\": [...]}")
+            }
+            guard saved.shape.allSatisfy({ $0 >= 0 }), saved.shape.reduce(1, *) == saved.values.count else {
+                throw LanguageModelError.file(stateIn, "shape \(saved.shape) does not hold \(saved.values.count) values")
+            }
+            guard saved.shape == languageModel.configuration.stateShape else {
+                throw LanguageModelError.file(stateIn, LanguageModelError.invalidState(
+                    expected: languageModel.configuration.stateShape, actual: saved.shape).description)
+            }
+            state = .floatTensor(Tensor(shape: saved.shape, scalars: saved.values))
+        }
+        let steps = tokens.flatMap { languageModel.tokenizer.tokens(in: $0) }
+        guard !steps.isEmpty else { throw ValidationError("the TOKEN arguments hold no tokens") }
+        for token in steps {
+            var input = DictionaryFeatureProvider([LanguageModel.FeatureName.previousWord: .string(token)])
+            input[LanguageModel.FeatureName.stateIn] = state
+            let output = try languageModel.prediction(from: input)
+            state = output.featureValue(for: LanguageModel.FeatureName.stateOut)
+            let entries = output.featureValue(for: LanguageModel.FeatureName.nextWordProbabilities)?.dictionaryValue ?? [:]
+            let next = entries.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
+                .map { Candidate(token: $0.key, probability: $0.value) }
+            if json {
+                // Built by hand so the keys keep the documented order (input, next; token, probability).
+                let candidates = try next.map { "{\"token\":\(try LanguageModelOutput.json($0.token)),\"probability\":\($0.probability)}" }
+                print("{\"input\":\(try LanguageModelOutput.json(token)),\"next\":[\(candidates.joined(separator: ","))]}")
+            } else {
+                print("\(token) → " + next.map { String(format: "%@ %.4f", $0.token, $0.probability) }.joined(separator: ", "))
+            }
+        }
+        if let stateOut, let tensor = state?.floatTensorValue {
+            let data = Data(try LanguageModelOutput.json(SavedState(shape: tensor.shape, values: tensor.scalars)).utf8)
+            do { try data.write(to: URL(fileURLWithPath: stateOut), options: .atomic) } catch {
+                throw LanguageModelError.file(stateOut, "cannot write the state: \(error.localizedDescription)")
+            }
+        }
+    }
+}

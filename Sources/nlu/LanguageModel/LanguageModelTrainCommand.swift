@@ -1,0 +1,139 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu lm train`: trains a language model on plain-text files.
+struct LanguageModelTrainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "train",
+        abstract: "Train a language model on plain-text corpus files.",
+        discussion: """
+        Each non-empty line ends with the end token </s>. The vocabulary keeps the --max-vocabulary most frequent \
+        tokens (seen at least --min-count times); the rest become <unk>. The last --validation-split of the text is \
+        held out and its perplexity printed after every epoch. Progress goes to stderr; the model package is written \
+        atomically after every epoch, and --resume continues from it.
+        """)
+
+    @Argument(help: "Plain-text UTF-8 corpus files.")
+    var corpus: [String]
+
+    @Option(name: .shortAndLong, help: "Where to write the model package (NAME.nlumodel).")
+    var output: String
+
+    @Option(help: "Token level: word or character.")
+    var level: LanguageModelConfiguration.Level = .word
+
+    @Option(help: "Recurrent cell: lstm or gru.")
+    var cell: RecurrentCell = .lstm
+
+    @Option(help: "Stacked recurrent layers.")
+    var layers: Int = 2
+
+    @Option(help: "Hidden units per layer.")
+    var hidden: Int = 256
+
+    @Option(help: "Embedding size.")
+    var embedding: Int = 128
+
+    @Option(help: "Epochs (passes over the training text).")
+    var epochs: Int = 10
+
+    @Option(help: "Steps of truncated back-propagation through time.")
+    var sequenceLength: Int = 35
+
+    @Option(help: "Parallel streams per mini-batch.")
+    var batchSize: Int = 20
+
+    @Option(help: "Adam learning rate.")
+    var learningRate: Float = 0.002
+
+    @Option(help: "Dropout probability (embeddings, between layers, RNN output).")
+    var dropout: Float = 0.2
+
+    @Option(help: "Largest vocabulary, <unk> and </s> included.")
+    var maxVocabulary: Int = 10_000
+
+    @Option(help: "Tokens seen fewer times become <unk>.")
+    var minCount: Int = 1
+
+    @Option(help: "Fraction of the text (its end) held out for validation perplexity.")
+    var validationSplit: Float = 0.1
+
+    @Option(help: "Largest global gradient norm.")
+    var clipNorm: Float = 5
+
+    @Option(help: "Random seed (initialization, dropout).")
+    var seed: UInt64 = 42
+
+    @Flag(help: "Keep letter case (default: lowercase the text).")
+    var keepCase = false
+
+    @Flag(help: "Continue training the package at --output up to --epochs.")
+    var resume = false
+
+    @Flag(help: "Print the per-epoch report as JSON on stdout.")
+    var json = false
+
+    var options: LanguageModelTrainingOptions {
+        LanguageModelTrainingOptions(
+            cell: cell, level: level, lowercase: !keepCase, layers: layers, hiddenSize: hidden, embeddingSize: embedding,
+            epochs: epochs, sequenceLength: sequenceLength, batchSize: batchSize, learningRate: learningRate,
+            dropout: dropout, maxVocabulary: maxVocabulary, minimumCount: minCount, validationSplit: validationSplit,
+            seed: seed, clipNorm: clipNorm)
+    }
+
+    func validate() throws {
+        guard !corpus.isEmpty else { throw ValidationError("give at least one CORPUS file") }
+        do {
+            try options.validate()
+        } catch let error as LanguageModelError {
+            guard case let .invalidOption(name, reason) = error else { throw error }
+            let flags = ["hiddenSize": "--hidden", "embeddingSize": "--embedding", "minimumCount": "--min-count",
+                         "sequenceLength": "--sequence-length", "batchSize": "--batch-size", "learningRate": "--learning-rate",
+                         "maxVocabulary": "--max-vocabulary", "validationSplit": "--validation-split", "clipNorm": "--clip-norm"]
+            throw ValidationError("\(flags[name] ?? "--" + name) \(reason)")
+        }
+    }
+
+    func run() throws {
+        var texts: [String] = []
+        for path in corpus {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw LanguageModelError.file(path, "cannot read the corpus file")
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw LanguageModelError.file(path, "the corpus file is not UTF-8 text")
+            }
+            texts.append(text)
+        }
+        let url = URL(fileURLWithPath: output)
+        let (model, history) = try LanguageModelTrainer(options: options).train(
+            texts: texts, names: corpus, checkpoint: url, resume: resume, onEvent: report)
+        if json {
+            print(try LanguageModelOutput.json(history))
+        } else {
+            let perplexity = history.last?.validationPerplexity.map { String(format: ", validation perplexity %.2f", $0) } ?? ""
+            print("Saved \(output): \(model.configuration.layers)-layer \(model.configuration.cell.rawValue), "
+                  + "\(model.configuration.level.rawValue) level, vocabulary \(model.vocabulary.count), "
+                  + "\(history.last?.epoch ?? 0) epoch(s)\(perplexity)")
+        }
+    }
+
+    private func report(_ event: LanguageModelTrainingEvent) {
+        switch event {
+        case let .prepared(vocabularySize, trainingTokens, validationTokens, startEpoch):
+            LanguageModelOutput.log("vocabulary \(vocabularySize) tokens; training on \(trainingTokens) tokens, "
+                                    + "validating on \(validationTokens)"
+                                    + (startEpoch > 0 ? "; resuming after epoch \(startEpoch)" : ""))
+        case let .progress(epoch, batch, batches, loss, tokensPerSecond):
+            LanguageModelOutput.log(String(format: "epoch %d  batch %d/%d  loss %.4f  %.0f tokens/s",
+                                           epoch, batch, batches, loss, tokensPerSecond))
+        case .epochFinished(let report):
+            let perplexity = report.validationPerplexity.map { String(format: "  validation perplexity %.3f", $0) } ?? ""
+            LanguageModelOutput.log(String(format: "epoch %d done in %.1f s  training loss %.4f", report.epoch, report.seconds,
+                                           report.trainingLoss) + perplexity)
+        case .checkpointSaved(let url):
+            LanguageModelOutput.log("checkpoint saved: \(url.path)")
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu tokenize`: BERT tokens, ids, type ids and offsets of texts or question/context pairs.
+struct TokenizeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tokenize",
+        abstract: "Tokenize text with a BERT vocabulary, exactly as Hugging Face's fast BertTokenizer.",
+        discussion: """
+        Inputs are the TEXT arguments, or else the lines of --file or of standard input (one input per \
+        line). With --pair each input is a JSON object {"question": ..., "context": ...} encoded as \
+        [CLS] question [SEP] context [SEP].
+
+        Output: per input, the tokens and ids (text), or with --json one JSON object per line: \
+        "tokens", "ids", "type_ids", "offsets" ([[start, end], ...] in Unicode scalars of the input, \
+        [0, 0] for special tokens). With --max-length (or --pair) the line is a JSON array of such \
+        objects, one per window: the context (or the text) is truncated to --max-length tokens and \
+        the rest goes into overflow windows that repeat the last --stride tokens of the previous one.
+
+        Example: nlu tokenize --vocab vocab.txt --json "Hello, world!"
+        """)
+
+    @Option(help: ArgumentHelp("A vocab.txt (one token per line; id = line number - 1).", valueName: "file"))
+    var vocab: String?
+
+    @Option(help: ArgumentHelp("A model directory with tokenizer.json, or vocab.txt and tokenizer_config.json.", valueName: "dir"))
+    var model: String?
+
+    @Flag(help: "Keep case and accents (cased vocabularies).")
+    var cased = false
+
+    @Flag(help: "Lowercase and strip accents (the default with --vocab).")
+    var uncased = false
+
+    @Flag(help: "Inputs are JSON objects {\"question\": ..., \"context\": ...}.")
+    var pair = false
+
+    @Option(help: ArgumentHelp("Maximum tokens per window, special tokens included.", valueName: "n"))
+    var maxLength: Int?
+
+    @Option(help: ArgumentHelp("Tokens repeated from the previous window (with --max-length).", valueName: "n"))
+    var stride: Int = 0
+
+    @Option(help: ArgumentHelp("Read inputs from this file (one per line) instead of standard input.", valueName: "file"))
+    var file: String?
+
+    @Flag(help: "Print one JSON object (or array of windows) per input on stdout.")
+    var json = false
+
+    @Argument(help: "Texts to tokenize (each argument is one input).")
+    var texts: [String] = []
+
+    func validate() throws {
+        guard (vocab == nil) != (model == nil) else {
+            throw ValidationError("give exactly one of --vocab FILE or --model DIR")
+        }
+        guard !(cased && uncased) else { throw ValidationError("--cased and --uncased exclude each other") }
+        if let maxLength, maxLength < 3 {
+            throw ValidationError("--max-length must be at least 3 (room for the special tokens), got \(maxLength)")
+        }
+        guard stride >= 0 else { throw ValidationError("--stride must not be negative, got \(stride)") }
+        guard stride == 0 || maxLength != nil else { throw ValidationError("--stride needs --max-length") }
+        guard file == nil || texts.isEmpty else { throw ValidationError("give TEXT arguments or --file, not both") }
+    }
+
+    func run() throws {
+        let tokenizer = try makeTokenizer()
+        var output = TokenizeOutput(json: json, windowed: pair || maxLength != nil)
+        for (number, input) in try readInputs().enumerated() {
+            if pair {
+                let (question, context) = try Self.parsePair(input, line: number + 1)
+                output.write(try tokenizer.encodePair(question, context, maxLength: maxLength, stride: stride))
+            } else if let maxLength {
+                output.write(try tokenizer.encode(input, maxLength: maxLength, stride: stride))
+            } else {
+                output.write([tokenizer.encode(input)])
+            }
+        }
+        output.flush()
+    }
+
+    private func makeTokenizer() throws -> BertTokenizer {
+        if let vocab {
+            var options = BertTokenizer.Options.uncased
+            options.lowercase = !cased
+            return try BertTokenizer(vocabulary: try Vocabulary(contentsOf: URL(fileURLWithPath: vocab)), options: options)
+        }
+        let directory = URL(fileURLWithPath: model ?? ".")
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw TokenizeInputError("--model \(directory.path): no such directory")
+        }
+        let tokenizer = try BertTokenizer(modelDirectory: directory)
+        guard cased || uncased else { return tokenizer }
+        var options = tokenizer.options
+        options.lowercase = uncased
+        options.stripAccents = nil
+        return try BertTokenizer(vocabulary: tokenizer.vocabulary, options: options)
+    }
+
+    /// The inputs: the arguments, or the lines of --file / standard input (a final newline ends the last line).
+    private func readInputs() throws -> [String] {
+        if !texts.isEmpty { return texts }
+        let source = file ?? "standard input"
+        let data: Data
+        if let file {
+            guard let contents = FileManager.default.contents(atPath: file) else {
+                throw TokenizeInputError("\(file): cannot read the file")
+            }
+            data = contents
+        } else {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        }
+        var lines: [String] = []
+        var lineStart = data.startIndex
+        var lineNumber = 1
+        for index in data.indices where data[index] == 0x0A {
+            lines.append(try Self.decodeLine(data[lineStart..<index], source: source, line: lineNumber))
+            lineStart = index + 1
+            lineNumber += 1
+        }
+        if lineStart < data.endIndex {
+            lines.append(try Self.decodeLine(data[lineStart...], source: source, line: lineNumber))
+        }
+        return lines
+    }
+
+    private static func decodeLine(_ bytes: Data, source: String, line: Int) throws -> String {
+        var bytes = bytes
+        if bytes.last == 0x0D { bytes = bytes.dropLast() }
+        guard let text = String(data: bytes, encoding: .utf8) else {
+            throw TokenizeInputError("\(source) line \(line): not valid UTF-8")
+        }
+        return text
+    }
+
+    private static func parsePair(_ input: String, line: Int) throws -> (String, String) {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(input.utf8))) as? [String: Any],
+              let question = object["question"] as? String, let context = object["context"] as? String
+        else {
+            throw TokenizeInputError("input \(line): expected a JSON object {\"question\": \"...\", \"context\": \"...\"}")
+        }
+        return (question, context)
+    }
+}
+
+/// An input the command cannot read; printed as "Error: <message>" with exit code 1.
+struct TokenizeInputError: Error, CustomStringConvertible, LocalizedError {
+    let description: String
+    init(_ description: String) { self.description = description }
+    var errorDescription: String? { description }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+/// `nlu tokenize` end to end: output checked against the fast tokenizer's goldens, and bad input.
+@Suite struct TokenizeCommandTests {
+    static let tokenizerFixtures = fixturesDirectory.appendingPathComponent("tokenizer")
+    static let vocab = tokenizerFixtures.appendingPathComponent("vocab-uncased.txt").path
+
+    func temporaryFile(_ bytes: [UInt8]) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-tokenize-\(UUID().uuidString)")
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    /// The fast tokenizer's encoding of a corpus text, as the CLI prints it.
+    func golden(_ name: String, file: String = "golden-uncased.json") throws -> (text: String, json: [String: Any]) {
+        let corpus = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.tokenizerFixtures.appendingPathComponent("corpus.json"))) as? [[String: Any]]
+        let text = try #require(corpus?.first { $0["name"] as? String == name }?["text"] as? String)
+        let golden = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.tokenizerFixtures.appendingPathComponent(file))) as? [String: Any]
+        let cases = try #require(golden?["cases"] as? [[String: Any]])
+        let encoding = try #require(cases.first { $0["name"] as? String == name }?["encoding"] as? [String: Any])
+        return (text, encoding)
+    }
+
+    @Test func jsonLinesMatchTheFastTokenizer() throws {
+        let names = ["ascii_mixed", "accents_decomposed", "emoji", "rtl", "special_tokens"]
+        let inputs = try names.map { try golden($0) }
+        let result = try runNLU(["tokenize", "--vocab", Self.vocab, "--json"], input: inputs.map(\.text).joined(separator: "\n") + "\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == names.count)
+        for (line, input) in zip(lines, inputs) {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["tokens"] as? [String] == input.json["tokens"] as? [String])
+            #expect(object["ids"] as? [Int] == input.json["ids"] as? [Int])
+            #expect(object["type_ids"] as? [Int] == input.json["type_ids"] as? [Int])
+            #expect(object["offsets"] as? [[Int]] == input.json["offsets"] as? [[Int]])
+        }
+    }
+
+    @Test func textOutputForArguments() throws {
+        let result = try runNLU(["tokenize", "--vocab", Self.vocab, "Hello, world!"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "tokens: [CLS] hello , world ! [SEP]\nids:    2 1539 16 1997 5 3\n")
+    }
+
+    @Test func pairsGiveOverflowWindowsAsTheFastTokenizer() throws {
+        let pairs = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.tokenizerFixtures.appendingPathComponent("pairs-uncased.json"))) as? [String: Any]
+        let questions = try #require(pairs?["questions"] as? [String]), contexts = try #require(pairs?["contexts"] as? [String])
+        let cases = try #require(pairs?["cases"] as? [[String: Any]])
+        // max_length 64 is not padded in the goldens, so the windows compare as printed.
+        let testCase = try #require(cases.first { $0["question"] as? Int == 0 && $0["context"] as? Int == 1 && $0["max_length"] as? Int == 64 })
+        let expected = try #require(testCase["windows"] as? [[String: Any]])
+        let line = String(data: try JSONSerialization.data(withJSONObject: ["question": questions[0], "context": contexts[1]]), encoding: .utf8)!
+        let result = try runNLU(["tokenize", "--vocab", Self.vocab, "--pair", "--max-length", "64", "--stride", "0", "--json"], input: line + "\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        let windows = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(windows.count == expected.count && windows.count > 1)
+        for (ours, theirs) in zip(windows, expected) {
+            #expect(ours["ids"] as? [Int] == theirs["ids"] as? [Int])
+            #expect(ours["type_ids"] as? [Int] == theirs["type_ids"] as? [Int])
+            #expect(ours["offsets"] as? [[Int]] == theirs["offsets"] as? [[Int]])
+        }
+    }
+
+    @Test func modelDirectoryWithTokenizerJSON() throws {
+        let result = try runNLU(["tokenize", "--model", Self.tokenizerFixtures.appendingPathComponent("uncased").path, "--json", "Héllo!"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "{\"tokens\":[\"[CLS]\",\"hello\",\"!\",\"[SEP]\"],\"ids\":[2,1539,5,3],\"type_ids\":[0,0,0,0],\"offsets\":[[0,0],[0,5],[5,6],[0,0]]}\n")
+    }
+
+    @Test func casedFlagKeepsCase() throws {
+        let cased = Self.tokenizerFixtures.appendingPathComponent("vocab-cased.txt").path
+        let result = try runNLU(["tokenize", "--vocab", cased, "--cased", "--json", "Paris"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("\"tokens\":[\"[CLS]\",\"Paris\",\"[SEP]\"]"))
+    }
+
+    @Test func invalidUTF8FileIsARuntimeError() throws {
+        let file = try temporaryFile([0x68, 0x69, 0x0A, 0xC3, 0x28, 0x0A])
+        let result = try runNLU(["tokenize", "--vocab", Self.vocab, "--file", file])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("line 2: not valid UTF-8"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func badVocabulariesAreRuntimeErrors() throws {
+        let missing = try runNLU(["tokenize", "--vocab", "/nonexistent/vocab.txt", "hi"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("/nonexistent/vocab.txt"))
+        let empty = try runNLU(["tokenize", "--vocab", try temporaryFile([]), "hi"])
+        #expect(empty.status == 1)
+        #expect(empty.stderr.contains("the vocabulary is empty"))
+        let noUnknown = try runNLU(["tokenize", "--vocab", try temporaryFile(Array("[PAD]\n[CLS]\n[SEP]\nhi\n".utf8)), "hi"])
+        #expect(noUnknown.status == 1)
+        #expect(noUnknown.stderr.contains("no unknown token \"[UNK]\""))
+        let duplicate = try runNLU(["tokenize", "--vocab", try temporaryFile(Array("[UNK]\nhi\nhi\n".utf8)), "hi"])
+        #expect(duplicate.status == 1)
+        #expect(duplicate.stderr.contains("line 3: duplicate token \"hi\""))
+        let noModel = try runNLU(["tokenize", "--model", "/nonexistent", "hi"])
+        #expect(noModel.status == 1)
+    }
+
+    @Test func badPairsAreRuntimeErrors() throws {
+        let notJSON = try runNLU(["tokenize", "--vocab", Self.vocab, "--pair"], input: "just text\n")
+        #expect(notJSON.status == 1)
+        #expect(notJSON.stderr.contains("input 1: expected a JSON object"))
+        let strideTooLarge = try runNLU(["tokenize", "--vocab", Self.vocab, "--pair", "--max-length", "10", "--stride", "8"],
+                                        input: #"{"question": "a b c", "context": "one two three four five six seven"}"# + "\n")
+        #expect(strideTooLarge.status == 1)
+        #expect(strideTooLarge.stderr.contains("stride 8"))
+    }
+
+    @Test func usageErrorsExit2() throws {
+        for arguments in [["tokenize", "hi"],
+                          ["tokenize", "--vocab", Self.vocab, "--model", "x", "hi"],
+                          ["tokenize", "--vocab", Self.vocab, "--cased", "--uncased", "hi"],
+                          ["tokenize", "--vocab", Self.vocab, "--stride", "4", "hi"],
+                          ["tokenize", "--vocab", Self.vocab, "--max-length", "2", "hi"],
+                          ["tokenize", "--vocab", Self.vocab, "--max-length", "nope", "hi"]] {
+            let result = try runNLU(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(!result.stderr.isEmpty)
+        }
+    }
+
+    @Test func helpDescribesInputAndOutput() throws {
+        let result = try runNLU(["tokenize", "--help"])
+        #expect(result.status == 0)
+        for phrase in ["--vocab <file>", "--model <dir>", "--pair", "--max-length <n>", "--stride <n>", "--json", "Unicode scalars"] {
+            #expect(result.stdout.contains(phrase), "\(phrase)")
+        }
+    }
+}
