@@ -49,9 +49,17 @@ enum QAFixtures {
         var answers: [PipelineAnswer]
     }
 
+    struct SQuADCase: Decodable {
+        var model: String
+        var exact: Double
+        var f1: Double
+        var count: Int
+    }
+
     struct Goldens: Decodable {
         var logits: [LogitsCase]
         var pipeline: [PipelineCase]
+        var squad: [SQuADCase]
     }
 
     static let goldens: Goldens = {
@@ -59,7 +67,7 @@ enum QAFixtures {
             let data = try Data(contentsOf: directory.appendingPathComponent("goldens.json"))
             return try JSONDecoder().decode(Goldens.self, from: data)
         } catch {
-            return Goldens(logits: [], pipeline: [])
+            return Goldens(logits: [], pipeline: [], squad: [])
         }
     }()
 

@@ -84,7 +84,7 @@ enum FusedKernels {
                 case .geluTanh:
                     for c in 0..<columns { line[c] = geluTanh(line[c] + bias[c]) }
                 case .relu:
-                    for c in 0..<columns { line[c] = Swift.max(line[c] + bias[c], 0) }
+                    for c in 0..<columns { let v = line[c] + bias[c]; line[c] = v > 0 ? v : 0 }
                 }
             }
         }
@@ -158,50 +158,49 @@ enum FusedKernels {
         }
     }
 
-    // Reductions with 16 independent lanes: a plain loop would be one long dependency chain
-    // (floating-point addition is not reassociated by the compiler).
+    // Reductions with 8 independent accumulators: a single running sum is one long dependency
+    // chain (the compiler may not reassociate floating-point addition). Plain scalar code keeps
+    // debug builds fast too (generic SIMD types are very slow unoptimized).
     @inline(__always)
     static func sum(_ x: UnsafePointer<Float>, count: Int) -> Float {
-        var lanes = SIMD16<Float>.zero
+        var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0, s4: Float = 0, s5: Float = 0, s6: Float = 0, s7: Float = 0
         var index = 0
-        let raw = UnsafeRawPointer(x)
-        while index + 16 <= count {
-            lanes += raw.loadUnaligned(fromByteOffset: index * 4, as: SIMD16<Float>.self)
-            index += 16
+        while index + 8 <= count {
+            s0 += x[index]; s1 += x[index + 1]; s2 += x[index + 2]; s3 += x[index + 3]
+            s4 += x[index + 4]; s5 += x[index + 5]; s6 += x[index + 6]; s7 += x[index + 7]
+            index += 8
         }
-        var total = lanes.sum()
-        while index < count { total += x[index]; index += 1 }
-        return total
+        while index < count { s0 += x[index]; index += 1 }
+        return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
     }
 
     @inline(__always)
     static func sumOfSquaredDeviations(_ x: UnsafePointer<Float>, count: Int, mean: Float) -> Float {
-        var lanes = SIMD16<Float>.zero
-        let center = SIMD16<Float>(repeating: mean)
+        var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
         var index = 0
-        let raw = UnsafeRawPointer(x)
-        while index + 16 <= count {
-            let d = raw.loadUnaligned(fromByteOffset: index * 4, as: SIMD16<Float>.self) - center
-            lanes += d * d
-            index += 16
+        while index + 4 <= count {
+            let d0 = x[index] - mean, d1 = x[index + 1] - mean, d2 = x[index + 2] - mean, d3 = x[index + 3] - mean
+            s0 += d0 * d0; s1 += d1 * d1; s2 += d2 * d2; s3 += d3 * d3
+            index += 4
         }
-        var total = lanes.sum()
-        while index < count { let d = x[index] - mean; total += d * d; index += 1 }
-        return total
+        while index < count { let d = x[index] - mean; s0 += d * d; index += 1 }
+        return (s0 + s1) + (s2 + s3)
     }
 
     @inline(__always)
     static func maximum(_ x: UnsafePointer<Float>, count: Int) -> Float {
-        var lanes = SIMD16<Float>(repeating: -.greatestFiniteMagnitude)
+        // Four independent running maxima as selects (vectorizes; SIMD pointwiseMax does not).
+        var m0 = -Float.greatestFiniteMagnitude, m1 = m0, m2 = m0, m3 = m0
         var index = 0
-        let raw = UnsafeRawPointer(x)
-        while index + 16 <= count {
-            lanes = pointwiseMax(lanes, raw.loadUnaligned(fromByteOffset: index * 4, as: SIMD16<Float>.self))
-            index += 16
+        while index + 4 <= count {
+            m0 = m0 > x[index] ? m0 : x[index]
+            m1 = m1 > x[index + 1] ? m1 : x[index + 1]
+            m2 = m2 > x[index + 2] ? m2 : x[index + 2]
+            m3 = m3 > x[index + 3] ? m3 : x[index + 3]
+            index += 4
         }
-        var best = lanes.max()
-        while index < count { best = Swift.max(best, x[index]); index += 1 }
-        return best
+        while index < count { m0 = m0 > x[index] ? m0 : x[index]; index += 1 }
+        return Swift.max(Swift.max(m0, m1), Swift.max(m2, m3))
     }
 }
 

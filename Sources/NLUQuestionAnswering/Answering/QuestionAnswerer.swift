@@ -1,0 +1,223 @@
+import Foundation
+import NLUCore
+import NLUText
+
+/// Extractive question answering: finds the span of a document that answers a question, with the
+/// same answers as Hugging Face `transformers`' `pipeline("question-answering")` (4.57).
+///
+/// The document is cut into overlapping windows of `[CLS] question [SEP] context [SEP]`, all
+/// windows go through the encoder in one batched pass (padded only to the longest window), and
+/// spans are scored, mapped back to the document, merged and ranked as the pipeline does.
+///
+///     let qa = try QuestionAnswerer(modelDirectory: URL(fileURLWithPath: "distilbert-base-cased-distilled-squad"))
+///     let best = try qa.answers(to: "Who jumped over the dog?",
+///                               in: "The quick brown fox jumps over the lethargic dog.").first
+///     print(best?.text ?? "")   // "The quick brown fox" with a trained model
+public struct QuestionAnswerer: Sendable {
+    /// The encoder and QA head.
+    public let model: BertQAModel
+    /// The checkpoint's WordPiece tokenizer.
+    public let tokenizer: BertTokenizer
+    /// The tokenizer's `model_max_length` from `tokenizer_config.json`, if it states one.
+    public let modelMaxLength: Int?
+    /// Windows per encoder pass: bounds memory on very long documents (8 windows of 384 tokens of
+    /// BERT-base use about 100 MB of activations).
+    public var maxWindowsPerPass = 8
+
+    /// Loads a Hugging Face checkpoint directory: `config.json`, `model.safetensors`, and
+    /// `vocab.txt` or `tokenizer.json` (+ `tokenizer_config.json`).
+    public init(modelDirectory: URL) throws {
+        let model = try BertQAModel(modelDirectory: modelDirectory)
+        let tokenizer = try BertTokenizer(modelDirectory: modelDirectory)
+        self.init(model: model, tokenizer: tokenizer, modelMaxLength: Self.modelMaxLength(in: modelDirectory))
+    }
+
+    /// Combines a loaded model and tokenizer.
+    public init(model: BertQAModel, tokenizer: BertTokenizer, modelMaxLength: Int? = nil) {
+        self.model = model
+        self.tokenizer = tokenizer
+        self.modelMaxLength = modelMaxLength
+    }
+
+    /// `model_max_length` from `tokenizer_config.json`, when present and sensible.
+    static func modelMaxLength(in directory: URL) -> Int? {
+        let url = directory.appendingPathComponent("tokenizer_config.json")
+        guard let data = FileManager.default.contents(atPath: url.path),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let value = object["model_max_length"] as? NSNumber else { return nil }
+        let length = value.doubleValue
+        return length >= 1 && length < 1e9 ? Int(length) : nil
+    }
+
+    /// The window size used when the options leave it open: min(model_max_length, 384).
+    public var defaultMaxSequenceLength: Int { min(modelMaxLength ?? Int.max, 384) }
+
+    /// Finds the spans of `document` that best answer `question`, best first.
+    ///
+    ///     let answers = try qa.answers(to: "Who jumped?", in: text, options: AnswerOptions(topK: 3))
+    /// - Throws: ``QuestionAnsweringError`` for an empty question or document, bad options, or a
+    ///   question that leaves no room for the document.
+    public func answers(to question: String, in document: String, options: AnswerOptions = .init()) throws -> [Answer] {
+        try answers(to: [(question, document)], options: options)[0]
+    }
+
+    /// Answers several (question, document) pairs, running the windows of all of them through the
+    /// encoder together.
+    public func answers(to pairs: [(question: String, document: String)], options: AnswerOptions = .init()) throws -> [[Answer]] {
+        let settings = try WindowSettings(options: options, defaultLength: defaultMaxSequenceLength,
+                                          positions: model.configuration.maxPositionEmbeddings)
+        var reads: [DocumentRead] = []
+        for (question, document) in pairs {
+            guard !question.allSatisfy(\.isWhitespace) else { throw QuestionAnsweringError.emptyQuestion }
+            guard !document.allSatisfy(\.isWhitespace) else { throw QuestionAnsweringError.emptyDocument }
+            let truncated = truncatedQuestion(question, maxTokens: options.maxQuestionLength)
+            let passages = options.passageSearch.map { PassageSearch.passages(of: document, for: question, limit: $0.maxPassages) }
+                ?? [Passage(text: document, scalarOffset: 0)]
+            var windows: [PassageWindow] = []
+            for passage in passages {
+                let encodings: [Encoding]
+                do {
+                    encodings = try tokenizer.encodePair(truncated, passage.text, maxLength: settings.maxSequenceLength,
+                                                         stride: settings.stride)
+                } catch {
+                    throw QuestionAnsweringError.questionTooLong(reason: "\(error)")
+                }
+                windows += encodings.map { PassageWindow(encoding: $0, scalarOffset: passage.scalarOffset) }
+            }
+            reads.append(DocumentRead(document: document, windows: windows))
+        }
+        let allWindows = reads.flatMap(\.windows)
+        let logits = try windowLogits(allWindows.map(\.encoding))
+        var next = 0
+        return reads.map { read in
+            let count = read.windows.count
+            defer { next += count }
+            return rank(read, logits: Array(logits[next..<(next + count)]), options: options)
+        }
+    }
+
+    /// Start/end logits of each window, from batched encoder passes.
+    func windowLogits(_ encodings: [Encoding]) throws -> [(start: ArraySlice<Float>, end: ArraySlice<Float>)] {
+        var result: [(start: ArraySlice<Float>, end: ArraySlice<Float>)] = []
+        var first = 0
+        while first < encodings.count {
+            let chunk = encodings[first..<min(encodings.count, first + max(1, maxWindowsPerPass))]
+            let batch = try EncoderBatch(tokenIDs: chunk.map(\.ids), tokenTypeIDs: chunk.map(\.typeIDs),
+                                         padID: tokenizer.padID)
+            let (start, end) = try model.logits(batch)
+            for (row, encoding) in chunk.enumerated() {
+                let base = row * batch.sequenceLength
+                result.append((start[base..<(base + encoding.ids.count)], end[base..<(base + encoding.ids.count)]))
+            }
+            first += chunk.count
+        }
+        return result
+    }
+
+    /// The pipeline's post-processing: per-window span scores, offsets back to the document,
+    /// duplicates (same text, ignoring case) merged by adding scores, the null answer, top k.
+    func rank(_ read: DocumentRead, logits: [(start: ArraySlice<Float>, end: ArraySlice<Float>)],
+              options: AnswerOptions) -> [Answer] {
+        let scalars = Array(read.document.unicodeScalars)
+        let preselect = options.alignToWords ? options.topK * 2 + 10 : options.topK
+        var found: [(text: String, key: [Unicode.Scalar], start: Int, end: Int, score: Double)] = []
+        var minNullScore: Float = 1_000_000
+        for (window, windowLogits) in zip(read.windows, logits) {
+            let encoding = window.encoding
+            let allowed = encoding.ids.indices.map { encoding.sequenceIDs[$0] == 1 || encoding.ids[$0] == tokenizer.clsID }
+            let scored = SpanScorer.score(start: windowLogits.start, end: windowLogits.end, allowed: allowed,
+                                          maxAnswerLength: options.maxAnswerLength, limit: preselect)
+            if options.handleImpossibleAnswer { minNullScore = min(minNullScore, scored.nullScore) }
+            for candidate in scored.candidates {
+                var (start, end) = characterSpan(encoding, start: candidate.start, end: candidate.end,
+                                                 alignToWords: options.alignToWords)
+                start = min(max(start + window.scalarOffset, 0), scalars.count)
+                end = min(max(end + window.scalarOffset, start), scalars.count)
+                var text = String.UnicodeScalarView()
+                text.append(contentsOf: scalars[start..<end])
+                let answerText = String(text)
+                let key = Array(answerText.lowercased().unicodeScalars)
+                if let index = found.firstIndex(where: { $0.key == key }) {
+                    found[index].score += Double(candidate.score)
+                } else {
+                    found.append((answerText, key, start, end, Double(candidate.score)))
+                }
+            }
+        }
+        if options.handleImpossibleAnswer {
+            found.append(("", [], 0, 0, Double(minNullScore)))
+        }
+        // Stable: equal scores keep their order, as Python's sorted does.
+        let ranked = found.enumerated().sorted { a, b in
+            a.element.score != b.element.score ? a.element.score > b.element.score : a.offset < b.offset
+        }
+        let document = read.document
+        return ranked.prefix(options.topK).map { entry in
+            let answer = entry.element
+            let range = document.scalarIndexRange(answer.start..<answer.end) ?? document.startIndex..<document.startIndex
+            return Answer(text: answer.text, range: range, score: answer.score, start: answer.start, end: answer.end)
+        }
+    }
+
+    /// The scalar offsets of tokens `start...end` in the passage; with `alignToWords`, widened to
+    /// the whole words they fall in (the pipeline's `word_to_chars`, within this window).
+    func characterSpan(_ encoding: Encoding, start: Int, end: Int, alignToWords: Bool) -> (Int, Int) {
+        if alignToWords, let startWord = encoding.wordIDs[start], let endWord = encoding.wordIDs[end] {
+            let context = encoding.ids.indices.filter { encoding.sequenceIDs[$0] == 1 }
+            let startTokens = context.filter { encoding.wordIDs[$0] == startWord }
+            let endTokens = context.filter { encoding.wordIDs[$0] == endWord }
+            if let first = startTokens.first, let last = endTokens.last {
+                return (encoding.offsets[first].lowerBound, encoding.offsets[last].upperBound)
+            }
+        }
+        return (encoding.offsets[start].lowerBound, encoding.offsets[end].upperBound)
+    }
+
+    /// The question cut after its first `maxTokens` wordpieces (the pipeline's `max_question_len`).
+    func truncatedQuestion(_ question: String, maxTokens: Int) -> String {
+        let encoding = tokenizer.encode(question, addSpecialTokens: false)
+        guard encoding.ids.count > maxTokens, maxTokens > 0 else { return question }
+        let end = encoding.offsets[maxTokens - 1].upperBound
+        return String(String.UnicodeScalarView(question.unicodeScalars.prefix(end)))
+    }
+}
+
+/// The window geometry after applying defaults and checking the options.
+struct WindowSettings {
+    var maxSequenceLength: Int
+    var stride: Int
+
+    init(options: AnswerOptions, defaultLength: Int, positions: Int) throws {
+        maxSequenceLength = options.maxSequenceLength ?? defaultLength
+        stride = options.documentStride ?? min(maxSequenceLength / 2, 128)
+        guard options.topK >= 1 else {
+            throw QuestionAnsweringError.invalidOption(name: "top k", reason: "must be at least 1, got \(options.topK)")
+        }
+        guard options.maxAnswerLength >= 1 else {
+            throw QuestionAnsweringError.invalidOption(name: "max answer length", reason: "must be at least 1, got \(options.maxAnswerLength)")
+        }
+        guard options.maxQuestionLength >= 1 else {
+            throw QuestionAnsweringError.invalidOption(name: "max question length", reason: "must be at least 1, got \(options.maxQuestionLength)")
+        }
+        guard maxSequenceLength >= 4, maxSequenceLength <= positions else {
+            throw QuestionAnsweringError.invalidOption(
+                name: "max sequence length", reason: "must be between 4 and the model's \(positions) positions, got \(maxSequenceLength)")
+        }
+        guard stride >= 0, stride <= maxSequenceLength else {
+            throw QuestionAnsweringError.invalidOption(
+                name: "document stride", reason: "must be between 0 and the max sequence length \(maxSequenceLength), got \(stride)")
+        }
+    }
+}
+
+/// One window of a passage, and where the passage starts in the document.
+struct PassageWindow {
+    var encoding: Encoding
+    var scalarOffset: Int
+}
+
+/// The windows read for one document.
+struct DocumentRead {
+    var document: String
+    var windows: [PassageWindow]
+}

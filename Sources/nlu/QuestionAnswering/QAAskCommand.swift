@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu qa ask`: answers one question about a text, or a JSONL batch of them.
+struct QAAskCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ask",
+        abstract: "Answer a question about a text (or a JSONL file of questions).",
+        discussion: """
+        The text comes from --context, --context-file or standard input. Output: one line per answer, \
+        best first; with --json {"answers": [{"answer": ..., "score": ..., "start": ..., "end": ...}]} \
+        where start/end are Unicode-scalar offsets into the context (as Python counts them).
+
+        Batch mode: --input FILE.jsonl holds one {"id": ..., "question": ..., "context": ...} per line; \
+        the model is loaded once and one line {"id": ..., "answers": [...]} is written per input, in \
+        order, to --output or standard output. A bad line is reported on stderr with its line number, \
+        written as {"id": ..., "line": N, "error": ...}, and the rest is still answered; the exit code \
+        is then 1.
+
+        Example: nlu qa ask --model distilbert-base-cased-distilled-squad --question "Who jumped?" \
+        --context "The quick brown fox jumps over the lethargic dog."
+        """)
+
+    @Option(help: ArgumentHelp("The checkpoint directory (config.json, model.safetensors, vocab.txt or tokenizer.json).", valueName: "dir"))
+    var model: String
+
+    @Option(help: ArgumentHelp("The question.", valueName: "text"))
+    var question: String?
+
+    @Option(help: ArgumentHelp("The text to find the answer in.", valueName: "text"))
+    var context: String?
+
+    @Option(help: ArgumentHelp("Read the text from this file.", valueName: "file"))
+    var contextFile: String?
+
+    @Option(help: ArgumentHelp("Batch mode: a JSONL file of {\"id\", \"question\", \"context\"} objects.", valueName: "file"))
+    var input: String?
+
+    @Option(help: ArgumentHelp("Batch mode: write the JSONL results here instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @OptionGroup var reading: QAReadingOptions
+
+    @Flag(help: "Print JSON on stdout.")
+    var json = false
+
+    func validate() throws {
+        if input != nil {
+            guard question == nil, context == nil, contextFile == nil else {
+                throw ValidationError("--input (batch mode) excludes --question, --context and --context-file")
+            }
+            return
+        }
+        guard output == nil else { throw ValidationError("--output needs --input (batch mode)") }
+        guard let question else { throw ValidationError("give --question (or --input FILE.jsonl for a batch)") }
+        guard !question.allSatisfy(\.isWhitespace) else { throw ValidationError("--question is empty") }
+        guard context == nil || contextFile == nil else { throw ValidationError("give --context or --context-file, not both") }
+        if let context, context.allSatisfy(\.isWhitespace) { throw ValidationError("--context is empty") }
+    }
+
+    func run() throws {
+        let answerer = try QuestionAnswerer(modelDirectory: URL(fileURLWithPath: model))
+        if let input {
+            try QABatch(answerer: answerer, options: reading.answerOptions).run(input: input, output: output)
+            return
+        }
+        let text = try readContext()
+        guard !text.allSatisfy(\.isWhitespace) else {
+            throw ValidationError("the context is empty (\(contextFile ?? "standard input"))")
+        }
+        let answers = try answerer.answers(to: question ?? "", in: text, options: reading.answerOptions)
+        if json {
+            print(QAJSON.string(QAJSON.AnswerList(answers: answers.map(QAJSON.Answer.init))))
+        } else if answers.isEmpty {
+            print("(no answer)")
+        } else {
+            for answer in answers {
+                let shown = answer.isNoAnswer ? "(no answer)" : "\"\(answer.text)\""
+                print(String(format: "%.4f  ", answer.score) + "\(shown)  [\(answer.start)..<\(answer.end)]")
+            }
+        }
+    }
+
+    private func readContext() throws -> String {
+        if let context { return context }
+        let data: Data
+        if let contextFile {
+            guard let contents = FileManager.default.contents(atPath: contextFile) else {
+                throw QAInputError("\(contextFile): cannot read the file")
+            }
+            data = contents
+        } else {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw QAInputError("\(contextFile ?? "standard input"): not valid UTF-8")
+        }
+        return text
+    }
+}
+
+/// An input `nlu qa` cannot read; printed as "Error: <message>" with exit code 1.
+struct QAInputError: Error, CustomStringConvertible, LocalizedError {
+    let description: String
+    init(_ description: String) { self.description = description }
+    var errorDescription: String? { description }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu qa evaluate`: official SQuAD exact match and F1 of a checkpoint on a SQuAD JSON file.
+struct QAEvaluateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate",
+        abstract: "Score a checkpoint on a SQuAD v1.1 / v2.0 file: exact match and F1 (official normalization).",
+        discussion: """
+        Each question is answered with the best answer; for SQuAD 2.0 files (version "v2.0" or questions \
+        marked is_impossible) "no answer" is allowed and counts as right for unanswerable questions. \
+        Prints EM, F1 (percent), the number of questions and the seconds per question; --json prints \
+        {"exact_match", "f1", "count", "seconds_per_question"}. Progress goes to stderr.
+        """)
+
+    @Option(help: ArgumentHelp("The checkpoint directory.", valueName: "dir"))
+    var model: String
+
+    @Option(help: ArgumentHelp("A SQuAD-format JSON file (e.g. dev-v1.1.json or dev-v2.0.json).", valueName: "file"))
+    var squad: String
+
+    @Option(help: ArgumentHelp("Only the first N questions.", valueName: "n"))
+    var limit: Int?
+
+    @OptionGroup var reading: QAReadingOptions
+
+    @Flag(help: "Print JSON on stdout.")
+    var json = false
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
+    }
+
+    private struct Summary: Encodable {
+        var exact_match: Double
+        var f1: Double
+        var count: Int
+        var seconds_per_question: Double
+    }
+
+    func run() throws {
+        var dataset = try SQuADDataset(contentsOf: URL(fileURLWithPath: squad))
+        if let limit { dataset.questions = Array(dataset.questions.prefix(limit)) }
+        let answerer = try QuestionAnswerer(modelDirectory: URL(fileURLWithPath: model))
+        let total = dataset.questions.count
+        var lastReport = Date()
+        let report = try SQuADEvaluation.evaluate(answerer, on: dataset, options: reading.answerOptions) { done in
+            if Date().timeIntervalSince(lastReport) > 2 {
+                FileHandle.standardError.write(Data("qa evaluate: \(done)/\(total)\n".utf8))
+                lastReport = Date()
+            }
+        }
+        if json {
+            print(QAJSON.string(Summary(exact_match: report.exactMatch, f1: report.f1, count: report.count,
+                                        seconds_per_question: report.secondsPerQuestion)))
+        } else {
+            print(String(format: "exact match %.2f  F1 %.2f  questions %d  %.4f s/question",
+                         report.exactMatch, report.f1, report.count, report.secondsPerQuestion))
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import NLUKit
+
+/// The options of `nlu qa ask` / `nlu qa evaluate` that shape how a document is read
+/// (the pipeline's parameters, same defaults).
+struct QAReadingOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Number of answers to return.", valueName: "n"))
+    var topK: Int = 1
+
+    @Option(help: ArgumentHelp("Tokens per window, question and special tokens included (default: min(model_max_length, 384)).", valueName: "n"))
+    var maxSeqLength: Int?
+
+    @Option(help: ArgumentHelp("Tokens of overlap between windows (default: min(max-seq-length / 2, 128)).", valueName: "n"))
+    var docStride: Int?
+
+    @Option(help: ArgumentHelp("Longest answer, in tokens.", valueName: "n"))
+    var maxAnswerLength: Int = 15
+
+    @Option(help: ArgumentHelp("Questions are cut to this many tokens.", valueName: "n"))
+    var maxQuestionLength: Int = 64
+
+    @Flag(help: "Allow \"no answer\" (empty, at 0..0) when the model prefers it.")
+    var handleImpossibleAnswer = false
+
+    @Flag(help: "Keep token boundaries instead of widening answers to whole words.")
+    var noAlignToWords = false
+
+    @Option(help: ArgumentHelp("Read only the N paragraphs that best match the question (BM25), for very long texts.", valueName: "n"))
+    var passages: Int?
+
+    func validate() throws {
+        guard topK >= 1 else { throw ValidationError("--top-k must be at least 1, got \(topK)") }
+        guard maxAnswerLength >= 1 else { throw ValidationError("--max-answer-length must be at least 1, got \(maxAnswerLength)") }
+        guard maxQuestionLength >= 1 else { throw ValidationError("--max-question-length must be at least 1, got \(maxQuestionLength)") }
+        if let maxSeqLength, maxSeqLength < 4 { throw ValidationError("--max-seq-length must be at least 4, got \(maxSeqLength)") }
+        if let docStride, docStride < 0 { throw ValidationError("--doc-stride must not be negative, got \(docStride)") }
+        if let maxSeqLength, let docStride, docStride > maxSeqLength {
+            throw ValidationError("--doc-stride (\(docStride)) must not exceed --max-seq-length (\(maxSeqLength))")
+        }
+        if let passages, passages < 1 { throw ValidationError("--passages must be at least 1, got \(passages)") }
+    }
+
+    var answerOptions: AnswerOptions {
+        AnswerOptions(topK: topK, maxSequenceLength: maxSeqLength, documentStride: docStride,
+                      maxQuestionLength: maxQuestionLength, maxAnswerLength: maxAnswerLength,
+                      handleImpossibleAnswer: handleImpossibleAnswer, alignToWords: !noAlignToWords,
+                      passageSearch: passages.map { PassageSearchOptions(maxPassages: $0) })
+    }
+}

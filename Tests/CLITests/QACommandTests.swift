@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of `nlu qa` on the tiny random fixture checkpoints (scripts/fixtures/qa.py),
+/// compared with the reference pipeline's answers recorded in goldens.json.
+@Suite struct QACommandTests {
+    static let bert = fixturesDirectory.appendingPathComponent("qa/bert-tiny").path
+    static let distilbert = fixturesDirectory.appendingPathComponent("qa/distilbert-tiny").path
+    static let squad = fixturesDirectory.appendingPathComponent("qa/squad-v2.json").path
+    static let fox = "The quick brown fox jumps over the lethargic dog."
+
+    /// The pipeline's answers for (model, question, options) from goldens.json.
+    static func golden(model: String, question: String, options: [String: Any]) throws -> [[String: Any]] {
+        let data = try Data(contentsOf: fixturesDirectory.appendingPathComponent("qa/goldens.json"))
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let cases = try #require(root["pipeline"] as? [[String: Any]])
+        let match = try #require(cases.first {
+            $0["model"] as? String == model && $0["question"] as? String == question
+                && Self.sameOptions($0["options"] as? [String: Any] ?? [:], options)
+        })
+        return try #require(match["answers"] as? [[String: Any]])
+    }
+
+    static func sameOptions(_ a: [String: Any], _ b: [String: Any]) -> Bool {
+        Set(a.keys) == Set(b.keys) && a.keys.allSatisfy { "\(a[$0] ?? "")" == "\(b[$0] ?? "")" }
+    }
+
+    static func answers(_ json: String) throws -> [[String: Any]] {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        return try #require(object["answers"] as? [[String: Any]])
+    }
+
+    static func expectSame(_ actual: [[String: Any]], _ expected: [[String: Any]]) {
+        #expect(actual.map { $0["answer"] as? String } == expected.map { $0["answer"] as? String })
+        #expect(actual.map { $0["start"] as? Int } == expected.map { $0["start"] as? Int })
+        #expect(actual.map { $0["end"] as? Int } == expected.map { $0["end"] as? Int })
+        for (a, e) in zip(actual, expected) {
+            let score = a["score"] as? Double ?? -1, wanted = e["score"] as? Double ?? 1
+            #expect(abs(score - wanted) <= 1e-4 * wanted)
+        }
+    }
+
+    @Test func askPrintsThePipelinesAnswerAsJSON() throws {
+        let run = try runNLU(["qa", "ask", "--model", Self.bert, "--question", "Who jumped over the dog?",
+                              "--context", Self.fox, "--top-k", "3", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        Self.expectSame(try Self.answers(run.stdout),
+                        try Self.golden(model: "bert-tiny", question: "Who jumped over the dog?", options: ["top_k": 3]))
+    }
+
+    @Test func askReadsTheContextFromStandardInputAndPrintsText() throws {
+        let run = try runNLU(["qa", "ask", "--model", Self.distilbert, "--question", "Who jumped over the dog?"], input: Self.fox)
+        #expect(run.status == 0, "\(run.stderr)")
+        let expected = try Self.golden(model: "distilbert-tiny", question: "Who jumped over the dog?", options: [:])[0]
+        let answer = try #require(expected["answer"] as? String)
+        let start = try #require(expected["start"] as? Int), end = try #require(expected["end"] as? Int)
+        #expect(run.stdout.hasSuffix("\"\(answer)\"  [\(start)..<\(end)]\n"))
+    }
+
+    @Test func askReadsAContextFileWithUnicodeOffsetsInScalars() throws {
+        let question = "Where is the café?"
+        let data = try Data(contentsOf: fixturesDirectory.appendingPathComponent("qa/goldens.json"))
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let item = try #require((root["pipeline"] as? [[String: Any]])?.first {
+            $0["question"] as? String == question && $0["model"] as? String == "bert-tiny"
+                && ($0["options"] as? [String: Any])?["top_k"] as? Int == 4
+        })
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("qa-context-\(UUID().uuidString).txt")
+        try Data(try #require(item["context"] as? String).utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try runNLU(["qa", "ask", "--model", Self.bert, "--question", question, "--context-file", file.path,
+                              "--top-k", "4", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        Self.expectSame(try Self.answers(run.stdout), try #require(item["answers"] as? [[String: Any]]))
+    }
+
+    @Test func batchAnswersEachLineAndReportsBadLinesByNumber() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("qa-batch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.jsonl"), output = directory.appendingPathComponent("out.jsonl")
+        let lines = [
+            #"{"id": "a", "question": "Who jumped over the dog?", "context": "The quick brown fox jumps over the lethargic dog."}"#,
+            #"{"id": 2, "question": "Who jumped over the dog?""#,
+            #"{"id": "c", "question": "", "context": "Text."}"#,
+            #"{"id": "d", "question": "Who jumped over the dog?", "context": "The quick brown fox jumps over the lethargic dog."}"#,
+        ]
+        try Data(lines.joined(separator: "\n").utf8).write(to: input)
+        let run = try runNLU(["qa", "ask", "--model", Self.bert, "--input", input.path, "--output", output.path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("line 2: expected a JSON object"))
+        #expect(run.stderr.contains("line 3: the question is empty"))
+        #expect(run.stderr.contains("4/4 answered"))
+        let written = try String(contentsOf: output, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(written.count == 4)
+        let objects = try written.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(objects.map { "\($0["id"] ?? "-")" } == ["a", "-", "c", "d"])
+        #expect(objects[1]["line"] as? Int == 2 && objects[2]["line"] as? Int == 3)
+        let expected = try Self.golden(model: "bert-tiny", question: "Who jumped over the dog?", options: [:])
+        Self.expectSame(try #require(objects[0]["answers"] as? [[String: Any]]), expected)
+        Self.expectSame(try #require(objects[3]["answers"] as? [[String: Any]]), expected)
+    }
+
+    @Test func evaluatePrintsTheOfficialSQuADScores() throws {
+        let run = try runNLU(["qa", "evaluate", "--model", Self.bert, "--squad", Self.squad, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let data = try Data(contentsOf: fixturesDirectory.appendingPathComponent("qa/goldens.json"))
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let golden = try #require((root["squad"] as? [[String: Any]])?.first { $0["model"] as? String == "bert-tiny" })
+        #expect(object["count"] as? Int == 6)
+        #expect(abs((object["f1"] as? Double ?? -1) - (golden["f1"] as? Double ?? -2)) < 1e-9)
+        #expect(abs((object["exact_match"] as? Double ?? -1) - (golden["exact"] as? Double ?? -2)) < 1e-9)
+        let text = try runNLU(["qa", "evaluate", "--model", Self.bert, "--squad", Self.squad])
+        #expect(text.stdout.hasPrefix("exact match "))
+    }
+
+    @Test func missingOrCorruptModelDirectoryIsARuntimeError() throws {
+        let missing = try runNLU(["qa", "ask", "--model", "/nonexistent/model", "--question", "Who?", "--context", "Text."])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("Error: /nonexistent/model: not found"))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("qa-corrupt-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Self.bert), to: directory)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("{\"model_type\": \"bert\",".utf8).write(to: directory.appendingPathComponent("config.json"))
+        let corrupt = try runNLU(["qa", "ask", "--model", directory.path, "--question", "Who?", "--context", "Text."])
+        #expect(corrupt.status == 1)
+        #expect(corrupt.stderr.contains("config.json"))
+        try Data(#"{"model_type": "t5"}"#.utf8).write(to: directory.appendingPathComponent("config.json"))
+        let unsupported = try runNLU(["qa", "ask", "--model", directory.path, "--question", "Who?", "--context", "Text."])
+        #expect(unsupported.status == 1)
+        #expect(unsupported.stderr.contains("unsupported model_type \"t5\""))
+    }
+
+    @Test func emptyInputsAndBadOptionsAreUsageErrors() throws {
+        let emptyQuestion = try runNLU(["qa", "ask", "--model", Self.bert, "--question", " ", "--context", "Text."])
+        #expect(emptyQuestion.status == 2 && emptyQuestion.stderr.contains("--question is empty"))
+        let emptyContext = try runNLU(["qa", "ask", "--model", Self.bert, "--question", "Who?"], input: "\n")
+        #expect(emptyContext.status == 2 && emptyContext.stderr.contains("context is empty"))
+        let badTopK = try runNLU(["qa", "ask", "--model", Self.bert, "--question", "Who?", "--context", "x", "--top-k", "0"])
+        #expect(badTopK.status == 2 && badTopK.stderr.contains("--top-k"))
+        let badStride = try runNLU(["qa", "ask", "--model", Self.bert, "--question", "Who?", "--context", "x",
+                                    "--max-seq-length", "32", "--doc-stride", "40"])
+        #expect(badStride.status == 2 && badStride.stderr.contains("--doc-stride"))
+    }
+
+    @Test func questionLongerThanTheWindowIsAClearError() throws {
+        let question = Array(repeating: "who", count: 40).joined(separator: " ")
+        let run = try runNLU(["qa", "ask", "--model", Self.bert, "--question", question, "--context", Self.fox,
+                              "--max-seq-length", "32", "--doc-stride", "8"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("the question is too long for the window"))
+    }
+
+    @Test func helpDescribesTheOptions() throws {
+        let run = try runNLU(["qa", "ask", "--help"])
+        #expect(run.status == 0)
+        for option in ["--model", "--question", "--context-file", "--input", "--output", "--top-k", "--doc-stride",
+                       "--max-seq-length", "--max-answer-length", "--max-question-length", "--handle-impossible-answer", "--json"] {
+            #expect(run.stdout.contains(option), "\(option)")
+        }
+    }
+}

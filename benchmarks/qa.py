@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Question-answering encoder benchmark: NLUKit vs PyTorch vs ONNX Runtime, same input, same run.
+
+Builds a BERT-base-sized BertForQuestionAnswering with random weights (12 layers, hidden 768,
+12 heads, intermediate 3072, vocab 30522) in a temporary directory (never committed), then times
+one forward pass at sequence length 384 and 128, batch 1, 2 threads:
+  - NLUKit: `nlu-bench qa` (release build), which also reports its peak resident memory
+    after answering a question over a multi-window document with the same checkpoint;
+  - PyTorch: torch.set_num_threads(2), inference_mode;
+  - ONNX Runtime: the model exported to ONNX, intra_op_num_threads=2.
+
+    python3 benchmarks/qa.py [--iterations 10]
+
+OPENBLAS_CORETYPE=SkylakeX (on AVX-512 machines) is set for every side before any library loads.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+THREADS = 2
+
+
+def ensure_environment():
+    """OpenBLAS reads these when it loads: re-run this script once with them set."""
+    wanted = {"OPENBLAS_NUM_THREADS": str(THREADS), "OMP_NUM_THREADS": str(THREADS), "NLUKIT_THREADS": str(THREADS)}
+    flags = open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else ""
+    if "avx512f" in flags:
+        wanted["OPENBLAS_CORETYPE"] = "SkylakeX"
+    if any(os.environ.get(k) != v for k, v in wanted.items()):
+        os.execve(sys.executable, [sys.executable] + sys.argv, {**os.environ, **wanted})
+
+
+def synthetic_vocab():
+    """30522 tokens in the bert-base-uncased layout: [PAD] 0, [UNK] 100, [CLS] 101, [SEP] 102, [MASK] 103."""
+    tokens = ["[PAD]"] + [f"[unused{i}]" for i in range(99)] + ["[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    characters = [chr(c) for c in range(33, 127)]
+    tokens += characters + ["##" + c for c in characters if c.isalnum()]
+    syllables = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pa", "do", "fi", "gu", "he", "ja", "be"]
+    words = ["the", "of", "and", "in", "to", "was", "who", "what", "when", "where", "fox", "dog", "river", "city"]
+    index = 0
+    while len(tokens) + len(words) < 30522:
+        a, b, c = index % 16, (index // 16) % 16, (index // 256) % 16
+        words.append(syllables[a] + syllables[b] + (syllables[c] if index >= 256 else ""))
+        index += 1
+    seen = set(tokens)
+    tokens += [w for w in words if w not in seen][: 30522 - len(tokens)]
+    while len(tokens) < 30522:
+        tokens.append(f"##x{len(tokens)}")
+    return tokens
+
+
+def build_model(directory):
+    import torch
+    from transformers import BertConfig, BertForQuestionAnswering
+    torch.manual_seed(0)
+    model = BertForQuestionAnswering(BertConfig()).eval()
+    model.save_pretrained(directory, safe_serialization=True)
+    with open(os.path.join(directory, "vocab.txt"), "w") as f:
+        f.write("\n".join(synthetic_vocab()) + "\n")
+    with open(os.path.join(directory, "tokenizer_config.json"), "w") as f:
+        json.dump({"do_lower_case": True, "model_max_length": 512, "tokenizer_class": "BertTokenizer"}, f)
+    return model
+
+
+def input_ids(length):
+    """Deterministic ids: [CLS] 14 question tokens [SEP] context ... [SEP]; types 0 then 1."""
+    ids = [101] + [2000 + (i * 37) % 20000 for i in range(14)] + [102]
+    ids += [1000 + (i * 7919) % 29000 for i in range(length - len(ids) - 1)] + [102]
+    types = [0] * 16 + [1] * (length - 16)
+    return ids, types
+
+
+def time_it(function, iterations):
+    function()  # warm-up
+    function()
+    samples = []
+    for _ in range(iterations):
+        start = time.perf_counter()
+        function()
+        samples.append(time.perf_counter() - start)
+    samples.sort()
+    return samples[len(samples) // 2]
+
+
+def main():
+    ensure_environment()
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--iterations", type=int, default=10)
+    parser.add_argument("--lengths", default="384,128")
+    parser.add_argument("--skip-build", action="store_true")
+    args = parser.parse_args()
+    lengths = [int(x) for x in args.lengths.split(",")]
+
+    import torch
+    torch.set_num_threads(THREADS)
+    if not args.skip_build:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "nlu-bench"], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+    with tempfile.TemporaryDirectory(prefix="nlukit-qa-bench-") as directory:
+        model = build_model(directory)
+        weight_mb = os.path.getsize(os.path.join(directory, "model.safetensors")) / 2**20
+
+        ours = json.loads(subprocess.run(
+            [os.path.join(ROOT, ".build", "release", "nlu-bench"), "qa", "--model", directory,
+             "--lengths", args.lengths, "--iterations", str(args.iterations)],
+            check=True, capture_output=True, text=True).stdout)
+
+        torch_times = {}
+        for length in lengths:
+            ids, types = input_ids(length)
+            inputs = {"input_ids": torch.tensor([ids]), "token_type_ids": torch.tensor([types]),
+                      "attention_mask": torch.ones(1, length, dtype=torch.long)}
+
+            def run():
+                with torch.inference_mode():
+                    model(**inputs)
+            torch_times[length] = time_it(run, args.iterations)
+
+        import onnxruntime
+        onnx_path = os.path.join(directory, "model.onnx")
+        ids, types = input_ids(lengths[0])
+        sample = (torch.tensor([ids]), torch.ones(1, lengths[0], dtype=torch.long), torch.tensor([types]))
+        with torch.no_grad():
+            torch.onnx.export(model, sample, onnx_path, input_names=["input_ids", "attention_mask", "token_type_ids"],
+                              output_names=["start_logits", "end_logits"], opset_version=17, dynamo=False,
+                              dynamic_axes={k: {0: "batch", 1: "sequence"} for k in
+                                            ["input_ids", "attention_mask", "token_type_ids"]})
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = THREADS
+        options.inter_op_num_threads = 1
+        session = onnxruntime.InferenceSession(onnx_path, options, providers=["CPUExecutionProvider"])
+        onnx_times = {}
+        for length in lengths:
+            ids, types = input_ids(length)
+            feed = {"input_ids": [ids], "attention_mask": [[1] * length], "token_type_ids": [types]}
+            import numpy as np
+            feed = {k: np.array(v, dtype=np.int64) for k, v in feed.items()}
+            onnx_times[length] = time_it(lambda: session.run(None, feed), args.iterations)
+
+    print(f"BERT-base QA forward, batch 1, {THREADS} threads, median of {args.iterations} "
+          f"(OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', 'unset')}; ours: {ours['blas']})")
+    print(f"{'sequence':>8} {'NLUKit':>10} {'PyTorch':>10} {'ONNX RT':>10} {'vs PyTorch':>11} {'vs ONNX RT':>11}")
+    for length in lengths:
+        mine = ours["latencies"][str(length)]
+        print(f"{length:>8} {mine * 1000:>8.1f}ms {torch_times[length] * 1000:>8.1f}ms {onnx_times[length] * 1000:>8.1f}ms "
+              f"{mine / torch_times[length]:>11.2f} {mine / onnx_times[length]:>11.2f}")
+    peak = ours["peakResidentMB"]
+    print(f"peak resident memory answering a {ours['answerWindows']}-window document: {peak:.0f} MB "
+          f"(F32 weights {weight_mb:.0f} MB + 300 MB = {weight_mb + 300:.0f} MB budget) "
+          f"{'OK' if peak <= weight_mb + 300 else 'OVER'}")
+
+
+if __name__ == "__main__":
+    main()
