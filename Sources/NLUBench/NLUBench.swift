@@ -11,6 +11,7 @@ struct NLUBench: ParsableCommand {
         subcommands: [
             BLASInfoBenchmark.self,
             IntentsBenchmark.self,
+            KernelsBenchmark.self,
             QABenchmark.self,
             TokenizerBenchmark.self,
         ]
