@@ -12,6 +12,7 @@ struct NLUBench: ParsableCommand {
             BLASInfoBenchmark.self,
             IntentsBenchmark.self,
             KernelsBenchmark.self,
+            LanguageModelBenchmark.self,
             QABenchmark.self,
             TokenizerBenchmark.self,
         ]
