@@ -28,9 +28,13 @@ let package = Package(
             pkgConfig: "openblas",
             providers: [.apt(["libopenblas-dev", "pkg-config"])]
         ),
+        // Element-wise kernels in C, compiled per CPU level (AVX-512 / AVX2 / baseline) and
+        // picked at run time; Swift itself only targets baseline x86-64.
+        .target(name: "CKernels"),
         .target(
             name: "NLUCore",
             dependencies: [
+                "CKernels",
                 .target(name: "CBLAS", condition: .when(platforms: [.linux])),
             ]
         ),

@@ -1,4 +1,4 @@
-import Foundation
+import CKernels
 
 extension Kernels {
     /// GELU, exact form `x·Φ(x) = 0.5·x·(1 + erf(x/√2))` (BERT's `"gelu"`, PyTorch's default), in place.
@@ -10,9 +10,7 @@ extension Kernels {
 
     /// GELU, exact form, on `count` floats at `pointer` in place.
     public static func gelu(_ pointer: UnsafeMutablePointer<Float>, count: Int) {
-        forEachChunk(pointer, count: count) { base, n in
-            VectorMath.apply(base, count: n) { x in 0.5 * x * (1 + VectorMath.erf(x * 0.707_106_781_186_547_5)) }
-        }
+        forEachChunk(pointer, count: count) { nlukit_gelu($0, $1) }
     }
 
     /// GELU, tanh approximation `0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))` (`"gelu_new"`,
@@ -25,13 +23,7 @@ extension Kernels {
 
     /// GELU, tanh approximation, on `count` floats at `pointer` in place.
     public static func geluTanh(_ pointer: UnsafeMutablePointer<Float>, count: Int) {
-        forEachChunk(pointer, count: count) { base, n in
-            VectorMath.apply(base, count: n) { x in
-                // 0.5·(1 + tanh(u)) = sigmoid(2u): one exp, and exact in the negative tail.
-                let u = 0.797_884_560_802_865_4 * (x + 0.044_715 * x * x * x)
-                return x * VectorMath.sigmoid(2 * u)
-            }
-        }
+        forEachChunk(pointer, count: count) { nlukit_gelu_tanh($0, $1) }
     }
 
     /// The hyperbolic tangent, in place.
@@ -43,7 +35,7 @@ extension Kernels {
 
     /// The hyperbolic tangent on `count` floats at `pointer`, in place.
     public static func tanh(_ pointer: UnsafeMutablePointer<Float>, count: Int) {
-        forEachChunk(pointer, count: count) { base, n in VectorMath.apply(base, count: n, VectorMath.tanh) }
+        forEachChunk(pointer, count: count) { nlukit_tanh($0, $1) }
     }
 
     /// The logistic sigmoid `1 / (1 + e^{-x})`, in place.
@@ -55,7 +47,7 @@ extension Kernels {
 
     /// The logistic sigmoid on `count` floats at `pointer`, in place.
     public static func sigmoid(_ pointer: UnsafeMutablePointer<Float>, count: Int) {
-        forEachChunk(pointer, count: count) { base, n in VectorMath.apply(base, count: n, VectorMath.sigmoid) }
+        forEachChunk(pointer, count: count) { nlukit_sigmoid($0, $1) }
     }
 
     /// `max(x, 0)`, in place.
@@ -67,8 +59,45 @@ extension Kernels {
 
     /// `max(x, 0)` on `count` floats at `pointer`, in place.
     public static func relu(_ pointer: UnsafeMutablePointer<Float>, count: Int) {
-        forEachChunk(pointer, count: count) { base, n in
-            VectorMath.apply(base, count: n) { x in x.replacing(with: 0, where: x .< 0) }
+        forEachChunk(pointer, count: count) { nlukit_relu($0, $1) }
+    }
+
+    /// `e^x` on `count` floats at `pointer`, in place (0 below -87.34, +inf above 88.72).
+    ///
+    ///     var x: [Float] = [0, 1]
+    ///     x.withUnsafeMutableBufferPointer { Kernels.exp($0.baseAddress!, count: 2) }   // [1, 2.7182817]
+    public static func exp(_ pointer: UnsafeMutablePointer<Float>, count: Int) {
+        forEachChunk(pointer, count: count) { nlukit_exp($0, $1) }
+    }
+
+    /// The error function on `count` floats at `pointer`, in place.
+    ///
+    ///     var x: [Float] = [0.5]
+    ///     x.withUnsafeMutableBufferPointer { Kernels.erf($0.baseAddress!, count: 1) }   // [0.5205]
+    public static func erf(_ pointer: UnsafeMutablePointer<Float>, count: Int) {
+        forEachChunk(pointer, count: count) { nlukit_erf($0, $1) }
+    }
+
+    /// The instruction set the element-wise kernels use on this CPU: "AVX-512", "AVX2" or
+    /// "baseline" (SSE2 on x86-64; NEON on arm64, where the compiler vectorizes for it directly).
+    ///
+    ///     print(Kernels.instructionSet)   // "AVX-512"
+    public static var instructionSet: String {
+        switch nlukit_kernel_level() {
+        case 2: return "AVX-512"
+        case 1: return "AVX2"
+        default: return "baseline"
         }
+    }
+}
+
+extension Kernels {
+    /// Runs `body` with the element-wise kernels limited to instruction level `level` (0 baseline,
+    /// 1 AVX2, 2 AVX-512), then restores the detected level; for tests that check every level.
+    static func withInstructionLevel<R>(_ level: Int, _ body: () throws -> R) rethrows -> R {
+        let detected = nlukit_limit_kernel_level(2)
+        _ = nlukit_limit_kernel_level(Int32(level))
+        defer { _ = nlukit_limit_kernel_level(detected) }
+        return try body()
     }
 }

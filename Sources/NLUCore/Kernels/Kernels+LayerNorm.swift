@@ -1,4 +1,4 @@
-import Foundation
+import CKernels
 
 extension Kernels {
     /// Layer normalization over the last axis, in place:
@@ -27,40 +27,7 @@ extension Kernels {
                                  weight: UnsafePointer<Float>, bias: UnsafePointer<Float>, epsilon: Float) {
         guard rowLength > 0 else { return }
         forEachRowChunk(rowCount: rowCount, rowLength: rowLength) { range in
-            let raw = UnsafeMutableRawPointer(rows)
-            let weightRaw = UnsafeRawPointer(weight), biasRaw = UnsafeRawPointer(bias)
-            typealias Lanes = VectorMath.Lanes
-            for row in range {
-                let x = rows + row * rowLength
-                let rowOffset = row * rowLength * 4
-                let mean = VectorMath.sum(x, count: rowLength) / Float(rowLength)
-                // Two passes (mean, then squared deviations) avoid the cancellation of E[x²] - E[x]².
-                var lanes = Lanes(repeating: 0)
-                var index = 0
-                while index + 16 <= rowLength {
-                    let deviation = raw.loadUnaligned(fromByteOffset: rowOffset + index * 4, as: Lanes.self) - mean
-                    lanes += deviation * deviation
-                    index += 16
-                }
-                var squares = lanes.sum()
-                while index < rowLength {
-                    squares += (x[index] - mean) * (x[index] - mean)
-                    index += 1
-                }
-                let inverse = 1 / (squares / Float(rowLength) + epsilon).squareRoot()
-                index = 0
-                while index + 16 <= rowLength {
-                    let value = raw.loadUnaligned(fromByteOffset: rowOffset + index * 4, as: Lanes.self)
-                    let scale = weightRaw.loadUnaligned(fromByteOffset: index * 4, as: Lanes.self)
-                    let shift = biasRaw.loadUnaligned(fromByteOffset: index * 4, as: Lanes.self)
-                    raw.storeBytes(of: (value - mean) * inverse * scale + shift, toByteOffset: rowOffset + index * 4, as: Lanes.self)
-                    index += 16
-                }
-                while index < rowLength {
-                    x[index] = (x[index] - mean) * inverse * weight[index] + bias[index]
-                    index += 1
-                }
-            }
+            nlukit_layer_norm_rows(rows + range.lowerBound * rowLength, range.count, rowLength, weight, bias, epsilon)
         }
     }
 }

@@ -23,7 +23,11 @@ extension Kernels {
         precondition(k == kB, "matmul inner dimensions differ: \(a.shape)\(transposeA ? "ᵀ" : "")·\(b.shape)\(transposeB ? "ᵀ" : "")")
 
         let left = MatrixOperand(a), right = MatrixOperand(b)
-        var result = Tensor<Float>(shape: a.rank == 3 ? [batch, m, n] : [m, n])
+        let resultShape = a.rank == 3 ? [batch, m, n] : [m, n]
+        // Every element is written by BLAS (beta = 0), so the output needs no zero fill, except
+        // when k = 0, where BLAS may skip the product and the result is all zeros.
+        var result = k == 0 ? Tensor<Float>(shape: resultShape)
+            : Tensor(storage: TensorStorage(uninitializedCount: resultShape.reduce(1, *)), shape: resultShape)
         result.withUnsafeMutableBufferPointer { output in
             guard let c = output.baseAddress else { return }
             for index in 0..<batch {

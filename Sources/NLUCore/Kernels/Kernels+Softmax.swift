@@ -1,4 +1,4 @@
-import Foundation
+import CKernels
 
 extension Kernels {
     /// Softmax over the last axis, in place, numerically stable (the row maximum is subtracted
@@ -33,22 +33,10 @@ extension Kernels {
     public static func softmax(_ rows: UnsafeMutablePointer<Float>, rowCount: Int, rowLength: Int,
                                additiveMask: UnsafePointer<Float>? = nil, maskRowCount: Int = 1) {
         guard rowLength > 0 else { return }
+        let maskRows = max(maskRowCount, 1)
         forEachRowChunk(rowCount: rowCount, rowLength: rowLength) { range in
-            for row in range {
-                let x = rows + row * rowLength
-                if let additiveMask {
-                    let maskRow = additiveMask + (row % maskRowCount) * rowLength
-                    for index in 0..<rowLength { x[index] += maskRow[index] }
-                }
-                let maximum = VectorMath.maximum(x, count: rowLength)
-                guard maximum > -.infinity else {
-                    x.update(repeating: 0, count: rowLength)
-                    continue
-                }
-                VectorMath.apply(x, count: rowLength) { VectorMath.exp($0 - maximum) }
-                let scale = 1 / VectorMath.sum(x, count: rowLength)
-                for index in 0..<rowLength { x[index] *= scale }
-            }
+            nlukit_softmax_rows(rows + range.lowerBound * rowLength, range.count, rowLength,
+                                additiveMask, maskRows, range.lowerBound % maskRows)
         }
     }
 
@@ -65,25 +53,7 @@ extension Kernels {
     public static func logSoftmax(_ rows: UnsafeMutablePointer<Float>, rowCount: Int, rowLength: Int) {
         guard rowLength > 0 else { return }
         forEachRowChunk(rowCount: rowCount, rowLength: rowLength) { range in
-            let raw = UnsafeRawPointer(rows)
-            for row in range {
-                let x = rows + row * rowLength
-                let maximum = VectorMath.maximum(x, count: rowLength)
-                guard maximum > -.infinity else { continue }  // all -inf: log-probabilities stay -inf
-                var lanes = VectorMath.Lanes(repeating: 0)
-                var index = 0
-                while index + 16 <= rowLength {
-                    lanes += VectorMath.exp(raw.loadUnaligned(fromByteOffset: (row * rowLength + index) * 4, as: VectorMath.Lanes.self) - maximum)
-                    index += 16
-                }
-                var sum = lanes.sum()
-                while index < rowLength {
-                    sum += Foundation.exp(x[index] - maximum)
-                    index += 1
-                }
-                let shift = maximum + Foundation.log(sum)
-                for index in 0..<rowLength { x[index] -= shift }
-            }
+            nlukit_log_softmax_rows(rows + range.lowerBound * rowLength, range.count, rowLength)
         }
     }
 }

@@ -123,6 +123,14 @@ public struct Tensor<Scalar: TensorScalar>: Sendable {
     /// A row-major copy, or `self` when already contiguous.
     public func contiguous() -> Tensor {
         if isContiguous { return self }
+        return copied()
+    }
+
+    /// A row-major copy in fresh, writable storage (one memory copy when contiguous).
+    private func copied() -> Tensor {
+        if isContiguous {
+            return Tensor(storage: TensorStorage(copying: storage.baseAddress + offset, count: count), shape: shape)
+        }
         return Tensor(shape: shape, scalars: scalars)
     }
 
@@ -137,7 +145,7 @@ public struct Tensor<Scalar: TensorScalar>: Sendable {
     public mutating func withUnsafeMutableBufferPointer<R>(
         _ body: (UnsafeMutableBufferPointer<Scalar>) throws -> R
     ) rethrows -> R {
-        if !isContiguous { self = Tensor(shape: shape, scalars: scalars) }
+        if !isContiguous { self = copied() }
         makeUniqueAndWritable()
         return try body(UnsafeMutableBufferPointer(start: storage.baseAddress + offset, count: count))
     }
@@ -145,8 +153,7 @@ public struct Tensor<Scalar: TensorScalar>: Sendable {
     // Copy-on-write: a shared or memory-mapped storage is copied before the first write.
     private mutating func makeUniqueAndWritable() {
         if isKnownUniquelyReferenced(&storage) && storage.isWritable { return }
-        let copy = Tensor(shape: shape, scalars: scalars)
-        self = copy
+        self = copied()
     }
 
     private func storageIndex(_ indices: [Int]) -> Int {

@@ -26,14 +26,34 @@ public final class TensorStorage<Scalar: TensorScalar>: @unchecked Sendable {
         ownsMemory = true
     }
 
-    /// Copies `elements` into a new buffer.
-    public convenience init<C: Collection>(copying elements: C) where C.Element == Scalar {
-        self.init(count: elements.count)
-        var index = 0
-        for element in elements {
-            baseAddress[index] = element
-            index += 1
+    /// Copies `elements` into a new buffer (a memory copy for arrays and buffers).
+    public init<C: Collection>(copying elements: C) where C.Element == Scalar {
+        let count = elements.count
+        baseAddress = UnsafeMutablePointer<Scalar>.allocate(capacity: max(count, 1))
+        self.count = count
+        isWritable = true
+        owner = nil
+        ownsMemory = true
+        if count == 0 {
+            baseAddress.initialize(to: .zero)
+        } else {
+            _ = UnsafeMutableBufferPointer(start: baseAddress, count: count).initialize(from: elements)
         }
+    }
+
+    /// Allocates `count` elements without setting them, for outputs a kernel (e.g. BLAS with
+    /// beta = 0) overwrites entirely before anyone reads them.
+    init(uninitializedCount count: Int) {
+        baseAddress = UnsafeMutablePointer<Scalar>.allocate(capacity: max(count, 1))
+        self.count = count
+        isWritable = true
+        owner = nil
+        ownsMemory = true
+    }
+
+    /// Copies `count` elements from `source` (a plain memory copy).
+    public convenience init(copying source: UnsafePointer<Scalar>, count: Int) {
+        self.init(copying: UnsafeBufferPointer(start: source, count: count))
     }
 
     /// Wraps memory owned by `owner` (e.g. a memory-mapped file) without copying.

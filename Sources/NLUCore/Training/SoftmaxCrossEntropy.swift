@@ -25,7 +25,7 @@ public enum SoftmaxCrossEntropy {
             for row in 0..<rows {
                 loss -= Double(rowWeights[row]) * Double(values[row * classes + Int(targets[row])])
             }
-            VectorMath.apply(values.baseAddress!, count: values.count, VectorMath.exp)
+            Kernels.exp(values.baseAddress!, count: values.count)
             for row in 0..<rows {
                 let scale = Float(Double(rowWeights[row]) / totalWeight)
                 let line = values.baseAddress! + row * classes

@@ -134,3 +134,56 @@ import Testing
         #expect(source.scalars == [-1, 0, 1, 2, -2, 3])
     }
 }
+
+/// The same kernels at every instruction level this CPU has (each is compiled separately), and
+/// threaded softmax whose chunks start mid-way through the mask's rows.
+@Suite(.serialized) struct KernelLevelTests {
+    @Test func everyInstructionLevelAgreesWithTheReference() {
+        var generator = SplitMix64(seed: 77)
+        let input = randomTensor([5, 37], in: -6...6, using: &generator)
+        let weight = randomTensor([37], using: &generator), bias = randomTensor([37], using: &generator)
+        let reference: (String, (inout Tensor<Float>) -> Void) -> [Float] = { _, kernel in
+            var output = input
+            kernel(&output)
+            return output.scalars
+        }
+        let kernels: [(String, (inout Tensor<Float>) -> Void)] = [
+            ("gelu", { Kernels.gelu(&$0) }), ("geluTanh", { Kernels.geluTanh(&$0) }), ("tanh", { Kernels.tanh(&$0) }),
+            ("sigmoid", { Kernels.sigmoid(&$0) }), ("softmax", { Kernels.softmax(&$0) }),
+            ("logSoftmax", { Kernels.logSoftmax(&$0) }),
+            ("layerNorm", { Kernels.layerNorm(&$0, weight: weight, bias: bias, epsilon: 1e-5) }),
+        ]
+        let best = Kernels.withInstructionLevel(2) { Kernels.instructionSet }
+        let levels = best == "AVX-512" ? [0, 1, 2] : best == "AVX2" ? [0, 1] : [0]
+        let expected = kernels.map { reference($0.0, $0.1) }
+        for level in levels {
+            Kernels.withInstructionLevel(level) {
+                for (index, kernel) in kernels.enumerated() {
+                    // FMA contraction may differ between levels by a few ulps.
+                    #expect(maxAbsoluteDifference(reference(kernel.0, kernel.1), expected[index]) <= 2e-6,
+                            "\(kernel.0) at level \(level) (\(Kernels.instructionSet))")
+                }
+            }
+        }
+    }
+
+    @Test func threadedSoftmaxKeepsMaskRowsAlignedAcrossChunks() {
+        var generator = SplitMix64(seed: 8)
+        // 3·37 rows of 300: above the threading threshold, and the second chunk starts at row 56 (mask row 19).
+        let scores = randomTensor([3, 37, 300], in: -3...3, using: &generator)
+        let mask = randomTensor([37, 300], in: -5...0, using: &generator)
+        var threaded = scores
+        Kernels.softmax(&threaded, additiveMask: mask)
+        let length = 300
+        let maskValues = mask.scalars
+        var rowByRow = scores.scalars
+        rowByRow.withUnsafeMutableBufferPointer { buffer in
+            for row in 0..<(3 * 37) {
+                let start = row * length
+                for index in 0..<length { buffer[start + index] += maskValues[(row % 37) * length + index] }
+                Kernels.softmax(buffer.baseAddress! + start, rowCount: 1, rowLength: length)
+            }
+        }
+        #expect(maxAbsoluteDifference(threaded.scalars, rowByRow) <= 1e-7)
+    }
+}

@@ -2,12 +2,13 @@ import Foundation
 import Testing
 @testable import NLUCore
 
-/// The vector functions against Foundation's (evaluated in Double) on dense grids of inputs.
-@Suite struct VectorMathTests {
-    /// Evaluates `vector` on `inputs` 16 at a time.
-    func evaluate(_ inputs: [Float], _ vector: (VectorMath.Lanes) -> VectorMath.Lanes) -> [Float] {
+/// The vectorized exp, erf, tanh and sigmoid kernels against Foundation's functions (evaluated
+/// in Double) on dense grids of inputs. They run at the CPU's best level (`Kernels.instructionSet`).
+@Suite struct TranscendentalAccuracyTests {
+    /// Applies `kernel` in place to a copy of `inputs`.
+    func evaluate(_ inputs: [Float], _ kernel: (UnsafeMutablePointer<Float>, Int) -> Void) -> [Float] {
         var values = inputs
-        values.withUnsafeMutableBufferPointer { VectorMath.apply($0.baseAddress!, count: $0.count, vector) }
+        values.withUnsafeMutableBufferPointer { kernel($0.baseAddress!, $0.count) }
         return values
     }
 
@@ -17,7 +18,7 @@ import Testing
 
     @Test func expIsWithinOneAndAHalfUlpOfFoundation() {
         let inputs = grid(-87...88.5, count: 400_001) + [0, 1e-8, -1e-8, 0.5, -0.5]
-        let values = evaluate(inputs, VectorMath.exp)
+        let values = evaluate(inputs, { Kernels.exp($0, count: $1) })
         var worst: Double = 0
         for (x, value) in zip(inputs, values) {
             let reference = Foundation.exp(Double(x))
@@ -28,7 +29,7 @@ import Testing
     }
 
     @Test func expHandlesTheFloatRangeEdges() {
-        let values = evaluate([-.infinity, -200, -88, 0, 89, 200, .infinity, 1], VectorMath.exp)
+        let values = evaluate([-.infinity, -200, -88, 0, 89, 200, .infinity, 1], { Kernels.exp($0, count: $1) })
         #expect(values[0] == 0 && values[1] == 0)
         #expect(values[2] >= 0 && values[2] < 1e-37)
         #expect(values[3] == 1)
@@ -38,14 +39,14 @@ import Testing
 
     @Test func erfIsWithinFiveTenMillionthsOfFoundation() {
         let inputs = grid(-7...7, count: 200_001)
-        let values = evaluate(inputs, VectorMath.erf)
+        let values = evaluate(inputs, { Kernels.erf($0, count: $1) })
         let worst = zip(inputs, values).map { abs(Double($1) - Foundation.erf(Double($0))) }.max() ?? 0
         #expect(worst <= 5e-7, "max absolute error \(worst)")
     }
 
     @Test func tanhIsAccurateAbsolutelyAndNearZeroRelatively() {
         let inputs = grid(-12...12, count: 200_001) + [1e-6, -3e-5, 0.6249, 0.6251, 40, -40]
-        let values = evaluate(inputs, VectorMath.tanh)
+        let values = evaluate(inputs, { Kernels.tanh($0, count: $1) })
         var worstAbsolute: Double = 0, worstRelative: Double = 0
         for (x, value) in zip(inputs, values) {
             let reference = Foundation.tanh(Double(x))
@@ -58,23 +59,11 @@ import Testing
 
     @Test func sigmoidIsRelativelyAccurateIncludingTheTails() {
         let inputs = grid(-80...80, count: 160_001)
-        let values = evaluate(inputs, VectorMath.sigmoid)
+        let values = evaluate(inputs, { Kernels.sigmoid($0, count: $1) })
         let worst = zip(inputs, values).map { x, value in
             let reference = 1 / (1 + Foundation.exp(-Double(x)))
             return abs(Double(value) - reference) / reference
         }.max() ?? 0
         #expect(worst <= 2.5e-7, "max relative error \(worst)")
-    }
-
-    @Test func reductionsMatchPlainLoops() {
-        var generator = SplitMix64(seed: 5)
-        for count in [1, 15, 16, 17, 100, 1025] {
-            let values = randomScalars(count, in: -10...10, using: &generator)
-            let maximum = values.withUnsafeBufferPointer { VectorMath.maximum($0.baseAddress!, count: count) }
-            let sum = values.withUnsafeBufferPointer { VectorMath.sum($0.baseAddress!, count: count) }
-            #expect(maximum == values.max())
-            let reference = values.reduce(0.0) { $0 + Double($1) }
-            #expect(abs(Double(sum) - reference) <= 1e-6 * Double(count) * 10, "count \(count)")
-        }
     }
 }

@@ -1,0 +1,40 @@
+// Element-wise and row kernels of NLUKit, in C so that each can be compiled for several CPU
+// levels (AVX-512, AVX2+FMA, baseline) and picked at run time: Swift code is compiled for the
+// baseline x86-64 (SSE2) only, which runs these transcendental-heavy loops 4-8x slower.
+// Called through NLUCore's `Kernels`; not a public API of its own.
+#ifndef NLUKIT_CKERNELS_H
+#define NLUKIT_CKERNELS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// In place on `count` floats: e^x, erf(x), tanh(x), 1/(1+e^-x), max(x,0), exact GELU, tanh GELU.
+void nlukit_exp(float *values, long count);
+void nlukit_erf(float *values, long count);
+void nlukit_tanh(float *values, long count);
+void nlukit_sigmoid(float *values, long count);
+void nlukit_relu(float *values, long count);
+void nlukit_gelu(float *values, long count);
+void nlukit_gelu_tanh(float *values, long count);
+
+/// Softmax of each of `rows` rows of `length` floats, in place; row r first adds mask row
+/// (first_mask_row + r) % mask_rows of `mask` when `mask` is not NULL. A row that is all -inf
+/// becomes zeros.
+void nlukit_softmax_rows(float *values, long rows, long length, const float *mask, long mask_rows, long first_mask_row);
+/// Log-softmax of each row, in place.
+void nlukit_log_softmax_rows(float *values, long rows, long length);
+/// Layer normalization of each row (biased variance), in place.
+void nlukit_layer_norm_rows(float *values, long rows, long length, const float *weight, const float *bias, float epsilon);
+
+/// The instruction set the kernels run with: 2 = AVX-512, 1 = AVX2+FMA, 0 = baseline.
+int nlukit_kernel_level(void);
+/// Lowers the level used from now on (for tests of every level); a level above what the CPU
+/// supports is ignored. Returns the level in effect.
+int nlukit_limit_kernel_level(int level);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,87 @@
+#include "CKernels.h"
+
+// Each kernel is compiled once per CPU level from kernels_body.h; the public functions call the
+// best level the CPU supports, detected once.
+
+#define NLU_NAME(name) nlu_baseline_##name
+#define NLU_TARGET
+#include "kernels_body.h"
+#undef NLU_NAME
+#undef NLU_TARGET
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#define NLU_MULTI_LEVEL 1
+
+#define NLU_NAME(name) nlu_avx2_##name
+#define NLU_TARGET __attribute__((target("avx2,fma")))
+#include "kernels_body.h"
+#undef NLU_NAME
+#undef NLU_TARGET
+
+#define NLU_NAME(name) nlu_avx512_##name
+#define NLU_TARGET __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")))
+#include "kernels_body.h"
+#undef NLU_NAME
+#undef NLU_TARGET
+#endif
+
+static int level = -1;  // detected once; atomics because threads may race to set it
+
+static int detected_level(void) {
+#ifdef NLU_MULTI_LEVEL
+    __builtin_cpu_init();
+    int detected = 0;
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")
+        && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw")) detected = 2;
+    else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) detected = 1;
+    return detected;
+#else
+    return 0;
+#endif
+}
+
+int nlukit_kernel_level(void) {
+    int known = __atomic_load_n(&level, __ATOMIC_RELAXED);
+    if (known >= 0) return known;
+    int detected = detected_level();
+    __atomic_store_n(&level, detected, __ATOMIC_RELAXED);
+    return detected;
+}
+
+int nlukit_limit_kernel_level(int limit) {
+    int detected = detected_level();
+    int chosen = limit < detected ? (limit < 0 ? 0 : limit) : detected;
+    __atomic_store_n(&level, chosen, __ATOMIC_RELAXED);
+    return chosen;
+}
+
+#ifdef NLU_MULTI_LEVEL
+#define NLU_DISPATCH(name, ...)                                              \
+    switch (nlukit_kernel_level()) {                                         \
+    case 2: nlu_avx512_##name(__VA_ARGS__); break;                           \
+    case 1: nlu_avx2_##name(__VA_ARGS__); break;                             \
+    default: nlu_baseline_##name(__VA_ARGS__); break;                        \
+    }
+#else
+#define NLU_DISPATCH(name, ...) nlu_baseline_##name(__VA_ARGS__);
+#endif
+
+void nlukit_exp(float *values, long count) { NLU_DISPATCH(exp, values, count) }
+void nlukit_erf(float *values, long count) { NLU_DISPATCH(erf, values, count) }
+void nlukit_tanh(float *values, long count) { NLU_DISPATCH(tanh, values, count) }
+void nlukit_sigmoid(float *values, long count) { NLU_DISPATCH(sigmoid, values, count) }
+void nlukit_relu(float *values, long count) { NLU_DISPATCH(relu, values, count) }
+void nlukit_gelu(float *values, long count) { NLU_DISPATCH(gelu, values, count) }
+void nlukit_gelu_tanh(float *values, long count) { NLU_DISPATCH(gelu_tanh, values, count) }
+
+void nlukit_softmax_rows(float *values, long rows, long length, const float *mask, long mask_rows, long first_mask_row) {
+    NLU_DISPATCH(softmax_rows, values, rows, length, mask, mask_rows, first_mask_row)
+}
+
+void nlukit_log_softmax_rows(float *values, long rows, long length) {
+    NLU_DISPATCH(log_softmax_rows, values, rows, length)
+}
+
+void nlukit_layer_norm_rows(float *values, long rows, long length, const float *weight, const float *bias, float epsilon) {
+    NLU_DISPATCH(layer_norm_rows, values, rows, length, weight, bias, epsilon)
+}

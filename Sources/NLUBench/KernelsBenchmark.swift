@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu-bench kernels`: GEMM GFLOP/s on the BERT-base shapes and the throughput of the
+/// element-wise kernels, as JSON on stdout (driven by `benchmarks/kernels.py`, which measures
+/// NumPy and PyTorch on the same shapes in the same run).
+struct KernelsBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kernels",
+        abstract: "GEMM and element-wise kernel throughput on BERT-base shapes (JSON on stdout).",
+        discussion: """
+        Threads follow NLUKIT_THREADS / OPENBLAS_NUM_THREADS; set OPENBLAS_CORETYPE to the CPU's \
+        kernel family (e.g. SkylakeX) as benchmarks/kernels.py does. Each figure is the median \
+        of --repeats timed loops of about --seconds each.
+        """
+    )
+
+    @Option(help: "Timed loops per measurement (the median is reported).")
+    var repeats = 7
+
+    @Option(help: "Approximate duration of one timed loop, in seconds.")
+    var seconds = 0.2
+
+    struct GEMMResult: Codable {
+        var m: Int, k: Int, n: Int
+        var milliseconds: Double
+        var gflops: Double
+    }
+
+    struct ElementwiseResult: Codable {
+        var kernel: String
+        var shape: [Int]
+        var microseconds: Double
+        /// Elements processed per second, in billions.
+        var gigaElementsPerSecond: Double
+    }
+
+    struct Report: Codable {
+        var blas: String
+        var threads: Int
+        var gemm: [GEMMResult]
+        var elementwise: [ElementwiseResult]
+    }
+
+    func run() throws {
+        guard repeats > 0, seconds > 0 else { throw ValidationError("--repeats and --seconds must be positive") }
+        var generator = SplitMix64(seed: 1)
+        func random(_ shape: [Int]) -> Tensor<Float> {
+            Tensor(shape: shape, scalars: (0..<shape.reduce(1, *)).map { _ in Float.random(in: -1...1, using: &generator) })
+        }
+
+        var gemm: [GEMMResult] = []
+        for (m, k, n) in [(384, 768, 768), (384, 768, 3072), (384, 3072, 768)] {
+            let a = random([m, k]), b = random([k, n])
+            let time = measure { blackHole(Kernels.matmul(a, b)) }
+            gemm.append(GEMMResult(m: m, k: k, n: n, milliseconds: time * 1e3, gflops: 2 * Double(m * n * k) / time / 1e9))
+        }
+
+        // Out-of-place as PyTorch's functional forms are: `var y = x` then the in-place kernel
+        // (the copy-on-write copy is part of the measured time).
+        let hidden = random([384, 768]), scores = random([12, 384, 384])
+        let gamma = random([768]), beta = random([768])
+        let cases: [(String, Tensor<Float>, (inout Tensor<Float>) -> Void)] = [
+            ("softmax", hidden, { Kernels.softmax(&$0) }),
+            ("softmax", scores, { Kernels.softmax(&$0) }),
+            ("layerNorm", hidden, { Kernels.layerNorm(&$0, weight: gamma, bias: beta, epsilon: 1e-12) }),
+            ("gelu", hidden, { Kernels.gelu(&$0) }),
+            ("geluTanh", hidden, { Kernels.geluTanh(&$0) }),
+        ]
+        var elementwise: [ElementwiseResult] = []
+        for (name, input, kernel) in cases {
+            let time = measure {
+                var output = input
+                kernel(&output)
+                blackHole(output)
+            }
+            elementwise.append(ElementwiseResult(kernel: name, shape: input.shape, microseconds: time * 1e6,
+                                                 gigaElementsPerSecond: Double(input.count) / time / 1e9))
+        }
+
+        let report = Report(blas: BLAS.configuration, threads: BLAS.defaultThreadCount, gemm: gemm, elementwise: elementwise)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        print(String(decoding: try encoder.encode(report), as: UTF8.self))
+    }
+
+    /// Median seconds per call of `body` over `repeats` loops sized to last about `seconds` each.
+    func measure(_ body: () -> Void) -> Double {
+        for _ in 0..<3 { body() }  // warm up caches, BLAS threads and the allocator
+        let probeStart = DispatchTime.now().uptimeNanoseconds
+        body()
+        let probe = max(Double(DispatchTime.now().uptimeNanoseconds - probeStart) / 1e9, 1e-7)
+        let iterations = max(1, Int(seconds / probe))
+        var times: [Double] = []
+        for _ in 0..<repeats {
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<iterations { body() }
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 / Double(iterations))
+        }
+        return times.sorted()[times.count / 2]
+    }
+}
+
+/// Keeps the optimizer from discarding a computed value.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
