@@ -11,6 +11,7 @@ struct NLUBench: ParsableCommand {
         subcommands: [
             BLASInfoBenchmark.self,
             KernelsBenchmark.self,
+            LanguageModelBenchmark.self,
             QABenchmark.self,
             TokenizerBenchmark.self,
         ]
