@@ -10,7 +10,9 @@ struct NLUBench: ParsableCommand {
         abstract: "NLUKit benchmarks (run through the scripts in benchmarks/).",
         subcommands: [
             BLASInfoBenchmark.self,
+            IntentsBenchmark.self,
             KernelsBenchmark.self,
+            LanguageModelBenchmark.self,
             QABenchmark.self,
             TokenizerBenchmark.self,
         ]

@@ -123,15 +123,15 @@ import Testing
         let (_, _, trace) = network.forwardForTraining(input, initialState: state, generator: &generator)
         let analytic = network.backward(trace, outputGradient: outputWeights, finalStateGradient: stateWeights)
 
-        let numericInput = numericalGradient(of: { loss(network, $0) }, at: input)
+        let numericInput = GradientCheck.numericalGradient(of: { loss(network, $0) }, at: input, epsilon: 1e-2)
         #expect(Self.maxDifference(numericInput.scalars, analytic.input.scalars) < 2e-3)
         for parameter in 0..<4 {
             let original = network.layers[0].tensors[parameter]
-            let numeric = numericalGradient(of: { value in
+            let numeric = GradientCheck.numericalGradient(of: { value in
                 var probe = network
                 probe.layers[0].tensors[parameter] = value
                 return loss(probe, input)
-            }, at: original)
+            }, at: original, epsilon: 1e-2)
             #expect(Self.maxDifference(numeric.scalars, analytic.layers[0].tensors[parameter].scalars) < 2e-3,
                     "\(cell) parameter \(parameter)")
         }
@@ -151,27 +151,4 @@ import Testing
             try LSTM(inputSize: 3, hiddenSize: 4, layerCount: 2, prefix: "rnn.", tensor: { named[$0] })
         }
     }
-
-    @Test func gateActivationsMatchFoundation() {
-        let values = (0..<2000).map { Float($0 - 1000) / 37 }
-        var sig = values, th = values
-        sig.withUnsafeMutableBufferPointer { GateActivations.sigmoid($0.baseAddress!, count: $0.count) }
-        th.withUnsafeMutableBufferPointer { GateActivations.tanh($0.baseAddress!, count: $0.count) }
-        #expect(Self.maxDifference(sig, values.map { 1 / (1 + Foundation.exp(-$0)) }) < 2e-7)
-        #expect(Self.maxDifference(th, values.map { Foundation.tanh($0) }) < 2e-7)
-    }
-}
-
-/// Central-difference gradient of `f` at `x` (to be replaced by the core's GradientCheck).
-func numericalGradient(of f: (Tensor<Float>) -> Float, at x: Tensor<Float>, epsilon: Float = 1e-2) -> Tensor<Float> {
-    var gradient = [Float](repeating: 0, count: x.count)
-    let base = x.scalars
-    for index in 0..<x.count {
-        var plus = base, minus = base
-        plus[index] += epsilon
-        minus[index] -= epsilon
-        let up = f(Tensor(shape: x.shape, scalars: plus)), down = f(Tensor(shape: x.shape, scalars: minus))
-        gradient[index] = (up - down) / (2 * epsilon)
-    }
-    return Tensor(shape: x.shape, scalars: gradient)
 }

@@ -110,13 +110,13 @@ import Testing
         for name in ["embedding.weight", "decoder.weight", "decoder.bias", "rnn.weight_hh_l1"] {
             let index = try #require(names.firstIndex(of: name))
             let original = model.parameters[index]
-            let numeric = numericalGradient(of: { value in
+            let numeric = GradientCheck.numericalGradient(of: { value in
                 var parameters = model.parameters
                 parameters[index] = value
                 var probe = model
                 probe.parameters = parameters
                 return probe.loss(for: batch).loss
-            }, at: original)
+            }, at: original, epsilon: 1e-2)
             #expect(Self.maxDifference(numeric.scalars, analytic[index].scalars) < 1e-3, "\(name)")
         }
         model.probabilityCount = 5
@@ -222,17 +222,4 @@ import Testing
         let probabilities = try loaded.nextTokenProbabilities(after: loaded.tokenID(for: golden.steps[0].input), state: &state)
         #expect(Self.maxDifference(probabilities, golden.steps[0].probabilities) < 1e-5)
     }
-}
-
-/// Central-difference gradient of `f` at `x` (to be replaced by the core's GradientCheck).
-func numericalGradient(of f: (Tensor<Float>) -> Float, at x: Tensor<Float>, epsilon: Float = 1e-2) -> Tensor<Float> {
-    var gradient = [Float](repeating: 0, count: x.count)
-    let base = x.scalars
-    for index in 0..<x.count {
-        var plus = base, minus = base
-        plus[index] += epsilon
-        minus[index] -= epsilon
-        gradient[index] = (f(Tensor(shape: x.shape, scalars: plus)) - f(Tensor(shape: x.shape, scalars: minus))) / (2 * epsilon)
-    }
-    return Tensor(shape: x.shape, scalars: gradient)
 }

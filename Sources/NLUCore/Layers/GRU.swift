@@ -42,12 +42,12 @@ public struct GRU: RecurrentNetwork {
                 let gate = gates + row * width, hiddenGate = hiddenGates + row * width
                 let candidate = candidates + step * stepSize + row * hiddenSize
                 for unit in 0..<(2 * hiddenSize) { gate[unit] += hiddenGate[unit] }
-                GateActivations.sigmoid(gate, count: 2 * hiddenSize)   // r, z
+                Kernels.sigmoid(gate, count: 2 * hiddenSize)   // r, z
                 for unit in 0..<hiddenSize {
                     candidate[unit] = hiddenGate[2 * hiddenSize + unit]
                     gate[2 * hiddenSize + unit] += gate[unit] * candidate[unit]
                 }
-                GateActivations.tanh(gate + 2 * hiddenSize, count: hiddenSize)   // n
+                Kernels.tanh(gate + 2 * hiddenSize, count: hiddenSize)   // n
                 let h0 = previousHidden + row * hiddenSize, h1 = nextHidden + row * hiddenSize
                 for unit in 0..<hiddenSize {
                     let z = gate[hiddenSize + unit], n = gate[2 * hiddenSize + unit]

@@ -38,15 +38,16 @@ public struct LSTM: RecurrentNetwork {
                                              columns: width, into: gates, beta: 1)
             for row in 0..<batch {
                 let gate = gates + row * width
-                GateActivations.sigmoid(gate, count: 2 * hiddenSize)            // i, f
-                GateActivations.tanh(gate + 2 * hiddenSize, count: hiddenSize)   // g
-                GateActivations.sigmoid(gate + 3 * hiddenSize, count: hiddenSize) // o
+                Kernels.sigmoid(gate, count: 2 * hiddenSize)            // i, f
+                Kernels.tanh(gate + 2 * hiddenSize, count: hiddenSize)   // g
+                Kernels.sigmoid(gate + 3 * hiddenSize, count: hiddenSize) // o
                 let c0 = previousCells + row * hiddenSize, c1 = nextCells + row * hiddenSize
                 for unit in 0..<hiddenSize {
                     c1[unit] = gate[hiddenSize + unit] * c0[unit] + gate[unit] * gate[2 * hiddenSize + unit]
                 }
             }
-            GateActivations.tanh(nextCells, into: nextHidden, count: stepSize)
+            nextHidden.update(from: nextCells, count: stepSize)
+            Kernels.tanh(nextHidden, count: stepSize)
             for row in 0..<batch {
                 let output = gates + row * width + 3 * hiddenSize, h = nextHidden + row * hiddenSize
                 for unit in 0..<hiddenSize { h[unit] *= output[unit] }
@@ -71,7 +72,8 @@ public struct LSTM: RecurrentNetwork {
             let dGates = gateGradients + step * batch * width
             let previousCells = cells + step * stepSize, nextCells = previousCells + stepSize
             let upstream = gradient.outputGradient + step * stepSize
-            GateActivations.tanh(nextCells, into: cellTanh, count: stepSize)
+            cellTanh.update(from: nextCells, count: stepSize)
+            Kernels.tanh(cellTanh, count: stepSize)
             for row in 0..<batch {
                 let gate = gates + row * width, dGate = dGates + row * width
                 let offset = row * hiddenSize

@@ -36,12 +36,12 @@ public struct BertEncoder: WorkspaceEncoder {
         }
     }
 
-    func embed(_ batch: EncoderBatch, into workspace: EncoderWorkspace, threads: Int) throws {
+    func embed(_ batch: EncoderBatch, into workspace: EncoderWorkspace) throws {
         let length = batch.sequenceLength
         try embedSum(batch, tables: [
             (wordEmbeddings, { Int(batch.tokenIDs[$0]) }, "wordIDs"),
             (positionEmbeddings, { $0 % length }, "position"),
             (tokenTypeEmbeddings, { Int(batch.tokenTypeIDs[$0]) }, "wordTypes"),
-        ], norm: embeddingNorm, into: workspace, threads: threads)
+        ], norm: embeddingNorm, into: workspace)
     }
 }

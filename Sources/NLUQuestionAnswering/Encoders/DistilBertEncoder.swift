@@ -32,11 +32,11 @@ public struct DistilBertEncoder: WorkspaceEncoder {
         }
     }
 
-    func embed(_ batch: EncoderBatch, into workspace: EncoderWorkspace, threads: Int) throws {
+    func embed(_ batch: EncoderBatch, into workspace: EncoderWorkspace) throws {
         let length = batch.sequenceLength
         try embedSum(batch, tables: [
             (wordEmbeddings, { Int(batch.tokenIDs[$0]) }, "wordIDs"),
             (positionEmbeddings, { $0 % length }, "position"),
-        ], norm: embeddingNorm, into: workspace, threads: threads)
+        ], norm: embeddingNorm, into: workspace)
     }
 }

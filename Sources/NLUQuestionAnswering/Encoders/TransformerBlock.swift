@@ -5,11 +5,13 @@ import NLUCore
 ///
 /// The forward pass works on raw buffers of an ``EncoderWorkspace``: Q, K and V land side by side
 /// in one [rows, 3·hidden] matrix, each head's attention is two strided GEMMs straight on it (no
-/// copies per head), and the bias/activation/residual/norm steps are fused loops.
+/// copies per head), and the steps between GEMMs are the raw-pointer ``Kernels`` (threaded over rows).
 struct TransformerBlock: Sendable {
     let query: LinearWeights
     let key: LinearWeights
     let value: LinearWeights
+    /// The query, key and value biases side by side, matching the [rows, 3·hidden] layout.
+    let queryKeyValueBias: [Float]
     let attentionOutput: LinearWeights
     let attentionNorm: NormWeights
     let intermediate: LinearWeights
@@ -20,7 +22,7 @@ struct TransformerBlock: Sendable {
     /// `batch.sequenceLength` positions; `lengths[b]` is how many leading positions of sequence b
     /// are attended (padding after them is neither a query nor a key).
     func callAsFunction(_ workspace: EncoderWorkspace, batch: EncoderBatch, lengths: [Int], keyMasks: [Bool],
-                        configuration: BertConfiguration, threads: Int) {
+                        configuration: BertConfiguration) {
         let rows = batch.batchSize * batch.sequenceLength
         let hiddenSize = configuration.hiddenSize
         let qkvStride = 3 * hiddenSize
@@ -28,54 +30,55 @@ struct TransformerBlock: Sendable {
         query.multiply(workspace.hidden, rows: rows, into: qkv, ldc: qkvStride)
         key.multiply(workspace.hidden, rows: rows, into: qkv + hiddenSize, ldc: qkvStride)
         value.multiply(workspace.hidden, rows: rows, into: qkv + 2 * hiddenSize, ldc: qkvStride)
-        addQKVBias(qkv, rows: rows, hiddenSize: hiddenSize, threads: threads)
+        queryKeyValueBias.withUnsafeBufferPointer { bias in
+            guard let bias = bias.baseAddress else { return }
+            Kernels.addBias(qkv, rowCount: rows, rowLength: qkvStride, bias: bias)
+        }
 
-        attention(workspace, batch: batch, lengths: lengths, keyMasks: keyMasks, configuration: configuration, threads: threads)
+        attention(workspace, batch: batch, lengths: lengths, keyMasks: keyMasks, configuration: configuration)
 
         attentionOutput.multiply(workspace.context, rows: rows, into: workspace.projection)
-        FusedKernels.addBiasResidualLayerNorm(
-            projection: workspace.projection, bias: attentionOutput.bias.elementPointer, residual: workspace.hidden,
-            rows: rows, columns: hiddenSize, gamma: attentionNorm.gamma.elementPointer,
-            beta: attentionNorm.beta.elementPointer, epsilon: configuration.layerNormEpsilon, threads: threads)
+        addResidualAndNormalize(workspace, bias: attentionOutput.bias, norm: attentionNorm, rows: rows, configuration: configuration)
 
+        let inner = intermediate.outputSize
         intermediate.multiply(workspace.hidden, rows: rows, into: workspace.intermediate)
-        FusedKernels.addBiasActivate(workspace.intermediate, rows: rows, columns: intermediate.outputSize,
-                                     bias: intermediate.bias.elementPointer, activation: configuration.activation,
-                                     threads: threads)
+        Kernels.addBias(workspace.intermediate, rowCount: rows, rowLength: inner, bias: intermediate.bias.elementPointer)
+        switch configuration.activation {
+        case .gelu: Kernels.gelu(workspace.intermediate, count: rows * inner)
+        case .geluTanh: Kernels.geluTanh(workspace.intermediate, count: rows * inner)
+        case .relu: Kernels.relu(workspace.intermediate, count: rows * inner)
+        }
         output.multiply(workspace.intermediate, rows: rows, into: workspace.projection)
-        FusedKernels.addBiasResidualLayerNorm(
-            projection: workspace.projection, bias: output.bias.elementPointer, residual: workspace.hidden,
-            rows: rows, columns: hiddenSize, gamma: outputNorm.gamma.elementPointer,
-            beta: outputNorm.beta.elementPointer, epsilon: configuration.layerNormEpsilon, threads: threads)
+        addResidualAndNormalize(workspace, bias: output.bias, norm: outputNorm, rows: rows, configuration: configuration)
     }
 
-    private func addQKVBias(_ qkv: UnsafeMutablePointer<Float>, rows: Int, hiddenSize: Int, threads: Int) {
-        let biases = [query.bias.elementPointer, key.bias.elementPointer, value.bias.elementPointer]
-        FusedKernels.parallelRows(rows, threads: threads) { range in
-            for row in range {
-                for part in 0..<3 {
-                    let line = qkv + row * 3 * hiddenSize + part * hiddenSize
-                    let bias = biases[part]
-                    for c in 0..<hiddenSize { line[c] += bias[c] }
-                }
-            }
-        }
+    /// `hidden = LayerNorm(projection + bias + hidden)`: the post-norm residual connection.
+    private func addResidualAndNormalize(_ workspace: EncoderWorkspace, bias: Tensor<Float>, norm: NormWeights,
+                                         rows: Int, configuration: BertConfiguration) {
+        let hiddenSize = configuration.hiddenSize
+        let hidden = workspace.hidden, projection = workspace.projection
+        Kernels.addBias(projection, rowCount: rows, rowLength: hiddenSize, bias: bias.elementPointer)
+        for index in 0..<(rows * hiddenSize) { hidden[index] += projection[index] }
+        Kernels.layerNorm(hidden, rowCount: rows, rowLength: hiddenSize, weight: norm.gamma.elementPointer,
+                          bias: norm.beta.elementPointer, epsilon: configuration.layerNormEpsilon)
     }
 
     /// Scaled dot-product attention per sequence and head, written into `workspace.context`.
     private func attention(_ workspace: EncoderWorkspace, batch: EncoderBatch, lengths: [Int], keyMasks: [Bool],
-                           configuration: BertConfiguration, threads: Int) {
+                           configuration: BertConfiguration) {
         let hiddenSize = configuration.hiddenSize
         let headSize = configuration.headSize
         let qkvStride = 3 * hiddenSize
         let scale = 1 / Float(headSize).squareRoot()
         let scores = workspace.scores
-        batch.attentionMask.withUnsafeBufferPointer { mask in
-            for sequence in 0..<batch.batchSize {
-                let length = lengths[sequence]
-                let firstRow = sequence * batch.sequenceLength
-                guard length > 0 else { continue }
-                let keyMask = keyMasks[sequence] ? mask.baseAddress.map { $0 + firstRow } : nil
+        for sequence in 0..<batch.batchSize {
+            let length = lengths[sequence]
+            let firstRow = sequence * batch.sequenceLength
+            guard length > 0 else { continue }
+            // Masked keys inside the attended prefix (rare: padding is at the end) get -inf.
+            let keyMask: [Float]? = keyMasks[sequence]
+                ? batch.attentionMask[firstRow..<(firstRow + length)].map { $0 == 0 ? -Float.infinity : 0 } : nil
+            keyMask.withUnsafeOptionalBufferPointer { keyMask in
                 let base = workspace.queryKeyValue + firstRow * qkvStride
                 for head in 0..<configuration.attentionHeadCount {
                     let queries = base + head * headSize
@@ -84,8 +87,7 @@ struct TransformerBlock: Sendable {
                     // scores = (Q_h · K_hᵀ) / √d over the attended positions only.
                     BLAS.sgemm(.none, .transpose, m: length, n: length, k: headSize, alpha: scale,
                                a: queries, lda: qkvStride, b: keys, ldb: qkvStride, c: scores, ldc: length)
-                    FusedKernels.softmaxRows(scores, rows: length, keys: length, rowStride: length,
-                                             keyMask: keyMask, threads: threads)
+                    Kernels.softmax(scores, rowCount: length, rowLength: length, additiveMask: keyMask)
                     // context_h = P · V_h, written into the head's column block.
                     BLAS.sgemm(.none, .none, m: length, n: headSize, k: length,
                                a: scores, lda: length, b: values, ldb: qkvStride,
@@ -101,6 +103,7 @@ struct TransformerBlock: Sendable {
         query = try LinearWeights(tensors, names.query, output: h, input: h)
         key = try LinearWeights(tensors, names.key, output: h, input: h)
         value = try LinearWeights(tensors, names.value, output: h, input: h)
+        queryKeyValueBias = query.bias.scalars + key.bias.scalars + value.bias.scalars
         attentionOutput = try LinearWeights(tensors, names.attentionOutput, output: h, input: h)
         attentionNorm = try NormWeights(tensors, names.attentionNorm, size: h)
         intermediate = try LinearWeights(tensors, names.intermediate, output: i, input: h)
@@ -112,4 +115,14 @@ struct TransformerBlock: Sendable {
 /// How one architecture names the tensors of a ``TransformerBlock`` (without the model prefix).
 struct BlockTensorNames {
     var query, key, value, attentionOutput, attentionNorm, intermediate, output, outputNorm: String
+}
+
+extension Optional where Wrapped == [Float] {
+    /// Calls `body` with the array's buffer address, or nil when there is no array.
+    func withUnsafeOptionalBufferPointer<R>(_ body: (UnsafePointer<Float>?) -> R) -> R {
+        switch self {
+        case .some(let array): return array.withUnsafeBufferPointer { body($0.baseAddress) }
+        case .none: return body(nil)
+        }
+    }
 }

@@ -16,12 +16,12 @@ public protocol TransformerEncoder: Sendable {
 protocol WorkspaceEncoder: TransformerEncoder {
     var blocks: [TransformerBlock] { get }
     /// Writes the (layer-normed) input embeddings into `workspace.hidden`.
-    func embed(_ batch: EncoderBatch, into workspace: EncoderWorkspace, threads: Int) throws
+    func embed(_ batch: EncoderBatch, into workspace: EncoderWorkspace) throws
 }
 
 extension WorkspaceEncoder {
     /// Runs embeddings and every block; the result is in `workspace.hidden`.
-    func encode(_ batch: EncoderBatch, threads: Int) throws -> EncoderWorkspace {
+    func encode(_ batch: EncoderBatch) throws -> EncoderWorkspace {
         let config = configuration
         guard batch.sequenceLength <= config.maxPositionEmbeddings else {
             throw ModelError.invalidFeatureValue(
@@ -29,20 +29,20 @@ extension WorkspaceEncoder {
         }
         let workspace = EncoderWorkspace(rows: batch.batchSize * batch.sequenceLength, sequenceLength: batch.sequenceLength,
                                          hiddenSize: config.hiddenSize, intermediateSize: config.intermediateSize)
-        try embed(batch, into: workspace, threads: threads)
+        try embed(batch, into: workspace)
         let lengths = batch.attendedLengths
         // Only sequences with masked positions inside their attended prefix need per-key masking.
         let keyMasks = (0..<batch.batchSize).map { row in
             batch.attentionMask[(row * batch.sequenceLength)..<(row * batch.sequenceLength + lengths[row])].contains(0)
         }
         for block in blocks {
-            block(workspace, batch: batch, lengths: lengths, keyMasks: keyMasks, configuration: config, threads: threads)
+            block(workspace, batch: batch, lengths: lengths, keyMasks: keyMasks, configuration: config)
         }
         return workspace
     }
 
     public func hiddenStates(_ batch: EncoderBatch) throws -> Tensor<Float> {
-        let workspace = try encode(batch, threads: BLAS.defaultThreadCount)
+        let workspace = try encode(batch)
         let count = workspace.rows * configuration.hiddenSize
         let scalars = Array(UnsafeBufferPointer(start: workspace.hidden, count: count))
         return Tensor(shape: [batch.batchSize, batch.sequenceLength, configuration.hiddenSize], scalars: scalars)
@@ -50,7 +50,7 @@ extension WorkspaceEncoder {
 
     /// `hidden[row] = LayerNorm(Σ tables[k][ids[k][row]])`: the sum of embedding rows, normalized.
     func embedSum(_ batch: EncoderBatch, tables: [(table: Tensor<Float>, ids: (Int) -> Int, feature: String)],
-                  norm: NormWeights, into workspace: EncoderWorkspace, threads: Int) throws {
+                  norm: NormWeights, into workspace: EncoderWorkspace) throws {
         let hiddenSize = configuration.hiddenSize
         let rows = batch.batchSize * batch.sequenceLength
         for (table, ids, feature) in tables {
@@ -75,7 +75,7 @@ extension WorkspaceEncoder {
                 }
             }
         }
-        FusedKernels.layerNorm(workspace.hidden, rows: rows, columns: hiddenSize, gamma: norm.gamma.elementPointer,
-                               beta: norm.beta.elementPointer, epsilon: configuration.layerNormEpsilon, threads: threads)
+        Kernels.layerNorm(workspace.hidden, rowCount: rows, rowLength: hiddenSize, weight: norm.gamma.elementPointer,
+                          bias: norm.beta.elementPointer, epsilon: configuration.layerNormEpsilon)
     }
 }

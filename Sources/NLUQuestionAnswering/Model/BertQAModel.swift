@@ -125,8 +125,7 @@ public struct BertQAModel: Model {
 
     /// Start and end logits for every position of `batch`, row-major [batch · sequence].
     public func logits(_ batch: EncoderBatch) throws -> (start: [Float], end: [Float]) {
-        let threads = BLAS.defaultThreadCount
-        let workspace = try encoder.encode(batch, threads: threads)
+        let workspace = try encoder.encode(batch)
         let rows = workspace.rows
         // The head is [2, hidden]: reuse the projection buffer for the [rows, 2] result.
         head.multiply(workspace.hidden, rows: rows, into: workspace.projection)

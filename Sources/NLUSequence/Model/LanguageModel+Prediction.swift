@@ -84,20 +84,3 @@ enum TopEntries {
         return top
     }
 }
-
-/// Softmax over a logit vector (until the core's `Kernels.softmax` is used here).
-enum Softmax {
-    static func normalize(_ values: inout [Float]) {
-        guard let maximum = values.max() else { return }
-        var sum: Float = 0
-        for index in values.indices {
-            let e = expf(values[index] - maximum)
-            values[index] = e
-            sum += e
-        }
-        let scale = 1 / sum
-        for index in values.indices { values[index] *= scale }
-    }
-}
-
-import Foundation

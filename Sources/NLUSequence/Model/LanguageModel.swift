@@ -150,7 +150,10 @@ public struct LanguageModel: StatefulModel {
     /// - Throws: ``LanguageModelError/invalidState(expected:actual:)`` for a state of the wrong shape.
     public func nextTokenProbabilities(after tokenID: Int32, state: inout Tensor<Float>) throws -> [Float] {
         var logits = try nextTokenLogits(after: tokenID, state: &state)
-        Softmax.normalize(&logits)
+        logits.withUnsafeMutableBufferPointer { values in
+            guard let base = values.baseAddress else { return }
+            Kernels.softmax(base, rowCount: 1, rowLength: values.count)
+        }
         return logits
     }
 
@@ -194,23 +197,17 @@ public struct LanguageModel: StatefulModel {
 
     /// Decoder logits for hidden rows `[n, hidden]`, row-major `[n, vocabulary]`.
     func decode(_ hidden: Tensor<Float>) -> [Float] {
-        let rows = hidden.shape[0], width = configuration.hiddenSize, count = vocabulary.count
-        var logits = [Float](repeating: 0, count: rows * count)
-        decoderBias.withUnsafeBufferPointer { bias in
-            for row in 0..<rows {
-                for column in 0..<count { logits[row * count + column] = bias[column] }
-            }
+        guard hidden.shape[0] == 1 else {
+            return Kernels.linear(hidden, weight: decoderWeight, bias: decoderBias).scalars
         }
+        // One row (a prediction step): a GEMV reads the decoder weight once, without GEMM packing.
+        var logits = decoderBias.scalars
+        let width = configuration.hiddenSize, count = vocabulary.count
         hidden.withUnsafeBufferPointer { h in
             decoderWeight.withUnsafeBufferPointer { weight in
                 logits.withUnsafeMutableBufferPointer { output in
                     guard let x = h.baseAddress, let w = weight.baseAddress, let y = output.baseAddress else { return }
-                    if rows == 1 {
-                        BLAS.sgemv(.none, rows: count, columns: width, a: w, lda: width, x: x, beta: 1, y: y)
-                    } else {
-                        BLAS.sgemm(.none, .transpose, m: rows, n: count, k: width, a: x, lda: width, b: w, ldb: width,
-                                   beta: 1, c: y, ldc: count)
-                    }
+                    BLAS.sgemv(.none, rows: count, columns: width, a: w, lda: width, x: x, beta: 1, y: y)
                 }
             }
         }

@@ -54,7 +54,7 @@ extension LanguageModel {
         var outputMask: Tensor<Float>? = nil
         if dropout > 0 { (features, outputMask) = Dropout.apply(features, probability: dropout, generator: &generator) }
         let logits = Tensor(shape: [rows, vocabularySize], scalars: decode(features))
-        let (loss, logitGradient) = InterimSoftmaxCrossEntropy.lossAndGradient(logits: logits, targets: batch.targets)
+        let (loss, logitGradient) = SoftmaxCrossEntropy.lossAndGradient(logits: logits, targets: batch.targets)
 
         // Decoder: dW = dLogitsᵀ · features, db = Σ dLogits, dFeatures = dLogits · W.
         var decoderWeightGradient = Tensor<Float>(shape: [vocabularySize, hiddenSize])
@@ -104,9 +104,12 @@ extension LanguageModel {
     /// The mean cross-entropy of predicting `batch.targets` (no dropout, no gradients) and the final state.
     public func loss(for batch: LanguageModelBatch, initialState: Tensor<Float>? = nil) -> (loss: Float, finalState: Tensor<Float>) {
         let ids = Tensor<Int32>(shape: [batch.steps, batch.batch], scalars: batch.inputs)
-        let (logits, finalState) = logits(for: ids, initialState: initialState)
-        let (loss, _) = InterimSoftmaxCrossEntropy.lossAndGradient(
-            logits: logits.reshaped([batch.steps * batch.batch, vocabulary.count]), targets: batch.targets)
-        return (loss, finalState)
+        var (logProbabilities, finalState) = logits(for: ids, initialState: initialState)
+        Kernels.logSoftmax(&logProbabilities)
+        let count = vocabulary.count
+        let total = logProbabilities.withUnsafeBufferPointer { values in
+            batch.targets.enumerated().reduce(0.0) { $0 - Double(values[$1.offset * count + Int($1.element)]) }
+        }
+        return (Float(total / Double(max(1, batch.targets.count))), finalState)
     }
 }

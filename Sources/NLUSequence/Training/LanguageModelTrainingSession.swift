@@ -13,7 +13,7 @@ public final class LanguageModelTrainingSession {
     public private(set) var model: LanguageModel
     public let clipNorm: Float
     public let dropout: Float
-    private let optimizer: InterimAdam
+    private let optimizer: AdamOptimizer
     private var generator: SplitMix64
     private var state: Tensor<Float>? = nil
     /// Steps taken.
@@ -23,7 +23,7 @@ public final class LanguageModelTrainingSession {
         self.model = model
         self.clipNorm = clipNorm
         self.dropout = dropout
-        self.optimizer = InterimAdam(learningRate: learningRate)
+        self.optimizer = AdamOptimizer(learningRate: learningRate)
         self.generator = SplitMix64(seed: seed)
     }
 
@@ -38,7 +38,7 @@ public final class LanguageModelTrainingSession {
         var (loss, gradients, finalState) = model.lossAndGradients(for: batch, initialState: state, dropout: dropout,
                                                                    generator: &generator)
         state = finalState
-        _ = InterimGradientClipping.clipByGlobalNorm(&gradients, maxNorm: clipNorm)
+        GradientClipping.clipByGlobalNorm(&gradients, maxNorm: clipNorm)
         var parameters = model.parameters
         optimizer.step(&parameters, gradients: gradients)
         model.parameters = parameters

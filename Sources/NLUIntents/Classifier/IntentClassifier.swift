@@ -1,0 +1,176 @@
+import Foundation
+import NLUCore
+
+/// An intent classifier trained on your machine: featurizes an utterance (``TextFeaturizer``) and
+/// runs a small ReLU network (``IntentNetwork``) to get a probability per intent, with a "none"
+/// class when the dataset has counterexamples or an out-of-scope label.
+///
+///     let dataset = try IntentImporter.importDataset(from: URL(fileURLWithPath: "workspace.json")).dataset
+///     let classifier = try IntentClassifier.train(on: dataset)
+///     try classifier.save(to: URL(fileURLWithPath: "car.nlumodel"))
+///     let answer = classifier.predict("turn the radio on")   // answer.intent == "turn_on"
+public struct IntentClassifier: Sendable {
+    /// The package `kind` of intent classifiers.
+    public static let modelKind = "intent-classifier"
+    /// The label of the class trained from counterexamples (reserved: no intent may use it).
+    public static let noneLabel = "(none)"
+
+    /// Class labels by output index; ``noneLabel`` last when the model has a "none" class.
+    public let labels: [String]
+    /// Whether the last class is the "none" class.
+    public let hasNoneClass: Bool
+    /// The featurizer (vocabulary, IDF, options).
+    public let featurizer: TextFeaturizer
+    /// The network.
+    public let network: IntentNetwork
+    /// The default confidence threshold (0: always answer unless "none" wins).
+    public var threshold: Float
+    /// The training options used.
+    public let trainingOptions: TrainingOptions
+
+    /// The intents (labels without the "none" class).
+    public var intents: [String] { hasNoneClass ? Array(labels.dropLast()) : labels }
+
+    init(labels: [String], hasNoneClass: Bool, featurizer: TextFeaturizer, network: IntentNetwork,
+         threshold: Float, trainingOptions: TrainingOptions) {
+        self.labels = labels
+        self.hasNoneClass = hasNoneClass
+        self.featurizer = featurizer
+        self.network = network
+        self.threshold = threshold
+        self.trainingOptions = trainingOptions
+    }
+
+    // MARK: Training
+
+    /// Trains a classifier on `dataset`: learns the vocabulary from the training part, holds out
+    /// ``TrainingOptions/validationSplit`` of each intent for early stopping, and reports each epoch.
+    /// - Throws: ``IntentDatasetError`` for an unusable dataset (fewer than two classes, empty
+    ///   utterances, ...), ``IntentClassifierError`` for bad options or no features.
+    public static func train(on dataset: IntentDataset, features: FeatureOptions = FeatureOptions(),
+                             training: TrainingOptions = TrainingOptions(), file: String = "dataset",
+                             progress: (EpochReport) -> Void = { _ in }) throws -> IntentClassifier {
+        try validate(training)
+        try dataset.validateForTraining(file: file)
+        if let reserved = dataset.intents.first(where: { $0.name == noneLabel }) {
+            throw IntentClassifierError.reservedIntentName(reserved.name)
+        }
+        let intents = dataset.intents.filter { !$0.utterances.isEmpty }
+        let hasNone = !dataset.counterexamples.isEmpty
+        let labels = intents.map(\.name) + (hasNone ? [noneLabel] : [])
+        var examples: [(String, Int)] = []
+        for (index, intent) in intents.enumerated() { examples += intent.utterances.map { ($0.text, index) } }
+        if hasNone { examples += dataset.counterexamples.map { ($0.text, labels.count - 1) } }
+
+        // Stratified validation split, seeded.
+        var generator = SplitMix64(seed: training.seed ^ 0x5EED_5A17)
+        var trainingExamples: [(String, Int)] = []
+        var validationExamples: [(String, Int)] = []
+        for label in labels.indices {
+            var members = examples.filter { $0.1 == label }
+            members.shuffle(using: &generator)
+            let held = Int((Double(members.count) * training.validationSplit).rounded(.down))
+            validationExamples += members.prefix(held)
+            trainingExamples += members.dropFirst(held)
+        }
+        let featurizer = TextFeaturizer.fit(trainingExamples.map(\.0), options: features)
+        guard featurizer.dimension > 0 else {
+            throw IntentClassifierError.noFeatures(reason: "no term occurs in at least \(features.minDocumentFrequency) training utterances")
+        }
+        let vectorize = { (pairs: [(String, Int)]) in pairs.map { (featurizer.vector(for: $0.0), $0.1) } }
+        var counts = [Int](repeating: 0, count: labels.count)
+        for (_, label) in trainingExamples { counts[label] += 1 }
+        let classWeights: [Float] = counts.map { count in
+            guard training.classWeighting == .balanced, count > 0 else { return 1 }
+            return Float(trainingExamples.count) / Float(labels.count * count)
+        }
+        var trainer = NetworkTrainer(inputDimension: featurizer.dimension, classCount: labels.count, options: training)
+        let network = try trainer.train(vectorize(trainingExamples), validation: vectorize(validationExamples),
+                                        classWeights: classWeights, progress: progress)
+        return IntentClassifier(labels: labels, hasNoneClass: hasNone, featurizer: featurizer, network: network,
+                                threshold: 0, trainingOptions: training)
+    }
+
+    static func validate(_ options: TrainingOptions) throws {
+        func fail(_ option: String, _ reason: String) -> IntentClassifierError { .invalidOption(option: option, reason: reason) }
+        guard !options.hiddenSizes.isEmpty, options.hiddenSizes.allSatisfy({ $0 >= 1 && $0 <= 65_536 }) else {
+            throw fail("hidden sizes", "expected one or more sizes between 1 and 65536, got \(options.hiddenSizes)")
+        }
+        guard options.epochs >= 1 else { throw fail("epochs", "expected at least 1, got \(options.epochs)") }
+        guard options.batchSize >= 1 else { throw fail("batch size", "expected at least 1, got \(options.batchSize)") }
+        guard options.learningRate > 0, options.learningRate.isFinite else { throw fail("learning rate", "expected a positive number, got \(options.learningRate)") }
+        guard options.weightDecay >= 0 else { throw fail("weight decay", "expected 0 or more, got \(options.weightDecay)") }
+        guard options.dropout >= 0, options.dropout < 1 else { throw fail("dropout", "expected 0 ≤ p < 1, got \(options.dropout)") }
+        guard options.validationSplit >= 0, options.validationSplit < 1 else {
+            throw fail("validation split", "expected 0 ≤ fraction < 1, got \(options.validationSplit)")
+        }
+        guard options.patience >= 1 else { throw fail("patience", "expected at least 1, got \(options.patience)") }
+    }
+
+    // MARK: Prediction
+
+    /// The probability of every class for `text`, by label (the "none" class under ``noneLabel``).
+    public func probabilities(for text: String) -> [String: Float] {
+        Dictionary(uniqueKeysWithValues: zip(labels, network.probabilities(for: featurizer.vector(for: text))))
+    }
+
+    /// The intent of `text`: the most probable class, `nil` when that is the "none" class or when the
+    /// best intent's probability is under `threshold` (default: the model's ``threshold``), and the
+    /// `top` most probable intents.
+    public func predict(_ text: String, top: Int = 5, threshold: Float? = nil) -> IntentPrediction {
+        let probabilities = network.probabilities(for: featurizer.vector(for: text))
+        let intentCount = hasNoneClass ? labels.count - 1 : labels.count
+        let order = (0..<intentCount).sorted { probabilities[$0] != probabilities[$1] ? probabilities[$0] > probabilities[$1] : $0 < $1 }
+        let ranking = order.prefix(max(0, top)).map { IntentPrediction.RankedIntent(intent: labels[$0], confidence: probabilities[$0]) }
+        let best = order.first
+        let confidence = best.map { probabilities[$0] } ?? 0
+        var intent = best.map { labels[$0] }
+        if hasNoneClass, let noneProbability = probabilities.last, noneProbability > confidence { intent = nil }
+        if confidence < (threshold ?? self.threshold) { intent = nil }
+        return IntentPrediction(text: text, intent: intent, confidence: confidence, ranking: ranking)
+    }
+
+    // MARK: Saving and loading
+
+    /// Saves the classifier as an `.nlumodel` package (atomically: an existing package at `url` is
+    /// replaced only once the new one is complete).
+    ///
+    ///     try classifier.save(to: URL(fileURLWithPath: "car.nlumodel"))
+    public func save(to url: URL, metadata: [String: String] = [:]) throws {
+        let configuration = IntentClassifierConfiguration(
+            labels: labels, noneLabel: hasNoneClass ? Self.noneLabel : nil, hiddenSizes: network.hiddenSizes,
+            features: featurizer.options, vocabulary: featurizer.terms, threshold: threshold, training: trainingOptions)
+        var weights = network.namedWeights
+        weights["featurizer.idf"] = Tensor(shape: [featurizer.dimension], scalars: featurizer.inverseDocumentFrequency)
+        try ModelPackage.save(to: url, kind: Self.modelKind, config: configuration, metadata: metadata, weights: weights)
+    }
+
+    /// Loads a classifier saved by ``save(to:metadata:)`` (weights memory-mapped).
+    /// - Throws: ``ModelPackageError`` (missing files, newer format version, another kind),
+    ///   ``SafeTensorsError`` (bad weights) or ``IntentClassifierError/invalidModel(_:)``.
+    public static func load(from url: URL) throws -> IntentClassifier {
+        let (configuration, _, weights) = try ModelPackage.load(from: url, kind: modelKind, config: IntentClassifierConfiguration.self)
+        func tensor(_ name: String) throws -> Tensor<Float> {
+            guard weights.info(name) != nil else { throw IntentClassifierError.invalidModel("\(url.path): missing tensor '\(name)'") }
+            return try weights.floatTensor(name)
+        }
+        let hiddenCount = configuration.hiddenSizes.count - 1
+        let network = try IntentNetwork(
+            inputWeight: tensor("input.weight"), inputBias: tensor("input.bias"),
+            hiddenWeights: (0..<max(0, hiddenCount)).map { try tensor("hidden.\($0).weight") },
+            hiddenBiases: (0..<max(0, hiddenCount)).map { try tensor("hidden.\($0).bias") },
+            outputWeight: tensor("output.weight"), outputBias: tensor("output.bias"))
+        let idf = try tensor("featurizer.idf")
+        guard network.inputDimension == configuration.vocabulary.count, idf.shape == [configuration.vocabulary.count] else {
+            throw IntentClassifierError.invalidModel("\(url.path): the vocabulary has \(configuration.vocabulary.count) terms but input.weight has \(network.inputDimension) rows and featurizer.idf \(idf.shape)")
+        }
+        guard network.classCount == configuration.labels.count else {
+            throw IntentClassifierError.invalidModel("\(url.path): \(configuration.labels.count) labels but output.weight has \(network.classCount) rows")
+        }
+        let featurizer = TextFeaturizer(options: configuration.features, terms: configuration.vocabulary,
+                                        inverseDocumentFrequency: idf.scalars)
+        return IntentClassifier(labels: configuration.labels, hasNoneClass: configuration.noneLabel != nil,
+                                featurizer: featurizer, network: network, threshold: configuration.threshold,
+                                trainingOptions: configuration.training)
+    }
+}

@@ -1,0 +1,18 @@
+/// The `config` of an intent-classifier package's `manifest.json` (documented in the README): what
+/// is needed besides the weights to featurize and answer exactly as at training time.
+struct IntentClassifierConfiguration: Codable, Sendable {
+    /// Class labels by output index; the "none" class, when trained, is the last.
+    var labels: [String]
+    /// The label of the "none" class, when the model has one.
+    var noneLabel: String?
+    /// Hidden layer sizes.
+    var hiddenSizes: [Int]
+    /// Featurization choices.
+    var features: FeatureOptions
+    /// Terms by feature index (`featurizer.idf` holds their IDF in the weights).
+    var vocabulary: [String]
+    /// The default confidence threshold under which there is no intent.
+    var threshold: Float
+    /// The options the model was trained with (for the record).
+    var training: TrainingOptions
+}

@@ -1,0 +1,126 @@
+import Foundation
+import NLUCore
+
+/// The intent classifier's network, SwiftNLC's shape: sparse features → ReLU hidden layers →
+/// softmax over the classes. The first layer stores one row of `hiddenSizes[0]` weights per
+/// feature (`input.weight` [features, hidden], an embedding bag), so a forward pass only reads the
+/// rows of the features an utterance has; the other layers are dense, in PyTorch's `nn.Linear`
+/// layout (`hidden.N.weight` [out, in], `output.weight` [classes, last hidden]).
+///
+///     let probabilities = network.probabilities(for: featurizer.vector(for: "play jazz"))
+public struct IntentNetwork: Sendable {
+    /// `input.weight` [features, hidden₀].
+    public let inputWeight: Tensor<Float>
+    /// `input.bias` [hidden₀].
+    public let inputBias: Tensor<Float>
+    /// `hidden.N.weight` [hiddenₙ₊₁, hiddenₙ].
+    public let hiddenWeights: [Tensor<Float>]
+    /// `hidden.N.bias` [hiddenₙ₊₁].
+    public let hiddenBiases: [Tensor<Float>]
+    /// `output.weight` [classes, last hidden].
+    public let outputWeight: Tensor<Float>
+    /// `output.bias` [classes].
+    public let outputBias: Tensor<Float>
+
+    /// Assembles a network from its weights, checking that the shapes chain.
+    /// - Throws: ``IntentClassifierError/invalidModel(_:)`` naming the tensor whose shape is wrong.
+    public init(inputWeight: Tensor<Float>, inputBias: Tensor<Float>, hiddenWeights: [Tensor<Float>],
+                hiddenBiases: [Tensor<Float>], outputWeight: Tensor<Float>, outputBias: Tensor<Float>) throws {
+        func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+            if !condition { throw IntentClassifierError.invalidModel(message()) }
+        }
+        try check(inputWeight.rank == 2, "input.weight must be [features, hidden], is \(inputWeight.shape)")
+        var width = inputWeight.shape[1]
+        try check(inputBias.shape == [width], "input.bias must be [\(width)], is \(inputBias.shape)")
+        try check(hiddenWeights.count == hiddenBiases.count, "hidden weights and biases differ in number")
+        for (index, (weight, bias)) in zip(hiddenWeights, hiddenBiases).enumerated() {
+            try check(weight.rank == 2 && weight.shape[1] == width, "hidden.\(index).weight must be [out, \(width)], is \(weight.shape)")
+            width = weight.shape[0]
+            try check(bias.shape == [width], "hidden.\(index).bias must be [\(width)], is \(bias.shape)")
+        }
+        try check(outputWeight.rank == 2 && outputWeight.shape[1] == width, "output.weight must be [classes, \(width)], is \(outputWeight.shape)")
+        try check(outputBias.shape == [outputWeight.shape[0]], "output.bias must be [\(outputWeight.shape[0])], is \(outputBias.shape)")
+        self.inputWeight = inputWeight.contiguous()
+        self.inputBias = inputBias.contiguous()
+        self.hiddenWeights = hiddenWeights.map { $0.contiguous() }
+        self.hiddenBiases = hiddenBiases.map { $0.contiguous() }
+        self.outputWeight = outputWeight.contiguous()
+        self.outputBias = outputBias.contiguous()
+    }
+
+    /// The number of input features.
+    public var inputDimension: Int { inputWeight.shape[0] }
+    /// The number of classes.
+    public var classCount: Int { outputWeight.shape[0] }
+    /// The hidden layer sizes.
+    public var hiddenSizes: [Int] { [inputWeight.shape[1]] + hiddenWeights.map { $0.shape[0] } }
+
+    /// The weights under their package names.
+    public var namedWeights: [String: Tensor<Float>] {
+        var result = ["input.weight": inputWeight, "input.bias": inputBias,
+                      "output.weight": outputWeight, "output.bias": outputBias]
+        for (index, (weight, bias)) in zip(hiddenWeights, hiddenBiases).enumerated() {
+            result["hidden.\(index).weight"] = weight
+            result["hidden.\(index).bias"] = bias
+        }
+        return result
+    }
+
+    /// Class probabilities (softmax of the logits) for one feature vector.
+    public func probabilities(for features: SparseVector) -> [Float] {
+        var activations = inputBias.scalars
+        let width = activations.count
+        inputWeight.withUnsafeBufferPointer { rows in
+            activations.withUnsafeMutableBufferPointer { h in
+                for (feature, value) in zip(features.indices, features.values) where Int(feature) < inputDimension {
+                    let row = rows.baseAddress! + Int(feature) * width
+                    for i in 0..<width { h[i] += value * row[i] }
+                }
+                for i in 0..<width where h[i] < 0 { h[i] = 0 }
+            }
+        }
+        for (weight, bias) in zip(hiddenWeights, hiddenBiases) {
+            activations = Self.dense(weight, bias, activations)
+            for i in activations.indices where activations[i] < 0 { activations[i] = 0 }
+        }
+        var logits = Self.dense(outputWeight, outputBias, activations)
+        Self.softmax(&logits)
+        return logits
+    }
+
+    /// Class probabilities for a dense feature vector (the Core-ML-like `embeddings` input).
+    public func probabilities(forDense features: [Float]) -> [Float] {
+        var sparse = SparseVector()
+        for (index, value) in features.enumerated() where value != 0 {
+            sparse.indices.append(Int32(index))
+            sparse.values.append(value)
+        }
+        return probabilities(for: sparse)
+    }
+
+    /// `weight · x + bias` for weight [out, in].
+    static func dense(_ weight: Tensor<Float>, _ bias: Tensor<Float>, _ x: [Float]) -> [Float] {
+        var y = bias.scalars
+        let rows = weight.shape[0], columns = weight.shape[1]
+        weight.withUnsafeBufferPointer { w in
+            x.withUnsafeBufferPointer { input in
+                y.withUnsafeMutableBufferPointer { output in
+                    BLAS.sgemv(.none, rows: rows, columns: columns, alpha: 1, a: w.baseAddress!, lda: columns,
+                               x: input.baseAddress!, beta: 1, y: output.baseAddress!)
+                }
+            }
+        }
+        return y
+    }
+
+    /// Max-subtracted softmax in place.
+    static func softmax(_ values: inout [Float]) {
+        guard let largest = values.max() else { return }
+        var sum: Float = 0
+        for i in values.indices {
+            values[i] = expf(values[i] - largest)
+            sum += values[i]
+        }
+        for i in values.indices { values[i] /= sum }
+    }
+}

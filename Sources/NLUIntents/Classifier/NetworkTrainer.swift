@@ -1,0 +1,327 @@
+import Foundation
+import NLUCore
+
+/// What one epoch of training reports.
+///
+///     IntentClassifier.train(on: dataset) { print($0.epoch, $0.trainingLoss) }
+public struct EpochReport: Sendable {
+    /// 1-based epoch number.
+    public var epoch: Int
+    /// Mean training loss over the epoch's batches.
+    public var trainingLoss: Float
+    /// Validation accuracy, when a validation split is used.
+    public var validationAccuracy: Double?
+    /// Mean validation loss, when a validation split is used.
+    public var validationLoss: Float?
+    /// Whether this epoch is the best so far (the one whose weights are kept).
+    public var isBest: Bool
+}
+
+/// Trains an ``IntentNetwork`` with mini-batch Adam on sparse inputs: the first layer's forward pass
+/// and gradient only visit the rows of the features present in the batch (row-sparse Adam), the
+/// dense layers go through BLAS. Dropout on hidden activations, L2 weight decay, class-weighted
+/// softmax cross-entropy, early stopping on a validation split (the best epoch's weights are kept).
+/// Deterministic for a seed: the same data, options and seed give bit-identical weights.
+struct NetworkTrainer {
+    let inputDimension: Int
+    let classCount: Int
+    let options: TrainingOptions
+    /// Layer widths after the input: hidden sizes, then the classes.
+    private let widths: [Int]
+    /// `weights[0]` is [features, hidden₀] (rows per feature); `weights[l]` for l ≥ 1 is [out, in].
+    private var weights: [[Float]]
+    private var biases: [[Float]]
+    private var generator: SplitMix64
+
+    init(inputDimension: Int, classCount: Int, options: TrainingOptions) {
+        self.inputDimension = inputDimension
+        self.classCount = classCount
+        self.options = options
+        widths = options.hiddenSizes + [classCount]
+        generator = SplitMix64(seed: options.seed)
+        weights = []
+        biases = []
+        var fanIn = inputDimension
+        for width in widths {
+            // Glorot uniform, as scikit-learn's MLP and Keras initialize.
+            let limit = Float((6.0 / Double(fanIn + width)).squareRoot())
+            weights.append((0..<(fanIn * width)).map { _ in (Self.uniform(&generator) * 2 - 1) * limit })
+            biases.append([Float](repeating: 0, count: width))
+            fanIn = width
+        }
+    }
+
+    /// A uniform Float in [0, 1) from 24 random bits.
+    static func uniform(_ generator: inout SplitMix64) -> Float {
+        Float(generator.next() >> 40) * 0x1p-24
+    }
+
+    /// Trains on `examples` (feature vectors with class indices), holding out `validation` to pick the
+    /// epoch. Returns the network of the best epoch.
+    mutating func train(_ examples: [(SparseVector, Int)], validation: [(SparseVector, Int)], classWeights: [Float],
+                        progress: (EpochReport) -> Void) throws -> IntentNetwork {
+        let optimizers = makeOptimizers()
+        var order = Array(examples.indices)
+        var best: (accuracy: Double, loss: Float, weights: [[Float]], biases: [[Float]])?
+        var epochsWithoutImprovement = 0
+        var workspace = Workspace(widths: widths, batchSize: options.batchSize, inputDimension: inputDimension)
+        for epoch in 1...max(1, options.epochs) {
+            order.shuffle(using: &generator)
+            var lossSum: Float = 0
+            var batches = 0
+            var start = 0
+            while start < order.count {
+                let batch = order[start..<min(start + options.batchSize, order.count)].map { examples[$0] }
+                start += options.batchSize
+                lossSum += step(batch, classWeights: classWeights, optimizers: optimizers, workspace: &workspace)
+                batches += 1
+            }
+            var report = EpochReport(epoch: epoch, trainingLoss: lossSum / Float(max(1, batches)), isBest: true)
+            if !validation.isEmpty {
+                let (accuracy, loss) = evaluate(validation, workspace: &workspace)
+                report.validationAccuracy = accuracy
+                report.validationLoss = loss
+                if let current = best, !(accuracy > current.accuracy || (accuracy == current.accuracy && loss < current.loss)) {
+                    report.isBest = false
+                    epochsWithoutImprovement += 1
+                } else {
+                    best = (accuracy, loss, weights, biases)
+                    epochsWithoutImprovement = 0
+                }
+            }
+            progress(report)
+            if !validation.isEmpty, epochsWithoutImprovement >= options.patience { break }
+        }
+        if let best {
+            weights = best.weights
+            biases = best.biases
+        }
+        return try network()
+    }
+
+    /// One Adam pair (weights, biases) per layer; the first layer's weights update by rows.
+    private func makeOptimizers() -> [(RowSparseAdam, RowSparseAdam)] {
+        var optimizers: [(RowSparseAdam, RowSparseAdam)] = []
+        var fanIn = inputDimension
+        for (layer, width) in widths.enumerated() {
+            optimizers.append((RowSparseAdam(count: fanIn * width, rowLength: layer == 0 ? width : fanIn,
+                                             learningRate: options.learningRate, weightDecay: options.weightDecay),
+                               RowSparseAdam(count: width, rowLength: width, learningRate: options.learningRate, weightDecay: 0)))
+            fanIn = width
+        }
+        return optimizers
+    }
+
+    /// Replaces the initial weights (tests compare steps with PyTorch from the same start).
+    mutating func setParameters(weights: [[Float]], biases: [[Float]]) {
+        self.weights = weights
+        self.biases = biases
+    }
+
+    /// The current weights and biases by layer.
+    var parameters: (weights: [[Float]], biases: [[Float]]) { (weights, biases) }
+
+    /// Runs `count` training steps on the same batch; returns each step's loss.
+    mutating func steps(_ batch: [(SparseVector, Int)], classWeights: [Float], count: Int) -> [Float] {
+        let optimizers = makeOptimizers()
+        var workspace = Workspace(widths: widths, batchSize: max(options.batchSize, batch.count), inputDimension: inputDimension)
+        return (0..<count).map { _ in step(batch, classWeights: classWeights, optimizers: optimizers, workspace: &workspace) }
+    }
+
+    /// The current weights as an inference network.
+    func network() throws -> IntentNetwork {
+        let hiddenCount = widths.count - 2
+        var hiddenWeights: [Tensor<Float>] = [], hiddenBiases: [Tensor<Float>] = []
+        for layer in 0..<max(0, hiddenCount) {
+            hiddenWeights.append(Tensor(shape: [widths[layer + 1], widths[layer]], scalars: weights[layer + 1]))
+            hiddenBiases.append(Tensor(shape: [widths[layer + 1]], scalars: biases[layer + 1]))
+        }
+        let last = widths.count - 1
+        return try IntentNetwork(
+            inputWeight: Tensor(shape: [inputDimension, widths[0]], scalars: weights[0]),
+            inputBias: Tensor(shape: [widths[0]], scalars: biases[0]),
+            hiddenWeights: hiddenWeights, hiddenBiases: hiddenBiases,
+            outputWeight: Tensor(shape: [classCount, widths[last - 1]], scalars: weights[last]),
+            outputBias: Tensor(shape: [classCount], scalars: biases[last]))
+    }
+
+    /// Buffers reused from batch to batch (activations, masks, gradients, the feature→slot map).
+    struct Workspace {
+        var activations: [[Float]]
+        var masks: [[Float]]
+        var gradients: [[Float]]
+        var weightGradients: [[Float]]
+        var biasGradients: [[Float]]
+        var slotOfFeature: [Int32]
+        var touchedFeatures: [Int32] = []
+        var inputGradient: [Float] = []
+
+        init(widths: [Int], batchSize: Int, inputDimension: Int) {
+            activations = widths.map { [Float](repeating: 0, count: $0 * batchSize) }
+            masks = activations
+            gradients = activations
+            var fanIn = inputDimension
+            weightGradients = []
+            for width in widths {
+                weightGradients.append(fanIn == inputDimension && weightGradients.isEmpty ? [] : [Float](repeating: 0, count: fanIn * width))
+                fanIn = width
+            }
+            biasGradients = widths.map { [Float](repeating: 0, count: $0) }
+            slotOfFeature = [Int32](repeating: -1, count: inputDimension)
+        }
+    }
+
+    /// Forward pass of `batch` into `workspace.activations` (the last holds the logits); with
+    /// `training`, dropout masks are drawn and applied.
+    private mutating func forward(_ batch: [(SparseVector, Int)], training: Bool, workspace: inout Workspace) {
+        let rows = batch.count
+        let first = widths[0]
+        // Sparse first layer: each row is the bias plus the weighted sum of its features' rows.
+        weights[0].withUnsafeBufferPointer { w in
+            workspace.activations[0].withUnsafeMutableBufferPointer { a in
+                for (row, (x, _)) in batch.enumerated() {
+                    let out = a.baseAddress! + row * first
+                    for i in 0..<first { out[i] = biases[0][i] }
+                    for (feature, value) in zip(x.indices, x.values) {
+                        let source = w.baseAddress! + Int(feature) * first
+                        for i in 0..<first { out[i] += value * source[i] }
+                    }
+                }
+            }
+        }
+        for layer in 0..<widths.count {
+            if layer > 0 {
+                let inWidth = widths[layer - 1], outWidth = widths[layer]
+                workspace.activations[layer - 1].withUnsafeBufferPointer { input in
+                    weights[layer].withUnsafeBufferPointer { w in
+                        workspace.activations[layer].withUnsafeMutableBufferPointer { output in
+                            for row in 0..<rows {
+                                for j in 0..<outWidth { output[row * outWidth + j] = biases[layer][j] }
+                            }
+                            BLAS.sgemm(.none, .transpose, m: rows, n: outWidth, k: inWidth, alpha: 1,
+                                       a: input.baseAddress!, lda: inWidth, b: w.baseAddress!, ldb: inWidth,
+                                       beta: 1, c: output.baseAddress!, ldc: outWidth)
+                        }
+                    }
+                }
+            }
+            guard layer < widths.count - 1 else { break }
+            // ReLU, then inverted dropout; the mask keeps d(output)/d(pre-activation) for backward.
+            let count = rows * widths[layer]
+            let keepScale = options.dropout < 1 ? 1 / (1 - options.dropout) : 0
+            for i in 0..<count {
+                var scale: Float = workspace.activations[layer][i] > 0 ? 1 : 0
+                if training, options.dropout > 0 {
+                    scale *= Self.uniform(&generator) >= options.dropout ? keepScale : 0
+                }
+                workspace.masks[layer][i] = scale
+                workspace.activations[layer][i] *= scale
+            }
+        }
+    }
+
+    /// One mini-batch: forward, class-weighted softmax cross-entropy, backward, Adam. Returns the loss.
+    private mutating func step(_ batch: [(SparseVector, Int)], classWeights: [Float],
+                               optimizers: [(RowSparseAdam, RowSparseAdam)], workspace: inout Workspace) -> Float {
+        forward(batch, training: true, workspace: &workspace)
+        let rows = batch.count
+        let last = widths.count - 1
+        // d(loss)/d(logits) of the weighted mean loss Σ wᵢ·lossᵢ / Σ wᵢ (PyTorch's CrossEntropyLoss(weight=)).
+        let totalWeight = batch.reduce(Float(0)) { $0 + classWeights[$1.1] }
+        var loss: Float = 0
+        for (row, (_, target)) in batch.enumerated() {
+            let base = row * classCount
+            var logits = Array(workspace.activations[last][base..<(base + classCount)])
+            IntentNetwork.softmax(&logits)
+            let weight = classWeights[target] / totalWeight
+            loss -= weight * logf(max(logits[target], 1e-12))
+            for c in 0..<classCount {
+                workspace.gradients[last][base + c] = weight * (logits[c] - (c == target ? 1 : 0))
+            }
+        }
+        // Dense layers, from the output down: weight and bias gradients, then the input gradient.
+        for layer in stride(from: last, through: 1, by: -1) {
+            let inWidth = widths[layer - 1], outWidth = widths[layer]
+            workspace.gradients[layer].withUnsafeBufferPointer { dz in
+                workspace.activations[layer - 1].withUnsafeBufferPointer { input in
+                    workspace.weightGradients[layer].withUnsafeMutableBufferPointer { dw in
+                        BLAS.sgemm(.transpose, .none, m: outWidth, n: inWidth, k: rows, alpha: 1,
+                                   a: dz.baseAddress!, lda: outWidth, b: input.baseAddress!, ldb: inWidth,
+                                   beta: 0, c: dw.baseAddress!, ldc: inWidth)
+                    }
+                    weights[layer].withUnsafeBufferPointer { w in
+                        workspace.gradients[layer - 1].withUnsafeMutableBufferPointer { da in
+                            BLAS.sgemm(.none, .none, m: rows, n: inWidth, k: outWidth, alpha: 1,
+                                       a: dz.baseAddress!, lda: outWidth, b: w.baseAddress!, ldb: inWidth,
+                                       beta: 0, c: da.baseAddress!, ldc: inWidth)
+                        }
+                    }
+                }
+                for j in 0..<outWidth { workspace.biasGradients[layer][j] = 0 }
+                for row in 0..<rows {
+                    for j in 0..<outWidth { workspace.biasGradients[layer][j] += dz[row * outWidth + j] }
+                }
+            }
+            let count = rows * inWidth
+            for i in 0..<count { workspace.gradients[layer - 1][i] *= workspace.masks[layer - 1][i] }
+        }
+        // First layer: gradient rows only for the features in the batch, gathered into slots.
+        let first = widths[0]
+        workspace.touchedFeatures.removeAll(keepingCapacity: true)
+        for (x, _) in batch {
+            for feature in x.indices where workspace.slotOfFeature[Int(feature)] < 0 {
+                workspace.slotOfFeature[Int(feature)] = Int32(workspace.touchedFeatures.count)
+                workspace.touchedFeatures.append(feature)
+            }
+        }
+        let needed = workspace.touchedFeatures.count * first
+        if workspace.inputGradient.count < needed { workspace.inputGradient = [Float](repeating: 0, count: needed) }
+        workspace.inputGradient.withUnsafeMutableBufferPointer { g in
+            for i in 0..<needed { g[i] = 0 }
+            workspace.gradients[0].withUnsafeBufferPointer { dz in
+                for (row, (x, _)) in batch.enumerated() {
+                    let source = dz.baseAddress! + row * first
+                    for (feature, value) in zip(x.indices, x.values) {
+                        let target = g.baseAddress! + Int(workspace.slotOfFeature[Int(feature)]) * first
+                        for i in 0..<first { target[i] += value * source[i] }
+                    }
+                }
+            }
+        }
+        for j in 0..<first { workspace.biasGradients[0][j] = 0 }
+        for row in 0..<rows {
+            for j in 0..<first { workspace.biasGradients[0][j] += workspace.gradients[0][row * first + j] }
+        }
+        for optimizer in optimizers { optimizer.0.beginStep(); optimizer.1.beginStep() }
+        workspace.inputGradient.withUnsafeBufferPointer { g in
+            optimizers[0].0.update(&weights[0], rows: workspace.touchedFeatures, gradients: g.baseAddress!)
+        }
+        optimizers[0].1.updateAll(&biases[0], gradients: workspace.biasGradients[0])
+        for layer in 1...last {
+            optimizers[layer].0.updateAll(&weights[layer], gradients: workspace.weightGradients[layer])
+            optimizers[layer].1.updateAll(&biases[layer], gradients: workspace.biasGradients[layer])
+        }
+        for feature in workspace.touchedFeatures { workspace.slotOfFeature[Int(feature)] = -1 }
+        return loss
+    }
+
+    /// Accuracy and mean (unweighted) loss on `examples`, without dropout.
+    private mutating func evaluate(_ examples: [(SparseVector, Int)], workspace: inout Workspace) -> (Double, Float) {
+        var correct = 0
+        var loss: Float = 0
+        var start = 0
+        let last = widths.count - 1
+        while start < examples.count {
+            let batch = Array(examples[start..<min(start + options.batchSize, examples.count)])
+            start += options.batchSize
+            forward(batch, training: false, workspace: &workspace)
+            for (row, (_, target)) in batch.enumerated() {
+                var logits = Array(workspace.activations[last][(row * classCount)..<((row + 1) * classCount)])
+                IntentNetwork.softmax(&logits)
+                loss -= logf(max(logits[target], 1e-12))
+                if logits.indices.max(by: { logits[$0] < logits[$1] }) == target { correct += 1 }
+            }
+        }
+        return (Double(correct) / Double(examples.count), loss / Float(examples.count))
+    }
+}

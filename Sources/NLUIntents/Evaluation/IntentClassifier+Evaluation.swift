@@ -1,0 +1,77 @@
+import Foundation
+import NLUCore
+
+extension IntentClassifier {
+    /// Predicts every utterance of `dataset` and compares with its labels (counterexamples are
+    /// expected to get no intent).
+    ///
+    ///     let report = classifier.evaluate(on: testSet, threshold: 0.3)
+    ///     print(report.accuracy, report.macroF1)
+    public func evaluate(on dataset: IntentDataset, threshold: Float? = nil) -> IntentEvaluation {
+        var expected: [String?] = []
+        var predicted: [String?] = []
+        for intent in dataset.intents {
+            for utterance in intent.utterances {
+                expected.append(intent.name)
+                predicted.append(predict(utterance.text, top: 1, threshold: threshold).intent)
+            }
+        }
+        for utterance in dataset.counterexamples {
+            expected.append(nil)
+            predicted.append(predict(utterance.text, top: 1, threshold: threshold).intent)
+        }
+        return IntentEvaluation(expected: expected, predicted: predicted, threshold: threshold ?? self.threshold)
+    }
+
+    /// Stratified k-fold cross-validation: each intent's utterances (and the counterexamples) are
+    /// shuffled with the seed and dealt into `folds` folds; a classifier trained on the other folds
+    /// predicts each fold; the report covers every utterance once.
+    ///
+    ///     let report = try IntentClassifier.crossValidate(dataset, folds: 5)
+    public static func crossValidate(_ dataset: IntentDataset, folds: Int, features: FeatureOptions = FeatureOptions(),
+                                     training: TrainingOptions = TrainingOptions(), threshold: Float? = nil,
+                                     file: String = "dataset",
+                                     progress: (Int, IntentEvaluation) -> Void = { _, _ in }) throws -> IntentEvaluation {
+        guard folds >= 2 else { throw IntentClassifierError.invalidOption(option: "folds", reason: "expected at least 2, got \(folds)") }
+        try dataset.validateForTraining(file: file)
+        var generator = SplitMix64(seed: training.seed ^ 0xF01D)
+        // Assign each utterance a fold, per class, round-robin after a seeded shuffle.
+        func deal(_ utterances: [Utterance]) -> [[Utterance]] {
+            var shuffled = utterances
+            shuffled.shuffle(using: &generator)
+            var result = [[Utterance]](repeating: [], count: folds)
+            for (index, utterance) in shuffled.enumerated() { result[index % folds].append(utterance) }
+            return result
+        }
+        let intentFolds = dataset.intents.map { deal($0.utterances) }
+        let counterFolds = deal(dataset.counterexamples)
+        var expected: [String?] = []
+        var predicted: [String?] = []
+        for fold in 0..<folds {
+            var trainingSet = dataset
+            var test = dataset
+            for (index, intent) in dataset.intents.enumerated() {
+                trainingSet.intents[index] = Intent(name: intent.name, utterances: intentFolds[index].enumerated().filter { $0.offset != fold }.flatMap(\.element))
+                test.intents[index] = Intent(name: intent.name, utterances: intentFolds[index][fold])
+            }
+            trainingSet.counterexamples = counterFolds.enumerated().filter { $0.offset != fold }.flatMap(\.element)
+            test.counterexamples = counterFolds[fold]
+            trainingSet.intents.removeAll { $0.utterances.isEmpty }
+            test.intents.removeAll { $0.utterances.isEmpty }
+            let classifier = try train(on: trainingSet, features: features, training: training, file: file)
+            let report = classifier.evaluate(on: test, threshold: threshold)
+            progress(fold + 1, report)
+            for intent in test.intents {
+                for utterance in intent.utterances {
+                    expected.append(intent.name)
+                    predicted.append(classifier.predict(utterance.text, top: 1, threshold: threshold).intent)
+                }
+            }
+            for utterance in test.counterexamples {
+                expected.append(nil)
+                predicted.append(classifier.predict(utterance.text, top: 1, threshold: threshold).intent)
+            }
+        }
+        return IntentEvaluation(expected: expected, predicted: predicted, threshold: threshold ?? 0)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// How well predicted intents match expected ones: accuracy, macro-F1, per-intent precision /
+/// recall / F1 / support, the confusion matrix, the most confused pairs, and, when some expected
+/// answers are "no intent" (`nil`, out of scope), out-of-scope recall and in-scope accuracy.
+///
+///     let report = IntentEvaluation(expected: ["a", "b", nil], predicted: ["a", "a", nil])
+///     report.accuracy     // 2/3
+///     print(report.table())
+public struct IntentEvaluation: Sendable, Encodable {
+    /// Precision, recall, F1 and support of one intent.
+    public struct Scores: Sendable, Equatable, Encodable {
+        /// Correct predictions of the intent / all predictions of it (0 when never predicted).
+        public var precision: Double
+        /// Correct predictions of the intent / its expected occurrences (0 when it never occurs).
+        public var recall: Double
+        /// Harmonic mean of precision and recall (0 when both are 0).
+        public var f1: Double
+        /// How often the intent was expected.
+        public var support: Int
+    }
+
+    /// An (expected, predicted) pair of different labels and how often it happened.
+    public struct ConfusedPair: Sendable, Equatable, Encodable {
+        public var expected: String
+        public var predicted: String
+        public var count: Int
+    }
+
+    /// The label standing for "no intent" in the confusion matrix and the pairs.
+    public static let noIntentLabel = "(none)"
+
+    /// Number of utterances evaluated.
+    public var count: Int
+    /// Fraction of utterances whose prediction equals the expected answer ("no intent" included).
+    public var accuracy: Double
+    /// Mean F1 over the intents expected or predicted (as scikit-learn's `f1_score(average="macro")`).
+    public var macroF1: Double
+    /// Scores per intent.
+    public var perIntent: [String: Scores]
+    /// Labels of the confusion matrix, intents sorted, then ``noIntentLabel`` when it occurs.
+    public var labels: [String]
+    /// `confusion[expected][predicted]` = count.
+    public var confusion: [String: [String: Int]]
+    /// The most frequent confusions, most frequent first (at most 10).
+    public var mostConfused: [ConfusedPair]
+    /// Fraction of out-of-scope utterances answered with no intent (when the test set has some).
+    public var outOfScopeRecall: Double?
+    /// Accuracy on the in-scope utterances only (when the test set has out-of-scope ones).
+    public var inScopeAccuracy: Double?
+    /// The confidence threshold the predictions were made with, when known.
+    public var threshold: Float?
+
+    /// Compares `predicted` with `expected` (same length; `nil` = no intent).
+    public init(expected: [String?], predicted: [String?], threshold: Float? = nil) {
+        precondition(expected.count == predicted.count, "expected and predicted answers differ in number")
+        count = expected.count
+        self.threshold = threshold
+        let correct = zip(expected, predicted).filter { $0 == $1 }.count
+        accuracy = count == 0 ? 0 : Double(correct) / Double(count)
+
+        let intents = Set(expected.compactMap { $0 } + predicted.compactMap { $0 }).sorted()
+        var scores: [String: Scores] = [:]
+        for intent in intents {
+            let truePositives = zip(expected, predicted).filter { $0 == intent && $1 == intent }.count
+            let predictedCount = predicted.filter { $0 == intent }.count
+            let support = expected.filter { $0 == intent }.count
+            let precision = predictedCount == 0 ? 0 : Double(truePositives) / Double(predictedCount)
+            let recall = support == 0 ? 0 : Double(truePositives) / Double(support)
+            let f1 = precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall)
+            scores[intent] = Scores(precision: precision, recall: recall, f1: f1, support: support)
+        }
+        perIntent = scores
+        macroF1 = intents.isEmpty ? 0 : intents.reduce(0) { $0 + (scores[$1]?.f1 ?? 0) } / Double(intents.count)
+
+        let noIntent = Self.noIntentLabel
+        let hasNoIntent = expected.contains { $0 == nil } || predicted.contains { $0 == nil }
+        labels = intents + (hasNoIntent ? [noIntent] : [])
+        var matrix: [String: [String: Int]] = [:]
+        for row in labels { matrix[row] = Dictionary(uniqueKeysWithValues: labels.map { ($0, 0) }) }
+        for (truth, guess) in zip(expected, predicted) {
+            matrix[truth ?? noIntent, default: [:]][guess ?? noIntent, default: 0] += 1
+        }
+        confusion = matrix
+        var pairs: [ConfusedPair] = []
+        for row in labels {
+            for column in labels where column != row {
+                if let value = matrix[row]?[column], value > 0 { pairs.append(ConfusedPair(expected: row, predicted: column, count: value)) }
+            }
+        }
+        pairs.sort { $0.count != $1.count ? $0.count > $1.count : ($0.expected, $0.predicted) < ($1.expected, $1.predicted) }
+        mostConfused = Array(pairs.prefix(10))
+
+        let outOfScope = zip(expected, predicted).filter { $0.0 == nil }
+        if !outOfScope.isEmpty {
+            outOfScopeRecall = Double(outOfScope.filter { $0.1 == nil }.count) / Double(outOfScope.count)
+            let inScope = zip(expected, predicted).filter { $0.0 != nil }
+            inScopeAccuracy = inScope.isEmpty ? nil : Double(inScope.filter { $0.0 == $0.1 }.count) / Double(inScope.count)
+        }
+    }
+
+    /// A readable report: summary, per-intent scores, confusion matrix, most confused pairs.
+    public func table() -> String {
+        func percent(_ value: Double) -> String { String(format: "%.1f%%", value * 100) }
+        var lines: [String] = []
+        lines.append("utterances: \(count)   accuracy: \(percent(accuracy))   macro-F1: \(String(format: "%.4f", macroF1))")
+        if let outOfScopeRecall {
+            lines.append("out-of-scope recall: \(percent(outOfScopeRecall))   in-scope accuracy: \(inScopeAccuracy.map(percent) ?? "-")"
+                         + (threshold.map { String(format: "   (threshold %.2f)", $0) } ?? ""))
+        }
+        lines.append("")
+        let nameWidth = max(6, perIntent.keys.map(\.count).max() ?? 0)
+        func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
+            let padding = String(repeating: " ", count: max(0, width - text.count))
+            return left ? text + padding : padding + text
+        }
+        lines.append(pad("intent", nameWidth, left: true) + "  precision  recall      f1  support")
+        for intent in perIntent.keys.sorted() {
+            guard let s = perIntent[intent] else { continue }
+            lines.append(pad(intent, nameWidth, left: true) + "  " + pad(String(format: "%.3f", s.precision), 9)
+                         + "  " + pad(String(format: "%.3f", s.recall), 6) + "  " + pad(String(format: "%.3f", s.f1), 6)
+                         + "  " + pad("\(s.support)", 7))
+        }
+        lines.append("")
+        lines.append("confusion matrix (rows: expected, columns: predicted)")
+        let columnWidth = max(4, (confusion.values.flatMap(\.values).max() ?? 0).description.count + 1)
+        let keys = labels.enumerated().map { "\($0.offset + 1)" }
+        lines.append(pad("", nameWidth + 5) + keys.map { pad($0, columnWidth) }.joined())
+        for (index, row) in labels.enumerated() {
+            let counts = labels.map { pad("\(confusion[row]?[$0] ?? 0)", columnWidth) }.joined()
+            lines.append(pad("\(index + 1)", 3) + "  " + pad(row, nameWidth, left: true) + counts)
+        }
+        if !mostConfused.isEmpty {
+            lines.append("")
+            lines.append("most confused (expected → predicted)")
+            for pair in mostConfused.prefix(5) { lines.append("  \(pair.count) × \(pair.expected) → \(pair.predicted)") }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import NLUText
+
+/// Turns an utterance into its terms (the strings the vocabulary indexes): normalized, lowercased,
+/// tokenized with NLUText's ``WordTokenizer``, stemmed with ``EnglishStemmer``, then word n-grams
+/// (`"turn"`, `"turn on"`) and character n-grams inside word boundaries (`"# tu"`, `"#urn "`).
+///
+///     let extractor = TermExtractor(options: FeatureOptions())
+///     extractor.terms(in: "Turn ON the lights")   // ["turn", "on", "the", "light", "turn on", ..., "# t", ...]
+public struct TermExtractor: Sendable {
+    /// The options this extractor follows.
+    public let options: FeatureOptions
+    private let tokenizer: WordTokenizer
+    private let stemmer = EnglishStemmer()
+
+    /// Creates an extractor.
+    public init(options: FeatureOptions) {
+        self.options = options
+        self.tokenizer = WordTokenizer(includePunctuation: options.includePunctuation)
+    }
+
+    /// The normalized text the tokens are taken from.
+    public func normalize(_ text: String) -> String {
+        var result = text
+        // Compatibility normalization only matters outside ASCII; skip the Foundation call otherwise.
+        if options.unicodeNormalization, !text.utf8.allSatisfy({ $0 < 0x80 }) {
+            result = result.precomposedStringWithCompatibilityMapping
+        }
+        return options.lowercase ? result.lowercased() : result
+    }
+
+    /// All terms of `text`, repeated as often as they occur.
+    public func terms(in text: String) -> [String] {
+        let normalized = normalize(text)
+        let words = tokenizer.tokens(in: normalized).map { String($0.text) }
+        var terms: [String] = []
+        terms.reserveCapacity(words.count * 12)
+        let units = options.stemming ? words.map(stemmer.stem) : words
+        for length in options.wordNGrams where length >= 1 && length <= units.count {
+            if length == 1 {
+                terms += units
+            } else {
+                for start in 0...(units.count - length) {
+                    terms.append(units[start..<(start + length)].joined(separator: " "))
+                }
+            }
+        }
+        if let range = options.characterNGrams {
+            for word in words { appendCharacterNGrams(of: word, lengths: range, to: &terms) }
+        }
+        return terms
+    }
+
+    /// Character n-grams of ` word ` (space-padded, as scikit-learn's `char_wb`), each prefixed with
+    /// `#` so they never collide with word terms (words never contain `#` or spaces).
+    private func appendCharacterNGrams(of word: String, lengths: ClosedRange<Int>, to terms: inout [String]) {
+        let characters = [" "] + Array(word) + [" "]
+        for length in lengths where length >= 1 && length <= characters.count {
+            for start in 0...(characters.count - length) {
+                var gram = "#"
+                gram.append(contentsOf: characters[start..<(start + length)])
+                terms.append(gram)
+            }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+import NLUCore
+@testable import NLUIntents
+
+/// Featurization and training checked against scikit-learn and PyTorch; determinism; save/load.
+@Suite struct ClassifierTests {
+    struct TFIDFReference: Decodable {
+        var corpus: [String]
+        var tests: [String]
+        var vocabulary: [String]
+        var idf: [Float]
+        var vectors: [[Float]]
+    }
+
+    @Test func tfidfMatchesScikitLearn() throws {
+        let reference = try JSONDecoder().decode(TFIDFReference.self, from: Data(contentsOf: fixture("tfidf-reference.json")))
+        var options = FeatureOptions()
+        options.stemming = false
+        options.characterNGrams = nil
+        options.minDocumentFrequency = 1
+        let featurizer = TextFeaturizer.fit(reference.corpus, options: options)
+        #expect(featurizer.terms == reference.vocabulary)
+        for (ours, theirs) in zip(featurizer.inverseDocumentFrequency, reference.idf) { #expect(abs(ours - theirs) < 1e-5) }
+        for (text, expected) in zip(reference.tests, reference.vectors) {
+            let vector = featurizer.vector(for: text).dense(dimension: featurizer.dimension)
+            // Float32 against float64: 1e-6 absolute.
+            #expect(zip(vector, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "\(text)")
+        }
+    }
+
+    struct StepReference: Decodable {
+        struct Parameters: Decodable { var w0: [Float]; var b0: [Float]; var w1: [Float]; var b1: [Float] }
+        var initial: Parameters
+        var inputs: [[[Double]]]
+        var targets: [Int]
+        var classWeights: [Float]
+        var learningRate: Float
+        var weightDecay: Float
+        var losses: [Float]
+        var after: Parameters
+    }
+
+    @Test func twoTrainingStepsMatchPyTorchAdam() throws {
+        let reference = try JSONDecoder().decode(StepReference.self, from: Data(contentsOf: fixture("training-step-reference.json")))
+        var options = TrainingOptions()
+        options.hiddenSizes = [4]
+        options.dropout = 0
+        options.learningRate = reference.learningRate
+        options.weightDecay = reference.weightDecay
+        var trainer = NetworkTrainer(inputDimension: 6, classCount: 3, options: options)
+        trainer.setParameters(weights: [reference.initial.w0, reference.initial.w1], biases: [reference.initial.b0, reference.initial.b1])
+        let batch = zip(reference.inputs, reference.targets).map { input, target in
+            (SparseVector(indices: input[0].map { Int32($0) }, values: input[1].map { Float($0) }), target)
+        }
+        let losses = trainer.steps(batch, classWeights: reference.classWeights, count: 2)
+        // Every feature occurs in the batch, so row-sparse Adam equals PyTorch's dense Adam here.
+        for (ours, theirs) in zip(losses, reference.losses) { #expect(abs(ours - theirs) < 1e-5) }
+        let (weights, biases) = trainer.parameters
+        func close(_ a: [Float], _ b: [Float]) -> Bool { a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) < 1e-5 } }
+        #expect(close(weights[0], reference.after.w0))
+        #expect(close(weights[1], reference.after.w1))
+        #expect(close(biases[0], reference.after.b0))
+        #expect(close(biases[1], reference.after.b1))
+    }
+
+    static func smallDataset() throws -> IntentDataset {
+        try IntentImporter.importDataset(from: fixture("../../../Samples/intents/car-dashboard.json")).dataset
+    }
+
+    static func quickOptions(seed: UInt64) -> TrainingOptions {
+        var options = TrainingOptions()
+        options.epochs = 12
+        options.validationSplit = 0
+        options.seed = seed
+        options.hiddenSizes = [32, 16]
+        return options
+    }
+
+    @Test func sameSeedGivesTheSameModel() throws {
+        let dataset = try Self.smallDataset()
+        let first = try IntentClassifier.train(on: dataset, training: Self.quickOptions(seed: 3))
+        let second = try IntentClassifier.train(on: dataset, training: Self.quickOptions(seed: 3))
+        let third = try IntentClassifier.train(on: dataset, training: Self.quickOptions(seed: 4))
+        #expect(first.network.inputWeight.scalars == second.network.inputWeight.scalars)
+        #expect(first.network.outputWeight.scalars == second.network.outputWeight.scalars)
+        #expect(first.network.outputWeight.scalars != third.network.outputWeight.scalars)
+        let text = "could you turn the radio on"
+        #expect(first.probabilities(for: text) == second.probabilities(for: text))
+    }
+
+    @Test func saveAndLoadGiveIdenticalPredictions() throws {
+        let dataset = try Self.smallDataset()
+        let classifier = try IntentClassifier.train(on: dataset, training: Self.quickOptions(seed: 1))
+        let url = try temporaryDirectory().appendingPathComponent("car.nlumodel")
+        try classifier.save(to: url)
+        let loaded = try IntentClassifier.load(from: url)
+        #expect(loaded.labels == classifier.labels)
+        #expect(loaded.hasNoneClass)
+        for text in ["turn the heater off", "will it snow", "tell me a joke", "ring my brother", "zzz"] {
+            #expect(loaded.predict(text, top: 3) == classifier.predict(text, top: 3))
+        }
+        // Saving again over the package replaces it whole.
+        try classifier.save(to: url)
+        #expect(try IntentClassifier.load(from: url).predict("volume up") == classifier.predict("volume up"))
+    }
+
+    @Test func newerPackageVersionIsRefused() throws {
+        let dataset = try Self.smallDataset()
+        let classifier = try IntentClassifier.train(on: dataset, training: Self.quickOptions(seed: 1))
+        let url = try temporaryDirectory().appendingPathComponent("new.nlumodel")
+        try classifier.save(to: url)
+        let manifest = url.appendingPathComponent("manifest.json")
+        let text = try String(contentsOf: manifest, encoding: .utf8).replacingOccurrences(of: "\"formatVersion\" : 1", with: "\"formatVersion\" : 7")
+        try Data(text.utf8).write(to: manifest)
+        #expect(throws: ModelPackageError.self) { try IntentClassifier.load(from: url) }
+    }
+
+    @Test func thresholdAndNoneClassGiveNoIntent() throws {
+        let dataset = try Self.smallDataset()
+        let classifier = try IntentClassifier.train(on: dataset, training: Self.quickOptions(seed: 2))
+        let confident = classifier.predict("turn on the headlights")
+        #expect(confident.intent == "turn_on")
+        #expect(classifier.predict("turn on the headlights", threshold: 1.01).intent == nil)
+        let ranking = classifier.predict("turn on the headlights", top: 3).ranking
+        #expect(ranking.count == 3)
+        #expect(ranking[0].confidence >= ranking[1].confidence && ranking[1].confidence >= ranking[2].confidence)
+        #expect(!ranking.contains { $0.intent == IntentClassifier.noneLabel })
+    }
+
+    @Test func coreMLStyleModelTakesEmbeddingsAndReturnsEntities() throws {
+        let dataset = try Self.smallDataset()
+        let classifier = try IntentClassifier.train(on: dataset, training: Self.quickOptions(seed: 2))
+        let model = classifier.model
+        let embeddings = classifier.featurizer.vector(for: "play some jazz").dense(dimension: classifier.featurizer.dimension)
+        let output = try model.prediction(from: DictionaryFeatureProvider(["embeddings": .floatTensor(Tensor(embeddings))]))
+        let entities = try #require(output.featureValue(for: "entities")?.dictionaryValue)
+        let expected = classifier.probabilities(for: "play some jazz")
+        #expect(Set(entities.keys) == Set(classifier.labels))
+        for (label, probability) in expected { #expect(abs((entities[label] ?? -1) - Double(probability)) < 1e-6) }
+        #expect(throws: ModelError.self) { try model.prediction(from: DictionaryFeatureProvider(["embeddings": .floatTensor(Tensor([1, 2]))])) }
+    }
+
+    @Test func sampleDatasetHeldOutAccuracyIsAbove80Percent() throws {
+        // Hold out every fifth utterance of each intent (and of the counterexamples), train on the rest.
+        let dataset = try Self.smallDataset()
+        var trainingSet = dataset, testSet = dataset
+        for (index, intent) in dataset.intents.enumerated() {
+            trainingSet.intents[index].utterances = intent.utterances.enumerated().filter { $0.offset % 5 != 0 }.map(\.element)
+            testSet.intents[index].utterances = intent.utterances.enumerated().filter { $0.offset % 5 == 0 }.map(\.element)
+        }
+        trainingSet.counterexamples = dataset.counterexamples.enumerated().filter { $0.offset % 5 != 0 }.map(\.element)
+        testSet.counterexamples = dataset.counterexamples.enumerated().filter { $0.offset % 5 == 0 }.map(\.element)
+        let classifier = try IntentClassifier.train(on: trainingSet)
+        let report = classifier.evaluate(on: testSet)
+        // Stated bound: ≥ 80 % of the 82 held-out utterances with the default options (measured 84.1 %;
+        // scikit-learn's TF-IDF + LogisticRegression gets 85.4 % on the same split).
+        #expect(report.count == 82)
+        #expect(report.accuracy >= 0.80, "held-out accuracy \(report.accuracy)\n\(report.table())")
+    }
+}

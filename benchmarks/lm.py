@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""Language-model benchmark: NLUKit (nlu-bench lm, release build) vs PyTorch on the same weights, same run.
+
+(a) single-step prediction latency, 2-layer LSTM, hidden 512, embedding 256, vocabulary 10,000
+    (both sides: token in, state carried, softmax, top 5 out);
+(b) character-level training throughput, 2-layer LSTM, hidden 256, embedding 128, sequence 100, batch 32,
+    on ../shared/data/tinyshakespeare/input.txt, Adam lr 0.002, clip 5, no dropout, from the same initial
+    weights over the same batches; validation loss after the same number of steps.
+
+Run from the repository root: python3 benchmarks/lm.py [--steps 60] [--latency-steps 500]
+Both sides use 2 threads and OPENBLAS_CORETYPE=SkylakeX (set here).
+"""
+import argparse
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+THREADS = "2"
+os.environ["OPENBLAS_CORETYPE"] = "SkylakeX"  # both sides (this machine exports Haswell)
+os.environ["OMP_NUM_THREADS"] = THREADS
+os.environ["MKL_NUM_THREADS"] = THREADS
+os.environ["OPENBLAS_NUM_THREADS"] = THREADS
+os.environ["NLUKIT_THREADS"] = THREADS
+
+import torch  # noqa: E402
+from safetensors.torch import save_file  # noqa: E402
+
+torch.set_num_threads(int(THREADS))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+CORPUS = os.path.abspath(os.path.join(ROOT, "..", "shared", "data", "tinyshakespeare", "input.txt"))
+BENCH = os.path.join(ROOT, ".build", "release", "nlu-bench")
+
+
+class RNNModel(torch.nn.Module):
+    def __init__(self, vocab, emb, hidden, layers):
+        super().__init__()
+        self.embedding = torch.nn.Embedding(vocab, emb)
+        self.rnn = torch.nn.LSTM(emb, hidden, num_layers=layers)
+        self.decoder = torch.nn.Linear(hidden, vocab)
+
+    def forward(self, ids, state=None):
+        out, state = self.rnn(self.embedding(ids), state)
+        return self.decoder(out), state
+
+
+def save_package(model, vocabulary, path, level, lowercase):
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    config = {"cell": "lstm", "level": level, "embeddingSize": model.embedding.embedding_dim,
+              "hiddenSize": model.rnn.hidden_size, "layers": model.rnn.num_layers, "vocabulary": vocabulary,
+              "unknownToken": "<unk>", "endToken": "</s>", "lowercase": lowercase}
+    with open(os.path.join(path, "manifest.json"), "w") as f:
+        json.dump({"format": "nlumodel", "formatVersion": 1, "kind": "language-model", "config": config, "metadata": {}}, f)
+    save_file({k: v.contiguous() for k, v in model.state_dict().items()}, os.path.join(path, "weights.safetensors"))
+
+
+def run_swift(args):
+    out = subprocess.run([BENCH, "lm"] + args, check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+def latency(workdir, steps):
+    torch.manual_seed(0)
+    vocab_size = 10_000
+    vocabulary = ["<unk>", "</s>"] + [f"w{i}" for i in range(2, vocab_size)]
+    model = RNNModel(vocab_size, 256, 512, 2).eval()
+    path = os.path.join(workdir, "latency.nlumodel")
+    save_package(model, vocabulary, path, "word", False)
+    swift = run_swift(["predict", "--model", path, "--steps", str(steps)])
+
+    warmup = 20
+    times = []
+    with torch.inference_mode():
+        state = None
+        for step in range(warmup + steps):
+            token = (step * 7919) % vocab_size
+            start = time.perf_counter_ns()
+            ids = torch.tensor([[token]])
+            logits, state = model(ids, state)
+            probs = torch.softmax(logits[0, 0], dim=-1)
+            top = torch.topk(probs, 5)
+            _ = [(vocabulary[i], float(p)) for p, i in zip(top.values.tolist(), top.indices.tolist())]
+            elapsed = (time.perf_counter_ns() - start) / 1000
+            if step >= warmup:
+                times.append(elapsed)
+            if step == warmup - 1:
+                state = None
+        checksum = float(torch.stack([state[0], state[1]], dim=1).double().sum())
+    times.sort()
+    torch_median = times[len(times) // 2]
+    return {"swift": swift, "torch": {"medianMicroseconds": torch_median, "meanMicroseconds": sum(times) / len(times),
+                                      "stateChecksum": checksum}}
+
+
+def char_tokens(text):
+    """The character-level tokens NLUKit's trainer builds: each non-empty line's characters, then </s>."""
+    tokens = []
+    for line in text.split("\n"):
+        if line:
+            tokens.extend(line)
+            tokens.append("</s>")
+    return tokens
+
+
+def batchify(ids, batch):
+    length = len(ids) // batch
+    return torch.tensor(ids[: length * batch]).view(batch, length).t().contiguous()
+
+
+def training(workdir, steps, corpus, warmup=3, batch=32, bptt=100, lr=0.002, clip=5.0, validation_tokens=20_000):
+    with open(corpus, encoding="utf-8") as f:
+        text = f.read()
+    tokens = char_tokens(text)
+    counts = {}
+    order = []
+    for t in tokens:
+        if t == "</s>":
+            continue
+        if t not in counts:
+            order.append(t)
+        counts[t] = counts.get(t, 0) + 1
+    first = {t: i for i, t in enumerate(order)}
+    vocabulary = ["<unk>", "</s>"] + sorted(order, key=lambda t: (-counts[t], first[t]))
+    index = {t: i for i, t in enumerate(vocabulary)}
+    ids = [index[t] for t in tokens]
+    held = int(round(len(ids) * 0.1))
+    train_ids, val_ids = ids[: len(ids) - held], ids[len(ids) - held:][:validation_tokens]
+
+    torch.manual_seed(1)
+    model = RNNModel(len(vocabulary), 128, 256, 2)
+    path = os.path.join(workdir, "train-init.nlumodel")
+    save_package(model, vocabulary, path, "character", False)
+    swift = run_swift(["train", "--model", path, "--corpus", corpus, "--steps", str(steps), "--warmup", str(warmup),
+                       "--batch-size", str(batch), "--sequence-length", str(bptt), "--learning-rate", str(lr),
+                       "--clip-norm", str(clip), "--validation-tokens", str(validation_tokens)])
+
+    data = batchify(train_ids, batch)
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+    criterion = torch.nn.CrossEntropyLoss()
+    model.train()
+    state = None
+    losses = []
+    timed_tokens = 0
+    start = time.perf_counter()
+    for step, i in enumerate(range(0, data.size(0) - 1, bptt)):
+        if step >= steps:
+            break
+        if step == warmup:
+            start = time.perf_counter()
+        seq = min(bptt, data.size(0) - 1 - i)
+        inputs, targets = data[i:i + seq], data[i + 1:i + 1 + seq]
+        if state is not None:
+            state = tuple(s.detach() for s in state)
+        optimizer.zero_grad()
+        logits, state = model(inputs, state)
+        loss = criterion(logits.reshape(-1, len(vocabulary)), targets.reshape(-1))
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+        optimizer.step()
+        losses.append(float(loss))
+        if step >= warmup:
+            timed_tokens += seq * batch
+    seconds = time.perf_counter() - start
+
+    model.eval()
+    val = batchify(val_ids, 10)
+    total, count, state = 0.0, 0, None
+    with torch.inference_mode():
+        for i in range(0, val.size(0) - 1, bptt):
+            seq = min(bptt, val.size(0) - 1 - i)
+            logits, state = model(val[i:i + seq], state)
+            total += float(criterion(logits.reshape(-1, len(vocabulary)), val[i + 1:i + 1 + seq].reshape(-1))) * seq * 10
+            count += seq * 10
+    checksum = sum(v * (i % 9973) for i, v in enumerate(ids))
+    return {"swift": swift, "torch": {"tokensPerSecond": timed_tokens / seconds, "steps": len(losses),
+                                      "firstLoss": losses[0], "lastLoss": losses[-1], "validationLoss": total / count,
+                                      "tokens": len(ids), "idChecksum": checksum}}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--steps", type=int, default=60, help="training steps on both sides")
+    parser.add_argument("--latency-steps", type=int, default=500)
+    parser.add_argument("--corpus", default=CORPUS, help="tiny Shakespeare (default: ../shared/data from the repo root)")
+    args = parser.parse_args()
+    if not os.path.exists(BENCH):
+        sys.exit("build first: swift build -c release --product nlu-bench")
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads; OPENBLAS_CORETYPE={os.environ['OPENBLAS_CORETYPE']}")
+    workdir = tempfile.mkdtemp(prefix="nlukit-lm-bench-")
+    try:
+        lat = latency(workdir, args.latency_steps)
+        s, t = lat["swift"], lat["torch"]
+        print("(a) single-step prediction, 2-layer LSTM 512, embedding 256, vocabulary 10,000")
+        print(f"    NLUKit  median {s['medianMicroseconds']:.0f} µs  mean {s['meanMicroseconds']:.0f} µs  (state checksum {s['stateChecksum']:.5f})")
+        print(f"    PyTorch median {t['medianMicroseconds']:.0f} µs  mean {t['meanMicroseconds']:.0f} µs  (state checksum {t['stateChecksum']:.5f})")
+        print(f"    ratio NLUKit/PyTorch (median latency): {s['medianMicroseconds'] / t['medianMicroseconds']:.2f}x  (target <= 1.0x)")
+        tr = training(workdir, args.steps, args.corpus)
+        s, t = tr["swift"], tr["torch"]
+        if s["idChecksum"] != t["idChecksum"] or s["tokens"] != t["tokens"]:
+            print("    WARNING: the two sides tokenized the corpus differently")
+        print(f"(b) character-level training, 2-layer LSTM 256, embedding 128, sequence 100, batch 32, {t['steps']} steps "
+              f"on tinyshakespeare ({t['tokens']} tokens)")
+        print(f"    NLUKit  {s['tokensPerSecond']:.0f} tokens/s  loss {s['firstLoss']:.4f} -> {s['lastLoss']:.4f}  validation loss {s['validationLoss']:.4f}")
+        print(f"    PyTorch {t['tokensPerSecond']:.0f} tokens/s  loss {t['firstLoss']:.4f} -> {t['lastLoss']:.4f}  validation loss {t['validationLoss']:.4f}")
+        print(f"    ratio NLUKit/PyTorch throughput: {s['tokensPerSecond'] / t['tokensPerSecond']:.2f}x  (target >= 1.0x)")
+        diff = abs(s["validationLoss"] - t["validationLoss"]) / t["validationLoss"] * 100
+        print(f"    validation loss difference: {diff:.2f}%  (target within 5%)")
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
