@@ -15,6 +15,7 @@ struct NLU: ParsableCommand {
         version: NLUKitVersion.string,
         subcommands: [
             SelfCheckCommand.self,
+            IntentsCommand.self,
             QACommand.self,
             TokenizeCommand.self,
             LanguageModelCommand.self,

@@ -67,6 +67,24 @@ import Testing
         #expect(windowCount > 300 && errorCount > 5)
     }
 
+    @Test func vocabTxtWithTokenizerConfigLoadsTheCasedTokenizer() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bert-cased-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(at: TokenizerFixtures.directory.appendingPathComponent("vocab-cased.txt"),
+                                         to: directory.appendingPathComponent("vocab.txt"))
+        try Data(#"{"do_lower_case": false, "unk_token": {"content": "[UNK]"}}"#.utf8)
+            .write(to: directory.appendingPathComponent("tokenizer_config.json"))
+        let tokenizer = try BertTokenizer(modelDirectory: directory)
+        #expect(!tokenizer.options.lowercase)
+        let golden = try TokenizerFixtures.load(TokenizerFixtures.GoldenFile.self, "golden-cased.json")
+        let corpus = try TokenizerFixtures.corpus()
+        for testCase in golden.cases.prefix(30) {
+            let encoding = tokenizer.encode(try #require(corpus[testCase.name]))
+            #expect(TokenizerFixtures.difference(encoding, testCase.encoding) == nil, "\(testCase.name)")
+        }
+    }
+
     @Test func tokenizerJSONLoadsTheSameTokenizer() throws {
         let golden = try TokenizerFixtures.load(TokenizerFixtures.GoldenFile.self, "golden-uncased.json")
         let corpus = try TokenizerFixtures.corpus()

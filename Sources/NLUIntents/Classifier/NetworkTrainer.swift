@@ -81,7 +81,8 @@ struct NetworkTrainer {
                 let (accuracy, loss) = evaluate(validation, workspace: &workspace)
                 report.validationAccuracy = accuracy
                 report.validationLoss = loss
-                if let current = best, !(accuracy > current.accuracy || (accuracy == current.accuracy && loss < current.loss)) {
+                // Validation loss picks the epoch: smoother than accuracy on small validation sets.
+                if let current = best, !(loss < current.loss) {
                     report.isBest = false
                     epochsWithoutImprovement += 1
                 } else {

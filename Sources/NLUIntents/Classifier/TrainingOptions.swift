@@ -27,7 +27,7 @@ public struct TrainingOptions: Codable, Sendable, Equatable {
     public var dropout: Float = 0.3
     /// Fraction of each intent's utterances held out to choose the epoch (0 for none: all epochs run).
     public var validationSplit: Double = 0.1
-    /// Epochs without validation improvement before stopping.
+    /// Epochs without a lower validation loss before stopping.
     public var patience: Int = 4
     /// Class weighting in the loss.
     public var classWeighting: ClassWeighting = .balanced

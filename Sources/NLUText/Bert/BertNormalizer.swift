@@ -2,16 +2,22 @@
 /// CJK ideographs, strip accents, lowercase, in that order, each output character remembering the
 /// original character it came from.
 ///
-/// Differences from the slow Python `BasicTokenizer` (the fast behaviour is implemented; each is pinned
-/// by a test in `BertFastSlowDifferenceTests`):
-/// 1. Order: the fast tokenizer strips accents (NFD, drop `Mn`) *before* lowercasing, the slow one
-///    lowercases first.
-/// 2. Whitespace: fast uses Rust's `char::is_whitespace` (Unicode White_Space, e.g. U+2028, U+0085 in
-///    the pre-tokenizer), slow uses `Zs` plus tab/LF/CR.
-/// 3. CJK: fast's range U+2B920–U+2CEAF, slow's U+2B820–U+2CEAF (U+2B820–U+2B91F are not isolated).
-/// 4. Unicode version: fast's control, `Mn` and punctuation tables come from an old Unicode version
-///    (the `unicode_categories` crate), slow uses Python's `unicodedata`; e.g. U+2E43 is punctuation
-///    only for the slow one, U+166D only for the fast one. The generated ``BertUnicodeTables`` copy fast.
+/// Differences from the slow Python `BasicTokenizer`; the fast behaviour is implemented. Found by
+/// running both on "xa" + scalar + "b" for every Unicode scalar; each observable one is pinned by a case
+/// in `slow-differences.json` (`BertFastSlowDifferenceTests`):
+/// 1. Unassigned code points (Python `Cn`): slow deletes them as "control", fast keeps them
+///    (U+0378 stays inside the word).
+/// 2. Punctuation from a newer Unicode version: slow isolates U+2E43, U+2E4F, U+061D, …; fast (old
+///    `unicode_categories` tables) does not. Conversely fast isolates U+166D (punctuation in old
+///    Unicode, a symbol now), slow does not.
+/// 3. Nonspacing marks: slow strips marks newer than fast's tables (U+07FD is kept by fast); fast
+///    strips U+1734, which was `Mn` in old Unicode and is `Mc` now.
+/// 4. Format characters newer than fast's tables (U+0890): slow deletes them, fast keeps them.
+/// 5. CJK: fast's extension range starts at U+2B920, slow's at U+2B820 (U+2B820–U+2B91F are isolated
+///    by slow only).
+/// The code also differs where no scalar shows it: fast strips accents *before* lowercasing (slow
+/// after), and fast's whitespace is Unicode White_Space where slow's is `Zs` plus tab/LF/CR (slow then
+/// splits on Python's `str.split()`, which gives the same words).
 ///
 /// Accent stripping reorders combining marks canonically and aligns them as the Rust tokenizer does
 /// (see ``AccentStripper``).

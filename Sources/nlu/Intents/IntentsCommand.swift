@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu intents`: import intent datasets from NLU platforms, train classifiers, predict, evaluate.
+struct IntentsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "intents",
+        abstract: "Intent classification: import platform exports, train locally, predict, evaluate.",
+        discussion: """
+        Datasets: NLUKit's JSON form or any supported export, detected from the content (--format to override): \
+        \(DatasetFormat.allCases.map(\.rawValue).joined(separator: ", ")). Models are .nlumodel packages \
+        (kind "intent-classifier"); see the README, "Intent classification".
+        """,
+        subcommands: [
+            IntentsImportCommand.self,
+            IntentsTrainCommand.self,
+            IntentsPredictCommand.self,
+            IntentsEvaluateCommand.self,
+        ]
+    )
+}
+
+extension DatasetFormat: ExpressibleByArgument {}
+extension FeatureOptions.Weighting: ExpressibleByArgument {}
+extension TrainingOptions.ClassWeighting: ExpressibleByArgument {}
+
+/// Dataset input options shared by `import`, `train` and `evaluate`.
+struct DatasetInputOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The input format (default: detected).",
+                               valueName: DatasetFormat.allCases.map(\.rawValue).joined(separator: "|")))
+    var format: DatasetFormat?
+
+    @Option(name: .customLong("out-of-scope-label"),
+            help: "An intent label whose utterances are out of scope (the \"none\" class); repeatable. Default: none, out_of_scope, oos, irrelevant, nlu_fallback.")
+    var outOfScopeLabels: [String] = []
+
+    @Option(help: "Language to read from multi-language exports (Dialogflow, Lex V2), e.g. en.")
+    var language: String?
+
+    var importOptions: ImportOptions {
+        ImportOptions(format: format,
+                      outOfScopeLabels: outOfScopeLabels.isEmpty ? ImportOptions.defaultOutOfScopeLabels : Set(outOfScopeLabels),
+                      language: language)
+    }
+
+    /// Imports `paths` (merged when several), printing warnings on stderr.
+    func load(_ paths: [String]) throws -> ImportResult {
+        let result = try IntentImporter.importDataset(from: paths.map { URL(fileURLWithPath: $0) }, options: importOptions)
+        for warning in result.warnings { IntentsOutput.log("warning: \(warning)") }
+        return result
+    }
+}
+
+/// Shared output helpers of the `nlu intents` subcommands.
+enum IntentsOutput {
+    /// Writes a line to stderr (progress, warnings).
+    static func log(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// `value` as one line of JSON.
+    static func json<T: Encodable>(_ value: T, sortedKeys: Bool = false) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = sortedKeys ? [.withoutEscapingSlashes, .sortedKeys] : [.withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// "1-2" → 1...2 (n-gram ranges).
+    static func range(_ text: String, option: String) throws -> ClosedRange<Int> {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+        if parts.count == 1, let n = parts[0], n >= 1 { return n...n }
+        guard parts.count == 2, let low = parts[0], let high = parts[1], low >= 1, low <= high, high <= 20 else {
+            throw ValidationError("\(option) expects a range like 1-2 (lengths 1 to 20), got '\(text)'")
+        }
+        return low...high
+    }
+}

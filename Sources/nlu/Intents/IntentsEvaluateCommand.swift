@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu intents evaluate`: scores a model on a labelled test set, or a dataset by k-fold cross-validation.
+struct IntentsEvaluateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate",
+        abstract: "Evaluate: a model on a labelled test set, or a dataset by k-fold cross-validation.",
+        discussion: """
+        nlu intents evaluate --model MODEL TEST     scores MODEL on TEST (any importable format)
+        nlu intents evaluate DATASET --folds K      trains K classifiers (training options as for train)
+
+        Prints accuracy, macro-F1, per-intent precision/recall/F1/support, the confusion matrix and the most \
+        confused pairs; when the test set has counterexamples or an out-of-scope label, out-of-scope recall and \
+        in-scope accuracy at the threshold. --json prints {"accuracy", "macroF1", "perIntent", "confusion", ...}.
+        """)
+
+    @Argument(help: "The test set (with --model) or the dataset to cross-validate (with --folds).")
+    var dataset: [String]
+
+    @Option(name: .shortAndLong, help: "The model package to evaluate.")
+    var model: String?
+
+    @Option(help: "Cross-validate DATASET with this many folds instead.")
+    var folds: Int?
+
+    @Option(help: "Confidence under which the answer is no intent (default: the model's, 0 for --folds).")
+    var threshold: Float?
+
+    @OptionGroup var input: DatasetInputOptions
+    @OptionGroup var training: IntentsTrainingArguments
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    func validate() throws {
+        switch (model, folds) {
+        case (nil, nil): throw ValidationError("give --model MODEL to score a test set, or --folds K to cross-validate")
+        case (.some, .some): throw ValidationError("--model and --folds exclude each other")
+        case (nil, .some(let k)) where k < 2: throw ValidationError("--folds must be at least 2, got \(k)")
+        default: break
+        }
+        if let threshold, !(0...1).contains(threshold) {
+            throw ValidationError("--threshold must be between 0 and 1, got \(threshold)")
+        }
+    }
+
+    func run() throws {
+        let data = try input.load(dataset).dataset
+        let report: IntentEvaluation
+        if let model {
+            let classifier = try IntentClassifier.load(from: URL(fileURLWithPath: model))
+            report = classifier.evaluate(on: data, threshold: threshold)
+        } else {
+            let k = folds ?? 5
+            report = try IntentClassifier.crossValidate(
+                data, folds: k, features: training.featureOptions(), training: training.trainingOptions(),
+                threshold: threshold, file: dataset.joined(separator: ", ")) { fold, foldReport in
+                IntentsOutput.log(String(format: "fold %d/%d: accuracy %.4f", fold, k, foldReport.accuracy))
+            }
+        }
+        print(json ? try IntentsOutput.json(report, sortedKeys: true) : report.table())
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu intents predict`: classifies utterances with a trained model.
+struct IntentsPredictCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "predict",
+        abstract: "Classify utterances: the intent, its confidence and the top N intents.",
+        discussion: """
+        Utterances come from the arguments, or one per line from stdin when none is given. The answer is no \
+        intent when the "none" class wins or the best confidence is under --threshold. --json prints one object \
+        per utterance: {"text", "intent" (null for no intent), "confidence", "ranking": [{"intent", "confidence"}]}.
+        """)
+
+    @Option(name: .shortAndLong, help: "The model package (.nlumodel).")
+    var model: String
+
+    @Option(help: "How many intents to rank.")
+    var top: Int = 3
+
+    @Option(help: "Confidence under which the answer is no intent (default: the model's).")
+    var threshold: Float?
+
+    @Flag(help: "Print one JSON object per utterance.")
+    var json = false
+
+    @Argument(help: "Utterances (default: one per line from stdin).")
+    var texts: [String] = []
+
+    func validate() throws {
+        guard top >= 1 else { throw ValidationError("--top must be at least 1, got \(top)") }
+        if let threshold, !(0...1).contains(threshold) {
+            throw ValidationError("--threshold must be between 0 and 1, got \(threshold)")
+        }
+    }
+
+    func run() throws {
+        let classifier = try IntentClassifier.load(from: URL(fileURLWithPath: model))
+        if texts.isEmpty {
+            while let line = readLine() {
+                let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
+                if text.isEmpty { continue }
+                try answer(text, classifier)
+            }
+        } else {
+            for text in texts { try answer(text, classifier) }
+        }
+    }
+
+    private func answer(_ text: String, _ classifier: IntentClassifier) throws {
+        let prediction = classifier.predict(text, top: top, threshold: threshold)
+        if json {
+            print(try Self.jsonLine(prediction))
+            return
+        }
+        func percent(_ value: Float) -> String { String(format: "%.1f%%", value * 100) }
+        let headline = prediction.intent.map { "\($0) (\(percent(prediction.confidence)))" }
+            ?? "no intent (best \(percent(prediction.confidence)))"
+        print("\(text) → \(headline)")
+        print("    " + prediction.ranking.map { "\($0.intent) \(percent($0.confidence))" }.joined(separator: "   "))
+    }
+
+    /// The prediction as one JSON object with the keys in the documented order (text, intent,
+    /// confidence, ranking), which JSONEncoder does not promise.
+    static func jsonLine(_ prediction: IntentPrediction) throws -> String {
+        func encode<T: Encodable>(_ value: T) throws -> String { try IntentsOutput.json(value) }
+        let ranking = try prediction.ranking.map { "{\"intent\":\(try encode($0.intent)),\"confidence\":\(try encode($0.confidence))}" }
+        return "{\"text\":\(try encode(prediction.text)),\"intent\":\(try prediction.intent.map(encode) ?? "null"),"
+            + "\"confidence\":\(try encode(prediction.confidence)),\"ranking\":[\(ranking.joined(separator: ","))]}"
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu intents train`: trains an intent classifier and saves it as an .nlumodel package.
+struct IntentsTrainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "train",
+        abstract: "Train an intent classifier on a dataset (NLUKit JSON or any importable export).",
+        discussion: """
+        Counterexamples and out-of-scope labels train a "none" class. Progress per epoch (loss, validation \
+        accuracy) goes to stderr; the best epoch on the validation split is kept. The model package is written \
+        atomically: an existing package at --output stays intact if anything fails.
+        """)
+
+    @Argument(help: "The dataset: NLUKit JSON or a platform export (several are merged).")
+    var dataset: [String]
+
+    @Option(name: .shortAndLong, help: "Where to write the model package (NAME.nlumodel).")
+    var output: String
+
+    @OptionGroup var input: DatasetInputOptions
+    @OptionGroup var training: IntentsTrainingArguments
+
+    @Option(help: "Default confidence threshold stored in the model (under it: no intent).")
+    var threshold: Float = 0
+
+    @Flag(help: "Print a JSON summary on stdout.")
+    var json = false
+
+    func validate() throws {
+        guard threshold >= 0, threshold <= 1 else { throw ValidationError("--threshold must be between 0 and 1, got \(threshold)") }
+    }
+
+    func run() throws {
+        let result = try input.load(dataset)
+        let data = result.dataset
+        IntentsOutput.log("training on \(data.intents.count) intents, \(data.utteranceCount) utterances, \(data.counterexamples.count) counterexamples")
+        let clock = ContinuousClock()
+        let start = clock.now
+        var epochs = 0
+        var classifier = try IntentClassifier.train(
+            on: data, features: training.featureOptions(), training: training.trainingOptions(),
+            file: dataset.joined(separator: ", ")) { report in
+            epochs = report.epoch
+            var line = String(format: "epoch %d: loss %.4f", report.epoch, report.trainingLoss)
+            if let accuracy = report.validationAccuracy, let loss = report.validationLoss {
+                line += String(format: ", validation accuracy %.4f, validation loss %.4f", accuracy, loss)
+                if report.isBest { line += " *" }
+            }
+            IntentsOutput.log(line)
+        }
+        let elapsed = clock.now - start
+        classifier.threshold = threshold
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        try classifier.save(to: URL(fileURLWithPath: output), metadata: [
+            "trainedWith": "nlu intents train", "nlukitVersion": NLUKitVersion.string,
+            "utterances": "\(data.utteranceCount)", "counterexamples": "\(data.counterexamples.count)",
+        ])
+        let summary = Summary(output: output, intents: classifier.intents.count, noneClass: classifier.hasNoneClass,
+                              features: classifier.featurizer.dimension, epochs: epochs,
+                              seconds: (seconds * 100).rounded() / 100)
+        if json {
+            print(try IntentsOutput.json(summary))
+        } else {
+            print("saved \(output): \(summary.intents) intents\(summary.noneClass ? " + none class" : ""), \(summary.features) features, \(summary.epochs) epochs, \(String(format: "%.2f", seconds)) s")
+        }
+    }
+
+    struct Summary: Encodable {
+        var output: String
+        var intents: Int
+        var noneClass: Bool
+        var features: Int
+        var epochs: Int
+        var seconds: Double
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// Featurization and training options shared by `train` and `evaluate --folds`.
+struct IntentsTrainingArguments: ParsableArguments {
+    @Option(help: "Hidden layer sizes, comma-separated (e.g. 256 or 256,128).")
+    var hidden: String = TrainingOptions().hiddenSizes.map(String.init).joined(separator: ",")
+
+    @Option(help: "Most epochs (early stopping may end sooner).")
+    var epochs: Int = TrainingOptions().epochs
+
+    @Option(help: "Utterances per mini-batch.")
+    var batchSize: Int = TrainingOptions().batchSize
+
+    @Option(help: "Adam learning rate.")
+    var learningRate: Float = TrainingOptions().learningRate
+
+    @Option(help: "L2 weight decay.")
+    var weightDecay: Float = TrainingOptions().weightDecay
+
+    @Option(help: "Dropout probability on hidden activations.")
+    var dropout: Float = TrainingOptions().dropout
+
+    @Option(help: "Fraction of each intent held out for early stopping (0: no early stopping).")
+    var validationSplit: Double = TrainingOptions().validationSplit
+
+    @Option(help: "Epochs without validation improvement before stopping.")
+    var patience: Int = TrainingOptions().patience
+
+    @Option(help: "Class weighting in the loss: balanced or none.")
+    var classWeighting: TrainingOptions.ClassWeighting = TrainingOptions().classWeighting
+
+    @Option(help: "Random seed (initialization, shuffling, dropout, validation split).")
+    var seed: UInt64 = TrainingOptions().seed
+
+    @Option(help: "Word n-gram lengths, e.g. 1-2.")
+    var wordNgrams: String = "1-2"
+
+    @Option(help: "Character n-gram lengths inside words, e.g. 2-5, or none.")
+    var charNgrams: String = "2-5"
+
+    @Option(help: "Feature weighting: tfidf, counts or binary.")
+    var weighting: FeatureOptions.Weighting = FeatureOptions().weighting
+
+    @Option(help: "Drop terms found in fewer training utterances than this.")
+    var minDf: Int = FeatureOptions().minDocumentFrequency
+
+    @Option(help: "Keep at most this many terms (most frequent first).")
+    var maxFeatures: Int?
+
+    @Flag(help: "Do not stem words (Snowball English).")
+    var noStemming = false
+
+    @Flag(help: "Do not lowercase.")
+    var keepCase = false
+
+    func trainingOptions() throws -> TrainingOptions {
+        var options = TrainingOptions()
+        let sizes = hidden.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !sizes.isEmpty, sizes.allSatisfy({ ($0 ?? 0) >= 1 && ($0 ?? 0) <= 65_536 }) else {
+            throw ValidationError("--hidden expects comma-separated sizes between 1 and 65536, e.g. 256,128; got '\(hidden)'")
+        }
+        options.hiddenSizes = sizes.compactMap { $0 }
+        guard epochs >= 1 else { throw ValidationError("--epochs must be at least 1, got \(epochs)") }
+        guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1, got \(batchSize)") }
+        guard learningRate > 0, learningRate.isFinite else { throw ValidationError("--learning-rate must be positive, got \(learningRate)") }
+        guard weightDecay >= 0 else { throw ValidationError("--weight-decay must be 0 or more, got \(weightDecay)") }
+        guard dropout >= 0, dropout < 1 else { throw ValidationError("--dropout must be in [0, 1), got \(dropout)") }
+        guard validationSplit >= 0, validationSplit < 1 else { throw ValidationError("--validation-split must be in [0, 1), got \(validationSplit)") }
+        guard patience >= 1 else { throw ValidationError("--patience must be at least 1, got \(patience)") }
+        options.epochs = epochs
+        options.batchSize = batchSize
+        options.learningRate = learningRate
+        options.weightDecay = weightDecay
+        options.dropout = dropout
+        options.validationSplit = validationSplit
+        options.patience = patience
+        options.classWeighting = classWeighting
+        options.seed = seed
+        return options
+    }
+
+    func featureOptions() throws -> FeatureOptions {
+        var options = FeatureOptions()
+        options.wordNGrams = try IntentsOutput.range(wordNgrams, option: "--word-ngrams")
+        options.characterNGrams = charNgrams.lowercased() == "none" ? nil : try IntentsOutput.range(charNgrams, option: "--char-ngrams")
+        options.weighting = weighting
+        guard minDf >= 1 else { throw ValidationError("--min-df must be at least 1, got \(minDf)") }
+        options.minDocumentFrequency = minDf
+        if let maxFeatures {
+            guard maxFeatures >= 1 else { throw ValidationError("--max-features must be at least 1, got \(maxFeatures)") }
+            options.maxFeatures = maxFeatures
+        }
+        options.stemming = !noStemming
+        options.lowercase = !keepCase
+        return options
+    }
+
+    func validate() throws {
+        _ = try trainingOptions()
+        _ = try featureOptions()
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of `nlu intents import|train|predict|evaluate`, bad inputs included.
+@Suite struct IntentsCommandTests {
+    static let sample = fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Samples/intents/car-dashboard.json").path
+    static let intentFixtures = fixturesDirectory.appendingPathComponent("intents")
+    static let fast = ["--epochs", "4", "--hidden", "32"]
+
+    func workDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-intents-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func write(_ text: String, _ name: String, in directory: URL) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    /// Trains a small model on the sample; returns its path.
+    func trainSample(in directory: URL) throws -> String {
+        let model = directory.appendingPathComponent("car.nlumodel").path
+        let run = try runNLU(["intents", "train", Self.sample, "-o", model] + Self.fast)
+        #expect(run.status == 0, "\(run.stderr)")
+        return model
+    }
+
+    @Test func importWritesTheDatasetJSON() throws {
+        let directory = try workDirectory()
+        let output = directory.appendingPathComponent("car.json").path
+        let run = try runNLU(["intents", "import", Self.sample, "-o", output])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("imported 11 intents, 375 utterances, 24 counterexamples"))
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any]
+        #expect(object?["format"] as? String == "nlukit-intents")
+        #expect((object?["intents"] as? [Any])?.count == 11)
+
+        let zip = try runNLU(["intents", "import", Self.intentFixtures.appendingPathComponent("dialogflow-agent.zip").path,
+                              "-o", directory.appendingPathComponent("df.json").path, "--json"])
+        #expect(zip.status == 0, "\(zip.stderr)")
+        #expect(zip.stdout.contains("\"format\":\"dialogflow\""))
+
+        let latin1 = try runNLU(["intents", "import", Self.intentFixtures.appendingPathComponent("snips-latin1.json").path,
+                                 "-o", directory.appendingPathComponent("snips.json").path])
+        #expect(latin1.status == 0)
+        #expect(latin1.stderr.contains("warning:") && latin1.stderr.contains("Latin-1"))
+    }
+
+    @Test func trainPredictEvaluate() throws {
+        let directory = try workDirectory()
+        let model = directory.appendingPathComponent("car.nlumodel").path
+        let train = try runNLU(["intents", "train", Self.sample, "-o", model, "--epochs", "6", "--hidden", "64", "--seed", "5"])
+        #expect(train.status == 0, "\(train.stderr)")
+        #expect(train.stderr.contains("epoch 1: loss"))
+        #expect(train.stdout.contains("saved \(model): 11 intents + none class"))
+
+        let predict = try runNLU(["intents", "predict", "--model", model, "--json", "--top", "2", "turn on the headlights"])
+        #expect(predict.status == 0, "\(predict.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(predict.stdout.utf8)) as? [String: Any])
+        #expect(object["text"] as? String == "turn on the headlights")
+        #expect(object["intent"] as? String == "turn_on")
+        #expect((object["ranking"] as? [[String: Any]])?.count == 2)
+        #expect(predict.stdout.hasPrefix("{\"text\":"))
+
+        let stdin = try runNLU(["intents", "predict", "--model", model, "--threshold", "1"], input: "what's the weather like\n\nplay some jazz\n")
+        #expect(stdin.status == 0)
+        #expect(stdin.stdout.components(separatedBy: "no intent (best").count == 3)   // two utterances, both under 100 %
+
+        let evaluate = try runNLU(["intents", "evaluate", "--model", model, Self.sample, "--json"])
+        #expect(evaluate.status == 0, "\(evaluate.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(evaluate.stdout.utf8)) as? [String: Any])
+        #expect((report["accuracy"] as? Double ?? 0) > 0.8)
+        #expect(report["macroF1"] != nil && report["perIntent"] != nil && report["confusion"] != nil)
+        #expect(report["outOfScopeRecall"] != nil)
+
+        let table = try runNLU(["intents", "evaluate", "--model", model, Self.sample])
+        #expect(table.stdout.contains("confusion matrix"))
+    }
+
+    @Test func crossValidation() throws {
+        let run = try runNLU(["intents", "evaluate", Self.sample, "--folds", "2", "--json"] + Self.fast)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("fold 2/2"))
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(report["count"] as? Int == 399)
+    }
+
+    @Test func malformedJSONAndYAMLSayWhere() throws {
+        let directory = try workDirectory()
+        let json = try write("{\n  \"intents\": [\n    {\"intent\": \"a\",, }\n  ]\n}", "bad.json", in: directory)
+        let run = try runNLU(["intents", "import", json, "-o", directory.appendingPathComponent("x.json").path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("bad.json: malformed JSON: line 3, column"))
+        let yaml = try runNLU(["intents", "train", Self.intentFixtures.appendingPathComponent("rasa-bad.yml").path, "-o",
+                               directory.appendingPathComponent("m.nlumodel").path])
+        #expect(yaml.status == 1)
+        #expect(yaml.stderr.contains("malformed YAML: line "))
+    }
+
+    @Test func unknownFormats() throws {
+        let directory = try workDirectory()
+        let usage = try runNLU(["intents", "import", Self.sample, "--format", "bogus", "-o", directory.appendingPathComponent("x.json").path])
+        #expect(usage.status == 2)
+        #expect(usage.stderr.contains("bogus"))
+        let text = try write("hello\nworld\n", "notes.txt", in: directory)
+        let unknown = try runNLU(["intents", "import", text, "-o", directory.appendingPathComponent("x.json").path])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("unknown dataset format"))
+    }
+
+    @Test func datasetProblemsAreClearErrors() throws {
+        let directory = try workDirectory()
+        let model = directory.appendingPathComponent("m.nlumodel").path
+        let cases: [(String, String)] = [
+            (#"{"format": "nlukit-intents", "version": 1, "intents": []}"#, "no intents"),
+            (#"{"format": "nlukit-intents", "version": 1, "intents": [{"name": "a", "utterances": [{"text": "hi"}]}]}"#, "at least two intents"),
+            (#"{"format": "nlukit-intents", "version": 1, "intents": [{"name": "a", "utterances": [{"text": ""}]}, {"name": "b", "utterances": [{"text": "x"}]}]}"#, "utterance 0 is empty"),
+            (#"{"format": "nlukit-intents", "version": 1, "intents": [{"name": "a", "utterances": [{"text": "x"}]}, {"name": "a", "utterances": [{"text": "y"}]}]}"#, "defined more than once"),
+            (#"{"format": "nlukit-intents", "version": 3, "intents": []}"#, "dataset version 3 is newer"),
+        ]
+        for (index, (json, message)) in cases.enumerated() {
+            let path = try write(json, "case\(index).json", in: directory)
+            let run = try runNLU(["intents", "train", path, "-o", model] + Self.fast)
+            #expect(run.status == 1, "\(message)")
+            #expect(run.stderr.contains("Error: ") && run.stderr.contains(message), "\(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: model))
+    }
+
+    @Test func zipWithoutTheExpectedFiles() throws {
+        let directory = try workDirectory()
+        let run = try runNLU(["intents", "import", Self.intentFixtures.appendingPathComponent("empty-export.zip").path,
+                              "-o", directory.appendingPathComponent("x.json").path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("missing files: expected"))
+    }
+
+    @Test func failedTrainingLeavesTheExistingModelIntact() throws {
+        let directory = try workDirectory()
+        let model = try trainSample(in: directory)
+        let before = try runNLU(["intents", "predict", "--model", model, "--json", "volume up"])
+        let bad = try write(#"{"format": "nlukit-intents", "version": 1, "intents": []}"#, "bad.json", in: directory)
+        let failed = try runNLU(["intents", "train", bad, "-o", model] + Self.fast)
+        #expect(failed.status == 1)
+        let after = try runNLU(["intents", "predict", "--model", model, "--json", "volume up"])
+        #expect(after.status == 0)
+        #expect(after.stdout == before.stdout)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0 != "car.nlumodel" && $0 != "bad.json" }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    @Test func newerModelFormatIsRefused() throws {
+        let directory = try workDirectory()
+        let model = try trainSample(in: directory)
+        let manifest = URL(fileURLWithPath: model).appendingPathComponent("manifest.json")
+        let text = try String(contentsOf: manifest, encoding: .utf8).replacingOccurrences(of: "\"formatVersion\" : 1", with: "\"formatVersion\" : 9")
+        try Data(text.utf8).write(to: manifest)
+        let run = try runNLU(["intents", "predict", "--model", model, "hello"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("9"))
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        let badHidden = try runNLU(["intents", "train", Self.sample, "-o", "/tmp/never.nlumodel", "--hidden", "256,x"])
+        #expect(badHidden.status == 2)
+        #expect(badHidden.stderr.contains("--hidden"))
+        let neither = try runNLU(["intents", "evaluate", Self.sample])
+        #expect(neither.status == 2)
+        #expect(neither.stderr.contains("--folds"))
+        let badTop = try runNLU(["intents", "predict", "--model", "x.nlumodel", "--top", "0", "hi"])
+        #expect(badTop.status == 2)
+    }
+}
