@@ -19,6 +19,14 @@ echo '{"question": "Who went to Paris?", "context": "Alice went to Paris on Mond
     | "$nlu" tokenize --vocab Tests/Fixtures/tokenizer/vocab-uncased.txt --pair --max-length 16 --stride 2 --json
 
 # -- question answering (issue 4) --
+# The committed tiny checkpoint has random weights: the answer is arbitrary, the mechanics are real.
+echo "== nlu qa ask (tiny random DistilBERT)"
+"$nlu" qa ask --model Tests/Fixtures/qa/distilbert-tiny --question "Who jumped over the dog?" \
+    --context "The quick brown fox jumps over the lethargic dog." --top-k 2
+printf '%s\n' '{"id": 1, "question": "What did Marie Curie research?", "context": "Marie Curie was a physicist and chemist who conducted pioneering research on radioactivity."}' \
+    > "$work/questions.jsonl"
+"$nlu" qa ask --model Tests/Fixtures/qa/bert-tiny --input "$work/questions.jsonl"
+"$nlu" qa evaluate --model Tests/Fixtures/qa/bert-tiny --squad Tests/Fixtures/qa/squad-v2.json
 
 # -- intents (issue 5) --
 
