@@ -31,5 +31,15 @@ printf '%s\n' '{"id": 1, "question": "What did Marie Curie research?", "context"
 # -- intents (issue 5) --
 
 # -- language model (issue 6) --
+echo "== nlu lm train (word-level LSTM on Samples/lm/garden.txt, about a second)"
+"$nlu" lm train Samples/lm/garden.txt -o "$work/garden.nlumodel" --layers 1 --hidden 128 --embedding 64 \
+    --epochs 15 --batch-size 16 --sequence-length 20 --learning-rate 0.01 --dropout 0.1 --seed 1 2>"$work/lm-train.log"
+tail -n 2 "$work/lm-train.log"
+echo "== nlu lm generate"
+"$nlu" lm generate --model "$work/garden.nlumodel" --prompt "The old man" --temperature 0.8 --seed 3
+echo "== nlu lm predict"
+"$nlu" lm predict --model "$work/garden.nlumodel" --top 3 the old
+echo "== nlu lm perplexity"
+"$nlu" lm perplexity --model "$work/garden.nlumodel" Samples/lm/garden.txt
 
 echo "quickstart: done"
