@@ -21,6 +21,10 @@ echo '{"question": "Who went to Paris?", "context": "Alice went to Paris on Mond
 # -- question answering (issue 4) --
 
 # -- intents (issue 5) --
+echo "== nlu intents: import a Watson workspace, train, predict"
+"$nlu" intents import Samples/intents/car-dashboard.json -o "$work/car.json"
+"$nlu" intents train "$work/car.json" -o "$work/car.nlumodel"
+"$nlu" intents predict --model "$work/car.nlumodel" "turn the radio on" "will it snow tonight" "tell me a joke"
 
 # -- language model (issue 6) --
 
