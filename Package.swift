@@ -30,7 +30,7 @@ let package = Package(
         ),
         // Element-wise kernels in C, compiled per CPU level (AVX-512 / AVX2 / baseline) and
         // picked at run time; Swift itself only targets baseline x86-64.
-        .target(name: "CKernels"),
+        .target(name: "CKernels", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         .target(
             name: "NLUCore",
             dependencies: [

@@ -116,8 +116,10 @@ def main():
     if args.json:
         print(json.dumps({"nlukit": swift, "reference": python}, indent=1))
         return
-    print(f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '(unset)')}, {args.threads} threads on both sides")
-    print(f"NLUKit: {swift['blas']}, {swift['threads']} threads")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '(unset)')}, {args.threads} threads on both sides, "
+          f"load average {load:.1f} on {os.cpu_count()} cores")
+    print(f"NLUKit: {swift['blas']}, element-wise kernels {swift['kernels']}, {swift['threads']} threads")
     print(f"NumPy {python['numpy']} ({python['numpyBlas']}), PyTorch {python['torch']} ({python['threads']} threads)")
     print()
     print(f"{'GEMM (GFLOP/s)':<28}{'NLUKit':>10}{'NumPy':>10}{'ratio':>8}{'PyTorch':>10}")

@@ -66,22 +66,24 @@ int nlukit_limit_kernel_level(int limit) {
 #define NLU_DISPATCH(name, ...) nlu_baseline_##name(__VA_ARGS__);
 #endif
 
-void nlukit_exp(float *values, long count) { NLU_DISPATCH(exp, values, count) }
-void nlukit_erf(float *values, long count) { NLU_DISPATCH(erf, values, count) }
-void nlukit_tanh(float *values, long count) { NLU_DISPATCH(tanh, values, count) }
-void nlukit_sigmoid(float *values, long count) { NLU_DISPATCH(sigmoid, values, count) }
-void nlukit_relu(float *values, long count) { NLU_DISPATCH(relu, values, count) }
-void nlukit_gelu(float *values, long count) { NLU_DISPATCH(gelu, values, count) }
-void nlukit_gelu_tanh(float *values, long count) { NLU_DISPATCH(gelu_tanh, values, count) }
+void nlukit_exp(const float *source, float *destination, long count) { NLU_DISPATCH(exp, source, destination, count) }
+void nlukit_erf(const float *source, float *destination, long count) { NLU_DISPATCH(erf, source, destination, count) }
+void nlukit_tanh(const float *source, float *destination, long count) { NLU_DISPATCH(tanh, source, destination, count) }
+void nlukit_sigmoid(const float *source, float *destination, long count) { NLU_DISPATCH(sigmoid, source, destination, count) }
+void nlukit_relu(const float *source, float *destination, long count) { NLU_DISPATCH(relu, source, destination, count) }
+void nlukit_gelu(const float *source, float *destination, long count) { NLU_DISPATCH(gelu, source, destination, count) }
+void nlukit_gelu_tanh(const float *source, float *destination, long count) { NLU_DISPATCH(gelu_tanh, source, destination, count) }
 
-void nlukit_softmax_rows(float *values, long rows, long length, const float *mask, long mask_rows, long first_mask_row) {
-    NLU_DISPATCH(softmax_rows, values, rows, length, mask, mask_rows, first_mask_row)
+void nlukit_softmax_rows(const float *source, float *destination, long rows, long length,
+                         const float *mask, long mask_rows, long first_mask_row) {
+    NLU_DISPATCH(softmax_rows, source, destination, rows, length, mask, mask_rows, first_mask_row)
 }
 
-void nlukit_log_softmax_rows(float *values, long rows, long length) {
-    NLU_DISPATCH(log_softmax_rows, values, rows, length)
+void nlukit_log_softmax_rows(const float *source, float *destination, long rows, long length) {
+    NLU_DISPATCH(log_softmax_rows, source, destination, rows, length)
 }
 
-void nlukit_layer_norm_rows(float *values, long rows, long length, const float *weight, const float *bias, float epsilon) {
-    NLU_DISPATCH(layer_norm_rows, values, rows, length, weight, bias, epsilon)
+void nlukit_layer_norm_rows(const float *source, float *destination, long rows, long length,
+                            const float *weight, const float *bias, float epsilon) {
+    NLU_DISPATCH(layer_norm_rows, source, destination, rows, length, weight, bias, epsilon)
 }

@@ -71,22 +71,22 @@ static inline NLU_TARGET float NLU_NAME(tanh1)(float x) {
 
 static inline NLU_TARGET float NLU_NAME(sigmoid1)(float x) { return 1.0f / (1.0f + NLU_NAME(exp1)(-x)); }
 
-NLU_TARGET static void NLU_NAME(exp)(float *v, long n) { for (long i = 0; i < n; i++) v[i] = NLU_NAME(exp1)(v[i]); }
-NLU_TARGET static void NLU_NAME(erf)(float *v, long n) { for (long i = 0; i < n; i++) v[i] = NLU_NAME(erf1)(v[i]); }
-NLU_TARGET static void NLU_NAME(tanh)(float *v, long n) { for (long i = 0; i < n; i++) v[i] = NLU_NAME(tanh1)(v[i]); }
-NLU_TARGET static void NLU_NAME(sigmoid)(float *v, long n) { for (long i = 0; i < n; i++) v[i] = NLU_NAME(sigmoid1)(v[i]); }
-NLU_TARGET static void NLU_NAME(relu)(float *v, long n) { for (long i = 0; i < n; i++) v[i] = v[i] < 0 ? 0.0f : v[i]; }
+NLU_TARGET static void NLU_NAME(exp)(const float *src, float *dst, long n) { for (long i = 0; i < n; i++) dst[i] = NLU_NAME(exp1)(src[i]); }
+NLU_TARGET static void NLU_NAME(erf)(const float *src, float *dst, long n) { for (long i = 0; i < n; i++) dst[i] = NLU_NAME(erf1)(src[i]); }
+NLU_TARGET static void NLU_NAME(tanh)(const float *src, float *dst, long n) { for (long i = 0; i < n; i++) dst[i] = NLU_NAME(tanh1)(src[i]); }
+NLU_TARGET static void NLU_NAME(sigmoid)(const float *src, float *dst, long n) { for (long i = 0; i < n; i++) dst[i] = NLU_NAME(sigmoid1)(src[i]); }
+NLU_TARGET static void NLU_NAME(relu)(const float *src, float *dst, long n) { for (long i = 0; i < n; i++) dst[i] = src[i] < 0 ? 0.0f : src[i]; }
 
-NLU_TARGET static void NLU_NAME(gelu)(float *v, long n) {
-    for (long i = 0; i < n; i++) v[i] = 0.5f * v[i] * (1.0f + NLU_NAME(erf1)(v[i] * 0.70710678118654752f));
+NLU_TARGET static void NLU_NAME(gelu)(const float *src, float *dst, long n) {
+    for (long i = 0; i < n; i++) dst[i] = 0.5f * src[i] * (1.0f + NLU_NAME(erf1)(src[i] * 0.70710678118654752f));
 }
 
 // 0.5·x·(1 + tanh(u)) = x·sigmoid(2u): one exp, and exact in the negative tail.
-NLU_TARGET static void NLU_NAME(gelu_tanh)(float *v, long n) {
+NLU_TARGET static void NLU_NAME(gelu_tanh)(const float *src, float *dst, long n) {
     for (long i = 0; i < n; i++) {
-        float x = v[i];
+        float x = src[i];
         float u = 0.7978845608028654f * (x + 0.044715f * x * x * x);
-        v[i] = x * NLU_NAME(sigmoid1)(2.0f * u);
+        dst[i] = x * NLU_NAME(sigmoid1)(2.0f * u);
     }
 }
 
@@ -113,29 +113,52 @@ static inline NLU_TARGET float NLU_NAME(row_sum)(const float *v, long n) {
     return result;
 }
 
-NLU_TARGET static void NLU_NAME(softmax_rows)(float *values, long rows, long length, const float *mask, long mask_rows, long first_mask_row) {
+// The mask is added while reading, the sum is taken while writing exp, so each row is read
+// twice and written twice.
+NLU_TARGET static void NLU_NAME(softmax_rows)(const float *source, float *destination, long rows, long length,
+                                               const float *mask, long mask_rows, long first_mask_row) {
     for (long r = 0; r < rows; r++) {
-        float *x = values + r * length;
+        const float *src = source + r * length;
+        float *x = destination + r * length;
         if (mask) {
-            const float *__restrict m = mask + ((first_mask_row + r) % mask_rows) * length;
-            for (long i = 0; i < length; i++) x[i] += m[i];
+            const float *m = mask + ((first_mask_row + r) % mask_rows) * length;
+            for (long i = 0; i < length; i++) x[i] = src[i] + m[i];
+        } else if (x != src) {
+            for (long i = 0; i < length; i++) x[i] = src[i];
         }
         float maximum = NLU_NAME(row_max)(x, length);
         if (maximum == -__builtin_inff()) {
             for (long i = 0; i < length; i++) x[i] = 0;
             continue;
         }
-        for (long i = 0; i < length; i++) x[i] = NLU_NAME(exp1)(x[i] - maximum);
-        float scale = 1.0f / NLU_NAME(row_sum)(x, length);
-        for (long i = 0; i < length; i++) x[i] *= scale;
+        float partial[16] = {0};
+        long i = 0;
+        for (; i + 16 <= length; i += 16)
+            for (int j = 0; j < 16; j++) {
+                float e = NLU_NAME(exp1)(x[i + j] - maximum);
+                x[i + j] = e;
+                partial[j] += e;
+            }
+        float sum = 0;
+        for (int j = 0; j < 16; j++) sum += partial[j];
+        for (; i < length; i++) {
+            x[i] = NLU_NAME(exp1)(x[i] - maximum);
+            sum += x[i];
+        }
+        float scale = 1.0f / sum;
+        for (long k = 0; k < length; k++) x[k] *= scale;
     }
 }
 
-NLU_TARGET static void NLU_NAME(log_softmax_rows)(float *values, long rows, long length) {
+NLU_TARGET static void NLU_NAME(log_softmax_rows)(const float *source, float *destination, long rows, long length) {
     for (long r = 0; r < rows; r++) {
-        float *x = values + r * length;
+        const float *x = source + r * length;
+        float *y = destination + r * length;
         float maximum = NLU_NAME(row_max)(x, length);
-        if (maximum == -__builtin_inff()) continue;  // all -inf: log-probabilities stay -inf
+        if (maximum == -__builtin_inff()) {  // all -inf: log-probabilities stay -inf
+            for (long k = 0; k < length; k++) y[k] = x[k];
+            continue;
+        }
         float partial[16] = {0};
         long i = 0;
         for (; i + 16 <= length; i += 16)
@@ -144,14 +167,16 @@ NLU_TARGET static void NLU_NAME(log_softmax_rows)(float *values, long rows, long
         for (int j = 0; j < 16; j++) sum += partial[j];
         for (; i < length; i++) sum += NLU_NAME(exp1)(x[i] - maximum);
         float shift = maximum + __builtin_logf(sum);
-        for (long k = 0; k < length; k++) x[k] -= shift;
+        for (long k = 0; k < length; k++) y[k] = x[k] - shift;
     }
 }
 
 // Two passes (mean, then squared deviations) avoid the cancellation of E[x²] - E[x]².
-NLU_TARGET static void NLU_NAME(layer_norm_rows)(float *values, long rows, long length, const float *weight, const float *bias, float epsilon) {
+NLU_TARGET static void NLU_NAME(layer_norm_rows)(const float *source, float *destination, long rows, long length,
+                                                  const float *weight, const float *bias, float epsilon) {
     for (long r = 0; r < rows; r++) {
-        float *x = values + r * length;
+        const float *x = source + r * length;
+        float *y = destination + r * length;
         float mean = NLU_NAME(row_sum)(x, length) / (float)length;
         float partial[16] = {0};
         long i = 0;
@@ -161,6 +186,6 @@ NLU_TARGET static void NLU_NAME(layer_norm_rows)(float *values, long rows, long 
         for (int j = 0; j < 16; j++) squares += partial[j];
         for (; i < length; i++) squares += (x[i] - mean) * (x[i] - mean);
         float inverse = 1.0f / __builtin_sqrtf(squares / (float)length + epsilon);
-        for (long k = 0; k < length; k++) x[k] = (x[k] - mean) * inverse * weight[k] + bias[k];
+        for (long k = 0; k < length; k++) y[k] = (x[k] - mean) * inverse * weight[k] + bias[k];
     }
 }

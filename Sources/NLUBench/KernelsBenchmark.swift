@@ -38,6 +38,8 @@ struct KernelsBenchmark: ParsableCommand {
 
     struct Report: Codable {
         var blas: String
+        /// The instruction set of the element-wise kernels ("AVX-512", "AVX2", "baseline").
+        var kernels: String
         var threads: Int
         var gemm: [GEMMResult]
         var elementwise: [ElementwiseResult]
@@ -79,7 +81,7 @@ struct KernelsBenchmark: ParsableCommand {
                                                  gigaElementsPerSecond: Double(input.count) / time / 1e9))
         }
 
-        let report = Report(blas: BLAS.configuration, threads: BLAS.defaultThreadCount, gemm: gemm, elementwise: elementwise)
+        let report = Report(blas: BLAS.configuration, kernels: Kernels.instructionSet, threads: BLAS.defaultThreadCount, gemm: gemm, elementwise: elementwise)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         print(String(decoding: try encoder.encode(report), as: UTF8.self))

@@ -99,3 +99,32 @@ import Testing
         #expect(scalar[] == 4)
     }
 }
+
+@Suite struct ReplaceElementsTests {
+    @Test func worksInPlaceWhenUniqueAndIntoFreshStorageWhenShared() {
+        var unique = Tensor<Float>([1, -2, 3])
+        let before = ObjectIdentifier(unique.storage)  // no second reference, so the storage stays unique
+        unique.replaceElements { source, destination in
+            #expect(source.baseAddress == UnsafePointer(destination.baseAddress))
+            for index in source.indices { destination[index] = source[index] * 2 }
+        }
+        #expect(unique.scalars == [2, -4, 6])
+        #expect(ObjectIdentifier(unique.storage) == before)
+
+        let original = Tensor<Float>(shape: [2, 2], scalars: [1, 2, 3, 4])
+        var shared = original
+        shared.replaceElements { source, destination in
+            #expect(source.baseAddress != UnsafePointer(destination.baseAddress))
+            for index in source.indices { destination[index] = -source[index] }
+        }
+        #expect(shared.scalars == [-1, -2, -3, -4])
+        #expect(shared.shape == [2, 2])
+        #expect(original.scalars == [1, 2, 3, 4])
+
+        var transposed = original.transposed()
+        transposed.replaceElements { source, destination in
+            for index in source.indices { destination[index] = source[index] + 10 }
+        }
+        #expect(transposed.scalars == [11, 13, 12, 14])
+    }
+}

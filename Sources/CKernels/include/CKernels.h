@@ -9,23 +9,28 @@
 extern "C" {
 #endif
 
-/// In place on `count` floats: e^x, erf(x), tanh(x), 1/(1+e^-x), max(x,0), exact GELU, tanh GELU.
-void nlukit_exp(float *values, long count);
-void nlukit_erf(float *values, long count);
-void nlukit_tanh(float *values, long count);
-void nlukit_sigmoid(float *values, long count);
-void nlukit_relu(float *values, long count);
-void nlukit_gelu(float *values, long count);
-void nlukit_gelu_tanh(float *values, long count);
+// Every kernel reads `source` and writes `destination`, which may be the same buffer (in place)
+// or disjoint buffers, never partly overlapping ones.
 
-/// Softmax of each of `rows` rows of `length` floats, in place; row r first adds mask row
+/// Element-wise on `count` floats: e^x, erf(x), tanh(x), 1/(1+e^-x), max(x,0), exact GELU, tanh GELU.
+void nlukit_exp(const float *source, float *destination, long count);
+void nlukit_erf(const float *source, float *destination, long count);
+void nlukit_tanh(const float *source, float *destination, long count);
+void nlukit_sigmoid(const float *source, float *destination, long count);
+void nlukit_relu(const float *source, float *destination, long count);
+void nlukit_gelu(const float *source, float *destination, long count);
+void nlukit_gelu_tanh(const float *source, float *destination, long count);
+
+/// Softmax of each of `rows` rows of `length` floats; row r first adds mask row
 /// (first_mask_row + r) % mask_rows of `mask` when `mask` is not NULL. A row that is all -inf
 /// becomes zeros.
-void nlukit_softmax_rows(float *values, long rows, long length, const float *mask, long mask_rows, long first_mask_row);
-/// Log-softmax of each row, in place.
-void nlukit_log_softmax_rows(float *values, long rows, long length);
-/// Layer normalization of each row (biased variance), in place.
-void nlukit_layer_norm_rows(float *values, long rows, long length, const float *weight, const float *bias, float epsilon);
+void nlukit_softmax_rows(const float *source, float *destination, long rows, long length,
+                         const float *mask, long mask_rows, long first_mask_row);
+/// Log-softmax of each row.
+void nlukit_log_softmax_rows(const float *source, float *destination, long rows, long length);
+/// Layer normalization of each row (biased variance).
+void nlukit_layer_norm_rows(const float *source, float *destination, long rows, long length,
+                            const float *weight, const float *bias, float epsilon);
 
 /// The instruction set the kernels run with: 2 = AVX-512, 1 = AVX2+FMA, 0 = baseline.
 int nlukit_kernel_level(void);

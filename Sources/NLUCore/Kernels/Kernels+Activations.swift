@@ -5,12 +5,12 @@ extension Kernels {
     ///
     ///     var h = Tensor<Float>([-1, 0, 1]); Kernels.gelu(&h)   // [-0.1587, 0, 0.8413]
     public static func gelu(_ x: inout Tensor<Float>) {
-        x.withUnsafeMutableBufferPointer { gelu($0.baseAddress!, count: $0.count) }
+        map(&x) { nlukit_gelu($0, $1, $2) }
     }
 
     /// GELU, exact form, on `count` floats at `pointer` in place.
     public static func gelu(_ pointer: UnsafeMutablePointer<Float>, count: Int) {
-        forEachChunk(pointer, count: count) { nlukit_gelu($0, $1) }
+        map(pointer, pointer, count: count) { nlukit_gelu($0, $1, $2) }
     }
 
     /// GELU, tanh approximation `0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))` (`"gelu_new"`,
@@ -18,48 +18,48 @@ extension Kernels {
     ///
     ///     var h = Tensor<Float>([1]); Kernels.geluTanh(&h)   // [0.8412]
     public static func geluTanh(_ x: inout Tensor<Float>) {
-        x.withUnsafeMutableBufferPointer { geluTanh($0.baseAddress!, count: $0.count) }
+        map(&x) { nlukit_gelu_tanh($0, $1, $2) }
     }
 
     /// GELU, tanh approximation, on `count` floats at `pointer` in place.
     public static func geluTanh(_ pointer: UnsafeMutablePointer<Float>, count: Int) {
-        forEachChunk(pointer, count: count) { nlukit_gelu_tanh($0, $1) }
+        map(pointer, pointer, count: count) { nlukit_gelu_tanh($0, $1, $2) }
     }
 
     /// The hyperbolic tangent, in place.
     ///
     ///     var h = Tensor<Float>([0.5]); Kernels.tanh(&h)   // [0.4621]
     public static func tanh(_ x: inout Tensor<Float>) {
-        x.withUnsafeMutableBufferPointer { tanh($0.baseAddress!, count: $0.count) }
+        map(&x) { nlukit_tanh($0, $1, $2) }
     }
 
     /// The hyperbolic tangent on `count` floats at `pointer`, in place.
     public static func tanh(_ pointer: UnsafeMutablePointer<Float>, count: Int) {
-        forEachChunk(pointer, count: count) { nlukit_tanh($0, $1) }
+        map(pointer, pointer, count: count) { nlukit_tanh($0, $1, $2) }
     }
 
     /// The logistic sigmoid `1 / (1 + e^{-x})`, in place.
     ///
     ///     var h = Tensor<Float>([0]); Kernels.sigmoid(&h)   // [0.5]
     public static func sigmoid(_ x: inout Tensor<Float>) {
-        x.withUnsafeMutableBufferPointer { sigmoid($0.baseAddress!, count: $0.count) }
+        map(&x) { nlukit_sigmoid($0, $1, $2) }
     }
 
     /// The logistic sigmoid on `count` floats at `pointer`, in place.
     public static func sigmoid(_ pointer: UnsafeMutablePointer<Float>, count: Int) {
-        forEachChunk(pointer, count: count) { nlukit_sigmoid($0, $1) }
+        map(pointer, pointer, count: count) { nlukit_sigmoid($0, $1, $2) }
     }
 
     /// `max(x, 0)`, in place.
     ///
     ///     var h = Tensor<Float>([-1, 2]); Kernels.relu(&h)   // [0, 2]
     public static func relu(_ x: inout Tensor<Float>) {
-        x.withUnsafeMutableBufferPointer { relu($0.baseAddress!, count: $0.count) }
+        map(&x) { nlukit_relu($0, $1, $2) }
     }
 
     /// `max(x, 0)` on `count` floats at `pointer`, in place.
     public static func relu(_ pointer: UnsafeMutablePointer<Float>, count: Int) {
-        forEachChunk(pointer, count: count) { nlukit_relu($0, $1) }
+        map(pointer, pointer, count: count) { nlukit_relu($0, $1, $2) }
     }
 
     /// `e^x` on `count` floats at `pointer`, in place (0 below -87.34, +inf above 88.72).
@@ -67,7 +67,7 @@ extension Kernels {
     ///     var x: [Float] = [0, 1]
     ///     x.withUnsafeMutableBufferPointer { Kernels.exp($0.baseAddress!, count: 2) }   // [1, 2.7182817]
     public static func exp(_ pointer: UnsafeMutablePointer<Float>, count: Int) {
-        forEachChunk(pointer, count: count) { nlukit_exp($0, $1) }
+        map(pointer, pointer, count: count) { nlukit_exp($0, $1, $2) }
     }
 
     /// The error function on `count` floats at `pointer`, in place.
@@ -75,7 +75,7 @@ extension Kernels {
     ///     var x: [Float] = [0.5]
     ///     x.withUnsafeMutableBufferPointer { Kernels.erf($0.baseAddress!, count: 1) }   // [0.5205]
     public static func erf(_ pointer: UnsafeMutablePointer<Float>, count: Int) {
-        forEachChunk(pointer, count: count) { nlukit_erf($0, $1) }
+        map(pointer, pointer, count: count) { nlukit_erf($0, $1, $2) }
     }
 
     /// The instruction set the element-wise kernels use on this CPU: "AVX-512", "AVX2" or

@@ -14,9 +14,9 @@ extension Kernels {
         let rowCount = rowLength == 0 ? 0 : x.count / rowLength
         weight.withUnsafeBufferPointer { weight in
             bias.withUnsafeBufferPointer { bias in
-                x.withUnsafeMutableBufferPointer {
-                    layerNorm($0.baseAddress!, rowCount: rowCount, rowLength: rowLength,
-                              weight: weight.baseAddress!, bias: bias.baseAddress!, epsilon: epsilon)
+                x.replaceElements {
+                    layerNormRows($0.baseAddress!, $1.baseAddress!, rowCount: rowCount, rowLength: rowLength,
+                                  weight: weight.baseAddress!, bias: bias.baseAddress!, epsilon: epsilon)
                 }
             }
         }
@@ -25,9 +25,16 @@ extension Kernels {
     /// Layer normalization of `rowCount` rows of `rowLength` floats at `rows`, in place.
     public static func layerNorm(_ rows: UnsafeMutablePointer<Float>, rowCount: Int, rowLength: Int,
                                  weight: UnsafePointer<Float>, bias: UnsafePointer<Float>, epsilon: Float) {
+        layerNormRows(rows, rows, rowCount: rowCount, rowLength: rowLength, weight: weight, bias: bias, epsilon: epsilon)
+    }
+
+    static func layerNormRows(_ source: UnsafePointer<Float>, _ destination: UnsafeMutablePointer<Float>,
+                              rowCount: Int, rowLength: Int,
+                              weight: UnsafePointer<Float>, bias: UnsafePointer<Float>, epsilon: Float) {
         guard rowLength > 0 else { return }
         forEachRowChunk(rowCount: rowCount, rowLength: rowLength) { range in
-            nlukit_layer_norm_rows(rows + range.lowerBound * rowLength, range.count, rowLength, weight, bias, epsilon)
+            let start = range.lowerBound * rowLength
+            nlukit_layer_norm_rows(source + start, destination + start, range.count, rowLength, weight, bias, epsilon)
         }
     }
 }

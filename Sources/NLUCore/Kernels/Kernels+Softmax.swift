@@ -13,7 +13,7 @@ extension Kernels {
         let rowLength = x.shape.last ?? 1
         let rowCount = rowLength == 0 ? 0 : x.count / rowLength
         guard let mask = additiveMask else {
-            x.withUnsafeMutableBufferPointer { softmax($0.baseAddress!, rowCount: rowCount, rowLength: rowLength) }
+            x.replaceElements { softmaxRows($0.baseAddress!, $1.baseAddress!, rowCount: rowCount, rowLength: rowLength) }
             return
         }
         let maskShape = Array(mask.shape.drop { $0 == 1 })
@@ -21,9 +21,9 @@ extension Kernels {
                      && (maskShape.isEmpty || x.shape.reversed().starts(with: maskShape.reversed())),
                      "softmax mask of shape \(mask.shape) does not broadcast over scores of shape \(x.shape)")
         mask.withUnsafeBufferPointer { maskBuffer in
-            x.withUnsafeMutableBufferPointer {
-                softmax($0.baseAddress!, rowCount: rowCount, rowLength: rowLength,
-                        additiveMask: maskBuffer.baseAddress, maskRowCount: max(1, mask.count / max(rowLength, 1)))
+            x.replaceElements {
+                softmaxRows($0.baseAddress!, $1.baseAddress!, rowCount: rowCount, rowLength: rowLength,
+                            additiveMask: maskBuffer.baseAddress, maskRowCount: max(1, mask.count / max(rowLength, 1)))
             }
         }
     }
@@ -32,10 +32,16 @@ extension Kernels {
     /// row `r % maskRowCount` of `additiveMask` (`maskRowCount × rowLength` floats) first.
     public static func softmax(_ rows: UnsafeMutablePointer<Float>, rowCount: Int, rowLength: Int,
                                additiveMask: UnsafePointer<Float>? = nil, maskRowCount: Int = 1) {
+        softmaxRows(rows, rows, rowCount: rowCount, rowLength: rowLength, additiveMask: additiveMask, maskRowCount: maskRowCount)
+    }
+
+    static func softmaxRows(_ source: UnsafePointer<Float>, _ destination: UnsafeMutablePointer<Float>,
+                            rowCount: Int, rowLength: Int, additiveMask: UnsafePointer<Float>? = nil, maskRowCount: Int = 1) {
         guard rowLength > 0 else { return }
         let maskRows = max(maskRowCount, 1)
         forEachRowChunk(rowCount: rowCount, rowLength: rowLength) { range in
-            nlukit_softmax_rows(rows + range.lowerBound * rowLength, range.count, rowLength,
+            let start = range.lowerBound * rowLength
+            nlukit_softmax_rows(source + start, destination + start, range.count, rowLength,
                                 additiveMask, maskRows, range.lowerBound % maskRows)
         }
     }
@@ -46,14 +52,20 @@ extension Kernels {
     public static func logSoftmax(_ x: inout Tensor<Float>) {
         let rowLength = x.shape.last ?? 1
         let rowCount = rowLength == 0 ? 0 : x.count / rowLength
-        x.withUnsafeMutableBufferPointer { logSoftmax($0.baseAddress!, rowCount: rowCount, rowLength: rowLength) }
+        x.replaceElements { logSoftmaxRows($0.baseAddress!, $1.baseAddress!, rowCount: rowCount, rowLength: rowLength) }
     }
 
     /// Log-softmax over `rowCount` rows of `rowLength` floats at `rows`, in place.
     public static func logSoftmax(_ rows: UnsafeMutablePointer<Float>, rowCount: Int, rowLength: Int) {
+        logSoftmaxRows(rows, rows, rowCount: rowCount, rowLength: rowLength)
+    }
+
+    static func logSoftmaxRows(_ source: UnsafePointer<Float>, _ destination: UnsafeMutablePointer<Float>,
+                               rowCount: Int, rowLength: Int) {
         guard rowLength > 0 else { return }
         forEachRowChunk(rowCount: rowCount, rowLength: rowLength) { range in
-            nlukit_log_softmax_rows(rows + range.lowerBound * rowLength, range.count, rowLength)
+            let start = range.lowerBound * rowLength
+            nlukit_log_softmax_rows(source + start, destination + start, range.count, rowLength)
         }
     }
 }

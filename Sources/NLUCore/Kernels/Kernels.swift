@@ -37,15 +37,30 @@ public enum Kernels {
         }
     }
 
-    /// Runs `body(pointer, count)` over `count` floats at `base`, split like ``forEachRowChunk``
-    /// into 16-aligned pieces.
-    static func forEachChunk(_ base: UnsafeMutablePointer<Float>, count: Int,
-                             _ body: (UnsafeMutablePointer<Float>, Int) -> Void) {
+    /// Runs `body(range)` over element indices `0..<count`, split like ``forEachRowChunk`` into
+    /// pieces whose bounds are multiples of 16.
+    static func forEachChunk(count: Int, _ body: (Range<Int>) -> Void) {
         let blocks = (count + 15) / 16
         forEachRowChunk(rowCount: blocks, rowLength: 16) { range in
-            let start = range.lowerBound * 16
-            let end = min(count, range.upperBound * 16)
-            body(base + start, end - start)
+            body((range.lowerBound * 16)..<min(count, range.upperBound * 16))
+        }
+    }
+
+    /// Applies the element-wise C `kernel` to `x`: in place when `x` owns its storage, else from
+    /// the shared storage straight into a new one.
+    static func map(_ x: inout Tensor<Float>,
+                    _ kernel: (UnsafePointer<Float>, UnsafeMutablePointer<Float>, Int) -> Void) {
+        x.replaceElements { source, destination in
+            map(source.baseAddress!, destination.baseAddress!, count: source.count, kernel)
+        }
+    }
+
+    /// Applies the element-wise C `kernel` from `source` to `destination` (which may be equal),
+    /// threaded for large inputs.
+    static func map(_ source: UnsafePointer<Float>, _ destination: UnsafeMutablePointer<Float>, count: Int,
+                    _ kernel: (UnsafePointer<Float>, UnsafeMutablePointer<Float>, Int) -> Void) {
+        forEachChunk(count: count) { range in
+            kernel(source + range.lowerBound, destination + range.lowerBound, range.count)
         }
     }
 }

@@ -150,6 +150,30 @@ public struct Tensor<Scalar: TensorScalar>: Sendable {
         return try body(UnsafeMutableBufferPointer(start: storage.baseAddress + offset, count: count))
     }
 
+    /// Replaces every element, reading the current ones from `source` and writing the new ones
+    /// to `destination`: one buffer in place when the storage is contiguous, unique and writable;
+    /// otherwise the current elements and a fresh buffer that becomes this tensor's storage (one
+    /// pass instead of the copy-then-write of ``withUnsafeMutableBufferPointer(_:)``). `body` must
+    /// write every element of `destination`.
+    ///
+    ///     var y = x   // shares x's storage
+    ///     y.replaceElements { source, destination in
+    ///         for i in source.indices { destination[i] = max(source[i], 0) }
+    ///     }
+    public mutating func replaceElements(
+        _ body: (_ source: UnsafeBufferPointer<Scalar>, _ destination: UnsafeMutableBufferPointer<Scalar>) throws -> Void
+    ) rethrows {
+        if isContiguous && isKnownUniquelyReferenced(&storage) && storage.isWritable {
+            let buffer = UnsafeMutableBufferPointer(start: storage.baseAddress + offset, count: count)
+            try body(UnsafeBufferPointer(buffer), buffer)
+            return
+        }
+        let fresh = TensorStorage<Scalar>(uninitializedCount: count)
+        let destination = UnsafeMutableBufferPointer(start: fresh.baseAddress, count: count)
+        try withUnsafeBufferPointer { try body($0, destination) }
+        self = Tensor(storage: fresh, shape: shape)
+    }
+
     // Copy-on-write: a shared or memory-mapped storage is copied before the first write.
     private mutating func makeUniqueAndWritable() {
         if isKnownUniquelyReferenced(&storage) && storage.isWritable { return }
