@@ -3,7 +3,8 @@ import Foundation
 import NLUKit
 
 /// `nlu-bench qa`: latency of the BERT QA encoder (one forward pass, batch 1) at given sequence
-/// lengths, then peak resident memory after answering a question over a multi-window document.
+/// lengths (median and best), the start logits of the last length (for the script to compare with
+/// PyTorch), then peak resident memory after answering a question over a multi-window document.
 /// Prints JSON; `benchmarks/qa.py` runs it next to PyTorch and ONNX Runtime.
 struct QABenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,7 +25,8 @@ struct QABenchmark: ParsableCommand {
     func run() throws {
         let directory = URL(fileURLWithPath: model)
         let qaModel = try BertQAModel(modelDirectory: directory)
-        var latencies: [String: Double] = [:]
+        var latencies: [String: [Double]] = [:]
+        var startLogits: [Float] = []
         for length in lengths.split(separator: ",").compactMap({ Int($0) }) {
             let batch = try Self.batch(length: length)
             _ = try qaModel.logits(batch)
@@ -36,7 +38,8 @@ struct QABenchmark: ParsableCommand {
                 samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
             }
             samples.sort()
-            latencies[String(length)] = samples[samples.count / 2]
+            latencies[String(length)] = [samples[samples.count / 2], samples[0]]
+            startLogits = try qaModel.logits(batch).start
         }
         var windows = 0
         if !skipAnswer {
@@ -52,6 +55,7 @@ struct QABenchmark: ParsableCommand {
             "blas": BLAS.coreName,
             "threads": BLAS.defaultThreadCount,
             "latencies": latencies,
+            "startLogits": startLogits,
             "answerWindows": windows,
             "peakResidentMB": Self.peakResidentMegabytes(),
         ]

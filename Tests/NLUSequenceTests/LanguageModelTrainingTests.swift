@@ -71,6 +71,8 @@ import Testing
         _ = try LanguageModelTrainer(options: options).train(texts: [corpus], checkpoint: checkpoint)
         let first = try LanguageModel(contentsOf: checkpoint)
         #expect(first.metadata[LanguageModelTrainer.MetadataKey.epochsCompleted] == "1")
+        let optimizer = try #require(LanguageModelTrainer.loadOptimizerState(from: checkpoint, model: first))
+        #expect(optimizer.step > 0 && optimizer.firstMoments.count == first.parameters.count)
         options.epochs = 2
         let (_, history) = try LanguageModelTrainer(options: options).train(texts: [corpus], checkpoint: checkpoint, resume: true)
         #expect(history.map(\.epoch) == [1, 2])
@@ -78,5 +80,8 @@ import Testing
         #expect(second.metadata[LanguageModelTrainer.MetadataKey.epochsCompleted] == "2")
         #expect(second.configuration == first.configuration)
         #expect(second.decoderBias != first.decoderBias, "the resumed epoch changed the weights")
+        // Resuming continues Adam's step count: two epochs in one run == one epoch, then a resumed one.
+        let resumedSteps = try #require(LanguageModelTrainer.loadOptimizerState(from: checkpoint, model: second)).step
+        #expect(resumedSteps == 2 * optimizer.step)
     }
 }
