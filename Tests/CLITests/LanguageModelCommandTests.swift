@@ -105,6 +105,10 @@ import Testing
         let garbage = try runNLU(["lm", "predict", "--model", Self.model, "--state-in", state.path, "the"])
         #expect(garbage.status == 1)
         #expect(garbage.stderr.contains("expected {\"shape\""))
+        try #"{"shape": [4611686018427387904, 4], "values": [1]}"#.write(to: state, atomically: true, encoding: .utf8)
+        let hostile = try runNLU(["lm", "predict", "--model", Self.model, "--state-in", state.path, "the"])
+        #expect(hostile.status == 1)
+        #expect(hostile.stderr.contains("does not hold 1 values"))
     }
 
     @Test func weightsNotMatchingTheConfigurationNameTheTensor() throws {

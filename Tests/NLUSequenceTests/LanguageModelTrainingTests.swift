@@ -30,6 +30,21 @@ import Testing
         #expect(events.contains { if case .prepared = $0 { return true } else { return false } })
     }
 
+    @Test func characterLevelGRUTrainsAndGeneratesCharacters() throws {
+        let corpus = try String(contentsOf: Self.corpusURL, encoding: .utf8).split(separator: "\n").prefix(120)
+            .joined(separator: "\n")
+        let options = LanguageModelTrainingOptions(cell: .gru, level: .character, layers: 2, hiddenSize: 24, embeddingSize: 8,
+                                                   epochs: 5, sequenceLength: 30, batchSize: 8, learningRate: 0.02,
+                                                   dropout: 0.1, seed: 5)
+        let (model, history) = try LanguageModelTrainer(options: options).train(texts: [corpus])
+        #expect(model.configuration.level == .character && model.configuration.cell == .gru)
+        #expect(model.vocabulary.tokens.dropFirst(2).allSatisfy { $0.count == 1 })
+        let first = try #require(history.first?.validationPerplexity), last = try #require(history.last?.validationPerplexity)
+        #expect(last < first && last < Double(model.vocabulary.count) / 2, "perplexity \(first) → \(last)")
+        let generated = try model.generate(prompt: "the", options: .init(maxTokens: 40, temperature: 0.5, seed: 2))
+        #expect(generated.text == generated.tokens.joined())   // characters join without separators
+    }
+
     @Test func emptyCorpusIsAClearError() throws {
         #expect(throws: LanguageModelError.emptyCorpus(["empty.txt"])) {
             try LanguageModelTrainer(options: Self.smallOptions).train(texts: ["\n  \n"], names: ["empty.txt"])
