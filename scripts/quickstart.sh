@@ -29,6 +29,10 @@ printf '%s\n' '{"id": 1, "question": "What did Marie Curie research?", "context"
 "$nlu" qa evaluate --model Tests/Fixtures/qa/bert-tiny --squad Tests/Fixtures/qa/squad-v2.json
 
 # -- intents (issue 5) --
+echo "== nlu intents: import a Watson workspace, train, predict"
+"$nlu" intents import Samples/intents/car-dashboard.json -o "$work/car.json"
+"$nlu" intents train "$work/car.json" -o "$work/car.nlumodel"
+"$nlu" intents predict --model "$work/car.nlumodel" "turn the radio on" "will it snow tonight" "tell me a joke"
 
 # -- language model (issue 6) --
 echo "== nlu lm train (word-level LSTM on Samples/lm/garden.txt, about a second)"
