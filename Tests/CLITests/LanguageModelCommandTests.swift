@@ -26,7 +26,7 @@ import Testing
         let perplexity = try runNLU(["lm", "perplexity", "--model", output, Self.corpus, "--json"])
         #expect(perplexity.status == 0)
         let report = try JSONSerialization.jsonObject(with: Data(perplexity.stdout.utf8)) as? [String: Any]
-        #expect((report?["tokens"] as? Int) == 4872)
+        #expect((report?["tokens"] as? Int) == 4897)
         #expect(((report?["perplexity"] as? Double) ?? 0) > 1)
         let resumed = try runNLU(["lm", "train", Self.corpus, "-o", output, "--epochs", "2", "--resume", "--batch-size", "8",
                                   "--sequence-length", "10"])
@@ -105,6 +105,10 @@ import Testing
         let garbage = try runNLU(["lm", "predict", "--model", Self.model, "--state-in", state.path, "the"])
         #expect(garbage.status == 1)
         #expect(garbage.stderr.contains("expected {\"shape\""))
+        try #"{"shape": [4611686018427387904, 4], "values": [1]}"#.write(to: state, atomically: true, encoding: .utf8)
+        let hostile = try runNLU(["lm", "predict", "--model", Self.model, "--state-in", state.path, "the"])
+        #expect(hostile.status == 1)
+        #expect(hostile.stderr.contains("does not hold 1 values"))
     }
 
     @Test func weightsNotMatchingTheConfigurationNameTheTensor() throws {

@@ -30,6 +30,21 @@ import Testing
         #expect(events.contains { if case .prepared = $0 { return true } else { return false } })
     }
 
+    @Test func characterLevelGRUTrainsAndGeneratesCharacters() throws {
+        let corpus = try String(contentsOf: Self.corpusURL, encoding: .utf8).split(separator: "\n").prefix(120)
+            .joined(separator: "\n")
+        let options = LanguageModelTrainingOptions(cell: .gru, level: .character, layers: 2, hiddenSize: 24, embeddingSize: 8,
+                                                   epochs: 5, sequenceLength: 30, batchSize: 8, learningRate: 0.02,
+                                                   dropout: 0.1, seed: 5)
+        let (model, history) = try LanguageModelTrainer(options: options).train(texts: [corpus])
+        #expect(model.configuration.level == .character && model.configuration.cell == .gru)
+        #expect(model.vocabulary.tokens.dropFirst(2).allSatisfy { $0.count == 1 })
+        let first = try #require(history.first?.validationPerplexity), last = try #require(history.last?.validationPerplexity)
+        #expect(last < first && last < Double(model.vocabulary.count) / 2, "perplexity \(first) → \(last)")
+        let generated = try model.generate(prompt: "the", options: .init(maxTokens: 40, temperature: 0.5, seed: 2))
+        #expect(generated.text == generated.tokens.joined())   // characters join without separators
+    }
+
     @Test func emptyCorpusIsAClearError() throws {
         #expect(throws: LanguageModelError.emptyCorpus(["empty.txt"])) {
             try LanguageModelTrainer(options: Self.smallOptions).train(texts: ["\n  \n"], names: ["empty.txt"])
@@ -71,6 +86,8 @@ import Testing
         _ = try LanguageModelTrainer(options: options).train(texts: [corpus], checkpoint: checkpoint)
         let first = try LanguageModel(contentsOf: checkpoint)
         #expect(first.metadata[LanguageModelTrainer.MetadataKey.epochsCompleted] == "1")
+        let optimizer = try #require(LanguageModelTrainer.loadOptimizerState(from: checkpoint, model: first))
+        #expect(optimizer.step > 0 && optimizer.firstMoments.count == first.parameters.count)
         options.epochs = 2
         let (_, history) = try LanguageModelTrainer(options: options).train(texts: [corpus], checkpoint: checkpoint, resume: true)
         #expect(history.map(\.epoch) == [1, 2])
@@ -78,5 +95,8 @@ import Testing
         #expect(second.metadata[LanguageModelTrainer.MetadataKey.epochsCompleted] == "2")
         #expect(second.configuration == first.configuration)
         #expect(second.decoderBias != first.decoderBias, "the resumed epoch changed the weights")
+        // Resuming continues Adam's step count: two epochs in one run == one epoch, then a resumed one.
+        let resumedSteps = try #require(LanguageModelTrainer.loadOptimizerState(from: checkpoint, model: second)).step
+        #expect(resumedSteps == 2 * optimizer.step)
     }
 }

@@ -7,7 +7,7 @@ import random
 
 rng = random.Random(6)
 ANIMALS = ["the cat", "the dog", "a small bird", "the old horse", "a brown rabbit", "the black cat", "a young fox"]
-PEOPLE = ["the gardener", "my sister", "the old man", "a tall woman", "the children", "our neighbour"]
+PEOPLE = ["the gardener", "my sister", "the old man", "a tall woman", "the young boy", "our neighbour"]
 PLACES = ["in the garden", "by the river", "under the apple tree", "near the old wall", "on the green hill",
           "behind the house", "in the quiet field"]
 TIMES = ["in the morning", "at noon", "in the evening", "after the rain", "when the sun is warm", "at night"]

@@ -100,17 +100,19 @@ struct NetworkTrainer {
         return try network()
     }
 
-    /// One Adam pair (weights, biases) per layer; the first layer's weights update by rows.
-    private func makeOptimizers() -> [(RowSparseAdam, RowSparseAdam)] {
-        var optimizers: [(RowSparseAdam, RowSparseAdam)] = []
-        var fanIn = inputDimension
-        for (layer, width) in widths.enumerated() {
-            optimizers.append((RowSparseAdam(count: fanIn * width, rowLength: layer == 0 ? width : fanIn,
-                                             learningRate: options.learningRate, weightDecay: options.weightDecay),
-                               RowSparseAdam(count: width, rowLength: width, learningRate: options.learningRate, weightDecay: 0)))
-            fanIn = width
-        }
-        return optimizers
+    /// The optimizers: row-sparse Adam for the first layer's rows, NLUCore's Adam (PyTorch semantics)
+    /// for the dense weights and for the biases (no weight decay on biases, as scikit-learn).
+    struct Optimizers {
+        let inputRows: RowSparseAdam
+        let denseWeights: AdamOptimizer
+        let biases: AdamOptimizer
+    }
+
+    private func makeOptimizers() -> Optimizers {
+        Optimizers(inputRows: RowSparseAdam(count: inputDimension * widths[0], rowLength: widths[0],
+                                            learningRate: options.learningRate, weightDecay: options.weightDecay),
+                   denseWeights: AdamOptimizer(learningRate: options.learningRate, weightDecay: options.weightDecay),
+                   biases: AdamOptimizer(learningRate: options.learningRate))
     }
 
     /// Replaces the initial weights (tests compare steps with PyTorch from the same start).
@@ -223,22 +225,16 @@ struct NetworkTrainer {
 
     /// One mini-batch: forward, class-weighted softmax cross-entropy, backward, Adam. Returns the loss.
     private mutating func step(_ batch: [(SparseVector, Int)], classWeights: [Float],
-                               optimizers: [(RowSparseAdam, RowSparseAdam)], workspace: inout Workspace) -> Float {
+                               optimizers: Optimizers, workspace: inout Workspace) -> Float {
         forward(batch, training: true, workspace: &workspace)
         let rows = batch.count
         let last = widths.count - 1
-        // d(loss)/d(logits) of the weighted mean loss Σ wᵢ·lossᵢ / Σ wᵢ (PyTorch's CrossEntropyLoss(weight=)).
-        let totalWeight = batch.reduce(Float(0)) { $0 + classWeights[$1.1] }
-        var loss: Float = 0
-        for (row, (_, target)) in batch.enumerated() {
-            let base = row * classCount
-            var logits = Array(workspace.activations[last][base..<(base + classCount)])
-            IntentNetwork.softmax(&logits)
-            let weight = classWeights[target] / totalWeight
-            loss -= weight * logf(max(logits[target], 1e-12))
-            for c in 0..<classCount {
-                workspace.gradients[last][base + c] = weight * (logits[c] - (c == target ? 1 : 0))
-            }
+        // Weighted mean loss Σ wᵢ·lossᵢ / Σ wᵢ and its gradient (PyTorch's CrossEntropyLoss(weight=)).
+        let logits = Tensor(shape: [rows, classCount], scalars: Array(workspace.activations[last][0..<(rows * classCount)]))
+        let (loss, gradient) = SoftmaxCrossEntropy.lossAndGradient(logits: logits, targets: batch.map { Int32($0.1) },
+                                                                   classWeights: classWeights)
+        gradient.withUnsafeBufferPointer { g in
+            for i in 0..<(rows * classCount) { workspace.gradients[last][i] = g[i] }
         }
         // Dense layers, from the output down: weight and bias gradients, then the input gradient.
         for layer in stride(from: last, through: 1, by: -1) {
@@ -293,15 +289,19 @@ struct NetworkTrainer {
         for row in 0..<rows {
             for j in 0..<first { workspace.biasGradients[0][j] += workspace.gradients[0][row * first + j] }
         }
-        for optimizer in optimizers { optimizer.0.beginStep(); optimizer.1.beginStep() }
+        optimizers.inputRows.beginStep()
         workspace.inputGradient.withUnsafeBufferPointer { g in
-            optimizers[0].0.update(&weights[0], rows: workspace.touchedFeatures, gradients: g.baseAddress!)
+            optimizers.inputRows.update(&weights[0], rows: workspace.touchedFeatures, gradients: g.baseAddress!)
         }
-        optimizers[0].1.updateAll(&biases[0], gradients: workspace.biasGradients[0])
-        for layer in 1...last {
-            optimizers[layer].0.updateAll(&weights[layer], gradients: workspace.weightGradients[layer])
-            optimizers[layer].1.updateAll(&biases[layer], gradients: workspace.biasGradients[layer])
-        }
+        // The dense layers are small (at most hidden × hidden): copying them into tensors is cheap.
+        var dense = (1...last).map { Tensor(shape: [weights[$0].count], scalars: weights[$0]) }
+        optimizers.denseWeights.step(&dense, gradients: (1...last).map {
+            Tensor(shape: [workspace.weightGradients[$0].count], scalars: workspace.weightGradients[$0])
+        })
+        for layer in 1...last { weights[layer] = dense[layer - 1].scalars }
+        var biasTensors = biases.map { Tensor($0) }
+        optimizers.biases.step(&biasTensors, gradients: workspace.biasGradients.map { Tensor($0) })
+        biases = biasTensors.map(\.scalars)
         for feature in workspace.touchedFeatures { workspace.slotOfFeature[Int(feature)] = -1 }
         return loss
     }

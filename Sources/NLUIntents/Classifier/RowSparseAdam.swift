@@ -4,7 +4,8 @@ import Foundation
 /// gradient) over one parameter matrix, updating only the rows a mini-batch touched, as
 /// `torch.optim.SparseAdam` / lazy Adam do. The intent network's first layer has one row per
 /// vocabulary term and a batch touches a few hundred of tens of thousands, so this keeps a step
-/// proportional to the batch, not to the vocabulary. Dense parameters use every row.
+/// proportional to the batch, not to the vocabulary. (Dense layers use NLUCore's `AdamOptimizer`;
+/// on rows that are touched, both compute the same update.)
 final class RowSparseAdam {
     let rowLength: Int
     let learningRate: Float
@@ -51,15 +52,6 @@ final class RowSparseAdam {
                     }
                 }
             }
-        }
-    }
-
-    /// Updates every entry of `parameters` (a dense layer).
-    func updateAll(_ parameters: inout [Float], gradients: [Float]) {
-        let rows = parameters.count / rowLength
-        gradients.withUnsafeBufferPointer { g in
-            guard let base = g.baseAddress else { return }
-            update(&parameters, rows: (0..<Int32(rows)).map { $0 }, gradients: base)
         }
     }
 }

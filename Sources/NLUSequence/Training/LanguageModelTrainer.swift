@@ -95,9 +95,11 @@ public struct LanguageModelTrainer: Sendable {
                           validationTokens: validationIDs.count, startEpoch: startEpoch))
 
         let batches = TokenBatches(ids: trainingIDs, batchSize: options.batchSize, sequenceLength: options.sequenceLength)
-        // Adam's moments are not in the package: a resumed run starts them afresh.
         let session = LanguageModelTrainingSession(model: model, learningRate: options.learningRate, clipNorm: options.clipNorm,
                                                    dropout: options.dropout, seed: options.seed &+ UInt64(startEpoch))
+        if startEpoch > 0, let checkpoint, let state = Self.loadOptimizerState(from: checkpoint, model: model) {
+            session.optimizerState = state
+        }
         for epoch in startEpoch..<max(startEpoch, options.epochs) {
             session.resetState()
             let started = Date()
@@ -127,10 +129,41 @@ public struct LanguageModelTrainer: Sendable {
             model.metadata = metadata(history: history, epochs: epoch + 1, perplexity: perplexity)
             if let checkpoint {
                 try model.save(to: checkpoint)
+                try Self.saveOptimizerState(session.optimizerState, to: checkpoint, model: model)
                 onEvent(.checkpointSaved(checkpoint))
             }
         }
         return (model, history)
+    }
+
+    /// The file beside the weights inside a checkpoint package that holds Adam's state. Loading a model
+    /// ignores it; a package without it resumes with fresh moments.
+    public static let optimizerFileName = "optimizer.safetensors"
+
+    static func saveOptimizerState(_ state: AdamOptimizer.State, to package: URL, model: LanguageModel) throws {
+        guard !state.firstMoments.isEmpty else { return }
+        var tensors: [String: Tensor<Float>] = [:]
+        for (index, name) in LanguageModel.weightNames(for: model.configuration).enumerated()
+        where index < state.firstMoments.count {
+            tensors["m." + name] = state.firstMoments[index]
+            tensors["v." + name] = state.secondMoments[index]
+        }
+        try SafeTensors.write(tensors, metadata: ["step": String(state.step)],
+                              to: package.appendingPathComponent(optimizerFileName))
+    }
+
+    /// Adam's state saved in `package`, or nil when it is missing or does not fit the model.
+    static func loadOptimizerState(from package: URL, model: LanguageModel) -> AdamOptimizer.State? {
+        guard let file = try? SafeTensors(contentsOf: package.appendingPathComponent(optimizerFileName)),
+              let step = Int(file.metadata["step"] ?? "") else { return nil }
+        var state = AdamOptimizer.State(step: step)
+        for (name, parameter) in zip(LanguageModel.weightNames(for: model.configuration), model.parameters) {
+            guard let first = try? file.floatTensor("m." + name), let second = try? file.floatTensor("v." + name),
+                  first.shape == parameter.shape, second.shape == parameter.shape else { return nil }
+            state.firstMoments.append(first)
+            state.secondMoments.append(second)
+        }
+        return state
     }
 
     private func metadata(history: [LanguageModelEpochReport], epochs: Int, perplexity: Double?) -> [String: String] {

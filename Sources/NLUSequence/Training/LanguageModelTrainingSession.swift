@@ -27,6 +27,12 @@ public final class LanguageModelTrainingSession {
         self.generator = SplitMix64(seed: seed)
     }
 
+    /// Adam's step count and moments (saved beside checkpoints so a resumed run continues exactly).
+    public var optimizerState: AdamOptimizer.State {
+        get { optimizer.state }
+        set { optimizer.state = newValue }
+    }
+
     /// Forgets the carried state (at the start of an epoch: the streams start over).
     public func resetState() { state = nil }
 

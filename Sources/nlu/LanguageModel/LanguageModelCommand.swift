@@ -35,10 +35,10 @@ enum LanguageModelOutput {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
-    /// `value` as one line of JSON, keys in declaration order.
+    /// `value` as one line of JSON with sorted keys (stable output for scripts).
     static func json<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 

@@ -61,7 +61,13 @@ struct LanguageModelPredictCommand: ParsableCommand {
             do { saved = try JSONDecoder().decode(SavedState.self, from: data) } catch {
                 throw LanguageModelError.file(stateIn, "expected {\"shape\": [...], \"values\": [...]}")
             }
-            guard saved.shape.allSatisfy({ $0 >= 0 }), saved.shape.reduce(1, *) == saved.values.count else {
+            // Overflow-checked: a hostile shape must not trap.
+            let count = saved.shape.reduce(Optional(1)) { product, dimension in
+                guard let product, dimension >= 0 else { return nil }
+                let (result, overflow) = product.multipliedReportingOverflow(by: dimension)
+                return overflow ? nil : result
+            }
+            guard count == saved.values.count else {
                 throw LanguageModelError.file(stateIn, "shape \(saved.shape) does not hold \(saved.values.count) values")
             }
             guard saved.shape == languageModel.configuration.stateShape else {

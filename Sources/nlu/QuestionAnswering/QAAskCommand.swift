@@ -34,7 +34,7 @@ struct QAAskCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Read the text from this file.", valueName: "file"))
     var contextFile: String?
 
-    @Option(help: ArgumentHelp("Batch mode: a JSONL file of {\"id\", \"question\", \"context\"} objects.", valueName: "file"))
+    @Option(help: ArgumentHelp("Batch mode: a JSONL file of {\"id\", \"question\", \"context\"} objects (\"-\": standard input).", valueName: "file"))
     var input: String?
 
     @Option(help: ArgumentHelp("Batch mode: write the JSONL results here instead of standard output.", valueName: "file"))

@@ -15,7 +15,9 @@ struct QABatch {
     }
 
     func run(input: String, output: String?) throws {
-        guard let data = FileManager.default.contents(atPath: input) else {
+        // FileHandle also reads pipes and process substitutions (/dev/fd/N); "-" is standard input.
+        guard let handle = input == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: input),
+              let data = try? handle.readToEnd() ?? Data() else {
             throw QAInputError("\(input): cannot read the file")
         }
         let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
