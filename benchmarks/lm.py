@@ -7,7 +7,7 @@
     on ../shared/data/tinyshakespeare/input.txt, Adam lr 0.002, clip 5, no dropout, from the same initial
     weights over the same batches; validation loss after the same number of steps.
 
-Run from the repository root: python3 benchmarks/lm.py [--steps 60] [--latency-steps 300] [--rounds 3]
+Run from the repository root: python3 benchmarks/lm.py [--steps 60] [--latency-steps 300] [--rounds 3] [--torch-passive]
 Both sides use 2 threads and OPENBLAS_CORETYPE=SkylakeX (set here).
 """
 import argparse
@@ -21,6 +21,10 @@ import tempfile
 import time
 
 THREADS = "2"
+# --torch-passive: OMP_WAIT_POLICY=PASSIVE for PyTorch's OpenMP threads (read when torch loads). On a
+# machine shared with other jobs, PyTorch's default spinning threads lose far more time than OpenBLAS's.
+if "--torch-passive" in sys.argv:
+    os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
 os.environ["OPENBLAS_CORETYPE"] = "SkylakeX"  # both sides (this machine exports Haswell)
 os.environ["OMP_NUM_THREADS"] = THREADS
 os.environ["MKL_NUM_THREADS"] = THREADS
@@ -193,13 +197,15 @@ def main():
     parser.add_argument("--steps", type=int, default=60, help="training steps on both sides")
     parser.add_argument("--latency-steps", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=3, help="interleaved latency rounds per side (best median)")
+    parser.add_argument("--torch-passive", action="store_true",
+                        help="OMP_WAIT_POLICY=PASSIVE for PyTorch (fairer when other jobs share the CPUs)")
     parser.add_argument("--corpus", default=CORPUS, help="tiny Shakespeare (default: ../shared/data from the repo root)")
     args = parser.parse_args()
     if not os.path.exists(BENCH):
         sys.exit("build first: swift build -c release --product nlu-bench")
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads; OPENBLAS_CORETYPE={os.environ['OPENBLAS_CORETYPE']}; "
-          f"load average {load} on {os.cpu_count()} CPUs")
+          f"load average {load} on {os.cpu_count()} CPUs; OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', 'default')}")
     workdir = tempfile.mkdtemp(prefix="nlukit-lm-bench-")
     try:
         lat = latency(workdir, args.latency_steps, args.rounds)

@@ -4,7 +4,8 @@ import NLUKit
 
 /// `nlu-bench qa`: latency of the BERT QA encoder (one forward pass, batch 1) at given sequence
 /// lengths (median and best), the start logits of the last length (for the script to compare with
-/// PyTorch), then peak resident memory after answering a question over a multi-window document.
+/// PyTorch), then peak resident memory after answering a question over a multi-window document, and
+/// the time to answer over a 100-page text with BM25 passage search (3 paragraphs read).
 /// Prints JSON; `benchmarks/qa.py` runs it next to PyTorch and ONNX Runtime.
 struct QABenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,6 +22,14 @@ struct QABenchmark: ParsableCommand {
 
     @Flag(help: "Skip the end-to-end answering run (and its memory figure).")
     var skipAnswer = false
+
+    func validate() throws {
+        let values = lengths.split(separator: ",").map { Int($0) }
+        guard !values.isEmpty, values.allSatisfy({ ($0 ?? 0) >= 18 && ($0 ?? 0) <= 512 }) else {
+            throw ValidationError("--lengths must be comma-separated lengths between 18 and 512, got \(lengths)")
+        }
+        guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
+    }
 
     func run() throws {
         let directory = URL(fileURLWithPath: model)
@@ -42,6 +51,7 @@ struct QABenchmark: ParsableCommand {
             startLogits = try qaModel.logits(batch).start
         }
         var windows = 0
+        var passageSeconds = 0.0
         if !skipAnswer {
             let answerer = QuestionAnswerer(model: qaModel, tokenizer: try BertTokenizer(modelDirectory: directory),
                                             modelMaxLength: 512)
@@ -50,6 +60,15 @@ struct QABenchmark: ParsableCommand {
             let question = "where was the fox"
             windows = try answerer.tokenizer.encodePair(question, document, maxLength: 384, stride: 128).count
             _ = try answerer.answers(to: question, in: document)
+            // A 100-page text (2,000 paragraphs, ~250k words) read through BM25 passage search.
+            let book = (0..<2000).map { paragraph in
+                (0..<125).map { words[($0 * 7 + paragraph * 3) % words.count] }.joined(separator: " ")
+                    + (paragraph == 1234 ? " The fox lived in Kalomi city." : "")
+            }.joined(separator: "\n\n")
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = try answerer.answers(to: "Where did the fox live?", in: book,
+                                     options: AnswerOptions(passageSearch: PassageSearchOptions(maxPassages: 3)))
+            passageSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         }
         let report: [String: Any] = [
             "blas": BLAS.coreName,
@@ -58,6 +77,7 @@ struct QABenchmark: ParsableCommand {
             "startLogits": startLogits,
             "answerWindows": windows,
             "peakResidentMB": Self.peakResidentMegabytes(),
+            "passageSearchSeconds": passageSeconds,
         ]
         let data = try JSONSerialization.data(withJSONObject: report, options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))

@@ -37,6 +37,7 @@ import Testing
 
     @Test func checkpointWithoutModelTypeUsesArchitectures() throws {
         let directory = try QAFixtures.temporaryCopy(of: "bert-tiny")
+        defer { QAFixtures.remove(directory) }
         try editConfig(directory) { $0["model_type"] = nil; $0["architectures"] = ["BertForQuestionAnswering"] }
         #expect(try BertQAModel(modelDirectory: directory).configuration.architecture == .bert)
     }
@@ -47,10 +48,12 @@ import Testing
             try BertQAModel(modelDirectory: nowhere)
         }
         let noWeights = try QAFixtures.temporaryCopy(of: "bert-tiny")
+        defer { QAFixtures.remove(noWeights) }
         try FileManager.default.removeItem(at: noWeights.appendingPathComponent("model.safetensors"))
         let error = #expect(throws: CheckpointError.self) { try BertQAModel(modelDirectory: noWeights) }
         #expect("\(error!)".contains("model.safetensors"))
         let noConfig = try QAFixtures.temporaryCopy(of: "bert-tiny")
+        defer { QAFixtures.remove(noConfig) }
         try FileManager.default.removeItem(at: noConfig.appendingPathComponent("config.json"))
         let configError = #expect(throws: CheckpointError.self) { try BertQAModel(modelDirectory: noConfig) }
         #expect("\(configError!)".contains("config.json"))
@@ -58,16 +61,19 @@ import Testing
 
     @Test func corruptConfigAndWeightsAreErrorsNotCrashes() throws {
         let directory = try QAFixtures.temporaryCopy(of: "bert-tiny")
+        defer { QAFixtures.remove(directory) }
         try Data("{not json".utf8).write(to: directory.appendingPathComponent("config.json"))
         let error = #expect(throws: CheckpointError.self) { try BertQAModel(modelDirectory: directory) }
         #expect("\(error!)".contains("config.json"))
         let weights = try QAFixtures.temporaryCopy(of: "bert-tiny")
+        defer { QAFixtures.remove(weights) }
         try Data(repeating: 7, count: 100).write(to: weights.appendingPathComponent("model.safetensors"))
         #expect(throws: (any Error).self) { try BertQAModel(modelDirectory: weights) }
     }
 
     @Test func unsupportedModelTypeInDirectoryIsNamed() throws {
         let directory = try QAFixtures.temporaryCopy(of: "bert-tiny")
+        defer { QAFixtures.remove(directory) }
         try editConfig(directory) { $0["model_type"] = "gpt2" }
         let error = #expect(throws: CheckpointError.self) { try BertQAModel(modelDirectory: directory) }
         #expect("\(error!)".contains("unsupported model_type \"gpt2\""))
@@ -75,16 +81,19 @@ import Testing
 
     @Test func missingWrongShapeAndUnusedTensorsAreNamed() throws {
         let missing = try rewriteWeights(of: "bert-tiny") { $0["bert.encoder.layer.1.output.dense.bias"] = nil }
+        defer { QAFixtures.remove(missing) }
         #expect(throws: CheckpointError.missingTensor(name: "bert.encoder.layer.1.output.dense.bias",
                                                       file: missing.appendingPathComponent("model.safetensors").path)) {
             try BertQAModel(modelDirectory: missing)
         }
         let wrong = try rewriteWeights(of: "bert-tiny") { $0["qa_outputs.weight"] = Tensor(shape: [3, 32]) }
+        defer { QAFixtures.remove(wrong) }
         #expect(throws: CheckpointError.wrongShape(name: "qa_outputs.weight", expected: [2, 32], actual: [3, 32],
                                                    file: wrong.appendingPathComponent("model.safetensors").path)) {
             try BertQAModel(modelDirectory: wrong)
         }
         let extra = try rewriteWeights(of: "distilbert-tiny") { $0["distilbert.extra.weight"] = Tensor(shape: [2]) }
+        defer { QAFixtures.remove(extra) }
         #expect(throws: CheckpointError.unusedTensors(names: ["distilbert.extra.weight"],
                                                       file: extra.appendingPathComponent("model.safetensors").path)) {
             try BertQAModel(modelDirectory: extra)
@@ -97,6 +106,7 @@ import Testing
             $0["bert.pooler.dense.bias"] = Tensor(shape: [32])
             $0["bert.embeddings.position_ids"] = Tensor(shape: [1, 512])
         }
+        defer { QAFixtures.remove(directory) }
         #expect(try BertQAModel(modelDirectory: directory).configuration.layerCount == 2)
     }
 

@@ -79,4 +79,9 @@ enum QAFixtures {
         try FileManager.default.copyItem(at: model(name), to: target)
         return target
     }
+
+    /// Deletes a directory made by ``temporaryCopy(of:)`` (with its unique parent).
+    static func remove(_ copy: URL) {
+        try? FileManager.default.removeItem(at: copy.deletingLastPathComponent())
+    }
 }

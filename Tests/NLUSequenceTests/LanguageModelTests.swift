@@ -211,6 +211,39 @@ import Testing
         #expect { try LanguageModel(contentsOf: package) } throws: { "\($0)".contains("rnn.weight_ih_l0") && "\($0)".contains("[36, 6]") }
     }
 
+    /// The README's Swift example, run on a fixture model: the seed's loop (prime with the prompt, then
+    /// feed nextWord and stateOut back until the end token) and the in-place state shape agree.
+    @Test func readmeLoopMatchesTheStateObject() throws {
+        let (model, _) = try Self.load("lstm-2")
+        var state: FeatureValue? = nil
+        var nextWord = ""
+        for word in ["the", "cat"] {
+            var input = DictionaryFeatureProvider(["previousWord": .string(word)])
+            input["stateIn"] = state
+            let output = try model.prediction(from: input)
+            state = output.featureValue(for: "stateOut")
+            nextWord = output.featureValue(for: "nextWord")?.stringValue ?? ""
+        }
+        var generated: [String] = []
+        while nextWord != model.configuration.endToken && generated.count < 10 {
+            generated.append(nextWord)
+            var input = DictionaryFeatureProvider(["previousWord": .string(nextWord)])
+            input["stateIn"] = state
+            let output = try model.prediction(from: input)
+            state = output.featureValue(for: "stateOut")
+            nextWord = output.featureValue(for: "nextWord")?.stringValue ?? model.configuration.endToken
+        }
+        let memory = model.makeState()
+        var replayed: [String] = []
+        for (index, word) in (["the", "cat"] + generated).enumerated() {
+            let output = try model.prediction(from: DictionaryFeatureProvider(["previousWord": .string(word)]), using: memory)
+            if index >= 1 { replayed.append(output.featureValue(for: "nextWord")?.stringValue ?? "") }
+        }
+        #expect(Array(replayed.prefix(generated.count)) == generated)
+        #expect(memory.tensor == state?.floatTensorValue)
+        #expect(!generated.isEmpty || nextWord == model.configuration.endToken)
+    }
+
     @Test func savedPackageRoundTrips() throws {
         let (model, golden) = try Self.load("gru-1")
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-lm-\(UInt32.random(in: 0...UInt32.max)).nlumodel")

@@ -84,6 +84,7 @@ public struct BertQAModel: Model {
     /// The encoder (for callers that want hidden states).
     public var transformer: any TransformerEncoder { encoder }
 
+    /// Inputs `wordIDs`, `wordTypes`, `attentionMask`; outputs `startLogits`, `endLogits`.
     public var modelDescription: ModelDescription {
         let sequence = FeatureType.tensor(.int32, shape: [nil, nil])
         let logits = FeatureType.tensor(.float32, shape: [nil, nil])
@@ -102,6 +103,7 @@ public struct BertQAModel: Model {
             metadata: ["architecture": configuration.architecture.rawValue])
     }
 
+    /// Runs the encoder and QA head on a batch of token ids.
     public func prediction(from input: FeatureProvider) throws -> FeatureProvider {
         try modelDescription.validate(input)
         guard let ids = input.featureValue(for: "wordIDs")?.int32TensorValue else {

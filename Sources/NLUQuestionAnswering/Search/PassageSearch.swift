@@ -1,5 +1,4 @@
 import Foundation
-import NLUText
 
 /// A paragraph of a document and where it starts (in Unicode scalars).
 struct Passage: Equatable {
@@ -11,7 +10,7 @@ struct Passage: Equatable {
 /// match the question's, so the reader model only reads the few that matter.
 ///
 /// Paragraphs are separated by blank lines (or by single line breaks when the text has no blank
-/// lines). Words are lower-cased `WordTokenizer` words and numbers; k1 = 1.5, b = 0.75, and
+/// lines). Terms are lower-cased runs of letters and digits; k1 = 1.5, b = 0.75, and
 /// idf = ln(1 + (N - n + 0.5) / (n + 0.5)).
 ///
 ///     let best = PassageSearch.passages(of: book, for: "Who wrote the letter?", limit: 3)
@@ -52,8 +51,39 @@ enum PassageSearch {
         }
     }
 
+    /// Lower-cased runs of letters and digits. A scalar-level split rather than `WordTokenizer`
+    /// (grapheme clusters, apostrophes, number grouping): ranking needs only comparable terms, and
+    /// this is several times faster on the megabytes of a long book.
     static func terms(_ text: String) -> [String] {
-        WordTokenizer(includePunctuation: false).tokens(in: text).map { $0.text.lowercased() }
+        var result: [String] = []
+        var current = String.UnicodeScalarView()
+        var hasUpper = false
+        func flush() {
+            guard !current.isEmpty else { return }
+            let term = String(current)
+            result.append(hasUpper ? term.lowercased() : term)
+            current = String.UnicodeScalarView()
+            hasUpper = false
+        }
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                let value = scalar.value
+                if (value >= 0x61 && value <= 0x7A) || (value >= 0x30 && value <= 0x39) {
+                    current.append(scalar)
+                } else if value >= 0x41 && value <= 0x5A {
+                    current.append(Unicode.Scalar(value + 0x20) ?? scalar)
+                } else {
+                    flush()
+                }
+            } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                current.append(scalar)
+                hasUpper = hasUpper || scalar.properties.changesWhenLowercased
+            } else {
+                flush()
+            }
+        }
+        flush()
+        return result
     }
 
     /// Paragraphs with their scalar offsets; empty paragraphs are dropped.
