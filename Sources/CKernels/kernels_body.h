@@ -113,8 +113,8 @@ static inline NLU_TARGET float NLU_NAME(row_sum)(const float *v, long n) {
     return result;
 }
 
-// The mask is added while reading, the sum is taken while writing exp, so each row is read
-// twice and written twice.
+// Three passes per row: maximum, exp with the running sum, scale. With a mask the first pass
+// also writes source + mask into the destination, which the next passes read.
 NLU_TARGET static void NLU_NAME(softmax_rows)(const float *source, float *destination, long rows, long length,
                                                const float *mask, long mask_rows, long first_mask_row) {
     for (long r = 0; r < rows; r++) {
@@ -123,10 +123,9 @@ NLU_TARGET static void NLU_NAME(softmax_rows)(const float *source, float *destin
         if (mask) {
             const float *m = mask + ((first_mask_row + r) % mask_rows) * length;
             for (long i = 0; i < length; i++) x[i] = src[i] + m[i];
-        } else if (x != src) {
-            for (long i = 0; i < length; i++) x[i] = src[i];
+            src = x;
         }
-        float maximum = NLU_NAME(row_max)(x, length);
+        float maximum = NLU_NAME(row_max)(src, length);
         if (maximum == -__builtin_inff()) {
             for (long i = 0; i < length; i++) x[i] = 0;
             continue;
@@ -135,14 +134,14 @@ NLU_TARGET static void NLU_NAME(softmax_rows)(const float *source, float *destin
         long i = 0;
         for (; i + 16 <= length; i += 16)
             for (int j = 0; j < 16; j++) {
-                float e = NLU_NAME(exp1)(x[i + j] - maximum);
+                float e = NLU_NAME(exp1)(src[i + j] - maximum);
                 x[i + j] = e;
                 partial[j] += e;
             }
         float sum = 0;
         for (int j = 0; j < 16; j++) sum += partial[j];
         for (; i < length; i++) {
-            x[i] = NLU_NAME(exp1)(x[i] - maximum);
+            x[i] = NLU_NAME(exp1)(src[i] - maximum);
             sum += x[i];
         }
         float scale = 1.0f / sum;

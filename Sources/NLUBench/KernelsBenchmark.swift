@@ -22,10 +22,23 @@ struct KernelsBenchmark: ParsableCommand {
     @Option(help: "Approximate duration of one timed loop, in seconds.")
     var seconds = 0.2
 
+    /// What a timed loop measures.
+    enum Clock: String, ExpressibleByArgument {
+        case wall, cpu
+    }
+
+    @Option(help: """
+        wall: elapsed time; cpu: CPU time of the calling thread, robust on a busy machine but         meaningful only with one thread (NLUKIT_THREADS=1 OPENBLAS_NUM_THREADS=1).
+        """)
+    var clock: Clock = .wall
+
     struct GEMMResult: Codable {
         var m: Int, k: Int, n: Int
         var milliseconds: Double
+        /// Through `Kernels.matmul` (tensors in, a new tensor out).
         var gflops: Double
+        /// `BLAS.sgemm` alone into a preallocated buffer: what the library itself does.
+        var blasGflops: Double
     }
 
     struct ElementwiseResult: Codable {
@@ -41,6 +54,7 @@ struct KernelsBenchmark: ParsableCommand {
         /// The instruction set of the element-wise kernels ("AVX-512", "AVX2", "baseline").
         var kernels: String
         var threads: Int
+        var clock: String
         var gemm: [GEMMResult]
         var elementwise: [ElementwiseResult]
     }
@@ -56,7 +70,20 @@ struct KernelsBenchmark: ParsableCommand {
         for (m, k, n) in [(384, 768, 768), (384, 768, 3072), (384, 3072, 768)] {
             let a = random([m, k]), b = random([k, n])
             let time = measure { blackHole(Kernels.matmul(a, b)) }
-            gemm.append(GEMMResult(m: m, k: k, n: n, milliseconds: time * 1e3, gflops: 2 * Double(m * n * k) / time / 1e9))
+            var output = Tensor<Float>(shape: [m, n])
+            let blasTime = a.withUnsafeBufferPointer { a in
+                b.withUnsafeBufferPointer { b in
+                    output.withUnsafeMutableBufferPointer { c in
+                        measure {
+                            BLAS.sgemm(.none, .none, m: m, n: n, k: k, a: a.baseAddress!, lda: k,
+                                       b: b.baseAddress!, ldb: n, c: c.baseAddress!, ldc: n)
+                        }
+                    }
+                }
+            }
+            let flops = 2 * Double(m * n * k)
+            gemm.append(GEMMResult(m: m, k: k, n: n, milliseconds: time * 1e3, gflops: flops / time / 1e9,
+                                   blasGflops: flops / blasTime / 1e9))
         }
 
         // Out-of-place as PyTorch's functional forms are: `var y = x` then the in-place kernel
@@ -81,7 +108,7 @@ struct KernelsBenchmark: ParsableCommand {
                                                  gigaElementsPerSecond: Double(input.count) / time / 1e9))
         }
 
-        let report = Report(blas: BLAS.configuration, kernels: Kernels.instructionSet, threads: BLAS.defaultThreadCount, gemm: gemm, elementwise: elementwise)
+        let report = Report(blas: BLAS.configuration, kernels: Kernels.instructionSet, threads: BLAS.defaultThreadCount, clock: clock.rawValue, gemm: gemm, elementwise: elementwise)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         print(String(decoding: try encoder.encode(report), as: UTF8.self))
@@ -90,17 +117,29 @@ struct KernelsBenchmark: ParsableCommand {
     /// Median seconds per call of `body` over `repeats` loops sized to last about `seconds` each.
     func measure(_ body: () -> Void) -> Double {
         for _ in 0..<3 { body() }  // warm up caches, BLAS threads and the allocator
-        let probeStart = DispatchTime.now().uptimeNanoseconds
+        let probeStart = now()
         body()
-        let probe = max(Double(DispatchTime.now().uptimeNanoseconds - probeStart) / 1e9, 1e-7)
+        let probe = max(now() - probeStart, 1e-7)
         let iterations = max(1, Int(seconds / probe))
         var times: [Double] = []
         for _ in 0..<repeats {
-            let start = DispatchTime.now().uptimeNanoseconds
+            let start = now()
             for _ in 0..<iterations { body() }
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 / Double(iterations))
+            times.append((now() - start) / Double(iterations))
         }
         return times.sorted()[times.count / 2]
+    }
+
+    /// Seconds on the chosen clock.
+    func now() -> Double {
+        switch clock {
+        case .wall:
+            return Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+        case .cpu:
+            var time = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        }
     }
 }
 

@@ -62,6 +62,23 @@ import Testing
         #expect(model.modelDescription.outputs.map(\.name) == ["startLogits", "endLogits"])
     }
 
+    @Test func batchedPredictionsMatchPyTorchPerInput() throws {
+        let model = try BertQAModel(modelDirectory: QAFixtures.model("distilbert-tiny"))
+        let cases = QAFixtures.goldens.logits.filter { $0.model == "distilbert-tiny" }
+        let inputs: [FeatureProvider] = cases.map { item in
+            DictionaryFeatureProvider(["wordIDs": .int32Tensor(Tensor(shape: [1, item.input_ids.count], scalars: item.input_ids))])
+        }
+        let outputs = try model.predictions(from: inputs)
+        #expect(outputs.count == cases.count)
+        for (output, item) in zip(outputs, cases) {
+            let start = try #require(output.featureValue(for: "startLogits")?.floatTensorValue)
+            let end = try #require(output.featureValue(for: "endLogits")?.floatTensorValue)
+            #expect(start.shape == [1, item.input_ids.count])
+            #expect(Self.maxDifference(start.scalars, item.start_logits) < Self.tolerance)
+            #expect(Self.maxDifference(end.scalars, item.end_logits) < Self.tolerance)
+        }
+    }
+
     @Test func modelRejectsOutOfRangeIDsAndMissingInputs() throws {
         let model = try BertQAModel(modelDirectory: QAFixtures.model("bert-tiny"))
         let bad = Tensor<Int32>(shape: [1, 3], scalars: [2, 99_999, 3])

@@ -72,7 +72,7 @@ public struct IntentNetwork: Sendable {
         let width = activations.count
         inputWeight.withUnsafeBufferPointer { rows in
             activations.withUnsafeMutableBufferPointer { h in
-                for (feature, value) in zip(features.indices, features.values) where Int(feature) < inputDimension {
+                for (feature, value) in zip(features.indices, features.values) where feature >= 0 && Int(feature) < inputDimension {
                     let row = rows.baseAddress! + Int(feature) * width
                     for i in 0..<width { h[i] += value * row[i] }
                 }

@@ -51,10 +51,12 @@ public struct IntentEvaluation: Sendable, Encodable {
     /// The confidence threshold the predictions were made with, when known.
     public var threshold: Float?
 
-    /// Compares `predicted` with `expected` (same length; `nil` = no intent).
-    public init(expected: [String?], predicted: [String?], threshold: Float? = nil) {
-        precondition(expected.count == predicted.count, "expected and predicted answers differ in number")
-        count = expected.count
+    /// Compares `predicted` with `expected` pairwise (`nil` = no intent); answers beyond the shorter
+    /// list are ignored.
+    public init(expected allExpected: [String?], predicted allPredicted: [String?], threshold: Float? = nil) {
+        let count = min(allExpected.count, allPredicted.count)
+        let expected = Array(allExpected.prefix(count)), predicted = Array(allPredicted.prefix(count))
+        self.count = count
         self.threshold = threshold
         let correct = zip(expected, predicted).filter { $0 == $1 }.count
         accuracy = count == 0 ? 0 : Double(correct) / Double(count)

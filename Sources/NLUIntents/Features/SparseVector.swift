@@ -20,7 +20,7 @@ public struct SparseVector: Sendable, Equatable {
     /// The dense form, of length `dimension`.
     public func dense(dimension: Int) -> [Float] {
         var result = [Float](repeating: 0, count: dimension)
-        for (index, value) in zip(indices, values) where Int(index) < dimension { result[Int(index)] = value }
+        for (index, value) in zip(indices, values) where index >= 0 && Int(index) < dimension { result[Int(index)] = value }
         return result
     }
 }

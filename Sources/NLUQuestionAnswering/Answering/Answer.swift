@@ -15,6 +15,7 @@ public struct Answer: Sendable, Equatable, Hashable {
     /// Unicode-scalar offset just past the last character.
     public var end: Int
 
+    /// Makes an answer (``QuestionAnswerer`` builds them; this is for tests and custom pipelines).
     public init(text: String, range: Range<String.Index>, score: Double, start: Int, end: Int) {
         self.text = text
         self.range = range

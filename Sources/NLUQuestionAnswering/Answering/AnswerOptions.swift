@@ -24,6 +24,7 @@ public struct AnswerOptions: Sendable, Equatable {
     /// Reads only the paragraphs most related to the question (BM25) when set.
     public var passageSearch: PassageSearchOptions?
 
+    /// Options with the pipeline's defaults unless given.
     public init(topK: Int = 1, maxSequenceLength: Int? = nil, documentStride: Int? = nil,
                 maxQuestionLength: Int = 64, maxAnswerLength: Int = 15, handleImpossibleAnswer: Bool = false,
                 alignToWords: Bool = true, passageSearch: PassageSearchOptions? = nil) {
@@ -44,6 +45,7 @@ public struct PassageSearchOptions: Sendable, Equatable {
     /// How many paragraphs to read.
     public var maxPassages: Int = 3
 
+    /// Reads the `maxPassages` best paragraphs.
     public init(maxPassages: Int = 3) {
         self.maxPassages = maxPassages
     }

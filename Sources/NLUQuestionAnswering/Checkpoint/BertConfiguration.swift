@@ -21,16 +21,25 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
         case relu
     }
 
+    /// BERT or DistilBERT (`model_type`, else `architectures`).
     public var architecture: Architecture
+    /// `vocab_size`.
     public var vocabularySize: Int
+    /// `hidden_size` / `dim`.
     public var hiddenSize: Int
+    /// `num_hidden_layers` / `n_layers`.
     public var layerCount: Int
+    /// `num_attention_heads` / `n_heads`.
     public var attentionHeadCount: Int
+    /// `intermediate_size` / `hidden_dim`.
     public var intermediateSize: Int
+    /// `hidden_act` / `activation`.
     public var activation: Activation
+    /// `max_position_embeddings`: the longest sequence the model takes.
     public var maxPositionEmbeddings: Int
     /// Number of token types (segment ids); 0 for DistilBERT, which has no token-type embeddings.
     public var typeVocabularySize: Int
+    /// `layer_norm_eps` (DistilBERT: 1e-12).
     public var layerNormEpsilon: Float
 
     /// The size of each attention head.
@@ -60,6 +69,7 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
         init?(intValue: Int) { nil }
     }
 
+    /// Decodes `config.json`, applying `transformers`' defaults.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         func value<T: Decodable>(_ type: T.Type, _ keys: String...) throws -> T? {

@@ -10,6 +10,7 @@ import NLUCore
 ///     let encoder = try BertEncoder(configuration: config, checkpoint: tensors)
 ///     let states = try encoder.hiddenStates(EncoderBatch(tokenIDs: [[2, 40, 3]], padID: 0))
 public struct BertEncoder: WorkspaceEncoder {
+    /// The checkpoint's hyper-parameters.
     public let configuration: BertConfiguration
     let wordEmbeddings: Tensor<Float>
     let positionEmbeddings: Tensor<Float>

@@ -9,6 +9,7 @@ import NLUCore
 ///     let encoder = try DistilBertEncoder(configuration: config, checkpoint: tensors)
 ///     let states = try encoder.hiddenStates(EncoderBatch(tokenIDs: [[2, 40, 3]], padID: 0))
 public struct DistilBertEncoder: WorkspaceEncoder {
+    /// The checkpoint's hyper-parameters.
     public let configuration: BertConfiguration
     let wordEmbeddings: Tensor<Float>
     let positionEmbeddings: Tensor<Float>

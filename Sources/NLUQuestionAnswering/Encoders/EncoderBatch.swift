@@ -6,10 +6,15 @@ import NLUCore
 ///     let batch = try EncoderBatch(tokenIDs: [[2, 17, 3], [2, 3]], padID: 0)
 ///     print(batch.sequenceLength)   // 3: no padding beyond the longest sequence
 public struct EncoderBatch: Sendable, Equatable {
+    /// Number of sequences.
     public var batchSize: Int
+    /// Positions per sequence (the longest sequence; shorter ones are padded).
     public var sequenceLength: Int
+    /// Token ids, row-major [batchSize × sequenceLength].
     public var tokenIDs: [Int32]
+    /// Token types (0 question, 1 context), row-major.
     public var tokenTypeIDs: [Int32]
+    /// 1 for real tokens, 0 for padding, row-major.
     public var attentionMask: [Int32]
 
     /// A batch from row-major arrays of `batchSize × sequenceLength` elements.

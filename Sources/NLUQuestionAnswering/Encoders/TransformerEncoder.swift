@@ -41,6 +41,7 @@ extension WorkspaceEncoder {
         return workspace
     }
 
+    /// Runs the encoder and copies the last hidden states out as [batch, sequence, hidden].
     public func hiddenStates(_ batch: EncoderBatch) throws -> Tensor<Float> {
         let workspace = try encode(batch)
         let count = workspace.rows * configuration.hiddenSize

@@ -8,15 +8,21 @@ import Foundation
 public struct SQuADDataset: Decodable, Sendable {
     /// One question with its context and gold answers.
     public struct Question: Sendable, Equatable {
+        /// The question id (`qas[].id`).
         public var id: String
+        /// The question text.
         public var question: String
+        /// The paragraph the question is about.
         public var context: String
         /// Gold answer texts (empty for an unanswerable SQuAD 2.0 question).
         public var answers: [String]
+        /// Whether the question has no answer in its context (SQuAD 2.0).
         public var isImpossible: Bool
     }
 
+    /// The file's `version` field ("v2.0", "1.1"), if any.
     public var version: String?
+    /// Every question of every paragraph, in file order.
     public var questions: [Question]
 
     /// Whether the file is SQuAD 2.0 (a "v2" version or any question marked impossible): then "no
@@ -42,6 +48,7 @@ public struct SQuADDataset: Decodable, Sendable {
     }
     private struct GoldAnswer: Decodable { var text: String }
 
+    /// Decodes the SQuAD layout, flattening articles and paragraphs into ``questions``.
     public init(from decoder: Decoder) throws {
         let file = try File(from: decoder)
         version = file.version

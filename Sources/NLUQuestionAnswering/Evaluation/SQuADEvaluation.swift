@@ -7,10 +7,15 @@ import Foundation
 public enum SQuADEvaluation {
     /// Exact match and F1 in percent over `count` questions, and the time spent answering.
     public struct Report: Sendable, Equatable, Codable {
+        /// Exact match, in percent.
         public var exactMatch: Double
+        /// Token F1, in percent.
         public var f1: Double
+        /// Number of questions scored.
         public var count: Int
+        /// Wall time spent answering, in seconds.
         public var seconds: Double
+        /// Average answering time per question.
         public var secondsPerQuestion: Double { count > 0 ? seconds / Double(count) : 0 }
     }
 

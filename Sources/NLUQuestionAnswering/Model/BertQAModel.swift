@@ -84,6 +84,7 @@ public struct BertQAModel: Model {
     /// The encoder (for callers that want hidden states).
     public var transformer: any TransformerEncoder { encoder }
 
+    /// Inputs `wordIDs`, `wordTypes`, `attentionMask`; outputs `startLogits`, `endLogits`.
     public var modelDescription: ModelDescription {
         let sequence = FeatureType.tensor(.int32, shape: [nil, nil])
         let logits = FeatureType.tensor(.float32, shape: [nil, nil])
@@ -102,25 +103,53 @@ public struct BertQAModel: Model {
             metadata: ["architecture": configuration.architecture.rawValue])
     }
 
+    /// Runs the encoder and QA head on a batch of token ids.
     public func prediction(from input: FeatureProvider) throws -> FeatureProvider {
-        try modelDescription.validate(input)
-        guard let ids = input.featureValue(for: "wordIDs")?.int32TensorValue else {
-            throw ModelError.missingFeature("wordIDs", expected: .tensor(.int32, shape: [nil, nil]))
-        }
-        let types = input.featureValue(for: "wordTypes")?.int32TensorValue
-        let mask = input.featureValue(for: "attentionMask")?.int32TensorValue
-        for (name, tensor) in [("wordTypes", types), ("attentionMask", mask)] {
-            if let tensor, tensor.shape != ids.shape {
-                throw ModelError.invalidFeatureValue(name, reason: "shape \(tensor.shape) differs from wordIDs \(ids.shape)")
+        try predictions(from: [input])[0]
+    }
+
+    /// Runs several inputs in one encoder pass: their rows are stacked and right-padded to the
+    /// longest sequence (masked), and each output keeps its input's shape.
+    public func predictions(from inputs: [FeatureProvider]) throws -> [FeatureProvider] {
+        var rows: [[Int32]] = [], types: [[Int32]] = [], masks: [[Int32]] = [], shapes: [[Int]] = []
+        for input in inputs {
+            try modelDescription.validate(input)
+            guard let ids = input.featureValue(for: "wordIDs")?.int32TensorValue else {
+                throw ModelError.missingFeature("wordIDs", expected: .tensor(.int32, shape: [nil, nil]))
             }
+            let typeTensor = input.featureValue(for: "wordTypes")?.int32TensorValue
+            let maskTensor = input.featureValue(for: "attentionMask")?.int32TensorValue
+            for (name, tensor) in [("wordTypes", typeTensor), ("attentionMask", maskTensor)] {
+                if let tensor, tensor.shape != ids.shape {
+                    throw ModelError.invalidFeatureValue(name, reason: "shape \(tensor.shape) differs from wordIDs \(ids.shape)")
+                }
+            }
+            let (count, length) = (ids.shape[0], ids.shape[1])
+            let (idValues, typeValues, maskValues) = (ids.scalars, typeTensor?.scalars, maskTensor?.scalars)
+            for row in 0..<count {
+                let span = (row * length)..<((row + 1) * length)
+                rows.append(Array(idValues[span]))
+                types.append(typeValues.map { Array($0[span]) } ?? [Int32](repeating: 0, count: length))
+                masks.append(maskValues.map { Array($0[span]) } ?? [Int32](repeating: 1, count: length))
+            }
+            shapes.append(ids.shape)
         }
-        let batch = try EncoderBatch(batchSize: ids.shape[0], sequenceLength: ids.shape[1], tokenIDs: ids.scalars,
-                                     tokenTypeIDs: types?.scalars, attentionMask: mask?.scalars)
+        let length = rows.map(\.count).max() ?? 0
+        func padded(_ values: [[Int32]], with value: Int32) -> [Int32] {
+            values.flatMap { $0 + [Int32](repeating: value, count: length - $0.count) }
+        }
+        let batch = try EncoderBatch(batchSize: rows.count, sequenceLength: length, tokenIDs: padded(rows, with: 0),
+                                     tokenTypeIDs: padded(types, with: 0), attentionMask: padded(masks, with: 0))
         let (start, end) = try logits(batch)
-        return DictionaryFeatureProvider([
-            "startLogits": .floatTensor(Tensor(shape: ids.shape, scalars: start)),
-            "endLogits": .floatTensor(Tensor(shape: ids.shape, scalars: end)),
-        ])
+        var firstRow = 0
+        return shapes.map { shape in
+            defer { firstRow += shape[0] }
+            let rowsOfInput = (0..<shape[0]).map { (firstRow + $0) * length }
+            func slice(_ values: [Float]) -> Tensor<Float> {
+                Tensor(shape: shape, scalars: rowsOfInput.flatMap { values[$0..<($0 + shape[1])] })
+            }
+            return DictionaryFeatureProvider(["startLogits": .floatTensor(slice(start)), "endLogits": .floatTensor(slice(end))])
+        }
     }
 
     /// Start and end logits for every position of `batch`, row-major [batch · sequence].

@@ -37,8 +37,8 @@ struct IntentsTrainingArguments: ParsableArguments {
     @Option(help: "Word n-gram lengths, e.g. 1-2.")
     var wordNgrams: String = "1-2"
 
-    @Option(help: "Character n-gram lengths inside words, e.g. 2-5, or none.")
-    var charNgrams: String = "2-5"
+    @Option(help: "Character n-gram lengths inside words, e.g. 3-4, or none.")
+    var charNgrams: String = FeatureOptions().characterNGrams.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "none"
 
     @Option(help: "Feature weighting: tfidf, counts or binary.")
     var weighting: FeatureOptions.Weighting = FeatureOptions().weighting
