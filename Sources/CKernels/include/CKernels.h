@@ -5,6 +5,9 @@
 #ifndef NLUKIT_CKERNELS_H
 #define NLUKIT_CKERNELS_H
 
+#include "PackedGEMM.h"
+#include "LSTMCell.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -32,12 +32,14 @@ public struct GRU: RecurrentNetwork {
                                          columns: width, into: layer.gates, beta: 1)
         let hiddenGates = UnsafeMutablePointer<Float>.allocate(capacity: batch * width)
         defer { hiddenGates.deallocate() }
+        let packed = RecurrentMath.packedForSteps(layer.hiddenWeight, rows: width, columns: hiddenSize, transposed: true,
+                                                  batch: batch)
         for step in 0..<steps {
             let previousHidden = layer.hidden + step * stepSize, nextHidden = previousHidden + stepSize
             let gates = layer.gates + step * batch * width
             RecurrentMath.fillRows(hiddenGates, rows: batch, columns: width, with: layer.hiddenBias, plus: nil)
             RecurrentMath.multiplyTransposed(previousHidden, rows: batch, inner: hiddenSize, weight: layer.hiddenWeight,
-                                             columns: width, into: hiddenGates, beta: 1)
+                                             columns: width, into: hiddenGates, beta: 1, packed: packed)
             for row in 0..<batch {
                 let gate = gates + row * width, hiddenGate = hiddenGates + row * width
                 let candidate = candidates + step * stepSize + row * hiddenSize
@@ -67,6 +69,8 @@ public struct GRU: RecurrentNetwork {
         defer { inputGateGradients.deallocate(); hiddenGateGradients.deallocate() }
         let hiddenGradient = gradient.hiddenGradient
 
+        let packed = RecurrentMath.packedForSteps(layer.hiddenWeight, rows: width, columns: hiddenSize, transposed: false,
+                                                  batch: batch)
         for step in stride(from: steps - 1, through: 0, by: -1) {
             let gates = layer.gates + step * batch * width
             let dInputGates = inputGateGradients + step * batch * width
@@ -90,7 +94,7 @@ public struct GRU: RecurrentNetwork {
             }
             // d(h_{t-1}) = dh ∘ z + d(hidden gates) · W_hh
             RecurrentMath.multiply(dHiddenGates, rows: batch, inner: width, weight: layer.hiddenWeight, columns: hiddenSize,
-                                   into: hiddenGradient, beta: 1)
+                                   into: hiddenGradient, beta: 1, packed: packed)
         }
         let rows = steps * batch
         RecurrentMath.accumulateWeightGradient(hiddenGateGradients, rows: rows, columns: width, input: layer.hidden,

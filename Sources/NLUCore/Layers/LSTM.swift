@@ -1,3 +1,5 @@
+import CKernels
+
 /// A multi-layer long short-term memory network with exactly PyTorch's `nn.LSTM` semantics.
 ///
 /// For each step, per layer: `gates = x W_ihᵀ + b_ih + h W_hhᵀ + b_hh`, split into i, f, g, o;
@@ -30,28 +32,16 @@ public struct LSTM: RecurrentNetwork {
         RecurrentMath.fillRows(layer.gates, rows: steps * batch, columns: width, with: layer.inputBias, plus: layer.hiddenBias)
         RecurrentMath.multiplyTransposed(layer.input, rows: steps * batch, inner: layer.inputSize, weight: layer.inputWeight,
                                          columns: width, into: layer.gates, beta: 1)
+        let packed = RecurrentMath.packedForSteps(layer.hiddenWeight, rows: width, columns: hiddenSize, transposed: true,
+                                                  batch: batch)
         for step in 0..<steps {
             let previousHidden = layer.hidden + step * stepSize, previousCells = cells + step * stepSize
             let nextHidden = previousHidden + stepSize, nextCells = previousCells + stepSize
             let gates = layer.gates + step * batch * width
             RecurrentMath.multiplyTransposed(previousHidden, rows: batch, inner: hiddenSize, weight: layer.hiddenWeight,
-                                             columns: width, into: gates, beta: 1)
-            for row in 0..<batch {
-                let gate = gates + row * width
-                Kernels.sigmoid(gate, count: 2 * hiddenSize)            // i, f
-                Kernels.tanh(gate + 2 * hiddenSize, count: hiddenSize)   // g
-                Kernels.sigmoid(gate + 3 * hiddenSize, count: hiddenSize) // o
-                let c0 = previousCells + row * hiddenSize, c1 = nextCells + row * hiddenSize
-                for unit in 0..<hiddenSize {
-                    c1[unit] = gate[hiddenSize + unit] * c0[unit] + gate[unit] * gate[2 * hiddenSize + unit]
-                }
-            }
-            nextHidden.update(from: nextCells, count: stepSize)
-            Kernels.tanh(nextHidden, count: stepSize)
-            for row in 0..<batch {
-                let output = gates + row * width + 3 * hiddenSize, h = nextHidden + row * hiddenSize
-                for unit in 0..<hiddenSize { h[unit] *= output[unit] }
-            }
+                                             columns: width, into: gates, beta: 1, packed: packed)
+            // Activations, cell and hidden update in one vectorized pass.
+            nlukit_lstm_cell_forward(gates, previousCells, nextCells, nextHidden, batch, hiddenSize)
         }
     }
 
@@ -66,14 +56,16 @@ public struct LSTM: RecurrentNetwork {
         let cellTanh = UnsafeMutablePointer<Float>.allocate(capacity: max(1, stepSize))
         defer { gateGradients.deallocate(); cellTanh.deallocate() }
         let hiddenGradient = gradient.hiddenGradient
+        let packed = RecurrentMath.packedForSteps(layer.hiddenWeight, rows: width, columns: hiddenSize, transposed: false,
+                                                  batch: batch)
 
         for step in stride(from: steps - 1, through: 0, by: -1) {
             let gates = layer.gates + step * batch * width
             let dGates = gateGradients + step * batch * width
             let previousCells = cells + step * stepSize, nextCells = previousCells + stepSize
             let upstream = gradient.outputGradient + step * stepSize
-            cellTanh.update(from: nextCells, count: stepSize)
-            Kernels.tanh(cellTanh, count: stepSize)
+            // Out of place: the C kernels vectorize only when source and destination differ.
+            nlukit_tanh(nextCells, cellTanh, stepSize)
             for row in 0..<batch {
                 let gate = gates + row * width, dGate = dGates + row * width
                 let offset = row * hiddenSize
@@ -92,7 +84,7 @@ public struct LSTM: RecurrentNetwork {
             }
             // d(h_{t-1}) = d(gates) · W_hh
             RecurrentMath.multiply(dGates, rows: batch, inner: width, weight: layer.hiddenWeight, columns: hiddenSize,
-                                   into: hiddenGradient, beta: 0)
+                                   into: hiddenGradient, beta: 0, packed: packed)
         }
         let rows = steps * batch
         RecurrentMath.accumulateWeightGradient(gateGradients, rows: rows, columns: width, input: layer.hidden,

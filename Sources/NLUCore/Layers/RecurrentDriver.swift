@@ -1,3 +1,5 @@
+import Foundation
+
 /// Runs a ``RecurrentNetwork`` layer by layer: allocates the per-layer buffers, applies
 /// inter-layer dropout, and calls the cell's kernels (``LSTM`` or ``GRU``) for each layer.
 enum RecurrentDriver {
@@ -167,22 +169,43 @@ extension Tensor {
 
 /// The GEMM shapes the recurrent kernels use, over row-major buffers.
 enum RecurrentMath {
-    /// `output[m, n] = beta * output + x[m, k] · weight[n, k]ᵀ` (a GEMV when m is 1).
+    /// Whether the per-step recurrent products use ``PackedRecurrentWeight`` (default) or plain BLAS
+    /// calls; `NLUKIT_RECURRENT_GEMM=blas` selects BLAS, for A/B benchmarks in one build.
+    static let usePackedWeights: Bool = ProcessInfo.processInfo.environment["NLUKIT_RECURRENT_GEMM"] != "blas"
+
+    /// The per-step recurrent weight packed for a whole sequence of `batch` rows: `weight[rows, columns]`
+    /// transposed for the forward product, as is for the backward one; nil when a plain BLAS call is
+    /// as good (one row: a GEMV) or `NLUKIT_RECURRENT_GEMM=blas` asks for BLAS.
+    static func packedForSteps(_ weight: UnsafePointer<Float>, rows: Int, columns: Int, transposed: Bool,
+                               batch: Int) -> PackedRecurrentWeight? {
+        guard batch > 1, usePackedWeights else { return nil }
+        return PackedRecurrentWeight(weight: weight, rows: rows, columns: columns, transposed: transposed)
+    }
+
+    /// `output[m, n] = beta * output + x[m, k] · weight[n, k]ᵀ` (a GEMV when m is 1); with `packed`
+    /// (weightᵀ packed, beta 0 or 1) the packed kernel computes it.
     @inline(__always)
     static func multiplyTransposed(_ x: UnsafePointer<Float>, rows m: Int, inner k: Int, weight: UnsafePointer<Float>,
-                                   columns n: Int, into output: UnsafeMutablePointer<Float>, beta: Float) {
-        if m == 1 {
+                                   columns n: Int, into output: UnsafeMutablePointer<Float>, beta: Float,
+                                   packed: PackedRecurrentWeight? = nil) {
+        if let packed {
+            packed.multiply(x, rows: m, into: output, accumulate: beta != 0)
+        } else if m == 1 {
             BLAS.sgemv(.none, rows: n, columns: k, a: weight, lda: k, x: x, beta: beta, y: output)
         } else {
             BLAS.sgemm(.none, .transpose, m: m, n: n, k: k, a: x, lda: k, b: weight, ldb: k, beta: beta, c: output, ldc: n)
         }
     }
 
-    /// `output[m, n] = beta * output + gradient[m, k] · weight[k, n]` (back through a linear map).
+    /// `output[m, n] = beta * output + gradient[m, k] · weight[k, n]` (back through a linear map);
+    /// with `packed` (weight packed, beta 0 or 1) the packed kernel computes it.
     @inline(__always)
     static func multiply(_ gradient: UnsafePointer<Float>, rows m: Int, inner k: Int, weight: UnsafePointer<Float>,
-                         columns n: Int, into output: UnsafeMutablePointer<Float>, beta: Float) {
-        if m == 1 {
+                         columns n: Int, into output: UnsafeMutablePointer<Float>, beta: Float,
+                         packed: PackedRecurrentWeight? = nil) {
+        if let packed {
+            packed.multiply(gradient, rows: m, into: output, accumulate: beta != 0)
+        } else if m == 1 {
             BLAS.sgemv(.transpose, rows: k, columns: n, a: weight, lda: n, x: gradient, beta: beta, y: output)
         } else {
             BLAS.sgemm(.none, .none, m: m, n: n, k: k, a: gradient, lda: k, b: weight, ldb: n, beta: beta, c: output, ldc: n)

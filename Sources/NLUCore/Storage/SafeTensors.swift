@@ -6,7 +6,9 @@ import Foundation
 /// mapping each tensor name to `dtype`, `shape` and `data_offsets`, plus an optional
 /// `__metadata__` string→string object), then the byte buffer holding every tensor, row-major,
 /// little-endian. Opening checks everything the format requires; reading an `F32` tensor is a
-/// zero-copy view into the mapping, other dtypes are converted.
+/// zero-copy view into the mapping, other dtypes are converted. Replacing the file (as
+/// ``write(_:metadata:to:)`` does, by rename) is safe while it is mapped; truncating it in place
+/// is not, as with any memory map.
 ///
 ///     let weights = try SafeTensors(contentsOf: modelDirectory.appendingPathComponent("model.safetensors"))
 ///     let embeddings = try weights.floatTensor("bert.embeddings.word_embeddings.weight")

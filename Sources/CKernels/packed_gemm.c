@@ -1,0 +1,76 @@
+#include "PackedGEMM.h"
+#include "CKernels.h"
+#include <string.h>
+
+// Vector-extension types: 16 floats map to one zmm (AVX-512), two ymm (AVX2) or four xmm,
+// whatever level a function is compiled for. B panels are 64-byte aligned (see nlukit_pack);
+// rows of c need not be.
+typedef float nlu_v16 __attribute__((vector_size(64)));
+typedef float nlu_v16u __attribute__((vector_size(64), aligned(4)));
+
+#define NLU_NAME(name) nlu_pg_baseline_##name
+#define NLU_TARGET
+#define NLU_ROWS 2
+#include "packed_gemm_body.h"
+#undef NLU_NAME
+#undef NLU_TARGET
+#undef NLU_ROWS
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#define NLU_PG_MULTI_LEVEL 1
+
+#define NLU_NAME(name) nlu_pg_avx2_##name
+#define NLU_TARGET __attribute__((target("avx2,fma")))
+#define NLU_ROWS 3
+#include "packed_gemm_body.h"
+#undef NLU_NAME
+#undef NLU_TARGET
+#undef NLU_ROWS
+
+#define NLU_NAME(name) nlu_pg_avx512_##name
+#define NLU_TARGET __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")))
+#define NLU_ROWS 8
+#include "packed_gemm_body.h"
+#undef NLU_NAME
+#undef NLU_TARGET
+#undef NLU_ROWS
+#endif
+
+long nlukit_packed_size(long k, long n) {
+    return ((n + NLUKIT_PANEL_WIDTH - 1) / NLUKIT_PANEL_WIDTH) * k * NLUKIT_PANEL_WIDTH;
+}
+
+void nlukit_pack(const float *b, long ldb, int transposed, long k, long n, float *packed) {
+    const long panels = (n + NLUKIT_PANEL_WIDTH - 1) / NLUKIT_PANEL_WIDTH;
+    for (long p = 0; p < panels; p++) {
+        float *panel = packed + p * k * NLUKIT_PANEL_WIDTH;
+        const long column = p * NLUKIT_PANEL_WIDTH;
+        const long width = n - column < NLUKIT_PANEL_WIDTH ? n - column : NLUKIT_PANEL_WIDTH;
+        if (transposed) {
+            // Column j of the panel is row (column + j) of b: read each row once, contiguously.
+            if (width < NLUKIT_PANEL_WIDTH) memset(panel, 0, sizeof(float) * k * NLUKIT_PANEL_WIDTH);
+            for (long j = 0; j < width; j++) {
+                const float *source = b + (column + j) * ldb;
+                for (long kk = 0; kk < k; kk++) panel[kk * NLUKIT_PANEL_WIDTH + j] = source[kk];
+            }
+        } else {
+            for (long kk = 0; kk < k; kk++) {
+                float *line = panel + kk * NLUKIT_PANEL_WIDTH;
+                memcpy(line, b + kk * ldb + column, sizeof(float) * width);
+                for (long j = width; j < NLUKIT_PANEL_WIDTH; j++) line[j] = 0;
+            }
+        }
+    }
+}
+
+void nlukit_packed_gemm(const float *a, long lda, long m, long k, const float *packed, long n,
+                        long first_panel, long end_panel, float *c, long ldc, int accumulate) {
+#ifdef NLU_PG_MULTI_LEVEL
+    switch (nlukit_kernel_level()) {
+    case 2: nlu_pg_avx512_packed_gemm(a, lda, m, k, packed, n, first_panel, end_panel, c, ldc, accumulate); return;
+    case 1: nlu_pg_avx2_packed_gemm(a, lda, m, k, packed, n, first_panel, end_panel, c, ldc, accumulate); return;
+    default: break;
+    }
+#endif
+    nlu_pg_baseline_packed_gemm(a, lda, m, k, packed, n, first_panel, end_panel, c, ldc, accumulate);
+}

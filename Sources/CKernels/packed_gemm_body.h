@@ -1,0 +1,47 @@
+// One CPU level of the packed small-M SGEMM; included by packed_gemm.c with NLU_NAME, NLU_TARGET
+// and NLU_ROWS (rows per register block) defined.
+
+// Rows [row, row + rows) of c for one panel: rows accumulators of two 16-float vectors per row.
+#define NLU_BLOCK(ROWS)                                                                          \
+    {                                                                                            \
+        nlu_v16 acc[ROWS][2];                                                                    \
+        for (int r = 0; r < ROWS; r++) { acc[r][0] = (nlu_v16){0}; acc[r][1] = (nlu_v16){0}; }  \
+        const float *ar = a + row * lda;                                                         \
+        for (long kk = 0; kk < k; kk++) {                                                        \
+            const nlu_v16 b0 = *(const nlu_v16 *)(panel + kk * NLUKIT_PANEL_WIDTH);              \
+            const nlu_v16 b1 = *(const nlu_v16 *)(panel + kk * NLUKIT_PANEL_WIDTH + 16);         \
+            for (int r = 0; r < ROWS; r++) {                                                     \
+                const float s = ar[r * lda + kk];                                                \
+                acc[r][0] += s * b0;                                                             \
+                acc[r][1] += s * b1;                                                             \
+            }                                                                                    \
+        }                                                                                        \
+        for (int r = 0; r < ROWS; r++) store_row(c + (row + r) * ldc + column, acc[r], width, accumulate); \
+    }
+
+NLU_TARGET static void NLU_NAME(store_row)(float *c, const nlu_v16 *acc, long width, int accumulate) {
+    if (width == NLUKIT_PANEL_WIDTH) {
+        nlu_v16u *out = (nlu_v16u *)c;
+        if (accumulate) { out[0] += acc[0]; out[1] += acc[1]; }
+        else { out[0] = acc[0]; out[1] = acc[1]; }
+        return;
+    }
+    float values[NLUKIT_PANEL_WIDTH];
+    memcpy(values, acc, sizeof values);
+    for (long j = 0; j < width; j++) c[j] = accumulate ? c[j] + values[j] : values[j];
+}
+
+NLU_TARGET static void NLU_NAME(packed_gemm)(const float *a, long lda, long m, long k, const float *packed, long n,
+                                             long first_panel, long end_panel, float *c, long ldc, int accumulate) {
+#define store_row NLU_NAME(store_row)
+    for (long p = first_panel; p < end_panel; p++) {
+        const float *panel = packed + p * k * NLUKIT_PANEL_WIDTH;
+        const long column = p * NLUKIT_PANEL_WIDTH;
+        const long width = n - column < NLUKIT_PANEL_WIDTH ? n - column : NLUKIT_PANEL_WIDTH;
+        long row = 0;
+        for (; row + NLU_ROWS <= m; row += NLU_ROWS) NLU_BLOCK(NLU_ROWS)
+        for (; row < m; row++) NLU_BLOCK(1)
+    }
+#undef store_row
+}
+#undef NLU_BLOCK
