@@ -123,7 +123,8 @@ def main():
                     lambda: MLPClassifier(hidden_layer_sizes=hidden, early_stopping=True, random_state=0), train, test),
     ]
     print(f"Snips: {len(train[0])} training utterances, {len(test[0])} test utterances, 7 intents; "
-          f"OPENBLAS_CORETYPE={os.environ['OPENBLAS_CORETYPE']}, {THREADS} threads")
+          f"OPENBLAS_CORETYPE={os.environ['OPENBLAS_CORETYPE']}, {THREADS} threads, "
+          f"load average {', '.join(f'{value:.1f}' for value in os.getloadavg())} on {os.cpu_count()} CPUs")
     header = f"{'':42} {'accuracy':>9} {'macro-F1':>9} {'train s':>8} {'p50 µs':>8} {'p99 µs':>8} {'load ms':>8}"
     print(header)
     for r in results:
