@@ -53,8 +53,7 @@ public struct LSTM: RecurrentNetwork {
             preconditionFailure("LSTM needs cell buffers")
         }
         let gateGradients = UnsafeMutablePointer<Float>.allocate(capacity: max(1, steps * batch * width))
-        let cellTanh = UnsafeMutablePointer<Float>.allocate(capacity: max(1, stepSize))
-        defer { gateGradients.deallocate(); cellTanh.deallocate() }
+        defer { gateGradients.deallocate() }
         let hiddenGradient = gradient.hiddenGradient
         let packed = RecurrentMath.packedForSteps(layer.hiddenWeight, rows: width, columns: hiddenSize, transposed: false,
                                                   batch: batch)
@@ -64,24 +63,9 @@ public struct LSTM: RecurrentNetwork {
             let dGates = gateGradients + step * batch * width
             let previousCells = cells + step * stepSize, nextCells = previousCells + stepSize
             let upstream = gradient.outputGradient + step * stepSize
-            // Out of place: the C kernels vectorize only when source and destination differ.
-            nlukit_tanh(nextCells, cellTanh, stepSize)
-            for row in 0..<batch {
-                let gate = gates + row * width, dGate = dGates + row * width
-                let offset = row * hiddenSize
-                for unit in 0..<hiddenSize {
-                    let i = gate[unit], f = gate[hiddenSize + unit]
-                    let g = gate[2 * hiddenSize + unit], o = gate[3 * hiddenSize + unit]
-                    let tanhC = cellTanh[offset + unit]
-                    let dh = upstream[offset + unit] + hiddenGradient[offset + unit]
-                    let dc = dh * o * (1 - tanhC * tanhC) + cellGradient[offset + unit]
-                    dGate[unit] = dc * g * i * (1 - i)
-                    dGate[hiddenSize + unit] = dc * previousCells[offset + unit] * f * (1 - f)
-                    dGate[2 * hiddenSize + unit] = dc * i * (1 - g * g)
-                    dGate[3 * hiddenSize + unit] = dh * tanhC * o * (1 - o)
-                    cellGradient[offset + unit] = dc * f
-                }
-            }
+            // d(gates) and d(c_{t-1}) in one vectorized pass (reads d(h_t) before the product below replaces it).
+            nlukit_lstm_cell_backward(gates, previousCells, nextCells, upstream, hiddenGradient, cellGradient, dGates,
+                                      batch, hiddenSize)
             // d(h_{t-1}) = d(gates) · W_hh
             RecurrentMath.multiply(dGates, rows: batch, inner: width, weight: layer.hiddenWeight, columns: hiddenSize,
                                    into: hiddenGradient, beta: 0, packed: packed)
