@@ -89,7 +89,7 @@ struct TokenizeCommand: ParsableCommand {
         let directory = URL(fileURLWithPath: model ?? ".")
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw TokenizeInputError("--model \(directory.path): no such directory")
+            throw InputError("--model \(directory.path): no such directory")
         }
         let tokenizer = try BertTokenizer(modelDirectory: directory)
         guard cased || uncased else { return tokenizer }
@@ -103,15 +103,7 @@ struct TokenizeCommand: ParsableCommand {
     private func readInputs() throws -> [String] {
         if !texts.isEmpty { return texts }
         let source = file ?? "standard input"
-        let data: Data
-        if let file {
-            guard let contents = FileManager.default.contents(atPath: file) else {
-                throw TokenizeInputError("\(file): cannot read the file")
-            }
-            data = contents
-        } else {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        }
+        let data = try Console.readData(path: file)
         var lines: [String] = []
         var lineStart = data.startIndex
         var lineNumber = 1
@@ -130,7 +122,7 @@ struct TokenizeCommand: ParsableCommand {
         var bytes = bytes
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
         guard let text = String(data: bytes, encoding: .utf8) else {
-            throw TokenizeInputError("\(source) line \(line): not valid UTF-8")
+            throw InputError("\(source) line \(line): not valid UTF-8")
         }
         return text
     }
@@ -139,15 +131,8 @@ struct TokenizeCommand: ParsableCommand {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(input.utf8))) as? [String: Any],
               let question = object["question"] as? String, let context = object["context"] as? String
         else {
-            throw TokenizeInputError("input \(line): expected a JSON object {\"question\": \"...\", \"context\": \"...\"}")
+            throw InputError("input \(line): expected a JSON object {\"question\": \"...\", \"context\": \"...\"}")
         }
         return (question, context)
     }
-}
-
-/// An input the command cannot read; printed as "Error: <message>" with exit code 1.
-struct TokenizeInputError: Error, CustomStringConvertible, LocalizedError {
-    let description: String
-    init(_ description: String) { self.description = description }
-    var errorDescription: String? { description }
 }

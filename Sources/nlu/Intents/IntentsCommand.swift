@@ -47,25 +47,13 @@ struct DatasetInputOptions: ParsableArguments {
     /// Imports `paths` (merged when several), printing warnings on stderr.
     func load(_ paths: [String]) throws -> ImportResult {
         let result = try IntentImporter.importDataset(from: paths.map { URL(fileURLWithPath: $0) }, options: importOptions)
-        for warning in result.warnings { IntentsOutput.log("warning: \(warning)") }
+        for warning in result.warnings { Console.log("warning: \(warning)") }
         return result
     }
 }
 
 /// Shared output helpers of the `nlu intents` subcommands.
 enum IntentsOutput {
-    /// Writes a line to stderr (progress, warnings).
-    static func log(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
-
-    /// `value` as one line of JSON.
-    static func json<T: Encodable>(_ value: T, sortedKeys: Bool = false) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = sortedKeys ? [.withoutEscapingSlashes, .sortedKeys] : [.withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
     /// "1-2" → 1...2 (n-gram ranges).
     static func range(_ text: String, option: String) throws -> ClosedRange<Int> {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }

@@ -57,9 +57,9 @@ struct IntentsEvaluateCommand: ParsableCommand {
             report = try IntentClassifier.crossValidate(
                 data, folds: k, features: training.featureOptions(), training: training.trainingOptions(),
                 threshold: threshold, file: dataset.joined(separator: ", ")) { fold, foldReport in
-                IntentsOutput.log(String(format: "fold %d/%d: accuracy %.4f", fold, k, foldReport.accuracy))
+                Console.log(String(format: "fold %d/%d: accuracy %.4f", fold, k, foldReport.accuracy))
             }
         }
-        print(json ? try IntentsOutput.json(report, sortedKeys: true) : report.table())
+        print(json ? try Console.json(report) : report.table())
     }
 }

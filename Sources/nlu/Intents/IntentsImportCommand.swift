@@ -33,7 +33,7 @@ struct IntentsImportCommand: ParsableCommand {
                               utterances: dataset.utteranceCount, counterexamples: dataset.counterexamples.count,
                               entities: dataset.entities.count, output: output)
         if json {
-            print(try IntentsOutput.json(summary))
+            print(try Console.json(summary, sortedKeys: false))
         } else {
             print("imported \(summary.intents) intents, \(summary.utterances) utterances, \(summary.counterexamples) counterexamples, \(summary.entities) entities (\(result.format.summary)) → \(output)")
         }

@@ -64,7 +64,7 @@ struct IntentsPredictCommand: ParsableCommand {
     /// The prediction as one JSON object with the keys in the documented order (text, intent,
     /// confidence, ranking), which JSONEncoder does not promise.
     static func jsonLine(_ prediction: IntentPrediction) throws -> String {
-        func encode<T: Encodable>(_ value: T) throws -> String { try IntentsOutput.json(value) }
+        func encode<T: Encodable>(_ value: T) throws -> String { try Console.json(value, sortedKeys: false) }
         let ranking = try prediction.ranking.map { "{\"intent\":\(try encode($0.intent)),\"confidence\":\(try encode($0.confidence))}" }
         return "{\"text\":\(try encode(prediction.text)),\"intent\":\(try prediction.intent.map(encode) ?? "null"),"
             + "\"confidence\":\(try encode(prediction.confidence)),\"ranking\":[\(ranking.joined(separator: ","))]}"

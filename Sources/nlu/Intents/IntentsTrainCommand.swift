@@ -35,7 +35,7 @@ struct IntentsTrainCommand: ParsableCommand {
     func run() throws {
         let result = try input.load(dataset)
         let data = result.dataset
-        IntentsOutput.log("training on \(data.intents.count) intents, \(data.utteranceCount) utterances, \(data.counterexamples.count) counterexamples")
+        Console.log("training on \(data.intents.count) intents, \(data.utteranceCount) utterances, \(data.counterexamples.count) counterexamples")
         let clock = ContinuousClock()
         let start = clock.now
         var epochs = 0
@@ -48,7 +48,7 @@ struct IntentsTrainCommand: ParsableCommand {
                 line += String(format: ", validation accuracy %.4f, validation loss %.4f", accuracy, loss)
                 if report.isBest { line += " *" }
             }
-            IntentsOutput.log(line)
+            Console.log(line)
         }
         let elapsed = clock.now - start
         classifier.threshold = threshold
@@ -61,7 +61,7 @@ struct IntentsTrainCommand: ParsableCommand {
                               features: classifier.featurizer.dimension, epochs: epochs,
                               seconds: (seconds * 100).rounded() / 100)
         if json {
-            print(try IntentsOutput.json(summary))
+            print(try Console.json(summary, sortedKeys: false))
         } else {
             print("saved \(output): \(summary.intents) intents\(summary.noneClass ? " + none class" : ""), \(summary.features) features, \(summary.epochs) epochs, \(String(format: "%.2f", seconds)) s")
         }

@@ -25,23 +25,6 @@ extension LanguageModelConfiguration.Level: ExpressibleByArgument {}
 
 /// Shared output helpers of the `nlu lm` subcommands.
 enum LanguageModelOutput {
-    /// Writes `text` to stdout at once (generation streams token by token).
-    static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
-    }
-
-    /// Writes a line to stderr (progress and logs).
-    static func log(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
-
-    /// `value` as one line of JSON with sorted keys (stable output for scripts).
-    static func json<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
     /// Loads a model package, labelling errors with the path.
     static func loadModel(_ path: String) throws -> LanguageModel {
         try LanguageModel(contentsOf: URL(fileURLWithPath: path))

@@ -63,7 +63,7 @@ struct LanguageModelGenerateCommand: ParsableCommand {
         let languageModel = try LanguageModelOutput.loadModel(model)
         if json {
             let result = try languageModel.generate(prompt: prompt, options: options)
-            print(try LanguageModelOutput.json(Output(prompt: prompt, promptTokens: result.promptTokens, tokens: result.tokens,
+            print(try Console.json(Output(prompt: prompt, promptTokens: result.promptTokens, tokens: result.tokens,
                                                       text: result.text, reachedEndToken: result.reachedEndToken)))
             return
         }
@@ -71,10 +71,10 @@ struct LanguageModelGenerateCommand: ParsableCommand {
             // Fails early (before printing the prompt) when every prompt token is unknown.
             _ = try languageModel.generate(prompt: prompt, options: GenerationOptions(maxTokens: 0))
         }
-        LanguageModelOutput.write(prompt)
+        Console.write(prompt)
         _ = try languageModel.generate(prompt: prompt, options: options) { piece, _ in
-            LanguageModelOutput.write(piece)
+            Console.write(piece)
         }
-        LanguageModelOutput.write("\n")
+        Console.write("\n")
     }
 }

@@ -34,7 +34,7 @@ struct LanguageModelPerplexityCommand: ParsableCommand {
             throw LanguageModelError.file(file, "the file has no tokens")
         }
         if json {
-            print(try LanguageModelOutput.json(report))
+            print(try Console.json(report))
         } else {
             print(String(format: "perplexity %.4f over %d tokens (%.4f nats/token, %d unknown)",
                          report.perplexity, report.tokens, report.loss, report.unknownTokens))

@@ -88,14 +88,14 @@ struct LanguageModelPredictCommand: ParsableCommand {
                 .map { Candidate(token: $0.key, probability: $0.value) }
             if json {
                 // Built by hand so the keys keep the documented order (input, next; token, probability).
-                let candidates = try next.map { "{\"token\":\(try LanguageModelOutput.json($0.token)),\"probability\":\($0.probability)}" }
-                print("{\"input\":\(try LanguageModelOutput.json(token)),\"next\":[\(candidates.joined(separator: ","))]}")
+                let candidates = try next.map { "{\"token\":\(try Console.json($0.token)),\"probability\":\($0.probability)}" }
+                print("{\"input\":\(try Console.json(token)),\"next\":[\(candidates.joined(separator: ","))]}")
             } else {
                 print("\(token) → " + next.map { String(format: "%@ %.4f", $0.token, $0.probability) }.joined(separator: ", "))
             }
         }
         if let stateOut, let tensor = state?.floatTensorValue {
-            let data = Data(try LanguageModelOutput.json(SavedState(shape: tensor.shape, values: tensor.scalars)).utf8)
+            let data = Data(try Console.json(SavedState(shape: tensor.shape, values: tensor.scalars)).utf8)
             do { try data.write(to: URL(fileURLWithPath: stateOut), options: .atomic) } catch {
                 throw LanguageModelError.file(stateOut, "cannot write the state: \(error.localizedDescription)")
             }

@@ -110,7 +110,7 @@ struct LanguageModelTrainCommand: ParsableCommand {
         let (model, history) = try LanguageModelTrainer(options: options).train(
             texts: texts, names: corpus, checkpoint: url, resume: resume, onEvent: report)
         if json {
-            print(try LanguageModelOutput.json(history))
+            print(try Console.json(history))
         } else {
             let perplexity = history.last?.validationPerplexity.map { String(format: ", validation perplexity %.2f", $0) } ?? ""
             print("Saved \(output): \(model.configuration.layers)-layer \(model.configuration.cell.rawValue), "
@@ -122,18 +122,18 @@ struct LanguageModelTrainCommand: ParsableCommand {
     private func report(_ event: LanguageModelTrainingEvent) {
         switch event {
         case let .prepared(vocabularySize, trainingTokens, validationTokens, startEpoch):
-            LanguageModelOutput.log("vocabulary \(vocabularySize) tokens; training on \(trainingTokens) tokens, "
+            Console.log("vocabulary \(vocabularySize) tokens; training on \(trainingTokens) tokens, "
                                     + "validating on \(validationTokens)"
                                     + (startEpoch > 0 ? "; resuming after epoch \(startEpoch)" : ""))
         case let .progress(epoch, batch, batches, loss, tokensPerSecond):
-            LanguageModelOutput.log(String(format: "epoch %d  batch %d/%d  loss %.4f  %.0f tokens/s",
+            Console.log(String(format: "epoch %d  batch %d/%d  loss %.4f  %.0f tokens/s",
                                            epoch, batch, batches, loss, tokensPerSecond))
         case .epochFinished(let report):
             let perplexity = report.validationPerplexity.map { String(format: "  validation perplexity %.3f", $0) } ?? ""
-            LanguageModelOutput.log(String(format: "epoch %d done in %.1f s  training loss %.4f", report.epoch, report.seconds,
+            Console.log(String(format: "epoch %d done in %.1f s  training loss %.4f", report.epoch, report.seconds,
                                            report.trainingLoss) + perplexity)
         case .checkpointSaved(let url):
-            LanguageModelOutput.log("checkpoint saved: \(url.path)")
+            Console.log("checkpoint saved: \(url.path)")
         }
     }
 }

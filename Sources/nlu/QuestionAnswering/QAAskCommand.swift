@@ -84,25 +84,10 @@ struct QAAskCommand: ParsableCommand {
 
     private func readContext() throws -> String {
         if let context { return context }
-        let data: Data
-        if let contextFile {
-            guard let contents = FileManager.default.contents(atPath: contextFile) else {
-                throw QAInputError("\(contextFile): cannot read the file")
-            }
-            data = contents
-        } else {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        }
+        let data = try Console.readData(path: contextFile)
         guard let text = String(data: data, encoding: .utf8) else {
-            throw QAInputError("\(contextFile ?? "standard input"): not valid UTF-8")
+            throw InputError("\(contextFile ?? "standard input"): not valid UTF-8")
         }
         return text
     }
-}
-
-/// An input `nlu qa` cannot read; printed as "Error: <message>" with exit code 1.
-struct QAInputError: Error, CustomStringConvertible, LocalizedError {
-    let description: String
-    init(_ description: String) { self.description = description }
-    var errorDescription: String? { description }
 }

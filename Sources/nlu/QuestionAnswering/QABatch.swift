@@ -15,11 +15,7 @@ struct QABatch {
     }
 
     func run(input: String, output: String?) throws {
-        // FileHandle also reads pipes and process substitutions (/dev/fd/N); "-" is standard input.
-        guard let handle = input == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: input),
-              let data = try? handle.readToEnd() ?? Data() else {
-            throw QAInputError("\(input): cannot read the file")
-        }
+        let data = try Console.readData(path: input)
         let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
             .map { $0.last == 0x0D ? $0.dropLast() : $0 }
         let numbered = lines.enumerated().filter { !$0.element.allSatisfy { $0 == 0x20 || $0 == 0x09 } }
@@ -33,7 +29,7 @@ struct QABatch {
                 do {
                     request = try JSONDecoder().decode(Request.self, from: Data(line))
                 } catch {
-                    throw QAInputError("expected a JSON object {\"id\": ..., \"question\": \"...\", \"context\": \"...\"}")
+                    throw InputError("expected a JSON object {\"id\": ..., \"question\": \"...\", \"context\": \"...\"}")
                 }
                 let answers = try answerer.answers(to: request.question, in: request.context, options: options)
                 results.append(QAJSON.string(QAJSON.Result(id: request.id, answers: answers.map(QAJSON.Answer.init))))
@@ -121,8 +117,6 @@ enum QAJSON {
     }
 
     static func string(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        (try? Console.json(value)) ?? "{}"
     }
 }
