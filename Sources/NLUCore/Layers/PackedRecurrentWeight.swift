@@ -32,7 +32,7 @@ final class PackedRecurrentWeight {
     func multiply(_ x: UnsafePointer<Float>, rows m: Int, into output: UnsafeMutablePointer<Float>, accumulate: Bool) {
         let b = UnsafePointer(packed.assumingMemoryBound(to: Float.self))
         let inner = inner, width = width
-        Kernels.forEachRowChunk(rowCount: panelCount, rowLength: m * inner) { panels in
+        Kernels.forEachRowChunk(rowCount: panelCount, rowLength: m * inner, minimumWork: 1 << 15) { panels in
             nlukit_packed_gemm(x, inner, m, inner, b, width, panels.lowerBound, panels.upperBound, output, width,
                                accumulate ? 1 : 0)
         }

@@ -5,7 +5,7 @@ import Testing
 /// Softmax, log-softmax, layer norm, activations and bias against naive Double loops written here,
 /// on random shapes with odd sizes and 1-element edges, plus sizes large enough to run threaded.
 @Suite struct ElementwiseKernelTests {
-    static let shapes: [[Int]] = [[1], [1, 1], [1, 17], [3, 5], [7, 33], [2, 3, 16], [4, 1, 129], [64, 1024], [3, 40_001]]
+    static let shapes: [[Int]] = [[1], [1, 1], [1, 17], [3, 5], [7, 33], [2, 3, 16], [4, 1, 129], [64, 1024], [3, 350_001]]
 
     func rows(_ tensor: Tensor<Float>) -> [[Double]] {
         let length = tensor.shape.last ?? 1
@@ -169,12 +169,12 @@ import Testing
 
     @Test func threadedSoftmaxKeepsMaskRowsAlignedAcrossChunks() {
         var generator = SplitMix64(seed: 8)
-        // 3·37 rows of 300: above the threading threshold, and the second chunk starts at row 56 (mask row 19).
-        let scores = randomTensor([3, 37, 300], in: -3...3, using: &generator)
-        let mask = randomTensor([37, 300], in: -5...0, using: &generator)
+        // 3·37 rows of 9,500: above the threading threshold, and the second chunk starts at row 56 (mask row 19).
+        let scores = randomTensor([3, 37, 9_500], in: -3...3, using: &generator)
+        let mask = randomTensor([37, 9_500], in: -5...0, using: &generator)
         var threaded = scores
         Kernels.softmax(&threaded, additiveMask: mask)
-        let length = 300
+        let length = 9_500
         let maskValues = mask.scalars
         var rowByRow = scores.scalars
         rowByRow.withUnsafeMutableBufferPointer { buffer in

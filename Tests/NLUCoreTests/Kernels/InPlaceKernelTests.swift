@@ -15,7 +15,7 @@ import Testing
         ("relu", { Kernels.relu($0, count: $1) }, { Kernels.relu(&$0) }),
     ]
 
-    @Test(arguments: [1, 15, 16, 17, 1000, 40_001])
+    @Test(arguments: [1, 15, 16, 17, 1000, 40_001, 1_100_001])
     func inPlaceEqualsOutOfPlace(_ count: Int) {
         var generator = SplitMix64(seed: UInt64(count))
         let input = randomTensor([count], in: -12...12, using: &generator)
