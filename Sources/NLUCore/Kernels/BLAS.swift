@@ -3,6 +3,7 @@ import Accelerate
 #else
 import CBLAS
 #endif
+import CKernels
 import Foundation
 
 /// The BLAS the kernels run on: OpenBLAS on Linux, Accelerate on Apple platforms.
@@ -27,20 +28,23 @@ public enum BLAS {
         return ProcessInfo.processInfo.activeProcessorCount
     }()
 
-    // Applies the default thread count exactly once, before the first BLAS call.
-    private static let threadSetup: Void = {
+    // Applies the default thread count to BLAS and the kernel thread pool exactly once, before
+    // the first BLAS call or threaded kernel.
+    static let threadSetup: Void = {
         #if !canImport(Accelerate)
         openblas_set_num_threads(Int32(defaultThreadCount))
         #endif
+        nlukit_pool_set_threads(Int32(defaultThreadCount))
     }()
 
-    /// Sets the number of threads BLAS uses from now on (ignored on Apple platforms, where
-    /// Accelerate schedules its own threads).
+    /// Sets the number of threads BLAS and the element-wise kernels use from now on (on Apple
+    /// platforms only the kernels': Accelerate schedules its own threads).
     public static func configure(threads: Int) {
         _ = threadSetup
         #if !canImport(Accelerate)
         openblas_set_num_threads(Int32(max(1, threads)))
         #endif
+        nlukit_pool_set_threads(Int32(max(1, threads)))
     }
 
     /// A description of the BLAS build and the CPU kernels it selected.

@@ -1,0 +1,156 @@
+#include "ThreadPool.h"
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+// A job is published by storing (generation << 32 | 0) into `claim`; participants take task
+// indices by compare-and-swap on the whole word, so a worker that wakes late, after its job was
+// finished and another published, can never run a task of the new job with the old job's function.
+
+enum { MAX_WORKERS = 63 };
+// A waiting worker spins this long, then yields this long, before sleeping. A transformer layer
+// runs a dozen kernels within a few milliseconds: spinning keeps their start-up at a fraction of a
+// microsecond, and yielding leaves the core to other runnable threads (OpenBLAS's workers spin the
+// same way after a GEMM) while staying quick to wake.
+static const uint64_t SPIN_NANOSECONDS = 50 * 1000;
+static const uint64_t YIELD_NANOSECONDS = 2 * 1000 * 1000;
+
+static _Atomic uint64_t claim;          // generation << 32 | next task index
+static _Atomic long finished;           // tasks of the current job that have returned
+static _Atomic(nlukit_task_function) job_function;
+static _Atomic(void *) job_context;
+static _Atomic long job_tasks;
+static _Atomic int job_workers;         // workers (not counting the caller) that take part
+static _Atomic int busy;                // a job is running
+static _Atomic int requested_threads;   // 0 until set: then the caller plus workers
+static _Atomic int sleepers;
+
+static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;  // guards worker start and sleep
+static pthread_cond_t job_posted = PTHREAD_COND_INITIALIZER;
+static int started_workers;
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static uint64_t now_nanoseconds(void) {
+    struct timespec time;
+    clock_gettime(CLOCK_MONOTONIC, &time);
+    return (uint64_t)time.tv_sec * 1000000000u + (uint64_t)time.tv_nsec;
+}
+
+static inline uint32_t generation_of(uint64_t word) { return (uint32_t)(word >> 32); }
+
+// Claims and runs tasks of job `generation` until none is left (or a newer job is out).
+static void run_tasks(uint32_t generation) {
+    for (;;) {
+        uint64_t word = atomic_load_explicit(&claim, memory_order_acquire);
+        if (generation_of(word) != generation) return;
+        const long task = (long)(uint32_t)word;
+        const nlukit_task_function function = atomic_load_explicit(&job_function, memory_order_relaxed);
+        void *const context = atomic_load_explicit(&job_context, memory_order_relaxed);
+        if (task >= atomic_load_explicit(&job_tasks, memory_order_relaxed)) return;
+        // Success means `claim` did not move since it was read, so the job was still open and the
+        // function and context read above are this job's.
+        if (!atomic_compare_exchange_weak_explicit(&claim, &word, word + 1, memory_order_acq_rel,
+                                                   memory_order_acquire)) continue;
+        function(context, task);
+        atomic_fetch_add_explicit(&finished, 1, memory_order_release);
+    }
+}
+
+// Waits until a job newer than `seen` is published and returns its generation.
+static uint32_t wait_for_job(uint32_t seen) {
+    const uint64_t start = now_nanoseconds();
+    for (unsigned spin = 1;; spin++) {
+        const uint32_t generation = generation_of(atomic_load_explicit(&claim, memory_order_acquire));
+        if (generation != seen) return generation;
+        cpu_relax();
+        if ((spin & 63) == 0) {
+            const uint64_t waited = now_nanoseconds() - start;
+            if (waited > YIELD_NANOSECONDS) break;
+            if (waited > SPIN_NANOSECONDS) sched_yield();
+        }
+    }
+    pthread_mutex_lock(&state_lock);
+    atomic_fetch_add(&sleepers, 1);  // sequentially consistent: pairs with the poster's check
+    uint32_t generation;
+    while ((generation = generation_of(atomic_load(&claim))) == seen) pthread_cond_wait(&job_posted, &state_lock);
+    atomic_fetch_sub(&sleepers, 1);
+    pthread_mutex_unlock(&state_lock);
+    return generation;
+}
+
+static void *worker_main(void *argument) {
+    const int index = (int)(intptr_t)argument;
+    uint32_t seen = generation_of(atomic_load(&claim));
+    for (;;) {
+        seen = wait_for_job(seen);
+        if (index < atomic_load_explicit(&job_workers, memory_order_acquire)) run_tasks(seen);
+    }
+    return NULL;
+}
+
+// Starts workers up to `count` (under state_lock); returns how many are running.
+static int ensure_workers(int count) {
+    if (count > MAX_WORKERS) count = MAX_WORKERS;
+    pthread_mutex_lock(&state_lock);
+    while (started_workers < count) {
+        pthread_t thread;
+        pthread_attr_t attributes;
+        pthread_attr_init(&attributes);
+        pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+        const int failed = pthread_create(&thread, &attributes, worker_main, (void *)(intptr_t)started_workers);
+        pthread_attr_destroy(&attributes);
+        if (failed) break;  // run with the workers there are
+        started_workers++;
+    }
+    const int running = started_workers;
+    pthread_mutex_unlock(&state_lock);
+    return running;
+}
+
+void nlukit_pool_set_threads(int threads) {
+    atomic_store(&requested_threads, threads < 1 ? 1 : threads);
+}
+
+int nlukit_pool_threads(void) {
+    const int threads = atomic_load(&requested_threads);
+    return threads < 1 ? 1 : threads;
+}
+
+void nlukit_parallel_for(long tasks, nlukit_task_function function, void *context) {
+    if (tasks <= 0) return;
+    const int threads = nlukit_pool_threads();
+    int expected = 0;
+    if (tasks == 1 || threads == 1 || !atomic_compare_exchange_strong(&busy, &expected, 1)) {
+        for (long task = 0; task < tasks; task++) function(context, task);
+        return;
+    }
+    int workers = ensure_workers(threads - 1);
+    if (workers > threads - 1) workers = threads - 1;
+    if (workers > tasks - 1) workers = (int)(tasks - 1);
+
+    atomic_store_explicit(&job_function, function, memory_order_relaxed);
+    atomic_store_explicit(&job_context, context, memory_order_relaxed);
+    atomic_store_explicit(&job_tasks, tasks, memory_order_relaxed);
+    atomic_store_explicit(&job_workers, workers, memory_order_relaxed);
+    atomic_store_explicit(&finished, 0, memory_order_relaxed);
+    const uint32_t generation = generation_of(atomic_load(&claim)) + 1;
+    atomic_store(&claim, (uint64_t)generation << 32);  // publishes the job (sequentially consistent)
+    if (atomic_load(&sleepers) > 0) {
+        pthread_mutex_lock(&state_lock);
+        pthread_cond_broadcast(&job_posted);
+        pthread_mutex_unlock(&state_lock);
+    }
+
+    run_tasks(generation);
+    while (atomic_load_explicit(&finished, memory_order_acquire) < tasks) cpu_relax();
+    atomic_store_explicit(&busy, 0, memory_order_release);
+}

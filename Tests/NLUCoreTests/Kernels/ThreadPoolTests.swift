@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import NLUCore
+
+/// `Kernels.parallelFor` on the kernel thread pool: every task runs exactly once, tasks really run
+/// side by side, and nested or concurrent jobs (which fall back to the calling thread) stay correct.
+@Suite struct ThreadPoolTests {
+    /// Counts, per task, how many times it ran; each task writes only its own slot.
+    final class TaskCounts: @unchecked Sendable {
+        let slots: UnsafeMutablePointer<Int>
+        let count: Int
+        init(_ count: Int) {
+            self.count = count
+            slots = .allocate(capacity: max(count, 1))
+            slots.initialize(repeating: 0, count: max(count, 1))
+        }
+        deinit { slots.deallocate() }
+        var values: [Int] { Array(UnsafeBufferPointer(start: slots, count: count)) }
+    }
+
+    @Test(arguments: [0, 1, 2, 3, 17, 1000])
+    func everyTaskRunsExactlyOnce(tasks: Int) {
+        let counts = TaskCounts(tasks)
+        for _ in 0..<200 {
+            Kernels.parallelFor(tasks) { task in counts.slots[task] += 1 }
+        }
+        #expect(counts.values == Array(repeating: 200, count: tasks))
+    }
+
+    @Test func tasksRunSideBySide() throws {
+        try #require(Kernels.threadCount > 1 || ProcessInfo.processInfo.activeProcessorCount == 1)
+        guard Kernels.threadCount > 1 else { return }
+        // Two tasks that each wait for the other to start can only both finish in time when two
+        // threads run them. Another test's job may hold the pool (this job then runs serially, and
+        // the wait times out), so a few attempts are allowed.
+        var succeeded = false
+        for _ in 0..<50 where !succeeded {
+            let arrived = NSCondition()
+            nonisolated(unsafe) var started = 0
+            nonisolated(unsafe) var bothSeen = [false, false]
+            Kernels.parallelFor(2) { task in
+                arrived.lock()
+                started += 1
+                arrived.broadcast()
+                let deadline = Date().addingTimeInterval(0.2)
+                while started < 2 && arrived.wait(until: deadline) {}
+                bothSeen[task] = started == 2
+                arrived.unlock()
+            }
+            succeeded = bothSeen == [true, true]
+        }
+        #expect(succeeded, "two tasks never ran at the same time")
+    }
+
+    @Test func nestedJobsRunOnTheCallingThread() {
+        let outer = 8, inner = 50
+        let counts = TaskCounts(outer * inner)
+        Kernels.parallelFor(outer) { task in
+            Kernels.parallelFor(inner) { innerTask in counts.slots[task * inner + innerTask] += 1 }
+        }
+        #expect(counts.values == Array(repeating: 1, count: outer * inner))
+    }
+
+    @Test func concurrentCallersEachGetTheirOwnJob() {
+        let callers = 4, tasks = 64, rounds = 100
+        let counts = TaskCounts(callers * tasks)
+        DispatchQueue.concurrentPerform(iterations: callers) { caller in
+            for _ in 0..<rounds {
+                Kernels.parallelFor(tasks) { task in counts.slots[caller * tasks + task] += 1 }
+            }
+        }
+        #expect(counts.values == Array(repeating: rounds, count: callers * tasks))
+    }
+
+    @Test func rowChunksCoverEveryRowOnce() {
+        for rowCount in [1, 2, 3, 1000, 4097] {
+            let counts = TaskCounts(rowCount)
+            Kernels.forEachRowChunk(rowCount: rowCount, rowLength: 1 << 20) { range in
+                for row in range { counts.slots[row] += 1 }
+            }
+            #expect(counts.values == Array(repeating: 1, count: rowCount), "\(rowCount) rows")
+        }
+    }
+}
