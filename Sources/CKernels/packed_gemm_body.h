@@ -18,24 +18,19 @@
                 acc[r][1] += s * b1;                                                             \
             }                                                                                    \
         }                                                                                        \
-        for (int r = 0; r < ROWS; r++) store_row(c + (row + r) * ldc + column, acc[r], width, accumulate, panel_bias, activation); \
+        for (int r = 0; r < ROWS; r++)                                                           \
+            store_row(c + (row + r) * ldc + column, acc[r], width, accumulate, panel_bias, activation); \
     }
 
 // Applies `activation` to the 32 floats of `values` (fixed trip count: fully vectorized).
 #define NLU_APPLY(values, function)                                                               \
     for (int j_ = 0; j_ < NLUKIT_PANEL_WIDTH; j_++) (values)[j_] = NLU_NAME(function)((values)[j_])
 
-// Writes one row segment of a panel (`width` ≤ 32 columns) while its sums are still in registers
-// or L1: the plain store first (the common case, unchanged), else the fused epilogue
-// act((accumulate ? c : 0) + sums + bias) over a 32-float buffer.
-NLU_TARGET static void NLU_NAME(store_row)(float *c, const nlu_v16 *acc, long width, int accumulate,
-                                           const float *bias, int activation) {
-    if (width == NLUKIT_PANEL_WIDTH && !bias && activation == NLUKIT_ACTIVATION_NONE) {
-        nlu_v16u *out = (nlu_v16u *)c;
-        if (accumulate) { out[0] += acc[0]; out[1] += acc[1]; }
-        else { out[0] = acc[0]; out[1] = acc[1]; }
-        return;
-    }
+// The fused epilogue of one row segment: act((accumulate ? c : 0) + sums + bias) over a 32-float
+// buffer. Out of line: inlined into every register block it would bloat the plain path's code.
+__attribute__((noinline)) NLU_TARGET static void NLU_NAME(store_epilogue)(float *c, const nlu_v16 *acc, long width,
+                                                                          int accumulate, const float *bias,
+                                                                          int activation) {
     float values[NLUKIT_PANEL_WIDTH];
     memcpy(values, acc, sizeof values);
     if (width == NLUKIT_PANEL_WIDTH) {
@@ -52,6 +47,20 @@ NLU_TARGET static void NLU_NAME(store_row)(float *c, const nlu_v16 *acc, long wi
     default: break;
     }
     memcpy(c, values, sizeof(float) * width);
+}
+
+// Writes one row segment of a panel (`width` ≤ 32 columns) while its sums are still in registers:
+// the plain store inline (the common case, as before the epilogue existed), else the epilogue.
+__attribute__((always_inline)) NLU_TARGET static inline void NLU_NAME(store_row)(float *c, const nlu_v16 *acc, long width,
+                                                                                 int accumulate, const float *bias,
+                                                                                 int activation) {
+    if (width == NLUKIT_PANEL_WIDTH && !bias && activation == NLUKIT_ACTIVATION_NONE) {
+        nlu_v16u *out = (nlu_v16u *)c;
+        if (accumulate) { out[0] += acc[0]; out[1] += acc[1]; }
+        else { out[0] = acc[0]; out[1] = acc[1]; }
+        return;
+    }
+    NLU_NAME(store_epilogue)(c, acc, width, accumulate, bias, activation);
 }
 #undef NLU_APPLY
 
