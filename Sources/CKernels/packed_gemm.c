@@ -64,13 +64,14 @@ void nlukit_pack(const float *b, long ldb, int transposed, long k, long n, float
 }
 
 void nlukit_packed_gemm(const float *a, long lda, long m, long k, const float *packed, long n,
-                        long first_panel, long end_panel, float *c, long ldc, int accumulate) {
+                        long first_panel, long end_panel, float *c, long ldc, int accumulate,
+                        const float *bias, int activation) {
 #ifdef NLU_PG_MULTI_LEVEL
     switch (nlukit_kernel_level()) {
-    case 2: nlu_pg_avx512_packed_gemm(a, lda, m, k, packed, n, first_panel, end_panel, c, ldc, accumulate); return;
-    case 1: nlu_pg_avx2_packed_gemm(a, lda, m, k, packed, n, first_panel, end_panel, c, ldc, accumulate); return;
+    case 2: nlu_pg_avx512_packed_gemm(a, lda, m, k, packed, n, first_panel, end_panel, c, ldc, accumulate, bias, activation); return;
+    case 1: nlu_pg_avx2_packed_gemm(a, lda, m, k, packed, n, first_panel, end_panel, c, ldc, accumulate, bias, activation); return;
     default: break;
     }
 #endif
-    nlu_pg_baseline_packed_gemm(a, lda, m, k, packed, n, first_panel, end_panel, c, ldc, accumulate);
+    nlu_pg_baseline_packed_gemm(a, lda, m, k, packed, n, first_panel, end_panel, c, ldc, accumulate, bias, activation);
 }

@@ -19,10 +19,22 @@ long nlukit_packed_size(long k, long n);
 /// zero-padded: B[kk, j] is b[kk * ldb + j], or b[j * ldb + kk] when `transposed` is non-zero.
 void nlukit_pack(const float *b, long ldb, int transposed, long k, long n, float *packed);
 
-/// c[m, j] = (accumulate ? c[m, j] : 0) + Σ_kk a[m * lda + kk] · B[kk, j] for the columns of
-/// panels [first_panel, end_panel) of the packed B (k × n); other columns of c are not touched.
+/// The activation the GEMM's epilogue applies; the same element functions as nlukit_gelu,
+/// nlukit_gelu_tanh and nlukit_relu.
+enum {
+    NLUKIT_ACTIVATION_NONE = 0,
+    NLUKIT_ACTIVATION_GELU = 1,       // exact: 0.5·x·(1 + erf(x/√2))
+    NLUKIT_ACTIVATION_GELU_TANH = 2,  // 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))
+    NLUKIT_ACTIVATION_RELU = 3
+};
+
+/// c[i, j] = act((accumulate ? c[i, j] : 0) + Σ_kk a[i * lda + kk] · B[kk, j] + (bias ? bias[j] : 0))
+/// for i < m and the columns j of panels [first_panel, end_panel) of the packed B (k × n); other
+/// columns of c are not touched. `bias` has n floats or is NULL; `activation` is an
+/// NLUKIT_ACTIVATION_ value, applied while each row segment is still in registers.
 void nlukit_packed_gemm(const float *a, long lda, long m, long k, const float *packed, long n,
-                        long first_panel, long end_panel, float *c, long ldc, int accumulate);
+                        long first_panel, long end_panel, float *c, long ldc, int accumulate,
+                        const float *bias, int activation);
 
 #ifdef __cplusplus
 }

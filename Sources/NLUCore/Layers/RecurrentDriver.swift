@@ -169,7 +169,7 @@ extension Tensor {
 
 /// The GEMM shapes the recurrent kernels use, over row-major buffers.
 enum RecurrentMath {
-    /// Whether the per-step recurrent products use ``PackedRecurrentWeight`` (default) or plain BLAS
+    /// Whether the per-step recurrent products use ``PackedMatrix`` (default) or plain BLAS
     /// calls; `NLUKIT_RECURRENT_GEMM=blas` selects BLAS, for A/B benchmarks in one build.
     static let usePackedWeights: Bool = ProcessInfo.processInfo.environment["NLUKIT_RECURRENT_GEMM"] != "blas"
 
@@ -177,9 +177,9 @@ enum RecurrentMath {
     /// transposed for the forward product, as is for the backward one; nil when a plain BLAS call is
     /// as good (one row: a GEMV) or `NLUKIT_RECURRENT_GEMM=blas` asks for BLAS.
     static func packedForSteps(_ weight: UnsafePointer<Float>, rows: Int, columns: Int, transposed: Bool,
-                               batch: Int) -> PackedRecurrentWeight? {
+                               batch: Int) -> PackedMatrix? {
         guard batch > 1, usePackedWeights else { return nil }
-        return PackedRecurrentWeight(weight: weight, rows: rows, columns: columns, transposed: transposed)
+        return PackedMatrix(weight: weight, rows: rows, columns: columns, transposed: transposed)
     }
 
     /// `output[m, n] = beta * output + x[m, k] · weight[n, k]ᵀ` (a GEMV when m is 1); with `packed`
@@ -187,7 +187,7 @@ enum RecurrentMath {
     @inline(__always)
     static func multiplyTransposed(_ x: UnsafePointer<Float>, rows m: Int, inner k: Int, weight: UnsafePointer<Float>,
                                    columns n: Int, into output: UnsafeMutablePointer<Float>, beta: Float,
-                                   packed: PackedRecurrentWeight? = nil) {
+                                   packed: PackedMatrix? = nil) {
         if let packed {
             packed.multiply(x, rows: m, into: output, accumulate: beta != 0)
         } else if m == 1 {
@@ -202,7 +202,7 @@ enum RecurrentMath {
     @inline(__always)
     static func multiply(_ gradient: UnsafePointer<Float>, rows m: Int, inner k: Int, weight: UnsafePointer<Float>,
                          columns n: Int, into output: UnsafeMutablePointer<Float>, beta: Float,
-                         packed: PackedRecurrentWeight? = nil) {
+                         packed: PackedMatrix? = nil) {
         if let packed {
             packed.multiply(gradient, rows: m, into: output, accumulate: beta != 0)
         } else if m == 1 {

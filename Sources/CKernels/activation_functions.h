@@ -1,0 +1,81 @@
+// The element functions of the activations, included once per CPU level (with NLU_TARGET and
+// NLU_NAME defined) by kernels_body.h and packed_gemm_body.h, so that the standalone kernels and
+// the GEMM's fused epilogue compute the same values. Branch-free scalar code: clang vectorizes
+// the loops that call it for the level's vector width.
+
+static inline NLU_TARGET float NLU_NAME(bits_to_float)(int bits) { float value; __builtin_memcpy(&value, &bits, 4); return value; }
+static inline NLU_TARGET int NLU_NAME(float_to_bits)(float value) { int bits; __builtin_memcpy(&bits, &value, 4); return bits; }
+
+// e^x: Cody-Waite reduction x = n ln2 + r, degree-6 polynomial (Cephes expf), 2^n built in the
+// exponent bits as two factors so n = 128 and n = -126 stay normal. About 1 ulp.
+static inline NLU_TARGET float NLU_NAME(exp1)(float x) {
+    const float upper = 88.72283f, lower = -87.33654f;
+    float c = x < lower ? lower : x;
+    c = c > upper ? upper : c;
+    float shifted = c * 1.44269504f + 12582912.0f;   // rounds c/ln2 to an integer in the low bits
+    float n = shifted - 12582912.0f;
+    float r = c - n * 0.693359375f;
+    r = r + n * 2.12194440e-4f;
+    float p = 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    p = p * (r * r) + r + 1.0f;
+    int n32 = NLU_NAME(float_to_bits)(shifted) - 0x4B400000;
+    int half = n32 >> 1;
+    float result = p * NLU_NAME(bits_to_float)((half + 127) << 23) * NLU_NAME(bits_to_float)((n32 - half + 127) << 23);
+    result = x < lower ? 0.0f : result;
+    result = x > upper ? __builtin_inff() : result;
+    return result;
+}
+
+// erf: x·P(x²)/Q(x²) on [-4, 4] (Eigen's generic_fast_erf_float); ±1 beyond. 4.2e-7 absolute.
+static inline NLU_TARGET float NLU_NAME(erf1)(float x) {
+    float c = x < -4.0f ? -4.0f : x;
+    c = c > 4.0f ? 4.0f : c;
+    float x2 = c * c;
+    float p = -2.72614225801306e-10f;
+    p = p * x2 + 2.77068142495902e-08f;
+    p = p * x2 - 2.10102402082508e-06f;
+    p = p * x2 - 5.69250639462346e-05f;
+    p = p * x2 - 7.34990630326855e-04f;
+    p = p * x2 - 2.95459980854025e-03f;
+    p = p * x2 - 1.60960333262415e-02f;
+    p = p * c;
+    float q = -1.45660718464996e-05f;
+    q = q * x2 - 2.13374055278905e-04f;
+    q = q * x2 - 1.68282697438203e-03f;
+    q = q * x2 - 7.37332916720468e-03f;
+    q = q * x2 - 1.42647390514189e-02f;
+    return p / q;
+}
+
+// tanh: odd polynomial below 0.625 (Cephes tanhf, keeps relative accuracy near 0), else
+// 1 - 2/(e^{2|x|} + 1), which saturates to 1 without overflow.
+static inline NLU_TARGET float NLU_NAME(tanh1)(float x) {
+    float magnitude = x < 0 ? -x : x;
+    float z = x * x;
+    float small = -5.70498872745e-3f;
+    small = small * z + 2.06390887954e-2f;
+    small = small * z - 5.37397155531e-2f;
+    small = small * z + 1.33314422036e-1f;
+    small = small * z - 3.33332819422e-1f;
+    small = small * z * x + x;
+    float large = 1.0f - 2.0f / (NLU_NAME(exp1)(2.0f * magnitude) + 1.0f);
+    large = x < 0 ? -large : large;
+    return magnitude < 0.625f ? small : large;
+}
+
+static inline NLU_TARGET float NLU_NAME(sigmoid1)(float x) { return 1.0f / (1.0f + NLU_NAME(exp1)(-x)); }
+
+static inline NLU_TARGET float NLU_NAME(relu1)(float x) { return x < 0 ? 0.0f : x; }
+
+// 0.5·x·(1 + erf(x/√2)).
+static inline NLU_TARGET float NLU_NAME(gelu1)(float x) { return 0.5f * x * (1.0f + NLU_NAME(erf1)(x * 0.70710678118654752f)); }
+
+// 0.5·x·(1 + tanh(u)) = x·sigmoid(2u): one exp, and exact in the negative tail.
+static inline NLU_TARGET float NLU_NAME(gelu_tanh1)(float x) {
+    return x * NLU_NAME(sigmoid1)(2.0f * (0.7978845608028654f * (x + 0.044715f * x * x * x)));
+}

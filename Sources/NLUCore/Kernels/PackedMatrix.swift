@@ -1,0 +1,120 @@
+import CKernels
+
+/// A weight matrix B (k × n) packed once into 32-column panels for the products `x[m, k] · B`
+/// of a model's layers, with an optional bias and activation fused into the store of each row.
+///
+/// OpenBLAS re-packs B on every call, which costs about a quarter of a small-M product; the C
+/// kernel (``nlukit_packed_gemm``) reads this packed copy instead. Use it for a weight that is
+/// multiplied many times: a linear layer's weight packed at load, a recurrent weight per sequence.
+/// Immutable after `init`, so one instance may be used from several threads at once.
+///
+///     let dense = PackedMatrix(linearWeight: weight)              // nn.Linear weight [out, in]
+///     dense.multiply(x, rows: tokens, into: hidden, bias: b, activation: .gelu)   // gelu(x·wᵀ + b)
+public final class PackedMatrix: @unchecked Sendable {
+    /// The activation applied to each output element after the bias: the same element functions
+    /// as ``Kernels/gelu(_:)-swift.type.method``, ``Kernels/geluTanh(_:)-swift.type.method`` and
+    /// ``Kernels/relu(_:)-swift.type.method``.
+    ///
+    ///     dense.multiply(x, rows: m, into: y, bias: b, activation: .geluTanh)
+    public enum Activation: Sendable {
+        /// No activation: `y = x·B (+ bias)`.
+        case none
+        /// Exact GELU `0.5·x·(1 + erf(x/√2))`.
+        case gelu
+        /// Tanh GELU `0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))`.
+        case geluTanh
+        /// `max(x, 0)`.
+        case relu
+
+        /// The kernel's NLUKIT_ACTIVATION_ value.
+        var code: Int32 {
+            switch self {
+            case .none: Int32(NLUKIT_ACTIVATION_NONE)
+            case .gelu: Int32(NLUKIT_ACTIVATION_GELU)
+            case .geluTanh: Int32(NLUKIT_ACTIVATION_GELU_TANH)
+            case .relu: Int32(NLUKIT_ACTIVATION_RELU)
+            }
+        }
+    }
+
+    /// The inner dimension k of the products (rows of B).
+    public let inner: Int
+    /// The output width n of the products (columns of B).
+    public let width: Int
+    private let packed: UnsafeMutableRawPointer
+    private let panelCount: Int
+
+    /// Storage for a k × n matrix, packed by the caller.
+    private init(inner: Int, width: Int) {
+        precondition(inner >= 0 && width >= 0, "PackedMatrix of \(inner) × \(width)")
+        self.inner = inner
+        self.width = width
+        let floats = max(1, nlukit_packed_size(inner, width))
+        // 64-byte alignment: the kernel loads whole panel rows as aligned vectors.
+        packed = UnsafeMutableRawPointer.allocate(byteCount: floats * MemoryLayout<Float>.stride, alignment: 64)
+        panelCount = (width + Int(NLUKIT_PANEL_WIDTH) - 1) / Int(NLUKIT_PANEL_WIDTH)
+    }
+
+    /// Packs `weight` (`rows × columns`, row-major): B = weightᵀ when `transposed` (k = columns,
+    /// n = rows), else B = weight (k = rows, n = columns).
+    ///
+    ///     let b = PackedMatrix(weight: w, rows: 4 * hidden, columns: hidden, transposed: true)
+    public convenience init(weight: UnsafePointer<Float>, rows: Int, columns: Int, transposed: Bool) {
+        self.init(inner: transposed ? columns : rows, width: transposed ? rows : columns)
+        nlukit_pack(weight, columns, transposed ? 1 : 0, inner, width, packed.assumingMemoryBound(to: Float.self))
+    }
+
+    /// Packs a PyTorch `nn.Linear` weight `[out, in]`: B = weightᵀ, so `multiply` computes
+    /// `x·weightᵀ` (k = in, n = out). The weight must have rank 2 (a programming error otherwise).
+    ///
+    ///     let query = PackedMatrix(linearWeight: queryWeight)   // [768, 768]
+    public convenience init(linearWeight: Tensor<Float>) {
+        precondition(linearWeight.rank == 2, "linear weight of shape \(linearWeight.shape) is not [out, in]")
+        let out = linearWeight.shape[0], input = linearWeight.shape[1]
+        self.init(inner: input, width: out)
+        linearWeight.withUnsafeBufferPointer { weight in
+            guard let base = weight.baseAddress else { return }
+            nlukit_pack(base, input, 1, input, out, packed.assumingMemoryBound(to: Float.self))
+        }
+    }
+
+    deinit { packed.deallocate() }
+
+    /// `output[i, j] = activation((accumulate ? output[i, j] : 0) + Σ x[i, kk]·B[kk, j] + bias[j])`
+    /// for `m` rows: row i of `x` starts at `x + i·lda` (default k), row i of `output` at
+    /// `output + i·ldc` (default n); `bias` has n floats or is nil. Large products are split
+    /// over threads by column panels.
+    ///
+    ///     dense.multiply(x, rows: 384, into: hidden, bias: b, activation: .gelu)
+    public func multiply(_ x: UnsafePointer<Float>, rows m: Int, lda: Int? = nil, into output: UnsafeMutablePointer<Float>,
+                         ldc: Int? = nil, accumulate: Bool = false, bias: UnsafePointer<Float>? = nil,
+                         activation: Activation = .none) {
+        let lda = lda ?? inner, ldc = ldc ?? width
+        precondition(m >= 0 && lda >= inner && ldc >= width, "PackedMatrix.multiply: m \(m), lda \(lda), ldc \(ldc) for \(inner) × \(width)")
+        Kernels.forEachRowChunk(rowCount: panelCount, rowLength: m * inner, minimumWork: 1 << 15) { panels in
+            run(x, m: m, lda: lda, output: output, ldc: ldc, accumulate: accumulate, bias: bias, activation: activation,
+                panels: panels)
+        }
+    }
+
+    /// The same product as ``multiply(_:rows:lda:into:ldc:accumulate:bias:activation:)``, all on the
+    /// calling thread: for callers that already split their work over threads (e.g. per attention head).
+    ///
+    ///     // on a worker that owns rows [start, start + count) of x and y:
+    ///     dense.multiplySerial(x + start * dense.inner, rows: count, into: y + start * dense.width)
+    public func multiplySerial(_ x: UnsafePointer<Float>, rows m: Int, lda: Int? = nil, into output: UnsafeMutablePointer<Float>,
+                               ldc: Int? = nil, accumulate: Bool = false, bias: UnsafePointer<Float>? = nil,
+                               activation: Activation = .none) {
+        let lda = lda ?? inner, ldc = ldc ?? width
+        precondition(m >= 0 && lda >= inner && ldc >= width, "PackedMatrix.multiplySerial: m \(m), lda \(lda), ldc \(ldc) for \(inner) × \(width)")
+        run(x, m: m, lda: lda, output: output, ldc: ldc, accumulate: accumulate, bias: bias, activation: activation,
+            panels: 0..<panelCount)
+    }
+
+    /// The kernel over the column panels `panels`.
+    private func run(_ x: UnsafePointer<Float>, m: Int, lda: Int, output: UnsafeMutablePointer<Float>, ldc: Int,
+                     accumulate: Bool, bias: UnsafePointer<Float>?, activation: Activation, panels: Range<Int>) {
+        nlukit_packed_gemm(x, lda, m, inner, UnsafePointer(packed.assumingMemoryBound(to: Float.self)), width,
+                           panels.lowerBound, panels.upperBound, output, ldc, accumulate ? 1 : 0, bias, activation.code)
+    }
+}
