@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 
 /// The memory behind one or more ``Tensor`` values: either a buffer the storage owns, or a
@@ -64,6 +69,24 @@ public final class TensorStorage<Scalar: TensorScalar>: @unchecked Sendable {
         isWritable = false
         self.owner = owner
         ownsMemory = false
+    }
+
+    /// Drops the pages of a storage that points into a memory-mapped file from the process's
+    /// resident memory, for weights that were copied elsewhere (e.g. repacked for a kernel) and
+    /// will not be read here again: resident memory then holds the copy only. If the storage is
+    /// read again, the OS brings the pages back from the file. Does nothing for owned memory.
+    ///
+    ///     let packed = PackedMatrix(linearWeight: weight)
+    ///     weight.storage.releaseResidentPages()
+    public func releaseResidentPages() {
+        guard owner is MemoryMappedFile, count > 0 else { return }
+        // Only whole pages inside the storage: the partial pages at its ends may hold neighbours.
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = Int(bitPattern: baseAddress), end = start + count * MemoryLayout<Scalar>.stride
+        let first = (start + pageSize - 1) / pageSize * pageSize, last = end / pageSize * pageSize
+        guard pageSize > 0, last > first, let address = UnsafeMutableRawPointer(bitPattern: first) else { return }
+        // The mapping is read-only and private, so its pages are never dirty: dropping them loses nothing.
+        _ = madvise(address, last - first, MADV_DONTNEED)
     }
 
     deinit {

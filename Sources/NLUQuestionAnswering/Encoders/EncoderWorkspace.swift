@@ -8,15 +8,11 @@ final class EncoderWorkspace {
     let queryKeyValue: UnsafeMutablePointer<Float>
     /// [rows, hidden]: attention output per row (heads concatenated).
     let context: UnsafeMutablePointer<Float>
-    /// [rows, hidden]: a projection's output before the residual layer norm.
-    let projection: UnsafeMutablePointer<Float>
     /// [rows, intermediate]: the feed-forward activations.
     let intermediate: UnsafeMutablePointer<Float>
-    /// [sequence, sequence]: attention scores of one head of one sequence.
-    let scores: UnsafeMutablePointer<Float>
     private let buffers: [UnsafeMutablePointer<Float>]
 
-    init(rows: Int, sequenceLength: Int, hiddenSize: Int, intermediateSize: Int) {
+    init(rows: Int, hiddenSize: Int, intermediateSize: Int) {
         // Float is a trivial type: buffers every layer overwrites before reading are left
         // uninitialized (zeroing them cost a few percent of a pass). The context is zeroed because
         // attention never writes its padding rows.
@@ -29,10 +25,8 @@ final class EncoderWorkspace {
         hidden = allocate(rows * hiddenSize)
         queryKeyValue = allocate(rows * hiddenSize * 3)
         context = allocate(rows * hiddenSize, zeroed: true)
-        projection = allocate(rows * hiddenSize)
         intermediate = allocate(rows * intermediateSize)
-        scores = allocate(sequenceLength * sequenceLength)
-        buffers = [hidden, queryKeyValue, context, projection, intermediate, scores]
+        buffers = [hidden, queryKeyValue, context, intermediate]
     }
 
     deinit {

@@ -27,13 +27,15 @@ extension WorkspaceEncoder {
             throw ModelError.invalidFeatureValue(
                 "wordIDs", reason: "sequence length \(batch.sequenceLength) exceeds the model's \(config.maxPositionEmbeddings) positions")
         }
-        let workspace = EncoderWorkspace(rows: batch.batchSize * batch.sequenceLength, sequenceLength: batch.sequenceLength,
+        let workspace = EncoderWorkspace(rows: batch.batchSize * batch.sequenceLength,
                                          hiddenSize: config.hiddenSize, intermediateSize: config.intermediateSize)
         try embed(batch, into: workspace)
         let lengths = batch.attendedLengths
-        // Only sequences with masked positions inside their attended prefix need per-key masking.
-        let keyMasks = (0..<batch.batchSize).map { row in
-            batch.attentionMask[(row * batch.sequenceLength)..<(row * batch.sequenceLength + lengths[row])].contains(0)
+        // Only sequences with masked positions inside their attended prefix need per-key masking
+        // (padding is normally at the end): -infinity for those keys, 0 for the others.
+        let keyMasks: [[Float]?] = (0..<batch.batchSize).map { row in
+            let prefix = batch.attentionMask[(row * batch.sequenceLength)..<(row * batch.sequenceLength + lengths[row])]
+            return prefix.contains(0) ? prefix.map { $0 == 0 ? -Float.infinity : 0 } : nil
         }
         for block in blocks {
             block(workspace, batch: batch, lengths: lengths, keyMasks: keyMasks, configuration: config)

@@ -156,14 +156,13 @@ public struct BertQAModel: Model {
     public func logits(_ batch: EncoderBatch) throws -> (start: [Float], end: [Float]) {
         let workspace = try encoder.encode(batch)
         let rows = workspace.rows
-        // The head is [2, hidden]: reuse the projection buffer for the [rows, 2] result.
-        head.multiply(workspace.hidden, rows: rows, into: workspace.projection)
-        var start = [Float](repeating: 0, count: rows), end = [Float](repeating: 0, count: rows)
-        let bias = head.bias.scalars
-        for row in 0..<rows {
-            start[row] = workspace.projection[2 * row] + bias[0]
-            end[row] = workspace.projection[2 * row + 1] + bias[1]
+        // The head is [2, hidden]: one [rows, 2] product, start and end logits interleaved.
+        var logits = [Float](repeating: 0, count: 2 * rows)
+        logits.withUnsafeMutableBufferPointer { logits in
+            guard let output = logits.baseAddress else { return }
+            head.apply(workspace.hidden, rows: rows, into: output)
         }
+        let start = (0..<rows).map { logits[2 * $0] }, end = (0..<rows).map { logits[2 * $0 + 1] }
         return (start, end)
     }
 }

@@ -1,0 +1,83 @@
+import CKernels
+
+extension Kernels {
+    /// Scaled dot-product attention for every head of every sequence, fused per head: scores,
+    /// softmax and the weighted sum of values stay in one thread's cache, and the heads are spread
+    /// over the kernel threads.
+    ///
+    /// Row r of `queryKeyValue` holds row r's queries for all heads (`heads × headSize` floats, head
+    /// by head), then its keys, then its values; rows are `rowStride` floats apart. The queries must
+    /// already be scaled by 1/√headSize (models fold that into the query projection). Sequence s
+    /// owns rows `s × sequenceLength ..< (s + 1) × sequenceLength`, of which the first `lengths[s]`
+    /// attend and are attended; `keyMasks[s]`, when present, holds `lengths[s]` additive values for
+    /// its keys (-infinity masks a key). Head h of row r is written to
+    /// `context[r × contextStride + h × headSize ..< + headSize]`; rows past a sequence's length are
+    /// not written.
+    ///
+    ///     // qkv: [rows, 3·hidden] from one fused projection; context: [rows, hidden]
+    ///     Kernels.multiHeadAttention(queryKeyValue: qkv, rowStride: 3 * hidden, sequenceLength: 384,
+    ///                                lengths: [384], keyMasks: [nil], heads: 12, headSize: 64,
+    ///                                context: context, contextStride: hidden)
+    public static func multiHeadAttention(queryKeyValue: UnsafePointer<Float>, rowStride: Int, sequenceLength: Int,
+                                          lengths: [Int], keyMasks: [[Float]?], heads: Int, headSize: Int,
+                                          context: UnsafeMutablePointer<Float>, contextStride: Int) {
+        precondition(keyMasks.count == lengths.count, "one key mask (or nil) per sequence")
+        precondition(lengths.allSatisfy { $0 <= sequenceLength }, "a sequence length exceeds \(sequenceLength)")
+        let pairs = lengths.count * heads
+        let longest = lengths.max() ?? 0
+        guard pairs > 0, longest > 0, headSize > 0 else { return }
+
+        // Per thread: the scores, K_hᵀ packed and V_h packed, each 64-byte aligned for the kernel.
+        func aligned(_ floats: Int) -> Int { (floats + 15) / 16 * 16 }
+        let scoresFloats = aligned(longest * longest)
+        let keyFloats = aligned(nlukit_packed_size(headSize, longest))
+        let valueFloats = aligned(nlukit_packed_size(longest, headSize))
+        let perThread = scoresFloats + keyFloats + valueFloats
+        let threads = min(threadCount, pairs)
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: threads * perThread * MemoryLayout<Float>.stride,
+                                                       alignment: 64).bindMemory(to: Float.self, capacity: threads * perThread)
+        defer { scratch.deallocate() }
+        let hidden = heads * headSize
+        let panelWidth = Int(NLUKIT_PANEL_WIDTH)
+
+        // One task per thread, each taking every `threads`-th (sequence, head) pair: the scratch
+        // belongs to the task, and heads are equal work.
+        parallelFor(threads) { thread in
+            let scores = scratch + thread * perThread
+            let keyPanels = scores + scoresFloats
+            let valuePanels = keyPanels + keyFloats
+            for pair in stride(from: thread, to: pairs, by: threads) {
+                let sequence = pair / heads, head = pair % heads
+                let length = lengths[sequence]
+                guard length > 0 else { continue }
+                let rows = queryKeyValue + sequence * sequenceLength * rowStride
+                let queries = rows + head * headSize
+                let keys = rows + hidden + head * headSize
+                let values = rows + 2 * hidden + head * headSize
+                // scores = Q_h · K_hᵀ over the attended rows.
+                nlukit_pack(keys, rowStride, 1, headSize, length, keyPanels)
+                nlukit_packed_gemm(queries, rowStride, length, headSize, keyPanels, length,
+                                   0, (length + panelWidth - 1) / panelWidth, scores, length, 0, nil, 0)
+                keyMasks[sequence].withUnsafeOptionalBufferPointer { mask in
+                    nlukit_softmax_rows(scores, scores, length, length, mask, 1, 0)
+                }
+                // context_h = P · V_h, into the head's columns.
+                nlukit_pack(values, rowStride, 0, length, headSize, valuePanels)
+                nlukit_packed_gemm(scores, length, length, length, valuePanels, headSize,
+                                   0, (headSize + panelWidth - 1) / panelWidth,
+                                   context + sequence * sequenceLength * contextStride + head * headSize, contextStride,
+                                   0, nil, 0)
+            }
+        }
+    }
+}
+
+extension Optional where Wrapped == [Float] {
+    /// Calls `body` with the array's buffer address, or nil when there is no array.
+    func withUnsafeOptionalBufferPointer<R>(_ body: (UnsafePointer<Float>?) -> R) -> R {
+        switch self {
+        case .some(let array): return array.withUnsafeBufferPointer { body($0.baseAddress) }
+        case .none: return body(nil)
+        }
+    }
+}
