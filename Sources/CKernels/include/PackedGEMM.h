@@ -1,6 +1,7 @@
-// A small-M SGEMM over a B packed once: the recurrent product of an RNN multiplies a batch of
-// hidden states (m = batch rows) by the same weight at every time step, and OpenBLAS re-packs
-// that weight on every call. Packing it once per sequence removes that cost.
+// A small-M SGEMM over a B packed once, with an optional bias + activation epilogue: an RNN
+// multiplies a batch of hidden states by the same weight at every time step, a BERT layer its
+// tokens by the same linear weights for every input, and OpenBLAS re-packs the weight on every
+// call. Packing it once (per sequence, or at load) removes that cost.
 // Called through NLUCore's `PackedMatrix`; not a public API of its own.
 #ifndef NLUKIT_PACKED_GEMM_H
 #define NLUKIT_PACKED_GEMM_H

@@ -12,8 +12,7 @@ import CKernels
 ///     dense.multiply(x, rows: tokens, into: hidden, bias: b, activation: .gelu)   // gelu(x·wᵀ + b)
 public final class PackedMatrix: @unchecked Sendable {
     /// The activation applied to each output element after the bias: the same element functions
-    /// as ``Kernels/gelu(_:)-swift.type.method``, ``Kernels/geluTanh(_:)-swift.type.method`` and
-    /// ``Kernels/relu(_:)-swift.type.method``.
+    /// (C code) as the standalone kernels `Kernels.gelu`, `Kernels.geluTanh` and `Kernels.relu`.
     ///
     ///     dense.multiply(x, rows: m, into: y, bias: b, activation: .geluTanh)
     public enum Activation: Sendable {
