@@ -63,15 +63,32 @@ void nlukit_pack(const float *b, long ldb, int transposed, long k, long n, float
     }
 }
 
+// Rows are taken in blocks of this many: a panel pass re-reads every row of A, and for a tall A
+// (all the windows of a long document at once, K = 3072) the whole of A no longer stays in cache
+// between panels. Measured on 2 threads at 3072 × 768 × 3072: 421 GFLOP/s unblocked, 501 blocked.
+enum { NLU_PG_ROW_BLOCK = 384 };
+
 void nlukit_packed_gemm(const float *a, long lda, long m, long k, const float *packed, long n,
                         long first_panel, long end_panel, float *c, long ldc, int accumulate,
                         const float *bias, int activation) {
+    for (long start = 0; start < m; start += NLU_PG_ROW_BLOCK) {
+        const long rows = m - start < NLU_PG_ROW_BLOCK ? m - start : NLU_PG_ROW_BLOCK;
+        const float *a_block = a + start * lda;
+        float *c_block = c + start * ldc;
 #ifdef NLU_PG_MULTI_LEVEL
-    switch (nlukit_kernel_level()) {
-    case 2: nlu_pg_avx512_packed_gemm(a, lda, m, k, packed, n, first_panel, end_panel, c, ldc, accumulate, bias, activation); return;
-    case 1: nlu_pg_avx2_packed_gemm(a, lda, m, k, packed, n, first_panel, end_panel, c, ldc, accumulate, bias, activation); return;
-    default: break;
-    }
+        switch (nlukit_kernel_level()) {
+        case 2:
+            nlu_pg_avx512_packed_gemm(a_block, lda, rows, k, packed, n, first_panel, end_panel, c_block, ldc, accumulate,
+                                      bias, activation);
+            continue;
+        case 1:
+            nlu_pg_avx2_packed_gemm(a_block, lda, rows, k, packed, n, first_panel, end_panel, c_block, ldc, accumulate,
+                                    bias, activation);
+            continue;
+        default: break;
+        }
 #endif
-    nlu_pg_baseline_packed_gemm(a, lda, m, k, packed, n, first_panel, end_panel, c, ldc, accumulate, bias, activation);
+        nlu_pg_baseline_packed_gemm(a_block, lda, rows, k, packed, n, first_panel, end_panel, c_block, ldc, accumulate,
+                                    bias, activation);
+    }
 }
