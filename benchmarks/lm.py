@@ -7,8 +7,10 @@
     on ../shared/data/tinyshakespeare/input.txt, Adam lr 0.002, clip 5, no dropout, from the same initial
     weights over the same batches; validation loss after the same number of steps.
 
-Run from the repository root: python3 benchmarks/lm.py [--steps 60] [--latency-steps 300] [--rounds 3] [--torch-passive]
-Both sides use 2 threads and OPENBLAS_CORETYPE=SkylakeX (set here).
+Run from the repository root: python3 benchmarks/lm.py [--cell lstm|gru] [--steps 60] [--latency-steps 300] [--rounds 3]
+[--torch-passive]. --cell gru runs both parts with GRUs (nn.GRU) of the same sizes instead.
+Both sides use 2 threads and OPENBLAS_CORETYPE=SkylakeX (set here). NLUKIT_BENCH_BINARY=path runs another nlu-bench
+build (e.g. a saved one from before a change, for A/B runs).
 """
 import argparse
 import json
@@ -37,14 +39,15 @@ from safetensors.torch import save_file  # noqa: E402
 torch.set_num_threads(int(THREADS))
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 CORPUS = os.path.abspath(os.path.join(ROOT, "..", "shared", "data", "tinyshakespeare", "input.txt"))
-BENCH = os.path.join(ROOT, ".build", "release", "nlu-bench")
+BENCH = os.environ.get("NLUKIT_BENCH_BINARY", os.path.join(ROOT, ".build", "release", "nlu-bench"))
 
 
 class RNNModel(torch.nn.Module):
-    def __init__(self, vocab, emb, hidden, layers):
+    def __init__(self, vocab, emb, hidden, layers, cell):
         super().__init__()
+        self.cell = cell
         self.embedding = torch.nn.Embedding(vocab, emb)
-        self.rnn = torch.nn.LSTM(emb, hidden, num_layers=layers)
+        self.rnn = (torch.nn.GRU if cell == "gru" else torch.nn.LSTM)(emb, hidden, num_layers=layers)
         self.decoder = torch.nn.Linear(hidden, vocab)
 
     def forward(self, ids, state=None):
@@ -55,7 +58,7 @@ class RNNModel(torch.nn.Module):
 def save_package(model, vocabulary, path, level, lowercase):
     shutil.rmtree(path, ignore_errors=True)
     os.makedirs(path)
-    config = {"cell": "lstm", "level": level, "embeddingSize": model.embedding.embedding_dim,
+    config = {"cell": model.cell, "level": level, "embeddingSize": model.embedding.embedding_dim,
               "hiddenSize": model.rnn.hidden_size, "layers": model.rnn.num_layers, "vocabulary": vocabulary,
               "unknownToken": "<unk>", "endToken": "</s>", "lowercase": lowercase}
     with open(os.path.join(path, "manifest.json"), "w") as f:
@@ -85,18 +88,19 @@ def torch_latency(model, vocabulary, steps, warmup=20):
                 times.append(elapsed)
             if step == warmup - 1:
                 state = None
-        checksum = float(torch.stack([state[0], state[1]], dim=1).double().sum())
+        h_c = state.unsqueeze(1) if isinstance(state, torch.Tensor) else torch.stack([state[0], state[1]], dim=1)
+        checksum = float(h_c.double().sum())
     times.sort()
     return {"medianMicroseconds": times[len(times) // 2], "meanMicroseconds": sum(times) / len(times),
             "stateChecksum": checksum}
 
 
-def latency(workdir, steps, rounds):
+def latency(workdir, steps, rounds, cell):
     """Interleaved rounds (NLUKit, PyTorch, NLUKit, ...); the best median of each side counts."""
     torch.manual_seed(0)
     vocab_size = 10_000
     vocabulary = ["<unk>", "</s>"] + [f"w{i}" for i in range(2, vocab_size)]
-    model = RNNModel(vocab_size, 256, 512, 2).eval()
+    model = RNNModel(vocab_size, 256, 512, 2, cell).eval()
     path = os.path.join(workdir, "latency.nlumodel")
     save_package(model, vocabulary, path, "word", False)
     swift_runs, torch_runs = [], []
@@ -122,7 +126,7 @@ def batchify(ids, batch):
     return torch.tensor(ids[: length * batch]).view(batch, length).t().contiguous()
 
 
-def training(workdir, steps, corpus, warmup=3, batch=32, bptt=100, lr=0.002, clip=5.0, validation_tokens=20_000):
+def training(workdir, steps, corpus, cell, warmup=3, batch=32, bptt=100, lr=0.002, clip=5.0, validation_tokens=20_000):
     with open(corpus, encoding="utf-8") as f:
         text = f.read()
     tokens = char_tokens(text)
@@ -142,7 +146,7 @@ def training(workdir, steps, corpus, warmup=3, batch=32, bptt=100, lr=0.002, cli
     train_ids, val_ids = ids[: len(ids) - held], ids[len(ids) - held:][:validation_tokens]
 
     torch.manual_seed(1)
-    model = RNNModel(len(vocabulary), 128, 256, 2)
+    model = RNNModel(len(vocabulary), 128, 256, 2, cell)
     path = os.path.join(workdir, "train-init.nlumodel")
     save_package(model, vocabulary, path, "character", False)
     swift = run_swift(["train", "--model", path, "--corpus", corpus, "--steps", str(steps), "--warmup", str(warmup),
@@ -165,7 +169,7 @@ def training(workdir, steps, corpus, warmup=3, batch=32, bptt=100, lr=0.002, cli
         seq = min(bptt, data.size(0) - 1 - i)
         inputs, targets = data[i:i + seq], data[i + 1:i + 1 + seq]
         if state is not None:
-            state = tuple(s.detach() for s in state)
+            state = state.detach() if isinstance(state, torch.Tensor) else tuple(s.detach() for s in state)
         optimizer.zero_grad()
         logits, state = model(inputs, state)
         loss = criterion(logits.reshape(-1, len(vocabulary)), targets.reshape(-1))
@@ -194,6 +198,7 @@ def training(workdir, steps, corpus, warmup=3, batch=32, bptt=100, lr=0.002, cli
 
 def main():
     parser = argparse.ArgumentParser()
+    parser.add_argument("--cell", choices=["lstm", "gru"], default="lstm", help="recurrent cell on both sides")
     parser.add_argument("--steps", type=int, default=60, help="training steps on both sides")
     parser.add_argument("--latency-steps", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=3, help="interleaved latency rounds per side (best median)")
@@ -208,18 +213,19 @@ def main():
           f"load average {load} on {os.cpu_count()} CPUs; OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', 'default')}")
     workdir = tempfile.mkdtemp(prefix="nlukit-lm-bench-")
     try:
-        lat = latency(workdir, args.latency_steps, args.rounds)
+        cell = args.cell.upper()
+        lat = latency(workdir, args.latency_steps, args.rounds, args.cell)
         s, t = lat["swift"], lat["torch"]
-        print(f"(a) single-step prediction, 2-layer LSTM 512, embedding 256, vocabulary 10,000 "
+        print(f"(a) single-step prediction, 2-layer {cell} 512, embedding 256, vocabulary 10,000 "
               f"({args.latency_steps} steps, best median of {args.rounds} interleaved rounds)")
         print(f"    NLUKit  median {s['medianMicroseconds']:.0f} µs  mean {s['meanMicroseconds']:.0f} µs  (state checksum {s['stateChecksum']:.5f})")
         print(f"    PyTorch median {t['medianMicroseconds']:.0f} µs  mean {t['meanMicroseconds']:.0f} µs  (state checksum {t['stateChecksum']:.5f})")
         print(f"    ratio NLUKit/PyTorch (median latency): {s['medianMicroseconds'] / t['medianMicroseconds']:.2f}x  (target <= 1.0x)")
-        tr = training(workdir, args.steps, args.corpus)
+        tr = training(workdir, args.steps, args.corpus, args.cell)
         s, t = tr["swift"], tr["torch"]
         if s["idChecksum"] != t["idChecksum"] or s["tokens"] != t["tokens"]:
             print("    WARNING: the two sides tokenized the corpus differently")
-        print(f"(b) character-level training, 2-layer LSTM 256, embedding 128, sequence 100, batch 32, {t['steps']} steps "
+        print(f"(b) character-level training, 2-layer {cell} 256, embedding 128, sequence 100, batch 32, {t['steps']} steps "
               f"on tinyshakespeare ({t['tokens']} tokens)")
         print(f"    NLUKit  {s['tokensPerSecond']:.0f} tokens/s  loss {s['firstLoss']:.4f} -> {s['lastLoss']:.4f}  validation loss {s['validationLoss']:.4f}")
         print(f"    PyTorch {t['tokensPerSecond']:.0f} tokens/s  loss {t['firstLoss']:.4f} -> {t['lastLoss']:.4f}  validation loss {t['validationLoss']:.4f}")

@@ -7,6 +7,7 @@
 
 #include "PackedGEMM.h"
 #include "LSTMCell.h"
+#include "GRUCell.h"
 #include "ThreadPool.h"
 
 #ifdef __cplusplus

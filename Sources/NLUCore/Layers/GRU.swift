@@ -1,3 +1,5 @@
+import CKernels
+
 /// A multi-layer gated recurrent unit network with exactly PyTorch's `nn.GRU` semantics.
 ///
 /// For each step, per layer: `r = σ(W_ir x + b_ir + W_hr h + b_hr)`, `z = σ(W_iz x + b_iz + W_hz h + b_hz)`,
@@ -40,22 +42,9 @@ public struct GRU: RecurrentNetwork {
             RecurrentMath.fillRows(hiddenGates, rows: batch, columns: width, with: layer.hiddenBias, plus: nil)
             RecurrentMath.multiplyTransposed(previousHidden, rows: batch, inner: hiddenSize, weight: layer.hiddenWeight,
                                              columns: width, into: hiddenGates, beta: 1, packed: packed)
-            for row in 0..<batch {
-                let gate = gates + row * width, hiddenGate = hiddenGates + row * width
-                let candidate = candidates + step * stepSize + row * hiddenSize
-                for unit in 0..<(2 * hiddenSize) { gate[unit] += hiddenGate[unit] }
-                Kernels.sigmoid(gate, count: 2 * hiddenSize)   // r, z
-                for unit in 0..<hiddenSize {
-                    candidate[unit] = hiddenGate[2 * hiddenSize + unit]
-                    gate[2 * hiddenSize + unit] += gate[unit] * candidate[unit]
-                }
-                Kernels.tanh(gate + 2 * hiddenSize, count: hiddenSize)   // n
-                let h0 = previousHidden + row * hiddenSize, h1 = nextHidden + row * hiddenSize
-                for unit in 0..<hiddenSize {
-                    let z = gate[hiddenSize + unit], n = gate[2 * hiddenSize + unit]
-                    h1[unit] = n + z * (h0[unit] - n)
-                }
-            }
+            // Activations, candidate and hidden update in one vectorized pass.
+            nlukit_gru_cell_forward(gates, hiddenGates, previousHidden, candidates + step * stepSize, nextHidden,
+                                    batch, hiddenSize)
         }
     }
 
@@ -77,21 +66,9 @@ public struct GRU: RecurrentNetwork {
             let dHiddenGates = hiddenGateGradients + step * batch * width
             let previousHidden = layer.hidden + step * stepSize
             let upstream = gradient.outputGradient + step * stepSize
-            for row in 0..<batch {
-                let gate = gates + row * width, dInput = dInputGates + row * width, dHidden = dHiddenGates + row * width
-                let candidate = candidates + step * stepSize + row * hiddenSize
-                let offset = row * hiddenSize
-                for unit in 0..<hiddenSize {
-                    let r = gate[unit], z = gate[hiddenSize + unit], n = gate[2 * hiddenSize + unit]
-                    let dh = upstream[offset + unit] + hiddenGradient[offset + unit]
-                    let dn = dh * (1 - z) * (1 - n * n)
-                    let dz = dh * (previousHidden[offset + unit] - n) * z * (1 - z)
-                    let dr = dn * candidate[unit] * r * (1 - r)
-                    dInput[unit] = dr; dInput[hiddenSize + unit] = dz; dInput[2 * hiddenSize + unit] = dn
-                    dHidden[unit] = dr; dHidden[hiddenSize + unit] = dz; dHidden[2 * hiddenSize + unit] = dn * r
-                    hiddenGradient[offset + unit] = dh * z
-                }
-            }
+            // d(gates) and the direct part of d(h_{t-1}) in one vectorized pass.
+            nlukit_gru_cell_backward(gates, candidates + step * stepSize, previousHidden, upstream, hiddenGradient,
+                                     dInputGates, dHiddenGates, batch, hiddenSize)
             // d(h_{t-1}) = dh ∘ z + d(hidden gates) · W_hh
             RecurrentMath.multiply(dHiddenGates, rows: batch, inner: width, weight: layer.hiddenWeight, columns: hiddenSize,
                                    into: hiddenGradient, beta: 1, packed: packed)

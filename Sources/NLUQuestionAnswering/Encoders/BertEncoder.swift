@@ -4,8 +4,8 @@ import NLUCore
 /// embeddings, then `num_hidden_layers` post-norm transformer blocks.
 ///
 /// Tensor names follow Hugging Face (`bert.embeddings.word_embeddings.weight`,
-/// `bert.encoder.layer.N.attention.self.query.weight`, ...); F32 weights are used straight from
-/// the memory-mapped file.
+/// `bert.encoder.layer.N.attention.self.query.weight`, ...). F32 embeddings are used straight from
+/// the memory-mapped file; the dense layers' weights are packed once at load (``LinearWeights``).
 ///
 ///     let encoder = try BertEncoder(configuration: config, checkpoint: tensors)
 ///     let states = try encoder.hiddenStates(EncoderBatch(tokenIDs: [[2, 40, 3]], padID: 0))

@@ -18,7 +18,7 @@ public struct BertQAModel: Model {
     public let configuration: BertConfiguration
     let encoder: any WorkspaceEncoder
     let head: LinearWeights
-    /// Keeps the memory map alive for weights used in place.
+    /// Keeps the memory map alive for the embeddings and norms, used in place.
     let weightsFile: SafeTensors
 
     /// Loads `config.json` and `model.safetensors` (F32, F16 or BF16) from `modelDirectory`.
