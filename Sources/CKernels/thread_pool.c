@@ -151,6 +151,11 @@ void nlukit_parallel_for(long tasks, nlukit_task_function function, void *contex
     }
 
     run_tasks(generation);
-    while (atomic_load_explicit(&finished, memory_order_acquire) < tasks) cpu_relax();
+    // A worker still in a task is normally microseconds from done; on an oversubscribed machine it
+    // may have lost its core, so after a short spin the caller yields rather than compete for it.
+    for (unsigned spin = 0; atomic_load_explicit(&finished, memory_order_acquire) < tasks; spin++) {
+        if (spin < 4096) cpu_relax();
+        else sched_yield();
+    }
     atomic_store_explicit(&busy, 0, memory_order_release);
 }
