@@ -80,6 +80,34 @@ import Testing
         #expect(table.stdout.contains("confusion matrix"))
     }
 
+    @Test func tinyDatasetTrainsWithTheAutomaticMinimumDocumentFrequency() throws {
+        let directory = try workDirectory()
+        let dataset = try write(#"""
+            {"format": "nlukit-intents", "version": 1, "intents": [
+              {"name": "weather", "utterances": [{"text": "will it rain tomorrow"}, {"text": "what is the forecast"}, {"text": "is it sunny outside"}]},
+              {"name": "music", "utterances": [{"text": "play some jazz"}, {"text": "put on a song"}, {"text": "play music by queen"}]},
+              {"name": "lights", "utterances": [{"text": "turn off the lights"}, {"text": "switch the lamp on"}, {"text": "dim the lights"}]}]}
+            """#, "tiny.json", in: directory)
+        let model = directory.appendingPathComponent("tiny.nlumodel").path
+        let train = try runNLU(["intents", "train", dataset, "-o", model])
+        #expect(train.status == 0, "\(train.stderr)")
+        #expect(train.stdout.contains("(min-df 1)"), "\(train.stdout)")
+        let predict = try runNLU(["intents", "predict", "--model", model, "is it going to rain today", "play a song by abba", "switch off the lamp"])
+        #expect(predict.status == 0, "\(predict.stderr)")
+        let intents = predict.stdout.split(separator: "\n").filter { $0.contains("→") }.map { $0.components(separatedBy: "→ ")[1].split(separator: " ").first.map(String.init) }
+        #expect(intents == ["weather", "music", "lights"], "\(predict.stdout)")
+
+        let explicit = try runNLU(["intents", "train", dataset, "-o", model, "--min-df", "3", "--json"])
+        #expect(explicit.status == 0, "\(explicit.stderr)")
+        #expect(explicit.stdout.contains("\"minDocumentFrequency\":3"), "\(explicit.stdout)")
+        let tooHigh = try runNLU(["intents", "train", dataset, "-o", model, "--min-df", "5"])
+        #expect(tooHigh.status == 1)
+        #expect(tooHigh.stderr.contains("no term occurs in at least 5 training utterances"), "\(tooHigh.stderr)")
+        let zero = try runNLU(["intents", "train", dataset, "-o", model, "--min-df", "0"])
+        #expect(zero.status == 2)
+        #expect(zero.stderr.contains("--min-df"))
+    }
+
     @Test func crossValidation() throws {
         let run = try runNLU(["intents", "evaluate", Self.sample, "--folds", "2", "--json"] + Self.fast)
         #expect(run.status == 0, "\(run.stderr)")

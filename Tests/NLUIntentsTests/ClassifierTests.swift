@@ -153,8 +153,9 @@ import NLUCore
         testSet.counterexamples = dataset.counterexamples.enumerated().filter { $0.offset % 5 == 0 }.map(\.element)
         let classifier = try IntentClassifier.train(on: trainingSet)
         let report = classifier.evaluate(on: testSet)
-        // Stated bound: ≥ 80 % of the 82 held-out utterances with the default options (measured 87.8 %;
-        // scikit-learn's TF-IDF + LogisticRegression gets 85.4 % on the same split).
+        // Stated bound: ≥ 80 % of the 82 held-out utterances with the default options (measured 82.9 %,
+        // 80.5–87.8 % over seeds 1–5; scikit-learn's TF-IDF + LogisticRegression gets 85.4 % on the same
+        // split). One split of 82 is noisy: 5-fold cross-validation over all 399 is the sturdier figure.
         #expect(report.count == 82)
         #expect(report.accuracy >= 0.80, "held-out accuracy \(report.accuracy)\n\(report.table())")
     }

@@ -75,7 +75,10 @@ public struct IntentClassifier: Sendable {
         }
         let featurizer = TextFeaturizer.fit(trainingExamples.map(\.0), options: features)
         guard featurizer.dimension > 0 else {
-            throw IntentClassifierError.noFeatures(reason: "no term occurs in at least \(features.minDocumentFrequency) training utterances")
+            let minimum = featurizer.options.minDocumentFrequency ?? 1
+            throw IntentClassifierError.noFeatures(reason: minimum > 1
+                ? "no term occurs in at least \(minimum) training utterances (minimum document frequency)"
+                : "no training utterance yields a term (word or character n-gram)")
         }
         let vectorize = { (pairs: [(String, Int)]) in pairs.map { (featurizer.vector(for: $0.0), $0.1) } }
         var counts = [Int](repeating: 0, count: labels.count)

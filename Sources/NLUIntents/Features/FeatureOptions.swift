@@ -34,12 +34,39 @@ public struct FeatureOptions: Codable, Sendable, Equatable {
     public var sublinearTF: Bool = true
     /// Scale each vector to unit Euclidean length.
     public var l2Normalize: Bool = true
-    /// Drop terms seen in fewer training utterances than this.
-    public var minDocumentFrequency: Int = 3
+    /// Drop terms seen in fewer training utterances than this; `nil` (the default) chooses it from the
+    /// number of training utterances (``automaticMinimumDocumentFrequency(trainingUtterances:)``), a
+    /// number forces it. A fitted ``TextFeaturizer`` records the value it used.
+    public var minDocumentFrequency: Int? = nil
     /// Keep at most this many terms (the most frequent), `nil` for no limit.
     public var maxFeatures: Int? = nil
 
-    /// The defaults, tuned on the Snips benchmark (benchmarks/intents.py): character 3–4-grams and
-    /// pruning below 3 utterances gave the best accuracy with the smallest vocabulary (fast loads).
+    /// The defaults, tuned on the Snips benchmark (benchmarks/intents.py): character 3–4-grams gave
+    /// the best accuracy with a small vocabulary (fast loads); the vocabulary pruning adapts to the
+    /// dataset's size (``automaticMinimumDocumentFrequency(trainingUtterances:)``).
     public init() {}
+
+    /// The minimum document frequency for `count` training utterances: ``minDocumentFrequency`` when
+    /// set (at least 1), else the automatic choice.
+    ///
+    ///     FeatureOptions().minimumDocumentFrequency(trainingUtterances: 120)   // 1
+    public func minimumDocumentFrequency(trainingUtterances count: Int) -> Int {
+        minDocumentFrequency.map { max(1, $0) } ?? Self.automaticMinimumDocumentFrequency(trainingUtterances: count)
+    }
+
+    /// The default minimum document frequency: 1 under 500 training utterances, 2 under 5,000, 3 from
+    /// 5,000 on. A chat bot's few examples per intent need every word (a word in one example is often
+    /// the one that names the intent); a large dataset loses nothing by pruning rare terms and gets a
+    /// vocabulary a third the size (faster loads). Measured on Snips subsets (3 to 50 utterances per
+    /// intent: up to 7 points better than pruning below 3) and the full set (same accuracy, 20,676
+    /// instead of 71,119 terms); see the README.
+    ///
+    ///     FeatureOptions.automaticMinimumDocumentFrequency(trainingUtterances: 12_000)   // 3
+    public static func automaticMinimumDocumentFrequency(trainingUtterances count: Int) -> Int {
+        switch count {
+        case ..<500: return 1
+        case ..<5_000: return 2
+        default: return 3
+        }
+    }
 }

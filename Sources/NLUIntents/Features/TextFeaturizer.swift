@@ -31,15 +31,19 @@ public struct TextFeaturizer: Sendable {
     public var dimension: Int { terms.count }
 
     /// Learns the vocabulary (and IDF) from `texts`: terms in at least
-    /// ``FeatureOptions/minDocumentFrequency`` texts, the ``FeatureOptions/maxFeatures`` most frequent
-    /// (ties broken alphabetically, so the result is deterministic), in alphabetical order.
+    /// ``FeatureOptions/minimumDocumentFrequency(trainingUtterances:)`` texts, the
+    /// ``FeatureOptions/maxFeatures`` most frequent (ties broken alphabetically, so the result is
+    /// deterministic), in alphabetical order. The featurizer's ``options`` record the minimum used.
     public static func fit(_ texts: [String], options: FeatureOptions) -> TextFeaturizer {
+        var options = options
+        let minimum = options.minimumDocumentFrequency(trainingUtterances: texts.count)
+        options.minDocumentFrequency = minimum
         let extractor = TermExtractor(options: options)
         var documentFrequency: [String: Int] = [:]
         for text in texts {
             for term in Set(extractor.terms(in: text)) { documentFrequency[term, default: 0] += 1 }
         }
-        var kept = documentFrequency.filter { $0.value >= max(1, options.minDocumentFrequency) }.map { ($0.key, $0.value) }
+        var kept = documentFrequency.filter { $0.value >= minimum }.map { ($0.key, $0.value) }
         if let limit = options.maxFeatures, kept.count > limit {
             kept.sort { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
             kept = Array(kept.prefix(limit))

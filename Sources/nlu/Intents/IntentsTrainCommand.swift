@@ -58,12 +58,13 @@ struct IntentsTrainCommand: ParsableCommand {
             "utterances": "\(data.utteranceCount)", "counterexamples": "\(data.counterexamples.count)",
         ])
         let summary = Summary(output: output, intents: classifier.intents.count, noneClass: classifier.hasNoneClass,
-                              features: classifier.featurizer.dimension, epochs: epochs,
+                              features: classifier.featurizer.dimension,
+                              minDocumentFrequency: classifier.featurizer.options.minDocumentFrequency ?? 1, epochs: epochs,
                               seconds: (seconds * 100).rounded() / 100)
         if json {
             print(try Console.json(summary, sortedKeys: false))
         } else {
-            print("saved \(output): \(summary.intents) intents\(summary.noneClass ? " + none class" : ""), \(summary.features) features, \(summary.epochs) epochs, \(String(format: "%.2f", seconds)) s")
+            print("saved \(output): \(summary.intents) intents\(summary.noneClass ? " + none class" : ""), \(summary.features) features (min-df \(summary.minDocumentFrequency)), \(summary.epochs) epochs, \(String(format: "%.2f", seconds)) s")
         }
     }
 
@@ -72,6 +73,7 @@ struct IntentsTrainCommand: ParsableCommand {
         var intents: Int
         var noneClass: Bool
         var features: Int
+        var minDocumentFrequency: Int
         var epochs: Int
         var seconds: Double
     }

@@ -43,8 +43,8 @@ struct IntentsTrainingArguments: ParsableArguments {
     @Option(help: "Feature weighting: tfidf, counts or binary.")
     var weighting: FeatureOptions.Weighting = FeatureOptions().weighting
 
-    @Option(help: "Drop terms found in fewer training utterances than this.")
-    var minDf: Int = FeatureOptions().minDocumentFrequency
+    @Option(help: "Drop terms found in fewer training utterances than this (default: 1 under 500 training utterances, 2 under 5000, else 3).")
+    var minDf: Int?
 
     @Option(help: "Keep at most this many terms (most frequent first).")
     var maxFeatures: Int?
@@ -86,8 +86,10 @@ struct IntentsTrainingArguments: ParsableArguments {
         options.wordNGrams = try IntentsOutput.range(wordNgrams, option: "--word-ngrams")
         options.characterNGrams = charNgrams.lowercased() == "none" ? nil : try IntentsOutput.range(charNgrams, option: "--char-ngrams")
         options.weighting = weighting
-        guard minDf >= 1 else { throw ValidationError("--min-df must be at least 1, got \(minDf)") }
-        options.minDocumentFrequency = minDf
+        if let minDf {
+            guard minDf >= 1 else { throw ValidationError("--min-df must be at least 1, got \(minDf)") }
+            options.minDocumentFrequency = minDf
+        }
         if let maxFeatures {
             guard maxFeatures >= 1 else { throw ValidationError("--max-features must be at least 1, got \(maxFeatures)") }
             options.maxFeatures = maxFeatures
