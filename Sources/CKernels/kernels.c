@@ -3,27 +3,8 @@
 // Each kernel is compiled once per CPU level from kernels_body.h; the public functions call the
 // best level the CPU supports, detected once.
 
-#define NLU_NAME(name) nlu_baseline_##name
-#define NLU_TARGET
-#include "kernels_body.h"
-#undef NLU_NAME
-#undef NLU_TARGET
-
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#define NLU_MULTI_LEVEL 1
-
-#define NLU_NAME(name) nlu_avx2_##name
-#define NLU_TARGET __attribute__((target("avx2,fma")))
-#include "kernels_body.h"
-#undef NLU_NAME
-#undef NLU_TARGET
-
-#define NLU_NAME(name) nlu_avx512_##name
-#define NLU_TARGET __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")))
-#include "kernels_body.h"
-#undef NLU_NAME
-#undef NLU_TARGET
-#endif
+#define NLU_LEVEL_BODY "kernels_body.h"
+#include "per_level.h"
 
 static int level = -1;  // detected once; atomics because threads may race to set it
 
@@ -54,17 +35,6 @@ int nlukit_limit_kernel_level(int limit) {
     __atomic_store_n(&level, chosen, __ATOMIC_RELAXED);
     return chosen;
 }
-
-#ifdef NLU_MULTI_LEVEL
-#define NLU_DISPATCH(name, ...)                                              \
-    switch (nlukit_kernel_level()) {                                         \
-    case 2: nlu_avx512_##name(__VA_ARGS__); break;                           \
-    case 1: nlu_avx2_##name(__VA_ARGS__); break;                             \
-    default: nlu_baseline_##name(__VA_ARGS__); break;                        \
-    }
-#else
-#define NLU_DISPATCH(name, ...) nlu_baseline_##name(__VA_ARGS__);
-#endif
 
 void nlukit_exp(const float *source, float *destination, long count) { NLU_DISPATCH(exp, source, destination, count) }
 void nlukit_erf(const float *source, float *destination, long count) { NLU_DISPATCH(erf, source, destination, count) }

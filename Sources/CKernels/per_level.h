@@ -1,5 +1,6 @@
 // Compiles one kernel body once per CPU level (baseline, AVX2+FMA, AVX-512) and defines
-// NLU_DISPATCH to call the best level the CPU supports (nlukit_kernel_level()).
+// NLU_DISPATCH to call the best level the CPU supports (nlukit_kernel_level()); NLU_MULTI_LEVEL is
+// defined where there is more than the baseline.
 // Before including, define NLU_LEVEL_BODY as the body header's name in quotes; the body defines
 // its functions with NLU_TARGET (the level's target attribute) and NLU_NAME(name) (the level's
 // name, nlu_<level>_<name>). Static functions: each .c file includes this once, for its own body.
@@ -11,6 +12,8 @@
 #undef NLU_TARGET
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#define NLU_MULTI_LEVEL 1
+
 #define NLU_NAME(name) nlu_avx2_##name
 #define NLU_TARGET __attribute__((target("avx2,fma")))
 #include NLU_LEVEL_BODY

@@ -143,12 +143,16 @@ import Testing
         let lstm = LSTM(inputSize: 3, hiddenSize: 4, layerCount: 2, using: &generator)
         var named = Dictionary(uniqueKeysWithValues: lstm.namedParameters(prefix: "rnn.").map { ($0.name, $0.tensor) })
         named["rnn.weight_hh_l1"] = Tensor(shape: [16, 5])
-        #expect(throws: RecurrentWeightsError.wrongShape("rnn.weight_hh_l1", expected: [16, 4], actual: [16, 5])) {
+        let wrongShape = #expect(throws: LayerWeightsError.self) {
             try LSTM(inputSize: 3, hiddenSize: 4, layerCount: 2, prefix: "rnn.", tensor: { named[$0] })
         }
+        #expect(wrongShape?.description == "weight tensor 'rnn.weight_hh_l1' has shape [16, 5], expected [16, 4] from the configuration")
         named["rnn.bias_ih_l0"] = nil
-        #expect(throws: RecurrentWeightsError.missingTensor("rnn.bias_ih_l0")) {
+        #expect(throws: LayerWeightsError.missingTensor("rnn.bias_ih_l0")) {
             try LSTM(inputSize: 3, hiddenSize: 4, layerCount: 2, prefix: "rnn.", tensor: { named[$0] })
+        }
+        #expect(throws: LayerWeightsError.noLayers) {
+            try GRU(inputSize: 3, hiddenSize: 4, layerCount: 0, prefix: "rnn.", tensor: { named[$0] })
         }
     }
 }

@@ -29,19 +29,16 @@ public struct GRU: RecurrentNetwork {
         let width = 3 * hiddenSize, stepSize = batch * hiddenSize
         guard let candidates = layer.candidates else { preconditionFailure("GRU needs a candidate buffer") }
         // Input projection for every step at once; b_hh joins per step because b_hn sits inside r ∘ (...).
-        RecurrentMath.fillRows(layer.gates, rows: steps * batch, columns: width, with: layer.inputBias, plus: nil)
-        RecurrentMath.multiplyTransposed(layer.input, rows: steps * batch, inner: layer.inputSize, weight: layer.inputWeight,
-                                         columns: width, into: layer.gates, beta: 1)
+        layer.projectInputs(gateWidth: width, addingHiddenBias: false)
         let hiddenGates = UnsafeMutablePointer<Float>.allocate(capacity: batch * width)
         defer { hiddenGates.deallocate() }
-        let packed = RecurrentMath.packedForSteps(layer.hiddenWeight, rows: width, columns: hiddenSize, transposed: true,
-                                                  batch: batch)
+        let packed = layer.packedHiddenWeight(gateWidth: width, forward: true)
         for step in 0..<steps {
             let previousHidden = layer.hidden + step * stepSize, nextHidden = previousHidden + stepSize
             let gates = layer.gates + step * batch * width
             RecurrentMath.fillRows(hiddenGates, rows: batch, columns: width, with: layer.hiddenBias, plus: nil)
-            RecurrentMath.multiplyTransposed(previousHidden, rows: batch, inner: hiddenSize, weight: layer.hiddenWeight,
-                                             columns: width, into: hiddenGates, beta: 1, packed: packed)
+            RecurrentMath.multiply(previousHidden, rows: batch, inner: hiddenSize, weight: layer.hiddenWeight,
+                                   transposed: true, columns: width, into: hiddenGates, beta: 1, packed: packed)
             // Activations, candidate and hidden update in one vectorized pass.
             nlukit_gru_cell_forward(gates, hiddenGates, previousHidden, candidates + step * stepSize, nextHidden,
                                     batch, hiddenSize)
@@ -58,8 +55,7 @@ public struct GRU: RecurrentNetwork {
         defer { inputGateGradients.deallocate(); hiddenGateGradients.deallocate() }
         let hiddenGradient = gradient.hiddenGradient
 
-        let packed = RecurrentMath.packedForSteps(layer.hiddenWeight, rows: width, columns: hiddenSize, transposed: false,
-                                                  batch: batch)
+        let packed = layer.packedHiddenWeight(gateWidth: width, forward: false)
         for step in stride(from: steps - 1, through: 0, by: -1) {
             let gates = layer.gates + step * batch * width
             let dInputGates = inputGateGradients + step * batch * width
@@ -70,17 +66,10 @@ public struct GRU: RecurrentNetwork {
             nlukit_gru_cell_backward(gates, candidates + step * stepSize, previousHidden, upstream, hiddenGradient,
                                      dInputGates, dHiddenGates, batch, hiddenSize)
             // d(h_{t-1}) = dh ∘ z + d(hidden gates) · W_hh
-            RecurrentMath.multiply(dHiddenGates, rows: batch, inner: width, weight: layer.hiddenWeight, columns: hiddenSize,
-                                   into: hiddenGradient, beta: 1, packed: packed)
+            RecurrentMath.multiply(dHiddenGates, rows: batch, inner: width, weight: layer.hiddenWeight, transposed: false,
+                                   columns: hiddenSize, into: hiddenGradient, beta: 1, packed: packed)
         }
-        let rows = steps * batch
-        RecurrentMath.accumulateWeightGradient(hiddenGateGradients, rows: rows, columns: width, input: layer.hidden,
-                                               inner: hiddenSize, into: gradient.hiddenWeight)
-        RecurrentMath.accumulateWeightGradient(inputGateGradients, rows: rows, columns: width, input: layer.input,
-                                               inner: layer.inputSize, into: gradient.inputWeight)
-        RecurrentMath.accumulateColumnSums(hiddenGateGradients, rows: rows, columns: width, into: gradient.hiddenBias)
-        RecurrentMath.accumulateColumnSums(inputGateGradients, rows: rows, columns: width, into: gradient.inputBias)
-        RecurrentMath.multiply(inputGateGradients, rows: rows, inner: width, weight: layer.inputWeight, columns: layer.inputSize,
-                               into: gradient.inputGradient, beta: 0)
+        layer.accumulateParameterGradients(gradient, gateWidth: width, inputGates: inputGateGradients,
+                                           hiddenGates: hiddenGateGradients)
     }
 }

@@ -29,17 +29,14 @@ public struct LSTM: RecurrentNetwork {
         let width = 4 * hiddenSize, stepSize = batch * hiddenSize
         guard let cells = layer.cells else { preconditionFailure("LSTM needs a cell buffer") }
         // Input projection for every step at once, on top of both biases.
-        RecurrentMath.fillRows(layer.gates, rows: steps * batch, columns: width, with: layer.inputBias, plus: layer.hiddenBias)
-        RecurrentMath.multiplyTransposed(layer.input, rows: steps * batch, inner: layer.inputSize, weight: layer.inputWeight,
-                                         columns: width, into: layer.gates, beta: 1)
-        let packed = RecurrentMath.packedForSteps(layer.hiddenWeight, rows: width, columns: hiddenSize, transposed: true,
-                                                  batch: batch)
+        layer.projectInputs(gateWidth: width, addingHiddenBias: true)
+        let packed = layer.packedHiddenWeight(gateWidth: width, forward: true)
         for step in 0..<steps {
             let previousHidden = layer.hidden + step * stepSize, previousCells = cells + step * stepSize
             let nextHidden = previousHidden + stepSize, nextCells = previousCells + stepSize
             let gates = layer.gates + step * batch * width
-            RecurrentMath.multiplyTransposed(previousHidden, rows: batch, inner: hiddenSize, weight: layer.hiddenWeight,
-                                             columns: width, into: gates, beta: 1, packed: packed)
+            RecurrentMath.multiply(previousHidden, rows: batch, inner: hiddenSize, weight: layer.hiddenWeight,
+                                   transposed: true, columns: width, into: gates, beta: 1, packed: packed)
             // Activations, cell and hidden update in one vectorized pass.
             nlukit_lstm_cell_forward(gates, previousCells, nextCells, nextHidden, batch, hiddenSize)
         }
@@ -55,8 +52,7 @@ public struct LSTM: RecurrentNetwork {
         let gateGradients = UnsafeMutablePointer<Float>.allocate(capacity: max(1, steps * batch * width))
         defer { gateGradients.deallocate() }
         let hiddenGradient = gradient.hiddenGradient
-        let packed = RecurrentMath.packedForSteps(layer.hiddenWeight, rows: width, columns: hiddenSize, transposed: false,
-                                                  batch: batch)
+        let packed = layer.packedHiddenWeight(gateWidth: width, forward: false)
 
         for step in stride(from: steps - 1, through: 0, by: -1) {
             let gates = layer.gates + step * batch * width
@@ -67,17 +63,9 @@ public struct LSTM: RecurrentNetwork {
             nlukit_lstm_cell_backward(gates, previousCells, nextCells, upstream, hiddenGradient, cellGradient, dGates,
                                       batch, hiddenSize)
             // d(h_{t-1}) = d(gates) · W_hh
-            RecurrentMath.multiply(dGates, rows: batch, inner: width, weight: layer.hiddenWeight, columns: hiddenSize,
-                                   into: hiddenGradient, beta: 0, packed: packed)
+            RecurrentMath.multiply(dGates, rows: batch, inner: width, weight: layer.hiddenWeight, transposed: false,
+                                   columns: hiddenSize, into: hiddenGradient, beta: 0, packed: packed)
         }
-        let rows = steps * batch
-        RecurrentMath.accumulateWeightGradient(gateGradients, rows: rows, columns: width, input: layer.hidden,
-                                               inner: hiddenSize, into: gradient.hiddenWeight)
-        RecurrentMath.accumulateWeightGradient(gateGradients, rows: rows, columns: width, input: layer.input,
-                                               inner: layer.inputSize, into: gradient.inputWeight)
-        RecurrentMath.accumulateColumnSums(gateGradients, rows: rows, columns: width, into: gradient.inputBias)
-        gradient.hiddenBias.update(from: gradient.inputBias, count: width)
-        RecurrentMath.multiply(gateGradients, rows: rows, inner: width, weight: layer.inputWeight, columns: layer.inputSize,
-                               into: gradient.inputGradient, beta: 0)
+        layer.accumulateParameterGradients(gradient, gateWidth: width, inputGates: gateGradients, hiddenGates: gateGradients)
     }
 }

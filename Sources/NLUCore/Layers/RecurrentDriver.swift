@@ -158,6 +158,43 @@ enum RecurrentDriver {
     }
 }
 
+/// The steps that ``LSTM`` and ``GRU`` layers share around their cell kernels.
+extension RecurrentDriver.LayerForward {
+    /// Fills `gates` (`[T, B, width]`) with the input projection of every step in one GEMM:
+    /// `x W_ihᵀ + b_ih`, plus `b_hh` when `addingHiddenBias`.
+    func projectInputs(gateWidth width: Int, addingHiddenBias: Bool) {
+        RecurrentMath.fillRows(gates, rows: steps * batch, columns: width, with: inputBias,
+                               plus: addingHiddenBias ? hiddenBias : nil)
+        RecurrentMath.multiply(input, rows: steps * batch, inner: inputSize, weight: inputWeight, transposed: true,
+                               columns: width, into: gates, beta: 1)
+    }
+
+    /// `W_hh` packed for the per-step products of the forward (`W_hhᵀ`) or backward (`W_hh`) pass.
+    func packedHiddenWeight(gateWidth width: Int, forward: Bool) -> PackedMatrix? {
+        RecurrentMath.packedForSteps(hiddenWeight, rows: width, columns: hiddenSize, transposed: forward, batch: batch)
+    }
+
+    /// After the backward loop: adds the weight and bias gradients of every step to `gradient` and
+    /// writes d(input), from the pre-activation gate gradients `[T, B, width]` on the input side
+    /// and the hidden side (the same buffer for an LSTM, whose two sides share their gates).
+    func accumulateParameterGradients(_ gradient: RecurrentDriver.LayerBackward, gateWidth width: Int,
+                                      inputGates: UnsafePointer<Float>, hiddenGates: UnsafePointer<Float>) {
+        let rows = steps * batch
+        RecurrentMath.accumulateWeightGradient(hiddenGates, rows: rows, columns: width, input: hidden,
+                                               inner: hiddenSize, into: gradient.hiddenWeight)
+        RecurrentMath.accumulateWeightGradient(inputGates, rows: rows, columns: width, input: input,
+                                               inner: inputSize, into: gradient.inputWeight)
+        RecurrentMath.accumulateColumnSums(inputGates, rows: rows, columns: width, into: gradient.inputBias)
+        if hiddenGates == inputGates {
+            gradient.hiddenBias.update(from: gradient.inputBias, count: width)
+        } else {
+            RecurrentMath.accumulateColumnSums(hiddenGates, rows: rows, columns: width, into: gradient.hiddenBias)
+        }
+        RecurrentMath.multiply(inputGates, rows: rows, inner: width, weight: inputWeight, transposed: false,
+                               columns: inputSize, into: gradient.inputGradient, beta: 0)
+    }
+}
+
 extension Tensor {
     /// The address of element 0, for kernels: only on contiguous tensors, and written only when this
     /// code allocated the tensor itself (unique, writable storage). Keep the tensor alive while using it.
@@ -182,33 +219,22 @@ enum RecurrentMath {
         return PackedMatrix(weight: weight, rows: rows, columns: columns, transposed: transposed)
     }
 
-    /// `output[m, n] = beta * output + x[m, k] · weight[n, k]ᵀ` (a GEMV when m is 1); with `packed`
-    /// (weightᵀ packed, beta 0 or 1) the packed kernel computes it.
+    /// `output[m, n] = beta * output + x[m, k] · W` (a GEMV when m is 1), with W = `weight[n, k]ᵀ` when
+    /// `transposed` (forward through a linear map) or `weight[k, n]` (back through it); with `packed`
+    /// (W packed, beta 0 or 1) the packed kernel computes it.
     @inline(__always)
-    static func multiplyTransposed(_ x: UnsafePointer<Float>, rows m: Int, inner k: Int, weight: UnsafePointer<Float>,
-                                   columns n: Int, into output: UnsafeMutablePointer<Float>, beta: Float,
-                                   packed: PackedMatrix? = nil) {
+    static func multiply(_ x: UnsafePointer<Float>, rows m: Int, inner k: Int, weight: UnsafePointer<Float>,
+                         transposed: Bool, columns n: Int, into output: UnsafeMutablePointer<Float>, beta: Float,
+                         packed: PackedMatrix? = nil) {
         if let packed {
             packed.multiply(x, rows: m, into: output, accumulate: beta != 0)
         } else if m == 1 {
-            BLAS.sgemv(.none, rows: n, columns: k, a: weight, lda: k, x: x, beta: beta, y: output)
+            // One row: y = W·x over the weight as stored ([n, k] when transposed, else [k, n]).
+            BLAS.sgemv(transposed ? .none : .transpose, rows: transposed ? n : k, columns: transposed ? k : n,
+                       a: weight, lda: transposed ? k : n, x: x, beta: beta, y: output)
         } else {
-            BLAS.sgemm(.none, .transpose, m: m, n: n, k: k, a: x, lda: k, b: weight, ldb: k, beta: beta, c: output, ldc: n)
-        }
-    }
-
-    /// `output[m, n] = beta * output + gradient[m, k] · weight[k, n]` (back through a linear map);
-    /// with `packed` (weight packed, beta 0 or 1) the packed kernel computes it.
-    @inline(__always)
-    static func multiply(_ gradient: UnsafePointer<Float>, rows m: Int, inner k: Int, weight: UnsafePointer<Float>,
-                         columns n: Int, into output: UnsafeMutablePointer<Float>, beta: Float,
-                         packed: PackedMatrix? = nil) {
-        if let packed {
-            packed.multiply(gradient, rows: m, into: output, accumulate: beta != 0)
-        } else if m == 1 {
-            BLAS.sgemv(.transpose, rows: k, columns: n, a: weight, lda: n, x: gradient, beta: beta, y: output)
-        } else {
-            BLAS.sgemm(.none, .none, m: m, n: n, k: k, a: gradient, lda: k, b: weight, ldb: n, beta: beta, c: output, ldc: n)
+            BLAS.sgemm(.none, transposed ? .transpose : .none, m: m, n: n, k: k, a: x, lda: k, b: weight,
+                       ldb: transposed ? k : n, beta: beta, c: output, ldc: n)
         }
     }
 

@@ -30,27 +30,9 @@ public protocol RecurrentNetwork: Sendable {
     var hiddenSize: Int { get }
     /// The layers' parameters, bottom layer first.
     var layers: [RecurrentLayerWeights] { get set }
-    /// A network over the given layers; throws ``RecurrentWeightsError`` naming the first tensor whose
+    /// A network over the given layers; throws ``LayerWeightsError`` naming the first tensor whose
     /// shape does not match `inputSize` and `hiddenSize`.
     init(inputSize: Int, hiddenSize: Int, layers: [RecurrentLayerWeights]) throws
-}
-
-/// A recurrent network's parameters do not match its configuration.
-public enum RecurrentWeightsError: Error, Equatable, CustomStringConvertible, LocalizedError {
-    case missingTensor(String)
-    case wrongShape(String, expected: [Int], actual: [Int])
-    case noLayers
-
-    public var description: String {
-        switch self {
-        case .missingTensor(let name): return "weight tensor '\(name)' is missing"
-        case let .wrongShape(name, expected, actual):
-            return "weight tensor '\(name)' has shape \(actual), expected \(expected) from the configuration"
-        case .noLayers: return "a recurrent network needs at least one layer"
-        }
-    }
-
-    public var errorDescription: String? { description }
 }
 
 /// What a training forward pass keeps for ``RecurrentNetwork/backward(_:outputGradient:finalStateGradient:)``.
@@ -107,10 +89,10 @@ extension RecurrentNetwork {
 
     /// Loads the layers from named tensors in PyTorch's `state_dict` naming (`weight_ih_l0`, ...),
     /// each name prefixed by `prefix` (e.g. `"rnn."`).
-    /// - Throws: ``RecurrentWeightsError`` naming the missing or misshapen tensor.
+    /// - Throws: ``LayerWeightsError`` naming the missing or misshapen tensor.
     public init(inputSize: Int, hiddenSize: Int, layerCount: Int, prefix: String = "",
                 tensor: (String) throws -> Tensor<Float>?) throws {
-        guard layerCount >= 1 else { throw RecurrentWeightsError.noLayers }
+        guard layerCount >= 1 else { throw LayerWeightsError.noLayers }
         let rows = Self.cell.gateCount * hiddenSize
         var layers: [RecurrentLayerWeights] = []
         for index in 0..<layerCount {
@@ -118,9 +100,9 @@ extension RecurrentNetwork {
             let shapes = [[rows, index == 0 ? inputSize : hiddenSize], [rows, hiddenSize], [rows], [rows]]
             var found: [Tensor<Float>] = []
             for (name, shape) in zip(names, shapes) {
-                guard let value = try tensor(prefix + name) else { throw RecurrentWeightsError.missingTensor(prefix + name) }
+                guard let value = try tensor(prefix + name) else { throw LayerWeightsError.missingTensor(prefix + name) }
                 guard value.shape == shape else {
-                    throw RecurrentWeightsError.wrongShape(prefix + name, expected: shape, actual: value.shape)
+                    throw LayerWeightsError.wrongShape(tensor: prefix + name, expected: shape, actual: value.shape)
                 }
                 found.append(value)
             }
@@ -139,13 +121,13 @@ extension RecurrentNetwork {
 
     /// Checks that every layer's tensors have the shapes `inputSize` and `hiddenSize` call for.
     static func validate(inputSize: Int, hiddenSize: Int, layers: [RecurrentLayerWeights]) throws {
-        guard !layers.isEmpty else { throw RecurrentWeightsError.noLayers }
+        guard !layers.isEmpty else { throw LayerWeightsError.noLayers }
         let rows = cell.gateCount * hiddenSize
         for (index, layer) in layers.enumerated() {
             let expected = [[rows, index == 0 ? inputSize : hiddenSize], [rows, hiddenSize], [rows], [rows]]
             for (name, (value, shape)) in zip(RecurrentLayerWeights.parameterNames(layer: index), zip(layer.tensors, expected))
             where value.shape != shape {
-                throw RecurrentWeightsError.wrongShape(name, expected: shape, actual: value.shape)
+                throw LayerWeightsError.wrongShape(tensor: name, expected: shape, actual: value.shape)
             }
         }
     }

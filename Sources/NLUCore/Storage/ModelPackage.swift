@@ -74,7 +74,11 @@ public enum ModelPackage {
         guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
             throw ModelPackageError.missingFile(package: url, file: manifestFileName)
         }
-        let header: ManifestHeader = try decode(ManifestHeader.self, from: data, package: url)
+        // One parse; the body's errors wait until the header says this is the right kind of package.
+        let manifest = try reportingDecodingErrors(package: url) {
+            try JSONDecoder().decode(ManifestContents<Config>.self, from: data)
+        }
+        let header = manifest.header
         guard header.format == "nlumodel" else {
             throw ModelPackageError.notAModelPackage(package: url, format: header.format)
         }
@@ -91,7 +95,7 @@ public enum ModelPackage {
         guard packageKind == kind else {
             throw ModelPackageError.wrongKind(package: url, kind: packageKind, expected: kind)
         }
-        let body = try decode(ManifestBody<Config>.self, from: data, package: url)
+        let body = try reportingDecodingErrors(package: url) { try manifest.body.get() }
         let weightsURL = url.appendingPathComponent(weightsFileName)
         guard FileManager.default.fileExists(atPath: weightsURL.path) else {
             throw ModelPackageError.missingFile(package: url, file: weightsFileName)
@@ -99,9 +103,10 @@ public enum ModelPackage {
         return (body.config, body.metadata ?? [:], try SafeTensors(contentsOf: weightsURL))
     }
 
-    private static func decode<T: Decodable>(_ type: T.Type, from data: Data, package: URL) throws -> T {
+    /// Runs `body`, turning a `DecodingError` into ``ModelPackageError/invalidManifest(package:field:reason:)``.
+    private static func reportingDecodingErrors<T>(package: URL, _ body: () throws -> T) throws -> T {
         do {
-            return try JSONDecoder().decode(type, from: data)
+            return try body()
         } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
             throw ModelPackageError.invalidManifest(package: package, field: "", reason: "not valid JSON (\(context.debugDescription))")
         } catch let error as DecodingError {
@@ -173,5 +178,17 @@ public enum ModelPackage {
     private struct ManifestBody<Config: Decodable>: Decodable {
         var config: Config
         var metadata: [String: String]?
+    }
+
+    /// The header and the body from one parse of the manifest; the body's decoding error is kept
+    /// rather than thrown, so that a wrong format, version or kind is reported first.
+    private struct ManifestContents<Config: Decodable>: Decodable {
+        var header: ManifestHeader
+        var body: Result<ManifestBody<Config>, any Error>
+
+        init(from decoder: any Decoder) throws {
+            header = try ManifestHeader(from: decoder)
+            do { body = .success(try ManifestBody<Config>(from: decoder)) } catch { body = .failure(error) }
+        }
     }
 }

@@ -83,7 +83,7 @@ public struct LanguageModel: StatefulModel {
                 rnn = try GRU(inputSize: configuration.embeddingSize, hiddenSize: configuration.hiddenSize,
                               layerCount: configuration.layers, prefix: "rnn.", tensor: tensor)
             }
-        } catch let error as RecurrentWeightsError {
+        } catch let error as LayerWeightsError {
             throw LanguageModelError.weightsMismatch(error.description)
         }
         let decoderWeight = try load("decoder.weight", [vocabularySize, configuration.hiddenSize])

@@ -121,6 +121,8 @@ import Testing
         (#"{"format":"nlumodel","formatVersion":2,"kind":"toy","config":{}}"#, true, "format version 2 was written by a newer NLUKit"),
         (#"{"format":"nlumodel","formatVersion":1,"kind":"lm","config":{"labels":[],"hiddenSize":1}}"#, true, "is a 'lm' package, expected 'toy'"),
         (#"{"format":"onnx","formatVersion":1,"kind":"toy","config":{}}"#, true, "format is 'onnx', expected 'nlumodel'"),
+        // Another kind's config would not decode as ours: the kind is what gets reported.
+        (#"{"format":"nlumodel","formatVersion":1,"kind":"lm","config":{"vocabulary":[]}}"#, true, "is a 'lm' package, expected 'toy'"),
         (#"{"format":"nlumodel","formatVersion":1,"kind":"toy","config":{"labels":["x"],"hiddenSize":"3"}}"#, true, "field 'config.hiddenSize': expected an integer"),
         (#"{"format":"nlumodel","formatVersion":1,"kind":"toy","config":{"labels":["x"]}}"#, true, "field 'config': missing field 'hiddenSize'"),
         (#"{"format":"nlumodel","formatVersion":1,"kind":"toy","config":{"labels":[1],"hiddenSize":3}}"#, true, "field 'config.labels.[0]': expected a string"),
