@@ -10,8 +10,6 @@ Prints mean accuracy (and vocabulary size) per setting. About two minutes on two
 
     python3 benchmarks/intents-min-df.py [--data ../shared/data/snips] [--skip-build]
 """
-import argparse
-import glob
 import json
 import os
 import random
@@ -21,7 +19,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from intents import read_snips  # noqa: E402  (sets the same BLAS environment as the main benchmark)
+from intents import read_snips, snips_arguments, snips_files  # noqa: E402  (sets the same BLAS environment as the main benchmark)
 
 SIZES = (3, 5, 10, 20, 50, 100, 200, 500)
 SUBSET_SEEDS = (1, 2, 3)
@@ -44,17 +42,8 @@ def mean(values):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    default_data = os.path.join(os.path.dirname(ROOT), "shared", "data", "snips")
-    if not os.path.isdir(default_data):  # a git worktree one level deeper
-        default_data = os.path.join(os.path.dirname(os.path.dirname(ROOT)), "shared", "data", "snips")
-    parser.add_argument("--data", default=default_data, help="folder of the Snips benchmark files")
-    parser.add_argument("--skip-build", action="store_true", help="use the existing release build")
-    args = parser.parse_args()
-    train_files = sorted(glob.glob(os.path.join(args.data, "train_*_full.json")))
-    test_files = sorted(glob.glob(os.path.join(args.data, "validate_*.json")))
-    if not train_files or not test_files:
-        sys.exit(f"no Snips files under {args.data}")
+    args = snips_arguments(__doc__).parse_args()
+    train_files, test_files = snips_files(args.data)
     if not args.skip_build:
         for product in ("nlu-bench", "nlu"):
             subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True)

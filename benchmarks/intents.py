@@ -92,19 +92,31 @@ def sklearn_run(name, make_model, train, test, passes=3):
     }
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def snips_arguments(description):
+    """A parser with --data (the Snips folder, ../shared/data/snips by default) and --skip-build."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     default_data = os.path.join(os.path.dirname(ROOT), "shared", "data", "snips")
     if not os.path.isdir(default_data):  # a git worktree one level deeper
         default_data = os.path.join(os.path.dirname(os.path.dirname(ROOT)), "shared", "data", "snips")
     parser.add_argument("--data", default=default_data, help="folder of the Snips benchmark files")
-    parser.add_argument("--hidden", default="256", help="hidden sizes for NLUKit and MLPClassifier, e.g. 256 or 256,128")
     parser.add_argument("--skip-build", action="store_true", help="use the existing release build")
-    args = parser.parse_args()
-    train_files = sorted(glob.glob(os.path.join(args.data, "train_*_full.json")))
-    test_files = sorted(glob.glob(os.path.join(args.data, "validate_*.json")))
+    return parser
+
+
+def snips_files(folder):
+    """The training and test files of the Snips benchmark under `folder` (exits when there are none)."""
+    train_files = sorted(glob.glob(os.path.join(folder, "train_*_full.json")))
+    test_files = sorted(glob.glob(os.path.join(folder, "validate_*.json")))
     if not train_files or not test_files:
-        sys.exit(f"no Snips files under {args.data}")
+        sys.exit(f"no Snips files under {folder}")
+    return train_files, test_files
+
+
+def main():
+    parser = snips_arguments(__doc__)
+    parser.add_argument("--hidden", default="256", help="hidden sizes for NLUKit and MLPClassifier, e.g. 256 or 256,128")
+    args = parser.parse_args()
+    train_files, test_files = snips_files(args.data)
 
     if not args.skip_build:
         subprocess.run(["swift", "build", "-c", "release", "--product", "nlu-bench"], cwd=ROOT, check=True)
