@@ -45,6 +45,22 @@ import Testing
         }
     }
 
+    /// The feed-forward layer runs in chunks of rows when a pass has many (many windows of a long
+    /// document): each row's result does not depend on the chunking, bit for bit.
+    @Test(arguments: ["bert-tiny", "distilbert-tiny"])
+    func feedForwardChunksGiveTheSameStates(model name: String) throws {
+        let model = try BertQAModel(modelDirectory: QAFixtures.model(name))
+        let cases = QAFixtures.goldens.logits.filter { $0.model == name }
+        let batch = try EncoderBatch(tokenIDs: cases.map(\.input_ids), tokenTypeIDs: cases.map(\.token_type_ids), padID: 0)
+        let rows = batch.batchSize * batch.sequenceLength, size = model.configuration.hiddenSize * rows
+        let whole = try model.encoder.encode(batch)
+        let expected = Array(UnsafeBufferPointer(start: whole.hidden, count: size))
+        for chunk in [1, 7, rows - 1] {
+            let chunked = try model.encoder.encode(batch, feedForwardRows: chunk)
+            #expect(Array(UnsafeBufferPointer(start: chunked.hidden, count: size)) == expected, "\(name), chunks of \(chunk) rows")
+        }
+    }
+
     @Test func modelFeaturesUseTheCoreMLSampleNames() throws {
         let model = try BertQAModel(modelDirectory: QAFixtures.model("bert-tiny"))
         let item = try #require(QAFixtures.goldens.logits.first { $0.model == "bert-tiny" })

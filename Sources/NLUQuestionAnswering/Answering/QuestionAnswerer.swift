@@ -20,9 +20,10 @@ public struct QuestionAnswerer: Sendable {
     public let tokenizer: BertTokenizer
     /// The tokenizer's `model_max_length` from `tokenizer_config.json`, if it states one.
     public let modelMaxLength: Int?
-    /// Windows per encoder pass: bounds memory on very long documents (8 windows of 384 tokens of
-    /// BERT-base use about 100 MB of activations).
-    public var maxWindowsPerPass = 8
+    /// Windows per encoder pass: bounds memory on very long documents. A window of 384 tokens of
+    /// BERT-base needs about 6 MB of activations, so 24 windows (about 6,000 tokens of text, all
+    /// of a ten-page document in one pass) stay within 150 MB.
+    public var maxWindowsPerPass = 24
 
     /// Loads a Hugging Face checkpoint directory: `config.json`, `model.safetensors`, and
     /// `vocab.txt` or `tokenizer.json` (+ `tokenizer_config.json`).

@@ -8,11 +8,16 @@ final class EncoderWorkspace {
     let queryKeyValue: UnsafeMutablePointer<Float>
     /// [rows, hidden]: attention output per row (heads concatenated).
     let context: UnsafeMutablePointer<Float>
-    /// [rows, intermediate]: the feed-forward activations.
+    /// [feedForwardRows, intermediate]: the feed-forward activations of one chunk of rows.
     let intermediate: UnsafeMutablePointer<Float>
+    /// Rows per feed-forward chunk. The [rows, intermediate] activations would be the largest
+    /// buffer of a pass (12 KB a row for BERT-base); in chunks they stay bounded, so many windows
+    /// of a document fit in one pass. The encoder's default, 1024 rows, keeps the GEMMs as fast as
+    /// whole passes.
+    let feedForwardRows: Int
     private let buffers: [UnsafeMutablePointer<Float>]
 
-    init(rows: Int, hiddenSize: Int, intermediateSize: Int) {
+    init(rows: Int, hiddenSize: Int, intermediateSize: Int, feedForwardRows: Int) {
         // Float is a trivial type: buffers every layer overwrites before reading are left
         // uninitialized (zeroing them cost a few percent of a pass). The context is zeroed because
         // attention never writes its padding rows.
@@ -25,7 +30,8 @@ final class EncoderWorkspace {
         hidden = allocate(rows * hiddenSize)
         queryKeyValue = allocate(rows * hiddenSize * 3)
         context = allocate(rows * hiddenSize, zeroed: true)
-        intermediate = allocate(rows * intermediateSize)
+        self.feedForwardRows = max(1, min(rows, feedForwardRows))
+        intermediate = allocate(feedForwardRows * intermediateSize)
         buffers = [hidden, queryKeyValue, context, intermediate]
     }
 

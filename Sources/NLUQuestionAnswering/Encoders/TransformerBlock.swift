@@ -34,9 +34,13 @@ struct TransformerBlock: Sendable {
         // hidden = LayerNorm(hidden + context · Wᵀ + b): the residual is the GEMM's accumulator.
         attentionOutput.apply(workspace.context, rows: rows, into: workspace.hidden, accumulate: true)
         attentionNorm.normalize(workspace.hidden, rowCount: rows, epsilon: epsilon)
-        intermediate.apply(workspace.hidden, rows: rows, into: workspace.intermediate,
-                           activation: configuration.activation.epilogue)
-        output.apply(workspace.intermediate, rows: rows, into: workspace.hidden, accumulate: true)
+        // hidden = LayerNorm(hidden + act(hidden · W₁ᵀ + b₁) · W₂ᵀ + b₂), a chunk of rows at a time.
+        for first in stride(from: 0, to: rows, by: workspace.feedForwardRows) {
+            let count = min(workspace.feedForwardRows, rows - first)
+            let chunk = workspace.hidden + first * hiddenSize
+            intermediate.apply(chunk, rows: count, into: workspace.intermediate, activation: configuration.activation.epilogue)
+            output.apply(workspace.intermediate, rows: count, into: chunk, accumulate: true)
+        }
         outputNorm.normalize(workspace.hidden, rowCount: rows, epsilon: epsilon)
     }
 

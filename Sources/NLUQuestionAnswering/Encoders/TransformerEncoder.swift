@@ -20,15 +20,16 @@ protocol WorkspaceEncoder: TransformerEncoder {
 }
 
 extension WorkspaceEncoder {
-    /// Runs embeddings and every block; the result is in `workspace.hidden`.
-    func encode(_ batch: EncoderBatch) throws -> EncoderWorkspace {
+    /// Runs embeddings and every block; the result is in `workspace.hidden`. `feedForwardRows`
+    /// bounds the rows per feed-forward chunk (see ``EncoderWorkspace/feedForwardRows``).
+    func encode(_ batch: EncoderBatch, feedForwardRows: Int = 1024) throws -> EncoderWorkspace {
         let config = configuration
         guard batch.sequenceLength <= config.maxPositionEmbeddings else {
             throw ModelError.invalidFeatureValue(
                 "wordIDs", reason: "sequence length \(batch.sequenceLength) exceeds the model's \(config.maxPositionEmbeddings) positions")
         }
-        let workspace = EncoderWorkspace(rows: batch.batchSize * batch.sequenceLength,
-                                         hiddenSize: config.hiddenSize, intermediateSize: config.intermediateSize)
+        let workspace = EncoderWorkspace(rows: batch.batchSize * batch.sequenceLength, hiddenSize: config.hiddenSize,
+                                         intermediateSize: config.intermediateSize, feedForwardRows: feedForwardRows)
         try embed(batch, into: workspace)
         let lengths = batch.attendedLengths
         // Only sequences with masked positions inside their attended prefix need per-key masking
