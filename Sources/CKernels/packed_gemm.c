@@ -8,33 +8,8 @@
 typedef float nlu_v16 __attribute__((vector_size(64)));
 typedef float nlu_v16u __attribute__((vector_size(64), aligned(4)));
 
-#define NLU_NAME(name) nlu_pg_baseline_##name
-#define NLU_TARGET
-#define NLU_ROWS 2
-#include "packed_gemm_body.h"
-#undef NLU_NAME
-#undef NLU_TARGET
-#undef NLU_ROWS
-
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#define NLU_PG_MULTI_LEVEL 1
-
-#define NLU_NAME(name) nlu_pg_avx2_##name
-#define NLU_TARGET __attribute__((target("avx2,fma")))
-#define NLU_ROWS 3
-#include "packed_gemm_body.h"
-#undef NLU_NAME
-#undef NLU_TARGET
-#undef NLU_ROWS
-
-#define NLU_NAME(name) nlu_pg_avx512_##name
-#define NLU_TARGET __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma")))
-#define NLU_ROWS 8
-#include "packed_gemm_body.h"
-#undef NLU_NAME
-#undef NLU_TARGET
-#undef NLU_ROWS
-#endif
+#define NLU_LEVEL_BODY "packed_gemm_body.h"
+#include "per_level.h"
 
 long nlukit_packed_size(long k, long n) {
     return ((n + NLUKIT_PANEL_WIDTH - 1) / NLUKIT_PANEL_WIDTH) * k * NLUKIT_PANEL_WIDTH;
@@ -73,22 +48,7 @@ void nlukit_packed_gemm(const float *a, long lda, long m, long k, const float *p
                         const float *bias, int activation) {
     for (long start = 0; start < m; start += NLU_PG_ROW_BLOCK) {
         const long rows = m - start < NLU_PG_ROW_BLOCK ? m - start : NLU_PG_ROW_BLOCK;
-        const float *a_block = a + start * lda;
-        float *c_block = c + start * ldc;
-#ifdef NLU_PG_MULTI_LEVEL
-        switch (nlukit_kernel_level()) {
-        case 2:
-            nlu_pg_avx512_packed_gemm(a_block, lda, rows, k, packed, n, first_panel, end_panel, c_block, ldc, accumulate,
-                                      bias, activation);
-            continue;
-        case 1:
-            nlu_pg_avx2_packed_gemm(a_block, lda, rows, k, packed, n, first_panel, end_panel, c_block, ldc, accumulate,
-                                    bias, activation);
-            continue;
-        default: break;
-        }
-#endif
-        nlu_pg_baseline_packed_gemm(a_block, lda, rows, k, packed, n, first_panel, end_panel, c_block, ldc, accumulate,
-                                    bias, activation);
+        NLU_DISPATCH(packed_gemm, a + start * lda, lda, rows, k, packed, n, first_panel, end_panel, c + start * ldc, ldc,
+                     accumulate, bias, activation)
     }
 }

@@ -1,5 +1,14 @@
-// One CPU level of the packed small-M SGEMM; included by packed_gemm.c with NLU_NAME, NLU_TARGET
-// and NLU_ROWS (rows per register block) defined.
+// One CPU level of the packed small-M SGEMM; included once per level through per_level.h.
+
+// Rows per register block: two 16-float accumulators per row must fit the level's vector registers
+// (32 zmm for AVX-512, 16 ymm for AVX2, 16 xmm for the baseline).
+#if NLU_LEVEL == 2
+#define NLU_ROWS 8
+#elif NLU_LEVEL == 1
+#define NLU_ROWS 3
+#else
+#define NLU_ROWS 2
+#endif
 
 #include "activation_functions.h"
 
@@ -80,3 +89,4 @@ NLU_TARGET static void NLU_NAME(packed_gemm)(const float *a, long lda, long m, l
 #undef store_row
 }
 #undef NLU_BLOCK
+#undef NLU_ROWS
