@@ -29,7 +29,7 @@ static _Atomic int sleepers;
 
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;  // guards worker start and sleep
 static pthread_cond_t job_posted = PTHREAD_COND_INITIALIZER;
-static int started_workers;
+static _Atomic int started_workers;  // only grows, under state_lock
 
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -97,21 +97,23 @@ static void *worker_main(void *argument) {
     return NULL;
 }
 
-// Starts workers up to `count` (under state_lock); returns how many are running.
+// Starts workers up to `count` (under state_lock); returns how many are running. Once they are
+// all started, every job takes the lock-free path.
 static int ensure_workers(int count) {
     if (count > MAX_WORKERS) count = MAX_WORKERS;
+    int running = atomic_load(&started_workers);
+    if (running >= count) return running;
     pthread_mutex_lock(&state_lock);
-    while (started_workers < count) {
+    while ((running = atomic_load(&started_workers)) < count) {
         pthread_t thread;
         pthread_attr_t attributes;
         pthread_attr_init(&attributes);
         pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
-        const int failed = pthread_create(&thread, &attributes, worker_main, (void *)(intptr_t)started_workers);
+        const int failed = pthread_create(&thread, &attributes, worker_main, (void *)(intptr_t)running);
         pthread_attr_destroy(&attributes);
         if (failed) break;  // run with the workers there are
-        started_workers++;
+        atomic_store(&started_workers, running + 1);
     }
-    const int running = started_workers;
     pthread_mutex_unlock(&state_lock);
     return running;
 }
