@@ -1,0 +1,78 @@
+import NLUQuestionAnswering
+
+/// `POST /question-answering`, in either of two request shapes:
+///
+/// - flat: `{"question": "...", "context": "...", "top_k": 1}`
+/// - Hugging Face Inference: `{"inputs": {"question": "...", "context": "..."}, "parameters": {"top_k": 3,
+///   "max_answer_len": 15, "handle_impossible_answer": false}}`
+///
+/// The answer is `{"answer", "score", "start", "end"}` (offsets in Unicode scalars, as Python counts);
+/// with `top_k` above 1, a list of them, best first — as the Hugging Face pipeline returns.
+enum QuestionAnsweringAPI {
+    struct Parameters: Decodable, Sendable {
+        var topK: Int?
+        var maxAnswerLength: Int?
+        var handleImpossibleAnswer: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case topK = "top_k"
+            case maxAnswerLength = "max_answer_len"
+            case handleImpossibleAnswer = "handle_impossible_answer"
+        }
+    }
+
+    struct Request: Decodable, Sendable {
+        var question: String
+        var context: String
+        var parameters: Parameters
+
+        private struct Inputs: Decodable { var question: String; var context: String }
+        private enum CodingKeys: String, CodingKey {
+            case inputs, parameters, question, context
+            case topK = "top_k"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if container.contains(.inputs) {
+                let inputs = try container.decode(Inputs.self, forKey: .inputs)
+                question = inputs.question
+                context = inputs.context
+            } else {
+                question = try container.decode(String.self, forKey: .question)
+                context = try container.decode(String.self, forKey: .context)
+            }
+            parameters = try container.decodeIfPresent(Parameters.self, forKey: .parameters) ?? Parameters()
+            if let topK = try container.decodeIfPresent(Int.self, forKey: .topK) { parameters.topK = topK }
+        }
+
+        /// The reading options, range-checked.
+        /// - Throws: ``APIError`` 400 naming the parameter.
+        func options() throws -> AnswerOptions {
+            var options = AnswerOptions()
+            if let topK = parameters.topK {
+                guard (1...100).contains(topK) else { throw APIError.badRequest("field 'parameters.top_k': expected 1...100, got \(topK)") }
+                options.topK = topK
+            }
+            if let length = parameters.maxAnswerLength {
+                guard (1...512).contains(length) else {
+                    throw APIError.badRequest("field 'parameters.max_answer_len': expected 1...512, got \(length)")
+                }
+                options.maxAnswerLength = length
+            }
+            if let impossible = parameters.handleImpossibleAnswer { options.handleImpossibleAnswer = impossible }
+            return options
+        }
+    }
+
+    struct Answer: Encodable, Sendable, Equatable {
+        var answer: String
+        var score: Double
+        var start: Int
+        var end: Int
+    }
+
+    static func answer(_ answer: NLUQuestionAnswering.Answer) -> Answer {
+        Answer(answer: answer.text, score: answer.score, start: answer.start, end: answer.end)
+    }
+}

@@ -1,0 +1,108 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTPTypes
+
+/// Closes a connection whose client is too slow: a request's head and body must arrive within
+/// `timeout` of the connection opening or of the previous response (so dribbling a header a byte at
+/// a time — slowloris — or a body a chunk at a time does not hold a connection forever), and an
+/// idle kept-alive connection is closed after the same time. While a request is being answered
+/// there is no deadline: the model's time is the server's, not the client's.
+///
+/// It also ends connections whose response says `Connection: close` (413 on a too-large body): the
+/// answer is written, the output side closed, and the rest of the body is never read into memory.
+final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let timeout: TimeAmount
+    private var deadline: Scheduled<Void>?
+    private var readingRequest = false
+    private var unanswered = 0
+    private var closeAfterResponse = false
+
+    init(timeout: TimeAmount) {
+        self.timeout = timeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { arm(context) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        disarm()
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        arm(context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        disarm()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            readingRequest = true
+            unanswered += 1
+            arm(context)   // keeps the deadline set when the connection opened or went idle
+        case .body:
+            break
+        case .end:
+            readingRequest = false
+            disarm()
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(let response):
+            if response.headerFields[.connection]?.lowercased() == "close" { closeAfterResponse = true }
+            context.write(data, promise: promise)
+        case .body:
+            context.write(data, promise: promise)
+        case .end:
+            unanswered -= 1
+            if closeAfterResponse {
+                let written = context.eventLoop.makePromise(of: Void.self)
+                context.writeAndFlush(data, promise: written)
+                written.futureResult.cascade(to: promise)
+                closeAfterWriting(context, written.futureResult)
+            } else {
+                context.write(data, promise: promise)
+                if unanswered == 0, !readingRequest { arm(context) }
+            }
+        }
+    }
+
+    /// Half-closes once the response is out (so the client reads it rather than a reset), then
+    /// closes fully a moment later whatever the client still sends.
+    private func closeAfterWriting(_ context: ChannelHandlerContext, _ written: EventLoopFuture<Void>) {
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        written.whenComplete { _ in
+            let context = loopBound.value
+            context.close(mode: .output, promise: nil)
+            context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(1)) {
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    private func arm(_ context: ChannelHandlerContext) {
+        guard deadline == nil else { return }
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) {
+            loopBound.value.close(promise: nil)
+        }
+    }
+
+    private func disarm() {
+        deadline?.cancel()
+        deadline = nil
+    }
+}

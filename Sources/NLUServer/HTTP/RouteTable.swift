@@ -1,0 +1,34 @@
+import HTTPTypes
+
+/// Every route the server answers, in one place: the router registers these paths, the error
+/// middleware tells 405 from 404 with them, and the token check reads which are public.
+enum RouteTable {
+    struct Route: Sendable {
+        var method: HTTPRequest.Method
+        var path: String
+        /// Answered without the token: liveness probes, the version and the static playground page
+        /// carry no model data.
+        var isPublic: Bool
+    }
+
+    static let playground = Route(method: .get, path: "/", isPublic: true)
+    static let health = Route(method: .get, path: "/health", isPublic: true)
+    static let version = Route(method: .get, path: "/version", isPublic: true)
+    static let status = Route(method: .get, path: "/status", isPublic: false)
+    static let metrics = Route(method: .get, path: "/metrics", isPublic: false)
+    static let parse = Route(method: .post, path: "/model/parse", isPublic: false)
+    static let questionAnswering = Route(method: .post, path: "/question-answering", isPublic: false)
+
+    static let all = [playground, health, version, status, metrics, parse, questionAnswering]
+
+    /// The methods `path` accepts (empty for an unknown path).
+    static func methods(for path: String) -> [String] {
+        let normalized = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        return all.filter { $0.path == normalized }.map(\.method.rawValue)
+    }
+
+    /// Whether `method path` is answered without the token.
+    static func isPublic(method: HTTPRequest.Method, path: String) -> Bool {
+        all.contains { $0.isPublic && $0.method == method && $0.path == path }
+    }
+}

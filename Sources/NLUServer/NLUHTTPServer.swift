@@ -1,0 +1,98 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import ServiceLifecycle
+
+/// The NLUKit HTTP server: Rasa's `/model/parse`, question answering in the Hugging Face shape,
+/// health, status, Prometheus metrics and a playground page, on Hummingbird.
+///
+///     let models = try ServedModels.load(intents: "car.nlumodel", questionAnswering: nil)
+///     let server = try NLUHTTPServer(models: models, configuration: ServerConfiguration())
+///     try await server.run()   // until SIGTERM or SIGINT: in-flight requests finish, then it returns
+///
+/// Hummingbird 2 needs macOS 14 / iOS 17, hence the availability; on Linux it is always there.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+public struct NLUHTTPServer: Sendable {
+    /// The models served.
+    public let models: ServedModels
+    /// Address, token and limits.
+    public let configuration: ServerConfiguration
+    /// The metrics `/metrics` prints.
+    public let metrics: ServerMetrics
+    private let logger: Logger
+
+    /// A server for `models` (checked with ``ServerConfiguration/validate()``).
+    /// - Throws: ``ServerConfigurationError`` for a setting out of range.
+    public init(models: ServedModels, configuration: ServerConfiguration, logger: Logger = Logger(label: "nlu.serve")) throws {
+        try configuration.validate()
+        self.models = models
+        self.configuration = configuration
+        self.logger = logger
+        metrics = ServerMetrics(models: models.info.map(\.task))
+    }
+
+    /// Binds the address and answers requests until the task is cancelled or, with
+    /// `stopOnSignals`, SIGTERM/SIGINT arrive: then it stops accepting, lets in-flight requests
+    /// finish, and returns.
+    /// - Parameter onRunning: called once the port is bound, with the port (the real one when
+    ///   ``ServerConfiguration/port`` is 0).
+    /// - Throws: ``ServerBindError`` when the address cannot be bound (port in use, unknown host).
+    public func run(stopOnSignals: Bool = true, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let pool = InferencePool(workers: configuration.workers, maxQueued: configuration.maxQueuedRequests, metrics: metrics)
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: RequestLogMiddleware(metrics: metrics))
+        router.add(middleware: ErrorMiddleware())
+        if let token = configuration.token { router.add(middleware: TokenMiddleware(token: token)) }
+        ServerRoutes(models: models, pool: pool, configuration: configuration, metrics: metrics, started: .now)
+            .register(on: router)
+
+        let timeout = TimeAmount.nanoseconds(Int64(configuration.requestTimeout * 1e9))
+        let bound = BindState()
+        let app = Application(
+            router: router,
+            server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadlineHandler(timeout: timeout)])),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "NLUKit"),
+            onServerRunning: { channel in
+                bound.set()
+                await onRunning(channel.localAddress?.port ?? configuration.port)
+            },
+            logger: logger)
+        let group = ServiceGroup(configuration: .init(
+            services: [app], gracefulShutdownSignals: stopOnSignals ? [.sigterm, .sigint] : [], logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            try? await pool.shutdown()
+            if !bound.isSet { throw ServerBindError(host: configuration.host, port: configuration.port, underlying: error) }
+            throw error
+        }
+        try await pool.shutdown()
+    }
+}
+
+/// The server could not listen where it was asked to.
+public struct ServerBindError: Error, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+    public var underlying: any Error
+
+    public var description: String {
+        if let io = underlying as? IOError, io.errnoCode == EADDRINUSE {
+            return "cannot listen on \(host):\(port): the port is already in use (another server? pick one with --port)"
+        }
+        if let io = underlying as? IOError, io.errnoCode == EADDRNOTAVAIL {
+            return "cannot listen on \(host):\(port): this machine has no such address (--host)"
+        }
+        return "cannot listen on \(host):\(port): \(underlying)"
+    }
+}
+
+/// Whether the server got as far as listening (errors before that are bind errors).
+private final class BindState: Sendable {
+    private let value = NIOLockedValueBox(false)
+    func set() { value.withLockedValue { $0 = true } }
+    var isSet: Bool { value.withLockedValue { $0 } }
+}

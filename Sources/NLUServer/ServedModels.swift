@@ -1,0 +1,72 @@
+import Foundation
+import NLUIntents
+import NLUQuestionAnswering
+
+/// The models one server answers with, each loaded once and shared by every request (the task
+/// types are immutable `Sendable` values, so concurrent requests read them safely).
+///
+///     let models = try ServedModels.load(intents: "car.nlumodel", questionAnswering: nil)
+public struct ServedModels: Sendable {
+    /// One loaded model: what it is and where it came from (for `/status`).
+    public struct Info: Sendable, Equatable, Encodable {
+        /// The task it serves: "intents" or "question-answering".
+        public var task: String
+        /// The file or directory it was loaded from.
+        public var path: String
+        /// A short description (labels, layers).
+        public var detail: String
+    }
+
+    /// The intent classifier for `/model/parse`, if served.
+    public var intents: IntentClassifier?
+    /// The extractive QA model for `/question-answering`, if served.
+    public var questionAnswering: QuestionAnswerer?
+    /// What is loaded, in the order given.
+    public private(set) var info: [Info] = []
+
+    /// Serves the given models (tests build them in memory).
+    public init(intents: IntentClassifier? = nil, intentsPath: String = "(in memory)",
+                questionAnswering: QuestionAnswerer? = nil, questionAnsweringPath: String = "(in memory)") {
+        self.intents = intents
+        self.questionAnswering = questionAnswering
+        if let intents {
+            info.append(Info(task: "intents", path: intentsPath,
+                             detail: "\(intents.intents.count) intents\(intents.hasNoneClass ? " + none class" : "")"))
+        }
+        if let questionAnswering {
+            let configuration = questionAnswering.model.configuration
+            info.append(Info(task: "question-answering", path: questionAnsweringPath,
+                             detail: "\(configuration.architecture), \(configuration.layerCount) layers, hidden \(configuration.hiddenSize)"))
+        }
+    }
+
+    /// Loads the models at the given paths (nil: not served).
+    /// - Throws: ``ModelLoadError`` naming the task and the file that failed, with the reason.
+    public static func load(intents intentsPath: String?, questionAnswering qaPath: String?) throws -> ServedModels {
+        func load<T>(_ task: String, _ path: String, _ body: (URL) throws -> T) throws -> T {
+            let url = URL(fileURLWithPath: path)
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                throw ModelLoadError(task: task, path: path, reason: "no such file or directory")
+            }
+            do { return try body(url) } catch {
+                throw ModelLoadError(task: task, path: path, reason: "\(error)")
+            }
+        }
+        let intents = try intentsPath.map { try load("intents", $0, IntentClassifier.load(from:)) }
+        let qa = try qaPath.map { try load("question-answering", $0) { try QuestionAnswerer(modelDirectory: $0) } }
+        return ServedModels(intents: intents, intentsPath: intentsPath ?? "", questionAnswering: qa,
+                            questionAnsweringPath: qaPath ?? "")
+    }
+
+    /// Whether no model at all is served.
+    public var isEmpty: Bool { info.isEmpty }
+}
+
+/// A model that could not be loaded: which task, which file, and why.
+public struct ModelLoadError: Error, CustomStringConvertible, Equatable {
+    public var task: String
+    public var path: String
+    public var reason: String
+
+    public var description: String { "cannot load the \(task) model \(path): \(reason)" }
+}

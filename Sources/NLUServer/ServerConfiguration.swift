@@ -1,0 +1,64 @@
+import Foundation
+
+/// How `nlu serve` listens and how much it accepts: the address, the optional bearer token, the
+/// inference concurrency and the limits that protect it from large or slow requests.
+///
+///     var configuration = ServerConfiguration()
+///     configuration.port = 0            // an ephemeral port (tests)
+///     configuration.token = "s3cret"    // every route but /health, /version and / needs it
+///     try configuration.validate()
+public struct ServerConfiguration: Sendable, Equatable {
+    /// The address to bind (loopback by default: exposing the server is a deliberate choice).
+    public var host: String = "127.0.0.1"
+    /// The TCP port (5005 is Rasa's, so Rasa clients work unchanged; 0 picks a free one).
+    public var port: Int = 5005
+    /// When set, requests need `Authorization: Bearer TOKEN` or Rasa's `?token=TOKEN`.
+    public var token: String?
+    /// Inference threads: how many requests run a model at once.
+    public var workers: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Requests waiting for a worker beyond which the server answers 503 at once instead of queueing.
+    public var maxQueuedRequests: Int = 1024
+    /// The largest request body accepted, in bytes (larger ones get 413 before they are read).
+    public var maxBodyBytes: Int = 1 << 20
+    /// Seconds a client has to send a whole request (head and body), and the longest a kept-alive
+    /// connection may stay idle: slow clients (slowloris) are disconnected after it.
+    public var requestTimeout: Double = 30
+    /// The longest text (a parse text, a QA context) answered, in Unicode scalars; longer ones get
+    /// 422. 100,000 is about 40 pages: bounded work per request whatever the body limit.
+    public var maxTextLength: Int = 100_000
+
+    /// The defaults: 127.0.0.1:5005, no token, one worker per core, 1 MiB bodies, 30 s.
+    public init() {}
+
+    /// Checks every value before it sizes a pool, a buffer or a timer.
+    /// - Throws: ``ServerConfigurationError`` naming the setting and what it expects.
+    public func validate() throws {
+        func fail(_ setting: String, _ expected: String, _ got: String) -> ServerConfigurationError {
+            ServerConfigurationError(setting: setting, expected: expected, got: got)
+        }
+        guard !host.isEmpty else { throw fail("host", "an IP address or host name", "an empty string") }
+        guard (0...65_535).contains(port) else { throw fail("port", "0...65535", "\(port)") }
+        if let token, token.isEmpty || token.contains(where: { $0.isWhitespace || $0.isNewline }) {
+            throw fail("token", "a non-empty secret without spaces", token.isEmpty ? "an empty string" : "a value with spaces")
+        }
+        guard (1...1024).contains(workers) else { throw fail("workers", "1...1024", "\(workers)") }
+        guard (0...1_000_000).contains(maxQueuedRequests) else { throw fail("max queued requests", "0...1000000", "\(maxQueuedRequests)") }
+        guard (1...(1 << 30)).contains(maxBodyBytes) else { throw fail("max body", "1 byte ... 1 GiB", "\(maxBodyBytes)") }
+        guard (1...100_000_000).contains(maxTextLength) else { throw fail("max text length", "1...100000000", "\(maxTextLength)") }
+        guard requestTimeout.isFinite, requestTimeout >= 0.01, requestTimeout <= 86_400 else {
+            throw fail("timeout", "0.01 ... 86400 seconds", "\(requestTimeout)")
+        }
+    }
+}
+
+/// A server setting out of range.
+public struct ServerConfigurationError: Error, CustomStringConvertible, Equatable {
+    /// The setting (as the CLI option names it, without dashes).
+    public var setting: String
+    /// What it accepts.
+    public var expected: String
+    /// What it was given.
+    public var got: String
+
+    public var description: String { "\(setting): expected \(expected), got \(got)" }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import Logging
+import NLUServer
+
+/// `nlu serve`: the HTTP server (Rasa's /model/parse, question answering, metrics, playground).
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve models over HTTP: Rasa's /model/parse, Hugging Face question answering, metrics, a playground.",
+        discussion: """
+        Routes: GET / (playground page), GET /health, GET /version, GET /status, GET /metrics (Prometheus), \
+        POST /model/parse (Rasa: {"text"}), POST /question-answering ({"question", "context"} or Hugging Face's \
+        {"inputs": {"question", "context"}, "parameters": {"top_k"}}). Errors are JSON {"error", "message"}. \
+        With a token, every route but /, /health and /version needs 'Authorization: Bearer TOKEN' or ?token=TOKEN. \
+        Logs go to stderr, one line per request. SIGTERM or SIGINT: stop accepting, finish in-flight requests, exit 0. \
+        See docs/server.md.
+        """)
+
+    @Option(help: "An intents model package (.nlumodel) for POST /model/parse.")
+    var intents: String?
+
+    @Option(help: "A question-answering checkpoint directory for POST /question-answering.")
+    var qa: String?
+
+    @Option(help: "The address to listen on.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "The port (5005 is Rasa's; 0 picks a free one).")
+    var port: Int = 5005
+
+    @Option(help: "A bearer token requests must carry (default: $NLUKIT_TOKEN, or none).")
+    var token: String?
+
+    @Option(help: "Inference threads (default: one per core).")
+    var workers: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
+    @Option(help: "The largest request body in bytes; larger ones get 413.")
+    var maxBody: Int = 1 << 20
+
+    @Option(help: "Seconds a client has to send a whole request, and the longest idle keep-alive.")
+    var timeout: Double = 30
+
+    @Option(help: "Log level: trace, debug, info (one line per request), notice, warning, error.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard intents != nil || qa != nil else {
+            throw ValidationError("nothing to serve: give --intents MODEL and/or --qa MODEL")
+        }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical; got \(logLevel)")
+        }
+        do { try serverConfiguration().validate() } catch let error as ServerConfigurationError {
+            throw ValidationError("--\(error.setting.replacingOccurrences(of: " ", with: "-")): expected \(error.expected), got \(error.got)")
+        }
+    }
+
+    func serverConfiguration() -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.token = token ?? ProcessInfo.processInfo.environment["NLUKIT_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.workers = workers
+        configuration.maxBodyBytes = maxBody
+        configuration.requestTimeout = timeout
+        return configuration
+    }
+
+    func run() throws {
+        guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else {
+            throw InputError("nlu serve needs macOS 14 or later (Hummingbird 2)")
+        }
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "nlu.serve")
+        // Models load before the port is bound: a bad file fails here, naming it, with nothing listening.
+        let models: ServedModels
+        do { models = try ServedModels.load(intents: intents, questionAnswering: qa) } catch {
+            throw InputError("\(error)")
+        }
+        let configuration = serverConfiguration()
+        let server = try NLUHTTPServer(models: models, configuration: configuration, logger: logger)
+        try BlockingTask.run {
+            try await server.run { port in
+                let served = models.info.map { "\($0.task) \($0.path) (\($0.detail))" }.joined(separator: "; ")
+                logger.notice("serving", metadata: [
+                    "url": "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(port)",
+                    "models": "\(served)",
+                    "workers": "\(configuration.workers)",
+                    "token": "\(configuration.token == nil ? "none" : "required")",
+                ])
+            }
+        }
+        logger.notice("stopped")
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// End-to-end tests of `nlu serve`: the real binary, on an ephemeral loopback port.
+@Suite struct ServeCommandTests {
+    static let qaModel = fixturesDirectory.appendingPathComponent("qa/distilbert-tiny").path
+
+    /// A running `nlu serve`, its port read from the start line on stderr.
+    final class ServeProcess: @unchecked Sendable {
+        let process = Process()
+        private let lock = NSLock()
+        private var stderrText = ""
+        private let stderrPipe = Pipe()
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = productsDirectory.appendingPathComponent("nlu")
+            process.arguments = ["serve"] + arguments
+            process.standardError = stderrPipe
+            process.standardOutput = FileHandle.nullDevice
+            stderrPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                guard let self, !data.isEmpty else { return }
+                self.lock.lock()
+                self.stderrText += String(decoding: data, as: UTF8.self)
+                self.lock.unlock()
+            }
+            try process.run()
+        }
+
+        var stderr: String {
+            lock.lock()
+            defer { lock.unlock() }
+            return stderrText
+        }
+
+        /// The port from `url=http://127.0.0.1:PORT` in the start line (nil if it never comes).
+        func port(within seconds: Double = 60) -> Int? {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline, process.isRunning {
+                if let range = stderr.range(of: #"url=http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                    return Int(stderr[range].split(separator: ":").last ?? "")
+                }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            return nil
+        }
+
+        /// Waits for the process to end (killing it after `seconds`) and returns its status.
+        func wait(seconds: Double = 30) -> Int32 {
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            stderrPipe.fileHandleForReading.readabilityHandler = nil
+            return process.terminationStatus
+        }
+    }
+
+    /// POST `body` to 127.0.0.1:`port``path`; the status and the body.
+    static func post(_ port: Int, _ path: String, _ body: String, timeout: Double = 30) throws -> (Int, String) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, timeoutInterval: timeout)
+        request.httpMethod = body.isEmpty ? "GET" : "POST"
+        if !body.isEmpty { request.httpBody = Data(body.utf8) }
+        let done = DispatchSemaphore(value: 0)
+        final class Box: @unchecked Sendable { var result: (Int, String)?; var error: (any Error)? }
+        let box = Box()
+        URLSession.shared.dataTask(with: request) { data, response, error in
+            box.error = error
+            if let response = response as? HTTPURLResponse {
+                box.result = (response.statusCode, String(decoding: data ?? Data(), as: UTF8.self))
+            }
+            done.signal()
+        }.resume()
+        done.wait()
+        if let error = box.error { throw error }
+        return try #require(box.result)
+    }
+
+    @Test func servesLogsEachRequestAndStopsCleanlyOnSIGTERMAfterInFlightRequests() throws {
+        let server = try ServeProcess(["--qa", Self.qaModel, "--port", "0", "--workers", "1"])
+        let port = try #require(server.port(), "no start line: \(server.stderr)")
+        #expect(server.stderr.contains("question-answering \(Self.qaModel)"))
+        #expect(try Self.post(port, "/health", "").0 == 200)
+
+        // A long request in flight when SIGTERM arrives must still be answered.
+        let context = String(repeating: "Alice went to Paris on Monday with her friend Bob. ", count: 30)
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: ["question": "Who went to Paris?", "context": context]), as: UTF8.self)
+        final class Outcome: @unchecked Sendable { var status = 0 }
+        let outcome = Outcome()
+        let answered = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            outcome.status = (try? Self.post(port, "/question-answering", body).0) ?? -1
+            answered.signal()
+        }
+        // SIGTERM once the request has reached its worker (the queue-depth gauge says so).
+        for _ in 0..<500 {
+            let metrics = try Self.post(port, "/metrics", "").1
+            let depth = metrics.split(separator: "\n").first { $0.hasPrefix("nlu_inference_queue_depth ") }
+            if let depth, let value = Double(depth.split(separator: " ").last ?? ""), value >= 1 { break }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        kill(server.process.processIdentifier, SIGTERM)
+        answered.wait()
+        #expect(outcome.status == 200)
+        #expect(server.wait() == 0)
+        let log = server.stderr
+        #expect(log.contains("method=GET") && log.contains("path=/health") && log.contains("status=200"))
+        #expect(log.contains("path=/question-answering"))
+        #expect(log.contains("stopped"))
+    }
+
+    @Test func modelThatFailsToLoadIsNamedAndNothingIsBound() throws {
+        let run = try runNLU(["serve", "--intents", "/nonexistent/car.nlumodel", "--port", "0"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("cannot load the intents model /nonexistent/car.nlumodel: no such file or directory"))
+        #expect(!run.stderr.contains("url="))
+        let notAModel = try runNLU(["serve", "--qa", fixturesDirectory.appendingPathComponent("intents").path, "--port", "0"])
+        #expect(notAModel.status == 1)
+        #expect(notAModel.stderr.contains("cannot load the question-answering model \(fixturesDirectory.appendingPathComponent("intents").path)"))
+    }
+
+    @Test func portInUseIsNamed() throws {
+        let first = try ServeProcess(["--qa", Self.qaModel, "--port", "0"])
+        let port = try #require(first.port())
+        defer { first.process.terminate(); _ = first.wait() }
+        let second = try runNLU(["serve", "--qa", Self.qaModel, "--port", "\(port)"])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("cannot listen on 127.0.0.1:\(port): the port is already in use"))
+    }
+
+    @Test func usageErrorsExitWith2() throws {
+        let nothing = try runNLU(["serve"])
+        #expect(nothing.status == 2)
+        #expect(nothing.stderr.contains("nothing to serve: give --intents MODEL and/or --qa MODEL"))
+        let badPort = try runNLU(["serve", "--qa", Self.qaModel, "--port", "99999"])
+        #expect(badPort.status == 2)
+        #expect(badPort.stderr.contains("--port: expected 0...65535, got 99999"))
+        let badWorkers = try runNLU(["serve", "--qa", Self.qaModel, "--workers", "0"])
+        #expect(badWorkers.status == 2)
+    }
+}

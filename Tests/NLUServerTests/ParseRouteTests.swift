@@ -1,0 +1,84 @@
+import Foundation
+import NLUIntents
+import Testing
+@testable import NLUServer
+
+/// POST /model/parse in Rasa's shape; the answer must be the library's own prediction.
+@Suite("POST /model/parse")
+struct ParseRouteTests {
+    @Test func answerIsTheClassifiersPredictionInRasasShape() async throws {
+        try await withTestServer { server in
+            let classifier = try #require(try Fixtures.models().intents)
+            for text in ["turn on the radio", "will it rain tonight", "switch the heater off", "xyzzy"] {
+                let expected = classifier.predict(text, top: 10)
+                let response = try await server.request("POST", "/model/parse", json: try jsonString(["text": text]))
+                #expect(response.status == 200)
+                let object = try #require(response.object)
+                #expect(Set(object.keys) == ["text", "intent", "entities", "intent_ranking"])
+                #expect(object["text"] as? String == text)
+                let intent = try #require(object["intent"] as? [String: Any])
+                #expect(intent["name"] as? String == expected.intent)
+                #expect(Float(try #require(intent["confidence"] as? Double)) == expected.confidence)
+                let ranking = try #require(object["intent_ranking"] as? [[String: Any]])
+                #expect(ranking.map { $0["name"] as? String } == expected.ranking.map(\.intent))
+                #expect(ranking.map { Float($0["confidence"] as? Double ?? -1) } == expected.ranking.map(\.confidence))
+                #expect((object["entities"] as? [Any])?.isEmpty == true)
+            }
+        }
+    }
+
+    @Test func trainedIntentIsRecognized() async throws {
+        try await withTestServer { server in
+            let response = try await server.request("POST", "/model/parse", json: #"{"text": "turn on the radio", "message_id": "m1"}"#)
+            let intent = try #require(response.object?["intent"] as? [String: Any])
+            #expect(intent["name"] as? String == "turn_on")
+        }
+    }
+
+    @Test func textOverTheLengthLimitIsRefusedWith422AndOneAtTheLimitIsAnswered() async throws {
+        try await withTestServer(configure: { $0.maxTextLength = 1000 }) { server in
+            let atLimit = String(String(repeating: "turn on the radio ", count: 60).prefix(1000))
+            let answered = try await server.request("POST", "/model/parse", json: try jsonString(["text": atLimit]))
+            #expect(answered.status == 200)
+            #expect((answered.object?["intent"] as? [String: Any])?["name"] as? String == "turn_on")
+            let refused = try await server.request("POST", "/model/parse", json: try jsonString(["text": atLimit + "é"]))
+            #expect(refused.status == 422)
+            #expect(refused.object?["message"] as? String == "field 'text': 1001 characters is over this server's limit of 1000")
+        }
+    }
+
+    @Test func textOfOneHundredThousandAndOneCharactersIsRefusedByDefault() async throws {
+        // The default limit is 100,000 characters; answering that many is timed in the benchmark
+        // (release build), not here.
+        try await withTestServer { server in
+            let text = String(repeating: "x", count: 100_001)
+            let refused = try await server.request("POST", "/model/parse", json: try jsonString(["text": text]))
+            #expect(refused.status == 422)
+            #expect(refused.object?["message"] as? String == "field 'text': 100001 characters is over this server's limit of 100000")
+        }
+    }
+
+    @Test func concurrentRequestsToOneModelGetTheirOwnAnswers() async throws {
+        try await withTestServer { server in
+            let classifier = try #require(try Fixtures.models().intents)
+            let texts = ["turn on the radio", "will it rain today", "switch the lights off", "what is the weather"]
+            let port = server.port
+            try await withThrowingTaskGroup(of: (String, String?).self) { group in
+                for index in 0..<64 {
+                    let text = texts[index % texts.count]
+                    group.addTask {
+                        let response = try await httpRequest(port: port, "POST", "/model/parse", json: try jsonString(["text": text]))
+                        return (text, (response.object?["intent"] as? [String: Any])?["name"] as? String)
+                    }
+                }
+                for try await (text, intent) in group {
+                    #expect(intent == classifier.predict(text).intent)
+                }
+            }
+        }
+    }
+}
+
+func jsonString(_ object: Any) throws -> String {
+    String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+}
