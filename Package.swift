@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "NLUKit", targets: ["NLUKit"]),
         .library(name: "NLUCore", targets: ["NLUCore"]),
         .library(name: "NLUText", targets: ["NLUText"]),
+        .library(name: "NLUBuiltins", targets: ["NLUBuiltins"]),
         .library(name: "NLUQuestionAnswering", targets: ["NLUQuestionAnswering"]),
         .library(name: "NLUIntents", targets: ["NLUIntents"]),
         .library(name: "NLUSequence", targets: ["NLUSequence"]),
@@ -39,6 +40,8 @@ let package = Package(
             ]
         ),
         .target(name: "NLUText"),
+        // Built-in entities (numbers, money, dates…) found and resolved; the Text layer's recognizers.
+        .target(name: "NLUBuiltins", dependencies: ["NLUText"]),
         .target(name: "NLUQuestionAnswering", dependencies: ["NLUCore", "NLUText"]),
         .target(
             name: "NLUIntents",
@@ -52,7 +55,7 @@ let package = Package(
         .target(name: "NLUSequence", dependencies: ["NLUCore", "NLUText"]),
         .target(
             name: "NLUKit",
-            dependencies: ["NLUCore", "NLUText", "NLUQuestionAnswering", "NLUIntents", "NLUSequence"]
+            dependencies: ["NLUCore", "NLUText", "NLUBuiltins", "NLUQuestionAnswering", "NLUIntents", "NLUSequence"]
         ),
         .executableTarget(
             name: "nlu",
@@ -71,6 +74,7 @@ let package = Package(
         ),
         .testTarget(name: "NLUCoreTests", dependencies: ["NLUCore"]),
         .testTarget(name: "NLUTextTests", dependencies: ["NLUText"]),
+        .testTarget(name: "NLUBuiltinsTests", dependencies: ["NLUBuiltins"]),
         .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering"]),
         .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents"]),
         .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence"]),
