@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "NLUKit", targets: ["NLUKit"]),
         .library(name: "NLUCore", targets: ["NLUCore"]),
         .library(name: "NLUText", targets: ["NLUText"]),
+        .library(name: "NLUTransformers", targets: ["NLUTransformers"]),
         .library(name: "NLUQuestionAnswering", targets: ["NLUQuestionAnswering"]),
         .library(name: "NLUIntents", targets: ["NLUIntents"]),
         .library(name: "NLUSequence", targets: ["NLUSequence"]),
@@ -39,7 +40,10 @@ let package = Package(
             ]
         ),
         .target(name: "NLUText"),
-        .target(name: "NLUQuestionAnswering", dependencies: ["NLUCore", "NLUText"]),
+        // The one BERT-family encoder (configuration, checkpoint names, packed weights, masked
+        // attention) that every task needing a transformer builds on.
+        .target(name: "NLUTransformers", dependencies: ["NLUCore"]),
+        .target(name: "NLUQuestionAnswering", dependencies: ["NLUCore", "NLUText", "NLUTransformers"]),
         .target(
             name: "NLUIntents",
             dependencies: [
@@ -52,7 +56,7 @@ let package = Package(
         .target(name: "NLUSequence", dependencies: ["NLUCore", "NLUText"]),
         .target(
             name: "NLUKit",
-            dependencies: ["NLUCore", "NLUText", "NLUQuestionAnswering", "NLUIntents", "NLUSequence"]
+            dependencies: ["NLUCore", "NLUText", "NLUTransformers", "NLUQuestionAnswering", "NLUIntents", "NLUSequence"]
         ),
         .executableTarget(
             name: "nlu",

@@ -4,3 +4,4 @@
 @_exported import NLUQuestionAnswering
 @_exported import NLUSequence
 @_exported import NLUText
+@_exported import NLUTransformers
