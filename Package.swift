@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "NLUCore", targets: ["NLUCore"]),
         .library(name: "NLUText", targets: ["NLUText"]),
         .library(name: "NLUBuiltins", targets: ["NLUBuiltins"]),
+        .library(name: "NLUTransformers", targets: ["NLUTransformers"]),
         .library(name: "NLUQuestionAnswering", targets: ["NLUQuestionAnswering"]),
         .library(name: "NLUIntents", targets: ["NLUIntents"]),
         .library(name: "NLUSequence", targets: ["NLUSequence"]),
@@ -42,7 +43,10 @@ let package = Package(
         .target(name: "NLUText"),
         // Built-in entities (numbers, money, dates…) found and resolved; the Text layer's recognizers.
         .target(name: "NLUBuiltins", dependencies: ["NLUText"]),
-        .target(name: "NLUQuestionAnswering", dependencies: ["NLUCore", "NLUText"]),
+        // The one BERT-family encoder (configuration, checkpoint names, packed weights, masked
+        // attention) that every task needing a transformer builds on.
+        .target(name: "NLUTransformers", dependencies: ["NLUCore"]),
+        .target(name: "NLUQuestionAnswering", dependencies: ["NLUCore", "NLUText", "NLUTransformers"]),
         .target(
             name: "NLUIntents",
             dependencies: [
@@ -55,7 +59,9 @@ let package = Package(
         .target(name: "NLUSequence", dependencies: ["NLUCore", "NLUText"]),
         .target(
             name: "NLUKit",
-            dependencies: ["NLUCore", "NLUText", "NLUBuiltins", "NLUQuestionAnswering", "NLUIntents", "NLUSequence"]
+            dependencies: [
+                "NLUCore", "NLUText", "NLUBuiltins", "NLUTransformers", "NLUQuestionAnswering", "NLUIntents", "NLUSequence",
+            ]
         ),
         .executableTarget(
             name: "nlu",

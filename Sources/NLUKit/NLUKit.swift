@@ -5,3 +5,4 @@
 @_exported import NLUQuestionAnswering
 @_exported import NLUSequence
 @_exported import NLUText
+@_exported import NLUTransformers
