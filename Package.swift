@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "NLUKit", targets: ["NLUKit"]),
         .library(name: "NLUCore", targets: ["NLUCore"]),
         .library(name: "NLUText", targets: ["NLUText"]),
+        .library(name: "NLUBuiltins", targets: ["NLUBuiltins"]),
+        .library(name: "NLUTransformers", targets: ["NLUTransformers"]),
         .library(name: "NLUQuestionAnswering", targets: ["NLUQuestionAnswering"]),
         .library(name: "NLUIntents", targets: ["NLUIntents"]),
         .library(name: "NLUSequence", targets: ["NLUSequence"]),
@@ -41,12 +43,17 @@ let package = Package(
             ]
         ),
         .target(name: "NLUText"),
+        // Built-in entities (numbers, money, dates…) found and resolved; the Text layer's recognizers.
+        .target(name: "NLUBuiltins", dependencies: ["NLUText"]),
+        // The one BERT-family encoder (configuration, checkpoint names, packed weights, masked
+        // attention) that every task needing a transformer builds on.
+        .target(name: "NLUTransformers", dependencies: ["NLUCore"]),
         // Retrieval: the document index (SQLite through GRDB: FTS5 keyword search, exact vectors, fusion).
         .target(
             name: "NLUSearch",
             dependencies: ["NLUCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .target(name: "NLUQuestionAnswering", dependencies: ["NLUCore", "NLUText", "NLUSearch"]),
+        .target(name: "NLUQuestionAnswering", dependencies: ["NLUCore", "NLUText", "NLUTransformers", "NLUSearch"]),
         .target(
             name: "NLUIntents",
             dependencies: [
@@ -59,7 +66,10 @@ let package = Package(
         .target(name: "NLUSequence", dependencies: ["NLUCore", "NLUText"]),
         .target(
             name: "NLUKit",
-            dependencies: ["NLUCore", "NLUText", "NLUSearch", "NLUQuestionAnswering", "NLUIntents", "NLUSequence"]
+            dependencies: [
+                "NLUCore", "NLUText", "NLUBuiltins", "NLUTransformers", "NLUSearch", "NLUQuestionAnswering", "NLUIntents",
+                "NLUSequence",
+            ]
         ),
         .executableTarget(
             name: "nlu",
@@ -78,6 +88,7 @@ let package = Package(
         ),
         .testTarget(name: "NLUCoreTests", dependencies: ["NLUCore"]),
         .testTarget(name: "NLUTextTests", dependencies: ["NLUText"]),
+        .testTarget(name: "NLUBuiltinsTests", dependencies: ["NLUBuiltins"]),
         .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering"]),
         .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents"]),
         .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence"]),
