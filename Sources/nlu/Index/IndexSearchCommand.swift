@@ -89,9 +89,7 @@ struct IndexSearchCommand: ParsableCommand {
         if let query {
             queries = [query]
         } else {
-            let data = try Console.readData(path: nil)
-            guard let text = String(data: data, encoding: .utf8) else { throw InputError("standard input: not valid UTF-8") }
-            queries = text.split(whereSeparator: \.isNewline).map(String.init).filter { $0.contains { !$0.isWhitespace } }
+            queries = try Console.readLines(path: nil).filter { $0.contains { !$0.isWhitespace } }
         }
         // All queries are embedded in one batch before searching.
         let embeddings = options.mode == .keyword ? nil : try index.embedQueries(queries)
