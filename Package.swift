@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "NLUCore", targets: ["NLUCore"]),
         .library(name: "NLUText", targets: ["NLUText"]),
         .library(name: "NLUTransformers", targets: ["NLUTransformers"]),
+        .library(name: "NLUEmbeddings", targets: ["NLUEmbeddings"]),
         .library(name: "NLUQuestionAnswering", targets: ["NLUQuestionAnswering"]),
         .library(name: "NLUIntents", targets: ["NLUIntents"]),
         .library(name: "NLUSequence", targets: ["NLUSequence"]),
@@ -43,6 +44,8 @@ let package = Package(
         // The one BERT-family encoder (configuration, checkpoint names, packed weights, masked
         // attention) that every task needing a transformer builds on.
         .target(name: "NLUTransformers", dependencies: ["NLUCore"]),
+        // sentence-transformers models as on disk (pooling, dense, normalize) and batched embedding.
+        .target(name: "NLUEmbeddings", dependencies: ["NLUCore", "NLUText", "NLUTransformers"]),
         .target(name: "NLUQuestionAnswering", dependencies: ["NLUCore", "NLUText", "NLUTransformers"]),
         .target(
             name: "NLUIntents",
@@ -56,7 +59,7 @@ let package = Package(
         .target(name: "NLUSequence", dependencies: ["NLUCore", "NLUText"]),
         .target(
             name: "NLUKit",
-            dependencies: ["NLUCore", "NLUText", "NLUTransformers", "NLUQuestionAnswering", "NLUIntents", "NLUSequence"]
+            dependencies: ["NLUCore", "NLUText", "NLUTransformers", "NLUEmbeddings", "NLUQuestionAnswering", "NLUIntents", "NLUSequence"]
         ),
         .executableTarget(
             name: "nlu",
@@ -75,6 +78,7 @@ let package = Package(
         ),
         .testTarget(name: "NLUCoreTests", dependencies: ["NLUCore"]),
         .testTarget(name: "NLUTextTests", dependencies: ["NLUText"]),
+        .testTarget(name: "NLUEmbeddingsTests", dependencies: ["NLUEmbeddings"]),
         .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering"]),
         .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents"]),
         .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence"]),

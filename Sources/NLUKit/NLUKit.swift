@@ -1,5 +1,6 @@
 // The umbrella module: `import NLUKit` brings every capability.
 @_exported import NLUCore
+@_exported import NLUEmbeddings
 @_exported import NLUIntents
 @_exported import NLUQuestionAnswering
 @_exported import NLUSequence
