@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "NLUKit", targets: ["NLUKit"]),
         .library(name: "NLUCore", targets: ["NLUCore"]),
         .library(name: "NLUText", targets: ["NLUText"]),
+        .library(name: "NLUBuiltins", targets: ["NLUBuiltins"]),
         .library(name: "NLUTransformers", targets: ["NLUTransformers"]),
         .library(name: "NLUEmbeddings", targets: ["NLUEmbeddings"]),
         .library(name: "NLUQuestionAnswering", targets: ["NLUQuestionAnswering"]),
@@ -41,6 +42,8 @@ let package = Package(
             ]
         ),
         .target(name: "NLUText"),
+        // Built-in entities (numbers, money, dates…) found and resolved; the Text layer's recognizers.
+        .target(name: "NLUBuiltins", dependencies: ["NLUText"]),
         // The one BERT-family encoder (configuration, checkpoint names, packed weights, masked
         // attention) that every task needing a transformer builds on.
         .target(name: "NLUTransformers", dependencies: ["NLUCore"]),
@@ -59,7 +62,10 @@ let package = Package(
         .target(name: "NLUSequence", dependencies: ["NLUCore", "NLUText"]),
         .target(
             name: "NLUKit",
-            dependencies: ["NLUCore", "NLUText", "NLUTransformers", "NLUEmbeddings", "NLUQuestionAnswering", "NLUIntents", "NLUSequence"]
+            dependencies: [
+                "NLUCore", "NLUText", "NLUBuiltins", "NLUTransformers", "NLUEmbeddings", "NLUQuestionAnswering", "NLUIntents",
+                "NLUSequence",
+            ]
         ),
         .executableTarget(
             name: "nlu",
@@ -78,6 +84,7 @@ let package = Package(
         ),
         .testTarget(name: "NLUCoreTests", dependencies: ["NLUCore"]),
         .testTarget(name: "NLUTextTests", dependencies: ["NLUText"]),
+        .testTarget(name: "NLUBuiltinsTests", dependencies: ["NLUBuiltins"]),
         .testTarget(name: "NLUEmbeddingsTests", dependencies: ["NLUEmbeddings"]),
         .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering"]),
         .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents"]),

@@ -1,4 +1,5 @@
 // The umbrella module: `import NLUKit` brings every capability.
+@_exported import NLUBuiltins
 @_exported import NLUCore
 @_exported import NLUEmbeddings
 @_exported import NLUIntents
