@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "NLUKit", targets: ["NLUKit"]),
         .library(name: "NLUCore", targets: ["NLUCore"]),
         .library(name: "NLUText", targets: ["NLUText"]),
+        .library(name: "NLUBuiltins", targets: ["NLUBuiltins"]),
+        .library(name: "NLUTransformers", targets: ["NLUTransformers"]),
         .library(name: "NLUQuestionAnswering", targets: ["NLUQuestionAnswering"]),
         .library(name: "NLUIntents", targets: ["NLUIntents"]),
         .library(name: "NLUSequence", targets: ["NLUSequence"]),
@@ -39,7 +41,12 @@ let package = Package(
             ]
         ),
         .target(name: "NLUText"),
-        .target(name: "NLUQuestionAnswering", dependencies: ["NLUCore", "NLUText"]),
+        // Built-in entities (numbers, money, dates…) found and resolved; the Text layer's recognizers.
+        .target(name: "NLUBuiltins", dependencies: ["NLUText"]),
+        // The one BERT-family encoder (configuration, checkpoint names, packed weights, masked
+        // attention) that every task needing a transformer builds on.
+        .target(name: "NLUTransformers", dependencies: ["NLUCore"]),
+        .target(name: "NLUQuestionAnswering", dependencies: ["NLUCore", "NLUText", "NLUTransformers"]),
         .target(
             name: "NLUIntents",
             dependencies: [
@@ -52,7 +59,9 @@ let package = Package(
         .target(name: "NLUSequence", dependencies: ["NLUCore", "NLUText"]),
         .target(
             name: "NLUKit",
-            dependencies: ["NLUCore", "NLUText", "NLUQuestionAnswering", "NLUIntents", "NLUSequence"]
+            dependencies: [
+                "NLUCore", "NLUText", "NLUBuiltins", "NLUTransformers", "NLUQuestionAnswering", "NLUIntents", "NLUSequence",
+            ]
         ),
         .executableTarget(
             name: "nlu",
@@ -71,6 +80,7 @@ let package = Package(
         ),
         .testTarget(name: "NLUCoreTests", dependencies: ["NLUCore"]),
         .testTarget(name: "NLUTextTests", dependencies: ["NLUText"]),
+        .testTarget(name: "NLUBuiltinsTests", dependencies: ["NLUBuiltins"]),
         .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering"]),
         .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents"]),
         .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence"]),

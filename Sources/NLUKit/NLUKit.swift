@@ -1,6 +1,8 @@
 // The umbrella module: `import NLUKit` brings every capability.
+@_exported import NLUBuiltins
 @_exported import NLUCore
 @_exported import NLUIntents
 @_exported import NLUQuestionAnswering
 @_exported import NLUSequence
 @_exported import NLUText
+@_exported import NLUTransformers

@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 import NLUText
+import NLUTransformers
 
 /// Extractive question answering: finds the span of a document that answers a question, with the
 /// same answers as Hugging Face `transformers`' `pipeline("question-answering")` (4.57).

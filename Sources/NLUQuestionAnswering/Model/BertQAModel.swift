@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUTransformers
 
 /// An extractive question-answering model loaded from a Hugging Face checkpoint directory
 /// (`BertForQuestionAnswering` or `DistilBertForQuestionAnswering`): an encoder plus the

@@ -8,7 +8,7 @@ import NLUCore
 /// [3·hidden, hidden] product), and each may be scaled (attention folds 1/√d into the queries).
 /// Once packed, the checkpoint's pages for the weight are released from resident memory: the
 /// packed copy is the only one the process holds.
-struct LinearWeights: Sendable {
+package struct LinearWeights: Sendable {
     let packed: PackedMatrix
     let bias: [Float]
     var outputSize: Int { packed.width }
@@ -38,13 +38,13 @@ struct LinearWeights: Sendable {
     }
 
     /// Loads one layer `name`.
-    init(_ tensors: CheckpointTensors, _ name: String, output: Int, input: Int) throws {
+    package init(_ tensors: CheckpointTensors, _ name: String, output: Int, input: Int) throws {
         try self.init(tensors, stacking: [name], output: output, input: input)
     }
 
     /// `output[rows, out] = activation((accumulate ? output : 0) + input[rows, in] · weightᵀ + bias)`,
     /// threaded over the output columns. `ldc` lets the result land in a wider matrix.
-    func apply(_ input: UnsafePointer<Float>, rows: Int, into output: UnsafeMutablePointer<Float>, ldc: Int? = nil,
+    package func apply(_ input: UnsafePointer<Float>, rows: Int, into output: UnsafeMutablePointer<Float>, ldc: Int? = nil,
                accumulate: Bool = false, activation: PackedMatrix.Activation = .none) {
         bias.withUnsafeBufferPointer { bias in
             packed.multiply(input, rows: rows, into: output, ldc: ldc, accumulate: accumulate, bias: bias.baseAddress,

@@ -8,7 +8,7 @@ import NLUCore
 /// pre-scaled by 1/√d), ``Kernels/multiHeadAttention`` runs the heads on it, and each later GEMM
 /// adds its bias, activation or residual in its epilogue, so the only passes between GEMMs are the
 /// two layer norms.
-struct TransformerBlock: Sendable {
+package struct TransformerBlock: Sendable {
     /// Query, key and value projections stacked: [3·hidden, hidden].
     let queryKeyValue: LinearWeights
     let attentionOutput: LinearWeights

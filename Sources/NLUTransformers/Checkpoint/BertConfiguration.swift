@@ -135,7 +135,7 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
     }
 }
 
-/// Why a `config.json` cannot be used as a BERT / DistilBERT question-answering configuration.
+/// Why a `config.json` cannot be used as a BERT / DistilBERT encoder configuration.
 public enum BertConfigurationError: Error, Equatable, CustomStringConvertible, LocalizedError {
     case unsupportedModelType(String)
     case unknownArchitecture([String])

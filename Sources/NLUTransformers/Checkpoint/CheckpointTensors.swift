@@ -8,16 +8,16 @@ import NLUCore
 ///     let tensors = try CheckpointTensors(file: url, prefix: "bert.")
 ///     let table = try tensors.tensor("embeddings.word_embeddings.weight", shape: [30522, 768])
 ///     try tensors.verifyAllUsed()
-final class CheckpointTensors {
-    let file: SafeTensors
-    let prefix: String
+package final class CheckpointTensors {
+    package let file: SafeTensors
+    package let prefix: String
     private(set) var usedNames: Set<String> = []
 
     /// Tensors a checkpoint may carry that inference does not need.
     static let ignorableSuffixes = ["position_ids"]
     static let ignorablePrefixes = ["pooler.", "bert.pooler.", "cls.", "distilbert.pooler."]
 
-    init(file: SafeTensors, prefix: String) {
+    package init(file: SafeTensors, prefix: String) {
         self.file = file
         self.prefix = prefix
     }
@@ -36,7 +36,7 @@ final class CheckpointTensors {
     }
 
     /// The tensor `name` as Float (converted from F16/BF16 if needed), checked to have `shape`.
-    func tensor(_ name: String, shape: [Int]) throws -> Tensor<Float> {
+    package func tensor(_ name: String, shape: [Int]) throws -> Tensor<Float> {
         guard let stored = storedName(name), let info = file.info(stored) else {
             throw CheckpointError.missingTensor(name: prefixedName(name), file: fileName)
         }
@@ -53,7 +53,7 @@ final class CheckpointTensors {
     }
 
     /// Throws naming the tensors that were never asked for (other than pooler and position ids).
-    func verifyAllUsed() throws {
+    package func verifyAllUsed() throws {
         let unused = file.names.filter { name in
             !usedNames.contains(name)
                 && !Self.ignorableSuffixes.contains(where: { name.hasSuffix($0) })

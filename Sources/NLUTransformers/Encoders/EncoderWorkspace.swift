@@ -1,9 +1,9 @@
 /// Scratch buffers for one encoder pass, allocated once per pass and reused by every layer
 /// (no allocation inside the layer loop).
-final class EncoderWorkspace {
-    let rows: Int
+package final class EncoderWorkspace {
+    package let rows: Int
     /// [rows, hidden]: the hidden states, updated in place layer by layer.
-    let hidden: UnsafeMutablePointer<Float>
+    package let hidden: UnsafeMutablePointer<Float>
     /// [rows, 3·hidden]: queries, keys and values side by side per row.
     let queryKeyValue: UnsafeMutablePointer<Float>
     /// [rows, hidden]: attention output per row (heads concatenated).

@@ -1,6 +1,7 @@
 import NLUCore
 
-/// The BERT encoder of a `BertForQuestionAnswering` checkpoint: word + position + token-type
+/// The BERT encoder of a BERT-family checkpoint (`BertModel`, `BertForQuestionAnswering`, MiniLM-style
+/// sentence-transformers models): word + position + token-type
 /// embeddings, then `num_hidden_layers` post-norm transformer blocks.
 ///
 /// Tensor names follow Hugging Face (`bert.embeddings.word_embeddings.weight`,
@@ -16,9 +17,9 @@ public struct BertEncoder: WorkspaceEncoder {
     let positionEmbeddings: Tensor<Float>
     let tokenTypeEmbeddings: Tensor<Float>
     let embeddingNorm: NormWeights
-    let blocks: [TransformerBlock]
+    package let blocks: [TransformerBlock]
 
-    init(configuration: BertConfiguration, checkpoint tensors: CheckpointTensors) throws {
+    package init(configuration: BertConfiguration, checkpoint tensors: CheckpointTensors) throws {
         self.configuration = configuration
         let h = configuration.hiddenSize
         wordEmbeddings = try tensors.tensor("embeddings.word_embeddings.weight", shape: [configuration.vocabularySize, h])
@@ -37,7 +38,7 @@ public struct BertEncoder: WorkspaceEncoder {
         }
     }
 
-    func embed(_ batch: EncoderBatch, into workspace: EncoderWorkspace) throws {
+    package func embed(_ batch: EncoderBatch, into workspace: EncoderWorkspace) throws {
         let length = batch.sequenceLength
         try embedSum(batch, tables: [
             (wordEmbeddings, { Int(batch.tokenIDs[$0]) }, "wordIDs"),

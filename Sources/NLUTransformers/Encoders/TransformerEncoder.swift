@@ -1,6 +1,6 @@
 import NLUCore
 
-/// What BERT and DistilBERT encoders have in common for the QA model: a configuration, an
+/// What BERT and DistilBERT encoders have in common for every task built on them: a configuration, an
 /// embedding step, and a stack of ``TransformerBlock``s run over an ``EncoderWorkspace``.
 ///
 ///     let encoder = try BertEncoder(configuration: config, checkpoint: tensors)
@@ -13,7 +13,7 @@ public protocol TransformerEncoder: Sendable {
 }
 
 /// The internal forward pass both encoders implement on raw buffers.
-protocol WorkspaceEncoder: TransformerEncoder {
+package protocol WorkspaceEncoder: TransformerEncoder {
     var blocks: [TransformerBlock] { get }
     /// Writes the (layer-normed) input embeddings into `workspace.hidden`.
     func embed(_ batch: EncoderBatch, into workspace: EncoderWorkspace) throws
@@ -22,7 +22,7 @@ protocol WorkspaceEncoder: TransformerEncoder {
 extension WorkspaceEncoder {
     /// Runs embeddings and every block; the result is in `workspace.hidden`. `feedForwardRows`
     /// bounds the rows per feed-forward chunk (see ``EncoderWorkspace/feedForwardRows``).
-    func encode(_ batch: EncoderBatch, feedForwardRows: Int = 1024) throws -> EncoderWorkspace {
+    package func encode(_ batch: EncoderBatch, feedForwardRows: Int = 1024) throws -> EncoderWorkspace {
         let config = configuration
         guard batch.sequenceLength <= config.maxPositionEmbeddings else {
             throw ModelError.invalidFeatureValue(

@@ -1,6 +1,6 @@
 import NLUCore
 
-/// The DistilBERT encoder of a `DistilBertForQuestionAnswering` checkpoint: word + position
+/// The DistilBERT encoder of a DistilBERT checkpoint (`DistilBertModel`, `DistilBertForQuestionAnswering`): word + position
 /// embeddings (no token types), then `n_layers` post-norm transformer blocks.
 ///
 /// Tensor names follow Hugging Face (`distilbert.embeddings.word_embeddings.weight`,
@@ -14,9 +14,9 @@ public struct DistilBertEncoder: WorkspaceEncoder {
     let wordEmbeddings: Tensor<Float>
     let positionEmbeddings: Tensor<Float>
     let embeddingNorm: NormWeights
-    let blocks: [TransformerBlock]
+    package let blocks: [TransformerBlock]
 
-    init(configuration: BertConfiguration, checkpoint tensors: CheckpointTensors) throws {
+    package init(configuration: BertConfiguration, checkpoint tensors: CheckpointTensors) throws {
         self.configuration = configuration
         let h = configuration.hiddenSize
         wordEmbeddings = try tensors.tensor("embeddings.word_embeddings.weight", shape: [configuration.vocabularySize, h])
@@ -33,7 +33,7 @@ public struct DistilBertEncoder: WorkspaceEncoder {
         }
     }
 
-    func embed(_ batch: EncoderBatch, into workspace: EncoderWorkspace) throws {
+    package func embed(_ batch: EncoderBatch, into workspace: EncoderWorkspace) throws {
         let length = batch.sequenceLength
         try embedSum(batch, tables: [
             (wordEmbeddings, { Int(batch.tokenIDs[$0]) }, "wordIDs"),
