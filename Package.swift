@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "NLUQuestionAnswering", targets: ["NLUQuestionAnswering"]),
         .library(name: "NLUIntents", targets: ["NLUIntents"]),
         .library(name: "NLUSequence", targets: ["NLUSequence"]),
+        .library(name: "NLUSearch", targets: ["NLUSearch"]),
         .executable(name: "nlu", targets: ["nlu"]),
         .executable(name: "nlu-bench", targets: ["NLUBench"]),
     ],
@@ -22,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // BLAS: OpenBLAS's cblas.h on Linux; Accelerate is imported directly on Apple platforms.
@@ -46,7 +48,12 @@ let package = Package(
         // The one BERT-family encoder (configuration, checkpoint names, packed weights, masked
         // attention) that every task needing a transformer builds on.
         .target(name: "NLUTransformers", dependencies: ["NLUCore"]),
-        .target(name: "NLUQuestionAnswering", dependencies: ["NLUCore", "NLUText", "NLUTransformers"]),
+        // Retrieval: the document index (SQLite through GRDB: FTS5 keyword search, exact vectors, fusion).
+        .target(
+            name: "NLUSearch",
+            dependencies: ["NLUCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(name: "NLUQuestionAnswering", dependencies: ["NLUCore", "NLUText", "NLUTransformers", "NLUSearch"]),
         .target(
             name: "NLUIntents",
             dependencies: [
@@ -60,7 +67,8 @@ let package = Package(
         .target(
             name: "NLUKit",
             dependencies: [
-                "NLUCore", "NLUText", "NLUBuiltins", "NLUTransformers", "NLUQuestionAnswering", "NLUIntents", "NLUSequence",
+                "NLUCore", "NLUText", "NLUBuiltins", "NLUTransformers", "NLUSearch", "NLUQuestionAnswering", "NLUIntents",
+                "NLUSequence",
             ]
         ),
         .executableTarget(
@@ -84,6 +92,7 @@ let package = Package(
         .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering"]),
         .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents"]),
         .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence"]),
+        .testTarget(name: "NLUSearchTests", dependencies: ["NLUSearch", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "CLITests", dependencies: ["nlu"]),
     ],
     swiftLanguageModes: [.v6]

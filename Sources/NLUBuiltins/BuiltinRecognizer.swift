@@ -21,7 +21,7 @@ public struct BuiltinRecognizer: Sendable {
         self.types = types
         let all: [any EntityRecognizer] = [
             NumberRecognizer(), PercentageRecognizer(), CurrencyRecognizer(), TemperatureRecognizer(),
-            EmailRecognizer(), URLRecognizer(), PhoneNumberRecognizer(),
+            EmailRecognizer(), URLRecognizer(), PhoneNumberRecognizer(), DateTimeRecognizer(),
         ]
         recognizers = all.filter { !$0.produces.isDisjoint(with: types) }
     }

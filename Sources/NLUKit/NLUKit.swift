@@ -3,6 +3,7 @@
 @_exported import NLUCore
 @_exported import NLUIntents
 @_exported import NLUQuestionAnswering
+@_exported import NLUSearch
 @_exported import NLUSequence
 @_exported import NLUText
 @_exported import NLUTransformers
