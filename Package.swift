@@ -8,9 +8,13 @@ let package = Package(
         .library(name: "NLUKit", targets: ["NLUKit"]),
         .library(name: "NLUCore", targets: ["NLUCore"]),
         .library(name: "NLUText", targets: ["NLUText"]),
+        .library(name: "NLUBuiltins", targets: ["NLUBuiltins"]),
+        .library(name: "NLUTransformers", targets: ["NLUTransformers"]),
+        .library(name: "NLUEmbeddings", targets: ["NLUEmbeddings"]),
         .library(name: "NLUQuestionAnswering", targets: ["NLUQuestionAnswering"]),
         .library(name: "NLUIntents", targets: ["NLUIntents"]),
         .library(name: "NLUSequence", targets: ["NLUSequence"]),
+        .library(name: "NLUSearch", targets: ["NLUSearch"]),
         .library(name: "NLUServer", targets: ["NLUServer"]),
         .executable(name: "nlu", targets: ["nlu"]),
         .executable(name: "nlu-bench", targets: ["NLUBench"]),
@@ -21,7 +25,9 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
-        // The HTTP server (`nlu serve`): Hummingbird's core product only, and Prometheus metrics.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The HTTP server (`nlu serve`): Hummingbird's HTTP/1 server only (not its TLS, HTTP/2, router DSL or
+        // testing products), the NIO pieces it is built on, and Prometheus metrics.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
@@ -48,7 +54,19 @@ let package = Package(
             ]
         ),
         .target(name: "NLUText"),
-        .target(name: "NLUQuestionAnswering", dependencies: ["NLUCore", "NLUText"]),
+        // Built-in entities (numbers, money, dates…) found and resolved; the Text layer's recognizers.
+        .target(name: "NLUBuiltins", dependencies: ["NLUText"]),
+        // The one BERT-family encoder (configuration, checkpoint names, packed weights, masked
+        // attention) that every task needing a transformer builds on.
+        .target(name: "NLUTransformers", dependencies: ["NLUCore"]),
+        // sentence-transformers models as on disk (pooling, dense, normalize) and batched embedding.
+        .target(name: "NLUEmbeddings", dependencies: ["NLUCore", "NLUText", "NLUTransformers"]),
+        // Retrieval: the document index (SQLite through GRDB: FTS5 keyword search, exact vectors, fusion).
+        .target(
+            name: "NLUSearch",
+            dependencies: ["NLUCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(name: "NLUQuestionAnswering", dependencies: ["NLUCore", "NLUText", "NLUTransformers", "NLUSearch"]),
         .target(
             name: "NLUIntents",
             dependencies: [
@@ -61,14 +79,18 @@ let package = Package(
         .target(name: "NLUSequence", dependencies: ["NLUCore", "NLUText"]),
         .target(
             name: "NLUKit",
-            dependencies: ["NLUCore", "NLUText", "NLUQuestionAnswering", "NLUIntents", "NLUSequence"]
+            dependencies: [
+                "NLUCore", "NLUText", "NLUBuiltins", "NLUTransformers", "NLUEmbeddings", "NLUSearch", "NLUQuestionAnswering",
+                "NLUIntents",
+                "NLUSequence",
+            ]
         ),
         // Hummingbird 2 needs macOS 14 / iOS 17: the server's types are marked @available for those,
         // so the package's platforms stay as they are for every other module.
         .target(
             name: "NLUServer",
             dependencies: [
-                "NLUCore", "NLUIntents", "NLUQuestionAnswering",
+                "NLUCore", "NLUIntents", "NLUQuestionAnswering", "NLUEmbeddings",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -99,10 +121,13 @@ let package = Package(
         ),
         .testTarget(name: "NLUCoreTests", dependencies: ["NLUCore"]),
         .testTarget(name: "NLUTextTests", dependencies: ["NLUText"]),
+        .testTarget(name: "NLUBuiltinsTests", dependencies: ["NLUBuiltins"]),
+        .testTarget(name: "NLUEmbeddingsTests", dependencies: ["NLUEmbeddings"]),
         .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering"]),
         .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents"]),
         .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence"]),
-        .testTarget(name: "NLUServerTests", dependencies: ["NLUServer", "NLUIntents"]),
+        .testTarget(name: "NLUSearchTests", dependencies: ["NLUSearch", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "NLUServerTests", dependencies: ["NLUServer", "NLUIntents", "NLUEmbeddings"]),
         .testTarget(name: "CLITests", dependencies: ["nlu"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,15 +1,16 @@
 import Foundation
+import NLUEmbeddings
 import NLUIntents
 import NLUQuestionAnswering
 
 /// The models one server answers with, each loaded once and shared by every request (the task
 /// types are immutable `Sendable` values, so concurrent requests read them safely).
 ///
-///     let models = try ServedModels.load(intents: "car.nlumodel", questionAnswering: nil)
+///     let models = try ServedModels.load(intents: "car.nlumodel", questionAnswering: nil, embeddings: "all-MiniLM-L6-v2")
 public struct ServedModels: Sendable {
     /// One loaded model: what it is and where it came from (for `/status`).
     public struct Info: Sendable, Equatable, Encodable {
-        /// The task it serves: "intents" or "question-answering".
+        /// The task it serves: "intents", "question-answering" or "embeddings".
         public var task: String
         /// The file or directory it was loaded from.
         public var path: String
@@ -21,14 +22,21 @@ public struct ServedModels: Sendable {
     public var intents: IntentClassifier?
     /// The extractive QA model for `/question-answering`, if served.
     public var questionAnswering: QuestionAnswerer?
+    /// The sentence embedder for `/embed` and `/v1/embeddings`, if served.
+    public var embeddings: SentenceEmbedder?
+    /// The embedding model's name for OpenAI responses (its directory's name).
+    public var embeddingsName: String = ""
     /// What is loaded, in the order given.
     public private(set) var info: [Info] = []
 
     /// Serves the given models (tests build them in memory).
     public init(intents: IntentClassifier? = nil, intentsPath: String = "(in memory)",
-                questionAnswering: QuestionAnswerer? = nil, questionAnsweringPath: String = "(in memory)") {
+                questionAnswering: QuestionAnswerer? = nil, questionAnsweringPath: String = "(in memory)",
+                embeddings: SentenceEmbedder? = nil, embeddingsPath: String = "(in memory)") {
         self.intents = intents
         self.questionAnswering = questionAnswering
+        self.embeddings = embeddings
+        self.embeddingsName = URL(fileURLWithPath: embeddingsPath).lastPathComponent
         if let intents {
             info.append(Info(task: "intents", path: intentsPath,
                              detail: "\(intents.intents.count) intents\(intents.hasNoneClass ? " + none class" : "")"))
@@ -38,11 +46,16 @@ public struct ServedModels: Sendable {
             info.append(Info(task: "question-answering", path: questionAnsweringPath,
                              detail: "\(configuration.architecture), \(configuration.layerCount) layers, hidden \(configuration.hiddenSize)"))
         }
+        if let embeddings {
+            info.append(Info(task: "embeddings", path: embeddingsPath,
+                             detail: "dimension \(embeddings.dimension), pooling \(embeddings.pooling.modes.map { "\($0)" }.joined(separator: "+")), max \(embeddings.maxSequenceLength) tokens"))
+        }
     }
 
     /// Loads the models at the given paths (nil: not served).
     /// - Throws: ``ModelLoadError`` naming the task and the file that failed, with the reason.
-    public static func load(intents intentsPath: String?, questionAnswering qaPath: String?) throws -> ServedModels {
+    public static func load(intents intentsPath: String?, questionAnswering qaPath: String?,
+                            embeddings embeddingsPath: String? = nil) throws -> ServedModels {
         func load<T>(_ task: String, _ path: String, _ body: (URL) throws -> T) throws -> T {
             let url = URL(fileURLWithPath: path)
             guard FileManager.default.fileExists(atPath: url.path) else {
@@ -54,8 +67,9 @@ public struct ServedModels: Sendable {
         }
         let intents = try intentsPath.map { try load("intents", $0, IntentClassifier.load(from:)) }
         let qa = try qaPath.map { try load("question-answering", $0) { try QuestionAnswerer(modelDirectory: $0) } }
+        let embedder = try embeddingsPath.map { try load("embeddings", $0) { try SentenceEmbedder(modelDirectory: $0) } }
         return ServedModels(intents: intents, intentsPath: intentsPath ?? "", questionAnswering: qa,
-                            questionAnsweringPath: qaPath ?? "")
+                            questionAnsweringPath: qaPath ?? "", embeddings: embedder, embeddingsPath: embeddingsPath ?? "")
     }
 
     /// Whether no model at all is served.

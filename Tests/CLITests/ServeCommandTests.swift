@@ -134,7 +134,7 @@ import FoundationNetworking
     @Test func usageErrorsExitWith2() throws {
         let nothing = try runNLU(["serve"])
         #expect(nothing.status == 2)
-        #expect(nothing.stderr.contains("nothing to serve: give --intents MODEL and/or --qa MODEL"))
+        #expect(nothing.stderr.contains("nothing to serve: give one or more of --intents MODEL, --qa MODEL, --embed MODEL"))
         let badPort = try runNLU(["serve", "--qa", Self.qaModel, "--port", "99999"])
         #expect(badPort.status == 2)
         #expect(badPort.stderr.contains("--port: expected 0...65535, got 99999"))

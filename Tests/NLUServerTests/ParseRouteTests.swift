@@ -22,7 +22,11 @@ struct ParseRouteTests {
                 let ranking = try #require(object["intent_ranking"] as? [[String: Any]])
                 #expect(ranking.map { $0["name"] as? String } == expected.ranking.map(\.intent))
                 #expect(ranking.map { Float($0["confidence"] as? Double ?? -1) } == expected.ranking.map(\.confidence))
-                #expect((object["entities"] as? [Any])?.isEmpty == true)
+                let entities = try #require(object["entities"] as? [[String: Any]])
+            #expect(entities.map { $0["entity"] as? String } == expected.entities.map(\.entity))
+            #expect(entities.map { $0["start"] as? Int } == expected.entities.map(\.start))
+            #expect(entities.map { $0["end"] as? Int } == expected.entities.map(\.end))
+            #expect(entities.map { $0["value"] as? String } == expected.entities.map(\.value))
             }
         }
     }
@@ -32,6 +36,20 @@ struct ParseRouteTests {
             let response = try await server.request("POST", "/model/parse", json: #"{"text": "turn on the radio", "message_id": "m1"}"#)
             let intent = try #require(response.object?["intent"] as? [String: Any])
             #expect(intent["name"] as? String == "turn_on")
+        }
+    }
+
+    @Test func entitiesComeInRasasShapeWithSynonymsResolved() async throws {
+        try await withTestServer { server in
+            let response = try await server.request("POST", "/model/parse", json: #"{"text": "turn on the stereo"}"#)
+            let entities = try #require(response.object?["entities"] as? [[String: Any]])
+            let stereo = try #require(entities.first { $0["start"] as? Int == 12 })
+            #expect(stereo["entity"] as? String == "appliance")
+            #expect(stereo["end"] as? Int == 18)
+            #expect(stereo["value"] as? String == "radio")
+            #expect(stereo["confidence_entity"] is Double)
+            #expect(["CRFEntityExtractor", "RegexEntityExtractor"].contains(stereo["extractor"] as? String ?? ""))
+            #expect(stereo["role"] == nil && stereo["group"] == nil)
         }
     }
 

@@ -27,8 +27,8 @@ struct ServiceRouteTests {
         try await withTestServer { server in
             let response = try await server.request("GET", "/status")
             let models = try #require(response.object?["models"] as? [[String: Any]])
-            #expect(models.map { $0["task"] as? String } == ["intents", "question-answering"])
-            #expect(models.map { $0["path"] as? String } == ["intents-test", "qa/distilbert-tiny"])
+            #expect(models.map { $0["task"] as? String } == ["intents", "question-answering", "embeddings"])
+            #expect(models.map { $0["path"] as? String } == ["intents-test", "qa/distilbert-tiny", "embeddings/minilm-tiny"])
             #expect(models[0]["detail"] as? String == "3 intents")
             #expect(response.object?["workers"] as? Int == 2)
         }
@@ -54,6 +54,7 @@ struct ServiceRouteTests {
             #expect(value(#"nlu_inference_duration_seconds_count{task="intents"}"#) == 3)
             #expect(value(#"nlu_models_loaded{task="intents"}"#) == 1)
             #expect(value(#"nlu_models_loaded{task="question-answering"}"#) == 1)
+            #expect(value(#"nlu_models_loaded{task="embeddings"}"#) == 1)
         }
     }
 

@@ -3,7 +3,8 @@ import NLUIntents
 /// `POST /model/parse` in Rasa's shape, so Rasa clients (bots, Rasa X style tools) switch by URL.
 ///
 /// Request: `{"text": "turn the radio on", "message_id": "optional"}`.
-/// Response: `{"text", "intent": {"name", "confidence"}, "entities": [...], "intent_ranking": [...]}`;
+/// Response: `{"text", "intent": {"name", "confidence"}, "entities": [{"entity", "start", "end", "value",
+/// "confidence_entity", "extractor", "role"?, "group"?}], "intent_ranking": [...]}`;
 /// `intent.name` is null when the model's "none" class wins or the best intent is under the
 /// model's threshold (Rasa answers null for empty text in the same way).
 enum RasaParse {
@@ -65,7 +66,19 @@ enum RasaParse {
     static func response(_ prediction: IntentPrediction) -> Response {
         Response(text: prediction.text,
                  intent: Intent(name: prediction.intent, confidence: prediction.confidence),
-                 entities: [],
+                 entities: prediction.entities.map(entity),
                  intentRanking: prediction.ranking.map { Intent(name: $0.intent, confidence: $0.confidence) })
+    }
+
+    /// An extracted entity under the name of the Rasa component that does the same job: the slot
+    /// tagger is Rasa's CRF extractor; dictionaries (Rasa's lookup tables) and regexes are its regex
+    /// extractor. `value` is the canonical value (synonyms resolved, as Rasa's synonym mapper does).
+    static func entity(_ entity: ExtractedEntity) -> Entity {
+        let extractor = switch entity.extractor {
+        case .crf: "CRFEntityExtractor"
+        case .dictionary, .regex: "RegexEntityExtractor"
+        }
+        return Entity(entity: entity.entity, start: entity.start, end: entity.end, value: entity.value,
+                      confidenceEntity: Float(entity.confidence), extractor: extractor, role: entity.role, group: entity.group)
     }
 }

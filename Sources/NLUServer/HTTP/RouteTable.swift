@@ -18,8 +18,10 @@ enum RouteTable {
     static let metrics = Route(method: .get, path: "/metrics", isPublic: false)
     static let parse = Route(method: .post, path: "/model/parse", isPublic: false)
     static let questionAnswering = Route(method: .post, path: "/question-answering", isPublic: false)
+    static let embed = Route(method: .post, path: "/embed", isPublic: false)
+    static let openAIEmbeddings = Route(method: .post, path: "/v1/embeddings", isPublic: false)
 
-    static let all = [playground, health, version, status, metrics, parse, questionAnswering]
+    static let all = [playground, health, version, status, metrics, parse, questionAnswering, embed, openAIEmbeddings]
 
     /// The methods `path` accepts (empty for an unknown path).
     static func methods(for path: String) -> [String] {

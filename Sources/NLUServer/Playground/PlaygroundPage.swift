@@ -164,7 +164,10 @@ $("parse-button").addEventListener("click", parse);
 $("parse-text").addEventListener("keydown", (event) => { if (event.key === "Enter") parse(); });
 $("qa-button").addEventListener("click", ask);
 $("compare-button").addEventListener("click", compare);
-loadStatus();
+// A link can carry a sentence (?text=...): it is parsed on load, as if typed and submitted.
+const shared = new URLSearchParams(location.search).get("text");
+if (shared) { $("parse-text").value = shared; }
+loadStatus().then(() => { if (shared) parse(); });
 </script>
 </body>
 </html>

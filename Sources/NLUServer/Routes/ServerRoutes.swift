@@ -15,6 +15,7 @@ struct ServerRoutes: Sendable {
         registerServiceRoutes(on: router)
         registerParseRoute(on: router)
         registerQuestionAnsweringRoute(on: router)
+        registerEmbeddingRoutes(on: router)
         registerPlaygroundRoute(on: router)
     }
 

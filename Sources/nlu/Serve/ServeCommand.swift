@@ -11,7 +11,8 @@ struct ServeCommand: ParsableCommand {
         discussion: """
         Routes: GET / (playground page), GET /health, GET /version, GET /status, GET /metrics (Prometheus), \
         POST /model/parse (Rasa: {"text"}), POST /question-answering ({"question", "context"} or Hugging Face's \
-        {"inputs": {"question", "context"}, "parameters": {"top_k"}}). Errors are JSON {"error", "message"}. \
+        {"inputs": {"question", "context"}, "parameters": {"top_k"}}), POST /embed (Text Embeddings Inference: \
+        {"inputs": text or [texts], "normalize"}), POST /v1/embeddings (OpenAI: {"input", "model"}). Errors are JSON {"error", "message"}. \
         With a token, every route but /, /health and /version needs 'Authorization: Bearer TOKEN' or ?token=TOKEN. \
         Logs go to stderr, one line per request. SIGTERM or SIGINT: stop accepting, finish in-flight requests, exit 0. \
         See docs/server.md.
@@ -22,6 +23,9 @@ struct ServeCommand: ParsableCommand {
 
     @Option(help: "A question-answering checkpoint directory for POST /question-answering.")
     var qa: String?
+
+    @Option(help: "A sentence-transformers model directory for POST /embed (TEI) and POST /v1/embeddings (OpenAI).")
+    var embed: String?
 
     @Option(help: "The address to listen on.")
     var host: String = "127.0.0.1"
@@ -45,8 +49,8 @@ struct ServeCommand: ParsableCommand {
     var logLevel: String = "info"
 
     func validate() throws {
-        guard intents != nil || qa != nil else {
-            throw ValidationError("nothing to serve: give --intents MODEL and/or --qa MODEL")
+        guard intents != nil || qa != nil || embed != nil else {
+            throw ValidationError("nothing to serve: give one or more of --intents MODEL, --qa MODEL, --embed MODEL")
         }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical; got \(logLevel)")
@@ -80,7 +84,7 @@ struct ServeCommand: ParsableCommand {
         let logger = Logger(label: "nlu.serve")
         // Models load before the port is bound: a bad file fails here, naming it, with nothing listening.
         let models: ServedModels
-        do { models = try ServedModels.load(intents: intents, questionAnswering: qa) } catch {
+        do { models = try ServedModels.load(intents: intents, questionAnswering: qa, embeddings: embed) } catch {
             throw InputError("\(error)")
         }
         let configuration = serverConfiguration()

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NLUEmbeddings
 import NLUIntents
 import NLUQuestionAnswering
 @testable import NLUServer
@@ -50,8 +51,8 @@ final class TestServer: @unchecked Sendable {
     }
 }
 
-/// Models for the tests: a small intents classifier trained here (seeded, well under a second) and
-/// the committed tiny DistilBERT QA checkpoint.
+/// Models for the tests: a small intents classifier trained here (seeded, well under a second), the
+/// committed tiny DistilBERT QA checkpoint and the tiny sentence-transformers model.
 enum Fixtures {
     static let directory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -64,26 +65,37 @@ enum Fixtures {
         if let cached = cache.value { return cached }
         let models = ServedModels(intents: try trainIntents(), intentsPath: "intents-test",
                                   questionAnswering: try QuestionAnswerer(modelDirectory: qaDirectory),
-                                  questionAnsweringPath: "qa/distilbert-tiny")
+                                  questionAnsweringPath: "qa/distilbert-tiny",
+                                  embeddings: try SentenceEmbedder(modelDirectory: embeddingsDirectory),
+                                  embeddingsPath: "embeddings/minilm-tiny")
         cache.value = models
         return models
     }
 
     static let qaDirectory = directory.appendingPathComponent("qa/distilbert-tiny")
+    static let embeddingsDirectory = directory.appendingPathComponent("embeddings/minilm-tiny")
 
     private static let lock = NSLock()
     private final class Cache: @unchecked Sendable { var value: ServedModels? }   // guarded by `lock`
     private static let cache = Cache()
 
     private static func trainIntents() throws -> IntentClassifier {
+        // "the radio" etc. are annotated, and the appliance dictionary maps synonyms ("stereo" is the radio).
+        func appliance(_ text: String, _ word: String) -> Utterance {
+            let start = text.range(of: word).map { text.unicodeScalars.distance(from: text.startIndex, to: $0.lowerBound) } ?? 0
+            return Utterance(text, entities: [EntityAnnotation(start: start, end: start + word.unicodeScalars.count, entity: "appliance")])
+        }
         let dataset = IntentDataset(intents: [
-            Intent(name: "turn_on", utterances: ["turn on the radio", "switch the lights on", "turn the heater on",
-                                                 "lights on please", "start the wipers"]),
-            Intent(name: "turn_off", utterances: ["turn off the radio", "switch the lights off", "turn the heater off",
-                                                  "lights off please", "stop the wipers"]),
+            Intent(name: "turn_on", utterances: [appliance("turn on the radio", "radio"), appliance("switch the lights on", "lights"),
+                                                 appliance("turn the heater on", "heater"), appliance("lights on please", "lights"),
+                                                 appliance("start the wipers", "wipers")]),
+            Intent(name: "turn_off", utterances: [appliance("turn off the radio", "radio"), appliance("switch the lights off", "lights"),
+                                                  appliance("turn the heater off", "heater"), appliance("lights off please", "lights"),
+                                                  appliance("stop the wipers", "wipers")]),
             Intent(name: "weather", utterances: ["will it rain today", "what is the weather", "is it snowing tonight",
                                                  "weather forecast please", "how hot is it outside"]),
-        ])
+        ], entities: [EntityDefinition(name: "appliance", values: [EntityValue("radio", synonyms: ["stereo"]), EntityValue("heater"),
+                                                                  EntityValue("lights"), EntityValue("wipers")])])
         var training = TrainingOptions()
         training.hiddenSizes = [16]
         training.epochs = 40

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The playground page in a real browser (not in the default suite): headless Chromium (Debian package
+# `chromium`) loads GET /?text=... from a running `nlu serve`, the page's script submits the sentence to
+# /model/parse and renders the answer; the test reads the rendered DOM (intent and highlighted entity)
+# and saves a screenshot.
+#
+# Usage: bash scripts/playground-browser-test.sh [SCREENSHOT.png]   (default: bench-output/playground.png)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+screenshot=${1:-bench-output/playground.png}
+browser=$(command -v chromium || command -v chromium-browser || true)
+[ -n "$browser" ] || { echo "chromium is missing: apt-get install chromium" >&2; exit 1; }
+
+bash scripts/install-deps.sh
+source scripts/blas-env.sh
+swift build --product nlu >&2
+nlu=".build/debug/nlu"
+work=$(mktemp -d)
+server_pid=""
+cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+
+"$nlu" intents import Samples/intents/car-dashboard.json -o "$work/car.json" >/dev/null
+"$nlu" intents train "$work/car.json" -o "$work/car.nlumodel" >/dev/null 2>&1
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+"$nlu" serve --intents "$work/car.nlumodel" --port "$port" 2>"$work/server.log" &
+server_pid=$!
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.1; done
+
+sentence="turn on the wipers"
+expected=$(curl -s "http://127.0.0.1:$port/model/parse" -d "{\"text\": \"$sentence\"}" \
+  | python3 -c 'import json,sys; print(json.load(sys.stdin)["intent"]["name"])')
+url="http://127.0.0.1:$port/?text=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$sentence")"
+flags=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --user-data-dir="$work/profile" --virtual-time-budget=10000)
+"$browser" "${flags[@]}" --dump-dom "$url" 2>/dev/null > "$work/dom.html"
+mkdir -p "$(dirname "$screenshot")"
+"$browser" "${flags[@]}" --window-size=1000,1100 --screenshot="$screenshot" "$url" 2>/dev/null >/dev/null
+
+rendered=$(python3 - "$work/dom.html" <<'PY'
+import re, sys
+dom = open(sys.argv[1]).read()
+intent = re.search(r'id="parse-intent">([^<]*)<', dom)
+marks = re.findall(r'<mark>([^<]*)<small>([^<]*)</small></mark>', dom)
+print((intent.group(1) if intent else "(none rendered)") + "|" + ",".join(f"{t}={l}" for t, l in marks))
+PY
+)
+intent=${rendered%%|*}; entities=${rendered#*|}
+echo "server says: $expected; the page rendered intent: $intent, entities: ${entities:-none}; screenshot: $screenshot"
+if [ "$intent" = "$expected" ] && [ -s "$screenshot" ]; then
+  echo "playground: PASS"
+else
+  echo "playground: FAIL" >&2
+  exit 1
+fi
