@@ -5,44 +5,52 @@ import Testing
 /// Slow clients, keep-alive, a full queue and stopping with requests in flight.
 @Suite("Connections")
 struct ConnectionTests {
-    @Test func clientSendingItsHeadTooSlowlyIsDisconnected() async throws {
-        try await withTestServer(configure: { $0.requestTimeout = 0.3 }) { server in
-            let connection = try RawHTTPConnection(port: server.port, readTimeout: 3)
-            connection.send("POST /model/parse HTTP/1.1\r\nHost: x\r\n")
-            let start = Date()
-            // Keep dribbling header bytes: activity must not extend the deadline.
-            for _ in 0..<4 {
-                try await Task.sleep(for: .milliseconds(100))
-                connection.send("X-Slow: a\r\n")
+    /// Sends `first`, then `dribble` every 100 ms for up to `seconds`, all on a thread of its own;
+    /// true when the server closed the connection while the client was still sending. No wall-clock
+    /// bound beyond that: the server's deadline is far shorter, so a busy machine cannot flip the result.
+    static func closedWhileDribbling(port: Int, first: String, dribble: String, seconds: Double = 15) async throws -> Bool {
+        try await offThePool {
+            let connection = try RawHTTPConnection(port: port, readTimeout: 0.1)
+            connection.send(first)
+            let end = Date().addingTimeInterval(seconds)
+            while Date() < end {
+                if !connection.send(dribble) { return true }     // reset by the server
+                if connection.waitForClose() { return true }     // end of stream within the 0.1 s read
             }
-            let closed = await connection.closes()
+            return false
+        }
+    }
+
+    @Test func clientSendingItsHeadTooSlowlyIsDisconnected() async throws {
+        try await withTestServer(configure: { $0.requestTimeout = 0.5 }) { server in
+            // Header bytes keep coming: activity must not extend the deadline.
+            let closed = try await Self.closedWhileDribbling(port: server.port, first: "POST /model/parse HTTP/1.1\r\nHost: x\r\n",
+                                                             dribble: "X-Slow: a\r\n")
             #expect(closed)
-            #expect(Date().timeIntervalSince(start) < 2)
         }
     }
 
     @Test func clientSendingItsBodyTooSlowlyIsDisconnected() async throws {
-        try await withTestServer(configure: { $0.requestTimeout = 0.3 }) { server in
-            let connection = try RawHTTPConnection(port: server.port, readTimeout: 3)
-            connection.send("POST /model/parse HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"text\":")
-            for _ in 0..<4 {
-                try await Task.sleep(for: .milliseconds(100))
-                connection.send(" ")
-            }
-            let closed = await connection.closes()
+        try await withTestServer(configure: { $0.requestTimeout = 0.5 }) { server in
+            let closed = try await Self.closedWhileDribbling(
+                port: server.port, first: "POST /model/parse HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n{\"text\":", dribble: " ")
             #expect(closed)
         }
     }
 
     @Test func keptAliveConnectionAnswersSeveralRequestsThenIdlesOut() async throws {
-        try await withTestServer(configure: { $0.requestTimeout = 0.5 }) { server in
-            let connection = try RawHTTPConnection(port: server.port, readTimeout: 3)
-            for _ in 0..<3 {
-                connection.sendRequest("POST", "/model/parse", body: Array(#"{"text": "turn on the radio"}"#.utf8), close: false)
-                let response = try await connection.response()
-                #expect(response.status == 200)
+        try await withTestServer(configure: { $0.requestTimeout = 2 }) { server in
+            let port = server.port
+            let (statuses, closed) = try await offThePool {
+                let connection = try RawHTTPConnection(port: port, readTimeout: 30)
+                var statuses: [Int] = []
+                for _ in 0..<3 {
+                    connection.sendRequest("POST", "/model/parse", body: Array(#"{"text": "turn on the radio"}"#.utf8), close: false)
+                    statuses.append(try connection.readResponse().status)
+                }
+                return (statuses, connection.waitForClose())
             }
-            let closed = await connection.closes()
+            #expect(statuses == [200, 200, 200])
             #expect(closed)
         }
     }
