@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "NLUQuestionAnswering", targets: ["NLUQuestionAnswering"]),
         .library(name: "NLUIntents", targets: ["NLUIntents"]),
         .library(name: "NLUSequence", targets: ["NLUSequence"]),
+        .library(name: "NLUCoreML", targets: ["NLUCoreML"]),
         .executable(name: "nlu", targets: ["nlu"]),
         .executable(name: "nlu-bench", targets: ["NLUBench"]),
     ],
@@ -20,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // BLAS: OpenBLAS's cblas.h on Linux; Accelerate is imported directly on Apple platforms.
@@ -50,6 +52,13 @@ let package = Package(
             ]
         ),
         .target(name: "NLUSequence", dependencies: ["NLUCore", "NLUText"]),
+        // Core ML .mlmodel files: the protobuf code is generated once (scripts/generate-coreml-proto.sh) and
+        // committed, so only the SwiftProtobuf runtime library is built, not its code-generating plugin.
+        .target(
+            name: "NLUCoreML",
+            dependencies: ["NLUCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            exclude: ["Proto"]
+        ),
         .target(
             name: "NLUKit",
             dependencies: ["NLUCore", "NLUText", "NLUQuestionAnswering", "NLUIntents", "NLUSequence"]
@@ -74,6 +83,7 @@ let package = Package(
         .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering"]),
         .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents"]),
         .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence"]),
+        .testTarget(name: "NLUCoreMLTests", dependencies: ["NLUCoreML"]),
         .testTarget(name: "CLITests", dependencies: ["nlu"]),
     ],
     swiftLanguageModes: [.v6]
