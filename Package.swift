@@ -82,6 +82,7 @@ let package = Package(
                 "NLUCore", "NLUText", "NLUBuiltins", "NLUTransformers", "NLUEmbeddings", "NLUSearch", "NLUQuestionAnswering",
                 "NLUIntents",
                 "NLUSequence",
+                "NLUCoreML",
             ]
         ),
         .executableTarget(

@@ -10,12 +10,14 @@ public enum FeatureJSON {
     /// Errors in a JSON input, naming the feature and what was expected.
     public enum Error: Swift.Error, Equatable, CustomStringConvertible, LocalizedError {
         case notAnObject
+        case invalidJSON(String)
         case unknownFeature(String, known: [String])
         case invalidValue(String, reason: String)
 
         public var description: String {
             switch self {
             case .notAnObject: return "the input must be a JSON object of feature name → value"
+            case .invalidJSON(let reason): return "the input is not valid JSON (\(reason))"
             case let .unknownFeature(name, known): return "the model has no input '\(name)' (inputs: \(known.joined(separator: ", ")))"
             case let .invalidValue(name, reason): return "input '\(name)': \(reason)"
             }
@@ -30,7 +32,7 @@ public enum FeatureJSON {
         do {
             object = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
         } catch {
-            throw FeatureJSON.Error.invalidValue("(json)", reason: "not valid JSON: \(error.localizedDescription)")
+            throw FeatureJSON.Error.invalidJSON(error.localizedDescription)
         }
         guard let features = object as? [String: Any] else { throw FeatureJSON.Error.notAnObject }
         var provider = DictionaryFeatureProvider()

@@ -9,11 +9,9 @@ enum DenseLayers {
         try context.expect(inputs: 1...1, outputs: 1...1)
         if params.int8DynamicQuantize { throw context.unsupported("int8 dynamic quantization") }
         let inputs = try context.checkedSize(params.inputChannels, "inputChannels")
-        let outputs = try context.checkedSize(params.outputChannels, "outputChannels")
-        guard inputs * outputs <= 1 << 30 else { throw context.invalid("\(outputs) × \(inputs) weights are too large") }
-        let weight = try context.weights.floats(params.weights, field: "weights", count: outputs * inputs, channels: outputs)
-        let bias = params.hasBias_p ? try context.weights.floats(params.bias, field: "bias", count: outputs) : nil
-        let product = DenseProduct(weight: weight, outputs: outputs, inputs: inputs, bias: bias)
+        let product = try context.denseProduct(params.weights, bias: params.hasBias_p ? params.bias : nil, inputs: inputs,
+                                               outputs: try context.checkedSize(params.outputChannels, "outputChannels"))
+        let outputs = product.outputs
         return context.unary { x, fail in
             // Rank-5 blobs carry the features in [C, H, W]; ND blobs in the last axis.
             let shape: [Int]
@@ -79,7 +77,7 @@ enum DenseLayers {
         return context.unary { x, fail in
             guard x.rank == 5 else { throw fail("input of rank \(x.rank), expected a rank-5 blob") }
             let shape = target.count == 3 ? [x.shape[0], x.shape[1]] + target : [target[0], x.shape[1]] + Array(target[1...])
-            guard shape.reduce(1, *) == x.count else {
+            guard Shapes.checkedCount(shape, limit: Int.max) == x.count else {
                 throw fail("cannot reshape \(x.shape) (\(x.count) values) to \(shape)")
             }
             if channelLast, x.shape[3] * x.shape[4] > 1 || shape[3] * shape[4] > 1 {
@@ -171,8 +169,8 @@ enum DenseLayers {
             throw context.invalid("shape \(params.shape), expected [C, H, W]")
         }
         let shape = params.shape.map(Int.init)
-        guard shape.reduce(1, *) <= 1 << 28 else { throw context.invalid("shape \(shape) is too large") }
-        let values = try context.weights.floats(params.data, field: "data", count: shape.reduce(1, *), channels: shape[0])
+        guard let count = Shapes.checkedCount(shape) else { throw context.invalid("shape \(shape) is too large") }
+        let values = try context.weights.floats(params.data, field: "data", count: count, channels: shape[0])
         let blob = Blob(shape: context.rank5 ? [1, 1] + shape : shape, values: values)
         return context.layer { _, _ in [blob] }
     }

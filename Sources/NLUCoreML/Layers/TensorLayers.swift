@@ -12,12 +12,10 @@ enum TensorLayers {
             try context.expect(inputs: 1...1, outputs: 1...1)
             if p.transposeA { throw context.unsupported("transposeA with a weight matrix") }
             let inner = try context.checkedSize(p.weightMatrixFirstDimension, "weightMatrixFirstDimension")
-            let width = try context.checkedSize(p.weightMatrixSecondDimension, "weightMatrixSecondDimension")
-            guard inner * width <= 1 << 30 else { throw context.invalid("\(inner) × \(width) weights are too large") }
-            // Stored [second, first] = [C_out, C_in] (coremltools writes Wᵀ).
-            let weight = try context.weights.floats(p.weights, field: "weights", count: inner * width, channels: width)
-            let bias = p.hasBias_p ? try context.weights.floats(p.bias, field: "bias", count: width) : nil
-            let product = DenseProduct(weight: weight, outputs: width, inputs: inner, bias: bias)
+            // Stored [second, first] = [C_out, C_in] (coremltools writes Wᵀ), as innerProduct stores its weights.
+            let product = try context.denseProduct(p.weights, bias: p.hasBias_p ? p.bias : nil, inputs: inner,
+                                                   outputs: try context.checkedSize(p.weightMatrixSecondDimension, "weightMatrixSecondDimension"))
+            let width = product.outputs
             return context.unary { x, fail in
                 guard x.shape.last == inner else { throw fail("input has shape \(x.shape), expected last dimension \(inner)") }
                 return Blob(shape: Array(x.shape.dropLast()) + [width], values: product.apply(x.values, rows: x.count / inner))
@@ -61,8 +59,7 @@ enum TensorLayers {
             throw context.invalid("normalizedShape \(p.normalizedShape), expected positive sizes")
         }
         let normalized = p.normalizedShape.map(Int.init)
-        let length = normalized.reduce(1, *)
-        guard length <= 1 << 28 else { throw context.invalid("normalizedShape \(normalized) is too large") }
+        guard let length = Shapes.checkedCount(normalized) else { throw context.invalid("normalizedShape \(normalized) is too large") }
         let gamma = try context.weights.floats(p.gamma, field: "gamma", count: length)
         let beta = try context.weights.floats(p.beta, field: "beta", count: length)
         let epsilon = p.eps
@@ -136,12 +133,14 @@ enum TensorLayers {
         guard inferred.count <= 1, shape.allSatisfy({ $0 == -1 || $0 > 0 }) else {
             throw fail("target shape \(target) is not valid")
         }
-        let known = shape.filter { $0 != -1 }.reduce(1, *)
+        guard let known = Shapes.checkedCount(shape.filter { $0 != -1 }, limit: Int.max) else {
+            throw fail("cannot reshape \(x.shape) to \(target)")
+        }
         if let index = inferred.first {
             guard known > 0, x.count % known == 0 else { throw fail("cannot reshape \(x.shape) to \(target)") }
             shape[index] = x.count / known
         }
-        guard shape.reduce(1, *) == x.count else { throw fail("cannot reshape \(x.shape) (\(x.count) values) to \(target)") }
+        guard Shapes.checkedCount(shape, limit: Int.max) == x.count else { throw fail("cannot reshape \(x.shape) (\(x.count) values) to \(target)") }
         return shape
     }
 
@@ -265,8 +264,8 @@ enum TensorLayers {
             throw context.invalid("shape \(p.shape), expected positive sizes")
         }
         let shape = p.shape.map(Int.init)
-        guard shape.reduce(1, *) <= 1 << 28 else { throw context.invalid("shape \(shape) is too large") }
-        let blob = Blob(shape: shape, values: try context.weights.floats(p.data, field: "data", count: shape.reduce(1, *), channels: shape[0]))
+        guard let count = Shapes.checkedCount(shape) else { throw context.invalid("shape \(shape) is too large") }
+        let blob = Blob(shape: shape, values: try context.weights.floats(p.data, field: "data", count: count, channels: shape[0]))
         return context.layer { _, _ in [blob] }
     }
 

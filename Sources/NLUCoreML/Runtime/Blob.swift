@@ -1,3 +1,5 @@
+import NLUCore
+
 /// One intermediate value of a neural network: a dense row-major float array and its shape.
 ///
 /// Core ML calls these blobs. In the old rank-5 layout every blob is `[Seq, Batch, C, H, W]`; with
@@ -21,15 +23,7 @@ struct Blob: Sendable {
     var count: Int { values.count }
 
     /// Row-major strides of `shape`.
-    static func strides(of shape: [Int]) -> [Int] {
-        var strides = [Int](repeating: 1, count: shape.count)
-        var step = 1
-        for axis in (0..<shape.count).reversed() {
-            strides[axis] = step
-            step *= shape[axis]
-        }
-        return strides
-    }
+    static func strides(of shape: [Int]) -> [Int] { Tensor<Float>.rowMajorStrides(for: shape) }
 
     /// The same values under another shape with the same element count.
     func reshaped(_ newShape: [Int]) -> Blob { Blob(shape: newShape, values: values) }
@@ -60,24 +54,43 @@ enum Shapes {
     static func broadcastIndices(from inputShape: [Int], to outputShape: [Int]) -> [Int] {
         let padded = [Int](repeating: 1, count: outputShape.count - inputShape.count) + inputShape
         let inputStrides = Blob.strides(of: padded).enumerated().map { padded[$0.offset] == 1 ? 0 : $0.element }
-        let count = outputShape.reduce(1, *)
-        var indices = [Int](repeating: 0, count: count)
-        var counter = [Int](repeating: 0, count: outputShape.count)
+        return positions(shape: outputShape, strides: inputStrides)
+    }
+
+    /// Walking a blob of `shape` in row-major order, the position each element has in a source whose axes advance
+    /// by `strides` (0 for a broadcast axis, permuted strides for a transpose).
+    static func positions(shape: [Int], strides: [Int]) -> [Int] {
+        let count = shape.reduce(1, *)
+        var positions = [Int](repeating: 0, count: count)
+        var counter = [Int](repeating: 0, count: shape.count)
         var position = 0
         for element in 0..<count {
-            indices[element] = position
-            // Advance the multi-index like an odometer, keeping the input position in step.
-            var axis = outputShape.count - 1
+            positions[element] = position
+            // Advance the multi-index like an odometer, keeping the source position in step.
+            var axis = shape.count - 1
             while axis >= 0 {
                 counter[axis] += 1
-                position += inputStrides[axis]
-                if counter[axis] < outputShape[axis] { break }
-                position -= inputStrides[axis] * counter[axis]
+                position += strides[axis]
+                if counter[axis] < shape[axis] { break }
+                position -= strides[axis] * counter[axis]
                 counter[axis] = 0
                 axis -= 1
             }
         }
-        return indices
+        return positions
+    }
+
+    /// The element count of `shape` read from a file, or `nil` when a dimension is negative or the count exceeds
+    /// `limit` (checked step by step, so hostile sizes cannot overflow).
+    static func checkedCount(_ shape: [Int], limit: Int = 1 << 28) -> Int? {
+        var count = 1
+        for dimension in shape {
+            guard dimension >= 0 else { return nil }
+            let (product, overflow) = count.multipliedReportingOverflow(by: dimension)
+            guard !overflow, product <= limit else { return nil }
+            count = product
+        }
+        return count
     }
 
     /// Splits `shape` around `axis`: (product of dims before, dim, product of dims after).

@@ -34,3 +34,14 @@ struct DenseProduct: Sendable {
         return y
     }
 }
+
+extension LayerContext {
+    /// The product of a layer whose weights are stored `[outputs, inputs]` with an optional bias, sizes checked.
+    func denseProduct(_ weights: CoreML_Specification_WeightParams, bias: CoreML_Specification_WeightParams?,
+                      inputs: Int, outputs: Int) throws -> DenseProduct {
+        guard inputs * outputs <= 1 << 30 else { throw invalid("\(outputs) × \(inputs) weights are too large") }
+        let weight = try self.weights.floats(weights, field: "weights", count: outputs * inputs, channels: outputs)
+        let biasValues = try bias.map { try self.weights.floats($0, field: "bias", count: outputs) }
+        return DenseProduct(weight: weight, outputs: outputs, inputs: inputs, bias: biasValues)
+    }
+}

@@ -3,12 +3,13 @@ import NLUCore
 
 /// Element-wise math shared by several layer kinds.
 enum Elementwise {
-    /// `operation(a, b)` with NumPy broadcasting, or `nil` when the shapes do not broadcast.
+    /// `operation(a, b)` with NumPy broadcasting, or `nil` when the shapes do not broadcast (or would make a blob
+    /// of more than 2^28 values).
     static func binary(_ a: Blob, _ b: Blob, _ operation: (Float, Float) -> Float) -> Blob? {
         if a.shape == b.shape {
             return Blob(shape: a.shape, values: zip(a.values, b.values).map(operation))
         }
-        guard let shape = Shapes.broadcast(a.shape, b.shape) else { return nil }
+        guard let shape = Shapes.broadcast(a.shape, b.shape), Shapes.checkedCount(shape) != nil else { return nil }
         if b.count == 1 { let scalar = b.values[0]; return Blob(shape: shape, values: a.values.map { operation($0, scalar) }) }
         if a.count == 1 { let scalar = a.values[0]; return Blob(shape: shape, values: b.values.map { operation(scalar, $0) }) }
         let left = a.shape == shape ? nil : Shapes.broadcastIndices(from: a.shape, to: shape)
@@ -86,22 +87,7 @@ enum Elementwise {
     static func transpose(_ blob: Blob, _ permutation: [Int]) -> Blob {
         let shape = permutation.map { blob.shape[$0] }
         let inputStrides = Blob.strides(of: blob.shape)
-        let strides = permutation.map { inputStrides[$0] }
-        var values = [Float](repeating: 0, count: blob.count)
-        var counter = [Int](repeating: 0, count: shape.count)
-        var position = 0
-        for index in 0..<blob.count {
-            values[index] = blob.values[position]
-            var axis = shape.count - 1
-            while axis >= 0 {
-                counter[axis] += 1
-                position += strides[axis]
-                if counter[axis] < shape[axis] { break }
-                position -= strides[axis] * counter[axis]
-                counter[axis] = 0
-                axis -= 1
-            }
-        }
+        let values = Shapes.positions(shape: shape, strides: permutation.map { inputStrides[$0] }).map { blob.values[$0] }
         return Blob(shape: shape, values: values)
     }
 }

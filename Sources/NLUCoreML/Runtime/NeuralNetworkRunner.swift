@@ -155,7 +155,7 @@ struct NeuralNetworkRunner: Sendable {
         if rank5, shape.count == 5, shape[0] == 1, shape[1] == 1 {
             shape = shape[3] == 1 && shape[4] == 1 ? [shape[2]] : Array(shape[2...])
             if let declared = output.shape, !declared.isEmpty, declared.allSatisfy({ $0 != nil }),
-               declared.compactMap({ $0 }).reduce(1, *) == blob.count {
+               Shapes.checkedCount(declared.compactMap { $0 }, limit: Int.max) == blob.count {
                 shape = declared.compactMap { $0 }
             }
         }
