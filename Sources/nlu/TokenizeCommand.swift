@@ -118,10 +118,14 @@ struct TokenizeCommand: ParsableCommand {
         return lines
     }
 
+    /// The line's text, every scalar kept: Foundation's `String(data:encoding:)` drops a leading
+    /// U+FEFF, which Hugging Face keeps (it gives no token, but every offset counts it).
     private static func decodeLine(_ bytes: Data, source: String, line: Int) throws -> String {
         var bytes = bytes
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
-        guard let text = String(data: bytes, encoding: .utf8) else {
+        let text = String(decoding: bytes, as: UTF8.self)
+        // Decoding replaces invalid sequences with U+FFFD: valid UTF-8 round-trips unchanged.
+        guard text.utf8.elementsEqual(bytes) else {
             throw InputError("\(source) line \(line): not valid UTF-8")
         }
         return text
