@@ -99,36 +99,11 @@ struct TokenizeCommand: ParsableCommand {
         return try BertTokenizer(vocabulary: tokenizer.vocabulary, options: options)
     }
 
-    /// The inputs: the arguments, or the lines of --file / standard input (a final newline ends the last line).
+    /// The inputs: the arguments, or the lines of --file / standard input.
     private func readInputs() throws -> [String] {
         if !texts.isEmpty { return texts }
-        let source = file ?? "standard input"
-        let data = try Console.readData(path: file)
-        var lines: [String] = []
-        var lineStart = data.startIndex
-        var lineNumber = 1
-        for index in data.indices where data[index] == 0x0A {
-            lines.append(try Self.decodeLine(data[lineStart..<index], source: source, line: lineNumber))
-            lineStart = index + 1
-            lineNumber += 1
-        }
-        if lineStart < data.endIndex {
-            lines.append(try Self.decodeLine(data[lineStart...], source: source, line: lineNumber))
-        }
-        return lines
-    }
-
-    /// The line's text, every scalar kept: Foundation's `String(data:encoding:)` drops a leading
-    /// U+FEFF, which Hugging Face keeps (it gives no token, but every offset counts it).
-    private static func decodeLine(_ bytes: Data, source: String, line: Int) throws -> String {
-        var bytes = bytes
-        if bytes.last == 0x0D { bytes = bytes.dropLast() }
-        let text = String(decoding: bytes, as: UTF8.self)
-        // Decoding replaces invalid sequences with U+FFFD: valid UTF-8 round-trips unchanged.
-        guard text.utf8.elementsEqual(bytes) else {
-            throw InputError("\(source) line \(line): not valid UTF-8")
-        }
-        return text
+        // Every scalar kept: Hugging Face keeps a line's leading U+FEFF (no token, but every offset counts it).
+        return try Console.readLines(path: file, keepingByteOrderMark: true)
     }
 
     private static func parsePair(_ input: String, line: Int) throws -> (String, String) {
