@@ -22,20 +22,10 @@ import sys
 import tempfile
 import time
 
+import blas_env  # benchmarks/, the script's own folder, is on the path
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 THREADS = 2
-
-
-def ensure_environment():
-    """OpenBLAS reads these when it loads: re-run this script once with them set."""
-    wanted = {"OPENBLAS_NUM_THREADS": str(THREADS), "OMP_NUM_THREADS": str(THREADS), "NLUKIT_THREADS": str(THREADS)}
-    flags = open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else ""
-    if "avx512f" in flags:
-        wanted["OPENBLAS_CORETYPE"] = "SkylakeX"
-    elif "avx2" in flags:
-        wanted["OPENBLAS_CORETYPE"] = "Haswell"
-    if any(os.environ.get(k) != v for k, v in wanted.items()):
-        os.execve(sys.executable, [sys.executable] + sys.argv, {**os.environ, **wanted})
 
 
 def cpu_name():
@@ -52,7 +42,7 @@ def main():
     parser.add_argument("--hidden", type=int, default=256)
     parser.add_argument("--length", type=int, default=128)
     args = parser.parse_args()
-    ensure_environment()
+    blas_env.configure(threads=THREADS)  # before NumPy and PyTorch load OpenBLAS
 
     import numpy as np
     import torch
