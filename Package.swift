@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "NLUIntents", targets: ["NLUIntents"]),
         .library(name: "NLUSequence", targets: ["NLUSequence"]),
         .library(name: "NLUSearch", targets: ["NLUSearch"]),
+        .library(name: "NLUCoreML", targets: ["NLUCoreML"]),
         .library(name: "NLUServer", targets: ["NLUServer"]),
         .executable(name: "nlu", targets: ["nlu"]),
         .executable(name: "nlu-bench", targets: ["NLUBench"]),
@@ -26,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         // The HTTP server (`nlu serve`): Hummingbird's HTTP/1 server only (not its TLS, HTTP/2, router DSL or
         // testing products), the NIO pieces it is built on, and Prometheus metrics.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -77,12 +79,20 @@ let package = Package(
             ]
         ),
         .target(name: "NLUSequence", dependencies: ["NLUCore", "NLUText"]),
+        // Core ML .mlmodel files: the protobuf code is generated once (scripts/generate-coreml-proto.sh) and
+        // committed, so only the SwiftProtobuf runtime library is built, not its code-generating plugin.
+        .target(
+            name: "NLUCoreML",
+            dependencies: ["NLUCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            exclude: ["Proto"]
+        ),
         .target(
             name: "NLUKit",
             dependencies: [
                 "NLUCore", "NLUText", "NLUBuiltins", "NLUTransformers", "NLUEmbeddings", "NLUSearch", "NLUQuestionAnswering",
                 "NLUIntents",
                 "NLUSequence",
+                "NLUCoreML",
             ]
         ),
         // Hummingbird 2 needs macOS 14 / iOS 17: the server's types are marked @available for those,
@@ -127,6 +137,7 @@ let package = Package(
         .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents"]),
         .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence"]),
         .testTarget(name: "NLUSearchTests", dependencies: ["NLUSearch", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "NLUCoreMLTests", dependencies: ["NLUCoreML"]),
         .testTarget(name: "NLUServerTests", dependencies: ["NLUServer", "NLUIntents", "NLUEmbeddings"]),
         .testTarget(name: "CLITests", dependencies: ["nlu"]),
     ],
