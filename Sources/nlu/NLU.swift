@@ -24,13 +24,15 @@ struct NLU: ParsableCommand {
 
     static func main() {
         BLASRelaunch.relaunchIfNeeded()
+        StreamOutput.reportClosedPipesAsErrors()
+        TemporaryFiles.removeOnTermination()
         do {
             var command = try parseAsRoot()
             try command.run()
         } catch {
             // ArgumentParser exits 64 (EX_USAGE) on usage errors; our contract says 2.
             if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Console.log(fullMessage(for: error))
                 Foundation.exit(2)
             }
             exit(withError: error)
