@@ -8,9 +8,13 @@ let package = Package(
         .library(name: "NLUKit", targets: ["NLUKit"]),
         .library(name: "NLUCore", targets: ["NLUCore"]),
         .library(name: "NLUText", targets: ["NLUText"]),
+        .library(name: "NLUBuiltins", targets: ["NLUBuiltins"]),
+        .library(name: "NLUTransformers", targets: ["NLUTransformers"]),
+        .library(name: "NLUEmbeddings", targets: ["NLUEmbeddings"]),
         .library(name: "NLUQuestionAnswering", targets: ["NLUQuestionAnswering"]),
         .library(name: "NLUIntents", targets: ["NLUIntents"]),
         .library(name: "NLUSequence", targets: ["NLUSequence"]),
+        .library(name: "NLUSearch", targets: ["NLUSearch"]),
         .executable(name: "nlu", targets: ["nlu"]),
         .executable(name: "nlu-bench", targets: ["NLUBench"]),
     ],
@@ -20,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // BLAS: OpenBLAS's cblas.h on Linux; Accelerate is imported directly on Apple platforms.
@@ -39,7 +44,19 @@ let package = Package(
             ]
         ),
         .target(name: "NLUText"),
-        .target(name: "NLUQuestionAnswering", dependencies: ["NLUCore", "NLUText"]),
+        // Built-in entities (numbers, money, dates…) found and resolved; the Text layer's recognizers.
+        .target(name: "NLUBuiltins", dependencies: ["NLUText"]),
+        // The one BERT-family encoder (configuration, checkpoint names, packed weights, masked
+        // attention) that every task needing a transformer builds on.
+        .target(name: "NLUTransformers", dependencies: ["NLUCore"]),
+        // sentence-transformers models as on disk (pooling, dense, normalize) and batched embedding.
+        .target(name: "NLUEmbeddings", dependencies: ["NLUCore", "NLUText", "NLUTransformers"]),
+        // Retrieval: the document index (SQLite through GRDB: FTS5 keyword search, exact vectors, fusion).
+        .target(
+            name: "NLUSearch",
+            dependencies: ["NLUCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(name: "NLUQuestionAnswering", dependencies: ["NLUCore", "NLUText", "NLUTransformers", "NLUSearch"]),
         .target(
             name: "NLUIntents",
             dependencies: [
@@ -52,7 +69,11 @@ let package = Package(
         .target(name: "NLUSequence", dependencies: ["NLUCore", "NLUText"]),
         .target(
             name: "NLUKit",
-            dependencies: ["NLUCore", "NLUText", "NLUQuestionAnswering", "NLUIntents", "NLUSequence"]
+            dependencies: [
+                "NLUCore", "NLUText", "NLUBuiltins", "NLUTransformers", "NLUEmbeddings", "NLUSearch", "NLUQuestionAnswering",
+                "NLUIntents",
+                "NLUSequence",
+            ]
         ),
         .executableTarget(
             name: "nlu",
@@ -71,9 +92,12 @@ let package = Package(
         ),
         .testTarget(name: "NLUCoreTests", dependencies: ["NLUCore"]),
         .testTarget(name: "NLUTextTests", dependencies: ["NLUText"]),
+        .testTarget(name: "NLUBuiltinsTests", dependencies: ["NLUBuiltins"]),
+        .testTarget(name: "NLUEmbeddingsTests", dependencies: ["NLUEmbeddings"]),
         .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering"]),
         .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents"]),
         .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence"]),
+        .testTarget(name: "NLUSearchTests", dependencies: ["NLUSearch", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "CLITests", dependencies: ["nlu"]),
     ],
     swiftLanguageModes: [.v6]

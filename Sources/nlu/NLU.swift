@@ -7,7 +7,7 @@ import NLUKit
 struct NLU: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nlu",
-        abstract: "Offline natural-language understanding: question answering, intents, language models.",
+        abstract: "Offline natural-language understanding: question answering, intents, language models, built-in entities.",
         discussion: """
         Output for scripts: --json prints machine-readable results on stdout; logs and progress \
         go to stderr. Exit codes: 0 success, 1 runtime failure, 2 usage error.
@@ -17,7 +17,9 @@ struct NLU: ParsableCommand {
             SelfCheckCommand.self,
             IntentsCommand.self,
             QACommand.self,
+            IndexCommand.self,
             TokenizeCommand.self,
+            EntitiesCommand.self,
             LanguageModelCommand.self,
         ]
     )

@@ -99,32 +99,10 @@ struct TokenizeCommand: ParsableCommand {
         return try BertTokenizer(vocabulary: tokenizer.vocabulary, options: options)
     }
 
-    /// The inputs: the arguments, or the lines of --file / standard input (a final newline ends the last line).
+    /// The inputs: the arguments, or the lines of --file / standard input.
     private func readInputs() throws -> [String] {
         if !texts.isEmpty { return texts }
-        let source = file ?? "standard input"
-        let data = try Console.readData(path: file)
-        var lines: [String] = []
-        var lineStart = data.startIndex
-        var lineNumber = 1
-        for index in data.indices where data[index] == 0x0A {
-            lines.append(try Self.decodeLine(data[lineStart..<index], source: source, line: lineNumber))
-            lineStart = index + 1
-            lineNumber += 1
-        }
-        if lineStart < data.endIndex {
-            lines.append(try Self.decodeLine(data[lineStart...], source: source, line: lineNumber))
-        }
-        return lines
-    }
-
-    private static func decodeLine(_ bytes: Data, source: String, line: Int) throws -> String {
-        var bytes = bytes
-        if bytes.last == 0x0D { bytes = bytes.dropLast() }
-        guard let text = String(data: bytes, encoding: .utf8) else {
-            throw InputError("\(source) line \(line): not valid UTF-8")
-        }
-        return text
+        return try Console.readLines(path: file)
     }
 
     private static func parsePair(_ input: String, line: Int) throws -> (String, String) {

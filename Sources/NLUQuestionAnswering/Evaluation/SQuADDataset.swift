@@ -1,4 +1,5 @@
 import Foundation
+import NLUTransformers
 
 /// A question-answering dataset in the SQuAD v1.1 / v2.0 JSON format:
 /// `{"version": ..., "data": [{"title": ..., "paragraphs": [{"context": ..., "qas": [...]}]}]}`.

@@ -56,6 +56,37 @@ enum Console {
     }
 }
 
+extension Console {
+    /// The lines of the file at `path` (standard input when nil or "-"), one input each; a final
+    /// newline ends the last line and a "\r" before a newline is dropped.
+    /// - Throws: ``InputError`` naming the file (or "standard input") and the line that is not UTF-8.
+    static func readLines(path: String?) throws -> [String] {
+        let source = path ?? "standard input"
+        let data = try readData(path: path)
+        var lines: [String] = []
+        var lineStart = data.startIndex
+        var lineNumber = 1
+        for index in data.indices where data[index] == 0x0A {
+            lines.append(try decodeLine(data[lineStart..<index], source: source, line: lineNumber))
+            lineStart = index + 1
+            lineNumber += 1
+        }
+        if lineStart < data.endIndex {
+            lines.append(try decodeLine(data[lineStart...], source: source, line: lineNumber))
+        }
+        return lines
+    }
+
+    private static func decodeLine(_ bytes: Data, source: String, line: Int) throws -> String {
+        var bytes = bytes
+        if bytes.last == 0x0D { bytes = bytes.dropLast() }
+        guard let text = String(data: bytes, encoding: .utf8) else {
+            throw InputError("\(source) line \(line): not valid UTF-8")
+        }
+        return text
+    }
+}
+
 /// An input a subcommand cannot read or use; printed as "Error: <message>" with exit code 1.
 struct InputError: Error, CustomStringConvertible, LocalizedError {
     let description: String

@@ -1,0 +1,310 @@
+/// Reads dates from tokens: "today", "next Friday", "May 4th", "the 4th of May, 2017", "5/17/2018",
+/// "2018-05-17", "in 3 days", "two days ago". Each function returns the date and the index one past
+/// its last token, or nil; none looks more than a few tokens ahead.
+struct DateParser: Sendable {
+    let text: TokenizedText
+    let numbers: NumberParser
+    let reference: CivilDate
+
+    init(_ text: TokenizedText, reference: CivilDate) {
+        self.text = text
+        self.numbers = NumberParser(text)
+        self.reference = reference
+    }
+
+    /// Any date starting at `index`.
+    func date(at index: Int) -> (SpokenDate, Int)? {
+        if let found = relativeDay(at: index) { return found }
+        if let found = weekdayDate(at: index) { return found }
+        if let found = monthDay(at: index) { return found }
+        if let found = dayMonth(at: index) { return found }
+        if let found = numericDate(at: index) { return found }
+        if let found = offsetDate(at: index) { return found }
+        if let found = dayOfMonth(at: index) { return found }
+        return nil
+    }
+
+    /// "the 4th", "the eleventh": a day of this or another month.
+    func dayOfMonth(at index: Int) -> (SpokenDate, Int)? {
+        guard text.word(index) == "the", let token = text.token(index + 1) else { return nil }
+        let isOrdinal = token.isDigits ? text.token(index + 2).map { $0.isWord && !$0.spaceBefore && NumberWords.ordinalSuffixes.contains($0.text) } == true
+            : NumberWords.ordinal(token.text) != nil
+        guard isOrdinal, let (day, end) = dayNumber(at: index + 1) else { return nil }
+        if let next = text.word(end), next == "of" || DateTimeWords.months[next] != nil || next == "day" || next == "week" || next == "century" { return nil }
+        return (SpokenDate(kind: .dayOfMonth(day)), end)
+    }
+
+    // MARK: words
+
+    /// "today", "tomorrow", "yesterday", "the day after tomorrow", "the day before yesterday", "the day after".
+    func relativeDay(at index: Int) -> (SpokenDate, Int)? {
+        guard let word = text.word(index) else { return nil }
+        func day(_ offset: Int, _ end: Int) -> (SpokenDate, Int) { (SpokenDate(kind: .exact(reference.adding(days: offset))), end) }
+        switch word {
+        case "today": return day(0, index + 1)
+        case "tomorrow", "tmr", "tomorow", "tommorow": return day(1, index + 1)
+        case "yesterday": return day(-1, index + 1)
+        case "the", "day":
+            let start = word == "the" ? index + 1 : index
+            guard text.word(start) == "day" else { return nil }
+            if text.word(start + 1) == "after" {
+                if text.word(start + 2) == "tomorrow" { return day(2, start + 3) }
+                if word == "the", text.word(start + 2) == nil || text.token(start + 2)?.kind == .symbol { return day(1, start + 2) }
+            }
+            if text.word(start + 1) == "before", text.word(start + 2) == "yesterday" { return day(-2, start + 3) }
+            return nil
+        default: return nil
+        }
+    }
+
+    /// "Monday", "this/next/last/past/previous/coming Monday", "next week Monday", "Tuesday of next week",
+    /// "Tuesday, Jan 15" (the written date wins), "Monday 21" (the day of the month that is a Monday).
+    func weekdayDate(at index: Int) -> (SpokenDate, Int)? {
+        var position = index
+        var modifier: String?
+        if let word = text.word(position), ["this", "next", "last", "past", "previous", "coming", "upcoming", "following"].contains(word) {
+            modifier = word == "following" ? "next" : word
+            position += 1
+            // "this upcoming Friday", "this past Wednesday".
+            if word == "this", let second = text.word(position), second == "upcoming" || second == "coming" || second == "past" {
+                modifier = second
+                position += 1
+            }
+        }
+        // "next week Monday", "next week on Tuesday".
+        if let modifier, modifier != "past", text.word(position) == "week" {
+            var dayIndex = position + 1
+            if text.word(dayIndex) == "on" { dayIndex += 1 }
+            guard let weekdayWord = text.word(dayIndex), let weekday = DateTimeWords.weekdays[weekdayWord] else { return nil }
+            let weeks = modifier == "next" || modifier == "coming" || modifier == "upcoming" ? 1 : modifier == "this" ? 0 : -1
+            return (SpokenDate(kind: .exact(reference.weekStart.adding(days: 7 * weeks + weekday - 1))), dayIndex + 1)
+        }
+        guard let word = text.word(position), let weekday = DateTimeWords.weekdays[word], !word.hasSuffix("s") || word.count <= 4 else {
+            return nil
+        }
+        if word == "sun" || word == "sat" || word == "wed" || word == "mon", !text[position].capitalized, modifier == nil {
+            return nil
+        }
+        var end = position + 1
+        let week = reference.weekStart
+        switch modifier {
+        case "this": return (SpokenDate(kind: .exact(week.adding(days: weekday - 1))), end)
+        case "next", "coming", "upcoming":
+            if modifier != "next" {
+                return (SpokenDate(kind: .exact(reference.adding(days: (weekday - reference.weekday + 7) % 7 == 0 ? 7 : (weekday - reference.weekday + 7) % 7))), end)
+            }
+            return (SpokenDate(kind: .exact(week.adding(days: 7 + weekday - 1))), end)
+        case "last", "previous": return (SpokenDate(kind: .exact(week.adding(days: -7 + weekday - 1))), end)
+        case "past":
+            let back = (reference.weekday - weekday + 7) % 7
+            return (SpokenDate(kind: .exact(reference.adding(days: back == 0 ? -7 : -back))), end)
+        default: break
+        }
+        // "Tuesday of next week", "monday of the following week", "Wednesday next week".
+        var after = end
+        if text.word(after) == "of" { after += 1 }
+        if text.word(after) == "the" { after += 1 }
+        if let relation = text.word(after), text.word(after + 1) == "week" {
+            let weeks: Int? = ["next", "following", "coming"].contains(relation) ? 1 : relation == "this" ? 0
+                : ["last", "previous"].contains(relation) ? -1 : nil
+            if let weeks { return (SpokenDate(kind: .exact(week.adding(days: 7 * weeks + weekday - 1))), after + 2) }
+        }
+        // "Tuesday, Jan 15", "friday 5/12", "Thursday 29/03": the written date.
+        var written = end
+        if let comma = text.token(written), comma.isSymbol(",") { written += 1 }
+        if text.word(written) == "the" || text.token(written)?.isDigits == true || text.word(written).map({ DateTimeWords.months[$0] != nil }) == true {
+            if let (date, dateEnd) = monthDay(at: written) ?? dayMonth(at: written) ?? numericDate(at: written) {
+                return (date, dateEnd)
+            }
+            // "Monday 21", "tuesday the eleventh": the nearest such day that falls on that weekday.
+            var dayIndex = written
+            if text.word(dayIndex) == "the" { dayIndex += 1 }
+            if let (day, dayEnd) = dayNumber(at: dayIndex), !(text.token(dayEnd).map { $0.isSymbol(":") || $0.isSymbol("-") } ?? false),
+               !(text.word(dayEnd).map { ["am", "pm", "a", "p", "oclock"].contains($0) } ?? false) {
+                for offset in 0...12 {
+                    for sign in [1, -1] {
+                        let month = CivilDate(year: reference.year, month: reference.month, day: 1)!.adding(months: sign * offset)
+                        if let date = CivilDate(year: month.year, month: month.month, day: day), date.weekday == weekday {
+                            return (SpokenDate(kind: .exact(date)), dayEnd)
+                        }
+                    }
+                }
+            }
+        }
+        end = position + 1
+        return (SpokenDate(kind: .weekday(weekday)), end)
+    }
+
+    /// "May 4th", "May the 4th", "May twenty nine", "Dec. 31 , 1994", "Jan/3", "May 4, 2017".
+    func monthDay(at index: Int) -> (SpokenDate, Int)? {
+        guard let (month, afterMonth) = monthName(at: index) else { return nil }
+        var position = afterMonth
+        if let separator = text.token(position), separator.isSymbol("/") || separator.isSymbol("-"), !separator.spaceBefore {
+            position += 1
+        }
+        if text.word(position) == "the" { position += 1 }
+        guard let (day, dayEnd) = dayNumber(at: position) else { return nil }
+        // "May 4:30" is a time, "May 2017" a month.
+        if let next = text.token(dayEnd), next.isSymbol(":") { return nil }
+        return withYear(month: month, day: day, after: dayEnd)
+    }
+
+    /// "4th May", "the 4th of May", "01st Jan 2019", "18 June", "the 09th of May".
+    func dayMonth(at index: Int) -> (SpokenDate, Int)? {
+        var position = index
+        if text.word(position) == "the" { position += 1 }
+        guard let (day, dayEnd) = dayNumber(at: position) else { return nil }
+        var monthIndex = dayEnd
+        if text.word(monthIndex) == "of" { monthIndex += 1 }
+        if let separator = text.token(monthIndex), separator.isSymbol("-") || separator.isSymbol("/"), !separator.spaceBefore {
+            monthIndex += 1
+        }
+        guard let (month, afterMonth) = monthName(at: monthIndex) else { return nil }
+        return withYear(month: month, day: day, after: afterMonth)
+    }
+
+    /// A month name with an optional abbreviation dot: (month, next index).
+    func monthName(at index: Int) -> (Int, Int)? {
+        guard let word = text.word(index), let month = DateTimeWords.months[word] else { return nil }
+        // "may" and "march" are also words: as a month they are capitalised or lead a date.
+        if word == "may" || word == "march", !text[index].capitalized,
+           !(text.word(index - 1).map { DateTimeWords.monthLeads.contains($0) } ?? false) {
+            guard text.token(index + 1)?.isDigits == true else { return nil }
+        }
+        var end = index + 1
+        if word.count == 3 || word == "sept", let dot = text.token(end), dot.isSymbol("."), !dot.spaceBefore { end += 1 }
+        return (month, end)
+    }
+
+    /// A day of the month, 1…31: "4", "04", "4th", "fourth", "twenty-ninth", "twenty nine".
+    func dayNumber(at index: Int) -> (Int, Int)? {
+        guard let token = text.token(index) else { return nil }
+        if token.isDigits {
+            guard token.text.count <= 2, let day = Int(token.text), day >= 1, day <= 31 else { return nil }
+            if let suffix = text.token(index + 1), suffix.isWord, !suffix.spaceBefore {
+                guard NumberWords.ordinalSuffixes.contains(suffix.text) else { return nil }
+                return (day, index + 2)
+            }
+            return (day, index + 1)
+        }
+        guard token.isWord, let number = numbers.parse(at: index), number.spelled, number.value.isInteger,
+              number.endToken - index <= 4 else { return nil }
+        let value = Int(number.value.double)
+        guard value >= 1, value <= 31 else { return nil }
+        return (value, number.endToken)
+    }
+
+    /// A year after a month and day: ", 2017", " 2017", " in 2017".
+    private func withYear(month: Int, day: Int, after index: Int) -> (SpokenDate, Int)? {
+        var position = index
+        if let comma = text.token(position), comma.isSymbol(",") { position += 1 }
+        if text.word(position) == "in" { position += 1 }
+        if let (year, yearEnd) = year(at: position) {
+            guard let date = CivilDate(year: year, month: month, day: day) else { return nil }
+            return (SpokenDate(kind: .exact(date)), yearEnd)
+        }
+        // February 30th does not exist in any year; February 29th does, in leap years.
+        guard CivilDate(year: 2000, month: month, day: day) != nil else { return nil }
+        return (SpokenDate(kind: .monthDay(month: month, day: day)), index)
+    }
+
+    /// A four-digit year 1000…2999 (or "'19"): (year, next index).
+    func year(at index: Int) -> (Int, Int)? {
+        guard let token = text.token(index), token.isDigits, token.text.count == 4, let year = Int(token.text),
+              year >= 1000, year <= 2999 else { return nil }
+        if let next = text.token(index + 1), !next.spaceBefore, next.isWord || next.isDigits { return nil }
+        return (year, index + 1)
+    }
+
+    // MARK: digits
+
+    /// "5/17/2018", "5/17", "17/5/2018", "2018-05-17", "2019/aug/01", "1.1.2019" (day first when the
+    /// first number cannot be a month).
+    func numericDate(at index: Int) -> (SpokenDate, Int)? {
+        guard let first = text.token(index), first.isDigits, let a = Int(first.text),
+              let separator = text.token(index + 1), !separator.spaceBefore,
+              separator.isSymbol("/") || separator.isSymbol("-") || separator.isSymbol("."),
+              !(index > 0 && !first.spaceBefore && (text[index - 1].isDigits || text[index - 1].isSymbol("/"))) else { return nil }
+        let mark = separator.text
+        // ISO "2018-05-17" or "2019/aug/01".
+        if first.text.count == 4 {
+            guard let monthToken = text.token(index + 2), !monthToken.spaceBefore else { return nil }
+            let month: Int?
+            if monthToken.isDigits { month = Int(monthToken.text) } else { month = DateTimeWords.months[monthToken.text] }
+            guard let month, let second = text.token(index + 3), second.isSymbol(mark), !second.spaceBefore,
+                  let dayToken = text.token(index + 4), dayToken.isDigits, !dayToken.spaceBefore, let day = Int(dayToken.text),
+                  let date = CivilDate(year: a, month: month, day: day) else { return nil }
+            return (SpokenDate(kind: .exact(date)), index + 5)
+        }
+        guard first.text.count <= 2, let secondToken = text.token(index + 2), secondToken.isDigits, !secondToken.spaceBefore,
+              secondToken.text.count <= 2, let b = Int(secondToken.text) else { return nil }
+        let (month, day) = a > 12 && b <= 12 ? (b, a) : (a, b)
+        if let next = text.token(index + 3), next.isSymbol(mark), !next.spaceBefore,
+           let yearToken = text.token(index + 4), yearToken.isDigits, !yearToken.spaceBefore {
+            guard var year = Int(yearToken.text), yearToken.text.count == 4 || yearToken.text.count == 2 else { return nil }
+            if yearToken.text.count == 2 { year += year < 50 ? 2000 : 1900 }
+            guard let date = CivilDate(year: year, month: month, day: day) else { return nil }
+            return (SpokenDate(kind: .exact(date)), index + 5)
+        }
+        // Without a year only "/" makes a date ("5/17"); "7.6" and "3-8" are more often other things.
+        guard mark == "/", CivilDate(year: 2000, month: month, day: day) != nil else { return nil }
+        if let next = text.token(index + 3), !next.spaceBefore, next.isDigits || next.isSymbol("/") { return nil }
+        return (SpokenDate(kind: .monthDay(month: month, day: day)), index + 3)
+    }
+
+    // MARK: offsets
+
+    /// "in 3 days", "in two weeks", "3 days ago", "two days from today", "2 weeks from now", "a week later".
+    func offsetDate(at index: Int) -> (SpokenDate, Int)? {
+        guard let (offset, end) = dayOffset(at: index) else { return nil }
+        return (SpokenDate(kind: .exact(offset)), end)
+    }
+
+    private func dayOffset(at index: Int) -> (CivilDate, Int)? {
+        var position = index
+        let leadingIn = text.word(position) == "in"
+        if leadingIn { position += 1 }
+        guard let (amount, unit, afterUnit) = DurationParser(text).amount(at: position), !unit.isTime,
+              amount == amount.rounded() else { return nil }
+        let count = Int(amount)
+        func shifted(_ sign: Int) -> CivilDate? {
+            switch unit.letter {
+            case "D": return reference.adding(days: sign * count)
+            case "W": return reference.adding(days: sign * 7 * count)
+            case "M": return reference.adding(months: sign * count)
+            case "Y": return reference.adding(months: sign * 12 * count)
+            default: return nil
+            }
+        }
+        // "three weeks from tomorrow", "3 days from Tuesday", "two days before yesterday".
+        if !leadingIn, let word = text.word(afterUnit), word == "from" || word == "after" || word == "before",
+           let (anchor, anchorEnd) = relativeDay(at: afterUnit + 1) ?? weekdayDate(at: afterUnit + 1) ?? monthDay(at: afterUnit + 1),
+           let base = anchor.readings(reference).last {
+            let sign = word == "before" ? -1 : 1
+            let shifted: CivilDate?
+            switch unit.letter {
+            case "D": shifted = base.adding(days: sign * count)
+            case "W": shifted = base.adding(days: sign * 7 * count)
+            case "M": shifted = base.adding(months: sign * count)
+            case "Y": shifted = base.adding(months: sign * 12 * count)
+            default: shifted = nil
+            }
+            return shifted.map { ($0, anchorEnd) }
+        }
+        if leadingIn, let word = text.word(afterUnit), ["ago", "before", "from", "after", "later"].contains(word) {
+            return nil  // "in two days from today": the date is "two days from today", read from the next token
+        }
+        if let word = text.word(afterUnit) {
+            if word == "ago" || word == "before", word == "ago" || text.word(afterUnit + 1) == "today" {
+                let end = word == "ago" ? afterUnit + 1 : afterUnit + 2
+                return shifted(-1).map { ($0, end) }
+            }
+            if word == "from" || word == "after", let what = text.word(afterUnit + 1), what == "now" || what == "today" {
+                return shifted(1).map { ($0, afterUnit + 2) }
+            }
+            if word == "later", !leadingIn { return shifted(1).map { ($0, afterUnit + 1) } }
+        }
+        guard leadingIn else { return nil }
+        return shifted(1).map { ($0, afterUnit) }
+    }
+}

@@ -1,0 +1,291 @@
+/// Reads spans of days: "next week", "this month", "last year", "this weekend", "May", "May 2017",
+/// "2017", "q1 2017", "this quarter", "week 31", "next 5 days", "past 3 weeks", "from May 4 to May 10",
+/// "between 2014 and 2018", "November 18-19".
+struct DateRangeParser: Sendable {
+    let text: TokenizedText
+    let dates: DateParser
+    let reference: CivilDate
+
+    init(_ text: TokenizedText, reference: CivilDate) {
+        self.text = text
+        self.dates = DateParser(text, reference: reference)
+        self.reference = reference
+    }
+
+    func range(at index: Int) -> (SpokenDateRange, Int)? {
+        var best: (SpokenDateRange, Int)?
+        for candidate in [between(at: index), relativePeriod(at: index), countedPeriod(at: index), quarter(at: index),
+                          monthRange(at: index), numberedWeek(at: index), yearRange(at: index)] {
+            if let candidate, candidate.1 > (best?.1 ?? index) { best = candidate }
+        }
+        return best
+    }
+
+    // MARK: named periods
+
+    private static let relations: [String: Int] = [
+        "this": 0, "current": 0, "next": 1, "following": 1, "coming": 1, "upcoming": 1, "last": -1, "previous": -1,
+        "past": -1, "prior": -1,
+    ]
+
+    /// "this week", "next month", "last year", "the following week", "this weekend", "this calendar year".
+    func relativePeriod(at index: Int) -> (SpokenDateRange, Int)? {
+        var position = index
+        // "the week", "the year": the current one ("partner of the year"), unless more follows.
+        if text.word(position) == "the", let unit = text.word(position + 1), unit == "week" || unit == "month" || unit == "year",
+           !(text.token(position + 2).map { $0.isDigits || $0.text == "of" || $0.text == "before" || $0.text == "after" } ?? false) {
+            return period(unit, offset: 0, at: position + 1)
+        }
+        guard let relation = text.word(position), let offset = Self.relations[relation] else { return nil }
+        position += 1
+        if text.word(position) == "calendar" { position += 1 }
+        guard let unit = text.word(position) else { return nil }
+        if let (span, end) = period(unit, offset: offset, at: position) { return (span, end) }
+        // "this September", "next May", "last April".
+        if let month = DateTimeWords.months[unit], unit != "may" || text[position].capitalized {
+            let year = reference.year + (relation == "this" || relation == "current" ? 0 : offset)
+            return (monthSpan(year: year, month: month), position + 1)
+        }
+        return nil
+    }
+
+    private func period(_ unit: String, offset: Int, at position: Int) -> (SpokenDateRange, Int)? {
+        switch unit {
+        case "week":
+            let start = reference.weekStart.adding(days: 7 * offset)
+            let week = start.isoWeek
+            return (SpokenDateRange(timex: Timex.pad(week.year, 4) + "-W" + Timex.pad(week.week, 2), spans: [(start, start.adding(days: 7))]), position + 1)
+        case "weekend":
+            let start = reference.weekStart.adding(days: 7 * offset)
+            let week = start.isoWeek
+            return (SpokenDateRange(timex: Timex.pad(week.year, 4) + "-W" + Timex.pad(week.week, 2) + "-WE",
+                                    spans: [(start.adding(days: 5), start.adding(days: 7))]), position + 1)
+        case "month":
+            let first = CivilDate(year: reference.year, month: reference.month, day: 1)!.adding(months: offset)
+            return (monthSpan(year: first.year, month: first.month), position + 1)
+        case "year":
+            return (yearSpan(reference.year + offset), position + 1)
+        case "quarter":
+            let quarterStart = CivilDate(year: reference.year, month: (reference.month - 1) / 3 * 3 + 1, day: 1)!.adding(months: 3 * offset)
+            return (fixedSpan(quarterStart, quarterStart.adding(months: 3), duration: "P3M"), position + 1)
+        default:
+            return nil
+        }
+    }
+
+    /// "next 5 days", "past 3 weeks", "last two months", "the 2 upcoming months", "5 coming days".
+    func countedPeriod(at index: Int) -> (SpokenDateRange, Int)? {
+        var position = index
+        var relation = text.word(position).flatMap { Self.relations[$0] != nil ? $0 : nil }
+        if relation != nil { position += 1 }
+        guard let number = NumberParser(text).parse(at: position), number.kind == .cardinal, number.value.isInteger,
+              number.value.double >= 1, number.value.double <= 1000 else { return nil }
+        position = number.endToken
+        if relation == nil, let word = text.word(position), ["next", "coming", "upcoming", "past", "previous", "last"].contains(word) {
+            relation = word
+            position += 1
+        }
+        guard let relation, relation != "this", relation != "current", let unitWord = text.word(position),
+              let unit = DateTimeWords.units[unitWord], !unit.isTime else { return nil }
+        let count = Int(number.value.double)
+        let forward = (Self.relations[relation] ?? 1) > 0
+        func shift(_ date: CivilDate, _ n: Int) -> CivilDate {
+            switch unit.letter {
+            case "D": return date.adding(days: n)
+            case "W": return date.adding(days: 7 * n)
+            case "M": return date.adding(months: n)
+            default: return date.adding(months: 12 * n)
+            }
+        }
+        let duration = "P" + String(count) + unit.letter
+        if forward {
+            let start = reference.adding(days: 1)
+            return (fixedSpan(start, shift(start, count), duration: duration), position + 1)
+        }
+        return (fixedSpan(shift(reference, -count), reference, duration: duration), position + 1)
+    }
+
+    /// "q1", "Q3 2017", "2017 q1", "q1-2019".
+    func quarter(at index: Int) -> (SpokenDateRange, Int)? {
+        var position = index
+        var year: Int?
+        if let (y, end) = dates.year(at: position) {
+            year = y
+            position = end
+        }
+        guard let word = text.word(position), word == "q", let digits = text.token(position + 1), digits.isDigits,
+              !digits.spaceBefore, let q = Int(digits.text), q >= 1, q <= 4 else {
+            return nil
+        }
+        position += 2
+        if year == nil {
+            var yearIndex = position
+            if let dash = text.token(yearIndex), dash.isSymbol("-") || dash.isSymbol(",") { yearIndex += 1 }
+            if let (y, end) = dates.year(at: yearIndex) {
+                year = y
+                position = end
+            }
+        }
+        if let year {
+            let start = CivilDate(year: year, month: 3 * q - 2, day: 1)!
+            return (fixedSpan(start, start.adding(months: 3), duration: "P3M"), position)
+        }
+        // The year left open: the past and the future such quarter.
+        let thisYear = CivilDate(year: reference.year, month: 3 * q - 2, day: 1)!
+        let future = thisYear.adding(months: 3) > reference ? thisYear : thisYear.adding(months: 12)
+        let past = thisYear <= reference ? thisYear : thisYear.adding(months: -12)
+        let timex = "(XXXX-" + Timex.pad(3 * q - 2, 2) + "-01,XXXX-" + Timex.pad((3 * q) % 12 + 1, 2) + "-01,P3M)"
+        return (SpokenDateRange(timex: timex, spans: [(past, past.adding(months: 3)), (future, future.adding(months: 3))]), position)
+    }
+
+    /// "May", "in May" (the year left open), "May 2017", "2017 april", "Dec/2018", "April in 2016".
+    func monthRange(at index: Int) -> (SpokenDateRange, Int)? {
+        if let (year, afterYear) = dates.year(at: index), let (month, end) = dates.monthName(at: afterYear) {
+            return (monthSpan(year: year, month: month), end)
+        }
+        guard let (month, afterMonth) = dates.monthName(at: index) else { return nil }
+        var position = afterMonth
+        if let slash = text.token(position), slash.isSymbol("/") || slash.isSymbol(",") || slash.isSymbol("-") { position += 1 }
+        if text.word(position) == "in" || text.word(position) == "of" { position += 1 }
+        if let (year, end) = dates.year(at: position) { return (monthSpan(year: year, month: month), end) }
+        // A month alone must look like one: capitalised, or after "in", "during", "since"….
+        let word = text[index].text
+        guard text[index].capitalized || (text.word(index - 1).map { DateTimeWords.monthLeads.contains($0) } ?? false),
+              word != "may" || text[index].capitalized && index > 0 && (text.word(index - 1).map { DateTimeWords.monthLeads.contains($0) } ?? false),
+              word != "march" || text[index].capitalized || (text.word(index - 1).map { DateTimeWords.monthLeads.contains($0) } ?? false)
+        else { return nil }
+        let pastYear = month <= reference.month ? reference.year : reference.year - 1
+        let futureYear = month >= reference.month ? reference.year : reference.year + 1
+        let past = monthSpan(year: pastYear, month: month).spans[0], future = monthSpan(year: futureYear, month: month).spans[0]
+        return (SpokenDateRange(timex: "XXXX-" + Timex.pad(month, 2), spans: [past, future]), afterMonth)
+    }
+
+    /// "week 31", "the week 10".
+    func numberedWeek(at index: Int) -> (SpokenDateRange, Int)? {
+        guard text.word(index) == "week", let digits = text.token(index + 1), digits.isDigits, let week = Int(digits.text),
+              week >= 1, week <= 53 else { return nil }
+        let januaryFourth = CivilDate(year: reference.year, month: 1, day: 4)!
+        let start = januaryFourth.weekStart.adding(days: 7 * (week - 1))
+        return (SpokenDateRange(timex: Timex.pad(reference.year, 4) + "-W" + Timex.pad(week, 2), spans: [(start, start.adding(days: 7))]), index + 2)
+    }
+
+    /// A year said as one: "in 2017", "the year 2008", "during 1999", "cy 2008", "2150" after "in".
+    func yearRange(at index: Int) -> (SpokenDateRange, Int)? {
+        var position = index
+        var said = false
+        if let word = text.word(position), word == "year" || word == "cy" {
+            said = true
+            position += 1
+        }
+        guard let (year, end) = dates.year(at: position) else { return nil }
+        if !said {
+            guard let lead = text.word(index - 1), ["in", "during", "since", "of", "for", "year", "until", "till", "by", "before", "after", "and", "from", "to", "through", "between"].contains(lead) else {
+                return nil
+            }
+        }
+        if let next = text.token(end), next.isSymbol("%") || next.isSymbol(",") && text.token(end + 1)?.isDigits == true { return nil }
+        return (yearSpan(year), end)
+    }
+
+    // MARK: between
+
+    /// "from May 4 to May 10", "between 2014 and 2018", "2014-2018", "from 10/1/2018 - 10/7/2018",
+    /// "November 18-19", "Nov-Feb 2017", "May to March".
+    func between(at index: Int) -> (SpokenDateRange, Int)? {
+        var position = index
+        let lead = text.word(position)
+        if lead == "from" || lead == "between" { position += 1 }
+        // "November 18-19": one month, two days.
+        if let (month, afterMonth) = dates.monthName(at: position), let (day1, afterDay1) = dates.dayNumber(at: afterMonth),
+           let dash = text.token(afterDay1), dash.isSymbol("-") || text.word(afterDay1) == "to",
+           let (day2, afterDay2) = dates.dayNumber(at: afterDay1 + 1), day2 > day1 {
+            let first = SpokenDate(kind: .monthDay(month: month, day: day1)), second = SpokenDate(kind: .monthDay(month: month, day: day2))
+            if let span = span(first, second) { return (span, afterDay2) }
+        }
+        guard let (first, afterFirst) = endpoint(at: position) else { return nil }
+        guard let joiner = text.token(afterFirst) else { return nil }
+        let joins = lead == "between" ? joiner.text == "and" || joiner.isSymbol("-")
+            : joiner.text == "to" || joiner.text == "till" || joiner.text == "until" || joiner.text == "through" || joiner.text == "thru" || joiner.isSymbol("-")
+        guard joins, let (second, afterSecond) = endpoint(at: afterFirst + 1) else { return nil }
+        if lead == nil || (lead != "from" && lead != "between") {
+            // Without "from"/"between" only the hyphen and "to"/"through" join, and both ends must be dates.
+            guard joiner.isSymbol("-") || joiner.text == "to" || joiner.text == "through" else { return nil }
+        }
+        return combine(first, second).map { ($0, afterSecond) }
+    }
+
+    private enum Endpoint { case date(SpokenDate), month(SpokenDateRange), year(Int), today }
+
+    private func endpoint(at index: Int) -> (Endpoint, Int)? {
+        if let word = text.word(index), word == "now" || word == "today" { return (.today, index + 1) }
+        if let (date, end) = dates.monthDay(at: index) ?? dates.dayMonth(at: index) ?? dates.numericDate(at: index) ?? dates.relativeDay(at: index) {
+            return (.date(date), end)
+        }
+        if let (range, end) = monthRangeLoose(at: index) { return (.month(range), end) }
+        if let (year, end) = dates.year(at: index) { return (.year(year), end) }
+        return nil
+    }
+
+    /// A month with or without a year, for range ends ("Nov-Feb 2017", "May to March").
+    private func monthRangeLoose(at index: Int) -> (SpokenDateRange, Int)? {
+        if let found = monthRange(at: index) { return found }
+        guard let (month, end) = dates.monthName(at: index) else { return nil }
+        return (SpokenDateRange(timex: "XXXX-" + Timex.pad(month, 2), spans: [monthSpan(year: reference.year, month: month).spans[0]]), end)
+    }
+
+    private func combine(_ first: Endpoint, _ second: Endpoint) -> SpokenDateRange? {
+        switch (first, second) {
+        case (.year(let a), .year(let b)):
+            guard b > a else { return nil }
+            return fixedSpan(yearSpan(a).spans[0].start, yearSpan(b).spans[0].start, duration: "P" + String(b - a) + "Y")
+        case (.date(let a), .date(let b)):
+            return span(a, b)
+        case (.date(let a), .today):
+            return span(a, SpokenDate(kind: .exact(reference)))
+        case (.today, .date(let b)):
+            return span(SpokenDate(kind: .exact(reference)), b)
+        case (.month(let a), .month(let b)):
+            guard let startA = a.spans.last?.start, var startB = b.spans.last?.start else { return nil }
+            let aOpen = a.timex.hasPrefix("XXXX"), bOpen = b.timex.hasPrefix("XXXX")
+            var start = startA
+            if aOpen && !bOpen, start >= startB { start = CivilDate(year: startB.year - 1, month: start.month, day: 1)! }
+            if aOpen && !bOpen, start.adding(months: 12) < startB { start = CivilDate(year: startB.year, month: start.month, day: 1)! }
+            if bOpen, startB <= start { startB = CivilDate(year: start.year + (startB.month <= start.month ? 1 : 0), month: startB.month, day: 1)! }
+            let months = (startB.year - start.year) * 12 + startB.month - start.month
+            guard months > 0 else { return nil }
+            return fixedSpan(start, startB, duration: "P" + String(months) + "M")
+        default:
+            return nil
+        }
+    }
+
+    /// The range between two dates said, in LUIS's "(start,end,PnD)" form.
+    private func span(_ first: SpokenDate, _ second: SpokenDate) -> SpokenDateRange? {
+        let a = first.readings(reference), b = second.readings(reference)
+        guard !a.isEmpty, !b.isEmpty else { return nil }
+        var spans: [(start: CivilDate, end: CivilDate)] = []
+        if a.count == b.count {
+            for (start, end) in zip(a, b) where start < end { spans.append((start, end)) }
+        } else if let start = a.last, let end = b.first(where: { $0 > start }) ?? b.last, start < end {
+            spans.append((start, end))
+        }
+        guard let days = spans.first.map({ $0.start.days(until: $0.end) }) else { return nil }
+        return SpokenDateRange(timex: "(" + first.timex + "," + second.timex + ",P" + String(days) + "D)", spans: spans)
+    }
+
+    // MARK: spans
+
+    func monthSpan(year: Int, month: Int) -> SpokenDateRange {
+        let start = CivilDate(year: min(max(year, 1), 9999), month: month, day: 1)!
+        return SpokenDateRange(timex: Timex.pad(start.year, 4) + "-" + Timex.pad(month, 2), spans: [(start, start.adding(months: 1))])
+    }
+
+    func yearSpan(_ year: Int) -> SpokenDateRange {
+        let start = CivilDate(year: min(max(year, 1), 9998), month: 1, day: 1)!
+        return SpokenDateRange(timex: Timex.pad(start.year, 4), spans: [(start, start.adding(months: 12))])
+    }
+
+    private func fixedSpan(_ start: CivilDate, _ end: CivilDate, duration: String) -> SpokenDateRange {
+        SpokenDateRange(timex: "(" + start.text + "," + end.text + "," + duration + ")", spans: [(start, end)])
+    }
+}

@@ -1,0 +1,389 @@
+/// Finds LUIS datetimeV2 entities — `date`, `time`, `datetime`, `daterange`, `timerange`,
+/// `datetimerange`, `duration`, `set` — and resolves them against the reference time, with a TIMEX
+/// for each and both the past and the future reading where the text leaves the year, month or week open.
+///
+/// At every token it tries each pattern (a date, a time, a date with a time or a part of the day, a time
+/// range, a date range, a duration, a set) and offers all it finds; the longest wins in
+/// ``BuiltinRecognizer``. Every pattern looks a bounded number of tokens ahead.
+struct DateTimeRecognizer: EntityRecognizer {
+    var produces: Set<BuiltinEntityType> { BuiltinEntityType.dateTimeTypes }
+
+    func recognize(_ text: TokenizedText, context: RecognitionContext, into matches: inout [EntityMatch]) {
+        let builder = DateTimeCandidates(text: text, reference: context.reference)
+        for index in 0..<text.count {
+            guard builder.mayStart(at: index) else { continue }
+            builder.candidates(at: index) { type, last, values in
+                guard context.wants(type), last >= index, !values.isEmpty else { return }
+                matches.append(EntityMatch(type: type, tokens: text, first: index, last: last, resolution: .dateTimes(values)))
+            }
+        }
+    }
+}
+
+/// The patterns tried at one token, and the LUIS values they resolve to.
+struct DateTimeCandidates {
+    let text: TokenizedText
+    let reference: ReferenceTime
+    let dates: DateParser
+    let times: TimeParser
+    let ranges: DateRangeParser
+    let durations: DurationParser
+
+    init(text: TokenizedText, reference: ReferenceTime) {
+        self.text = text
+        self.reference = reference
+        dates = DateParser(text, reference: reference.date)
+        times = TimeParser(text)
+        ranges = DateRangeParser(text, reference: reference.date)
+        durations = DurationParser(text)
+    }
+
+    private var today: CivilDate { reference.date }
+
+    /// Whether a date-time can start at this token (a cheap filter: words, digits, a few symbols).
+    func mayStart(at index: Int) -> Bool {
+        let token = text[index]
+        if token.kind == .symbol { return false }
+        if index > 0, !token.spaceBefore, text[index - 1].isWord || text[index - 1].isDigits { return false }
+        // Not the second half of "10/1", "2:30", "7-6": those are read from their first number.
+        if index > 1, !token.spaceBefore, !text[index - 1].spaceBefore, text[index - 2].isDigits, token.isDigits { return false }
+        return true
+    }
+
+    /// Calls `emit(type, lastToken, values)` for every pattern that matches at `index`, with what a
+    /// modifier in front makes of it ("before May", "after 6pm", "since 2016", "around 1pm").
+    func candidates(at index: Int, emit: (BuiltinEntityType, Int, [DateTimeValue]) -> Void) {
+        plainCandidates(at: index, emit: emit)
+        guard let (mod, next) = DateTimeModifier.read(text, at: index) else { return }
+        plainCandidates(at: next) { type, last, values in
+            if let (modified, modifiedValues) = DateTimeModifier.apply(mod, type: type, values: values) {
+                emit(modified, last, modifiedValues)
+            }
+        }
+    }
+
+    private func plainCandidates(at index: Int, emit: (BuiltinEntityType, Int, [DateTimeValue]) -> Void) {
+        // "now", "right now", "at the moment".
+        if let end = presentReference(at: index) {
+            emit(.datetime, end - 1, [DateTimeValue(timex: "PRESENT_REF", type: "datetime", value: reference.text)])
+        }
+        // A date, and what may follow it: a time, a part of the day, a time range.
+        if let (date, afterDate) = dates.date(at: index) {
+            let readings = date.readings(today)
+            emit(.date, afterDate - 1, readings.map { DateTimeValue(timex: date.timex, type: "date", value: $0.text) })
+            var position = afterDate
+            if let joiner = text.token(position), joiner.isSymbol(",") || joiner.text == "at" || joiner.text == "around" { position += 1 }
+            let bare = text.word(position - 1) == "at" || position == afterDate
+            if let (range, afterRange) = timeRange(at: position, bare: true) {
+                emit(.datetimerange, afterRange - 1, dateTimeRangeValues(date, range))
+            } else if let (time, afterTime) = times.time(at: position, bare: bare && text.word(position - 1) == "at") ?? times.time(at: position, bare: false) {
+                emit(.datetime, afterTime - 1, dateTimeValues(date, time))
+            }
+            if let (part, afterPart) = partOfDay(at: afterDate, allowBare: true) {
+                emit(.datetimerange, afterPart - 1, partOfDayValues(date, part.part))
+            }
+        }
+        // A time (with "at"), and a date after it.
+        var timeStart = index
+        if text.word(index) == "at" { timeStart += 1 }
+        // "at 7" and "at 6.45" keep their "at" (it is what makes them times); "at 7pm" is "7pm".
+        if let (time, afterTime) = times.time(at: timeStart, bare: timeStart > index),
+           timeStart == index || times.time(at: timeStart, bare: false) == nil {
+            emit(.time, afterTime - 1, timeValues(time))
+            var position = afterTime
+            if let joiner = text.word(position), joiner == "on" || joiner == "of" { position += 1 }
+            if let comma = text.token(position), comma.isSymbol(",") { position += 1 }
+            if let (date, afterDate) = dates.date(at: position) {
+                emit(.datetime, afterDate - 1, dateTimeValues(date, time))
+            } else if let (part, afterPart) = partOfDay(at: position, allowBare: false), part.relativeDay != nil {
+                let date = SpokenDate(kind: .exact(today.adding(days: part.relativeDay!)))
+                let adjusted = part.part.afternoon ? time.afternoon() : time.morning()
+                emit(.datetime, afterPart - 1, dateTimeValues(date, adjusted))
+            }
+        }
+        // "in the morning at 7": the part of the day first.
+        if let (part, afterPart) = partOfDay(at: index, allowBare: false), part.relativeDay == nil,
+           text.word(afterPart) == "at", let (time, afterTime) = times.time(at: afterPart + 1, bare: true) {
+            emit(.time, afterTime - 1, timeValues(part.part.afternoon ? time.afternoon() : time.morning()))
+        }
+        // A time range, and a date after it.
+        if let (range, afterRange) = timeRange(at: index, bare: false) {
+            emit(.timerange, afterRange - 1, timeRangeValues(range))
+            var position = afterRange
+            if let joiner = text.word(position), joiner == "on" { position += 1 }
+            if let (date, afterDate) = dates.date(at: position) {
+                emit(.datetimerange, afterDate - 1, dateTimeRangeValues(date, range))
+            } else if let (part, afterPart) = partOfDay(at: afterRange, allowBare: false), let offset = part.relativeDay {
+                var adjusted = range
+                if part.part.afternoon {
+                    if adjusted.start.ambiguous { adjusted.start = adjusted.start.afternoon() }
+                    if adjusted.end.ambiguous { adjusted.end = adjusted.end.afternoon() }
+                }
+                emit(.datetimerange, afterPart - 1, dateTimeRangeValues(SpokenDate(kind: .exact(today.adding(days: offset))), adjusted))
+            }
+        } else if let (range, afterRange) = timeRange(at: index, bare: true), let (date, afterDate) = dates.date(at: afterRange) {
+            // "6-8 next Monday": bare hours become a range next to a date.
+            emit(.datetimerange, afterDate - 1, dateTimeRangeValues(date, range))
+        }
+        // A part of the day: "this evening", "tonight", "in the morning", "morning".
+        if let (part, afterPart) = partOfDay(at: index, allowBare: false) {
+            var position = afterPart
+            if let word = text.word(position), word == "at" || word == "around" { position += 1 }
+            if let offset = part.relativeDay, position > afterPart, let (time, afterTime) = times.time(at: position, bare: true) {
+                // "tonight at 2am", "last night at 8": the day from the phrase, the half from the part unless said.
+                let adjusted = time.ambiguous ? (part.part.afternoon ? time.afternoon() : time.morning()) : time
+                emit(.datetime, afterTime - 1, dateTimeValues(SpokenDate(kind: .exact(today.adding(days: offset))), adjusted))
+            }
+            if let offset = part.relativeDay {
+                emit(.datetimerange, afterPart - 1, partOfDayValues(SpokenDate(kind: .exact(today.adding(days: offset))), part.part))
+            } else {
+                let p = part.part
+                emit(.timerange, afterPart - 1, [DateTimeValue(timex: "T" + p.code, type: "timerange", start: Timex.clock(p.start.0, p.start.1, p.start.2),
+                                                               end: Timex.clock(p.end.0, p.end.1, p.end.2))])
+            }
+        }
+        // A span of days.
+        if let (range, afterRange) = ranges.range(at: index) {
+            emit(.daterange, afterRange - 1, range.spans.map {
+                DateTimeValue(timex: range.timex, type: "daterange", start: $0.start.text, end: $0.end.text)
+            })
+        }
+        // "in 3 hours", "2 minutes ago": a moment; "3 hours": a duration.
+        var durationStart = index
+        if text.word(index) == "in" || text.word(index) == "within" { durationStart += 1 }
+        if let duration = durations.duration(at: durationStart), duration.seconds > 0 {
+            if durationStart == index {
+                emit(.duration, duration.end - 1, [DateTimeValue(timex: duration.timex, type: "duration", value: NumberValue.real(duration.seconds).text)])
+            }
+            let isTime = duration.timex.contains("T")
+            if isTime, durationStart > index, text.word(index) == "in" {
+                emit(.datetime, duration.end - 1, [moment(after: duration.seconds)])
+            } else if isTime, durationStart == index, let word = text.word(duration.end), word == "ago" || word == "later" {
+                emit(.datetime, duration.end, [moment(after: word == "ago" ? -duration.seconds : duration.seconds)])
+            } else if isTime, durationStart == index, text.word(duration.end) == "from", text.word(duration.end + 1) == "now" {
+                emit(.datetime, duration.end + 1, [moment(after: duration.seconds)])
+            }
+        }
+        // "3pm each day", "7am daily": a time that repeats.
+        if let (time, afterTime) = times.time(at: index, bare: false), !time.ambiguous || time.precision > 1 {
+            var position = afterTime
+            if let word = text.word(position), word == "each" || word == "every" { position += 1 }
+            if let word = text.word(position), word == "day" && position > afterTime || word == "daily" || word == "everyday" {
+                emit(.set, position, [DateTimeValue(timex: time.timex(time.readings[0]), type: "set", value: "not resolved")])
+            }
+        }
+        // "every Monday", "daily", "each week", "Thursdays at 17.30".
+        if let (timex, afterSet) = recurrence(at: index) {
+            emit(.set, afterSet - 1, [DateTimeValue(timex: timex, type: "set", value: "not resolved")])
+        }
+    }
+
+    // MARK: patterns
+
+    private func presentReference(at index: Int) -> Int? {
+        guard let word = text.word(index) else { return nil }
+        if word == "now", text.word(index - 1) != "from" { return index + 1 }
+        if word == "right", text.word(index + 1) == "now" { return index + 2 }
+        if word == "at", text.word(index + 1) == "the" || text.word(index + 1) == "this",
+           let what = text.word(index + 2), what == "moment" || (what == "time" && text.word(index + 1) == "this") {
+            return index + 3
+        }
+        return nil
+    }
+
+    struct SaidPartOfDay {
+        var part: DateTimeWords.PartOfDay
+        /// Days from today when the phrase names the day too ("tonight", "this evening", "last night").
+        var relativeDay: Int?
+    }
+
+    /// "in the morning", "this evening", "tonight", "last night", "tomorrow night" (the day part), or a
+    /// bare "morning" when `allowBare` (after a date: "Monday morning").
+    private func partOfDay(at index: Int, allowBare: Bool) -> (SaidPartOfDay, Int)? {
+        guard let word = text.word(index) else { return nil }
+        if word == "tonight" || word == "tonite" { return (SaidPartOfDay(part: DateTimeWords.partsOfDay["night"]!, relativeDay: 0), index + 1) }
+        if word == "this" || word == "last", let partWord = text.word(index + 1), let part = DateTimeWords.partsOfDay[partWord] {
+            if word == "last" && partWord != "night" { return nil }
+            return (SaidPartOfDay(part: part, relativeDay: word == "this" ? 0 : -1), index + 2)
+        }
+        var position = index
+        if word == "in" || word == "on" {
+            position += 1
+            if text.word(position) == "the" { position += 1 }
+        } else if !allowBare {
+            return nil
+        }
+        guard let partWord = text.word(position), let part = DateTimeWords.partsOfDay[partWord] else { return nil }
+        return (SaidPartOfDay(part: part, relativeDay: nil), position + 1)
+    }
+
+    struct SaidTimeRange {
+        var start: SpokenTime
+        var end: SpokenTime
+    }
+
+    /// "from 9 to 5", "between 3 and 5", "4:00 to 7 oclock", "8-9am", "10am-12pm", "0730-0930"; bare
+    /// hours joined by a hyphen only when `bare`.
+    private func timeRange(at index: Int, bare: Bool) -> (SaidTimeRange, Int)? {
+        var position = index
+        let lead = text.word(position)
+        if lead == "from" || lead == "between" { position += 1 }
+        let hasLead = position > index
+        guard let (first, afterFirst) = times.time(at: position, bare: true), let joiner = text.token(afterFirst) else { return nil }
+        let joins = lead == "between" ? joiner.text == "and" || joiner.isSymbol("-")
+            : ["to", "till", "until", "til", "through", "thru"].contains(joiner.text) || joiner.isSymbol("-") || joiner.isSymbol("~")
+        guard joins, let (second, afterSecond) = times.time(at: afterFirst + 1, bare: true) else { return nil }
+        // Without "from"/"between" at least one end must be clearly a time, unless bare ranges are allowed.
+        let clearly = !first.ambiguous || !second.ambiguous || first.precision > 1 || second.precision > 1
+        guard hasLead || clearly || bare else { return nil }
+        var start = first, end = second
+        // "8-9am": the half said once applies to both ends.
+        if start.ambiguous, !end.ambiguous, end.hour >= 12, start.hour + 12 <= end.hour { start = start.afternoon() }
+        if start.ambiguous, !end.ambiguous, end.hour < 12 { start = start.morning() }
+        if !start.ambiguous, end.ambiguous, start.hour >= 12, end.hour + 12 > start.hour { end = end.afternoon() }
+        return (SaidTimeRange(start: start, end: end), afterSecond)
+    }
+
+    /// "every Monday", "each week", "every 2 days", "every morning", "daily", "weekly", "once a week",
+    /// "Mondays", "Thursdays at 17.30".
+    private func recurrence(at index: Int) -> (String, Int)? {
+        guard let word = text.word(index) else { return nil }
+        let adverbs: [String: String] = [
+            "daily": "P1D", "everyday": "P1D", "weekly": "P1W", "monthly": "P1M", "yearly": "P1Y", "annually": "P1Y",
+            "annual": "P1Y", "quarterly": "P3M", "hourly": "PT1H", "biweekly": "P2W", "fortnightly": "P2W",
+            "bimonthly": "P2M", "semiannual": "P0.5Y", "semiannually": "P0.5Y", "nightly": "TNI",
+        ]
+        if let timex = adverbs[word] { return (timex, index + 1) }
+        if (word == "bi" || word == "semi"), let hyphen = text.token(index + 1), hyphen.isSymbol("-"),
+           let next = text.word(index + 2), let base = adverbs[next] {
+            if word == "bi" { return (base.replacingFirstDigit(with: "2"), index + 3) }
+            return (base == "P1Y" ? "P0.5Y" : base, index + 3)
+        }
+        if word == "once" || word == "one", text.word(index + 1) == "a", let unitWord = text.word(index + 2),
+           let unit = DateTimeWords.units[unitWord] {
+            return ((unit.isTime ? "PT1" : "P1") + unit.letter, index + 3)
+        }
+        // "Mondays", "Thursdays at 17.30": a plural weekday repeats.
+        if word.hasSuffix("days"), let weekday = DateTimeWords.weekdays[word] {
+            if text.word(index + 1) == "at", let (time, afterTime) = times.time(at: index + 2, bare: true) {
+                return ("XXXX-WXX-" + String(weekday) + time.timex(time.readings[0]), afterTime)
+            }
+            return ("XXXX-WXX-" + String(weekday), index + 1)
+        }
+        guard word == "every" || word == "each" else { return nil }
+        var position = index + 1
+        if text.word(position) == "other" { position += 1 }
+        let everyOther = position > index + 1
+        guard let next = text.word(position) ?? text.token(position)?.text else { return nil }
+        if let weekday = DateTimeWords.weekdays[next] {
+            let day = "XXXX-WXX-" + String(weekday)
+            if text.word(position + 1) == "at", let (time, afterTime) = times.time(at: position + 2, bare: true) {
+                return (day + time.timex(time.readings[0]), afterTime)
+            }
+            if let partWord = text.word(position + 1), let part = DateTimeWords.partsOfDay[partWord] {
+                return (day + "T" + part.code, position + 2)
+            }
+            return (day, position + 1)
+        }
+        if let part = DateTimeWords.partsOfDay[next] {
+            if text.word(position + 1) == "at", let (time, afterTime) = times.time(at: position + 2, bare: true) {
+                let adjusted = time.ambiguous ? (part.afternoon ? time.afternoon() : time.morning()) : time
+                return (adjusted.timex(adjusted.readings[0]), afterTime)
+            }
+            return ("T" + part.code, position + 1)
+        }
+        if next == "weekend" { return ("XXXX-WXX-WE", position + 1) }
+        if next == "weekday" { return ("P1WD", position + 1) }
+        if next == "quarter" { return ("P3M", position + 1) }
+        if let unit = DateTimeWords.units[next] {
+            let count = everyOther ? 2 : 1
+            return ((unit.isTime ? "PT" : "P") + String(count) + unit.letter, position + 1)
+        }
+        if let (amount, unit, end) = durations.amount(at: position), amount >= 1 {
+            return ((unit.isTime ? "PT" : "P") + NumberValue.real(amount).text + unit.letter, end)
+        }
+        return nil
+    }
+
+    // MARK: values
+
+    private func timeValues(_ time: SpokenTime) -> [DateTimeValue] {
+        time.readings.map { DateTimeValue(timex: time.timex($0), type: "time", value: Timex.clock($0.0, $0.1, $0.2)) }
+    }
+
+    private func dateTimeValues(_ date: SpokenDate, _ time: SpokenTime) -> [DateTimeValue] {
+        var values: [DateTimeValue] = []
+        for reading in time.readings {
+            for day in date.readings(today) {
+                values.append(DateTimeValue(timex: date.timex + time.timex(reading), type: "datetime",
+                                            value: day.text + " " + Timex.clock(reading.0, reading.1, reading.2)))
+            }
+        }
+        return values
+    }
+
+    private func partOfDayValues(_ date: SpokenDate, _ part: DateTimeWords.PartOfDay) -> [DateTimeValue] {
+        date.readings(today).map { day in
+            DateTimeValue(timex: date.timex + "T" + part.code, type: "datetimerange",
+                          start: day.text + " " + Timex.clock(part.start.0, part.start.1, part.start.2),
+                          end: day.text + " " + Timex.clock(part.end.0, part.end.1, part.end.2))
+        }
+    }
+
+    /// The readings of a time range: as said, and also twelve hours later when both ends are open.
+    private func rangeReadings(_ range: SaidTimeRange) -> [((Int, Int, Int), (Int, Int, Int), String, String)] {
+        var pairs: [(SpokenTime, SpokenTime)] = [(range.start, range.end)]
+        if range.start.ambiguous && range.end.ambiguous && range.start.hour >= 1 && range.start.hour <= 11 && range.end.hour <= 11 {
+            if range.end.hour < range.start.hour || (range.end.hour == range.start.hour && range.end.minute <= range.start.minute) {
+                pairs = [(range.start, range.end.afternoon())]
+            } else {
+                pairs.append((range.start.afternoon(), range.end.afternoon()))
+            }
+        } else if range.start.ambiguous && range.end.ambiguous && range.start.hour == 12 {
+            pairs = [(range.start.morning(), range.end)]
+        }
+        return pairs.compactMap { start, end in
+            let a = (start.hour, start.minute, start.second), b = (end.hour, end.minute, end.second)
+            guard end.seconds > start.seconds else { return nil }
+            return (a, b, start.timex(a), end.timex(b))
+        }
+    }
+
+    private func timeRangeValues(_ range: SaidTimeRange) -> [DateTimeValue] {
+        rangeReadings(range).map { a, b, timexA, timexB in
+            let duration = Timex.duration(seconds: Double((b.0 - a.0) * 3600 + (b.1 - a.1) * 60 + b.2 - a.2))
+            return DateTimeValue(timex: "(" + timexA + "," + timexB + "," + duration + ")", type: "timerange",
+                                 start: Timex.clock(a.0, a.1, a.2), end: Timex.clock(b.0, b.1, b.2))
+        }
+    }
+
+    private func dateTimeRangeValues(_ date: SpokenDate, _ range: SaidTimeRange) -> [DateTimeValue] {
+        var values: [DateTimeValue] = []
+        for (a, b, timexA, timexB) in rangeReadings(range) {
+            let duration = Timex.duration(seconds: Double((b.0 - a.0) * 3600 + (b.1 - a.1) * 60 + b.2 - a.2))
+            for day in date.readings(today) {
+                values.append(DateTimeValue(timex: "(" + date.timex + timexA + "," + date.timex + timexB + "," + duration + ")",
+                                            type: "datetimerange", start: day.text + " " + Timex.clock(a.0, a.1, a.2),
+                                            end: day.text + " " + Timex.clock(b.0, b.1, b.2)))
+            }
+        }
+        return values
+    }
+
+    /// The reference moved by `seconds`: "in 2 minutes" is a datetime.
+    private func moment(after seconds: Double) -> DateTimeValue {
+        let total = Int(seconds.rounded()) + reference.hour * 3600 + reference.minute * 60 + reference.second
+        let days = Int((Double(total) / 86400).rounded(.down))
+        let rest = total - days * 86400
+        let date = today.adding(days: days)
+        let (h, m, s) = (rest / 3600, rest % 3600 / 60, rest % 60)
+        return DateTimeValue(timex: date.text + "T" + Timex.clock(h, m, s), type: "datetime", value: date.text + " " + Timex.clock(h, m, s))
+    }
+}
+
+private extension String {
+    func replacingFirstDigit(with digit: String) -> String {
+        guard let index = firstIndex(where: { $0.isNumber }) else { return self }
+        return replacingCharacters(in: index...index, with: digit)
+    }
+}

@@ -1,0 +1,99 @@
+/// Reads durations: "3 days", "an hour", "half an hour", "1.5 hours", "30min", "several weeks",
+/// "one hour and a half", "1 hour and 30 minutes"; the TIMEX keeps the units said ("P3W", "PT1H30M").
+struct DurationParser: Sendable {
+    let text: TokenizedText
+    let numbers: NumberParser
+
+    init(_ text: TokenizedText) {
+        self.text = text
+        self.numbers = NumberParser(text)
+    }
+
+    /// A spoken duration: its TIMEX, its length in seconds, and the index after it.
+    struct Duration: Sendable {
+        var timex: String
+        var seconds: Double
+        var end: Int
+    }
+
+    /// One amount of one unit at `index`: (amount, unit, index after the unit).
+    func amount(at index: Int) -> (Double, DateTimeWords.Unit, Int)? {
+        guard let token = text.token(index) else { return nil }
+        var amount: Double
+        var position: Int
+        if token.isWord, token.text == "a", let next = text.word(index + 1), next == "few" || next == "couple" {
+            amount = next == "few" ? 3 : 2
+            position = index + 2
+            if text.word(position) == "of" { position += 1 }
+        } else if token.isWord, token.text == "a" || token.text == "an" || token.text == "one" && text.word(index + 1).map({ DateTimeWords.units[$0] != nil }) == true {
+            amount = 1
+            position = index + 1
+        } else if token.isWord, token.text == "half", let article = text.word(index + 1), article == "a" || article == "an" {
+            amount = 0.5
+            position = index + 2
+        } else if token.isWord, token.text == "several" || token.text == "few" {
+            amount = 3
+            position = index + 1
+        } else if token.isWord, token.text == "a", text.word(index + 1) == "few" {
+            amount = 3
+            position = index + 2
+        } else if token.isWord, token.text == "couple" || (token.text == "a" && text.word(index + 1) == "couple") {
+            position = token.text == "a" ? index + 2 : index + 1
+            if text.word(position) == "of" { position += 1 }
+            amount = 2
+        } else if let number = numbers.parse(at: index), number.kind != .ordinal, !(number.value.double < 0) {
+            amount = number.value.double
+            position = number.endToken
+        } else if token.isDigits, let value = Double(token.text) {
+            // "30min", "2hrs": digits glued to a unit, which the number reader refuses.
+            amount = value
+            position = index + 1
+        } else {
+            return nil
+        }
+        guard amount.isFinite, amount < 1e9, let unitWord = text.word(position), let unit = DateTimeWords.units[unitWord] else { return nil }
+        // "s" and "h" alone are units only glued to digits ("30s", "2h").
+        if unitWord.count == 1, text[position].spaceBefore { return nil }
+        if let after = text.token(position + 1), after.isWord, !after.spaceBefore { return nil }
+        return (amount, unit, position + 1)
+    }
+
+    /// A whole duration at `index`, several amounts joined by "and" or "," included.
+    func duration(at index: Int) -> Duration? {
+        guard var (amount, unit, end) = amount(at: index) else { return nil }
+        var parts: [(Double, DateTimeWords.Unit)] = []
+        // "one hour and a half": half of the last unit.
+        if text.word(end) == "and", text.word(end + 1) == "a", let half = text.word(end + 2), half == "half" || half == "quarter" {
+            amount += half == "half" ? 0.5 : 0.25
+            end += 3
+        } else if text.word(end) == "and", text.word(end + 1) == "half" {
+            amount += 0.5
+            end += 2
+        }
+        parts.append((amount, unit))
+        while parts.count < 4 {
+            var next = end
+            if let joiner = text.token(next), joiner.isSymbol(",") || joiner.text == "and" { next += 1 }
+            guard let (moreAmount, moreUnit, moreEnd) = self.amount(at: next), moreUnit.seconds < parts.last!.1.seconds else { break }
+            parts.append((moreAmount, moreUnit))
+            end = moreEnd
+        }
+        // "half an hour" is PT30M and "half a day" PT12H, as LUIS writes them.
+        if parts.count == 1, parts[0].0 < 1, parts[0].1.letter == "H" || parts[0].1.letter == "D" {
+            let smaller = parts[0].1.letter == "H" ? DateTimeWords.units["minutes"]! : DateTimeWords.units["hours"]!
+            parts[0] = (parts[0].0 * parts[0].1.seconds / smaller.seconds, smaller)
+        }
+        var timex = "P"
+        var inTime = false
+        var seconds = 0.0
+        for (amount, unit) in parts {
+            if unit.isTime && !inTime {
+                timex += "T"
+                inTime = true
+            }
+            timex += NumberValue.real(amount).text + unit.letter
+            seconds += amount * unit.seconds
+        }
+        return Duration(timex: timex, seconds: seconds, end: end)
+    }
+}

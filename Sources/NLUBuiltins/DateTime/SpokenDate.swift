@@ -1,0 +1,91 @@
+/// A date as it was said: complete ("May 4, 2017", "tomorrow"), or with the year, the month or the
+/// week left open ("May 4th", "the 4th", "Monday"), which LUIS resolves to a past and a future date.
+struct SpokenDate: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
+        case exact(CivilDate)
+        case monthDay(month: Int, day: Int)
+        case dayOfMonth(Int)
+        case weekday(Int)
+    }
+
+    var kind: Kind
+
+    /// TIMEX: "2016-11-08", "XXXX-05-04", "XXXX-XX-04", "XXXX-WXX-1".
+    var timex: String {
+        switch kind {
+        case .exact(let date): return date.text
+        case .monthDay(let month, let day): return "XXXX-" + Timex.pad(month, 2) + "-" + Timex.pad(day, 2)
+        case .dayOfMonth(let day): return "XXXX-XX-" + Timex.pad(day, 2)
+        case .weekday(let weekday): return "XXXX-WXX-" + String(weekday)
+        }
+    }
+
+    /// The dates meant: the one date, or the past and the future readings relative to `reference`.
+    func readings(_ reference: CivilDate) -> [CivilDate] {
+        switch kind {
+        case .exact(let date):
+            return [date]
+        case .monthDay(let month, let day):
+            let candidates = (reference.year - 4...reference.year + 4).compactMap { CivilDate(year: $0, month: month, day: day) }
+            guard let future = candidates.first(where: { $0 >= reference }),
+                  let past = candidates.last(where: { $0 <= reference }) else { return [] }
+            return [past, future]
+        case .dayOfMonth(let day):
+            let thisMonth = CivilDate(year: reference.year, month: reference.month, day: 1)!
+            let candidates = (-3...3).compactMap { offset -> CivilDate? in
+                let first = thisMonth.adding(months: offset)
+                return CivilDate(year: first.year, month: first.month, day: day)
+            }
+            guard let future = candidates.first(where: { $0 >= reference }),
+                  let past = candidates.last(where: { $0 <= reference }) else { return [] }
+            return [past, future]
+        case .weekday(let weekday):
+            let future = reference.adding(days: (weekday - reference.weekday + 7) % 7)
+            return [future.adding(days: -7), future]
+        }
+    }
+}
+
+/// A time of day as said: "7pm" (exact), "at 7" (ambiguous: 07:00 or 19:00), with the precision said
+/// ("T19" vs "T19:00").
+struct SpokenTime: Sendable, Equatable {
+    var hour: Int
+    var minute: Int
+    var second: Int
+    /// 1: the hour only; 2: minutes said; 3: seconds said.
+    var precision: Int
+    /// No "am"/"pm" or part of the day: an hour from 1 to 11 may be morning or evening.
+    var ambiguous: Bool
+
+    /// The readings as (hour, minute, second): one, or the morning and the evening one.
+    var readings: [(Int, Int, Int)] {
+        if ambiguous, hour >= 1, hour <= 11 { return [(hour, minute, second), (hour + 12, minute, second)] }
+        return [(hour, minute, second)]
+    }
+
+    func timex(_ reading: (Int, Int, Int)) -> String { Timex.time(reading.0, reading.1, reading.2, precision: precision) }
+
+    /// The same time moved after noon ("7" said with "pm" or "in the evening").
+    func afternoon() -> SpokenTime {
+        var time = self
+        if time.hour < 12 { time.hour += 12 }
+        time.ambiguous = false
+        return time
+    }
+
+    func morning() -> SpokenTime {
+        var time = self
+        if time.hour == 12 { time.hour = 0 }
+        time.ambiguous = false
+        return time
+    }
+
+    var seconds: Int { hour * 3600 + minute * 60 + second }
+}
+
+/// A span of days: "next week", "May 2017", "from May 4 to May 10"; one or, when the year is open,
+/// two readings (past and future), each `start..<end`.
+struct SpokenDateRange: Sendable {
+    var timex: String
+    var spans: [(start: CivilDate, end: CivilDate)]
+}

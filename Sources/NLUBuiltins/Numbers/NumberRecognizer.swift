@@ -1,0 +1,45 @@
+/// Finds cardinal numbers (`number`: "21,000", "twenty-one thousand", "1.5k", "three quarters",
+/// "a dozen") and ordinals (`ordinal`: "21st", "twenty-first").
+struct NumberRecognizer: EntityRecognizer {
+    var produces: Set<BuiltinEntityType> { [.number, .ordinal] }
+
+    /// Words after which a lone "one" is a pronoun ("the one you mentioned"), not a number.
+    private static let pronounLeads: Set<String> = ["the", "this", "that", "which", "each", "any", "every", "no", "another", "one"]
+
+    func recognize(_ text: TokenizedText, context: RecognitionContext, into matches: inout [EntityMatch]) {
+        let parser = NumberParser(text)
+        var index = 0
+        while index < text.count {
+            if context.wants(.ordinal), let (value, last) = RelativeOrdinals.match(in: text, at: index) {
+                matches.append(EntityMatch(type: .ordinal, tokens: text, first: index, last: last, resolution: .value(value)))
+                index = last + 1
+                continue
+            }
+            guard startsNumber(text, at: index), let number = parser.parse(at: index) else {
+                index += 1
+                continue
+            }
+            defer { index = number.endToken }
+            if isPronounOne(text, number) { continue }
+            let type: BuiltinEntityType = number.kind == .ordinal ? .ordinal : .number
+            guard context.wants(type) else { continue }
+            matches.append(EntityMatch(type: type, tokens: text, first: number.firstToken, last: number.endToken - 1,
+                                       resolution: .value(number.value.text)))
+        }
+    }
+
+    /// A number starts at a token that is not glued to a preceding word or number ("abc123", "cy18").
+    func startsNumber(_ text: TokenizedText, at index: Int) -> Bool {
+        guard index > 0, !text[index].spaceBefore else { return true }
+        return text[index - 1].kind == .symbol
+    }
+
+    private func isPronounOne(_ text: TokenizedText, _ number: NumberMatch) -> Bool {
+        guard number.endToken == number.firstToken + 1, text.word(number.firstToken) == "one" else { return false }
+        if let previous = text.word(number.firstToken - 1), Self.pronounLeads.contains(previous) { return true }
+        if let next = text.word(number.endToken), next == "of" || next == "another" || next == "you" || next == "is" || next == "do" {
+            return true
+        }
+        return number.firstToken == 0 && text.word(1).map { $0 == "may" || $0 == "might" || $0 == "can" || $0 == "should" } == true
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// A resolved number: exact while it fits an `Int64`, a `Double` for fractions and decimals, and the
+/// digits themselves when a literal is too large for either (kept as text, never trapped on).
+enum NumberValue: Sendable, Equatable {
+    case integer(Int64)
+    case real(Double)
+    case literal(String)
+
+    /// The value of a digit string such as "1234567" (separators already removed).
+    init(digits: Substring) {
+        if let integer = Int64(digits) {
+            self = .integer(integer)
+        } else {
+            let trimmed = digits.drop { $0 == "0" }
+            self = .literal(trimmed.isEmpty ? "0" : String(trimmed))
+        }
+    }
+
+    var double: Double {
+        switch self {
+        case .integer(let value): return Double(value)
+        case .real(let value): return value
+        case .literal(let text): return Double(text) ?? .infinity
+        }
+    }
+
+    var isInteger: Bool {
+        if case .integer = self { return true }
+        return false
+    }
+
+    static func + (lhs: NumberValue, rhs: NumberValue) -> NumberValue {
+        if case .integer(let a) = lhs, case .integer(let b) = rhs {
+            let (sum, overflow) = a.addingReportingOverflow(b)
+            if !overflow { return .integer(sum) }
+        }
+        if case .literal = lhs, rhs == .integer(0) { return lhs }
+        return .real(lhs.double + rhs.double)
+    }
+
+    static func * (lhs: NumberValue, rhs: NumberValue) -> NumberValue {
+        if case .integer(let a) = lhs, case .integer(let b) = rhs {
+            let (product, overflow) = a.multipliedReportingOverflow(by: b)
+            if !overflow { return .integer(product) }
+        }
+        if case .literal = lhs, rhs == .integer(1) { return lhs }
+        let product = lhs.double * rhs.double
+        if product.isFinite, product.rounded() == product, abs(product) < 9.0e18 { return .integer(Int64(product)) }
+        return .real(product)
+    }
+
+    static prefix func - (value: NumberValue) -> NumberValue {
+        switch value {
+        case .integer(let a): return a == .min ? .real(-Double(a)) : .integer(-a)
+        case .real(let a): return .real(-a)
+        case .literal(let text): return .literal("-" + text)
+        }
+    }
+
+    /// `lhs / rhs`, or nil when dividing by zero.
+    static func / (lhs: NumberValue, rhs: NumberValue) -> NumberValue? {
+        let divisor = rhs.double
+        guard divisor != 0 else { return nil }
+        if case .integer(let a) = lhs, case .integer(let b) = rhs, a % b == 0 { return .integer(a / b) }
+        return .real(lhs.double / divisor)
+    }
+
+    /// The value as Recognizers-Text writes it: integers in full, other numbers with 15 significant
+    /// digits ("0.333333333333333", "1E-12", "1.232E+15"), literals as their digits.
+    var text: String {
+        switch self {
+        case .integer(let value): return String(value)
+        case .literal(let text): return text
+        case .real(let value):
+            guard value.isFinite else { return value > 0 ? "Infinity" : "-Infinity" }
+            if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
+            // %g switches to exponent notation below 1e-5 and from 1e15 up, as .NET's G15 does.
+            var formatted = String(format: "%.15g", value)
+            if let e = formatted.firstIndex(of: "e") {
+                var mantissa = String(formatted[..<e])
+                if mantissa.contains(".") {
+                    while mantissa.hasSuffix("0") { mantissa.removeLast() }
+                    if mantissa.hasSuffix(".") { mantissa.removeLast() }
+                }
+                formatted = mantissa + "E" + formatted[formatted.index(after: e)...]
+            }
+            return formatted
+        }
+    }
+}

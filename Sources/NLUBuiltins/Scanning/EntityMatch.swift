@@ -1,0 +1,37 @@
+/// A candidate entity before overlaps are settled: kind, Unicode-scalar span, resolution.
+struct EntityMatch: Sendable {
+    var type: BuiltinEntityType
+    var start: Int
+    var end: Int
+    var resolution: BuiltinResolution
+
+    var length: Int { end - start }
+
+    init(type: BuiltinEntityType, start: Int, end: Int, resolution: BuiltinResolution) {
+        self.type = type
+        self.start = start
+        self.end = end
+        self.resolution = resolution
+    }
+
+    /// A match spanning tokens `first` through `last` (inclusive) of `text`.
+    init(type: BuiltinEntityType, tokens text: TokenizedText, first: Int, last: Int, resolution: BuiltinResolution) {
+        self.init(type: type, start: text[first].start, end: text[last].end, resolution: resolution)
+    }
+}
+
+/// What every recognizer is given besides the text.
+struct RecognitionContext: Sendable {
+    var types: Set<BuiltinEntityType>
+    var reference: ReferenceTime
+
+    func wants(_ type: BuiltinEntityType) -> Bool { types.contains(type) }
+}
+
+/// One family of built-in entities (numbers, money, sequences, date-times…).
+protocol EntityRecognizer: Sendable {
+    /// The kinds this recognizer can produce; it is skipped when none is asked for.
+    var produces: Set<BuiltinEntityType> { get }
+    /// Appends every candidate found in `text` to `matches`; overlaps are settled by the caller.
+    func recognize(_ text: TokenizedText, context: RecognitionContext, into matches: inout [EntityMatch])
+}

@@ -1,0 +1,83 @@
+/// Finds phone numbers in international and national formats: "+1 (425) 555-0199", "425-555-0199",
+/// "(541) 754-3010", "+44 20 7946 0958", "020 7946 0958": groups of digits joined by single spaces,
+/// hyphens, dots or parentheses, 7 to 15 digits in all, shaped like a number a person dials.
+struct PhoneNumberRecognizer: EntityRecognizer {
+    var produces: Set<BuiltinEntityType> { [.phonenumber] }
+
+    func recognize(_ text: TokenizedText, context: RecognitionContext, into matches: inout [EntityMatch]) {
+        var index = 0
+        while index < text.count {
+            guard let found = phone(in: text, at: index) else {
+                index += 1
+                continue
+            }
+            matches.append(EntityMatch(type: .phonenumber, tokens: text, first: index, last: found.last,
+                                       resolution: .value(text.text(from: index, through: found.last))))
+            index = found.last + 1
+        }
+    }
+
+    private func phone(in text: TokenizedText, at index: Int) -> (last: Int, Void)? {
+        let first = text[index]
+        // Not in the middle of a word or number.
+        if index > 0, !first.spaceBefore {
+            let previous = text[index - 1]
+            if previous.kind != .symbol || previous.isSymbol("-") || previous.isSymbol(".") || previous.isSymbol("/")
+                || previous.isSymbol("+") || previous.isSymbol(",") { return nil }
+        }
+        var position = index
+        var plus = false
+        if first.isSymbol("+") {
+            plus = true
+            position += 1
+        }
+        var groups: [Int] = []
+        var digitCount = 0
+        var parentheses = false
+        var separators = Set<String>()
+        var last = -1
+        while position < text.count, position - index < 16 {
+            let token = text[position]
+            if token.isDigits {
+                if !groups.isEmpty, token.spaceBefore, position > index, text[position - 1].isDigits || text[position - 1].isSymbol(")") {
+                    // A single space between groups.
+                    guard token.start == text[position - 1].end + 1 else { break }
+                    separators.insert(" ")
+                }
+                groups.append(token.text.count)
+                digitCount += token.text.count
+                last = position
+                position += 1
+            } else if token.isSymbol("("), text.token(position + 1)?.isDigits == true,
+                      text.token(position + 2)?.isSymbol(")") == true, (text.token(position + 1)?.text.count ?? 0) <= 4 {
+                if position > index, token.start > text[position - 1].end + 1 { break }
+                parentheses = true
+                groups.append(text[position + 1].text.count)
+                digitCount += text[position + 1].text.count
+                last = position + 2
+                position += 3
+            } else if (token.isSymbol("-") || token.isSymbol(".")), !token.spaceBefore || token.isSymbol("-"),
+                      last == position - 1, let next = text.token(position + 1), next.isDigits || next.isSymbol("("),
+                      next.start <= token.end + 1 {
+                separators.insert(token.text)
+                position += 1
+            } else {
+                break
+            }
+        }
+        guard last >= 0, digitCount >= 7, digitCount <= 15, let longest = groups.max() else { return nil }
+        // Followed by letters or more digits glued on: part of something else.
+        if let after = text.token(last + 1), !after.spaceBefore, after.isWord || after.isDigits { return nil }
+        if separators.count > 1, separators.contains(".") { return nil }
+        if separators == ["."] && !plus && groups.count < 3 { return nil }
+        if groups.count == 1 {
+            // One run of digits: only with a "+" ("+14255550199").
+            guard plus, digitCount >= 8 else { return nil }
+        } else {
+            guard longest <= 5 || (plus && longest <= 10) else { return nil }
+            guard plus || parentheses || groups.count >= 3 || (groups.count == 2 && groups.last! >= 4 && groups.first! >= 3 && separators == ["-"]) else { return nil }
+            if !plus && !parentheses && groups.count == 2 && digitCount < 7 { return nil }
+        }
+        return (last, ())
+    }
+}

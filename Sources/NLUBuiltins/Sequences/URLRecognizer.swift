@@ -1,0 +1,61 @@
+/// Finds URLs: with a scheme ("https://abc.com/path?q=1", "ftp://…"), starting "www.", or a bare domain
+/// with a known top-level label ("abc.com"); a path, query and fragment may follow.
+struct URLRecognizer: EntityRecognizer {
+    var produces: Set<BuiltinEntityType> { [.url] }
+
+    private static let schemes = ["https://", "http://", "ftp://", "sftp://", "file://"]
+
+    func recognize(_ text: TokenizedText, context: RecognitionContext, into matches: inout [EntityMatch]) {
+        let scalars = text.scalars
+        var position = 0
+        var lastEnd = 0
+        for token in text.tokens where token.kind == .word && token.start >= lastEnd {
+            position = token.start
+            let first = scalars[position].properties.lowercaseMapping
+            guard first == "h" || first == "f" || first == "s" || first == "w" || DomainScanner.couldStartDomain(scalars, position) else { continue }
+            if position > 0, DomainScanner.isAlphanumeric(scalars[position - 1]) || scalars[position - 1] == "@"
+                || scalars[position - 1] == "." { continue }
+            var hostStart = position
+            var hasScheme = false
+            for scheme in Self.schemes where hasPrefix(scalars, at: position, scheme) {
+                hostStart = position + scheme.unicodeScalars.count
+                hasScheme = true
+                break
+            }
+            let isWWW = hasPrefix(scalars, at: hostStart, "www.")
+            guard var end = DomainScanner.domainEnd(scalars, from: hostStart, requireKnownTLD: !hasScheme && !isWWW)
+                    ?? (hasScheme ? hostEnd(scalars, from: hostStart) : nil) else {
+                // No URL starts inside this run of host characters either: skip it whole (linear scan).
+                lastEnd = hostEnd(scalars, from: hostStart) ?? lastEnd
+                continue
+            }
+            if end < scalars.count, scalars[end] == "@" { continue }
+            // Port, path, query, fragment: up to whitespace, then trailing punctuation is dropped.
+            if end < scalars.count, ":/?#".unicodeScalars.contains(scalars[end]) {
+                while end < scalars.count, !scalars[end].properties.isWhitespace, scalars[end] != "\"", scalars[end] != "<", scalars[end] != ">" {
+                    end += 1
+                }
+                while end > hostStart, ".,;:!?)]'".unicodeScalars.contains(scalars[end - 1]) { end -= 1 }
+            }
+            matches.append(EntityMatch(type: .url, start: position, end: end,
+                                       resolution: .value(String(String.UnicodeScalarView(scalars[position..<end])))))
+            lastEnd = end
+        }
+    }
+
+    /// "localhost", "127.0.0.1" after a scheme: any run of host characters.
+    private func hostEnd(_ scalars: [Unicode.Scalar], from: Int) -> Int? {
+        var end = from
+        while end < scalars.count, DomainScanner.isAlphanumeric(scalars[end]) || scalars[end] == "." || scalars[end] == "-" { end += 1 }
+        return end > from ? end : nil
+    }
+
+    private func hasPrefix(_ scalars: [Unicode.Scalar], at position: Int, _ prefix: String) -> Bool {
+        var index = position
+        for scalar in prefix.unicodeScalars {
+            guard index < scalars.count, scalars[index].properties.lowercaseMapping == String(scalar) else { return false }
+            index += 1
+        }
+        return true
+    }
+}

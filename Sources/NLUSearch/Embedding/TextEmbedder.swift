@@ -1,0 +1,33 @@
+/// What turns texts into vectors for a ``DocumentIndex``: a sentence-embedding model, or the
+/// model-free ``HashingEmbedder``.
+///
+/// The index records the embedder's ``identity`` when it is created and refuses to add or search
+/// with an embedder whose identity differs, because vectors of two models are not comparable.
+///
+///     struct MyEmbedder: TextEmbedder {
+///         let identity = EmbedderIdentity(name: "my-model", dimension: 3, revision: "1")
+///         func embed(_ texts: [String]) throws -> [[Float]] { texts.map { _ in [1, 0, 0] } }
+///     }
+public protocol TextEmbedder: Sendable {
+    /// The model's name, vector dimension and revision, as recorded in an index.
+    var identity: EmbedderIdentity { get }
+
+    /// One vector of `identity.dimension` numbers per text, in order.
+    func embed(_ texts: [String]) throws -> [[Float]]
+}
+
+/// The name, dimension and revision of an embedding model: two embedders with equal identities
+/// give comparable vectors.
+public struct EmbedderIdentity: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var name: String
+    public var dimension: Int
+    public var revision: String
+
+    public init(name: String, dimension: Int, revision: String) {
+        self.name = name
+        self.dimension = dimension
+        self.revision = revision
+    }
+
+    public var description: String { "\(name) (dimension \(dimension), revision \(revision))" }
+}

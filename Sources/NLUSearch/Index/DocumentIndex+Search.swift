@@ -1,0 +1,197 @@
+import Foundation
+import GRDB
+
+extension DocumentIndex {
+    /// The `options.k` chunks that best match `query`, best first (ties by document id, then chunk).
+    ///
+    /// - Parameter embedding: the query's vector when the caller has computed it already (a batch
+    ///   of queries embedded at once); otherwise the index's embedder embeds `query`.
+    /// - Throws: ``SearchError/invalidArgument(_:)`` (empty query, k out of range),
+    ///   ``SearchError/noVectors(path:)``, ``SearchError/embedderRequired(_:)``.
+    public func search(_ query: String, embedding: [Float]? = nil, options: SearchOptions = .init()) throws -> [SearchResult] {
+        try options.validate()
+        guard query.contains(where: { !$0.isWhitespace }) else { throw SearchError.invalidArgument("the query is empty") }
+        let found: [Candidate]
+        switch options.mode {
+        case .keyword:
+            found = try keywordCandidates(query, limit: options.k, filter: options.filter)
+        case .vector:
+            found = try vectorCandidates(try queryVector(query, embedding), limit: options.k, filter: options.filter)
+        case .hybrid:
+            let depth = max(options.k, options.fusion.candidateDepth)
+            let vector = try queryVector(query, embedding)
+            let keyword = try keywordCandidates(query, limit: depth, filter: options.filter)
+            let semantic = try vectorCandidates(vector, limit: depth, filter: options.filter)
+            var numbers: [ChunkKey: Int64] = [:]
+            for candidate in keyword + semantic { numbers[candidate.key] = candidate.number }
+            let fused = ReciprocalRankFusion.fuse([(options.fusion.keywordWeight, keyword.map(\.key)),
+                                                   (options.fusion.vectorWeight, semantic.map(\.key))],
+                                                  k: options.fusion.k)
+            found = fused.prefix(options.k).compactMap { item in
+                numbers[item.item].map { Candidate(number: $0, key: item.item, score: item.score) }
+            }
+        }
+        return try results(for: found)
+    }
+
+    /// Embeds a batch of queries with the index's embedder (for ``search(_:embedding:options:)``).
+    public func embedQueries(_ queries: [String]) throws -> [[Float]] {
+        try checkedEmbedder()
+        return try embed(queries) ?? []
+    }
+
+    @discardableResult
+    func checkedEmbedder() throws -> any TextEmbedder {
+        guard let model else { throw SearchError.noVectors(path: path) }
+        guard let embedder else {
+            throw SearchError.embedderRequired("\(path): vector and hybrid search need the embedder of \(model)")
+        }
+        return embedder
+    }
+
+    func queryVector(_ query: String, _ embedding: [Float]?) throws -> [Float] {
+        let embedder = try checkedEmbedder()
+        if let embedding {
+            guard embedding.count == embedder.identity.dimension, embedding.allSatisfy(\.isFinite) else {
+                throw SearchError.badEmbedding("a query vector of \(embedding.count) numbers (finite) expected \(embedder.identity.dimension)")
+            }
+            return embedding
+        }
+        return try embed([query])?.first ?? []
+    }
+
+    // MARK: Keyword
+
+    /// FTS5 query text: every term quoted (so no word is read as an operator), any one may match.
+    static func ftsQuery(_ query: String) -> String? {
+        let terms = KeywordTerms.terms(query)
+        guard !terms.isEmpty else { return nil }
+        return terms.map { "\"\($0)\"" }.joined(separator: " OR ")
+    }
+
+    func keywordCandidates(_ query: String, limit: Int, filter: [String: String]) throws -> [Candidate] {
+        guard let match = Self.ftsQuery(query) else { return [] }
+        let (filterSQL, filterArguments) = Self.filterClause(filter)
+        let sql = """
+            SELECT c.number, d.id, c.position, bm25(chunks_fts) AS rank
+            FROM chunks_fts JOIN chunks c ON c.number = chunks_fts.rowid JOIN documents d ON d.number = c.document
+            WHERE chunks_fts MATCH ?\(filterSQL)
+            ORDER BY rank, d.id, c.position LIMIT ?
+            """
+        var arguments: [(any DatabaseValueConvertible)?] = [match]
+        arguments += filterArguments
+        arguments.append(limit)
+        let statementArguments = StatementArguments(arguments)
+        return try Self.storage(path) {
+            try database.read { db in
+                try Row.fetchAll(db, sql: sql, arguments: statementArguments).map { row in
+                    // FTS5's bm25() is negated so that better matches sort first; we report it positive.
+                    Candidate(number: row[0], key: ChunkKey(documentID: row[1], position: row[2]), score: -(row[3] as Double))
+                }
+            }
+        }
+    }
+
+    /// SQL that keeps documents (`d`) whose metadata matches every key=value, and its arguments.
+    static func filterClause(_ filter: [String: String]) -> (String, [(any DatabaseValueConvertible)?]) {
+        var sql = ""
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        for (key, value) in filter.sorted(by: { $0.key < $1.key }) {
+            // JSON true/false/null compare as those words, numbers as JSON writes them.
+            sql += """
+                 AND EXISTS (SELECT 1 FROM json_each(d.metadata) AS m WHERE m.key = ? AND
+                (CASE m.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' WHEN 'null' THEN 'null'
+                 ELSE CAST(m.atom AS TEXT) END) = ?)
+                """
+            arguments += [key, value]
+        }
+        return (sql, arguments)
+    }
+
+    // MARK: Vector
+
+    func vectorCandidates(_ query: [Float], limit: Int, filter: [String: String]) throws -> [Candidate] {
+        let cache = try loadedVectors()
+        var allowed: [Bool]?
+        if !filter.isEmpty {
+            let (filterSQL, filterArguments) = Self.filterClause(filter)
+            let numbers = try Self.storage(path) {
+                try database.read { db in
+                    try Int64.fetchAll(db, sql: "SELECT c.number FROM chunks c JOIN documents d ON d.number = c.document WHERE 1\(filterSQL)",
+                                       arguments: StatementArguments(filterArguments))
+                }
+            }
+            var mask = [Bool](repeating: false, count: cache.matrix.rowCount)
+            for number in numbers { if let row = cache.rowOfChunk[number] { mask[row] = true } }
+            allowed = mask
+        }
+        let top = cache.matrix.top(limit, for: query, where: allowed.map { mask in { mask[$0] } })
+        return top.map { Candidate(number: cache.chunkNumbers[$0.row], key: cache.keys[$0.row], score: Double($0.score)) }
+    }
+
+    /// The vector matrix, loaded once and reloaded only when the file changed since.
+    func loadedVectors() throws -> VectorCache {
+        guard let model else { throw SearchError.noVectors(path: path) }
+        cacheLock.lock()
+        defer { cacheLock.unlock() }
+        return try Self.storage(path) {
+            try database.read { db in
+                let dataVersion = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+                if let cache = vectorCache, cache.dataVersion == dataVersion { return cache }
+                let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM chunks") ?? 0
+                var cache = VectorCache(matrix: VectorMatrix(dimension: model.dimension), dataVersion: dataVersion)
+                cache.matrix.reserve(rows: count)
+                cache.chunkNumbers.reserveCapacity(count)
+                cache.keys.reserveCapacity(count)
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT c.number, d.id, c.position, c.vector FROM chunks c JOIN documents d ON d.number = c.document
+                    ORDER BY d.id, c.position
+                    """)
+                while let row = try rows.next() {
+                    let number: Int64 = row[0]
+                    let key = ChunkKey(documentID: row[1], position: row[2])
+                    // Read the BLOB in place; a vector of the wrong size means the file was edited by hand.
+                    let ok = try row.withUnsafeData(atIndex: 3) { data -> Bool in
+                        guard let data, data.count == model.dimension * 4 else { return false }
+                        data.withUnsafeBytes { cache.matrix.append(bytes: $0) }
+                        return true
+                    }
+                    guard ok else {
+                        throw SearchError.notAnIndex(path: path, reason: "chunk \(key.position) of \"\(key.documentID)\" has no vector of \(model.dimension) F32 numbers")
+                    }
+                    cache.rowOfChunk[number] = cache.chunkNumbers.count
+                    cache.chunkNumbers.append(number)
+                    cache.keys.append(key)
+                }
+                vectorCache = cache
+                return cache
+            }
+        }
+    }
+
+    func invalidateVectors() {
+        cacheLock.lock()
+        vectorCache = nil
+        cacheLock.unlock()
+    }
+
+    // MARK: Results
+
+    func results(for candidates: [Candidate]) throws -> [SearchResult] {
+        guard !candidates.isEmpty else { return [] }
+        let placeholders = Array(repeating: "?", count: candidates.count).joined(separator: ",")
+        let rows = try Self.storage(path) {
+            try database.read { db in
+                try Row.fetchAll(db, sql: "SELECT number, start, end, text FROM chunks WHERE number IN (\(placeholders))",
+                                 arguments: StatementArguments(candidates.map(\.number)))
+            }
+        }
+        var byNumber: [Int64: Row] = [:]
+        for row in rows { byNumber[row[0]] = row }
+        return candidates.compactMap { candidate in
+            guard let row = byNumber[candidate.number] else { return nil }
+            return SearchResult(documentID: candidate.key.documentID, chunk: candidate.key.position, score: candidate.score,
+                                start: row[1], end: row[2], text: row[3])
+        }
+    }
+}

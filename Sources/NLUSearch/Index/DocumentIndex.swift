@@ -1,0 +1,161 @@
+import Foundation
+import GRDB
+
+/// A collection of documents in one SQLite file, searchable by keyword (BM25), by meaning (exact
+/// cosine over chunk embeddings) and by both (reciprocal-rank fusion).
+///
+/// The file holds the documents, their chunks with offsets, an FTS5 index and the chunk vectors,
+/// with the embedding model's identity: opening it with another model's embedder is refused. It
+/// is in WAL mode, and every ``add(_:progress:)`` and ``delete(ids:)`` is one transaction, so a
+/// process killed in the middle leaves the index as it was.
+///
+///     let embedder = try HashingEmbedder(dimension: 384)
+///     let index = try DocumentIndex.create(at: url, embedder: embedder)
+///     try index.add([try IndexDocument(id: "a", text: "The fox jumps over the dog.")])
+///     let results = try index.search("jumping fox", options: SearchOptions(k: 3, mode: .hybrid))
+public final class DocumentIndex: @unchecked Sendable {
+    /// The file's path (":memory:" for an in-memory index).
+    public let path: String
+    /// The embedding model the index was built with; nil for a keyword-only index.
+    public let model: EmbedderIdentity?
+    /// Where the model was loaded from at creation (a directory or a built-in name), if recorded.
+    public let modelSource: String?
+    public let chunking: ChunkingOptions
+    let embedder: (any TextEmbedder)?
+    let database: DatabaseQueue
+
+    // The vectors as one matrix, loaded at the first vector search and kept until the file changes.
+    // @unchecked Sendable: the cache is only touched under `cacheLock`.
+    let cacheLock = NSLock()
+    var vectorCache: VectorCache?
+
+    /// Creates an index file at `url` (refusing if any file is there), for `embedder`'s vectors,
+    /// or keyword-only when `embedder` is nil.
+    ///
+    /// - Parameter modelSource: recorded so that tools can load the same model later.
+    /// - Throws: ``SearchError/alreadyExists(path:)``, or ``SearchError/storage(path:message:)``.
+    public static func create(at url: URL, embedder: (any TextEmbedder)?, modelSource: String? = nil,
+                              chunking: ChunkingOptions = .default) throws -> DocumentIndex {
+        let path = url.path
+        guard !FileManager.default.fileExists(atPath: path) else { throw SearchError.alreadyExists(path: path) }
+        // Built beside the target and moved into place, so a failed create leaves nothing behind.
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).tmp-\(UUID().uuidString)").path
+        defer {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
+        }
+        try storage(path) {
+            let queue = try DatabaseQueue(path: temporary, configuration: configuration(readonly: false))
+            try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+            try queue.write { db in
+                try IndexSchema.create(in: db, model: embedder?.identity, modelSource: modelSource, chunking: chunking)
+            }
+            try queue.close()
+        }
+        do {
+            try FileManager.default.moveItem(atPath: temporary, toPath: path)
+        } catch {
+            throw SearchError.storage(path: path, message: "cannot create the file: \(error.localizedDescription)")
+        }
+        return try DocumentIndex(at: url, embedder: embedder)
+    }
+
+    /// Opens an existing index. Give the embedder of the model it was built with to add
+    /// documents or search by vector; without one only keyword search works.
+    ///
+    /// - Throws: ``SearchError/notAnIndex(path:reason:)`` (missing file, not SQLite, not an
+    ///   index), ``SearchError/newerSchema(path:found:supported:)``,
+    ///   ``SearchError/modelMismatch(index:given:)``.
+    public convenience init(at url: URL, embedder: (any TextEmbedder)? = nil, readOnly: Bool = false) throws {
+        let path = url.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw SearchError.notAnIndex(path: path, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw SearchError.notAnIndex(path: path, reason: "a directory") }
+        let settings: IndexSchema.Settings
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: Self.configuration(readonly: readOnly))
+            settings = try queue.read { db in try IndexSchema.read(from: db, path: path) }
+        } catch let error as SearchError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            throw SearchError.notAnIndex(path: path, reason: "not an SQLite file")
+        } catch {
+            throw SearchError.storage(path: path, message: "\(error)")
+        }
+        try self.init(path: path, database: queue, settings: settings, embedder: embedder)
+    }
+
+    /// An index that lives in memory only (for one document's passages, or tests).
+    public convenience init(inMemoryWith embedder: (any TextEmbedder)? = nil, chunking: ChunkingOptions = .default) throws {
+        let queue = try DatabaseQueue(configuration: Self.configuration(readonly: false))
+        try queue.write { db in try IndexSchema.create(in: db, model: embedder?.identity, modelSource: nil, chunking: chunking) }
+        try self.init(path: ":memory:", database: queue,
+                      settings: .init(model: embedder?.identity, modelSource: nil, chunking: chunking), embedder: embedder)
+    }
+
+    private init(path: String, database: DatabaseQueue, settings: IndexSchema.Settings, embedder: (any TextEmbedder)?) throws {
+        if let embedder {
+            guard let model = settings.model else {
+                throw SearchError.invalidArgument("\(path): the index is keyword-only (created without a model); it takes no embedder")
+            }
+            guard model == embedder.identity else { throw SearchError.modelMismatch(index: model, given: embedder.identity) }
+        }
+        self.path = path
+        self.database = database
+        self.model = settings.model
+        self.modelSource = settings.modelSource
+        self.chunking = settings.chunking
+        self.embedder = embedder
+    }
+
+    static func configuration(readonly: Bool) -> Configuration {
+        var configuration = Configuration()
+        configuration.readonly = readonly
+        configuration.foreignKeysEnabled = true
+        // Another process writing (an add in a second terminal) makes us wait, not fail at once.
+        configuration.busyMode = .timeout(10)
+        return configuration
+    }
+
+    /// Runs `body`, turning SQLite's errors into ``SearchError/storage(path:message:)``.
+    static func storage<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SearchError {
+            throw error
+        } catch let error as DatabaseError {
+            throw SearchError.storage(path: path, message: error.message ?? "\(error)")
+        } catch {
+            throw SearchError.storage(path: path, message: "\(error)")
+        }
+    }
+
+    /// Counts and settings.
+    public func info() throws -> IndexInfo {
+        try Self.storage(path) {
+            try database.read { db in
+                IndexInfo(path: path, schemaVersion: IndexSchema.version, model: model, modelSource: modelSource,
+                          chunking: chunking,
+                          documentCount: try Int.fetchOne(db, sql: "SELECT count(*) FROM documents") ?? 0,
+                          chunkCount: try Int.fetchOne(db, sql: "SELECT count(*) FROM chunks") ?? 0)
+            }
+        }
+    }
+
+    /// Whether a document with this id is in the index.
+    public func contains(id: String) throws -> Bool {
+        try Self.storage(path) {
+            try database.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM documents WHERE id = ?", arguments: [id]) ?? false }
+        }
+    }
+
+    /// The text of the document with this id, or nil.
+    public func documentText(id: String) throws -> String? {
+        try Self.storage(path) {
+            try database.read { db in try String.fetchOne(db, sql: "SELECT text FROM documents WHERE id = ?", arguments: [id]) }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A document to index: a unique id, its text, and optional metadata (a JSON object) that search
+/// filters can test.
+///
+///     let document = try IndexDocument(id: "faq-12", text: "To reset your password...",
+///                                      metadataJSON: #"{"lang": "en"}"#)
+public struct IndexDocument: Sendable, Equatable {
+    public var id: String
+    public var text: String
+    /// A JSON object, as text ("{}" when there is none).
+    public var metadataJSON: String
+
+    /// - Throws: ``SearchError/invalidDocument(id:reason:)`` when `metadataJSON` is not a JSON object.
+    public init(id: String, text: String, metadataJSON: String = "{}") throws {
+        guard let data = metadataJSON.data(using: .utf8),
+              (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else {
+            throw SearchError.invalidDocument(id: id, reason: "metadata must be a JSON object, got \(metadataJSON.prefix(80))")
+        }
+        self.id = id
+        self.text = text
+        self.metadataJSON = metadataJSON
+    }
+}
+
+/// One result of a search: a chunk of a document, its score, and where it lies in the document.
+public struct SearchResult: Sendable, Equatable {
+    public var documentID: String
+    /// The chunk's position in its document (0, 1, ...).
+    public var chunk: Int
+    /// Keyword: BM25 (higher is better); vector: cosine similarity; hybrid: the fused score.
+    public var score: Double
+    /// Unicode-scalar offsets of the chunk in its document.
+    public var start: Int
+    public var end: Int
+    public var text: String
+}
+
+/// What an index holds and how it was built.
+public struct IndexInfo: Sendable, Equatable {
+    public var path: String
+    public var schemaVersion: Int
+    /// Nil for a keyword-only index.
+    public var model: EmbedderIdentity?
+    /// Where the model was loaded from when the index was created (a directory, or a built-in name).
+    public var modelSource: String?
+    public var chunking: ChunkingOptions
+    public var documentCount: Int
+    public var chunkCount: Int
+}

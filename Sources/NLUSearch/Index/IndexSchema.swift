@@ -1,0 +1,102 @@
+import GRDB
+
+/// The tables of an index file, version 1 (docs/search.md describes them for other tools).
+///
+/// `PRAGMA user_version` holds the schema version; `index_info` holds the format marker, the
+/// embedding model's identity and the chunking options as key/value text.
+enum IndexSchema {
+    static let version = 1
+    static let format = "nlukit-index"
+
+    static let statements = [
+        "CREATE TABLE index_info (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL)",
+        """
+        CREATE TABLE documents (
+            number INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            text TEXT NOT NULL,
+            metadata TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(metadata) AND json_type(metadata) = 'object'))
+        """,
+        """
+        CREATE TABLE chunks (
+            number INTEGER PRIMARY KEY,
+            document INTEGER NOT NULL REFERENCES documents(number) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            start INTEGER NOT NULL,
+            end INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            vector BLOB,
+            UNIQUE (document, position))
+        """,
+        // External-content FTS5: the words are indexed, the text itself is read from `chunks`.
+        """
+        CREATE VIRTUAL TABLE chunks_fts USING fts5(
+            text, content='chunks', content_rowid='number', tokenize='porter unicode61 remove_diacritics 2')
+        """,
+        """
+        CREATE TRIGGER chunks_fts_insert AFTER INSERT ON chunks BEGIN
+            INSERT INTO chunks_fts(rowid, text) VALUES (new.number, new.text);
+        END
+        """,
+        """
+        CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN
+            INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', old.number, old.text);
+        END
+        """,
+    ]
+
+    /// Creates the tables and records the settings, in the caller's transaction.
+    static func create(in db: Database, model: EmbedderIdentity?, modelSource: String?, chunking: ChunkingOptions) throws {
+        for statement in statements { try db.execute(sql: statement) }
+        var settings: [(String, String)] = [
+            ("format", format),
+            ("chunk_size", String(chunking.size)),
+            ("chunk_overlap", String(chunking.overlap)),
+        ]
+        if let model {
+            settings += [("model_name", model.name), ("model_dimension", String(model.dimension)),
+                         ("model_revision", model.revision)]
+        }
+        if let modelSource { settings.append(("model_source", modelSource)) }
+        for (key, value) in settings {
+            try db.execute(sql: "INSERT INTO index_info (key, value) VALUES (?, ?)", arguments: [key, value])
+        }
+        try db.execute(sql: "PRAGMA user_version = \(version)")
+    }
+
+    /// The settings recorded in an index, checked.
+    struct Settings {
+        var model: EmbedderIdentity?
+        var modelSource: String?
+        var chunking: ChunkingOptions
+    }
+
+    /// Reads and checks the version and settings of an existing file.
+    static func read(from db: Database, path: String) throws -> Settings {
+        let found = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        guard try db.tableExists("index_info") else {
+            throw SearchError.notAnIndex(path: path, reason: "an SQLite file without the index_info table")
+        }
+        if found > version { throw SearchError.newerSchema(path: path, found: found, supported: version) }
+        var values: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT key, value FROM index_info") {
+            if let key: String = row["key"], let value: String = row["value"] { values[key] = value }
+        }
+        guard values["format"] == format, found == version else {
+            throw SearchError.notAnIndex(path: path, reason: "index_info has no format \"\(format)\" with schema version \(version)")
+        }
+        guard let size = values["chunk_size"].flatMap(Int.init), let overlap = values["chunk_overlap"].flatMap(Int.init),
+              let chunking = try? ChunkingOptions(size: size, overlap: overlap) else {
+            throw SearchError.notAnIndex(path: path, reason: "index_info: chunk_size/chunk_overlap missing or out of range")
+        }
+        var model: EmbedderIdentity?
+        if let name = values["model_name"] {
+            guard let dimension = values["model_dimension"].flatMap(Int.init), (1...65536).contains(dimension),
+                  let revision = values["model_revision"] else {
+                throw SearchError.notAnIndex(path: path, reason: "index_info: model_dimension (1...65536) or model_revision missing")
+            }
+            model = EmbedderIdentity(name: name, dimension: dimension, revision: revision)
+        }
+        return Settings(model: model, modelSource: values["model_source"], chunking: chunking)
+    }
+}

@@ -1,0 +1,73 @@
+/// How ``DocumentIndex/search(_:options:)`` ranks chunks.
+public enum SearchMode: String, Sendable, CaseIterable, Codable {
+    /// BM25 over the chunks' words (SQLite FTS5, Porter-stemmed).
+    case keyword
+    /// Cosine similarity of the query's embedding with every chunk's, exact.
+    case vector
+    /// Both, fused by reciprocal rank (``ReciprocalRankFusion``).
+    case hybrid
+}
+
+/// The parameters of a search: how many results, how they are ranked, which documents qualify.
+///
+///     var options = SearchOptions(k: 5, mode: .hybrid)
+///     options.filter = ["lang": "en"]      // only documents whose metadata has "lang": "en"
+///     options.fusion.keywordWeight = 1.5
+public struct SearchOptions: Sendable, Equatable {
+    /// Results to return (chunks), 1...``maximumK``.
+    public var k: Int
+    public var mode: SearchMode
+    /// Metadata equality conditions, all required: the document's metadata value at each key,
+    /// as text (numbers and booleans as JSON writes them: `3`, `true`), must equal the given text.
+    public var filter: [String: String]
+    public var fusion: FusionOptions
+
+    /// The largest k accepted: a result list is meant to be read, not to dump the index.
+    public static let maximumK = 10_000
+
+    public init(k: Int = 10, mode: SearchMode = .hybrid, filter: [String: String] = [:], fusion: FusionOptions = .init()) {
+        self.k = k
+        self.mode = mode
+        self.filter = filter
+        self.fusion = fusion
+    }
+
+    /// - Throws: ``SearchError/invalidArgument(_:)`` naming the parameter out of range.
+    public func validate() throws {
+        guard (1...Self.maximumK).contains(k) else {
+            throw SearchError.invalidArgument("k must be in 1...\(Self.maximumK), got \(k)")
+        }
+        try fusion.validate()
+    }
+}
+
+/// The parameters of hybrid search's reciprocal-rank fusion.
+public struct FusionOptions: Sendable, Equatable {
+    /// The rank constant: larger values flatten the difference between the first ranks.
+    public var k: Double = 60
+    public var keywordWeight: Double = 1
+    public var vectorWeight: Double = 1
+    /// How many results of each mode enter the fusion (at least the search's k).
+    public var candidateDepth: Int = 50
+
+    public init(k: Double = 60, keywordWeight: Double = 1, vectorWeight: Double = 1, candidateDepth: Int = 50) {
+        self.k = k
+        self.keywordWeight = keywordWeight
+        self.vectorWeight = vectorWeight
+        self.candidateDepth = candidateDepth
+    }
+
+    /// - Throws: ``SearchError/invalidArgument(_:)`` naming the parameter out of range.
+    public func validate() throws {
+        guard k.isFinite, k >= 0 else { throw SearchError.invalidArgument("the fusion constant k must be a number ≥ 0, got \(k)") }
+        for (name, weight) in [("keyword", keywordWeight), ("vector", vectorWeight)] {
+            guard weight.isFinite, weight >= 0 else {
+                throw SearchError.invalidArgument("the \(name) weight must be a number ≥ 0, got \(weight)")
+            }
+        }
+        guard keywordWeight + vectorWeight > 0 else { throw SearchError.invalidArgument("the keyword and vector weights are both 0") }
+        guard (1...SearchOptions.maximumK).contains(candidateDepth) else {
+            throw SearchError.invalidArgument("the candidate depth must be in 1...\(SearchOptions.maximumK), got \(candidateDepth)")
+        }
+    }
+}

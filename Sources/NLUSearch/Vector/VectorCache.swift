@@ -1,0 +1,27 @@
+/// The vectors of an index in memory: the matrix and, per row, which chunk it is. Rows are in
+/// (document id, chunk position) order, so ``TopK``'s "lower row wins a tie" means "smaller id wins".
+struct VectorCache {
+    var matrix: VectorMatrix
+    var chunkNumbers: [Int64] = []
+    var keys: [ChunkKey] = []
+    var rowOfChunk: [Int64: Int] = [:]
+    /// SQLite's `PRAGMA data_version` when loaded: another process's commit changes it.
+    var dataVersion: Int
+}
+
+/// A chunk by document id and position: the order results tie-break in.
+struct ChunkKey: Hashable, Comparable, Sendable {
+    var documentID: String
+    var position: Int
+
+    static func < (a: ChunkKey, b: ChunkKey) -> Bool {
+        a.documentID != b.documentID ? a.documentID < b.documentID : a.position < b.position
+    }
+}
+
+/// A chunk found by one mode, before its text is read.
+struct Candidate: Sendable {
+    var number: Int64
+    var key: ChunkKey
+    var score: Double
+}

@@ -1,0 +1,156 @@
+import Foundation
+
+/// The architecture hyper-parameters of a BERT or DistilBERT checkpoint, decoded from its
+/// `config.json` (both key schemes: BERT's `hidden_size`/`num_hidden_layers`/... and DistilBERT's
+/// `dim`/`n_layers`/...), with the defaults `transformers` uses for missing fields.
+///
+///     let config = try JSONDecoder().decode(BertConfiguration.self, from: Data(contentsOf: configURL))
+///     print(config.architecture, config.hiddenSize, config.layerCount)   // bert 768 12
+public struct BertConfiguration: Decodable, Sendable, Equatable {
+    /// Which encoder family the checkpoint holds.
+    public enum Architecture: String, Sendable, Equatable {
+        case bert, distilbert
+    }
+
+    /// The feed-forward activation (`hidden_act` / `activation`).
+    public enum Activation: String, Sendable, Equatable {
+        /// The exact erf form (`gelu`).
+        case gelu
+        /// The tanh approximation (`gelu_new`, `gelu_pytorch_tanh`).
+        case geluTanh
+        case relu
+    }
+
+    /// BERT or DistilBERT (`model_type`, else `architectures`).
+    public var architecture: Architecture
+    /// `vocab_size`.
+    public var vocabularySize: Int
+    /// `hidden_size` / `dim`.
+    public var hiddenSize: Int
+    /// `num_hidden_layers` / `n_layers`.
+    public var layerCount: Int
+    /// `num_attention_heads` / `n_heads`.
+    public var attentionHeadCount: Int
+    /// `intermediate_size` / `hidden_dim`.
+    public var intermediateSize: Int
+    /// `hidden_act` / `activation`.
+    public var activation: Activation
+    /// `max_position_embeddings`: the longest sequence the model takes.
+    public var maxPositionEmbeddings: Int
+    /// Number of token types (segment ids); 0 for DistilBERT, which has no token-type embeddings.
+    public var typeVocabularySize: Int
+    /// `layer_norm_eps` (DistilBERT: 1e-12).
+    public var layerNormEpsilon: Float
+
+    /// The size of each attention head.
+    public var headSize: Int { hiddenSize / attentionHeadCount }
+
+    /// Builds a configuration directly (for tests and benchmarks).
+    public init(architecture: Architecture, vocabularySize: Int, hiddenSize: Int, layerCount: Int,
+                attentionHeadCount: Int, intermediateSize: Int, activation: Activation = .gelu,
+                maxPositionEmbeddings: Int = 512, typeVocabularySize: Int? = nil, layerNormEpsilon: Float = 1e-12) {
+        self.architecture = architecture
+        self.vocabularySize = vocabularySize
+        self.hiddenSize = hiddenSize
+        self.layerCount = layerCount
+        self.attentionHeadCount = attentionHeadCount
+        self.intermediateSize = intermediateSize
+        self.activation = activation
+        self.maxPositionEmbeddings = maxPositionEmbeddings
+        self.typeVocabularySize = typeVocabularySize ?? (architecture == .bert ? 2 : 0)
+        self.layerNormEpsilon = layerNormEpsilon
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Decodes `config.json`, applying `transformers`' defaults.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        func value<T: Decodable>(_ type: T.Type, _ keys: String...) throws -> T? {
+            for key in keys where container.contains(Key(key)) {
+                if try container.decodeNil(forKey: Key(key)) { continue }
+                return try container.decode(T.self, forKey: Key(key))
+            }
+            return nil
+        }
+        let modelType = try value(String.self, "model_type")
+        let architectures = try value([String].self, "architectures") ?? []
+        switch modelType {
+        case "bert": architecture = .bert
+        case "distilbert": architecture = .distilbert
+        case nil:
+            if architectures.contains(where: { $0.hasPrefix("DistilBert") }) {
+                architecture = .distilbert
+            } else if architectures.contains(where: { $0.hasPrefix("Bert") }) {
+                architecture = .bert
+            } else {
+                throw BertConfigurationError.unknownArchitecture(architectures)
+            }
+        case let other?:
+            throw BertConfigurationError.unsupportedModelType(other)
+        }
+        let isBert = architecture == .bert
+        vocabularySize = try value(Int.self, "vocab_size") ?? 30522
+        hiddenSize = try value(Int.self, isBert ? "hidden_size" : "dim") ?? 768
+        layerCount = try value(Int.self, isBert ? "num_hidden_layers" : "n_layers") ?? (isBert ? 12 : 6)
+        attentionHeadCount = try value(Int.self, isBert ? "num_attention_heads" : "n_heads") ?? 12
+        intermediateSize = try value(Int.self, isBert ? "intermediate_size" : "hidden_dim") ?? 3072
+        maxPositionEmbeddings = try value(Int.self, "max_position_embeddings") ?? 512
+        typeVocabularySize = isBert ? (try value(Int.self, "type_vocab_size") ?? 2) : 0
+        layerNormEpsilon = isBert ? Float(try value(Double.self, "layer_norm_eps") ?? 1e-12) : 1e-12
+        let activationName = try value(String.self, isBert ? "hidden_act" : "activation") ?? "gelu"
+        switch activationName {
+        case "gelu": activation = .gelu
+        case "gelu_new", "gelu_pytorch_tanh", "gelu_fast": activation = .geluTanh
+        case "relu": activation = .relu
+        default: throw BertConfigurationError.unsupportedValue(field: isBert ? "hidden_act" : "activation",
+                                                              value: activationName, supported: "gelu, gelu_new, gelu_pytorch_tanh, relu")
+        }
+        if isBert, let kind = try value(String.self, "position_embedding_type"), kind != "absolute" {
+            throw BertConfigurationError.unsupportedValue(field: "position_embedding_type", value: kind, supported: "absolute")
+        }
+        try validate()
+    }
+
+    /// Checks that the sizes are positive and the hidden size splits evenly into heads.
+    public func validate() throws {
+        let sizes: [(String, Int)] = [("vocab_size", vocabularySize), ("hidden size", hiddenSize),
+                                      ("layer count", layerCount), ("attention heads", attentionHeadCount),
+                                      ("intermediate size", intermediateSize),
+                                      ("max_position_embeddings", maxPositionEmbeddings)]
+        for (field, size) in sizes where size <= 0 {
+            throw BertConfigurationError.unsupportedValue(field: field, value: String(size), supported: "a positive number")
+        }
+        if hiddenSize % attentionHeadCount != 0 {
+            throw BertConfigurationError.unsupportedValue(
+                field: "hidden size", value: String(hiddenSize),
+                supported: "a multiple of the attention head count \(attentionHeadCount)")
+        }
+    }
+}
+
+/// Why a `config.json` cannot be used as a BERT / DistilBERT encoder configuration.
+public enum BertConfigurationError: Error, Equatable, CustomStringConvertible, LocalizedError {
+    case unsupportedModelType(String)
+    case unknownArchitecture([String])
+    case unsupportedValue(field: String, value: String, supported: String)
+
+    public var description: String {
+        switch self {
+        case let .unsupportedModelType(type):
+            return "unsupported model_type \"\(type)\" (supported: bert, distilbert)"
+        case let .unknownArchitecture(names):
+            return "config.json has no model_type and its architectures \(names) name neither BERT nor DistilBERT"
+        case let .unsupportedValue(field, value, supported):
+            return "unsupported \(field) \"\(value)\" (expected \(supported))"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

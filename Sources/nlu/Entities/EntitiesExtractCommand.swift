@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu entities extract`: the built-in entities of each input line, resolved.
+struct EntitiesExtractCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "extract",
+        abstract: "Find and resolve built-in entities in English text.",
+        discussion: """
+        Inputs are the TEXT arguments, or else the lines of --file or of standard input (one input per line).
+
+        Kinds: \(BuiltinEntityType.allCases.map(\.rawValue).joined(separator: ", ")). Relative dates ("tomorrow", \
+        "next Friday") are resolved against --reference-time (default: now, local time). Where entities \
+        overlap, the longest wins.
+
+        Output: a table per input, or with --json one JSON object per input line: \
+        {"text": ..., "entities": [{"entity", "start", "end", "text", "resolution"}]}, offsets in Unicode \
+        scalars (end exclusive); "resolution" is {"value"} (with "unit", "isoCurrency" for money and \
+        temperatures) or {"values": [{"timex", "type", "value" | "start", "end"}]} for date-times.
+
+        Example: nlu entities extract --reference-time 2016-11-07T10:00:00 --json "transfer $1.5k tomorrow at 7pm"
+        """)
+
+    @Option(help: ArgumentHelp("Comma-separated kinds to report (default: all).", valueName: "kinds"))
+    var types: String?
+
+    @Option(help: ArgumentHelp("The time relative dates are resolved against: YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS].",
+                               valueName: "iso8601"))
+    var referenceTime: String?
+
+    @Option(help: ArgumentHelp("Read inputs from this file (one per line) instead of standard input.", valueName: "file"))
+    var file: String?
+
+    @Flag(help: "Print one JSON object per input on stdout.")
+    var json = false
+
+    @Argument(help: "Texts to search (each argument is one input).")
+    var texts: [String] = []
+
+    func validate() throws {
+        _ = try kinds()
+        _ = try reference()
+        guard file == nil || texts.isEmpty else { throw ValidationError("give TEXT arguments or --file, not both") }
+    }
+
+    func run() throws {
+        let recognizer = BuiltinRecognizer(types: try kinds())
+        let reference = try reference()
+        let inputs = texts.isEmpty ? try Console.readLines(path: file) : texts
+        var output = ""
+        for input in inputs {
+            let entities = recognizer.entities(in: input, reference: reference)
+            output += json ? try Console.json(ExtractedLine(text: input, entities: entities)) + "\n"
+                : EntityTable.render(text: input, entities: entities)
+            if output.utf8.count > 1 << 16 {
+                Console.write(output)
+                output = ""
+            }
+        }
+        Console.write(output)
+    }
+
+    private func kinds() throws -> Set<BuiltinEntityType> {
+        guard let types else { return Set(BuiltinEntityType.allCases) }
+        var kinds = Set<BuiltinEntityType>()
+        for name in types.split(separator: ",", omittingEmptySubsequences: false) {
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            guard let kind = BuiltinEntityType(rawValue: trimmed) else {
+                throw ValidationError("--types: unknown kind \"\(trimmed)\"; known kinds: "
+                    + BuiltinEntityType.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            kinds.insert(kind)
+        }
+        return kinds
+    }
+
+    private func reference() throws -> ReferenceTime {
+        guard let referenceTime else { return .now() }
+        do {
+            return try ReferenceTime(iso8601: referenceTime)
+        } catch let error as ReferenceTimeError {
+            throw ValidationError("--reference-time: \(error.description)")
+        }
+    }
+}
+
+/// One line of `--json` output.
+private struct ExtractedLine: Encodable {
+    var text: String
+    var entities: [BuiltinEntity]
+}
+
+/// The readable form: the input, then one aligned row per entity.
+enum EntityTable {
+    static func render(text: String, entities: [BuiltinEntity]) -> String {
+        var out = text + "\n"
+        guard !entities.isEmpty else { return out + "  (no entities)\n" }
+        let rows = entities.map { entity in
+            ["\(entity.scalarRange.lowerBound)-\(entity.scalarRange.upperBound)", entity.type.rawValue, entity.text,
+             summary(entity.resolution)]
+        }
+        let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        for row in rows {
+            let padded = (0..<3).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+            out += "  " + padded.joined(separator: "  ") + "  " + row[3] + "\n"
+        }
+        return out
+    }
+
+    private static func summary(_ resolution: BuiltinResolution) -> String {
+        switch resolution {
+        case .value(let value, let unit, let iso):
+            return [value, unit, iso.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
+        case .dateTimes(let values):
+            return values.map { value in
+                let what = value.value ?? "\(value.start ?? "…") to \(value.end ?? "…")"
+                return what + " [" + value.timex + (value.mod.map { ", " + $0 } ?? "") + "]"
+            }.joined(separator: " | ")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// `nlu entities extract` end to end: JSON and table output, and bad input.
+@Suite struct EntitiesCommandTests {
+    let reference = ["--reference-time", "2016-11-07T10:00:00"]
+
+    @Test func jsonLinesCarryTextAndResolvedEntities() throws {
+        let run = try runNLU(["entities", "extract", "--json"] + reference, input: "transfer $1.5k tomorrow at 7pm\n\nfifty percent\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 3)
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(first["text"] as? String == "transfer $1.5k tomorrow at 7pm")
+        let entities = try #require(first["entities"] as? [[String: Any]])
+        #expect(entities.map { $0["entity"] as? String } == ["currency", "datetime"])
+        #expect(entities.map { $0["start"] as? Int } == [9, 15])
+        #expect(entities.map { $0["end"] as? Int } == [14, 30])
+        let money = try #require(entities[0]["resolution"] as? [String: Any])
+        #expect(money["value"] as? String == "1500" && money["unit"] as? String == "Dollar")
+        let when = try #require((entities[1]["resolution"] as? [String: Any])?["values"] as? [[String: Any]])
+        #expect(when.first?["timex"] as? String == "2016-11-08T19")
+        #expect(when.first?["value"] as? String == "2016-11-08 19:00:00")
+        #expect(lines[1] == #"{"entities":[],"text":""}"#)
+        #expect(lines[2].contains(#""entity":"percentage""#) && lines[2].contains(#""value":"50""#))
+    }
+
+    @Test func typesFilterAndTableOutput() throws {
+        let run = try runNLU(["entities", "extract", "--types", "number", "pay 20 dollars on May 4th"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "pay 20 dollars on May 4th\n  4-6  number  20  20\n")
+    }
+
+    @Test func unknownTypeIsAUsageErrorListingTheKnownOnes() throws {
+        let run = try runNLU(["entities", "extract", "--types", "number,money", "x"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains(#"unknown kind "money""#))
+        #expect(run.stderr.contains("known kinds: number, ordinal, percentage, currency"))
+    }
+
+    @Test func invalidReferenceTimeNamesTheArgumentAndFormat() throws {
+        let run = try runNLU(["entities", "extract", "--reference-time", "next tuesday", "x"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("--reference-time"))
+        #expect(run.stderr.contains("YYYY-MM-DDTHH:MM"))
+    }
+
+    @Test func invalidUTF8NamesTheLine() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-entities-\(UUID().uuidString).txt")
+        try Data([0x6F, 0x6B, 0x0A, 0xFF, 0xFE, 0x0A]).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let run = try runNLU(["entities", "extract", "--file", url.path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("line 2: not valid UTF-8"))
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import NLUBuiltins
+
+/// The repository's `Tests/Fixtures/builtins` folder.
+let builtinsFixtures = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/builtins")
+
+/// One converted Recognizers-Text spec case (scripts/fixtures/builtins_recognizers_text.py).
+struct CorpusCase: Decodable {
+    struct Entity: Decodable, Equatable {
+        var entity: String
+        var start: Int
+        var end: Int
+        var text: String
+        var resolution: Resolution
+    }
+    struct Resolution: Decodable, Equatable {
+        var value: String?
+        var unit: String?
+        var isoCurrency: String?
+        var values: [DateTimeValue]?
+    }
+    var text: String
+    var reference: String?
+    var entities: [Entity]
+}
+
+/// How a corpus fared: cases passed per group (the expected entity kind, "none" for texts with none).
+struct CorpusScore: CustomStringConvertible {
+    var passed: [String: Int] = [:]
+    var total: [String: Int] = [:]
+    var failures: [String] = []
+
+    var overallShare: Double { Double(passed.values.reduce(0, +)) / Double(max(1, total.values.reduce(0, +))) }
+    func share(_ group: String) -> Double { Double(passed[group] ?? 0) / Double(max(1, total[group] ?? 0)) }
+
+    var description: String {
+        total.keys.sorted().map { key in
+            "\(key): \(passed[key] ?? 0)/\(total[key]!) (\(String(format: "%.1f", 100 * share(key)))%)"
+        }.joined(separator: ", ") + String(format: "; overall %.1f%%", 100 * overallShare)
+    }
+}
+
+/// Runs `recognizer` on every case of the fixture `name`.json; a case passes when the entities found
+/// are exactly the expected ones: same kinds, offsets, and resolution (for date-times, the same set of
+/// values with their timex, type, value, start, end and Mod).
+func scoreCorpus(_ name: String, types: Set<BuiltinEntityType>) throws -> CorpusScore {
+    let data = try Data(contentsOf: builtinsFixtures.appendingPathComponent("recognizers-text/\(name).json"))
+    let cases = try JSONDecoder().decode([CorpusCase].self, from: data)
+    let recognizer = BuiltinRecognizer(types: types)
+    var score = CorpusScore()
+    for item in cases {
+        let reference = try item.reference.map { try ReferenceTime(iso8601: $0) }
+            ?? ReferenceTime(date: CivilDate(year: 2016, month: 11, day: 7)!)
+        let found = recognizer.entities(in: item.text, reference: reference).map { entity -> CorpusCase.Entity in
+            var resolution = CorpusCase.Resolution()
+            switch entity.resolution {
+            case .value(let value, let unit, let iso):
+                resolution.value = value
+                resolution.unit = unit
+                resolution.isoCurrency = iso
+            case .dateTimes(let values):
+                resolution.values = values
+            }
+            return CorpusCase.Entity(entity: entity.type.rawValue, start: entity.scalarRange.lowerBound,
+                                     end: entity.scalarRange.upperBound, text: entity.text, resolution: resolution)
+        }
+        let group = item.entities.first?.entity ?? "none"
+        score.total[group, default: 0] += 1
+        if normalized(found) == normalized(item.entities) {
+            score.passed[group, default: 0] += 1
+        } else {
+            score.failures.append("\(item.text) | expected \(describe(item.entities)) | got \(describe(found))")
+        }
+    }
+    return score
+}
+
+private func normalized(_ entities: [CorpusCase.Entity]) -> [CorpusCase.Entity] {
+    entities.map { entity in
+        var entity = entity
+        entity.text = entity.text.lowercased()
+        entity.resolution.values = entity.resolution.values?.sorted { describe($0) < describe($1) }
+        return entity
+    }
+}
+
+private func describe(_ value: DateTimeValue) -> String {
+    [value.timex, value.type, value.value ?? "", value.start ?? "", value.end ?? "", value.mod ?? ""].joined(separator: ",")
+}
+
+private func describe(_ entities: [CorpusCase.Entity]) -> String {
+    entities.map { entity in
+        let resolution = entity.resolution.values.map { $0.map(describe).joined(separator: "; ") }
+            ?? [entity.resolution.value, entity.resolution.unit, entity.resolution.isoCurrency].compactMap { $0 }.joined(separator: " ")
+        return "\(entity.entity)[\(entity.start),\(entity.end)) \"\(entity.text)\" {\(resolution)}"
+    }.joined(separator: ", ")
+}
+
+/// Writes the failures of a corpus run to a file when NLUKIT_CORPUS_FAILURES names a folder (for tuning).
+func dumpFailures(_ score: CorpusScore, name: String) {
+    guard let folder = ProcessInfo.processInfo.environment["NLUKIT_CORPUS_FAILURES"] else { return }
+    let url = URL(fileURLWithPath: folder).appendingPathComponent("\(name).txt")
+    try? score.failures.joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)
+}

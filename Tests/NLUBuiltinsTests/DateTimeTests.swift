@@ -1,0 +1,68 @@
+import Foundation
+import NLUBuiltins
+import Testing
+
+/// Date-times against a fixed reference, Monday 2016-11-07 16:12 (the LUIS documentation's), values
+/// worked out by hand on a calendar.
+@Suite struct DateTimeTests {
+    let reference = try! ReferenceTime(iso8601: "2016-11-07T16:12:00")
+
+    func values(_ text: String) -> [(BuiltinEntityType, String, [DateTimeValue])] {
+        BuiltinRecognizer(types: BuiltinEntityType.dateTimeTypes).entities(in: text, reference: reference).map { entity in
+            guard case .dateTimes(let values) = entity.resolution else { return (entity.type, entity.text, []) }
+            return (entity.type, entity.text, values)
+        }
+    }
+
+    @Test func tomorrowAtSevenPMIsOneDateTime() throws {
+        let found = values("Remind me tomorrow at 7pm")
+        #expect(found.map(\.0) == [.datetime])
+        #expect(found.first?.2 == [DateTimeValue(timex: "2016-11-08T19", type: "datetime", value: "2016-11-08 19:00:00")])
+    }
+
+    @Test func aWeekdayAloneHasAPastAndAFutureReading() {
+        let found = values("see you Friday")
+        #expect(found.first?.2.map(\.value) == ["2016-11-04", "2016-11-11"])
+        #expect(found.first?.2.first?.timex == "XXXX-WXX-5")
+        #expect(values("see you next Friday").first?.2.map(\.value) == ["2016-11-18"])
+    }
+
+    @Test func monthAndDayWithoutYearResolvesBothWays() {
+        let found = values("on May 4th")
+        #expect(found.first?.1 == "May 4th")
+        #expect(found.first?.2.map(\.value) == ["2016-05-04", "2017-05-04"])
+    }
+
+    @Test func dayThatDoesNotExistIsNoDate() {
+        #expect(values("February 30th").allSatisfy { $0.0 != .date })
+        #expect(values("2019-02-29").allSatisfy { $0.0 != .date })
+        #expect(values("2020-02-29").first?.2.map(\.value) == ["2020-02-29"])
+    }
+
+    @Test func rangesOfDaysAndHours() {
+        let week = values("next week").first?.2.first
+        #expect(week == DateTimeValue(timex: "2016-W46", type: "daterange", start: "2016-11-14", end: "2016-11-21"))
+        let hours = values("from 9am to 5pm").first?.2
+        #expect(hours == [DateTimeValue(timex: "(T09,T17,PT8H)", type: "timerange", start: "09:00:00", end: "17:00:00")])
+        let weekend = values("this weekend").first?.2.first
+        #expect(weekend?.start == "2016-11-12" && weekend?.end == "2016-11-14")
+    }
+
+    @Test func durationsInSecondsAndRelativeMoments() {
+        #expect(values("for 3 days").first?.2 == [DateTimeValue(timex: "P3D", type: "duration", value: "259200")])
+        #expect(values("half an hour").first?.2.first?.timex == "PT30M")
+        #expect(values("in 3 days").first?.2.map(\.value) == ["2016-11-10"])
+        #expect(values("in 2 hours").first?.2.map(\.value) == ["2016-11-07 18:12:00"])
+    }
+
+    @Test func setsAreNotResolved() {
+        #expect(values("every Monday").first?.2 == [DateTimeValue(timex: "XXXX-WXX-1", type: "set", value: "not resolved")])
+        #expect(values("weekly").first?.2.first?.timex == "P1W")
+    }
+
+    @Test func invalidReferenceTimeNamesTheFormat() {
+        #expect(throws: ReferenceTimeError.self) { try ReferenceTime(iso8601: "tomorrow") }
+        #expect(throws: ReferenceTimeError.self) { try ReferenceTime(iso8601: "2016-13-01") }
+        #expect((try? ReferenceTime(iso8601: "2016-11-07T16:12:00Z")) != nil)
+    }
+}

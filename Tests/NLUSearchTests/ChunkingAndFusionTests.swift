@@ -1,0 +1,73 @@
+import Foundation
+import NLUSearch
+import Testing
+
+@Suite struct ChunkerTests {
+    @Test func chunksOverlapByWholeWordsWithScalarOffsets() throws {
+        let text = "  café one\ttwo  three four\nfive "
+        let chunks = Chunker(options: try ChunkingOptions(size: 3, overlap: 1)).chunks(of: text)
+        // Words (scalar ranges): café 2..<6, one 7..<10, two 11..<14, three 16..<21, four 22..<26, five 27..<31.
+        #expect(chunks.map(\.text) == ["café one\ttwo", "two  three four", "four\nfive"])
+        #expect(chunks.map(\.start) == [2, 11, 22])
+        #expect(chunks.map(\.end) == [14, 26, 31])
+        #expect(chunks.map(\.position) == [0, 1, 2])
+        let scalars = Array(text.unicodeScalars)
+        for chunk in chunks {
+            #expect(String(String.UnicodeScalarView(scalars[chunk.start..<chunk.end])) == chunk.text)
+        }
+    }
+
+    @Test func shortTextIsOneChunkAndBlankTextNone() throws {
+        let chunker = Chunker(options: try ChunkingOptions(size: 10, overlap: 2))
+        #expect(chunker.chunks(of: "just a few words").map(\.text) == ["just a few words"])
+        #expect(chunker.chunks(of: " \n\t ").isEmpty)
+        // Exactly size + step words: two chunks, the second ending at the last word.
+        func numbers(_ range: ClosedRange<Int>) -> String { range.map { String($0) }.joined(separator: " ") }
+        let chunks = chunker.chunks(of: numbers(1...18))
+        let expected: [String] = [numbers(1...10), numbers(9...18)]
+        #expect(chunks.map(\.text) == expected)
+    }
+
+    @Test func chunkingOptionsOutOfRangeAreRefused() {
+        #expect(throws: SearchError.self) { try ChunkingOptions(size: 0, overlap: 0) }
+        #expect(throws: SearchError.self) { try ChunkingOptions(size: 4, overlap: 4) }
+        #expect(throws: SearchError.self) { try ChunkingOptions(size: 4, overlap: -1) }
+        #expect(throws: SearchError.self) { try ChunkingOptions(size: 1_000_000, overlap: 0) }
+    }
+}
+
+@Suite struct FusionTests {
+    @Test func reciprocalRankFusionMatchesHandComputedScores() {
+        let fused = ReciprocalRankFusion.fuse([(1, ["a", "b", "c"]), (2, ["c", "d"])], k: 60)
+        // a: 1/61; b: 1/62; c: 1/63 + 2/61; d: 2/62.
+        let expected: [String: Double] = ["a": 1.0 / 61, "b": 1.0 / 62, "c": 1.0 / 63 + 2.0 / 61, "d": 2.0 / 62]
+        #expect(fused.map(\.item) == ["c", "d", "a", "b"])
+        for entry in fused { #expect(abs(entry.score - expected[entry.item]!) < 1e-15) }
+    }
+
+    @Test func equalFusedScoresGoToTheSmallerItem() {
+        let fused = ReciprocalRankFusion.fuse([(1, ["y", "x"]), (1, ["x", "y"])], k: 60)
+        #expect(fused.map(\.item) == ["x", "y"])
+    }
+}
+
+@Suite struct KeywordTests {
+    @Test func termsAreLowerCasedRunsOfLettersAndDigits() {
+        #expect(KeywordTerms.terms("Café au LAIT, 2 cups! Éclair") == ["café", "au", "lait", "2", "cups", "éclair"])
+        var ranges: [Range<Int>] = []
+        KeywordTerms.forEachTerm(in: "é-Ab 12") { _, range in ranges.append(range) }
+        #expect(ranges == [0..<1, 2..<4, 5..<7])
+    }
+
+    @Test func bm25MatchesHandComputedScore() {
+        let documents = ["The fox jumped over the dog.", "Paris is the capital of France.", "The dog slept all day."]
+        let scores = BM25.scores(query: "What is the capital of France?", documents: documents)
+        #expect(scores[1] > scores[0] && scores[1] > scores[2])
+        // N=3, "capital" and "france" each in 1 doc: idf = ln(1 + 2.5/1.5); "the" in all 3: ln(1 + 0.5/3.5);
+        // "is" and "of" in 1 doc. Document 1 has 6 terms, average 17/3.
+        let idfRare = log(1 + 2.5 / 1.5), idfThe = log(1 + 0.5 / 3.5)
+        let norm = 1.5 * (1 - 0.75 + 0.75 * 6 / (17.0 / 3))
+        #expect(abs(scores[1] - (4 * idfRare + idfThe) * 2.5 / (1 + norm)) < 1e-9)
+        #expect(BM25.top(1, query: "capital of France", documents: documents) == [1])
+    }
+}
