@@ -1,4 +1,5 @@
 import Foundation
+import NLUKit
 
 /// A progress line on stderr for long operations: redrawn in place (at most ten times a second)
 /// on a terminal; in a log or pipe, one line per new step and per 10% so the log stays short.
