@@ -79,6 +79,7 @@ struct QAAskCommand: ParsableCommand {
             try answerFromIndex(at: index)
             return
         }
+        if let input, let output { try Console.checkOutput(output, inputs: [input, model]) }
         let answerer = try QuestionAnswerer(modelDirectory: URL(fileURLWithPath: model))
         if let input {
             try QABatch(answerer: answerer, options: reading.answerOptions).run(input: input, output: output)
