@@ -68,12 +68,16 @@ struct ConnectionTests {
                     return try connection.readResponse()
                 }
             }
-            var refused: RawHTTPResponse?
-            for _ in 0..<200 where refused == nil {
-                try await Task.sleep(for: .milliseconds(5))
-                let response = try await server.request("POST", "/model/parse", json: #"{"text": "turn on the radio"}"#)
-                if response.status == 503 { refused = response }
+            // Wait until the QA request holds the worker (the queue-depth gauge says so), then ask.
+            var holding = false
+            for _ in 0..<3000 where !holding {
+                let metrics = try await server.request("GET", "/metrics").text
+                holding = metrics.split(separator: "\n").contains { $0.hasPrefix("nlu_inference_queue_depth 1") }
+                if !holding { try await Task.sleep(for: .milliseconds(10)) }
             }
+            #expect(holding)
+            let response = try await server.request("POST", "/model/parse", json: #"{"text": "turn on the radio"}"#)
+            let refused: RawHTTPResponse? = response.status == 503 ? response : nil
             let busy = try #require(refused)
             #expect(busy.object?["error"] as? String == "busy")
             #expect(busy.headers["retry-after"] == "1")
