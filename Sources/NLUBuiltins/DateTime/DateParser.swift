@@ -1,14 +1,16 @@
 /// Reads dates from tokens: "today", "next Friday", "May 4th", "the 4th of May, 2017", "5/17/2018",
 /// "2018-05-17", "in 3 days", "two days ago". Each function returns the date and the index one past
 /// its last token, or nil; none looks more than a few tokens ahead.
-struct DateParser: Sendable {
+struct DateParser {
     let text: TokenizedText
     let numbers: NumberParser
+    let durations: DurationParser
     let reference: CivilDate
 
-    init(_ text: TokenizedText, reference: CivilDate) {
+    init(_ text: TokenizedText, numbers: NumberParser, reference: CivilDate) {
         self.text = text
-        self.numbers = NumberParser(text)
+        self.numbers = numbers
+        self.durations = DurationParser(text, numbers: numbers)
         self.reference = reference
     }
 
@@ -264,7 +266,7 @@ struct DateParser: Sendable {
         var position = index
         let leadingIn = text.word(position) == "in"
         if leadingIn { position += 1 }
-        guard let (amount, unit, afterUnit) = DurationParser(text).amount(at: position), !unit.isTime,
+        guard let (amount, unit, afterUnit) = durations.amount(at: position), !unit.isTime,
               amount == amount.rounded() else { return nil }
         let count = Int(amount)
         func shifted(_ sign: Int) -> CivilDate? {

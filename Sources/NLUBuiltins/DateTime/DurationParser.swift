@@ -1,12 +1,12 @@
 /// Reads durations: "3 days", "an hour", "half an hour", "1.5 hours", "30min", "several weeks",
 /// "one hour and a half", "1 hour and 30 minutes"; the TIMEX keeps the units said ("P3W", "PT1H30M").
-struct DurationParser: Sendable {
+struct DurationParser {
     let text: TokenizedText
     let numbers: NumberParser
 
-    init(_ text: TokenizedText) {
+    init(_ text: TokenizedText, numbers: NumberParser) {
         self.text = text
-        self.numbers = NumberParser(text)
+        self.numbers = numbers
     }
 
     /// A spoken duration: its TIMEX, its length in seconds, and the index after it.
