@@ -174,7 +174,11 @@ struct DateParser {
             guard text.token(index + 1)?.isDigits == true else { return nil }
         }
         var end = index + 1
-        if word.count == 3 || word == "sept", let dot = text.token(end), dot.isSymbol("."), !dot.spaceBefore { end += 1 }
+        // "Dec. 31": the abbreviation's dot, when a day follows (at the end of a sentence it is the full stop).
+        if word.count == 3 || word == "sept", let dot = text.token(end), dot.isSymbol("."), !dot.spaceBefore,
+           text.token(end + 1)?.isDigits == true {
+            end += 1
+        }
         return (month, end)
     }
 
@@ -200,7 +204,7 @@ struct DateParser {
     private func withYear(month: Int, day: Int, after index: Int) -> (SpokenDate, Int)? {
         var position = index
         if let comma = text.token(position), comma.isSymbol(",") { position += 1 }
-        if text.word(position) == "in" { position += 1 }
+        if text.word(position) == "in" || text.word(position) == "of" { position += 1 }
         if let (year, yearEnd) = year(at: position) {
             guard let date = CivilDate(year: year, month: month, day: day) else { return nil }
             return (SpokenDate(kind: .exact(date)), yearEnd)

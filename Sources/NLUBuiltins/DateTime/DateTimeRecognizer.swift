@@ -88,9 +88,10 @@ struct DateTimeCandidates {
         var timeStart = index
         if text.word(index) == "at" { timeStart += 1 }
         // "at 7" and "at 6.45" keep their "at" (it is what makes them times); "at 7pm" is "7pm".
-        if let (time, afterTime) = times.time(at: timeStart, bare: timeStart > index),
-           timeStart == index || times.time(at: timeStart, bare: false) == nil {
-            emit(.time, afterTime - 1, timeValues(time))
+        if let (time, afterTime) = times.time(at: timeStart, bare: timeStart > index) {
+            if timeStart == index || times.time(at: timeStart, bare: false) == nil {
+                emit(.time, afterTime - 1, timeValues(time))
+            }
             var position = afterTime
             if let joiner = text.word(position), joiner == "on" || joiner == "of" { position += 1 }
             if let comma = text.token(position), comma.isSymbol(",") { position += 1 }

@@ -56,7 +56,7 @@ enum DateTimeWords {
         add(["year", "years", "yr", "yrs"], "Y", false, 31_536_000)
         add(["month", "months"], "M", false, 2_592_000)
         add(["week", "weeks", "wk", "wks"], "W", false, 604_800)
-        add(["day", "days"], "D", false, 86_400)
+        add(["day", "days", "night", "nights"], "D", false, 86_400)
         add(["hour", "hours", "hr", "hrs", "h"], "H", true, 3_600)
         add(["minute", "minutes", "min", "mins"], "M", true, 60)
         add(["second", "seconds", "sec", "secs", "s"], "S", true, 1)

@@ -31,7 +31,11 @@ struct DurationParser {
         } else if token.isWord, token.text == "half", let article = text.word(index + 1), article == "a" || article == "an" {
             amount = 0.5
             position = index + 2
-        } else if token.isWord, token.text == "several" || token.text == "few" {
+        } else if token.isWord, token.text == "another" || token.text == "all",
+                  let unit = text.word(index + 1), token.text == "another" || ["day", "week", "month", "year"].contains(unit) {
+            amount = 1
+            position = index + 1
+        } else if token.isWord, token.text == "several" || token.text == "few" || token.text == "some" {
             amount = 3
             position = index + 1
         } else if token.isWord, token.text == "a", text.word(index + 1) == "few" {
