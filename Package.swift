@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "NLUText", targets: ["NLUText"]),
         .library(name: "NLUBuiltins", targets: ["NLUBuiltins"]),
         .library(name: "NLUTransformers", targets: ["NLUTransformers"]),
+        .library(name: "NLUEmbeddings", targets: ["NLUEmbeddings"]),
         .library(name: "NLUQuestionAnswering", targets: ["NLUQuestionAnswering"]),
         .library(name: "NLUIntents", targets: ["NLUIntents"]),
         .library(name: "NLUSequence", targets: ["NLUSequence"]),
@@ -48,6 +49,8 @@ let package = Package(
         // The one BERT-family encoder (configuration, checkpoint names, packed weights, masked
         // attention) that every task needing a transformer builds on.
         .target(name: "NLUTransformers", dependencies: ["NLUCore"]),
+        // sentence-transformers models as on disk (pooling, dense, normalize) and batched embedding.
+        .target(name: "NLUEmbeddings", dependencies: ["NLUCore", "NLUText", "NLUTransformers"]),
         // Retrieval: the document index (SQLite through GRDB: FTS5 keyword search, exact vectors, fusion).
         .target(
             name: "NLUSearch",
@@ -67,7 +70,8 @@ let package = Package(
         .target(
             name: "NLUKit",
             dependencies: [
-                "NLUCore", "NLUText", "NLUBuiltins", "NLUTransformers", "NLUSearch", "NLUQuestionAnswering", "NLUIntents",
+                "NLUCore", "NLUText", "NLUBuiltins", "NLUTransformers", "NLUEmbeddings", "NLUSearch", "NLUQuestionAnswering",
+                "NLUIntents",
                 "NLUSequence",
             ]
         ),
@@ -89,6 +93,7 @@ let package = Package(
         .testTarget(name: "NLUCoreTests", dependencies: ["NLUCore"]),
         .testTarget(name: "NLUTextTests", dependencies: ["NLUText"]),
         .testTarget(name: "NLUBuiltinsTests", dependencies: ["NLUBuiltins"]),
+        .testTarget(name: "NLUEmbeddingsTests", dependencies: ["NLUEmbeddings"]),
         .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering"]),
         .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents"]),
         .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence"]),

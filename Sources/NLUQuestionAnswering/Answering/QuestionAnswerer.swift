@@ -31,7 +31,7 @@ public struct QuestionAnswerer: Sendable {
     public init(modelDirectory: URL) throws {
         let model = try BertQAModel(modelDirectory: modelDirectory)
         let tokenizer = try BertTokenizer(modelDirectory: modelDirectory)
-        self.init(model: model, tokenizer: tokenizer, modelMaxLength: Self.modelMaxLength(in: modelDirectory))
+        self.init(model: model, tokenizer: tokenizer, modelMaxLength: BertTokenizer.modelMaxLength(in: modelDirectory))
     }
 
     /// Combines a loaded model and tokenizer.
@@ -39,16 +39,6 @@ public struct QuestionAnswerer: Sendable {
         self.model = model
         self.tokenizer = tokenizer
         self.modelMaxLength = modelMaxLength
-    }
-
-    /// `model_max_length` from `tokenizer_config.json`, when present and sensible.
-    static func modelMaxLength(in directory: URL) -> Int? {
-        let url = directory.appendingPathComponent("tokenizer_config.json")
-        guard let data = FileManager.default.contents(atPath: url.path),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let value = object["model_max_length"] as? NSNumber else { return nil }
-        let length = value.doubleValue
-        return length >= 1 && length < 1e9 ? Int(length) : nil
     }
 
     /// The window size used when the options leave it open: min(model_max_length, 384).

@@ -25,12 +25,9 @@ public struct BertQAModel: Model {
     /// Loads `config.json` and `model.safetensors` (F32, F16 or BF16) from `modelDirectory`.
     /// - Throws: ``CheckpointError`` or ``BertConfigurationError`` naming the file, field or tensor at fault.
     public init(modelDirectory: URL) throws {
-        let configuration = try Self.loadConfiguration(in: modelDirectory)
-        let weightsURL = modelDirectory.appendingPathComponent("model.safetensors")
-        guard FileManager.default.fileExists(atPath: weightsURL.path) else {
-            throw CheckpointError.missingFile(path: weightsURL.path, expected: "the model weights in safetensors format")
-        }
-        try self.init(configuration: configuration, weights: SafeTensors(contentsOf: weightsURL))
+        let checkpoint = try CheckpointDirectory(modelDirectory)
+        let configuration = try checkpoint.configuration()
+        try self.init(configuration: configuration, weights: checkpoint.weights())
     }
 
     /// Builds the model from a configuration and an open safetensors file, checking that every
@@ -38,48 +35,15 @@ public struct BertQAModel: Model {
     public init(configuration: BertConfiguration, weights: SafeTensors) throws {
         self.configuration = configuration
         weightsFile = weights
-        switch configuration.architecture {
-        case .bert:
-            let tensors = CheckpointTensors(file: weights, prefix: "bert.")
-            encoder = try BertEncoder(configuration: configuration, checkpoint: tensors)
-            head = try LinearWeights(tensors, "qa_outputs", output: 2, input: configuration.hiddenSize)
-            try tensors.verifyAllUsed()
-        case .distilbert:
-            let tensors = CheckpointTensors(file: weights, prefix: "distilbert.")
-            encoder = try DistilBertEncoder(configuration: configuration, checkpoint: tensors)
-            head = try LinearWeights(tensors, "qa_outputs", output: 2, input: configuration.hiddenSize)
-            try tensors.verifyAllUsed()
-        }
+        let tensors = CheckpointTensors(file: weights, prefix: configuration.architecture.checkpointPrefix)
+        encoder = try makeEncoder(configuration: configuration, tensors: tensors)
+        head = try LinearWeights(tensors, "qa_outputs", output: 2, input: configuration.hiddenSize)
+        try tensors.verifyAllUsed()
     }
 
     /// Reads `config.json` in `directory`.
     public static func loadConfiguration(in directory: URL) throws -> BertConfiguration {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CheckpointError.missingFile(path: directory.path, expected: "a model directory with config.json and model.safetensors")
-        }
-        let url = directory.appendingPathComponent("config.json")
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw CheckpointError.missingFile(path: url.path, expected: "the model configuration (config.json)")
-        }
-        do {
-            return try JSONDecoder().decode(BertConfiguration.self, from: data)
-        } catch let error as BertConfigurationError {
-            throw CheckpointError.unreadableFile(path: url.path, reason: error.description)
-        } catch {
-            throw CheckpointError.unreadableFile(path: url.path, reason: "not a valid configuration: \(Self.describe(error))")
-        }
-    }
-
-    private static func describe(_ error: Error) -> String {
-        switch error {
-        case DecodingError.dataCorrupted(let context):
-            return context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            return "field '\(context.codingPath.map(\.stringValue).joined(separator: "."))': \(context.debugDescription)"
-        default:
-            return "\(error)"
-        }
+        try CheckpointDirectory(directory).configuration()
     }
 
     /// The encoder (for callers that want hidden states).

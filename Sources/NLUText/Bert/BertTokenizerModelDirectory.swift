@@ -145,4 +145,17 @@ extension BertTokenizer {
         }
         try self.init(vocabulary: try Vocabulary(tokens: tokens, source: name), options: options)
     }
+
+    /// `model_max_length` from `tokenizer_config.json` in `directory`, when present and sensible
+    /// (`transformers` writes 1e30 for "no limit": that reads as nil).
+    ///
+    ///     BertTokenizer.modelMaxLength(in: modelDirectory)   // 512
+    public static func modelMaxLength(in directory: URL) -> Int? {
+        let url = directory.appendingPathComponent("tokenizer_config.json")
+        guard let data = FileManager.default.contents(atPath: url.path),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let value = object["model_max_length"] as? NSNumber else { return nil }
+        let length = value.doubleValue
+        return length >= 1 && length < 1e9 ? Int(length) : nil
+    }
 }

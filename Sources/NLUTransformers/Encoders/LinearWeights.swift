@@ -11,8 +11,8 @@ import NLUCore
 package struct LinearWeights: Sendable {
     let packed: PackedMatrix
     let bias: [Float]
-    var outputSize: Int { packed.width }
-    var inputSize: Int { packed.inner }
+    package var outputSize: Int { packed.width }
+    package var inputSize: Int { packed.inner }
 
     /// Loads `name.weight` and `name.bias` for each of `names` (each [output, input]), stacked
     /// along the output axis, each layer's weight and bias multiplied by its entry in `scales`.

@@ -1,0 +1,220 @@
+import Foundation
+import NLUCore
+import NLUText
+import NLUTransformers
+
+/// Sentence embeddings from a sentence-transformers model directory as it is on disk
+/// (`modules.json`, `sentence_bert_config.json`, `1_Pooling/config.json`, `Dense` and `Normalize`
+/// modules, the encoder's `config.json` + `model.safetensors`, `tokenizer.json` or `vocab.txt`),
+/// computing what `SentenceTransformer(model).encode(texts)` computes.
+///
+///     let embedder = try SentenceEmbedder(modelDirectory: URL(fileURLWithPath: "all-MiniLM-L6-v2"))
+///     let vector = try embedder.embed("A man is eating food.")          // 384 floats, unit length
+///     let vectors = try embedder.embed(["A cheetah chases prey.", "A man eats pasta."])
+///     let score = SentenceEmbedder.similarity(vector, vectors[1])       // cosine, 0.76
+///
+/// Collections are embedded in batches of texts of similar length (sorted by token count, the
+/// input order restored), each batch one encoder pass; ``embed(_:options:_:)`` streams a sequence
+/// of any length in bounded memory. Thread-safe: one embedder may serve concurrent requests.
+public struct SentenceEmbedder: Sendable {
+    /// The transformer module's encoder.
+    public let encoder: EncoderModel
+    /// The transformer module's tokenizer.
+    public let tokenizer: BertTokenizer
+    /// Tokens per text, special tokens included; longer texts are truncated to their first
+    /// `maxSequenceLength - 2` tokens, as sentence-transformers does.
+    public let maxSequenceLength: Int
+    /// Whether texts are lowercased before tokenizing (`do_lower_case`).
+    public let lowercasesInput: Bool
+    /// The pooling modes.
+    public let pooling: PoolingConfiguration
+    /// Whether the model ends with a `Normalize` module (unit-length embeddings).
+    public let normalizesByDefault: Bool
+    /// The number of floats in each embedding.
+    public let dimension: Int
+
+    private let poolingStage: Pooling
+    private let denseModules: [DenseModule]
+
+    /// Loads a sentence-transformers model directory, or a plain BERT-family encoder directory
+    /// (read as sentence-transformers reads one: mean pooling).
+    /// - Throws: ``SentenceEmbedderError`` for a directory that is not a model, an unsupported
+    ///   module (named), or a bad configuration; `CheckpointError` for a missing or mis-shaped tensor.
+    public init(modelDirectory: URL) throws {
+        let list = try ModuleList(modelDirectory: modelDirectory)
+        let transformerDirectory = list.modules[0].directory
+        encoder = try EncoderModel(modelDirectory: transformerDirectory)
+        tokenizer = try BertTokenizer(modelDirectory: transformerDirectory)
+        let sentenceConfig = try SentenceBertConfiguration.load(in: transformerDirectory)
+        let positions = encoder.configuration.maxPositionEmbeddings
+        maxSequenceLength = min(sentenceConfig.max_seq_length ?? BertTokenizer.modelMaxLength(in: transformerDirectory) ?? positions,
+                                positions)
+        lowercasesInput = sentenceConfig.do_lower_case ?? false
+        let hiddenSize = encoder.configuration.hiddenSize
+
+        var pooling: PoolingConfiguration?
+        var dense: [DenseModule] = []
+        var normalizes = false
+        var width = hiddenSize
+        for (kind, directory) in list.modules.dropFirst() {
+            let modulesFile = modelDirectory.appendingPathComponent("modules.json").path
+            switch kind {
+            case .transformer:
+                break   // ModuleList admits only the first
+            case .pooling:
+                guard pooling == nil else {
+                    throw SentenceEmbedderError.invalidFile(path: modulesFile, reason: "more than one Pooling module")
+                }
+                let configuration = try PoolingConfiguration(directory: directory)
+                if let expected = configuration.embeddingDimension, expected != hiddenSize {
+                    throw SentenceEmbedderError.invalidFile(
+                        path: directory.appendingPathComponent("config.json").path,
+                        reason: "embedding dimension \(expected) does not match the encoder's hidden size \(hiddenSize)")
+                }
+                pooling = configuration
+                width = configuration.modes.count * hiddenSize
+            case .dense:
+                guard pooling != nil else {
+                    throw SentenceEmbedderError.invalidFile(path: modulesFile, reason: "a Dense module before Pooling (on token embeddings) is not supported")
+                }
+                let module = try DenseModule(directory: directory)
+                guard module.inputSize == width else {
+                    throw SentenceEmbedderError.invalidFile(
+                        path: directory.appendingPathComponent("config.json").path,
+                        reason: "in_features \(module.inputSize) does not match the \(width) floats the previous module gives")
+                }
+                dense.append(module)
+                width = module.outputSize
+            case .normalize:
+                guard pooling != nil else {
+                    throw SentenceEmbedderError.invalidFile(path: modulesFile, reason: "a Normalize module before Pooling is not supported")
+                }
+                normalizes = true
+            }
+        }
+        guard let pooling else { throw SentenceEmbedderError.notAModel(path: modelDirectory.path) }
+        self.pooling = pooling
+        poolingStage = Pooling(configuration: pooling, hiddenSize: hiddenSize)
+        denseModules = dense
+        normalizesByDefault = normalizes
+        dimension = width
+    }
+
+    /// The embedding of one text.
+    ///
+    ///     let vector = try embedder.embed("How do I reset my password?")
+    public func embed(_ text: String, normalize: Bool? = nil) throws -> [Float] {
+        try embed([text], options: EmbeddingOptions(batchSize: 1, normalize: normalize))[0]
+    }
+
+    /// The embeddings of `texts`, in their order.
+    ///
+    ///     let vectors = try embedder.embed(lines, options: EmbeddingOptions(batchSize: 64))
+    public func embed<Texts: Collection>(_ texts: Texts, options: EmbeddingOptions = .init()) throws -> [[Float]]
+    where Texts.Element == String {
+        try options.validate()
+        var vectors: [[Float]] = []
+        vectors.reserveCapacity(texts.count)
+        try embedWindow(Array(texts), options: options) { vectors.append($0) }
+        return vectors
+    }
+
+    /// Embeds a sequence of any length, handing each embedding to `body` in input order, holding at
+    /// most `options.sortWindow` texts at a time.
+    ///
+    ///     try embedder.embed(linesOfAHugeFile, options: .init()) { vector in write(vector) }
+    public func embed<Texts: Sequence>(_ texts: Texts, options: EmbeddingOptions = .init(),
+                                       _ body: ([Float]) throws -> Void) throws where Texts.Element == String {
+        try options.validate()
+        var window: [String] = []
+        window.reserveCapacity(min(options.sortWindow, 65536))
+        for text in texts {
+            window.append(text)
+            if window.count == options.sortWindow {
+                try embedWindow(window, options: options, body)
+                window.removeAll(keepingCapacity: true)
+            }
+        }
+        if !window.isEmpty { try embedWindow(window, options: options, body) }
+    }
+
+    /// Cosine similarity of two embeddings (0 when either is all zeros).
+    ///
+    ///     SentenceEmbedder.similarity([1, 0], [1, 1])   // 0.7071
+    public static func similarity(_ a: [Float], _ b: [Float]) -> Float {
+        precondition(a.count == b.count, "embeddings of different dimensions")
+        var dot: Float = 0, normA: Float = 0, normB: Float = 0
+        for i in 0..<a.count {
+            dot += a[i] * b[i]
+            normA += a[i] * a[i]
+            normB += b[i] * b[i]
+        }
+        let denominator = (normA * normB).squareRoot()
+        return denominator > 0 ? dot / denominator : 0
+    }
+
+    /// Cosine similarity of two texts' embeddings.
+    ///
+    ///     try embedder.similarity("A man is eating food.", "A man is eating pasta.")   // 0.75
+    public func similarity(_ first: String, _ second: String) throws -> Float {
+        let vectors = try embed([first, second])
+        return Self.similarity(vectors[0], vectors[1])
+    }
+
+    /// The token ids the encoder sees for `text`: `[CLS] tokens [SEP]`, truncated to `maxSequenceLength`.
+    public func tokenIDs(_ text: String) -> [Int32] {
+        let pieces = tokenizer.tokenize(lowercasesInput ? text.lowercased() : text).ids
+        return [tokenizer.clsID] + pieces.prefix(maxSequenceLength - 2) + [tokenizer.sepID]
+    }
+
+    /// Embeds `texts` sorted by token count in batches, then hands the vectors to `body` in input order.
+    private func embedWindow(_ texts: [String], options: EmbeddingOptions, _ body: ([Float]) throws -> Void) throws {
+        let ids = texts.map(tokenIDs)
+        // Longest first, as sentence-transformers orders (stable, so equal lengths keep their order).
+        let order = ids.indices.sorted { ids[$0].count > ids[$1].count || (ids[$0].count == ids[$1].count && $0 < $1) }
+        var results = [[Float]](repeating: [], count: texts.count)
+        for start in stride(from: 0, to: order.count, by: options.batchSize) {
+            let members = Array(order[start..<min(start + options.batchSize, order.count)])
+            let vectors = try embedBatch(members.map { ids[$0] }, normalize: options.normalize ?? normalizesByDefault)
+            for (member, vector) in zip(members, vectors) { results[member] = vector }
+        }
+        for vector in results { try body(vector) }
+    }
+
+    /// One encoder pass over `sequences`, then pooling, the Dense modules and normalization.
+    private func embedBatch(_ sequences: [[Int32]], normalize: Bool) throws -> [[Float]] {
+        let batch = try EncoderBatch(tokenIDs: sequences, padID: tokenizer.padID)
+        let workspace = try encoder.encode(batch)
+        let rows = sequences.count
+        var current = [Float](repeating: 0, count: rows * poolingStage.outputSize)
+        current.withUnsafeMutableBufferPointer { pooled in
+            guard let base = pooled.baseAddress else { return }
+            for (row, sequence) in sequences.enumerated() {
+                poolingStage.pool(workspace.hidden, row: row, sequenceLength: batch.sequenceLength, length: sequence.count,
+                                  into: base + row * poolingStage.outputSize)
+            }
+        }
+        withExtendedLifetime(workspace) {}
+        for module in denseModules {
+            var next = [Float](repeating: 0, count: rows * module.outputSize)
+            current.withUnsafeBufferPointer { input in
+                next.withUnsafeMutableBufferPointer { output in
+                    guard let inputBase = input.baseAddress, let outputBase = output.baseAddress else { return }
+                    module.apply(inputBase, rows: rows, into: outputBase)
+                }
+            }
+            current = next
+        }
+        let width = dimension
+        return (0..<rows).map { row in
+            var vector = Array(current[(row * width)..<((row + 1) * width)])
+            if normalize {
+                // torch.nn.functional.normalize: x / max(‖x‖, 1e-12).
+                let norm = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
+                let scale = 1 / max(norm, 1e-12)
+                for i in vector.indices { vector[i] *= scale }
+            }
+            return vector
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import NLUCore
+
+/// A Hugging Face checkpoint directory as `transformers` saves it: `config.json` beside
+/// `model.safetensors`. Every model built on the encoder reads its files through here, so a missing
+/// or unreadable file is reported the same way everywhere.
+///
+///     let checkpoint = try CheckpointDirectory(URL(fileURLWithPath: "all-MiniLM-L6-v2"))
+///     let config = try checkpoint.configuration()
+///     let weights = try checkpoint.weights()
+public struct CheckpointDirectory: Sendable {
+    /// The directory.
+    public let url: URL
+
+    /// Checks that `url` is a directory (its files are read on demand).
+    /// - Throws: ``CheckpointError/missingFile(path:expected:)`` when it is not.
+    public init(_ url: URL) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CheckpointError.missingFile(path: url.path, expected: "a model directory with config.json and model.safetensors")
+        }
+        self.url = url
+    }
+
+    /// Decodes `config.json`.
+    /// - Throws: ``CheckpointError`` naming the file and the field at fault.
+    public func configuration() throws -> BertConfiguration {
+        let configURL = url.appendingPathComponent("config.json")
+        guard let data = FileManager.default.contents(atPath: configURL.path) else {
+            throw CheckpointError.missingFile(path: configURL.path, expected: "the model configuration (config.json)")
+        }
+        do {
+            return try JSONDecoder().decode(BertConfiguration.self, from: data)
+        } catch let error as BertConfigurationError {
+            throw CheckpointError.unreadableFile(path: configURL.path, reason: error.description)
+        } catch {
+            throw CheckpointError.unreadableFile(path: configURL.path, reason: "not a valid configuration: \(Self.describe(error))")
+        }
+    }
+
+    /// Opens `model.safetensors` (memory-mapped).
+    /// - Throws: ``CheckpointError/missingFile(path:expected:)`` when it is absent (a directory with
+    ///   only `pytorch_model.bin` is told so), or the reader's error for a malformed file.
+    public func weights() throws -> SafeTensors {
+        let weightsURL = url.appendingPathComponent("model.safetensors")
+        guard FileManager.default.fileExists(atPath: weightsURL.path) else {
+            let hasPickle = FileManager.default.fileExists(atPath: url.appendingPathComponent("pytorch_model.bin").path)
+            throw CheckpointError.missingFile(
+                path: weightsURL.path,
+                expected: hasPickle ? "the model weights in safetensors format (this directory has only pytorch_model.bin, which NLUKit does not read: convert it with safetensors)"
+                    : "the model weights in safetensors format")
+        }
+        return try SafeTensors(contentsOf: weightsURL)
+    }
+
+    private static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context):
+            return context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "field '\(context.codingPath.map(\.stringValue).joined(separator: "."))': \(context.debugDescription)"
+        default:
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import NLUCore
+
+/// The checkpoint-name table: how each architecture's tensors are spelled in a Hugging Face
+/// checkpoint. A task model (`BertForQuestionAnswering`) stores the encoder under the prefix, a bare
+/// encoder (`BertModel`, the `Transformer` module of a sentence-transformers model) without it;
+/// ``CheckpointTensors`` accepts both. MiniLM- and paraphrase-style sentence-transformers models are
+/// BERT checkpoints (`model_type: bert`) with other sizes, so they need no entry of their own.
+extension BertConfiguration.Architecture {
+    /// The prefix a task model puts before the encoder's tensor names.
+    package var checkpointPrefix: String {
+        switch self {
+        case .bert: "bert."
+        case .distilbert: "distilbert."
+        }
+    }
+}
+
+/// Builds the encoder that `configuration` describes from `tensors`, checking every tensor's
+/// presence and shape. The caller loads its head from the same `tensors`, then calls
+/// ``CheckpointTensors/verifyAllUsed()``.
+package func makeEncoder(configuration: BertConfiguration, tensors: CheckpointTensors) throws -> any WorkspaceEncoder {
+    switch configuration.architecture {
+    case .bert: try BertEncoder(configuration: configuration, checkpoint: tensors)
+    case .distilbert: try DistilBertEncoder(configuration: configuration, checkpoint: tensors)
+    }
+}

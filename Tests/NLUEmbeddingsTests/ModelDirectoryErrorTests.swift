@@ -1,0 +1,67 @@
+import Foundation
+import NLUTransformers
+import Testing
+@testable import NLUEmbeddings
+
+/// Bad model directories fail with errors that name the file, module or field at fault.
+@Suite struct ModelDirectoryErrorTests {
+    @Test func directoryWithoutModelFilesIsNotAModel() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-emb-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        #expect(throws: SentenceEmbedderError.notAModel(path: empty.path)) { try SentenceEmbedder(modelDirectory: empty) }
+        let nowhere = empty.appendingPathComponent("missing")
+        #expect(throws: SentenceEmbedderError.notAModel(path: nowhere.path)) { try SentenceEmbedder(modelDirectory: nowhere) }
+    }
+
+    @Test func unsupportedModuleIsNamed() throws {
+        let directory = try EmbeddingFixtures.variant([
+            "modules.json": EmbeddingFixtures.modulesJSON([("Pooling", "1_Pooling"), ("LSTM", "2_LSTM")]),
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let error = #expect(throws: SentenceEmbedderError.self) { try SentenceEmbedder(modelDirectory: directory) }
+        #expect(error == .unsupportedModule(type: "sentence_transformers.models.LSTM",
+                                            file: directory.appendingPathComponent("modules.json").path))
+        #expect(error?.description.contains("unsupported module \"sentence_transformers.models.LSTM\"") == true)
+    }
+
+    @Test func poolingWidthOtherThanTheEncoderIsRejected() throws {
+        let directory = try EmbeddingFixtures.variant(["1_Pooling/config.json": #"{"word_embedding_dimension": 384}"#])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let error = #expect(throws: SentenceEmbedderError.self) { try SentenceEmbedder(modelDirectory: directory) }
+        #expect(error?.description.contains("embedding dimension 384 does not match the encoder's hidden size 32") == true)
+    }
+
+    @Test func unknownPoolingModeIsNamed() throws {
+        let directory = try EmbeddingFixtures.variant(["1_Pooling/config.json": #"{"pooling_mode": "median"}"#])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let error = #expect(throws: SentenceEmbedderError.self) { try SentenceEmbedder(modelDirectory: directory) }
+        #expect(error?.description.contains("unsupported pooling_mode \"median\"") == true)
+    }
+
+    @Test func denseWeightsOfAnotherShapeNameTheTensor() throws {
+        let directory = try EmbeddingFixtures.variant([
+            "2_Dense/config.json": #"{"in_features": 32, "out_features": 20, "bias": true, "activation_function": "torch.nn.modules.activation.Tanh"}"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let weights = directory.appendingPathComponent("2_Dense/model.safetensors").path
+        #expect(throws: CheckpointError.wrongShape(name: "linear.weight", expected: [20, 32], actual: [24, 32], file: weights)) {
+            try SentenceEmbedder(modelDirectory: directory)
+        }
+    }
+
+    @Test func denseInputMustMatchThePooledWidth() throws {
+        // Two pooling modes give 64 floats; the Dense module takes 32.
+        let directory = try EmbeddingFixtures.variant(["1_Pooling/config.json": #"{"pooling_mode": ["cls", "mean"]}"#])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let error = #expect(throws: SentenceEmbedderError.self) { try SentenceEmbedder(modelDirectory: directory) }
+        #expect(error?.description.contains("in_features 32 does not match the 64 floats the previous module gives") == true)
+    }
+
+    @Test func badBatchSizeIsAnOptionError() throws {
+        let embedder = try SentenceEmbedder(modelDirectory: EmbeddingFixtures.model)
+        #expect(throws: SentenceEmbedderError.invalidOption(name: "batch size", value: "0", expected: "1...4096")) {
+            try embedder.embed(["a"], options: EmbeddingOptions(batchSize: 0))
+        }
+    }
+}
