@@ -9,7 +9,7 @@ struct DateTimeRecognizer: EntityRecognizer {
     var produces: Set<BuiltinEntityType> { BuiltinEntityType.dateTimeTypes }
 
     func recognize(_ text: TokenizedText, context: RecognitionContext, into matches: inout [EntityMatch]) {
-        let builder = DateTimeCandidates(text: text, reference: context.reference)
+        let builder = DateTimeCandidates(text: text, reference: context.reference, numbers: context.numbers)
         for index in 0..<text.count {
             guard builder.mayStart(at: index) else { continue }
             builder.candidates(at: index) { type, last, values in
@@ -29,10 +29,9 @@ struct DateTimeCandidates {
     let ranges: DateRangeParser
     let durations: DurationParser
 
-    init(text: TokenizedText, reference: ReferenceTime) {
+    init(text: TokenizedText, reference: ReferenceTime, numbers: NumberParser) {
         self.text = text
         self.reference = reference
-        let numbers = NumberParser(text)
         dates = DateParser(text, numbers: numbers, reference: reference.date)
         times = TimeParser(text, numbers: numbers)
         ranges = DateRangeParser(text, dates: dates, reference: reference.date)
