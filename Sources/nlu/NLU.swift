@@ -7,7 +7,7 @@ import NLUKit
 struct NLU: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nlu",
-        abstract: "Offline natural-language understanding: question answering, intents, language models, built-in entities.",
+        abstract: "Offline natural-language understanding: question answering, intents, language models, built-in entities, Core ML models.",
         discussion: """
         Output for scripts: --json prints machine-readable results on stdout; logs and progress \
         go to stderr. Exit codes: 0 success, 1 runtime failure, 2 usage error. \
@@ -22,6 +22,7 @@ struct NLU: ParsableCommand {
             TokenizeCommand.self,
             EntitiesCommand.self,
             LanguageModelCommand.self,
+            CoreMLCommand.self,
         ]
     )
 
