@@ -15,6 +15,7 @@ struct NLUBench: ParsableCommand {
             LanguageModelBenchmark.self,
             QABenchmark.self,
             TokenizerBenchmark.self,
+            EmbeddingsBenchmark.self,
         ]
     )
 }

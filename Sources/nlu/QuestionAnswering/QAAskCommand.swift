@@ -60,7 +60,7 @@ struct QAAskCommand: ParsableCommand {
     }
 
     func run() throws {
-        let answerer = try QuestionAnswerer(modelDirectory: URL(fileURLWithPath: model))
+        let answerer = try QuestionAnswerer(modelDirectory: ModelLocator.resolve(model))
         if let input {
             try QABatch(answerer: answerer, options: reading.answerOptions).run(input: input, output: output)
             return
