@@ -51,7 +51,7 @@ struct IntentsBenchmark: ParsableCommand {
         let clock = ContinuousClock()
         var epochsRun = 0
         let start = clock.now
-        let classifier = try IntentClassifier.train(on: trainSet, features: features, training: training) { report in
+        let classifier = try IntentClassifier.train(on: trainSet, features: features, training: training, entities: nil) { report in
             epochsRun = report.epoch
             FileHandle.standardError.write(Data(String(format: "epoch %d loss %.4f val %.4f\n", report.epoch, report.trainingLoss,
                                                        report.validationAccuracy ?? 0).utf8))

@@ -14,6 +14,8 @@ struct NLUBench: ParsableCommand {
             KernelsBenchmark.self,
             LanguageModelBenchmark.self,
             QABenchmark.self,
+            SearchBenchmark.self,
+            SearchMatrixBenchmark.self,
             TokenizerBenchmark.self,
             EmbeddingsBenchmark.self,
         ]

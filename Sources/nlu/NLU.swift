@@ -17,6 +17,7 @@ struct NLU: ParsableCommand {
             SelfCheckCommand.self,
             IntentsCommand.self,
             QACommand.self,
+            IndexCommand.self,
             TokenizeCommand.self,
             EntitiesCommand.self,
             EmbedCommand.self,

@@ -80,6 +80,33 @@ import Testing
         #expect(table.stdout.contains("confusion matrix"))
     }
 
+    @Test func predictShowsEntitiesAndNoEntitiesTurnsThemOff() throws {
+        let directory = try workDirectory()
+        let model = try trainSample(in: directory)
+        let json = try runNLU(["intents", "predict", "--model", model, "--json", "turn on the fog lights"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let entities = try #require(object["entities"] as? [[String: Any]])
+        #expect(entities.count == 1)
+        #expect(entities.first?["entity"] as? String == "appliance")
+        #expect(entities.first?["start"] as? Int == 12 && entities.first?["end"] as? Int == 22)
+        #expect(entities.first?["text"] as? String == "fog lights" && entities.first?["value"] as? String == "fog lights")
+        #expect(entities.first?["extractor"] as? String == "crf")
+        #expect((entities.first?["confidence"] as? Double ?? 0) > 0.5)
+        #expect(json.stdout.contains("],\"entities\":[{\"entity\":\"appliance\",\"start\":12,\"end\":22,"))
+
+        let text = try runNLU(["intents", "predict", "--model", model, "turn on the fog lights"])
+        #expect(text.stdout.contains("    appliance = fog lights \"fog lights\" [12..<22] crf "))
+
+        let plain = directory.appendingPathComponent("plain.nlumodel").path
+        let train = try runNLU(["intents", "train", Self.sample, "-o", plain, "--no-entities"] + Self.fast)
+        #expect(train.status == 0, "\(train.stderr)")
+        let none = try runNLU(["intents", "predict", "--model", plain, "--json", "turn on the fog lights"])
+        #expect(none.stdout.contains("\"entities\":[]"))
+        let bad = try runNLU(["intents", "train", Self.sample, "-o", plain, "--crf-c2", "-1"])
+        #expect(bad.status == 2 && bad.stderr.contains("--crf-c2"))
+    }
+
     @Test func tinyDatasetTrainsWithTheAutomaticMinimumDocumentFrequency() throws {
         let directory = try workDirectory()
         let dataset = try write(#"""

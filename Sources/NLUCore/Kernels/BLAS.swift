@@ -102,6 +102,27 @@ public enum BLAS {
             blasInt(rows), blasInt(columns), alpha, a, blasInt(lda), x, 1, beta, y, 1)
     }
 
+    /// Double-precision general matrix multiply, row-major, as ``sgemm(_:_:m:n:k:alpha:a:lda:b:ldb:beta:c:ldc:)``
+    /// (for solvers that need the precision, e.g. CRF training's forward-backward).
+    public static func dgemm(
+        _ transposeA: Transpose, _ transposeB: Transpose,
+        m: Int, n: Int, k: Int,
+        alpha: Double = 1,
+        a: UnsafePointer<Double>, lda: Int,
+        b: UnsafePointer<Double>, ldb: Int,
+        beta: Double = 0,
+        c: UnsafeMutablePointer<Double>, ldc: Int
+    ) {
+        _ = threadSetup
+        guard m > 0, n > 0 else { return }
+        cblas_dgemm(
+            CblasRowMajor,
+            transposeA == .none ? CblasNoTrans : CblasTrans,
+            transposeB == .none ? CblasNoTrans : CblasTrans,
+            blasInt(m), blasInt(n), blasInt(k),
+            alpha, a, blasInt(lda), b, blasInt(ldb), beta, c, blasInt(ldc))
+    }
+
     #if canImport(Accelerate)
     typealias BLASInt = Int32
     #else

@@ -27,30 +27,41 @@ public struct IntentClassifier: Sendable {
     public var threshold: Float
     /// The training options used.
     public let trainingOptions: TrainingOptions
+    /// The entity extractors (slot tagger, dictionaries, regexes); `nil` for a model trained without
+    /// entities or saved before they existed: its predictions have no entities.
+    public let entityExtractor: EntityExtractor?
 
     /// The intents (labels without the "none" class).
     public var intents: [String] { hasNoneClass ? Array(labels.dropLast()) : labels }
 
     init(labels: [String], hasNoneClass: Bool, featurizer: TextFeaturizer, network: IntentNetwork,
-         threshold: Float, trainingOptions: TrainingOptions) {
+         threshold: Float, trainingOptions: TrainingOptions, entityExtractor: EntityExtractor? = nil) {
         self.labels = labels
         self.hasNoneClass = hasNoneClass
         self.featurizer = featurizer
         self.network = network
         self.threshold = threshold
         self.trainingOptions = trainingOptions
+        self.entityExtractor = entityExtractor
     }
 
     // MARK: Training
 
     /// Trains a classifier on `dataset`: learns the vocabulary from the training part, holds out
     /// ``TrainingOptions/validationSplit`` of each intent for early stopping, and reports each epoch.
+    /// With `entities` (the default) it also trains the slot tagger on the annotated utterances and
+    /// keeps the dataset's entity dictionaries and regexes (``EntityExtractor``); `nil` turns entities off.
+    /// `entityProgress(iteration, loss)` reports the tagger's L-BFGS iterations.
     /// - Throws: ``IntentDatasetError`` for an unusable dataset (fewer than two classes, empty
-    ///   utterances, ...), ``IntentClassifierError`` for bad options or no features.
+    ///   utterances, ...), ``IntentClassifierError`` for bad options or no features,
+    ///   ``EntityTaggerError`` for bad tagger options or an invalid regex.
     public static func train(on dataset: IntentDataset, features: FeatureOptions = FeatureOptions(),
-                             training: TrainingOptions = TrainingOptions(), file: String = "dataset",
-                             progress: (EpochReport) -> Void = { _ in }) throws -> IntentClassifier {
+                             training: TrainingOptions = TrainingOptions(), entities: SlotTaggerOptions? = SlotTaggerOptions(),
+                             file: String = "dataset",
+                             progress: (EpochReport) -> Void = { _ in },
+                             entityProgress: (Int, Double) -> Void = { _, _ in }) throws -> IntentClassifier {
         try validate(training)
+        try entities?.validate()
         try dataset.validateForTraining(file: file)
         if let reserved = dataset.intents.first(where: { $0.name == noneLabel }) {
             throw IntentClassifierError.reservedIntentName(reserved.name)
@@ -90,8 +101,14 @@ public struct IntentClassifier: Sendable {
         var trainer = NetworkTrainer(inputDimension: featurizer.dimension, classCount: labels.count, options: training)
         let network = try trainer.train(vectorize(trainingExamples), validation: vectorize(validationExamples),
                                         classWeights: classWeights, progress: progress)
+        var extractor: EntityExtractor?
+        if let entities {
+            let tagger = try SlotTagger.train(on: dataset, options: entities, progress: entityProgress)
+            let candidate = try EntityExtractor(tagger: tagger, definitions: dataset.entities)
+            extractor = candidate.isEmpty ? nil : candidate
+        }
         return IntentClassifier(labels: labels, hasNoneClass: hasNone, featurizer: featurizer, network: network,
-                                threshold: 0, trainingOptions: training)
+                                threshold: 0, trainingOptions: training, entityExtractor: extractor)
     }
 
     static func validate(_ options: TrainingOptions) throws {
@@ -130,7 +147,8 @@ public struct IntentClassifier: Sendable {
         var intent = best.map { labels[$0] }
         if hasNoneClass, let noneProbability = probabilities.last, noneProbability > confidence { intent = nil }
         if confidence < (threshold ?? self.threshold) { intent = nil }
-        return IntentPrediction(text: text, intent: intent, confidence: confidence, ranking: ranking)
+        return IntentPrediction(text: text, intent: intent, confidence: confidence, ranking: ranking,
+                                entities: entityExtractor?.entities(in: text) ?? [])
     }
 
     // MARK: Saving and loading
@@ -142,8 +160,10 @@ public struct IntentClassifier: Sendable {
     public func save(to url: URL, metadata: [String: String] = [:]) throws {
         let configuration = IntentClassifierConfiguration(
             labels: labels, noneLabel: hasNoneClass ? Self.noneLabel : nil, hiddenSizes: network.hiddenSizes,
-            features: featurizer.options, vocabulary: featurizer.terms, threshold: threshold, training: trainingOptions)
+            features: featurizer.options, vocabulary: featurizer.terms, threshold: threshold, training: trainingOptions,
+            entities: entityExtractor.map { IntentClassifierConfiguration.Entities(definitions: $0.definitions, tagger: $0.tagger?.configuration) })
         var weights = network.namedWeights
+        if let tagger = entityExtractor?.tagger { weights.merge(tagger.namedWeights) { current, _ in current } }
         weights["featurizer.idf"] = Tensor(shape: [featurizer.dimension], scalars: featurizer.inverseDocumentFrequency)
         try ModelPackage.save(to: url, kind: Self.modelKind, config: configuration, metadata: metadata, weights: weights)
     }
@@ -172,8 +192,17 @@ public struct IntentClassifier: Sendable {
         }
         let featurizer = TextFeaturizer(options: configuration.features, terms: configuration.vocabulary,
                                         inverseDocumentFrequency: idf.scalars)
+        var extractor: EntityExtractor?
+        if let entities = configuration.entities {
+            let tagger = try entities.tagger.map { try SlotTagger.load($0, tensor: tensor, file: url.path) }
+            do {
+                extractor = try EntityExtractor(tagger: tagger, definitions: entities.definitions)
+            } catch let EntityTaggerError.invalidPattern(entity, pattern, reason) {
+                throw EntityTaggerError.invalidModel("\(url.path): invalid regex '\(pattern)' for entity '\(entity)': \(reason)")
+            }
+        }
         return IntentClassifier(labels: configuration.labels, hasNoneClass: configuration.noneLabel != nil,
                                 featurizer: featurizer, network: network, threshold: configuration.threshold,
-                                trainingOptions: configuration.training)
+                                trainingOptions: configuration.training, entityExtractor: extractor)
     }
 }

@@ -15,4 +15,13 @@ struct IntentClassifierConfiguration: Codable, Sendable {
     var threshold: Float
     /// The options the model was trained with (for the record).
     var training: TrainingOptions
+    /// Entity definitions and the slot tagger's configuration; absent in models without entities
+    /// (and in every model saved before entities existed).
+    var entities: Entities?
+
+    /// The entity part of the configuration (the tagger's weights are `tagger.*` tensors).
+    struct Entities: Codable, Sendable {
+        var definitions: [EntityDefinition]
+        var tagger: SlotTagger.Configuration?
+    }
 }

@@ -20,8 +20,10 @@ public struct IntentPrediction: Sendable, Equatable, Encodable {
     public var confidence: Float
     /// The top intents by probability (the "none" class is not listed).
     public var ranking: [RankedIntent]
+    /// The entities found in the utterance, in text order (empty for a model without entities).
+    public var entities: [ExtractedEntity] = []
 
-    private enum CodingKeys: String, CodingKey { case text, intent, confidence, ranking }
+    private enum CodingKeys: String, CodingKey { case text, intent, confidence, ranking, entities }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -29,5 +31,6 @@ public struct IntentPrediction: Sendable, Equatable, Encodable {
         try container.encode(intent, forKey: .intent)   // null when there is no intent
         try container.encode(confidence, forKey: .confidence)
         try container.encode(ranking, forKey: .ranking)
+        try container.encode(entities, forKey: .entities)
     }
 }

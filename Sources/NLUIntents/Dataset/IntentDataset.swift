@@ -137,14 +137,17 @@ public struct EntityAnnotation: Codable, Sendable, Equatable {
     public var value: String?
     /// A role the mention plays (LUIS roles, Rasa roles), when given.
     public var role: String?
+    /// A group the mention belongs to (Rasa groups: entities that go together), when given.
+    public var group: String?
 
     /// Creates an annotation.
-    public init(start: Int, end: Int, entity: String, value: String? = nil, role: String? = nil) {
+    public init(start: Int, end: Int, entity: String, value: String? = nil, role: String? = nil, group: String? = nil) {
         self.start = start
         self.end = end
         self.entity = entity
         self.value = value
         self.role = role
+        self.group = group
     }
 }
 
@@ -156,19 +159,31 @@ public struct EntityDefinition: Codable, Sendable, Equatable {
     public var name: String
     /// Its values.
     public var values: [EntityValue]
+    /// Whether the entity takes values it does not list (Snips' `automatically_extensible`, the opposite
+    /// of Lex's `restrictValues`): `false` keeps only mentions that resolve to a listed value.
+    public var extensible: Bool
 
     /// Creates an entity dictionary.
-    public init(name: String, values: [EntityValue] = []) {
+    public init(name: String, values: [EntityValue] = [], extensible: Bool = true) {
         self.name = name
         self.values = values
+        self.extensible = extensible
     }
 
-    private enum CodingKeys: String, CodingKey { case name, values }
+    private enum CodingKeys: String, CodingKey { case name, values, extensible }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         values = try container.decodeIfPresent([EntityValue].self, forKey: .values) ?? []
+        extensible = try container.decodeIfPresent(Bool.self, forKey: .extensible) ?? true
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(values, forKey: .values)
+        if !extensible { try container.encode(extensible, forKey: .extensible) }
     }
 }
 

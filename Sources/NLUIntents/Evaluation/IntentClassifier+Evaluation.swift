@@ -29,7 +29,8 @@ extension IntentClassifier {
     ///
     ///     let report = try IntentClassifier.crossValidate(dataset, folds: 5)
     public static func crossValidate(_ dataset: IntentDataset, folds: Int, features: FeatureOptions = FeatureOptions(),
-                                     training: TrainingOptions = TrainingOptions(), threshold: Float? = nil,
+                                     training: TrainingOptions = TrainingOptions(),
+                                     entities: SlotTaggerOptions? = SlotTaggerOptions(), threshold: Float? = nil,
                                      file: String = "dataset",
                                      progress: (Int, IntentEvaluation) -> Void = { _, _ in }) throws -> IntentEvaluation {
         guard folds >= 2 else { throw IntentClassifierError.invalidOption(option: "folds", reason: "expected at least 2, got \(folds)") }
@@ -58,7 +59,7 @@ extension IntentClassifier {
             test.counterexamples = counterFolds[fold]
             trainingSet.intents.removeAll { $0.utterances.isEmpty }
             test.intents.removeAll { $0.utterances.isEmpty }
-            let classifier = try train(on: trainingSet, features: features, training: training, file: file)
+            let classifier = try train(on: trainingSet, features: features, training: training, entities: entities, file: file)
             let report = classifier.evaluate(on: test, threshold: threshold)
             progress(fold + 1, report)
             for intent in test.intents {

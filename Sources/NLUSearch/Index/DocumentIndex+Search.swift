@@ -37,7 +37,7 @@ extension DocumentIndex {
     /// Embeds a batch of queries with the index's embedder (for ``search(_:embedding:options:)``).
     public func embedQueries(_ queries: [String]) throws -> [[Float]] {
         try checkedEmbedder()
-        return try embed(queries, progress: nil) ?? []
+        return try embed(queries) ?? []
     }
 
     @discardableResult
@@ -57,7 +57,7 @@ extension DocumentIndex {
             }
             return embedding
         }
-        return try embed([query], progress: nil)?.first ?? []
+        return try embed([query])?.first ?? []
     }
 
     // MARK: Keyword

@@ -8,11 +8,11 @@ extension DocumentIndex {
     /// Adds documents (replacing any with the same id) in one transaction: all of them or, when
     /// anything fails or the process dies, none. Chunks are embedded before the transaction starts.
     ///
-    /// - Parameter progress: called with (chunks embedded, chunks in all) as embedding goes on.
+    /// - Parameter progress: called as chunks are embedded, then as documents are written.
     /// - Throws: ``SearchError/invalidDocument(id:reason:)`` for an empty id or text or an id given
     ///   twice; ``SearchError/embedderRequired(_:)`` when the index has vectors and no embedder
     ///   was given; ``SearchError/badEmbedding(_:)``.
-    public func add(_ documents: [IndexDocument], progress: ((Int, Int) -> Void)? = nil) throws {
+    public func add(_ documents: [IndexDocument], progress: ((AddProgress) -> Void)? = nil) throws {
         var seen = Set<String>()
         for document in documents {
             guard !document.id.isEmpty else { throw SearchError.invalidDocument(id: "", reason: "the id is empty") }
@@ -28,12 +28,17 @@ extension DocumentIndex {
         }
         let chunker = Chunker(options: chunking)
         let chunksByDocument = documents.map { chunker.chunks(of: $0.text) }
-        let vectors = try embed(chunksByDocument.flatMap { $0.map(\.text) }, progress: progress)
+        let vectors = try embed(chunksByDocument.flatMap { $0.map(\.text) }) { done, total in
+            progress?(AddProgress(phase: .embedding, done: done, total: total))
+        }
 
         try Self.storage(path) {
             try database.write { db in
                 var vectorIndex = 0
-                for (document, chunks) in zip(documents, chunksByDocument) {
+                for (written, (document, chunks)) in zip(documents, chunksByDocument).enumerated() {
+                    if written.isMultiple(of: 500) {
+                        progress?(AddProgress(phase: .writing, done: written, total: documents.count))
+                    }
                     try Self.deleteDocument(id: document.id, in: db)
                     try db.execute(sql: "INSERT INTO documents (id, text, metadata) VALUES (?, ?, ?)",
                                    arguments: [document.id, document.text, document.metadataJSON])
@@ -49,6 +54,7 @@ extension DocumentIndex {
             }
         }
         invalidateVectors()
+        progress?(AddProgress(phase: .writing, done: documents.count, total: documents.count))
     }
 
     /// Deletes the documents with these ids, in one transaction; returns how many were there.
@@ -77,7 +83,7 @@ extension DocumentIndex {
     }
 
     /// The vectors of `texts` (nil for a keyword-only index), checked for count, dimension and finiteness.
-    func embed(_ texts: [String], progress: ((Int, Int) -> Void)?) throws -> [[Float]]? {
+    func embed(_ texts: [String], progress: ((Int, Int) -> Void)? = nil) throws -> [[Float]]? {
         guard let model, let embedder else { return nil }
         var vectors: [[Float]] = []
         vectors.reserveCapacity(texts.count)
@@ -109,4 +115,13 @@ extension DocumentIndex {
         }
         return data
     }
+}
+
+/// How far an ``DocumentIndex/add(_:progress:)`` has come: chunks embedded, then documents
+/// written (inside the transaction: until the last, nothing is visible to others).
+public struct AddProgress: Sendable, Equatable {
+    public enum Phase: String, Sendable { case embedding, writing }
+    public var phase: Phase
+    public var done: Int
+    public var total: Int
 }

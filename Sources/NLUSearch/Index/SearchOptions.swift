@@ -32,7 +32,8 @@ public struct SearchOptions: Sendable, Equatable {
         self.fusion = fusion
     }
 
-    func validate() throws {
+    /// - Throws: ``SearchError/invalidArgument(_:)`` naming the parameter out of range.
+    public func validate() throws {
         guard (1...Self.maximumK).contains(k) else {
             throw SearchError.invalidArgument("k must be in 1...\(Self.maximumK), got \(k)")
         }
@@ -56,7 +57,8 @@ public struct FusionOptions: Sendable, Equatable {
         self.candidateDepth = candidateDepth
     }
 
-    func validate() throws {
+    /// - Throws: ``SearchError/invalidArgument(_:)`` naming the parameter out of range.
+    public func validate() throws {
         guard k.isFinite, k >= 0 else { throw SearchError.invalidArgument("the fusion constant k must be a number ≥ 0, got \(k)") }
         for (name, weight) in [("keyword", keywordWeight), ("vector", vectorWeight)] {
             guard weight.isFinite, weight >= 0 else {

@@ -56,6 +56,7 @@ struct IntentsEvaluateCommand: ParsableCommand {
             let k = folds ?? 5
             report = try IntentClassifier.crossValidate(
                 data, folds: k, features: training.featureOptions(), training: training.trainingOptions(),
+                entities: training.entityOptions(),
                 threshold: threshold, file: dataset.joined(separator: ", ")) { fold, foldReport in
                 Console.log(String(format: "fold %d/%d: accuracy %.4f", fold, k, foldReport.accuracy))
             }

@@ -10,7 +10,9 @@ struct IntentsPredictCommand: ParsableCommand {
         discussion: """
         Utterances come from the arguments, or one per line from stdin when none is given. The answer is no \
         intent when the "none" class wins or the best confidence is under --threshold. --json prints one object \
-        per utterance: {"text", "intent" (null for no intent), "confidence", "ranking": [{"intent", "confidence"}]}.
+        per utterance: {"text", "intent" (null for no intent), "confidence", "ranking": [{"intent", "confidence"}], \
+        "entities": [{"entity", "start", "end", "text", "value", "confidence", "extractor", "role"?, "group"?}]} \
+        (offsets in Unicode scalars, end exclusive; extractor crf, dictionary or regex).
         """)
 
     @Option(name: .shortAndLong, help: "The model package (.nlumodel).")
@@ -59,14 +61,30 @@ struct IntentsPredictCommand: ParsableCommand {
             ?? "no intent (best \(percent(prediction.confidence)))"
         print("\(text) → \(headline)")
         print("    " + prediction.ranking.map { "\($0.intent) \(percent($0.confidence))" }.joined(separator: "   "))
+        for entity in prediction.entities {
+            var line = "    \(entity.entity) = \(entity.value) \"\(entity.text)\" [\(entity.start)..<\(entity.end)]"
+            if let role = entity.role { line += " role \(role)" }
+            if let group = entity.group { line += " group \(group)" }
+            line += " \(entity.extractor.rawValue) \(percent(Float(entity.confidence)))"
+            print(line)
+        }
     }
 
     /// The prediction as one JSON object with the keys in the documented order (text, intent,
-    /// confidence, ranking), which JSONEncoder does not promise.
+    /// confidence, ranking, entities), which JSONEncoder does not promise.
     static func jsonLine(_ prediction: IntentPrediction) throws -> String {
         func encode<T: Encodable>(_ value: T) throws -> String { try Console.json(value, sortedKeys: false) }
         let ranking = try prediction.ranking.map { "{\"intent\":\(try encode($0.intent)),\"confidence\":\(try encode($0.confidence))}" }
+        let entities = try prediction.entities.map { entity in
+            var fields = ["\"entity\":\(try encode(entity.entity))", "\"start\":\(entity.start)", "\"end\":\(entity.end)",
+                          "\"text\":\(try encode(entity.text))", "\"value\":\(try encode(entity.value))",
+                          "\"confidence\":\(try encode(entity.confidence))", "\"extractor\":\(try encode(entity.extractor.rawValue))"]
+            if let role = entity.role { fields.append("\"role\":\(try encode(role))") }
+            if let group = entity.group { fields.append("\"group\":\(try encode(group))") }
+            return "{" + fields.joined(separator: ",") + "}"
+        }
         return "{\"text\":\(try encode(prediction.text)),\"intent\":\(try prediction.intent.map(encode) ?? "null"),"
-            + "\"confidence\":\(try encode(prediction.confidence)),\"ranking\":[\(ranking.joined(separator: ","))]}"
+            + "\"confidence\":\(try encode(prediction.confidence)),\"ranking\":[\(ranking.joined(separator: ","))],"
+            + "\"entities\":[\(entities.joined(separator: ","))]}"
     }
 }

@@ -41,7 +41,8 @@ struct IntentsTrainCommand: ParsableCommand {
         var epochs = 0
         var classifier = try IntentClassifier.train(
             on: data, features: training.featureOptions(), training: training.trainingOptions(),
-            file: dataset.joined(separator: ", ")) { report in
+            entities: training.entityOptions(), file: dataset.joined(separator: ", "),
+            progress: { report in
             epochs = report.epoch
             var line = String(format: "epoch %d: loss %.4f", report.epoch, report.trainingLoss)
             if let accuracy = report.validationAccuracy, let loss = report.validationLoss {
@@ -49,7 +50,9 @@ struct IntentsTrainCommand: ParsableCommand {
                 if report.isBest { line += " *" }
             }
             Console.log(line)
-        }
+        }, entityProgress: { iteration, loss in
+            if iteration == 1 || iteration % 10 == 0 { Console.log(String(format: "slot tagger iteration %d: loss %.4f", iteration, loss)) }
+        })
         let elapsed = clock.now - start
         classifier.threshold = threshold
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
@@ -60,11 +63,17 @@ struct IntentsTrainCommand: ParsableCommand {
         let summary = Summary(output: output, intents: classifier.intents.count, noneClass: classifier.hasNoneClass,
                               features: classifier.featurizer.dimension,
                               minDocumentFrequency: classifier.featurizer.options.minDocumentFrequency ?? 1, epochs: epochs,
-                              seconds: (seconds * 100).rounded() / 100)
+                              seconds: (seconds * 100).rounded() / 100,
+                              slotLabels: classifier.entityExtractor?.tagger?.crf.labelCount ?? 0,
+                              slotFeatures: classifier.entityExtractor?.tagger?.crf.stateFeatureCount ?? 0,
+                              entityDefinitions: classifier.entityExtractor?.definitions.count ?? 0)
         if json {
             print(try Console.json(summary, sortedKeys: false))
         } else {
             print("saved \(output): \(summary.intents) intents\(summary.noneClass ? " + none class" : ""), \(summary.features) features (min-df \(summary.minDocumentFrequency)), \(summary.epochs) epochs, \(String(format: "%.2f", seconds)) s")
+            if summary.slotLabels > 0 || summary.entityDefinitions > 0 {
+                print("entities: slot tagger with \(summary.slotLabels) tags and \(summary.slotFeatures) state features, \(summary.entityDefinitions) entity definitions")
+            }
         }
     }
 
@@ -76,5 +85,8 @@ struct IntentsTrainCommand: ParsableCommand {
         var minDocumentFrequency: Int
         var epochs: Int
         var seconds: Double
+        var slotLabels: Int
+        var slotFeatures: Int
+        var entityDefinitions: Int
     }
 }

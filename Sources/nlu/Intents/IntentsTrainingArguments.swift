@@ -55,6 +55,31 @@ struct IntentsTrainingArguments: ParsableArguments {
     @Flag(help: "Do not lowercase.")
     var keepCase = false
 
+    @Flag(help: "Do not train the slot tagger nor keep entity dictionaries and regexes (no entities in predictions).")
+    var noEntities = false
+
+    @Option(help: "Slot tagger (CRF) L1 coefficient (0: L-BFGS with L2 only).")
+    var crfC1: Double = SlotTaggerOptions().c1
+
+    @Option(help: "Slot tagger (CRF) L2 coefficient.")
+    var crfC2: Double = SlotTaggerOptions().c2
+
+    @Option(help: "Slot tagger (CRF) most L-BFGS iterations.")
+    var crfIterations: Int = SlotTaggerOptions().maxIterations
+
+    /// The slot tagger's options, `nil` with --no-entities.
+    func entityOptions() throws -> SlotTaggerOptions? {
+        guard !noEntities else { return nil }
+        guard crfC1 >= 0, crfC1.isFinite else { throw ValidationError("--crf-c1 must be 0 or more, got \(crfC1)") }
+        guard crfC2 >= 0, crfC2.isFinite else { throw ValidationError("--crf-c2 must be 0 or more, got \(crfC2)") }
+        guard (1...100_000).contains(crfIterations) else { throw ValidationError("--crf-iterations must be between 1 and 100000, got \(crfIterations)") }
+        var options = SlotTaggerOptions()
+        options.c1 = crfC1
+        options.c2 = crfC2
+        options.maxIterations = crfIterations
+        return options
+    }
+
     func trainingOptions() throws -> TrainingOptions {
         var options = TrainingOptions()
         let sizes = hidden.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -102,5 +127,6 @@ struct IntentsTrainingArguments: ParsableArguments {
     func validate() throws {
         _ = try trainingOptions()
         _ = try featureOptions()
+        _ = try entityOptions()
     }
 }

@@ -1,0 +1,60 @@
+import NLUText
+
+/// All entity extractors of an intents model and the one place their results are merged:
+///
+/// 1. the slot tagger's mentions are kept, except those of a closed entity that resolve to no listed value;
+/// 2. regex matches, then dictionary matches (longest first, then earlier first) are added only where
+///    they overlap nothing already kept — so they win over the tagger only where it found nothing;
+/// 3. every mention of a defined entity gets its canonical value (``EntityDictionaries/resolve(entity:text:)``).
+///
+///     let extractor = EntityExtractor(tagger: tagger, definitions: dataset.entities)
+///     extractor.entities(in: "a short black please")   // coffee = "espresso" (dictionary)
+public struct EntityExtractor: Sendable {
+    /// The trained tagger, when the training data had annotations.
+    public let tagger: SlotTagger?
+    /// The dataset's entity definitions.
+    public let definitions: [EntityDefinition]
+    let dictionaries: EntityDictionaries
+    let patterns: RegexEntityMatcher
+
+    /// Makes an extractor. - Throws: ``EntityTaggerError/invalidPattern(entity:pattern:reason:)``.
+    public init(tagger: SlotTagger?, definitions: [EntityDefinition]) throws {
+        self.tagger = tagger
+        self.definitions = definitions
+        dictionaries = EntityDictionaries(definitions)
+        patterns = try RegexEntityMatcher(definitions)
+    }
+
+    /// Whether no extractor can find anything.
+    public var isEmpty: Bool { tagger == nil && dictionaries.gazetteer.isEmpty && patterns.isEmpty }
+
+    /// The entities in `text`, in text order, merged as described above.
+    public func entities(in text: String) -> [ExtractedEntity] {
+        var kept: [ExtractedEntity] = []
+        for entity in tagger?.entities(in: text) ?? [] {
+            guard let value = dictionaries.resolve(entity: entity.entity, text: entity.text) else { continue }
+            var resolved = entity
+            resolved.value = value
+            kept.append(resolved)
+        }
+        let tokens = WordTokenizer().tokens(in: text)
+        func candidate(_ entity: String, _ span: Range<Int>, value: String?, _ extractor: ExtractedEntity.Extractor) -> ExtractedEntity {
+            let range = tokens[span.lowerBound].range.lowerBound..<tokens[span.upperBound - 1].range.upperBound
+            let offsets = text.scalarOffsets(of: range)
+            let mention = String(text[range])
+            return ExtractedEntity(entity: entity, start: offsets.lowerBound, end: offsets.upperBound, text: mention,
+                                   value: value ?? dictionaries.resolve(entity: entity, text: mention) ?? mention,
+                                   confidence: 1, extractor: extractor)
+        }
+        func byLength(_ a: ExtractedEntity, _ b: ExtractedEntity) -> Bool {
+            a.end - a.start != b.end - b.start ? a.end - a.start > b.end - b.start : a.start < b.start
+        }
+        let regex = patterns.matches(in: text, tokens: tokens).map { candidate($0.entity, $0.tokens, value: nil, .regex) }.sorted(by: byLength)
+        let normalized = tokens.map { Gazetteer.normalize($0.text) }
+        let dictionary = dictionaries.gazetteer.matches(normalized).map { candidate($0.entity, $0.tokens, value: $0.value, .dictionary) }.sorted(by: byLength)
+        for entity in regex + dictionary where !kept.contains(where: { $0.start < entity.end && entity.start < $0.end }) {
+            kept.append(entity)
+        }
+        return kept.sorted { $0.start != $1.start ? $0.start < $1.start : $0.end < $1.end }
+    }
+}

@@ -1,0 +1,92 @@
+import NLUText
+
+/// The attributes the slot tagger sees for each token, after Snips NLU's and Rasa's CRF features:
+/// the lower-cased word and its ±2 neighbours, the bigrams with the previous and next word, the word
+/// shape of the token and its neighbours, prefixes (2, 3) and suffixes (2, 3, 4), digit / punctuation
+/// / title-case / first / last flags, "inside a match of dictionary X" (`g:X:B` at the match's first
+/// token, `g:X:I` after, also for the ±1 neighbours) and "inside a match of regex entity X" (`re:X`).
+///
+/// `scripts/fixtures/slot_features.py` is the Python port the crfsuite fixtures and the benchmark use;
+/// the two must stay in step (a test compares them token by token).
+///
+///     let tokens = WordTokenizer().tokens(in: "turn on the radio")
+///     SlotFeatureExtractor().attributes(tokens, in: "turn on the radio")[3]   // ["bias", "w=radio", ...]
+public struct SlotFeatureExtractor: Sendable {
+    /// Dictionaries whose matches become features.
+    public var gazetteer: Gazetteer?
+    /// Regex entities whose matches become features.
+    public var patterns: RegexEntityMatcher?
+
+    /// Makes an extractor.
+    public init(gazetteer: Gazetteer? = nil, patterns: RegexEntityMatcher? = nil) {
+        self.gazetteer = gazetteer
+        self.patterns = patterns
+    }
+
+    /// The attribute names of each token of `text` (tokens from ``WordTokenizer`` on `text`).
+    public func attributes(_ tokens: [WordTokenizer.Token], in text: String) -> [[String]] {
+        let count = tokens.count
+        let words = tokens.map { $0.text.lowercased() }
+        let shapes = tokens.map { Self.shape($0.text) }
+        func word(_ i: Int) -> String { i < 0 ? "__BOS__" : (i >= count ? "__EOS__" : words[i]) }
+        var dictionary = [[String]](repeating: [], count: count)
+        if let gazetteer {
+            for match in gazetteer.matches(tokens.map { Gazetteer.normalize($0.text) }) {
+                for i in match.tokens { dictionary[i].append("g:\(match.entity):\(i == match.tokens.lowerBound ? "B" : "I")") }
+            }
+        }
+        var regex = [[String]](repeating: [], count: count)
+        if let patterns {
+            for match in patterns.matches(in: text, tokens: tokens) {
+                for i in match.tokens where !regex[i].contains("re:\(match.entity)") { regex[i].append("re:\(match.entity)") }
+            }
+        }
+        var result: [[String]] = []
+        result.reserveCapacity(count)
+        for (i, token) in tokens.enumerated() {
+            let w = words[i]
+            var f = ["bias", "w=" + w]
+            for d in [-2, -1, 1, 2] { f.append("w[\(d > 0 ? "+" : "")\(d)]=\(word(i + d))") }
+            f.append("w[-1]|w=\(word(i - 1))|\(w)")
+            f.append("w|w[+1]=\(w)|\(word(i + 1))")
+            f.append("shape=" + shapes[i])
+            f.append("shape[-1]=" + (i > 0 ? shapes[i - 1] : "__BOS__"))
+            f.append("shape[+1]=" + (i + 1 < count ? shapes[i + 1] : "__EOS__"))
+            let scalars = Array(w.unicodeScalars)
+            for k in [2, 3] where scalars.count > k { f.append("p\(k)=" + String(String.UnicodeScalarView(scalars[0..<k]))) }
+            for k in [2, 3, 4] where scalars.count > k { f.append("s\(k)=" + String(String.UnicodeScalarView(scalars[(scalars.count - k)...]))) }
+            if token.kind == .number {
+                f.append("digit")
+            } else if w.unicodeScalars.contains(where: { $0.value >= 0x30 && $0.value <= 0x39 }) {
+                f.append("hasdigit")
+            }
+            if token.kind == .punctuation || token.kind == .symbol { f.append("punct") }
+            if token.text.unicodeScalars.first?.properties.isUppercase == true { f.append("title") }
+            if i == 0 { f.append("first") }
+            if i == count - 1 { f.append("last") }
+            f += dictionary[i]
+            for d in [-1, 1] where (0..<count).contains(i + d) {
+                f += dictionary[i + d].map { "\($0)[\(d > 0 ? "+" : "")\(d)]" }
+            }
+            f += regex[i]
+            result.append(f)
+        }
+        return result
+    }
+
+    /// Word shape with runs collapsed: "Paris" → "Xx", "R2D2" → "XdXd", "3.5" → "d.d".
+    static func shape<S: StringProtocol>(_ word: S) -> String {
+        var result = String.UnicodeScalarView()
+        var last: Unicode.Scalar?
+        for scalar in word.unicodeScalars {
+            let properties = scalar.properties
+            let mapped: Unicode.Scalar
+            if properties.isUppercase { mapped = "X" }
+            else if properties.isLowercase { mapped = "x" }
+            else if properties.numericType == .decimal || properties.numericType == .digit { mapped = "d" }
+            else { mapped = scalar }
+            if mapped != last { result.append(mapped); last = mapped }
+        }
+        return String(result)
+    }
+}

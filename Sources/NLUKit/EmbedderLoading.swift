@@ -1,0 +1,49 @@
+import Foundation
+import NLUEmbeddings
+import NLUSearch
+
+/// Finds the embedder a model name or directory stands for, so that tools can record it in an
+/// index and load it again from there.
+///
+///     let embedder = try EmbedderLoading.load("hashing:384")
+public enum EmbedderLoading {
+    /// `hashing` or `hashing:DIMENSION` (the model-free ``HashingEmbedder``, 384 by default), or
+    /// the directory of a sentence-transformers model (``SentenceIndexEmbedder``).
+    ///
+    /// - Throws: ``SearchError/invalidArgument(_:)`` saying what was expected, or the model's
+    ///   loading error.
+    public static func load(_ source: String) throws -> any TextEmbedder {
+        if source == "hashing" { return try HashingEmbedder() }
+        if source.hasPrefix("hashing:") {
+            guard let dimension = Int(source.dropFirst("hashing:".count)) else {
+                throw SearchError.invalidArgument("model \"\(source)\": expected hashing:DIMENSION with a whole number")
+            }
+            return try HashingEmbedder(dimension: dimension)
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw SearchError.invalidArgument("model \"\(source)\": expected a sentence-transformers model directory, hashing or hashing:DIMENSION")
+        }
+        return try SentenceIndexEmbedder(modelDirectory: URL(fileURLWithPath: source))
+    }
+
+    /// What to record in an index for `source`: a directory as an absolute path (so that the
+    /// index can be used from anywhere), a built-in name as it is.
+    public static func recordedSource(_ source: String) -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue else { return source }
+        return URL(fileURLWithPath: source).standardizedFileURL.path
+    }
+
+    /// Opens the index at `url` with the embedder it was built with — the model recorded at its
+    /// creation, or `model` when given (which must be the same model) — or with none when
+    /// `needsEmbedder` is false (keyword search, info, delete: no model is loaded).
+    public static func openIndex(at url: URL, model: String? = nil, needsEmbedder: Bool) throws -> DocumentIndex {
+        let plain = try DocumentIndex(at: url)
+        guard needsEmbedder, plain.model != nil else { return plain }
+        guard let source = model ?? plain.modelSource else {
+            throw SearchError.embedderRequired("\(url.path): the index records no model location; give --model")
+        }
+        return try DocumentIndex(at: url, embedder: try load(source))
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu index add DB FILE...`: documents from JSONL, .txt and .md files, in one transaction.
+struct IndexAddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add documents (re-adding an id replaces it); all files in one transaction.",
+        discussion: """
+        FILE is a .jsonl file with one {"id": ..., "text": ..., "metadata": {...}} per line (metadata \
+        optional), or a .txt / .md file, which is one document whose id is the path as given. If \
+        anything is wrong, nothing is added. Progress goes to stderr.
+        """)
+
+    @Argument(help: ArgumentHelp("The index file.", valueName: "db"))
+    var database: String
+
+    @Argument(help: ArgumentHelp("Files to add.", valueName: "file"))
+    var files: [String]
+
+    @Option(help: ArgumentHelp("Load the embedding model from here instead of the location recorded in the index.", valueName: "model"))
+    var model: String?
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give at least one FILE to add") }
+    }
+
+    func run() throws {
+        let index = try EmbedderLoading.openIndex(at: URL(fileURLWithPath: database), model: model, needsEmbedder: true)
+        var reader = DocumentFileReader()
+        let documents = try files.flatMap { try reader.read(path: $0) }
+        let progress = ProgressLine()
+        try index.add(documents) { step in
+            progress.update("\(step.phase == .embedding ? "embedding chunks" : "writing documents"): ", done: step.done, of: step.total)
+        }
+        progress.finish()
+        let info = try index.info()
+        print("added \(documents.count) documents to \(database); it holds \(info.documentCount) documents in \(info.chunkCount) chunks")
+    }
+}

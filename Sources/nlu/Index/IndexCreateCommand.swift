@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu index create DB --model MODEL`: a new, empty index.
+struct IndexCreateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Create an empty index file (never replaces an existing file).",
+        discussion: """
+        MODEL is the embedding model: the directory of a sentence-transformers model (such as \
+        all-MiniLM-L6-v2), or hashing / hashing:DIM (model-free hashed word vectors: lexical \
+        similarity only). The model is recorded in the index; add and search load it from there.
+        """)
+
+    @Argument(help: ArgumentHelp("The index file to create.", valueName: "db"))
+    var database: String
+
+    @Option(help: ArgumentHelp("The embedding model (see above).", valueName: "model"))
+    var model: String
+
+    @Option(help: ArgumentHelp("Words per chunk.", valueName: "n"))
+    var chunkSize: Int = ChunkingOptions.default.size
+
+    @Option(help: ArgumentHelp("Words shared by consecutive chunks.", valueName: "n"))
+    var overlap: Int = ChunkingOptions.default.overlap
+
+    func validate() throws {
+        do { _ = try ChunkingOptions(size: chunkSize, overlap: overlap) } catch { throw ValidationError("\(error)") }
+    }
+
+    func run() throws {
+        let embedder = try EmbedderLoading.load(model)
+        let index = try DocumentIndex.create(at: URL(fileURLWithPath: database), embedder: embedder, modelSource: EmbedderLoading.recordedSource(model),
+                                             chunking: try ChunkingOptions(size: chunkSize, overlap: overlap))
+        print("created \(database): model \(embedder.identity), chunks of \(index.chunking.size) words overlapping by \(index.chunking.overlap)")
+    }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu index delete DB ID...`: removes documents, in one transaction.
+struct IndexDeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete documents by id (ids not in the index are reported on stderr).")
+
+    @Argument(help: ArgumentHelp("The index file.", valueName: "db"))
+    var database: String
+
+    @Argument(help: ArgumentHelp("Ids of the documents to delete.", valueName: "id"))
+    var ids: [String]
+
+    func validate() throws {
+        guard !ids.isEmpty else { throw ValidationError("give at least one ID to delete") }
+    }
+
+    func run() throws {
+        let index = try EmbedderLoading.openIndex(at: URL(fileURLWithPath: database), needsEmbedder: false)
+        let absent = try ids.filter { try !index.contains(id: $0) }
+        for id in absent { Console.log("warning: no document \"\(id)\" in \(database)") }
+        let removed = try index.delete(ids: ids)
+        print("deleted \(removed) documents from \(database)")
+    }
+}

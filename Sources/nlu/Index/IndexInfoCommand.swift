@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu index info DB`: what the index holds and how it was built.
+struct IndexInfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show an index's model, chunking, schema version and counts.")
+
+    @Argument(help: ArgumentHelp("The index file.", valueName: "db"))
+    var database: String
+
+    @Flag(help: "Print JSON on stdout.")
+    var json = false
+
+    struct Output: Encodable {
+        var path: String
+        var schemaVersion: Int
+        var model: EmbedderIdentity?
+        var modelSource: String?
+        var chunkSize: Int
+        var chunkOverlap: Int
+        var documents: Int
+        var chunks: Int
+    }
+
+    func run() throws {
+        let info = try EmbedderLoading.openIndex(at: URL(fileURLWithPath: database), needsEmbedder: false).info()
+        let output = Output(path: info.path, schemaVersion: info.schemaVersion, model: info.model, modelSource: info.modelSource,
+                            chunkSize: info.chunking.size, chunkOverlap: info.chunking.overlap,
+                            documents: info.documentCount, chunks: info.chunkCount)
+        if json {
+            print(try Console.json(output))
+            return
+        }
+        print("""
+            index:     \(info.path) (schema version \(info.schemaVersion))
+            model:     \(info.model.map { "\($0)" } ?? "none (keyword only)")\(info.modelSource.map { ", loaded from \($0)" } ?? "")
+            chunking:  \(info.chunking.size) words, overlap \(info.chunking.overlap)
+            documents: \(info.documentCount)
+            chunks:    \(info.chunkCount)
+            """)
+    }
+}

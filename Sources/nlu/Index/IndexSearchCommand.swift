@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+extension SearchMode: ExpressibleByArgument {}
+
+/// `nlu index search DB [QUERY]`: the best chunks for each query.
+struct IndexSearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search an index by keyword, vector or both (hybrid).",
+        discussion: """
+        Queries come from the argument or, without one, from standard input (one per line). With \
+        --json, one line per query: {"query": ..., "results": [{"document": ID, "chunk": N, \
+        "score": S, "start": A, "end": B, "text": ...}]}, start/end being Unicode-scalar offsets of \
+        the chunk in its document. Scores: keyword BM25, vector cosine, hybrid the fused \
+        reciprocal-rank score.
+        """)
+
+    @Argument(help: ArgumentHelp("The index file.", valueName: "db"))
+    var database: String
+
+    @Argument(help: ArgumentHelp("The query (default: one per line from standard input).", valueName: "query"))
+    var query: String?
+
+    @Option(help: ArgumentHelp("Results per query.", valueName: "k"))
+    var k: Int = 5
+
+    @Option(help: ArgumentHelp("keyword, vector or hybrid.", valueName: "mode"))
+    var mode: SearchMode = .hybrid
+
+    @Option(help: ArgumentHelp("Only documents whose metadata has this value at this key (repeatable; all must match).", valueName: "key=value"))
+    var filter: [String] = []
+
+    @Option(help: ArgumentHelp("Hybrid: the reciprocal-rank constant.", valueName: "k"))
+    var rrfK: Double = FusionOptions().k
+
+    @Option(help: ArgumentHelp("Hybrid: the keyword ranking's weight.", valueName: "w"))
+    var keywordWeight: Double = FusionOptions().keywordWeight
+
+    @Option(help: ArgumentHelp("Hybrid: the vector ranking's weight.", valueName: "w"))
+    var vectorWeight: Double = FusionOptions().vectorWeight
+
+    @Option(help: ArgumentHelp("Hybrid: results of each mode that enter the fusion.", valueName: "n"))
+    var candidates: Int = FusionOptions().candidateDepth
+
+    @Option(help: ArgumentHelp("Load the embedding model from here instead of the location recorded in the index.", valueName: "model"))
+    var model: String?
+
+    @Flag(help: "Print JSON on stdout.")
+    var json = false
+
+    func options() throws -> SearchOptions {
+        var conditions: [String: String] = [:]
+        for condition in filter {
+            guard let equals = condition.firstIndex(of: "="), equals != condition.startIndex else {
+                throw ValidationError("--filter expects key=value, got \"\(condition)\"")
+            }
+            conditions[String(condition[..<equals])] = String(condition[condition.index(after: equals)...])
+        }
+        return SearchOptions(k: k, mode: mode, filter: conditions,
+                             fusion: FusionOptions(k: rrfK, keywordWeight: keywordWeight, vectorWeight: vectorWeight,
+                                                   candidateDepth: candidates))
+    }
+
+    func validate() throws {
+        do { try options().validate() } catch let error as SearchError { throw ValidationError("\(error)") }
+        if let query, !query.contains(where: { !$0.isWhitespace }) { throw ValidationError("the query is empty") }
+    }
+
+    struct Output: Encodable {
+        struct Result: Encodable {
+            var document: String
+            var chunk: Int
+            var score: Double
+            var start: Int
+            var end: Int
+            var text: String
+        }
+        var query: String
+        var results: [Result]
+    }
+
+    func run() throws {
+        let options = try options()
+        let index = try EmbedderLoading.openIndex(at: URL(fileURLWithPath: database), model: model,
+                                                  needsEmbedder: options.mode != .keyword)
+        let queries: [String]
+        if let query {
+            queries = [query]
+        } else {
+            queries = try Console.readLines(path: nil).filter { $0.contains { !$0.isWhitespace } }
+        }
+        // All queries are embedded in one batch before searching.
+        let embeddings = options.mode == .keyword ? nil : try index.embedQueries(queries)
+        for (number, query) in queries.enumerated() {
+            let results = try index.search(query, embedding: embeddings?[number], options: options)
+            if json {
+                print(try Console.json(Output(query: query, results: results.map {
+                    .init(document: $0.documentID, chunk: $0.chunk, score: $0.score, start: $0.start, end: $0.end, text: $0.text)
+                })))
+                continue
+            }
+            if queries.count > 1 { print("\(number > 0 ? "\n" : "")query: \(query)") }
+            if results.isEmpty { print("(no results)") }
+            for (rank, result) in results.enumerated() {
+                let preview = result.text.split(whereSeparator: \.isNewline).joined(separator: " ")
+                let shown = preview.count > 100 ? preview.prefix(99) + "…" : Substring(preview)
+                print(String(format: "%2d. %.4f  ", rank + 1, result.score) + "\(result.documentID) #\(result.chunk) [\(result.start)..<\(result.end)]  \(shown)")
+            }
+        }
+    }
+}

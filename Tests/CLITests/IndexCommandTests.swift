@@ -1,0 +1,190 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of `nlu index create|add|delete|info|search`, bad inputs and a killed add included.
+@Suite struct IndexCommandTests {
+    func workDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-index-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func write(_ text: String, _ name: String, in directory: URL) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    static let documents = """
+        {"id": "faq-1", "text": "To reset your password, open Settings and choose Security.", "metadata": {"lang": "en"}}
+        {"id": "faq-2", "text": "Invoices are emailed on the first day of each month.", "metadata": {"lang": "en"}}
+
+        {"id": "faq-3", "text": "Pour changer le mot de passe, ouvrez les paramètres.", "metadata": {"lang": "fr"}}
+        """
+
+    /// A new index with the three FAQ documents and one Markdown note.
+    func makeIndex(in directory: URL) throws -> String {
+        let db = directory.appendingPathComponent("t.db").path
+        let create = try runNLU(["index", "create", db, "--model", "hashing", "--chunk-size", "8", "--overlap", "2"])
+        #expect(create.status == 0, "\(create.stderr)")
+        #expect(create.stdout.contains("model hashing (dimension 384, revision 1), chunks of 8 words overlapping by 2"))
+        let note = try write("Notes\n\nThe router lives in the basement closet.\n", "notes.md", in: directory)
+        let add = try runNLU(["index", "add", db, try write(Self.documents, "docs.jsonl", in: directory), note])
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(add.stdout.contains("added 4 documents"))
+        #expect(add.stderr.contains("writing documents: 4/4"))
+        return db
+    }
+
+    @Test func createAddInfoSearchDelete() throws {
+        let directory = try workDirectory()
+        let db = try makeIndex(in: directory)
+        let info = try runNLU(["index", "info", db, "--json"])
+        #expect(info.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any]
+        // 9, 10, 9 and 8 words in chunks of 8 overlapping by 2: 2 + 2 + 2 + 1 chunks.
+        #expect(object?["documents"] as? Int == 4 && object?["chunks"] as? Int == 7)
+        #expect(object?["schemaVersion"] as? Int == 1)
+
+        let search = try runNLU(["index", "search", db, "--mode", "keyword", "--k", "1", "--json"], input: "router basement\n\ninvoices\n")
+        #expect(search.status == 0, "\(search.stderr)")
+        let lines = search.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.count == 2)
+        #expect(lines.first??["query"] as? String == "router basement")
+        let first = (lines.first??["results"] as? [[String: Any]])?.first
+        #expect(first?["document"] as? String == directory.appendingPathComponent("notes.md").path)
+        // The note is one chunk; its offsets point into the note's text.
+        let note = "Notes\n\nThe router lives in the basement closet.\n"
+        let scalars = Array(note.unicodeScalars)
+        if let start = first?["start"] as? Int, let end = first?["end"] as? Int, let text = first?["text"] as? String {
+            #expect(String(String.UnicodeScalarView(scalars[start..<end])) == text)
+            #expect(text.contains("basement"))
+        } else {
+            Issue.record("no offsets in \(search.stdout)")
+        }
+
+        let filtered = try runNLU(["index", "search", db, "mot de passe password", "--filter", "lang=fr", "--mode", "hybrid"])
+        #expect(filtered.status == 0, "\(filtered.stderr)")
+        #expect(filtered.stdout.contains("faq-3 #0") && !filtered.stdout.contains("faq-1"))
+
+        let delete = try runNLU(["index", "delete", db, "faq-2", "nope"])
+        #expect(delete.status == 0)
+        #expect(delete.stdout.contains("deleted 1 documents") && delete.stderr.contains("no document \"nope\""))
+        let after = try runNLU(["index", "search", db, "invoices", "--mode", "keyword"])
+        #expect(after.stdout.contains("(no results)"))
+    }
+
+    @Test func badInputIsReportedWithoutChangingTheIndex() throws {
+        let directory = try workDirectory()
+        let db = try makeIndex(in: directory)
+
+        let malformed = try runNLU(["index", "add", db, try write("{\"id\": \"a\", \"text\": \"ok\"}\n{not json\n", "bad.jsonl", in: directory)])
+        #expect(malformed.status == 1)
+        #expect(malformed.stderr.contains("bad.jsonl line 2: not a JSON object"))
+
+        let duplicate = try runNLU(["index", "add", db, try write("{\"id\": \"a\", \"text\": \"one\"}\n{\"id\": \"a\", \"text\": \"two\"}\n", "dup.jsonl", in: directory)])
+        #expect(duplicate.status == 1)
+        #expect(duplicate.stderr.contains("dup.jsonl line 2: the id \"a\" was already given at") && duplicate.stderr.contains("dup.jsonl line 1"))
+
+        let empty = try runNLU(["index", "add", db, try write("{\"id\": \"e\", \"text\": \"  \"}\n", "empty.jsonl", in: directory)])
+        #expect(empty.status == 1 && empty.stderr.contains("empty.jsonl line 1: the text of \"e\" is empty"))
+
+        for k in ["0", "10001"] {
+            let run = try runNLU(["index", "search", db, "router", "--k", k])
+            #expect(run.status == 2 && run.stderr.contains("k must be in 1...10000, got \(k)"))
+        }
+        let badFilter = try runNLU(["index", "search", db, "router", "--filter", "lang"])
+        #expect(badFilter.status == 2 && badFilter.stderr.contains("key=value"))
+
+        let notIndex = try runNLU(["index", "info", try write("hello", "plain.txt", in: directory)])
+        #expect(notIndex.status == 1 && notIndex.stderr.contains("not an NLUKit index"))
+        let exists = try runNLU(["index", "create", db, "--model", "hashing"])
+        #expect(exists.status == 1 && exists.stderr.contains("a file is already there"))
+        let otherModel = try runNLU(["index", "search", db, "router", "--model", "hashing:128"])
+        #expect(otherModel.status == 1 && otherModel.stderr.contains("dimension 384") && otherModel.stderr.contains("dimension 128"))
+
+        let info = try runNLU(["index", "info", db, "--json"])
+        #expect(info.stdout.contains("\"documents\":4"))
+    }
+
+    /// A child `nlu index add` killed with SIGKILL inside its write transaction leaves the index as it was.
+    @Test func killedAddLeavesTheIndexAsBefore() throws {
+        let directory = try workDirectory()
+        let db = try makeIndex(in: directory)
+        let before = try runNLU(["index", "search", db, "router password invoices", "--json", "--k", "8"])
+        let lines = (0..<3000).map { #"{"id": "bulk-\#($0)", "text": "bulk document \#($0) about routers, invoices and passwords in the basement"}"# }
+        let bulk = try write(lines.joined(separator: "\n"), "bulk.jsonl", in: directory)
+
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("nlu")
+        process.arguments = ["index", "add", db, bulk]
+        let stderrPipe = Pipe()
+        process.standardError = stderrPipe
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Wait until the child reports that its write transaction has begun, then kill it.
+        var seen = ""
+        while !seen.contains("writing documents: 0/") {
+            let data = stderrPipe.fileHandleForReading.availableData
+            guard !data.isEmpty else { break }
+            seen += String(decoding: data, as: UTF8.self)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal, "the add finished before it was killed: \(seen)")
+
+        let info = try runNLU(["index", "info", db, "--json"])
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(info.stdout.contains("\"documents\":4") && info.stdout.contains("\"chunks\":7"))
+        let after = try runNLU(["index", "search", db, "router password invoices", "--json", "--k", "8"])
+        #expect(after.stdout == before.stdout)
+        // And the index still takes the add in full.
+        let retry = try runNLU(["index", "add", db, bulk])
+        #expect(retry.status == 0 && retry.stdout.contains("holds 3004 documents"))
+    }
+}
+
+/// `nlu index` with a real sentence-transformers model directory: the committed tiny MiniLM-shaped
+/// fixture, whose embeddings sentence-transformers 5.1.2 computed (Tests/Fixtures/embeddings/expected.json).
+@Suite struct IndexSentenceModelTests {
+    @Test func vectorScoresAreSentenceTransformersCosines() throws {
+        let fixture = fixturesDirectory.appendingPathComponent("embeddings")
+        let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: fixture.appendingPathComponent("expected.json"))) as? [String: Any]
+        let texts = try #require(expected?["texts"] as? [String])
+        let vectors = try #require(expected?["full"] as? [[Double]])
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-index-st-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let db = directory.appendingPathComponent("st.db").path
+        // Texts of at most 12 words are one chunk each, so each chunk's vector is the text's.
+        let chosen = texts.indices.filter { (1...12).contains(texts[$0].split(separator: " ").count) }
+        let jsonl = try chosen.map { index -> String in
+            let line = try JSONSerialization.data(withJSONObject: ["id": "t\(index)", "text": texts[index]], options: [.sortedKeys])
+            return String(decoding: line, as: UTF8.self)
+        }.joined(separator: "\n")
+        let documents = directory.appendingPathComponent("texts.jsonl")
+        try Data(jsonl.utf8).write(to: documents)
+        #expect(try runNLU(["index", "create", db, "--model", fixture.appendingPathComponent("minilm-tiny").path]).status == 0)
+        let add = try runNLU(["index", "add", db, documents.path])
+        #expect(add.status == 0, "\(add.stderr)")
+
+        let query = chosen[0]
+        let run = try runNLU(["index", "search", db, texts[query], "--mode", "vector", "--k", "\(chosen.count)", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let results = try #require(object?["results"] as? [[String: Any]])
+        #expect(results.count == chosen.count)
+        func cosine(_ a: [Double], _ b: [Double]) -> Double {
+            zip(a, b).map(*).reduce(0, +) / (a.map { $0 * $0 }.reduce(0, +) * b.map { $0 * $0 }.reduce(0, +)).squareRoot()
+        }
+        var previous = Double.infinity
+        for result in results {
+            let id = try #require(result["document"] as? String)
+            let score = try #require(result["score"] as? Double)
+            let reference = cosine(vectors[query], vectors[Int(id.dropFirst())!])
+            #expect(abs(score - reference) < 1e-4, "\(id): \(score) vs sentence-transformers \(reference)")
+            #expect(score <= previous + 1e-12)
+            previous = score
+        }
+        #expect(results.first?["document"] as? String == "t\(query)")
+    }
+}
