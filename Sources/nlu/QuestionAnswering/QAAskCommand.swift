@@ -103,7 +103,7 @@ struct QAAskCommand: ParsableCommand {
 
     private func answerFromIndex(at path: String) throws {
         let documentIndex = try EmbedderLoading.openIndex(at: URL(fileURLWithPath: path), needsEmbedder: true)
-        let answerer = try QuestionAnswerer(modelDirectory: URL(fileURLWithPath: model))
+        let answerer = try QuestionAnswerer(modelDirectory: ModelLocator.resolve(model))
         var options = reading.answerOptions
         options.passageSearch = nil
         let answers = try answerer.answers(to: question ?? "", in: documentIndex, passages: reading.passages ?? 5, options: options)
