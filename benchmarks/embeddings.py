@@ -24,8 +24,7 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from qa import THREADS, ensure_environment  # noqa: E402  (same 2-thread, OpenBLAS-core setup as the QA benchmark)
+import blas_env  # benchmarks/, the script's own folder, is on the path
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 SNIPS = os.path.join(ROOT, "..", "shared", "data", "snips")
@@ -76,7 +75,7 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--skip-build", action="store_true")
     args = parser.parse_args()
-    ensure_environment()
+    core = blas_env.configure(threads=args.threads)   # before NumPy or PyTorch load OpenBLAS
     model = resolve(args.model)
     sentences = snips_sentences(args.count)
 
@@ -96,7 +95,7 @@ def main():
 
     import torch
     from sentence_transformers import SentenceTransformer
-    torch.set_num_threads(THREADS)
+    torch.set_num_threads(args.threads)
     started = time.perf_counter()
     reference = SentenceTransformer(model, device="cpu")
     load_seconds = time.perf_counter() - started
@@ -114,7 +113,7 @@ def main():
 
     cosines = (ours * theirs).sum(1) / (np.linalg.norm(ours, axis=1) * np.linalg.norm(theirs, axis=1))
     st_rate = len(sentences) / embed_seconds
-    print(f"machine: {cpu_name()}, {os.cpu_count()} cores; {THREADS} threads per side; NLUKit BLAS core {nlukit['blas']}")
+    print(f"machine: {cpu_name()}, {os.cpu_count()} cores; {args.threads} threads per side; OPENBLAS_CORETYPE {core or '(auto)'}, NLUKit BLAS core {nlukit['blas']}")
     print(f"model: {model}; {len(sentences)} Snips sentences")
     print(f"parity: min cosine {cosines.min():.7f}, mean {cosines.mean():.7f} (target min >= 0.99999)")
     print(f"throughput: NLUKit {nlukit['sentencesPerSecond']:.0f}/s, sentence-transformers {st_rate:.0f}/s, "
