@@ -7,7 +7,7 @@ import NLUKit
 struct NLU: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nlu",
-        abstract: "Offline natural-language understanding: question answering, intents, language models, built-in entities, sentence embeddings.",
+        abstract: "Offline natural-language understanding: question answering, intents, language models, built-in entities, sentence embeddings, Core ML models.",
         discussion: """
         Output for scripts: --json prints machine-readable results on stdout; logs and progress \
         go to stderr. Exit codes: 0 success, 1 runtime failure, 2 usage error. \
@@ -25,6 +25,7 @@ struct NLU: ParsableCommand {
             SimilarityCommand.self,
             ModelsCommand.self,
             LanguageModelCommand.self,
+            CoreMLCommand.self,
         ]
     )
 
