@@ -62,6 +62,8 @@ struct EmbedCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Never overwrite what we read: the input file or a file of the model.
+        if let output { try Console.checkOutput(output, inputs: [input, modelOptions.model].compactMap { $0 }) }
         let lines = texts.isEmpty ? try readInputLines() : texts
         let embedder = try modelOptions.loadEmbedder()
         try withOutput { sink in
