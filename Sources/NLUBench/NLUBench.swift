@@ -11,6 +11,7 @@ struct NLUBench: ParsableCommand {
         abstract: "NLUKit benchmarks (run through the scripts in benchmarks/).",
         subcommands: [
             BLASInfoBenchmark.self,
+            CoreMLBenchmark.self,
             IntentsBenchmark.self,
             KernelsBenchmark.self,
             LanguageModelBenchmark.self,

@@ -54,8 +54,9 @@ struct TokenizeOutput {
         if buffer.count > 1 << 16 { flush() }
     }
 
+    /// Through ``Console/write(_:)``, which handles write errors and closed pipes.
     mutating func flush() {
-        buffer.withUnsafeBufferPointer { FileHandle.standardOutput.write(Data(buffer: $0)) }
+        Console.write(String(decoding: buffer, as: UTF8.self))
         buffer.removeAll(keepingCapacity: true)
     }
 
