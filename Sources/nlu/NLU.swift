@@ -7,7 +7,7 @@ import NLUKit
 struct NLU: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nlu",
-        abstract: "Offline natural-language understanding: question answering, intents, language models, built-in entities, Core ML models.",
+        abstract: "Offline natural-language understanding: question answering, intents, language models, built-in entities, sentence embeddings, Core ML models.",
         discussion: """
         Output for scripts: --json prints machine-readable results on stdout; logs and progress \
         go to stderr. Exit codes: 0 success, 1 runtime failure, 2 usage error. \
@@ -21,6 +21,9 @@ struct NLU: ParsableCommand {
             IndexCommand.self,
             TokenizeCommand.self,
             EntitiesCommand.self,
+            EmbedCommand.self,
+            SimilarityCommand.self,
+            ModelsCommand.self,
             LanguageModelCommand.self,
             CoreMLCommand.self,
         ]
@@ -28,6 +31,8 @@ struct NLU: ParsableCommand {
 
     static func main() {
         BLASRelaunch.relaunchIfNeeded()
+        StreamOutput.reportClosedPipesAsErrors()
+        TemporaryFiles.removeOnTermination()
         // A forced kernel level the CPU cannot run (or a misspelt one) is a usage error, not a
         // silent fallback: the user asked to measure or test that level.
         if let problem = CPULevel.overrideProblem {
@@ -40,7 +45,7 @@ struct NLU: ParsableCommand {
         } catch {
             // ArgumentParser exits 64 (EX_USAGE) on usage errors; our contract says 2.
             if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Console.log(fullMessage(for: error))
                 Foundation.exit(2)
             }
             exit(withError: error)
