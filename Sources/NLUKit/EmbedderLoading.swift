@@ -1,4 +1,5 @@
 import Foundation
+import NLUEmbeddings
 import NLUSearch
 
 /// Finds the embedder a model name or directory stands for, so that tools can record it in an
@@ -6,9 +7,11 @@ import NLUSearch
 ///
 ///     let embedder = try EmbedderLoading.load("hashing:384")
 public enum EmbedderLoading {
-    /// `hashing` or `hashing:DIMENSION` (the model-free ``HashingEmbedder``, 384 by default).
+    /// `hashing` or `hashing:DIMENSION` (the model-free ``HashingEmbedder``, 384 by default), or
+    /// the directory of a sentence-transformers model (``SentenceIndexEmbedder``).
     ///
-    /// - Throws: ``SearchError/invalidArgument(_:)`` saying what was expected.
+    /// - Throws: ``SearchError/invalidArgument(_:)`` saying what was expected, or the model's
+    ///   loading error.
     public static func load(_ source: String) throws -> any TextEmbedder {
         if source == "hashing" { return try HashingEmbedder() }
         if source.hasPrefix("hashing:") {
@@ -17,7 +20,19 @@ public enum EmbedderLoading {
             }
             return try HashingEmbedder(dimension: dimension)
         }
-        throw SearchError.invalidArgument("model \"\(source)\": expected hashing or hashing:DIMENSION")
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw SearchError.invalidArgument("model \"\(source)\": expected a sentence-transformers model directory, hashing or hashing:DIMENSION")
+        }
+        return try SentenceIndexEmbedder(modelDirectory: URL(fileURLWithPath: source))
+    }
+
+    /// What to record in an index for `source`: a directory as an absolute path (so that the
+    /// index can be used from anywhere), a built-in name as it is.
+    public static func recordedSource(_ source: String) -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue else { return source }
+        return URL(fileURLWithPath: source).standardizedFileURL.path
     }
 
     /// Opens the index at `url` with the embedder it was built with — the model recorded at its

@@ -143,3 +143,48 @@ import Testing
         #expect(retry.status == 0 && retry.stdout.contains("holds 3004 documents"))
     }
 }
+
+/// `nlu index` with a real sentence-transformers model directory: the committed tiny MiniLM-shaped
+/// fixture, whose embeddings sentence-transformers 5.1.2 computed (Tests/Fixtures/embeddings/expected.json).
+@Suite struct IndexSentenceModelTests {
+    @Test func vectorScoresAreSentenceTransformersCosines() throws {
+        let fixture = fixturesDirectory.appendingPathComponent("embeddings")
+        let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: fixture.appendingPathComponent("expected.json"))) as? [String: Any]
+        let texts = try #require(expected?["texts"] as? [String])
+        let vectors = try #require(expected?["full"] as? [[Double]])
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-index-st-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let db = directory.appendingPathComponent("st.db").path
+        // Texts of at most 12 words are one chunk each, so each chunk's vector is the text's.
+        let chosen = texts.indices.filter { (1...12).contains(texts[$0].split(separator: " ").count) }
+        let jsonl = try chosen.map { index -> String in
+            let line = try JSONSerialization.data(withJSONObject: ["id": "t\(index)", "text": texts[index]], options: [.sortedKeys])
+            return String(decoding: line, as: UTF8.self)
+        }.joined(separator: "\n")
+        let documents = directory.appendingPathComponent("texts.jsonl")
+        try Data(jsonl.utf8).write(to: documents)
+        #expect(try runNLU(["index", "create", db, "--model", fixture.appendingPathComponent("minilm-tiny").path]).status == 0)
+        let add = try runNLU(["index", "add", db, documents.path])
+        #expect(add.status == 0, "\(add.stderr)")
+
+        let query = chosen[0]
+        let run = try runNLU(["index", "search", db, texts[query], "--mode", "vector", "--k", "\(chosen.count)", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let results = try #require(object?["results"] as? [[String: Any]])
+        #expect(results.count == chosen.count)
+        func cosine(_ a: [Double], _ b: [Double]) -> Double {
+            zip(a, b).map(*).reduce(0, +) / (a.map { $0 * $0 }.reduce(0, +) * b.map { $0 * $0 }.reduce(0, +)).squareRoot()
+        }
+        var previous = Double.infinity
+        for result in results {
+            let id = try #require(result["document"] as? String)
+            let score = try #require(result["score"] as? Double)
+            let reference = cosine(vectors[query], vectors[Int(id.dropFirst())!])
+            #expect(abs(score - reference) < 1e-4, "\(id): \(score) vs sentence-transformers \(reference)")
+            #expect(score <= previous + 1e-12)
+            previous = score
+        }
+        #expect(results.first?["document"] as? String == "t\(query)")
+    }
+}

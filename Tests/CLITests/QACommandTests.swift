@@ -161,3 +161,36 @@ import Testing
         }
     }
 }
+
+/// `nlu qa ask --index`: answers over a document index, with document ids and offsets.
+@Suite struct QAIndexCommandTests {
+    @Test func askOverAnIndexNamesTheDocumentAndOffsets() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-qa-index-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let db = directory.appendingPathComponent("qa.db").path
+        let texts = ["fox": "The quick brown fox jumps over the lethargic dog.",
+                     "paris": "Paris is the capital of France and lies on the Seine."]
+        let jsonl = texts.sorted { $0.key < $1.key }.map { #"{"id": "\#($0.key)", "text": "\#($0.value)"}"# }.joined(separator: "\n")
+        let documents = directory.appendingPathComponent("docs.jsonl")
+        try Data(jsonl.utf8).write(to: documents)
+        #expect(try runNLU(["index", "create", db, "--model", "hashing:64"]).status == 0)
+        #expect(try runNLU(["index", "add", db, documents.path]).status == 0)
+
+        let run = try runNLU(["qa", "ask", "--index", db, "--model", QACommandTests.bert, "--question", "Who jumps over the dog?",
+                              "--passages", "1", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let answer = try #require((object?["answers"] as? [[String: Any]])?.first)
+        // One passage retrieved: the fox document; the offsets point at the answer in it.
+        #expect(answer["document"] as? String == "fox")
+        let text = try #require(texts["fox"])
+        let start = try #require(answer["start"] as? Int), end = try #require(answer["end"] as? Int)
+        #expect(String(String.UnicodeScalarView(Array(text.unicodeScalars)[start..<end])) == answer["answer"] as? String)
+
+        let conflict = try runNLU(["qa", "ask", "--index", db, "--model", QACommandTests.bert, "--question", "Who?", "--context", "x"])
+        #expect(conflict.status == 2 && conflict.stderr.contains("--index excludes"))
+        let missing = try runNLU(["qa", "ask", "--index", directory.appendingPathComponent("none.db").path, "--model", QACommandTests.bert,
+                                  "--question", "Who?"])
+        #expect(missing.status == 1 && missing.stderr.contains("no such file"))
+    }
+}

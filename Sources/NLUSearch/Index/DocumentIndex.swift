@@ -133,6 +133,9 @@ public final class DocumentIndex: @unchecked Sendable {
         }
     }
 
+    /// Whether vector and hybrid search are possible: the index has vectors and was opened with their embedder.
+    public var canSearchVectors: Bool { model != nil && embedder != nil }
+
     /// Counts and settings.
     public func info() throws -> IndexInfo {
         try Self.storage(path) {

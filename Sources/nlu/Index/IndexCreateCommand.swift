@@ -8,8 +8,9 @@ struct IndexCreateCommand: ParsableCommand {
         commandName: "create",
         abstract: "Create an empty index file (never replaces an existing file).",
         discussion: """
-        MODEL is the embedding model: hashing or hashing:DIM (model-free hashed word vectors, lexical \
-        similarity). The model is recorded in the index; add and search load it from there.
+        MODEL is the embedding model: the directory of a sentence-transformers model (such as \
+        all-MiniLM-L6-v2), or hashing / hashing:DIM (model-free hashed word vectors: lexical \
+        similarity only). The model is recorded in the index; add and search load it from there.
         """)
 
     @Argument(help: ArgumentHelp("The index file to create.", valueName: "db"))
@@ -30,7 +31,7 @@ struct IndexCreateCommand: ParsableCommand {
 
     func run() throws {
         let embedder = try EmbedderLoading.load(model)
-        let index = try DocumentIndex.create(at: URL(fileURLWithPath: database), embedder: embedder, modelSource: model,
+        let index = try DocumentIndex.create(at: URL(fileURLWithPath: database), embedder: embedder, modelSource: EmbedderLoading.recordedSource(model),
                                              chunking: try ChunkingOptions(size: chunkSize, overlap: overlap))
         print("created \(database): model \(embedder.identity), chunks of \(index.chunking.size) words overlapping by \(index.chunking.overlap)")
     }

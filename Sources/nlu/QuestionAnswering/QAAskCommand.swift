@@ -18,6 +18,11 @@ struct QAAskCommand: ParsableCommand {
         written as {"id": ..., "line": N, "error": ...}, and the rest is still answered; the exit code \
         is then 1.
 
+        Over a collection: --index DB retrieves the best passages of a document index (hybrid when it \
+        has vectors: its embedding model is loaded from the index; --passages N, default 5), reads \
+        them with the QA model, and prints the best answers with their document id; with --json \
+        {"answers": [{"answer", "score", "document", "start", "end"}]}, offsets into that document.
+
         Example: nlu qa ask --model distilbert-base-cased-distilled-squad --question "Who jumped?" \
         --context "The quick brown fox jumps over the lethargic dog."
         """)
@@ -40,12 +45,22 @@ struct QAAskCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Batch mode: write the JSONL results here instead of standard output.", valueName: "file"))
     var output: String?
 
+    @Option(help: ArgumentHelp("Answer from the documents of this index (see nlu index).", valueName: "db"))
+    var index: String?
+
     @OptionGroup var reading: QAReadingOptions
 
     @Flag(help: "Print JSON on stdout.")
     var json = false
 
     func validate() throws {
+        if index != nil {
+            guard input == nil, context == nil, contextFile == nil else {
+                throw ValidationError("--index excludes --input, --context and --context-file")
+            }
+            guard let question, question.contains(where: { !$0.isWhitespace }) else { throw ValidationError("give --question") }
+            return
+        }
         if input != nil {
             guard question == nil, context == nil, contextFile == nil else {
                 throw ValidationError("--input (batch mode) excludes --question, --context and --context-file")
@@ -60,6 +75,10 @@ struct QAAskCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let index {
+            try answerFromIndex(at: index)
+            return
+        }
         let answerer = try QuestionAnswerer(modelDirectory: URL(fileURLWithPath: model))
         if let input {
             try QABatch(answerer: answerer, options: reading.answerOptions).run(input: input, output: output)
@@ -78,6 +97,23 @@ struct QAAskCommand: ParsableCommand {
             for answer in answers {
                 let shown = answer.isNoAnswer ? "(no answer)" : "\"\(answer.text)\""
                 print(String(format: "%.4f  ", answer.score) + "\(shown)  [\(answer.start)..<\(answer.end)]")
+            }
+        }
+    }
+
+    private func answerFromIndex(at path: String) throws {
+        let documentIndex = try EmbedderLoading.openIndex(at: URL(fileURLWithPath: path), needsEmbedder: true)
+        let answerer = try QuestionAnswerer(modelDirectory: URL(fileURLWithPath: model))
+        var options = reading.answerOptions
+        options.passageSearch = nil
+        let answers = try answerer.answers(to: question ?? "", in: documentIndex, passages: reading.passages ?? 5, options: options)
+        if json {
+            print(QAJSON.string(QAJSON.CollectionAnswerList(answers: answers.map(QAJSON.CollectionAnswer.init))))
+        } else if answers.isEmpty {
+            print("(no answer)")
+        } else {
+            for answer in answers {
+                print(String(format: "%.4f  ", answer.answer.score) + "\"\(answer.answer.text)\"  \(answer.documentID) [\(answer.start)..<\(answer.end)]")
             }
         }
     }

@@ -105,6 +105,25 @@ enum QAJSON {
 
     struct AnswerList: Encodable { var answers: [Answer] }
 
+    /// An answer from `qa ask --index`: offsets are into the document it names.
+    struct CollectionAnswer: Encodable {
+        var answer: String
+        var score: Double
+        var document: String
+        var start: Int
+        var end: Int
+
+        init(_ found: NLUKit.CollectionAnswer) {
+            answer = found.answer.text
+            score = found.answer.score
+            document = found.documentID
+            start = found.start
+            end = found.end
+        }
+    }
+
+    struct CollectionAnswerList: Encodable { var answers: [CollectionAnswer] }
+
     struct Result: Encodable {
         var id: JSONValue?
         var answers: [Answer]

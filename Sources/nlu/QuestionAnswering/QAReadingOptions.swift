@@ -25,7 +25,7 @@ struct QAReadingOptions: ParsableArguments {
     @Flag(help: "Keep token boundaries instead of widening answers to whole words.")
     var noAlignToWords = false
 
-    @Option(help: ArgumentHelp("Read only the N paragraphs that best match the question (BM25), for very long texts.", valueName: "n"))
+    @Option(help: ArgumentHelp("Read only the N paragraphs that best match the question (BM25), for very long texts; with --index, the N passages retrieved (default 5).", valueName: "n"))
     var passages: Int?
 
     func validate() throws {

@@ -36,30 +36,37 @@ extension Console {
     /// The lines of the file at `path` (standard input when nil or "-"), one input each; a final
     /// newline ends the last line and a "\r" before a newline is dropped.
     /// - Throws: ``InputError`` naming the file (or "standard input") and the line that is not UTF-8.
-    static func readLines(path: String?) throws -> [String] {
+    static func readLines(path: String?, keepingByteOrderMark: Bool = false) throws -> [String] {
         let source = path ?? "standard input"
         let data = try readData(path: path)
         var lines: [String] = []
         var lineStart = data.startIndex
         var lineNumber = 1
         for index in data.indices where data[index] == 0x0A {
-            lines.append(try decodeLine(data[lineStart..<index], source: source, line: lineNumber))
+            lines.append(try decodeLine(data[lineStart..<index], source: source, line: lineNumber,
+                                        keepingByteOrderMark: keepingByteOrderMark))
             lineStart = index + 1
             lineNumber += 1
         }
         if lineStart < data.endIndex {
-            lines.append(try decodeLine(data[lineStart...], source: source, line: lineNumber))
+            lines.append(try decodeLine(data[lineStart...], source: source, line: lineNumber,
+                                        keepingByteOrderMark: keepingByteOrderMark))
         }
         return lines
     }
 
-    private static func decodeLine(_ bytes: Data, source: String, line: Int) throws -> String {
+    /// Foundation's `String(data:encoding:)` drops a leading U+FEFF; `keepingByteOrderMark` keeps it.
+    private static func decodeLine(_ bytes: Data, source: String, line: Int, keepingByteOrderMark: Bool) throws -> String {
         var bytes = bytes
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
-        guard let text = String(data: bytes, encoding: .utf8) else {
-            throw InputError("\(source) line \(line): not valid UTF-8")
+        if keepingByteOrderMark {
+            let text = String(decoding: bytes, as: UTF8.self)
+            // Decoding replaces invalid sequences with U+FFFD: valid UTF-8 round-trips unchanged.
+            if text.utf8.elementsEqual(bytes) { return text }
+        } else if let text = String(data: bytes, encoding: .utf8) {
+            return text
         }
-        return text
+        throw InputError("\(source) line \(line): not valid UTF-8")
     }
 }
 

