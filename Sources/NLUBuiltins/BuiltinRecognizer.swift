@@ -29,7 +29,7 @@ public struct BuiltinRecognizer: Sendable {
     /// The entities in `text`, in order of position, none overlapping.
     public func entities(in text: String, reference: ReferenceTime = .now()) -> [BuiltinEntity] {
         let tokens = TokenizedText(text)
-        let context = RecognitionContext(types: types, reference: reference)
+        let context = RecognitionContext(types: types, reference: reference, numbers: NumberParser(tokens))
         var candidates: [EntityMatch] = []
         for recognizer in recognizers {
             recognizer.recognize(tokens, context: context, into: &candidates)

@@ -28,6 +28,8 @@ struct NLU: ParsableCommand {
 
     static func main() {
         BLASRelaunch.relaunchIfNeeded()
+        StreamOutput.reportClosedPipesAsErrors()
+        TemporaryFiles.removeOnTermination()
         // A forced kernel level the CPU cannot run (or a misspelt one) is a usage error, not a
         // silent fallback: the user asked to measure or test that level.
         if let problem = CPULevel.overrideProblem {
@@ -40,7 +42,7 @@ struct NLU: ParsableCommand {
         } catch {
             // ArgumentParser exits 64 (EX_USAGE) on usage errors; our contract says 2.
             if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Console.log(fullMessage(for: error))
                 Foundation.exit(2)
             }
             exit(withError: error)

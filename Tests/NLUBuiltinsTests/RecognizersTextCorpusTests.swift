@@ -15,8 +15,8 @@ import Testing
         ("temperature", [.temperature], 0.76),
         ("email", [.email], 0.95),
         ("url", [.url], 0.71),
-        ("phonenumber", [.phonenumber], 0.5),
-        ("datetime", BuiltinEntityType.dateTimeTypes, 0.45),
+        ("phonenumber", [.phonenumber], 0.80),
+        ("datetime", BuiltinEntityType.dateTimeTypes, 0.50),
     ]
 
     @Test(arguments: floors.map(\.0))

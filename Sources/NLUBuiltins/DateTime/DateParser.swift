@@ -1,14 +1,16 @@
 /// Reads dates from tokens: "today", "next Friday", "May 4th", "the 4th of May, 2017", "5/17/2018",
 /// "2018-05-17", "in 3 days", "two days ago". Each function returns the date and the index one past
 /// its last token, or nil; none looks more than a few tokens ahead.
-struct DateParser: Sendable {
+struct DateParser {
     let text: TokenizedText
     let numbers: NumberParser
+    let durations: DurationParser
     let reference: CivilDate
 
-    init(_ text: TokenizedText, reference: CivilDate) {
+    init(_ text: TokenizedText, numbers: NumberParser, reference: CivilDate) {
         self.text = text
-        self.numbers = NumberParser(text)
+        self.numbers = numbers
+        self.durations = DurationParser(text, numbers: numbers)
         self.reference = reference
     }
 
@@ -172,7 +174,11 @@ struct DateParser: Sendable {
             guard text.token(index + 1)?.isDigits == true else { return nil }
         }
         var end = index + 1
-        if word.count == 3 || word == "sept", let dot = text.token(end), dot.isSymbol("."), !dot.spaceBefore { end += 1 }
+        // "Dec. 31": the abbreviation's dot, when a day follows (at the end of a sentence it is the full stop).
+        if word.count == 3 || word == "sept", let dot = text.token(end), dot.isSymbol("."), !dot.spaceBefore,
+           text.token(end + 1)?.isDigits == true {
+            end += 1
+        }
         return (month, end)
     }
 
@@ -198,7 +204,7 @@ struct DateParser: Sendable {
     private func withYear(month: Int, day: Int, after index: Int) -> (SpokenDate, Int)? {
         var position = index
         if let comma = text.token(position), comma.isSymbol(",") { position += 1 }
-        if text.word(position) == "in" { position += 1 }
+        if text.word(position) == "in" || text.word(position) == "of" { position += 1 }
         if let (year, yearEnd) = year(at: position) {
             guard let date = CivilDate(year: year, month: month, day: day) else { return nil }
             return (SpokenDate(kind: .exact(date)), yearEnd)
@@ -264,7 +270,7 @@ struct DateParser: Sendable {
         var position = index
         let leadingIn = text.word(position) == "in"
         if leadingIn { position += 1 }
-        guard let (amount, unit, afterUnit) = DurationParser(text).amount(at: position), !unit.isTime,
+        guard let (amount, unit, afterUnit) = durations.amount(at: position), !unit.isTime,
               amount == amount.rounded() else { return nil }
         let count = Int(amount)
         func shifted(_ sign: Int) -> CivilDate? {

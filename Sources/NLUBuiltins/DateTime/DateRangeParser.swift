@@ -1,14 +1,14 @@
 /// Reads spans of days: "next week", "this month", "last year", "this weekend", "May", "May 2017",
 /// "2017", "q1 2017", "this quarter", "week 31", "next 5 days", "past 3 weeks", "from May 4 to May 10",
 /// "between 2014 and 2018", "November 18-19".
-struct DateRangeParser: Sendable {
+struct DateRangeParser {
     let text: TokenizedText
     let dates: DateParser
     let reference: CivilDate
 
-    init(_ text: TokenizedText, reference: CivilDate) {
+    init(_ text: TokenizedText, dates: DateParser, reference: CivilDate) {
         self.text = text
-        self.dates = DateParser(text, reference: reference)
+        self.dates = dates
         self.reference = reference
     }
 
@@ -78,7 +78,7 @@ struct DateRangeParser: Sendable {
         var position = index
         var relation = text.word(position).flatMap { Self.relations[$0] != nil ? $0 : nil }
         if relation != nil { position += 1 }
-        guard let number = NumberParser(text).parse(at: position), number.kind == .cardinal, number.value.isInteger,
+        guard let number = dates.numbers.parse(at: position), number.kind == .cardinal, number.value.isInteger,
               number.value.double >= 1, number.value.double <= 1000 else { return nil }
         position = number.endToken
         if relation == nil, let word = text.word(position), ["next", "coming", "upcoming", "past", "previous", "last"].contains(word) {

@@ -13,6 +13,8 @@ enum DateTimeModifier: String {
     /// The modifier phrase at `index` and the index after it.
     static func read(_ text: TokenizedText, at index: Int) -> (DateTimeModifier, Int)? {
         guard let first = text.word(index) else { return nil }
+        // "how about", "what about" ask; they do not approximate.
+        if first == "about", let previous = text.word(index - 1), previous == "how" || previous == "what" { return nil }
         for (words, modifier) in phrases where words[0] == first {
             if words.indices.allSatisfy({ text.word(index + $0) == words[$0] }) { return (modifier, index + words.count) }
         }

@@ -9,7 +9,7 @@ struct DateTimeRecognizer: EntityRecognizer {
     var produces: Set<BuiltinEntityType> { BuiltinEntityType.dateTimeTypes }
 
     func recognize(_ text: TokenizedText, context: RecognitionContext, into matches: inout [EntityMatch]) {
-        let builder = DateTimeCandidates(text: text, reference: context.reference)
+        let builder = DateTimeCandidates(text: text, reference: context.reference, numbers: context.numbers)
         for index in 0..<text.count {
             guard builder.mayStart(at: index) else { continue }
             builder.candidates(at: index) { type, last, values in
@@ -29,13 +29,13 @@ struct DateTimeCandidates {
     let ranges: DateRangeParser
     let durations: DurationParser
 
-    init(text: TokenizedText, reference: ReferenceTime) {
+    init(text: TokenizedText, reference: ReferenceTime, numbers: NumberParser) {
         self.text = text
         self.reference = reference
-        dates = DateParser(text, reference: reference.date)
-        times = TimeParser(text)
-        ranges = DateRangeParser(text, reference: reference.date)
-        durations = DurationParser(text)
+        dates = DateParser(text, numbers: numbers, reference: reference.date)
+        times = TimeParser(text, numbers: numbers)
+        ranges = DateRangeParser(text, dates: dates, reference: reference.date)
+        durations = DurationParser(text, numbers: numbers)
     }
 
     private var today: CivilDate { reference.date }
@@ -80,16 +80,17 @@ struct DateTimeCandidates {
                 emit(.datetime, afterTime - 1, dateTimeValues(date, time))
             }
             if let (part, afterPart) = partOfDay(at: afterDate, allowBare: true) {
-                emit(.datetimerange, afterPart - 1, partOfDayValues(date, part.part))
+                emit(.datetimerange, afterPart - 1, partOfDayValues(date, part.part, mod: part.mod))
             }
         }
         // A time (with "at"), and a date after it.
         var timeStart = index
         if text.word(index) == "at" { timeStart += 1 }
         // "at 7" and "at 6.45" keep their "at" (it is what makes them times); "at 7pm" is "7pm".
-        if let (time, afterTime) = times.time(at: timeStart, bare: timeStart > index),
-           timeStart == index || times.time(at: timeStart, bare: false) == nil {
-            emit(.time, afterTime - 1, timeValues(time))
+        if let (time, afterTime) = times.time(at: timeStart, bare: timeStart > index) {
+            if timeStart == index || times.time(at: timeStart, bare: false) == nil {
+                emit(.time, afterTime - 1, timeValues(time))
+            }
             var position = afterTime
             if let joiner = text.word(position), joiner == "on" || joiner == "of" { position += 1 }
             if let comma = text.token(position), comma.isSymbol(",") { position += 1 }
@@ -125,6 +126,16 @@ struct DateTimeCandidates {
             // "6-8 next Monday": bare hours become a range next to a date.
             emit(.datetimerange, afterDate - 1, dateTimeRangeValues(date, range))
         }
+        // "from 2pm for 2 hours", "for 3 hours from 10 am": a start and a length.
+        if let (start, length, after) = startAndLength(at: index) {
+            let end = start.seconds + Int(length.seconds.rounded())
+            if end < 86400 {
+                let reading = start.readings[0]
+                emit(.timerange, after - 1, [DateTimeValue(
+                    timex: "(" + start.timex(reading) + ",T" + Timex.clock(end / 3600, end % 3600 / 60, end % 60) + "," + Timex.duration(seconds: length.seconds) + ")",
+                    type: "timerange", start: Timex.clock(reading.0, reading.1, reading.2), end: Timex.clock(end / 3600, end % 3600 / 60, end % 60))])
+            }
+        }
         // A part of the day: "this evening", "tonight", "in the morning", "morning".
         if let (part, afterPart) = partOfDay(at: index, allowBare: false) {
             var position = afterPart
@@ -135,11 +146,11 @@ struct DateTimeCandidates {
                 emit(.datetime, afterTime - 1, dateTimeValues(SpokenDate(kind: .exact(today.adding(days: offset))), adjusted))
             }
             if let offset = part.relativeDay {
-                emit(.datetimerange, afterPart - 1, partOfDayValues(SpokenDate(kind: .exact(today.adding(days: offset))), part.part))
+                emit(.datetimerange, afterPart - 1, partOfDayValues(SpokenDate(kind: .exact(today.adding(days: offset))), part.part, mod: part.mod))
             } else {
                 let p = part.part
                 emit(.timerange, afterPart - 1, [DateTimeValue(timex: "T" + p.code, type: "timerange", start: Timex.clock(p.start.0, p.start.1, p.start.2),
-                                                               end: Timex.clock(p.end.0, p.end.1, p.end.2))])
+                                                               end: Timex.clock(p.end.0, p.end.1, p.end.2), mod: part.mod)])
             }
         }
         // A span of days.
@@ -195,25 +206,51 @@ struct DateTimeCandidates {
         var part: DateTimeWords.PartOfDay
         /// Days from today when the phrase names the day too ("tonight", "this evening", "last night").
         var relativeDay: Int?
+        /// "start" (early) or "end" (late).
+        var mod: String? = nil
     }
 
-    /// "in the morning", "this evening", "tonight", "last night", "tomorrow night" (the day part), or a
-    /// bare "morning" when `allowBare` (after a date: "Monday morning").
+    /// "in the morning", "this evening", "tonight", "last night", "at lunch", "early in the morning",
+    /// "late this afternoon"; a bare "morning" after a date ("Monday morning") when `allowBare`, and on its
+    /// own for the unmistakable ones ("one morning", "lunchtime"). "Early" keeps the first half of the
+    /// part, "late" the second, marked with `Mod` start / end as LUIS does.
     private func partOfDay(at index: Int, allowBare: Bool) -> (SaidPartOfDay, Int)? {
+        var position = index
+        var mod: String?
+        if let word = text.word(position), word == "early" || word == "earlier" || word == "late" || word == "later" {
+            mod = word.hasPrefix("early") ? "start" : "end"
+            position += 1
+        }
+        guard let (said, end) = plainPartOfDay(at: position, allowBare: allowBare || mod != nil) else { return nil }
+        guard let mod else { return (said, end) }
+        var adjusted = said
+        let startSeconds = said.part.start.0 * 3600 + said.part.start.1 * 60
+        let endSeconds = said.part.end.0 * 3600 + said.part.end.1 * 60 + said.part.end.2 + (said.part.end.2 == 59 ? 1 : 0)
+        let middle = (startSeconds + endSeconds) / 2
+        let split = (middle / 3600, middle % 3600 / 60, 0)
+        if mod == "start" { adjusted.part.end = split } else { adjusted.part.start = split }
+        adjusted.mod = mod
+        return (adjusted, end)
+    }
+
+    private func plainPartOfDay(at index: Int, allowBare: Bool) -> (SaidPartOfDay, Int)? {
         guard let word = text.word(index) else { return nil }
         if word == "tonight" || word == "tonite" { return (SaidPartOfDay(part: DateTimeWords.partsOfDay["night"]!, relativeDay: 0), index + 1) }
-        if word == "this" || word == "last", let partWord = text.word(index + 1), let part = DateTimeWords.partsOfDay[partWord] {
+        if word == "this" || word == "last", let partWord = text.word(index + 1), let part = DateTimeWords.partOfDay(partWord) {
             if word == "last" && partWord != "night" { return nil }
             return (SaidPartOfDay(part: part, relativeDay: word == "this" ? 0 : -1), index + 2)
         }
         var position = index
-        if word == "in" || word == "on" {
+        if word == "in" || word == "on" || word == "at" || word == "during" {
             position += 1
             if text.word(position) == "the" { position += 1 }
-        } else if !allowBare {
-            return nil
         }
-        guard let partWord = text.word(position), let part = DateTimeWords.partsOfDay[partWord] else { return nil }
+        guard let partWord = text.word(position), let part = DateTimeWords.partOfDay(partWord) else { return nil }
+        if word == "at", !part.isMeal, partWord != "night" { return nil }
+        if position == index, !allowBare {
+            // Alone: meals and "morning"/"afternoon"/"evening", but not "good morning", "good night".
+            guard part.isMeal || partWord != "night" && partWord != "nights", text.word(index - 1) != "good" else { return nil }
+        }
         return (SaidPartOfDay(part: part, relativeDay: nil), position + 1)
     }
 
@@ -230,8 +267,8 @@ struct DateTimeCandidates {
         if lead == "from" || lead == "between" { position += 1 }
         let hasLead = position > index
         guard let (first, afterFirst) = times.time(at: position, bare: true), let joiner = text.token(afterFirst) else { return nil }
-        let joins = lead == "between" ? joiner.text == "and" || joiner.isSymbol("-")
-            : ["to", "till", "until", "til", "through", "thru"].contains(joiner.text) || joiner.isSymbol("-") || joiner.isSymbol("~")
+        let joins = (lead == "between" && joiner.text == "and")
+            || ["to", "till", "until", "til", "through", "thru"].contains(joiner.text) || joiner.isSymbol("-") || joiner.isSymbol("~")
         guard joins, let (second, afterSecond) = times.time(at: afterFirst + 1, bare: true) else { return nil }
         // Without "from"/"between" at least one end must be clearly a time, unless bare ranges are allowed.
         let clearly = !first.ambiguous || !second.ambiguous || first.precision > 1 || second.precision > 1
@@ -248,12 +285,19 @@ struct DateTimeCandidates {
     /// "Mondays", "Thursdays at 17.30".
     private func recurrence(at index: Int) -> (String, Int)? {
         guard let word = text.word(index) else { return nil }
-        let adverbs: [String: String] = [
-            "daily": "P1D", "everyday": "P1D", "weekly": "P1W", "monthly": "P1M", "yearly": "P1Y", "annually": "P1Y",
-            "annual": "P1Y", "quarterly": "P3M", "hourly": "PT1H", "biweekly": "P2W", "fortnightly": "P2W",
-            "bimonthly": "P2M", "semiannual": "P0.5Y", "semiannually": "P0.5Y", "nightly": "TNI",
-        ]
+        let adverbs = Self.adverbs
         if let timex = adverbs[word] { return (timex, index + 1) }
+        return recurrence(word, at: index, adverbs: adverbs)
+    }
+
+    /// Adverbs of repetition and their period.
+    private static let adverbs: [String: String] = [
+        "daily": "P1D", "everyday": "P1D", "weekly": "P1W", "monthly": "P1M", "yearly": "P1Y", "annually": "P1Y",
+        "annual": "P1Y", "quarterly": "P3M", "hourly": "PT1H", "biweekly": "P2W", "fortnightly": "P2W",
+        "bimonthly": "P2M", "semiannual": "P0.5Y", "semiannually": "P0.5Y", "nightly": "TNI",
+    ]
+
+    private func recurrence(_ word: String, at index: Int, adverbs: [String: String]) -> (String, Int)? {
         if (word == "bi" || word == "semi"), let hyphen = text.token(index + 1), hyphen.isSymbol("-"),
            let next = text.word(index + 2), let base = adverbs[next] {
             if word == "bi" { return (base.replacingFirstDigit(with: "2"), index + 3) }
@@ -305,6 +349,19 @@ struct DateTimeCandidates {
         return nil
     }
 
+    /// "from 9 for 2.5 hrs" or "for 3 hours from 10 am": (start, duration, index after).
+    private func startAndLength(at index: Int) -> (SpokenTime, DurationParser.Duration, Int)? {
+        if text.word(index) == "from", let (time, afterTime) = times.time(at: index + 1, bare: true), text.word(afterTime) == "for",
+           let length = durations.duration(at: afterTime + 1), length.timex.hasPrefix("PT") {
+            return (time, length, length.end)
+        }
+        if text.word(index) == "for", let length = durations.duration(at: index + 1), length.timex.hasPrefix("PT"),
+           text.word(length.end) == "from", let (time, afterTime) = times.time(at: length.end + 1, bare: true) {
+            return (time, length, afterTime)
+        }
+        return nil
+    }
+
     // MARK: values
 
     private func timeValues(_ time: SpokenTime) -> [DateTimeValue] {
@@ -322,11 +379,11 @@ struct DateTimeCandidates {
         return values
     }
 
-    private func partOfDayValues(_ date: SpokenDate, _ part: DateTimeWords.PartOfDay) -> [DateTimeValue] {
+    private func partOfDayValues(_ date: SpokenDate, _ part: DateTimeWords.PartOfDay, mod: String? = nil) -> [DateTimeValue] {
         date.readings(today).map { day in
             DateTimeValue(timex: date.timex + "T" + part.code, type: "datetimerange",
                           start: day.text + " " + Timex.clock(part.start.0, part.start.1, part.start.2),
-                          end: day.text + " " + Timex.clock(part.end.0, part.end.1, part.end.2))
+                          end: day.text + " " + Timex.clock(part.end.0, part.end.1, part.end.2), mod: mod)
         }
     }
 

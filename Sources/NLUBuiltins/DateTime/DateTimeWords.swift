@@ -18,12 +18,27 @@ enum DateTimeWords {
         var end: (Int, Int, Int)
         /// Whether an hour said with it is after noon ("7 in the evening").
         var afternoon: Bool
+        /// Lunch, dinner, breakfast: said alone or with "at" ("at lunch").
+        var isMeal = false
+    }
+
+    /// The part of the day a word names, plurals ("mornings") included.
+    static func partOfDay(_ word: String) -> PartOfDay? {
+        if let part = partsOfDay[word] { return part }
+        if word.hasSuffix("s"), let part = partsOfDay[String(word.dropLast())], !part.isMeal { return part }
+        return nil
     }
     static let partsOfDay: [String: PartOfDay] = [
         "morning": PartOfDay(code: "MO", start: (8, 0, 0), end: (12, 0, 0), afternoon: false),
         "afternoon": PartOfDay(code: "AF", start: (12, 0, 0), end: (16, 0, 0), afternoon: true),
         "evening": PartOfDay(code: "EV", start: (16, 0, 0), end: (20, 0, 0), afternoon: true),
         "night": PartOfDay(code: "NI", start: (20, 0, 0), end: (23, 59, 59), afternoon: true),
+        "daytime": PartOfDay(code: "DT", start: (8, 0, 0), end: (18, 0, 0), afternoon: false),
+        "breakfast": PartOfDay(code: "MEB", start: (8, 0, 0), end: (12, 0, 0), afternoon: false, isMeal: true),
+        "lunch": PartOfDay(code: "MEL", start: (11, 0, 0), end: (13, 0, 0), afternoon: false, isMeal: true),
+        "lunchtime": PartOfDay(code: "MEL", start: (11, 0, 0), end: (13, 0, 0), afternoon: false, isMeal: true),
+        "dinner": PartOfDay(code: "MED", start: (16, 0, 0), end: (20, 0, 0), afternoon: true, isMeal: true),
+        "dinnertime": PartOfDay(code: "MED", start: (16, 0, 0), end: (20, 0, 0), afternoon: true, isMeal: true),
     ]
 
     /// A calendar or clock unit: TIMEX letter, whether it belongs after "T", and its length in seconds
@@ -41,7 +56,7 @@ enum DateTimeWords {
         add(["year", "years", "yr", "yrs"], "Y", false, 31_536_000)
         add(["month", "months"], "M", false, 2_592_000)
         add(["week", "weeks", "wk", "wks"], "W", false, 604_800)
-        add(["day", "days"], "D", false, 86_400)
+        add(["day", "days", "night", "nights"], "D", false, 86_400)
         add(["hour", "hours", "hr", "hrs", "h"], "H", true, 3_600)
         add(["minute", "minutes", "min", "mins"], "M", true, 60)
         add(["second", "seconds", "sec", "secs", "s"], "S", true, 1)

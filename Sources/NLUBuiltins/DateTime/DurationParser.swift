@@ -1,12 +1,12 @@
 /// Reads durations: "3 days", "an hour", "half an hour", "1.5 hours", "30min", "several weeks",
 /// "one hour and a half", "1 hour and 30 minutes"; the TIMEX keeps the units said ("P3W", "PT1H30M").
-struct DurationParser: Sendable {
+struct DurationParser {
     let text: TokenizedText
     let numbers: NumberParser
 
-    init(_ text: TokenizedText) {
+    init(_ text: TokenizedText, numbers: NumberParser) {
         self.text = text
-        self.numbers = NumberParser(text)
+        self.numbers = numbers
     }
 
     /// A spoken duration: its TIMEX, its length in seconds, and the index after it.
@@ -31,7 +31,11 @@ struct DurationParser: Sendable {
         } else if token.isWord, token.text == "half", let article = text.word(index + 1), article == "a" || article == "an" {
             amount = 0.5
             position = index + 2
-        } else if token.isWord, token.text == "several" || token.text == "few" {
+        } else if token.isWord, token.text == "another" || token.text == "all",
+                  let unit = text.word(index + 1), token.text == "another" || ["day", "week", "month", "year"].contains(unit) {
+            amount = 1
+            position = index + 1
+        } else if token.isWord, token.text == "several" || token.text == "few" || token.text == "some" {
             amount = 3
             position = index + 1
         } else if token.isWord, token.text == "a", text.word(index + 1) == "few" {

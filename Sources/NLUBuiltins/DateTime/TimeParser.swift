@@ -1,12 +1,12 @@
 /// Reads times of day: "7pm", "7:30 p.m.", "19:00", "1140 a.m.", "seven thirty", "noon", "midnight",
 /// "half past seven", "quarter to 8", "20 min past eight in the evening", "7 o'clock", "11ish".
-struct TimeParser: Sendable {
+struct TimeParser {
     let text: TokenizedText
     let numbers: NumberParser
 
-    init(_ text: TokenizedText) {
+    init(_ text: TokenizedText, numbers: NumberParser) {
         self.text = text
-        self.numbers = NumberParser(text)
+        self.numbers = numbers
     }
 
     /// A time at `index`. A bare hour ("7", "seven") counts only when `bare` is allowed (after "at",

@@ -4,7 +4,7 @@ struct CurrencyRecognizer: EntityRecognizer {
     var produces: Set<BuiltinEntityType> { [.currency] }
 
     func recognize(_ text: TokenizedText, context: RecognitionContext, into matches: inout [EntityMatch]) {
-        let parser = NumberParser(text)
+        let parser = context.numbers
         let numbers = NumberRecognizer()
         var index = 0
         while index < text.count {

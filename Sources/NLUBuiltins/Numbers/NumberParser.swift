@@ -16,15 +16,35 @@ struct NumberMatch: Sendable {
 /// ("1,234.5", "1.5k", "10M"), words ("twenty-one thousand and five", "a dozen", "three quarters",
 /// "two hundred point zero three"), mixed ("3 hundred and 21"), fractions and ordinals.
 ///
-/// Each call looks at most ``maxTokens`` tokens ahead, which keeps the recognizers linear.
-struct NumberParser: Sendable {
+/// Each call looks at most ``maxTokens`` tokens ahead, which keeps the recognizers linear; results are
+/// remembered per token, because the date-time patterns ask for the same numbers many times.
+final class NumberParser {
     let text: TokenizedText
     static let maxTokens = 32
+    private var known: [Bool]
+    private var results: [NumberMatch?]
 
-    init(_ text: TokenizedText) { self.text = text }
+    init(_ text: TokenizedText) {
+        self.text = text
+        known = []
+        results = []
+    }
 
     /// The number starting at token `index` (a sign "-", "minus" or "negative" included), or nil.
     func parse(at index: Int) -> NumberMatch? {
+        guard index >= 0, index < text.count else { return nil }
+        if known.isEmpty {
+            known = [Bool](repeating: false, count: text.count)
+            results = [NumberMatch?](repeating: nil, count: text.count)
+        }
+        if known[index] { return results[index] }
+        let result = parseUncached(at: index)
+        known[index] = true
+        results[index] = result
+        return result
+    }
+
+    private func parseUncached(at index: Int) -> NumberMatch? {
         guard let token = text.token(index) else { return nil }
         var negative = false
         var start = index

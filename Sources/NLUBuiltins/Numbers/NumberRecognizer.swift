@@ -7,7 +7,7 @@ struct NumberRecognizer: EntityRecognizer {
     private static let pronounLeads: Set<String> = ["the", "this", "that", "which", "each", "any", "every", "no", "another", "one"]
 
     func recognize(_ text: TokenizedText, context: RecognitionContext, into matches: inout [EntityMatch]) {
-        let parser = NumberParser(text)
+        let parser = context.numbers
         var index = 0
         while index < text.count {
             if context.wants(.ordinal), let (value, last) = RelativeOrdinals.match(in: text, at: index) {

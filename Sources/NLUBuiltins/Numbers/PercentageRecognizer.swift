@@ -3,7 +3,7 @@ struct PercentageRecognizer: EntityRecognizer {
     var produces: Set<BuiltinEntityType> { [.percentage] }
 
     func recognize(_ text: TokenizedText, context: RecognitionContext, into matches: inout [EntityMatch]) {
-        let parser = NumberParser(text)
+        let parser = context.numbers
         let numbers = NumberRecognizer()
         var index = 0
         while index < text.count {

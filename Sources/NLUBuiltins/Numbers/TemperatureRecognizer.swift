@@ -11,7 +11,7 @@ struct TemperatureRecognizer: EntityRecognizer {
     private static let degrees: Set<String> = ["degree", "degrees", "deg", "°", "º"]
 
     func recognize(_ text: TokenizedText, context: RecognitionContext, into matches: inout [EntityMatch]) {
-        let parser = NumberParser(text)
+        let parser = context.numbers
         let numbers = NumberRecognizer()
         var index = 0
         while index < text.count {

@@ -20,10 +20,12 @@ struct EntityMatch: Sendable {
     }
 }
 
-/// What every recognizer is given besides the text.
-struct RecognitionContext: Sendable {
+/// What every recognizer is given besides the text: the kinds asked for, the reference time, and the
+/// numbers of the text, read once and shared (most recognizers start from a number).
+struct RecognitionContext {
     var types: Set<BuiltinEntityType>
     var reference: ReferenceTime
+    var numbers: NumberParser
 
     func wants(_ type: BuiltinEntityType) -> Bool { types.contains(type) }
 }

@@ -19,7 +19,8 @@ struct PhoneNumberRecognizer: EntityRecognizer {
 
     private func phone(in text: TokenizedText, at index: Int) -> (last: Int, Void)? {
         let first = text[index]
-        // Not in the middle of a word or number.
+        // Not in the middle of a word or number, nor starting at the second group of one.
+        if index > 0, first.isDigits, text[index - 1].isDigits, first.start == text[index - 1].end + 1 { return nil }
         if index > 0, !first.spaceBefore {
             let previous = text[index - 1]
             if previous.kind != .symbol || previous.isSymbol("-") || previous.isSymbol(".") || previous.isSymbol("/")
@@ -65,18 +66,24 @@ struct PhoneNumberRecognizer: EntityRecognizer {
                 break
             }
         }
-        guard last >= 0, digitCount >= 7, digitCount <= 15, let longest = groups.max() else { return nil }
+        guard last >= 0, digitCount >= 7, digitCount <= 15, let longest = groups.max(), let firstGroup = groups.first else { return nil }
         // Followed by letters or more digits glued on: part of something else.
         if let after = text.token(last + 1), !after.spaceBefore, after.isWord || after.isDigits { return nil }
         if separators.count > 1, separators.contains(".") { return nil }
         if separators == ["."] && !plus && groups.count < 3 { return nil }
+        let leadingZero = text[plus ? index + 1 : index].text.hasPrefix("0")
         if groups.count == 1 {
-            // One run of digits: only with a "+" ("+14255550199").
-            guard plus, digitCount >= 8 else { return nil }
+            // One run of digits: with a "+", a trunk "0", or ten digits and more ("1235554567").
+            guard plus || (leadingZero && digitCount >= 8) || digitCount >= 10 else { return nil }
         } else {
-            guard longest <= 5 || (plus && longest <= 10) else { return nil }
-            guard plus || parentheses || groups.count >= 3 || (groups.count == 2 && groups.last! >= 4 && groups.first! >= 3 && separators == ["-"]) else { return nil }
-            if !plus && !parentheses && groups.count == 2 && digitCount < 7 { return nil }
+            // Not a US social security number (3-2-4) nor a card number (groups of four).
+            if groups == [3, 2, 4] && separators == ["-"] { return nil }
+            if groups.count >= 3 && groups.allSatisfy({ $0 == 4 }) { return nil }
+            guard longest <= 9 || (plus && longest <= 12) else { return nil }
+            if groups.count == 2 {
+                // Two groups: an area or trunk code and the number ("020 11111111", "0176-12345678").
+                guard digitCount >= 8 || plus || parentheses, firstGroup <= 7 else { return nil }
+            }
         }
         return (last, ())
     }

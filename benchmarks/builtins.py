@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Built-in entities benchmark: NLUKit (`nlu entities extract`, release build) vs Microsoft
+Recognizers-Text's Python port (PyPI recognizers-text-suite) on real utterances from the Snips
+benchmark (../shared/data/snips), in one run.
+
+Prints, on the same utterances:
+  - throughput (utterances per second) of all kinds at once: NLUKit's one pass vs the Python port's nine
+    models (number, ordinal, percentage, currency, temperature, email, URL, phone number, date-time),
+    and the ratio;
+  - agreement per kind family: the share of utterances where both find the same entities (kind, start,
+    end), and NLUKit's precision and recall taking the Python port as the reference;
+  - the time NLUKit takes on a single 1 MB line.
+The Python port takes close to a second per utterance here, so it runs on the first --python-utterances
+(default 300) of the --utterances (default 3000) that NLUKit runs on; throughput is per utterance.
+
+    pip install recognizers-text-suite==1.0.2a2 emoji==1.7.0    # emoji 2 removed what the port imports
+    python3 benchmarks/builtins.py [--utterances 3000] [--python-utterances 300] [--skip-build]
+"""
+import argparse
+import datetime
+import glob
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REFERENCE = "2016-11-07T10:00:00"
+FAMILIES = {
+    "number": ["number"], "ordinal": ["ordinal"], "percentage": ["percentage"], "currency": ["currency"],
+    "temperature": ["temperature"], "email": ["email"], "url": ["url"], "phonenumber": ["phonenumber"],
+    "datetime": ["date", "time", "datetime", "daterange", "timerange", "datetimerange", "duration", "set"],
+}
+
+
+def snips_utterances(limit):
+    texts = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "..", "shared", "data", "snips", "*.json"))):
+        raw = open(path, "rb").read()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            text = raw.decode("cp1252", errors="replace")
+        for examples in json.loads(text).values():
+            for example in examples:
+                texts.append("".join(part["text"] for part in example["data"]).replace("\n", " ").strip())
+    # Interleave the files' intents so any prefix has every intent.
+    texts.sort(key=lambda t: (hash(t) & 0xFFFF, t))
+    return texts[:limit]
+
+
+def machine():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def nlu_binary(skip_build):
+    if not skip_build:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "nlu"], cwd=ROOT, check=True)
+    return os.path.join(ROOT, ".build", "release", "nlu")
+
+
+def run_nlu(nlu, path, types=None):
+    """(seconds, output lines) of one `nlu entities extract --json` run over the file."""
+    command = [nlu, "entities", "extract", "--json", "--reference-time", REFERENCE, "--file", path]
+    if types:
+        command += ["--types", ",".join(types)]
+    start = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, text=True, check=True)
+    return time.perf_counter() - start, result.stdout.splitlines()
+
+
+def nlu_entities(line):
+    return {(e["entity"], e["start"], e["end"]) for e in json.loads(line)["entities"]}
+
+
+def python_models():
+    from recognizers_text import Culture
+    from recognizers_number import NumberRecognizer
+    from recognizers_number_with_unit import NumberWithUnitRecognizer
+    from recognizers_date_time import DateTimeRecognizer
+    from recognizers_sequence import SequenceRecognizer
+    c = Culture.English
+    n, u, d, s = NumberRecognizer(c), NumberWithUnitRecognizer(c), DateTimeRecognizer(c), SequenceRecognizer(c)
+    return {
+        "number": n.get_number_model(), "ordinal": n.get_ordinal_model(), "percentage": n.get_percentage_model(),
+        "currency": u.get_currency_model(), "temperature": u.get_temperature_model(), "email": s.get_email_model(),
+        "url": s.get_url_model(), "phonenumber": s.get_phone_number_model(), "datetime": d.get_datetime_model(),
+    }
+
+
+def python_entities(models, text, reference):
+    """Per family, the set of (kind, start, end) with an exclusive end, as NLUKit reports them."""
+    found = {}
+    for family, model in models.items():
+        results = model.parse(text, reference) if family == "datetime" else model.parse(text)
+        entities = set()
+        for r in results:
+            kind = r.type_name.split(".")[-1] if r.type_name.startswith("datetimeV2") else r.type_name.split(".")[0]
+            if kind == "timezone":
+                continue
+            entities.add((kind, r.start, r.end + 1))
+        found[family] = entities
+    return found
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--utterances", type=int, default=3000)
+    parser.add_argument("--python-utterances", type=int, default=300)
+    parser.add_argument("--skip-build", action="store_true")
+    args = parser.parse_args()
+
+    nlu = nlu_binary(args.skip_build)
+    texts = snips_utterances(args.utterances)
+    subset = texts[:args.python_utterances]
+    work = tempfile.mkdtemp(prefix="nlukit-builtins-")
+    all_path, subset_path, empty_path, long_path = (os.path.join(work, n) for n in ("all.txt", "subset.txt", "empty.txt", "long.txt"))
+    open(all_path, "w").write("\n".join(texts) + "\n")
+    open(subset_path, "w").write("\n".join(subset) + "\n")
+    open(empty_path, "w").write("")
+    line = ""
+    index = 0
+    while len(line.encode()) < 1_000_000:
+        line += texts[index % len(texts)] + ". "
+        index += 1
+    open(long_path, "w").write(line + "\n")
+
+    print(f"machine: {machine()}; {len(texts)} Snips utterances (NLUKit), first {len(subset)} also through the Python port")
+    startup = min(run_nlu(nlu, empty_path)[0] for _ in range(3))
+    swift_seconds = min(run_nlu(nlu, all_path)[0] for _ in range(3)) - startup
+    swift_rate = len(texts) / swift_seconds
+    long_seconds = min(run_nlu(nlu, long_path)[0] for _ in range(3)) - startup
+    print(f"NLUKit: {swift_seconds:.3f} s for {len(texts)} utterances ({swift_rate:,.0f} utterances/s, process start {startup*1000:.0f} ms excluded)")
+    print(f"NLUKit: one 1 MB line in {long_seconds:.3f} s")
+
+    models = python_models()
+    reference = datetime.datetime.fromisoformat(REFERENCE)
+    start = time.perf_counter()
+    python_found = [python_entities(models, text, reference) for text in subset]
+    python_seconds = time.perf_counter() - start
+    python_rate = len(subset) / python_seconds
+    print(f"Recognizers-Text (Python): {python_seconds:.1f} s for {len(subset)} utterances ({python_rate:.2f} utterances/s)")
+    print(f"throughput ratio NLUKit / Python port: {swift_rate / python_rate:,.0f}x")
+
+    print("agreement on the Python subset (kinds asked one family at a time):")
+    print(f"  {'family':<12} {'same':>7} {'ours':>6} {'theirs':>7} {'precision':>10} {'recall':>7}")
+    for family, kinds in FAMILIES.items():
+        _, lines = run_nlu(nlu, subset_path, kinds)
+        ours = [nlu_entities(l) for l in lines]
+        theirs = [found[family] for found in python_found]
+        same = sum(a == b for a, b in zip(ours, theirs))
+        both = sum(len(a & b) for a, b in zip(ours, theirs))
+        n_ours, n_theirs = sum(map(len, ours)), sum(map(len, theirs))
+        precision = both / n_ours if n_ours else float("nan")
+        recall = both / n_theirs if n_theirs else float("nan")
+        print(f"  {family:<12} {100 * same / len(subset):6.1f}% {n_ours:6d} {n_theirs:7d} {precision:10.2f} {recall:7.2f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
