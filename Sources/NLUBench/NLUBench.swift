@@ -19,6 +19,7 @@ struct NLUBench: ParsableCommand {
             SearchBenchmark.self,
             SearchMatrixBenchmark.self,
             TokenizerBenchmark.self,
+            EmbeddingsBenchmark.self,
         ]
     )
 

@@ -7,7 +7,7 @@ import NLUKit
 struct NLU: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nlu",
-        abstract: "Offline natural-language understanding: question answering, intents, language models, built-in entities, Core ML models.",
+        abstract: "Offline natural-language understanding: question answering, intents, language models, built-in entities, sentence embeddings, Core ML models.",
         discussion: """
         Output for scripts: --json prints machine-readable results on stdout; logs and progress \
         go to stderr. Exit codes: 0 success, 1 runtime failure, 2 usage error. \
@@ -21,6 +21,9 @@ struct NLU: ParsableCommand {
             IndexCommand.self,
             TokenizeCommand.self,
             EntitiesCommand.self,
+            EmbedCommand.self,
+            SimilarityCommand.self,
+            ModelsCommand.self,
             LanguageModelCommand.self,
             CoreMLCommand.self,
         ]

@@ -86,11 +86,7 @@ struct TokenizeCommand: ParsableCommand {
             options.lowercase = !cased
             return try BertTokenizer(vocabulary: try Vocabulary(contentsOf: URL(fileURLWithPath: vocab)), options: options)
         }
-        let directory = URL(fileURLWithPath: model ?? ".")
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw InputError("--model \(directory.path): no such directory")
-        }
+        let directory = try ModelLocator.resolve(model ?? ".")
         let tokenizer = try BertTokenizer(modelDirectory: directory)
         guard cased || uncased else { return tokenizer }
         var options = tokenizer.options

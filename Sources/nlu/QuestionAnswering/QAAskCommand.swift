@@ -80,7 +80,7 @@ struct QAAskCommand: ParsableCommand {
             return
         }
         if let input, let output { try Console.checkOutput(output, inputs: [input, model]) }
-        let answerer = try QuestionAnswerer(modelDirectory: URL(fileURLWithPath: model))
+        let answerer = try QuestionAnswerer(modelDirectory: ModelLocator.resolve(model))
         if let input {
             try QABatch(answerer: answerer, options: reading.answerOptions).run(input: input, output: output)
             return
@@ -104,7 +104,7 @@ struct QAAskCommand: ParsableCommand {
 
     private func answerFromIndex(at path: String) throws {
         let documentIndex = try EmbedderLoading.openIndex(at: URL(fileURLWithPath: path), needsEmbedder: true)
-        let answerer = try QuestionAnswerer(modelDirectory: URL(fileURLWithPath: model))
+        let answerer = try QuestionAnswerer(modelDirectory: ModelLocator.resolve(model))
         var options = reading.answerOptions
         options.passageSearch = nil
         let answers = try answerer.answers(to: question ?? "", in: documentIndex, passages: reading.passages ?? 5, options: options)

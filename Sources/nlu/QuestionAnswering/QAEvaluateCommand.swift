@@ -42,7 +42,7 @@ struct QAEvaluateCommand: ParsableCommand {
     func run() throws {
         var dataset = try SQuADDataset(contentsOf: URL(fileURLWithPath: squad))
         if let limit { dataset.questions = Array(dataset.questions.prefix(limit)) }
-        let answerer = try QuestionAnswerer(modelDirectory: URL(fileURLWithPath: model))
+        let answerer = try QuestionAnswerer(modelDirectory: ModelLocator.resolve(model))
         let total = dataset.questions.count
         var lastReport = Date()
         let report = try SQuADEvaluation.evaluate(answerer, on: dataset, options: reading.answerOptions) { done in

@@ -1,0 +1,152 @@
+import Foundation
+
+/// Turns what a user typed after `--model` into a model directory: a local directory as it is, or a
+/// Hugging Face Hub id (`ORG/NAME`, optionally `@REVISION`) found in the standard Hugging Face cache,
+/// so a model that `huggingface-cli download` or Python fetched is used without copying.
+///
+/// The cache is `$HF_HUB_CACHE`, else `$HF_HOME/hub`, else `$XDG_CACHE_HOME/huggingface/hub`, else
+/// `~/.cache/huggingface/hub`; a model lives in `models--ORG--NAME/snapshots/COMMIT/`, and
+/// `refs/main` (or `refs/REVISION`) names the commit.
+///
+///     let directory = try ModelLocator.resolve("sentence-transformers/all-MiniLM-L6-v2")
+///     // ~/.cache/huggingface/hub/models--sentence-transformers--all-MiniLM-L6-v2/snapshots/c9745ed1.../
+public enum ModelLocator {
+    /// The Hugging Face hub cache directory the environment selects.
+    public static func hubCache(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let path = environment["HF_HUB_CACHE"], !path.isEmpty { return URL(fileURLWithPath: path) }
+        if let home = environment["HF_HOME"], !home.isEmpty { return URL(fileURLWithPath: home).appendingPathComponent("hub") }
+        if let cache = environment["XDG_CACHE_HOME"], !cache.isEmpty {
+            return URL(fileURLWithPath: cache).appendingPathComponent("huggingface/hub")
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".cache/huggingface/hub")
+    }
+
+    /// The directory `reference` names: an existing local directory, else a Hub id in the cache.
+    /// - Throws: ``ModelLocatorError`` saying where it looked and how to download the model.
+    public static func resolve(_ reference: String,
+                               environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: reference, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw ModelLocatorError.notADirectory(path: reference) }
+            return URL(fileURLWithPath: reference)
+        }
+        guard let id = HubModelID(reference) else { throw ModelLocatorError.notFound(path: reference) }
+        let cache = hubCache(environment: environment)
+        let repository = cache.appendingPathComponent(id.cacheFolderName)
+        guard FileManager.default.fileExists(atPath: repository.path) else {
+            throw ModelLocatorError.notCached(id: id.description, cache: cache.path)
+        }
+        let snapshots = repository.appendingPathComponent("snapshots")
+        let revision = id.revision ?? "main"
+        // A revision is a ref (refs/REVISION holds the commit) or a commit itself.
+        let refURL = repository.appendingPathComponent("refs").appendingPathComponent(revision)
+        let commit = (try? String(contentsOf: refURL, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? revision
+        let snapshot = snapshots.appendingPathComponent(commit)
+        guard !commit.isEmpty, !commit.contains("/"), !commit.hasPrefix("."),
+              FileManager.default.fileExists(atPath: snapshot.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            let available = (try? FileManager.default.contentsOfDirectory(atPath: snapshots.path))?.sorted() ?? []
+            throw ModelLocatorError.revisionNotCached(id: id.description, revision: revision, repository: repository.path,
+                                                      available: available)
+        }
+        return snapshot
+    }
+
+    /// The models in the cache: id, snapshot directories, and size on disk.
+    public static func cachedModels(environment: [String: String] = ProcessInfo.processInfo.environment) -> [CachedModel] {
+        let cache = hubCache(environment: environment)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []
+        return names.sorted().compactMap { name -> CachedModel? in
+            guard name.hasPrefix("models--") else { return nil }
+            let id = name.dropFirst("models--".count).replacingOccurrences(of: "--", with: "/")
+            let repository = cache.appendingPathComponent(name)
+            let snapshots = (try? FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("snapshots").path)) ?? []
+            let main = (try? String(contentsOf: repository.appendingPathComponent("refs/main"), encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            return CachedModel(id: id, directory: repository, snapshots: snapshots.sorted(), mainCommit: main,
+                               sizeInBytes: directorySize(repository))
+        }
+    }
+
+    /// Bytes in the regular files under `url`. Snapshot entries the Hub client made are links to
+    /// blobs: they are skipped, so each file counts once.
+    private static func directorySize(_ url: URL) -> Int64 {
+        let keys: [URLResourceKey] = [.fileSizeKey, .isSymbolicLinkKey, .isRegularFileKey]
+        guard let enumerator = FileManager.default.enumerator(at: url, includingPropertiesForKeys: keys) else { return 0 }
+        var total: Int64 = 0
+        for case let file as URL in enumerator {
+            guard let values = try? file.resourceValues(forKeys: Set(keys)), values.isSymbolicLink != true,
+                  values.isRegularFile == true else { continue }
+            total += Int64(values.fileSize ?? 0)
+        }
+        return total
+    }
+}
+
+/// A model found in the Hugging Face cache.
+public struct CachedModel: Sendable, Equatable {
+    /// The Hub id, `ORG/NAME`.
+    public var id: String
+    /// `models--ORG--NAME` in the cache.
+    public var directory: URL
+    /// The commits with a snapshot directory.
+    public var snapshots: [String]
+    /// The commit `refs/main` names, when present.
+    public var mainCommit: String?
+    /// Bytes of the repository's files on disk (each file once).
+    public var sizeInBytes: Int64
+}
+
+/// A Hub model id as typed: `NAME` or `ORG/NAME`, optionally followed by `@REVISION`.
+public struct HubModelID: Sendable, Equatable, CustomStringConvertible {
+    public var repository: String
+    public var revision: String?
+
+    /// Parses `reference`; nil when it cannot be a Hub id (a path such as `./x`, `/x`, `a/b/c`).
+    public init?(_ reference: String) {
+        let parts = reference.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = String(parts[0])
+        let components = name.split(separator: "/", omittingEmptySubsequences: false)
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_."))
+        guard (1...2).contains(components.count),
+              components.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") && !$0.hasPrefix("-")
+                  && $0.unicodeScalars.allSatisfy { $0.isASCII && allowed.contains($0) } && !$0.contains("--") }) else { return nil }
+        repository = name
+        if parts.count == 2 {
+            let revision = String(parts[1])
+            guard !revision.isEmpty, !revision.hasPrefix("."), !revision.contains("..") else { return nil }
+            self.revision = revision
+        }
+    }
+
+    /// `models--ORG--NAME`, the cache's folder for the repository.
+    public var cacheFolderName: String { "models--" + repository.replacingOccurrences(of: "/", with: "--") }
+
+    public var description: String { revision.map { "\(repository)@\($0)" } ?? repository }
+}
+
+/// Why `--model` names no usable directory.
+public enum ModelLocatorError: Error, Equatable, CustomStringConvertible, LocalizedError {
+    case notFound(path: String)
+    case notADirectory(path: String)
+    case notCached(id: String, cache: String)
+    case revisionNotCached(id: String, revision: String, repository: String, available: [String])
+
+    public var description: String {
+        switch self {
+        case let .notFound(path):
+            return "\(path): not found (no such directory, and not a Hugging Face model id ORG/NAME)"
+        case let .notADirectory(path):
+            return "\(path): not a directory (a model is a directory with config.json and its weights)"
+        case let .notCached(id, cache):
+            return "\(id): not a local directory, and not in the Hugging Face cache (\(cache)). Download it first, "
+                + "e.g. `huggingface-cli download \(id)`, or set HF_HUB_CACHE / HF_HOME "
+                + "to the cache that holds it."
+        case let .revisionNotCached(id, revision, repository, available):
+            let listed = available.isEmpty ? "no snapshots" : "snapshots: " + available.joined(separator: ", ")
+            return "\(id): revision '\(revision)' is not in the cache (\(repository); \(listed))"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

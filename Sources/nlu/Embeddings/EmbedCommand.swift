@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu embed`: sentence embeddings of texts, or the lines of a file ranked against a query.
+struct EmbedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "embed",
+        abstract: "Sentence embeddings with a sentence-transformers model (or rank lines against a query).",
+        discussion: """
+        Texts are the TEXT arguments, else the lines of --input, else the lines of standard input \
+        (one text per line; an empty line is an error naming it). Texts longer than the model's \
+        max_seq_length are truncated, as sentence-transformers does.
+
+        Output (stdout, or --output FILE written atomically), in input order: jsonl, one \
+        {"text": ..., "embedding": [...]} per line; tsv, one line of tab-separated floats per text; \
+        npy, a float32 [texts, dimension] NumPy matrix.
+
+        Search: --query TEXT ranks the texts by cosine similarity with the query and prints the --top K \
+        as "score<TAB>line<TAB>text" (with --json one {"line", "score", "text"} object per line), best first.
+
+        Examples:
+          nlu embed --model sentence-transformers/all-MiniLM-L6-v2 "A man is eating food."
+          nlu embed --model ./all-MiniLM-L6-v2 --input sentences.txt --format npy --output vectors.npy
+          nlu embed --model ./all-MiniLM-L6-v2 --query "Is it going to rain?" --input faq.txt --top 3
+        """)
+
+    @OptionGroup var modelOptions: EmbeddingModelOptions
+
+    @Option(help: ArgumentHelp("Read texts from this file, one per line (\"-\": standard input).", valueName: "file"))
+    var input: String?
+
+    @Option(help: ArgumentHelp("Output format: jsonl, tsv or npy.", valueName: "format"))
+    var format: EmbeddingFormat = .jsonl
+
+    @Option(help: ArgumentHelp("Write to this file (atomically) instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Rank the texts by similarity with this query instead of printing embeddings.", valueName: "text"))
+    var query: String?
+
+    @Option(help: ArgumentHelp("With --query: how many texts to print (1-1000000).", valueName: "k"))
+    var top = 5
+
+    @Flag(help: "With --query: print one JSON object per result.")
+    var json = false
+
+    @Argument(help: "Texts to embed (each argument is one text).")
+    var texts: [String] = []
+
+    func validate() throws {
+        guard texts.isEmpty || input == nil else { throw ValidationError("give TEXT arguments or --input, not both") }
+        if let index = texts.firstIndex(where: { $0.allSatisfy(\.isWhitespace) }) {
+            throw ValidationError("TEXT argument \(index + 1) is empty")
+        }
+        if let query {
+            guard !query.allSatisfy(\.isWhitespace) else { throw ValidationError("--query is empty") }
+            guard (1...1_000_000).contains(top) else { throw ValidationError("--top must be between 1 and 1000000, got \(top)") }
+        } else if json {
+            throw ValidationError("--json applies to --query results; for embeddings use --format jsonl")
+        }
+    }
+
+    func run() throws {
+        // Never overwrite what we read: the input file or a file of the model.
+        if let output { try Console.checkOutput(output, inputs: [input, modelOptions.model].compactMap { $0 }) }
+        let lines = texts.isEmpty ? try readInputLines() : texts
+        let embedder = try modelOptions.loadEmbedder()
+        try withOutput { sink in
+            if let query {
+                let matches = try embedder.nearest(to: query, in: lines, top: top, options: modelOptions.embeddingOptions)
+                var text = ""
+                for match in matches {
+                    if json {
+                        text += try Console.json(Match(line: match.index + 1, score: match.score, text: match.text)) + "\n"
+                    } else {
+                        text += String(format: "%.4f", match.score) + "\t\(match.index + 1)\t\(match.text)\n"
+                    }
+                }
+                try sink(Data(text.utf8))
+                return
+            }
+            let writer = EmbeddingWriter(format: format, sink: sink)
+            var index = 0
+            try embedder.embed(lines, options: modelOptions.embeddingOptions) { vector in
+                try writer.write(text: lines[index], embedding: vector)
+                index += 1
+            }
+            try writer.finish()
+        }
+    }
+
+    private struct Match: Encodable {
+        var line: Int
+        var score: Float
+        var text: String
+    }
+
+    /// The lines of --input or standard input; empty lines are errors that name the line.
+    private func readInputLines() throws -> [String] {
+        let lines = try Console.readLines(path: input)
+        let source = input.flatMap { $0 == "-" ? nil : $0 } ?? "standard input"
+        if let index = lines.firstIndex(where: { $0.allSatisfy(\.isWhitespace) }) {
+            throw InputError("\(source) line \(index + 1): empty (give one text per line)")
+        }
+        guard !lines.isEmpty else { throw InputError("\(source): no text to embed") }
+        return lines
+    }
+
+    /// Runs `body` with a sink to standard output, or to --output replaced atomically when it succeeds.
+    private func withOutput(_ body: (@escaping (Data) throws -> Void) throws -> Void) throws {
+        guard let output else {
+            try body { FileHandle.standardOutput.write($0) }
+            return
+        }
+        try AtomicFile.write(to: URL(fileURLWithPath: output)) { file in
+            try body { try file.write($0) }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu models list`: the models in the Hugging Face cache.
+struct ModelsListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the models in the Hugging Face cache.",
+        discussion: """
+        The cache is $HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub (as Python's \
+        huggingface_hub uses it). Each model is printed as "ID<TAB>SIZE<TAB>DIRECTORY" where DIRECTORY \
+        is the snapshot --model ID resolves to; with --json one {"id", "bytes", "directory", "snapshots"} per line.
+        """)
+
+    @Flag(help: "Print one JSON object per model.")
+    var json = false
+
+    private struct Entry: Encodable {
+        var id: String
+        var bytes: Int64
+        var directory: String?
+        var snapshots: [String]
+    }
+
+    func run() throws {
+        let cache = ModelLocator.hubCache()
+        let models = ModelLocator.cachedModels()
+        if models.isEmpty && !json {
+            Console.log("No models in the Hugging Face cache (\(cache.path)).")
+            return
+        }
+        for model in models {
+            let directory = (try? ModelLocator.resolve(model.id))?.path
+            if json {
+                print(try Console.json(Entry(id: model.id, bytes: model.sizeInBytes, directory: directory, snapshots: model.snapshots)))
+            } else {
+                let size = ByteCountFormatter.string(fromByteCount: model.sizeInBytes, countStyle: .file)
+                print("\(model.id)\t\(size)\t\(directory ?? "(no snapshot for refs/main)")")
+            }
+        }
+    }
+}

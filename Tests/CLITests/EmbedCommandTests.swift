@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of `nlu embed`, `nlu similarity` and `nlu models list` on the tiny fixture
+/// sentence-transformers model, against sentence-transformers' outputs (scripts/fixtures/embeddings.py).
+@Suite struct EmbedCommandTests {
+    static let model = fixturesDirectory.appendingPathComponent("embeddings/minilm-tiny").path
+
+    struct Expected: Decodable {
+        var texts: [String]
+        var full: [[Float]]
+        var unnormalized: [[Float]]
+    }
+
+    static func expected() throws -> Expected {
+        try JSONDecoder().decode(Expected.self, from: Data(contentsOf: fixturesDirectory.appendingPathComponent("embeddings/expected.json")))
+    }
+
+    static func cosine(_ a: [Float], _ b: [Float]) -> Float {
+        let dot = zip(a, b).map(*).reduce(0, +)
+        return dot / (a.map { $0 * $0 }.reduce(0, +).squareRoot() * b.map { $0 * $0 }.reduce(0, +).squareRoot())
+    }
+
+    /// The non-blank fixture texts (the CLI refuses empty lines) with their reference rows.
+    static func nonBlank(_ rows: [[Float]], _ expected: Expected) -> (texts: [String], rows: [[Float]]) {
+        let kept = expected.texts.indices.filter { !expected.texts[$0].allSatisfy(\.isWhitespace) }
+        return (kept.map { expected.texts[$0] }, kept.map { rows[$0] })
+    }
+
+    static func temporaryFile(_ contents: Data) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-embed-\(UUID().uuidString).txt")
+        try contents.write(to: url)
+        return url
+    }
+
+    @Test func jsonlOfStandardInputMatchesSentenceTransformersInOrder() throws {
+        let expected = try Self.expected()
+        let (texts, rows) = Self.nonBlank(expected.full, expected)
+        let run = try runNLU(["embed", "--model", Self.model, "--batch-size", "4"], input: texts.joined(separator: "\n") + "\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == texts.count)
+        for (line, (text, row)) in zip(lines, zip(texts, rows)) {
+            #expect(line.hasPrefix(#"{"text":"#))
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["text"] as? String == text)
+            let embedding = try #require(object["embedding"] as? [Double]).map(Float.init)
+            #expect(Self.cosine(embedding, row) >= 0.99999)
+        }
+    }
+
+    @Test func npyFileHoldsTheMatrixAndTSVTheRows() throws {
+        let expected = try Self.expected()
+        let (texts, rows) = Self.nonBlank(expected.unnormalized, expected)
+        let input = try Self.temporaryFile(Data(texts.joined(separator: "\n").utf8))
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-embed-\(UUID().uuidString).npy")
+        defer { try? FileManager.default.removeItem(at: input); try? FileManager.default.removeItem(at: output) }
+        let run = try runNLU(["embed", "--model", Self.model, "--input", input.path, "--format", "npy", "--no-normalize",
+                              "--output", output.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let data = try Data(contentsOf: output)
+        #expect(data.prefix(8) == Data([0x93]) + Data("NUMPY".utf8) + Data([1, 0]))
+        let headerLength = Int(data[8]) | Int(data[9]) << 8
+        #expect((10 + headerLength) % 64 == 0)
+        let header = String(decoding: data[10..<(10 + headerLength)], as: UTF8.self)
+        #expect(header.contains("'descr': '<f4'") && header.contains("'shape': (\(texts.count), 24)"))
+        let floats = data[(10 + headerLength)...].withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        #expect(floats.count == texts.count * 24)
+        for (index, row) in rows.enumerated() {
+            #expect(Self.cosine(Array(floats[(index * 24)..<((index + 1) * 24)]), row) >= 0.99999)
+        }
+
+        let tsv = try runNLU(["embed", "--model", Self.model, "--format", "tsv", texts[0], texts[1]])
+        let tsvRows = tsv.stdout.split(separator: "\n").map { $0.split(separator: "\t").compactMap { Float($0) } }
+        #expect(tsvRows.count == 2 && tsvRows.allSatisfy { $0.count == 24 })
+        #expect(Self.cosine(tsvRows[1], expected.full[1]) >= 0.99999)
+    }
+
+    @Test func queryRanksLinesByCosineWithTheReference() throws {
+        let expected = try Self.expected()
+        let (texts, rows) = Self.nonBlank(expected.full, expected)
+        let input = try Self.temporaryFile(Data(texts.joined(separator: "\n").utf8))
+        defer { try? FileManager.default.removeItem(at: input) }
+        let run = try runNLU(["embed", "--model", Self.model, "--query", texts[2], "--input", input.path, "--top", "3", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let results = try run.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let scores = rows.map { Self.cosine(rows[2], $0) }   // the query is texts[2]
+        let wanted = scores.indices.sorted { scores[$0] > scores[$1] }.prefix(3)
+        #expect(results.map { $0["line"] as? Int } == wanted.map { $0 + 1 })
+        #expect(results.map { $0["text"] as? String } == wanted.map { texts[$0] })
+        for (result, index) in zip(results, wanted) {
+            #expect(abs(Float(result["score"] as? Double ?? 9) - scores[index]) <= 1e-5)
+        }
+    }
+
+    @Test func similarityPrintsTheReferenceCosine() throws {
+        let expected = try Self.expected()
+        let run = try runNLU(["similarity", "--model", Self.model, "--json", expected.texts[0], expected.texts[1]])
+        #expect(run.status == 0, "\(run.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(abs(Float(object["similarity"] as? Double ?? 9) - Self.cosine(expected.full[0], expected.full[1])) <= 1e-5)
+    }
+
+    @Test func emptyLineAndInvalidUTF8AreNamedByLine() throws {
+        let empty = try runNLU(["embed", "--model", Self.model], input: "one\n\nthree\n")
+        #expect(empty.status == 1)
+        #expect(empty.stderr.contains("standard input line 2: empty"))
+        let file = try Self.temporaryFile(Data("fine\nalso fine\n".utf8) + Data([0xFF, 0xFE, 0x0A]))
+        defer { try? FileManager.default.removeItem(at: file) }
+        let invalid = try runNLU(["embed", "--model", Self.model, "--input", file.path])
+        #expect(invalid.status == 1)
+        #expect(invalid.stderr.contains("\(file.path) line 3: not valid UTF-8"))
+        #expect(invalid.stdout.isEmpty)
+    }
+
+    @Test func usageErrorsExitWithTwo() throws {
+        for arguments in [["embed", "--model", Self.model, "--batch-size", "0", "x"],
+                          ["embed", "--model", Self.model, "--query", " ", "x"],
+                          ["embed", "--model", Self.model, "--input", "f", "x"],
+                          ["similarity", "--model", Self.model, "only one"]] {
+            let run = try runNLU(arguments)
+            #expect(run.status == 2, "\(arguments): \(run.stderr)")
+        }
+    }
+
+    @Test func hubIdsResolveThroughTheHuggingFaceCache() throws {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-hub-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let repository = cache.appendingPathComponent("models--acme--tiny-embedder")
+        let commit = "0123456789abcdef0123456789abcdef01234567"
+        try FileManager.default.createDirectory(at: repository.appendingPathComponent("snapshots"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: repository.appendingPathComponent("refs"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: repository.appendingPathComponent("snapshots/\(commit)"),
+                                                   withDestinationURL: URL(fileURLWithPath: Self.model))
+        try Data((commit + "\n").utf8).write(to: repository.appendingPathComponent("refs/main"))
+        let environment = ["HF_HUB_CACHE": cache.path]
+
+        let expected = try Self.expected()
+        let found = try runNLU(["similarity", "--model", "acme/tiny-embedder", "--json", expected.texts[0], expected.texts[1]],
+                               environment: environment)
+        #expect(found.status == 0, "\(found.stderr)")
+
+        let missing = try runNLU(["embed", "--model", "acme/other", "x"], environment: environment)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("acme/other: not a local directory, and not in the Hugging Face cache (\(cache.path))"))
+        #expect(missing.stderr.contains("huggingface-cli download acme/other"))
+
+        let list = try runNLU(["models", "list", "--json"], environment: environment)
+        #expect(list.status == 0)
+        let entry = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])
+        #expect(entry["id"] as? String == "acme/tiny-embedder")
+        #expect(entry["snapshots"] as? [String] == [commit])
+        #expect((entry["directory"] as? String)?.hasSuffix("snapshots/\(commit)") == true)
+    }
+}
