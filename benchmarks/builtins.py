@@ -10,6 +10,8 @@ Prints, on the same utterances:
   - agreement per kind family: the share of utterances where both find the same entities (kind, start,
     end), and NLUKit's precision and recall taking the Python port as the reference;
   - the time NLUKit takes on a single 1 MB line.
+Times are CPU seconds (user + system) of the measured work, so that other jobs on a shared machine do not
+distort the ratio; wall seconds are printed beside them.
 The Python port takes close to a second per utterance here, so it runs on the first --python-utterances
 (default 300) of the --utterances (default 3000) that NLUKit runs on; throughput is per utterance.
 
@@ -22,6 +24,7 @@ import glob
 import json
 import os
 import platform
+import resource
 import subprocess
 import sys
 import tempfile
@@ -68,14 +71,19 @@ def nlu_binary(skip_build):
     return os.path.join(ROOT, ".build", "release", "nlu")
 
 
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_nlu(nlu, path, types=None):
-    """(seconds, output lines) of one `nlu entities extract --json` run over the file."""
+    """(CPU seconds, wall seconds, output lines) of one `nlu entities extract --json` run over the file."""
     command = [nlu, "entities", "extract", "--json", "--reference-time", REFERENCE, "--file", path]
     if types:
         command += ["--types", ",".join(types)]
-    start = time.perf_counter()
+    cpu, start = children_cpu(), time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True, check=True)
-    return time.perf_counter() - start, result.stdout.splitlines()
+    return children_cpu() - cpu, time.perf_counter() - start, result.stdout.splitlines()
 
 
 def nlu_entities(line):
@@ -117,9 +125,10 @@ def main():
     parser.add_argument("--utterances", type=int, default=3000)
     parser.add_argument("--python-utterances", type=int, default=300)
     parser.add_argument("--skip-build", action="store_true")
+    parser.add_argument("--nlu", help="an nlu binary to measure instead of .build/release/nlu (implies --skip-build)")
     args = parser.parse_args()
 
-    nlu = nlu_binary(args.skip_build)
+    nlu = args.nlu or nlu_binary(args.skip_build)
     texts = snips_utterances(args.utterances)
     subset = texts[:args.python_utterances]
     work = tempfile.mkdtemp(prefix="nlukit-builtins-")
@@ -135,26 +144,32 @@ def main():
     open(long_path, "w").write(line + "\n")
 
     print(f"machine: {machine()}; {len(texts)} Snips utterances (NLUKit), first {len(subset)} also through the Python port")
-    startup = min(run_nlu(nlu, empty_path)[0] for _ in range(3))
-    swift_seconds = min(run_nlu(nlu, all_path)[0] for _ in range(3)) - startup
+    def best(path):
+        runs = [run_nlu(nlu, path) for _ in range(3)]
+        return min(r[0] for r in runs), min(r[1] for r in runs)
+    startup, _ = best(empty_path)
+    swift_cpu, swift_wall = best(all_path)
+    swift_seconds = swift_cpu - startup
     swift_rate = len(texts) / swift_seconds
-    long_seconds = min(run_nlu(nlu, long_path)[0] for _ in range(3)) - startup
-    print(f"NLUKit: {swift_seconds:.3f} s for {len(texts)} utterances ({swift_rate:,.0f} utterances/s, process start {startup*1000:.0f} ms excluded)")
-    print(f"NLUKit: one 1 MB line in {long_seconds:.3f} s")
+    long_cpu, long_wall = best(long_path)
+    print(f"NLUKit: {swift_seconds:.3f} CPU s for {len(texts)} utterances ({swift_rate:,.0f} utterances/s; "
+          f"process start {startup*1000:.0f} ms excluded; wall {swift_wall:.3f} s)")
+    print(f"NLUKit: one 1 MB line in {long_cpu - startup:.3f} CPU s (wall {long_wall:.3f} s)")
 
     models = python_models()
     reference = datetime.datetime.fromisoformat(REFERENCE)
-    start = time.perf_counter()
+    cpu, start = time.process_time(), time.perf_counter()
     python_found = [python_entities(models, text, reference) for text in subset]
-    python_seconds = time.perf_counter() - start
+    python_seconds, python_wall = time.process_time() - cpu, time.perf_counter() - start
     python_rate = len(subset) / python_seconds
-    print(f"Recognizers-Text (Python): {python_seconds:.1f} s for {len(subset)} utterances ({python_rate:.2f} utterances/s)")
+    print(f"Recognizers-Text (Python): {python_seconds:.1f} CPU s for {len(subset)} utterances "
+          f"({python_rate:.2f} utterances/s; wall {python_wall:.1f} s)")
     print(f"throughput ratio NLUKit / Python port: {swift_rate / python_rate:,.0f}x")
 
     print("agreement on the Python subset (kinds asked one family at a time):")
     print(f"  {'family':<12} {'same':>7} {'ours':>6} {'theirs':>7} {'precision':>10} {'recall':>7}")
     for family, kinds in FAMILIES.items():
-        _, lines = run_nlu(nlu, subset_path, kinds)
+        _, _, lines = run_nlu(nlu, subset_path, kinds)
         ours = [nlu_entities(l) for l in lines]
         theirs = [found[family] for found in python_found]
         same = sum(a == b for a, b in zip(ours, theirs))

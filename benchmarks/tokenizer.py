@@ -10,6 +10,11 @@ totals of tokens and of ids must agree, so both do the same work.
 
 Python side: `Tokenizer.encode` in a loop, and `encode_batch` with RAYON_NUM_THREADS=1. Three interleaved
 rounds, best of each; throughput by CPU time (the machine may be shared) and by wall time.
+
+Through the CLI, process against process: `nlu tokenize --vocab V --file corpus --json` (release, output to
+/dev/null) against a Python process that loads the same vocabulary into `tokenizers` and runs the encode
+loop over the same lines (no output); each whole process timed from start to exit (wall, and user + system
+CPU time from the OS), three interleaved rounds, best of each.
 Usage: python3 benchmarks/tokenizer.py [--megabytes 5]
 """
 import json
@@ -86,8 +91,9 @@ print(f"input: {len(lines)} lines, {size / 1e6:.1f} MB from {len(sentences)} Sni
       f"vocabulary {trainer.get_vocab_size()} tokens; tokenizers {tokenizers.__version__}", file=sys.stderr)
 
 # Release build of the Swift side.
-subprocess.run(["swift", "build", "-c", "release", "--product", "nlu-bench"], cwd=ROOT, check=True,
-               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+for product in ("nlu-bench", "nlu"):
+    subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 rust = BertWordPieceTokenizer(vocab_path, lowercase=True)
 with open(corpus_path, encoding="utf-8") as f:
     inputs = f.read().split("\n")
@@ -127,3 +133,38 @@ for name, label in (("loop", "tokenizers encode loop (Rust via Python):       ")
                     ("batch", "tokenizers encode_batch, RAYON_NUM_THREADS=1:  ")):
     cpu, wall = tokens / best[name][1], tokens / best[name][0]
     print(f"{label} {cpu / 1e6:6.2f} ({wall / 1e6:.2f})   NLUKit ratio {ours_cpu / cpu:.2f}x ({ours_wall / wall:.2f}x)")
+
+
+# Process against process: the CLI with its output against the Rust encode loop in a Python process.
+RUST_PROCESS = """
+import sys
+from tokenizers import BertWordPieceTokenizer
+tokenizer = BertWordPieceTokenizer(sys.argv[1], lowercase=True)
+with open(sys.argv[2], encoding="utf-8") as f:
+    lines = f.read().split("\\n")
+for line in lines:
+    tokenizer.encode(line)
+"""
+
+
+def timed_process(command):
+    """Wall seconds and CPU seconds (user + system, from the OS) of one whole process."""
+    before = os.times()
+    wall = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env={**os.environ, "RAYON_NUM_THREADS": "1"})
+    wall = time.perf_counter() - wall
+    after = os.times()
+    return wall, (after.children_user - before.children_user) + (after.children_system - before.children_system)
+
+
+cli = {"nlu": [float("inf")] * 2, "rust": [float("inf")] * 2}
+for _ in range(3):
+    for name, command in (("nlu", [os.path.join(ROOT, ".build/release/nlu"), "tokenize", "--vocab", vocab_path,
+                                   "--file", corpus_path, "--json"]),
+                          ("rust", [sys.executable, "-c", RUST_PROCESS, vocab_path, corpus_path])):
+        wall, cpu = timed_process(command)
+        cli[name] = [min(cli[name][0], wall), min(cli[name][1], cpu)]
+print(f"whole processes over the same {len(inputs)} lines, best of 3 interleaved rounds, seconds by CPU time (wall time):")
+print(f"nlu tokenize --file --json (release, output to /dev/null): {cli['nlu'][1]:6.2f} ({cli['nlu'][0]:.2f})")
+print(f"python3 + tokenizers encode loop (no output):             {cli['rust'][1]:6.2f} ({cli['rust'][0]:.2f})   "
+      f"nlu ratio {cli['rust'][1] / cli['nlu'][1]:.2f}x ({cli['rust'][0] / cli['nlu'][0]:.2f}x)")

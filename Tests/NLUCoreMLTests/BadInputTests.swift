@@ -141,3 +141,24 @@ import Testing
         }
     }
 }
+
+extension BadInputTests {
+    @Test func emptyTensorsAreRefusedBeforeAnyKernel() throws {
+        var spec = try CoreML_Specification_Model(serializedBytes: try Data(contentsOf: CoreMLFixtures.url("nd_layers")))
+        // Slice [2, 3, 4] to nothing: begin 3 = end 3 on the middle axis.
+        spec.neuralNetwork.layers[0].sliceStatic.beginIds = [0, 3, 0]
+        spec.neuralNetwork.layers[0].sliceStatic.beginMasks = [true, false, true]
+        let model = try CoreMLModel(data: try spec.serializedData())
+        let input = DictionaryFeatureProvider([
+            "a": .floatTensor(Tensor(shape: [2, 3, 4], repeating: 1)), "indices": .floatTensor(Tensor([0, 1])),
+            "target": .floatTensor(Tensor(shape: [4, 6])),
+        ])
+        #expect(throws: CoreMLError.layerFailed(name: "slice", kind: "sliceStatic", reason: "output 'sliced' would be empty (shape [2, 0, 2])")) {
+            try model.prediction(from: input)
+        }
+        let flexible = try CoreMLFixtures.model("dense_classifier")
+        #expect(throws: ModelError.self) {
+            try flexible.prediction(from: DictionaryFeatureProvider(["embeddings": .floatTensor(Tensor(shape: [0]))]))
+        }
+    }
+}

@@ -19,11 +19,15 @@ public enum BLAS {
         case none, transpose
     }
 
+    /// The most threads the environment can ask for (larger values are clamped to it).
+    public static let maxThreadCount = 1024
+
     /// The number of threads BLAS calls use, as configured from the environment at first use.
     public static let defaultThreadCount: Int = {
         let environment = ProcessInfo.processInfo.environment
         for key in ["NLUKIT_THREADS", "OPENBLAS_NUM_THREADS"] {
-            if let value = environment[key], let count = Int(value), count > 0 { return count }
+            // Clamped: a huge value would trap converting to the C libraries' Int32.
+            if let value = environment[key], let count = Int(value), count > 0 { return min(count, maxThreadCount) }
         }
         return ProcessInfo.processInfo.activeProcessorCount
     }()

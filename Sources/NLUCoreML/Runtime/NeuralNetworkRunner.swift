@@ -77,7 +77,11 @@ struct NeuralNetworkRunner: Sendable {
                 }
             }
             let results = try layer.body(arguments)
-            for (name, result) in zip(layer.outputs, results) { blobs[name] = result }
+            for (name, result) in zip(layer.outputs, results) {
+                // Kernels work on non-empty buffers: no empty blob reaches a layer.
+                guard result.count > 0 else { throw layer.failure("output '\(name)' would be empty (shape \(result.shape))") }
+                blobs[name] = result
+            }
         }
         var features = [String: FeatureValue]()
         if let classification {
@@ -118,6 +122,9 @@ struct NeuralNetworkRunner: Sendable {
         case .int(let i): tensor = ([1], [Float(i)])
         default:
             throw ModelError.wrongFeatureType(name, expected: input.feature.type, actual: value.type)
+        }
+        guard !tensor.values.isEmpty else {
+            throw ModelError.invalidFeatureValue(name, reason: "an empty tensor (shape \(tensor.shape))")
         }
         guard let declared = input.shape else {
             throw ModelError.wrongFeatureType(name, expected: input.feature.type, actual: value.type)

@@ -61,6 +61,7 @@ public struct IntentClassifier: Sendable {
                              progress: (EpochReport) -> Void = { _ in },
                              entityProgress: (Int, Double) -> Void = { _, _ in }) throws -> IntentClassifier {
         try validate(training)
+        try features.validate()
         try entities?.validate()
         try dataset.validateForTraining(file: file)
         if let reserved = dataset.intents.first(where: { $0.name == noneLabel }) {
@@ -111,20 +112,22 @@ public struct IntentClassifier: Sendable {
                                 threshold: 0, trainingOptions: training, entityExtractor: extractor)
     }
 
-    static func validate(_ options: TrainingOptions) throws {
+    /// Checks every training option's range (the CLI maps the error's option to its flag).
+    /// - Throws: ``IntentClassifierError/invalidOption(option:reason:)``.
+    public static func validate(_ options: TrainingOptions) throws {
         func fail(_ option: String, _ reason: String) -> IntentClassifierError { .invalidOption(option: option, reason: reason) }
         guard !options.hiddenSizes.isEmpty, options.hiddenSizes.allSatisfy({ $0 >= 1 && $0 <= 65_536 }) else {
             throw fail("hidden sizes", "expected one or more sizes between 1 and 65536, got \(options.hiddenSizes)")
         }
-        guard options.epochs >= 1 else { throw fail("epochs", "expected at least 1, got \(options.epochs)") }
-        guard options.batchSize >= 1 else { throw fail("batch size", "expected at least 1, got \(options.batchSize)") }
+        guard (1...100_000).contains(options.epochs) else { throw fail("epochs", "expected 1 to 100000, got \(options.epochs)") }
+        guard (1...65_536).contains(options.batchSize) else { throw fail("batch size", "expected 1 to 65536, got \(options.batchSize)") }
         guard options.learningRate > 0, options.learningRate.isFinite else { throw fail("learning rate", "expected a positive number, got \(options.learningRate)") }
-        guard options.weightDecay >= 0 else { throw fail("weight decay", "expected 0 or more, got \(options.weightDecay)") }
+        guard options.weightDecay >= 0, options.weightDecay.isFinite else { throw fail("weight decay", "expected a finite number, 0 or more, got \(options.weightDecay)") }
         guard options.dropout >= 0, options.dropout < 1 else { throw fail("dropout", "expected 0 ≤ p < 1, got \(options.dropout)") }
         guard options.validationSplit >= 0, options.validationSplit < 1 else {
             throw fail("validation split", "expected 0 ≤ fraction < 1, got \(options.validationSplit)")
         }
-        guard options.patience >= 1 else { throw fail("patience", "expected at least 1, got \(options.patience)") }
+        guard (1...100_000).contains(options.patience) else { throw fail("patience", "expected 1 to 100000, got \(options.patience)") }
     }
 
     // MARK: Prediction
@@ -177,6 +180,9 @@ public struct IntentClassifier: Sendable {
     ///   ``SafeTensorsError`` (bad weights) or ``IntentClassifierError/invalidModel(_:)``.
     public static func load(from url: URL) throws -> IntentClassifier {
         let (configuration, _, weights) = try ModelPackage.load(from: url, kind: modelKind, config: IntentClassifierConfiguration.self)
+        let manifest = url.appendingPathComponent(ModelPackage.manifestFileName).path
+        try configuration.features.validate(file: manifest, prefix: "config.features.")
+        try InputLimits.check(Double(configuration.threshold), in: 0...1, name: "config.threshold", file: manifest)
         func tensor(_ name: String) throws -> Tensor<Float> {
             guard weights.info(name) != nil else { throw IntentClassifierError.invalidModel("\(url.path): missing tensor '\(name)'") }
             return try weights.floatTensor(name)

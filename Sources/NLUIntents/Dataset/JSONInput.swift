@@ -5,6 +5,7 @@ import Foundation
 enum JSONInput {
     /// Decodes `type` from `data`, turning Foundation's errors into ``IntentDatasetError/malformedJSON(file:detail:)``.
     static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String) throws -> T {
+        try NestingLimits.checkJSON(data, file: file)
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
@@ -14,6 +15,7 @@ enum JSONInput {
 
     /// Parses `data` into Foundation objects (for format detection and loosely typed formats).
     static func object(from data: Data, file: String) throws -> Any {
+        try NestingLimits.checkJSON(data, file: file)
         do {
             return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {

@@ -25,6 +25,11 @@ extension IntentClassifier {
                                      progress: (Int, IntentEvaluation) -> Void = { _, _ in }) throws -> IntentEvaluation {
         guard folds >= 2 else { throw IntentClassifierError.invalidOption(option: "folds", reason: "expected at least 2, got \(folds)") }
         try dataset.validateForTraining(file: file)
+        // Each fold must hold at least one utterance of every intent, or folds train on nothing new.
+        if let smallest = dataset.intents.min(by: { $0.utterances.count < $1.utterances.count }), folds > smallest.utterances.count {
+            throw IntentClassifierError.invalidOption(
+                option: "folds", reason: "expected at most \(smallest.utterances.count) (the intent '\(smallest.name)' has \(smallest.utterances.count) utterances), got \(folds)")
+        }
         var generator = SplitMix64(seed: training.seed ^ 0xF01D)
         // Assign each utterance a fold, per class, round-robin after a seeded shuffle.
         func deal(_ utterances: [Utterance]) -> [[Utterance]] {

@@ -1,3 +1,5 @@
+import NLUCore
+
 /// How utterances become feature vectors: normalization, tokens, n-grams, weighting and vocabulary
 /// pruning. Stored in the model, so prediction featurizes exactly as training did.
 ///
@@ -62,6 +64,25 @@ public struct FeatureOptions: Codable, Sendable, Equatable {
     /// instead of 71,119 terms); see the README.
     ///
     ///     FeatureOptions.automaticMinimumDocumentFrequency(trainingUtterances: 12_000)   // 3
+    /// The accepted n-gram lengths: longer word or character n-grams only add features that never recur.
+    public static let wordNGramLengths = 1...10
+    public static let characterNGramLengths = 1...20
+
+    /// Checks every field's range (they come from options or from a model's manifest).
+    /// - Throws: ``NLUCore/OutOfRangeError`` naming the field (and `file`, for a manifest).
+    public func validate(file: String? = nil, prefix: String = "") throws {
+        func check(_ range: ClosedRange<Int>, within limits: ClosedRange<Int>, _ name: String) throws {
+            guard limits.contains(range.lowerBound), limits.contains(range.upperBound) else {
+                throw OutOfRangeError(name: prefix + name, value: "[\(range.lowerBound), \(range.upperBound)]",
+                                      expected: "lengths between \(limits.lowerBound) and \(limits.upperBound)", file: file)
+            }
+        }
+        try check(wordNGrams, within: Self.wordNGramLengths, "wordNGrams")
+        if let characterNGrams { try check(characterNGrams, within: Self.characterNGramLengths, "characterNGrams") }
+        if let minDocumentFrequency { try InputLimits.check(minDocumentFrequency, in: 0...Int.max, name: prefix + "minDocumentFrequency", file: file) }
+        if let maxFeatures { try InputLimits.check(maxFeatures, in: 1...Int.max, name: prefix + "maxFeatures", file: file) }
+    }
+
     public static func automaticMinimumDocumentFrequency(trainingUtterances count: Int) -> Int {
         switch count {
         case ..<500: return 1

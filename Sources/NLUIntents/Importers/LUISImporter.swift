@@ -31,8 +31,11 @@ enum LUISImporter {
         let data = try source.singleFileData(.luis, warnings: &warnings)
         let app = try JSONInput.decode(App.self, from: data, file: source.name)
         var byIntent: [String: [Utterance]] = [:]
+        var counts: [String: Int] = [:]
         for utterance in app.utterances ?? [] {
-            byIntent[utterance.intent, default: []].append(convert(utterance))
+            let index = counts[utterance.intent, default: 0]
+            counts[utterance.intent] = index + 1
+            byIntent[utterance.intent, default: []].append(try convert(utterance, index: index, file: source.name))
         }
         var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: false)
         assembler.language = app.culture.map(LexV1Importer.languageCode)
@@ -48,21 +51,35 @@ enum LUISImporter {
         return try assembler.dataset(warnings: &warnings)
     }
 
-    private static func convert(_ utterance: LUISUtterance) -> Utterance {
+    /// The utterance with its entities; a span outside the text or ending before it starts is an
+    /// error naming the utterance (`index` within its intent) rather than an entity silently dropped.
+    private static func convert(_ utterance: LUISUtterance, index: Int, file: String) throws -> Utterance {
         let text = utterance.text
         let scalars = Array(text.unicodeScalars)
+        let length = text.utf16.count
         var annotations: [EntityAnnotation] = []
-        func visit(_ entity: Entity) {
+        func visit(_ entity: Entity, depth: Int) throws {
+            guard depth < 64 else {
+                throw IntentDatasetError.invalidAnnotation(file: file, intent: utterance.intent, index: index,
+                                                           detail: "entities nested deeper than 64 levels")
+            }
+            // endPos is inclusive: a span is 0 ≤ startPos ≤ endPos < the text's length (UTF-16 units).
+            guard entity.startPos >= 0, entity.startPos <= entity.endPos, entity.endPos < length else {
+                throw IntentDatasetError.invalidAnnotation(
+                    file: file, intent: utterance.intent, index: index,
+                    detail: "entity '\(entity.entity)' spans startPos \(entity.startPos) to endPos \(entity.endPos), "
+                        + "expected 0 ≤ startPos ≤ endPos < \(length) (the text's length in UTF-16 units)")
+            }
             let start = ScalarOffsets.fromUTF16(entity.startPos, in: text)
-            let end = ScalarOffsets.fromUTF16(entity.endPos + 1, in: text)   // endPos is inclusive
+            let end = ScalarOffsets.fromUTF16(entity.endPos + 1, in: text)
             if start < end {
                 var value = String.UnicodeScalarView()
                 value.append(contentsOf: scalars[start..<end])
                 annotations.append(EntityAnnotation(start: start, end: end, entity: entity.entity, value: String(value), role: entity.role))
             }
-            entity.children?.forEach(visit)
+            for child in entity.children ?? [] { try visit(child, depth: depth + 1) }
         }
-        utterance.entities?.forEach(visit)
+        for entity in utterance.entities ?? [] { try visit(entity, depth: 0) }
         return Utterance(text, entities: annotations)
     }
 }

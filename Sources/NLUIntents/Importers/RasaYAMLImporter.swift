@@ -8,6 +8,7 @@ import Yams
 enum RasaYAMLImporter {
     static func read(_ source: ImportSource, options: ImportOptions, warnings: inout [String]) throws -> IntentDataset {
         let text = try source.singleFileText(.rasaYAML, warnings: &warnings)
+        try NestingLimits.checkYAML(text, file: source.name)
         let root: Any?
         do { root = try Yams.load(yaml: text) } catch {
             throw IntentDatasetError.malformedYAML(file: source.name, detail: describe(error))

@@ -182,14 +182,14 @@ struct WindowSettings {
     init(options: AnswerOptions, defaultLength: Int, positions: Int) throws {
         maxSequenceLength = options.maxSequenceLength ?? defaultLength
         stride = options.documentStride ?? min(maxSequenceLength / 2, 128)
-        guard options.topK >= 1 else {
-            throw QuestionAnsweringError.invalidOption(name: "top k", reason: "must be at least 1, got \(options.topK)")
+        guard (1...1000).contains(options.topK) else {
+            throw QuestionAnsweringError.invalidOption(name: "top k", reason: "must be between 1 and 1000, got \(options.topK)")
         }
-        guard options.maxAnswerLength >= 1 else {
-            throw QuestionAnsweringError.invalidOption(name: "max answer length", reason: "must be at least 1, got \(options.maxAnswerLength)")
+        guard (1...100_000).contains(options.maxAnswerLength) else {
+            throw QuestionAnsweringError.invalidOption(name: "max answer length", reason: "must be between 1 and 100000, got \(options.maxAnswerLength)")
         }
-        guard options.maxQuestionLength >= 1 else {
-            throw QuestionAnsweringError.invalidOption(name: "max question length", reason: "must be at least 1, got \(options.maxQuestionLength)")
+        guard (1...100_000).contains(options.maxQuestionLength) else {
+            throw QuestionAnsweringError.invalidOption(name: "max question length", reason: "must be between 1 and 100000, got \(options.maxQuestionLength)")
         }
         guard maxSequenceLength >= 4, maxSequenceLength <= positions else {
             throw QuestionAnsweringError.invalidOption(

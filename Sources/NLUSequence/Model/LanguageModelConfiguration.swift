@@ -69,13 +69,40 @@ public struct LanguageModelConfiguration: Codable, Sendable, Equatable {
     /// `[layers, 1, hiddenSize]` for a GRU (h).
     public var stateShape: [Int] { [layers, cell.stateComponentCount, hiddenSize] }
 
-    /// Checks sizes and vocabulary.
+    /// The accepted sizes (also the ranges of `nlu lm train --embedding/--hidden/--layers`).
+    public static let embeddingSizeRange = 1...16_384
+    public static let hiddenSizeRange = 1...16_384
+    public static let layersRange = 1...64
+
+    /// The number of weights this shape holds (embedding, recurrent layers, decoder), nil on overflow.
+    public var parameterCount: Int? {
+        let gates = cell == .lstm ? 4 : 3
+        let vocabularySize = vocabulary.count
+        guard let embedding = InputLimits.product([vocabularySize, embeddingSize]),
+              let first = InputLimits.product([gates, hiddenSize, embeddingSize + hiddenSize + 2]),
+              let rest = InputLimits.product([gates, hiddenSize, 2 * hiddenSize + 2, layers - 1]),
+              let decoder = InputLimits.product([vocabularySize, hiddenSize + 1]) else { return nil }
+        let (sum, overflow) = embedding.addingReportingOverflow(first + rest + decoder)
+        return overflow ? nil : sum
+    }
+
+    /// Checks sizes (ranges, and the weights against memory: training holds four copies) and vocabulary.
     /// - Throws: ``LanguageModelError/invalidConfiguration(_:)`` saying which field is wrong.
     public func validate() throws {
         func fail(_ message: String) -> LanguageModelError { .invalidConfiguration(message) }
-        guard embeddingSize >= 1 else { throw fail("embeddingSize must be at least 1, got \(embeddingSize)") }
-        guard hiddenSize >= 1 else { throw fail("hiddenSize must be at least 1, got \(hiddenSize)") }
-        guard layers >= 1 else { throw fail("layers must be at least 1, got \(layers)") }
+        for (name, value, range) in [("embeddingSize", embeddingSize, Self.embeddingSizeRange),
+                                     ("hiddenSize", hiddenSize, Self.hiddenSizeRange), ("layers", layers, Self.layersRange)] {
+            guard range.contains(value) else {
+                throw fail("\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(value)")
+            }
+        }
+        do {
+            // Weights, gradients and Adam's two moments while training.
+            try InputLimits.checkMemory(elements: parameterCount.flatMap { InputLimits.product([$0, 4]) },
+                                        what: "the model's weights (\(vocabulary.count) tokens, \(layers) layers of \(hiddenSize))")
+        } catch let error as OutOfRangeError {
+            throw fail(error.description)
+        }
         guard !vocabulary.isEmpty else { throw fail("vocabulary is empty") }
         guard vocabulary.contains(unknownToken) else { throw fail("unknownToken '\(unknownToken)' is not in the vocabulary") }
         guard vocabulary.contains(endToken) else { throw fail("endToken '\(endToken)' is not in the vocabulary") }

@@ -69,15 +69,26 @@ public struct LanguageModelTrainingOptions: Codable, Sendable, Equatable {
         func check(_ condition: Bool, _ name: String, _ expectation: String, _ value: Any) throws {
             if !condition { throw LanguageModelError.invalidOption(name, "must be \(expectation), got \(value)") }
         }
-        try check(layers >= 1, "layers", "at least 1", layers)
-        try check(hiddenSize >= 1, "hiddenSize", "at least 1", hiddenSize)
-        try check(embeddingSize >= 1, "embeddingSize", "at least 1", embeddingSize)
-        try check(epochs >= 1, "epochs", "at least 1", epochs)
-        try check(sequenceLength >= 1, "sequenceLength", "at least 1", sequenceLength)
-        try check(batchSize >= 1, "batchSize", "at least 1", batchSize)
+        func check(_ value: Int, _ range: ClosedRange<Int>, _ name: String) throws {
+            try check(range.contains(value), name, "between \(range.lowerBound) and \(range.upperBound)", value)
+        }
+        try check(layers, LanguageModelConfiguration.layersRange, "layers")
+        try check(hiddenSize, LanguageModelConfiguration.hiddenSizeRange, "hiddenSize")
+        try check(embeddingSize, LanguageModelConfiguration.embeddingSizeRange, "embeddingSize")
+        try check(epochs, 1...1_000_000, "epochs")
+        try check(sequenceLength, 1...100_000, "sequenceLength")
+        try check(batchSize, 1...100_000, "batchSize")
+        // One step's activations: batch × steps × hidden per layer and gate.
+        do {
+            try InputLimits.checkMemory(elements: InputLimits.product([batchSize, sequenceLength, max(hiddenSize, embeddingSize), layers, 8]),
+                                        what: "one training step (batch × sequence length × hidden × layers)")
+        } catch let error as OutOfRangeError {
+            throw LanguageModelError.invalidOption("batchSize", "× sequenceLength is too large: \(error.description)")
+        }
         try check(learningRate > 0 && learningRate.isFinite, "learningRate", "positive", learningRate)
         try check(dropout >= 0 && dropout < 1, "dropout", "in [0, 1)", dropout)
-        try check(maxVocabulary >= 3, "maxVocabulary", "at least 3 (unknown, end and one token)", maxVocabulary)
+        try check(maxVocabulary >= 3 && maxVocabulary <= 10_000_000, "maxVocabulary",
+                  "between 3 (unknown, end and one token) and 10000000", maxVocabulary)
         try check(minimumCount >= 1, "minimumCount", "at least 1", minimumCount)
         try check(validationSplit >= 0 && validationSplit < 1, "validationSplit", "in [0, 1)", validationSplit)
         try check(clipNorm > 0 && clipNorm.isFinite, "clipNorm", "positive", clipNorm)

@@ -38,7 +38,7 @@ struct IntentsEvaluateCommand: ParsableCommand {
         switch (model, folds) {
         case (nil, nil): throw ValidationError("give --model MODEL to score a test set, or --folds K to cross-validate")
         case (.some, .some): throw ValidationError("--model and --folds exclude each other")
-        case (nil, .some(let k)) where k < 2: throw ValidationError("--folds must be at least 2, got \(k)")
+        case (nil, .some(let k)) where !(2...1000).contains(k): throw ValidationError("--folds must be between 2 and 1000, got \(k)")
         default: break
         }
         if let threshold, !(0...1).contains(threshold) {

@@ -87,13 +87,6 @@ struct IntentsTrainingArguments: ParsableArguments {
             throw ValidationError("--hidden expects comma-separated sizes between 1 and 65536, e.g. 256,128; got '\(hidden)'")
         }
         options.hiddenSizes = sizes.compactMap { $0 }
-        guard epochs >= 1 else { throw ValidationError("--epochs must be at least 1, got \(epochs)") }
-        guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1, got \(batchSize)") }
-        guard learningRate > 0, learningRate.isFinite else { throw ValidationError("--learning-rate must be positive, got \(learningRate)") }
-        guard weightDecay >= 0 else { throw ValidationError("--weight-decay must be 0 or more, got \(weightDecay)") }
-        guard dropout >= 0, dropout < 1 else { throw ValidationError("--dropout must be in [0, 1), got \(dropout)") }
-        guard validationSplit >= 0, validationSplit < 1 else { throw ValidationError("--validation-split must be in [0, 1), got \(validationSplit)") }
-        guard patience >= 1 else { throw ValidationError("--patience must be at least 1, got \(patience)") }
         options.epochs = epochs
         options.batchSize = batchSize
         options.learningRate = learningRate
@@ -103,6 +96,11 @@ struct IntentsTrainingArguments: ParsableArguments {
         options.patience = patience
         options.classWeighting = classWeighting
         options.seed = seed
+        do {
+            try IntentClassifier.validate(options)  // the ranges live in the library; here they are named by flag
+        } catch IntentClassifierError.invalidOption(let option, let reason) {
+            throw ValidationError("--\(option == "hidden sizes" ? "hidden" : option.replacingOccurrences(of: " ", with: "-")): \(reason)")
+        }
         return options
     }
 
