@@ -95,6 +95,12 @@ import Testing
         #expect((entities.first?["confidence"] as? Double ?? 0) > 0.5)
         #expect(json.stdout.contains("],\"entities\":[{\"entity\":\"appliance\",\"start\":12,\"end\":22,"))
 
+        let evaluate = try runNLU(["intents", "evaluate", "--model", model, Self.sample, "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(evaluate.stdout.utf8)) as? [String: Any])
+        let scores = try #require(report["entities"] as? [String: Any])
+        #expect((scores["microF1"] as? Double ?? 0) > 0.8 && (scores["perEntity"] as? [String: Any])?["appliance"] != nil)
+        #expect((report["sentenceAccuracy"] as? Double ?? 0) > 0.5)
+
         let text = try runNLU(["intents", "predict", "--model", model, "turn on the fog lights"])
         #expect(text.stdout.contains("    appliance = fog lights \"fog lights\" [12..<22] crf "))
 

@@ -61,6 +61,37 @@ import NLUText
         return training
     }
 
+    @Test func entityScoresAreExactSpanAndTypeMicroAveraged() {
+        typealias M = EntityEvaluation.Mention
+        // Hand-worked: 4 annotated, 4 predicted; right: city 7..<12 and date 0..<5; a wrong span, a wrong type.
+        let expected = [[M(entity: "city", start: 7, end: 12), M(entity: "date", start: 0, end: 5)],
+                        [M(entity: "city", start: 0, end: 6), M(entity: "city", start: 10, end: 14)], []]
+        let predicted = [[M(entity: "city", start: 7, end: 12), M(entity: "date", start: 0, end: 5)],
+                         [M(entity: "city", start: 0, end: 5), M(entity: "date", start: 10, end: 14)], []]
+        let report = EntityEvaluation(expected: expected, predicted: predicted)
+        #expect(report.microPrecision == 0.5 && report.microRecall == 0.5 && report.microF1 == 0.5)
+        #expect(report.perEntity["city"] == .init(precision: 0.5, recall: 1.0 / 3, f1: 0.4, support: 3))
+        #expect(abs((report.perEntity["date"]?.f1 ?? 0) - 2 * 0.5 / 1.5) < 1e-12)
+        #expect(abs(report.exactUtterances - 2.0 / 3) < 1e-12)
+        // Annotations are trimmed to the tokens they cover ("Paris " → "Paris").
+        let utterance = Utterance("fly to Paris now", entities: [EntityAnnotation(start: 7, end: 13, entity: "city")])
+        #expect(EntityEvaluation.mentions(of: utterance) == [M(entity: "city", start: 7, end: 12)])
+    }
+
+    @Test func evaluationReportsEntitiesAndSentenceAccuracy() throws {
+        let classifier = try IntentClassifier.train(on: Self.devices, training: Self.fastTraining())
+        let test = IntentDataset(intents: [Intent(name: "turn_on", utterances: [Self.marked("turn on the [radio](device)"), Self.marked("switch on the [fan](device)")])])
+        let report = classifier.evaluate(on: test)
+        let entities = try #require(report.entities)
+        // Recomputed here from the predictions themselves.
+        let predicted = test.intents[0].utterances.map { classifier.predict($0.text) }
+        let right = predicted.filter { $0.intent == "turn_on" && $0.entities.map(\.text) == [["turn on the radio": "radio", "switch on the fan": "fan"][$0.text]!] }.count
+        #expect(report.sentenceAccuracy == Double(right) / 2)
+        #expect(entities.perEntity["device"]?.support == 2)
+        #expect(report.table().contains("sentence accuracy (intent and all entities right)"))
+        #expect(try IntentClassifier.train(on: Self.devices, training: Self.fastTraining(), entities: nil).evaluate(on: test).entities == nil)
+    }
+
     @Test func tagBIOEncodingAndSpansRoundTrip() {
         let utterance = Self.marked("fly from [New York](city@departure) to [Paris](city)")
         let tokens = WordTokenizer().tokens(in: utterance.text)

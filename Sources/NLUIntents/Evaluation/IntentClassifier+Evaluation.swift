@@ -8,19 +8,9 @@ extension IntentClassifier {
     ///     let report = classifier.evaluate(on: testSet, threshold: 0.3)
     ///     print(report.accuracy, report.macroF1)
     public func evaluate(on dataset: IntentDataset, threshold: Float? = nil) -> IntentEvaluation {
-        var expected: [String?] = []
-        var predicted: [String?] = []
-        for intent in dataset.intents {
-            for utterance in intent.utterances {
-                expected.append(intent.name)
-                predicted.append(predict(utterance.text, top: 1, threshold: threshold).intent)
-            }
-        }
-        for utterance in dataset.counterexamples {
-            expected.append(nil)
-            predicted.append(predict(utterance.text, top: 1, threshold: threshold).intent)
-        }
-        return IntentEvaluation(expected: expected, predicted: predicted, threshold: threshold ?? self.threshold)
+        var collector = EvaluationCollector()
+        collector.add(dataset, with: self, threshold: threshold)
+        return collector.report(threshold: threshold ?? self.threshold)
     }
 
     /// Stratified k-fold cross-validation: each intent's utterances (and the counterexamples) are
@@ -51,8 +41,7 @@ extension IntentClassifier {
         }
         let intentFolds = dataset.intents.map { deal($0.utterances) }
         let counterFolds = deal(dataset.counterexamples)
-        var expected: [String?] = []
-        var predicted: [String?] = []
+        var collector = EvaluationCollector()
         for fold in 0..<folds {
             var trainingSet = dataset
             var test = dataset
@@ -67,17 +56,43 @@ extension IntentClassifier {
             let classifier = try train(on: trainingSet, features: features, training: training, entities: entities, file: file)
             let report = classifier.evaluate(on: test, threshold: threshold)
             progress(fold + 1, report)
-            for intent in test.intents {
-                for utterance in intent.utterances {
-                    expected.append(intent.name)
-                    predicted.append(classifier.predict(utterance.text, top: 1, threshold: threshold).intent)
-                }
-            }
-            for utterance in test.counterexamples {
-                expected.append(nil)
-                predicted.append(classifier.predict(utterance.text, top: 1, threshold: threshold).intent)
-            }
+            collector.add(test, with: classifier, threshold: threshold)
         }
-        return IntentEvaluation(expected: expected, predicted: predicted, threshold: threshold ?? 0)
+        return collector.report(threshold: threshold ?? 0)
+    }
+}
+
+/// Expected and predicted intents and entities of the utterances evaluated so far.
+private struct EvaluationCollector {
+    var expected: [String?] = []
+    var predicted: [String?] = []
+    var expectedMentions: [[EntityEvaluation.Mention]] = []
+    var predictedMentions: [[EntityEvaluation.Mention]] = []
+    var hasEntities = false
+
+    /// Predicts every utterance of `dataset` (counterexamples expect no intent and no entity).
+    mutating func add(_ dataset: IntentDataset, with classifier: IntentClassifier, threshold: Float?) {
+        hasEntities = hasEntities || classifier.entityExtractor != nil
+        let labelled = dataset.intents.flatMap { intent in intent.utterances.map { (Optional(intent.name), $0) } }
+            + dataset.counterexamples.map { (String?.none, $0) }
+        for (intent, utterance) in labelled {
+            let prediction = classifier.predict(utterance.text, top: 1, threshold: threshold)
+            expected.append(intent)
+            predicted.append(prediction.intent)
+            expectedMentions.append(EntityEvaluation.mentions(of: utterance))
+            predictedMentions.append(prediction.entities.map { EntityEvaluation.Mention(entity: $0.entity, start: $0.start, end: $0.end) })
+        }
+    }
+
+    func report(threshold: Float) -> IntentEvaluation {
+        var report = IntentEvaluation(expected: expected, predicted: predicted, threshold: threshold)
+        guard hasEntities else { return report }
+        report.entities = EntityEvaluation(expected: expectedMentions, predicted: predictedMentions)
+        var right = 0
+        for index in expected.indices where expected[index] == predicted[index] && Set(expectedMentions[index]) == Set(predictedMentions[index]) {
+            right += 1
+        }
+        report.sentenceAccuracy = expected.isEmpty ? 0 : Double(right) / Double(expected.count)
+        return report
     }
 }

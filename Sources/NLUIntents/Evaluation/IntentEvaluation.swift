@@ -50,6 +50,11 @@ public struct IntentEvaluation: Sendable, Encodable {
     public var inScopeAccuracy: Double?
     /// The confidence threshold the predictions were made with, when known.
     public var threshold: Float?
+    /// Entity scores, when the model extracts entities.
+    public var entities: EntityEvaluation?
+    /// Fraction of utterances with the right intent and exactly the annotated entities (when the model
+    /// extracts entities).
+    public var sentenceAccuracy: Double?
 
     /// Compares `predicted` with `expected` pairwise (`nil` = no intent); answers beyond the shorter
     /// list are ignored.
@@ -136,6 +141,11 @@ public struct IntentEvaluation: Sendable, Encodable {
             lines.append("")
             lines.append("most confused (expected → predicted)")
             for pair in mostConfused.prefix(5) { lines.append("  \(pair.count) × \(pair.expected) → \(pair.predicted)") }
+        }
+        if let entities {
+            lines.append("")
+            lines.append(entities.table())
+            if let sentenceAccuracy { lines.append("sentence accuracy (intent and all entities right): \(percent(sentenceAccuracy))") }
         }
         return lines.joined(separator: "\n")
     }

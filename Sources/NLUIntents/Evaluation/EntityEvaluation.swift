@@ -1,0 +1,102 @@
+import NLUText
+
+/// How well predicted entities match the annotated ones, CoNLL-style: a prediction counts only when its
+/// entity type and exact span (Unicode-scalar start and end) equal an annotation's. Precision, recall
+/// and F1 per entity type and micro-averaged over all mentions. Annotations are first trimmed to the
+/// word tokens they cover (exports often include a trailing space), as the tagger learns them.
+///
+///     let report = EntityEvaluation(expected: [[.init(entity: "city", start: 7, end: 12)]],
+///                                   predicted: [[.init(entity: "city", start: 7, end: 12)]])
+///     report.microF1   // 1
+public struct EntityEvaluation: Sendable, Encodable {
+    /// One mention as the metric sees it.
+    public struct Mention: Sendable, Hashable, Encodable {
+        public var entity: String
+        public var start: Int
+        public var end: Int
+
+        public init(entity: String, start: Int, end: Int) {
+            self.entity = entity
+            self.start = start
+            self.end = end
+        }
+    }
+
+    /// Precision, recall, F1 and support (annotated mentions) of one entity type.
+    public struct Scores: Sendable, Equatable, Encodable {
+        public var precision: Double
+        public var recall: Double
+        public var f1: Double
+        public var support: Int
+    }
+
+    /// Micro-averaged precision over all predicted mentions.
+    public var microPrecision: Double
+    /// Micro-averaged recall over all annotated mentions.
+    public var microRecall: Double
+    /// Harmonic mean of the two.
+    public var microF1: Double
+    /// Scores per entity type (types annotated or predicted).
+    public var perEntity: [String: Scores]
+    /// Fraction of utterances whose predicted mentions are exactly the annotated ones.
+    public var exactUtterances: Double
+
+    /// Compares per-utterance mention sets pairwise.
+    public init(expected: [[Mention]], predicted: [[Mention]]) {
+        var truePositives: [String: Int] = [:], predictedCount: [String: Int] = [:], support: [String: Int] = [:]
+        var exact = 0
+        for (gold, guess) in zip(expected, predicted) {
+            let goldSet = Set(gold), guessSet = Set(guess)
+            if goldSet == guessSet { exact += 1 }
+            for mention in goldSet { support[mention.entity, default: 0] += 1 }
+            for mention in guessSet {
+                predictedCount[mention.entity, default: 0] += 1
+                if goldSet.contains(mention) { truePositives[mention.entity, default: 0] += 1 }
+            }
+        }
+        func scores(_ tp: Int, _ predicted: Int, _ support: Int) -> Scores {
+            let precision = predicted == 0 ? 0 : Double(tp) / Double(predicted)
+            let recall = support == 0 ? 0 : Double(tp) / Double(support)
+            return Scores(precision: precision, recall: recall,
+                          f1: precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall), support: support)
+        }
+        var perEntity: [String: Scores] = [:]
+        for entity in Set(support.keys).union(predictedCount.keys) {
+            perEntity[entity] = scores(truePositives[entity] ?? 0, predictedCount[entity] ?? 0, support[entity] ?? 0)
+        }
+        let micro = scores(truePositives.values.reduce(0, +), predictedCount.values.reduce(0, +), support.values.reduce(0, +))
+        self.perEntity = perEntity
+        microPrecision = micro.precision
+        microRecall = micro.recall
+        microF1 = micro.f1
+        exactUtterances = expected.isEmpty ? 0 : Double(exact) / Double(min(expected.count, predicted.count))
+    }
+
+    /// The annotations of `utterance` trimmed to the word tokens they cover (those covering none dropped).
+    public static func mentions(of utterance: Utterance) -> [Mention] {
+        let offsets = WordTokenizer().tokens(in: utterance.text).map { utterance.text.scalarOffsets(of: $0.range) }
+        return utterance.entities.compactMap { annotation in
+            let inside = offsets.filter { $0.lowerBound >= annotation.start && $0.upperBound <= annotation.end }
+            guard let first = inside.first, let last = inside.last else { return nil }
+            return Mention(entity: annotation.entity, start: first.lowerBound, end: last.upperBound)
+        }
+    }
+
+    /// The per-type table and the micro averages.
+    public func table() -> String {
+        var lines = [String(format: "entities: micro precision %.4f   recall %.4f   F1 %.4f   utterances with all entities right %.1f%%",
+                            microPrecision, microRecall, microF1, exactUtterances * 100)]
+        let width = max(6, perEntity.keys.map(\.count).max() ?? 0)
+        func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
+            let padding = String(repeating: " ", count: max(0, width - text.count))
+            return left ? text + padding : padding + text
+        }
+        lines.append(pad("entity", width, left: true) + "  precision  recall      f1  support")
+        for entity in perEntity.keys.sorted() {
+            guard let s = perEntity[entity] else { continue }
+            lines.append(pad(entity, width, left: true) + "  " + pad(String(format: "%.3f", s.precision), 9) + "  "
+                         + pad(String(format: "%.3f", s.recall), 6) + "  " + pad(String(format: "%.3f", s.f1), 6) + "  " + pad("\(s.support)", 7))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
