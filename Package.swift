@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "NLUIntents", targets: ["NLUIntents"]),
         .library(name: "NLUSequence", targets: ["NLUSequence"]),
         .library(name: "NLUSearch", targets: ["NLUSearch"]),
+        .library(name: "NLUCoreML", targets: ["NLUCoreML"]),
         .executable(name: "nlu", targets: ["nlu"]),
         .executable(name: "nlu-bench", targets: ["NLUBench"]),
     ],
@@ -25,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // BLAS: OpenBLAS's cblas.h on Linux; Accelerate is imported directly on Apple platforms.
@@ -67,12 +69,20 @@ let package = Package(
             ]
         ),
         .target(name: "NLUSequence", dependencies: ["NLUCore", "NLUText"]),
+        // Core ML .mlmodel files: the protobuf code is generated once (scripts/generate-coreml-proto.sh) and
+        // committed, so only the SwiftProtobuf runtime library is built, not its code-generating plugin.
+        .target(
+            name: "NLUCoreML",
+            dependencies: ["NLUCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            exclude: ["Proto"]
+        ),
         .target(
             name: "NLUKit",
             dependencies: [
                 "NLUCore", "NLUText", "NLUBuiltins", "NLUTransformers", "NLUEmbeddings", "NLUSearch", "NLUQuestionAnswering",
                 "NLUIntents",
                 "NLUSequence",
+                "NLUCoreML",
             ]
         ),
         .executableTarget(
@@ -98,6 +108,7 @@ let package = Package(
         .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents"]),
         .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence"]),
         .testTarget(name: "NLUSearchTests", dependencies: ["NLUSearch", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "NLUCoreMLTests", dependencies: ["NLUCoreML"]),
         .testTarget(name: "CLITests", dependencies: ["nlu"]),
     ],
     swiftLanguageModes: [.v6]

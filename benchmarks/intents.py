@@ -10,7 +10,7 @@ model load time, with the ratios against scikit-learn.
 
     python3 benchmarks/intents.py [--hidden 256] [--skip-build]
 
-Both sides run with OPENBLAS_CORETYPE=SkylakeX (when the CPU has AVX-512) and 2 BLAS threads.
+Both sides run with the OPENBLAS_CORETYPE of scripts/blas-env.sh (SkylakeX with AVX-512, Haswell with AVX2) and 2 BLAS threads.
 """
 import argparse
 import glob
@@ -24,9 +24,11 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 THREADS = "2"
-os.environ["OPENBLAS_CORETYPE"] = os.environ.get("NLUKIT_BENCH_CORETYPE", "SkylakeX")  # the CPU has AVX-512 (notes)
-for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NLUKIT_THREADS"):
-    os.environ[variable] = THREADS
+import blas_env  # noqa: E402  (benchmarks/, the script's own folder, is on the path)
+
+if "NLUKIT_BENCH_CORETYPE" in os.environ:
+    os.environ["OPENBLAS_CORETYPE"] = os.environ["NLUKIT_BENCH_CORETYPE"]
+blas_env.configure(threads=THREADS)  # OPENBLAS_CORETYPE from scripts/blas-env.sh (the CPU's flags)
 
 import numpy as np  # noqa: E402  (after the BLAS environment is set)
 from sklearn.feature_extraction.text import TfidfVectorizer  # noqa: E402

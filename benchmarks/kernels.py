@@ -2,8 +2,9 @@
 """Kernel benchmark: NLUKit (release `nlu-bench kernels`) against NumPy (GEMM, the same OpenBLAS
 family) and PyTorch (element-wise kernels) on the same BERT-base shapes, in the same run.
 
-Both sides run with OPENBLAS_CORETYPE=SkylakeX (override with --core-type, "" to leave it alone)
-and the same thread count (default 2). Targets: GEMM >= 0.95x NumPy, element-wise >= 1.0x PyTorch.
+Both sides run with the OPENBLAS_CORETYPE of scripts/blas-env.sh (override with --core-type, "" to leave it alone)
+and the same thread count (default 2). Targets: GEMM >= 0.95x NumPy, element-wise >= 1.0x PyTorch;
+our packed GEMM >= 1.1x OpenBLAS and >= 85 % of the FMA peak at every CPU level (printed per level).
 
 On a busy machine elapsed times are noise; --clock cpu measures the CPU time of the calling
 thread on both sides instead, with one thread (what each call costs, whatever else runs).
@@ -19,6 +20,8 @@ import subprocess
 import sys
 import time
 
+import blas_env  # benchmarks/, the script's own folder, is on the path
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
@@ -27,7 +30,8 @@ def parse_arguments():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--seconds", type=float, default=0.2, help="duration of one timed loop")
-    parser.add_argument("--core-type", default="SkylakeX", help='OPENBLAS_CORETYPE for both sides ("" = unset)')
+    parser.add_argument("--core-type", default=None,
+                        help='OPENBLAS_CORETYPE for both sides ("" = unset; default: scripts/blas-env.sh\'s choice)')
     parser.add_argument("--clock", choices=["wall", "cpu"], default="wall",
                         help="wall: elapsed time; cpu: calling thread's CPU time (forces --threads 1)")
     parser.add_argument("--skip-build", action="store_true")
@@ -43,10 +47,24 @@ def configure_environment(args):
     threads = str(args.threads)
     os.environ.update({"OPENBLAS_NUM_THREADS": threads, "NLUKIT_THREADS": threads, "OMP_NUM_THREADS": threads,
                        "MKL_NUM_THREADS": threads})
-    if args.core_type:
+    if args.core_type is None:
+        blas_env.configure()
+    elif args.core_type:
         os.environ["OPENBLAS_CORETYPE"] = args.core_type
     else:
         os.environ.pop("OPENBLAS_CORETYPE", None)
+
+
+def cpu_name():
+    """The CPU's model name (from /proc/cpuinfo where there is one)."""
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown CPU"
 
 
 def run_swift(args):
@@ -117,6 +135,20 @@ def run_python(args):
             "torch": torch.__version__, "threads": torch.get_num_threads(), "gemm": gemm, "elementwise": elementwise}
 
 
+def print_packed(swift):
+    """Our packed GEMM at each CPU level beside that level's FMA peak and OpenBLAS (sgemm only, same run)."""
+    peaks = {peak["level"]: peak["gflops"] for peak in swift.get("peaks", [])}
+    print("FMA peak (independent multiply-add chains, all threads): "
+          + ", ".join(f"{level} {gflops:.1f} GFLOP/s" for level, gflops in peaks.items()))
+    print(f"{'packed GEMM (GFLOP/s)':<28}{'level':>9}{'NLUKit':>10}{'% peak':>8}{'OpenBLAS':>10}{'ratio':>8}")
+    blas = {(g["m"], g["k"], g["n"]): g["blasGflops"] for g in swift["gemm"]}
+    for row in swift.get("packed", []):
+        shape = f"{row['m']}x{row['k']} . {row['k']}x{row['n']}"
+        print(f"{shape:<28}{row['level']:>9}{row['gflops']:>10.1f}{row['percentOfPeak']:>7.0f}%"
+              f"{blas[(row['m'], row['k'], row['n'])]:>10.1f}{row['ratioToOpenBLAS']:>7.2f}x")
+    print("(packed: PackedMatrix.multiply, B packed once as a model's weights are; OpenBLAS: sgemm only above)")
+
+
 def main():
     args = parse_arguments()
     configure_environment(args)
@@ -128,7 +160,8 @@ def main():
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '(unset)')}, {args.threads} threads on both sides, "
           f"{args.clock} clock, load average {load:.1f} on {os.cpu_count()} cores")
-    print(f"NLUKit: {swift['blas']}, element-wise kernels {swift['kernels']}, {swift['threads']} threads")
+    print(f"NLUKit: {swift['blas']}, element-wise kernels {swift['kernels']}, {swift['threads']} threads; "
+          f"CPU: {cpu_name()}")
     print(f"NumPy {python['numpy']} ({python['numpyBlas']}), PyTorch {python['torch']} ({python['threads']} threads)")
     print()
     print(f"{'GEMM (GFLOP/s)':<28}{'NLUKit':>10}{'NumPy':>10}{'ratio':>8}{'PyTorch':>10}{'sgemm only':>12}")
@@ -137,6 +170,8 @@ def main():
         print(f"{shape:<28}{ours['gflops']:>10.1f}{theirs['numpyGflops']:>10.1f}"
               f"{ours['gflops'] / theirs['numpyGflops']:>7.2f}x{theirs['torchGflops']:>10.1f}{ours['blasGflops']:>12.1f}")
     print("(sgemm only: our OpenBLAS called directly into a preallocated buffer, without Kernels.matmul)")
+    print()
+    print_packed(swift)
     print()
     print(f"{'element-wise (µs/call)':<28}{'NLUKit':>10}{'PyTorch':>10}{'ratio':>8}   (ratio = PyTorch time / NLUKit time)")
     for ours, theirs in zip(swift["elementwise"], python["elementwise"]):

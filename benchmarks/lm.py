@@ -9,7 +9,7 @@
 
 Run from the repository root: python3 benchmarks/lm.py [--cell lstm|gru] [--steps 60] [--latency-steps 300] [--rounds 3]
 [--torch-passive]. --cell gru runs both parts with GRUs (nn.GRU) of the same sizes instead.
-Both sides use 2 threads and OPENBLAS_CORETYPE=SkylakeX (set here). NLUKIT_BENCH_BINARY=path runs another nlu-bench
+Both sides use 2 threads and the OPENBLAS_CORETYPE of scripts/blas-env.sh. NLUKIT_BENCH_BINARY=path runs another nlu-bench
 build (e.g. a saved one from before a change, for A/B runs).
 """
 import argparse
@@ -27,7 +27,9 @@ THREADS = "2"
 # machine shared with other jobs, PyTorch's default spinning threads lose far more time than OpenBLAS's.
 if "--torch-passive" in sys.argv:
     os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
-os.environ["OPENBLAS_CORETYPE"] = "SkylakeX"  # both sides (this machine exports Haswell)
+import blas_env  # noqa: E402  (benchmarks/, the script's own folder, is on the path)
+
+blas_env.configure()  # both sides: OPENBLAS_CORETYPE from scripts/blas-env.sh (the CPU's flags)
 os.environ["OMP_NUM_THREADS"] = THREADS
 os.environ["MKL_NUM_THREADS"] = THREADS
 os.environ["OPENBLAS_NUM_THREADS"] = THREADS

@@ -11,7 +11,8 @@ one forward pass at sequence length 384 and 128, batch 1, 2 threads:
 
     python3 benchmarks/qa.py [--iterations 10] [--rounds 3] [--threads 2]
 
-OPENBLAS_CORETYPE=SkylakeX (on AVX-512 machines) is set for every side before any library loads.
+OPENBLAS_CORETYPE from scripts/blas-env.sh (SkylakeX with AVX-512, Haswell with AVX2) is set for every side
+before any library loads.
 """
 import argparse
 import json
@@ -21,6 +22,8 @@ import sys
 import tempfile
 import time
 import warnings
+
+import blas_env  # benchmarks/, the script's own folder, is on the path
 
 warnings.filterwarnings("ignore")  # the legacy ONNX exporter and tracer warnings are expected
 
@@ -32,9 +35,9 @@ THREADS = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.a
 def ensure_environment():
     """OpenBLAS reads these when it loads: re-run this script once with them set."""
     wanted = {"OPENBLAS_NUM_THREADS": str(THREADS), "OMP_NUM_THREADS": str(THREADS), "NLUKIT_THREADS": str(THREADS)}
-    flags = open("/proc/cpuinfo").read() if os.path.exists("/proc/cpuinfo") else ""
-    if "avx512f" in flags:
-        wanted["OPENBLAS_CORETYPE"] = "SkylakeX"
+    core = blas_env.core_type()  # scripts/blas-env.sh: from the CPU's flags, or the user's own value
+    if core:
+        wanted["OPENBLAS_CORETYPE"] = core
     if any(os.environ.get(k) != v for k, v in wanted.items()):
         os.execve(sys.executable, [sys.executable] + sys.argv, {**os.environ, **wanted})
 

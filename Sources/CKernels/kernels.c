@@ -1,4 +1,6 @@
 #include "CKernels.h"
+#include <stdlib.h>
+#include <string.h>
 
 // Each kernel is compiled once per CPU level from kernels_body.h; the public functions call the
 // best level the CPU supports, detected once.
@@ -6,9 +8,10 @@
 #define NLU_LEVEL_BODY "kernels_body.h"
 #include "per_level.h"
 
-static int level = -1;  // detected once; atomics because threads may race to set it
+static int level = -1;  // decided once; atomics because threads may race to set it
 
-static int detected_level(void) {
+// What the CPU can run, from CPUID.
+static int cpu_level(void) {
 #ifdef NLU_MULTI_LEVEL
     __builtin_cpu_init();
     int detected = 0;
@@ -21,17 +24,38 @@ static int detected_level(void) {
 #endif
 }
 
+int nlukit_cpu_level(void) { return cpu_level(); }
+
+int nlukit_parse_cpu_level(const char *name, int supported) {
+    int requested;
+    if (strcmp(name, "avx512") == 0) requested = 2;
+    else if (strcmp(name, "avx2") == 0) requested = 1;
+    else if (strcmp(name, "portable") == 0) requested = 0;
+    else return NLUKIT_CPU_LEVEL_UNKNOWN;
+    return requested > supported ? NLUKIT_CPU_LEVEL_UNSUPPORTED : requested;
+}
+
+// The level at start: NLUKIT_CPU_LEVEL when it names a level this CPU runs, else the CPU's best
+// (a refused value is reported by nlukit_parse_cpu_level to whoever checks, never executed).
+static int starting_level(void) {
+    const int supported = cpu_level();
+    const char *requested = getenv("NLUKIT_CPU_LEVEL");
+    if (requested == NULL || requested[0] == 0) return supported;
+    const int parsed = nlukit_parse_cpu_level(requested, supported);
+    return parsed >= 0 ? parsed : supported;
+}
+
 int nlukit_kernel_level(void) {
     int known = __atomic_load_n(&level, __ATOMIC_RELAXED);
     if (known >= 0) return known;
-    int detected = detected_level();
-    __atomic_store_n(&level, detected, __ATOMIC_RELAXED);
-    return detected;
+    int chosen = starting_level();
+    __atomic_store_n(&level, chosen, __ATOMIC_RELAXED);
+    return chosen;
 }
 
 int nlukit_limit_kernel_level(int limit) {
-    int detected = detected_level();
-    int chosen = limit < detected ? (limit < 0 ? 0 : limit) : detected;
+    int supported = cpu_level();
+    int chosen = limit < supported ? (limit < 0 ? 0 : limit) : supported;
     __atomic_store_n(&level, chosen, __ATOMIC_RELAXED);
     return chosen;
 }

@@ -1,6 +1,9 @@
 #include "PackedGEMM.h"
 #include "CKernels.h"
 #include <string.h>
+#if defined(__x86_64__)
+#include <immintrin.h>  // the AVX2 level's register-scheduled block
+#endif
 
 // Vector-extension types: 16 floats map to one zmm (AVX-512), two ymm (AVX2) or four xmm,
 // whatever level a function is compiled for. B panels are 64-byte aligned (see nlukit_pack);

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import NLUKit
 
-/// `nlu-bench kernels`: GEMM GFLOP/s on the BERT-base shapes and the throughput of the
+/// `nlu-bench kernels`: GEMM GFLOP/s on the BERT-base shapes (OpenBLAS, and our packed GEMM at
+/// every CPU level this machine runs, beside the FMA peak of that level) and the throughput of the
 /// element-wise kernels, as JSON on stdout (driven by `benchmarks/kernels.py`, which measures
 /// NumPy and PyTorch on the same shapes in the same run).
 struct KernelsBenchmark: ParsableCommand {
@@ -11,8 +12,10 @@ struct KernelsBenchmark: ParsableCommand {
         abstract: "GEMM and element-wise kernel throughput on BERT-base shapes (JSON on stdout).",
         discussion: """
         Threads follow NLUKIT_THREADS / OPENBLAS_NUM_THREADS; set OPENBLAS_CORETYPE to the CPU's \
-        kernel family (e.g. SkylakeX) as benchmarks/kernels.py does. Each figure is the median \
-        of --repeats timed loops of about --seconds each.
+        kernel family (scripts/blas-env.sh) as benchmarks/kernels.py does. Each figure is the median \
+        of --repeats timed loops of about --seconds each. The packed GEMM is timed at every level \
+        the CPU runs (--levels to choose), each beside that level's FMA peak (independent \
+        multiply-add chains on every thread, timed like the rest).
         """
     )
 
@@ -32,6 +35,9 @@ struct KernelsBenchmark: ParsableCommand {
         """)
     var clock: Clock = .wall
 
+    @Option(help: "CPU levels to time the packed GEMM at, comma-separated (avx512,avx2,portable; default: all this CPU runs).")
+    var levels: String?
+
     struct GEMMResult: Codable {
         var m: Int, k: Int, n: Int
         var milliseconds: Double
@@ -39,6 +45,23 @@ struct KernelsBenchmark: ParsableCommand {
         var gflops: Double
         /// `BLAS.sgemm` alone into a preallocated buffer: what the library itself does.
         var blasGflops: Double
+    }
+
+    /// Our packed GEMM (`PackedMatrix.multiply`, B packed beforehand) at one CPU level.
+    struct PackedGEMMResult: Codable {
+        var level: String
+        var m: Int, k: Int, n: Int
+        var gflops: Double
+        /// Share of the level's FMA peak, in percent.
+        var percentOfPeak: Double
+        /// Our GFLOP/s over OpenBLAS's (`blasGflops` of the same shape, same run).
+        var ratioToOpenBLAS: Double
+    }
+
+    /// The FMA peak of all threads at one level.
+    struct PeakResult: Codable {
+        var level: String
+        var gflops: Double
     }
 
     struct ElementwiseResult: Codable {
@@ -56,11 +79,26 @@ struct KernelsBenchmark: ParsableCommand {
         var threads: Int
         var clock: String
         var gemm: [GEMMResult]
+        var peaks: [PeakResult]
+        var packed: [PackedGEMMResult]
         var elementwise: [ElementwiseResult]
+    }
+
+    /// The levels named by --levels, highest first.
+    func chosenLevels() throws -> [CPULevel] {
+        guard let levels else { return CPULevel.runnable.reversed() }
+        return try levels.split(separator: ",").map { name in
+            let name = name.trimmingCharacters(in: .whitespaces)
+            if let problem = CPULevel.problem(with: name, supported: .supported) {
+                throw ValidationError("--levels: \(problem.replacingOccurrences(of: "NLUKIT_CPU_LEVEL=", with: ""))")
+            }
+            return CPULevel.allCases.first { $0.name == name } ?? .portable
+        }
     }
 
     func run() throws {
         guard repeats > 0, seconds > 0 else { throw ValidationError("--repeats and --seconds must be positive") }
+        let levels = try chosenLevels()
         var generator = SplitMix64(seed: 1)
         func random(_ shape: [Int]) -> Tensor<Float> {
             Tensor(shape: shape, scalars: (0..<shape.reduce(1, *)).map { _ in Float.random(in: -1...1, using: &generator) })
@@ -86,6 +124,33 @@ struct KernelsBenchmark: ParsableCommand {
                                    blasGflops: flops / blasTime / 1e9))
         }
 
+        // Our packed GEMM per level, B packed once as a model's weight is at load.
+        var peaks: [PeakResult] = []
+        var packed: [PackedGEMMResult] = []
+        for level in levels {
+            CPULevel.with(level) {
+                // The peak on the benchmark's own clock (CPU time with --clock cpu and one thread).
+                let peakIterations = 1 << 18
+                let peakFlops = FMAPeak.run(iterations: peakIterations)
+                let peak = peakFlops / measure { FMAPeak.run(iterations: peakIterations) } / 1e9
+                peaks.append(PeakResult(level: level.name, gflops: peak))
+                for (index, (m, k, n)) in [(384, 768, 768), (384, 768, 3072), (384, 3072, 768)].enumerated() {
+                    let a = random([m, k]), b = random([k, n])
+                    let matrix = b.withUnsafeBufferPointer { PackedMatrix(weight: $0.baseAddress!, rows: k, columns: n, transposed: false) }
+                    var output = Tensor<Float>(shape: [m, n])
+                    let time = a.withUnsafeBufferPointer { a in
+                        output.withUnsafeMutableBufferPointer { c in
+                            measure { matrix.multiply(a.baseAddress!, rows: m, into: c.baseAddress!) }
+                        }
+                    }
+                    let gflops = 2 * Double(m * n * k) / time / 1e9
+                    packed.append(PackedGEMMResult(level: level.name, m: m, k: k, n: n, gflops: gflops,
+                                                   percentOfPeak: 100 * gflops / peak,
+                                                   ratioToOpenBLAS: gflops / gemm[index].blasGflops))
+                }
+            }
+        }
+
         // Out-of-place as PyTorch's functional forms are: `var y = x` then the in-place kernel
         // (the copy-on-write copy is part of the measured time).
         let hidden = random([384, 768]), scores = random([12, 384, 384])
@@ -108,7 +173,7 @@ struct KernelsBenchmark: ParsableCommand {
                                                  gigaElementsPerSecond: Double(input.count) / time / 1e9))
         }
 
-        let report = Report(blas: BLAS.configuration, kernels: Kernels.instructionSet, threads: BLAS.defaultThreadCount, clock: clock.rawValue, gemm: gemm, elementwise: elementwise)
+        let report = Report(blas: BLAS.configuration, kernels: Kernels.instructionSet, threads: BLAS.defaultThreadCount, clock: clock.rawValue, gemm: gemm, peaks: peaks, packed: packed, elementwise: elementwise)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         print(String(decoding: try encoder.encode(report), as: UTF8.self))

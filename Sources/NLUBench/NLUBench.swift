@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import NLUKit
 
 /// `nlu-bench`: the Swift side of the benchmarks in `benchmarks/`. Each subcommand measures one
@@ -10,6 +11,7 @@ struct NLUBench: ParsableCommand {
         abstract: "NLUKit benchmarks (run through the scripts in benchmarks/).",
         subcommands: [
             BLASInfoBenchmark.self,
+            CoreMLBenchmark.self,
             IntentsBenchmark.self,
             KernelsBenchmark.self,
             LanguageModelBenchmark.self,
@@ -19,6 +21,21 @@ struct NLUBench: ParsableCommand {
             TokenizerBenchmark.self,
         ]
     )
+
+    static func main() {
+        // A forced level the CPU cannot run is refused, as `nlu` does: a benchmark of it would
+        // silently measure another level.
+        if let problem = CPULevel.overrideProblem {
+            FileHandle.standardError.write(Data("Error: \(problem)\n".utf8))
+            Foundation.exit(2)
+        }
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// `nlu-bench blas-info`: which BLAS and kernels this build runs on.

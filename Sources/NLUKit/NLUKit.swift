@@ -1,6 +1,7 @@
 // The umbrella module: `import NLUKit` brings every capability.
 @_exported import NLUBuiltins
 @_exported import NLUCore
+@_exported import NLUCoreML
 @_exported import NLUEmbeddings
 @_exported import NLUIntents
 @_exported import NLUQuestionAnswering

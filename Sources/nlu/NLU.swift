@@ -7,10 +7,11 @@ import NLUKit
 struct NLU: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nlu",
-        abstract: "Offline natural-language understanding: question answering, intents, language models, built-in entities.",
+        abstract: "Offline natural-language understanding: question answering, intents, language models, built-in entities, Core ML models.",
         discussion: """
         Output for scripts: --json prints machine-readable results on stdout; logs and progress \
-        go to stderr. Exit codes: 0 success, 1 runtime failure, 2 usage error.
+        go to stderr. Exit codes: 0 success, 1 runtime failure, 2 usage error. \
+        NLUKIT_CPU_LEVEL=avx512|avx2|portable forces the level of NLUKit's kernels (one the CPU runs).
         """,
         version: NLUKitVersion.string,
         subcommands: [
@@ -21,18 +22,27 @@ struct NLU: ParsableCommand {
             TokenizeCommand.self,
             EntitiesCommand.self,
             LanguageModelCommand.self,
+            CoreMLCommand.self,
         ]
     )
 
     static func main() {
         BLASRelaunch.relaunchIfNeeded()
+        StreamOutput.reportClosedPipesAsErrors()
+        TemporaryFiles.removeOnTermination()
+        // A forced kernel level the CPU cannot run (or a misspelt one) is a usage error, not a
+        // silent fallback: the user asked to measure or test that level.
+        if let problem = CPULevel.overrideProblem {
+            Console.log("Error: \(problem)")
+            Foundation.exit(2)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
         } catch {
             // ArgumentParser exits 64 (EX_USAGE) on usage errors; our contract says 2.
             if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Console.log(fullMessage(for: error))
                 Foundation.exit(2)
             }
             exit(withError: error)

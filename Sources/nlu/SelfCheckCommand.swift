@@ -19,13 +19,15 @@ struct SelfCheckCommand: ParsableCommand {
 
     func run() throws {
         let report = SelfCheck.run(size: size)
-        print("BLAS: \(BLAS.configuration), \(BLAS.defaultThreadCount) thread(s)")
-        print(String(format: "GEMM %d×%d·%d×%d: max |BLAS - loop| = %.2e, %.1f GFLOP/s",
+        Console.print("BLAS: \(BLAS.configuration), \(BLAS.defaultThreadCount) thread(s)")
+        let forced = CPULevel.current < CPULevel.supported ? " (NLUKIT_CPU_LEVEL; the CPU runs \(CPULevel.supported.name))" : ""
+        Console.print("Kernels: \(CPULevel.current.name)\(forced)")
+        Console.print(String(format: "GEMM %d×%d·%d×%d: max |BLAS - loop| = %.2e, %.1f GFLOP/s",
                      size, size, size, size, report.maxAbsoluteDifference, report.gflops))
         if report.passed {
-            print("selfcheck: OK")
+            Console.print("selfcheck: OK")
         } else {
-            print("selfcheck: FAILED (difference above \(report.tolerance))")
+            Console.print("selfcheck: FAILED (difference above \(report.tolerance))")
             throw ExitCode.failure
         }
     }

@@ -102,7 +102,8 @@ struct TokenizeCommand: ParsableCommand {
     /// The inputs: the arguments, or the lines of --file / standard input.
     private func readInputs() throws -> [String] {
         if !texts.isEmpty { return texts }
-        return try Console.readLines(path: file)
+        // Every scalar kept: Hugging Face keeps a line's leading U+FEFF (no token, but every offset counts it).
+        return try Console.readLines(path: file, keepingByteOrderMark: true)
     }
 
     private static func parsePair(_ input: String, line: Int) throws -> (String, String) {

@@ -31,7 +31,7 @@ struct TokenizeOutput {
     }
 
     mutating func flush() {
-        FileHandle.standardOutput.write(Data(buffer.utf8))
+        Console.write(buffer)
         buffer = ""
     }
 

@@ -38,6 +38,35 @@ import Testing
         }
     }
 
+    /// Lines that start with U+FEFF (a file's byte-order mark) keep it, as the fast tokenizer does:
+    /// no token for it, but every offset counts it (scripts/fixtures/tokenizer_bom.py).
+    @Test(arguments: [false, true])
+    func lineStartingWithAByteOrderMarkIsTokenizedAsTheFastTokenizer(fromFile: Bool) throws {
+        let fixture = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.tokenizerFixtures.appendingPathComponent("bom-uncased.json"))) as? [String: Any]
+        let cases = try #require(fixture?["cases"] as? [[String: Any]])
+        // Stored as scalar values: Foundation's JSON parser drops a string's leading U+FEFF.
+        let texts = try cases.map { String(String.UnicodeScalarView(try #require($0["scalars"] as? [Int]).compactMap(Unicode.Scalar.init))) }
+        #expect(texts.filter { $0.unicodeScalars.first == "\u{FEFF}" }.count >= 3)
+        let input = texts.joined(separator: "\n") + "\n"
+        let result: NLURun
+        if fromFile {
+            let path = try temporaryFile(Array(input.utf8))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            result = try runNLU(["tokenize", "--vocab", Self.vocab, "--json", "--file", path])
+        } else {
+            result = try runNLU(["tokenize", "--vocab", Self.vocab, "--json"], input: input)
+        }
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == cases.count)
+        for (line, expected) in zip(lines, cases) {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["tokens"] as? [String] == expected["tokens"] as? [String])
+            #expect(object["ids"] as? [Int] == expected["ids"] as? [Int])
+            #expect(object["offsets"] as? [[Int]] == expected["offsets"] as? [[Int]], "\(expected["scalars"] ?? "")")
+        }
+    }
+
     @Test func textOutputForArguments() throws {
         let result = try runNLU(["tokenize", "--vocab", Self.vocab, "Hello, world!"])
         #expect(result.status == 0)

@@ -37,11 +37,28 @@ void nlukit_log_softmax_rows(const float *source, float *destination, long rows,
 void nlukit_layer_norm_rows(const float *source, float *destination, long rows, long length,
                             const float *weight, const float *bias, float epsilon);
 
-/// The instruction set the kernels run with: 2 = AVX-512, 1 = AVX2+FMA, 0 = baseline.
+/// The instruction set the kernels run with: 2 = AVX-512, 1 = AVX2+FMA, 0 = portable (baseline).
+/// Decided on first use: the CPU's best level, or the one NLUKIT_CPU_LEVEL names
+/// (avx512 | avx2 | portable) when the CPU can run it; any other value is ignored (see
+/// nlukit_parse_cpu_level, which callers use to refuse it with a message).
 int nlukit_kernel_level(void);
-/// Lowers the level used from now on (for tests of every level); a level above what the CPU
-/// supports is ignored. Returns the level in effect.
+/// The best level this CPU can run (CPUID), whatever NLUKIT_CPU_LEVEL says.
+int nlukit_cpu_level(void);
+/// Lowers the level used from now on (for tests and benchmarks of every level); a level above
+/// what the CPU supports is capped to it. Returns the level in effect.
 int nlukit_limit_kernel_level(int level);
+
+/// Runs `iterations` steps of 12 independent multiply-add chains of the current level's widest
+/// vector on the calling thread and returns the floating-point operations done (2 per lane and
+/// chain per step): timed, the level's peak FLOP/s of one core, which benchmarks print beside the GEMM.
+double nlukit_fma_peak_probe(long iterations);
+
+/// nlukit_parse_cpu_level's refusals.
+enum { NLUKIT_CPU_LEVEL_UNKNOWN = -1, NLUKIT_CPU_LEVEL_UNSUPPORTED = -2 };
+/// The level an NLUKIT_CPU_LEVEL value names ("avx512" 2, "avx2" 1, "portable" 0), or
+/// NLUKIT_CPU_LEVEL_UNKNOWN for another name, or NLUKIT_CPU_LEVEL_UNSUPPORTED when it is above
+/// `supported` (the CPU's level).
+int nlukit_parse_cpu_level(const char *name, int supported);
 
 #ifdef __cplusplus
 }

@@ -93,19 +93,11 @@ extension Kernels {
 }
 
 extension Kernels {
-    /// Runs `body` with the element-wise kernels limited to instruction level `level` (0 baseline,
-    /// 1 AVX2, 2 AVX-512), then restores the detected level; for tests that check every level.
-    /// The level is process-wide, so calls are serialized: a test that needs one level throughout
-    /// (e.g. comparing two results bit for bit) runs its body inside this too.
+    /// Runs `body` with the kernels limited to instruction level `level` (0 portable, 1 AVX2,
+    /// 2 AVX-512), then restores the level in effect before; for tests that check every level.
+    /// Serialized like ``CPULevel/with(_:_:)``: a test that needs one level throughout (e.g.
+    /// comparing two results bit for bit) runs its body inside this too.
     static func withInstructionLevel<R>(_ level: Int, _ body: () throws -> R) rethrows -> R {
-        instructionLevelLock.lock()
-        defer { instructionLevelLock.unlock() }
-        let detected = nlukit_limit_kernel_level(2)
-        _ = nlukit_limit_kernel_level(Int32(level))
-        defer { _ = nlukit_limit_kernel_level(detected) }
-        return try body()
+        try CPULevel.with(CPULevel(rawValue: min(max(level, 0), 2)) ?? .portable, body)
     }
 }
-
-/// Serializes ``Kernels/withInstructionLevel(_:_:)``.
-private let instructionLevelLock = NSLock()

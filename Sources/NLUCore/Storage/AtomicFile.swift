@@ -9,6 +9,7 @@ import Foundation
 
 /// Writes a file atomically: into a temporary file beside the destination, flushed to disk, then
 /// renamed over it, so readers see either the old file or the complete new one, never a torn one.
+/// Every file NLUKit writes goes through here (model packages, datasets, command outputs).
 ///
 ///     try AtomicFile.write(to: url) { output in
 ///         try output.write(Data("hello".utf8))
@@ -21,14 +22,12 @@ public enum AtomicFile {
 
         /// Appends `bytes` to the file.
         public func write(_ bytes: UnsafeRawBufferPointer) throws {
-            var remaining = bytes
-            while let base = remaining.baseAddress, !remaining.isEmpty {
-                let written = systemWrite(descriptor, base, remaining.count)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw AtomicFile.error(url, "cannot write")
-                }
-                remaining = UnsafeRawBufferPointer(rebasing: remaining[written...])
+            do {
+                try StreamOutput(descriptor: descriptor, name: url.path).write(bytes)
+            } catch let StreamOutput.Failure.failed(_, reason) {
+                throw WriteError(file: url, reason: "cannot write: \(reason)")
+            } catch {
+                throw WriteError(file: url, reason: "cannot write: the reader closed it")
             }
         }
 
@@ -40,13 +39,42 @@ public enum AtomicFile {
 
     /// Creates the file at `url` with what `body` writes, replacing any existing file atomically.
     /// On any error the destination is left as it was and the temporary file is removed.
+    ///
+    /// A symbolic link at `url` is followed: its target is replaced and the link kept. A special
+    /// file there (FIFO, device) is written in place, never replaced; a directory is refused.
+    /// The new file keeps an existing file's permissions.
     public static func write(to url: URL, _ body: (Output) throws -> Void) throws {
-        let temporary = temporaryURL(beside: url)
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw error(url, "cannot create the temporary file \(temporary.lastPathComponent)") }
+        // Followed through links first: /dev/stdout links to names like "pipe:[1234]" that are no path.
+        var followed = stat()
+        if stat(url.path, &followed) == 0 {
+            switch followed.st_mode & S_IFMT {
+            case S_IFDIR: throw WriteError(file: url, reason: "is a directory; give a file path")
+            case S_IFREG: break
+            default:
+                try writeInPlace(to: url, body)
+                return
+            }
+        }
+        let target = try ExistingPath.resolvingSymbolicLinks(url)
+        var existing = stat()
+        let mode = stat(target.path, &existing) == 0 ? mode_t(existing.st_mode & 0o7777) : 0o644
+        removeAbandonedTemporaries(beside: target)
+        let temporary = temporaryURL(beside: target)
+        TemporaryFiles.register(temporary)
+        defer { TemporaryFiles.unregister(temporary) }
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard descriptor >= 0 else {
+            let folder = target.deletingLastPathComponent().path
+            switch errno {
+            case ENOENT: throw WriteError(file: url, reason: "the folder \(folder) does not exist")
+            case EACCES, EROFS: throw error(url, "cannot create a file in the folder \(folder)")
+            default: throw error(url, "cannot create the temporary file \(temporary.lastPathComponent)")
+            }
+        }
         var renamed = false
         defer { if !renamed { unlink(temporary.path) } }
         do {
+            _ = fchmod(descriptor, mode)  // the umask may have narrowed it
             try body(Output(descriptor: descriptor, url: url))
             guard fsync(descriptor) == 0 else { throw error(url, "cannot flush") }
         } catch {
@@ -54,15 +82,45 @@ public enum AtomicFile {
             throw error
         }
         guard close(descriptor) == 0 else { throw error(url, "cannot close") }
-        guard rename(temporary.path, url.path) == 0 else { throw error(url, "cannot move the new file into place") }
+        guard rename(temporary.path, target.path) == 0 else { throw error(url, "cannot move the new file into place") }
         renamed = true
     }
 
-    /// A fresh name in the destination's directory (same file system, so the final rename is atomic).
+    /// Writes a FIFO or device directly: there is nothing to swap, and renaming over it would replace the node.
+    private static func writeInPlace(to url: URL, _ body: (Output) throws -> Void) throws {
+        let descriptor = open(url.path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw error(url, "cannot open") }
+        do {
+            try body(Output(descriptor: descriptor, url: url))
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        guard close(descriptor) == 0 else { throw error(url, "cannot close") }
+    }
+
+    /// A fresh name in the destination's directory (same file system, so the final rename is atomic):
+    /// `NAME.tmp-PID-RANDOM`, the process id telling a later writer whether its owner is still alive.
     static func temporaryURL(beside url: URL) -> URL {
         var generator = SystemRandomNumberGenerator()
         let suffix = String(generator.next() & 0xFFFF_FFFF, radix: 16)
-        return url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).tmp-\(suffix)")
+        return url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).tmp-\(getpid())-\(suffix)")
+    }
+
+    /// Removes `NAME.tmp-PID-*` files and folders beside `url` whose process no longer runs: what a
+    /// writer killed with SIGKILL (or a power cut) left behind. Only names this writer makes are touched.
+    static func removeAbandonedTemporaries(beside url: URL) {
+        let directory = url.deletingLastPathComponent()
+        let prefix = url.lastPathComponent + ".tmp-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let parts = name.dropFirst(prefix.count).split(separator: "-")
+            guard parts.count == 2, let pid = Int32(parts[0]), pid > 0, pid != getpid(),
+                  parts[1].allSatisfy(\.isHexDigit) else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+            }
+        }
     }
 
     /// Why an atomic write failed: the destination and the system's reason.
@@ -76,9 +134,4 @@ public enum AtomicFile {
     static func error(_ url: URL, _ what: String) -> WriteError {
         WriteError(file: url, reason: "\(what): \(String(cString: strerror(errno)))")
     }
-}
-
-// `write` inside `Output` would resolve to the method; this names the system call.
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
 }

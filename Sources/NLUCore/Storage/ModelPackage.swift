@@ -28,19 +28,34 @@ public enum ModelPackage {
     /// The weights' file name inside the package.
     public static let weightsFileName = "weights.safetensors"
 
-    /// Writes a package at `url` (conventionally ending in `.nlumodel`), replacing any existing one atomically.
-    /// - Throws: ``ModelPackageError/writeFailed(package:reason:)``; the previous package, if any, is then unchanged.
+    /// What ``save(to:kind:config:metadata:weights:replacing:)`` may replace at its destination.
+    public enum Replacement: Sendable {
+        /// Only a model package of the same kind (the default).
+        case sameKind
+        /// Any model package, whatever its kind (`nlu ... --force`).
+        case anyModelPackage
+    }
+
+    /// Writes a package at `url` (conventionally ending in `.nlumodel`), replacing an existing
+    /// package atomically. What may be replaced is checked first by ``checkDestination(_:kind:replacing:)``:
+    /// a user's folder or file at `url` is never touched.
+    /// - Throws: ``ModelPackageError/destinationInUse(package:holds:remedy:)`` or
+    ///   ``ModelPackageError/writeFailed(package:reason:)``; the previous package, if any, is then unchanged.
     public static func save<Config: Encodable>(
         to url: URL, kind: String, config: Config,
-        metadata: [String: String] = [:], weights: [String: Tensor<Float>]
+        metadata: [String: String] = [:], weights: [String: Tensor<Float>],
+        replacing: Replacement = .sameKind
     ) throws {
-        let url = url.standardizedFileURL
+        let url = try checkDestination(url, kind: kind, replacing: replacing)
         let fileManager = FileManager.default
+        AtomicFile.removeAbandonedTemporaries(beside: url)
         let temporary = AtomicFile.temporaryURL(beside: url)
+        TemporaryFiles.register(temporary)
+        defer { TemporaryFiles.unregister(temporary) }
         do {
-            try fileManager.createDirectory(at: temporary, withIntermediateDirectories: true)
+            try fileManager.createDirectory(at: temporary, withIntermediateDirectories: false)
         } catch {
-            throw ModelPackageError.writeFailed(package: url, reason: "cannot create \(temporary.path): \(error.localizedDescription)")
+            throw ModelPackageError.writeFailed(package: url, reason: "cannot create \(temporary.path): \(String(cString: strerror(errno)))")
         }
         var swapped = false
         defer { if !swapped { try? fileManager.removeItem(at: temporary) } }
@@ -52,11 +67,64 @@ public enum ModelPackage {
             try AtomicFile.write(to: temporary.appendingPathComponent(manifestFileName)) { try $0.write(manifestData) }
             try SafeTensors.write(weights, metadata: ["format": "nlumodel", "kind": kind],
                                   to: temporary.appendingPathComponent(weightsFileName))
+        } catch let EncodingError.invalidValue(value, context) {
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw ModelPackageError.writeFailed(package: url, reason: "manifest field '\(field)' is \(value), which JSON cannot hold")
         } catch {
-            throw ModelPackageError.writeFailed(package: url, reason: "\(error)")
+            throw ModelPackageError.writeFailed(package: url, reason: "\((error as? LocalizedError)?.errorDescription ?? "\(error)")")
         }
         try swapIntoPlace(temporary, destination: url)
         swapped = true
+    }
+
+    /// Checks that a package of `kind` may be saved at `url`, before any work: nothing is there, an
+    /// empty folder (not the current one), or a model package (recognised by its manifest) of the same
+    /// kind — of any kind with `.anyModelPackage`. A symbolic link is followed to its target.
+    /// - Returns: the path the package will be written to (links followed).
+    /// - Throws: ``ModelPackageError/destinationInUse(package:holds:remedy:)`` saying what is there.
+    @discardableResult
+    public static func checkDestination(_ given: URL, kind: String, replacing: Replacement = .sameKind) throws -> URL {
+        let url: URL
+        do {
+            url = try ExistingPath.resolvingSymbolicLinks(given.standardizedFileURL)
+        } catch {
+            throw ModelPackageError.destinationInUse(package: given, holds: "a loop of symbolic links", remedy: "choose another path")
+        }
+        let newPath = "choose a new path such as NAME.nlumodel, or move it away yourself"
+        switch ExistingPath(url) {
+        case .nothing:
+            let folder = url.deletingLastPathComponent()
+            guard ExistingPath(try ExistingPath.resolvingSymbolicLinks(folder)) == .directory else {
+                throw ModelPackageError.writeFailed(package: given, reason: "the folder \(folder.path) does not exist")
+            }
+            return url
+        case .regularFile:
+            throw ModelPackageError.destinationInUse(package: given, holds: "a file, not a model package", remedy: newPath)
+        case .specialFile, .symbolicLink:
+            throw ModelPackageError.destinationInUse(package: given, holds: "a special file, not a model package", remedy: newPath)
+        case .directory:
+            break
+        }
+        let currentDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        if url.path == "/" || ExistingPath.isSameFile(url, currentDirectory) {
+            throw ModelPackageError.destinationInUse(package: given, holds: "the current directory (or the root)", remedy: newPath)
+        }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        if entries.isEmpty { return url }
+        guard let data = FileManager.default.contents(atPath: url.appendingPathComponent(manifestFileName).path),
+              let header = try? JSONDecoder().decode(ManifestHeader.self, from: data), header.format == "nlumodel" else {
+            let shown = entries.sorted().prefix(3).joined(separator: ", ") + (entries.count > 3 ? ", ..." : "")
+            throw ModelPackageError.destinationInUse(
+                package: given, holds: "a folder that is not a model package (\(entries.count == 1 ? "1 entry" : "\(entries.count) entries"): \(shown))",
+                remedy: newPath)
+        }
+        let existingKind = header.kind ?? "unknown"
+        guard existingKind == kind || replacing == .anyModelPackage else {
+            throw ModelPackageError.destinationInUse(
+                package: given, holds: "a model package of kind '\(existingKind)', not '\(kind)'",
+                remedy: "pass --force to replace it, or choose another path")
+        }
+        return url
     }
 
     /// Reads the package at `url`, checking its format, version and kind, and decodes its configuration.
@@ -128,6 +196,7 @@ public enum ModelPackage {
             return
         }
         if useExchange, exchange(temporary, destination) {
+            // `temporary` now holds the old package: a signal from here on removes the old one, as wanted.
             try? fileManager.removeItem(at: temporary)  // now holds the old package
             return
         }

@@ -20,6 +20,8 @@ public enum ModelPackageError: Error, Equatable, CustomStringConvertible, Locali
     case wrongKind(package: URL, kind: String, expected: String)
     /// The package cannot be written.
     case writeFailed(package: URL, reason: String)
+    /// Something that may not be replaced is at the destination: what it `holds`, and the `remedy`.
+    case destinationInUse(package: URL, holds: String, remedy: String)
 
     public var description: String {
         switch self {
@@ -36,6 +38,8 @@ public enum ModelPackageError: Error, Equatable, CustomStringConvertible, Locali
             return "\(package.path): is a '\(kind)' package, expected '\(expected)'"
         case let .writeFailed(package, reason):
             return "\(package.path): cannot save the model package: \(reason)"
+        case let .destinationInUse(package, holds, remedy):
+            return "\(package.path): holds \(holds); refusing to replace it (\(remedy))"
         }
     }
 

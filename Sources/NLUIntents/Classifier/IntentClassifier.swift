@@ -156,8 +156,11 @@ public struct IntentClassifier: Sendable {
     /// Saves the classifier as an `.nlumodel` package (atomically: an existing package at `url` is
     /// replaced only once the new one is complete).
     ///
+    /// Only an intent-classifier package is replaced (any package with `replacing: .anyModelPackage`);
+    /// a file or another folder at `url` is refused.
+    ///
     ///     try classifier.save(to: URL(fileURLWithPath: "car.nlumodel"))
-    public func save(to url: URL, metadata: [String: String] = [:]) throws {
+    public func save(to url: URL, metadata: [String: String] = [:], replacing: ModelPackage.Replacement = .sameKind) throws {
         let configuration = IntentClassifierConfiguration(
             labels: labels, noneLabel: hasNoneClass ? Self.noneLabel : nil, hiddenSizes: network.hiddenSizes,
             features: featurizer.options, vocabulary: featurizer.terms, threshold: threshold, training: trainingOptions,
@@ -165,7 +168,8 @@ public struct IntentClassifier: Sendable {
         var weights = network.namedWeights
         if let tagger = entityExtractor?.tagger { weights.merge(tagger.namedWeights) { current, _ in current } }
         weights["featurizer.idf"] = Tensor(shape: [featurizer.dimension], scalars: featurizer.inverseDocumentFrequency)
-        try ModelPackage.save(to: url, kind: Self.modelKind, config: configuration, metadata: metadata, weights: weights)
+        try ModelPackage.save(to: url, kind: Self.modelKind, config: configuration, metadata: metadata, weights: weights,
+                              replacing: replacing)
     }
 
     /// Loads a classifier saved by ``save(to:metadata:)`` (weights memory-mapped).

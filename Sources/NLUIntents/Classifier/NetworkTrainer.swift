@@ -73,7 +73,11 @@ struct NetworkTrainer {
             while start < order.count {
                 let batch = order[start..<min(start + options.batchSize, order.count)].map { examples[$0] }
                 start += options.batchSize
-                lossSum += step(batch, classWeights: classWeights, optimizers: optimizers, workspace: &workspace)
+                let loss = step(batch, classWeights: classWeights, optimizers: optimizers, workspace: &workspace)
+                guard loss.isFinite else {
+                    throw TrainingDivergedError(epoch: epoch, loss: loss, learningRate: options.learningRate)
+                }
+                lossSum += loss
                 batches += 1
             }
             var report = EpochReport(epoch: epoch, trainingLoss: lossSum / Float(max(1, batches)), isBest: true)

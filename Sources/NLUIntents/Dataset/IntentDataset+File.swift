@@ -1,4 +1,5 @@
 import Foundation
+import NLUCore
 
 extension IntentDataset {
     /// Reads a dataset in NLUKit's JSON form and validates it.
@@ -39,6 +40,7 @@ extension IntentDataset {
     ///
     ///     try dataset.save(to: URL(fileURLWithPath: "intents.json"))
     public func save(to url: URL) throws {
-        try jsonData().write(to: url, options: .atomic)
+        let data = try jsonData()
+        try AtomicFile.write(to: url) { try $0.write(data) }
     }
 }

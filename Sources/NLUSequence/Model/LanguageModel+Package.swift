@@ -28,9 +28,10 @@ extension LanguageModel {
     }
 
     /// Writes the model as a package at `url`, atomically (an existing package is replaced only once
-    /// the new one is complete).
-    public func save(to url: URL, metadata: [String: String]? = nil) throws {
+    /// the new one is complete). Only a language-model package is replaced (any package with
+    /// `replacing: .anyModelPackage`); a file or another folder at `url` is refused.
+    public func save(to url: URL, metadata: [String: String]? = nil, replacing: ModelPackage.Replacement = .sameKind) throws {
         try ModelPackage.save(to: url, kind: Self.packageKind, config: configuration,
-                              metadata: metadata ?? self.metadata, weights: namedWeights)
+                              metadata: metadata ?? self.metadata, weights: namedWeights, replacing: replacing)
     }
 }

@@ -47,16 +47,40 @@ public struct LanguageModelTrainer: Sendable {
         public static let validationPerplexity = "validationPerplexity"
     }
 
+    /// Where training checkpoints go while a model already at `url` is being retrained from scratch
+    /// (`NAME.nlumodel.partial` beside it): the existing model is replaced only when training ends.
+    public static func partialCheckpointURL(for url: URL) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".partial")
+    }
+
     /// Trains on `texts` (the contents of the corpus files; `names` only label errors).
+    ///
+    /// Checkpoint policy: with `resume`, or when nothing is at `checkpoint` yet, the package at
+    /// `checkpoint` is rewritten (atomically) after every epoch. When training from scratch over an
+    /// existing model, the epochs' checkpoints go to ``partialCheckpointURL(for:)`` instead, and the
+    /// existing model is replaced only once the last epoch is done (the partial checkpoint is then
+    /// removed); an interrupted run leaves the old model intact and the partial one to `--resume` from.
     /// - Parameters:
-    ///   - checkpoint: where to save the package after each epoch (nil: don't save).
+    ///   - checkpoint: where to save the package (nil: don't save).
     ///   - resume: continue from the package at `checkpoint` (its vocabulary and shape win) up to `options.epochs`.
+    ///   - replacing: what may already be at `checkpoint` (checked before any work).
     /// - Throws: ``LanguageModelError/emptyCorpus(_:)`` when there is nothing to train on,
-    ///   ``LanguageModelError/invalidOption(_:_:)``, or errors loading / saving the checkpoint.
+    ///   ``LanguageModelError/invalidOption(_:_:)``, ``NLUCore/TrainingDivergedError`` (nothing saved),
+    ///   or errors loading / saving the checkpoint.
     public func train(texts: [String], names: [String] = [], checkpoint: URL? = nil, resume: Bool = false,
+                      replacing: ModelPackage.Replacement = .sameKind,
                       onEvent: (LanguageModelTrainingEvent) -> Void = { _ in }) throws
         -> (model: LanguageModel, history: [LanguageModelEpochReport]) {
         try options.validate()
+        var epochCheckpoint = checkpoint
+        if let checkpoint {
+            try ModelPackage.checkDestination(checkpoint, kind: LanguageModel.packageKind, replacing: replacing)
+            if !resume, ExistingPath(checkpoint) != .nothing {
+                let partial = Self.partialCheckpointURL(for: checkpoint)
+                try ModelPackage.checkDestination(partial, kind: LanguageModel.packageKind)
+                epochCheckpoint = partial
+            }
+        }
         var model: LanguageModel
         var history: [LanguageModelEpochReport] = []
         var startEpoch = 0
@@ -108,6 +132,9 @@ public struct LanguageModelTrainer: Sendable {
             var tokens = 0
             for (index, batch) in batches.enumerated() {
                 let loss = session.step(batch)
+                guard loss.isFinite else {
+                    throw TrainingDivergedError(epoch: epoch + 1, loss: loss, learningRate: options.learningRate)
+                }
                 totalLoss += Double(loss)
                 tokens += batch.inputs.count
                 let now = Date()
@@ -127,11 +154,18 @@ public struct LanguageModelTrainer: Sendable {
             history.append(report)
             onEvent(.epochFinished(report))
             model.metadata = metadata(history: history, epochs: epoch + 1, perplexity: perplexity)
-            if let checkpoint {
-                try model.save(to: checkpoint)
-                try Self.saveOptimizerState(session.optimizerState, to: checkpoint, model: model)
-                onEvent(.checkpointSaved(checkpoint))
+            if let epochCheckpoint {
+                try model.save(to: epochCheckpoint, replacing: epochCheckpoint == checkpoint ? replacing : .sameKind)
+                try Self.saveOptimizerState(session.optimizerState, to: epochCheckpoint, model: model)
+                onEvent(.checkpointSaved(epochCheckpoint))
             }
+        }
+        if let checkpoint, let epochCheckpoint, epochCheckpoint != checkpoint {
+            // Training is complete: only now does the new model replace the old one.
+            try model.save(to: checkpoint, replacing: replacing)
+            try Self.saveOptimizerState(session.optimizerState, to: checkpoint, model: model)
+            try? FileManager.default.removeItem(at: epochCheckpoint)
+            onEvent(.checkpointSaved(checkpoint))
         }
         return (model, history)
     }

@@ -36,6 +36,6 @@ struct IndexAddCommand: ParsableCommand {
         }
         progress.finish()
         let info = try index.info()
-        print("added \(documents.count) documents to \(database); it holds \(info.documentCount) documents in \(info.chunkCount) chunks")
+        Console.print("added \(documents.count) documents to \(database); it holds \(info.documentCount) documents in \(info.chunkCount) chunks")
     }
 }

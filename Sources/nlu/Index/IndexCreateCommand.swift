@@ -33,6 +33,6 @@ struct IndexCreateCommand: ParsableCommand {
         let embedder = try EmbedderLoading.load(model)
         let index = try DocumentIndex.create(at: URL(fileURLWithPath: database), embedder: embedder, modelSource: EmbedderLoading.recordedSource(model),
                                              chunking: try ChunkingOptions(size: chunkSize, overlap: overlap))
-        print("created \(database): model \(embedder.identity), chunks of \(index.chunking.size) words overlapping by \(index.chunking.overlap)")
+        Console.print("created \(database): model \(embedder.identity), chunks of \(index.chunking.size) words overlapping by \(index.chunking.overlap)")
     }
 }

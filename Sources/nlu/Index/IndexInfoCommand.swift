@@ -31,10 +31,10 @@ struct IndexInfoCommand: ParsableCommand {
                             chunkSize: info.chunking.size, chunkOverlap: info.chunking.overlap,
                             documents: info.documentCount, chunks: info.chunkCount)
         if json {
-            print(try Console.json(output))
+            Console.print(try Console.json(output))
             return
         }
-        print("""
+        Console.print("""
             index:     \(info.path) (schema version \(info.schemaVersion))
             model:     \(info.model.map { "\($0)" } ?? "none (keyword only)")\(info.modelSource.map { ", loaded from \($0)" } ?? "")
             chunking:  \(info.chunking.size) words, overlap \(info.chunking.overlap)

@@ -96,17 +96,17 @@ struct IndexSearchCommand: ParsableCommand {
         for (number, query) in queries.enumerated() {
             let results = try index.search(query, embedding: embeddings?[number], options: options)
             if json {
-                print(try Console.json(Output(query: query, results: results.map {
+                Console.print(try Console.json(Output(query: query, results: results.map {
                     .init(document: $0.documentID, chunk: $0.chunk, score: $0.score, start: $0.start, end: $0.end, text: $0.text)
                 })))
                 continue
             }
-            if queries.count > 1 { print("\(number > 0 ? "\n" : "")query: \(query)") }
-            if results.isEmpty { print("(no results)") }
+            if queries.count > 1 { Console.print("\(number > 0 ? "\n" : "")query: \(query)") }
+            if results.isEmpty { Console.print("(no results)") }
             for (rank, result) in results.enumerated() {
                 let preview = result.text.split(whereSeparator: \.isNewline).joined(separator: " ")
                 let shown = preview.count > 100 ? preview.prefix(99) + "…" : Substring(preview)
-                print(String(format: "%2d. %.4f  ", rank + 1, result.score) + "\(result.documentID) #\(result.chunk) [\(result.start)..<\(result.end)]  \(shown)")
+                Console.print(String(format: "%2d. %.4f  ", rank + 1, result.score) + "\(result.documentID) #\(result.chunk) [\(result.start)..<\(result.end)]  \(shown)")
             }
         }
     }

@@ -61,6 +61,6 @@ struct IntentsEvaluateCommand: ParsableCommand {
                 Console.log(String(format: "fold %d/%d: accuracy %.4f", fold, k, foldReport.accuracy))
             }
         }
-        print(json ? try Console.json(report) : report.table())
+        Console.print(json ? try Console.json(report) : report.table())
     }
 }

@@ -25,7 +25,12 @@ struct IntentsImportCommand: ParsableCommand {
     @Flag(help: "Print a JSON summary on stdout.")
     var json = false
 
+    func validate() throws {
+        guard !output.isEmpty else { throw ValidationError("--output is empty; give a file path") }
+    }
+
     func run() throws {
+        try Console.checkOutput(output, inputs: inputs)
         let result = try input.load(inputs)
         let dataset = result.dataset
         try dataset.save(to: URL(fileURLWithPath: output))
@@ -33,9 +38,9 @@ struct IntentsImportCommand: ParsableCommand {
                               utterances: dataset.utteranceCount, counterexamples: dataset.counterexamples.count,
                               entities: dataset.entities.count, output: output)
         if json {
-            print(try Console.json(summary, sortedKeys: false))
+            Console.print(try Console.json(summary, sortedKeys: false))
         } else {
-            print("imported \(summary.intents) intents, \(summary.utterances) utterances, \(summary.counterexamples) counterexamples, \(summary.entities) entities (\(result.format.summary)) → \(output)")
+            Console.print("imported \(summary.intents) intents, \(summary.utterances) utterances, \(summary.counterexamples) counterexamples, \(summary.entities) entities (\(result.format.summary)) → \(output)")
         }
     }
 

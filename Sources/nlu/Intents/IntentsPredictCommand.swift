@@ -53,20 +53,20 @@ struct IntentsPredictCommand: ParsableCommand {
     private func answer(_ text: String, _ classifier: IntentClassifier) throws {
         let prediction = classifier.predict(text, top: top, threshold: threshold)
         if json {
-            print(try Self.jsonLine(prediction))
+            Console.print(try Self.jsonLine(prediction))
             return
         }
         func percent(_ value: Float) -> String { String(format: "%.1f%%", value * 100) }
         let headline = prediction.intent.map { "\($0) (\(percent(prediction.confidence)))" }
             ?? "no intent (best \(percent(prediction.confidence)))"
-        print("\(text) → \(headline)")
-        print("    " + prediction.ranking.map { "\($0.intent) \(percent($0.confidence))" }.joined(separator: "   "))
+        Console.print("\(text) → \(headline)")
+        Console.print("    " + prediction.ranking.map { "\($0.intent) \(percent($0.confidence))" }.joined(separator: "   "))
         for entity in prediction.entities {
             var line = "    \(entity.entity) = \(entity.value) \"\(entity.text)\" [\(entity.start)..<\(entity.end)]"
             if let role = entity.role { line += " role \(role)" }
             if let group = entity.group { line += " group \(group)" }
             line += " \(entity.extractor.rawValue) \(percent(Float(entity.confidence)))"
-            print(line)
+            Console.print(line)
         }
     }
 

@@ -10,7 +10,8 @@ struct IntentsTrainCommand: ParsableCommand {
         discussion: """
         Counterexamples and out-of-scope labels train a "none" class. Progress per epoch (loss, validation \
         accuracy) goes to stderr; the best epoch on the validation split is kept. The model package is written \
-        atomically: an existing package at --output stays intact if anything fails.
+        atomically: an existing package at --output stays intact if anything fails. --output may name a new path, \
+        an empty folder or an intent model package (replaced); anything else there is refused (exit 1).
         """)
 
     @Argument(help: "The dataset: NLUKit JSON or a platform export (several are merged).")
@@ -25,14 +26,20 @@ struct IntentsTrainCommand: ParsableCommand {
     @Option(help: "Default confidence threshold stored in the model (under it: no intent).")
     var threshold: Float = 0
 
+    @Flag(help: "Replace a model package of another kind at --output (never a file or a folder that is not a package).")
+    var force = false
+
     @Flag(help: "Print a JSON summary on stdout.")
     var json = false
 
     func validate() throws {
         guard threshold >= 0, threshold <= 1 else { throw ValidationError("--threshold must be between 0 and 1, got \(threshold)") }
+        guard !output.isEmpty else { throw ValidationError("--output is empty; give a path such as model.nlumodel") }
     }
 
     func run() throws {
+        try Console.checkOutput(output, inputs: dataset)
+        try ModelPackage.checkDestination(URL(fileURLWithPath: output), kind: IntentClassifier.modelKind, replacing: replacement)
         let result = try input.load(dataset)
         let data = result.dataset
         Console.log("training on \(data.intents.count) intents, \(data.utteranceCount) utterances, \(data.counterexamples.count) counterexamples")
@@ -59,7 +66,7 @@ struct IntentsTrainCommand: ParsableCommand {
         try classifier.save(to: URL(fileURLWithPath: output), metadata: [
             "trainedWith": "nlu intents train", "nlukitVersion": NLUKitVersion.string,
             "utterances": "\(data.utteranceCount)", "counterexamples": "\(data.counterexamples.count)",
-        ])
+        ], replacing: replacement)
         let summary = Summary(output: output, intents: classifier.intents.count, noneClass: classifier.hasNoneClass,
                               features: classifier.featurizer.dimension,
                               minDocumentFrequency: classifier.featurizer.options.minDocumentFrequency ?? 1, epochs: epochs,
@@ -68,14 +75,16 @@ struct IntentsTrainCommand: ParsableCommand {
                               slotFeatures: classifier.entityExtractor?.tagger?.crf.stateFeatureCount ?? 0,
                               entityDefinitions: classifier.entityExtractor?.definitions.count ?? 0)
         if json {
-            print(try Console.json(summary, sortedKeys: false))
+            Console.print(try Console.json(summary, sortedKeys: false))
         } else {
-            print("saved \(output): \(summary.intents) intents\(summary.noneClass ? " + none class" : ""), \(summary.features) features (min-df \(summary.minDocumentFrequency)), \(summary.epochs) epochs, \(String(format: "%.2f", seconds)) s")
+            Console.print("saved \(output): \(summary.intents) intents\(summary.noneClass ? " + none class" : ""), \(summary.features) features (min-df \(summary.minDocumentFrequency)), \(summary.epochs) epochs, \(String(format: "%.2f", seconds)) s")
             if summary.slotLabels > 0 || summary.entityDefinitions > 0 {
-                print("entities: slot tagger with \(summary.slotLabels) tags and \(summary.slotFeatures) state features, \(summary.entityDefinitions) entity definitions")
+                Console.print("entities: slot tagger with \(summary.slotLabels) tags and \(summary.slotFeatures) state features, \(summary.entityDefinitions) entity definitions")
             }
         }
     }
+
+    private var replacement: ModelPackage.Replacement { force ? .anyModelPackage : .sameKind }
 
     struct Summary: Encodable {
         var output: String

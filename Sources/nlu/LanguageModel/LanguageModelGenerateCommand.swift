@@ -63,7 +63,7 @@ struct LanguageModelGenerateCommand: ParsableCommand {
         let languageModel = try LanguageModelOutput.loadModel(model)
         if json {
             let result = try languageModel.generate(prompt: prompt, options: options)
-            print(try Console.json(Output(prompt: prompt, promptTokens: result.promptTokens, tokens: result.tokens,
+            Console.print(try Console.json(Output(prompt: prompt, promptTokens: result.promptTokens, tokens: result.tokens,
                                                       text: result.text, reachedEndToken: result.reachedEndToken)))
             return
         }

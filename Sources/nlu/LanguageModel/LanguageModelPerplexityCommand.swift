@@ -34,9 +34,9 @@ struct LanguageModelPerplexityCommand: ParsableCommand {
             throw LanguageModelError.file(file, "the file has no tokens")
         }
         if json {
-            print(try Console.json(report))
+            Console.print(try Console.json(report))
         } else {
-            print(String(format: "perplexity %.4f over %d tokens (%.4f nats/token, %d unknown)",
+            Console.print(String(format: "perplexity %.4f over %d tokens (%.4f nats/token, %d unknown)",
                          report.perplexity, report.tokens, report.loss, report.unknownTokens))
         }
     }

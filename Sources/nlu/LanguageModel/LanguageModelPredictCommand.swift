@@ -89,9 +89,9 @@ struct LanguageModelPredictCommand: ParsableCommand {
             if json {
                 // Built by hand so the keys keep the documented order (input, next; token, probability).
                 let candidates = try next.map { "{\"token\":\(try Console.json($0.token)),\"probability\":\($0.probability)}" }
-                print("{\"input\":\(try Console.json(token)),\"next\":[\(candidates.joined(separator: ","))]}")
+                Console.print("{\"input\":\(try Console.json(token)),\"next\":[\(candidates.joined(separator: ","))]}")
             } else {
-                print("\(token) → " + next.map { String(format: "%@ %.4f", $0.token, $0.probability) }.joined(separator: ", "))
+                Console.print("\(token) → " + next.map { String(format: "%@ %.4f", $0.token, $0.probability) }.joined(separator: ", "))
             }
         }
         if let stateOut, let tensor = state?.floatTensorValue {

@@ -11,7 +11,10 @@ struct LanguageModelTrainCommand: ParsableCommand {
         Each non-empty line ends with the end token </s>. The vocabulary keeps the --max-vocabulary most frequent \
         tokens (seen at least --min-count times); the rest become <unk>. The last --validation-split of the text is \
         held out and its perplexity printed after every epoch. Progress goes to stderr; the model package is written \
-        atomically after every epoch, and --resume continues from it.
+        atomically after every epoch, and --resume continues from it. Over an existing model (without --resume) the \
+        epochs' checkpoints go to OUTPUT.partial and the model is replaced only when training ends; an interrupted \
+        run keeps the old model (--resume -o OUTPUT.partial continues). --output may name a new path, an empty \
+        folder or a language-model package; anything else there is refused (exit 1).
         """)
 
     @Argument(help: "Plain-text UTF-8 corpus files.")
@@ -71,6 +74,9 @@ struct LanguageModelTrainCommand: ParsableCommand {
     @Flag(help: "Continue training the package at --output up to --epochs.")
     var resume = false
 
+    @Flag(help: "Replace a model package of another kind at --output (never a file or a folder that is not a package).")
+    var force = false
+
     @Flag(help: "Print the per-epoch report as JSON on stdout.")
     var json = false
 
@@ -84,6 +90,7 @@ struct LanguageModelTrainCommand: ParsableCommand {
 
     func validate() throws {
         guard !corpus.isEmpty else { throw ValidationError("give at least one CORPUS file") }
+        guard !output.isEmpty else { throw ValidationError("--output is empty; give a path such as model.nlumodel") }
         do {
             try options.validate()
         } catch let error as LanguageModelError {
@@ -96,6 +103,7 @@ struct LanguageModelTrainCommand: ParsableCommand {
     }
 
     func run() throws {
+        try Console.checkOutput(output, inputs: corpus)
         var texts: [String] = []
         for path in corpus {
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -108,12 +116,13 @@ struct LanguageModelTrainCommand: ParsableCommand {
         }
         let url = URL(fileURLWithPath: output)
         let (model, history) = try LanguageModelTrainer(options: options).train(
-            texts: texts, names: corpus, checkpoint: url, resume: resume, onEvent: report)
+            texts: texts, names: corpus, checkpoint: url, resume: resume,
+            replacing: force ? .anyModelPackage : .sameKind, onEvent: report)
         if json {
-            print(try Console.json(history))
+            Console.print(try Console.json(history))
         } else {
             let perplexity = history.last?.validationPerplexity.map { String(format: ", validation perplexity %.2f", $0) } ?? ""
-            print("Saved \(output): \(model.configuration.layers)-layer \(model.configuration.cell.rawValue), "
+            Console.print("Saved \(output): \(model.configuration.layers)-layer \(model.configuration.cell.rawValue), "
                   + "\(model.configuration.level.rawValue) level, vocabulary \(model.vocabulary.count), "
                   + "\(history.last?.epoch ?? 0) epoch(s)\(perplexity)")
         }

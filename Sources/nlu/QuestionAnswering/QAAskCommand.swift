@@ -79,6 +79,7 @@ struct QAAskCommand: ParsableCommand {
             try answerFromIndex(at: index)
             return
         }
+        if let input, let output { try Console.checkOutput(output, inputs: [input, model]) }
         let answerer = try QuestionAnswerer(modelDirectory: URL(fileURLWithPath: model))
         if let input {
             try QABatch(answerer: answerer, options: reading.answerOptions).run(input: input, output: output)
@@ -90,13 +91,13 @@ struct QAAskCommand: ParsableCommand {
         }
         let answers = try answerer.answers(to: question ?? "", in: text, options: reading.answerOptions)
         if json {
-            print(QAJSON.string(QAJSON.AnswerList(answers: answers.map(QAJSON.Answer.init))))
+            Console.print(QAJSON.string(QAJSON.AnswerList(answers: answers.map(QAJSON.Answer.init))))
         } else if answers.isEmpty {
-            print("(no answer)")
+            Console.print("(no answer)")
         } else {
             for answer in answers {
                 let shown = answer.isNoAnswer ? "(no answer)" : "\"\(answer.text)\""
-                print(String(format: "%.4f  ", answer.score) + "\(shown)  [\(answer.start)..<\(answer.end)]")
+                Console.print(String(format: "%.4f  ", answer.score) + "\(shown)  [\(answer.start)..<\(answer.end)]")
             }
         }
     }
@@ -108,12 +109,12 @@ struct QAAskCommand: ParsableCommand {
         options.passageSearch = nil
         let answers = try answerer.answers(to: question ?? "", in: documentIndex, passages: reading.passages ?? 5, options: options)
         if json {
-            print(QAJSON.string(QAJSON.CollectionAnswerList(answers: answers.map(QAJSON.CollectionAnswer.init))))
+            Console.print(QAJSON.string(QAJSON.CollectionAnswerList(answers: answers.map(QAJSON.CollectionAnswer.init))))
         } else if answers.isEmpty {
-            print("(no answer)")
+            Console.print("(no answer)")
         } else {
             for answer in answers {
-                print(String(format: "%.4f  ", answer.answer.score) + "\"\(answer.answer.text)\"  \(answer.documentID) [\(answer.start)..<\(answer.end)]")
+                Console.print(String(format: "%.4f  ", answer.answer.score) + "\"\(answer.answer.text)\"  \(answer.documentID) [\(answer.start)..<\(answer.end)]")
             }
         }
     }

@@ -36,13 +36,13 @@ struct QABatch {
             } catch {
                 failures += 1
                 let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
-                FileHandle.standardError.write(Data("\(input) line \(number): \(message)\n".utf8))
+                Console.log("\(input) line \(number): \(message)")
                 let id = (try? JSONDecoder().decode(IDOnly.self, from: Data(line)))?.id
                 results.append(QAJSON.string(QAJSON.Failure(id: id, line: number, error: message)))
             }
             if Date().timeIntervalSince(lastReport) > 1 || done + 1 == numbered.count {
                 if numbered.count > 1 {
-                    FileHandle.standardError.write(Data("qa: \(done + 1)/\(numbered.count) answered\n".utf8))
+                    Console.log("qa: \(done + 1)/\(numbered.count) answered")
                 }
                 lastReport = Date()
             }
@@ -51,10 +51,10 @@ struct QABatch {
         if let output {
             try writeAtomically(text, to: URL(fileURLWithPath: output))
         } else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            Console.write(text)
         }
         if failures > 0 {
-            FileHandle.standardError.write(Data("qa: \(failures) of \(numbered.count) lines failed\n".utf8))
+            Console.log("qa: \(failures) of \(numbered.count) lines failed")
             throw ExitCode.failure
         }
     }

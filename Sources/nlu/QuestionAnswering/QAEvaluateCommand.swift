@@ -47,15 +47,15 @@ struct QAEvaluateCommand: ParsableCommand {
         var lastReport = Date()
         let report = try SQuADEvaluation.evaluate(answerer, on: dataset, options: reading.answerOptions) { done in
             if Date().timeIntervalSince(lastReport) > 2 {
-                FileHandle.standardError.write(Data("qa evaluate: \(done)/\(total)\n".utf8))
+                Console.log("qa evaluate: \(done)/\(total)")
                 lastReport = Date()
             }
         }
         if json {
-            print(QAJSON.string(Summary(exact_match: report.exactMatch, f1: report.f1, count: report.count,
+            Console.print(QAJSON.string(Summary(exact_match: report.exactMatch, f1: report.f1, count: report.count,
                                         seconds_per_question: report.secondsPerQuestion)))
         } else {
-            print(String(format: "exact match %.2f  F1 %.2f  questions %d  %.4f s/question",
+            Console.print(String(format: "exact match %.2f  F1 %.2f  questions %d  %.4f s/question",
                          report.exactMatch, report.f1, report.count, report.secondsPerQuestion))
         }
     }

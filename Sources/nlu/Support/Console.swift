@@ -1,16 +1,33 @@
+import ArgumentParser
 import Foundation
+import NLUKit
 
 /// Output and input helpers shared by every `nlu` subcommand: results on stdout, logs and
 /// progress on stderr, JSON one value per line, inputs from a file or standard input.
+/// Subcommands never call Swift's `print` or `FileHandle.write`: both lose or trap on write errors.
 enum Console {
     /// Writes `text` to stdout at once, without a newline (generation streams token by token).
+    /// Every result goes through here: a failed write ends the command with exit 1 and a message
+    /// (`> /dev/full`), a closed pipe (`| head`) ends it quietly with exit 0, as Unix tools do.
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        do {
+            try StreamOutput.standardOutput.write(text)
+        } catch StreamOutput.Failure.readerClosed {
+            Foundation.exit(0)
+        } catch {
+            log("Error: \(error)")
+            Foundation.exit(1)
+        }
     }
 
-    /// Writes a line to stderr (progress, warnings, logs).
+    /// Writes `line` and a newline to stdout (see ``write(_:)``).
+    static func print(_ line: String) {
+        write(line + "\n")
+    }
+
+    /// Writes a line to stderr (progress, warnings, logs); a failure to do so is not worth stopping for.
     static func log(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        try? StreamOutput.standardError.write(text + "\n")
     }
 
     /// `value` as one line of JSON; sorted keys give stable output for scripts.
@@ -18,6 +35,13 @@ enum Console {
         let encoder = JSONEncoder()
         encoder.outputFormatting = sortedKeys ? [.withoutEscapingSlashes, .sortedKeys] : [.withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// Refuses, before any work, an output path that is empty or would overwrite one of the `inputs`.
+    static func checkOutput(_ output: String, flag: String = "--output", inputs: [String]) throws {
+        guard !output.isEmpty else { throw ValidationError("\(flag) is empty; give a path") }
+        try OutputPath.checkNotAnInput(URL(fileURLWithPath: output),
+                                       inputs: inputs.filter { $0 != "-" }.map { URL(fileURLWithPath: $0) })
     }
 
     /// The bytes of the file at `path`, or of standard input when `path` is nil or "-".
@@ -36,30 +60,37 @@ extension Console {
     /// The lines of the file at `path` (standard input when nil or "-"), one input each; a final
     /// newline ends the last line and a "\r" before a newline is dropped.
     /// - Throws: ``InputError`` naming the file (or "standard input") and the line that is not UTF-8.
-    static func readLines(path: String?) throws -> [String] {
+    static func readLines(path: String?, keepingByteOrderMark: Bool = false) throws -> [String] {
         let source = path ?? "standard input"
         let data = try readData(path: path)
         var lines: [String] = []
         var lineStart = data.startIndex
         var lineNumber = 1
         for index in data.indices where data[index] == 0x0A {
-            lines.append(try decodeLine(data[lineStart..<index], source: source, line: lineNumber))
+            lines.append(try decodeLine(data[lineStart..<index], source: source, line: lineNumber,
+                                        keepingByteOrderMark: keepingByteOrderMark))
             lineStart = index + 1
             lineNumber += 1
         }
         if lineStart < data.endIndex {
-            lines.append(try decodeLine(data[lineStart...], source: source, line: lineNumber))
+            lines.append(try decodeLine(data[lineStart...], source: source, line: lineNumber,
+                                        keepingByteOrderMark: keepingByteOrderMark))
         }
         return lines
     }
 
-    private static func decodeLine(_ bytes: Data, source: String, line: Int) throws -> String {
+    /// Foundation's `String(data:encoding:)` drops a leading U+FEFF; `keepingByteOrderMark` keeps it.
+    private static func decodeLine(_ bytes: Data, source: String, line: Int, keepingByteOrderMark: Bool) throws -> String {
         var bytes = bytes
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
-        guard let text = String(data: bytes, encoding: .utf8) else {
-            throw InputError("\(source) line \(line): not valid UTF-8")
+        if keepingByteOrderMark {
+            let text = String(decoding: bytes, as: UTF8.self)
+            // Decoding replaces invalid sequences with U+FFFD: valid UTF-8 round-trips unchanged.
+            if text.utf8.elementsEqual(bytes) { return text }
+        } else if let text = String(data: bytes, encoding: .utf8) {
+            return text
         }
-        return text
+        throw InputError("\(source) line \(line): not valid UTF-8")
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NLUKit
 
 /// A progress line on stderr for long operations: redrawn in place (at most ten times a second)
 /// on a terminal; in a log or pipe, one line per new step and per 10% so the log stays short.
@@ -17,7 +18,7 @@ final class ProgressLine {
             lastDraw = now
             let width = 30, filled = width * percent / 100
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-            FileHandle.standardError.write(Data("\r\(label)[\(bar)] \(done)/\(total)\u{1B}[K".utf8))
+            try? StreamOutput.standardError.write("\r\(label)[\(bar)] \(done)/\(total)\u{1B}[K")
             drawn = true
         } else if label != lastLabel || percent / 10 > lastTenth {
             Console.log("\(label)\(done)/\(total) (\(percent)%)")
@@ -29,6 +30,6 @@ final class ProgressLine {
 
     /// Ends the line on a terminal.
     func finish() {
-        if drawn { FileHandle.standardError.write(Data("\n".utf8)) }
+        if drawn { try? StreamOutput.standardError.write("\n") }
     }
 }

@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// The temporary files and folders that atomic writers are building, so that a process stopped by
+/// SIGINT, SIGTERM or SIGHUP removes them before it ends (`*.tmp-*` would otherwise stay behind).
+/// A process killed with SIGKILL cannot clean up: writers sweep the temporaries of dead processes
+/// beside their destination instead (see ``AtomicFile/temporaryURL(beside:)``).
+///
+///     TemporaryFiles.removeOnTermination()   // once, at the start of a command-line tool
+public enum TemporaryFiles {
+    private final class Registry: @unchecked Sendable {
+        let lock = NSLock()
+        var paths: Set<String> = []
+        var installed = false
+    }
+    private static let registry = Registry()
+
+    /// Records `url` as a temporary that is being built. Called before it is created.
+    public static func register(_ url: URL) {
+        registry.lock.lock()
+        registry.paths.insert(url.path)
+        registry.lock.unlock()
+    }
+
+    /// Forgets `url` (it was renamed into place or removed).
+    public static func unregister(_ url: URL) {
+        registry.lock.lock()
+        registry.paths.remove(url.path)
+        registry.lock.unlock()
+    }
+
+    /// Installs handlers for SIGINT, SIGTERM and SIGHUP that remove the registered temporaries and
+    /// then end the process by the same signal (so its exit status still says which). Idempotent.
+    ///
+    /// The handler itself only writes the signal's number to a pipe (all a handler may safely do);
+    /// a thread reading the pipe does the cleaning. `sigaction` replaces the default action in one
+    /// step, so no signal is lost or ignored while the handlers are being installed.
+    public static func removeOnTermination() {
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
+        guard !registry.installed else { return }
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return }
+        signalPipe = ends[1]
+        let readEnd = ends[0]
+        let cleaner = Thread {
+            var number: Int32 = 0
+            while read(readEnd, &number, MemoryLayout<Int32>.size) != MemoryLayout<Int32>.size {
+                if errno != EINTR { return }
+            }
+            terminate(by: number)
+        }
+        cleaner.start()
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+            var action = sigaction()
+            #if canImport(Darwin)
+            action.__sigaction_u.__sa_handler = forwardSignal
+            #else
+            action.__sigaction_handler.sa_handler = forwardSignal
+            #endif
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(signalNumber, &action, nil)
+        }
+        // A parent may have started us with these blocked (Foundation's Process inherits its
+        // thread's mask): a tool that must stop on request unblocks them.
+        var termination = sigset_t()
+        sigemptyset(&termination)
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&termination, signalNumber) }
+        pthread_sigmask(SIG_UNBLOCK, &termination, nil)
+        registry.installed = true
+    }
+
+    /// Removes the temporaries and ends the process. The lock is never released: a writer that
+    /// tries to register a new temporary meanwhile waits until the process is gone.
+    private static func terminate(by signalNumber: Int32) -> Never {
+        registry.lock.lock()
+        for path in registry.paths {
+            // A writer may still be adding files to a folder being removed: retry a few times.
+            for _ in 0..<5 where ExistingPath(URL(fileURLWithPath: path)) != .nothing {
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
+        signal(signalNumber, SIG_DFL)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, signalNumber)
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+        kill(getpid(), signalNumber)
+        _exit(128 + signalNumber)
+    }
+}
+
+/// The write end of the pipe the signal handler writes to (set once, before the handlers are installed).
+nonisolated(unsafe) private var signalPipe: Int32 = -1
+
+/// The signal handler: async-signal-safe, it only writes the signal's number to the pipe.
+private func forwardSignal(_ number: Int32) {
+    var number = number
+    _ = write(signalPipe, &number, MemoryLayout<Int32>.size)
+}

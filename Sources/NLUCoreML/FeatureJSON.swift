@@ -1,0 +1,137 @@
+import Foundation
+import NLUCore
+
+/// Features to and from JSON, as `nlu coreml predict` reads and prints them: an object of feature name → number,
+/// (nested) array of numbers, string, or string → number object.
+///
+///     let input = try FeatureJSON.provider(from: Data(#"{"embeddings": [0.1, 0.2]}"#.utf8), for: model.modelDescription)
+///     let json = try FeatureJSON.data(from: try model.prediction(from: input))
+public enum FeatureJSON {
+    /// Errors in a JSON input, naming the feature and what was expected.
+    public enum Error: Swift.Error, Equatable, CustomStringConvertible, LocalizedError {
+        case notAnObject
+        case invalidJSON(String)
+        case unknownFeature(String, known: [String])
+        case invalidValue(String, reason: String)
+
+        public var description: String {
+            switch self {
+            case .notAnObject: return "the input must be a JSON object of feature name → value"
+            case .invalidJSON(let reason): return "the input is not valid JSON (\(reason))"
+            case let .unknownFeature(name, known): return "the model has no input '\(name)' (inputs: \(known.joined(separator: ", ")))"
+            case let .invalidValue(name, reason): return "input '\(name)': \(reason)"
+            }
+        }
+
+        public var errorDescription: String? { description }
+    }
+
+    /// The features of a JSON object, typed by the model's declared inputs.
+    public static func provider(from json: Data, for description: ModelDescription) throws -> DictionaryFeatureProvider {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
+        } catch {
+            throw FeatureJSON.Error.invalidJSON(error.localizedDescription)
+        }
+        guard let features = object as? [String: Any] else { throw FeatureJSON.Error.notAnObject }
+        var provider = DictionaryFeatureProvider()
+        for (name, value) in features.sorted(by: { $0.key < $1.key }) {
+            guard let input = description.inputs.first(where: { $0.name == name }) else {
+                throw FeatureJSON.Error.unknownFeature(name, known: description.inputs.map(\.name))
+            }
+            provider[name] = try featureValue(value, as: input.type, name: name)
+        }
+        return provider
+    }
+
+    private static func featureValue(_ value: Any, as type: FeatureType, name: String) throws -> FeatureValue {
+        switch type {
+        case .string:
+            guard let string = value as? String else { throw Error.invalidValue(name, reason: "expected a string") }
+            return .string(string)
+        case .int:
+            guard let number = number(value), let integer = Int(exactly: number) else {
+                throw Error.invalidValue(name, reason: "expected a whole number")
+            }
+            return .int(integer)
+        case .double:
+            guard let number = number(value) else { throw Error.invalidValue(name, reason: "expected a number") }
+            return .double(number)
+        case .dictionary:
+            guard let object = value as? [String: Any] else { throw Error.invalidValue(name, reason: "expected an object of string → number") }
+            return .dictionary(try object.mapValues { item in
+                guard let number = number(item) else { throw Error.invalidValue(name, reason: "expected numbers as values") }
+                return number
+            })
+        case .tensor(let dataType, _):
+            var shape = [Int]()
+            var values = [Double]()
+            try flatten(value, depth: 0, shape: &shape, into: &values, name: name)
+            if dataType == .int32 {
+                let integers = try values.map { value -> Int32 in
+                    guard let integer = Int32(exactly: value) else { throw Error.invalidValue(name, reason: "\(value) is not a 32-bit whole number") }
+                    return integer
+                }
+                return .int32Tensor(Tensor(shape: shape, scalars: integers))
+            }
+            return .floatTensor(Tensor(shape: shape, scalars: values.map { Float($0) }))
+        }
+    }
+
+    /// A number or rectangular nested array as a shape and its values in row-major order.
+    private static func flatten(_ value: Any, depth: Int, shape: inout [Int], into values: inout [Double], name: String) throws {
+        guard depth <= 16 else { throw Error.invalidValue(name, reason: "arrays nested deeper than 16 levels") }
+        if let array = value as? [Any] {
+            if depth == shape.count {
+                shape.append(array.count)
+            } else if shape[depth] != array.count {
+                throw Error.invalidValue(name, reason: "rows of different lengths (\(shape[depth]) and \(array.count)) at depth \(depth + 1)")
+            }
+            guard !array.isEmpty else { throw Error.invalidValue(name, reason: "an empty array") }
+            for item in array { try flatten(item, depth: depth + 1, shape: &shape, into: &values, name: name) }
+            return
+        }
+        guard let number = number(value) else {
+            throw Error.invalidValue(name, reason: "expected numbers or nested arrays of numbers")
+        }
+        if depth == 0 { shape = [1] } else if depth != shape.count {
+            throw Error.invalidValue(name, reason: "a number where an array was expected at depth \(depth + 1)")
+        }
+        values.append(number)
+    }
+
+    /// A JSON number (not `true`/`false`, which JSONSerialization also hands out as NSNumber).
+    private static func number(_ value: Any) -> Double? {
+        guard !(value is String), let number = value as? NSNumber else { return nil }
+        if String(cString: number.objCType) == "c" { return nil }
+        return number.doubleValue
+    }
+
+    /// `{"outputs": {name: value}}` with tensors as nested arrays, keys sorted.
+    public static func data(from output: FeatureProvider) throws -> Data {
+        var outputs = [String: Any]()
+        for name in output.featureNames {
+            guard let value = output.featureValue(for: name) else { continue }
+            outputs[name] = jsonValue(value)
+        }
+        return try JSONSerialization.data(withJSONObject: ["outputs": outputs], options: [.sortedKeys])
+    }
+
+    static func jsonValue(_ value: FeatureValue) -> Any {
+        switch value {
+        case .floatTensor(let tensor): return nested(tensor.scalars.map { Double($0) }, shape: tensor.shape)
+        case .int32Tensor(let tensor): return nested(tensor.scalars.map { Int($0) }, shape: tensor.shape)
+        case .string(let string): return string
+        case .int(let integer): return integer
+        case .double(let double): return double
+        case .dictionary(let dictionary): return dictionary
+        }
+    }
+
+    private static func nested<T>(_ values: [T], shape: [Int]) -> Any {
+        guard shape.count > 1 else { return values }
+        let stride = shape.dropFirst().reduce(1, *)
+        return (0..<shape[0]).map { nested(Array(values[($0 * stride)..<(($0 + 1) * stride)]), shape: Array(shape.dropFirst())) }
+    }
+}

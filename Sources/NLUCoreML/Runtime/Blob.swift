@@ -1,0 +1,100 @@
+import NLUCore
+
+/// One intermediate value of a neural network: a dense row-major float array and its shape.
+///
+/// Core ML calls these blobs. In the old rank-5 layout every blob is `[Seq, Batch, C, H, W]`; with
+/// `EXACT_ARRAY_MAPPING` (ND layers) a blob has the rank its producer gives it.
+struct Blob: Sendable {
+    var shape: [Int]
+    var values: [Float]
+
+    init(shape: [Int], values: [Float]) {
+        precondition(shape.reduce(1, *) == values.count, "blob shape \(shape) does not hold \(values.count) values")
+        self.shape = shape
+        self.values = values
+    }
+
+    init(shape: [Int], repeating value: Float = 0) {
+        self.shape = shape
+        self.values = [Float](repeating: value, count: shape.reduce(1, *))
+    }
+
+    var rank: Int { shape.count }
+    var count: Int { values.count }
+
+    /// Row-major strides of `shape`.
+    static func strides(of shape: [Int]) -> [Int] { Tensor<Float>.rowMajorStrides(for: shape) }
+
+    /// The same values under another shape with the same element count.
+    func reshaped(_ newShape: [Int]) -> Blob { Blob(shape: newShape, values: values) }
+}
+
+/// Shape arithmetic shared by the layers.
+enum Shapes {
+    /// `axis` (negative counts from the end) as an index into a shape of `rank`, or `nil` when out of range.
+    static func normalize(axis: Int, rank: Int) -> Int? {
+        let resolved = axis < 0 ? axis + rank : axis
+        return (0..<rank).contains(resolved) ? resolved : nil
+    }
+
+    /// NumPy broadcasting of two shapes, or `nil` when they do not broadcast.
+    static func broadcast(_ a: [Int], _ b: [Int]) -> [Int]? {
+        let rank = max(a.count, b.count)
+        let paddedA = [Int](repeating: 1, count: rank - a.count) + a
+        let paddedB = [Int](repeating: 1, count: rank - b.count) + b
+        var result = [Int]()
+        for (x, y) in zip(paddedA, paddedB) {
+            if x == y || y == 1 { result.append(x) } else if x == 1 { result.append(y) } else { return nil }
+        }
+        return result
+    }
+
+    /// For each element of a blob of `outputShape`, the index of the element of `inputShape` it reads under
+    /// broadcasting (input shape padded with leading 1s).
+    static func broadcastIndices(from inputShape: [Int], to outputShape: [Int]) -> [Int] {
+        let padded = [Int](repeating: 1, count: outputShape.count - inputShape.count) + inputShape
+        let inputStrides = Blob.strides(of: padded).enumerated().map { padded[$0.offset] == 1 ? 0 : $0.element }
+        return positions(shape: outputShape, strides: inputStrides)
+    }
+
+    /// Walking a blob of `shape` in row-major order, the position each element has in a source whose axes advance
+    /// by `strides` (0 for a broadcast axis, permuted strides for a transpose).
+    static func positions(shape: [Int], strides: [Int]) -> [Int] {
+        let count = shape.reduce(1, *)
+        var positions = [Int](repeating: 0, count: count)
+        var counter = [Int](repeating: 0, count: shape.count)
+        var position = 0
+        for element in 0..<count {
+            positions[element] = position
+            // Advance the multi-index like an odometer, keeping the source position in step.
+            var axis = shape.count - 1
+            while axis >= 0 {
+                counter[axis] += 1
+                position += strides[axis]
+                if counter[axis] < shape[axis] { break }
+                position -= strides[axis] * counter[axis]
+                counter[axis] = 0
+                axis -= 1
+            }
+        }
+        return positions
+    }
+
+    /// The element count of `shape` read from a file, or `nil` when a dimension is negative or the count exceeds
+    /// `limit` (checked step by step, so hostile sizes cannot overflow).
+    static func checkedCount(_ shape: [Int], limit: Int = 1 << 28) -> Int? {
+        var count = 1
+        for dimension in shape {
+            guard dimension >= 0 else { return nil }
+            let (product, overflow) = count.multipliedReportingOverflow(by: dimension)
+            guard !overflow, product <= limit else { return nil }
+            count = product
+        }
+        return count
+    }
+
+    /// Splits `shape` around `axis`: (product of dims before, dim, product of dims after).
+    static func around(axis: Int, of shape: [Int]) -> (outer: Int, length: Int, inner: Int) {
+        (shape[..<axis].reduce(1, *), shape[axis], shape[(axis + 1)...].reduce(1, *))
+    }
+}

@@ -1,0 +1,167 @@
+import NLUCore
+
+/// Runs the layers of a `neuralNetwork`, `neuralNetworkClassifier` or `neuralNetworkRegressor` in file order on the
+/// named features, and turns the blobs the description names into output features.
+struct NeuralNetworkRunner: Sendable {
+    /// A classifier's labels and where its probabilities come from.
+    struct Classification: Sendable {
+        enum Labels: Sendable { case strings([String]), integers([Int64]) }
+        let labels: Labels
+        let probabilityBlob: String
+        let labelFeature: String
+        let probabilitiesFeature: String?
+
+        var count: Int {
+            switch labels { case .strings(let l): l.count; case .integers(let l): l.count }
+        }
+    }
+
+    let layers: [CompiledLayer]
+    let rank5: Bool
+    let inputs: [FeatureSpecification]
+    let outputs: [FeatureSpecification]
+    let classification: Classification?
+
+    init(layers specs: [CoreML_Specification_NeuralNetworkLayer], arrayMapping: CoreML_Specification_NeuralNetworkMultiArrayShapeMapping,
+         inputs: [FeatureSpecification], outputs: [FeatureSpecification], classification: Classification?) throws {
+        guard !specs.isEmpty else { throw CoreMLError.invalidModel("the neural network has no layers") }
+        let rank5 = arrayMapping != .exactArrayMapping
+        self.rank5 = rank5
+        layers = try specs.map { try LayerCompiler.compile($0, rank5: rank5) }
+        self.inputs = inputs
+        self.outputs = outputs
+        self.classification = classification
+        // Every blob a layer reads must be an input or an earlier layer's output.
+        var available = Set(inputs.map(\.feature.name))
+        for layer in layers {
+            for (index, input) in layer.inputs.enumerated() where !available.contains(input) {
+                guard layer.optionalInputs.contains(index) else {
+                    throw CoreMLError.invalidModel("layer '\(layer.name)' reads '\(input)', which is neither a model input nor made by an earlier layer")
+                }
+            }
+            available.formUnion(layer.outputs)
+        }
+        for output in outputs {
+            let name = output.feature.name
+            let madeByClassifier = classification.map { name == $0.labelFeature || name == $0.probabilitiesFeature } ?? false
+            guard madeByClassifier || available.contains(name) else {
+                throw CoreMLError.invalidModel("output '\(name)' is not made by any layer")
+            }
+        }
+        if let classification, !available.contains(classification.probabilityBlob) {
+            throw CoreMLError.invalidModel("the class probabilities '\(classification.probabilityBlob)' are not made by any layer")
+        }
+    }
+
+    /// Kind → number of layers of that kind.
+    var layerCounts: [String: Int] { layers.reduce(into: [:]) { $0[$1.kind, default: 0] += 1 } }
+
+    func predict(_ provider: FeatureProvider) throws -> [String: FeatureValue] {
+        var blobs = [String: Blob]()
+        for input in inputs {
+            guard let value = provider.featureValue(for: input.feature.name) else {
+                if input.feature.isOptional { continue }
+                throw ModelError.missingFeature(input.feature.name, expected: input.feature.type)
+            }
+            blobs[input.feature.name] = try blob(from: value, for: input)
+        }
+        for layer in layers {
+            var arguments = [Blob?]()
+            for (index, name) in layer.inputs.enumerated() {
+                if let blob = blobs[name] {
+                    arguments.append(blob)
+                } else if layer.optionalInputs.contains(index) {
+                    arguments.append(nil)
+                } else {
+                    throw CoreMLError.layerFailed(name: layer.name, kind: layer.kind, reason: "input '\(name)' was not given")
+                }
+            }
+            let results = try layer.body(arguments)
+            for (name, result) in zip(layer.outputs, results) { blobs[name] = result }
+        }
+        var features = [String: FeatureValue]()
+        if let classification {
+            guard let probabilities = blobs[classification.probabilityBlob], probabilities.count == classification.count else {
+                throw CoreMLError.invalidModel("'\(classification.probabilityBlob)' has \(blobs[classification.probabilityBlob]?.count ?? 0) values for \(classification.count) class labels")
+            }
+            let best = probabilities.values.indices.max { probabilities.values[$0] < probabilities.values[$1] } ?? 0
+            switch classification.labels {
+            case .strings(let labels):
+                features[classification.labelFeature] = .string(labels[best])
+                if let name = classification.probabilitiesFeature {
+                    features[name] = .dictionary(Dictionary(uniqueKeysWithValues: zip(labels, probabilities.values.map(Double.init))))
+                }
+            case .integers(let labels):
+                features[classification.labelFeature] = .int(Int(labels[best]))
+                if let name = classification.probabilitiesFeature {
+                    features[name] = .dictionary(Dictionary(uniqueKeysWithValues: zip(labels.map(String.init), probabilities.values.map(Double.init))))
+                }
+            }
+        }
+        for output in outputs where features[output.feature.name] == nil {
+            guard let blob = blobs[output.feature.name] else {
+                throw CoreMLError.invalidModel("output '\(output.feature.name)' was not made")
+            }
+            features[output.feature.name] = value(from: blob, for: output)
+        }
+        return features
+    }
+
+    /// An input value as a blob, in the layout the network expects; checks its shape against the declared one.
+    private func blob(from value: FeatureValue, for input: FeatureSpecification) throws -> Blob {
+        let name = input.feature.name
+        let tensor: (shape: [Int], values: [Float])
+        switch value {
+        case .floatTensor(let t): tensor = (t.shape, t.scalars)
+        case .int32Tensor(let t): tensor = (t.shape, t.scalars.map(Float.init))
+        case .double(let d): tensor = ([1], [Float(d)])
+        case .int(let i): tensor = ([1], [Float(i)])
+        default:
+            throw ModelError.wrongFeatureType(name, expected: input.feature.type, actual: value.type)
+        }
+        guard let declared = input.shape else {
+            throw ModelError.wrongFeatureType(name, expected: input.feature.type, actual: value.type)
+        }
+        func matches(_ shape: ArraySlice<Int>, _ expected: [Int?]) -> Bool {
+            shape.count == expected.count && zip(shape, expected).allSatisfy { $1 == nil || $0 == $1 }
+        }
+        let given = tensor.shape
+        if !rank5 {
+            guard declared.isEmpty || matches(given[...], declared) else {
+                throw ModelError.wrongFeatureShape(name, expected: declared, actual: given)
+            }
+            return Blob(shape: given, values: tensor.values)
+        }
+        // Rank-5 layout: a [C] or [C, H, W] feature becomes [1, 1, C, (H, W)]; a sequence comes as [Seq, Batch, C]
+        // (for a [C] feature) or as the full [Seq, Batch, C, H, W].
+        let chw = declared.count == 1 ? declared + [1, 1] : declared
+        if declared.isEmpty || matches(given[...], declared) {
+            let channels = given.count == 1 ? given + [1, 1] : given
+            return Blob(shape: [Int](repeating: 1, count: max(0, 5 - channels.count)) + channels, values: tensor.values)
+        }
+        if declared.count == 1, given.count == 3, matches(given[2...], declared) {
+            return Blob(shape: given + [1, 1], values: tensor.values)
+        }
+        if given.count == 5, matches(given[2...], chw) {
+            return Blob(shape: given, values: tensor.values)
+        }
+        throw ModelError.wrongFeatureShape(name, expected: declared, actual: given)
+    }
+
+    /// A blob as an output feature: in the rank-5 layout, a single step of a single batch drops the `[Seq, Batch]`
+    /// axes (and `[1, 1]` spatial axes of a vector), as Core ML reports such outputs.
+    private func value(from blob: Blob, for output: FeatureSpecification) -> FeatureValue {
+        var shape = blob.shape
+        if rank5, shape.count == 5, shape[0] == 1, shape[1] == 1 {
+            shape = shape[3] == 1 && shape[4] == 1 ? [shape[2]] : Array(shape[2...])
+            if let declared = output.shape, !declared.isEmpty, declared.allSatisfy({ $0 != nil }),
+               Shapes.checkedCount(declared.compactMap { $0 }, limit: Int.max) == blob.count {
+                shape = declared.compactMap { $0 }
+            }
+        }
+        if case .tensor(.int32, _) = output.feature.type {
+            return .int32Tensor(Tensor(shape: shape, scalars: blob.values.map { Int32(exactly: $0.rounded()) ?? 0 }))
+        }
+        return .floatTensor(Tensor(shape: shape, scalars: blob.values))
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import SwiftProtobuf
+
+/// Reads the `Model` protobuf of a `.mlmodel` file and refuses, with a clear error, what cannot be a model.
+enum SpecificationReader {
+    /// The newest Core ML specification version this reader knows (Core ML 8: iOS 18 / macOS 15).
+    static let newestSpecificationVersion = 9
+    /// Protobuf messages are limited to 2 GiB; a larger file cannot be one.
+    static let largestFile = 2 << 30
+
+    static func read(contentsOf url: URL) throws -> CoreML_Specification_Model {
+        let path = url.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CoreMLError.unreadableFile(path, reason: "no such file")
+        }
+        if isDirectory.boolValue {
+            // An .mlpackage is a directory holding an ML Program (or a wrapped .mlmodel we could read).
+            let wrapped = url.appendingPathComponent("Data/com.apple.CoreML/model.mlmodel")
+            if FileManager.default.fileExists(atPath: wrapped.path) {
+                let spec = try read(contentsOf: wrapped)
+                if case .mlProgram = spec.type { throw CoreMLError.mlProgram }
+                return spec
+            }
+            throw CoreMLError.unreadableFile(path, reason: "is a directory, expected a .mlmodel file")
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size <= largestFile else {
+            throw CoreMLError.notAModel(path, reason: "\(size) bytes is larger than a protobuf message can be (2 GiB)")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .mappedIfSafe)
+        } catch {
+            throw CoreMLError.unreadableFile(path, reason: error.localizedDescription)
+        }
+        return try decode(data, path: path)
+    }
+
+    /// Decodes and sanity-checks a model. swift-protobuf checks every length prefix against the bytes that remain
+    /// before it allocates, and limits nesting depth, so hostile bytes fail fast instead of exhausting memory.
+    static func decode(_ data: Data, path: String) throws -> CoreML_Specification_Model {
+        guard !data.isEmpty else { throw CoreMLError.notAModel(path, reason: "the file is empty") }
+        let model: CoreML_Specification_Model
+        do {
+            var options = BinaryDecodingOptions()
+            options.messageDepthLimit = 64
+            model = try CoreML_Specification_Model(serializedBytes: data, options: options)
+        } catch {
+            throw CoreMLError.notAModel(path, reason: "protobuf decoding failed (\(error)); the file may be truncated or of another format")
+        }
+        guard model.specificationVersion > 0, model.hasDescription_p, model.type != nil else {
+            throw CoreMLError.notAModel(path, reason: "no specification version, description or model type")
+        }
+        try checkVersion(model)
+        return model
+    }
+
+    static func checkVersion(_ model: CoreML_Specification_Model) throws {
+        if case .mlProgram = model.type { throw CoreMLError.mlProgram }
+        guard Int(model.specificationVersion) <= newestSpecificationVersion else {
+            throw CoreMLError.newerSpecificationVersion(Int(model.specificationVersion), newestSupported: newestSpecificationVersion)
+        }
+    }
+
+    /// The model type's name as the `.proto` spells it (`neuralNetwork`, `treeEnsembleClassifier`, …).
+    static func typeName(of model: CoreML_Specification_Model) -> String {
+        guard let type = model.type, let label = Mirror(reflecting: type).children.first?.label else { return "none" }
+        return label
+    }
+}

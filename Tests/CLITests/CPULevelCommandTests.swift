@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// NLUKIT_CPU_LEVEL through `nlu`: every level this CPU runs answers as the reference pipeline
+/// does, and a level it cannot run, or a misspelt one, is refused before anything runs.
+@Suite struct CPULevelCommandTests {
+    static let levels = ["portable", "avx2", "avx512"]
+
+    /// The levels this machine runs, from `nlu selfcheck`'s "Kernels:" line without the override.
+    static func runnableLevels() throws -> [String] {
+        let run = try runNLU(["selfcheck", "--size", "8"], environment: ["NLUKIT_CPU_LEVEL": ""])
+        let line = try #require(run.stdout.split(separator: "\n").first { $0.hasPrefix("Kernels: ") })
+        let best = try #require(levels.firstIndex(of: String(line.dropFirst("Kernels: ".count))))
+        return Array(levels[...best])
+    }
+
+    @Test func everyRunnableLevelAnswersAsThePipeline() throws {
+        let expected = try QACommandTests.golden(model: "bert-tiny", question: "Who jumped over the dog?", options: ["top_k": 3])
+        for level in try Self.runnableLevels() {
+            let check = try runNLU(["selfcheck", "--size", "8"], environment: ["NLUKIT_CPU_LEVEL": level])
+            #expect(check.stdout.contains("Kernels: \(level)"), "\(check.stdout)")
+            let run = try runNLU(["qa", "ask", "--model", QACommandTests.bert, "--question", "Who jumped over the dog?",
+                                  "--context", QACommandTests.fox, "--top-k", "3", "--json"],
+                                 environment: ["NLUKIT_CPU_LEVEL": level])
+            #expect(run.status == 0, "\(level): \(run.stderr)")
+            QACommandTests.expectSame(try QACommandTests.answers(run.stdout), expected)
+        }
+    }
+
+    @Test func anUnknownLevelIsAUsageError() throws {
+        let run = try runNLU(["selfcheck"], environment: ["NLUKIT_CPU_LEVEL": "avx1024"])
+        #expect(run.status == 2)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains("NLUKIT_CPU_LEVEL=avx1024: expected avx512, avx2 or portable"), "\(run.stderr)")
+    }
+
+    @Test func aLevelThisCPUCannotRunIsRefused() throws {
+        let runnable = try Self.runnableLevels()
+        guard runnable.count < Self.levels.count else { return }  // this CPU runs every level
+        let above = Self.levels[runnable.count]
+        let run = try runNLU(["selfcheck"], environment: ["NLUKIT_CPU_LEVEL": above])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("NLUKIT_CPU_LEVEL=\(above): this CPU has no"), "\(run.stderr)")
+    }
+}

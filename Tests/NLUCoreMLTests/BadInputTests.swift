@@ -1,0 +1,143 @@
+import Foundation
+import NLUCore
+import Testing
+@testable import NLUCoreML
+
+/// What a user may hand us that is not a model we run: each gets an error naming what is wrong, never a crash.
+@Suite struct BadInputTests {
+    private func specification(_ name: String) throws -> CoreML_Specification_Model {
+        try CoreML_Specification_Model(serializedBytes: try Data(contentsOf: CoreMLFixtures.url(name)))
+    }
+
+    private func loadError(_ spec: CoreML_Specification_Model) throws -> CoreMLError? {
+        do {
+            _ = try CoreMLModel(data: try spec.serializedData())
+            return nil
+        } catch let error as CoreMLError {
+            return error
+        }
+    }
+
+    @Test func textFileIsNotAModel() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-not-a-model-\(UUID()).mlmodel")
+        try Data("this is a README, not a model\n".utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(throws: CoreMLError.self) { try CoreMLModel(contentsOf: url) }
+        do { _ = try CoreMLModel(contentsOf: url) } catch let error as CoreMLError {
+            guard case .notAModel(let path, _) = error else { Issue.record("\(error)"); return }
+            #expect(path == url.path)
+        }
+    }
+
+    @Test func truncatedFileIsRejected() throws {
+        let bytes = try Data(contentsOf: CoreMLFixtures.url("bert_qa"))
+        for length in [1, 100, bytes.count / 2, bytes.count - 1] {
+            do {
+                _ = try CoreMLModel(data: bytes.prefix(length))
+                Issue.record("a file cut to \(length) of \(bytes.count) bytes loaded")
+            } catch let error as CoreMLError {
+                switch error {
+                case .notAModel, .invalidModel, .invalidLayer: break
+                default: Issue.record("unexpected error for \(length) bytes: \(error)")
+                }
+            }
+        }
+    }
+
+    @Test func hostileLengthPrefixFailsWithoutAllocating() throws {
+        // Field 2 (description), length-delimited, claiming 2^31 bytes that the file does not have.
+        let bytes = Data([0x08, 0x04, 0x12, 0x80, 0x80, 0x80, 0x80, 0x08])
+        #expect { try CoreMLModel(data: bytes) } throws: { error in
+            if case .notAModel = error as? CoreMLError { return true }
+            return false
+        }
+    }
+
+    @Test func newerSpecificationVersionIsNamed() throws {
+        var spec = try specification("dense_classifier")
+        spec.specificationVersion = 99
+        #expect(try loadError(spec) == .newerSpecificationVersion(99, newestSupported: 9))
+        #expect(try loadError(spec)?.description == "the model needs Core ML specification version 99; this reader knows versions up to 9")
+    }
+
+    @Test func mlProgramIsRecognized() throws {
+        var spec = try specification("dense_classifier")
+        spec.mlProgram = Data([0x0A, 0x00])
+        spec.specificationVersion = 7
+        #expect(try loadError(spec) == .mlProgram)
+    }
+
+    @Test func otherModelTypeIsNamed() throws {
+        var spec = try specification("dense_classifier")
+        spec.treeEnsembleClassifier = Data()
+        #expect(try loadError(spec) == .unsupportedModelType("treeEnsembleClassifier"))
+    }
+
+    @Test func unsupportedLayerIsNamedWithItsKind() throws {
+        var spec = try specification("dense_layers")
+        spec.neuralNetwork.layers[1].convolution = Data()
+        #expect(try loadError(spec) == .unsupportedLayer(name: "leaky", kind: "convolution"))
+        #expect(try loadError(spec)?.description.contains("layer 'leaky' is of kind 'convolution'") == true)
+    }
+
+    @Test func weightsOfTheWrongSizeAreRejected() throws {
+        var spec = try specification("dense_classifier")
+        spec.neuralNetworkClassifier.layers[0].innerProduct.weights.floatValue.removeLast()
+        #expect(try loadError(spec) == .invalidLayer(name: "dense1", kind: "innerProduct", reason: "weights has 127 values, expected 128"))
+
+        var half = try specification("dense_classifier_fp16")
+        half.neuralNetworkClassifier.layers[0].innerProduct.weights.float16Value.removeLast(2)
+        #expect(try loadError(half) == .invalidLayer(name: "dense1", kind: "innerProduct",
+                                                     reason: "weights has 254 bytes of FP16, expected 256 (128 values)"))
+
+        var lut = try specification("dense_classifier_lut4")
+        lut.neuralNetworkClassifier.layers[0].innerProduct.weights.quantization.lookupTableQuantization.floatValue.removeLast()
+        #expect(try loadError(lut) == .invalidLayer(name: "dense1", kind: "innerProduct",
+                                                    reason: "weights: lookup table has 15 entries, expected 16 for 4-bit codes"))
+    }
+
+    @Test func layerReadingAnUnknownBlobIsRejected() throws {
+        var spec = try specification("dense_layers")
+        spec.neuralNetwork.layers[0].input = ["nowhere"]
+        #expect(try loadError(spec) == .invalidModel("layer 'fc' reads 'nowhere', which is neither a model input nor made by an earlier layer"))
+    }
+
+    @Test func missingInputIsNamed() throws {
+        let model = try CoreMLFixtures.model("dense_classifier")
+        #expect(throws: ModelError.missingFeature("embeddings", expected: .tensor(.float32, shape: [8]))) {
+            try model.prediction(from: DictionaryFeatureProvider())
+        }
+    }
+
+    @Test func misshapenInputNamesExpectedAndGivenShapes() throws {
+        let model = try CoreMLFixtures.model("bert_qa")
+        let ids = FeatureValue.int32Tensor(Tensor(shape: [1, 10], repeating: 1))
+        let types = FeatureValue.int32Tensor(Tensor(shape: [1, 12], repeating: 0))
+        #expect(throws: ModelError.wrongFeatureShape("wordIDs", expected: [1, 12], actual: [1, 10])) {
+            try model.prediction(from: DictionaryFeatureProvider(["wordIDs": ids, "wordTypes": types]))
+        }
+        #expect(throws: ModelError.self) {
+            try model.prediction(from: DictionaryFeatureProvider(["wordIDs": .string("hello"), "wordTypes": types]))
+        }
+    }
+
+    @Test func outOfVocabularyIndexIsALayerError() throws {
+        let model = try CoreMLFixtures.model("lstm_language_model")
+        #expect(throws: CoreMLError.layerFailed(name: "embedding", kind: "embedding", reason: "index 99.0 is not a whole number in 0..<8")) {
+            try model.prediction(from: DictionaryFeatureProvider(["previousWord": .floatTensor(Tensor([99]))]))
+        }
+    }
+
+    @Test func jsonInputErrorsNameTheFeature() throws {
+        let model = try CoreMLFixtures.model("bert_qa")
+        #expect(throws: FeatureJSON.Error.unknownFeature("wordIds", known: ["wordIDs", "wordTypes"])) {
+            try FeatureJSON.provider(from: Data(#"{"wordIds": [[1]]}"#.utf8), for: model.modelDescription)
+        }
+        #expect(throws: FeatureJSON.Error.invalidValue("wordIDs", reason: "rows of different lengths (2 and 1) at depth 2")) {
+            try FeatureJSON.provider(from: Data(#"{"wordIDs": [[1, 2], [3]]}"#.utf8), for: model.modelDescription)
+        }
+        #expect(throws: FeatureJSON.Error.invalidValue("wordIDs", reason: "1.5 is not a 32-bit whole number")) {
+            try FeatureJSON.provider(from: Data(#"{"wordIDs": [[1.5]]}"#.utf8), for: model.modelDescription)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+"""The benchmarks' BLAS environment: OpenBLAS's core type comes only from scripts/blas-env.sh (the
+CPU's real flags; SkylakeX only with AVX-512, so no SIGILL on AVX2-only CPUs), and the thread
+counts of every library are set to the same value. Call before NumPy or PyTorch load OpenBLAS.
+
+    import blas_env
+    blas_env.configure(threads=2)   # sets OPENBLAS_CORETYPE (unless already set) and the thread counts
+"""
+import os
+import pathlib
+import subprocess
+
+BLAS_ENV = pathlib.Path(__file__).resolve().parents[1] / "scripts" / "blas-env.sh"
+
+
+def core_type():
+    """OPENBLAS_CORETYPE as scripts/blas-env.sh sets it in this environment ("" when it sets none)."""
+    result = subprocess.run(["bash", "-c", 'source "$1"; printf %s "${OPENBLAS_CORETYPE:-}"', "blas-env", str(BLAS_ENV)],
+                            check=True, capture_output=True, text=True)
+    return result.stdout
+
+
+def configure(threads=None):
+    """Sets OPENBLAS_CORETYPE from blas-env.sh (a user's own value is kept) and, when `threads` is
+    given, every library's thread count; returns the core type in effect."""
+    core = core_type()
+    if core:
+        os.environ["OPENBLAS_CORETYPE"] = core
+    if threads is not None:
+        for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NLUKIT_THREADS"):
+            os.environ[variable] = str(threads)
+    return core
+
+
+if __name__ == "__main__":
+    print(core_type())
