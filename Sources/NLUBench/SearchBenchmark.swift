@@ -80,7 +80,7 @@ struct SearchBenchmark: ParsableCommand {
                 let entry = hits[query.set, default: (0, 0)]
                 hits[query.set] = (entry.0 + (hit ? 1 : 0), entry.1 + 1)
                 if name == "vector", number < checkCount {
-                    check.append(["vector": vectors[number], "results": results.map { ["document": $0.documentID, "chunk": $0.chunk, "score": $0.score] }])
+                    check.append(["vector": vectors[number].map { Double($0) }, "results": results.map { ["document": $0.documentID, "chunk": $0.chunk, "score": $0.score] }])
                 }
             }
             latencies.sort()
