@@ -1,4 +1,5 @@
 import Foundation
+import NLUCore
 import NLUEmbeddings
 import NLUSearch
 
@@ -8,7 +9,8 @@ import NLUSearch
 ///     let embedder = try EmbedderLoading.load("hashing:384")
 public enum EmbedderLoading {
     /// `hashing` or `hashing:DIMENSION` (the model-free ``HashingEmbedder``, 384 by default), or
-    /// the directory of a sentence-transformers model (``SentenceIndexEmbedder``).
+    /// a sentence-transformers model (``SentenceIndexEmbedder``): its directory, or its Hub id in the
+    /// Hugging Face cache (``ModelLocator``).
     ///
     /// - Throws: ``SearchError/invalidArgument(_:)`` saying what was expected, or the model's
     ///   loading error.
@@ -20,11 +22,14 @@ public enum EmbedderLoading {
             }
             return try HashingEmbedder(dimension: dimension)
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw SearchError.invalidArgument("model \"\(source)\": expected a sentence-transformers model directory, hashing or hashing:DIMENSION")
+        // A directory, or a Hub id (ORG/NAME[@REV]) found in the Hugging Face cache, as every --model.
+        let directory: URL
+        do {
+            directory = try ModelLocator.resolve(source)
+        } catch {
+            throw SearchError.invalidArgument("model \"\(source)\": \(error) (expected a sentence-transformers model directory or Hub id, hashing or hashing:DIMENSION)")
         }
-        return try SentenceIndexEmbedder(modelDirectory: URL(fileURLWithPath: source))
+        return try SentenceIndexEmbedder(modelDirectory: directory)
     }
 
     /// What to record in an index for `source`: a directory as an absolute path (so that the
