@@ -114,6 +114,22 @@ import Testing
         #expect(closedStatus == 0 && closedMessage.isEmpty, "\(closedStatus) \(closedMessage)")
     }
 
+    @Test func embeddingCommandsReportAFullDisk() throws {
+        let directory = try workDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = fixturesDirectory.appendingPathComponent("embeddings/minilm-tiny").path
+        let lines = directory.appendingPathComponent("lines.txt")
+        try Data("hello\nworld\n".utf8).write(to: lines)
+        for arguments in [["similarity", "--model", model, "a b", "a c"],
+                          ["embed", "--model", model, "--format", "npy", "--input", lines.path],
+                          ["embed", "--model", model, "--input", lines.path]] {
+            let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+            let (status, message) = try run(arguments, stdout: full, input: lines)
+            #expect(status == 1 && message.contains("cannot write standard output: No space left on device"),
+                    "\(arguments): \(status) \(message)")
+        }
+    }
+
     @Test func sigtermDuringLanguageModelTrainingLeavesTheOldModelAndNoTemporary() throws {
         let directory = try workDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

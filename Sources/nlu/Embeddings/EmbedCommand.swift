@@ -110,7 +110,7 @@ struct EmbedCommand: ParsableCommand {
     /// Runs `body` with a sink to standard output, or to --output replaced atomically when it succeeds.
     private func withOutput(_ body: (@escaping (Data) throws -> Void) throws -> Void) throws {
         guard let output else {
-            try body { FileHandle.standardOutput.write($0) }
+            try body { Console.write($0) }
             return
         }
         try AtomicFile.write(to: URL(fileURLWithPath: output)) { file in

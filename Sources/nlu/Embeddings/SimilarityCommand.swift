@@ -36,6 +36,6 @@ struct SimilarityCommand: ParsableCommand {
         let embedder = try modelOptions.loadEmbedder()
         let vectors = try embedder.embed([first, second], options: modelOptions.embeddingOptions)
         let similarity = SentenceEmbedder.similarity(vectors[0], vectors[1])
-        print(json ? try Console.json(Result(similarity: similarity)) : String(format: "%.4f", similarity))
+        Console.print(json ? try Console.json(Result(similarity: similarity)) : String(format: "%.4f", similarity))
     }
 }

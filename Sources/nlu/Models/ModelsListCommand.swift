@@ -33,10 +33,10 @@ struct ModelsListCommand: ParsableCommand {
         for model in models {
             let directory = (try? ModelLocator.resolve(model.id))?.path
             if json {
-                print(try Console.json(Entry(id: model.id, bytes: model.sizeInBytes, directory: directory, snapshots: model.snapshots)))
+                Console.print(try Console.json(Entry(id: model.id, bytes: model.sizeInBytes, directory: directory, snapshots: model.snapshots)))
             } else {
                 let size = ByteCountFormatter.string(fromByteCount: model.sizeInBytes, countStyle: .file)
-                print("\(model.id)\t\(size)\t\(directory ?? "(no snapshot for refs/main)")")
+                Console.print("\(model.id)\t\(size)\t\(directory ?? "(no snapshot for refs/main)")")
             }
         }
     }

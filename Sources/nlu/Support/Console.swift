@@ -10,8 +10,17 @@ enum Console {
     /// Every result goes through here: a failed write ends the command with exit 1 and a message
     /// (`> /dev/full`), a closed pipe (`| head`) ends it quietly with exit 0, as Unix tools do.
     static func write(_ text: String) {
+        reportingWriteFailures { try StreamOutput.standardOutput.write(text) }
+    }
+
+    /// Writes `bytes` to stdout at once (binary formats such as `.npy`), with the same failure handling as the text form.
+    static func write(_ bytes: Data) {
+        reportingWriteFailures { try bytes.withUnsafeBytes { try StreamOutput.standardOutput.write($0) } }
+    }
+
+    private static func reportingWriteFailures(_ writing: () throws -> Void) {
         do {
-            try StreamOutput.standardOutput.write(text)
+            try writing()
         } catch StreamOutput.Failure.readerClosed {
             Foundation.exit(0)
         } catch {
