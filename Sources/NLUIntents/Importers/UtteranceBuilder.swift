@@ -20,6 +20,16 @@ struct UtteranceBuilder {
         }
     }
 
+    /// The scalar offset where the next piece will start.
+    var offset: Int { scalarCount }
+
+    /// Annotates the text appended since scalar offset `start` (for mentions nested in mentions).
+    mutating func annotate(from start: Int, entity: String, value: String? = nil, role: String? = nil) {
+        if scalarCount > start {
+            entities.append(EntityAnnotation(start: start, end: scalarCount, entity: entity, value: value, role: role))
+        }
+    }
+
     var utterance: Utterance { Utterance(text, entities: entities) }
 }
 
