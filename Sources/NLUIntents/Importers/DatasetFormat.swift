@@ -28,6 +28,8 @@ public enum DatasetFormat: String, CaseIterable, Sendable {
     case snips
     /// CSV with `text,intent` rows (optional header).
     case csv
+    /// Azure AI Language CLU (Conversational Language Understanding) project export JSON.
+    case clu
 
     /// One line per format for help texts.
     public var summary: String {
@@ -45,6 +47,7 @@ public enum DatasetFormat: String, CaseIterable, Sendable {
         case .luis: return "Microsoft LUIS app JSON"
         case .snips: return "Snips benchmark JSON"
         case .csv: return "CSV text,intent"
+        case .clu: return "Azure CLU project JSON"
         }
     }
 }

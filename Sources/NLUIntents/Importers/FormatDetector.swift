@@ -49,6 +49,7 @@ enum FormatDetector {
     /// The format whose top-level keys `root` has.
     static func detect(_ root: [String: Any]) -> DatasetFormat? {
         if root["format"] as? String == IntentDataset.formatName { return .nlukit }
+        if CLUImporter.isProject(root) { return .clu }
         if root["rasa_nlu_data"] != nil { return .rasaJSON }
         if root["interactionModel"] != nil { return .alexa }
         if root["luis_schema_version"] != nil || (root["utterances"] != nil && root["intents"] != nil) { return .luis }
