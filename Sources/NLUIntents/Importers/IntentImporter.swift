@@ -81,6 +81,9 @@ public enum IntentImporter {
         case .rasaMarkdown: return try RasaMarkdownImporter.read(source, options: options, warnings: &warnings)
         case .luis: return try LUISImporter.read(source, options: options, warnings: &warnings)
         case .snips: return try SnipsImporter.read(source, options: options, warnings: &warnings)
+        case .lu: return try LUImporter.read(source, options: options, warnings: &warnings)
+        case .dialogflowCX: return try DialogflowCXImporter.read(source, options: options, warnings: &warnings)
+        case .watsonxActions: return try WatsonxActionsImporter.read(source, options: options, warnings: &warnings)
         }
     }
 

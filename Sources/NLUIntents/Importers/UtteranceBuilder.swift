@@ -12,9 +12,19 @@ struct UtteranceBuilder {
     }
 
     /// Appends `piece` as a mention of `entity` (empty mentions add no annotation).
-    mutating func append(_ piece: String, entity: String, value: String? = nil, role: String? = nil) {
+    mutating func append(_ piece: String, entity: String, value: String? = nil, role: String? = nil, group: String? = nil) {
         let start = scalarCount
         append(piece)
+        if scalarCount > start {
+            entities.append(EntityAnnotation(start: start, end: scalarCount, entity: entity, value: value, role: role, group: group))
+        }
+    }
+
+    /// The scalar offset where the next piece will start.
+    var offset: Int { scalarCount }
+
+    /// Annotates the text appended since scalar offset `start` (for mentions nested in mentions).
+    mutating func annotate(from start: Int, entity: String, value: String? = nil, role: String? = nil) {
         if scalarCount > start {
             entities.append(EntityAnnotation(start: start, end: scalarCount, entity: entity, value: value, role: role))
         }
