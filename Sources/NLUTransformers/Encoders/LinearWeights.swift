@@ -7,22 +7,39 @@ import NLUCore
 /// Several layers that read the same input can be stacked into one (query, key and value become one
 /// [3·hidden, hidden] product), and each may be scaled (attention folds 1/√d into the queries).
 /// Once packed, the checkpoint's pages for the weight are released from resident memory: the
-/// packed copy is the only one the process holds.
+/// packed copy is the only one the process holds. At ``Precision/int8`` the weight is quantized
+/// per output channel instead (``QuantizedMatrix``) and the inputs per row at each call.
 package struct LinearWeights: Sendable {
-    let packed: PackedMatrix
+    /// The weight in the form the layer's precision multiplies by.
+    enum Product: Sendable {
+        case f32(PackedMatrix)
+        case int8(QuantizedMatrix)
+    }
+
+    let product: Product
     let bias: [Float]
-    package var outputSize: Int { packed.width }
-    package var inputSize: Int { packed.inner }
+    package let outputSize: Int
+    package let inputSize: Int
 
     /// Loads `name.weight` and `name.bias` for each of `names` (each [output, input]), stacked
     /// along the output axis, each layer's weight and bias multiplied by its entry in `scales`.
-    init(_ tensors: CheckpointTensors, stacking names: [String], output: Int, input: Int, scales: [Float]? = nil) throws {
+    init(_ tensors: CheckpointTensors, stacking names: [String], output: Int, input: Int, scales: [Float]? = nil,
+         precision: Precision = .f32) throws {
         let weights = try names.map { try tensors.tensor($0 + ".weight", shape: [output, input]).contiguous() }
         let biases = try names.map { try tensors.tensor($0 + ".bias", shape: [output]).contiguous() }
         let scales = scales ?? Array(repeating: 1, count: names.count)
         bias = zip(biases, scales).flatMap { bias, scale in bias.scalars.map { $0 * scale } }
+        outputSize = names.count * output
+        inputSize = input
+        let rows = names.count * output
+        func makeProduct(_ weight: UnsafePointer<Float>) -> Product {
+            switch precision {
+            case .f32: .f32(PackedMatrix(weight: weight, rows: rows, columns: input, transposed: true))
+            case .int8: .int8(QuantizedMatrix(linearWeight: weight, outputs: rows, inputs: input))
+            }
+        }
         if weights.count == 1 && scales[0] == 1 {
-            packed = PackedMatrix(weight: weights[0].elementPointer, rows: output, columns: input, transposed: true)
+            product = makeProduct(weights[0].elementPointer)
         } else {
             var stacked = [Float]()
             stacked.reserveCapacity(names.count * output * input)
@@ -30,16 +47,14 @@ package struct LinearWeights: Sendable {
                 stacked += scale == 1 ? weight.scalars : weight.scalars.map { $0 * scale }
             }
             let matrix = Tensor(shape: [names.count * output, input], scalars: stacked)
-            packed = withExtendedLifetime(matrix) {
-                PackedMatrix(weight: matrix.elementPointer, rows: names.count * output, columns: input, transposed: true)
-            }
+            product = withExtendedLifetime(matrix) { makeProduct(matrix.elementPointer) }
         }
         for weight in weights { weight.storage.releaseResidentPages() }
     }
 
     /// Loads one layer `name`.
-    package init(_ tensors: CheckpointTensors, _ name: String, output: Int, input: Int) throws {
-        try self.init(tensors, stacking: [name], output: output, input: input)
+    package init(_ tensors: CheckpointTensors, _ name: String, output: Int, input: Int, precision: Precision = .f32) throws {
+        try self.init(tensors, stacking: [name], output: output, input: input, precision: precision)
     }
 
     /// `output[rows, out] = activation((accumulate ? output : 0) + input[rows, in] · weightᵀ + bias)`,
@@ -47,8 +62,14 @@ package struct LinearWeights: Sendable {
     package func apply(_ input: UnsafePointer<Float>, rows: Int, into output: UnsafeMutablePointer<Float>, ldc: Int? = nil,
                accumulate: Bool = false, activation: PackedMatrix.Activation = .none) {
         bias.withUnsafeBufferPointer { bias in
-            packed.multiply(input, rows: rows, into: output, ldc: ldc, accumulate: accumulate, bias: bias.baseAddress,
-                            activation: activation)
+            switch product {
+            case .f32(let packed):
+                packed.multiply(input, rows: rows, into: output, ldc: ldc, accumulate: accumulate, bias: bias.baseAddress,
+                                activation: activation)
+            case .int8(let quantized):
+                quantized.multiply(input, rows: rows, into: output, ldc: ldc, accumulate: accumulate, bias: bias.baseAddress,
+                                   activation: activation)
+            }
         }
     }
 }

@@ -50,6 +50,8 @@ struct QAAskCommand: ParsableCommand {
 
     @OptionGroup var reading: QAReadingOptions
 
+    @OptionGroup var arithmetic: PrecisionOption
+
     @Flag(help: "Print JSON on stdout.")
     var json = false
 
@@ -80,7 +82,7 @@ struct QAAskCommand: ParsableCommand {
             return
         }
         if let input, let output { try Console.checkOutput(output, inputs: [input, model]) }
-        let answerer = try QuestionAnswerer(modelDirectory: ModelLocator.resolve(model))
+        let answerer = try QuestionAnswerer(modelDirectory: ModelLocator.resolve(model), precision: arithmetic.precision)
         if let input {
             try QABatch(answerer: answerer, options: reading.answerOptions).run(input: input, output: output)
             return
@@ -104,7 +106,7 @@ struct QAAskCommand: ParsableCommand {
 
     private func answerFromIndex(at path: String) throws {
         let documentIndex = try EmbedderLoading.openIndex(at: URL(fileURLWithPath: path), needsEmbedder: true)
-        let answerer = try QuestionAnswerer(modelDirectory: ModelLocator.resolve(model))
+        let answerer = try QuestionAnswerer(modelDirectory: ModelLocator.resolve(model), precision: arithmetic.precision)
         var options = reading.answerOptions
         options.passageSearch = nil
         let answers = try answerer.answers(to: question ?? "", in: documentIndex, passages: reading.passages ?? 5, options: options)

@@ -25,6 +25,8 @@ struct QAEvaluateCommand: ParsableCommand {
 
     @OptionGroup var reading: QAReadingOptions
 
+    @OptionGroup var arithmetic: PrecisionOption
+
     @Flag(help: "Print JSON on stdout.")
     var json = false
 
@@ -42,7 +44,7 @@ struct QAEvaluateCommand: ParsableCommand {
     func run() throws {
         var dataset = try SQuADDataset(contentsOf: URL(fileURLWithPath: squad))
         if let limit { dataset.questions = Array(dataset.questions.prefix(limit)) }
-        let answerer = try QuestionAnswerer(modelDirectory: ModelLocator.resolve(model))
+        let answerer = try QuestionAnswerer(modelDirectory: ModelLocator.resolve(model), precision: arithmetic.precision)
         let total = dataset.questions.count
         var lastReport = Date()
         let report = try SQuADEvaluation.evaluate(answerer, on: dataset, options: reading.answerOptions) { done in
