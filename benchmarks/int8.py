@@ -37,10 +37,12 @@ SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pa", "do", "
 
 
 def document(words):
-    """A deterministic text of whole vocabulary words (each one wordpiece of the synthetic vocabulary)."""
+    """A deterministic text of whole vocabulary words, each one wordpiece: the synthetic vocabulary
+    holds every word of 2 or 3 syllables whose first syllable is among the first 6 (it is cut at
+    30522 entries), so the document stays one window."""
     out = []
     for i in range(words):
-        a, b = SYLLABLES[(i * 7) % 16], SYLLABLES[(i * 11 + 3) % 16]
+        a, b = SYLLABLES[(i * 7) % 6], SYLLABLES[(i * 11 + 3) % 16]
         out.append(a + b + (SYLLABLES[(i * 5) % 16] if i % 3 == 0 else ""))
         if i % 17 == 16:
             out[-1] += "."
@@ -48,7 +50,7 @@ def document(words):
 
 
 def questions(count, context):
-    return [{"id": str(i), "question": f"who {SYLLABLES[i % 16]}{SYLLABLES[(i * 3) % 16]} the river in {1900 + i}?",
+    return [{"id": str(i), "question": f"who {SYLLABLES[i % 6]}{SYLLABLES[(i * 3) % 16]} the river in {1900 + i}?",
              "context": context} for i in range(count)]
 
 

@@ -1,25 +1,17 @@
 import NLUCore
 
-/// A dense layer of the encoder, packed once at load for the ``PackedMatrix`` GEMM (which also adds
-/// the bias, the activation and the residual in its epilogue), from PyTorch `nn.Linear` tensors
-/// (`weight` [out, in], `bias` [out]).
+/// A dense layer of the encoder loaded from PyTorch `nn.Linear` tensors (`weight` [out, in],
+/// `bias` [out]) into NLUCore's ``Linear/Packed`` (weights packed once at load, F32 or INT8, with
+/// the bias, the activation and the residual in the GEMM's epilogue).
 ///
 /// Several layers that read the same input can be stacked into one (query, key and value become one
 /// [3·hidden, hidden] product), and each may be scaled (attention folds 1/√d into the queries).
 /// Once packed, the checkpoint's pages for the weight are released from resident memory: the
-/// packed copy is the only one the process holds. At ``Precision/int8`` the weight is quantized
-/// per output channel instead (``QuantizedMatrix``) and the inputs per row at each call.
+/// packed copy is the only one the process holds.
 package struct LinearWeights: Sendable {
-    /// The weight in the form the layer's precision multiplies by.
-    enum Product: Sendable {
-        case f32(PackedMatrix)
-        case int8(QuantizedMatrix)
-    }
-
-    let product: Product
-    let bias: [Float]
-    package let outputSize: Int
-    package let inputSize: Int
+    let layer: Linear.Packed
+    package var outputSize: Int { layer.outputSize }
+    package var inputSize: Int { layer.inputSize }
 
     /// Loads `name.weight` and `name.bias` for each of `names` (each [output, input]), stacked
     /// along the output axis, each layer's weight and bias multiplied by its entry in `scales`.
@@ -28,26 +20,21 @@ package struct LinearWeights: Sendable {
         let weights = try names.map { try tensors.tensor($0 + ".weight", shape: [output, input]).contiguous() }
         let biases = try names.map { try tensors.tensor($0 + ".bias", shape: [output]).contiguous() }
         let scales = scales ?? Array(repeating: 1, count: names.count)
-        bias = zip(biases, scales).flatMap { bias, scale in bias.scalars.map { $0 * scale } }
-        outputSize = names.count * output
-        inputSize = input
+        let bias = zip(biases, scales).flatMap { bias, scale in bias.scalars.map { $0 * scale } }
         let rows = names.count * output
-        func makeProduct(_ weight: UnsafePointer<Float>) -> Product {
-            switch precision {
-            case .f32: .f32(PackedMatrix(weight: weight, rows: rows, columns: input, transposed: true))
-            case .int8: .int8(QuantizedMatrix(linearWeight: weight, outputs: rows, inputs: input))
-            }
-        }
         if weights.count == 1 && scales[0] == 1 {
-            product = makeProduct(weights[0].elementPointer)
+            layer = Linear.Packed(weight: weights[0].elementPointer, outputSize: rows, inputSize: input, bias: bias,
+                                  precision: precision)
         } else {
             var stacked = [Float]()
             stacked.reserveCapacity(names.count * output * input)
             for (weight, scale) in zip(weights, scales) {
                 stacked += scale == 1 ? weight.scalars : weight.scalars.map { $0 * scale }
             }
-            let matrix = Tensor(shape: [names.count * output, input], scalars: stacked)
-            product = withExtendedLifetime(matrix) { makeProduct(matrix.elementPointer) }
+            let matrix = Tensor(shape: [rows, input], scalars: stacked)
+            layer = withExtendedLifetime(matrix) {
+                Linear.Packed(weight: matrix.elementPointer, outputSize: rows, inputSize: input, bias: bias, precision: precision)
+            }
         }
         for weight in weights { weight.storage.releaseResidentPages() }
     }
@@ -61,16 +48,7 @@ package struct LinearWeights: Sendable {
     /// threaded over the output columns. `ldc` lets the result land in a wider matrix.
     package func apply(_ input: UnsafePointer<Float>, rows: Int, into output: UnsafeMutablePointer<Float>, ldc: Int? = nil,
                accumulate: Bool = false, activation: PackedMatrix.Activation = .none) {
-        bias.withUnsafeBufferPointer { bias in
-            switch product {
-            case .f32(let packed):
-                packed.multiply(input, rows: rows, into: output, ldc: ldc, accumulate: accumulate, bias: bias.baseAddress,
-                                activation: activation)
-            case .int8(let quantized):
-                quantized.multiply(input, rows: rows, into: output, ldc: ldc, accumulate: accumulate, bias: bias.baseAddress,
-                                   activation: activation)
-            }
-        }
+        layer.apply(input, rows: rows, into: output, ldc: ldc, accumulate: accumulate, activation: activation)
     }
 }
 
