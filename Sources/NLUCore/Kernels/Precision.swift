@@ -25,14 +25,19 @@ public enum Precision: String, CaseIterable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A precision name that is not one of ``Precision``'s.
+/// A precision name that is not one of ``Precision``'s, or one a model cannot run at.
 public enum PrecisionError: Error, Equatable, CustomStringConvertible {
+    /// A name that is not a precision.
     case unknown(String)
+    /// A precision that the model (named) cannot run at, such as INT8 for a Core ML file.
+    case notApplicable(Precision, model: String)
 
     public var description: String {
         switch self {
         case .unknown(let name):
             "precision \"\(name)\": expected \(Precision.allCases.map(\.rawValue).joined(separator: " or "))"
+        case .notApplicable(let precision, let model):
+            "\(model): precision \(precision) applies to checkpoint encoders; this model runs at f32"
         }
     }
 }
