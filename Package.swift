@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "NLUBuiltins", targets: ["NLUBuiltins"]),
         .library(name: "NLUTransformers", targets: ["NLUTransformers"]),
         .library(name: "NLUEmbeddings", targets: ["NLUEmbeddings"]),
+        .library(name: "NLUHub", targets: ["NLUHub"]),
         .library(name: "NLUQuestionAnswering", targets: ["NLUQuestionAnswering"]),
         .library(name: "NLUIntents", targets: ["NLUIntents"]),
         .library(name: "NLUSequence", targets: ["NLUSequence"]),
@@ -56,6 +57,9 @@ let package = Package(
             ]
         ),
         .target(name: "NLUText"),
+        // Downloads from the Hugging Face Hub into its cache (URLSession: FoundationNetworking on Linux).
+        // Apart from NLUCore so that only what downloads links the HTTP stack.
+        .target(name: "NLUHub", dependencies: ["NLUCore"]),
         // Built-in entities (numbers, money, dates…) found and resolved; the Text layer's recognizers.
         .target(name: "NLUBuiltins", dependencies: ["NLUText"]),
         // The one BERT-family encoder (configuration, checkpoint names, packed weights, masked
@@ -89,7 +93,7 @@ let package = Package(
         .target(
             name: "NLUKit",
             dependencies: [
-                "NLUCore", "NLUText", "NLUBuiltins", "NLUTransformers", "NLUEmbeddings", "NLUSearch", "NLUQuestionAnswering",
+                "NLUCore", "NLUText", "NLUBuiltins", "NLUHub", "NLUTransformers", "NLUEmbeddings", "NLUSearch", "NLUQuestionAnswering",
                 "NLUIntents",
                 "NLUSequence",
                 "NLUCoreML",
@@ -133,6 +137,14 @@ let package = Package(
         .testTarget(name: "NLUTextTests", dependencies: ["NLUText"]),
         .testTarget(name: "NLUBuiltinsTests", dependencies: ["NLUBuiltins"]),
         .testTarget(name: "NLUEmbeddingsTests", dependencies: ["NLUEmbeddings"]),
+        // The Hub client against a Hub-shaped server on loopback in the test process.
+        .testTarget(
+            name: "NLUHubTests",
+            dependencies: [
+                "NLUHub", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering"]),
         .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents"]),
         .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence"]),

@@ -10,7 +10,8 @@ import Testing
 @Suite struct ImportFuzzTests {
     static let files = ["alexa-model.json", "intents.csv", "lex-v1-bot.json", "luis-app.json", "nlukit-dataset.json",
                         "rasa-legacy.json", "rasa-legacy.md", "rasa-nlu.yml", "snips-utf8.json", "watson-nlc.csv",
-                        "watson-workspace.json"]
+                        "watson-workspace.json", "platforms/clu-utf8.json", "platforms/watsonx-actions.json",
+                        "platforms/lu-app/chitchat/greetings.lu"]
     static let tokens = ["9223372036854775807", "-9223372036854775808", "-1", "1e400", "4.5", "null", "\"\"", "[[[[[[[[",
                          "{{{{", "*a", "&a", "\"\\ud800\"", "\u{0}", "\n  - ", "\"", ",", "]", "}", "[", "\r\n", "\u{FEFF}"]
 
@@ -47,7 +48,7 @@ import Testing
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var generator = SplitMix64(seed: UInt64(name.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
-        let url = directory.appendingPathComponent(name)
+        let url = directory.appendingPathComponent((name as NSString).lastPathComponent)
         var failures = 0
         for _ in 0..<Self.casesPerFile {
             try Data(Self.mutate(original, &generator)).write(to: url)
@@ -56,7 +57,7 @@ import Testing
             } catch {
                 failures += 1
                 let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
-                #expect(message.contains(name), "\(name): the error does not name the file: \(message)")
+                #expect(message.contains((name as NSString).lastPathComponent), "\(name): the error does not name the file: \(message)")
                 #expect(!message.contains("NSCocoaErrorDomain") && !message.contains("Error Domain="), "\(message)")
             }
         }

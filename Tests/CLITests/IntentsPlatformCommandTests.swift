@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+
+/// `nlu intents import` on the newer platform exports (CLU, .lu, Dialogflow CX, watsonx) and
+/// `nlu intents export`, end to end.
+@Suite struct IntentsPlatformCommandTests {
+    static let platforms = fixturesDirectory.appendingPathComponent("intents/platforms")
+
+    func workDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-platforms-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func cluImportWritesTheTestSplitBesideTheDataset() throws {
+        let directory = try workDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("email.json").path
+        let run = try runNLU(["intents", "import", Self.platforms.appendingPathComponent("clu-utf16.json").path, "-o", output])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("imported 2 intents, 6 utterances, 1 counterexamples, 3 entities (Azure CLU project JSON"))
+        let testPath = directory.appendingPathComponent("email.test.json").path
+        #expect(run.stdout.contains("test split: 2 utterances → \(testPath)"))
+        let test = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: testPath))) as? [String: Any]
+        #expect((test?["intents"] as? [Any])?.count == 2)
+        #expect(run.stderr.contains("warning:") && run.stderr.contains("Person.Name"))
+    }
+}
