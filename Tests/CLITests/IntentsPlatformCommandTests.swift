@@ -26,3 +26,26 @@ import Testing
         #expect(run.stderr.contains("warning:") && run.stderr.contains("Person.Name"))
     }
 }
+
+extension IntentsPlatformCommandTests {
+    @Test func exportWritesEachFormatAndItImportsBack() throws {
+        let directory = try workDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = Self.platforms.appendingPathComponent("lu-app/main.lu").path
+        for (format, file) in [("rasa", "out.yml"), ("clu", "out.json"), ("lu", "out.lu"), ("dialogflow-cx", "out.zip")] {
+            let output = directory.appendingPathComponent(file).path
+            let run = try runNLU(["intents", "export", source, "--format", format, "-o", output])
+            #expect(run.status == 0, "\(format): \(run.stderr)")
+            #expect(run.stdout.contains("exported 3 intents, 11 utterances, 2 counterexamples"), "\(format): \(run.stdout)")
+            let back = try runNLU(["intents", "import", output, "-o", directory.appendingPathComponent("\(format).json").path, "--json"])
+            #expect(back.status == 0, "\(format): \(back.stderr)")
+            let summary = try JSONSerialization.jsonObject(with: Data(back.stdout.utf8)) as? [String: Any]
+            #expect(summary?["intents"] as? Int == 3 && summary?["utterances"] as? Int == 11 && summary?["counterexamples"] as? Int == 2,
+                    "\(format): \(back.stdout)")
+        }
+        let bad = try runNLU(["intents", "export", source, "--format", "xml", "-o", directory.appendingPathComponent("x").path])
+        #expect(bad.status == 2)
+        let overwrite = try runNLU(["intents", "export", source, "--format", "lu", "-o", source])
+        #expect(overwrite.status != 0 && overwrite.stderr.contains("main.lu"))
+    }
+}

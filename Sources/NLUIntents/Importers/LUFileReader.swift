@@ -198,7 +198,7 @@ struct LUFileReader {
             return nil
         case "prebuilt":
             guard let builtin = PlatformBuiltins.luis[name] else {
-                warnings.append("\(file): line \(number): prebuilt '\(name)' has no NLUKit built-in; kept as a plain entity")
+                warnings.append("\(file): line \(number): prebuilt '\(name)' has no NLUKit built-in; its labels are kept, its definition is not")
                 definitions.append(definition)
                 return nil
             }

@@ -12,11 +12,11 @@ struct UtteranceBuilder {
     }
 
     /// Appends `piece` as a mention of `entity` (empty mentions add no annotation).
-    mutating func append(_ piece: String, entity: String, value: String? = nil, role: String? = nil) {
+    mutating func append(_ piece: String, entity: String, value: String? = nil, role: String? = nil, group: String? = nil) {
         let start = scalarCount
         append(piece)
         if scalarCount > start {
-            entities.append(EntityAnnotation(start: start, end: scalarCount, entity: entity, value: value, role: role))
+            entities.append(EntityAnnotation(start: start, end: scalarCount, entity: entity, value: value, role: role, group: group))
         }
     }
 
