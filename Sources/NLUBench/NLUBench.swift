@@ -20,6 +20,7 @@ struct NLUBench: ParsableCommand {
             SearchMatrixBenchmark.self,
             TokenizerBenchmark.self,
             EmbeddingsBenchmark.self,
+            EntitiesBenchmark.self,
         ]
     )
 
