@@ -15,8 +15,8 @@ import NLUTransformers
 ///                               in: "The quick brown fox jumps over the lethargic dog.").first
 ///     print(best?.text ?? "")   // "The quick brown fox" with a trained model
 public struct QuestionAnswerer: Sendable {
-    /// The encoder and QA head.
-    public let model: BertQAModel
+    /// The model that scores answer starts and ends: a checkpoint's encoder and QA head, or a Core ML file.
+    public let model: any QuestionAnsweringModel
     /// The checkpoint's WordPiece tokenizer.
     public let tokenizer: BertTokenizer
     /// The tokenizer's `model_max_length` from `tokenizer_config.json`, if it states one.
@@ -35,14 +35,15 @@ public struct QuestionAnswerer: Sendable {
     }
 
     /// Combines a loaded model and tokenizer.
-    public init(model: BertQAModel, tokenizer: BertTokenizer, modelMaxLength: Int? = nil) {
+    public init(model: any QuestionAnsweringModel, tokenizer: BertTokenizer, modelMaxLength: Int? = nil) {
         self.model = model
         self.tokenizer = tokenizer
         self.modelMaxLength = modelMaxLength
     }
 
-    /// The window size used when the options leave it open: min(model_max_length, 384).
-    public var defaultMaxSequenceLength: Int { min(modelMaxLength ?? Int.max, 384) }
+    /// The window size used when the options leave it open: min(model_max_length, 384), and never more than
+    /// the model reads (a Core ML model's fixed input length).
+    public var defaultMaxSequenceLength: Int { min(modelMaxLength ?? Int.max, 384, model.maxPositions) }
 
     /// Finds the spans of `document` that best answer `question`, best first.
     ///
@@ -57,7 +58,7 @@ public struct QuestionAnswerer: Sendable {
     /// encoder together.
     public func answers(to pairs: [(question: String, document: String)], options: AnswerOptions = .init()) throws -> [[Answer]] {
         let settings = try WindowSettings(options: options, defaultLength: defaultMaxSequenceLength,
-                                          positions: model.configuration.maxPositionEmbeddings)
+                                          positions: model.maxPositions)
         var reads: [DocumentRead] = []
         for (question, document) in pairs {
             guard !question.allSatisfy(\.isWhitespace) else { throw QuestionAnsweringError.emptyQuestion }

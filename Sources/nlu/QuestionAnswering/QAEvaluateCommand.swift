@@ -14,8 +14,8 @@ struct QAEvaluateCommand: ParsableCommand {
         {"exact_match", "f1", "count", "seconds_per_question"}. Progress goes to stderr.
         """)
 
-    @Option(help: ArgumentHelp("The checkpoint directory.", valueName: "dir"))
-    var model: String
+    @OptionGroup var modelOptions: QAModelOptions
+    var model: String { modelOptions.model }
 
     @Option(help: ArgumentHelp("A SQuAD-format JSON file (e.g. dev-v1.1.json or dev-v2.0.json).", valueName: "file"))
     var squad: String
@@ -42,7 +42,7 @@ struct QAEvaluateCommand: ParsableCommand {
     func run() throws {
         var dataset = try SQuADDataset(contentsOf: URL(fileURLWithPath: squad))
         if let limit { dataset.questions = Array(dataset.questions.prefix(limit)) }
-        let answerer = try QuestionAnswerer(modelDirectory: ModelLocator.resolve(model))
+        let answerer = try modelOptions.load()
         let total = dataset.questions.count
         var lastReport = Date()
         let report = try SQuADEvaluation.evaluate(answerer, on: dataset, options: reading.answerOptions) { done in
