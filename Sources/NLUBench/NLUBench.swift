@@ -21,6 +21,7 @@ struct NLUBench: ParsableCommand {
             SearchMatrixBenchmark.self,
             TokenizerBenchmark.self,
             EmbeddingsBenchmark.self,
+            EntitiesBenchmark.self,
         ]
     )
 
