@@ -129,17 +129,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "NLUCoreTests", dependencies: ["NLUCore"]),
+        // Test support only: the deterministic input mutator and the rules every fuzz test checks.
+        .target(name: "NLUFuzzSupport", dependencies: ["NLUCore"], path: "Tests/FuzzSupport"),
+        .testTarget(name: "NLUCoreTests", dependencies: ["NLUCore", "NLUFuzzSupport"]),
         .testTarget(name: "NLUTextTests", dependencies: ["NLUText"]),
         .testTarget(name: "NLUBuiltinsTests", dependencies: ["NLUBuiltins"]),
         .testTarget(name: "NLUEmbeddingsTests", dependencies: ["NLUEmbeddings"]),
-        .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering"]),
-        .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents"]),
-        .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence"]),
-        .testTarget(name: "NLUSearchTests", dependencies: ["NLUSearch", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "NLUCoreMLTests", dependencies: ["NLUCoreML"]),
-        .testTarget(name: "NLUServerTests", dependencies: ["NLUServer", "NLUIntents", "NLUEmbeddings"]),
-        .testTarget(name: "CLITests", dependencies: ["nlu"]),
+        .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering", "NLUFuzzSupport"]),
+        .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents", "NLUFuzzSupport"]),
+        .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence", "NLUFuzzSupport"]),
+        .testTarget(name: "NLUSearchTests", dependencies: ["NLUSearch", "NLUFuzzSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "NLUCoreMLTests", dependencies: ["NLUCoreML", "NLUFuzzSupport"]),
+        .testTarget(name: "NLUServerTests", dependencies: ["NLUServer", "NLUIntents", "NLUEmbeddings", "NLUFuzzSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["nlu", "NLUFuzzSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 
 /// What one run of the `nlu` executable printed and returned.
@@ -45,4 +50,46 @@ func runNLU(_ arguments: [String], input: String? = nil, environment: [String: S
     return NLURun(status: process.terminationStatus,
                   stdout: String(decoding: outData, as: UTF8.self),
                   stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// How a bounded run of `nlu` ended: its exit status, or the signal that ended it, or the timeout.
+struct BoundedRun {
+    var status: Int32
+    var signaled: Bool
+    var timedOut: Bool
+    var stderr: String
+}
+
+/// Runs the built `nlu` with `arguments` and `input` on standard input, killing it after `timeout`
+/// seconds (a hang is a failure, not a stuck test run). Standard output is discarded.
+func runNLU(_ arguments: [String], input: Data = Data(), timeout: TimeInterval) throws -> BoundedRun {
+    let process = Process()
+    process.executableURL = productsDirectory.appendingPathComponent("nlu")
+    process.arguments = arguments
+    // Standard input from a file: a pipe would break (SIGPIPE in this test process) when `nlu` stops reading early.
+    let inputFile = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-input-\(UUID().uuidString)")
+    try input.write(to: inputFile)
+    defer { try? FileManager.default.removeItem(at: inputFile) }
+    let stderrPipe = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = stderrPipe
+    process.standardInput = try FileHandle(forReadingFrom: inputFile)
+    try process.run()
+    let deadline = DispatchTime.now() + timeout
+    let timedOut = LockedFlag()
+    DispatchQueue.global().asyncAfter(deadline: deadline) {
+        if process.isRunning { timedOut.set(); kill(process.processIdentifier, SIGKILL) }
+    }
+    let errData = stderrPipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return BoundedRun(status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+                      timedOut: timedOut.value, stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// A flag set from another thread.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isSet = false
+    func set() { lock.lock(); isSet = true; lock.unlock() }
+    var value: Bool { lock.lock(); defer { lock.unlock() }; return isSet }
 }

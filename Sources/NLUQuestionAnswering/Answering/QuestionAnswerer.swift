@@ -41,8 +41,18 @@ public struct QuestionAnswerer: Sendable {
         self.modelMaxLength = modelMaxLength
     }
 
-    /// The window size used when the options leave it open: min(model_max_length, 384).
-    public var defaultMaxSequenceLength: Int { min(modelMaxLength ?? Int.max, 384) }
+    /// The window size used when the options leave it open: min(model_max_length, 384), and never
+    /// more than the model's positions (a checkpoint without model_max_length must not make the
+    /// default window an error the user never asked for).
+    public var defaultMaxSequenceLength: Int { min(modelMaxLength ?? Int.max, 384, model.configuration.maxPositionEmbeddings) }
+
+    /// Checks `options` against this model (ranges, the window within its positions, the stride
+    /// within the window) before any text is read.
+    /// - Throws: ``QuestionAnsweringError/invalidOption(name:reason:)`` naming the option.
+    public func validate(_ options: AnswerOptions) throws {
+        _ = try WindowSettings(options: options, defaultLength: defaultMaxSequenceLength,
+                               positions: model.configuration.maxPositionEmbeddings)
+    }
 
     /// Finds the spans of `document` that best answer `question`, best first.
     ///
@@ -72,7 +82,10 @@ public struct QuestionAnswerer: Sendable {
                     encodings = try tokenizer.encodePair(truncated, passage.text, maxLength: settings.maxSequenceLength,
                                                          stride: settings.stride)
                 } catch {
-                    throw QuestionAnsweringError.questionTooLong(reason: "\(error)")
+                    // A window the user never chose comes from the checkpoint: say so.
+                    let origin = options.maxSequenceLength == nil && settings.maxSequenceLength == modelMaxLength
+                        ? " (the window is tokenizer_config.json's model_max_length \(settings.maxSequenceLength); give a larger max sequence length)" : ""
+                    throw QuestionAnsweringError.questionTooLong(reason: "\(error)\(origin)")
                 }
                 windows += encodings.map { PassageWindow(encoding: $0, scalarOffset: passage.scalarOffset) }
             }
@@ -196,8 +209,9 @@ struct WindowSettings {
                 name: "max sequence length", reason: "must be between 4 and the model's \(positions) positions, got \(maxSequenceLength)")
         }
         guard stride >= 0, stride <= maxSequenceLength else {
+            let window = options.maxSequenceLength == nil ? "the default max sequence length \(maxSequenceLength)" : "the max sequence length \(maxSequenceLength)"
             throw QuestionAnsweringError.invalidOption(
-                name: "document stride", reason: "must be between 0 and the max sequence length \(maxSequenceLength), got \(stride)")
+                name: "document stride", reason: "must be between 0 and \(window), got \(stride)")
         }
     }
 }
