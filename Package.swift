@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "NLUBuiltins", targets: ["NLUBuiltins"]),
         .library(name: "NLUTransformers", targets: ["NLUTransformers"]),
         .library(name: "NLUEmbeddings", targets: ["NLUEmbeddings"]),
+        .library(name: "NLUHub", targets: ["NLUHub"]),
         .library(name: "NLUQuestionAnswering", targets: ["NLUQuestionAnswering"]),
         .library(name: "NLUIntents", targets: ["NLUIntents"]),
         .library(name: "NLUSequence", targets: ["NLUSequence"]),
@@ -25,7 +26,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
-        .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         // The HTTP server (`nlu serve`): Hummingbird's HTTP/1 server only (not its TLS, HTTP/2, router DSL or
@@ -56,6 +56,9 @@ let package = Package(
             ]
         ),
         .target(name: "NLUText"),
+        // Downloads from the Hugging Face Hub into its cache (URLSession: FoundationNetworking on Linux).
+        // Apart from NLUCore so that only what downloads links the HTTP stack.
+        .target(name: "NLUHub", dependencies: ["NLUCore"]),
         // Built-in entities (numbers, money, dates…) found and resolved; the Text layer's recognizers.
         .target(name: "NLUBuiltins", dependencies: ["NLUText"]),
         // The one BERT-family encoder (configuration, checkpoint names, packed weights, masked
@@ -75,7 +78,6 @@ let package = Package(
                 "NLUCore", "NLUText",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                .product(name: "SwiftCSV", package: "SwiftCSV"),
             ]
         ),
         .target(name: "NLUSequence", dependencies: ["NLUCore", "NLUText"]),
@@ -89,7 +91,7 @@ let package = Package(
         .target(
             name: "NLUKit",
             dependencies: [
-                "NLUCore", "NLUText", "NLUBuiltins", "NLUTransformers", "NLUEmbeddings", "NLUSearch", "NLUQuestionAnswering",
+                "NLUCore", "NLUText", "NLUBuiltins", "NLUHub", "NLUTransformers", "NLUEmbeddings", "NLUSearch", "NLUQuestionAnswering",
                 "NLUIntents",
                 "NLUSequence",
                 "NLUCoreML",
@@ -135,6 +137,14 @@ let package = Package(
         .testTarget(name: "NLUTextTests", dependencies: ["NLUText"]),
         .testTarget(name: "NLUBuiltinsTests", dependencies: ["NLUBuiltins"]),
         .testTarget(name: "NLUEmbeddingsTests", dependencies: ["NLUEmbeddings"]),
+        // The Hub client against a Hub-shaped server on loopback in the test process.
+        .testTarget(
+            name: "NLUHubTests",
+            dependencies: [
+                "NLUHub", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering", "NLUFuzzSupport"]),
         .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents", "NLUFuzzSupport"]),
         .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence", "NLUFuzzSupport"]),

@@ -3,6 +3,7 @@
 @_exported import NLUCore
 @_exported import NLUCoreML
 @_exported import NLUEmbeddings
+@_exported import NLUHub
 @_exported import NLUIntents
 @_exported import NLUQuestionAnswering
 @_exported import NLUSearch

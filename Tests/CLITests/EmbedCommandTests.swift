@@ -145,7 +145,7 @@ import Testing
         let missing = try runNLU(["embed", "--model", "acme/other", "x"], environment: environment)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("acme/other: not a local directory, and not in the Hugging Face cache (\(cache.path))"))
-        #expect(missing.stderr.contains("huggingface-cli download acme/other"))
+        #expect(missing.stderr.contains("nlu models download acme/other"))
 
         let list = try runNLU(["models", "list", "--json"], environment: environment)
         #expect(list.status == 0)

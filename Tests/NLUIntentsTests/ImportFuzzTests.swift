@@ -11,14 +11,15 @@ import Testing
 @Suite struct ImportFuzzTests {
     static let files = ["alexa-model.json", "intents.csv", "lex-v1-bot.json", "luis-app.json", "nlukit-dataset.json",
                         "rasa-legacy.json", "rasa-legacy.md", "rasa-nlu.yml", "snips-utf8.json", "watson-nlc.csv",
-                        "watson-workspace.json"]
+                        "watson-workspace.json", "platforms/clu-utf8.json", "platforms/watsonx-actions.json",
+                        "platforms/lu-app/chitchat/greetings.lu"]
 
     @Test(arguments: files) func mutatedExportsImportOrFailNamingTheFile(_ name: String) throws {
         let original = Array(try Data(contentsOf: fixture(name)))
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var mutator = Mutator(seed: name)
-        let url = directory.appendingPathComponent(name)
+        let url = directory.appendingPathComponent((name as NSString).lastPathComponent)
         var failures = 0
         for _ in 0..<FuzzCases.count(default: 250) {
             try Data(mutator.mutate(original)).write(to: url)
@@ -26,7 +27,8 @@ import Testing
                 _ = try IntentImporter.importDataset(from: url)
             } catch {
                 failures += 1
-                if let problem = FuzzCases.check({ throw error }, naming: name) { Issue.record("\(name): \(problem)") }
+                let file = (name as NSString).lastPathComponent
+                if let problem = FuzzCases.check({ throw error }, naming: file) { Issue.record("\(name): \(problem)") }
             }
         }
         #expect(failures > 0, "the mutations should break some inputs")

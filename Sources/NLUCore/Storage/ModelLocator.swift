@@ -140,7 +140,7 @@ public enum ModelLocatorError: Error, Equatable, CustomStringConvertible, Locali
             return "\(path): not a directory (a model is a directory with config.json and its weights)"
         case let .notCached(id, cache):
             return "\(id): not a local directory, and not in the Hugging Face cache (\(cache)). Download it first, "
-                + "e.g. `huggingface-cli download \(id)`, or set HF_HUB_CACHE / HF_HOME "
+                + "with `nlu models download \(id)` (or `huggingface-cli download \(id)`), or set HF_HUB_CACHE / HF_HOME "
                 + "to the cache that holds it."
         case let .revisionNotCached(id, revision, repository, available):
             let listed = available.isEmpty ? "no snapshots" : "snapshots: " + available.joined(separator: ", ")

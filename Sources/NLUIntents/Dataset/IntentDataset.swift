@@ -162,21 +162,33 @@ public struct EntityDefinition: Codable, Sendable, Equatable {
     /// Whether the entity takes values it does not list (Snips' `automatically_extensible`, the opposite
     /// of Lex's `restrictValues`): `false` keeps only mentions that resolve to a listed value.
     public var extensible: Bool
+    /// The built-in entity (NLUBuiltins' names: `number`, `datetime`, `email`, ...) this entity is,
+    /// when the export maps it to a prebuilt one (CLU prebuilt components, `.lu` `@ prebuilt`,
+    /// Dialogflow `@sys.*`, Watson `sys-*`).
+    public var builtin: String?
+    /// Whether the dictionary is only a hint for the tagger (a LUIS phrase list), never an entity
+    /// of its own.
+    public var featureOnly: Bool
 
     /// Creates an entity dictionary.
-    public init(name: String, values: [EntityValue] = [], extensible: Bool = true) {
+    public init(name: String, values: [EntityValue] = [], extensible: Bool = true, builtin: String? = nil,
+                featureOnly: Bool = false) {
         self.name = name
         self.values = values
         self.extensible = extensible
+        self.builtin = builtin
+        self.featureOnly = featureOnly
     }
 
-    private enum CodingKeys: String, CodingKey { case name, values, extensible }
+    private enum CodingKeys: String, CodingKey { case name, values, extensible, builtin, featureOnly }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         values = try container.decodeIfPresent([EntityValue].self, forKey: .values) ?? []
         extensible = try container.decodeIfPresent(Bool.self, forKey: .extensible) ?? true
+        builtin = try container.decodeIfPresent(String.self, forKey: .builtin)
+        featureOnly = try container.decodeIfPresent(Bool.self, forKey: .featureOnly) ?? false
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -184,6 +196,8 @@ public struct EntityDefinition: Codable, Sendable, Equatable {
         try container.encode(name, forKey: .name)
         try container.encode(values, forKey: .values)
         if !extensible { try container.encode(extensible, forKey: .extensible) }
+        try container.encodeIfPresent(builtin, forKey: .builtin)
+        if featureOnly { try container.encode(featureOnly, forKey: .featureOnly) }
     }
 }
 

@@ -28,6 +28,14 @@ public enum DatasetFormat: String, CaseIterable, Sendable {
     case snips
     /// CSV with `text,intent` rows (optional header).
     case csv
+    /// Azure AI Language CLU (Conversational Language Understanding) project export JSON.
+    case clu
+    /// Bot Framework `.lu` files (LUIS's source format), a file or a folder.
+    case lu
+    /// Google Dialogflow CX agent package (zip or unzipped folder).
+    case dialogflowCX = "dialogflow-cx"
+    /// IBM watsonx Assistant actions skill JSON (the new experience).
+    case watsonxActions = "watsonx"
 
     /// One line per format for help texts.
     public var summary: String {
@@ -45,6 +53,10 @@ public enum DatasetFormat: String, CaseIterable, Sendable {
         case .luis: return "Microsoft LUIS app JSON"
         case .snips: return "Snips benchmark JSON"
         case .csv: return "CSV text,intent"
+        case .clu: return "Azure CLU project JSON"
+        case .lu: return "Bot Framework .lu files"
+        case .dialogflowCX: return "Dialogflow CX agent (.zip or folder)"
+        case .watsonxActions: return "watsonx Assistant actions skill JSON"
         }
     }
 }

@@ -10,10 +10,12 @@ enum FormatDetector {
         switch source.kind {
         case .folder, .zip:
             if source.paths.contains(where: LexV2Importer.isIntentFile) { return .lexV2 }
+            if source.paths.contains(where: DialogflowCXImporter.isPhraseFile) { return .dialogflowCX }
             if source.paths.contains(where: DialogflowImporter.isAgentFile) { return .dialogflow }
-            let expected = "\(lexV2Layout) or \(dialogflowLayout)"
+            if source.kind == .folder, source.paths.contains(where: { $0.hasSuffix(".lu") }) { return .lu }
+            let expected = "\(lexV2Layout), \(dialogflowLayout), \(DialogflowCXImporter.layout) or .lu files"
             if source.kind == .zip { throw IntentDatasetError.missingFiles(file: source.name, expected: expected) }
-            throw IntentDatasetError.unknownFormat(file: source.name, detail: "the folder holds neither \(expected)")
+            throw IntentDatasetError.unknownFormat(file: source.name, detail: "the folder holds none of \(expected)")
         case .file:
             return try detectFile(source, warnings: &warnings)
         }
@@ -24,6 +26,7 @@ enum FormatDetector {
         case "yml", "yaml": return .rasaYAML
         case "md", "markdown": return .rasaMarkdown
         case "csv", "tsv": return .csv
+        case "lu": return .lu
         default: break
         }
         let text = try source.text(at: source.paths[0], warnings: &warnings)
@@ -49,6 +52,8 @@ enum FormatDetector {
     /// The format whose top-level keys `root` has.
     static func detect(_ root: [String: Any]) -> DatasetFormat? {
         if root["format"] as? String == IntentDataset.formatName { return .nlukit }
+        if CLUImporter.isProject(root) { return .clu }
+        if WatsonxActionsImporter.isActionsSkill(root) { return .watsonxActions }
         if root["rasa_nlu_data"] != nil { return .rasaJSON }
         if root["interactionModel"] != nil { return .alexa }
         if root["luis_schema_version"] != nil || (root["utterances"] != nil && root["intents"] != nil) { return .luis }

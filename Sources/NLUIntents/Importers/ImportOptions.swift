@@ -35,4 +35,39 @@ public struct ImportResult: Sendable {
     public var format: DatasetFormat
     /// Non-fatal problems met on the way.
     public var warnings: [String]
+    /// The utterances the export sets apart for testing (CLU's `dataset: "Test"`), as a dataset of
+    /// their own for `nlu intents evaluate`; `nil` when the export marks none.
+    public var testDataset: IntentDataset?
+
+    /// Creates an import result.
+    public init(dataset: IntentDataset, format: DatasetFormat, warnings: [String], testDataset: IntentDataset? = nil) {
+        self.dataset = dataset
+        self.format = format
+        self.warnings = warnings
+        self.testDataset = testDataset
+    }
+}
+
+/// An importer's output: the training dataset and the export's test split, if it has one.
+struct ImportSplits {
+    var dataset: IntentDataset
+    var test: IntentDataset?
+}
+
+extension IntentDataset {
+    /// This dataset with `other`'s intents (utterances of intents named alike appended),
+    /// counterexamples and entities added.
+    func merged(with other: IntentDataset) -> IntentDataset {
+        var result = self
+        for intent in other.intents {
+            if let index = result.intents.firstIndex(where: { $0.name == intent.name }) {
+                result.intents[index].utterances += intent.utterances
+            } else {
+                result.intents.append(intent)
+            }
+        }
+        result.counterexamples += other.counterexamples
+        result.entities += other.entities.filter { entity in !result.entities.contains { $0.name == entity.name } }
+        return result
+    }
 }

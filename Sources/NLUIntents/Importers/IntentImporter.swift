@@ -13,10 +13,11 @@ public enum IntentImporter {
         let source = try ImportSource(url: url)
         var warnings: [String] = []
         let format = try options.format ?? FormatDetector.detect(source, warnings: &warnings)
-        let dataset = try importDataset(from: source, format: format, options: options, warnings: &warnings)
+        let splits = try importSplits(from: source, format: format, options: options, warnings: &warnings)
         // Detection and import may both decode the same file: report each warning once.
         var seen = Set<String>()
-        return ImportResult(dataset: dataset, format: format, warnings: warnings.filter { seen.insert($0).inserted })
+        return ImportResult(dataset: splits.dataset, format: format, warnings: warnings.filter { seen.insert($0).inserted },
+                            testDataset: splits.test)
     }
 
     /// Imports several inputs and merges them (e.g. one Snips file per intent). Intents named alike
@@ -32,9 +33,11 @@ public enum IntentImporter {
         var warnings: [String] = []
         var formats: [DatasetFormat] = []
         var seen = Set<String>()
+        var test: IntentDataset?
         for url in urls {
             let result = try importDataset(from: url, options: options)
             warnings += result.warnings
+            if let part = result.testDataset { test = test.map { $0.merged(with: part) } ?? part }
             formats.append(result.format)
             merged.language = merged.language ?? result.dataset.language
             for intent in result.dataset.intents {
@@ -47,12 +50,23 @@ public enum IntentImporter {
             merged.entities += result.dataset.entities
         }
         try merged.validate(file: urls.map(\.path).joined(separator: ", "))
-        return ImportResult(dataset: merged, format: formats[0], warnings: warnings)
+        return ImportResult(dataset: merged, format: formats[0], warnings: warnings, testDataset: test)
+    }
+
+    /// The training dataset and, for formats that mark test utterances (CLU), the test split.
+    static func importSplits(from source: ImportSource, format: DatasetFormat, options: ImportOptions,
+                             warnings: inout [String]) throws -> ImportSplits {
+        switch format {
+        case .clu: return try CLUImporter.read(source, options: options, warnings: &warnings)
+        default:
+            return ImportSplits(dataset: try importDataset(from: source, format: format, options: options, warnings: &warnings), test: nil)
+        }
     }
 
     static func importDataset(from source: ImportSource, format: DatasetFormat, options: ImportOptions,
                               warnings: inout [String]) throws -> IntentDataset {
         switch format {
+        case .clu: return try CLUImporter.read(source, options: options, warnings: &warnings).dataset
         case .nlukit:
             guard source.kind == .file else { throw notAFile(source, format) }
             return try IntentDataset.decode(source.utf8Data(at: source.paths[0], warnings: &warnings), file: source.name)
@@ -67,6 +81,9 @@ public enum IntentImporter {
         case .rasaMarkdown: return try RasaMarkdownImporter.read(source, options: options, warnings: &warnings)
         case .luis: return try LUISImporter.read(source, options: options, warnings: &warnings)
         case .snips: return try SnipsImporter.read(source, options: options, warnings: &warnings)
+        case .lu: return try LUImporter.read(source, options: options, warnings: &warnings)
+        case .dialogflowCX: return try DialogflowCXImporter.read(source, options: options, warnings: &warnings)
+        case .watsonxActions: return try WatsonxActionsImporter.read(source, options: options, warnings: &warnings)
         }
     }
 

@@ -24,7 +24,8 @@ enum RasaAnnotationParser {
                 builder.append(mention, entity: parts.first ?? String(markup), value: parts.count > 1 ? parts[1] : mention)
             } else if let object = try? JSONSerialization.jsonObject(with: Data("{\(markup)}".utf8)) as? [String: Any],
                       let entity = object["entity"] as? String {
-                builder.append(mention, entity: entity, value: (object["value"] as? String) ?? mention, role: object["role"] as? String)
+                builder.append(mention, entity: entity, value: (object["value"] as? String) ?? mention, role: object["role"] as? String,
+                               group: (object["group"] as? String) ?? (object["group"] as? Int).map(String.init))
             } else {
                 builder.append(mention)
             }

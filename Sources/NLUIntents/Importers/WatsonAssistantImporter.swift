@@ -52,7 +52,7 @@ enum WatsonAssistantImporter {
         return try assembler.dataset(warnings: &warnings)
     }
 
-    private static func utterance(_ example: Example) -> Utterance {
+    static func utterance(_ example: Example) -> Utterance {
         let text = example.text
         let scalars = Array(text.unicodeScalars)
         let annotations = (example.mentions ?? []).compactMap { mention -> EntityAnnotation? in

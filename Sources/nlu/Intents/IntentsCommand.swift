@@ -6,7 +6,7 @@ import NLUKit
 struct IntentsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "intents",
-        abstract: "Intent classification: import platform exports, train locally, predict, evaluate.",
+        abstract: "Intent classification: import platform exports, train locally, predict, evaluate, export.",
         discussion: """
         Datasets: NLUKit's JSON form or any supported export, detected from the content (--format to override): \
         \(DatasetFormat.allCases.map(\.rawValue).joined(separator: ", ")). Models are .nlumodel packages \
@@ -14,6 +14,7 @@ struct IntentsCommand: ParsableCommand {
         """,
         subcommands: [
             IntentsImportCommand.self,
+            IntentsExportCommand.self,
             IntentsTrainCommand.self,
             IntentsPredictCommand.self,
             IntentsEvaluateCommand.self,
@@ -35,7 +36,7 @@ struct DatasetInputOptions: ParsableArguments {
             help: "An intent label whose utterances are out of scope (the \"none\" class); repeatable. Default: none, out_of_scope, oos, irrelevant, nlu_fallback.")
     var outOfScopeLabels: [String] = []
 
-    @Option(help: "Language to read from multi-language exports (Dialogflow, Lex V2), e.g. en.")
+    @Option(help: "Language to read from multi-language exports (Dialogflow ES/CX, Lex V2, CLU), e.g. en.")
     var language: String?
 
     var importOptions: ImportOptions {

@@ -8,10 +8,11 @@ struct IntentsImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Convert an NLU platform export into an NLUKit intent dataset (JSON).",
         discussion: """
-        Inputs: Watson Assistant workspace JSON, Watson NLC CSV, Lex V1 JSON, Lex V2 (.zip or folder), \
-        Dialogflow ES (.zip or folder), Alexa interaction model, Rasa YAML / legacy JSON / legacy Markdown, \
-        LUIS JSON, Snips benchmark JSON, CSV text,intent. Several inputs are merged (e.g. one Snips file per \
-        intent). The output is written atomically.
+        Inputs: every format in docs/formats.md (Watson, Lex, Dialogflow ES and CX, Alexa, Rasa, LUIS JSON \
+        and .lu, Azure CLU, watsonx actions, Snips, CSV), a file, a folder or a .zip. Several inputs are \
+        merged (e.g. one Snips file per intent). Utterances an export marks as test data (CLU's \
+        dataset "Test") go to a second dataset, --test-output (default: OUTPUT with .test before its \
+        extension), for `nlu intents evaluate --model M TEST`. Outputs are written atomically.
         """)
 
     @Argument(help: "The export(s) to import.")
@@ -22,6 +23,10 @@ struct IntentsImportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the dataset JSON.")
     var output: String
 
+    @Option(name: .customLong("test-output"),
+            help: "Where to write the export's test utterances, when it marks some (default: OUTPUT with .test before the extension).")
+    var testOutput: String?
+
     @Flag(help: "Print a JSON summary on stdout.")
     var json = false
 
@@ -31,17 +36,37 @@ struct IntentsImportCommand: ParsableCommand {
 
     func run() throws {
         try Console.checkOutput(output, inputs: inputs)
+        let testPath = testOutput ?? Self.testPath(for: output)
+        try Console.checkOutput(testPath, flag: "--test-output", inputs: inputs + [output])
         let result = try input.load(inputs)
         let dataset = result.dataset
         try dataset.save(to: URL(fileURLWithPath: output))
-        let summary = Summary(format: result.format.rawValue, intents: dataset.intents.count,
+        var summary = Summary(format: result.format.rawValue, intents: dataset.intents.count,
                               utterances: dataset.utteranceCount, counterexamples: dataset.counterexamples.count,
-                              entities: dataset.entities.count, output: output)
+                              entities: dataset.entities.count, warnings: result.warnings.count, output: output)
+        if let test = result.testDataset {
+            try test.save(to: URL(fileURLWithPath: testPath))
+            summary.testUtterances = test.utteranceCount + test.counterexamples.count
+            summary.testOutput = testPath
+        }
         if json {
             Console.print(try Console.json(summary, sortedKeys: false))
         } else {
-            Console.print("imported \(summary.intents) intents, \(summary.utterances) utterances, \(summary.counterexamples) counterexamples, \(summary.entities) entities (\(result.format.summary)) → \(output)")
+            let warned = summary.warnings == 0 ? "" : ", \(summary.warnings) warning(s)"
+            Console.print("imported \(summary.intents) intents, \(summary.utterances) utterances, \(summary.counterexamples) counterexamples, \(summary.entities) entities (\(result.format.summary)\(warned)) → \(output)")
+            if let count = summary.testUtterances, let path = summary.testOutput {
+                Console.print("test split: \(count) utterances → \(path)")
+            }
         }
+    }
+
+    /// `car.json` → `car.test.json` (`car` → `car.test.json`).
+    static func testPath(for output: String) -> String {
+        let url = URL(fileURLWithPath: output)
+        let stem = url.deletingPathExtension().lastPathComponent
+        let ext = url.pathExtension.isEmpty ? "json" : url.pathExtension
+        let name = "\(stem).test.\(ext)"
+        return output.contains("/") ? url.deletingLastPathComponent().appendingPathComponent(name).path : name
     }
 
     struct Summary: Encodable {
@@ -50,6 +75,9 @@ struct IntentsImportCommand: ParsableCommand {
         var utterances: Int
         var counterexamples: Int
         var entities: Int
+        var warnings: Int
         var output: String
+        var testUtterances: Int?
+        var testOutput: String?
     }
 }

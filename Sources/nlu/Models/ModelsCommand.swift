@@ -4,6 +4,6 @@ import ArgumentParser
 struct ModelsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "models",
-        abstract: "Models in the Hugging Face cache (what --model ORG/NAME finds).",
-        subcommands: [ModelsListCommand.self])
+        abstract: "Models in the Hugging Face cache (what --model ORG/NAME finds): list, download.",
+        subcommands: [ModelsListCommand.self, ModelsDownloadCommand.self])
 }

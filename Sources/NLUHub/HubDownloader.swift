@@ -1,0 +1,238 @@
+import Foundation
+import NLUCore
+
+/// Downloads a model from the Hugging Face Hub into the Hugging Face cache, the way
+/// `huggingface_hub.snapshot_download` does, so `--model ORG/NAME` (and Python) then find it:
+/// the revision's commit and file list from `GET api/models/ID/revision/REV`, each file's ETag and
+/// size from a `HEAD` of `resolve/COMMIT/FILE`, its bytes from a `GET` of the same URL.
+///
+/// Each file goes to `blobs/ETAG.incomplete` first and is renamed to `blobs/ETAG` only when its size
+/// (and, for large LFS files, whose ETag is their SHA-256, its digest) is right; an interrupted
+/// transfer keeps the `.incomplete` part and the next attempt asks for the rest with `Range`.
+/// `refs/REVISION` is written last, so a model never resolves to a snapshot with files missing.
+///
+///     let downloader = HubDownloader(configuration: try HubConfiguration())
+///     let result = try await downloader.download(HubModelID("sentence-transformers/all-MiniLM-L6-v2")!)
+///     let embedder = try SentenceEmbedder(modelDirectory: result.snapshot)
+public struct HubDownloader: Sendable {
+    public var configuration: HubConfiguration
+    /// How many times a cut transfer is resumed within one call before the error is reported.
+    public var retries: Int = 3
+
+    public init(configuration: HubConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Downloads the files of `id` (at `id.revision`, else `main`) that `filter` selects.
+    /// Files already in the cache are not fetched again.
+    /// - Throws: ``HubError``: no such model/revision, access denied, network down, corrupt download.
+    public func download(_ id: HubModelID, filter: HubFileFilter = .nlukit,
+                         progress: @escaping @Sendable (HubDownloadProgress) -> Void = { _ in }) async throws -> HubDownloadResult {
+        let revision = id.revision ?? "main"
+        let repository = HubCacheRepository(cache: configuration.cache, folderName: id.cacheFolderName)
+        let info = try await repositoryInfo(id: id.repository, revision: revision)
+        let files = info.siblings.map(\.rfilename).filter(filter.includes)
+        guard !files.isEmpty else {
+            let listed = info.siblings.prefix(20).map(\.rfilename).joined(separator: ", ")
+            throw HubError.invalidResponse(url: id.repository,
+                reason: "no file matches \(filter.patterns.joined(separator: " ")) (the repository has: \(listed.isEmpty ? "no files" : listed))")
+        }
+        var received: Int64 = 0
+        for (index, file) in files.enumerated() {
+            let pointer = repository.pointer(commit: info.sha, file: file)
+            if FileManager.default.fileExists(atPath: pointer.path) {   // follows the link: a dangling one is fetched again
+                let size = (try? FileManager.default.attributesOfItem(atPath: pointer.path)[.size] as? Int64) ?? 0
+                progress(HubDownloadProgress(file: file, fileNumber: index + 1, fileCount: files.count, bytes: size ?? 0, totalBytes: size ?? 0))
+                continue
+            }
+            received += try await downloadFile(file, id: id.repository, commit: info.sha, into: repository) { bytes, total in
+                progress(HubDownloadProgress(file: file, fileNumber: index + 1, fileCount: files.count, bytes: bytes, totalBytes: total))
+            }
+        }
+        try repository.writeReference(revision: revision, commit: info.sha)
+        return HubDownloadResult(snapshot: repository.snapshot(commit: info.sha), commit: info.sha, files: files, bytesReceived: received)
+    }
+
+    // MARK: - Requests
+
+    private var transport: HTTPTransport { HTTPTransport(timeout: configuration.timeout) }
+
+    private var headers: [String: String] {
+        var headers = ["User-Agent": "nlukit/\(NLUKitVersion.string)", "Accept-Encoding": "identity"]
+        if let token = configuration.token { headers["Authorization"] = "Bearer \(token)" }
+        return headers
+    }
+
+    /// `ENDPOINT/PATH` with each component percent-encoded as huggingface_hub quotes them.
+    private func url(_ components: [String]) -> URL {
+        var url = configuration.endpoint
+        for component in components { url.appendPathComponent(component) }
+        return url
+    }
+
+    private func repositoryInfo(id: String, revision: String) async throws -> HubRepositoryInfo {
+        // The revision is one path component even when it holds "/" (refs/pr/1), as Python's quote(safe="").
+        let encodedRevision = revision.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? revision
+        let address = configuration.endpoint.absoluteString + "/api/models/" + id + "/revision/" + encodedRevision
+        guard let url = URL(string: address) else { throw HubError.invalidResponse(url: address, reason: "not a URL") }
+        let (head, body): (HTTPResponseHead, Data)
+        do {
+            (head, body) = try await transport.get(url, headers: headers, limit: 64 << 20)
+        } catch let error as HTTPTransportError {
+            throw HubError.unreachable(endpoint: configuration.endpoint.absoluteString, reason: error.reason)
+        }
+        try check(head, id: id, revision: revision, file: nil)
+        return try HubRepositoryInfo.decode(body, url: address)
+    }
+
+    /// Maps the Hub's error answers (`X-Error-Code`, as huggingface_hub's hf_raise_for_status reads it).
+    private func check(_ head: HTTPResponseHead, id: String, revision: String, file: String?) throws {
+        if (200..<400).contains(head.status) { return }
+        let tokenSent = configuration.token != nil
+        switch (head.header("X-Error-Code"), head.status) {
+        case ("RevisionNotFound", _): throw HubError.noSuchRevision(id: id, revision: revision)
+        case ("EntryNotFound", _): throw HubError.noSuchFile(id: id, file: file ?? "?")
+        case ("GatedRepo", _), (_, 403): throw HubError.accessDenied(id: id, tokenSent: tokenSent)
+        case ("RepoNotFound", _), (_, 401): throw HubError.noSuchModel(id: id, tokenSent: tokenSent)
+        case (_, 404):
+            if let file { throw HubError.noSuchFile(id: id, file: file) }
+            throw HubError.noSuchModel(id: id, tokenSent: tokenSent)
+        default: throw HubError.httpStatus(url: head.url.absoluteString, status: head.status)
+        }
+    }
+
+    /// The file's metadata (`HEAD`), then its bytes into the blob; returns the bytes received.
+    private func downloadFile(_ file: String, id: String, commit: String, into repository: HubCacheRepository,
+                              progress: @escaping (Int64, Int64) -> Void) async throws -> Int64 {
+        let resolve = url(id.split(separator: "/").map(String.init) + ["resolve", commit] + file.split(separator: "/").map(String.init))
+        let head: HTTPResponseHead
+        do {
+            head = try await transport.head(resolve, headers: headers)
+        } catch let error as HTTPTransportError {
+            throw HubError.unreachable(endpoint: configuration.endpoint.absoluteString, reason: error.reason)
+        }
+        try check(head, id: id, revision: commit, file: file)
+        let metadata = try FileMetadata(head, url: resolve.absoluteString)
+        let blob = repository.blob(etag: metadata.etag)
+        var received: Int64 = 0
+        if !FileManager.default.fileExists(atPath: blob.path) {
+            try repository.makeDirectory(blob.deletingLastPathComponent())
+            received = try await repository.withLock(etag: metadata.etag) {
+                // Someone else (another nlu, Python) may have finished it while we waited for the lock.
+                if FileManager.default.fileExists(atPath: blob.path) { return 0 }
+                return try await fetchBlob(file, from: metadata.location ?? resolve, metadata: metadata, repository: repository, progress: progress)
+            }
+        } else {
+            progress(metadata.size, metadata.size)
+        }
+        try repository.link(commit: commit, file: file, etag: metadata.etag)
+        return received
+    }
+
+    /// What a `HEAD` of `resolve/COMMIT/FILE` says about the file.
+    private struct FileMetadata {
+        var etag: String
+        var size: Int64
+        /// Where the bytes are when the Hub redirects (LFS files live on a CDN).
+        var location: URL?
+
+        init(_ head: HTTPResponseHead, url: String) throws {
+            // huggingface_hub prefers X-Linked-Etag (the LFS file's SHA-256 on a redirect) and strips W/ and quotes.
+            guard var etag = head.header("X-Linked-Etag") ?? head.header("ETag") else {
+                throw HubError.invalidResponse(url: url, reason: "no ETag header")
+            }
+            if etag.hasPrefix("W/") { etag.removeFirst(2) }
+            etag = etag.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            guard HubRepositoryInfo.isSafeRelativePath(etag), !etag.contains("/"), etag.utf8.count <= 255 else {
+                throw HubError.invalidResponse(url: url, reason: "ETag '\(etag.prefix(80))' cannot name a file")
+            }
+            guard let sizeText = head.header("X-Linked-Size") ?? head.header("Content-Length"),
+                  let size = Int64(sizeText.trimmingCharacters(in: .whitespaces)), size >= 0 else {
+                throw HubError.invalidResponse(url: url, reason: "no file size (X-Linked-Size or Content-Length)")
+            }
+            self.etag = etag
+            self.size = size
+            if (300..<400).contains(head.status), let target = head.header("Location") {
+                location = URL(string: target, relativeTo: head.url)?.absoluteURL
+            }
+        }
+
+        /// Large (LFS) files are named by the SHA-256 of their bytes; small ones by a git hash we do not check.
+        var sha256: String? {
+            etag.utf8.count == 64 && etag.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) } ? etag : nil
+        }
+    }
+
+    /// Fills `blobs/ETAG.incomplete` (resuming what is there), checks it, and renames it to `blobs/ETAG`.
+    private func fetchBlob(_ file: String, from url: URL, metadata: FileMetadata, repository: HubCacheRepository,
+                           progress: @escaping (Int64, Int64) -> Void) async throws -> Int64 {
+        let incomplete = repository.incompleteBlob(etag: metadata.etag)
+        let blob = repository.blob(etag: metadata.etag)
+        var attempt = 0
+        var received: Int64 = 0
+        while true {
+            let part = try PartialBlob(url: incomplete, expectedSize: metadata.size)
+            defer { part.closeFile() }
+            do {
+                if part.length < metadata.size {
+                    defer { received += part.received }
+                    try await transfer(file, from: url, into: part, progress: progress)
+                }
+                try part.finish(file: file, sha256: metadata.sha256)
+                break
+            } catch let error as HubError {
+                // A corrupt part is worth nothing; an interrupted one is kept for the next attempt.
+                if case .corruptDownload = error { try? FileManager.default.removeItem(at: incomplete) }
+                guard case .interrupted = error, attempt < retries else { throw error }
+                attempt += 1
+            }
+        }
+        guard rename(incomplete.path, blob.path) == 0 else {
+            throw HubError.cacheWrite(path: blob.path, reason: String(cString: strerror(errno)))
+        }
+        return received
+    }
+
+    /// One GET of the rest of the file into `part`.
+    private func transfer(_ file: String, from url: URL, into part: PartialBlob, progress: @escaping (Int64, Int64) -> Void) async throws {
+        var requestHeaders = headers
+        if url.host != configuration.endpoint.host { requestHeaders["Authorization"] = nil }
+        let start = part.length
+        if start > 0 { requestHeaders["Range"] = "bytes=\(start)-" }
+        let expected = part.expectedSize
+        let progressBox = ProgressBox(progress)
+        do {
+            _ = try await transport.stream(url, headers: requestHeaders, onResponse: { head in
+                switch head.status {
+                case 206 where start > 0:
+                    // "bytes START-END/TOTAL": the rest must start where our part ends.
+                    let range = head.header("Content-Range") ?? ""
+                    guard range.hasPrefix("bytes \(start)-") else {
+                        throw HubError.corruptDownload(file: file, reason: "asked for bytes from \(start), got '\(range)'")
+                    }
+                case 200:
+                    try part.restart()   // the server ignored Range: take the whole file again
+                default:
+                    throw HubError.httpStatus(url: head.url.absoluteString, status: head.status)
+                }
+            }, onData: { chunk in
+                try part.append(chunk, file: file)
+                progressBox.report(part.length, expected)
+            })
+        } catch let error as HTTPTransportError {
+            if start == part.length && !error.isNetwork {
+                throw HubError.cacheWrite(path: part.url.path, reason: error.reason)
+            }
+            throw HubError.interrupted(file: file, received: part.length, expected: expected, reason: error.reason)
+        }
+        if part.length < expected {
+            throw HubError.interrupted(file: file, received: part.length, expected: expected, reason: "the server ended the body early")
+        }
+    }
+
+    /// Calls a non-Sendable progress closure from the transport's one delegate queue.
+    private final class ProgressBox: @unchecked Sendable {
+        let report: (Int64, Int64) -> Void
+        init(_ report: @escaping (Int64, Int64) -> Void) { self.report = report }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Why a download from the Hub failed. Every case names the model, the file or the server, and says
+/// what to do; nothing half-written is left in the cache when one is thrown (a partial `.incomplete`
+/// blob stays, so the next run resumes it).
+public enum HubError: Error, Equatable, CustomStringConvertible, LocalizedError {
+    /// `HF_ENDPOINT` is not an http(s) URL.
+    case invalidEndpoint(String)
+    /// The Hub has no such model (404), or hides it (401/403 without a token).
+    case noSuchModel(id: String, tokenSent: Bool)
+    /// The model is gated or private and the token does not grant access.
+    case accessDenied(id: String, tokenSent: Bool)
+    /// The model exists but not the revision (branch, tag or commit).
+    case noSuchRevision(id: String, revision: String)
+    /// A file the repository lists could not be found.
+    case noSuchFile(id: String, file: String)
+    /// The server could not be reached (network down, DNS, refused connection, timeout).
+    case unreachable(endpoint: String, reason: String)
+    /// Another HTTP status than expected.
+    case httpStatus(url: String, status: Int)
+    /// The server's answer is not what the Hub sends (missing header, bad JSON, unsafe file name).
+    case invalidResponse(url: String, reason: String)
+    /// The bytes received do not match what the server announced (size or SHA-256).
+    case corruptDownload(file: String, reason: String)
+    /// The download was cut off before its end; the bytes so far are kept for a resume.
+    case interrupted(file: String, received: Int64, expected: Int64, reason: String)
+    /// The cache could not be written.
+    case cacheWrite(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .invalidEndpoint(text):
+            return "HF_ENDPOINT '\(text)' is not an http(s) URL (e.g. https://huggingface.co)"
+        case let .noSuchModel(id, tokenSent):
+            return "\(id): no such model on the Hub"
+                + (tokenSent ? "" : " (or it is private or gated: set HF_TOKEN to an access token that can read it)")
+        case let .accessDenied(id, tokenSent):
+            return tokenSent
+                ? "\(id): access denied with the token in HF_TOKEN (a gated model: accept its terms on the Hub; a private one: use a token that can read it)"
+                : "\(id): access denied; the model is private or gated: set HF_TOKEN to an access token that can read it"
+        case let .noSuchRevision(id, revision):
+            return "\(id): no revision '\(revision)' on the Hub (a branch, tag or commit hash)"
+        case let .noSuchFile(id, file):
+            return "\(id): the Hub lists \(file) but does not serve it"
+        case let .unreachable(endpoint, reason):
+            return "cannot reach \(endpoint): \(reason) (is the network up? HF_ENDPOINT selects another server)"
+        case let .httpStatus(url, status):
+            return "\(url): the server answered HTTP \(status)"
+        case let .invalidResponse(url, reason):
+            return "\(url): not a Hugging Face Hub answer: \(reason)"
+        case let .corruptDownload(file, reason):
+            return "\(file): the download is corrupt (\(reason)); nothing was stored, run the command again"
+        case let .interrupted(file, received, expected, reason):
+            return "\(file): the download stopped at \(received) of \(expected) bytes (\(reason)); "
+                + "run the same command again to resume"
+        case let .cacheWrite(path, reason):
+            return "\(path): cannot write to the Hugging Face cache: \(reason)"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// Azure AI Language Conversational Language Understanding (CLU) project export (JSON):
+/// `stringIndexType` (`Utf16CodeUnit`, `Utf8CodeUnit` or `UnicodeCodePoint`: the unit of entity
+/// offsets), `metadata.language`, `assets.intents[].category`, `assets.entities[]` with `list`
+/// (`sublists[].listKey` + per-language `synonyms`), `regex` (`expressions[].regexPattern`) and
+/// `prebuilts` components, and `assets.utterances[]` (`text`, `intent`, `language`, `dataset`,
+/// `entities[]` as `category`/`offset`/`length`). Utterances whose `dataset` is `Test` form the
+/// separate test split (``ImportResult/testDataset``), kept out of training.
+enum CLUImporter {
+    struct Project: Decodable {
+        var stringIndexType: String?
+        var metadata: Metadata?
+        var assets: Assets
+    }
+    struct Metadata: Decodable { var language: String?; var projectKind: String? }
+    struct Assets: Decodable {
+        var intents: [Category]?
+        var entities: [Entity]?
+        var utterances: [CLUUtterance]?
+    }
+    struct Category: Decodable { var category: String }
+    struct Entity: Decodable {
+        var category: String
+        var list: List?
+        var regex: Regex?
+        var prebuilts: [Category]?
+        var requiredComponents: [String]?
+    }
+    struct List: Decodable { var sublists: [Sublist]? }
+    struct Sublist: Decodable { var listKey: String; var synonyms: [Synonyms]? }
+    struct Synonyms: Decodable { var language: String?; var values: [String]? }
+    struct Regex: Decodable { var expressions: [Expression]? }
+    struct Expression: Decodable { var regexKey: String?; var language: String?; var regexPattern: String }
+    struct CLUUtterance: Decodable {
+        var text: String
+        var intent: String
+        var language: String?
+        var dataset: String?
+        var entities: [Span]?
+    }
+    struct Span: Decodable { var category: String; var offset: Int; var length: Int }
+
+    /// Whether `root` (a JSON object) is a CLU project.
+    static func isProject(_ root: [String: Any]) -> Bool {
+        root["projectFileVersion"] != nil && (root["assets"] as? [String: Any]) != nil
+    }
+
+    static func read(_ source: ImportSource, options: ImportOptions, warnings: inout [String]) throws -> ImportSplits {
+        let data = try source.singleFileData(.clu, warnings: &warnings)
+        let file = source.name
+        let project = try JSONInput.decode(Project.self, from: data, file: file)
+        if let kind = project.metadata?.projectKind, kind != "Conversation" {
+            throw IntentDatasetError.unknownFormat(file: file, detail: "metadata.projectKind is '\(kind)'; only Conversation projects hold intents")
+        }
+        let indexType = project.stringIndexType ?? ScalarOffsets.Unit.utf16.rawValue
+        guard let unit = ScalarOffsets.Unit(rawValue: indexType) else {
+            throw IntentDatasetError.malformedJSON(file: file, detail: "stringIndexType is '\(indexType)', expected Utf16CodeUnit, Utf8CodeUnit or UnicodeCodePoint")
+        }
+        let utterances = project.assets.utterances ?? []
+        let languages = Set(utterances.compactMap { $0.language?.lowercased() } + [project.metadata?.language?.lowercased()].compactMap { $0 }).sorted()
+        let chosen = try chooseLanguage(options.language, default: project.metadata?.language, among: languages, file: file)
+        if languages.count > 1 {
+            warnings.append("\(file): utterances in \(languages.joined(separator: ", ")); reading \(chosen ?? "all") (--language to choose)")
+        }
+        func inLanguage(_ language: String?) -> Bool {
+            guard let chosen, let language else { return true }
+            return language.lowercased() == chosen
+        }
+
+        var train = DatasetAssembler(file: file, options: options, mergesDuplicates: false)
+        var test = DatasetAssembler(file: file + " (Test)", options: options, mergesDuplicates: true)
+        train.language = chosen.map(LexV1Importer.languageCode) ?? project.metadata?.language.map(LexV1Importer.languageCode)
+        test.language = train.language
+        var trainByIntent: [String: [Utterance]] = [:]
+        var declared = (project.assets.intents ?? []).map(\.category)
+        var hasTest = false
+        for (index, item) in utterances.enumerated() where inLanguage(item.language ?? project.metadata?.language) {
+            let utterance = convert(item, index: index, unit: unit, file: file, warnings: &warnings)
+            if item.dataset?.lowercased() == "test" {
+                test.add(utterance, to: item.intent)
+                hasTest = true
+            } else {
+                if !declared.contains(item.intent) { declared.append(item.intent) }
+                trainByIntent[item.intent, default: []].append(utterance)
+            }
+        }
+        var seen = Set<String>()
+        for name in declared {
+            guard seen.insert(name).inserted else {
+                warnings.append("\(file): assets.intents lists '\(name)' more than once; read once")
+                continue
+            }
+            try train.addIntent(name, utterances: trainByIntent[name] ?? [])
+        }
+        train.entities = (project.assets.entities ?? []).compactMap {
+            definition($0, keep: inLanguage, file: file, warnings: &warnings)
+        }
+        let dataset = try train.dataset(warnings: &warnings)
+        var testSet: IntentDataset?
+        if hasTest {
+            do { testSet = try test.dataset(warnings: &warnings) } catch {
+                warnings.append("\(file): the Test utterances form no usable test set (\(error)); left out")
+            }
+        }
+        return ImportSplits(dataset: dataset, test: testSet)
+    }
+
+    /// The language to read: the one asked for (matched on its primary subtag too), else the
+    /// project's, else all (`nil`) when utterances carry no language.
+    private static func chooseLanguage(_ wanted: String?, default fallback: String?, among languages: [String],
+                                       file: String) throws -> String? {
+        guard let wanted = wanted?.lowercased() else { return fallback?.lowercased() ?? languages.first }
+        if languages.contains(wanted) { return wanted }
+        if let match = languages.first(where: { LexV1Importer.languageCode($0) == wanted }) { return match }
+        throw IntentDatasetError.unknownFormat(file: file, detail: "--language \(wanted): the project has \(languages.isEmpty ? "no language" : languages.joined(separator: ", "))")
+    }
+
+    /// The utterance with its spans converted to scalar offsets; a span that lies outside the text
+    /// or cuts a character is dropped with a warning naming the utterance.
+    private static func convert(_ item: CLUUtterance, index: Int, unit: ScalarOffsets.Unit, file: String,
+                                warnings: inout [String]) -> Utterance {
+        var annotations: [EntityAnnotation] = []
+        let scalars = Array(item.text.unicodeScalars)
+        for (spanIndex, span) in (item.entities ?? []).enumerated() {
+            guard let range = ScalarOffsets.scalarRange(offset: span.offset, length: span.length, unit: unit, in: item.text) else {
+                warnings.append("\(file): assets.utterances[\(index)].entities[\(spanIndex)]: '\(span.category)' at offset \(span.offset), length \(span.length) "
+                                + "is outside the text (\(ScalarOffsets.length(of: item.text, in: unit)) \(unit.rawValue)s) or splits a character; annotation dropped")
+                continue
+            }
+            var value = String.UnicodeScalarView()
+            value.append(contentsOf: scalars[range])
+            annotations.append(EntityAnnotation(start: range.lowerBound, end: range.upperBound, entity: span.category, value: String(value)))
+        }
+        return Utterance(item.text, entities: annotations)
+    }
+
+    /// The entity's list and regex components as a dictionary and its prebuilt as the built-in; `nil`
+    /// for a learned-only entity (its annotations are all there is).
+    private static func definition(_ entity: Entity, keep: (String?) -> Bool, file: String,
+                                   warnings: inout [String]) -> EntityDefinition? {
+        var values: [EntityValue] = []
+        for sublist in entity.list?.sublists ?? [] {
+            let synonyms = (sublist.synonyms ?? []).filter { keep($0.language) }.flatMap { $0.values ?? [] }
+            values.append(EntityValue(sublist.listKey, synonyms: synonyms.filter { $0 != sublist.listKey }))
+        }
+        for (index, expression) in (entity.regex?.expressions ?? []).enumerated() where keep(expression.language) {
+            values.append(EntityValue(expression.regexKey ?? "\(entity.category)_regex\(index + 1)", patterns: [expression.regexPattern]))
+        }
+        var builtin: String?
+        for prebuilt in entity.prebuilts ?? [] {
+            if let name = PlatformBuiltins.clu[prebuilt.category] {
+                builtin = builtin ?? name
+            } else {
+                warnings.append("\(file): entity '\(entity.category)': prebuilt component '\(prebuilt.category)' has no NLUKit built-in; ignored")
+            }
+        }
+        guard !values.isEmpty || builtin != nil else { return nil }
+        // A required list component means only listed values count: a closed entity.
+        let closed = entity.requiredComponents?.contains("list") == true
+        return EntityDefinition(name: entity.category, values: values, extensible: !closed, builtin: builtin)
+    }
+}
