@@ -25,8 +25,7 @@ LAYERS = {
     "layerNormalization", "gelu", "softmaxND", "transpose", "reshapeStatic", "reshapeDynamic", "splitND",
     "sliceStatic", "gather", "addBroadcastable", "multiplyBroadcastable", "subtractBroadcastable",
     "divideBroadcastable", "loadConstantND", "squeeze", "expandDims", "concatND", "flattenTo2D", "erf",
-    "loadConstant", "scale", "bias", "reduceMean",
-
+    "loadConstant", "scale", "bias", "reduceMean", "mvn",
 }
 
 

@@ -42,9 +42,7 @@ public struct ServedModels: Sendable {
                              detail: "\(intents.intents.count) intents\(intents.hasNoneClass ? " + none class" : "")"))
         }
         if let questionAnswering {
-            let configuration = questionAnswering.model.configuration
-            info.append(Info(task: "question-answering", path: questionAnsweringPath,
-                             detail: "\(configuration.architecture), \(configuration.layerCount) layers, hidden \(configuration.hiddenSize)"))
+            info.append(Info(task: "question-answering", path: questionAnsweringPath, detail: questionAnswering.model.summary))
         }
         if let embeddings {
             info.append(Info(task: "embeddings", path: embeddingsPath,

@@ -45,6 +45,17 @@ import Testing
         #expect(model.layerCounts["layerNormalization"] == 5)
     }
 
+    @Test func bertFromThePyTorchConverterMatchesPyTorch() throws {
+        // Written by coremltools' own PyTorch converter (scripts/fixtures/coreml_converted_bert.py): LayerNorm as
+        // mvn + scale, rank-3 innerProducts, reshapeStatic with -1. Expected: the traced PyTorch model's logits,
+        // one case with a full window and one padded with 9 [PAD]s (no mask, as the converted model has none).
+        try CoreMLFixtures.check("bert_qa_converted", tolerance: 1e-4)
+        let model = try CoreMLFixtures.model("bert_qa_converted")
+        #expect(model.layerCounts["mvn"] == 5)
+        #expect(model.layerCounts["scale"] == 5)
+        #expect(model.modelDescription.inputs.map(\.name) == ["wordIDs", "wordTypes"])
+    }
+
     @Test func fp16BertQAMatchesItsHalfPrecisionWeights() throws {
         // Apple's BERT-SQuAD ships FP16: expected values use the same half-precision weights, so 1e-4 holds.
         try CoreMLFixtures.check("bert_qa_fp16", tolerance: 1e-4)

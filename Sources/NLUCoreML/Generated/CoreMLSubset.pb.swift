@@ -1141,10 +1141,10 @@ nonisolated struct CoreML_Specification_NeuralNetworkLayer: @unchecked Sendable 
     set {_uniqueStorage()._layer = .batchnorm(newValue)}
   }
 
-  var mvn: Data {
+  var mvn: CoreML_Specification_MeanVarianceNormalizeLayerParams {
     get {
       if case .mvn(let v)? = _storage._layer {return v}
-      return Data()
+      return CoreML_Specification_MeanVarianceNormalizeLayerParams()
     }
     set {_uniqueStorage()._layer = .mvn(newValue)}
   }
@@ -2366,7 +2366,7 @@ nonisolated struct CoreML_Specification_NeuralNetworkLayer: @unchecked Sendable 
     case innerProduct(CoreML_Specification_InnerProductLayerParams)
     case embedding(CoreML_Specification_EmbeddingLayerParams)
     case batchnorm(Data)
-    case mvn(Data)
+    case mvn(CoreML_Specification_MeanVarianceNormalizeLayerParams)
     case l2Normalize(Data)
     case softmax(CoreML_Specification_SoftmaxLayerParams)
     case lrn(Data)
@@ -3064,6 +3064,22 @@ nonisolated struct CoreML_Specification_ReshapeLayerParams: Sendable {
     ]
 
   }
+
+  init() {}
+}
+
+nonisolated struct CoreML_Specification_MeanVarianceNormalizeLayerParams: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var acrossChannels: Bool = false
+
+  var normalizeVariance: Bool = false
+
+  var epsilon: Float = 0
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
 }
@@ -6781,10 +6797,15 @@ nonisolated extension CoreML_Specification_NeuralNetworkLayer: SwiftProtobuf.Mes
           }
         }()
         case 165: try {
-          var v: Data?
-          try decoder.decodeSingularBytesField(value: &v)
+          var v: CoreML_Specification_MeanVarianceNormalizeLayerParams?
+          var hadOneofValue = false
+          if let current = _storage._layer {
+            hadOneofValue = true
+            if case .mvn(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
           if let v = v {
-            if _storage._layer != nil {try decoder.handleConflictingOneOf()}
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
             _storage._layer = .mvn(v)
           }
         }()
@@ -8233,7 +8254,7 @@ nonisolated extension CoreML_Specification_NeuralNetworkLayer: SwiftProtobuf.Mes
       }()
       case .mvn?: try {
         guard case .mvn(let v)? = _storage._layer else { preconditionFailure() }
-        try visitor.visitSingularBytesField(value: v, fieldNumber: 165)
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 165)
       }()
       case .l2Normalize?: try {
         guard case .l2Normalize(let v)? = _storage._layer else { preconditionFailure() }
@@ -9773,6 +9794,46 @@ nonisolated extension CoreML_Specification_ReshapeLayerParams: SwiftProtobuf.Mes
 
 nonisolated extension CoreML_Specification_ReshapeLayerParams.ReshapeOrder: SwiftProtobuf._ProtoNameProviding {
   static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0CHANNEL_FIRST\0\u{1}CHANNEL_LAST\0")
+}
+
+nonisolated extension CoreML_Specification_MeanVarianceNormalizeLayerParams: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".MeanVarianceNormalizeLayerParams"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}acrossChannels\0\u{1}normalizeVariance\0\u{1}epsilon\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBoolField(value: &self.acrossChannels) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.normalizeVariance) }()
+      case 3: try { try decoder.decodeSingularFloatField(value: &self.epsilon) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.acrossChannels != false {
+      try visitor.visitSingularBoolField(value: self.acrossChannels, fieldNumber: 1)
+    }
+    if self.normalizeVariance != false {
+      try visitor.visitSingularBoolField(value: self.normalizeVariance, fieldNumber: 2)
+    }
+    if self.epsilon.bitPattern != 0 {
+      try visitor.visitSingularFloatField(value: self.epsilon, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: CoreML_Specification_MeanVarianceNormalizeLayerParams, rhs: CoreML_Specification_MeanVarianceNormalizeLayerParams) -> Bool {
+    if lhs.acrossChannels != rhs.acrossChannels {return false}
+    if lhs.normalizeVariance != rhs.normalizeVariance {return false}
+    if lhs.epsilon != rhs.epsilon {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
 }
 
 nonisolated extension CoreML_Specification_SimpleRecurrentLayerParams: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {

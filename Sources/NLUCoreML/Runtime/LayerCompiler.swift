@@ -46,6 +46,9 @@ enum LayerCompiler {
         case .concatNd(let p): return try TensorLayers.concatND(p, context)
         case .flattenTo2D(let p): return try TensorLayers.flattenTo2D(p, context)
         case .reduceMean(let p): return try TensorLayers.reduceMean(p, context)
+        case .mvn(let p): return try ChannelLayers.meanVarianceNormalize(p, context)
+        case .scale(let p): return try ChannelLayers.scale(p, context)
+        case .bias(let p): return try ChannelLayers.bias(p, context)
         default: throw CoreMLError.unsupportedLayer(name: layer.name, kind: kind)
         }
     }

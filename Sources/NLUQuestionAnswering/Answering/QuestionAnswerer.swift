@@ -15,8 +15,8 @@ import NLUTransformers
 ///                               in: "The quick brown fox jumps over the lethargic dog.").first
 ///     print(best?.text ?? "")   // "The quick brown fox" with a trained model
 public struct QuestionAnswerer: Sendable {
-    /// The encoder and QA head.
-    public let model: BertQAModel
+    /// The model that scores answer starts and ends: a checkpoint's encoder and QA head, or a Core ML file.
+    public let model: any QuestionAnsweringModel
     /// The checkpoint's WordPiece tokenizer.
     public let tokenizer: BertTokenizer
     /// The tokenizer's `model_max_length` from `tokenizer_config.json`, if it states one.
@@ -35,23 +35,21 @@ public struct QuestionAnswerer: Sendable {
     }
 
     /// Combines a loaded model and tokenizer.
-    public init(model: BertQAModel, tokenizer: BertTokenizer, modelMaxLength: Int? = nil) {
+    public init(model: any QuestionAnsweringModel, tokenizer: BertTokenizer, modelMaxLength: Int? = nil) {
         self.model = model
         self.tokenizer = tokenizer
         self.modelMaxLength = modelMaxLength
     }
 
-    /// The window size used when the options leave it open: min(model_max_length, 384), and never
-    /// more than the model's positions (a checkpoint without model_max_length must not make the
-    /// default window an error the user never asked for).
-    public var defaultMaxSequenceLength: Int { min(modelMaxLength ?? Int.max, 384, model.configuration.maxPositionEmbeddings) }
+    /// The window size used when the options leave it open: min(model_max_length, 384), and never more than
+    /// the model reads (a Core ML model's fixed input length).
+    public var defaultMaxSequenceLength: Int { min(modelMaxLength ?? Int.max, 384, model.maxPositions) }
 
     /// Checks `options` against this model (ranges, the window within its positions, the stride
     /// within the window) before any text is read.
     /// - Throws: ``QuestionAnsweringError/invalidOption(name:reason:)`` naming the option.
     public func validate(_ options: AnswerOptions) throws {
-        _ = try WindowSettings(options: options, defaultLength: defaultMaxSequenceLength,
-                               positions: model.configuration.maxPositionEmbeddings)
+        _ = try WindowSettings(options: options, defaultLength: defaultMaxSequenceLength, positions: model.maxPositions)
     }
 
     /// Finds the spans of `document` that best answer `question`, best first.
@@ -67,7 +65,7 @@ public struct QuestionAnswerer: Sendable {
     /// encoder together.
     public func answers(to pairs: [(question: String, document: String)], options: AnswerOptions = .init()) throws -> [[Answer]] {
         let settings = try WindowSettings(options: options, defaultLength: defaultMaxSequenceLength,
-                                          positions: model.configuration.maxPositionEmbeddings)
+                                          positions: model.maxPositions)
         var reads: [DocumentRead] = []
         for (question, document) in pairs {
             guard !question.allSatisfy(\.isWhitespace) else { throw QuestionAnsweringError.emptyQuestion }

@@ -27,8 +27,8 @@ struct QAAskCommand: ParsableCommand {
         --context "The quick brown fox jumps over the lethargic dog."
         """)
 
-    @Option(help: ArgumentHelp("The checkpoint directory (config.json, model.safetensors, vocab.txt or tokenizer.json).", valueName: "dir"))
-    var model: String
+    @OptionGroup var modelOptions: QAModelOptions
+    var model: String { modelOptions.model }
 
     @Option(help: ArgumentHelp("The question.", valueName: "text"))
     var question: String?
@@ -80,7 +80,7 @@ struct QAAskCommand: ParsableCommand {
             return
         }
         if let input, let output { try Console.checkOutput(output, inputs: [input, model]) }
-        let answerer = try QuestionAnswerer(modelDirectory: ModelLocator.resolve(model))
+        let answerer = try modelOptions.load()
         try reading.check(against: answerer)
         if let input {
             try QABatch(answerer: answerer, options: reading.answerOptions).run(input: input, output: output)
@@ -107,7 +107,7 @@ struct QAAskCommand: ParsableCommand {
 
     private func answerFromIndex(at path: String) throws {
         let documentIndex = try EmbedderLoading.openIndex(at: URL(fileURLWithPath: path), needsEmbedder: true)
-        let answerer = try QuestionAnswerer(modelDirectory: ModelLocator.resolve(model))
+        let answerer = try modelOptions.load()
         try reading.check(against: answerer)
         var options = reading.answerOptions
         options.passageSearch = nil

@@ -14,8 +14,8 @@ struct QAEvaluateCommand: ParsableCommand {
         {"exact_match", "f1", "count", "seconds_per_question"}. Progress goes to stderr.
         """)
 
-    @Option(help: ArgumentHelp("The checkpoint directory.", valueName: "dir"))
-    var model: String
+    @OptionGroup var modelOptions: QAModelOptions
+    var model: String { modelOptions.model }
 
     @Option(help: ArgumentHelp("A SQuAD-format JSON file (e.g. dev-v1.1.json or dev-v2.0.json; \"-\": standard input).", valueName: "file"))
     var squad: String
@@ -40,7 +40,7 @@ struct QAEvaluateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let answerer = try QuestionAnswerer(modelDirectory: ModelLocator.resolve(model))
+        let answerer = try modelOptions.load()
         try reading.check(against: answerer)
         var dataset = try SQuADDataset(data: Console.readData(path: squad), file: squad == "-" ? "standard input" : squad)
         if let limit { dataset.questions = Array(dataset.questions.prefix(limit)) }
