@@ -56,6 +56,10 @@ struct NLU: ParsableCommand {
                 Console.log(message)
                 Foundation.exit(2)
             }
+            if let message = FoundationErrorText.userMessage(for: error) {
+                Console.log("Error: \(message)")
+                Foundation.exit(1)
+            }
             exit(withError: error)
         }
     }
