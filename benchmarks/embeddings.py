@@ -8,11 +8,14 @@ are real: Snips utterances from ../shared/data/snips (the first --count after a 
 Prints, for 2 threads per side:
   - parity: min and mean cosine between NLUKit's and sentence-transformers' embeddings of every sentence;
   - throughput: sentences/s embedding all of them (batch 32), load time excluded on both sides, and the ratio;
-  - latency: median time to embed one sentence, and the ratio.
+  - latency: median time to embed one sentence, and the ratio;
+  - ONNX Runtime with dynamic INT8 quantization (the fast CPU baseline) on the same sentences: throughput,
+    latency and its cosine to fp32, and NLUKit's ratios against it (--skip-onnx leaves it out).
 
     python3 benchmarks/embeddings.py [--model sentence-transformers/all-MiniLM-L6-v2] [--count 2000] [--skip-build]
 
-Pinned: sentence-transformers 5.1.2, torch 2.15.0, transformers 4.57.6 (scripts/reference-requirements.txt).
+Pinned: sentence-transformers 5.1.2, torch 2.15.0, transformers 4.57.6, onnx 1.23.2, onnxruntime 1.31.1
+(scripts/reference-requirements.txt).
 """
 import argparse
 import json
@@ -74,6 +77,7 @@ def main():
     parser.add_argument("--latency-runs", type=int, default=200)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--skip-build", action="store_true")
+    parser.add_argument("--skip-onnx", action="store_true", help="leave out ONNX Runtime INT8")
     args = parser.parse_args()
     core = blas_env.configure(threads=args.threads)   # before NumPy or PyTorch load OpenBLAS
     model = resolve(args.model)
@@ -121,6 +125,73 @@ def main():
     print(f"latency (1 sentence, median of {args.latency_runs}): NLUKit {nlukit['latencyMedianMs']:.2f} ms, "
           f"sentence-transformers {latency_ms:.2f} ms, ratio {nlukit['latencyMedianMs'] / latency_ms:.2f} (target <= 0.5)")
     print(f"load: NLUKit {nlukit['loadSeconds']:.2f} s, sentence-transformers {load_seconds:.2f} s (excluded above)")
+    if not args.skip_onnx:
+        onnx_int8(model, reference, sentences, theirs, nlukit, args)
+
+
+def onnx_int8(model, reference, sentences, fp32_vectors, nlukit, args):
+    """ONNX Runtime with dynamic INT8 quantization (onnxruntime.quantization.quantize_dynamic, QInt8
+    weights, the usual CPU recipe): the transformer exported with torch.onnx, mean pooling and
+    normalization in NumPy as the model's modules do, batches of 32 sorted by length as sentence-transformers."""
+    try:
+        import onnxruntime as ort
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+    except ImportError:
+        print("onnxruntime int8: skipped (pip install onnx==1.23.2 onnxruntime==1.31.1)")
+        return
+    import numpy as np
+    import torch
+    transformer = reference[0].auto_model
+    tokenizer = reference.tokenizer
+    with tempfile.TemporaryDirectory() as scratch:
+        fp32_path, int8_path = os.path.join(scratch, "model.onnx"), os.path.join(scratch, "model-int8.onnx")
+        sample = tokenizer(["hello world"], return_tensors="pt")
+        with torch.inference_mode():
+            torch.onnx.export(transformer, (sample["input_ids"], sample["attention_mask"], sample["token_type_ids"]),
+                              fp32_path, input_names=["input_ids", "attention_mask", "token_type_ids"],
+                              output_names=["last_hidden_state"], opset_version=17, dynamo=False,
+                              dynamic_axes={name: {0: "batch", 1: "sequence"} for name in
+                                            ["input_ids", "attention_mask", "token_type_ids", "last_hidden_state"]})
+        quantize_dynamic(fp32_path, int8_path, weight_type=QuantType.QInt8)
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = args.threads
+        options.inter_op_num_threads = 1
+        started = time.perf_counter()
+        session = ort.InferenceSession(int8_path, options, providers=["CPUExecutionProvider"])
+        load_seconds = time.perf_counter() - started
+
+    max_length = reference.max_seq_length
+
+    def encode(texts):
+        batch = tokenizer(texts, padding=True, truncation=True, max_length=max_length, return_tensors="np")
+        hidden = session.run(None, {name: batch[name].astype(np.int64) for name in ["input_ids", "attention_mask", "token_type_ids"]})[0]
+        mask = batch["attention_mask"][..., None].astype(np.float32)
+        pooled = (hidden * mask).sum(1) / np.maximum(mask.sum(1), 1e-9)
+        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+
+    def encode_all(texts):
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        vectors = np.zeros((len(texts), fp32_vectors.shape[1]), dtype=np.float32)
+        for start in range(0, len(order), 32):
+            chunk = order[start:start + 32]
+            vectors[chunk] = encode([texts[i] for i in chunk])
+        return vectors
+
+    encode_all(sentences[:256])
+    started = time.perf_counter()
+    vectors = encode_all(sentences)
+    rate = len(sentences) / (time.perf_counter() - started)
+    latencies = []
+    for index in range(args.latency_runs):
+        started = time.perf_counter()
+        encode([sentences[index % len(sentences)]])
+        latencies.append(time.perf_counter() - started)
+    latency_ms = sorted(latencies)[len(latencies) // 2] * 1000
+    cosines = (vectors * fp32_vectors).sum(1) / (np.linalg.norm(vectors, axis=1) * np.linalg.norm(fp32_vectors, axis=1))
+    print(f"onnxruntime int8 (quantize_dynamic QInt8, {args.threads} threads): {rate:.0f}/s, latency {latency_ms:.2f} ms, "
+          f"load {load_seconds:.2f} s; cosine to fp32 sentence-transformers: min {cosines.min():.4f}, mean {cosines.mean():.4f}")
+    print(f"NLUKit f32 vs onnxruntime int8: throughput ratio {nlukit['sentencesPerSecond'] / rate:.2f}x, "
+          f"latency ratio {nlukit['latencyMedianMs'] / latency_ms:.2f}")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ Both are scored here by the same code: slot precision/recall/F1 on exact (type, 
 ratios NLUKit / crfsuite are printed.
 
     pip install python-crfsuite==0.9.12
-    python3 benchmarks/entities.py [--skip-build] [--max-iterations 150] [--c1 0.1] [--c2 0.1]
+    python3 benchmarks/entities.py [--skip-build] [--max-iterations 150] [--c1 0.1] [--c2 0.1] [--gazetteer-folds 5]
 """
 import argparse
 import glob
@@ -76,19 +76,30 @@ def score(gold, predicted):
     return precision, recall, f1, exact
 
 
-def crfsuite_run(train, test, args):
+def gazetteer_of(examples):
+    """The dictionary features' phrases: every annotated mention, per entity."""
     phrases = {}
-    for _, text, spans in train:
+    for _, text, spans in examples:
         for entity, start, end in spans:
             phrases.setdefault(entity, set()).add(text[start:end])
-    gazetteer = sf.Gazetteer({k: sorted(v) for k, v in phrases.items()})
+    return sf.Gazetteer({k: sorted(v) for k, v in phrases.items()})
+
+
+def crfsuite_run(train, test, args):
+    # As SlotTagger: 0 folds, no mention dictionaries; 1, every mention; k, utterance i's training features see
+    # the mentions of the other folds only (i mod k), the test features every mention.
+    folds = args.gazetteer_folds
+    gazetteer = gazetteer_of(train) if folds > 0 else None
     started = time.perf_counter()
+    training_gazetteers = [gazetteer] if folds <= 1 else [
+        gazetteer_of([e for i, e in enumerate(train) if i % folds != f]) for f in range(folds)]
     trainer = pycrfsuite.Trainer(verbose=False)
-    for _, text, spans in train:
+    for index, (_, text, spans) in enumerate(train):
         tokens = sf.tokenize(text)
         if not tokens:
             continue
-        trainer.append(pycrfsuite.ItemSequence([{a: 1.0 for a in f} for f in sf.token_features(tokens, gazetteer)]),
+        features = sf.token_features(tokens, training_gazetteers[index % len(training_gazetteers)])
+        trainer.append(pycrfsuite.ItemSequence([{a: 1.0 for a in f} for f in features]),
                        sf.bio_tags(text, [(s, e, n) for n, s, e in spans], tokens))
     trainer.select("lbfgs")
     trainer.set_params({"c1": args.c1, "c2": args.c2, "max_iterations": args.max_iterations, "delta": args.delta,
@@ -118,11 +129,11 @@ def crfsuite_run(train, test, args):
     return predicted, seconds, sorted(latencies)[len(latencies) // 2] * 1000, size
 
 
-def nlukit_run(train_paths, test, args, nlu):
+def nlukit_run(train_paths, test_paths, test, args, nlu, bench):
     work = tempfile.mkdtemp(prefix="nlukit-entities-")
     model = os.path.join(work, "snips.nlumodel")
     command = [nlu, "intents", "train", *train_paths, "-o", model, "--json", "--crf-c1", str(args.c1), "--crf-c2", str(args.c2),
-               "--crf-iterations", str(args.max_iterations)]
+               "--crf-iterations", str(args.max_iterations), "--crf-gazetteer-folds", str(args.gazetteer_folds)]
     started = time.perf_counter()
     run = subprocess.run(command, capture_output=True, text=True)
     seconds = time.perf_counter() - started
@@ -145,7 +156,12 @@ def nlukit_run(train_paths, test, args, nlu):
     spans = [{(e["entity"], e["start"], e["end"]) for e in a["entities"]} for a in answers]
     size = sum(os.path.getsize(os.path.join(model, f)) for f in os.listdir(model))
     train_seconds_inside = summary.get("seconds", seconds)
-    return intents, spans, seconds, train_seconds_inside, max(0.0, elapsed - load) / len(test) * 1000, size
+    run = subprocess.run([bench, "entities", "-m", model, "--test", *test_paths], capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit("nlu-bench entities failed:\n" + run.stderr[-3000:])
+    latency = json.loads(run.stdout)
+    batch_ms = max(0.0, elapsed - load) / len(test) * 1000
+    return intents, spans, seconds, train_seconds_inside, batch_ms, latency, size
 
 
 def main():
@@ -156,6 +172,7 @@ def main():
     parser.add_argument("--c2", type=float, default=0.1)
     parser.add_argument("--max-iterations", type=int, default=150)
     parser.add_argument("--delta", type=float, default=1e-4)
+    parser.add_argument("--gazetteer-folds", type=int, default=5)
     args = parser.parse_args()
     train_paths = sorted(glob.glob(os.path.join(args.data, "train_*_full.json")))
     test_paths = sorted(glob.glob(os.path.join(args.data, "validate_*.json")))
@@ -163,13 +180,16 @@ def main():
         sys.exit(f"no Snips files in {args.data}")
     train, test = read_snips(train_paths), read_snips(test_paths)
     if not args.skip_build:
-        subprocess.run(["bash", "-c", "source scripts/blas-env.sh && swift build -c release --product nlu"], cwd=ROOT, check=True)
+        subprocess.run(["bash", "-c", "source scripts/blas-env.sh && swift build -c release --product nlu && swift build -c release --product nlu-bench"], cwd=ROOT, check=True)
     nlu = os.path.join(ROOT, ".build", "release", "nlu")
+    bench = os.path.join(ROOT, ".build", "release", "nlu-bench")
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "unknown CPU")
-    print(f"Snips benchmark: {len(train)} training utterances, {len(test)} test utterances; {cpu}, {THREADS} threads")
+    print(f"Snips benchmark: {len(train)} training utterances, {len(test)} test utterances; {cpu}, {THREADS} threads; "
+          f"CRF c1={args.c1} c2={args.c2} at most {args.max_iterations} iterations, dictionary features from {args.gazetteer_folds} folds")
     gold = [trimmed(text, spans) for _, text, spans in test]
 
-    ours_intents, ours_spans, ours_seconds, ours_inside, ours_latency, ours_size = nlukit_run(train_paths, test, args, nlu)
+    ours_intents, ours_spans, ours_seconds, ours_inside, ours_batch, ours_latency, ours_size = nlukit_run(
+        train_paths, test_paths, test, args, nlu, bench)
     theirs_spans, theirs_seconds, theirs_latency, theirs_size = crfsuite_run(train, test, args)
 
     p1, r1, f1, exact1 = score(gold, ours_spans)
@@ -185,8 +205,11 @@ def main():
     print(f"{'sentence accuracy (intent+slots)':34}{sentence:12.4f}{'-':>12}")
     print(f"{'training seconds':34}{ours_seconds:12.1f}{theirs_seconds:12.1f}{ours_seconds / theirs_seconds:9.3f}"
           f"   (NLUKit: intents + tagger, process; {ours_inside:.1f} s inside; crfsuite: tagger only, features included)")
-    print(f"{'ms per utterance':34}{ours_latency:12.3f}{theirs_latency:12.3f}{ours_latency / theirs_latency:9.3f}"
-          f"   (NLUKit: intent + entities, stdin batch minus load; crfsuite: features + tag, median)")
+    tag_ms = ours_latency["tagLatencyP50Microseconds"] / 1000
+    print(f"{'tag ms per utterance (median)':34}{tag_ms:12.3f}{theirs_latency:12.3f}{tag_ms / theirs_latency:9.3f}"
+          f"   (NLUKit: nlu-bench entities, tokens + features + Viterbi + marginals; crfsuite: features + tag)")
+    print(f"{'predict ms per utterance (median)':34}{ours_latency['predictLatencyP50Microseconds'] / 1000:12.3f}{'-':>12}"
+          f"   (NLUKit: intent + all entity extractors; CLI stdin batch minus load: {ours_batch:.3f} ms)")
     print(f"{'model size (MB)':34}{ours_size / 1e6:12.2f}{theirs_size / 1e6:12.2f}   (NLUKit: the whole intents model)")
 
 

@@ -13,6 +13,7 @@ struct NLUBench: ParsableCommand {
             BLASInfoBenchmark.self,
             CoreMLBenchmark.self,
             IntentsBenchmark.self,
+            ImportBenchmark.self,
             KernelsBenchmark.self,
             LanguageModelBenchmark.self,
             QABenchmark.self,
@@ -20,6 +21,7 @@ struct NLUBench: ParsableCommand {
             SearchMatrixBenchmark.self,
             TokenizerBenchmark.self,
             EmbeddingsBenchmark.self,
+            EntitiesBenchmark.self,
         ]
     )
 

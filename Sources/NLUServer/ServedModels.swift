@@ -50,10 +50,12 @@ public struct ServedModels: Sendable {
         }
     }
 
-    /// Loads the models at the given paths (nil: not served).
+    /// Loads the models at the given paths (nil: not served). `loadIntents` loads the intent package
+    /// (`nlu serve` passes NLUKit's loader, which also finds a model's sentence embeddings).
     /// - Throws: ``ModelLoadError`` naming the task and the file that failed, with the reason.
     public static func load(intents intentsPath: String?, questionAnswering qaPath: String?,
-                            embeddings embeddingsPath: String? = nil) throws -> ServedModels {
+                            embeddings embeddingsPath: String? = nil,
+                            loadIntents: (URL) throws -> IntentClassifier = { try IntentClassifier.load(from: $0) }) throws -> ServedModels {
         func load<T>(_ task: String, _ path: String, _ body: (URL) throws -> T) throws -> T {
             let url = URL(fileURLWithPath: path)
             guard FileManager.default.fileExists(atPath: url.path) else {
@@ -63,7 +65,7 @@ public struct ServedModels: Sendable {
                 throw ModelLoadError(task: task, path: path, reason: "\(error)")
             }
         }
-        let intents = try intentsPath.map { try load("intents", $0, IntentClassifier.load(from:)) }
+        let intents = try intentsPath.map { path in try load("intents", path) { try loadIntents($0) } }
         let qa = try qaPath.map { try load("question-answering", $0) { try QuestionAnswerer(modelDirectory: $0) } }
         let embedder = try embeddingsPath.map { try load("embeddings", $0) { try SentenceEmbedder(modelDirectory: $0) } }
         return ServedModels(intents: intents, intentsPath: intentsPath ?? "", questionAnswering: qa,

@@ -12,7 +12,8 @@ import Testing
     static let files = ["alexa-model.json", "intents.csv", "lex-v1-bot.json", "luis-app.json", "nlukit-dataset.json",
                         "rasa-legacy.json", "rasa-legacy.md", "rasa-nlu.yml", "snips-utf8.json", "watson-nlc.csv",
                         "watson-workspace.json", "platforms/clu-utf8.json", "platforms/watsonx-actions.json",
-                        "platforms/lu-app/chitchat/greetings.lu"]
+                        "platforms/lu-app/chitchat/greetings.lu", "platforms/snips-nlu-dataset.json",
+                        "platforms/snips-nlu-dataset.yaml", "platforms/rasa-project/data/legacy.md"]
 
     @Test(arguments: files) func mutatedExportsImportOrFailNamingTheFile(_ name: String) throws {
         let original = Array(try Data(contentsOf: fixture(name)))

@@ -30,12 +30,15 @@ public struct IntentClassifier: Sendable {
     /// The entity extractors (slot tagger, dictionaries, regexes); `nil` for a model trained without
     /// entities or saved before they existed: its predictions have no entities.
     public let entityExtractor: EntityExtractor?
+    /// The sentence embeddings appended to the bag of words, when the model was trained with them.
+    public let sentenceFeaturizer: (any SentenceFeaturizer)?
 
     /// The intents (labels without the "none" class).
     public var intents: [String] { hasNoneClass ? Array(labels.dropLast()) : labels }
 
     init(labels: [String], hasNoneClass: Bool, featurizer: TextFeaturizer, network: IntentNetwork,
-         threshold: Float, trainingOptions: TrainingOptions, entityExtractor: EntityExtractor? = nil) {
+         threshold: Float, trainingOptions: TrainingOptions, entityExtractor: EntityExtractor? = nil,
+         sentenceFeaturizer: (any SentenceFeaturizer)? = nil) {
         self.labels = labels
         self.hasNoneClass = hasNoneClass
         self.featurizer = featurizer
@@ -43,6 +46,27 @@ public struct IntentClassifier: Sendable {
         self.threshold = threshold
         self.trainingOptions = trainingOptions
         self.entityExtractor = entityExtractor
+        self.sentenceFeaturizer = sentenceFeaturizer
+    }
+
+    /// The network's input for `texts`: the bag of words, then the sentence features (when the model
+    /// has them) at indices from the vocabulary's size on.
+    func inputs(for texts: [String]) -> [SparseVector] {
+        Self.inputs(for: texts, featurizer: featurizer, sentenceFeaturizer: sentenceFeaturizer)
+    }
+
+    private static func inputs(for texts: [String], featurizer: TextFeaturizer,
+                               sentenceFeaturizer: (any SentenceFeaturizer)?) -> [SparseVector] {
+        var vectors = texts.map(featurizer.vector(for:))
+        guard let sentenceFeaturizer else { return vectors }
+        let offset = Int32(featurizer.dimension)
+        for (index, dense) in sentenceFeaturizer.features(for: texts).enumerated() where index < vectors.count {
+            for (position, value) in dense.enumerated() where value != 0 {
+                vectors[index].indices.append(offset + Int32(position))
+                vectors[index].values.append(value)
+            }
+        }
+        return vectors
     }
 
     // MARK: Training
@@ -51,13 +75,14 @@ public struct IntentClassifier: Sendable {
     /// ``TrainingOptions/validationSplit`` of each intent for early stopping, and reports each epoch.
     /// With `entities` (the default) it also trains the slot tagger on the annotated utterances and
     /// keeps the dataset's entity dictionaries and regexes (``EntityExtractor``); `nil` turns entities off.
-    /// `entityProgress(iteration, loss)` reports the tagger's L-BFGS iterations.
+    /// `entityProgress(iteration, loss)` reports the tagger's L-BFGS iterations. With
+    /// `sentenceFeaturizer`, each utterance's sentence embedding is appended to its bag of words.
     /// - Throws: ``IntentDatasetError`` for an unusable dataset (fewer than two classes, empty
     ///   utterances, ...), ``IntentClassifierError`` for bad options or no features,
     ///   ``EntityTaggerError`` for bad tagger options or an invalid regex.
     public static func train(on dataset: IntentDataset, features: FeatureOptions = FeatureOptions(),
                              training: TrainingOptions = TrainingOptions(), entities: SlotTaggerOptions? = SlotTaggerOptions(),
-                             file: String = "dataset",
+                             file: String = "dataset", sentenceFeaturizer: (any SentenceFeaturizer)? = nil,
                              progress: (EpochReport) -> Void = { _ in },
                              entityProgress: (Int, Double) -> Void = { _, _ in }) throws -> IntentClassifier {
         try validate(training)
@@ -92,14 +117,23 @@ public struct IntentClassifier: Sendable {
                 ? "no term occurs in at least \(minimum) training utterances (minimum document frequency)"
                 : "no training utterance yields a term (word or character n-gram)")
         }
-        let vectorize = { (pairs: [(String, Int)]) in pairs.map { (featurizer.vector(for: $0.0), $0.1) } }
+        if let sentenceFeaturizer {
+            let dimension = sentenceFeaturizer.reference.dimension
+            guard (1...65_536).contains(dimension) else {
+                throw IntentClassifierError.invalidOption(option: "sentence embeddings", reason: "expected 1 to 65536 values per text, got \(dimension)")
+            }
+        }
+        let vectorize = { (pairs: [(String, Int)]) in
+            Array(zip(inputs(for: pairs.map(\.0), featurizer: featurizer, sentenceFeaturizer: sentenceFeaturizer), pairs.map(\.1)))
+        }
+        let inputDimension = featurizer.dimension + (sentenceFeaturizer?.reference.dimension ?? 0)
         var counts = [Int](repeating: 0, count: labels.count)
         for (_, label) in trainingExamples { counts[label] += 1 }
         let classWeights: [Float] = counts.map { count in
             guard training.classWeighting == .balanced, count > 0 else { return 1 }
             return Float(trainingExamples.count) / Float(labels.count * count)
         }
-        var trainer = NetworkTrainer(inputDimension: featurizer.dimension, classCount: labels.count, options: training)
+        var trainer = NetworkTrainer(inputDimension: inputDimension, classCount: labels.count, options: training)
         let network = try trainer.train(vectorize(trainingExamples), validation: vectorize(validationExamples),
                                         classWeights: classWeights, progress: progress)
         var extractor: EntityExtractor?
@@ -109,7 +143,8 @@ public struct IntentClassifier: Sendable {
             extractor = candidate.isEmpty ? nil : candidate
         }
         return IntentClassifier(labels: labels, hasNoneClass: hasNone, featurizer: featurizer, network: network,
-                                threshold: 0, trainingOptions: training, entityExtractor: extractor)
+                                threshold: 0, trainingOptions: training, entityExtractor: extractor,
+                                sentenceFeaturizer: sentenceFeaturizer)
     }
 
     /// Checks every training option's range (the CLI maps the error's option to its flag).
@@ -155,14 +190,14 @@ public struct IntentClassifier: Sendable {
 
     /// The probability of every class for `text`, by label (the "none" class under ``noneLabel``).
     public func probabilities(for text: String) -> [String: Float] {
-        Dictionary(uniqueKeysWithValues: zip(labels, network.probabilities(for: featurizer.vector(for: text))))
+        Dictionary(uniqueKeysWithValues: zip(labels, network.probabilities(for: inputs(for: [text])[0])))
     }
 
     /// The intent of `text`: the most probable class, `nil` when that is the "none" class or when the
     /// best intent's probability is under `threshold` (default: the model's ``threshold``), and the
     /// `top` most probable intents.
     public func predict(_ text: String, top: Int = 5, threshold: Float? = nil) -> IntentPrediction {
-        let probabilities = network.probabilities(for: featurizer.vector(for: text))
+        let probabilities = network.probabilities(for: inputs(for: [text])[0])
         let intentCount = hasNoneClass ? labels.count - 1 : labels.count
         let order = (0..<intentCount).sorted { probabilities[$0] != probabilities[$1] ? probabilities[$0] > probabilities[$1] : $0 < $1 }
         let ranking = order.prefix(max(0, top)).map { IntentPrediction.RankedIntent(intent: labels[$0], confidence: probabilities[$0]) }
@@ -188,7 +223,8 @@ public struct IntentClassifier: Sendable {
         let configuration = IntentClassifierConfiguration(
             labels: labels, noneLabel: hasNoneClass ? Self.noneLabel : nil, hiddenSizes: network.hiddenSizes,
             features: featurizer.options, vocabulary: featurizer.terms, threshold: threshold, training: trainingOptions,
-            entities: entityExtractor.map { IntentClassifierConfiguration.Entities(definitions: $0.definitions, tagger: $0.tagger?.configuration) })
+            entities: entityExtractor.map { IntentClassifierConfiguration.Entities(definitions: $0.definitions, tagger: $0.tagger?.configuration) },
+            sentenceEmbeddings: sentenceFeaturizer?.reference)
         var weights = network.namedWeights
         if let tagger = entityExtractor?.tagger { weights.merge(tagger.namedWeights) { current, _ in current } }
         weights["featurizer.idf"] = Tensor(shape: [featurizer.dimension], scalars: featurizer.inverseDocumentFrequency)
@@ -196,10 +232,14 @@ public struct IntentClassifier: Sendable {
                               replacing: replacing)
     }
 
-    /// Loads a classifier saved by ``save(to:metadata:)`` (weights memory-mapped).
+    /// Loads a classifier saved by ``save(to:metadata:)`` (weights memory-mapped). A model trained
+    /// with sentence embeddings gets its featurizer from `sentenceFeaturizer`, called with what the
+    /// package recorded (NLUKit's `IntentClassifier.load(from:)` overload passes a sentence-transformers model).
     /// - Throws: ``ModelPackageError`` (missing files, newer format version, another kind),
-    ///   ``SafeTensorsError`` (bad weights) or ``IntentClassifierError/invalidModel(_:)``.
-    public static func load(from url: URL) throws -> IntentClassifier {
+    ///   ``SafeTensorsError`` (bad weights), ``IntentClassifierError/invalidModel(_:)``, or
+    ///   ``IntentClassifierError/sentenceFeaturizerRequired(model:needed:reason:)`` when no or another featurizer is given.
+    public static func load(from url: URL,
+                            sentenceFeaturizer: ((SentenceFeaturizerReference) throws -> any SentenceFeaturizer)? = nil) throws -> IntentClassifier {
         let (configuration, _, weights) = try ModelPackage.load(from: url, kind: modelKind, config: IntentClassifierConfiguration.self)
         let manifest = url.appendingPathComponent(ModelPackage.manifestFileName).path
         try configuration.features.validate(file: manifest, prefix: "config.features.")
@@ -219,8 +259,24 @@ public struct IntentClassifier: Sendable {
             throw IntentClassifierError.invalidModel("\(manifest): field config.hiddenSizes is \(configuration.hiddenSizes) but the weights have layers of \(network.hiddenSizes)")
         }
         let idf = try tensor("featurizer.idf")
-        guard network.inputDimension == configuration.vocabulary.count, idf.shape == [configuration.vocabulary.count] else {
-            throw IntentClassifierError.invalidModel("\(url.path): the vocabulary has \(configuration.vocabulary.count) terms but input.weight has \(network.inputDimension) rows and featurizer.idf \(idf.shape)")
+        let sentenceDimension = configuration.sentenceEmbeddings?.dimension ?? 0
+        guard network.inputDimension == configuration.vocabulary.count + sentenceDimension, idf.shape == [configuration.vocabulary.count] else {
+            throw IntentClassifierError.invalidModel("\(url.path): the vocabulary has \(configuration.vocabulary.count) terms"
+                + (sentenceDimension > 0 ? " and the sentence embeddings \(sentenceDimension) values" : "")
+                + " but input.weight has \(network.inputDimension) rows and featurizer.idf \(idf.shape)")
+        }
+        var sentence: (any SentenceFeaturizer)?
+        if let needed = configuration.sentenceEmbeddings {
+            guard let sentenceFeaturizer else {
+                throw IntentClassifierError.sentenceFeaturizerRequired(model: url.path, needed: needed,
+                    reason: "load it with NLUKit (nlu intents predict does), which finds that model")
+            }
+            let made = try sentenceFeaturizer(needed)
+            guard made.reference.dimension == needed.dimension else {
+                throw IntentClassifierError.sentenceFeaturizerRequired(model: url.path, needed: needed,
+                    reason: "the embedder found gives \(made.reference.dimension) values")
+            }
+            sentence = made
         }
         guard network.classCount == configuration.labels.count else {
             throw IntentClassifierError.invalidModel("\(url.path): \(configuration.labels.count) labels but output.weight has \(network.classCount) rows")
@@ -238,6 +294,7 @@ public struct IntentClassifier: Sendable {
         }
         return IntentClassifier(labels: configuration.labels, hasNoneClass: configuration.noneLabel != nil,
                                 featurizer: featurizer, network: network, threshold: configuration.threshold,
-                                trainingOptions: configuration.training, entityExtractor: extractor)
+                                trainingOptions: configuration.training, entityExtractor: extractor,
+                                sentenceFeaturizer: sentence)
     }
 }

@@ -18,6 +18,9 @@ struct IntentClassifierConfiguration: Codable, Sendable {
     /// Entity definitions and the slot tagger's configuration; absent in models without entities
     /// (and in every model saved before entities existed).
     var entities: Entities?
+    /// The sentence embeddings appended to the bag of words (features `vocabulary.count ..<` + dimension);
+    /// absent when the model was trained without them.
+    var sentenceEmbeddings: SentenceFeaturizerReference?
 
     /// The entity part of the configuration (the tagger's weights are `tagger.*` tensors).
     struct Entities: Codable, Sendable {

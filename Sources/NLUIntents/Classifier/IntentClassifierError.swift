@@ -12,6 +12,8 @@ public enum IntentClassifierError: Error, Equatable, CustomStringConvertible, Lo
     case invalidModel(String)
     /// An intent uses the name reserved for the "none" class.
     case reservedIntentName(String)
+    /// The model was trained with sentence embeddings, and none (or others) were given to load it.
+    case sentenceFeaturizerRequired(model: String, needed: SentenceFeaturizerReference, reason: String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,8 @@ public enum IntentClassifierError: Error, Equatable, CustomStringConvertible, Lo
         case let .noFeatures(reason): return "no features to train on: \(reason)"
         case let .invalidModel(reason): return "invalid intent model: \(reason)"
         case let .reservedIntentName(name): return "the intent name '\(name)' is reserved for the \"none\" class; rename the intent"
+        case let .sentenceFeaturizerRequired(model, needed, reason):
+            return "\(model): trained with the sentence embeddings of \(needed.model) (\(needed.dimension) values): \(reason)"
         }
     }
 

@@ -88,6 +88,33 @@ public struct LinearChainCRF: Sendable {
         self.weights = weights
     }
 
+    /// This CRF without the state features whose weight is at most `threshold` in magnitude, and
+    /// without the attributes left with no state feature: L1 training (OWL-QN) sets most weights to
+    /// exactly 0, and a feature of weight 0 adds nothing to any score, so `threshold: 0` changes no
+    /// prediction. Transitions are all kept.
+    public func pruned(threshold: Double = 0) -> LinearChainCRF {
+        var keptAttributes: [String] = []
+        var offsets: [Int32] = [0]
+        var keptLabels: [Int32] = []
+        var keptWeights: [Double] = []
+        for (a, name) in attributes.enumerated() {
+            let range = Int(attributeOffsets[a])..<Int(attributeOffsets[a + 1])
+            let survivors = range.filter { abs(weights[$0]) > threshold }
+            guard !survivors.isEmpty else { continue }
+            keptAttributes.append(name)
+            for k in survivors {
+                keptLabels.append(featureLabels[k])
+                keptWeights.append(weights[k])
+            }
+            offsets.append(Int32(keptLabels.count))
+        }
+        // The parts come from a valid CRF, filtered in order: the checks of the stored form cannot fail.
+        guard let result = try? LinearChainCRF(labels: labels, attributes: keptAttributes, attributeOffsets: offsets,
+                                               featureLabels: keptLabels,
+                                               weights: keptWeights + weights[featureLabels.count...]) else { return self }
+        return result
+    }
+
     /// The weight of the transition `previous → label`.
     public func transitionWeight(from previous: Int, to label: Int) -> Double {
         weights[featureLabels.count + previous * labelCount + label]

@@ -13,10 +13,16 @@ public struct SlotTaggerOptions: Codable, Sendable, Equatable {
     /// Stop when the objective improved by less than this (relative) over 10 iterations.
     public var delta: Double = 1e-4
 
+    /// How the annotated mentions become dictionary features ("inside a match of X"): 0, not at all
+    /// (only the entity definitions' values and synonyms are dictionaries); 1, every mention, in
+    /// training as at prediction; k ≥ 2, at prediction every mention, in training an utterance sees
+    /// only the mentions of the other k − 1 folds.
+    public var gazetteerFolds: Int = 5
+
     /// The defaults.
     public init() {}
 
-    private enum CodingKeys: String, CodingKey { case c1, c2, maxIterations, delta }
+    private enum CodingKeys: String, CodingKey { case c1, c2, maxIterations, delta, gazetteerFolds }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -25,6 +31,8 @@ public struct SlotTaggerOptions: Codable, Sendable, Equatable {
         c2 = try container.decodeIfPresent(Double.self, forKey: .c2) ?? defaults.c2
         maxIterations = try container.decodeIfPresent(Int.self, forKey: .maxIterations) ?? defaults.maxIterations
         delta = try container.decodeIfPresent(Double.self, forKey: .delta) ?? defaults.delta
+        // Models saved before the option trained with every mention in (1 fold).
+        gazetteerFolds = try container.decodeIfPresent(Int.self, forKey: .gazetteerFolds) ?? 1
     }
 
     func validate() throws {
@@ -32,6 +40,9 @@ public struct SlotTaggerOptions: Codable, Sendable, Equatable {
         guard c2 >= 0, c2.isFinite else { throw EntityTaggerError.invalidOption(option: "c2", reason: "expected 0 or more, got \(c2)") }
         guard (1...100_000).contains(maxIterations) else {
             throw EntityTaggerError.invalidOption(option: "max iterations", reason: "expected 1 to 100000, got \(maxIterations)")
+        }
+        guard (0...100).contains(gazetteerFolds) else {
+            throw EntityTaggerError.invalidOption(option: "gazetteer folds", reason: "expected 0 to 100, got \(gazetteerFolds)")
         }
         guard delta >= 0, delta < 1 else { throw EntityTaggerError.invalidOption(option: "delta", reason: "expected 0 ≤ delta < 1, got \(delta)") }
     }

@@ -50,7 +50,7 @@ struct IntentsEvaluateCommand: ParsableCommand {
         let data = try input.load(dataset).dataset
         let report: IntentEvaluation
         if let model {
-            let classifier = try IntentClassifier.load(from: URL(fileURLWithPath: model))
+            let classifier = try IntentClassifier.loadWithSentenceFeatures(from: URL(fileURLWithPath: model))
             report = classifier.evaluate(on: data, threshold: threshold)
         } else {
             let k = folds ?? 5

@@ -38,7 +38,7 @@ struct IntentsPredictCommand: ParsableCommand {
     }
 
     func run() throws {
-        let classifier = try IntentClassifier.load(from: URL(fileURLWithPath: model))
+        let classifier = try IntentClassifier.loadWithSentenceFeatures(from: URL(fileURLWithPath: model))
         if texts.isEmpty {
             while let line = readLine() {
                 let text = line.trimmingCharacters(in: .whitespacesAndNewlines)

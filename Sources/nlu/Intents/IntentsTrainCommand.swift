@@ -23,6 +23,11 @@ struct IntentsTrainCommand: ParsableCommand {
     @OptionGroup var input: DatasetInputOptions
     @OptionGroup var training: IntentsTrainingArguments
 
+    @Option(help: ArgumentHelp(
+        "Append this sentence-transformers model's sentence embedding to the bag of words (a directory or a Hub id in the Hugging Face cache); the package records it and prediction loads it again.",
+        valueName: "MODEL"))
+    var embeddings: String?
+
     @Option(help: "Default confidence threshold stored in the model (under it: no intent).")
     var threshold: Float = 0
 
@@ -35,6 +40,7 @@ struct IntentsTrainCommand: ParsableCommand {
     func validate() throws {
         guard threshold >= 0, threshold <= 1 else { throw ValidationError("--threshold must be between 0 and 1, got \(threshold)") }
         guard !output.isEmpty else { throw ValidationError("--output is empty; give a path such as model.nlumodel") }
+        if let embeddings, embeddings.isEmpty { throw ValidationError("--embeddings is empty; give a model directory or Hub id") }
     }
 
     func run() throws {
@@ -42,13 +48,17 @@ struct IntentsTrainCommand: ParsableCommand {
         try ModelPackage.checkDestination(URL(fileURLWithPath: output), kind: IntentClassifier.modelKind, replacing: replacement)
         let result = try input.load(dataset)
         let data = result.dataset
+        let sentenceFeaturizer = try embeddings.map { try EmbedderSentenceFeaturizer(model: $0) }
+        if let sentenceFeaturizer {
+            Console.log("sentence features: \(sentenceFeaturizer.reference.model) (\(sentenceFeaturizer.reference.dimension) values per utterance)")
+        }
         Console.log("training on \(data.intents.count) intents, \(data.utteranceCount) utterances, \(data.counterexamples.count) counterexamples")
         let clock = ContinuousClock()
         let start = clock.now
         var epochs = 0
         var classifier = try IntentClassifier.train(
             on: data, features: training.featureOptions(), training: training.trainingOptions(),
-            entities: training.entityOptions(), file: dataset.joined(separator: ", "),
+            entities: training.entityOptions(), file: dataset.joined(separator: ", "), sentenceFeaturizer: sentenceFeaturizer,
             progress: { report in
             epochs = report.epoch
             var line = String(format: "epoch %d: loss %.4f", report.epoch, report.trainingLoss)
@@ -68,7 +78,7 @@ struct IntentsTrainCommand: ParsableCommand {
             "utterances": "\(data.utteranceCount)", "counterexamples": "\(data.counterexamples.count)",
         ], replacing: replacement)
         let summary = Summary(output: output, intents: classifier.intents.count, noneClass: classifier.hasNoneClass,
-                              features: classifier.featurizer.dimension,
+                              features: classifier.featurizer.dimension, sentenceEmbeddings: classifier.sentenceFeaturizer?.reference,
                               minDocumentFrequency: classifier.featurizer.options.minDocumentFrequency ?? 1, epochs: epochs,
                               seconds: (seconds * 100).rounded() / 100,
                               slotLabels: classifier.entityExtractor?.tagger?.crf.labelCount ?? 0,
@@ -77,7 +87,7 @@ struct IntentsTrainCommand: ParsableCommand {
         if json {
             Console.print(try Console.json(summary, sortedKeys: false))
         } else {
-            Console.print("saved \(output): \(summary.intents) intents\(summary.noneClass ? " + none class" : ""), \(summary.features) features (min-df \(summary.minDocumentFrequency)), \(summary.epochs) epochs, \(String(format: "%.2f", seconds)) s")
+            Console.print("saved \(output): \(summary.intents) intents\(summary.noneClass ? " + none class" : ""), \(summary.features) features (min-df \(summary.minDocumentFrequency))\(summary.sentenceEmbeddings.map { " + \($0.dimension) from \($0.model)" } ?? ""), \(summary.epochs) epochs, \(String(format: "%.2f", seconds)) s")
             if summary.slotLabels > 0 || summary.entityDefinitions > 0 {
                 Console.print("entities: slot tagger with \(summary.slotLabels) tags and \(summary.slotFeatures) state features, \(summary.entityDefinitions) entity definitions")
             }
@@ -91,6 +101,7 @@ struct IntentsTrainCommand: ParsableCommand {
         var intents: Int
         var noneClass: Bool
         var features: Int
+        var sentenceEmbeddings: SentenceFeaturizerReference?
         var minDocumentFrequency: Int
         var epochs: Int
         var seconds: Double

@@ -67,16 +67,21 @@ struct IntentsTrainingArguments: ParsableArguments {
     @Option(help: "Slot tagger (CRF) most L-BFGS iterations.")
     var crfIterations: Int = SlotTaggerOptions().maxIterations
 
+    @Option(help: "Annotated mentions as slot-tagger dictionary features: 0 none, 1 all, k out of k folds (an utterance trains on the other folds' mentions).")
+    var crfGazetteerFolds: Int = SlotTaggerOptions().gazetteerFolds
+
     /// The slot tagger's options, `nil` with --no-entities.
     func entityOptions() throws -> SlotTaggerOptions? {
         guard !noEntities else { return nil }
         guard crfC1 >= 0, crfC1.isFinite else { throw ValidationError("--crf-c1 must be 0 or more, got \(crfC1)") }
         guard crfC2 >= 0, crfC2.isFinite else { throw ValidationError("--crf-c2 must be 0 or more, got \(crfC2)") }
         guard (1...100_000).contains(crfIterations) else { throw ValidationError("--crf-iterations must be between 1 and 100000, got \(crfIterations)") }
+        guard (0...100).contains(crfGazetteerFolds) else { throw ValidationError("--crf-gazetteer-folds must be between 0 and 100, got \(crfGazetteerFolds)") }
         var options = SlotTaggerOptions()
         options.c1 = crfC1
         options.c2 = crfC2
         options.maxIterations = crfIterations
+        options.gazetteerFolds = crfGazetteerFolds
         return options
     }
 

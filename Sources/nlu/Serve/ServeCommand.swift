@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NLUKit
 import NLUServer
 
 /// `nlu serve`: the HTTP server (Rasa's /model/parse, question answering, metrics, playground).
@@ -84,7 +85,8 @@ struct ServeCommand: ParsableCommand {
         let logger = Logger(label: "nlu.serve")
         // Models load before the port is bound: a bad file fails here, naming it, with nothing listening.
         let models: ServedModels
-        do { models = try ServedModels.load(intents: intents, questionAnswering: qa, embeddings: embed) } catch {
+        do { models = try ServedModels.load(intents: intents, questionAnswering: qa, embeddings: embed,
+                                                 loadIntents: IntentClassifier.loadWithSentenceFeatures(from:)) } catch {
             throw InputError("\(error)")
         }
         let configuration = serverConfiguration()

@@ -1,0 +1,32 @@
+/// Dense sentence features appended to the bag of words (as Rasa's `LanguageModelFeaturizer` adds a
+/// language model's sentence embedding): the classifier learns from both. NLUIntents does not know
+/// where the vectors come from — the `NLUKit` umbrella provides one backed by a sentence-transformers
+/// model (``IntentClassifier`` records its ``reference`` and asks for it again when loading).
+///
+///     let classifier = try IntentClassifier.train(on: dataset, sentenceFeaturizer: featurizer)
+public protocol SentenceFeaturizer: Sendable {
+    /// What identifies the features: recorded in the model package, checked when it is loaded.
+    var reference: SentenceFeaturizerReference { get }
+
+    /// One vector of ``SentenceFeaturizerReference/dimension`` values per text, in order. Cannot fail:
+    /// whatever can go wrong (the model, the options) is checked when the featurizer is made.
+    func features(for texts: [String]) -> [[Float]]
+}
+
+/// The sentence features a model was trained with, as its manifest records them
+/// (`config.sentenceEmbeddings`): the model's Hub id or directory, its revision when known, and the
+/// width of its vectors.
+public struct SentenceFeaturizerReference: Codable, Sendable, Equatable {
+    /// A Hub id (`ORG/NAME`) or a directory, as given to `--embeddings`.
+    public var model: String
+    /// The snapshot commit (or another fingerprint) the vectors came from, when known.
+    public var revision: String?
+    /// The number of values per text.
+    public var dimension: Int
+
+    public init(model: String, revision: String?, dimension: Int) {
+        self.model = model
+        self.revision = revision
+        self.dimension = dimension
+    }
+}

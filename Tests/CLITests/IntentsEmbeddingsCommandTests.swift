@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// `nlu intents train --embeddings MODEL`: the sentence embedding joins the bag of words, the package
+/// records the model, and predict/evaluate load it again — or say why they cannot.
+@Suite struct IntentsEmbeddingsCommandTests {
+    static let sample = fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Samples/intents/car-dashboard.json").path
+    static let tinyEmbedder = fixturesDirectory.appendingPathComponent("embeddings/minilm-tiny")
+
+    /// A private copy of the tiny embedder (the tests change and remove it) and a work folder.
+    func setUp() throws -> (work: URL, embedder: URL) {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-intents-emb-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let embedder = work.appendingPathComponent("embedder")
+        try FileManager.default.copyItem(at: Self.tinyEmbedder, to: embedder)
+        return (work, embedder)
+    }
+
+    @Test func trainRecordsTheEmbedderAndPredictLoadsIt() throws {
+        let (work, embedder) = try setUp()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let model = work.appendingPathComponent("car.nlumodel").path
+        let train = try runNLU(["intents", "train", Self.sample, "-o", model, "--epochs", "4", "--hidden", "32",
+                                "--no-entities", "--embeddings", embedder.path, "--json"])
+        #expect(train.status == 0, "\(train.stderr)")
+        #expect(train.stdout.contains("\"sentenceEmbeddings\":{"))
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: model).appendingPathComponent("manifest.json"))) as? [String: Any]
+        let recorded = (manifest?["config"] as? [String: Any])?["sentenceEmbeddings"] as? [String: Any]
+        #expect(recorded?["model"] as? String == embedder.standardizedFileURL.path)
+        #expect((recorded?["revision"] as? String)?.count == 16)
+        let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.tinyEmbedder.appendingPathComponent("2_Dense/config.json"))) as? [String: Any]
+        #expect(recorded?["dimension"] as? Int == expected?["out_features"] as? Int)
+
+        let predict = try runNLU(["intents", "predict", "-m", model, "--json", "turn the radio on"])
+        #expect(predict.status == 0, "\(predict.stderr)")
+        #expect(predict.stdout.contains("\"intent\""))
+
+        // The embedder changed under the same path: refused, naming both.
+        let pooling = embedder.appendingPathComponent("config.json")
+        var config = try String(contentsOf: pooling, encoding: .utf8)
+        config = config.replacingOccurrences(of: "}", with: ", \"_changed\": true}")
+        try Data(config.utf8).write(to: pooling)
+        let changed = try runNLU(["intents", "predict", "-m", model, "turn the radio on"])
+        #expect(changed.status == 1)
+        #expect(changed.stderr.contains("trained with the sentence embeddings of \(embedder.standardizedFileURL.path)"))
+        #expect(changed.stderr.contains("has other files"))
+
+        // The embedder is gone: refused, saying which model is missing.
+        try FileManager.default.removeItem(at: embedder)
+        let missing = try runNLU(["intents", "evaluate", "-m", model, Self.sample])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("not found"))
+    }
+
+    @Test func unknownEmbedderIsRefusedBeforeTraining() throws {
+        let (work, _) = try setUp()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let model = work.appendingPathComponent("car.nlumodel").path
+        let run = try runNLU(["intents", "train", Self.sample, "-o", model, "--embeddings", "acme/not-cached"],
+                             environment: ["HF_HUB_CACHE": work.appendingPathComponent("cache").path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("nlu models download acme/not-cached"))
+        #expect(!FileManager.default.fileExists(atPath: model))
+    }
+}
