@@ -32,32 +32,7 @@
             store_row(c + (row + r) * ldc + column, acc[r], width, accumulate, panel_bias, activation); \
     }
 
-// Applies `activation` to the 32 floats of `values` (fixed trip count: fully vectorized).
-#define NLU_APPLY(values, function)                                                               \
-    for (int j_ = 0; j_ < NLUKIT_PANEL_WIDTH; j_++) (values)[j_] = NLU_NAME(function)((values)[j_])
-
-// The fused epilogue of one row segment: act((accumulate ? c : 0) + sums + bias) over a 32-float
-// buffer. Out of line: inlined into every register block it would bloat the plain path's code.
-__attribute__((noinline)) NLU_TARGET static void NLU_NAME(store_epilogue)(float *c, const nlu_v16 *acc, long width,
-                                                                          int accumulate, const float *bias,
-                                                                          int activation) {
-    float values[NLUKIT_PANEL_WIDTH];
-    memcpy(values, acc, sizeof values);
-    if (width == NLUKIT_PANEL_WIDTH) {
-        if (accumulate) for (int j = 0; j < NLUKIT_PANEL_WIDTH; j++) values[j] = c[j] + values[j];
-        if (bias) for (int j = 0; j < NLUKIT_PANEL_WIDTH; j++) values[j] = values[j] + bias[j];
-    } else {  // a partial panel: c and bias end at `width`; the padding columns are computed, not stored
-        if (accumulate) for (long j = 0; j < width; j++) values[j] = c[j] + values[j];
-        if (bias) for (long j = 0; j < width; j++) values[j] = values[j] + bias[j];
-    }
-    switch (activation) {
-    case NLUKIT_ACTIVATION_GELU: NLU_APPLY(values, gelu1); break;
-    case NLUKIT_ACTIVATION_GELU_TANH: NLU_APPLY(values, gelu_tanh1); break;
-    case NLUKIT_ACTIVATION_RELU: NLU_APPLY(values, relu1); break;
-    default: break;
-    }
-    memcpy(c, values, sizeof(float) * width);
-}
+#include "gemm_epilogue.h"
 
 // Writes one row segment of a panel (`width` ≤ 32 columns) while its sums are still in registers:
 // the plain store inline (the common case, as before the epilogue existed), else the epilogue.
@@ -70,9 +45,8 @@ __attribute__((always_inline)) NLU_TARGET static inline void NLU_NAME(store_row)
         else { out[0] = acc[0]; out[1] = acc[1]; }
         return;
     }
-    NLU_NAME(store_epilogue)(c, acc, width, accumulate, bias, activation);
+    NLU_NAME(store_epilogue)(c, (const float *)acc, width, accumulate, bias, activation);
 }
-#undef NLU_APPLY
 
 #if NLU_LEVEL == 1
 // AVX2+FMA: 16 ymm registers. Three rows × 32 columns take 12 accumulators; the generic block

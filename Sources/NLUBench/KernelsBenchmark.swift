@@ -58,6 +58,17 @@ struct KernelsBenchmark: ParsableCommand {
         var ratioToOpenBLAS: Double
     }
 
+    /// Our INT8 GEMM (`QuantizedMatrix.multiply`, weight quantized beforehand, rows quantized in
+    /// the timed call) at one CPU level, beside the F32 packed GEMM of the same shape and level.
+    struct Int8GEMMResult: Codable {
+        var level: String
+        var m: Int, k: Int, n: Int
+        /// Multiply-adds × 2 per second, in billions (as GFLOP/s for F32).
+        var gops: Double
+        /// Over the F32 packed GEMM's GFLOP/s at the same level, same run.
+        var ratioToF32: Double
+    }
+
     /// The FMA peak of all threads at one level.
     struct PeakResult: Codable {
         var level: String
@@ -81,6 +92,7 @@ struct KernelsBenchmark: ParsableCommand {
         var gemm: [GEMMResult]
         var peaks: [PeakResult]
         var packed: [PackedGEMMResult]
+        var int8: [Int8GEMMResult]
         var elementwise: [ElementwiseResult]
     }
 
@@ -127,6 +139,7 @@ struct KernelsBenchmark: ParsableCommand {
         // Our packed GEMM per level, B packed once as a model's weight is at load.
         var peaks: [PeakResult] = []
         var packed: [PackedGEMMResult] = []
+        var int8: [Int8GEMMResult] = []
         for level in levels {
             CPULevel.with(level) {
                 // The peak on the benchmark's own clock (CPU time with --clock cpu and one thread).
@@ -147,6 +160,17 @@ struct KernelsBenchmark: ParsableCommand {
                     packed.append(PackedGEMMResult(level: level.name, m: m, k: k, n: n, gflops: gflops,
                                                    percentOfPeak: 100 * gflops / peak,
                                                    ratioToOpenBLAS: gflops / gemm[index].blasGflops))
+                    let weight = b.transposed().contiguous()   // nn.Linear layout [n, k]
+                    let quantized = weight.withUnsafeBufferPointer {
+                        QuantizedMatrix(linearWeight: $0.baseAddress!, outputs: n, inputs: k)
+                    }
+                    let int8Time = a.withUnsafeBufferPointer { a in
+                        output.withUnsafeMutableBufferPointer { c in
+                            measure { quantized.multiply(a.baseAddress!, rows: m, into: c.baseAddress!) }
+                        }
+                    }
+                    let gops = 2 * Double(m * n * k) / int8Time / 1e9
+                    int8.append(Int8GEMMResult(level: level.name, m: m, k: k, n: n, gops: gops, ratioToF32: gops / gflops))
                 }
             }
         }
@@ -173,7 +197,7 @@ struct KernelsBenchmark: ParsableCommand {
                                                  gigaElementsPerSecond: Double(input.count) / time / 1e9))
         }
 
-        let report = Report(blas: BLAS.configuration, kernels: Kernels.instructionSet, threads: BLAS.defaultThreadCount, clock: clock.rawValue, gemm: gemm, peaks: peaks, packed: packed, elementwise: elementwise)
+        let report = Report(blas: BLAS.configuration, kernels: Kernels.instructionSet, threads: BLAS.defaultThreadCount, clock: clock.rawValue, gemm: gemm, peaks: peaks, packed: packed, int8: int8, elementwise: elementwise)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         print(String(decoding: try encoder.encode(report), as: UTF8.self))

@@ -16,12 +16,16 @@ public enum QuestionAnswererLoading {
 
     /// Loads `source`. A Core ML file needs a WordPiece `vocab.txt`: `vocabulary`, or one beside the file;
     /// `lowercase` says whether the model was trained on lower-cased text (Apple's sample is uncased). For a
-    /// checkpoint both come from the checkpoint itself.
-    /// - Throws: ``CoreMLQuestionAnsweringError`` or the reader's error, naming the file.
-    public static func load(_ source: String, vocabulary: String? = nil, lowercase: Bool = true) throws -> QuestionAnswerer {
+    /// checkpoint both come from the checkpoint itself. `precision` is the checkpoint encoder's
+    /// arithmetic (a Core ML file runs as its layers are written: only `.f32` applies).
+    /// - Throws: ``CoreMLQuestionAnsweringError`` or the reader's error, naming the file;
+    ///   ``PrecisionError`` for `.int8` with a Core ML file.
+    public static func load(_ source: String, vocabulary: String? = nil, lowercase: Bool = true,
+                            precision: Precision = .f32) throws -> QuestionAnswerer {
         guard isCoreMLFile(source) else {
-            return try QuestionAnswerer(modelDirectory: ModelLocator.resolve(source))
+            return try QuestionAnswerer(modelDirectory: ModelLocator.resolve(source), precision: precision)
         }
+        guard precision == .f32 else { throw PrecisionError.notApplicable(precision, model: source) }
         let file = URL(fileURLWithPath: source)
         let model = try CoreMLQuestionAnsweringModel(contentsOf: file)
         let vocabularyFile = vocabulary.map { URL(fileURLWithPath: $0) }

@@ -49,6 +49,22 @@ import Testing
         }
     }
 
+    @Test func int8PrecisionStaysWithinTheStatedCosine() throws {
+        let expected = try Self.expected()
+        let (texts, rows) = Self.nonBlank(expected.full, expected)
+        let run = try runNLU(["embed", "--model", Self.model, "--precision", "int8"], input: texts.joined(separator: "\n") + "\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == texts.count)
+        for (line, row) in zip(lines, rows) {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let embedding = try #require(object["embedding"] as? [Double]).map(Float.init)
+            #expect(Self.cosine(embedding, row) >= 0.999)   // docs/int8.md; F32 is within 0.99999
+        }
+        let bad = try runNLU(["embed", "--model", Self.model, "--precision", "int4"], input: "hello\n")
+        #expect(bad.status == 2 && bad.stderr.contains("int4"), "\(bad.stderr)")
+    }
+
     @Test func npyFileHoldsTheMatrixAndTSVTheRows() throws {
         let expected = try Self.expected()
         let (texts, rows) = Self.nonBlank(expected.unnormalized, expected)

@@ -48,6 +48,24 @@ import Testing
                         try Self.golden(model: "bert-tiny", question: "Who jumped over the dog?", options: ["top_k": 3]))
     }
 
+    @Test func askWithInt8PrecisionGivesF32sBestAnswer() throws {
+        let run = try runNLU(["qa", "ask", "--model", Self.bert, "--question", "Who jumped over the dog?",
+                              "--context", Self.fox, "--precision", "int8", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let golden = try Self.golden(model: "bert-tiny", question: "Who jumped over the dog?", options: ["top_k": 3])
+        let best = try #require(try Self.answers(run.stdout).first)
+        #expect(best["answer"] as? String == golden[0]["answer"] as? String)
+        #expect(best["start"] as? Int == golden[0]["start"] as? Int)
+    }
+
+    @Test func unknownPrecisionIsAUsageError() throws {
+        for command in [["qa", "ask", "--question", "Who?", "--context", Self.fox], ["qa", "evaluate", "--squad", Self.squad]] {
+            let run = try runNLU(command + ["--model", Self.bert, "--precision", "fp16"])
+            #expect(run.status == 2, "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("fp16") && run.stderr.contains("int8"), "\(run.stderr)")
+        }
+    }
+
     @Test func askReadsTheContextFromStandardInputAndPrintsText() throws {
         let run = try runNLU(["qa", "ask", "--model", Self.distilbert, "--question", "Who jumped over the dog?"], input: Self.fox)
         #expect(run.status == 0, "\(run.stderr)")

@@ -11,7 +11,8 @@ import Testing
     static let files = ["alexa-model.json", "intents.csv", "lex-v1-bot.json", "luis-app.json", "nlukit-dataset.json",
                         "rasa-legacy.json", "rasa-legacy.md", "rasa-nlu.yml", "snips-utf8.json", "watson-nlc.csv",
                         "watson-workspace.json", "platforms/clu-utf8.json", "platforms/watsonx-actions.json",
-                        "platforms/lu-app/chitchat/greetings.lu"]
+                        "platforms/lu-app/chitchat/greetings.lu", "platforms/snips-nlu-dataset.json",
+                        "platforms/snips-nlu-dataset.yaml", "platforms/rasa-project/data/legacy.md"]
     static let tokens = ["9223372036854775807", "-9223372036854775808", "-1", "1e400", "4.5", "null", "\"\"", "[[[[[[[[",
                          "{{{{", "*a", "&a", "\"\\ud800\"", "\u{0}", "\n  - ", "\"", ",", "]", "}", "[", "\r\n", "\u{FEFF}"]
 

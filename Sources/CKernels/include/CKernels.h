@@ -6,6 +6,7 @@
 #define NLUKIT_CKERNELS_H
 
 #include "PackedGEMM.h"
+#include "Int8GEMM.h"
 #include "LSTMCell.h"
 #include "GRUCell.h"
 #include "ThreadPool.h"

@@ -1,9 +1,15 @@
 /// A fully connected layer `y = x·weightᵀ + bias`, with PyTorch's `nn.Linear` layout
-/// (`weight` `[out, in]`, `bias` `[out]`), so checkpoint tensors load as they are.
+/// (`weight` `[out, in]`, `bias` `[out]`), so checkpoint tensors load as they are: the one dense
+/// layer of every task. Training uses the weights as they are (``forward(_:rows:weight:bias:inputSize:outputSize:into:)``
+/// and ``backward(outputGradient:input:rows:weight:inputSize:outputSize:weightGradient:biasGradient:inputGradient:)``,
+/// BLAS, since the weights change at every step); inference packs them once (``packed(precision:)``:
+/// F32 panels or INT8, with bias, activation and residual fused into the GEMM).
 ///
 ///     let classifier = try Linear(weight: try weights.floatTensor("classifier.weight"),
 ///                                 bias: try weights.floatTensor("classifier.bias"))
-///     let logits = classifier(pooled)   // [batch, in] -> [batch, out]
+///     let logits = classifier(pooled)                 // [batch, in] -> [batch, out]
+///     let fast = classifier.packed(precision: .int8)  // for a weight used many times
+///     let grads = classifier.backward(input: pooled, outputGradient: dLogits)   // dW, db, dx
 public struct Linear: Sendable {
     /// `[outputSize, inputSize]`.
     public private(set) var weight: Tensor<Float>
@@ -40,5 +46,107 @@ public struct Linear: Sendable {
     /// `x·weightᵀ + bias` for `x` of shape `[..., inputSize]`; returns `[..., outputSize]`.
     public func callAsFunction(_ x: Tensor<Float>) -> Tensor<Float> {
         Kernels.linear(x, weight: weight, bias: bias)
+    }
+
+    /// What ``backward(input:outputGradient:)`` returns.
+    public struct Gradients: Sendable {
+        /// dL/dweight, `[out, in]`.
+        public var weight: Tensor<Float>
+        /// dL/dbias, `[out]`, nil for a layer without bias.
+        public var bias: Tensor<Float>?
+        /// dL/dx, the shape of the input.
+        public var input: Tensor<Float>
+    }
+
+    /// The gradients of a loss through `y = x·weightᵀ + bias`, given the input `x` (`[..., in]`)
+    /// of the forward pass and dL/dy (`[..., out]`).
+    ///
+    ///     let grads = layer.backward(input: x, outputGradient: dy)
+    ///     weight -= rate * grads.weight
+    public func backward(input x: Tensor<Float>, outputGradient dy: Tensor<Float>) -> Gradients {
+        precondition(x.rank >= 1 && x.shape.last == inputSize && dy.shape.dropLast() == x.shape.dropLast()
+                     && dy.shape.last == outputSize, "Linear.backward: input \(x.shape), output gradient \(dy.shape) for [\(outputSize), \(inputSize)]")
+        let rows = x.count / max(inputSize, 1)
+        let x = x.contiguous(), dy = dy.contiguous(), weight = weight.contiguous()
+        var weightGradient = Tensor<Float>(shape: [outputSize, inputSize])
+        var biasGradient = bias.map { _ in Tensor<Float>(shape: [outputSize]) }
+        var inputGradient = Tensor<Float>(shape: x.shape)
+        x.withUnsafeBufferPointer { x in
+            dy.withUnsafeBufferPointer { dy in
+                weight.withUnsafeBufferPointer { w in
+                    weightGradient.withUnsafeMutableBufferPointer { dW in
+                        inputGradient.withUnsafeMutableBufferPointer { dX in
+                            guard let x = x.baseAddress, let dy = dy.baseAddress, let w = w.baseAddress,
+                                  let dW = dW.baseAddress, let dX = dX.baseAddress else { return }
+                            if var db = biasGradient {
+                                db.withUnsafeMutableBufferPointer { db in
+                                    Self.backward(outputGradient: dy, input: x, rows: rows, weight: w, inputSize: inputSize,
+                                                  outputSize: outputSize, weightGradient: dW, biasGradient: db.baseAddress,
+                                                  inputGradient: dX)
+                                }
+                                biasGradient = db
+                            } else {
+                                Self.backward(outputGradient: dy, input: x, rows: rows, weight: w, inputSize: inputSize,
+                                              outputSize: outputSize, weightGradient: dW, biasGradient: nil, inputGradient: dX)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return Gradients(weight: weightGradient, bias: biasGradient, input: inputGradient)
+    }
+
+    /// `y[rows, out] = x[rows, in]·weightᵀ + bias` on raw row-major buffers, through BLAS on the
+    /// weight as it is (training changes it at every step; a fixed weight is faster
+    /// ``packed(precision:)``). One row is a GEMV: it reads the weight once, without GEMM packing.
+    ///
+    ///     Linear.forward(x, rows: batch, weight: w, bias: b, inputSize: 256, outputSize: 10, into: logits)
+    public static func forward(_ x: UnsafePointer<Float>, rows: Int, weight: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+                               inputSize: Int, outputSize: Int, into y: UnsafeMutablePointer<Float>) {
+        precondition(rows >= 0 && inputSize >= 0 && outputSize >= 0, "Linear.forward: \(rows) rows of [\(outputSize), \(inputSize)]")
+        guard rows > 0, outputSize > 0 else { return }
+        for row in 0..<rows {
+            let out = y + row * outputSize
+            if let bias { out.update(from: bias, count: outputSize) } else { out.update(repeating: 0, count: outputSize) }
+        }
+        guard inputSize > 0 else { return }
+        if rows == 1 {
+            BLAS.sgemv(.none, rows: outputSize, columns: inputSize, alpha: 1, a: weight, lda: inputSize, x: x, beta: 1, y: y)
+        } else {
+            BLAS.sgemm(.none, .transpose, m: rows, n: outputSize, k: inputSize, alpha: 1, a: x, lda: inputSize,
+                       b: weight, ldb: inputSize, beta: 1, c: y, ldc: outputSize)
+        }
+    }
+
+    /// The backward pass on raw row-major buffers: `weightGradient = dyᵀ·x` ([out, in]),
+    /// `biasGradient = Σ_rows dy` ([out], when not nil), `inputGradient = dy·weight` ([rows, in],
+    /// when not nil). Each gradient is overwritten, not accumulated.
+    ///
+    ///     Linear.backward(outputGradient: dLogits, input: features, rows: n, weight: w, inputSize: h,
+    ///                     outputSize: v, weightGradient: dW, biasGradient: db, inputGradient: dFeatures)
+    public static func backward(outputGradient dy: UnsafePointer<Float>, input x: UnsafePointer<Float>, rows: Int,
+                                weight: UnsafePointer<Float>, inputSize: Int, outputSize: Int,
+                                weightGradient: UnsafeMutablePointer<Float>, biasGradient: UnsafeMutablePointer<Float>?,
+                                inputGradient: UnsafeMutablePointer<Float>?) {
+        precondition(rows >= 0 && inputSize >= 0 && outputSize >= 0, "Linear.backward: \(rows) rows of [\(outputSize), \(inputSize)]")
+        if let biasGradient {
+            biasGradient.update(repeating: 0, count: outputSize)
+            for row in 0..<rows {
+                let line = dy + row * outputSize
+                for column in 0..<outputSize { biasGradient[column] += line[column] }
+            }
+        }
+        guard rows > 0, inputSize > 0, outputSize > 0 else {
+            weightGradient.update(repeating: 0, count: outputSize * inputSize)
+            inputGradient?.update(repeating: 0, count: rows * inputSize)
+            return
+        }
+        BLAS.sgemm(.transpose, .none, m: outputSize, n: inputSize, k: rows, alpha: 1, a: dy, lda: outputSize,
+                   b: x, ldb: inputSize, beta: 0, c: weightGradient, ldc: inputSize)
+        if let inputGradient {
+            BLAS.sgemm(.none, .none, m: rows, n: inputSize, k: outputSize, alpha: 1, a: dy, lda: outputSize,
+                       b: weight, ldb: inputSize, beta: 0, c: inputGradient, ldc: inputSize)
+        }
     }
 }

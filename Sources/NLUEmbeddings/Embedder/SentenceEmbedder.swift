@@ -37,13 +37,14 @@ public struct SentenceEmbedder: Sendable {
     private let denseModules: [DenseModule]
 
     /// Loads a sentence-transformers model directory, or a plain BERT-family encoder directory
-    /// (read as sentence-transformers reads one: mean pooling).
+    /// (read as sentence-transformers reads one: mean pooling). The encoder's dense layers run at
+    /// `precision` (``Precision/int8``: quantized at load; pooling and `Dense` modules stay F32).
     /// - Throws: ``SentenceEmbedderError`` for a directory that is not a model, an unsupported
     ///   module (named), or a bad configuration; `CheckpointError` for a missing or mis-shaped tensor.
-    public init(modelDirectory: URL) throws {
+    public init(modelDirectory: URL, precision: Precision = .f32) throws {
         let list = try ModuleList(modelDirectory: modelDirectory)
         let transformerDirectory = list.modules[0].directory
-        encoder = try EncoderModel(modelDirectory: transformerDirectory)
+        encoder = try EncoderModel(modelDirectory: transformerDirectory, precision: precision)
         tokenizer = try BertTokenizer(modelDirectory: transformerDirectory)
         let sentenceConfig = try SentenceBertConfiguration.load(in: transformerDirectory)
         let positions = encoder.configuration.maxPositionEmbeddings

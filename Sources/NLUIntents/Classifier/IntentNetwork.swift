@@ -98,15 +98,17 @@ public struct IntentNetwork: Sendable {
         return probabilities(for: sparse)
     }
 
-    /// `weight · x + bias` for weight [out, in].
+    /// `weight · x + bias` for weight [out, in] (NLUCore's ``Linear``, one row).
     static func dense(_ weight: Tensor<Float>, _ bias: Tensor<Float>, _ x: [Float]) -> [Float] {
-        var y = bias.scalars
         let rows = weight.shape[0], columns = weight.shape[1]
+        var y = [Float](repeating: 0, count: rows)
         weight.withUnsafeBufferPointer { w in
-            x.withUnsafeBufferPointer { input in
-                y.withUnsafeMutableBufferPointer { output in
-                    BLAS.sgemv(.none, rows: rows, columns: columns, alpha: 1, a: w.baseAddress!, lda: columns,
-                               x: input.baseAddress!, beta: 1, y: output.baseAddress!)
+            bias.withUnsafeBufferPointer { b in
+                x.withUnsafeBufferPointer { input in
+                    y.withUnsafeMutableBufferPointer { output in
+                        guard let w = w.baseAddress, let x = input.baseAddress, let y = output.baseAddress else { return }
+                        Linear.forward(x, rows: 1, weight: w, bias: b.baseAddress, inputSize: columns, outputSize: rows, into: y)
+                    }
                 }
             }
         }

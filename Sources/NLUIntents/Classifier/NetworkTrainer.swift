@@ -201,13 +201,12 @@ struct NetworkTrainer {
                 let inWidth = widths[layer - 1], outWidth = widths[layer]
                 workspace.activations[layer - 1].withUnsafeBufferPointer { input in
                     weights[layer].withUnsafeBufferPointer { w in
-                        workspace.activations[layer].withUnsafeMutableBufferPointer { output in
-                            for row in 0..<rows {
-                                for j in 0..<outWidth { output[row * outWidth + j] = biases[layer][j] }
+                        biases[layer].withUnsafeBufferPointer { b in
+                            workspace.activations[layer].withUnsafeMutableBufferPointer { output in
+                                guard let x = input.baseAddress, let w = w.baseAddress, let y = output.baseAddress else { return }
+                                Linear.forward(x, rows: rows, weight: w, bias: b.baseAddress, inputSize: inWidth,
+                                               outputSize: outWidth, into: y)
                             }
-                            BLAS.sgemm(.none, .transpose, m: rows, n: outWidth, k: inWidth, alpha: 1,
-                                       a: input.baseAddress!, lda: inWidth, b: w.baseAddress!, ldb: inWidth,
-                                       beta: 1, c: output.baseAddress!, ldc: outWidth)
                         }
                     }
                 }
@@ -245,22 +244,19 @@ struct NetworkTrainer {
             let inWidth = widths[layer - 1], outWidth = widths[layer]
             workspace.gradients[layer].withUnsafeBufferPointer { dz in
                 workspace.activations[layer - 1].withUnsafeBufferPointer { input in
-                    workspace.weightGradients[layer].withUnsafeMutableBufferPointer { dw in
-                        BLAS.sgemm(.transpose, .none, m: outWidth, n: inWidth, k: rows, alpha: 1,
-                                   a: dz.baseAddress!, lda: outWidth, b: input.baseAddress!, ldb: inWidth,
-                                   beta: 0, c: dw.baseAddress!, ldc: inWidth)
-                    }
                     weights[layer].withUnsafeBufferPointer { w in
-                        workspace.gradients[layer - 1].withUnsafeMutableBufferPointer { da in
-                            BLAS.sgemm(.none, .none, m: rows, n: inWidth, k: outWidth, alpha: 1,
-                                       a: dz.baseAddress!, lda: outWidth, b: w.baseAddress!, ldb: inWidth,
-                                       beta: 0, c: da.baseAddress!, ldc: inWidth)
+                        workspace.weightGradients[layer].withUnsafeMutableBufferPointer { dw in
+                            workspace.biasGradients[layer].withUnsafeMutableBufferPointer { db in
+                                workspace.gradients[layer - 1].withUnsafeMutableBufferPointer { da in
+                                    guard let dz = dz.baseAddress, let x = input.baseAddress, let w = w.baseAddress,
+                                          let dw = dw.baseAddress, let da = da.baseAddress else { return }
+                                    Linear.backward(outputGradient: dz, input: x, rows: rows, weight: w, inputSize: inWidth,
+                                                    outputSize: outWidth, weightGradient: dw, biasGradient: db.baseAddress,
+                                                    inputGradient: da)
+                                }
+                            }
                         }
                     }
-                }
-                for j in 0..<outWidth { workspace.biasGradients[layer][j] = 0 }
-                for row in 0..<rows {
-                    for j in 0..<outWidth { workspace.biasGradients[layer][j] += dz[row * outWidth + j] }
                 }
             }
             let count = rows * inWidth

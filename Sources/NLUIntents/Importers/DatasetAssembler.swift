@@ -59,13 +59,17 @@ struct DatasetAssembler {
         for name in order {
             let utterances = utterancesByIntent[name] ?? []
             if utterances.isEmpty { empty.append(name); continue }
+            let distinct = Set(utterances.map(\.text)).count
+            if distinct < utterances.count {
+                warnings.append("\(file): intent '\(name)' has \(utterances.count - distinct) duplicate utterance(s); kept")
+            }
             intents.append(Intent(name: name, description: descriptions[name], utterances: utterances))
         }
         if !empty.isEmpty {
             warnings.append("\(file): skipped \(empty.count) intent(s) without utterances: \(empty.joined(separator: ", "))")
         }
         let dataset = IntentDataset(language: language, intents: intents, counterexamples: counterexamples, entities: entities)
-        try dataset.validate(file: file)
+        if options.validates { try dataset.validate(file: file) }
         return dataset
     }
 }

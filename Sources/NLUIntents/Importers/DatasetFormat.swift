@@ -36,6 +36,8 @@ public enum DatasetFormat: String, CaseIterable, Sendable {
     case dialogflowCX = "dialogflow-cx"
     /// IBM watsonx Assistant actions skill JSON (the new experience).
     case watsonxActions = "watsonx"
+    /// snips-nlu's own dataset JSON (`snips-nlu generate-dataset`) or its YAML input.
+    case snipsNLU = "snips-nlu"
 
     /// One line per format for help texts.
     public var summary: String {
@@ -57,6 +59,7 @@ public enum DatasetFormat: String, CaseIterable, Sendable {
         case .lu: return "Bot Framework .lu files"
         case .dialogflowCX: return "Dialogflow CX agent (.zip or folder)"
         case .watsonxActions: return "watsonx Assistant actions skill JSON"
+        case .snipsNLU: return "snips-nlu dataset (JSON or YAML)"
         }
     }
 }

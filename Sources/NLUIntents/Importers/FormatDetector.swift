@@ -13,7 +13,8 @@ enum FormatDetector {
             if source.paths.contains(where: DialogflowCXImporter.isPhraseFile) { return .dialogflowCX }
             if source.paths.contains(where: DialogflowImporter.isAgentFile) { return .dialogflow }
             if source.kind == .folder, source.paths.contains(where: { $0.hasSuffix(".lu") }) { return .lu }
-            let expected = "\(lexV2Layout), \(dialogflowLayout), \(DialogflowCXImporter.layout) or .lu files"
+            if source.kind == .folder, RasaProjectImporter.isProject(source, warnings: &warnings) { return .rasaYAML }
+            let expected = "\(lexV2Layout), \(dialogflowLayout), \(DialogflowCXImporter.layout), .lu files or Rasa NLU files"
             if source.kind == .zip { throw IntentDatasetError.missingFiles(file: source.name, expected: expected) }
             throw IntentDatasetError.unknownFormat(file: source.name, detail: "the folder holds none of \(expected)")
         case .file:
@@ -23,7 +24,9 @@ enum FormatDetector {
 
     private static func detectFile(_ source: ImportSource, warnings: inout [String]) throws -> DatasetFormat {
         switch source.url.pathExtension.lowercased() {
-        case "yml", "yaml": return .rasaYAML
+        case "yml", "yaml":
+            let text = try source.text(at: source.paths[0], warnings: &warnings)
+            return SnipsNLUImporter.isYAMLDataset(text) && !text.contains("\nnlu:") && !text.hasPrefix("nlu:") ? .snipsNLU : .rasaYAML
         case "md", "markdown": return .rasaMarkdown
         case "csv", "tsv": return .csv
         case "lu": return .lu
@@ -54,6 +57,7 @@ enum FormatDetector {
         if root["format"] as? String == IntentDataset.formatName { return .nlukit }
         if CLUImporter.isProject(root) { return .clu }
         if WatsonxActionsImporter.isActionsSkill(root) { return .watsonxActions }
+        if SnipsNLUImporter.isDataset(root) { return .snipsNLU }
         if root["rasa_nlu_data"] != nil { return .rasaJSON }
         if root["interactionModel"] != nil { return .alexa }
         if root["luis_schema_version"] != nil || (root["utterances"] != nil && root["intents"] != nil) { return .luis }

@@ -11,6 +11,10 @@ public struct ImportOptions: Sendable {
     /// the agent's default, else English, else the first.
     public var language: String?
 
+    /// Whether importers validate what they read; off while a folder's files are read one by one
+    /// (a file of synonyms alone is no dataset), the merged result being validated once.
+    var validates = true
+
     /// The labels treated as out of scope unless told otherwise.
     public static let defaultOutOfScopeLabels: Set<String> = ["none", "out_of_scope", "oos", "irrelevant", "nlu_fallback"]
 
@@ -56,7 +60,7 @@ struct ImportSplits {
 
 extension IntentDataset {
     /// This dataset with `other`'s intents (utterances of intents named alike appended),
-    /// counterexamples and entities added.
+    /// counterexamples and entities (values of entities named alike appended) added.
     func merged(with other: IntentDataset) -> IntentDataset {
         var result = self
         for intent in other.intents {
@@ -67,7 +71,14 @@ extension IntentDataset {
             }
         }
         result.counterexamples += other.counterexamples
-        result.entities += other.entities.filter { entity in !result.entities.contains { $0.name == entity.name } }
+        for entity in other.entities {
+            if let index = result.entities.firstIndex(where: { $0.name == entity.name }) {
+                result.entities[index].values += entity.values
+            } else {
+                result.entities.append(entity)
+            }
+        }
+        result.language = result.language ?? other.language
         return result
     }
 }

@@ -84,6 +84,7 @@ public enum IntentImporter {
         case .lu: return try LUImporter.read(source, options: options, warnings: &warnings)
         case .dialogflowCX: return try DialogflowCXImporter.read(source, options: options, warnings: &warnings)
         case .watsonxActions: return try WatsonxActionsImporter.read(source, options: options, warnings: &warnings)
+        case .snipsNLU: return try SnipsNLUImporter.read(source, options: options, warnings: &warnings)
         }
     }
 

@@ -27,16 +27,36 @@ enum RasaJSONImporter {
     }
     struct Synonym: Decodable { var value: String; var synonyms: [String] }
     struct Regex: Decodable { var name: String; var pattern: String }
-    struct Lookup: Decodable { var name: String; var elements: [String]? }
+    struct Lookup: Decodable {
+        var name: String
+        var elements: [String]?
+        /// Rasa 1.x: `elements` may be the path of a text file of values.
+        var file: String?
+
+        enum CodingKeys: String, CodingKey { case name, elements }
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            if let path = try? container.decode(String.self, forKey: .elements) { file = path } else {
+                elements = try container.decodeIfPresent([String].self, forKey: .elements)
+            }
+        }
+    }
 
     static func read(_ source: ImportSource, options: ImportOptions, warnings: inout [String]) throws -> IntentDataset {
         let data = try source.singleFileData(.rasaJSON, warnings: &warnings)
         let file = try JSONInput.decode(File.self, from: data, file: source.name).rasa_nlu_data
         var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: true)
         var unlabelled = 0
-        for example in file.common_examples ?? [] {
-            let utterance = Utterance(example.text, entities: (example.entities ?? []).map {
-                EntityAnnotation(start: $0.start, end: $0.end, entity: $0.entity, value: $0.value, role: $0.role)
+        for (index, example) in (file.common_examples ?? []).enumerated() {
+            let length = example.text.unicodeScalars.count
+            let utterance = Utterance(example.text, entities: (example.entities ?? []).compactMap {
+                // Offsets outside the text (hand-edited files): drop the annotation, keep the example.
+                guard $0.start >= 0, $0.start < $0.end, $0.end <= length else {
+                    warnings.append("\(source.name): common_examples[\(index)]: entity '\($0.entity)' at \($0.start)..<\($0.end) is outside the text (\(length) characters); annotation dropped")
+                    return nil
+                }
+                return EntityAnnotation(start: $0.start, end: $0.end, entity: $0.entity, value: $0.value, role: $0.role)
             })
             guard let intent = example.intent, !intent.isEmpty else { unlabelled += 1; continue }
             assembler.add(utterance, to: intent)
@@ -49,7 +69,12 @@ enum RasaJSONImporter {
             assembler.entities.append(EntityDefinition(name: regex.name, values: [EntityValue(regex.name, patterns: [regex.pattern])]))
         }
         for lookup in file.lookup_tables ?? [] {
-            assembler.entities.append(EntityDefinition(name: lookup.name, values: (lookup.elements ?? []).map { EntityValue($0) }))
+            var elements = lookup.elements ?? []
+            if let path = lookup.file {
+                guard let values = LookupFiles.values(path, from: source.name, line: nil, warnings: &warnings) else { continue }
+                elements = values
+            }
+            assembler.entities.append(EntityDefinition(name: lookup.name, values: elements.map { EntityValue($0) }))
         }
         return try assembler.dataset(warnings: &warnings)
     }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Legacy Rasa NLU Markdown: `## intent:name` headings followed by `- example` lines (with
-/// `[text](entity)` markup), and `## synonym:value`, `## lookup:name`, `## regex:name` sections.
+/// `[text](entity)` markup), and `## synonym:value`, `## lookup:name`, `## regex:name` sections; a
+/// lookup section may name a text file of values instead (Rasa 1.x, see ``LookupFiles``).
 enum RasaMarkdownImporter {
     private enum Section { case none, intent(String), synonym(String), lookup(String), regex(String) }
 
@@ -12,7 +13,8 @@ enum RasaMarkdownImporter {
         var synonyms: [EntityValue] = []
         var lookups: [(String, [String])] = []
         var regexes: [(String, [String])] = []
-        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Split on every line break: "\r\n" is one Character, so splitting on "\n" would miss Windows files.
+        for (number, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("<!--") { continue }
             if line.hasPrefix("##") {
@@ -33,6 +35,13 @@ enum RasaMarkdownImporter {
                 }
                 continue
             }
+            if case .lookup = section, LookupFiles.isReference(line) {
+                // Rasa 1.x: `## lookup:name` followed by the path of a text file of values.
+                if let values = LookupFiles.values(line, from: source.name, line: number + 1, warnings: &warnings) {
+                    lookups[lookups.count - 1].1 += values
+                }
+                continue
+            }
             guard line.hasPrefix("-") || line.hasPrefix("*") else {
                 throw IntentDatasetError.malformedMarkdown(file: source.name, line: number + 1, detail: "expected '- example', found '\(line)'")
             }
@@ -47,7 +56,7 @@ enum RasaMarkdownImporter {
             }
         }
         if !synonyms.isEmpty { assembler.entities.append(EntityDefinition(name: "synonyms", values: synonyms)) }
-        for (name, values) in lookups { assembler.entities.append(EntityDefinition(name: name, values: values.map { EntityValue($0) })) }
+        for (name, values) in lookups where !values.isEmpty { assembler.entities.append(EntityDefinition(name: name, values: values.map { EntityValue($0) })) }
         for (name, patterns) in regexes { assembler.entities.append(EntityDefinition(name: name, values: [EntityValue(name, patterns: patterns)])) }
         return try assembler.dataset(warnings: &warnings)
     }

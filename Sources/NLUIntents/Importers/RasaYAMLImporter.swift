@@ -7,6 +7,7 @@ import Yams
 /// and responses are ignored.
 enum RasaYAMLImporter {
     static func read(_ source: ImportSource, options: ImportOptions, warnings: inout [String]) throws -> IntentDataset {
+        if source.kind == .folder { return try RasaProjectImporter.read(source, options: options, warnings: &warnings) }
         let text = try source.singleFileText(.rasaYAML, warnings: &warnings)
         try NestingLimits.checkYAML(text, file: source.name)
         let root: Any?
@@ -27,6 +28,7 @@ enum RasaYAMLImporter {
             }
             let examples = try exampleLines(entry["examples"], file: source.name, index: index)
             if let intent = entry["intent"] as? String {
+                if examples.isEmpty { warnings.append("\(source.name): nlu[\(index)]: intent '\(intent)' has no examples") }
                 for line in examples { assembler.add(RasaAnnotationParser.parse(line), to: intent) }
             } else if let synonym = entry["synonym"] as? String {
                 synonyms.append(EntityValue(synonym, synonyms: examples))
@@ -45,7 +47,7 @@ enum RasaYAMLImporter {
         switch value {
         case nil: return []
         case let block as String:
-            return block.split(separator: "\n").compactMap { line in
+            return block.split(whereSeparator: \.isNewline).compactMap { line in
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
                 guard trimmed.hasPrefix("-") else { return nil }
                 return trimmed.dropFirst().trimmingCharacters(in: .whitespaces)

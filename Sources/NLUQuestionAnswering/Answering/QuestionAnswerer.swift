@@ -27,9 +27,10 @@ public struct QuestionAnswerer: Sendable {
     public var maxWindowsPerPass = 24
 
     /// Loads a Hugging Face checkpoint directory: `config.json`, `model.safetensors`, and
-    /// `vocab.txt` or `tokenizer.json` (+ `tokenizer_config.json`).
-    public init(modelDirectory: URL) throws {
-        let model = try BertQAModel(modelDirectory: modelDirectory)
+    /// `vocab.txt` or `tokenizer.json` (+ `tokenizer_config.json`); the encoder's dense layers run
+    /// at `precision`.
+    public init(modelDirectory: URL, precision: Precision = .f32) throws {
+        let model = try BertQAModel(modelDirectory: modelDirectory, precision: precision)
         let tokenizer = try BertTokenizer(modelDirectory: modelDirectory)
         self.init(model: model, tokenizer: tokenizer, modelMaxLength: BertTokenizer.modelMaxLength(in: modelDirectory))
     }

@@ -17,26 +17,30 @@ import NLUTransformers
 public struct BertQAModel: Model {
     /// The checkpoint's architecture hyper-parameters.
     public let configuration: BertConfiguration
+    /// The arithmetic of the encoder's dense layers (the 2-output head stays F32).
+    public let precision: Precision
     let encoder: any WorkspaceEncoder
     let head: LinearWeights
     /// Keeps the memory map alive for the embeddings and norms, used in place.
     let weightsFile: SafeTensors
 
-    /// Loads `config.json` and `model.safetensors` (F32, F16 or BF16) from `modelDirectory`.
+    /// Loads `config.json` and `model.safetensors` (F32, F16 or BF16) from `modelDirectory`, the
+    /// encoder's dense layers at `precision` (``Precision/int8``: quantized at load).
     /// - Throws: ``CheckpointError`` or ``BertConfigurationError`` naming the file, field or tensor at fault.
-    public init(modelDirectory: URL) throws {
+    public init(modelDirectory: URL, precision: Precision = .f32) throws {
         let checkpoint = try CheckpointDirectory(modelDirectory)
         let configuration = try checkpoint.configuration()
-        try self.init(configuration: configuration, weights: checkpoint.weights())
+        try self.init(configuration: configuration, weights: checkpoint.weights(), precision: precision)
     }
 
     /// Builds the model from a configuration and an open safetensors file, checking that every
     /// tensor is present with the right shape and that none is left over.
-    public init(configuration: BertConfiguration, weights: SafeTensors) throws {
+    public init(configuration: BertConfiguration, weights: SafeTensors, precision: Precision = .f32) throws {
         self.configuration = configuration
+        self.precision = precision
         weightsFile = weights
         let tensors = CheckpointTensors(file: weights, prefix: configuration.architecture.checkpointPrefix)
-        encoder = try makeEncoder(configuration: configuration, tensors: tensors)
+        encoder = try makeEncoder(configuration: configuration, tensors: tensors, precision: precision)
         head = try LinearWeights(tensors, "qa_outputs", output: 2, input: configuration.hiddenSize)
         try tensors.verifyAllUsed()
     }
@@ -65,7 +69,7 @@ public struct BertQAModel: Model {
                 .init(name: "startLogits", type: logits, summary: "answer-start score of each token"),
                 .init(name: "endLogits", type: logits, summary: "answer-end score of each token"),
             ],
-            metadata: ["architecture": configuration.architecture.rawValue])
+            metadata: ["architecture": configuration.architecture.rawValue, "precision": precision.rawValue])
     }
 
     /// Runs the encoder and QA head on a batch of token ids.

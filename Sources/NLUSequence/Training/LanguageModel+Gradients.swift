@@ -64,20 +64,16 @@ extension LanguageModel {
             features.withUnsafeBufferPointer { x in
                 decoderWeight.withUnsafeBufferPointer { w in
                     decoderWeightGradient.withUnsafeMutableBufferPointer { dW in
-                        featureGradient.withUnsafeMutableBufferPointer { dX in
-                            guard let dLogits = dLogits.baseAddress, let x = x.baseAddress, let w = w.baseAddress,
-                                  let dW = dW.baseAddress, let dX = dX.baseAddress else { return }
-                            BLAS.sgemm(.transpose, .none, m: vocabularySize, n: hiddenSize, k: rows, a: dLogits, lda: vocabularySize,
-                                       b: x, ldb: hiddenSize, beta: 0, c: dW, ldc: hiddenSize)
-                            BLAS.sgemm(.none, .none, m: rows, n: hiddenSize, k: vocabularySize, a: dLogits, lda: vocabularySize,
-                                       b: w, ldb: hiddenSize, beta: 0, c: dX, ldc: hiddenSize)
+                        decoderBiasGradient.withUnsafeMutableBufferPointer { db in
+                            featureGradient.withUnsafeMutableBufferPointer { dX in
+                                guard let dLogits = dLogits.baseAddress, let x = x.baseAddress, let w = w.baseAddress,
+                                      let dW = dW.baseAddress, let dX = dX.baseAddress else { return }
+                                Linear.backward(outputGradient: dLogits, input: x, rows: rows, weight: w, inputSize: hiddenSize,
+                                                outputSize: vocabularySize, weightGradient: dW, biasGradient: db.baseAddress,
+                                                inputGradient: dX)
+                            }
                         }
                     }
-                }
-            }
-            decoderBiasGradient.withUnsafeMutableBufferPointer { db in
-                for row in 0..<rows {
-                    for column in 0..<vocabularySize { db[column] += dLogits[row * vocabularySize + column] }
                 }
             }
         }

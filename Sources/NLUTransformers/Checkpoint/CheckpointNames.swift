@@ -17,10 +17,11 @@ extension BertConfiguration.Architecture {
 
 /// Builds the encoder that `configuration` describes from `tensors`, checking every tensor's
 /// presence and shape. The caller loads its head from the same `tensors`, then calls
-/// ``CheckpointTensors/verifyAllUsed()``.
-package func makeEncoder(configuration: BertConfiguration, tensors: CheckpointTensors) throws -> any WorkspaceEncoder {
+/// ``CheckpointTensors/verifyAllUsed()``. The dense layers run at `precision`.
+package func makeEncoder(configuration: BertConfiguration, tensors: CheckpointTensors,
+                         precision: Precision = .f32) throws -> any WorkspaceEncoder {
     switch configuration.architecture {
-    case .bert: try BertEncoder(configuration: configuration, checkpoint: tensors)
-    case .distilbert: try DistilBertEncoder(configuration: configuration, checkpoint: tensors)
+    case .bert: try BertEncoder(configuration: configuration, checkpoint: tensors, precision: precision)
+    case .distilbert: try DistilBertEncoder(configuration: configuration, checkpoint: tensors, precision: precision)
     }
 }

@@ -19,7 +19,7 @@ public struct BertEncoder: WorkspaceEncoder {
     let embeddingNorm: NormWeights
     package let blocks: [TransformerBlock]
 
-    package init(configuration: BertConfiguration, checkpoint tensors: CheckpointTensors) throws {
+    package init(configuration: BertConfiguration, checkpoint tensors: CheckpointTensors, precision: Precision = .f32) throws {
         self.configuration = configuration
         let h = configuration.hiddenSize
         wordEmbeddings = try tensors.tensor("embeddings.word_embeddings.weight", shape: [configuration.vocabularySize, h])
@@ -34,7 +34,7 @@ public struct BertEncoder: WorkspaceEncoder {
                 query: layer + "attention.self.query", key: layer + "attention.self.key",
                 value: layer + "attention.self.value", attentionOutput: layer + "attention.output.dense",
                 attentionNorm: layer + "attention.output.LayerNorm", intermediate: layer + "intermediate.dense",
-                output: layer + "output.dense", outputNorm: layer + "output.LayerNorm"), configuration: configuration)
+                output: layer + "output.dense", outputNorm: layer + "output.LayerNorm"), configuration: configuration, precision: precision)
         }
     }
 

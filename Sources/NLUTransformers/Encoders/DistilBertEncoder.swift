@@ -16,7 +16,7 @@ public struct DistilBertEncoder: WorkspaceEncoder {
     let embeddingNorm: NormWeights
     package let blocks: [TransformerBlock]
 
-    package init(configuration: BertConfiguration, checkpoint tensors: CheckpointTensors) throws {
+    package init(configuration: BertConfiguration, checkpoint tensors: CheckpointTensors, precision: Precision = .f32) throws {
         self.configuration = configuration
         let h = configuration.hiddenSize
         wordEmbeddings = try tensors.tensor("embeddings.word_embeddings.weight", shape: [configuration.vocabularySize, h])
@@ -29,7 +29,7 @@ public struct DistilBertEncoder: WorkspaceEncoder {
                 query: layer + "attention.q_lin", key: layer + "attention.k_lin", value: layer + "attention.v_lin",
                 attentionOutput: layer + "attention.out_lin", attentionNorm: layer + "sa_layer_norm",
                 intermediate: layer + "ffn.lin1", output: layer + "ffn.lin2", outputNorm: layer + "output_layer_norm"),
-                configuration: configuration)
+                configuration: configuration, precision: precision)
         }
     }
 

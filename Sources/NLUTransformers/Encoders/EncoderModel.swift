@@ -11,25 +11,28 @@ import NLUCore
 public struct EncoderModel: Sendable {
     /// The checkpoint's architecture hyper-parameters.
     public let configuration: BertConfiguration
+    /// The arithmetic of the dense layers (``Precision/int8``: quantized at load).
+    public let precision: Precision
     package let encoder: any WorkspaceEncoder
     /// Keeps the memory map alive for the embeddings and norms, used in place.
     let weightsFile: SafeTensors
 
-    /// Loads `config.json` and `model.safetensors` from `modelDirectory`.
+    /// Loads `config.json` and `model.safetensors` from `modelDirectory`, the dense layers at `precision`.
     /// - Throws: ``CheckpointError`` naming the file, field or tensor at fault (a task head left in the
     ///   file is reported as unused tensors).
-    public init(modelDirectory: URL) throws {
+    public init(modelDirectory: URL, precision: Precision = .f32) throws {
         let checkpoint = try CheckpointDirectory(modelDirectory)
-        try self.init(configuration: checkpoint.configuration(), weights: checkpoint.weights())
+        try self.init(configuration: checkpoint.configuration(), weights: checkpoint.weights(), precision: precision)
     }
 
     /// Builds the encoder from a configuration and an open safetensors file, checking that every
     /// tensor is present with the right shape and that none is left over (pooler weights aside).
-    public init(configuration: BertConfiguration, weights: SafeTensors) throws {
+    public init(configuration: BertConfiguration, weights: SafeTensors, precision: Precision = .f32) throws {
         self.configuration = configuration
+        self.precision = precision
         weightsFile = weights
         let tensors = CheckpointTensors(file: weights, prefix: configuration.architecture.checkpointPrefix)
-        encoder = try makeEncoder(configuration: configuration, tensors: tensors)
+        encoder = try makeEncoder(configuration: configuration, tensors: tensors, precision: precision)
         try tensors.verifyAllUsed()
     }
 

@@ -1,55 +1,54 @@
 import NLUCore
 
-/// A dense layer of the encoder, packed once at load for the ``PackedMatrix`` GEMM (which also adds
-/// the bias, the activation and the residual in its epilogue), from PyTorch `nn.Linear` tensors
-/// (`weight` [out, in], `bias` [out]).
+/// A dense layer of the encoder loaded from PyTorch `nn.Linear` tensors (`weight` [out, in],
+/// `bias` [out]) into NLUCore's ``Linear/Packed`` (weights packed once at load, F32 or INT8, with
+/// the bias, the activation and the residual in the GEMM's epilogue).
 ///
 /// Several layers that read the same input can be stacked into one (query, key and value become one
 /// [3·hidden, hidden] product), and each may be scaled (attention folds 1/√d into the queries).
 /// Once packed, the checkpoint's pages for the weight are released from resident memory: the
 /// packed copy is the only one the process holds.
 package struct LinearWeights: Sendable {
-    let packed: PackedMatrix
-    let bias: [Float]
-    package var outputSize: Int { packed.width }
-    package var inputSize: Int { packed.inner }
+    let layer: Linear.Packed
+    package var outputSize: Int { layer.outputSize }
+    package var inputSize: Int { layer.inputSize }
 
     /// Loads `name.weight` and `name.bias` for each of `names` (each [output, input]), stacked
     /// along the output axis, each layer's weight and bias multiplied by its entry in `scales`.
-    init(_ tensors: CheckpointTensors, stacking names: [String], output: Int, input: Int, scales: [Float]? = nil) throws {
+    init(_ tensors: CheckpointTensors, stacking names: [String], output: Int, input: Int, scales: [Float]? = nil,
+         precision: Precision = .f32) throws {
         let weights = try names.map { try tensors.tensor($0 + ".weight", shape: [output, input]).contiguous() }
         let biases = try names.map { try tensors.tensor($0 + ".bias", shape: [output]).contiguous() }
         let scales = scales ?? Array(repeating: 1, count: names.count)
-        bias = zip(biases, scales).flatMap { bias, scale in bias.scalars.map { $0 * scale } }
+        let bias = zip(biases, scales).flatMap { bias, scale in bias.scalars.map { $0 * scale } }
+        let rows = names.count * output
         if weights.count == 1 && scales[0] == 1 {
-            packed = PackedMatrix(weight: weights[0].elementPointer, rows: output, columns: input, transposed: true)
+            layer = Linear.Packed(weight: weights[0].elementPointer, outputSize: rows, inputSize: input, bias: bias,
+                                  precision: precision)
         } else {
             var stacked = [Float]()
             stacked.reserveCapacity(names.count * output * input)
             for (weight, scale) in zip(weights, scales) {
                 stacked += scale == 1 ? weight.scalars : weight.scalars.map { $0 * scale }
             }
-            let matrix = Tensor(shape: [names.count * output, input], scalars: stacked)
-            packed = withExtendedLifetime(matrix) {
-                PackedMatrix(weight: matrix.elementPointer, rows: names.count * output, columns: input, transposed: true)
+            let matrix = Tensor(shape: [rows, input], scalars: stacked)
+            layer = withExtendedLifetime(matrix) {
+                Linear.Packed(weight: matrix.elementPointer, outputSize: rows, inputSize: input, bias: bias, precision: precision)
             }
         }
         for weight in weights { weight.storage.releaseResidentPages() }
     }
 
     /// Loads one layer `name`.
-    package init(_ tensors: CheckpointTensors, _ name: String, output: Int, input: Int) throws {
-        try self.init(tensors, stacking: [name], output: output, input: input)
+    package init(_ tensors: CheckpointTensors, _ name: String, output: Int, input: Int, precision: Precision = .f32) throws {
+        try self.init(tensors, stacking: [name], output: output, input: input, precision: precision)
     }
 
     /// `output[rows, out] = activation((accumulate ? output : 0) + input[rows, in] · weightᵀ + bias)`,
     /// threaded over the output columns. `ldc` lets the result land in a wider matrix.
     package func apply(_ input: UnsafePointer<Float>, rows: Int, into output: UnsafeMutablePointer<Float>, ldc: Int? = nil,
                accumulate: Bool = false, activation: PackedMatrix.Activation = .none) {
-        bias.withUnsafeBufferPointer { bias in
-            packed.multiply(input, rows: rows, into: output, ldc: ldc, accumulate: accumulate, bias: bias.baseAddress,
-                            activation: activation)
-        }
+        layer.apply(input, rows: rows, into: output, ldc: ldc, accumulate: accumulate, activation: activation)
     }
 }
 

@@ -44,16 +44,18 @@ package struct TransformerBlock: Sendable {
         outputNorm.normalize(workspace.hidden, rowCount: rows, epsilon: epsilon)
     }
 
-    /// Loads block `index` of a checkpoint using `names` to spell its tensors.
-    init(_ tensors: CheckpointTensors, names: BlockTensorNames, configuration: BertConfiguration) throws {
+    /// Loads block `index` of a checkpoint using `names` to spell its tensors, its dense layers at
+    /// `precision`.
+    init(_ tensors: CheckpointTensors, names: BlockTensorNames, configuration: BertConfiguration,
+         precision: Precision = .f32) throws {
         let h = configuration.hiddenSize, i = configuration.intermediateSize
         let queryScale = 1 / Float(configuration.headSize).squareRoot()
         queryKeyValue = try LinearWeights(tensors, stacking: [names.query, names.key, names.value], output: h, input: h,
-                                          scales: [queryScale, 1, 1])
-        attentionOutput = try LinearWeights(tensors, names.attentionOutput, output: h, input: h)
+                                          scales: [queryScale, 1, 1], precision: precision)
+        attentionOutput = try LinearWeights(tensors, names.attentionOutput, output: h, input: h, precision: precision)
         attentionNorm = try NormWeights(tensors, names.attentionNorm, size: h)
-        intermediate = try LinearWeights(tensors, names.intermediate, output: i, input: h)
-        output = try LinearWeights(tensors, names.output, output: h, input: i)
+        intermediate = try LinearWeights(tensors, names.intermediate, output: i, input: h, precision: precision)
+        output = try LinearWeights(tensors, names.output, output: h, input: i, precision: precision)
         outputNorm = try NormWeights(tensors, names.outputNorm, size: h)
     }
 }

@@ -17,6 +17,8 @@ struct EmbeddingModelOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Texts per encoder pass (1-4096).", valueName: "n"))
     var batchSize = 32
 
+    @OptionGroup var arithmetic: PrecisionOption
+
     func validate() throws {
         guard (1...4096).contains(batchSize) else { throw ValidationError("--batch-size must be between 1 and 4096, got \(batchSize)") }
     }
@@ -24,6 +26,6 @@ struct EmbeddingModelOptions: ParsableArguments {
     var embeddingOptions: EmbeddingOptions { EmbeddingOptions(batchSize: batchSize, normalize: normalize) }
 
     func loadEmbedder() throws -> SentenceEmbedder {
-        try SentenceEmbedder(modelDirectory: ModelLocator.resolve(model))
+        try SentenceEmbedder(modelDirectory: ModelLocator.resolve(model), precision: arithmetic.precision)
     }
 }

@@ -13,6 +13,8 @@ struct QAModelOptions: ParsableArguments {
     @Flag(help: "With a .mlmodel: the model is cased (do not lower-case text; Apple's BERT-SQuAD is uncased).")
     var cased = false
 
+    @OptionGroup var arithmetic: PrecisionOption
+
     func validate() throws {
         if !QuestionAnswererLoading.isCoreMLFile(model), vocab != nil || cased {
             throw ValidationError("--vocab and --cased apply to a .mlmodel file; a checkpoint brings its own tokenizer")
@@ -20,6 +22,6 @@ struct QAModelOptions: ParsableArguments {
     }
 
     func load() throws -> QuestionAnswerer {
-        try QuestionAnswererLoading.load(model, vocabulary: vocab, lowercase: !cased)
+        try QuestionAnswererLoading.load(model, vocabulary: vocab, lowercase: !cased, precision: arithmetic.precision)
     }
 }

@@ -1,0 +1,97 @@
+#include "Int8GEMM.h"
+#include "CKernels.h"
+#include <string.h>
+#if defined(__x86_64__)
+#include <immintrin.h>  // the AVX2 and AVX-512 VNNI blocks
+#endif
+
+// The INT8 GEMM and quantizer per CPU level (int8_gemm_body.h). AVX-512 VNNI is an extension
+// beyond the AVX-512 level's F/DQ/VL/BW: the level's VNNI block runs only where CPUID has it,
+// and an AVX-512 CPU without it (Skylake-SP) uses the AVX2 block.
+
+#define NLU_LEVEL_BODY "int8_gemm_body.h"
+#include "per_level.h"
+
+long nlukit_int8_padded_inner(long k) { return (k + NLUKIT_INT8_K_GROUP - 1) / NLUKIT_INT8_K_GROUP * NLUKIT_INT8_K_GROUP; }
+
+long nlukit_int8_packed_size(long k, long n) {
+    return ((n + NLUKIT_PANEL_WIDTH - 1) / NLUKIT_PANEL_WIDTH) * NLUKIT_PANEL_WIDTH * nlukit_int8_padded_inner(k);
+}
+
+void nlukit_int8_pack(const float *w, long ldw, long k, long n, int8_t *packed, float *scales, int32_t *column_sums) {
+    const long groups = nlukit_int8_padded_inner(k) / NLUKIT_INT8_K_GROUP;
+    const long panels = (n + NLUKIT_PANEL_WIDTH - 1) / NLUKIT_PANEL_WIDTH;
+    memset(packed, 0, (size_t)nlukit_int8_packed_size(k, n));
+    for (long j = 0; j < panels * NLUKIT_PANEL_WIDTH; j++) { scales[j] = 0; column_sums[j] = 0; }
+    for (long j = 0; j < n; j++) {
+        const float *row = w + j * ldw;
+        float largest = 0;
+        for (long kk = 0; kk < k; kk++) {
+            const float magnitude = row[kk] < 0 ? -row[kk] : row[kk];
+            largest = magnitude > largest ? magnitude : largest;
+        }
+        scales[j] = largest / 127.0f;
+        const float inverse = largest > 0 ? 127.0f / largest : 0.0f;
+        int8_t *panel = packed + (j / NLUKIT_PANEL_WIDTH) * groups * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP;
+        const long lane = j % NLUKIT_PANEL_WIDTH;
+        int32_t sum = 0;
+        for (long kk = 0; kk < k; kk++) {
+            float v = row[kk] * inverse;
+            v = v >= -127.0f ? v : -127.0f;
+            v = v <= 127.0f ? v : 127.0f;
+            const int value = (int)((v + 12582912.0f) - 12582912.0f);  // round half to even, as the rows
+            panel[(kk / NLUKIT_INT8_K_GROUP) * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP + lane * NLUKIT_INT8_K_GROUP
+                  + kk % NLUKIT_INT8_K_GROUP] = (int8_t)value;
+            sum += value;
+        }
+        column_sums[j] = sum;
+    }
+}
+
+static int has_vnni(void) {
+#ifdef NLU_MULTI_LEVEL
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512vnni");
+#else
+    return 0;
+#endif
+}
+
+int nlukit_int8_unsigned_activations(void) { return nlukit_kernel_level() == 2 && has_vnni(); }
+
+void nlukit_int8_quantize_rows(const float *x, long ldx, long m, long k, int8_t *q, long ldq, float *scales,
+                               int unsigned_activations) {
+    NLU_DISPATCH(int8_quantize_rows, x, ldx, m, k, q, ldq, scales, unsigned_activations)
+}
+
+// Rows in blocks, as the F32 packed GEMM: a panel pass re-reads every row of A.
+enum { NLU_INT8_ROW_BLOCK = 384 };
+
+void nlukit_int8_gemm(const int8_t *a, long lda, const float *a_scales, int unsigned_activations, long m, long k,
+                      const int8_t *packed, const float *w_scales, const int32_t *column_sums, long n,
+                      long first_panel, long end_panel, float *c, long ldc, int accumulate, const float *bias,
+                      int activation, int32_t *sums) {
+    for (long start = 0; start < m; start += NLU_INT8_ROW_BLOCK) {
+        const long rows = m - start < NLU_INT8_ROW_BLOCK ? m - start : NLU_INT8_ROW_BLOCK;
+        const int8_t *block_a = a + start * lda;
+        const float *block_scales = a_scales ? a_scales + start : NULL;
+        float *block_c = c ? c + start * ldc : NULL;
+        int32_t *block_sums = sums ? sums + start * ldc : NULL;
+#ifdef NLU_MULTI_LEVEL
+        const int level = nlukit_kernel_level();
+        if (unsigned_activations && level == 2 && has_vnni()) {
+            nlu_avx512_int8_gemm(block_a, lda, block_scales, 1, rows, k, packed, w_scales, column_sums, n, first_panel,
+                                 end_panel, block_c, ldc, accumulate, bias, activation, block_sums);
+            continue;
+        }
+        if (!unsigned_activations && level >= 1) {
+            nlu_avx2_int8_gemm(block_a, lda, block_scales, 0, rows, k, packed, w_scales, column_sums, n, first_panel,
+                               end_panel, block_c, ldc, accumulate, bias, activation, block_sums);
+            continue;
+        }
+#endif
+        nlu_baseline_int8_gemm(block_a, lda, block_scales, unsigned_activations, rows, k, packed, w_scales,
+                               column_sums, n, first_panel, end_panel, block_c, ldc, accumulate, bias, activation,
+                               block_sums);
+    }
+}

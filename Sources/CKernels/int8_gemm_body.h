@@ -1,0 +1,186 @@
+// One CPU level of the INT8 GEMM and of the row quantizer; included once per level through
+// per_level.h. Every level computes the same exact int32 sums: the portable level by plain loops
+// (signed or unsigned activations), AVX2 by vpmaddubsw/vpmaddwd on signed bytes, AVX-512 by VNNI
+// vpdpbusd on unsigned activations.
+
+#include "activation_functions.h"
+#include "gemm_epilogue.h"
+
+// Rounds to the nearest integer, ties to even, for |v| ≤ 2^22: the same result at every level
+// (rintf is a library call at the x86-64 baseline, which has no vector round instruction).
+#define NLU_ROUND(v) (((v) + 12582912.0f) - 12582912.0f)
+
+NLU_TARGET static void NLU_NAME(int8_quantize_rows)(const float *x, long ldx, long m, long k, int8_t *q, long ldq,
+                                                    float *scales, int unsigned_activations) {
+    const int offset = unsigned_activations ? 128 : 0;
+    for (long i = 0; i < m; i++) {
+        const float *row = x + i * ldx;
+        float largest = 0;
+        for (long kk = 0; kk < k; kk++) {
+            const float magnitude = row[kk] < 0 ? -row[kk] : row[kk];
+            largest = magnitude > largest ? magnitude : largest;
+        }
+        scales[i] = largest / 127.0f;
+        const float inverse = largest > 0 ? 127.0f / largest : 0.0f;
+        uint8_t *out = (uint8_t *)(q + i * ldq);
+        for (long kk = 0; kk < k; kk++) {
+            float v = row[kk] * inverse;
+            v = v >= -127.0f ? v : -127.0f;  // also maps NaN to -127: never an undefined conversion
+            v = v <= 127.0f ? v : 127.0f;
+            out[kk] = (uint8_t)((int)NLU_ROUND(v) + offset);
+        }
+        for (long kk = k; kk < ldq; kk++) out[kk] = (uint8_t)offset;
+    }
+}
+
+// Writes one row segment of int32 sums: the sums themselves (tests), or dequantized through the
+// shared epilogue.
+NLU_TARGET static inline void NLU_NAME(int8_store_row)(const int32_t *row_sums, long row, long column, long width,
+                                                       float a_scale, const float *w_scales, float *c, long ldc,
+                                                       int accumulate, const float *bias, int activation,
+                                                       int32_t *sums) {
+    if (sums) {
+        memcpy(sums + row * ldc + column, row_sums, sizeof(int32_t) * width);
+        return;
+    }
+    float values[NLUKIT_PANEL_WIDTH];
+    for (int j = 0; j < NLUKIT_PANEL_WIDTH; j++) values[j] = (float)row_sums[j] * (a_scale * w_scales[column + j]);
+    NLU_NAME(store_epilogue)(c + row * ldc + column, values, width, accumulate, bias ? bias + column : NULL, activation);
+}
+
+// The plain block: one row of a panel, signed or unsigned activations (the unsigned ones carry
+// +128, taken back out through the column sums).
+NLU_TARGET static void NLU_NAME(int8_row_sums)(const int8_t *a, int unsigned_activations, long groups,
+                                               const int8_t *panel, const int32_t *column_sums, int32_t *out) {
+    for (int j = 0; j < NLUKIT_PANEL_WIDTH; j++) out[j] = unsigned_activations ? -128 * column_sums[j] : 0;
+    for (long g = 0; g < groups; g++) {
+        const int8_t *b = panel + g * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP;
+        for (int t = 0; t < NLUKIT_INT8_K_GROUP; t++) {
+            const int x = unsigned_activations ? (int)(uint8_t)a[g * NLUKIT_INT8_K_GROUP + t] : (int)a[g * NLUKIT_INT8_K_GROUP + t];
+            for (int j = 0; j < NLUKIT_PANEL_WIDTH; j++) out[j] += x * b[j * NLUKIT_INT8_K_GROUP + t];
+        }
+    }
+}
+
+#if NLU_LEVEL == 1
+// AVX2: vpmaddubsw multiplies unsigned by signed bytes and adds pairs into saturating int16, which
+// |x| · sign(b, x) never reaches (2 · 127 · 127 = 32258 < 32767, weights and activations being in
+// [-127, 127]); vpmaddwd by ones adds the pairs into int32. A row takes 4 ymm accumulators of 8
+// columns; NLU_INT8_AVX2_ROWS rows share each load of B from L1.
+#define NLU_INT8_AVX2_ROWS 3
+#define NLU_INT8_AVX2_BLOCK(NAME, ROWS)                                                                   \
+    NLU_TARGET static inline void NLU_NAME(NAME)(const int8_t *a, long lda, long groups,   \
+                                                                  const int8_t *panel, int32_t *out) {    \
+        const __m256i ones = _mm256_set1_epi16(1);                                                        \
+        __m256i acc[ROWS][4];                                                                             \
+        for (int r = 0; r < ROWS; r++)                                                                    \
+            for (int v = 0; v < 4; v++) acc[r][v] = _mm256_setzero_si256();                               \
+        for (long g = 0; g < groups; g++) {                                                               \
+            const int8_t *b = panel + g * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP;                       \
+            for (int r = 0; r < ROWS; r++) {                                                              \
+                int32_t four;                                                                             \
+                memcpy(&four, a + r * lda + g * NLUKIT_INT8_K_GROUP, 4);                                  \
+                const __m256i x = _mm256_set1_epi32(four), magnitude = _mm256_abs_epi8(x);                \
+                for (int v = 0; v < 4; v++) {                                                             \
+                    __m256i t = _mm256_sign_epi8(_mm256_load_si256((const __m256i *)(b + 32 * v)), x);    \
+                    t = _mm256_madd_epi16(_mm256_maddubs_epi16(magnitude, t), ones);                      \
+                    acc[r][v] = _mm256_add_epi32(acc[r][v], t);                                           \
+                }                                                                                         \
+            }                                                                                             \
+        }                                                                                                 \
+        for (int r = 0; r < ROWS; r++)                                                                    \
+            for (int v = 0; v < 4; v++)                                                                   \
+                _mm256_storeu_si256((__m256i *)(out + r * NLUKIT_PANEL_WIDTH + 8 * v), acc[r][v]);        \
+    }
+NLU_INT8_AVX2_BLOCK(int8_avx2_rows, NLU_INT8_AVX2_ROWS)
+NLU_INT8_AVX2_BLOCK(int8_avx2_row, 1)
+#endif
+
+#if NLU_LEVEL == 2
+// AVX-512 VNNI: vpdpbusd adds four u8 × s8 products into each int32 lane, no saturation. Eight
+// rows × 32 columns take 16 zmm accumulators; B's group in 2, broadcasts of each row's 4 bytes.
+// The +128 of the activations is taken back out by starting each accumulator at -128 · Σ_k qw.
+#define NLU_VNNI_TARGET __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx512vnni,avx2,fma")))
+#define NLU_INT8_VNNI_BLOCK(ROWS)                                                                         \
+    NLU_VNNI_TARGET static inline void NLU_NAME(int8_vnni_block##ROWS)(const int8_t *a, long lda, long groups, \
+                                                                       const int8_t *panel,                \
+                                                                       const int32_t *column_sums, int32_t *out) { \
+        const __m512i start0 = _mm512_sub_epi32(_mm512_setzero_si512(),                                    \
+                                                _mm512_slli_epi32(_mm512_loadu_si512(column_sums), 7));    \
+        const __m512i start1 = _mm512_sub_epi32(_mm512_setzero_si512(),                                    \
+                                                _mm512_slli_epi32(_mm512_loadu_si512(column_sums + 16), 7)); \
+        __m512i acc[ROWS][2];                                                                              \
+        for (int r = 0; r < ROWS; r++) { acc[r][0] = start0; acc[r][1] = start1; }                         \
+        for (long g = 0; g < groups; g++) {                                                                \
+            const int8_t *b = panel + g * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP;                        \
+            const __m512i b0 = _mm512_load_si512(b), b1 = _mm512_load_si512(b + 64);                       \
+            for (int r = 0; r < ROWS; r++) {                                                               \
+                int32_t four;                                                                              \
+                memcpy(&four, a + r * lda + g * NLUKIT_INT8_K_GROUP, 4);                                   \
+                const __m512i x = _mm512_set1_epi32(four);                                                 \
+                acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], x, b0);                                         \
+                acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], x, b1);                                         \
+            }                                                                                              \
+        }                                                                                                  \
+        for (int r = 0; r < ROWS; r++) {                                                                   \
+            _mm512_storeu_si512(out + r * NLUKIT_PANEL_WIDTH, acc[r][0]);                                  \
+            _mm512_storeu_si512(out + r * NLUKIT_PANEL_WIDTH + 16, acc[r][1]);                             \
+        }                                                                                                  \
+    }
+#define NLU_INT8_VNNI_ROWS 8
+NLU_INT8_VNNI_BLOCK(8)
+NLU_INT8_VNNI_BLOCK(1)
+#endif
+
+// The GEMM over panels [first_panel, end_panel) of rows [0, m). Level 2 is only called for
+// unsigned activations on a CPU with VNNI, level 1 for signed ones; the portable level takes both.
+#if NLU_LEVEL == 2
+NLU_VNNI_TARGET
+#else
+NLU_TARGET
+#endif
+static void NLU_NAME(int8_gemm)(const int8_t *a, long lda, const float *a_scales, int unsigned_activations, long m,
+                                long k, const int8_t *packed, const float *w_scales, const int32_t *column_sums,
+                                long n, long first_panel, long end_panel, float *c, long ldc, int accumulate,
+                                const float *bias, int activation, int32_t *sums) {
+    const long groups = nlukit_int8_padded_inner(k) / NLUKIT_INT8_K_GROUP;
+    const long panel_bytes = groups * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP;
+    int32_t block[8 * NLUKIT_PANEL_WIDTH] __attribute__((aligned(64)));
+    for (long p = first_panel; p < end_panel; p++) {
+        const int8_t *panel = packed + p * panel_bytes;
+        const long column = p * NLUKIT_PANEL_WIDTH;
+        const long width = n - column < NLUKIT_PANEL_WIDTH ? n - column : NLUKIT_PANEL_WIDTH;
+        long row = 0;
+#define NLU_STORE_ROWS(ROWS)                                                                                 \
+        for (int r = 0; r < (ROWS); r++)                                                                     \
+            NLU_NAME(int8_store_row)(block + r * NLUKIT_PANEL_WIDTH, row + r, column, width,                 \
+                                     sums ? 0 : a_scales[row + r], w_scales, c, ldc, accumulate, bias, activation, sums);
+#if NLU_LEVEL == 2
+        for (; row + NLU_INT8_VNNI_ROWS <= m; row += NLU_INT8_VNNI_ROWS) {
+            NLU_NAME(int8_vnni_block8)(a + row * lda, lda, groups, panel, column_sums + column, block);
+            NLU_STORE_ROWS(NLU_INT8_VNNI_ROWS)
+        }
+        for (; row < m; row++) {
+            NLU_NAME(int8_vnni_block1)(a + row * lda, lda, groups, panel, column_sums + column, block);
+            NLU_STORE_ROWS(1)
+        }
+#elif NLU_LEVEL == 1
+        for (; row + NLU_INT8_AVX2_ROWS <= m; row += NLU_INT8_AVX2_ROWS) {
+            NLU_NAME(int8_avx2_rows)(a + row * lda, lda, groups, panel, block);
+            NLU_STORE_ROWS(NLU_INT8_AVX2_ROWS)
+        }
+        for (; row < m; row++) {
+            NLU_NAME(int8_avx2_row)(a + row * lda, lda, groups, panel, block);
+            NLU_STORE_ROWS(1)
+        }
+#else
+        for (; row < m; row++) {
+            NLU_NAME(int8_row_sums)(a + row * lda, unsigned_activations, groups, panel, column_sums + column, block);
+            NLU_STORE_ROWS(1)
+        }
+#endif
+#undef NLU_STORE_ROWS
+    }
+    (void)unsigned_activations;
+}
+#undef NLU_ROUND

@@ -1,0 +1,120 @@
+import CKernels
+
+/// A dense layer's weight quantized to INT8 once, per output channel, for the products
+/// `x[m, k] · weightᵀ` of inference at ``Precision/int8``: each input row is quantized on the fly
+/// with its own scale, the products accumulate exactly in int32, and one float scale per element
+/// plus the same fused bias / residual / activation epilogue as ``PackedMatrix`` give the result.
+///
+/// The C kernel (``nlukit_int8_gemm``) has a block per CPU level: AVX-512 VNNI (`vpdpbusd`), AVX2
+/// (`vpmaddubsw`/`vpmaddwd` on signed bytes, never saturating) and portable loops; all give the
+/// same integer sums. Weights take a quarter of the F32 memory. Immutable after `init`, so one
+/// instance may be used from several threads at once.
+///
+///     let dense = QuantizedMatrix(linearWeight: weight)                       // [out, in]
+///     dense.multiply(x, rows: tokens, into: hidden, bias: b, activation: .gelu)   // ≈ gelu(x·wᵀ + b)
+public final class QuantizedMatrix: @unchecked Sendable {
+    /// The inner dimension k of the products (the weight's input size).
+    public let inner: Int
+    /// The output width n of the products (the weight's output size).
+    public let width: Int
+    private let packed: UnsafeMutableRawPointer
+    /// One scale per output channel (padded to whole panels): weight ≈ q · scale.
+    private let scales: UnsafeMutablePointer<Float>
+    /// Σ_k q per output channel (padded): the VNNI block's correction for unsigned activations.
+    private let columnSums: UnsafeMutablePointer<Int32>
+    private let panelCount: Int
+    private let paddedInner: Int
+
+    /// Quantizes and packs an `nn.Linear` weight of `outputs` rows and `inputs` columns (row j of
+    /// output channel j at `weight + j·inputs`).
+    ///
+    ///     let query = QuantizedMatrix(linearWeight: w.baseAddress!, outputs: 768, inputs: 768)
+    public init(linearWeight weight: UnsafePointer<Float>, outputs: Int, inputs: Int) {
+        precondition(outputs >= 0 && inputs >= 0, "QuantizedMatrix of \(outputs) × \(inputs)")
+        inner = inputs
+        width = outputs
+        paddedInner = nlukit_int8_padded_inner(inputs)
+        panelCount = (outputs + Int(NLUKIT_PANEL_WIDTH) - 1) / Int(NLUKIT_PANEL_WIDTH)
+        let columns = max(1, panelCount * Int(NLUKIT_PANEL_WIDTH))
+        // 64-byte alignment: the kernels load whole K groups of a panel as aligned vectors.
+        packed = UnsafeMutableRawPointer.allocate(byteCount: max(1, nlukit_int8_packed_size(inputs, outputs)), alignment: 64)
+        scales = .allocate(capacity: columns)
+        columnSums = .allocate(capacity: columns)
+        nlukit_int8_pack(weight, inputs, inputs, outputs, packed.assumingMemoryBound(to: Int8.self), scales, columnSums)
+    }
+
+    deinit {
+        packed.deallocate()
+        scales.deallocate()
+        columnSums.deallocate()
+    }
+
+    /// `output[i, j] ≈ activation((accumulate ? output[i, j] : 0) + Σ x[i, kk]·weight[j, kk] + bias[j])`
+    /// for `m` rows, through INT8: row i of `x` starts at `x + i·lda` (default k), row i of `output`
+    /// at `output + i·ldc` (default n); `bias` has n floats or is nil. The rows are quantized once,
+    /// then the column panels are split over threads.
+    ///
+    ///     dense.multiply(x, rows: 384, into: hidden, bias: b, activation: .gelu)
+    public func multiply(_ x: UnsafePointer<Float>, rows m: Int, lda: Int? = nil, into output: UnsafeMutablePointer<Float>,
+                         ldc: Int? = nil, accumulate: Bool = false, bias: UnsafePointer<Float>? = nil,
+                         activation: PackedMatrix.Activation = .none) {
+        let lda = lda ?? inner, ldc = ldc ?? width
+        precondition(m >= 0 && lda >= inner && ldc >= width, "QuantizedMatrix.multiply: m \(m), lda \(lda), ldc \(ldc) for \(inner) × \(width)")
+        guard m > 0 else { return }
+        withQuantizedRows(x, rows: m, lda: lda) { rows, rowScales, unsignedActivations in
+            Kernels.forEachRowChunk(rowCount: panelCount, rowLength: m * inner, minimumWork: 1 << 15) { panels in
+                nlukit_int8_gemm(rows, paddedInner, rowScales, unsignedActivations, m, inner,
+                                 packed.assumingMemoryBound(to: Int8.self), scales, columnSums, width,
+                                 panels.lowerBound, panels.upperBound, output, ldc, accumulate ? 1 : 0, bias,
+                                 activation.code, nil)
+            }
+        }
+    }
+
+    /// The exact integer sums `Σ_k qx[i, kk] · qw[j, kk]` of the quantized rows of `x` and the
+    /// quantized weight, row-major [m, n], with the row scales: what every CPU level must agree on
+    /// bit for bit (tests compare them with a plain loop).
+    public func integerProducts(_ x: UnsafePointer<Float>, rows m: Int) -> (sums: [Int32], rowScales: [Float]) {
+        precondition(m >= 0, "QuantizedMatrix.integerProducts: m \(m)")
+        var sums = [Int32](repeating: 0, count: m * width)
+        var rowScales = [Float](repeating: 0, count: m)
+        guard m > 0 else { return (sums, rowScales) }
+        withQuantizedRows(x, rows: m, lda: inner) { rows, scalesOfRows, unsignedActivations in
+            rowScales = Array(UnsafeBufferPointer(start: scalesOfRows, count: m))
+            sums.withUnsafeMutableBufferPointer { sums in
+                nlukit_int8_gemm(rows, paddedInner, scalesOfRows, unsignedActivations, m, inner,
+                                 packed.assumingMemoryBound(to: Int8.self), scales, columnSums, width,
+                                 0, panelCount, nil, width, 0, nil, Int32(NLUKIT_ACTIVATION_NONE), sums.baseAddress)
+            }
+        }
+        return (sums, rowScales)
+    }
+
+    /// The quantized weight of output channel `j` and its scale (weight ≈ q · scale), for tests.
+    public func quantizedWeight(channel j: Int) -> (values: [Int8], scale: Float) {
+        precondition(j >= 0 && j < width, "channel \(j) of \(width)")
+        let groupBytes = Int(NLUKIT_PANEL_WIDTH) * Int(NLUKIT_INT8_K_GROUP)
+        let panel = packed.assumingMemoryBound(to: Int8.self) + (j / Int(NLUKIT_PANEL_WIDTH)) * paddedInner * Int(NLUKIT_PANEL_WIDTH)
+        let lane = j % Int(NLUKIT_PANEL_WIDTH)
+        let values = (0..<inner).map { kk in
+            panel[(kk / Int(NLUKIT_INT8_K_GROUP)) * groupBytes + lane * Int(NLUKIT_INT8_K_GROUP) + kk % Int(NLUKIT_INT8_K_GROUP)]
+        }
+        return (values, scales[j])
+    }
+
+    /// Quantizes `m` rows of `x` into a scratch buffer (padded rows, one scale per row) in the form
+    /// the current CPU level's kernel reads, and calls `body` with it.
+    private func withQuantizedRows(_ x: UnsafePointer<Float>, rows m: Int, lda: Int,
+                                   _ body: (UnsafePointer<Int8>, UnsafePointer<Float>, Int32) -> Void) {
+        let unsignedActivations = nlukit_int8_unsigned_activations()
+        let rows = UnsafeMutablePointer<Int8>.allocate(capacity: m * paddedInner)
+        let rowScales = UnsafeMutablePointer<Float>.allocate(capacity: m)
+        defer { rows.deallocate(); rowScales.deallocate() }
+        // Rows are independent: split over threads for long inputs (a 384-token window is ~1 M values).
+        Kernels.forEachRowChunk(rowCount: m, rowLength: inner) { chunk in
+            nlukit_int8_quantize_rows(x + chunk.lowerBound * lda, lda, chunk.count, inner, rows + chunk.lowerBound * paddedInner,
+                                      paddedInner, rowScales + chunk.lowerBound, unsignedActivations)
+        }
+        body(rows, rowScales, unsignedActivations)
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Yams
+
+/// snips-nlu's own dataset format: the JSON `snips-nlu generate-dataset` writes (`language`,
+/// `intents.<name>.utterances[].data[]` parts with `entity` and `slot_name`, `entities.<name>` with
+/// `data[]` values and synonyms, `automatically_extensible`, and `snips/*` built-ins), and the YAML
+/// it reads (documents of `type: intent` with `slots` and `utterances` written `[slot](text)`, and
+/// `type: entity` with `values`, a list being a value and its synonyms). A mention's entity is the
+/// slot's entity type; the slot name is kept as the role when it differs.
+enum SnipsNLUImporter {
+    /// snips built-in entities → NLUKit built-ins.
+    static let builtins: [String: String] = [
+        "snips/number": "number", "snips/ordinal": "ordinal", "snips/percentage": "percentage",
+        "snips/amountOfMoney": "currency", "snips/temperature": "temperature", "snips/datetime": "datetime",
+        "snips/date": "date", "snips/time": "time", "snips/datePeriod": "daterange", "snips/timePeriod": "timerange",
+        "snips/duration": "duration",
+    ]
+
+    struct Dataset: Decodable {
+        var language: String?
+        var intents: [String: JSONIntent]
+        var entities: [String: JSONEntity]?
+    }
+    struct JSONIntent: Decodable { var utterances: [JSONUtterance]? }
+    struct JSONUtterance: Decodable { var data: [Part] }
+    struct Part: Decodable { var text: String; var entity: String?; var slot_name: String? }
+    struct JSONEntity: Decodable {
+        var data: [Value]?
+        var automatically_extensible: Bool?
+    }
+    struct Value: Decodable { var value: String; var synonyms: [String]? }
+
+    /// Whether `root` is a snips-nlu JSON dataset.
+    static func isDataset(_ root: [String: Any]) -> Bool {
+        root["intents"] is [String: Any] && (root["entities"] is [String: Any] || root["language"] is String)
+    }
+
+    /// Whether YAML `text` is a snips-nlu dataset (documents with `type: intent` or `type: entity`).
+    static func isYAMLDataset(_ text: String) -> Bool {
+        text.split(whereSeparator: \.isNewline).contains { $0 == "type: intent" || $0 == "type: entity" }
+    }
+
+    static func read(_ source: ImportSource, options: ImportOptions, warnings: inout [String]) throws -> IntentDataset {
+        let text = try source.singleFileText(.snipsNLU, warnings: &warnings)
+        if text.drop(while: \.isWhitespace).first == "{" {
+            return try readJSON(Data(text.utf8), file: source.name, options: options, warnings: &warnings)
+        }
+        return try readYAML(text, file: source.name, options: options, warnings: &warnings)
+    }
+
+    private static func readJSON(_ data: Data, file: String, options: ImportOptions, warnings: inout [String]) throws -> IntentDataset {
+        let dataset = try JSONInput.decode(Dataset.self, from: data, file: file)
+        var assembler = DatasetAssembler(file: file, options: options, mergesDuplicates: false)
+        assembler.language = dataset.language
+        for name in dataset.intents.keys.sorted() {
+            let utterances = (dataset.intents[name]?.utterances ?? []).map { utterance -> Utterance in
+                var builder = UtteranceBuilder()
+                for part in utterance.data {
+                    if let entity = part.entity {
+                        let slot = part.slot_name
+                        builder.append(part.text, entity: entity, value: part.text, role: slot == entity ? nil : slot)
+                    } else {
+                        builder.append(part.text)
+                    }
+                }
+                return builder.utterance
+            }
+            try assembler.addIntent(name, utterances: utterances)
+        }
+        for name in (dataset.entities ?? [:]).keys.sorted() {
+            guard let entity = dataset.entities?[name] else { continue }
+            if let definition = builtin(name, file: file, warnings: &warnings) {
+                assembler.entities.append(definition)
+                continue
+            }
+            if name.hasPrefix("snips/") { continue }
+            assembler.entities.append(EntityDefinition(name: name, values: (entity.data ?? []).map {
+                EntityValue($0.value, synonyms: ($0.synonyms ?? []).filter { !$0.isEmpty })
+            }, extensible: entity.automatically_extensible ?? true))
+        }
+        return try assembler.dataset(warnings: &warnings)
+    }
+
+    private static func builtin(_ name: String, file: String, warnings: inout [String]) -> EntityDefinition? {
+        guard name.hasPrefix("snips/") else { return nil }
+        guard let builtin = builtins[name] else {
+            warnings.append("\(file): built-in entity \(name) has no NLUKit counterpart; skipped")
+            return nil
+        }
+        return EntityDefinition(name: name, builtin: builtin)
+    }
+
+    private static func readYAML(_ text: String, file: String, options: ImportOptions, warnings: inout [String]) throws -> IntentDataset {
+        try NestingLimits.checkYAML(text, file: file)
+        var documents: [Any] = []
+        do {
+            for document in try Yams.load_all(yaml: text) { documents.append(document) }
+        } catch {
+            throw IntentDatasetError.malformedYAML(file: file, detail: "\(error)")
+        }
+        var assembler = DatasetAssembler(file: file, options: options, mergesDuplicates: true)
+        var entityNames = Set<String>()
+        for (index, document) in documents.enumerated() {
+            guard let mapping = document as? [String: Any], let type = mapping["type"] as? String,
+                  let name = (mapping["name"] as? String) ?? (mapping["name"] as? Int).map(String.init) else {
+                warnings.append("\(file): document \(index + 1) has no 'type' and 'name'; skipped")
+                continue
+            }
+            switch type {
+            case "intent":
+                var slots: [String: String] = [:]
+                for slot in mapping["slots"] as? [[String: Any]] ?? [] {
+                    if let slotName = slot["name"] as? String, let entity = slot["entity"] as? String { slots[slotName] = entity }
+                }
+                let lines = (mapping["utterances"] as? [Any] ?? []).compactMap { $0 as? String }
+                for line in lines {
+                    assembler.add(utterance(line, slots: slots, file: file, intent: name, warnings: &warnings), to: name)
+                }
+                if lines.isEmpty { try assembler.addIntent(name, utterances: []) }
+            case "entity":
+                entityNames.insert(name)
+                var values: [EntityValue] = []
+                for value in mapping["values"] as? [Any] ?? [] {
+                    if let list = value as? [Any] {
+                        let words = list.map { "\($0)" }
+                        if let first = words.first { values.append(EntityValue(first, synonyms: Array(words.dropFirst()))) }
+                    } else {
+                        values.append(EntityValue("\(value)"))
+                    }
+                }
+                let extensible = (mapping["automatically_extensible"] as? Bool) ?? true
+                assembler.entities.append(EntityDefinition(name: name, values: values, extensible: extensible))
+            default:
+                warnings.append("\(file): document \(index + 1) has type '\(type)' (expected intent or entity); skipped")
+            }
+        }
+        return try assembler.dataset(warnings: &warnings)
+    }
+
+    /// `Turn on the [room](kitchen) lights`: `[slot](text)`, the slot's entity from the intent's
+    /// `slots` (the slot name itself when undeclared); `[slot]` alone keeps the slot name as text.
+    private static func utterance(_ line: String, slots: [String: String], file: String, intent: String,
+                                  warnings: inout [String]) -> Utterance {
+        var builder = UtteranceBuilder()
+        var rest = Substring(line)
+        while let open = rest.firstIndex(of: "["), let close = rest[open...].firstIndex(of: "]") {
+            builder.append(String(rest[..<open]))
+            let slot = String(rest[rest.index(after: open)..<close])
+            let after = rest.index(after: close)
+            if after < rest.endIndex, rest[after] == "(", let end = rest[after...].firstIndex(of: ")") {
+                let text = String(rest[rest.index(after: after)..<end])
+                let entity = slots[slot] ?? slot
+                if slots[slot] == nil, !slots.isEmpty {
+                    warnings.append("\(file): intent '\(intent)': slot '\(slot)' is not declared in its slots; read as entity '\(slot)'")
+                }
+                builder.append(text, entity: entity, value: text, role: entity == slot ? nil : slot)
+                rest = rest[rest.index(after: end)...]
+            } else {
+                builder.append(slot)
+                rest = rest[after...]
+            }
+        }
+        builder.append(String(rest))
+        return builder.utterance
+    }
+}

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""INT8 against F32 through the CLI: `nlu qa ask --precision int8|f32` and `nlu embed --precision int8|f32`.
+
+Question answering: a BERT-base-sized BertForQuestionAnswering with random weights (built as
+benchmarks/qa.py builds it, in a temporary directory) answers 2 and then 12 questions about a
+one-window (~380-token) document through `nlu qa ask --input FILE.jsonl` (release build); the
+per-question time is (t12 - t2) / 10, so loading the model (and quantizing it) cancels out.
+Embeddings: the real all-MiniLM-L6-v2 (Hugging Face cache; scripts/install-minilm.sh) embeds
+--count and --count/10 Snips sentences through `nlu embed`; throughput is the difference in
+sentences over the difference in time, again without load time. Also prints how often INT8's best
+answer equals F32's (random weights: timing only) and the cosine between INT8 and F32 embeddings of
+every sentence (a real model: accuracy).
+
+Rounds are interleaved (F32, INT8, F32, INT8, ...) and the best round of each is kept. 2 threads;
+OPENBLAS_CORETYPE from scripts/blas-env.sh. `--level avx2` sets NLUKIT_CPU_LEVEL for the CLI runs.
+
+    python3 benchmarks/int8.py [--rounds 3] [--count 2000] [--level avx512|avx2|portable] [--skip-build]
+
+Needs torch 2.15.0 and transformers 4.57.6 to build the QA checkpoint (scripts/reference-requirements.txt).
+"""
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+import blas_env  # benchmarks/, the script's own folder, is on the path
+import embeddings as embeddings_benchmark  # snips_sentences, resolve
+import qa as qa_benchmark  # build_model, synthetic_vocab
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+NLU = os.path.join(ROOT, ".build", "release", "nlu")
+SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "pa", "do", "fi", "gu", "he", "ja", "be"]
+
+
+def document(words):
+    """A deterministic text of whole vocabulary words, each one wordpiece: the synthetic vocabulary
+    holds every word of 2 or 3 syllables whose first syllable is among the first 6 (it is cut at
+    30522 entries), so the document stays one window."""
+    out = []
+    for i in range(words):
+        a, b = SYLLABLES[(i * 7) % 6], SYLLABLES[(i * 11 + 3) % 16]
+        out.append(a + b + (SYLLABLES[(i * 5) % 16] if i % 3 == 0 else ""))
+        if i % 17 == 16:
+            out[-1] += "."
+    return " ".join(out)
+
+
+def questions(count, context):
+    return [{"id": str(i), "question": f"who {SYLLABLES[i % 6]}{SYLLABLES[(i * 3) % 16]} the river in {1900 + i}?",
+             "context": context} for i in range(count)]
+
+
+def run_timed(command, stdin_path=None):
+    started = time.perf_counter()
+    with open(stdin_path, "rb") if stdin_path else open(os.devnull, "rb") as stdin:
+        result = subprocess.run(command, stdin=stdin, capture_output=True, text=True)
+    elapsed = time.perf_counter() - started
+    if result.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed ({result.returncode}): {result.stderr.strip()}")
+    return elapsed, result.stdout
+
+
+def cpu_name():
+    return embeddings_benchmark.cpu_name()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--count", type=int, default=2000, help="sentences for the embedding throughput")
+    parser.add_argument("--embedding-model", default="sentence-transformers/all-MiniLM-L6-v2")
+    parser.add_argument("--level", choices=["avx512", "avx2", "portable"], help="NLUKIT_CPU_LEVEL for the CLI runs")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--skip-build", action="store_true")
+    args = parser.parse_args()
+    core = blas_env.configure(threads=args.threads)
+    if args.level:
+        os.environ["NLUKIT_CPU_LEVEL"] = args.level
+    if not args.skip_build:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "nlu"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    level = subprocess.run([NLU, "selfcheck"], capture_output=True, text=True).stdout
+    level = next((line.strip() for line in level.splitlines() if line.startswith("Kernels:")), "Kernels: unknown")
+    print(f"{cpu_name()}, {os.cpu_count()} CPUs, {args.threads} threads, OPENBLAS_CORETYPE={core or '(default)'}, "
+          f"{level}, load average {os.getloadavg()[0]:.1f}")
+
+    with tempfile.TemporaryDirectory() as scratch:
+        model = os.path.join(scratch, "bert-base-qa")
+        qa_benchmark.build_model(model)
+        context = document(330)
+        files = {}
+        for count in (2, 12):
+            files[count] = os.path.join(scratch, f"questions-{count}.jsonl")
+            with open(files[count], "w") as f:
+                f.write("".join(json.dumps(q) + "\n" for q in questions(count, context)))
+        best = {}
+        answers = {}
+        for _ in range(args.rounds):
+            for precision in ("f32", "int8"):
+                for count in (2, 12):
+                    elapsed, output = run_timed([NLU, "qa", "ask", "--model", model, "--precision", precision,
+                                                 "--input", files[count]])
+                    key = (precision, count)
+                    best[key] = min(best.get(key, float("inf")), elapsed)
+                    if count == 12:
+                        answers[precision] = [json.loads(line)["answers"][0] for line in output.splitlines()]
+        per_question = {p: (best[(p, 12)] - best[(p, 2)]) / 10 for p in ("f32", "int8")}
+        same = sum(a["start"] == b["start"] and a["end"] == b["end"] for a, b in zip(answers["f32"], answers["int8"]))
+        print(f"nlu qa ask, BERT-base QA (random weights), one ~380-token window, best of {args.rounds} interleaved rounds:")
+        for p in ("f32", "int8"):
+            print(f"  {p:5s} 2 questions {best[(p, 2)]:.2f} s, 12 questions {best[(p, 12)]:.2f} s, "
+                  f"per question {per_question[p] * 1e3:.0f} ms")
+        print(f"  INT8 speed-up per question: {per_question['f32'] / per_question['int8']:.2f}x  (target >= 1.8x); "
+              f"same best answer as F32 on {same} of 12 (random weights)")
+
+    try:
+        embedding_model = embeddings_benchmark.resolve(args.embedding_model)
+    except OSError:
+        print(f"nlu embed: {args.embedding_model} is not in the Hugging Face cache (scripts/install-minilm.sh): skipped")
+        return
+    sentences = embeddings_benchmark.snips_sentences(args.count)
+    small = max(1, args.count // 10)
+    with tempfile.TemporaryDirectory() as scratch:
+        paths = {}
+        for count in (small, args.count):
+            paths[count] = os.path.join(scratch, f"sentences-{count}.txt")
+            with open(paths[count], "w") as f:
+                f.write("\n".join(sentences[:count]) + "\n")
+        best = {}
+        vectors = {}
+        for _ in range(args.rounds):
+            for precision in ("f32", "int8"):
+                for count in (small, args.count):
+                    elapsed, output = run_timed([NLU, "embed", "--model", embedding_model, "--precision", precision],
+                                                stdin_path=paths[count])
+                    key = (precision, count)
+                    best[key] = min(best.get(key, float("inf")), elapsed)
+                    if count == args.count:
+                        vectors[precision] = [json.loads(line)["embedding"] for line in output.splitlines()]
+    import numpy as np
+    f32, int8 = np.array(vectors["f32"]), np.array(vectors["int8"])
+    cosines = (f32 * int8).sum(1) / (np.linalg.norm(f32, axis=1) * np.linalg.norm(int8, axis=1))
+    rate = {p: (args.count - small) / (best[(p, args.count)] - best[(p, small)]) for p in ("f32", "int8")}
+    print(f"nlu embed, all-MiniLM-L6-v2, {args.count} vs {small} Snips sentences (load time cancelled), "
+          f"best of {args.rounds} interleaved rounds:")
+    for p in ("f32", "int8"):
+        print(f"  {p:5s} {rate[p]:.0f} sentences/s")
+    print(f"  INT8 throughput ratio: {rate['int8'] / rate['f32']:.2f}x; cosine INT8 vs F32 over {len(cosines)} "
+          f"sentences: min {cosines.min():.5f}, mean {cosines.mean():.5f}")
+
+
+if __name__ == "__main__":
+    main()
