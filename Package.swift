@@ -26,7 +26,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
-        .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         // The HTTP server (`nlu serve`): Hummingbird's HTTP/1 server only (not its TLS, HTTP/2, router DSL or
@@ -79,7 +78,6 @@ let package = Package(
                 "NLUCore", "NLUText",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                .product(name: "SwiftCSV", package: "SwiftCSV"),
             ]
         ),
         .target(name: "NLUSequence", dependencies: ["NLUCore", "NLUText"]),
@@ -133,7 +131,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "NLUCoreTests", dependencies: ["NLUCore"]),
+        // Test support only: the deterministic input mutator and the rules every fuzz test checks.
+        .target(name: "NLUFuzzSupport", dependencies: ["NLUCore"], path: "Tests/FuzzSupport"),
+        .testTarget(name: "NLUCoreTests", dependencies: ["NLUCore", "NLUFuzzSupport"]),
         .testTarget(name: "NLUTextTests", dependencies: ["NLUText"]),
         .testTarget(name: "NLUBuiltinsTests", dependencies: ["NLUBuiltins"]),
         .testTarget(name: "NLUEmbeddingsTests", dependencies: ["NLUEmbeddings"]),
@@ -145,13 +145,13 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering"]),
-        .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents"]),
-        .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence"]),
-        .testTarget(name: "NLUSearchTests", dependencies: ["NLUSearch", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "NLUCoreMLTests", dependencies: ["NLUCoreML"]),
-        .testTarget(name: "NLUServerTests", dependencies: ["NLUServer", "NLUIntents", "NLUEmbeddings"]),
-        .testTarget(name: "CLITests", dependencies: ["nlu"]),
+        .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering", "NLUFuzzSupport"]),
+        .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents", "NLUFuzzSupport"]),
+        .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence", "NLUFuzzSupport"]),
+        .testTarget(name: "NLUSearchTests", dependencies: ["NLUSearch", "NLUFuzzSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "NLUCoreMLTests", dependencies: ["NLUCoreML", "NLUFuzzSupport"]),
+        .testTarget(name: "NLUServerTests", dependencies: ["NLUServer", "NLUIntents", "NLUEmbeddings", "NLUFuzzSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["nlu", "NLUFuzzSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

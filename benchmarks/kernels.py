@@ -147,6 +147,9 @@ def print_packed(swift):
         print(f"{shape:<28}{row['level']:>9}{row['gflops']:>10.1f}{row['percentOfPeak']:>7.0f}%"
               f"{blas[(row['m'], row['k'], row['n'])]:>10.1f}{row['ratioToOpenBLAS']:>7.2f}x")
     print("(packed: PackedMatrix.multiply, B packed once as a model's weights are; OpenBLAS: sgemm only above)")
+    for row in swift.get("int8", []):
+        shape = f"{row['m']}x{row['k']} . {row['k']}x{row['n']}"
+        print(f"{'INT8 ' + shape:<28}{row['level']:>9}{row['gops']:>10.1f} GOP/s, {row['ratioToF32']:.2f}x the F32 packed GEMM")
 
 
 def main():
@@ -170,6 +173,12 @@ def main():
         print(f"{shape:<28}{ours['gflops']:>10.1f}{theirs['numpyGflops']:>10.1f}"
               f"{ours['gflops'] / theirs['numpyGflops']:>7.2f}x{theirs['torchGflops']:>10.1f}{ours['blasGflops']:>12.1f}")
     print("(sgemm only: our OpenBLAS called directly into a preallocated buffer, without Kernels.matmul)")
+    # 2·m·n·k FLOP per product on both sides: a figure above the machine's measured FMA peak means a
+    # timing error or figures from another machine (docs/benchmarks.md once had 447-475 GFLOP/s that way).
+    peak = max((p["gflops"] for p in swift.get("peaks", [])), default=0)
+    fastest = max([g["gflops"] for g in swift["gemm"]] + [t["numpyGflops"] for t in python["gemm"]])
+    if peak and fastest > 1.02 * peak:
+        print(f"WARNING: {fastest:.1f} GFLOP/s is above this machine's measured FMA peak ({peak:.1f}): do not publish")
     print()
     print_packed(swift)
     print()

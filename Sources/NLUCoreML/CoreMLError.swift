@@ -23,6 +23,8 @@ public enum CoreMLError: Error, Equatable, CustomStringConvertible, LocalizedErr
     case invalidModel(String)
     /// A layer met inputs it cannot work on while predicting (wrong shape, index out of range, …).
     case layerFailed(name: String, kind: String, reason: String)
+    /// Any of the above, found while loading the file at the path: so the message names the file.
+    indirect case inFile(String, CoreMLError)
 
     public var description: String {
         switch self {
@@ -46,6 +48,8 @@ public enum CoreMLError: Error, Equatable, CustomStringConvertible, LocalizedErr
             return "invalid model: \(reason)"
         case let .layerFailed(name, kind, reason):
             return "layer '\(name)' (\(kind)) failed: \(reason)"
+        case let .inFile(path, error):
+            return "\(path): \(error.description)"
         }
     }
 

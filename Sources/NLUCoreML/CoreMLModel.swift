@@ -33,7 +33,12 @@ public struct CoreMLModel: Model {
     /// - Throws: ``CoreMLError`` when the file is not a model, needs a newer specification, or holds a model type
     ///   or layer that is not supported (naming it).
     public init(contentsOf url: URL) throws {
-        try self.init(specification: try SpecificationReader.read(contentsOf: url))
+        let specification = try SpecificationReader.read(contentsOf: url)
+        do {
+            try self.init(specification: specification)
+        } catch let error as CoreMLError {
+            throw CoreMLError.inFile(url.path, error)
+        }
     }
 
     /// Loads a model from the bytes of a `.mlmodel` file.

@@ -46,8 +46,19 @@ struct NLU: ParsableCommand {
         } catch {
             // ArgumentParser exits 64 (EX_USAGE) on usage errors; our contract says 2.
             if exitCode(for: error) == .validationFailure {
-                Console.log(fullMessage(for: error))
+                var message = fullMessage(for: error)
+                // A typo in an option name is the real problem, whatever validate() said first.
+                if let unknown = UnknownOption.find(in: Array(CommandLine.arguments.dropFirst())),
+                   !message.hasPrefix("Error: Unknown option") {
+                    let rest = message.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).dropFirst()
+                    message = (["Error: Unknown option '\(unknown)'"] + rest.map(String.init)).joined(separator: "\n")
+                }
+                Console.log(message)
                 Foundation.exit(2)
+            }
+            if let message = FoundationErrorText.userMessage(for: error) {
+                Console.log("Error: \(message)")
+                Foundation.exit(1)
             }
             exit(withError: error)
         }

@@ -61,6 +61,14 @@ struct TokenizeCommand: ParsableCommand {
         }
         guard stride >= 0 else { throw ValidationError("--stride must not be negative, got \(stride)") }
         guard stride == 0 || maxLength != nil else { throw ValidationError("--stride needs --max-length") }
+        // A window holds max-length minus the special tokens ([CLS] [SEP], and a second [SEP] for pairs);
+        // the stride must leave room to move forward, or no text could ever be tokenized.
+        if let maxLength, stride > 0 {
+            let room = maxLength - (pair ? 3 : 2)
+            guard stride < room else {
+                throw ValidationError("--stride (\(stride)) must be smaller than the \(room) tokens a window of --max-length \(maxLength) holds besides its special tokens")
+            }
+        }
         guard file == nil || texts.isEmpty else { throw ValidationError("give TEXT arguments or --file, not both") }
     }
 

@@ -150,11 +150,12 @@ import Testing
         #expect(unsupported.stderr.contains("unsupported model_type \"t5\""))
     }
 
-    @Test func emptyInputsAndBadOptionsAreUsageErrors() throws {
+    @Test func emptyInputsAndBadOptionsAreClearErrors() throws {
         let emptyQuestion = try runNLU(["qa", "ask", "--model", Self.bert, "--question", " ", "--context", "Text."])
         #expect(emptyQuestion.status == 2 && emptyQuestion.stderr.contains("--question is empty"))
         let emptyContext = try runNLU(["qa", "ask", "--model", Self.bert, "--question", "Who?"], input: "\n")
-        #expect(emptyContext.status == 2 && emptyContext.stderr.contains("context is empty"))
+        // An empty input is an input error (exit 1) naming its source, not a usage error.
+        #expect(emptyContext.status == 1 && emptyContext.stderr.contains("standard input: the context is empty"))
         let badTopK = try runNLU(["qa", "ask", "--model", Self.bert, "--question", "Who?", "--context", "x", "--top-k", "0"])
         #expect(badTopK.status == 2 && badTopK.stderr.contains("--top-k"))
         let badStride = try runNLU(["qa", "ask", "--model", Self.bert, "--question", "Who?", "--context", "x",

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 
 /// What one run of the `nlu` executable printed and returned.
@@ -24,6 +29,11 @@ let fixturesDirectory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
 
 /// Runs the built `nlu` with `arguments`, feeding `input` on standard input.
+///
+/// Standard input, output and error are temporary files, not pipes: with many child processes
+/// ending (SIGCHLD), a blocking pipe write in Foundation's `FileHandle.write` can fail with EINTR,
+/// which it turns into a `try!` crash of the whole test process; a pipe also breaks (SIGPIPE) when
+/// `nlu` stops reading early.
 func runNLU(_ arguments: [String], input: String? = nil, environment: [String: String]? = nil) throws -> NLURun {
     let process = Process()
     process.executableURL = productsDirectory.appendingPathComponent("nlu")
@@ -31,18 +41,71 @@ func runNLU(_ arguments: [String], input: String? = nil, environment: [String: S
     if let environment {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     }
-    let stdoutPipe = Pipe(), stderrPipe = Pipe(), stdinPipe = Pipe()
-    process.standardOutput = stdoutPipe
-    process.standardError = stderrPipe
-    process.standardInput = stdinPipe
+    let files = try StandardFiles(input: Data((input ?? "").utf8))
+    defer { files.remove() }
+    process.standardInput = try FileHandle(forReadingFrom: files.input)
+    process.standardOutput = try FileHandle(forWritingTo: files.output)
+    process.standardError = try FileHandle(forWritingTo: files.error)
     try process.run()
-    if let input { stdinPipe.fileHandleForWriting.write(Data(input.utf8)) }
-    try stdinPipe.fileHandleForWriting.close()
-    // Read both pipes before waiting, so a large output cannot block the child.
-    let outData = stdoutPipe.fileHandleForReading.readDataToEndOfFile()
-    let errData = stderrPipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return NLURun(status: process.terminationStatus,
-                  stdout: String(decoding: outData, as: UTF8.self),
-                  stderr: String(decoding: errData, as: UTF8.self))
+                  stdout: String(decoding: try Data(contentsOf: files.output), as: UTF8.self),
+                  stderr: String(decoding: try Data(contentsOf: files.error), as: UTF8.self))
+}
+
+/// Temporary files for a child's standard input, output and error.
+struct StandardFiles {
+    let input: URL, output: URL, error: URL
+
+    init(input data: Data) throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-run-\(UUID().uuidString)")
+        input = URL(fileURLWithPath: base.path + ".in")
+        output = URL(fileURLWithPath: base.path + ".out")
+        error = URL(fileURLWithPath: base.path + ".err")
+        try data.write(to: input)
+        try Data().write(to: output)
+        try Data().write(to: error)
+    }
+
+    func remove() {
+        for url in [input, output, error] { try? FileManager.default.removeItem(at: url) }
+    }
+}
+
+/// How a bounded run of `nlu` ended: its exit status, or the signal that ended it, or the timeout.
+struct BoundedRun {
+    var status: Int32
+    var signaled: Bool
+    var timedOut: Bool
+    var stderr: String
+}
+
+/// Runs the built `nlu` with `arguments` and `input` on standard input, killing it after `timeout`
+/// seconds (a hang is a failure, not a stuck test run). Standard output is discarded.
+func runNLU(_ arguments: [String], input: Data = Data(), timeout: TimeInterval) throws -> BoundedRun {
+    let process = Process()
+    process.executableURL = productsDirectory.appendingPathComponent("nlu")
+    process.arguments = arguments
+    let files = try StandardFiles(input: input)
+    defer { files.remove() }
+    process.standardInput = try FileHandle(forReadingFrom: files.input)
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = try FileHandle(forWritingTo: files.error)
+    try process.run()
+    let deadline = DispatchTime.now() + timeout
+    let timedOut = LockedFlag()
+    DispatchQueue.global().asyncAfter(deadline: deadline) {
+        if process.isRunning { timedOut.set(); kill(process.processIdentifier, SIGKILL) }
+    }
+    process.waitUntilExit()
+    return BoundedRun(status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+                      timedOut: timedOut.value, stderr: String(decoding: try Data(contentsOf: files.error), as: UTF8.self))
+}
+
+/// A flag set from another thread.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isSet = false
+    func set() { lock.lock(); isSet = true; lock.unlock() }
+    var value: Bool { lock.lock(); defer { lock.unlock() }; return isSet }
 }

@@ -134,10 +134,15 @@ import Testing
         let notJSON = try runNLU(["tokenize", "--vocab", Self.vocab, "--pair"], input: "just text\n")
         #expect(notJSON.status == 1)
         #expect(notJSON.stderr.contains("input 1: expected a JSON object"))
-        let strideTooLarge = try runNLU(["tokenize", "--vocab", Self.vocab, "--pair", "--max-length", "10", "--stride", "8"],
+        // Too large for this question (3 tokens leave 4 for the context): known only from the input, exit 1.
+        let strideTooLarge = try runNLU(["tokenize", "--vocab", Self.vocab, "--pair", "--max-length", "10", "--stride", "6"],
                                         input: #"{"question": "a b c", "context": "one two three four five six seven"}"# + "\n")
         #expect(strideTooLarge.status == 1)
-        #expect(strideTooLarge.stderr.contains("stride 8"))
+        #expect(strideTooLarge.stderr.contains("stride 6"))
+        // Too large for any pair (a window of 10 holds 7 tokens besides [CLS] [SEP] [SEP]): a usage error before any input is read.
+        let neverFits = try runNLU(["tokenize", "--vocab", Self.vocab, "--pair", "--max-length", "10", "--stride", "8"],
+                                   input: #"{"question": "a b c", "context": "one two three four five six seven"}"# + "\n")
+        #expect(neverFits.status == 2 && neverFits.stderr.contains("--stride (8) must be smaller than the 7 tokens"), "\(neverFits.stderr)")
     }
 
     @Test func usageErrorsExit2() throws {

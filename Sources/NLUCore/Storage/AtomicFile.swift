@@ -101,22 +101,23 @@ public enum AtomicFile {
 
     /// A fresh name in the destination's directory (same file system, so the final rename is atomic):
     /// `NAME.tmp-PID-RANDOM`, the process id telling a later writer whether its owner is still alive.
-    static func temporaryURL(beside url: URL) -> URL {
+    public static func temporaryURL(beside url: URL) -> URL {
         var generator = SystemRandomNumberGenerator()
         let suffix = String(generator.next() & 0xFFFF_FFFF, radix: 16)
         return url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).tmp-\(getpid())-\(suffix)")
     }
 
     /// Removes `NAME.tmp-PID-*` files and folders beside `url` whose process no longer runs: what a
-    /// writer killed with SIGKILL (or a power cut) left behind. Only names this writer makes are touched.
-    static func removeAbandonedTemporaries(beside url: URL) {
+    /// writer killed with SIGKILL (or a power cut) left behind. Only names this writer makes are touched
+    /// (and SQLite's `-wal`, `-shm` and `-journal` files of such a temporary database).
+    public static func removeAbandonedTemporaries(beside url: URL) {
         let directory = url.deletingLastPathComponent()
         let prefix = url.lastPathComponent + ".tmp-"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
         for name in names where name.hasPrefix(prefix) {
             let parts = name.dropFirst(prefix.count).split(separator: "-")
-            guard parts.count == 2, let pid = Int32(parts[0]), pid > 0, pid != getpid(),
-                  parts[1].allSatisfy(\.isHexDigit) else { continue }
+            guard parts.count == 2 || (parts.count == 3 && ["wal", "shm", "journal"].contains(parts[2])),
+                  let pid = Int32(parts[0]), pid > 0, pid != getpid(), parts[1].allSatisfy(\.isHexDigit) else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH {
                 try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
             }

@@ -143,7 +143,7 @@ public enum ModelPackage {
             throw ModelPackageError.missingFile(package: url, file: manifestFileName)
         }
         // One parse; the body's errors wait until the header says this is the right kind of package.
-        let manifest = try reportingDecodingErrors(package: url) {
+        let manifest = try reportingDecodingErrors(package: url, data: data, probe: ManifestHeader.self) {
             try JSONDecoder().decode(ManifestContents<Config>.self, from: data)
         }
         let header = manifest.header
@@ -163,7 +163,7 @@ public enum ModelPackage {
         guard packageKind == kind else {
             throw ModelPackageError.wrongKind(package: url, kind: packageKind, expected: kind)
         }
-        let body = try reportingDecodingErrors(package: url) { try manifest.body.get() }
+        let body = try reportingDecodingErrors(package: url, data: data, probe: ManifestBody<Config>.self) { try manifest.body.get() }
         let weightsURL = url.appendingPathComponent(weightsFileName)
         guard FileManager.default.fileExists(atPath: weightsURL.path) else {
             throw ModelPackageError.missingFile(package: url, file: weightsFileName)
@@ -171,15 +171,17 @@ public enum ModelPackage {
         return (body.config, body.metadata ?? [:], try SafeTensors(contentsOf: weightsURL))
     }
 
-    /// Runs `body`, turning a `DecodingError` into ``ModelPackageError/invalidManifest(package:field:reason:)``.
-    private static func reportingDecodingErrors<T>(package: URL, _ body: () throws -> T) throws -> T {
+    /// Runs `body`, turning a `DecodingError` into ``ModelPackageError/invalidManifest(package:field:reason:)``
+    /// that names the field (`probe` is the type whose decoding failed, to find a number Foundation
+    /// could not convert).
+    private static func reportingDecodingErrors<T, Probe: Decodable>(
+        package: URL, data: Data, probe: Probe.Type, _ body: () throws -> T
+    ) throws -> T {
         do {
             return try body()
-        } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
-            throw ModelPackageError.invalidManifest(package: package, field: "", reason: "not valid JSON (\(context.debugDescription))")
-        } catch let error as DecodingError {
-            let (path, reason) = error.locationAndReason
-            throw ModelPackageError.invalidManifest(package: package, field: path.joined(separator: "."), reason: reason)
+        } catch where JSONFile.isDecoderError(error) {
+            let (field, reason) = JSONFile.describe(anyError: error, decoding: probe, from: data)
+            throw ModelPackageError.invalidManifest(package: package, field: field, reason: reason)
         }
     }
 

@@ -21,7 +21,8 @@ struct SafeTensorsHeader {
         } catch let error as SafeTensorsError {
             throw error
         } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
-            throw SafeTensorsError(file: file, kind: .header, "the header is not valid JSON (\(context.debugDescription))")
+            let (field, reason) = JSONFile.describe(DecodingError.dataCorrupted(context), decoding: RawHeader.self, from: Data(bytes))
+            throw SafeTensorsError(file: file, kind: .header, field.isEmpty ? "the header: \(reason)" : "the header's field '\(field)': \(reason)")
         } catch let error as DecodingError {
             let (path, reason) = error.locationAndReason
             let tensor = path.first

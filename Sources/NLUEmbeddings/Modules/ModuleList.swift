@@ -1,4 +1,5 @@
 import Foundation
+import NLUCore
 
 /// The modules of a sentence-transformers model in order, read from `modules.json`
 /// (`[{"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"}, ...]`).
@@ -55,11 +56,8 @@ func decodeJSON<T: Decodable>(at url: URL) throws -> T {
         return try JSONDecoder().decode(T.self, from: data)
     } catch let error as SentenceEmbedderError {
         throw error
-    } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
-            DecodingError.keyNotFound(_, let context) {
-        let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-        throw SentenceEmbedderError.invalidFile(path: url.path, reason: "field '\(field)': \(context.debugDescription)")
-    } catch {
-        throw SentenceEmbedderError.invalidFile(path: url.path, reason: "not valid JSON")
+    } catch let error as DecodingError {
+        let (field, reason) = JSONFile.describe(error, decoding: T.self, from: data)
+        throw SentenceEmbedderError.invalidFile(path: url.path, reason: field.isEmpty ? reason : "field '\(field)': \(reason)")
     }
 }

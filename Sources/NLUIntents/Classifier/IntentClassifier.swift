@@ -165,6 +165,27 @@ public struct IntentClassifier: Sendable {
         guard (1...100_000).contains(options.patience) else { throw fail("patience", "expected 1 to 100000, got \(options.patience)") }
     }
 
+    /// Checks the manifest's own fields before any of them sizes a loop or an allocation: layer
+    /// sizes and count, labels, and the recorded training options (same ranges as for training).
+    /// - Throws: ``OutOfRangeError`` or ``IntentClassifierError/invalidModel(_:)`` naming the manifest and field.
+    private static func validate(_ configuration: IntentClassifierConfiguration, manifest: String) throws {
+        try InputLimits.check(configuration.hiddenSizes.count, in: 1...64, name: "config.hiddenSizes (count)", file: manifest)
+        for (index, size) in configuration.hiddenSizes.enumerated() {
+            try InputLimits.check(size, in: 1...65_536, name: "config.hiddenSizes[\(index)]", file: manifest)
+        }
+        guard !configuration.labels.isEmpty else {
+            throw IntentClassifierError.invalidModel("\(manifest): field config.labels is empty")
+        }
+        if let none = configuration.noneLabel, configuration.labels.last != none {
+            throw IntentClassifierError.invalidModel("\(manifest): field config.noneLabel '\(none)' must be the last of config.labels")
+        }
+        do {
+            try validate(configuration.training)
+        } catch let IntentClassifierError.invalidOption(option, reason) {
+            throw IntentClassifierError.invalidModel("\(manifest): field config.training (\(option)): \(reason)")
+        }
+    }
+
     // MARK: Prediction
 
     /// The probability of every class for `text`, by label (the "none" class under ``noneLabel``).
@@ -223,6 +244,7 @@ public struct IntentClassifier: Sendable {
         let manifest = url.appendingPathComponent(ModelPackage.manifestFileName).path
         try configuration.features.validate(file: manifest, prefix: "config.features.")
         try InputLimits.check(Double(configuration.threshold), in: 0...1, name: "config.threshold", file: manifest)
+        try validate(configuration, manifest: manifest)
         func tensor(_ name: String) throws -> Tensor<Float> {
             guard weights.info(name) != nil else { throw IntentClassifierError.invalidModel("\(url.path): missing tensor '\(name)'") }
             return try weights.floatTensor(name)
@@ -233,6 +255,9 @@ public struct IntentClassifier: Sendable {
             hiddenWeights: (0..<max(0, hiddenCount)).map { try tensor("hidden.\($0).weight") },
             hiddenBiases: (0..<max(0, hiddenCount)).map { try tensor("hidden.\($0).bias") },
             outputWeight: tensor("output.weight"), outputBias: tensor("output.bias"))
+        guard network.hiddenSizes == configuration.hiddenSizes else {
+            throw IntentClassifierError.invalidModel("\(manifest): field config.hiddenSizes is \(configuration.hiddenSizes) but the weights have layers of \(network.hiddenSizes)")
+        }
         let idf = try tensor("featurizer.idf")
         let sentenceDimension = configuration.sentenceEmbeddings?.dimension ?? 0
         guard network.inputDimension == configuration.vocabulary.count + sentenceDimension, idf.shape == [configuration.vocabulary.count] else {

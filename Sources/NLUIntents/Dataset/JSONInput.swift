@@ -1,4 +1,5 @@
 import Foundation
+import NLUCore
 
 /// Reads JSON from dataset files with errors that say where: `line L, column C` for malformed JSON
 /// (Foundation reports only a character offset), the field path for a missing or mistyped field.
@@ -9,7 +10,7 @@ enum JSONInput {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
-            throw IntentDatasetError.malformedJSON(file: file, detail: describe(error, data: data))
+            throw IntentDatasetError.malformedJSON(file: file, detail: describe(error, decoding: type, data: data))
         }
     }
 
@@ -23,7 +24,7 @@ enum JSONInput {
         }
     }
 
-    private static func describe(_ error: DecodingError, data: Data) -> String {
+    private static func describe<T: Decodable>(_ error: DecodingError, decoding type: T.Type, data: Data) -> String {
         func path(_ codingPath: [CodingKey]) -> String {
             var result = ""
             for key in codingPath {
@@ -41,10 +42,9 @@ enum JSONInput {
             return "at \(path(context.codingPath)): expected \(typeName(type)), found null"
         case let .dataCorrupted(context):
             if context.codingPath.isEmpty {
-                // Syntax error: ask JSONSerialization, which knows the offset.
-                do { _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) } catch {
-                    return syntaxErrorLocation(error, data: data)
-                }
+                // A syntax error (with its line and column), or a number that does not fit its field.
+                let (field, reason) = JSONFile.describe(error, decoding: type, from: data)
+                return field.isEmpty ? reason : "at \(field): \(reason)"
             }
             return "at \(path(context.codingPath)): \(context.debugDescription)"
         @unknown default:
@@ -67,18 +67,6 @@ enum JSONInput {
 
     /// "line 3, column 7: Invalid value" from Foundation's "Invalid value around character 31."
     static func syntaxErrorLocation(_ error: Error, data: Data) -> String {
-        let nsError = error as NSError
-        let debug = (nsError.userInfo["NSDebugDescription"] as? String) ?? "\(error)"
-        guard let range = debug.range(of: "character "),
-              let offset = Int(debug[range.upperBound...].prefix { $0.isNumber }) else {
-            return data.isEmpty ? "the file is empty" : debug
-        }
-        var line = 1, column = 1
-        for byte in data.prefix(offset) {
-            if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
-        }
-        let message = debug.replacingOccurrences(of: " around character \(offset)", with: "")
-            .trimmingCharacters(in: CharacterSet(charactersIn: ". "))
-        return "line \(line), column \(column): \(message)"
+        JSONFile.syntaxErrorLocation(error, data: data)
     }
 }

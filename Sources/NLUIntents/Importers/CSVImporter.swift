@@ -1,7 +1,6 @@
 import Foundation
-import SwiftCSV
 
-/// CSV with one labelled utterance per row, `text,intent` (RFC 4180 quoting; an optional header
+/// CSV with one labelled utterance per row, `text,intent` (RFC 4180 quoting, read by ``CSVRows``; an optional header
 /// row such as `text,intent` is recognized and skipped). Also reads the Watson NLC CSV
 /// (`text,class[,class...]`, no header) and Watson Assistant's intent CSV (`example,intent`):
 /// where a row has several classes, the first is used, with a warning.
@@ -11,29 +10,28 @@ enum CSVImporter {
 
     static func read(_ source: ImportSource, options: ImportOptions, warnings: inout [String]) throws -> IntentDataset {
         let text = try source.singleFileText(.csv, warnings: &warnings)
-        let delimiter: CSVDelimiter = source.url.pathExtension.lowercased() == "tsv" ? .tab : .comma
-        var rows: [[String]] = []
+        let delimiter: Unicode.Scalar = source.url.pathExtension.lowercased() == "tsv" ? "\t" : ","
+        var rows: [CSVRows.Row]
         do {
-            let csv = try CSV<Enumerated>(string: text, delimiter: delimiter, loadColumns: false)
-            try csv.enumerateAsArray(startAt: 0, rowLimit: nil) { rows.append($0) }
+            rows = try CSVRows.parse(text, delimiter: delimiter)
         } catch {
-            throw IntentDatasetError.malformedCSV(file: source.name, detail: "\(error)")
+            throw IntentDatasetError.malformedCSV(file: source.name, detail: "line \(error.line): a quoted field opens here and is never closed")
         }
-        if let header = rows.first, header.count >= 2,
+        if let header = rows.first?.fields, header.count >= 2,
            textHeaders.contains(header[0].lowercased().trimmingCharacters(in: .whitespaces)),
            labelHeaders.contains(header[1].lowercased().trimmingCharacters(in: .whitespaces)) {
             rows.removeFirst()
         }
         var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: true)
         var multiLabel = 0
-        for (index, row) in rows.enumerated() {
+        for (line, row) in rows.map({ ($0.line, $0.fields) }) {
             if row.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }  // blank line
             guard row.count >= 2 else {
-                throw IntentDatasetError.malformedCSV(file: source.name, detail: "row \(index + 1): expected text,intent, found \(row.count) column")
+                throw IntentDatasetError.malformedCSV(file: source.name, detail: "line \(line): expected text,intent, found \(row.count) column")
             }
             let label = row[1].trimmingCharacters(in: .whitespaces)
             guard !label.isEmpty else {
-                throw IntentDatasetError.malformedCSV(file: source.name, detail: "row \(index + 1): the intent column is empty")
+                throw IntentDatasetError.malformedCSV(file: source.name, detail: "line \(line): the intent column is empty")
             }
             if row.dropFirst(2).contains(where: { !$0.isEmpty }) { multiLabel += 1 }
             assembler.add(Utterance(row[0]), to: label)

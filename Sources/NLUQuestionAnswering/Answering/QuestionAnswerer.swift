@@ -46,6 +46,13 @@ public struct QuestionAnswerer: Sendable {
     /// the model reads (a Core ML model's fixed input length).
     public var defaultMaxSequenceLength: Int { min(modelMaxLength ?? Int.max, 384, model.maxPositions) }
 
+    /// Checks `options` against this model (ranges, the window within its positions, the stride
+    /// within the window) before any text is read.
+    /// - Throws: ``QuestionAnsweringError/invalidOption(name:reason:)`` naming the option.
+    public func validate(_ options: AnswerOptions) throws {
+        _ = try WindowSettings(options: options, defaultLength: defaultMaxSequenceLength, positions: model.maxPositions)
+    }
+
     /// Finds the spans of `document` that best answer `question`, best first.
     ///
     ///     let answers = try qa.answers(to: "Who jumped?", in: text, options: AnswerOptions(topK: 3))
@@ -74,7 +81,10 @@ public struct QuestionAnswerer: Sendable {
                     encodings = try tokenizer.encodePair(truncated, passage.text, maxLength: settings.maxSequenceLength,
                                                          stride: settings.stride)
                 } catch {
-                    throw QuestionAnsweringError.questionTooLong(reason: "\(error)")
+                    // A window the user never chose comes from the checkpoint: say so.
+                    let origin = options.maxSequenceLength == nil && settings.maxSequenceLength == modelMaxLength
+                        ? " (the window is tokenizer_config.json's model_max_length \(settings.maxSequenceLength); give a larger max sequence length)" : ""
+                    throw QuestionAnsweringError.questionTooLong(reason: "\(error)\(origin)")
                 }
                 windows += encodings.map { PassageWindow(encoding: $0, scalarOffset: passage.scalarOffset) }
             }
@@ -198,8 +208,9 @@ struct WindowSettings {
                 name: "max sequence length", reason: "must be between 4 and the model's \(positions) positions, got \(maxSequenceLength)")
         }
         guard stride >= 0, stride <= maxSequenceLength else {
+            let window = options.maxSequenceLength == nil ? "the default max sequence length \(maxSequenceLength)" : "the max sequence length \(maxSequenceLength)"
             throw QuestionAnsweringError.invalidOption(
-                name: "document stride", reason: "must be between 0 and the max sequence length \(maxSequenceLength), got \(stride)")
+                name: "document stride", reason: "must be between 0 and \(window), got \(stride)")
         }
     }
 }

@@ -8,6 +8,8 @@ public enum QuestionAnsweringError: Error, Equatable, CustomStringConvertible, L
     case invalidOption(name: String, reason: String)
     /// The question leaves no room for the document in a window.
     case questionTooLong(reason: String)
+    /// One question of a dataset (SQuAD `qas[].id`) cannot be answered.
+    case question(id: String, reason: String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum QuestionAnsweringError: Error, Equatable, CustomStringConvertible, L
         case .emptyDocument: return "the context is empty"
         case let .invalidOption(name, reason): return "invalid \(name): \(reason)"
         case let .questionTooLong(reason): return "the question is too long for the window: \(reason)"
+        case let .question(id, reason): return "question '\(id)': \(reason)"
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NLUCore
 import NLUTransformers
 
 /// A question-answering dataset in the SQuAD v1.1 / v2.0 JSON format:
@@ -69,13 +70,33 @@ public struct SQuADDataset: Decodable, Sendable {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw CheckpointError.missingFile(path: url.path, expected: "a SQuAD JSON file")
         }
+        try self.init(data: data, file: url.path)
+    }
+
+    /// Decodes SQuAD JSON read from `file` (a path, or "standard input").
+    /// - Throws: ``CheckpointError/unreadableFile(path:reason:)`` naming the field and, inside a
+    ///   question, the question's id.
+    public init(data: Data, file: String) throws {
         do {
             self = try JSONDecoder().decode(SQuADDataset.self, from: data)
-        } catch let DecodingError.keyNotFound(key, context) {
-            let path = (context.codingPath + [key]).map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-            throw CheckpointError.unreadableFile(path: url.path, reason: "not SQuAD JSON: missing field '\(path)'")
-        } catch {
-            throw CheckpointError.unreadableFile(path: url.path, reason: "not SQuAD JSON: \(error.localizedDescription)")
+        } catch let error as DecodingError {
+            let (field, reason) = JSONFile.describe(error, decoding: SQuADDataset.self, from: data)
+            let question = Self.questionID(at: field, in: data).map { "question '\($0)': " } ?? ""
+            throw CheckpointError.unreadableFile(
+                path: file, reason: "not SQuAD JSON: \(question)\(field.isEmpty ? "" : "field '\(field)': ")\(reason)")
         }
+    }
+
+    /// The `id` of the question that holds `field` (a path such as `data[0].paragraphs[1].qas[2].answers`), if any.
+    private static func questionID(at field: String, in data: Data) -> String? {
+        let pattern = #/^data\[(\d+)\]\.paragraphs\[(\d+)\]\.qas\[(\d+)\]/#
+        guard let match = field.firstMatch(of: pattern), let article = Int(match.1), let paragraph = Int(match.2),
+              let qa = Int(match.3),
+              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let articles = root["data"] as? [Any], articles.indices.contains(article),
+              let paragraphs = (articles[article] as? [String: Any])?["paragraphs"] as? [Any], paragraphs.indices.contains(paragraph),
+              let qas = (paragraphs[paragraph] as? [String: Any])?["qas"] as? [Any], qas.indices.contains(qa),
+              let id = (qas[qa] as? [String: Any])?["id"] else { return nil }
+        return "\(id)"
     }
 }

@@ -28,8 +28,14 @@ public enum SQuADEvaluation {
         var exact = 0.0, f1 = 0.0
         let clock = ContinuousClock()
         let started = clock.now
+        try answerer.validate(options)
         for (index, item) in dataset.questions.enumerated() {
-            let prediction = try answerer.answers(to: item.question, in: item.context, options: options).first?.text ?? ""
+            let prediction: String
+            do {
+                prediction = try answerer.answers(to: item.question, in: item.context, options: options).first?.text ?? ""
+            } catch let error as QuestionAnsweringError {
+                throw QuestionAnsweringError.question(id: item.id, reason: error.description)
+            }
             exact += SQuADMetrics.exactMatch(prediction: prediction, gold: item.answers)
             f1 += SQuADMetrics.f1(prediction: prediction, gold: item.answers)
             progress?(index + 1)

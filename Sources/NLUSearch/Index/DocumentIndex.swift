@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NLUCore
 
 /// A collection of documents in one SQLite file, searchable by keyword (BM25), by meaning (exact
 /// cosine over chunk embeddings) and by both (reciprocal-rank fusion).
@@ -38,11 +39,19 @@ public final class DocumentIndex: @unchecked Sendable {
                               chunking: ChunkingOptions = .default) throws -> DocumentIndex {
         let path = url.path
         guard !FileManager.default.fileExists(atPath: path) else { throw SearchError.alreadyExists(path: path) }
-        // Built beside the target and moved into place, so a failed create leaves nothing behind.
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).tmp-\(UUID().uuidString)").path
+        // Built beside the target and moved into place, so a failed create leaves nothing behind; named
+        // like every atomic writer's temporary (NAME.tmp-PID-RANDOM), so a signal removes it and the next
+        // create beside it sweeps what a SIGKILLed one left.
+        AtomicFile.removeAbandonedTemporaries(beside: url)
+        let temporaryURL = AtomicFile.temporaryURL(beside: url)
+        let temporary = temporaryURL.path
+        let sideFiles = ["", "-wal", "-shm", "-journal"].map { URL(fileURLWithPath: temporary + $0) }
+        sideFiles.forEach(TemporaryFiles.register)
         defer {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
+            for file in sideFiles {
+                try? FileManager.default.removeItem(at: file)
+                TemporaryFiles.unregister(file)
+            }
         }
         try storage(path) {
             let queue = try DatabaseQueue(path: temporary, configuration: configuration(readonly: false))
@@ -55,7 +64,9 @@ public final class DocumentIndex: @unchecked Sendable {
         do {
             try FileManager.default.moveItem(atPath: temporary, toPath: path)
         } catch {
-            throw SearchError.storage(path: path, message: "cannot create the file: \(error.localizedDescription)")
+            // Foundation's own text would reach the user: say what happened instead.
+            if FileManager.default.fileExists(atPath: path) { throw SearchError.alreadyExists(path: path) }
+            throw SearchError.storage(path: path, message: "cannot move the new index into place: \(String(cString: strerror(errno)))")
         }
         return try DocumentIndex(at: url, embedder: embedder)
     }

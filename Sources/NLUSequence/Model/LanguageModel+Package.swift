@@ -18,6 +18,17 @@ extension LanguageModel {
         let (configuration, metadata, weights) = try ModelPackage.load(
             from: url, kind: Self.packageKind, config: LanguageModelConfiguration.self)
         do {
+            try configuration.validate()
+        } catch LanguageModelError.invalidConfiguration(let message) {
+            // The messages start with the field they are about ("hiddenSize must be…"): name it as in the manifest.
+            let fields = ["embeddingSize", "hiddenSize", "layers", "vocabulary", "unknownToken", "endToken"]
+            guard let field = fields.first(where: { message.hasPrefix($0 + " ") }) else {
+                throw ModelPackageError.invalidManifest(package: url, field: "config", reason: message)
+            }
+            throw ModelPackageError.invalidManifest(package: url, field: "config." + field,
+                                                    reason: String(message.dropFirst(field.count + 1)))
+        }
+        do {
             try self.init(configuration: configuration, names: weights.names) { name in
                 weights.info(name) == nil ? nil : try weights.floatTensor(name)
             }

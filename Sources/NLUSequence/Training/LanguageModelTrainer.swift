@@ -89,7 +89,7 @@ public struct LanguageModelTrainer: Sendable {
 
         if resume, let checkpoint, FileManager.default.fileExists(atPath: checkpoint.path) {
             model = try LanguageModel(contentsOf: checkpoint)
-            startEpoch = Int(model.metadata[MetadataKey.epochsCompleted] ?? "") ?? 0
+            startEpoch = try Self.epochsCompleted(in: model.metadata, package: checkpoint)
             if let data = model.metadata[MetadataKey.history]?.data(using: .utf8),
                let saved = try? JSONDecoder().decode([LanguageModelEpochReport].self, from: data) {
                 history = saved
@@ -209,4 +209,19 @@ public struct LanguageModelTrainer: Sendable {
         if let perplexity { metadata[MetadataKey.validationPerplexity] = String(format: "%.4f", perplexity) }
         return metadata
     }
+
+    /// The epochs a checkpoint says it completed (0 when it does not say): a whole number no larger
+    /// than training may run, so that a hostile or damaged manifest cannot size the epoch loop.
+    /// - Throws: ``OutOfRangeError`` naming the manifest and `metadata.epochsCompleted`.
+    static func epochsCompleted(in metadata: [String: String], package: URL) throws -> Int {
+        guard let text = metadata[MetadataKey.epochsCompleted] else { return 0 }
+        let file = package.appendingPathComponent(ModelPackage.manifestFileName).path
+        guard let value = Int(text) else {
+            throw OutOfRangeError(name: "metadata.epochsCompleted", value: "'\(text)'", expected: "a whole number of epochs", file: file)
+        }
+        try InputLimits.check(value, in: 0...LanguageModelTrainingOptions.epochsRange.upperBound,
+                              name: "metadata.epochsCompleted", file: file)
+        return value
+    }
+
 }

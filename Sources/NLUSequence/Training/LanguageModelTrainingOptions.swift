@@ -63,6 +63,9 @@ public struct LanguageModelTrainingOptions: Codable, Sendable, Equatable {
         self.clipNorm = clipNorm
     }
 
+    /// The epochs a training run may have (and a checkpoint may say it completed).
+    public static let epochsRange = 1...1_000_000
+
     /// Checks every option's range.
     /// - Throws: ``LanguageModelError/invalidOption(_:_:)`` naming the option.
     public func validate() throws {
@@ -75,7 +78,7 @@ public struct LanguageModelTrainingOptions: Codable, Sendable, Equatable {
         try check(layers, LanguageModelConfiguration.layersRange, "layers")
         try check(hiddenSize, LanguageModelConfiguration.hiddenSizeRange, "hiddenSize")
         try check(embeddingSize, LanguageModelConfiguration.embeddingSizeRange, "embeddingSize")
-        try check(epochs, 1...1_000_000, "epochs")
+        try check(epochs, Self.epochsRange, "epochs")
         try check(sequenceLength, 1...100_000, "sequenceLength")
         try check(batchSize, 1...100_000, "batchSize")
         // One step's activations: batch × steps × hidden per layer and gate.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import NLUCore
 
 /// Reads a request's JSON body within the size limit and decodes it, turning every way it can be
 /// wrong into a 400/413 ``APIError`` that says what was expected.
@@ -37,16 +38,16 @@ enum JSONRequestBody {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
-            throw APIError.badRequest(message(for: error))
+            throw APIError.badRequest(message(for: error, decoding: type, from: data))
         } catch let error as APIError {
             throw error
         } catch {
-            throw APIError.badRequest("malformed JSON: \(error)")
+            throw APIError.badRequest("malformed JSON")
         }
     }
 
     /// A message naming the field (as a JSON path: `inputs.question`, `input[2]`) for a decoding error.
-    static func message(for error: DecodingError) -> String {
+    static func message<T: Decodable>(for error: DecodingError, decoding decodedType: T.Type, from body: Data) -> String {
         func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
             var text = ""
             for key in codingPath + (last.map { [$0] } ?? []) {
@@ -74,8 +75,9 @@ enum JSONRequestBody {
             return "\(path(context.codingPath)): expected \(typeName(type)), got null"
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
-                let underlying = context.underlyingError.map { ": \($0)" } ?? ""
-                return "malformed JSON (\(context.debugDescription)\(underlying))"
+                // A syntax error, or a number that does not fit its field (Foundation loses the field).
+                let (field, reason) = JSONFile.describe(error, decoding: decodedType, from: body)
+                return field.isEmpty ? (reason.hasPrefix("not valid JSON") ? "malformed JSON: \(reason)" : reason) : "field '\(field)': \(reason)"
             }
             return "\(path(context.codingPath)): \(context.debugDescription)"
         @unknown default:

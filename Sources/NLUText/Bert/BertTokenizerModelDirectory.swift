@@ -29,7 +29,13 @@ extension BertTokenizer {
             options.separatorToken = try config.tokenName("sep_token") ?? options.separatorToken
             options.paddingToken = try config.tokenName("pad_token") ?? options.paddingToken
         }
-        try self.init(vocabulary: try Vocabulary(contentsOf: vocabURL), options: options)
+        let vocabulary = try Vocabulary(contentsOf: vocabURL)
+        do {
+            try self.init(vocabulary: vocabulary, options: options)
+        } catch let VocabularyError.missingToken(source, token, role) where FileManager.default.fileExists(atPath: configURL.path) {
+            // The special tokens may come from tokenizer_config.json: name both files.
+            throw VocabularyError.missingToken(source: "\(source) (special tokens from \(configURL.lastPathComponent))", token: token, role: role)
+        }
     }
 
     /// Loads a `tokenizer.json` whose model is WordPiece with a `BertNormalizer` (or none) and a

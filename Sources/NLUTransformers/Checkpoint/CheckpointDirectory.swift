@@ -33,8 +33,9 @@ public struct CheckpointDirectory: Sendable {
             return try JSONDecoder().decode(BertConfiguration.self, from: data)
         } catch let error as BertConfigurationError {
             throw CheckpointError.unreadableFile(path: configURL.path, reason: error.description)
-        } catch {
-            throw CheckpointError.unreadableFile(path: configURL.path, reason: "not a valid configuration: \(Self.describe(error))")
+        } catch let error as DecodingError {
+            let (field, reason) = JSONFile.describe(error, decoding: BertConfiguration.self, from: data)
+            throw CheckpointError.unreadableFile(path: configURL.path, reason: field.isEmpty ? reason : "field '\(field)': \(reason)")
         }
     }
 
@@ -51,16 +52,5 @@ public struct CheckpointDirectory: Sendable {
                     : "the model weights in safetensors format")
         }
         return try SafeTensors(contentsOf: weightsURL)
-    }
-
-    private static func describe(_ error: Error) -> String {
-        switch error {
-        case DecodingError.dataCorrupted(let context):
-            return context.underlyingError.map { "\($0.localizedDescription)" } ?? context.debugDescription
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            return "field '\(context.codingPath.map(\.stringValue).joined(separator: "."))': \(context.debugDescription)"
-        default:
-            return "\(error)"
-        }
     }
 }

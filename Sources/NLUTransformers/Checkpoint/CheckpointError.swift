@@ -22,7 +22,7 @@ public enum CheckpointError: Error, Equatable, CustomStringConvertible, Localize
         case let .missingTensor(name, file):
             return "\(file): missing tensor '\(name)'"
         case let .wrongShape(name, expected, actual, file):
-            return "\(file): tensor '\(name)' has shape \(actual), expected \(expected)"
+            return "\(file): tensor '\(name)' has shape \(actual), expected \(expected) (the sizes config.json gives)"
         case let .unusedTensors(names, file):
             let shown = names.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
             return "\(file): unused tensor\(names.count == 1 ? "" : "s") \(shown)\(names.count > 5 ? " and \(names.count - 5) more" : "") (not part of this architecture)"

@@ -47,7 +47,7 @@ struct DatasetInputOptions: ParsableArguments {
 
     /// Imports `paths` (merged when several), printing warnings on stderr.
     func load(_ paths: [String]) throws -> ImportResult {
-        let result = try IntentImporter.importDataset(from: paths.map { URL(fileURLWithPath: $0) }, options: importOptions)
+        let result = try IntentImporter.importDataset(from: paths.map(Console.inputFile), options: importOptions)
         for warning in result.warnings { Console.log("warning: \(warning)") }
         return result
     }

@@ -23,10 +23,7 @@ struct LanguageModelPerplexityCommand: ParsableCommand {
 
     func run() throws {
         let languageModel = try LanguageModelOutput.loadModel(model)
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw LanguageModelError.file(file, "cannot read the file")
-        }
-        guard let text = String(data: data, encoding: .utf8) else { throw LanguageModelError.file(file, "not UTF-8 text") }
+        let text = try Console.readText(path: file)
         let report: PerplexityReport
         do {
             report = try languageModel.perplexity(of: text)

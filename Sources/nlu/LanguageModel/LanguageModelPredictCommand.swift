@@ -50,6 +50,8 @@ struct LanguageModelPredictCommand: ParsableCommand {
     }
 
     func run() throws {
+        // --state-in and --state-out may be the same file (carry a state forward); the model may not be overwritten.
+        if let stateOut { try Console.checkOutput(stateOut, flag: "--state-out", inputs: [model]) }
         var languageModel = try LanguageModelOutput.loadModel(model)
         languageModel.probabilityCount = top
         var state: FeatureValue? = nil
@@ -96,9 +98,9 @@ struct LanguageModelPredictCommand: ParsableCommand {
         }
         if let stateOut, let tensor = state?.floatTensorValue {
             let data = Data(try Console.json(SavedState(shape: tensor.shape, values: tensor.scalars)).utf8)
-            do { try data.write(to: URL(fileURLWithPath: stateOut), options: .atomic) } catch {
-                throw LanguageModelError.file(stateOut, "cannot write the state: \(error.localizedDescription)")
-            }
+            // AtomicFile, not Foundation's `.atomic`: it follows symbolic links, writes FIFOs and devices
+            // in place, refuses a directory and reports errors without Foundation's error text.
+            try AtomicFile.write(to: URL(fileURLWithPath: stateOut)) { try $0.write(data) }
         }
     }
 }

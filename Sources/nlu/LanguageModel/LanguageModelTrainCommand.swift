@@ -106,13 +106,7 @@ struct LanguageModelTrainCommand: ParsableCommand {
         try Console.checkOutput(output, inputs: corpus)
         var texts: [String] = []
         for path in corpus {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw LanguageModelError.file(path, "cannot read the corpus file")
-            }
-            guard let text = String(data: data, encoding: .utf8) else {
-                throw LanguageModelError.file(path, "the corpus file is not UTF-8 text")
-            }
-            texts.append(text)
+            texts.append(try Console.readText(path: path))
         }
         let url = URL(fileURLWithPath: output)
         let (model, history) = try LanguageModelTrainer(options: options).train(

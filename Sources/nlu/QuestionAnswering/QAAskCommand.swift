@@ -81,13 +81,16 @@ struct QAAskCommand: ParsableCommand {
         }
         if let input, let output { try Console.checkOutput(output, inputs: [input, model]) }
         let answerer = try modelOptions.load()
+        try reading.check(against: answerer)
         if let input {
             try QABatch(answerer: answerer, options: reading.answerOptions).run(input: input, output: output)
             return
         }
         let text = try readContext()
         guard !text.allSatisfy(\.isWhitespace) else {
-            throw ValidationError("the context is empty (\(contextFile ?? "standard input"))")
+            // An input problem (exit 1), not a usage one: the flags were right, the file or stream is empty.
+            let source = contextFile.map { $0 == "-" ? "standard input" : $0 } ?? "standard input"
+            throw InputError("\(source): the context is empty; give the text to find the answer in")
         }
         let answers = try answerer.answers(to: question ?? "", in: text, options: reading.answerOptions)
         if json {
@@ -105,6 +108,7 @@ struct QAAskCommand: ParsableCommand {
     private func answerFromIndex(at path: String) throws {
         let documentIndex = try EmbedderLoading.openIndex(at: URL(fileURLWithPath: path), needsEmbedder: true)
         let answerer = try modelOptions.load()
+        try reading.check(against: answerer)
         var options = reading.answerOptions
         options.passageSearch = nil
         let answers = try answerer.answers(to: question ?? "", in: documentIndex, passages: reading.passages ?? 5, options: options)

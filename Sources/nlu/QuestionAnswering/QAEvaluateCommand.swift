@@ -17,7 +17,7 @@ struct QAEvaluateCommand: ParsableCommand {
     @OptionGroup var modelOptions: QAModelOptions
     var model: String { modelOptions.model }
 
-    @Option(help: ArgumentHelp("A SQuAD-format JSON file (e.g. dev-v1.1.json or dev-v2.0.json).", valueName: "file"))
+    @Option(help: ArgumentHelp("A SQuAD-format JSON file (e.g. dev-v1.1.json or dev-v2.0.json; \"-\": standard input).", valueName: "file"))
     var squad: String
 
     @Option(help: ArgumentHelp("Only the first N questions.", valueName: "n"))
@@ -40,9 +40,10 @@ struct QAEvaluateCommand: ParsableCommand {
     }
 
     func run() throws {
-        var dataset = try SQuADDataset(contentsOf: URL(fileURLWithPath: squad))
-        if let limit { dataset.questions = Array(dataset.questions.prefix(limit)) }
         let answerer = try modelOptions.load()
+        try reading.check(against: answerer)
+        var dataset = try SQuADDataset(data: Console.readData(path: squad), file: squad == "-" ? "standard input" : squad)
+        if let limit { dataset.questions = Array(dataset.questions.prefix(limit)) }
         let total = dataset.questions.count
         var lastReport = Date()
         let report = try SQuADEvaluation.evaluate(answerer, on: dataset, options: reading.answerOptions) { done in

@@ -40,6 +40,20 @@ struct QAReadingOptions: ParsableArguments {
         if let passages, passages < 1 { throw ValidationError("--passages must be at least 1, got \(passages)") }
     }
 
+    /// The flag of each option the library names in ``QuestionAnsweringError/invalidOption(name:reason:)``.
+    static let flags = ["top k": "--top-k", "max answer length": "--max-answer-length", "max question length": "--max-question-length",
+                        "max sequence length": "--max-seq-length", "document stride": "--doc-stride"]
+
+    /// Checks the options against the loaded model (the window within its positions, the stride within
+    /// the window) before any text is read: a usage error (exit 2) naming the flag at fault.
+    func check(against answerer: QuestionAnswerer) throws {
+        do {
+            try answerer.validate(answerOptions)
+        } catch QuestionAnsweringError.invalidOption(let name, let reason) {
+            throw ValidationError("\(Self.flags[name] ?? name) \(reason)")
+        }
+    }
+
     var answerOptions: AnswerOptions {
         AnswerOptions(topK: topK, maxSequenceLength: maxSeqLength, documentStride: docStride,
                       maxQuestionLength: maxQuestionLength, maxAnswerLength: maxAnswerLength,

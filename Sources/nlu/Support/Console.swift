@@ -66,6 +66,53 @@ enum Console {
 }
 
 extension Console {
+    /// A path a library reader can open for the input `path`: the path itself, or for "-" (and a
+    /// pipe such as /dev/stdin or /dev/fd/N, which cannot be read twice) a private copy of the
+    /// stream in a temporary folder, in a file named "standard input" so that errors name it. The
+    /// copy is removed when the process ends (also on SIGINT/SIGTERM).
+    /// - Throws: ``InputError`` when standard input cannot be read or copied.
+    static func inputFile(_ path: String) throws -> URL {
+        let url = URL(fileURLWithPath: path)
+        if path != "-" {
+            // stat follows links (/dev/stdin → /proc/self/fd/0 → a pipe): only a stream needs a copy.
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR else { return url }
+        }
+        let data = try readData(path: path)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-stdin-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        TemporaryFiles.register(folder)
+        copiesLock.lock()
+        if standardInputCopies.isEmpty { atexit { Console.removeStandardInputCopies() } }
+        standardInputCopies.append(folder)
+        copiesLock.unlock()
+        let copy = folder.appendingPathComponent(path == "-" ? "standard input" : url.lastPathComponent)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+            try AtomicFile.write(to: copy) { try $0.write(data) }
+        } catch {
+            throw InputError("\(path == "-" ? "standard input" : path): cannot copy it to a temporary file: \((error as? LocalizedError)?.errorDescription ?? "\(error)")")
+        }
+        return copy
+    }
+
+    private static let copiesLock = NSLock()
+    nonisolated(unsafe) private static var standardInputCopies: [URL] = []
+
+    private static func removeStandardInputCopies() {
+        copiesLock.lock()
+        defer { copiesLock.unlock() }
+        for folder in standardInputCopies { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    /// The UTF-8 text of the file at `path` ("-": standard input).
+    /// - Throws: ``InputError`` naming the file when it cannot be read or is not UTF-8.
+    static func readText(path: String) throws -> String {
+        guard let text = String(data: try readData(path: path), encoding: .utf8) else {
+            throw InputError("\(path == "-" ? "standard input" : path): not UTF-8 text")
+        }
+        return text
+    }
+
     /// The lines of the file at `path` (standard input when nil or "-"), one input each; a final
     /// newline ends the last line and a "\r" before a newline is dropped.
     /// - Throws: ``InputError`` naming the file (or "standard input") and the line that is not UTF-8.

@@ -124,10 +124,10 @@ import Testing
         // Another kind's config would not decode as ours: the kind is what gets reported.
         (#"{"format":"nlumodel","formatVersion":1,"kind":"lm","config":{"vocabulary":[]}}"#, true, "is a 'lm' package, expected 'toy'"),
         (#"{"format":"nlumodel","formatVersion":1,"kind":"toy","config":{"labels":["x"],"hiddenSize":"3"}}"#, true, "field 'config.hiddenSize': expected an integer"),
-        (#"{"format":"nlumodel","formatVersion":1,"kind":"toy","config":{"labels":["x"]}}"#, true, "field 'config': missing field 'hiddenSize'"),
-        (#"{"format":"nlumodel","formatVersion":1,"kind":"toy","config":{"labels":[1],"hiddenSize":3}}"#, true, "field 'config.labels.[0]': expected a string"),
+        (#"{"format":"nlumodel","formatVersion":1,"kind":"toy","config":{"labels":["x"]}}"#, true, "field 'config.hiddenSize': missing"),
+        (#"{"format":"nlumodel","formatVersion":1,"kind":"toy","config":{"labels":[1],"hiddenSize":3}}"#, true, "field 'config.labels[0]': expected a string"),
         (#"{"format":"nlumodel","formatVersion":1,"kind":"toy""#, true, "manifest.json: not valid JSON"),
-        (#"{"format":"nlumodel","formatVersion":1,"config":{}}"#, true, "field 'kind': missing field 'kind'"),
+        (#"{"format":"nlumodel","formatVersion":1,"config":{}}"#, true, "field 'kind': missing"),
         (#"{"format":"nlumodel","formatVersion":0,"kind":"toy","config":{}}"#, true, "0 is not a valid version"),
         (#"{"format":"nlumodel","formatVersion":1,"kind":"toy","config":{"labels":[],"hiddenSize":1}}"#, false, "missing weights.safetensors"),
     ]

@@ -1,0 +1,43 @@
+import Foundation
+import NLUFuzzSupport
+import Testing
+@testable import NLUSearch
+
+/// Mutated index files (bytes of the SQLite file flipped in place: header, schema, pages, the
+/// index_info settings and stored vectors) open and answer searches, or fail with an error naming
+/// the file — no trap (GRDB's fatal errors on unexpected column types included), no hang.
+@Suite struct IndexFileFuzzTests {
+    @Test func mutatedIndexFilesOpenOrFailNamingTheFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-index-fuzz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pristine = directory.appendingPathComponent("pristine.sqlite")
+        do {
+            let index = try DocumentIndex.create(at: pristine, embedder: CompassEmbedder(), modelSource: "compass",
+                                                 chunking: try ChunkingOptions(size: 6, overlap: 2))
+            try index.add(DocumentIndexTests.documents.map { try IndexDocument(id: $0.0, text: $0.1, metadataJSON: $0.2) })
+        }
+        let original = Array(try Data(contentsOf: pristine))
+        var mutator = Mutator(seed: "index.sqlite")
+        for number in 0..<FuzzCases.count(default: 150) {
+            var bytes = original
+            // In place, so pages stay where SQLite looks for them; the 100-byte header half the time.
+            for _ in 0..<mutator.int(1...8) {
+                let position = mutator.int(0...1) == 0 ? mutator.int(0...99) : mutator.int(0...(bytes.count - 1))
+                bytes[position] = UInt8(truncatingIfNeeded: mutator.int(0...255))
+            }
+            let url = directory.appendingPathComponent("case-\(number).sqlite")
+            try Data(bytes).write(to: url)
+            let problem = FuzzCases.check({
+                let index = try DocumentIndex(at: url, embedder: CompassEmbedder())
+                _ = try index.info()
+                _ = try index.search("keeper north", options: SearchOptions(k: 3, mode: .hybrid))
+                _ = try index.search("lighthouse", options: SearchOptions(k: 3, mode: .keyword))
+                try index.add([try IndexDocument(id: "new-doc", text: "A new note about the north cape.")])
+                _ = try index.delete(ids: ["a-doc"])
+            }, naming: url.lastPathComponent)
+            if let problem { Issue.record("case \(number): \(problem)") }
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        }
+    }
+}
