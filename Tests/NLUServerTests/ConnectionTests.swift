@@ -59,7 +59,9 @@ struct ConnectionTests {
         // One worker and no queue: while a long QA request holds the worker, a parse request is refused.
         try await withTestServer(configure: { $0.workers = 1; $0.maxQueuedRequests = 0 }) { server in
             let port = server.port
-            let context = String(repeating: "Alice went to Paris on Monday with her friend Bob. ", count: 100)
+            // Near the 100,000-character text limit: hundreds of windows, so that on a fast machine the worker is
+            // still busy when the parse request arrives (100 sentences were done before it on a quiet machine).
+            let context = String(repeating: "Alice went to Paris on Monday with her friend Bob. ", count: 1900)
             let body = try jsonString(["question": "Who went to Paris?", "context": context])
             let slow = Task.detached {
                 try await offThePool {
