@@ -175,6 +175,16 @@ import NLUText
         #expect(dictionaries.resolve(entity: "undefined", text: "x") == "x")
     }
 
+    @Test func phraseListsAreNotReturnedAsEntities() throws {
+        // A LUIS `@ phraselist` imports as a feature-only definition: a tagger feature, never an entity itself.
+        let extractor = try EntityExtractor(tagger: nil, definitions: [
+            EntityDefinition(name: "cities", values: [EntityValue("Paris"), EntityValue("Rome")], featureOnly: true),
+            EntityDefinition(name: "coffee", values: [EntityValue("espresso")]),
+        ])
+        let found = extractor.entities(in: "an espresso in Paris")
+        #expect(found.map(\.entity) == ["coffee"])
+    }
+
     @Test func regexEntitiesAreMatchedAndAreTaggerFeatures() throws {
         let definitions = [EntityDefinition(name: "zip", values: [EntityValue("zip", patterns: ["\\b\\d{5}\\b"])])]
         let extractor = try EntityExtractor(tagger: nil, definitions: definitions)

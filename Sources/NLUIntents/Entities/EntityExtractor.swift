@@ -4,7 +4,8 @@ import NLUText
 ///
 /// 1. the slot tagger's mentions are kept, except those of a closed entity that resolve to no listed value;
 /// 2. regex matches, then dictionary matches (longest first, then earlier first) are added only where
-///    they overlap nothing already kept — so they win over the tagger only where it found nothing;
+///    they overlap nothing already kept — so they win over the tagger only where it found nothing; phrase lists
+///    (feature-only definitions) are tagger features and never entities;
 /// 3. every mention of a defined entity gets its canonical value (``EntityDictionaries/resolve(entity:text:)``).
 ///
 ///     let extractor = EntityExtractor(tagger: tagger, definitions: dataset.entities)
@@ -16,6 +17,8 @@ public struct EntityExtractor: Sendable {
     public let definitions: [EntityDefinition]
     let dictionaries: EntityDictionaries
     let patterns: RegexEntityMatcher
+    /// Definitions that only describe features (``EntityDefinition/featureOnly``): never returned as entities.
+    let featureOnly: Set<String>
 
     /// Makes an extractor. - Throws: ``EntityTaggerError/invalidPattern(entity:pattern:reason:)``.
     public init(tagger: SlotTagger?, definitions: [EntityDefinition]) throws {
@@ -23,6 +26,7 @@ public struct EntityExtractor: Sendable {
         self.definitions = definitions
         dictionaries = EntityDictionaries(definitions)
         patterns = try RegexEntityMatcher(definitions)
+        featureOnly = Set(definitions.filter(\.featureOnly).map(\.name))
     }
 
     /// Whether no extractor can find anything.
@@ -51,7 +55,9 @@ public struct EntityExtractor: Sendable {
         }
         let regex = patterns.matches(in: text, tokens: tokens).map { candidate($0.entity, $0.tokens, value: nil, .regex) }.sorted(by: byLength)
         let normalized = tokens.map { Gazetteer.normalize($0.text) }
-        let dictionary = dictionaries.gazetteer.matches(normalized).map { candidate($0.entity, $0.tokens, value: $0.value, .dictionary) }.sorted(by: byLength)
+        // Phrase lists (LUIS `@ phraselist`, CLU/Dialogflow feature lists) are features of the tagger, not entities.
+        let dictionary = dictionaries.gazetteer.matches(normalized).filter { !featureOnly.contains($0.entity) }
+            .map { candidate($0.entity, $0.tokens, value: $0.value, .dictionary) }.sorted(by: byLength)
         for entity in regex + dictionary where !kept.contains(where: { $0.start < entity.end && entity.start < $0.end }) {
             kept.append(entity)
         }
