@@ -38,4 +38,29 @@ import Testing
         // because the machine is shared, and the absolute bound is for a debug build.
         #expect(largeTime / max(smallTime, 1e-6) < 30, "10 kB: \(smallTime) s, 100 kB: \(largeTime) s")
     }
+
+    /// Digits and the separators numbers, money, phone numbers, dates and e-mails are read across: every
+    /// recognizer's look-ahead meets a run that could go on. 200 kB would take seconds if any were quadratic.
+    @Test func twoHundredKilobytesOfDigitsAndSeparatorsCostTenTimesTwenty() {
+        let pieces = [
+            "1,23,456.7", "-8.9^--1", "2x10^3 ", "(+1)(2)-3.4.5 ext 6 ", "$1 2 3 and 4c ", "12/3/4-5:6 ", "1,2,3,4,5,",
+            "a dot b dot c@d dot e ", "f at g.h at ", "30%25%2020% ", "1 point 2 point 3 ", "forty-five (45 (46 ",
+        ]
+        func digits(bytes: Int) -> String {
+            var text = ""
+            var index = 0
+            while text.utf8.count < bytes {
+                text += pieces[index % pieces.count]
+                index += 1
+            }
+            return text
+        }
+        // The non-date kinds (date-times have the test above); a debug build reads 200 kB in about a second.
+        let recognizer = BuiltinRecognizer(types: Set(BuiltinEntityType.allCases).subtracting(BuiltinEntityType.dateTimeTypes))
+        let small = digits(bytes: 20_000), large = digits(bytes: 200_000)
+        _ = recognizer.entities(in: small)  // warm up
+        let smallTime = seconds { _ = recognizer.entities(in: small) }
+        let largeTime = seconds { _ = recognizer.entities(in: large) }
+        #expect(largeTime / max(smallTime, 1e-6) < 30, "20 kB: \(smallTime) s, 200 kB: \(largeTime) s")
+    }
 }

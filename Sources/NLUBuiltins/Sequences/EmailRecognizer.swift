@@ -44,7 +44,7 @@ struct EmailRecognizer: EntityRecognizer {
 
     /// The runs of glued tokens going away from "at"/"@" from token `index`, joined by the word "dot": their
     /// texts (nearest last when going backwards is undone), the farthest token, and whether a "dot" was said.
-    /// The first run must touch the "@" when `glued`; each run is at most 32 tokens (linear scan).
+    /// The first run must touch the "@" when `glued`; at most 16 runs of at most 32 tokens (linear scan).
     private func spokenRuns(_ text: TokenizedText, from index: Int, forward: Bool, glued: Bool) -> (labels: [String], edge: Int, spoken: Bool)? {
         let step = forward ? 1 : -1
         var labels: [String] = []
@@ -78,7 +78,7 @@ struct EmailRecognizer: EntityRecognizer {
             labels.append((forward ? run : run.reversed()).joined())
             edge = runEdge
             // " dot " and another run.
-            guard let dot = text.token(runEdge + step), dot.isWord, dot.text == "dot",
+            guard labels.count < 16, let dot = text.token(runEdge + step), dot.isWord, dot.text == "dot",
                   text.token(runEdge + 2 * step) != nil else { break }
             position = runEdge + 2 * step
             spoken = true
