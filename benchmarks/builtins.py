@@ -9,13 +9,18 @@ Prints, on the same utterances:
     and the ratio;
   - agreement per kind family: the share of utterances where both find the same entities (kind, start,
     end), and NLUKit's precision and recall taking the Python port as the reference;
-  - the time NLUKit takes on a single 1 MB line.
+  - the time NLUKit takes on a single 1 MB line;
+  - when a Duckling wrapper is installed (PyPI pyduckling-native-phihos, a compiled Duckling), the same
+    for Duckling: its throughput on all the utterances with all its dimensions, and agreement per family
+    (spans only: Duckling's kinds differ; it has no percentage, and its `time` and `duration` are our
+    date-time family).
 Times are CPU seconds (user + system) of the measured work, so that other jobs on a shared machine do not
 distort the ratio; wall seconds are printed beside them.
 The Python port takes close to a second per utterance here, so it runs on the first --python-utterances
 (default 300) of the --utterances (default 3000) that NLUKit runs on; throughput is per utterance.
 
     pip install recognizers-text-suite==1.0.2a2 emoji==1.7.0    # emoji 2 removed what the port imports
+    pip install --only-binary :all: pyduckling-native-phihos==0.3.0   # optional: Duckling
     python3 benchmarks/builtins.py [--utterances 3000] [--python-utterances 300] [--skip-build]
 """
 import argparse
@@ -120,6 +125,64 @@ def python_entities(models, text, reference):
     return found
 
 
+DUCKLING_DIMENSIONS = {
+    "number": ["number"], "ordinal": ["ordinal"], "currency": ["amount-of-money"], "temperature": ["temperature"],
+    "email": ["email"], "url": ["url"], "phonenumber": ["phone-number"], "datetime": ["time", "duration"],
+}
+
+
+def duckling_parser():
+    """A function text, dimensions -> Duckling's entities, or None when no Duckling wrapper is installed."""
+    try:
+        import duckling
+    except ImportError:
+        return None
+    zones = duckling.load_time_zones("/usr/share/zoneinfo")
+    reference = datetime.datetime.fromisoformat(REFERENCE).replace(tzinfo=datetime.timezone.utc)
+    context = duckling.Context(duckling.parse_ref_time(zones, "UTC", int(reference.timestamp())),
+                               duckling.default_locale_lang(duckling.parse_lang("EN")))
+    dimensions = {}
+
+    def parse(text, names):
+        key = tuple(names)
+        if key not in dimensions:
+            dimensions[key] = duckling.parse_dimensions(list(names))
+        return duckling.parse(text, context, dimensions[key], False)
+    return parse
+
+
+def duckling_throughput(texts):
+    parse = duckling_parser()
+    if parse is None:
+        print("Duckling: not installed (pip install --only-binary :all: pyduckling-native-phihos==0.3.0)")
+        return
+    every = sorted({d for names in DUCKLING_DIMENSIONS.values() for d in names})
+    parse(texts[0], every)  # warm up
+    cpu, start = time.process_time(), time.perf_counter()
+    for text in texts:
+        parse(text, every)
+    seconds, wall = time.process_time() - cpu, time.perf_counter() - start
+    rate = len(texts) / seconds
+    print(f"Duckling (pyduckling-native-phihos): {seconds:.2f} CPU s for {len(texts)} utterances "
+          f"({rate:,.0f} utterances/s; wall {wall:.2f} s)")
+    return rate, parse
+
+
+def duckling_agreement(nlu, texts, texts_path, parse):
+    print(f"agreement with Duckling on all {len(texts)} utterances (spans, one family at a time):")
+    print(f"  {'family':<12} {'same':>7} {'ours':>6} {'theirs':>7} {'precision':>10} {'recall':>7}")
+    for family, names in DUCKLING_DIMENSIONS.items():
+        _, _, lines = run_nlu(nlu, texts_path, FAMILIES[family])
+        ours = [{(start, end) for _, start, end in nlu_entities(line)} for line in lines]
+        theirs = [{(e["start"], e["end"]) for e in parse(text, names)} for text in texts]
+        same = sum(a == b for a, b in zip(ours, theirs))
+        both = sum(len(a & b) for a, b in zip(ours, theirs))
+        n_ours, n_theirs = sum(map(len, ours)), sum(map(len, theirs))
+        precision = both / n_ours if n_ours else float("nan")
+        recall = both / n_theirs if n_theirs else float("nan")
+        print(f"  {family:<12} {100 * same / len(texts):6.1f}% {n_ours:6d} {n_theirs:7d} {precision:10.2f} {recall:7.2f}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--utterances", type=int, default=3000)
@@ -155,6 +218,11 @@ def main():
     print(f"NLUKit: {swift_seconds:.3f} CPU s for {len(texts)} utterances ({swift_rate:,.0f} utterances/s; "
           f"process start {startup*1000:.0f} ms excluded; wall {swift_wall:.3f} s)")
     print(f"NLUKit: one 1 MB line in {long_cpu - startup:.3f} CPU s (wall {long_wall:.3f} s)")
+
+    duckling = duckling_throughput(texts)
+    if duckling:
+        print(f"throughput ratio NLUKit / Duckling: {swift_rate / duckling[0]:,.1f}x")
+        duckling_agreement(nlu, texts, all_path, duckling[1])
 
     models = python_models()
     reference = datetime.datetime.fromisoformat(REFERENCE)
