@@ -73,6 +73,20 @@ enum CurrencyUnits {
     /// The most tokens any phrase of the table has.
     static let longestPhrase: Int = table.keys.map { $0.split(separator: " ").count }.max() ?? 1
 
+    /// Every phrase's proper beginnings ("u", "u .", "u . s" for "u . s . dollar"): a look-up stops as soon
+    /// as the words read so far begin no phrase, so most tokens cost one dictionary probe.
+    static let beginnings: Set<String> = {
+        var beginnings = Set<String>()
+        for phrase in table.keys {
+            var words = phrase.split(separator: " ")
+            while words.count > 1 {
+                words.removeLast()
+                beginnings.insert(words.joined(separator: " "))
+            }
+        }
+        return beginnings
+    }()
+
     /// The longest currency phrase starting at token `index`, with its last token.
     static func unit(in text: TokenizedText, at index: Int) -> (unit: Unit, last: Int)? {
         var phrase = ""
@@ -83,6 +97,7 @@ enum CurrencyUnits {
             if position > index && token.spaceBefore && token.kind == .symbol && token.text != "$" { break }
             phrase += (phrase.isEmpty ? "" : " ") + token.text
             if let unit = table[phrase] { best = (unit, position) }
+            if !beginnings.contains(phrase) { break }
             position += 1
         }
         if best == nil, let token = text.token(index), let millions = millionsOfISO(token) { best = (millions, index) }
