@@ -33,6 +33,33 @@ import Testing
         #expect(found.first?.2.map(\.value) == ["2016-05-04", "2017-05-04"])
     }
 
+    @Test func weekdayWithADayOfMonthIsThePastAndNextMonthWhereItFalls() {
+        // 2016: the 21st is a Monday in March (past) and in November (future).
+        let found = values("on Monday 21")
+        #expect(found.first?.2.map(\.timex) == ["XXXX-WXX-1", "XXXX-WXX-1"])
+        #expect(found.first?.2.map(\.value) == ["2016-03-21", "2016-11-21"])
+    }
+
+    @Test func monthToMonthWithoutYearReadsEachEndAlone() {
+        // November is this month: the future range starts now-ish, the past one a year before.
+        let found = values("from Nov to March")
+        #expect(found.first?.2.map(\.timex) == ["(XXXX-11-01,XXXX-03-01,P4M)", "(XXXX-11-01,XXXX-03-01,P4M)"])
+        #expect(found.first?.2.map(\.start) == ["2015-11-01", "2016-11-01"])
+        #expect(found.first?.2.map(\.end) == ["2016-03-01", "2017-03-01"])
+        // The reference inside the range: one reading, the range around it.
+        #expect(values("from Oct to Dec").first?.2.map(\.start) == ["2016-10-01"])
+    }
+
+    @Test func partsOfPeriodsNarrowTheSpan() {
+        let endOfYear = values("at the end of 2000").first
+        #expect(endOfYear?.1 == "end of 2000")
+        #expect(endOfYear?.2 == [DateTimeValue(timex: "2000", type: "daterange", start: "2000-09-01", end: "2001-01-01", mod: "end")])
+        #expect(values("mid-November 2015").first?.2.map(\.start) == ["2015-11-10"])
+        // "later this month" is cut at the reference, with no Mod.
+        #expect(values("later this month").first?.2 == [DateTimeValue(timex: "2016-11", type: "daterange", start: "2016-11-16", end: "2016-12-01")])
+        #expect(values("since late July").first?.2.first?.mod == "since-end")
+    }
+
     @Test func dayThatDoesNotExistIsNoDate() {
         #expect(values("February 30th").allSatisfy { $0.0 != .date })
         #expect(values("2019-02-29").allSatisfy { $0.0 != .date })

@@ -118,11 +118,13 @@ struct DateParser {
             if let (date, dateEnd) = monthDay(at: written) ?? dayMonth(at: written) ?? numericDate(at: written) {
                 return (date, dateEnd)
             }
-            // "Monday 21", "tuesday the eleventh": the nearest such day that falls on that weekday.
+            // "Monday 21": the past and the future 21st that fall on a Monday; "tuesday the eleventh": the nearest.
             var dayIndex = written
             if text.word(dayIndex) == "the" { dayIndex += 1 }
             if let (day, dayEnd) = dayNumber(at: dayIndex), !(text.token(dayEnd).map { $0.isSymbol(":") || $0.isSymbol("-") } ?? false),
                !(text.word(dayEnd).map { ["am", "pm", "a", "p", "oclock"].contains($0) } ?? false) {
+                let open = SpokenDate(kind: .weekdayAndDay(weekday: weekday, day: day))
+                guard dayIndex > written else { return open.readings(reference).isEmpty ? nil : (open, dayEnd) }
                 for offset in 0...12 {
                     for sign in [1, -1] {
                         let month = CivilDate(year: reference.year, month: reference.month, day: 1)!.adding(months: sign * offset)
@@ -248,9 +250,11 @@ struct DateParser {
         if let next = text.token(index + 3), next.isSymbol(mark), !next.spaceBefore,
            let yearToken = text.token(index + 4), yearToken.isDigits, !yearToken.spaceBefore {
             guard var year = Int(yearToken.text), yearToken.text.count == 4 || yearToken.text.count == 2 else { return nil }
-            if yearToken.text.count == 2 { year += year < 50 ? 2000 : 1900 }
+            // Two digits: 00-29 this century, 30-99 the last; LUIS leaves 30-39 open to the century.
+            let openCentury = yearToken.text.count == 2 && year >= 30 && year < 40
+            if yearToken.text.count == 2 { year += year < 30 ? 2000 : 1900 }
             guard let date = CivilDate(year: year, month: month, day: day) else { return nil }
-            return (SpokenDate(kind: .exact(date)), index + 5)
+            return (SpokenDate(kind: openCentury ? .openCentury(date) : .exact(date)), index + 5)
         }
         // Without a year only "/" makes a date ("5/17"); "7.6" and "3-8" are more often other things.
         guard mark == "/", CivilDate(year: 2000, month: month, day: day) != nil else { return nil }

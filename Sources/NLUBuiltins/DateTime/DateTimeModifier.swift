@@ -4,7 +4,7 @@ enum DateTimeModifier: String {
     case before, after, since, approx
 
     private static let phrases: [([String], DateTimeModifier)] = [
-        (["no", "later", "than"], .before), (["prior", "to"], .before), (["earlier", "than"], .before), (["before"], .before),
+        (["no", "later", "than"], .before), (["prior", "to"], .before), (["by"], .before), (["earlier", "than"], .before), (["before"], .before),
         (["later", "than"], .after), (["after"], .after), (["since"], .since), (["starting", "from"], .since),
         (["starting"], .since), (["beginning"], .since), (["as", "early", "as"], .since), (["any", "time", "from"], .since),
         (["around"], .approx), (["about"], .approx), (["approximately"], .approx), (["circa"], .approx), (["approx"], .approx),
@@ -44,6 +44,21 @@ enum DateTimeModifier: String {
             })
         case (_, .daterange), (_, .datetimerange), (_, .timerange):
             return (type, values.compactMap { value in
+                // "before early September", "since late July": a part of a period, the Mods joined.
+                if let part = value.mod, ["start", "mid", "end"].contains(part) {
+                    switch modifier {
+                    case .before:
+                        return (part == "end" ? value.end : value.start).map {
+                            DateTimeValue(timex: value.timex, type: value.type, end: $0, mod: "before-" + part)
+                        }
+                    case .after:
+                        return (part == "start" ? value.start : value.end).map {
+                            DateTimeValue(timex: value.timex, type: value.type, start: $0, mod: "after-" + part)
+                        }
+                    default:
+                        return value.start.map { DateTimeValue(timex: value.timex, type: value.type, start: $0, mod: "since-" + part) }
+                    }
+                }
                 switch modifier {
                 case .before: return value.start.map { DateTimeValue(timex: value.timex, type: value.type, end: $0, mod: "before") }
                 case .after: return value.end.map { DateTimeValue(timex: value.timex, type: value.type, start: $0, mod: "after") }

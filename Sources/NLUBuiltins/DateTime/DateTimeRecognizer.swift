@@ -34,7 +34,8 @@ struct DateTimeCandidates {
         self.reference = reference
         dates = DateParser(text, numbers: numbers, reference: reference.date)
         times = TimeParser(text, numbers: numbers)
-        ranges = DateRangeParser(text, dates: dates, reference: reference.date)
+        ranges = DateRangeParser(text, dates: dates, reference: reference.date,
+                                 afterMidnight: reference.hour + reference.minute + reference.second > 0)
         durations = DurationParser(text, numbers: numbers)
     }
 
@@ -156,7 +157,7 @@ struct DateTimeCandidates {
         // A span of days.
         if let (range, afterRange) = ranges.range(at: index) {
             emit(.daterange, afterRange - 1, range.spans.map {
-                DateTimeValue(timex: range.timex, type: "daterange", start: $0.start.text, end: $0.end.text)
+                DateTimeValue(timex: range.timex, type: "daterange", start: $0.start.text, end: $0.end.text, mod: range.mod)
             })
         }
         // "in 3 hours", "2 minutes ago": a moment; "3 hours": a duration.
