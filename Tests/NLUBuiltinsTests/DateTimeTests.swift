@@ -60,6 +60,29 @@ import Testing
         #expect(values("since late July").first?.2.first?.mod == "since-end")
     }
 
+    @Test func weeksNamedByTheirPlaceFollowISOWeeks() {
+        // ISO week 1 of 2015 starts on Monday 2014-12-29; a month's weeks are those whose Thursday is in it.
+        #expect(values("the first week of 2015").first?.2 == [DateTimeValue(timex: "2015-W01", type: "daterange", start: "2014-12-29", end: "2015-01-05")])
+        #expect(values("the last week of Dec 2016").first?.2 == [DateTimeValue(timex: "2016-12-W05", type: "daterange", start: "2016-12-26", end: "2017-01-02")])
+        #expect(values("the week of April 10th").first?.2.map(\.start) == ["2016-04-04", "2017-04-10"])
+    }
+
+    @Test func countedQuartersAndYearsInWords() {
+        // The reference is in Q4 2016: the last two quarters are Q2 and Q3.
+        #expect(values("sales for the last 2 quarters").first?.2 == [DateTimeValue(timex: "(2016-04-01,2016-10-01,P6M)", type: "daterange", start: "2016-04-01", end: "2016-10-01")])
+        #expect(values("2019 H2").first?.2.map(\.start) == ["2019-07-01"])
+        #expect(values("they left in nineteen ninety six").first?.2.first?.timex == "1996")
+        #expect(values("born on January twenty five nineteen eighty six").first?.2.first?.value == "1986-01-25")
+    }
+
+    @Test func modifiersAfterADateTime() {
+        #expect(values("today before 4pm").first?.2 == [DateTimeValue(timex: "2016-11-07T16", type: "datetimerange", end: "2016-11-07 16:00:00", mod: "before")])
+        #expect(values("in 2018 or later").first?.2 == [DateTimeValue(timex: "2018", type: "daterange", start: "2018-01-01", mod: "since")])
+        // "and after" followed by another phrase is not a modifier of the date.
+        #expect(values("on 1/1/2016 and after my work is done").first?.0 == .date)
+        #expect(values("go to bed end of the day").first?.2.first?.value == "2016-11-07 23:59:59")
+    }
+
     @Test func dayThatDoesNotExistIsNoDate() {
         #expect(values("February 30th").allSatisfy { $0.0 != .date })
         #expect(values("2019-02-29").allSatisfy { $0.0 != .date })

@@ -16,7 +16,7 @@ import Testing
         ("email", [.email], 0.95),
         ("url", [.url], 0.71),
         ("phonenumber", [.phonenumber], 0.80),
-        ("datetime", BuiltinEntityType.dateTimeTypes, 0.57),
+        ("datetime", BuiltinEntityType.dateTimeTypes, 0.64),
     ]
 
     @Test(arguments: floors.map(\.0))

@@ -218,10 +218,25 @@ struct DateParser {
 
     /// A four-digit year 1000…2999 (or "'19"): (year, next index).
     func year(at index: Int) -> (Int, Int)? {
-        guard let token = text.token(index), token.isDigits, token.text.count == 4, let year = Int(token.text),
+        guard let token = text.token(index) else { return nil }
+        if token.isWord { return spokenYear(at: index) }
+        guard token.isDigits, token.text.count == 4, let year = Int(token.text),
               year >= 1000, year <= 2999 else { return nil }
         if let next = text.token(index + 1), !next.spaceBefore, next.isWord || next.isDigits { return nil }
         return (year, index + 1)
+    }
+
+    /// A year in words: "two thousand and fifteen", "nineteen hundred ninety three", "nineteen ninety six",
+    /// "twenty twenty".
+    private func spokenYear(at index: Int) -> (Int, Int)? {
+        guard let number = numbers.parse(at: index), number.spelled, number.kind == .cardinal, number.value.isInteger else { return nil }
+        let value = Int(number.value.double)
+        if value >= 1000, value <= 2999 { return (value, number.endToken) }
+        // Two pairs of digits said apart: the century, then the year in it.
+        guard value >= 11, value <= 29, number.endToken == index + 1,
+              let rest = numbers.parse(at: number.endToken), rest.spelled, rest.kind == .cardinal, rest.value.isInteger,
+              rest.value.double >= 10, rest.value.double <= 99, text.word(number.endToken) != "and" else { return nil }
+        return (value * 100 + Int(rest.value.double), rest.endToken)
     }
 
     // MARK: digits

@@ -18,7 +18,8 @@ struct DateRangeParser {
     func range(at index: Int) -> (SpokenDateRange, Int)? {
         var best: (SpokenDateRange, Int)?
         for candidate in [between(at: index), relativePeriod(at: index), countedPeriod(at: index), quarter(at: index),
-                          monthRange(at: index), numberedWeek(at: index), yearRange(at: index), partOfPeriod(at: index)] {
+                          monthRange(at: index), numberedWeek(at: index), yearRange(at: index), partOfPeriod(at: index),
+                          weekOfPeriod(at: index)] {
             if let candidate, candidate.1 > (best?.1 ?? index) { best = candidate }
         }
         return best
@@ -81,16 +82,32 @@ struct DateRangeParser {
         var position = index
         var relation = text.word(position).flatMap { Self.relations[$0] != nil ? $0 : nil }
         if relation != nil { position += 1 }
-        guard let number = dates.numbers.parse(at: position), number.kind == .cardinal, number.value.isInteger,
-              number.value.double >= 1, number.value.double <= 1000 else { return nil }
+        guard var number = dates.numbers.parse(at: position) else { return nil }
+        // "2 quarters" reads as the fraction 2/4: the count is back in quarters.
+        if let last = text.word(number.endToken - 1), last == "quarters" || last == "quarter", number.endToken - 1 > position {
+            let count = (number.value.double * 4).rounded()
+            guard count >= 1, count <= 1000 else { return nil }
+            number.value = .integer(Int64(count))
+            number.kind = .cardinal
+            number.endToken -= 1
+        }
+        guard number.kind == .cardinal, number.value.isInteger, number.value.double >= 1, number.value.double <= 1000 else { return nil }
         position = number.endToken
         if relation == nil, let word = text.word(position), ["next", "coming", "upcoming", "past", "previous", "last"].contains(word) {
             relation = word
             position += 1
         }
-        guard let relation, relation != "this", relation != "current", let unitWord = text.word(position),
-              let unit = DateTimeWords.units[unitWord], !unit.isTime else { return nil }
+        guard let relation, relation != "this", relation != "current", let unitWord = text.word(position) else { return nil }
         let count = Int(number.value.double)
+        // "last 2 quarters", "the coming three quarters": whole quarters, from the current one's start.
+        if unitWord == "quarters" || unitWord == "quarter" {
+            let current = CivilDate(year: reference.year, month: (reference.month - 1) / 3 * 3 + 1, day: 1)!
+            let forward = (Self.relations[relation] ?? 1) > 0
+            let start = forward ? current.adding(months: 3) : current.adding(months: -3 * count)
+            let end = forward ? start.adding(months: 3 * count) : current
+            return (fixedSpan(start, end, duration: "P" + String(3 * count) + "M"), position + 1)
+        }
+        guard let unit = DateTimeWords.units[unitWord], !unit.isTime else { return nil }
         let forward = (Self.relations[relation] ?? 1) > 0
         func shift(_ date: CivilDate, _ n: Int) -> CivilDate {
             switch unit.letter {
@@ -116,6 +133,16 @@ struct DateRangeParser {
             year = y
             position = end
         }
+        // "2017-q1", "2019-H2".
+        if year != nil, let dash = text.token(position), dash.isSymbol("-"), !dash.spaceBefore { position += 1 }
+        // "2019 H2": a half of a year said.
+        if let year, text.word(position) == "h", let digits = text.token(position + 1), digits.isDigits, !digits.spaceBefore,
+           let h = Int(digits.text), h == 1 || h == 2 {
+            let start = CivilDate(year: year, month: 6 * h - 5, day: 1)!
+            return (fixedSpan(start, start.adding(months: 6), duration: "P6M"), position + 2)
+        }
+        // "1st quarter of 2013", "the third quarter of 2019".
+        if year == nil, let (q, end) = ordinalQuarter(at: position) { return (q, end) }
         guard let word = text.word(position), word == "q", let digits = text.token(position + 1), digits.isDigits,
               !digits.spaceBefore, let q = Int(digits.text), q >= 1, q <= 4 else {
             return nil
@@ -139,6 +166,16 @@ struct DateRangeParser {
         let past = thisYear <= reference ? thisYear : thisYear.adding(months: -12)
         let timex = "(XXXX-" + Timex.pad(3 * q - 2, 2) + "-01,XXXX-" + Timex.pad((3 * q) % 12 + 1, 2) + "-01,P3M)"
         return (SpokenDateRange(timex: timex, spans: [(past, past.adding(months: 3)), (future, future.adding(months: 3))]), position)
+    }
+
+    private func ordinalQuarter(at index: Int) -> (SpokenDateRange, Int)? {
+        var position = index
+        if text.word(position) == "the" { position += 1 }
+        guard let number = dates.numbers.parse(at: position), number.kind == .ordinal, number.value.isInteger,
+              number.value.double >= 1, number.value.double <= 4, text.word(number.endToken) == "quarter",
+              text.word(number.endToken + 1) == "of", let (year, end) = dates.year(at: number.endToken + 2) else { return nil }
+        let start = CivilDate(year: year, month: 3 * Int(number.value.double) - 2, day: 1)!
+        return (fixedSpan(start, start.adding(months: 3), duration: "P3M"), end)
     }
 
     /// "May", "in May" (the year left open), "May 2017", "2017 april", "Dec/2018", "April in 2016".
@@ -182,7 +219,7 @@ struct DateRangeParser {
         }
         guard let (year, end) = dates.year(at: position) else { return nil }
         if !said {
-            guard let lead = text.word(index - 1), ["in", "during", "since", "of", "for", "year", "until", "till", "by", "before", "after", "and", "from", "to", "through", "between"].contains(lead) else {
+            guard let lead = text.word(index - 1), ["in", "during", "since", "of", "for", "year", "until", "till", "by", "before", "after", "and", "from", "to", "through", "between", "than", "on", "as"].contains(lead) else {
                 return nil
             }
         }
