@@ -6,8 +6,9 @@ extension SentenceEmbedder {
     /// last hidden states over the word pieces that lie inside the word, from the same encoder pass.
     ///
     /// Mean, not the first piece: the vector then stands for the whole word however the vocabulary
-    /// splits it ("lunchbox" and "lunch box" end up alike), and on Snips it tagged better than the
-    /// first piece (docs/entities.md). A word with no piece inside it (truncated away past
+    /// splits it, and a word our tokenizer keeps whole but BERT splits ("don't" → don ' t) gets all of
+    /// its pieces; the first piece is what fine-tuned BERT taggers use, where training teaches it to
+    /// speak for the word — a frozen encoder was not trained so. A word with no piece inside it (truncated away past
     /// ``maxSequenceLength``, or text the tokenizer drops) gets the mean of the pieces that overlap
     /// it, or zeros when none does.
     ///

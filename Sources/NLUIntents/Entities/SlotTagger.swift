@@ -244,6 +244,9 @@ public struct SlotTagger: Sendable {
             if let stored = configuration.wordVectors {
                 let clusters = try WordVectorClusters.load(sizes: stored.clusterSizes, dimension: stored.dimension, tensor: tensor)
                 let featurizer = try wordVectors(stored.encoder)
+                if let revision = stored.encoder.revision, featurizer.reference.model != stored.encoder.model || featurizer.reference.revision != revision {
+                    throw EntityTaggerError.invalidModel("the tagger was trained on the word vectors of \(stored.encoder.model) (fingerprint \(revision)), but the encoder given is \(featurizer.reference.model) (fingerprint \(featurizer.reference.revision ?? "-")); retrain, or restore that model")
+                }
                 guard featurizer.wordVectorDimension == stored.dimension else {
                     throw EntityTaggerError.invalidModel("the tagger was trained on word vectors of \(stored.dimension) values from \(stored.encoder.model), but the encoder found gives \(featurizer.wordVectorDimension)")
                 }
