@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "NLUIntents",
             dependencies: [
-                "NLUCore", "NLUText",
+                "NLUCore", "NLUText", "NLUBuiltins",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
@@ -102,7 +102,7 @@ let package = Package(
         .target(
             name: "NLUServer",
             dependencies: [
-                "NLUCore", "NLUIntents", "NLUQuestionAnswering", "NLUEmbeddings",
+                "NLUCore", "NLUBuiltins", "NLUIntents", "NLUQuestionAnswering", "NLUEmbeddings",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -146,11 +146,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering", "NLUFuzzSupport"]),
-        .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents", "NLUFuzzSupport"]),
+        .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents", "NLUBuiltins", "NLUFuzzSupport"]),
         .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence", "NLUFuzzSupport"]),
         .testTarget(name: "NLUSearchTests", dependencies: ["NLUSearch", "NLUFuzzSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "NLUCoreMLTests", dependencies: ["NLUCoreML", "NLUFuzzSupport"]),
-        .testTarget(name: "NLUServerTests", dependencies: ["NLUServer", "NLUIntents", "NLUEmbeddings", "NLUFuzzSupport"]),
+        .testTarget(name: "NLUServerTests", dependencies: ["NLUServer", "NLUBuiltins", "NLUIntents", "NLUEmbeddings", "NLUFuzzSupport"]),
         .testTarget(name: "CLITests", dependencies: ["nlu", "NLUFuzzSupport"]),
     ],
     swiftLanguageModes: [.v6]

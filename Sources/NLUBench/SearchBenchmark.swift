@@ -108,7 +108,7 @@ struct SearchBenchmark: ParsableCommand {
 struct SearchMatrixBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search-matrix",
-        abstract: "Time exact cosine top-k over a random matrix; print milliseconds per query as JSON.")
+        abstract: "Time exact cosine top-k over a random matrix, F32 and INT8 scans; print milliseconds per query as JSON.")
 
     @Option(help: "Rows (chunks).")
     var rows: Int = 100_000
@@ -131,18 +131,29 @@ struct SearchMatrixBenchmark: ParsableCommand {
         matrix.reserve(rows: rows)
         for _ in 0..<rows { matrix.append((0..<dimension).map { _ in Float.random(in: -1..<1, using: &random) }) }
         let probes = (0..<queries).map { _ in (0..<dimension).map { _ in Float.random(in: -1..<1, using: &random) } }
-        _ = matrix.top(k, for: probes[0])
-        var latencies: [Double] = []
-        var checksum = 0
-        for probe in probes {
-            let start = DispatchTime.now().uptimeNanoseconds
-            let top = matrix.top(k, for: probe)
-            latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-            checksum &+= top.first?.row ?? 0
+        let quantizeStart = DispatchTime.now().uptimeNanoseconds
+        matrix.quantize()
+        let quantizeMs = Double(DispatchTime.now().uptimeNanoseconds - quantizeStart) / 1e6
+        // Each scan is timed on every probe; both must return the same rows (the re-ranking is exact).
+        var results: [String: [[Int]]] = [:]
+        var figures: [String] = []
+        for scan in VectorMatrix.Scan.allCases {
+            _ = matrix.top(k, for: probes[0], scan: scan)
+            var latencies: [Double] = []
+            var rowsFound: [[Int]] = []
+            for probe in probes {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let top = matrix.top(k, for: probe, scan: scan)
+                latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                rowsFound.append(top.map(\.row))
+            }
+            results[scan.rawValue] = rowsFound
+            latencies.sort()
+            figures.append("\"\(scan.rawValue)\":{\"mean_ms\":\(latencies.reduce(0, +) / Double(latencies.count)),"
+                           + "\"median_ms\":\(latencies[latencies.count / 2]),\"p95_ms\":\(latencies[latencies.count * 95 / 100])}")
         }
-        latencies.sort()
-        print("{\"rows\":\(rows),\"dimension\":\(dimension),\"queries\":\(queries),\"k\":\(k),"
-              + "\"mean_ms\":\(latencies.reduce(0, +) / Double(latencies.count)),\"median_ms\":\(latencies[latencies.count / 2]),"
-              + "\"p95_ms\":\(latencies[latencies.count * 95 / 100]),\"checksum\":\(checksum)}")
+        let agreeing = zip(results["f32"] ?? [], results["int8"] ?? []).filter { $0 == $1 }.count
+        print("{\"rows\":\(rows),\"dimension\":\(dimension),\"queries\":\(queries),\"k\":\(k),\"threads\":\(Kernels.threadCount),"
+              + "\"quantize_ms\":\(quantizeMs),\"scans_agree\":\(agreeing),\(figures.joined(separator: ","))}")
     }
 }

@@ -20,19 +20,22 @@ public struct CoreMLQuestionAnsweringModel: QuestionAnsweringModel {
     public let model: CoreMLModel
     /// The fixed window length `L` of the inputs.
     public let sequenceLength: Int
+    /// The id that pads each window to ``sequenceLength``: the tokenizer's `[PAD]`.
+    public let padID: Int32
     let idsType: FeatureType
     let typesType: FeatureType?
 
-    /// Loads `url` and checks it has the sample's inputs and outputs.
+    /// Loads `url` and checks it has the sample's inputs and outputs; `padID` is the tokenizer's `[PAD]` id.
     /// - Throws: ``CoreMLError`` for a file that cannot be read, ``CoreMLQuestionAnsweringError`` when the features
     ///   are not those of a BERT QA model.
-    public init(contentsOf url: URL) throws {
-        try self.init(model: CoreMLModel(contentsOf: url), file: url.path)
+    public init(contentsOf url: URL, padID: Int32 = 0) throws {
+        try self.init(model: CoreMLModel(contentsOf: url), padID: padID, file: url.path)
     }
 
     /// Adapts a loaded model; `file` names it in errors.
-    public init(model: CoreMLModel, file: String = "the model") throws {
+    public init(model: CoreMLModel, padID: Int32 = 0, file: String = "the model") throws {
         self.model = model
+        self.padID = padID
         let description = model.modelDescription
         func fixedShape(_ name: String) throws -> (FeatureType, Int)? {
             guard let feature = description.inputs.first(where: { $0.name == name }) else { return nil }
@@ -79,11 +82,12 @@ public struct CoreMLQuestionAnsweringModel: QuestionAnsweringModel {
         end.reserveCapacity(batch.batchSize * length)
         for row in 0..<batch.batchSize {
             let span = (row * length)..<((row + 1) * length)
-            // Padding: the ids the batch already padded with stay; beyond, the pad id of the first padded slot
-            // or, with none, id 0 ([PAD] in BERT vocabularies), type 0.
+            // Padding, the batch's own and up to the fixed length: `[PAD]` with type 0.
             var ids = Array(batch.tokenIDs[span]), types = Array(batch.tokenTypeIDs[span])
-            for position in ids.indices where batch.attentionMask[span.lowerBound + position] == 0 { types[position] = 0 }
-            let padID = zip(ids, batch.attentionMask[span]).first(where: { $0.1 == 0 })?.0 ?? 0
+            for position in ids.indices where batch.attentionMask[span.lowerBound + position] == 0 {
+                ids[position] = padID
+                types[position] = 0
+            }
             ids += [Int32](repeating: padID, count: sequenceLength - length)
             types += [Int32](repeating: 0, count: sequenceLength - length)
             var input = DictionaryFeatureProvider(["wordIDs": Self.feature(ids, as: idsType)])

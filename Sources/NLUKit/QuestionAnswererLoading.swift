@@ -27,7 +27,8 @@ public enum QuestionAnswererLoading {
         }
         guard precision == .f32 else { throw PrecisionError.notApplicable(precision, model: source) }
         let file = URL(fileURLWithPath: source)
-        let model = try CoreMLQuestionAnsweringModel(contentsOf: file)
+        // The file first: one that is not a QA model is named as such before any vocabulary is looked for.
+        let loaded = try CoreMLQuestionAnsweringModel(contentsOf: file)
         let vocabularyFile = vocabulary.map { URL(fileURLWithPath: $0) }
             ?? file.deletingLastPathComponent().appendingPathComponent("vocab.txt")
         guard FileManager.default.fileExists(atPath: vocabularyFile.path) else {
@@ -35,6 +36,7 @@ public enum QuestionAnswererLoading {
         }
         let tokenizer = try BertTokenizer(vocabulary: Vocabulary(contentsOf: vocabularyFile),
                                           options: BertTokenizer.Options(lowercase: lowercase))
+        let model = try CoreMLQuestionAnsweringModel(model: loaded.model, padID: tokenizer.padID, file: source)
         return QuestionAnswerer(model: model, tokenizer: tokenizer)
     }
 }

@@ -113,6 +113,36 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("--crf-c2"))
     }
 
+    @Test func predictReturnsBuiltinEntitiesWithTheirResolutionAgainstTheReferenceTime() throws {
+        let directory = try workDirectory()
+        // An NLUKit dataset whose entities "when" and "amount" are built-ins (as the importers map system entities).
+        let dataset = try write("""
+            {"format": "nlukit-intents", "version": 1,
+             "intents": [{"name": "pay", "utterances": [{"text": "pay the landlord"}, {"text": "send money to bob"}, {"text": "transfer cash"}]},
+                         {"name": "remind", "utterances": [{"text": "remind me later"}, {"text": "set a reminder"}, {"text": "reminder please"}]}],
+             "entities": [{"name": "when", "values": [], "builtin": "datetime"}, {"name": "amount", "values": [], "builtin": "currency"}]}
+            """, "builtins.json", in: directory)
+        let model = directory.appendingPathComponent("b.nlumodel").path
+        let train = try runNLU(["intents", "train", dataset, "-o", model] + Self.fast)
+        #expect(train.status == 0, "\(train.stderr)")
+        let json = try runNLU(["intents", "predict", "--model", model, "--json", "--reference-time", "2016-11-07T10:00:00",
+                               "remind me tomorrow at 7pm to pay $20"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let entities = try #require(object["entities"] as? [[String: Any]])
+        #expect(entities.map { $0["entity"] as? String } == ["when", "amount"])
+        #expect(entities.map { $0["value"] as? String } == ["2016-11-08 19:00:00", "20"])
+        #expect(entities.map { $0["extractor"] as? String } == ["builtin", "builtin"])
+        #expect(entities.map { $0["builtin"] as? String } == ["datetime", "currency"])
+        let values = try #require((entities[0]["resolution"] as? [String: Any])?["values"] as? [[String: Any]])
+        #expect(values.first?["timex"] as? String == "2016-11-08T19")
+        #expect((entities[1]["resolution"] as? [String: Any])?["unit"] as? String == "Dollar")
+        let text = try runNLU(["intents", "predict", "--model", model, "--reference-time", "2016-11-07", "pay $20 tomorrow"])
+        #expect(text.stdout.contains("    when = 2016-11-08 \"tomorrow\" [8..<16] (date) builtin 100.0%"), "\(text.stdout)")
+        let bad = try runNLU(["intents", "predict", "--model", model, "--reference-time", "next week", "hi"])
+        #expect(bad.status == 2 && bad.stderr.contains("--reference-time") && bad.stderr.contains("YYYY-MM-DD"))
+    }
+
     @Test func tinyDatasetTrainsWithTheAutomaticMinimumDocumentFrequency() throws {
         let directory = try workDirectory()
         let dataset = try write(#"""

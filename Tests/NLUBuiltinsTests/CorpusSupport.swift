@@ -5,7 +5,8 @@ import NLUBuiltins
 let builtinsFixtures = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/builtins")
 
-/// One converted Recognizers-Text spec case (scripts/fixtures/builtins_recognizers_text.py).
+/// One converted corpus case with its exact expected entities (scripts/fixtures/builtins_recognizers_text.py,
+/// scripts/fixtures/duckling_corpus.py for Duckling's kinds other than time and duration).
 struct CorpusCase: Decodable {
     struct Entity: Decodable, Equatable {
         var entity: String
@@ -41,30 +42,18 @@ struct CorpusScore: CustomStringConvertible {
     }
 }
 
-/// Runs `recognizer` on every case of the fixture `name`.json; a case passes when the entities found
-/// are exactly the expected ones: same kinds, offsets, and resolution (for date-times, the same set of
-/// values with their timex, type, value, start, end and Mod).
-func scoreCorpus(_ name: String, types: Set<BuiltinEntityType>) throws -> CorpusScore {
-    let data = try Data(contentsOf: builtinsFixtures.appendingPathComponent("recognizers-text/\(name).json"))
+/// Runs `recognizer` on every case of the fixture `corpus/name.json`; a case passes when the entities
+/// found are exactly the expected ones: same kinds, offsets, and resolution (for date-times, the same set
+/// of values with their timex, type, value, start, end and Mod).
+func scoreCorpus(_ name: String, types: Set<BuiltinEntityType>, corpus: String = "recognizers-text") throws -> CorpusScore {
+    let data = try Data(contentsOf: builtinsFixtures.appendingPathComponent("\(corpus)/\(name).json"))
     let cases = try JSONDecoder().decode([CorpusCase].self, from: data)
     let recognizer = BuiltinRecognizer(types: types)
     var score = CorpusScore()
     for item in cases {
         let reference = try item.reference.map { try ReferenceTime(iso8601: $0) }
             ?? ReferenceTime(date: CivilDate(year: 2016, month: 11, day: 7)!)
-        let found = recognizer.entities(in: item.text, reference: reference).map { entity -> CorpusCase.Entity in
-            var resolution = CorpusCase.Resolution()
-            switch entity.resolution {
-            case .value(let value, let unit, let iso):
-                resolution.value = value
-                resolution.unit = unit
-                resolution.isoCurrency = iso
-            case .dateTimes(let values):
-                resolution.values = values
-            }
-            return CorpusCase.Entity(entity: entity.type.rawValue, start: entity.scalarRange.lowerBound,
-                                     end: entity.scalarRange.upperBound, text: entity.text, resolution: resolution)
-        }
+        let found = recognizer.entities(in: item.text, reference: reference).map(corpusEntity)
         let group = item.entities.first?.entity ?? "none"
         score.total[group, default: 0] += 1
         if normalized(found) == normalized(item.entities) {
@@ -74,6 +63,21 @@ func scoreCorpus(_ name: String, types: Set<BuiltinEntityType>) throws -> Corpus
         }
     }
     return score
+}
+
+/// A found entity in the fixtures' shape.
+func corpusEntity(_ entity: BuiltinEntity) -> CorpusCase.Entity {
+    var resolution = CorpusCase.Resolution()
+    switch entity.resolution {
+    case .value(let value, let unit, let iso):
+        resolution.value = value
+        resolution.unit = unit
+        resolution.isoCurrency = iso
+    case .dateTimes(let values):
+        resolution.values = values
+    }
+    return CorpusCase.Entity(entity: entity.type.rawValue, start: entity.scalarRange.lowerBound,
+                             end: entity.scalarRange.upperBound, text: entity.text, resolution: resolution)
 }
 
 private func normalized(_ entities: [CorpusCase.Entity]) -> [CorpusCase.Entity] {
@@ -89,7 +93,7 @@ private func describe(_ value: DateTimeValue) -> String {
     [value.timex, value.type, value.value ?? "", value.start ?? "", value.end ?? "", value.mod ?? ""].joined(separator: ",")
 }
 
-private func describe(_ entities: [CorpusCase.Entity]) -> String {
+func describe(_ entities: [CorpusCase.Entity]) -> String {
     entities.map { entity in
         let resolution = entity.resolution.values.map { $0.map(describe).joined(separator: "; ") }
             ?? [entity.resolution.value, entity.resolution.unit, entity.resolution.isoCurrency].compactMap { $0 }.joined(separator: " ")

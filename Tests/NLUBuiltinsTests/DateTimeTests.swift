@@ -33,6 +33,66 @@ import Testing
         #expect(found.first?.2.map(\.value) == ["2016-05-04", "2017-05-04"])
     }
 
+    @Test func weekdayWithADayOfMonthIsThePastAndNextMonthWhereItFalls() {
+        // 2016: the 21st is a Monday in March (past) and in November (future).
+        let found = values("on Monday 21")
+        #expect(found.first?.2.map(\.timex) == ["XXXX-WXX-1", "XXXX-WXX-1"])
+        #expect(found.first?.2.map(\.value) == ["2016-03-21", "2016-11-21"])
+    }
+
+    @Test func monthToMonthWithoutYearReadsEachEndAlone() {
+        // November is this month: the future range starts now-ish, the past one a year before.
+        let found = values("from Nov to March")
+        #expect(found.first?.2.map(\.timex) == ["(XXXX-11-01,XXXX-03-01,P4M)", "(XXXX-11-01,XXXX-03-01,P4M)"])
+        #expect(found.first?.2.map(\.start) == ["2015-11-01", "2016-11-01"])
+        #expect(found.first?.2.map(\.end) == ["2016-03-01", "2017-03-01"])
+        // The reference inside the range: one reading, the range around it.
+        #expect(values("from Oct to Dec").first?.2.map(\.start) == ["2016-10-01"])
+    }
+
+    @Test func partsOfPeriodsNarrowTheSpan() {
+        let endOfYear = values("at the end of 2000").first
+        #expect(endOfYear?.1 == "end of 2000")
+        #expect(endOfYear?.2 == [DateTimeValue(timex: "2000", type: "daterange", start: "2000-09-01", end: "2001-01-01", mod: "end")])
+        #expect(values("mid-November 2015").first?.2.map(\.start) == ["2015-11-10"])
+        // "later this month" is cut at the reference, with no Mod.
+        #expect(values("later this month").first?.2 == [DateTimeValue(timex: "2016-11", type: "daterange", start: "2016-11-16", end: "2016-12-01")])
+        #expect(values("since late July").first?.2.first?.mod == "since-end")
+    }
+
+    @Test func weeksNamedByTheirPlaceFollowISOWeeks() {
+        // ISO week 1 of 2015 starts on Monday 2014-12-29; a month's weeks are those whose Thursday is in it.
+        #expect(values("the first week of 2015").first?.2 == [DateTimeValue(timex: "2015-W01", type: "daterange", start: "2014-12-29", end: "2015-01-05")])
+        #expect(values("the last week of Dec 2016").first?.2 == [DateTimeValue(timex: "2016-12-W05", type: "daterange", start: "2016-12-26", end: "2017-01-02")])
+        #expect(values("the week of April 10th").first?.2.map(\.start) == ["2016-04-04", "2017-04-10"])
+    }
+
+    @Test func countedQuartersAndYearsInWords() {
+        // The reference is in Q4 2016: the last two quarters are Q2 and Q3.
+        #expect(values("sales for the last 2 quarters").first?.2 == [DateTimeValue(timex: "(2016-04-01,2016-10-01,P6M)", type: "daterange", start: "2016-04-01", end: "2016-10-01")])
+        #expect(values("2019 H2").first?.2.map(\.start) == ["2019-07-01"])
+        #expect(values("they left in nineteen ninety six").first?.2.first?.timex == "1996")
+        #expect(values("born on January twenty five nineteen eighty six").first?.2.first?.value == "1986-01-25")
+    }
+
+    @Test func modifiersAfterADateTime() {
+        #expect(values("today before 4pm").first?.2 == [DateTimeValue(timex: "2016-11-07T16", type: "datetimerange", end: "2016-11-07 16:00:00", mod: "before")])
+        #expect(values("in 2018 or later").first?.2 == [DateTimeValue(timex: "2018", type: "daterange", start: "2018-01-01", mod: "since")])
+        // "and after" followed by another phrase is not a modifier of the date.
+        #expect(values("on 1/1/2016 and after my work is done").first?.0 == .date)
+        #expect(values("go to bed end of the day").first?.2.first?.value == "2016-11-07 23:59:59")
+    }
+
+    @Test func holidaysByName() {
+        // Easter 2017 is April 16th; Thanksgiving 2016 the fourth Thursday of November, the 24th.
+        #expect(values("easter 2017").first?.2.first?.value == "2017-04-16")
+        #expect(values("on thanksgiving").first?.2.map(\.value) == ["2015-11-26", "2016-11-24"])
+        #expect(values("christmas eve").first?.2.first?.timex == "XXXX-12-24")
+        #expect(values("last easter").first?.2.first?.value == "2016-03-27")
+        #expect(values("2 weeks before Christmas").first?.2.first?.value == "2016-12-11")
+        #expect(values("black friday of this year").first?.2.first?.value == "2016-11-25")
+    }
+
     @Test func dayThatDoesNotExistIsNoDate() {
         #expect(values("February 30th").allSatisfy { $0.0 != .date })
         #expect(values("2019-02-29").allSatisfy { $0.0 != .date })

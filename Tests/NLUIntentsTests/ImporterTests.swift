@@ -93,7 +93,8 @@ import Testing
         #expect(pizza.utterances[1].entities == [EntityAnnotation(start: 10, end: 18, entity: "sys.date", value: "tomorrow")])
         #expect(dataset.counterexamples.map(\.text) == ["what is the stock price of apple"])
         #expect(dataset.entities == [EntityDefinition(name: "size", values: [EntityValue("large", synonyms: ["large", "big", "family size"]),
-                                                                            EntityValue("small", synonyms: ["small", "tiny"])])])
+                                                                            EntityValue("small", synonyms: ["small", "tiny"])]),
+                                     EntityDefinition(name: "sys.date", builtin: "date")])
     }
 
     @Test func alexaExpandsSlotsAndSkipsBuiltInsWithoutSamples() throws {

@@ -53,6 +53,40 @@ struct ParseRouteTests {
         }
     }
 
+    @Test func builtinEntitiesComeInRasasDucklingShapeWithTheirResolution() async throws {
+        let dataset = IntentDataset(intents: [
+            Intent(name: "pay", utterances: ["pay the landlord", "send money to bob", "transfer cash"]),
+            Intent(name: "remind", utterances: ["remind me later", "set a reminder", "reminder please"]),
+        ], entities: [EntityDefinition(name: "when", builtin: "datetime"), EntityDefinition(name: "amount", builtin: "currency")])
+        var training = TrainingOptions()
+        training.hiddenSizes = [8]
+        training.epochs = 20
+        training.validationSplit = 0
+        let models = ServedModels(intents: try IntentClassifier.train(on: dataset, training: training))
+        try await withTestServer(models: models) { server in
+            let response = try await server.request("POST", "/model/parse", json:
+                #"{"text": "remind me tomorrow at 7pm to pay $20", "reference_time": "2016-11-07T10:00:00"}"#)
+            #expect(response.status == 200)
+            let entities = try #require(response.object?["entities"] as? [[String: Any]])
+            #expect(entities.map { $0["entity"] as? String } == ["when", "amount"])
+            let when = entities[0]
+            #expect(when["start"] as? Int == 10 && when["end"] as? Int == 25)
+            #expect(when["value"] as? String == "2016-11-08 19:00:00")
+            #expect(when["confidence_entity"] as? Double == 1)
+            #expect(when["extractor"] as? String == "DucklingEntityExtractor")
+            let info = try #require(when["additional_info"] as? [String: Any])
+            #expect(info["type"] as? String == "datetime")
+            let values = try #require(info["values"] as? [[String: Any]])
+            #expect(values.count == 1 && values[0]["timex"] as? String == "2016-11-08T19" && values[0]["value"] as? String == "2016-11-08 19:00:00")
+            let amount = try #require(entities[1]["additional_info"] as? [String: Any])
+            #expect(amount["type"] as? String == "currency" && amount["value"] as? String == "20" && amount["unit"] as? String == "Dollar")
+
+            let bad = try await server.request("POST", "/model/parse", json: #"{"text": "pay $20 tomorrow", "reference_time": "tomorrow"}"#)
+            #expect(bad.status == 400)
+            #expect((bad.object?["message"] as? String ?? "").hasPrefix("field reference_time: invalid reference time"))
+        }
+    }
+
     @Test func textOverTheLengthLimitIsRefusedWith422AndOneAtTheLimitIsAnswered() async throws {
         try await withTestServer(configure: { $0.maxTextLength = 1000 }) { server in
             let atLimit = String(String(repeating: "turn on the radio ", count: 60).prefix(1000))

@@ -22,6 +22,7 @@ struct DateParser {
         if let found = dayMonth(at: index) { return found }
         if let found = numericDate(at: index) { return found }
         if let found = offsetDate(at: index) { return found }
+        if let found = holidayDate(at: index) { return found }
         if let found = dayOfMonth(at: index) { return found }
         return nil
     }
@@ -118,11 +119,13 @@ struct DateParser {
             if let (date, dateEnd) = monthDay(at: written) ?? dayMonth(at: written) ?? numericDate(at: written) {
                 return (date, dateEnd)
             }
-            // "Monday 21", "tuesday the eleventh": the nearest such day that falls on that weekday.
+            // "Monday 21": the past and the future 21st that fall on a Monday; "tuesday the eleventh": the nearest.
             var dayIndex = written
             if text.word(dayIndex) == "the" { dayIndex += 1 }
             if let (day, dayEnd) = dayNumber(at: dayIndex), !(text.token(dayEnd).map { $0.isSymbol(":") || $0.isSymbol("-") } ?? false),
                !(text.word(dayEnd).map { ["am", "pm", "a", "p", "oclock"].contains($0) } ?? false) {
+                let open = SpokenDate(kind: .weekdayAndDay(weekday: weekday, day: day))
+                guard dayIndex > written else { return open.readings(reference).isEmpty ? nil : (open, dayEnd) }
                 for offset in 0...12 {
                     for sign in [1, -1] {
                         let month = CivilDate(year: reference.year, month: reference.month, day: 1)!.adding(months: sign * offset)
@@ -216,10 +219,57 @@ struct DateParser {
 
     /// A four-digit year 1000…2999 (or "'19"): (year, next index).
     func year(at index: Int) -> (Int, Int)? {
-        guard let token = text.token(index), token.isDigits, token.text.count == 4, let year = Int(token.text),
+        guard let token = text.token(index) else { return nil }
+        if token.isWord { return spokenYear(at: index) }
+        guard token.isDigits, token.text.count == 4, let year = Int(token.text),
               year >= 1000, year <= 2999 else { return nil }
         if let next = text.token(index + 1), !next.spaceBefore, next.isWord || next.isDigits { return nil }
         return (year, index + 1)
+    }
+
+    /// A year in words: "two thousand and fifteen", "nineteen hundred ninety three", "nineteen ninety six",
+    /// "twenty twenty".
+    private func spokenYear(at index: Int) -> (Int, Int)? {
+        guard let number = numbers.parse(at: index), number.spelled, number.kind == .cardinal, number.value.isInteger else { return nil }
+        let value = Int(number.value.double)
+        if value >= 1000, value <= 2999 { return (value, number.endToken) }
+        // Two pairs of digits said apart: the century, then the year in it.
+        guard value >= 11, value <= 29, number.endToken == index + 1,
+              let rest = numbers.parse(at: number.endToken), rest.spelled, rest.kind == .cardinal, rest.value.isInteger,
+              rest.value.double >= 10, rest.value.double <= 99, text.word(number.endToken) != "and" else { return nil }
+        return (value * 100 + Int(rest.value.double), rest.endToken)
+    }
+
+    /// "christmas", "easter 2018", "next thanksgiving", "last easter", "black friday of this year",
+    /// "MLK day of last year".
+    func holidayDate(at index: Int) -> (SpokenDate, Int)? {
+        var position = index
+        let relation = text.word(position).flatMap { ["this", "next", "last", "previous", "following", "upcoming", "coming"].contains($0) ? $0 : nil }
+        if relation != nil { position += 1 }
+        guard let (holiday, afterName) = Holiday.read(text, at: position) else { return nil }
+        // A year: "easter 2018", "christmas of 2013", "black friday of this year", "in 2014".
+        var yearIndex = afterName
+        if let word = text.word(yearIndex), word == "of" || word == "in" { yearIndex += 1 }
+        if let (year, end) = self.year(at: yearIndex) {
+            return holiday.date(in: year).map { (SpokenDate(kind: .exact($0)), end) }
+        }
+        if text.word(afterName) == "of", let which = text.word(afterName + 1), text.word(afterName + 2) == "year",
+           let offset = ["this": 0, "next": 1, "last": -1, "previous": -1][which] {
+            return holiday.date(in: reference.year + offset).map { (SpokenDate(kind: .exact($0)), afterName + 3) }
+        }
+        let open = SpokenDate(kind: .holiday(holiday, timex: "XXXX"))
+        let readings = open.readings(reference)
+        guard let past = readings.first, let future = readings.last else { return nil }
+        switch relation {
+        case "last", "previous":
+            let before = past < reference ? past : (holiday.date(in: past.year - 1) ?? past)
+            return (SpokenDate(kind: .exact(before)), afterName)
+        case .some:
+            let after = future > reference || relation == "this" ? future : (holiday.date(in: future.year + 1) ?? future)
+            return (SpokenDate(kind: .exact(after)), afterName)
+        case nil:
+            return (SpokenDate(kind: .holiday(holiday, timex: "XXXX" + String(past.text.dropFirst(4)))), afterName)
+        }
     }
 
     // MARK: digits
@@ -248,9 +298,11 @@ struct DateParser {
         if let next = text.token(index + 3), next.isSymbol(mark), !next.spaceBefore,
            let yearToken = text.token(index + 4), yearToken.isDigits, !yearToken.spaceBefore {
             guard var year = Int(yearToken.text), yearToken.text.count == 4 || yearToken.text.count == 2 else { return nil }
-            if yearToken.text.count == 2 { year += year < 50 ? 2000 : 1900 }
+            // Two digits: 00-29 this century, 30-99 the last; LUIS leaves 30-39 open to the century.
+            let openCentury = yearToken.text.count == 2 && year >= 30 && year < 40
+            if yearToken.text.count == 2 { year += year < 30 ? 2000 : 1900 }
             guard let date = CivilDate(year: year, month: month, day: day) else { return nil }
-            return (SpokenDate(kind: .exact(date)), index + 5)
+            return (SpokenDate(kind: openCentury ? .openCentury(date) : .exact(date)), index + 5)
         }
         // Without a year only "/" makes a date ("5/17"); "7.6" and "3-8" are more often other things.
         guard mark == "/", CivilDate(year: 2000, month: month, day: day) != nil else { return nil }
@@ -284,7 +336,8 @@ struct DateParser {
         }
         // "three weeks from tomorrow", "3 days from Tuesday", "two days before yesterday".
         if !leadingIn, let word = text.word(afterUnit), word == "from" || word == "after" || word == "before",
-           let (anchor, anchorEnd) = relativeDay(at: afterUnit + 1) ?? weekdayDate(at: afterUnit + 1) ?? monthDay(at: afterUnit + 1),
+           let (anchor, anchorEnd) = relativeDay(at: afterUnit + 1) ?? weekdayDate(at: afterUnit + 1) ?? monthDay(at: afterUnit + 1)
+               ?? holidayDate(at: afterUnit + 1),
            let base = anchor.readings(reference).last {
             let sign = word == "before" ? -1 : 1
             let shifted: CivilDate?

@@ -5,17 +5,21 @@ struct DateRangeParser {
     let text: TokenizedText
     let dates: DateParser
     let reference: CivilDate
+    /// Whether the reference time is past midnight: a day said is then in the past for LUIS's readings.
+    let referenceAfterMidnight: Bool
 
-    init(_ text: TokenizedText, dates: DateParser, reference: CivilDate) {
+    init(_ text: TokenizedText, dates: DateParser, reference: CivilDate, afterMidnight: Bool = false) {
         self.text = text
         self.dates = dates
         self.reference = reference
+        self.referenceAfterMidnight = afterMidnight
     }
 
     func range(at index: Int) -> (SpokenDateRange, Int)? {
         var best: (SpokenDateRange, Int)?
         for candidate in [between(at: index), relativePeriod(at: index), countedPeriod(at: index), quarter(at: index),
-                          monthRange(at: index), numberedWeek(at: index), yearRange(at: index)] {
+                          monthRange(at: index), numberedWeek(at: index), yearRange(at: index), partOfPeriod(at: index),
+                          weekOfPeriod(at: index)] {
             if let candidate, candidate.1 > (best?.1 ?? index) { best = candidate }
         }
         return best
@@ -49,7 +53,7 @@ struct DateRangeParser {
         return nil
     }
 
-    private func period(_ unit: String, offset: Int, at position: Int) -> (SpokenDateRange, Int)? {
+    func period(_ unit: String, offset: Int, at position: Int) -> (SpokenDateRange, Int)? {
         switch unit {
         case "week":
             let start = reference.weekStart.adding(days: 7 * offset)
@@ -78,16 +82,32 @@ struct DateRangeParser {
         var position = index
         var relation = text.word(position).flatMap { Self.relations[$0] != nil ? $0 : nil }
         if relation != nil { position += 1 }
-        guard let number = dates.numbers.parse(at: position), number.kind == .cardinal, number.value.isInteger,
-              number.value.double >= 1, number.value.double <= 1000 else { return nil }
+        guard var number = dates.numbers.parse(at: position) else { return nil }
+        // "2 quarters" reads as the fraction 2/4: the count is back in quarters.
+        if let last = text.word(number.endToken - 1), last == "quarters" || last == "quarter", number.endToken - 1 > position {
+            let count = (number.value.double * 4).rounded()
+            guard count >= 1, count <= 1000 else { return nil }
+            number.value = .integer(Int64(count))
+            number.kind = .cardinal
+            number.endToken -= 1
+        }
+        guard number.kind == .cardinal, number.value.isInteger, number.value.double >= 1, number.value.double <= 1000 else { return nil }
         position = number.endToken
         if relation == nil, let word = text.word(position), ["next", "coming", "upcoming", "past", "previous", "last"].contains(word) {
             relation = word
             position += 1
         }
-        guard let relation, relation != "this", relation != "current", let unitWord = text.word(position),
-              let unit = DateTimeWords.units[unitWord], !unit.isTime else { return nil }
+        guard let relation, relation != "this", relation != "current", let unitWord = text.word(position) else { return nil }
         let count = Int(number.value.double)
+        // "last 2 quarters", "the coming three quarters": whole quarters, from the current one's start.
+        if unitWord == "quarters" || unitWord == "quarter" {
+            let current = CivilDate(year: reference.year, month: (reference.month - 1) / 3 * 3 + 1, day: 1)!
+            let forward = (Self.relations[relation] ?? 1) > 0
+            let start = forward ? current.adding(months: 3) : current.adding(months: -3 * count)
+            let end = forward ? start.adding(months: 3 * count) : current
+            return (fixedSpan(start, end, duration: "P" + String(3 * count) + "M"), position + 1)
+        }
+        guard let unit = DateTimeWords.units[unitWord], !unit.isTime else { return nil }
         let forward = (Self.relations[relation] ?? 1) > 0
         func shift(_ date: CivilDate, _ n: Int) -> CivilDate {
             switch unit.letter {
@@ -113,6 +133,16 @@ struct DateRangeParser {
             year = y
             position = end
         }
+        // "2017-q1", "2019-H2".
+        if year != nil, let dash = text.token(position), dash.isSymbol("-"), !dash.spaceBefore { position += 1 }
+        // "2019 H2": a half of a year said.
+        if let year, text.word(position) == "h", let digits = text.token(position + 1), digits.isDigits, !digits.spaceBefore,
+           let h = Int(digits.text), h == 1 || h == 2 {
+            let start = CivilDate(year: year, month: 6 * h - 5, day: 1)!
+            return (fixedSpan(start, start.adding(months: 6), duration: "P6M"), position + 2)
+        }
+        // "1st quarter of 2013", "the third quarter of 2019".
+        if year == nil, let (q, end) = ordinalQuarter(at: position) { return (q, end) }
         guard let word = text.word(position), word == "q", let digits = text.token(position + 1), digits.isDigits,
               !digits.spaceBefore, let q = Int(digits.text), q >= 1, q <= 4 else {
             return nil
@@ -136,6 +166,16 @@ struct DateRangeParser {
         let past = thisYear <= reference ? thisYear : thisYear.adding(months: -12)
         let timex = "(XXXX-" + Timex.pad(3 * q - 2, 2) + "-01,XXXX-" + Timex.pad((3 * q) % 12 + 1, 2) + "-01,P3M)"
         return (SpokenDateRange(timex: timex, spans: [(past, past.adding(months: 3)), (future, future.adding(months: 3))]), position)
+    }
+
+    private func ordinalQuarter(at index: Int) -> (SpokenDateRange, Int)? {
+        var position = index
+        if text.word(position) == "the" { position += 1 }
+        guard let number = dates.numbers.parse(at: position), number.kind == .ordinal, number.value.isInteger,
+              number.value.double >= 1, number.value.double <= 4, text.word(number.endToken) == "quarter",
+              text.word(number.endToken + 1) == "of", let (year, end) = dates.year(at: number.endToken + 2) else { return nil }
+        let start = CivilDate(year: year, month: 3 * Int(number.value.double) - 2, day: 1)!
+        return (fixedSpan(start, start.adding(months: 3), duration: "P3M"), end)
     }
 
     /// "May", "in May" (the year left open), "May 2017", "2017 april", "Dec/2018", "April in 2016".
@@ -179,7 +219,7 @@ struct DateRangeParser {
         }
         guard let (year, end) = dates.year(at: position) else { return nil }
         if !said {
-            guard let lead = text.word(index - 1), ["in", "during", "since", "of", "for", "year", "until", "till", "by", "before", "after", "and", "from", "to", "through", "between"].contains(lead) else {
+            guard let lead = text.word(index - 1), ["in", "during", "since", "of", "for", "year", "until", "till", "by", "before", "after", "and", "from", "to", "through", "between", "than", "on", "as"].contains(lead) else {
                 return nil
             }
         }
@@ -204,59 +244,124 @@ struct DateRangeParser {
         }
         guard let (first, afterFirst) = endpoint(at: position) else { return nil }
         guard let joiner = text.token(afterFirst) else { return nil }
-        let joins = lead == "between" ? joiner.text == "and" || joiner.isSymbol("-")
-            : joiner.text == "to" || joiner.text == "till" || joiner.text == "until" || joiner.text == "through" || joiner.text == "thru" || joiner.isSymbol("-")
+        let joins = lead == "between" ? joiner.text == "and" || joiner.isSymbol("-") || joiner.isSymbol("~") || joiner.text == "through"
+            : joiner.text == "to" || joiner.text == "till" || joiner.text == "until" || joiner.text == "through" || joiner.text == "thru" || joiner.isSymbol("-") || joiner.isSymbol("~")
         guard joins, let (second, afterSecond) = endpoint(at: afterFirst + 1) else { return nil }
         if lead == nil || (lead != "from" && lead != "between") {
             // Without "from"/"between" only the hyphen and "to"/"through" join, and both ends must be dates.
-            guard joiner.isSymbol("-") || joiner.text == "to" || joiner.text == "through" else { return nil }
+            guard joiner.isSymbol("-") || joiner.isSymbol("~") || joiner.text == "to" || joiner.text == "through" else { return nil }
         }
         return combine(first, second).map { ($0, afterSecond) }
     }
 
-    private enum Endpoint { case date(SpokenDate), month(SpokenDateRange), year(Int), today }
+    /// One end of a range: where it starts, with the year said or left open.
+    private struct Endpoint {
+        enum Unit { case day, month, year }
+        var unit: Unit
+        /// The first day of the end; its year is ignored when `openYear`.
+        var date: CivilDate
+        var openYear: Bool
+        /// Readings that do not follow from the month and day alone ("the 4th", "Monday"): (past, future).
+        var readings: (past: CivilDate, future: CivilDate)?
+        /// The TIMEX of such an end as said ("XXXX-XX-04", "XXXX-WXX-1").
+        var saidTimex: String?
+        /// Whether a year was said, which then serves the other end too.
+        var yearSaid = true
+
+        static func exact(_ date: CivilDate, _ unit: Unit = .day) -> Endpoint { Endpoint(unit: unit, date: date, openYear: false) }
+
+        var timex: String { saidTimex ?? (openYear ? "XXXX" + String(date.text.dropFirst(4)) : date.text) }
+    }
 
     private func endpoint(at index: Int) -> (Endpoint, Int)? {
-        if let word = text.word(index), word == "now" || word == "today" { return (.today, index + 1) }
-        if let (date, end) = dates.monthDay(at: index) ?? dates.dayMonth(at: index) ?? dates.numericDate(at: index) ?? dates.relativeDay(at: index) {
-            return (.date(date), end)
+        if let word = text.word(index), word == "now" || word == "today" {
+            var now = Endpoint.exact(reference)
+            now.yearSaid = false
+            return (now, index + 1)
         }
-        if let (range, end) = monthRangeLoose(at: index) { return (.month(range), end) }
-        if let (year, end) = dates.year(at: index) { return (.year(year), end) }
+        if let (date, end) = dates.monthDay(at: index) ?? dates.dayMonth(at: index) ?? dates.numericDate(at: index) ?? dates.relativeDay(at: index) {
+            switch date.kind {
+            case .exact(let day), .openCentury(let day):
+                var said = Endpoint.exact(day)
+                said.yearSaid = dates.relativeDay(at: index) == nil
+                return (said, end)
+            case .monthDay(let month, let day):
+                // February 29th: a leap year stands in until the range settles the year.
+                return (Endpoint(unit: .day, date: CivilDate(year: 2000, month: month, day: day)!, openYear: true), end)
+            default:
+                let readings = date.readings(reference)
+                guard let past = readings.first, let future = readings.last else { return nil }
+                return (Endpoint(unit: .day, date: future, openYear: false, readings: (past, future), saidTimex: date.timex), end)
+            }
+        }
+        if let (year, afterYear) = dates.year(at: index), let (month, end) = dates.monthName(at: afterYear) {
+            return (.exact(CivilDate(year: year, month: month, day: 1)!, .month), end)
+        }
+        if let (month, afterMonth) = dates.monthName(at: index) {
+            var position = afterMonth
+            if let mark = text.token(position), mark.isSymbol("/") || mark.isSymbol(",") || mark.isSymbol("-") { position += 1 }
+            if text.word(position) == "in" || text.word(position) == "of" { position += 1 }
+            if let (year, end) = dates.year(at: position) { return (.exact(CivilDate(year: year, month: month, day: 1)!, .month), end) }
+            return (Endpoint(unit: .month, date: CivilDate(year: 2000, month: month, day: 1)!, openYear: true), afterMonth)
+        }
+        if let (year, end) = dates.year(at: index) { return (.exact(CivilDate(year: year, month: 1, day: 1)!, .year), end) }
         return nil
     }
 
-    /// A month with or without a year, for range ends ("Nov-Feb 2017", "May to March").
-    private func monthRangeLoose(at index: Int) -> (SpokenDateRange, Int)? {
-        if let found = monthRange(at: index) { return found }
-        guard let (month, end) = dates.monthName(at: index) else { return nil }
-        return (SpokenDateRange(timex: "XXXX-" + Timex.pad(month, 2), spans: [monthSpan(year: reference.year, month: month).spans[0]]), end)
+    /// LUIS's readings of an end whose year is open, read on its own: the future one not before the
+    /// reference (a day) or its month, the past one before.
+    private func openReadings(_ end: Endpoint) -> (past: CivilDate, future: CivilDate)? {
+        if let readings = end.readings { return readings }
+        guard end.openYear else { return (end.date, end.date) }
+        func on(_ year: Int) -> CivilDate? {
+            CivilDate(year: year, month: end.date.month, day: end.date.day) ?? CivilDate(year: year, month: 2, day: 28)
+        }
+        let year = reference.year
+        if end.unit == .month {
+            let month = end.date.month
+            guard let future = on(month >= reference.month ? year : year + 1), let past = on(month < reference.month ? year : year - 1) else { return nil }
+            return (past, future)
+        }
+        guard let thisYear = on(year) else { return nil }
+        // A day is taken at midnight: today is in the future when the reference is midnight too.
+        let todayIsFuture = !referenceAfterMidnight
+        let isFuture = thisYear > reference || (thisYear == reference && todayIsFuture)
+        guard let future = isFuture ? thisYear : on(year + 1), let past = isFuture ? on(year - 1) : thisYear else { return nil }
+        return (past, future)
     }
 
     private func combine(_ first: Endpoint, _ second: Endpoint) -> SpokenDateRange? {
-        switch (first, second) {
-        case (.year(let a), .year(let b)):
-            guard b > a else { return nil }
-            return fixedSpan(yearSpan(a).spans[0].start, yearSpan(b).spans[0].start, duration: "P" + String(b - a) + "Y")
-        case (.date(let a), .date(let b)):
-            return span(a, b)
-        case (.date(let a), .today):
-            return span(a, SpokenDate(kind: .exact(reference)))
-        case (.today, .date(let b)):
-            return span(SpokenDate(kind: .exact(reference)), b)
-        case (.month(let a), .month(let b)):
-            guard let startA = a.spans.last?.start, var startB = b.spans.last?.start else { return nil }
-            let aOpen = a.timex.hasPrefix("XXXX"), bOpen = b.timex.hasPrefix("XXXX")
-            var start = startA
-            if aOpen && !bOpen, start >= startB { start = CivilDate(year: startB.year - 1, month: start.month, day: 1)! }
-            if aOpen && !bOpen, start.adding(months: 12) < startB { start = CivilDate(year: startB.year, month: start.month, day: 1)! }
-            if bOpen, startB <= start { startB = CivilDate(year: start.year + (startB.month <= start.month ? 1 : 0), month: startB.month, day: 1)! }
-            let months = (startB.year - start.year) * 12 + startB.month - start.month
-            guard months > 0 else { return nil }
-            return fixedSpan(start, startB, duration: "P" + String(months) + "M")
-        default:
-            return nil
+        var first = first, second = second
+        // One year said serves both ends: "26 june to 28 june in 2020", "5/1-5/7/2020".
+        if first.openYear, !second.openYear, second.readings == nil, second.yearSaid {
+            first.openYear = false
+            first.date = CivilDate(year: second.date.year, month: first.date.month, day: first.date.day) ?? first.date
+            if first.date >= second.date { first.date = first.date.adding(months: -12) }
+        } else if second.openYear, !first.openYear, first.readings == nil, first.yearSaid {
+            second.openYear = false
+            second.date = CivilDate(year: first.date.year, month: second.date.month, day: second.date.day) ?? second.date
+            if second.date <= first.date { second.date = second.date.adding(months: 12) }
         }
+        // Each end is read on its own; a future start after its end falls back to the past start, a past
+        // end before its start moves to the future end (as LUIS settles "from Nov to March").
+        guard let a = openReadings(first), let b = openReadings(second) else { return nil }
+        var future = (start: a.future, end: b.future), past = (start: a.past, end: b.past)
+        if future.start >= future.end { future.start = a.past }
+        if past.end <= past.start { past.end = b.future }
+        var spans: [(start: CivilDate, end: CivilDate)] = []
+        for span in [past, future] where span.start < span.end && !spans.contains(where: { $0.start == span.start && $0.end == span.end }) {
+            spans.append(span)
+        }
+        guard let shown = spans.first else { return nil }
+        let duration: String
+        if first.unit == .year && second.unit == .year {
+            duration = "P" + String(shown.end.year - shown.start.year) + "Y"
+        } else if first.unit != .day && second.unit != .day {
+            duration = "P" + String((shown.end.year - shown.start.year) * 12 + shown.end.month - shown.start.month) + "M"
+        } else {
+            duration = "P" + String(shown.start.days(until: shown.end)) + "D"
+        }
+        return SpokenDateRange(timex: "(" + first.timex + "," + second.timex + "," + duration + ")", spans: spans)
     }
 
     /// The range between two dates said, in LUIS's "(start,end,PnD)" form.

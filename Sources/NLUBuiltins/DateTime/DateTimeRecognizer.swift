@@ -34,7 +34,8 @@ struct DateTimeCandidates {
         self.reference = reference
         dates = DateParser(text, numbers: numbers, reference: reference.date)
         times = TimeParser(text, numbers: numbers)
-        ranges = DateRangeParser(text, dates: dates, reference: reference.date)
+        ranges = DateRangeParser(text, dates: dates, reference: reference.date,
+                                 afterMidnight: reference.hour + reference.minute + reference.second > 0)
         durations = DurationParser(text, numbers: numbers)
     }
 
@@ -53,7 +54,23 @@ struct DateTimeCandidates {
     /// Calls `emit(type, lastToken, values)` for every pattern that matches at `index`, with what a
     /// modifier in front makes of it ("before May", "after 6pm", "since 2016", "around 1pm").
     func candidates(at index: Int, emit: (BuiltinEntityType, Int, [DateTimeValue]) -> Void) {
-        plainCandidates(at: index, emit: emit)
+        plainCandidates(at: index) { type, last, values in
+            emit(type, last, values)
+            // "2018 or later", "3 pm or later on Monday".
+            guard let (mod, after) = DateTimeModifier.readSuffix(text, at: last + 1),
+                  let (modified, modifiedValues) = DateTimeModifier.apply(mod, type: type, values: values) else { return }
+            emit(modified, after - 1, modifiedValues)
+            if modified == .timerange, let joiner = text.word(after), joiner == "on", let (date, afterDate) = dates.date(at: after + 1),
+               let readings = values.first.map({ _ in date.readings(today) }) {
+                let dated = modifiedValues.flatMap { value in
+                    readings.map { day in
+                        DateTimeValue(timex: date.timex + value.timex, type: "datetimerange", start: value.start.map { day.text + " " + $0 },
+                                      end: value.end.map { day.text + " " + $0 }, mod: value.mod)
+                    }
+                }
+                emit(.datetimerange, afterDate - 1, dated)
+            }
+        }
         guard let (mod, next) = DateTimeModifier.read(text, at: index) else { return }
         plainCandidates(at: next) { type, last, values in
             if let (modified, modifiedValues) = DateTimeModifier.apply(mod, type: type, values: values) {
@@ -67,6 +84,12 @@ struct DateTimeCandidates {
         if let end = presentReference(at: index) {
             emit(.datetime, end - 1, [DateTimeValue(timex: "PRESENT_REF", type: "datetime", value: reference.text)])
         }
+        // "end of the day", "eod", "end of tomorrow", "the end of today": the day's last second.
+        if let (date, after) = endOfDay(at: index) {
+            emit(.datetime, after - 1, date.readings(today).map {
+                DateTimeValue(timex: date.timex + "T23:59:59", type: "datetime", value: $0.text + " 23:59:59")
+            })
+        }
         // A date, and what may follow it: a time, a part of the day, a time range.
         if let (date, afterDate) = dates.date(at: index) {
             let readings = date.readings(today)
@@ -78,6 +101,12 @@ struct DateTimeCandidates {
                 emit(.datetimerange, afterRange - 1, dateTimeRangeValues(date, range))
             } else if let (time, afterTime) = times.time(at: position, bare: bare && text.word(position - 1) == "at") ?? times.time(at: position, bare: false) {
                 emit(.datetime, afterTime - 1, dateTimeValues(date, time))
+            }
+            // "today before 4pm", "Feb 1st no later than 6:00", "Tuesday after 1pm".
+            if let (mod, afterMod) = DateTimeModifier.read(text, at: afterDate), mod != .approx,
+               let (time, afterTime) = times.time(at: afterMod, bare: true),
+               let (_, modified) = DateTimeModifier.apply(mod, type: .datetime, values: dateTimeValues(date, time)) {
+                emit(.datetimerange, afterTime - 1, modified)
             }
             if let (part, afterPart) = partOfDay(at: afterDate, allowBare: true) {
                 emit(.datetimerange, afterPart - 1, partOfDayValues(date, part.part, mod: part.mod))
@@ -156,7 +185,7 @@ struct DateTimeCandidates {
         // A span of days.
         if let (range, afterRange) = ranges.range(at: index) {
             emit(.daterange, afterRange - 1, range.spans.map {
-                DateTimeValue(timex: range.timex, type: "daterange", start: $0.start.text, end: $0.end.text)
+                DateTimeValue(timex: range.timex, type: "daterange", start: $0.start.text, end: $0.end.text, mod: range.mod)
             })
         }
         // "in 3 hours", "2 minutes ago": a moment; "3 hours": a duration.
@@ -200,6 +229,22 @@ struct DateTimeCandidates {
             return index + 3
         }
         return nil
+    }
+
+    /// "end of the day", "end of day", "eod", "end of tomorrow", "end of the sunday", "the end of today".
+    private func endOfDay(at index: Int) -> (SpokenDate, Int)? {
+        var position = index
+        if text.word(position) == "the" { position += 1 }
+        if text.word(position) == "eod" { return (SpokenDate(kind: .exact(today)), position + 1) }
+        guard text.word(position) == "end", text.word(position + 1) == "of" else { return nil }
+        position += 2
+        if text.word(position) == "day" { return (SpokenDate(kind: .exact(today)), position + 1) }
+        if text.word(position) == "the" {
+            if text.word(position + 1) == "day" { return (SpokenDate(kind: .exact(today)), position + 2) }
+            guard text.word(position + 1).map({ DateTimeWords.weekdays[$0] != nil }) == true else { return nil }
+            position += 1
+        }
+        return dates.relativeDay(at: position) ?? dates.weekdayDate(at: position)
     }
 
     struct SaidPartOfDay {

@@ -6,6 +6,13 @@ struct SpokenDate: Sendable, Equatable {
         case monthDay(month: Int, day: Int)
         case dayOfMonth(Int)
         case weekday(Int)
+        /// "Monday 21": the 21st of a month in which it is a Monday.
+        case weekdayAndDay(weekday: Int, day: Int)
+        /// "12/12/30": a two-digit year LUIS leaves open to the century ("XX30-12-12", read as 1930).
+        case openCentury(CivilDate)
+        /// "christmas", "easter": a holiday without its year, with its TIMEX (LUIS writes the month and
+        /// day of the past reading: "XXXX-04-22" for Easter Monday 2019).
+        case holiday(Holiday, timex: String)
     }
 
     var kind: Kind
@@ -16,14 +23,16 @@ struct SpokenDate: Sendable, Equatable {
         case .exact(let date): return date.text
         case .monthDay(let month, let day): return "XXXX-" + Timex.pad(month, 2) + "-" + Timex.pad(day, 2)
         case .dayOfMonth(let day): return "XXXX-XX-" + Timex.pad(day, 2)
-        case .weekday(let weekday): return "XXXX-WXX-" + String(weekday)
+        case .weekday(let weekday), .weekdayAndDay(let weekday, _): return "XXXX-WXX-" + String(weekday)
+        case .openCentury(let date): return "XX" + String(date.text.dropFirst(2))
+        case .holiday(_, let timex): return timex
         }
     }
 
     /// The dates meant: the one date, or the past and the future readings relative to `reference`.
     func readings(_ reference: CivilDate) -> [CivilDate] {
         switch kind {
-        case .exact(let date):
+        case .exact(let date), .openCentury(let date):
             return [date]
         case .monthDay(let month, let day):
             let candidates = (reference.year - 4...reference.year + 4).compactMap { CivilDate(year: $0, month: month, day: day) }
@@ -42,6 +51,20 @@ struct SpokenDate: Sendable, Equatable {
         case .weekday(let weekday):
             let future = reference.adding(days: (weekday - reference.weekday + 7) % 7)
             return [future.adding(days: -7), future]
+        case .holiday(let holiday, _):
+            let dates = (reference.year - 1...reference.year + 1).compactMap { holiday.date(in: $0) }
+            guard let past = dates.last(where: { $0 <= reference }), let future = dates.first(where: { $0 >= reference }) else { return [] }
+            return [past, future]
+        case .weekdayAndDay(let weekday, let day):
+            // Some month within 14 has such a day on that weekday; search both ways from this month.
+            let thisMonth = CivilDate(year: reference.year, month: reference.month, day: 1)!
+            func found(_ offset: Int) -> CivilDate? {
+                let first = thisMonth.adding(months: offset)
+                return CivilDate(year: first.year, month: first.month, day: day).flatMap { $0.weekday == weekday ? $0 : nil }
+            }
+            let past = (0...28).lazy.compactMap { found(-$0) }.first { $0 <= reference }
+            let future = (0...28).lazy.compactMap { found($0) }.first { $0 >= reference }
+            return [past, future].compactMap { $0 }
         }
     }
 }
@@ -88,4 +111,6 @@ struct SpokenTime: Sendable, Equatable {
 struct SpokenDateRange: Sendable {
     var timex: String
     var spans: [(start: CivilDate, end: CivilDate)]
+    /// LUIS's `Mod` for a part of a period: "start", "mid", "end".
+    var mod: String? = nil
 }

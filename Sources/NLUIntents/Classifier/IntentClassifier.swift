@@ -1,4 +1,5 @@
 import Foundation
+import NLUBuiltins
 import NLUCore
 
 /// An intent classifier trained on your machine: featurizes an utterance (``TextFeaturizer``) and
@@ -200,10 +201,11 @@ public struct IntentClassifier: Sendable {
 
     /// The intent of `text`: the most probable class, `nil` when that is the "none" class or when the
     /// best intent's probability is under `threshold` (default: the model's ``threshold``), and the
-    /// `top` most probable intents.
-    public func predict(_ text: String, top: Int = 5, threshold: Float? = nil) -> IntentPrediction {
+    /// `top` most probable intents. Built-in date-times ("tomorrow at 7pm") resolve against `reference`
+    /// (default: the local time now).
+    public func predict(_ text: String, top: Int = 5, threshold: Float? = nil, reference: ReferenceTime? = nil) -> IntentPrediction {
         // Entities first: an encoder tagger's pass also gives the sentence embedding (NLUKit's encoder keeps it).
-        let entities = entityExtractor?.entities(in: text) ?? []
+        let entities = entityExtractor?.entities(in: text, reference: reference) ?? []
         let probabilities = network.probabilities(for: inputs(for: [text])[0])
         let intentCount = hasNoneClass ? labels.count - 1 : labels.count
         let order = (0..<intentCount).sorted { probabilities[$0] != probabilities[$1] ? probabilities[$0] > probabilities[$1] : $0 < $1 }

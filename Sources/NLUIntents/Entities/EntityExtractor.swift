@@ -1,3 +1,4 @@
+import NLUBuiltins
 import NLUText
 
 /// All entity extractors of an intents model and the one place their results are merged:
@@ -6,7 +7,11 @@ import NLUText
 /// 2. regex matches, then dictionary matches (longest first, then earlier first) are added only where
 ///    they overlap nothing already kept — so they win over the tagger only where it found nothing; phrase lists
 ///    (feature-only definitions) are tagger features and never entities;
-/// 3. every mention of a defined entity gets its canonical value (``EntityDictionaries/resolve(entity:text:)``).
+/// 3. every mention of a defined entity gets its canonical value (``EntityDictionaries/resolve(entity:text:)``);
+/// 4. built-in entities (``BuiltinEntityMatcher``: the dataset's system entities) are resolved: a tagged
+///    mention of a built-in entity gets the value the built-in recognizer reads in its span (and keeps it as
+///    written when the recognizer reads none); built-in matches are added where they overlap nothing kept,
+///    under the entity name that asked for their kind, with extractor `builtin` and confidence 1.
 ///
 ///     let extractor = EntityExtractor(tagger: tagger, definitions: dataset.entities)
 ///     extractor.entities(in: "a short black please")   // coffee = "espresso" (dictionary)
@@ -19,6 +24,8 @@ public struct EntityExtractor: Sendable {
     let patterns: RegexEntityMatcher
     /// Definitions that only describe features (``EntityDefinition/featureOnly``): never returned as entities.
     let featureOnly: Set<String>
+    /// The built-in entities the definitions ask for.
+    public let builtins: BuiltinEntityMatcher
 
     /// Makes an extractor. - Throws: ``EntityTaggerError/invalidPattern(entity:pattern:reason:)``.
     public init(tagger: SlotTagger?, definitions: [EntityDefinition]) throws {
@@ -27,18 +34,26 @@ public struct EntityExtractor: Sendable {
         dictionaries = EntityDictionaries(definitions)
         patterns = try RegexEntityMatcher(definitions)
         featureOnly = Set(definitions.filter(\.featureOnly).map(\.name))
+        builtins = BuiltinEntityMatcher(definitions)
     }
 
     /// Whether no extractor can find anything.
-    public var isEmpty: Bool { tagger == nil && dictionaries.gazetteer.isEmpty && patterns.isEmpty }
+    public var isEmpty: Bool { tagger == nil && dictionaries.gazetteer.isEmpty && patterns.isEmpty && builtins.isEmpty }
 
-    /// The entities in `text`, in text order, merged as described above.
-    public func entities(in text: String) -> [ExtractedEntity] {
+    /// The entities in `text`, in text order, merged as described above. Relative date-times ("tomorrow")
+    /// resolve against `reference` (default: the local time now).
+    public func entities(in text: String, reference: ReferenceTime? = nil) -> [ExtractedEntity] {
+        let now = builtins.isEmpty ? nil : reference ?? .now()
         var kept: [ExtractedEntity] = []
         for entity in tagger?.entities(in: text) ?? [] {
             guard let value = dictionaries.resolve(entity: entity.entity, text: entity.text) else { continue }
             var resolved = entity
             resolved.value = value
+            if let now, let builtin = builtins.resolve(entity: entity.entity, mention: entity.text, reference: now) {
+                resolved.value = BuiltinEntityMatcher.value(of: builtin.resolution)
+                resolved.builtin = builtin.type
+                resolved.resolution = builtin.resolution
+            }
             kept.append(resolved)
         }
         let tokens = WordTokenizer().tokens(in: text)
@@ -58,7 +73,15 @@ public struct EntityExtractor: Sendable {
         // Phrase lists (LUIS `@ phraselist`, CLU/Dialogflow feature lists) are features of the tagger, not entities.
         let dictionary = dictionaries.gazetteer.matches(normalized).filter { !featureOnly.contains($0.entity) }
             .map { candidate($0.entity, $0.tokens, value: $0.value, .dictionary) }.sorted(by: byLength)
-        for entity in regex + dictionary where !kept.contains(where: { $0.start < entity.end && entity.start < $0.end }) {
+        var builtin: [ExtractedEntity] = []
+        if let now {
+            builtin = builtins.matches(in: text, reference: now).map { name, match in
+                ExtractedEntity(entity: name, start: match.scalarRange.lowerBound, end: match.scalarRange.upperBound,
+                                text: match.text, value: BuiltinEntityMatcher.value(of: match.resolution), confidence: 1,
+                                extractor: .builtin, builtin: match.type, resolution: match.resolution)
+            }
+        }
+        for entity in regex + dictionary + builtin where !kept.contains(where: { $0.start < entity.end && entity.start < $0.end }) {
             kept.append(entity)
         }
         return kept.sorted { $0.start != $1.start ? $0.start < $1.start : $0.end < $1.end }

@@ -1,3 +1,5 @@
+import NLUBuiltins
+
 /// An entity found in an utterance: what, where (Unicode-scalar offsets and the `String.Index` range),
 /// the text as written, its canonical value, how sure, and which extractor found it.
 ///
@@ -12,6 +14,8 @@ public struct ExtractedEntity: Sendable, Equatable, Encodable {
         case dictionary
         /// A regex entity.
         case regex
+        /// A built-in recognizer (NLUBuiltins: numbers, amounts, dates...).
+        case builtin
     }
 
     /// The entity's name.
@@ -23,9 +27,9 @@ public struct ExtractedEntity: Sendable, Equatable, Encodable {
     /// The mention as written.
     public var text: String
     /// The canonical value: the dictionary value when the mention is one of its values or synonyms,
-    /// the text otherwise.
+    /// the resolved value when the entity is a built-in (``BuiltinEntityMatcher/value(of:)``), the text otherwise.
     public var value: String
-    /// For the tagger, the marginal probability of the mention's tags; 1 for dictionary and regex matches.
+    /// For the tagger, the marginal probability of the mention's tags; 1 for dictionary, regex and built-in matches.
     public var confidence: Double
     /// Which extractor found it.
     public var extractor: Extractor
@@ -33,10 +37,16 @@ public struct ExtractedEntity: Sendable, Equatable, Encodable {
     public var role: String?
     /// The group the mention belongs to, when the tagger learned groups.
     public var group: String?
+    /// The built-in kind that resolved the mention (found by the built-in recognizer, or a tagged
+    /// mention of an entity that is a built-in).
+    public var builtin: BuiltinEntityType?
+    /// The built-in's full resolution (LUIS shape: `value` and `unit`, or date-time `values`).
+    public var resolution: BuiltinResolution?
 
     /// Creates an entity.
     public init(entity: String, start: Int, end: Int, text: String, value: String, confidence: Double,
-                extractor: Extractor, role: String? = nil, group: String? = nil) {
+                extractor: Extractor, role: String? = nil, group: String? = nil,
+                builtin: BuiltinEntityType? = nil, resolution: BuiltinResolution? = nil) {
         self.entity = entity
         self.start = start
         self.end = end
@@ -46,9 +56,13 @@ public struct ExtractedEntity: Sendable, Equatable, Encodable {
         self.extractor = extractor
         self.role = role
         self.group = group
+        self.builtin = builtin
+        self.resolution = resolution
     }
 
-    private enum CodingKeys: String, CodingKey { case entity, start, end, text, value, confidence, extractor, role, group }
+    private enum CodingKeys: String, CodingKey {
+        case entity, start, end, text, value, confidence, extractor, role, group, builtin, resolution
+    }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -61,5 +75,7 @@ public struct ExtractedEntity: Sendable, Equatable, Encodable {
         try container.encode(extractor, forKey: .extractor)
         try container.encodeIfPresent(role, forKey: .role)
         try container.encodeIfPresent(group, forKey: .group)
+        try container.encodeIfPresent(builtin, forKey: .builtin)
+        try container.encodeIfPresent(resolution, forKey: .resolution)
     }
 }

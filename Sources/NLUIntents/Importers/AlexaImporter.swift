@@ -2,7 +2,8 @@ import Foundation
 
 /// Alexa skill interaction model JSON: `interactionModel.languageModel.intents[]` (`name`,
 /// `slots[]` with `name` and `type`, `samples[]` with `{slot}` placeholders) and
-/// `languageModel.types[]` (`name`, `values[].name.value`, `synonyms`). Built-in intents without
+/// `languageModel.types[]` (`name`, `values[].name.value`, `synonyms`). Slots of Amazon's built-in
+/// types are built-in entities under the slot's name. Built-in intents without
 /// samples (AMAZON.StopIntent, ...) are skipped.
 enum AlexaImporter {
     struct Model: Decodable { var interactionModel: InteractionModel }
@@ -29,9 +30,14 @@ enum AlexaImporter {
         assembler.entities = types.map { type in
             EntityDefinition(name: type.name, values: (type.values ?? []).map { EntityValue($0.name.value, synonyms: $0.name.synonyms ?? []) })
         }
+        // Slots of Amazon's built-in types (`AMAZON.NUMBER`) are built-in entities under the slot's name.
+        var builtins = BuiltinCollector(file: source.name, table: PlatformBuiltins.amazon, noun: "slot type")
         for intent in model.intents ?? [] {
             var values: [String: [String]] = [:]
             for slot in intent.slots ?? [] {
+                if slot.type.lowercased().hasPrefix("amazon."), !types.contains(where: { $0.name == slot.type }) {
+                    builtins.add(entity: slot.name, platformType: slot.type, key: slot.type.lowercased(), warnings: &warnings)
+                }
                 values[slot.name] = types.first { $0.name == slot.type }.map { ($0.values ?? []).map(\.name.value) }
                     ?? PlaceholderExpander.builtInValues(forType: slot.type)
             }
@@ -43,6 +49,7 @@ enum AlexaImporter {
                 try assembler.addIntent(intent.name, utterances: utterances)
             }
         }
+        assembler.entities += builtins.definitions
         return try assembler.dataset(warnings: &warnings)
     }
 }

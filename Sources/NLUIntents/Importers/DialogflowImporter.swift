@@ -5,7 +5,7 @@ import Foundation
 /// (`[{"data": [{"text": ...}, {"text": ..., "alias": ..., "meta": "@entity"}]}]`: the parts join into
 /// the utterance, parts with `alias`/`meta` become annotations), and `entities/<Name>.json` with
 /// `entities/<Name>_entries_<lang>.json` (`value`, `synonyms`). A fallback intent's phrases are
-/// counterexamples.
+/// counterexamples; a parameter of a system entity type (`@sys.date`) is a built-in entity.
 enum DialogflowImporter {
     struct Agent: Decodable { var language: String? }
     struct IntentFile: Decodable {
@@ -51,6 +51,7 @@ enum DialogflowImporter {
         var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: false)
         assembler.language = chosen
         let suffix = "_usersays_\(chosen).json"
+        var builtins = BuiltinCollector(file: source.name, table: PlatformBuiltins.dialogflow, noun: "system entity")
         for definitionPath in source.paths where definitionPath.hasPrefix(root + "intents/")
             && definitionPath.hasSuffix(".json") && !definitionPath.contains("_usersays_") {
             let definition = try JSONInput.decode(IntentFile.self, from: source.utf8Data(at: definitionPath, warnings: &warnings),
@@ -63,6 +64,11 @@ enum DialogflowImporter {
                 let phrases = try JSONInput.decode([Phrase].self, from: source.utf8Data(at: phrasesPath, warnings: &warnings),
                                                    file: source.displayName(phrasesPath))
                 utterances = phrases.map(utterance)
+                // A part annotated with a system entity (`"meta": "@sys.date"`) is a built-in under its parameter name.
+                for part in phrases.flatMap(\.data) {
+                    guard let meta = part.meta, meta.hasPrefix("@sys."), let entity = entityName(part) else { continue }
+                    builtins.add(entity: entity, platformType: String(meta.dropFirst()), warnings: &warnings)
+                }
             }
             if definition.fallbackIntent == true {
                 utterances.forEach { assembler.addCounterexample($0) }
@@ -79,13 +85,20 @@ enum DialogflowImporter {
                 EntityValue($0.value, synonyms: ($0.synonyms ?? []).filter { !$0.isEmpty })
             }))
         }
+        assembler.entities += builtins.definitions
         return try assembler.dataset(warnings: &warnings)
+    }
+
+    /// The entity a part annotates: its parameter name (`alias`), else its entity type without the `@`.
+    private static func entityName(_ part: Part) -> String? {
+        guard let entity = part.alias ?? part.meta.map({ String($0.drop { $0 == "@" }) }), !entity.isEmpty else { return nil }
+        return entity
     }
 
     private static func utterance(_ phrase: Phrase) -> Utterance {
         var builder = UtteranceBuilder()
         for part in phrase.data {
-            if let entity = part.alias ?? part.meta.map({ String($0.drop { $0 == "@" }) }), !entity.isEmpty {
+            if let entity = entityName(part) {
                 builder.append(part.text, entity: entity, value: part.text)
             } else {
                 builder.append(part.text)

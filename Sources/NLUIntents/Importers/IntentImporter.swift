@@ -76,9 +76,17 @@ public enum IntentImporter {
         case .lexV2: return try LexV2Importer.read(source, options: options, warnings: &warnings)
         case .dialogflow: return try DialogflowImporter.read(source, options: options, warnings: &warnings)
         case .alexa: return try AlexaImporter.read(source, options: options, warnings: &warnings)
-        case .rasaYAML: return try RasaYAMLImporter.read(source, options: options, warnings: &warnings)
-        case .rasaJSON: return try RasaJSONImporter.read(source, options: options, warnings: &warnings)
-        case .rasaMarkdown: return try RasaMarkdownImporter.read(source, options: options, warnings: &warnings)
+        case .rasaYAML, .rasaJSON, .rasaMarkdown:
+            var dataset = switch format {
+            case .rasaJSON: try RasaJSONImporter.read(source, options: options, warnings: &warnings)
+            case .rasaMarkdown: try RasaMarkdownImporter.read(source, options: options, warnings: &warnings)
+            default: try RasaYAMLImporter.read(source, options: options, warnings: &warnings)
+            }
+            // Built-ins once per import: a project folder's files (read without validation) are merged first.
+            guard source.kind == .folder || options.validates else { return dataset }
+            let dimensions = source.kind == .folder ? RasaDucklingBuiltins.configuredDimensions(near: source.url, warnings: &warnings) : nil
+            RasaDucklingBuiltins.add(to: &dataset, dimensions: dimensions, file: source.name, warnings: &warnings)
+            return dataset
         case .luis: return try LUISImporter.read(source, options: options, warnings: &warnings)
         case .snips: return try SnipsImporter.read(source, options: options, warnings: &warnings)
         case .lu: return try LUImporter.read(source, options: options, warnings: &warnings)

@@ -2,14 +2,15 @@ import Foundation
 
 /// Microsoft LUIS app JSON: `intents[].name`, `utterances[]` (`text`, `intent`, `entities[]` with
 /// `entity`, `startPos` and an **inclusive** `endPos`, in UTF-16 units, optional `role` and nested
-/// `children`), `closedLists[]` (`subLists[].canonicalForm`, `list`). The `None` intent is the
-/// out-of-scope class.
+/// `children`), `closedLists[]` (`subLists[].canonicalForm`, `list`), `prebuiltEntities[].name`
+/// (built-ins, ``PlatformBuiltins/luis``). The `None` intent is the out-of-scope class.
 enum LUISImporter {
     struct App: Decodable {
         var culture: String?
         var intents: [NamedIntent]?
         var utterances: [LUISUtterance]?
         var closedLists: [ClosedList]?
+        var prebuiltEntities: [NamedIntent]?
     }
     struct NamedIntent: Decodable { var name: String }
     struct LUISUtterance: Decodable {
@@ -48,6 +49,11 @@ enum LUISImporter {
                 EntityValue($0.canonicalForm, synonyms: ($0.list ?? []).filter { $0 != list.name })
             })
         }
+        var builtins = BuiltinCollector(file: source.name, table: PlatformBuiltins.luis, noun: "prebuilt entity")
+        for prebuilt in app.prebuiltEntities ?? [] {
+            builtins.add(entity: prebuilt.name, platformType: prebuilt.name, warnings: &warnings)
+        }
+        assembler.entities += builtins.definitions
         return try assembler.dataset(warnings: &warnings)
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// Amazon Lex V1 bot export (JSON): `resource.intents[].sampleUtterances` with `{Slot}`
 /// placeholders, `slots[]` naming each slot's `slotType`, and `resource.slotTypes[].enumerationValues`
-/// (`value`, `synonyms`). An intent export (whose `resource` is the intent itself) reads too.
+/// (`value`, `synonyms`); slots of Amazon's built-in types are built-in entities. An intent export (whose `resource` is the intent itself) reads too.
 enum LexV1Importer {
     struct Export: Decodable { var resource: Resource }
     struct Resource: Decodable {
@@ -36,11 +36,18 @@ enum LexV1Importer {
         assembler.entities = slotTypes.map { type in
             EntityDefinition(name: type.name, values: (type.enumerationValues ?? []).map { EntityValue($0.value, synonyms: $0.synonyms ?? []) })
         }
+        // Slots of Amazon's built-in types (`AMAZON.DATE`) are built-in entities under the slot's name.
+        var builtins = BuiltinCollector(file: source.name, table: PlatformBuiltins.amazon, noun: "slot type")
         for intent in intents {
+            for slot in intent.slots ?? [] {
+                guard let type = slot.slotType, type.lowercased().hasPrefix("amazon."), !slotTypes.contains(where: { $0.name == type }) else { continue }
+                builtins.add(entity: slot.name, platformType: type, key: type.lowercased(), warnings: &warnings)
+            }
             var expander = PlaceholderExpander(sampleValues: sampleValues(slots: intent.slots ?? [], types: slotTypes))
             try assembler.addIntent(intent.name, description: intent.description,
                                     utterances: (intent.sampleUtterances ?? []).map { expander.expand($0) })
         }
+        assembler.entities += builtins.definitions
         return try assembler.dataset(warnings: &warnings)
     }
 

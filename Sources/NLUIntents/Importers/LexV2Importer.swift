@@ -68,6 +68,8 @@ enum LexV2Importer {
                 })
             }
         }
+        // Slots of Amazon's built-in types (`AMAZON.Date`) are built-in entities under the slot's name.
+        var builtins = BuiltinCollector(file: source.name, table: PlatformBuiltins.amazon, noun: "slot type")
         for path in intentFiles where locale(ofIntentFile: path) == chosen {
             let intent = try JSONInput.decode(IntentFile.self, from: source.utf8Data(at: path, warnings: &warnings),
                                               file: source.displayName(path))
@@ -78,6 +80,9 @@ enum LexV2Importer {
                 let slot = try JSONInput.decode(SlotFile.self, from: source.utf8Data(at: slotPath, warnings: &warnings),
                                                 file: source.displayName(slotPath))
                 guard let typeName = slot.slotTypeName else { continue }
+                if slotTypes[typeName] == nil, typeName.lowercased().hasPrefix("amazon.") {
+                    builtins.add(entity: slot.name, platformType: typeName, key: typeName.lowercased(), warnings: &warnings)
+                }
                 values[slot.name] = slotTypes[typeName].map { ($0.slotTypeValues ?? []).map(\.sampleValue.value) }
                     ?? PlaceholderExpander.builtInValues(forType: typeName)
             }
@@ -85,6 +90,7 @@ enum LexV2Importer {
             try assembler.addIntent(intent.name, description: intent.description,
                                     utterances: (intent.sampleUtterances ?? []).map { expander.expand($0.utterance) })
         }
+        assembler.entities += builtins.definitions
         return try assembler.dataset(warnings: &warnings)
     }
 }

@@ -8,14 +8,6 @@ import Yams
 /// `type: entity` with `values`, a list being a value and its synonyms). A mention's entity is the
 /// slot's entity type; the slot name is kept as the role when it differs.
 enum SnipsNLUImporter {
-    /// snips built-in entities → NLUKit built-ins.
-    static let builtins: [String: String] = [
-        "snips/number": "number", "snips/ordinal": "ordinal", "snips/percentage": "percentage",
-        "snips/amountOfMoney": "currency", "snips/temperature": "temperature", "snips/datetime": "datetime",
-        "snips/date": "date", "snips/time": "time", "snips/datePeriod": "daterange", "snips/timePeriod": "timerange",
-        "snips/duration": "duration",
-    ]
-
     struct Dataset: Decodable {
         var language: String?
         var intents: [String: JSONIntent]
@@ -83,7 +75,7 @@ enum SnipsNLUImporter {
 
     private static func builtin(_ name: String, file: String, warnings: inout [String]) -> EntityDefinition? {
         guard name.hasPrefix("snips/") else { return nil }
-        guard let builtin = builtins[name] else {
+        guard let builtin = PlatformBuiltins.snips[name] else {
             warnings.append("\(file): built-in entity \(name) has no NLUKit counterpart; skipped")
             return nil
         }

@@ -3,6 +3,7 @@ import Foundation
 /// IBM Watson Assistant (formerly Conversation) workspace JSON: `intents[].intent`,
 /// `intents[].examples[].text` with optional `mentions[]` (`entity`, `location` = [start, end) in
 /// UTF-16 units), `counterexamples[].text`, `entities[].values[]` (synonyms or patterns).
+/// System entities (`sys-number`, `sys-date`...) become built-ins (``PlatformBuiltins/watson``).
 /// `dialog_nodes` and the rest are ignored; a UTF-8 byte-order mark is tolerated.
 enum WatsonAssistantImporter {
     struct Workspace: Decodable {
@@ -44,11 +45,17 @@ enum WatsonAssistantImporter {
                                     utterances: (intent.examples ?? []).map(utterance))
         }
         for example in workspace.counterexamples ?? [] { assembler.addCounterexample(utterance(example)) }
-        assembler.entities = (workspace.entities ?? []).map { entity in
-            EntityDefinition(name: entity.entity, values: (entity.values ?? []).map {
+        // System entities are listed as entities named `sys-*` without values; those NLUKit recognizes are built-ins.
+        var builtins = BuiltinCollector(file: source.name, table: PlatformBuiltins.watson, noun: "system entity")
+        assembler.entities = (workspace.entities ?? []).compactMap { entity in
+            if entity.entity.hasPrefix("sys-"), builtins.add(entity: entity.entity, platformType: entity.entity, warnings: &warnings) {
+                return nil
+            }
+            return EntityDefinition(name: entity.entity, values: (entity.values ?? []).map {
                 EntityValue($0.value, synonyms: $0.synonyms ?? [], patterns: $0.patterns ?? [])
             })
         }
+        assembler.entities += builtins.definitions
         return try assembler.dataset(warnings: &warnings)
     }
 

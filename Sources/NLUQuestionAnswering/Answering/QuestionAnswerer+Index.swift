@@ -17,19 +17,19 @@ extension QuestionAnswerer {
     /// Answers a question over a collection: retrieves the `passages` best chunks of `index`
     /// (hybrid when the index was opened with its embedder, keyword otherwise), reads each with the
     /// QA model (in one batch), and returns the best `options.topK` answers across them, best first,
-    /// with document ids and offsets into the documents.
+    /// with document ids and offsets into the documents. Any backend: the SQLite file or PostgreSQL.
     ///
     ///     let index = try DocumentIndex(at: url, embedder: embedder)
     ///     let best = try qa.answers(to: "When are invoices sent?", in: index).first
     ///     print(best?.answer.text, best?.documentID, best?.start)
     ///
     /// - Throws: ``SearchError/invalidArgument(_:)`` when `passages` is not in 1...100.
-    public func answers(to question: String, in index: DocumentIndex, passages: Int = 5, mode: SearchMode? = nil,
+    public func answers(to question: String, in index: any SearchableIndex, passages: Int = 5, mode: SearchMode? = nil,
                         options: AnswerOptions = .init()) throws -> [CollectionAnswer] {
         guard (1...100).contains(passages) else {
             throw SearchError.invalidArgument("passages must be in 1...100, got \(passages)")
         }
-        let retrieved = try index.search(question, options: SearchOptions(
+        let retrieved = try index.search(question, embedding: nil, options: SearchOptions(
             k: passages, mode: mode ?? (index.canSearchVectors ? .hybrid : .keyword)))
         guard !retrieved.isEmpty else { return [] }
         let read = try answers(to: retrieved.map { (question: question, document: $0.text) }, options: options)

@@ -16,6 +16,40 @@ public protocol TextEmbedder: Sendable {
     func embed(_ texts: [String]) throws -> [[Float]]
 }
 
+extension TextEmbedder {
+    /// How many texts go to the embedder at once.
+    public static var batchSize: Int { 32 }
+
+    /// The vectors of `texts`, embedded in batches, each checked: one per text, `model.dimension`
+    /// numbers, all finite (an index stores nothing else).
+    ///
+    /// - Parameter progress: called with (texts done, total) after each batch.
+    /// - Throws: ``SearchError/badEmbedding(_:)``.
+    public func checkedVectors(for texts: [String], model: EmbedderIdentity,
+                               progress: ((Int, Int) -> Void)? = nil) throws -> [[Float]] {
+        var vectors: [[Float]] = []
+        vectors.reserveCapacity(texts.count)
+        var start = 0
+        while start < texts.count {
+            let batch = Array(texts[start..<min(start + Self.batchSize, texts.count)])
+            let embedded = try embed(batch)
+            guard embedded.count == batch.count else {
+                throw SearchError.badEmbedding("\(embedded.count) vectors for \(batch.count) texts")
+            }
+            for vector in embedded {
+                guard vector.count == model.dimension else {
+                    throw SearchError.badEmbedding("a vector of \(vector.count) numbers, expected \(model.dimension)")
+                }
+                guard vector.allSatisfy(\.isFinite) else { throw SearchError.badEmbedding("a vector with NaN or infinity") }
+            }
+            vectors += embedded
+            start += batch.count
+            progress?(start, texts.count)
+        }
+        return vectors
+    }
+}
+
 /// The name, dimension and revision of an embedding model: two embedders with equal identities
 /// give comparable vectors.
 public struct EmbedderIdentity: Sendable, Hashable, Codable, CustomStringConvertible {

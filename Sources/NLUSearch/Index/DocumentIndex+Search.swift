@@ -22,13 +22,8 @@ extension DocumentIndex {
             let vector = try queryVector(query, embedding)
             let keyword = try keywordCandidates(query, limit: depth, filter: options.filter)
             let semantic = try vectorCandidates(vector, limit: depth, filter: options.filter)
-            var numbers: [ChunkKey: Int64] = [:]
-            for candidate in keyword + semantic { numbers[candidate.key] = candidate.number }
-            let fused = ReciprocalRankFusion.fuse([(options.fusion.keywordWeight, keyword.map(\.key)),
-                                                   (options.fusion.vectorWeight, semantic.map(\.key))],
-                                                  k: options.fusion.k)
-            found = fused.prefix(options.k).compactMap { item in
-                numbers[item.item].map { Candidate(number: $0, key: item.item, score: item.score) }
+            found = ReciprocalRankFusion.fuseModes(keyword: keyword, vector: semantic, options: options, key: \.key) { candidate, score in
+                Candidate(number: candidate.number, key: candidate.key, score: score)
             }
         }
         return try results(for: found)
@@ -163,6 +158,8 @@ extension DocumentIndex {
                     cache.chunkNumbers.append(number)
                     cache.keys.append(key)
                 }
+                // Large collections are scanned in INT8 (a quarter of the bytes), re-ranked exactly.
+                if cache.matrix.rowCount >= VectorMatrix.quantizationThreshold { cache.matrix.quantize() }
                 vectorCache = cache
                 return cache
             }

@@ -2,9 +2,6 @@ import Foundation
 import GRDB
 
 extension DocumentIndex {
-    /// How many chunks go to the embedder at once.
-    static let embeddingBatchSize = 32
-
     /// Adds documents (replacing any with the same id) in one transaction: all of them or, when
     /// anything fails or the process dies, none. Chunks are embedded before the transaction starts.
     ///
@@ -13,16 +10,7 @@ extension DocumentIndex {
     ///   twice; ``SearchError/embedderRequired(_:)`` when the index has vectors and no embedder
     ///   was given; ``SearchError/badEmbedding(_:)``.
     public func add(_ documents: [IndexDocument], progress: ((AddProgress) -> Void)? = nil) throws {
-        var seen = Set<String>()
-        for document in documents {
-            guard !document.id.isEmpty else { throw SearchError.invalidDocument(id: "", reason: "the id is empty") }
-            guard seen.insert(document.id).inserted else {
-                throw SearchError.invalidDocument(id: document.id, reason: "the id appears twice in one add")
-            }
-            guard document.text.contains(where: { !$0.isWhitespace }) else {
-                throw SearchError.invalidDocument(id: document.id, reason: "the text is empty")
-            }
-        }
+        try IndexDocument.validateBatch(documents)
         if model != nil, embedder == nil {
             throw SearchError.embedderRequired("\(path): adding to an index with vectors needs the embedder of \(model.map(String.init(describing:)) ?? "")")
         }
@@ -85,26 +73,7 @@ extension DocumentIndex {
     /// The vectors of `texts` (nil for a keyword-only index), checked for count, dimension and finiteness.
     func embed(_ texts: [String], progress: ((Int, Int) -> Void)? = nil) throws -> [[Float]]? {
         guard let model, let embedder else { return nil }
-        var vectors: [[Float]] = []
-        vectors.reserveCapacity(texts.count)
-        var start = 0
-        while start < texts.count {
-            let batch = Array(texts[start..<min(start + Self.embeddingBatchSize, texts.count)])
-            let embedded = try embedder.embed(batch)
-            guard embedded.count == batch.count else {
-                throw SearchError.badEmbedding("\(embedded.count) vectors for \(batch.count) texts")
-            }
-            for vector in embedded {
-                guard vector.count == model.dimension else {
-                    throw SearchError.badEmbedding("a vector of \(vector.count) numbers, expected \(model.dimension)")
-                }
-                guard vector.allSatisfy(\.isFinite) else { throw SearchError.badEmbedding("a vector with NaN or infinity") }
-            }
-            vectors += embedded
-            start += batch.count
-            progress?(start, texts.count)
-        }
-        return vectors
+        return try embedder.checkedVectors(for: texts, model: model, progress: progress)
     }
 
     /// Little-endian F32 bytes, as stored in `chunks.vector`.

@@ -14,9 +14,10 @@ import NLUCore
 ///     let index = try DocumentIndex.create(at: url, embedder: embedder)
 ///     try index.add([try IndexDocument(id: "a", text: "The fox jumps over the dog.")])
 ///     let results = try index.search("jumping fox", options: SearchOptions(k: 3, mode: .hybrid))
-public final class DocumentIndex: @unchecked Sendable {
+public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
     /// The file's path (":memory:" for an in-memory index).
     public let path: String
+    public var location: String { path }
     /// The embedding model the index was built with; nil for a keyword-only index.
     public let model: EmbedderIdentity?
     /// Where the model was loaded from at creation (a directory or a built-in name), if recorded.

@@ -21,6 +21,23 @@ public struct IndexDocument: Sendable, Equatable {
         self.text = text
         self.metadataJSON = metadataJSON
     }
+
+    /// Checks the documents of one add, before anything is written: no empty id, no id twice,
+    /// no empty text.
+    ///
+    /// - Throws: ``SearchError/invalidDocument(id:reason:)`` naming the document.
+    public static func validateBatch(_ documents: [IndexDocument]) throws {
+        var seen = Set<String>()
+        for document in documents {
+            guard !document.id.isEmpty else { throw SearchError.invalidDocument(id: "", reason: "the id is empty") }
+            guard seen.insert(document.id).inserted else {
+                throw SearchError.invalidDocument(id: document.id, reason: "the id appears twice in one add")
+            }
+            guard document.text.contains(where: { !$0.isWhitespace }) else {
+                throw SearchError.invalidDocument(id: document.id, reason: "the text is empty")
+            }
+        }
+    }
 }
 
 /// One result of a search: a chunk of a document, its score, and where it lies in the document.

@@ -10,11 +10,16 @@ struct VectorCache {
 }
 
 /// A chunk by document id and position: the order results tie-break in.
-struct ChunkKey: Hashable, Comparable, Sendable {
-    var documentID: String
-    var position: Int
+public struct ChunkKey: Hashable, Comparable, Sendable {
+    public var documentID: String
+    public var position: Int
 
-    static func < (a: ChunkKey, b: ChunkKey) -> Bool {
+    public init(documentID: String, position: Int) {
+        self.documentID = documentID
+        self.position = position
+    }
+
+    public static func < (a: ChunkKey, b: ChunkKey) -> Bool {
         a.documentID != b.documentID ? a.documentID < b.documentID : a.position < b.position
     }
 }

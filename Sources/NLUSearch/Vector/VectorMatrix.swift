@@ -2,20 +2,38 @@ import NLUCore
 
 /// The stored vectors of an index as one contiguous row-major F32 matrix, each row scaled to unit
 /// length once at load, so that a query's cosine similarity with every row is a single
-/// matrix-vector product (BLAS SGEMV, which streams the matrix once: the search is bound by
-/// memory bandwidth, 150 MB for 100,000 × 384).
+/// matrix-vector product. The scan streams the whole matrix once per query, so it is bound by
+/// memory bandwidth: 150 MB for 100,000 × 384 in F32, a quarter of that with the INT8 copy
+/// (``quantize()``), scanned on all threads.
 ///
-/// The search is exact: every row is scored, and the top k are picked by a partial sort
-/// (``TopK``), ties going to the lower row.
+/// The search is exact whichever scan runs: each scan's scores come with a proven bound on their
+/// error, the rows that could still be in the top k are scored again exactly (in double
+/// precision, from the F32 rows), and the top k of those are returned (``BoundedRerank``), ties
+/// going to the lower row. Both scans therefore return the same rows, in the same order, with the
+/// same scores.
 ///
 ///     var matrix = VectorMatrix(dimension: 3)
 ///     matrix.append([1, 0, 0]); matrix.append([0, 1, 0])
 ///     matrix.top(1, for: [0.9, 0.1, 0])   // [row 0]
 public struct VectorMatrix: Sendable {
+    /// How the rows are scanned before the exact re-ranking.
+    public enum Scan: String, Sendable, CaseIterable {
+        /// BLAS SGEMV over the F32 rows.
+        case f32
+        /// NLUCore's INT8 kernels over the quantized copy (``VectorMatrix/quantize()``), on all threads.
+        case int8
+    }
+
     public let dimension: Int
     public private(set) var rowCount = 0
     // rowCount × dimension, row-major, each row of unit length (or zero).
     private var values: [Float] = []
+    // The INT8 copy, when made; dropped by any append.
+    private var quantized: QuantizedVectors?
+
+    /// The row count from which ``DocumentIndex`` makes the INT8 copy: below it one F32 scan takes
+    /// well under a millisecond and the copy would only cost memory.
+    public static let quantizationThreshold = 4096
 
     public init(dimension: Int) {
         self.dimension = dimension
@@ -27,6 +45,7 @@ public struct VectorMatrix: Sendable {
         precondition(vector.count == dimension, "VectorMatrix.append: checked by the index")
         values.append(contentsOf: Self.normalized(vector))
         rowCount += 1
+        quantized = nil
     }
 
     /// Reserves room for `rows` rows (one allocation when the count is known).
@@ -50,12 +69,30 @@ public struct VectorMatrix: Sendable {
         return vector.map { $0 * scale }
     }
 
-    /// The cosine similarity of `query` with every row.
+    /// Makes the INT8 copy the ``Scan/int8`` scan reads (about a quarter of the F32 matrix's memory, in
+    /// addition to it: the exact re-ranking reads the F32 rows).
+    public mutating func quantize() {
+        guard quantized == nil else { return }
+        quantized = makeQuantizedCopy()
+    }
+
+    /// A fresh INT8 copy of the rows (for tests of its bounds).
+    func makeQuantizedCopy() -> QuantizedVectors {
+        values.withUnsafeBufferPointer { QuantizedVectors(values: $0, rows: rowCount, dimension: dimension) }
+    }
+
+    /// Whether ``quantize()`` has made the INT8 copy (and no row was appended since).
+    public var isQuantized: Bool { quantized != nil }
+
+    /// The cosine similarity of `query` with every row, as SGEMV computes it in F32.
     public func scores(for query: [Float]) -> [Float] {
         precondition(query.count == dimension, "VectorMatrix.scores: checked by the index")
+        return f32Scores(unitQuery: Self.normalized(query))
+    }
+
+    private func f32Scores(unitQuery: [Float]) -> [Float] {
         var scores = [Float](repeating: 0, count: rowCount)
         guard rowCount > 0 else { return scores }
-        let unitQuery = Self.normalized(query)
         values.withUnsafeBufferPointer { matrix in
             unitQuery.withUnsafeBufferPointer { query in
                 scores.withUnsafeMutableBufferPointer { scores in
@@ -67,10 +104,32 @@ public struct VectorMatrix: Sendable {
         return scores
     }
 
-    /// The `k` rows most similar to `query` (cosine), best first, ties to the lower row; only rows
-    /// where `isAllowed` is true when it is given.
-    public func top(_ k: Int, for query: [Float], where isAllowed: ((Int) -> Bool)? = nil) -> [TopK.Entry] {
-        let scores = scores(for: query)
-        return scores.withUnsafeBufferPointer { TopK.select(k, from: $0, where: isAllowed) }
+    /// The `k` rows most similar to `query` (cosine, computed exactly in double precision from the
+    /// F32 rows), best first, ties to the lower row; only rows where `isAllowed` is true when it is
+    /// given. `scan` picks how rows are pre-scored (default: INT8 when ``quantize()`` was called);
+    /// the result does not depend on it.
+    public func top(_ k: Int, for query: [Float], scan: Scan? = nil, where isAllowed: ((Int) -> Bool)? = nil) -> [TopK.Entry] {
+        precondition(query.count == dimension, "VectorMatrix.top: checked by the index")
+        let unitQuery = Self.normalized(query)
+        let approximate: (scores: [Float], bounds: [Float])
+        if let quantized, scan != .f32 {
+            approximate = quantized.scores(for: unitQuery)
+        } else {
+            // SGEMV's rounding, for any order of summation: |error| ≤ γ_d Σ|xᵢwᵢ| ≤ γ_d ‖x‖‖w‖,
+            // γ_d = d·u / (1 − d·u), u = 2⁻²⁴, with both vectors of unit length (1.01 covers their rounding).
+            let u = 1.0 / Double(1 << 24), d = Double(dimension + 1)
+            let bound = Float(d * u / (1 - d * u) * 1.01 + 1e-12).nextUp
+            approximate = (f32Scores(unitQuery: unitQuery), [Float](repeating: bound, count: rowCount))
+        }
+        return values.withUnsafeBufferPointer { matrix in
+            unitQuery.withUnsafeBufferPointer { x in
+                BoundedRerank.top(k, scores: approximate.scores, bounds: approximate.bounds, where: isAllowed) { row in
+                    let w = matrix.baseAddress! + row * dimension
+                    var dot = 0.0
+                    for index in 0..<dimension { dot += Double(x[index]) * Double(w[index]) }
+                    return dot
+                }
+            }
+        }
     }
 }

@@ -1,20 +1,24 @@
+import NLUBuiltins
 import NLUIntents
 
 /// `POST /model/parse` in Rasa's shape, so Rasa clients (bots, Rasa X style tools) switch by URL.
 ///
-/// Request: `{"text": "turn the radio on", "message_id": "optional"}`.
+/// Request: `{"text": "turn the radio on", "message_id": "optional", "reference_time": "optional"}`
+/// (`reference_time`, ISO 8601, is the "now" of relative date-times; default: the server's local time).
 /// Response: `{"text", "intent": {"name", "confidence"}, "entities": [{"entity", "start", "end", "value",
-/// "confidence_entity", "extractor", "role"?, "group"?}], "intent_ranking": [...]}`;
+/// "confidence_entity", "extractor", "role"?, "group"?, "additional_info"?}], "intent_ranking": [...]}`;
 /// `intent.name` is null when the model's "none" class wins or the best intent is under the
 /// model's threshold (Rasa answers null for empty text in the same way).
 enum RasaParse {
     struct Request: Decodable, Sendable {
         var text: String
         var messageID: String?
+        var referenceTime: String?
 
         enum CodingKeys: String, CodingKey {
             case text
             case messageID = "message_id"
+            case referenceTime = "reference_time"
         }
     }
 
@@ -30,7 +34,9 @@ enum RasaParse {
         enum CodingKeys: String, CodingKey { case name, confidence }
     }
 
-    /// One entity as Rasa reports it; `role` and `group` are left out when the model has none.
+    /// One entity as Rasa reports it; `role` and `group` are left out when the model has none;
+    /// `additional_info` is the built-in's resolution (as Rasa's Duckling extractor adds Duckling's), left
+    /// out for entities that are no built-in.
     struct Entity: Encodable, Sendable, Equatable {
         var entity: String
         var start: Int
@@ -40,11 +46,27 @@ enum RasaParse {
         var extractor: String
         var role: String?
         var group: String?
+        var additionalInfo: AdditionalInfo?
 
         enum CodingKeys: String, CodingKey {
             case entity, start, end, value, extractor, role, group
             case confidenceEntity = "confidence_entity"
+            case additionalInfo = "additional_info"
         }
+    }
+
+    /// A built-in's kind and resolution: `{"type": "currency", "value": "1500", "unit": "Dollar", ...}` or
+    /// `{"type": "date", "values": [{"timex", "type", "value"}...]}` (LUIS datetimeV2 readings).
+    struct AdditionalInfo: Encodable, Sendable, Equatable {
+        var type: BuiltinEntityType
+        var resolution: BuiltinResolution
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(type, forKey: .type)
+            try resolution.encode(to: encoder)   // the resolution's keys beside `type`
+        }
+        enum CodingKeys: String, CodingKey { case type }
     }
 
     struct Response: Encodable, Sendable {
@@ -72,13 +94,20 @@ enum RasaParse {
 
     /// An extracted entity under the name of the Rasa component that does the same job: the slot
     /// tagger is Rasa's CRF extractor; dictionaries (Rasa's lookup tables) and regexes are its regex
-    /// extractor. `value` is the canonical value (synonyms resolved, as Rasa's synonym mapper does).
+    /// extractor; the built-in recognizer is its Duckling extractor. `value` is the canonical value
+    /// (synonyms resolved, as Rasa's synonym mapper does; a built-in's resolved value).
     static func entity(_ entity: ExtractedEntity) -> Entity {
         let extractor = switch entity.extractor {
         case .crf: "CRFEntityExtractor"
         case .dictionary, .regex: "RegexEntityExtractor"
+        case .builtin: "DucklingEntityExtractor"
+        }
+        var additionalInfo: AdditionalInfo?
+        if let type = entity.builtin, let resolution = entity.resolution {
+            additionalInfo = AdditionalInfo(type: type, resolution: resolution)
         }
         return Entity(entity: entity.entity, start: entity.start, end: entity.end, value: entity.value,
-                      confidenceEntity: Float(entity.confidence), extractor: extractor, role: entity.role, group: entity.group)
+                      confidenceEntity: Float(entity.confidence), extractor: extractor, role: entity.role, group: entity.group,
+                      additionalInfo: additionalInfo)
     }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import NLUBuiltins
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension ServerRoutes {
@@ -8,8 +9,13 @@ extension ServerRoutes {
             guard let classifier = models.intents else { throw APIError.modelNotLoaded("intents", option: "--intents") }
             let body = try await decode(RasaParse.Request.self, request)
             try checkLength(body.text, field: "text")
+            let reference = try body.referenceTime.map { text in
+                do { return try ReferenceTime(iso8601: text) } catch let error as ReferenceTimeError {
+                    throw APIError.badRequest("field reference_time: \(error.description)")
+                }
+            }
             let prediction = try await pool.run(task: "intents") {
-                classifier.predict(body.text, top: RasaParse.rankingLength)
+                classifier.predict(body.text, top: RasaParse.rankingLength, reference: reference)
             }
             return try JSONResponse.make(RasaParse.response(prediction))
         }

@@ -11,8 +11,10 @@ struct IntentsPredictCommand: ParsableCommand {
         Utterances come from the arguments, or one per line from stdin when none is given. The answer is no \
         intent when the "none" class wins or the best confidence is under --threshold. --json prints one object \
         per utterance: {"text", "intent" (null for no intent), "confidence", "ranking": [{"intent", "confidence"}], \
-        "entities": [{"entity", "start", "end", "text", "value", "confidence", "extractor", "role"?, "group"?}]} \
-        (offsets in Unicode scalars, end exclusive; extractor crf, dictionary or regex).
+        "entities": [{"entity", "start", "end", "text", "value", "confidence", "extractor", "role"?, "group"?, \
+        "builtin"?, "resolution"?}]} (offsets in Unicode scalars, end exclusive; extractor crf, dictionary, regex or \
+        builtin). Built-in entities (numbers, amounts, dates... when the training data used the platform's system \
+        entities) carry their kind and resolution; relative dates resolve against --reference-time (default: now).
         """)
 
     @Option(name: .shortAndLong, help: "The model package (.nlumodel).")
@@ -23,6 +25,9 @@ struct IntentsPredictCommand: ParsableCommand {
 
     @Option(help: "Confidence under which the answer is no intent (default: the model's).")
     var threshold: Float?
+
+    @Option(help: "The \"now\" of relative dates (\"tomorrow\"), ISO 8601 YYYY-MM-DD[THH:MM[:SS]] (default: the local time now).")
+    var referenceTime: String?
 
     @Flag(help: "Print one JSON object per utterance.")
     var json = false
@@ -35,23 +40,35 @@ struct IntentsPredictCommand: ParsableCommand {
         if let threshold, !(0...1).contains(threshold) {
             throw ValidationError("--threshold must be between 0 and 1, got \(threshold)")
         }
+        _ = try reference()
+    }
+
+    /// The parsed --reference-time (nil: now).
+    private func reference() throws -> ReferenceTime? {
+        guard let referenceTime else { return nil }
+        do {
+            return try ReferenceTime(iso8601: referenceTime)
+        } catch let error as ReferenceTimeError {
+            throw ValidationError("--reference-time: \(error.description)")
+        }
     }
 
     func run() throws {
+        let reference = try reference()
         let classifier = try IntentClassifier.loadWithSentenceFeatures(from: URL(fileURLWithPath: model))
         if texts.isEmpty {
             while let line = readLine() {
                 let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
                 if text.isEmpty { continue }
-                try answer(text, classifier)
+                try answer(text, classifier, reference)
             }
         } else {
-            for text in texts { try answer(text, classifier) }
+            for text in texts { try answer(text, classifier, reference) }
         }
     }
 
-    private func answer(_ text: String, _ classifier: IntentClassifier) throws {
-        let prediction = classifier.predict(text, top: top, threshold: threshold)
+    private func answer(_ text: String, _ classifier: IntentClassifier, _ reference: ReferenceTime?) throws {
+        let prediction = classifier.predict(text, top: top, threshold: threshold, reference: reference)
         if json {
             Console.print(try Self.jsonLine(prediction))
             return
@@ -65,6 +82,7 @@ struct IntentsPredictCommand: ParsableCommand {
             var line = "    \(entity.entity) = \(entity.value) \"\(entity.text)\" [\(entity.start)..<\(entity.end)]"
             if let role = entity.role { line += " role \(role)" }
             if let group = entity.group { line += " group \(group)" }
+            if let builtin = entity.builtin { line += " (\(builtin.rawValue))" }
             line += " \(entity.extractor.rawValue) \(percent(Float(entity.confidence)))"
             Console.print(line)
         }
@@ -81,6 +99,8 @@ struct IntentsPredictCommand: ParsableCommand {
                           "\"confidence\":\(try encode(entity.confidence))", "\"extractor\":\(try encode(entity.extractor.rawValue))"]
             if let role = entity.role { fields.append("\"role\":\(try encode(role))") }
             if let group = entity.group { fields.append("\"group\":\(try encode(group))") }
+            if let builtin = entity.builtin { fields.append("\"builtin\":\(try encode(builtin.rawValue))") }
+            if let resolution = entity.resolution { fields.append("\"resolution\":\(try Console.json(resolution))") }
             return "{" + fields.joined(separator: ",") + "}"
         }
         return "{\"text\":\(try encode(prediction.text)),\"intent\":\(try prediction.intent.map(encode) ?? "null"),"

@@ -28,7 +28,7 @@ final class TestServer: @unchecked Sendable {
         logger.logLevel = .critical
         let server = try NLUHTTPServer(models: try models ?? Fixtures.models(), configuration: configuration, logger: logger)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let task = Task {
+        let task = Task(executorPreference: ServerThreads.shared) {
             defer { continuation.finish() }
             try await server.run(stopOnSignals: false) { continuation.yield($0) }
         }
