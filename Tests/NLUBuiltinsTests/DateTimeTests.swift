@@ -93,6 +93,14 @@ import Testing
         #expect(values("black friday of this year").first?.2.first?.value == "2016-11-25")
     }
 
+    @Test func offsetsBeyondTheCalendarAreNoDates() {
+        // Years 1…9999 only: a huge offset is no date (and never traps), a large valid one still is.
+        for text in ["3000000 weeks ago", "in 9000 years", "in 999999999 years", "in 99999999999 hours", "5000000 days from now"] {
+            #expect(values(text).allSatisfy { $0.0 != .date && $0.0 != .datetime }, "\(text)")
+        }
+        #expect(values("in 100 years").first?.2.first?.value == "2116-11-07")
+    }
+
     @Test func dayThatDoesNotExistIsNoDate() {
         #expect(values("February 30th").allSatisfy { $0.0 != .date })
         #expect(values("2019-02-29").allSatisfy { $0.0 != .date })

@@ -318,19 +318,25 @@ struct DateParser {
         return (SpokenDate(kind: .exact(offset)), end)
     }
 
+    /// The date moved by an amount, or nil when it leaves the years 1…9999 ("3000000 weeks ago").
     private func dayOffset(at index: Int) -> (CivilDate, Int)? {
+        guard let (date, end) = unboundedDayOffset(at: index), date.year >= 1, date.year <= 9999 else { return nil }
+        return (date, end)
+    }
+
+    private func unboundedDayOffset(at index: Int) -> (CivilDate, Int)? {
         var position = index
         let leadingIn = text.word(position) == "in"
         if leadingIn { position += 1 }
         guard let (amount, unit, afterUnit) = durations.amount(at: position), !unit.isTime,
-              amount == amount.rounded() else { return nil }
+              amount == amount.rounded(), amount * unit.seconds < 3e11 else { return nil }  // within 9999 years
         let count = Int(amount)
         func shifted(_ sign: Int) -> CivilDate? {
             switch unit.letter {
             case "D": return reference.adding(days: sign * count)
             case "W": return reference.adding(days: sign * 7 * count)
-            case "M": return reference.adding(months: sign * count)
-            case "Y": return reference.adding(months: sign * 12 * count)
+            case "M": return reference.addingIfInRange(months: sign * count)
+            case "Y": return reference.addingIfInRange(months: sign * 12 * count)
             default: return nil
             }
         }
@@ -344,8 +350,8 @@ struct DateParser {
             switch unit.letter {
             case "D": shifted = base.adding(days: sign * count)
             case "W": shifted = base.adding(days: sign * 7 * count)
-            case "M": shifted = base.adding(months: sign * count)
-            case "Y": shifted = base.adding(months: sign * 12 * count)
+            case "M": shifted = base.addingIfInRange(months: sign * count)
+            case "Y": shifted = base.addingIfInRange(months: sign * 12 * count)
             default: shifted = nil
             }
             return shifted.map { ($0, anchorEnd) }

@@ -197,11 +197,11 @@ struct DateTimeCandidates {
             }
             let isTime = duration.timex.contains("T")
             if isTime, durationStart > index, text.word(index) == "in" {
-                emit(.datetime, duration.end - 1, [moment(after: duration.seconds)])
+                if let value = moment(after: duration.seconds) { emit(.datetime, duration.end - 1, [value]) }
             } else if isTime, durationStart == index, let word = text.word(duration.end), word == "ago" || word == "later" {
-                emit(.datetime, duration.end, [moment(after: word == "ago" ? -duration.seconds : duration.seconds)])
+                if let value = moment(after: word == "ago" ? -duration.seconds : duration.seconds) { emit(.datetime, duration.end, [value]) }
             } else if isTime, durationStart == index, text.word(duration.end) == "from", text.word(duration.end + 1) == "now" {
-                emit(.datetime, duration.end + 1, [moment(after: duration.seconds)])
+                if let value = moment(after: duration.seconds) { emit(.datetime, duration.end + 1, [value]) }
             }
         }
         // "3pm each day", "7am daily": a time that repeats.
@@ -472,12 +472,14 @@ struct DateTimeCandidates {
         return values
     }
 
-    /// The reference moved by `seconds`: "in 2 minutes" is a datetime.
-    private func moment(after seconds: Double) -> DateTimeValue {
+    /// The reference moved by `seconds` ("in 2 minutes" is a datetime), or nil when that leaves the years 1…9999.
+    private func moment(after seconds: Double) -> DateTimeValue? {
+        guard abs(seconds) < 3e11 else { return nil }
         let total = Int(seconds.rounded()) + reference.hour * 3600 + reference.minute * 60 + reference.second
         let days = Int((Double(total) / 86400).rounded(.down))
         let rest = total - days * 86400
         let date = today.adding(days: days)
+        guard date.year >= 1, date.year <= 9999 else { return nil }
         let (h, m, s) = (rest / 3600, rest % 3600 / 60, rest % 60)
         return DateTimeValue(timex: date.text + "T" + Timex.clock(h, m, s), type: "datetime", value: date.text + " " + Timex.clock(h, m, s))
     }
