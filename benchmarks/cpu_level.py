@@ -90,15 +90,17 @@ def from_arguments(argv=None):
     return level
 
 
-def describe(level):
-    """One line: the machine, the level and what each side runs at it."""
+def describe(level, onnx_runtime=False):
+    """One line: the machine, the level and what each side runs at it (`onnx_runtime`: the run has
+    ONNX Runtime, which cannot be limited)."""
     best = best_level()
     line = f"machine: {cpu_name()}, {os.cpu_count()} CPUs (best level {best}); NLUKit level {level}"
     if level != best:
         line += (f"; peers limited where they can be: OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE')}, "
                  f"MKL_ENABLE_INSTRUCTIONS={os.environ.get('MKL_ENABLE_INSTRUCTIONS')}, "
-                 f"ONEDNN_MAX_CPU_ISA={os.environ.get('ONEDNN_MAX_CPU_ISA')}; ONNX Runtime has no switch "
-                 f"and runs {best}")
+                 f"ONEDNN_MAX_CPU_ISA={os.environ.get('ONEDNN_MAX_CPU_ISA')}")
+        if onnx_runtime:
+            line += f"; ONNX Runtime has no switch and runs {best}"
     return line
 
 

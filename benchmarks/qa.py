@@ -203,7 +203,7 @@ def main():
     torch_times = {length: best(torch_rounds, length) for length in lengths}
     onnx_times = {length: best(onnx_rounds, length) for length in lengths}
     openvino_times = {length: best(openvino_rounds, length) for length in lengths} if openvino_rounds else None
-    print(cpu_level.describe(level) + f"; NLUKit ran {ours.get('level', '?')}")
+    print(cpu_level.describe(level, onnx_runtime=True) + f"; NLUKit ran {ours.get('level', '?')}")
     print(f"BERT-base QA forward, batch 1, {THREADS} threads, {args.rounds} interleaved rounds of {args.iterations} "
           f"runs after 2 warm-ups, best round's median and best run "
           f"(OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', 'unset')}; ours: {ours['blas']}; "

@@ -101,6 +101,16 @@ import Testing
         #expect(values("in 100 years").first?.2.first?.value == "2116-11-07")
     }
 
+    @Test func nthWeekdaysDaysOfRelativeMonthsAndHoursWithinAPartOfTheDay() {
+        // October 2014 starts on a Wednesday: its second Wednesday is the 8th.
+        #expect(values("second wednesday of october 2014").first?.2.first?.value == "2014-10-08")
+        #expect(values("the 20th of next month").first?.2.first?.value == "2016-12-20")
+        #expect(values("tonight from 7 to 7:30").first?.2 == [DateTimeValue(
+            timex: "(2016-11-07T19,2016-11-07T19:30,PT30M)", type: "datetimerange", start: "2016-11-07 19:00:00", end: "2016-11-07 19:30:00")])
+        #expect(values("next Monday morning 6-8").first?.2.map(\.start) == ["2016-11-14 06:00:00"])
+        #expect(values("the 3rd qtr of 2018").first?.2.first?.start == "2018-07-01")
+    }
+
     @Test func dayThatDoesNotExistIsNoDate() {
         #expect(values("February 30th").allSatisfy { $0.0 != .date })
         #expect(values("2019-02-29").allSatisfy { $0.0 != .date })

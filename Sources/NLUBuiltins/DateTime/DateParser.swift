@@ -23,6 +23,8 @@ struct DateParser {
         if let found = numericDate(at: index) { return found }
         if let found = offsetDate(at: index) { return found }
         if let found = holidayDate(at: index) { return found }
+        if let found = nthWeekdayOfMonth(at: index) { return found }
+        if let found = dayOfRelativeMonth(at: index) { return found }
         if let found = dayOfMonth(at: index) { return found }
         return nil
     }
@@ -238,6 +240,60 @@ struct DateParser {
               let rest = numbers.parse(at: number.endToken), rest.spelled, rest.kind == .cardinal, rest.value.isInteger,
               rest.value.double >= 10, rest.value.double <= 99, text.word(number.endToken) != "and" else { return nil }
         return (value * 100 + Int(rest.value.double), rest.endToken)
+    }
+
+    /// "first tuesday of october", "the last Sunday of March 2014", "second wednesday in october 2014".
+    func nthWeekdayOfMonth(at index: Int) -> (SpokenDate, Int)? {
+        var position = index
+        if text.word(position) == "the" { position += 1 }
+        let nth: Int
+        if text.word(position) == "last" {
+            nth = -1
+            position += 1
+        } else if let number = numbers.parse(at: position), number.kind == .ordinal, number.value.isInteger,
+                  number.value.double >= 1, number.value.double <= 5 {
+            nth = Int(number.value.double)
+            position = number.endToken
+        } else {
+            return nil
+        }
+        guard let weekdayWord = text.word(position), let weekday = DateTimeWords.weekdays[weekdayWord],
+              let of = text.word(position + 1), of == "of" || of == "in", let (month, afterMonth) = monthName(at: position + 2) else {
+            return nil
+        }
+        let rule = Holiday.nthWeekday(month: month, weekday: weekday, nth: nth)
+        var yearIndex = afterMonth
+        if let comma = text.token(yearIndex), comma.isSymbol(",") { yearIndex += 1 }
+        if let (year, end) = self.year(at: yearIndex) {
+            return rule.date(in: year).flatMap { $0.month == month ? (SpokenDate(kind: .exact($0)), end) : nil }
+        }
+        let timex = "XXXX-" + Timex.pad(month, 2) + "-WXX-" + String(weekday) + "-#" + String(nth > 0 ? nth : 5)
+        let open = SpokenDate(kind: .holiday(rule, timex: timex))
+        guard open.readings(reference).allSatisfy({ $0.month == month }), !open.readings(reference).isEmpty else { return nil }
+        return (open, afterMonth)
+    }
+
+    /// "20th of next month", "the 15th day of next month", "20 of this month", "the 26th day of the month".
+    func dayOfRelativeMonth(at index: Int) -> (SpokenDate, Int)? {
+        var position = index
+        if text.word(position) == "the" { position += 1 }
+        guard let (day, afterDay) = dayNumber(at: position) else { return nil }
+        position = afterDay
+        if text.word(position) == "day" { position += 1 }
+        guard text.word(position) == "of" else { return nil }
+        position += 1
+        if text.word(position) == "the" { position += 1 }
+        let offsets = ["this": 0, "current": 0, "next": 1, "following": 1, "last": -1, "previous": -1]
+        var offset = 0
+        if let word = text.word(position), let value = offsets[word] {
+            offset = value
+            position += 1
+        } else if text.word(position - 1) != "the" {
+            return nil
+        }
+        guard text.word(position) == "month" else { return nil }
+        let first = CivilDate(year: reference.year, month: reference.month, day: 1)!.adding(months: offset)
+        return CivilDate(year: first.year, month: first.month, day: day).map { (SpokenDate(kind: .exact($0)), position + 1) }
     }
 
     /// "christmas", "easter 2018", "next thanksgiving", "last easter", "black friday of this year",

@@ -110,6 +110,10 @@ struct DateTimeCandidates {
             }
             if let (part, afterPart) = partOfDay(at: afterDate, allowBare: true) {
                 emit(.datetimerange, afterPart - 1, partOfDayValues(date, part.part, mod: part.mod))
+                // "Monday morning from 10am to 12pm", "next Monday morning 6-8": the hours within the part.
+                if let (range, afterRange) = timeRange(at: afterPart, bare: true) {
+                    emit(.datetimerange, afterRange - 1, dateTimeRangeValues(date, range.within(part.part)))
+                }
             }
         }
         // A time (with "at"), and a date after it.
@@ -143,6 +147,10 @@ struct DateTimeCandidates {
             if let joiner = text.word(position), joiner == "on" { position += 1 }
             if let (date, afterDate) = dates.date(at: position) {
                 emit(.datetimerange, afterDate - 1, dateTimeRangeValues(date, range))
+                // "from 3-8pm yesterday afternoon", "10am to 12pm Monday morning".
+                if let (part, afterPart) = partOfDay(at: afterDate, allowBare: true), part.relativeDay == nil {
+                    emit(.datetimerange, afterPart - 1, dateTimeRangeValues(date, range.within(part.part)))
+                }
             } else if let (part, afterPart) = partOfDay(at: afterRange, allowBare: false), let offset = part.relativeDay {
                 var adjusted = range
                 if part.part.afternoon {
@@ -173,6 +181,10 @@ struct DateTimeCandidates {
                 // "tonight at 2am", "last night at 8": the day from the phrase, the half from the part unless said.
                 let adjusted = time.ambiguous ? (part.part.afternoon ? time.afternoon() : time.morning()) : time
                 emit(.datetime, afterTime - 1, dateTimeValues(SpokenDate(kind: .exact(today.adding(days: offset))), adjusted))
+            }
+            // "tonight from 7 to 7:30", "this evening from 7 to 9".
+            if let offset = part.relativeDay, let (range, afterRange) = timeRange(at: afterPart, bare: false) {
+                emit(.datetimerange, afterRange - 1, dateTimeRangeValues(SpokenDate(kind: .exact(today.adding(days: offset))), range.within(part.part)))
             }
             if let offset = part.relativeDay {
                 emit(.datetimerange, afterPart - 1, partOfDayValues(SpokenDate(kind: .exact(today.adding(days: offset))), part.part, mod: part.mod))
@@ -302,6 +314,14 @@ struct DateTimeCandidates {
     struct SaidTimeRange {
         var start: SpokenTime
         var end: SpokenTime
+
+        /// The range said with a part of the day: its open hours take the part's half ("7 to 7:30" in the evening).
+        func within(_ part: DateTimeWords.PartOfDay) -> SaidTimeRange {
+            var range = self
+            if range.start.ambiguous { range.start = part.afternoon ? range.start.afternoon() : range.start.morning() }
+            if range.end.ambiguous { range.end = part.afternoon ? range.end.afternoon() : range.end.morning() }
+            return range
+        }
     }
 
     /// "from 9 to 5", "between 3 and 5", "4:00 to 7 oclock", "8-9am", "10am-12pm", "0730-0930"; bare
