@@ -12,10 +12,12 @@ import subprocess
 BLAS_ENV = pathlib.Path(__file__).resolve().parents[1] / "scripts" / "blas-env.sh"
 
 
-def core_type():
-    """OPENBLAS_CORETYPE as scripts/blas-env.sh sets it in this environment ("" when it sets none)."""
+def core_type(cpuinfo=None):
+    """OPENBLAS_CORETYPE as scripts/blas-env.sh sets it in this environment ("" when it sets none);
+    with `cpuinfo` (a file in /proc/cpuinfo's format), the one it picks for those flags."""
+    environment = dict(os.environ, NLUKIT_CPUINFO=str(cpuinfo)) if cpuinfo else None
     result = subprocess.run(["bash", "-c", 'source "$1"; printf %s "${OPENBLAS_CORETYPE:-}"', "blas-env", str(BLAS_ENV)],
-                            check=True, capture_output=True, text=True)
+                            check=True, capture_output=True, text=True, env=environment)
     return result.stdout
 
 

@@ -21,6 +21,7 @@ import sys
 import time
 
 import blas_env  # benchmarks/, the script's own folder, is on the path
+from cpu_level import cpu_name
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -53,18 +54,6 @@ def configure_environment(args):
         os.environ["OPENBLAS_CORETYPE"] = args.core_type
     else:
         os.environ.pop("OPENBLAS_CORETYPE", None)
-
-
-def cpu_name():
-    """The CPU's model name (from /proc/cpuinfo where there is one)."""
-    try:
-        with open("/proc/cpuinfo") as cpuinfo:
-            for line in cpuinfo:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown CPU"
 
 
 def run_swift(args):

@@ -7,9 +7,15 @@ one forward pass at sequence length 384 and 128, batch 1, 2 threads:
   - NLUKit: `nlu-bench qa` (release build), which also reports its peak resident memory
     after answering a question over a multi-window document with the same checkpoint;
   - PyTorch: torch.set_num_threads(2), inference_mode;
-  - ONNX Runtime: the model exported to ONNX, intra_op_num_threads=2.
+  - ONNX Runtime: the model exported to ONNX, intra_op_num_threads=2;
+  - OpenVINO (when `openvino` is installed, pinned in scripts/reference-requirements.txt): the same
+    ONNX file, CPU, F32, 2 threads, latency hint.
+The ratio column is NLUKit's time over the faster of ONNX Runtime and OpenVINO (target <= 0.9).
 
-    python3 benchmarks/qa.py [--iterations 10] [--rounds 3] [--threads 2]
+    python3 benchmarks/qa.py [--level avx512|avx2|portable] [--iterations 10] [--rounds 3] [--threads 2]
+
+One command per CPU level: --level forces NLUKit's kernels (NLUKIT_CPU_LEVEL) and limits the peers
+where they have a switch (benchmarks/cpu_level.py says which); the default is the CPU's best.
 
 OPENBLAS_CORETYPE from scripts/blas-env.sh (SkylakeX with AVX-512, Haswell with AVX2) is set for every side
 before any library loads.
@@ -24,6 +30,7 @@ import time
 import warnings
 
 import blas_env  # benchmarks/, the script's own folder, is on the path
+import cpu_level
 
 warnings.filterwarnings("ignore")  # the legacy ONNX exporter and tracer warnings are expected
 
@@ -34,6 +41,7 @@ THREADS = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.a
 
 def ensure_environment():
     """OpenBLAS reads these when it loads: re-run this script once with them set."""
+    cpu_level.from_arguments()  # NLUKIT_CPU_LEVEL and the peers' limits, before blas_env reads OPENBLAS_CORETYPE
     wanted = {"OPENBLAS_NUM_THREADS": str(THREADS), "OMP_NUM_THREADS": str(THREADS), "NLUKIT_THREADS": str(THREADS)}
     core = blas_env.core_type()  # scripts/blas-env.sh: from the CPU's flags, or the user's own value
     if core:
@@ -105,7 +113,9 @@ def main():
     parser.add_argument("--skip-build", action="store_true")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=3)
+    cpu_level.add_argument(parser)
     args = parser.parse_args()
+    level = cpu_level.from_arguments()
     lengths = [int(x) for x in args.lengths.split(",")]
 
     import torch
@@ -142,6 +152,22 @@ def main():
         options.inter_op_num_threads = 1
         session = onnxruntime.InferenceSession(onnx_path, options, providers=["CPUExecutionProvider"])
 
+        try:
+            import openvino
+            core = openvino.Core()
+            compiled = core.compile_model(core.read_model(onnx_path), "CPU", {
+                "PERFORMANCE_HINT": "LATENCY", "INFERENCE_NUM_THREADS": THREADS, "INFERENCE_PRECISION_HINT": "f32"})
+            openvino_version = openvino.__version__.split("-")[0]
+        except ImportError:
+            compiled, openvino_version = None, None
+
+        def run_openvino(length):
+            ids, types = input_ids(length)
+            feed = {"input_ids": [ids], "attention_mask": [[1] * length], "token_type_ids": [types]}
+            feed = {k: np.array(v, dtype=np.int64) for k, v in feed.items()}
+            request = compiled.create_infer_request()
+            return time_it(lambda: request.infer(feed), args.iterations)
+
         def run_torch(length):
             ids, types = input_ids(length)
             inputs = {"input_ids": torch.tensor([ids]), "token_type_ids": torch.tensor([types]),
@@ -160,12 +186,14 @@ def main():
 
         # Interleaved rounds (ours, PyTorch, ONNX Runtime, per length): on a shared machine the load
         # changes from minute to minute, so each side keeps its best round.
-        mine_rounds, torch_rounds, onnx_rounds = [], [], []
+        mine_rounds, torch_rounds, onnx_rounds, openvino_rounds = [], [], [], []
         for round_index in range(args.rounds):
             ours = run_ours(answer=round_index == args.rounds - 1)
             mine_rounds.append({length: ours["latencies"][str(length)] for length in lengths})
             torch_rounds.append({length: run_torch(length) for length in lengths})
             onnx_rounds.append({length: run_onnx(length) for length in lengths})
+            if compiled is not None:
+                openvino_rounds.append({length: run_openvino(length) for length in lengths})
         logit_difference = max(abs(a - b) for a, b in zip(ours["startLogits"], reference.tolist()))
 
     def best(rounds, length):
@@ -174,18 +202,25 @@ def main():
     mine_times = {length: best(mine_rounds, length) for length in lengths}
     torch_times = {length: best(torch_rounds, length) for length in lengths}
     onnx_times = {length: best(onnx_rounds, length) for length in lengths}
-
+    openvino_times = {length: best(openvino_rounds, length) for length in lengths} if openvino_rounds else None
+    print(cpu_level.describe(level, onnx_runtime=True) + f"; NLUKit ran {ours.get('level', '?')}")
     print(f"BERT-base QA forward, batch 1, {THREADS} threads, {args.rounds} interleaved rounds of {args.iterations} "
           f"runs after 2 warm-ups, best round's median and best run "
           f"(OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', 'unset')}; ours: {ours['blas']}; "
+          f"OpenVINO {openvino_version or 'not installed (pip install openvino)'}; "
           f"load average {os.getloadavg()[0]:.1f})")
-    print(f"{'sequence':>8} {'':>6} {'NLUKit':>10} {'PyTorch':>10} {'ONNX RT':>10} {'vs PyTorch':>11} {'vs ONNX RT':>11}")
+    print(f"{'sequence':>8} {'':>6} {'NLUKit':>10} {'PyTorch':>10} {'ONNX RT':>10} {'OpenVINO':>10} {'vs PyTorch':>11} "
+          f"{'vs ONNX RT':>11} {'vs faster of ORT/OV':>20}")
     for length in lengths:
         for index, label in enumerate(["median", "best"]):
             mine = mine_times[length][index]
             theirs, onnx = torch_times[length][index], onnx_times[length][index]
-            print(f"{length:>8} {label:>6} {mine * 1000:>8.1f}ms {theirs * 1000:>8.1f}ms {onnx * 1000:>8.1f}ms "
-                  f"{mine / theirs:>11.2f} {mine / onnx:>11.2f}")
+            openvino_time = openvino_times[length][index] if openvino_times else None
+            fastest = min(onnx, openvino_time) if openvino_time else onnx
+            openvino_text = f"{openvino_time * 1000:>8.1f}ms" if openvino_time else f"{'-':>10}"
+            print(f"{length:>8} {label:>6} {mine * 1000:>8.1f}ms {theirs * 1000:>8.1f}ms {onnx * 1000:>8.1f}ms {openvino_text} "
+                  f"{mine / theirs:>11.2f} {mine / onnx:>11.2f} {mine / fastest:>19.2f}x")
+    print("target: <= 0.90x the faster of ONNX Runtime and OpenVINO at both lengths")
     print(f"start logits at sequence {lengths[-1]}: max |NLUKit - PyTorch| = {logit_difference:.2e}")
     peak = ours["peakResidentMB"]
     print(f"peak resident memory answering a {ours['answerWindows']}-window document: {peak:.0f} MB "

@@ -3,6 +3,8 @@
 #include <string.h>
 #if defined(__x86_64__)
 #include <immintrin.h>  // the AVX2 level's register-scheduled block
+#elif defined(__aarch64__)
+#include <arm_neon.h>  // the NEON block (arm64's baseline level)
 #endif
 
 // Vector-extension types: 16 floats map to one zmm (AVX-512), two ymm (AVX2) or four xmm,

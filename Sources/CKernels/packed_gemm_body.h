@@ -5,7 +5,7 @@
 #if NLU_LEVEL == 2
 #define NLU_ROWS 8  // 32 zmm: 16 accumulators, B's row in 2, broadcasts
 #elif defined(__aarch64__)
-#define NLU_ROWS 2  // NEON, 32 q registers: 16 accumulators + B's row in 8 (not measured: no arm64 machine here)
+#define NLU_ROWS 2  // NEON remainder rows (the 4-row NEON block is below): 16 accumulators + B's row in 8
 #else
 #define NLU_ROWS 1  // x86-64 baseline, 16 xmm: 8 accumulators, B from memory operands. 2 rows spilled:
                     // 28 against 38 GFLOP/s on one Zen 4 core (mul + add, no FMA: the level's peak is ~60)
@@ -83,6 +83,55 @@ NLU_TARGET static inline void NLU_NAME(block3)(const float *a0, long lda, long k
 }
 #endif
 
+#if NLU_LEVEL == 0 && defined(__aarch64__)
+// NEON (arm64: Apple Silicon, Graviton, ...): 32 q registers of 4 floats. A block is 4 rows ×
+// 16 columns (half a panel): 16 accumulators, B's 16 floats in 4, and 4 floats of K of each row
+// in 4 (one load per row feeds 4 lane FMAs, where a broadcast per element would cost a load per
+// FMA pair) = 24 live, nothing spilled; 16 B loads + 4 A loads per 64 FMAs. The generic block
+// (two rows × 32, one scalar of A per FMA pair) stays for the remainder rows.
+// Verified for results under qemu-aarch64 (scripts/test-arm64-kernels.sh); speed unmeasured here.
+#define NLU_NEON_FMA_LANE(lane)                                                                  \
+    {                                                                                            \
+        const float *bl = half + (kk + lane) * NLUKIT_PANEL_WIDTH;                                \
+        const float32x4_t b0 = vld1q_f32(bl), b1 = vld1q_f32(bl + 4), b2 = vld1q_f32(bl + 8),    \
+                          b3 = vld1q_f32(bl + 12);                                               \
+        c00 = vfmaq_laneq_f32(c00, b0, x0, lane); c01 = vfmaq_laneq_f32(c01, b1, x0, lane);      \
+        c02 = vfmaq_laneq_f32(c02, b2, x0, lane); c03 = vfmaq_laneq_f32(c03, b3, x0, lane);      \
+        c10 = vfmaq_laneq_f32(c10, b0, x1, lane); c11 = vfmaq_laneq_f32(c11, b1, x1, lane);      \
+        c12 = vfmaq_laneq_f32(c12, b2, x1, lane); c13 = vfmaq_laneq_f32(c13, b3, x1, lane);      \
+        c20 = vfmaq_laneq_f32(c20, b0, x2, lane); c21 = vfmaq_laneq_f32(c21, b1, x2, lane);      \
+        c22 = vfmaq_laneq_f32(c22, b2, x2, lane); c23 = vfmaq_laneq_f32(c23, b3, x2, lane);      \
+        c30 = vfmaq_laneq_f32(c30, b0, x3, lane); c31 = vfmaq_laneq_f32(c31, b1, x3, lane);      \
+        c32 = vfmaq_laneq_f32(c32, b2, x3, lane); c33 = vfmaq_laneq_f32(c33, b3, x3, lane);      \
+    }
+
+// Sums of rows a0..a0+3 × the 16 columns at `half` (a panel, or a panel + 16), over all of K,
+// into columns [16·h, 16·h + 16) of out[r].
+NLU_TARGET static inline void NLU_NAME(neon_block4)(const float *a0, long lda, long k, const float *half,
+                                                    float out[4][NLUKIT_PANEL_WIDTH], int h) {
+    float32x4_t c00 = vdupq_n_f32(0), c01 = c00, c02 = c00, c03 = c00, c10 = c00, c11 = c00, c12 = c00, c13 = c00,
+                c20 = c00, c21 = c00, c22 = c00, c23 = c00, c30 = c00, c31 = c00, c32 = c00, c33 = c00;
+    const float *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
+    long kk = 0;
+    for (; kk + 4 <= k; kk += 4) {
+        const float32x4_t x0 = vld1q_f32(a0 + kk), x1 = vld1q_f32(a1 + kk), x2 = vld1q_f32(a2 + kk),
+                          x3 = vld1q_f32(a3 + kk);
+        NLU_NEON_FMA_LANE(0) NLU_NEON_FMA_LANE(1) NLU_NEON_FMA_LANE(2) NLU_NEON_FMA_LANE(3)
+    }
+    for (; kk < k; kk++) {  // K not a multiple of 4: lane 0 of a vector holding only a[kk]
+        const float32x4_t x0 = vdupq_n_f32(a0[kk]), x1 = vdupq_n_f32(a1[kk]), x2 = vdupq_n_f32(a2[kk]),
+                          x3 = vdupq_n_f32(a3[kk]);
+        NLU_NEON_FMA_LANE(0)
+    }
+    float *o0 = out[0] + 16 * h, *o1 = out[1] + 16 * h, *o2 = out[2] + 16 * h, *o3 = out[3] + 16 * h;
+    vst1q_f32(o0, c00); vst1q_f32(o0 + 4, c01); vst1q_f32(o0 + 8, c02); vst1q_f32(o0 + 12, c03);
+    vst1q_f32(o1, c10); vst1q_f32(o1 + 4, c11); vst1q_f32(o1 + 8, c12); vst1q_f32(o1 + 12, c13);
+    vst1q_f32(o2, c20); vst1q_f32(o2 + 4, c21); vst1q_f32(o2 + 8, c22); vst1q_f32(o2 + 12, c23);
+    vst1q_f32(o3, c30); vst1q_f32(o3 + 4, c31); vst1q_f32(o3 + 8, c32); vst1q_f32(o3 + 12, c33);
+}
+#undef NLU_NEON_FMA_LANE
+#endif
+
 NLU_TARGET static void NLU_NAME(packed_gemm)(const float *a, long lda, long m, long k, const float *packed, long n,
                                              long first_panel, long end_panel, float *c, long ldc, int accumulate,
                                              const float *bias, int activation) {
@@ -109,6 +158,15 @@ NLU_TARGET static void NLU_NAME(packed_gemm)(const float *a, long lda, long m, l
             }
         }
         row = full_rows;
+#elif defined(__aarch64__)
+        for (; row + 4 <= m; row += 4) {
+            float sums[4][NLUKIT_PANEL_WIDTH] __attribute__((aligned(64)));
+            NLU_NAME(neon_block4)(a + row * lda, lda, k, panel, sums, 0);
+            NLU_NAME(neon_block4)(a + row * lda, lda, k, panel + 16, sums, 1);
+            for (int r = 0; r < 4; r++)
+                store_row(c + (row + r) * ldc + column, (const nlu_v16 *)sums[r], width, accumulate, panel_bias, activation);
+        }
+        for (; row + NLU_ROWS <= m; row += NLU_ROWS) NLU_BLOCK(NLU_ROWS)
 #else
         for (; row + NLU_ROWS <= m; row += NLU_ROWS) NLU_BLOCK(NLU_ROWS)
 #endif

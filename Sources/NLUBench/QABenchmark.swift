@@ -72,6 +72,7 @@ struct QABenchmark: ParsableCommand {
         }
         let report: [String: Any] = [
             "blas": BLAS.coreName,
+            "level": CPULevel.current.name,
             "threads": BLAS.defaultThreadCount,
             "latencies": latencies,
             "startLogits": startLogits,

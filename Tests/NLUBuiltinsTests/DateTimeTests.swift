@@ -83,6 +83,34 @@ import Testing
         #expect(values("go to bed end of the day").first?.2.first?.value == "2016-11-07 23:59:59")
     }
 
+    @Test func holidaysByName() {
+        // Easter 2017 is April 16th; Thanksgiving 2016 the fourth Thursday of November, the 24th.
+        #expect(values("easter 2017").first?.2.first?.value == "2017-04-16")
+        #expect(values("on thanksgiving").first?.2.map(\.value) == ["2015-11-26", "2016-11-24"])
+        #expect(values("christmas eve").first?.2.first?.timex == "XXXX-12-24")
+        #expect(values("last easter").first?.2.first?.value == "2016-03-27")
+        #expect(values("2 weeks before Christmas").first?.2.first?.value == "2016-12-11")
+        #expect(values("black friday of this year").first?.2.first?.value == "2016-11-25")
+    }
+
+    @Test func offsetsBeyondTheCalendarAreNoDates() {
+        // Years 1…9999 only: a huge offset is no date (and never traps), a large valid one still is.
+        for text in ["3000000 weeks ago", "in 9000 years", "in 999999999 years", "in 99999999999 hours", "5000000 days from now"] {
+            #expect(values(text).allSatisfy { $0.0 != .date && $0.0 != .datetime }, "\(text)")
+        }
+        #expect(values("in 100 years").first?.2.first?.value == "2116-11-07")
+    }
+
+    @Test func nthWeekdaysDaysOfRelativeMonthsAndHoursWithinAPartOfTheDay() {
+        // October 2014 starts on a Wednesday: its second Wednesday is the 8th.
+        #expect(values("second wednesday of october 2014").first?.2.first?.value == "2014-10-08")
+        #expect(values("the 20th of next month").first?.2.first?.value == "2016-12-20")
+        #expect(values("tonight from 7 to 7:30").first?.2 == [DateTimeValue(
+            timex: "(2016-11-07T19,2016-11-07T19:30,PT30M)", type: "datetimerange", start: "2016-11-07 19:00:00", end: "2016-11-07 19:30:00")])
+        #expect(values("next Monday morning 6-8").first?.2.map(\.start) == ["2016-11-14 06:00:00"])
+        #expect(values("the 3rd qtr of 2018").first?.2.first?.start == "2018-07-01")
+    }
+
     @Test func dayThatDoesNotExistIsNoDate() {
         #expect(values("February 30th").allSatisfy { $0.0 != .date })
         #expect(values("2019-02-29").allSatisfy { $0.0 != .date })

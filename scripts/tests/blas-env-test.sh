@@ -2,7 +2,8 @@
 # Tests scripts/blas-env.sh, the only place that sets OpenBLAS's core, against the flags of other
 # CPUs (NLUKIT_CPUINFO): SkylakeX only with AVX-512 F/DQ/BW/VL (else SIGILL), Haswell with AVX2,
 # nothing below; a user's own OPENBLAS_CORETYPE is kept. Then the benchmarks' Python side
-# (benchmarks/blas_env.py) gives the same answers, and no script sets the core itself.
+# (benchmarks/blas_env.py) gives the same answers, benchmarks/cpu_level.py picks levels and cores from
+# the same flags, and no script sets the core itself.
 # Run by the Swift suite (CLITests/BenchmarkEnvironmentTests); prints "N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.."
@@ -39,6 +40,19 @@ if command -v python3 > /dev/null; then
     actual=$(env -u OPENBLAS_CORETYPE NLUKIT_CPUINFO="$work/${cpu%%:*}" python3 benchmarks/blas_env.py)
     check "benchmarks/blas_env.py on ${cpu%%:*}" "${cpu#*:}" "$actual"
   done
+  # benchmarks/cpu_level.py (--level of qa.py and lm.py): the best level of each flag set; a forced
+  # lower level takes OpenBLAS's core from blas-env.sh for that level's flags; a level above the
+  # CPU's is refused with exit status 2 before anything runs.
+  level_py='import os, sys; sys.path.insert(0, "benchmarks"); import cpu_level'
+  for cpu in zen4:avx512 zen3:avx2 knl:avx2 sandy:portable; do
+    actual=$(NLUKIT_CPUINFO="$work/${cpu%%:*}" python3 -c "$level_py; print(cpu_level.best_level())")
+    check "benchmarks/cpu_level.py best level on ${cpu%%:*}" "${cpu#*:}" "$actual"
+  done
+  actual=$(env -u OPENBLAS_CORETYPE -u NLUKIT_LEVEL_LIMITS_SET NLUKIT_CPUINFO="$work/zen4" python3 -c \
+    "$level_py; sys.argv += ['--level', 'avx2']; cpu_level.from_arguments(); print(os.environ.get('OPENBLAS_CORETYPE'), os.environ['NLUKIT_CPU_LEVEL'])")
+  check "--level avx2 on an AVX-512 CPU" "Haswell avx2" "$actual"
+  NLUKIT_CPUINFO="$work/zen3" python3 -c "$level_py; sys.argv += ['--level', 'avx512']; cpu_level.from_arguments()" 2>/dev/null
+  check "--level avx512 on an AVX2-only CPU exits 2" 2 "$?"
 fi
 
 # No benchmark or script picks a core by itself (a literal SkylakeX is what crashed AVX2 machines).

@@ -67,6 +67,13 @@ public struct CivilDate: Sendable, Hashable, Comparable {
         return CivilDate(year: clampedYear, month: newMonth, day: min(day, CivilDate.daysIn(month: newMonth, year: clampedYear)))!
     }
 
+    /// `adding(months:)`, or nil when the year would leave 1…9999 ("in 9000 years").
+    func addingIfInRange(months: Int) -> CivilDate? {
+        let total = year * 12 + (month - 1) + months
+        guard total >= 12, total < 10_000 * 12 else { return nil }
+        return adding(months: months)
+    }
+
     public func days(until other: CivilDate) -> Int { other.dayNumber - dayNumber }
 
     /// The Monday of this date's ISO week.

@@ -22,6 +22,9 @@ struct DateParser {
         if let found = dayMonth(at: index) { return found }
         if let found = numericDate(at: index) { return found }
         if let found = offsetDate(at: index) { return found }
+        if let found = holidayDate(at: index) { return found }
+        if let found = nthWeekdayOfMonth(at: index) { return found }
+        if let found = dayOfRelativeMonth(at: index) { return found }
         if let found = dayOfMonth(at: index) { return found }
         return nil
     }
@@ -239,6 +242,92 @@ struct DateParser {
         return (value * 100 + Int(rest.value.double), rest.endToken)
     }
 
+    /// "first tuesday of october", "the last Sunday of March 2014", "second wednesday in october 2014".
+    func nthWeekdayOfMonth(at index: Int) -> (SpokenDate, Int)? {
+        var position = index
+        if text.word(position) == "the" { position += 1 }
+        let nth: Int
+        if text.word(position) == "last" {
+            nth = -1
+            position += 1
+        } else if let number = numbers.parse(at: position), number.kind == .ordinal, number.value.isInteger,
+                  number.value.double >= 1, number.value.double <= 5 {
+            nth = Int(number.value.double)
+            position = number.endToken
+        } else {
+            return nil
+        }
+        guard let weekdayWord = text.word(position), let weekday = DateTimeWords.weekdays[weekdayWord],
+              let of = text.word(position + 1), of == "of" || of == "in", let (month, afterMonth) = monthName(at: position + 2) else {
+            return nil
+        }
+        let rule = Holiday.nthWeekday(month: month, weekday: weekday, nth: nth)
+        var yearIndex = afterMonth
+        if let comma = text.token(yearIndex), comma.isSymbol(",") { yearIndex += 1 }
+        if let (year, end) = self.year(at: yearIndex) {
+            return rule.date(in: year).flatMap { $0.month == month ? (SpokenDate(kind: .exact($0)), end) : nil }
+        }
+        let timex = "XXXX-" + Timex.pad(month, 2) + "-WXX-" + String(weekday) + "-#" + String(nth > 0 ? nth : 5)
+        let open = SpokenDate(kind: .holiday(rule, timex: timex))
+        guard open.readings(reference).allSatisfy({ $0.month == month }), !open.readings(reference).isEmpty else { return nil }
+        return (open, afterMonth)
+    }
+
+    /// "20th of next month", "the 15th day of next month", "20 of this month", "the 26th day of the month".
+    func dayOfRelativeMonth(at index: Int) -> (SpokenDate, Int)? {
+        var position = index
+        if text.word(position) == "the" { position += 1 }
+        guard let (day, afterDay) = dayNumber(at: position) else { return nil }
+        position = afterDay
+        if text.word(position) == "day" { position += 1 }
+        guard text.word(position) == "of" else { return nil }
+        position += 1
+        if text.word(position) == "the" { position += 1 }
+        let offsets = ["this": 0, "current": 0, "next": 1, "following": 1, "last": -1, "previous": -1]
+        var offset = 0
+        if let word = text.word(position), let value = offsets[word] {
+            offset = value
+            position += 1
+        } else if text.word(position - 1) != "the" {
+            return nil
+        }
+        guard text.word(position) == "month" else { return nil }
+        let first = CivilDate(year: reference.year, month: reference.month, day: 1)!.adding(months: offset)
+        return CivilDate(year: first.year, month: first.month, day: day).map { (SpokenDate(kind: .exact($0)), position + 1) }
+    }
+
+    /// "christmas", "easter 2018", "next thanksgiving", "last easter", "black friday of this year",
+    /// "MLK day of last year".
+    func holidayDate(at index: Int) -> (SpokenDate, Int)? {
+        var position = index
+        let relation = text.word(position).flatMap { ["this", "next", "last", "previous", "following", "upcoming", "coming"].contains($0) ? $0 : nil }
+        if relation != nil { position += 1 }
+        guard let (holiday, afterName) = Holiday.read(text, at: position) else { return nil }
+        // A year: "easter 2018", "christmas of 2013", "black friday of this year", "in 2014".
+        var yearIndex = afterName
+        if let word = text.word(yearIndex), word == "of" || word == "in" { yearIndex += 1 }
+        if let (year, end) = self.year(at: yearIndex) {
+            return holiday.date(in: year).map { (SpokenDate(kind: .exact($0)), end) }
+        }
+        if text.word(afterName) == "of", let which = text.word(afterName + 1), text.word(afterName + 2) == "year",
+           let offset = ["this": 0, "next": 1, "last": -1, "previous": -1][which] {
+            return holiday.date(in: reference.year + offset).map { (SpokenDate(kind: .exact($0)), afterName + 3) }
+        }
+        let open = SpokenDate(kind: .holiday(holiday, timex: "XXXX"))
+        let readings = open.readings(reference)
+        guard let past = readings.first, let future = readings.last else { return nil }
+        switch relation {
+        case "last", "previous":
+            let before = past < reference ? past : (holiday.date(in: past.year - 1) ?? past)
+            return (SpokenDate(kind: .exact(before)), afterName)
+        case .some:
+            let after = future > reference || relation == "this" ? future : (holiday.date(in: future.year + 1) ?? future)
+            return (SpokenDate(kind: .exact(after)), afterName)
+        case nil:
+            return (SpokenDate(kind: .holiday(holiday, timex: "XXXX" + String(past.text.dropFirst(4)))), afterName)
+        }
+    }
+
     // MARK: digits
 
     /// "5/17/2018", "5/17", "17/5/2018", "2018-05-17", "2019/aug/01", "1.1.2019" (day first when the
@@ -285,33 +374,40 @@ struct DateParser {
         return (SpokenDate(kind: .exact(offset)), end)
     }
 
+    /// The date moved by an amount, or nil when it leaves the years 1…9999 ("3000000 weeks ago").
     private func dayOffset(at index: Int) -> (CivilDate, Int)? {
+        guard let (date, end) = unboundedDayOffset(at: index), date.year >= 1, date.year <= 9999 else { return nil }
+        return (date, end)
+    }
+
+    private func unboundedDayOffset(at index: Int) -> (CivilDate, Int)? {
         var position = index
         let leadingIn = text.word(position) == "in"
         if leadingIn { position += 1 }
         guard let (amount, unit, afterUnit) = durations.amount(at: position), !unit.isTime,
-              amount == amount.rounded() else { return nil }
+              amount == amount.rounded(), amount * unit.seconds < 3e11 else { return nil }  // within 9999 years
         let count = Int(amount)
         func shifted(_ sign: Int) -> CivilDate? {
             switch unit.letter {
             case "D": return reference.adding(days: sign * count)
             case "W": return reference.adding(days: sign * 7 * count)
-            case "M": return reference.adding(months: sign * count)
-            case "Y": return reference.adding(months: sign * 12 * count)
+            case "M": return reference.addingIfInRange(months: sign * count)
+            case "Y": return reference.addingIfInRange(months: sign * 12 * count)
             default: return nil
             }
         }
         // "three weeks from tomorrow", "3 days from Tuesday", "two days before yesterday".
         if !leadingIn, let word = text.word(afterUnit), word == "from" || word == "after" || word == "before",
-           let (anchor, anchorEnd) = relativeDay(at: afterUnit + 1) ?? weekdayDate(at: afterUnit + 1) ?? monthDay(at: afterUnit + 1),
+           let (anchor, anchorEnd) = relativeDay(at: afterUnit + 1) ?? weekdayDate(at: afterUnit + 1) ?? monthDay(at: afterUnit + 1)
+               ?? holidayDate(at: afterUnit + 1),
            let base = anchor.readings(reference).last {
             let sign = word == "before" ? -1 : 1
             let shifted: CivilDate?
             switch unit.letter {
             case "D": shifted = base.adding(days: sign * count)
             case "W": shifted = base.adding(days: sign * 7 * count)
-            case "M": shifted = base.adding(months: sign * count)
-            case "Y": shifted = base.adding(months: sign * 12 * count)
+            case "M": shifted = base.addingIfInRange(months: sign * count)
+            case "Y": shifted = base.addingIfInRange(months: sign * 12 * count)
             default: shifted = nil
             }
             return shifted.map { ($0, anchorEnd) }

@@ -67,9 +67,9 @@ struct DateRangeParser {
         case "month":
             let first = CivilDate(year: reference.year, month: reference.month, day: 1)!.adding(months: offset)
             return (monthSpan(year: first.year, month: first.month), position + 1)
-        case "year":
+        case "year", "yr":
             return (yearSpan(reference.year + offset), position + 1)
-        case "quarter":
+        case "quarter", "qtr":
             let quarterStart = CivilDate(year: reference.year, month: (reference.month - 1) / 3 * 3 + 1, day: 1)!.adding(months: 3 * offset)
             return (fixedSpan(quarterStart, quarterStart.adding(months: 3), duration: "P3M"), position + 1)
         default:
@@ -160,21 +160,32 @@ struct DateRangeParser {
             let start = CivilDate(year: year, month: 3 * q - 2, day: 1)!
             return (fixedSpan(start, start.adding(months: 3), duration: "P3M"), position)
         }
-        // The year left open: the past and the future such quarter.
+        return (openQuarter(q), position)
+    }
+
+    /// Quarter `q` with the year left open: the past and the future such quarter.
+    private func openQuarter(_ q: Int) -> SpokenDateRange {
         let thisYear = CivilDate(year: reference.year, month: 3 * q - 2, day: 1)!
         let future = thisYear.adding(months: 3) > reference ? thisYear : thisYear.adding(months: 12)
         let past = thisYear <= reference ? thisYear : thisYear.adding(months: -12)
         let timex = "(XXXX-" + Timex.pad(3 * q - 2, 2) + "-01,XXXX-" + Timex.pad((3 * q) % 12 + 1, 2) + "-01,P3M)"
-        return (SpokenDateRange(timex: timex, spans: [(past, past.adding(months: 3)), (future, future.adding(months: 3))]), position)
+        return SpokenDateRange(timex: timex, spans: [(past, past.adding(months: 3)), (future, future.adding(months: 3))])
     }
 
     private func ordinalQuarter(at index: Int) -> (SpokenDateRange, Int)? {
         var position = index
         if text.word(position) == "the" { position += 1 }
         guard let number = dates.numbers.parse(at: position), number.kind == .ordinal, number.value.isInteger,
-              number.value.double >= 1, number.value.double <= 4, text.word(number.endToken) == "quarter",
-              text.word(number.endToken + 1) == "of", let (year, end) = dates.year(at: number.endToken + 2) else { return nil }
-        let start = CivilDate(year: year, month: 3 * Int(number.value.double) - 2, day: 1)!
+              number.value.double >= 1, number.value.double <= 4, let word = text.word(number.endToken),
+              word == "quarter" || word == "qtr" else { return nil }
+        let q = Int(number.value.double)
+        // "4th quarter 2018", "the 4th qtr of 2018"; without a year, open ("third quarter").
+        var yearIndex = number.endToken + 1
+        if text.word(yearIndex) == "of" { yearIndex += 1 }
+        guard let (year, end) = dates.year(at: yearIndex) else {
+            return text.word(number.endToken + 1) == "of" ? nil : (openQuarter(q), number.endToken + 1)
+        }
+        let start = CivilDate(year: year, month: 3 * q - 2, day: 1)!
         return (fixedSpan(start, start.adding(months: 3), duration: "P3M"), end)
     }
 

@@ -110,6 +110,10 @@ struct DateTimeCandidates {
             }
             if let (part, afterPart) = partOfDay(at: afterDate, allowBare: true) {
                 emit(.datetimerange, afterPart - 1, partOfDayValues(date, part.part, mod: part.mod))
+                // "Monday morning from 10am to 12pm", "next Monday morning 6-8": the hours within the part.
+                if let (range, afterRange) = timeRange(at: afterPart, bare: true) {
+                    emit(.datetimerange, afterRange - 1, dateTimeRangeValues(date, range.within(part.part)))
+                }
             }
         }
         // A time (with "at"), and a date after it.
@@ -143,6 +147,10 @@ struct DateTimeCandidates {
             if let joiner = text.word(position), joiner == "on" { position += 1 }
             if let (date, afterDate) = dates.date(at: position) {
                 emit(.datetimerange, afterDate - 1, dateTimeRangeValues(date, range))
+                // "from 3-8pm yesterday afternoon", "10am to 12pm Monday morning".
+                if let (part, afterPart) = partOfDay(at: afterDate, allowBare: true), part.relativeDay == nil {
+                    emit(.datetimerange, afterPart - 1, dateTimeRangeValues(date, range.within(part.part)))
+                }
             } else if let (part, afterPart) = partOfDay(at: afterRange, allowBare: false), let offset = part.relativeDay {
                 var adjusted = range
                 if part.part.afternoon {
@@ -174,6 +182,10 @@ struct DateTimeCandidates {
                 let adjusted = time.ambiguous ? (part.part.afternoon ? time.afternoon() : time.morning()) : time
                 emit(.datetime, afterTime - 1, dateTimeValues(SpokenDate(kind: .exact(today.adding(days: offset))), adjusted))
             }
+            // "tonight from 7 to 7:30", "this evening from 7 to 9".
+            if let offset = part.relativeDay, let (range, afterRange) = timeRange(at: afterPart, bare: false) {
+                emit(.datetimerange, afterRange - 1, dateTimeRangeValues(SpokenDate(kind: .exact(today.adding(days: offset))), range.within(part.part)))
+            }
             if let offset = part.relativeDay {
                 emit(.datetimerange, afterPart - 1, partOfDayValues(SpokenDate(kind: .exact(today.adding(days: offset))), part.part, mod: part.mod))
             } else {
@@ -197,11 +209,11 @@ struct DateTimeCandidates {
             }
             let isTime = duration.timex.contains("T")
             if isTime, durationStart > index, text.word(index) == "in" {
-                emit(.datetime, duration.end - 1, [moment(after: duration.seconds)])
+                if let value = moment(after: duration.seconds) { emit(.datetime, duration.end - 1, [value]) }
             } else if isTime, durationStart == index, let word = text.word(duration.end), word == "ago" || word == "later" {
-                emit(.datetime, duration.end, [moment(after: word == "ago" ? -duration.seconds : duration.seconds)])
+                if let value = moment(after: word == "ago" ? -duration.seconds : duration.seconds) { emit(.datetime, duration.end, [value]) }
             } else if isTime, durationStart == index, text.word(duration.end) == "from", text.word(duration.end + 1) == "now" {
-                emit(.datetime, duration.end + 1, [moment(after: duration.seconds)])
+                if let value = moment(after: duration.seconds) { emit(.datetime, duration.end + 1, [value]) }
             }
         }
         // "3pm each day", "7am daily": a time that repeats.
@@ -302,6 +314,14 @@ struct DateTimeCandidates {
     struct SaidTimeRange {
         var start: SpokenTime
         var end: SpokenTime
+
+        /// The range said with a part of the day: its open hours take the part's half ("7 to 7:30" in the evening).
+        func within(_ part: DateTimeWords.PartOfDay) -> SaidTimeRange {
+            var range = self
+            if range.start.ambiguous { range.start = part.afternoon ? range.start.afternoon() : range.start.morning() }
+            if range.end.ambiguous { range.end = part.afternoon ? range.end.afternoon() : range.end.morning() }
+            return range
+        }
     }
 
     /// "from 9 to 5", "between 3 and 5", "4:00 to 7 oclock", "8-9am", "10am-12pm", "0730-0930"; bare
@@ -472,12 +492,14 @@ struct DateTimeCandidates {
         return values
     }
 
-    /// The reference moved by `seconds`: "in 2 minutes" is a datetime.
-    private func moment(after seconds: Double) -> DateTimeValue {
+    /// The reference moved by `seconds` ("in 2 minutes" is a datetime), or nil when that leaves the years 1…9999.
+    private func moment(after seconds: Double) -> DateTimeValue? {
+        guard abs(seconds) < 3e11 else { return nil }
         let total = Int(seconds.rounded()) + reference.hour * 3600 + reference.minute * 60 + reference.second
         let days = Int((Double(total) / 86400).rounded(.down))
         let rest = total - days * 86400
         let date = today.adding(days: days)
+        guard date.year >= 1, date.year <= 9999 else { return nil }
         let (h, m, s) = (rest / 3600, rest % 3600 / 60, rest % 60)
         return DateTimeValue(timex: date.text + "T" + Timex.clock(h, m, s), type: "datetime", value: date.text + " " + Timex.clock(h, m, s))
     }

@@ -10,6 +10,9 @@ struct SpokenDate: Sendable, Equatable {
         case weekdayAndDay(weekday: Int, day: Int)
         /// "12/12/30": a two-digit year LUIS leaves open to the century ("XX30-12-12", read as 1930).
         case openCentury(CivilDate)
+        /// "christmas", "easter": a holiday without its year, with its TIMEX (LUIS writes the month and
+        /// day of the past reading: "XXXX-04-22" for Easter Monday 2019).
+        case holiday(Holiday, timex: String)
     }
 
     var kind: Kind
@@ -22,6 +25,7 @@ struct SpokenDate: Sendable, Equatable {
         case .dayOfMonth(let day): return "XXXX-XX-" + Timex.pad(day, 2)
         case .weekday(let weekday), .weekdayAndDay(let weekday, _): return "XXXX-WXX-" + String(weekday)
         case .openCentury(let date): return "XX" + String(date.text.dropFirst(2))
+        case .holiday(_, let timex): return timex
         }
     }
 
@@ -47,6 +51,10 @@ struct SpokenDate: Sendable, Equatable {
         case .weekday(let weekday):
             let future = reference.adding(days: (weekday - reference.weekday + 7) % 7)
             return [future.adding(days: -7), future]
+        case .holiday(let holiday, _):
+            let dates = (reference.year - 1...reference.year + 1).compactMap { holiday.date(in: $0) }
+            guard let past = dates.last(where: { $0 <= reference }), let future = dates.first(where: { $0 >= reference }) else { return [] }
+            return [past, future]
         case .weekdayAndDay(let weekday, let day):
             // Some month within 14 has such a day on that weekday; search both ways from this month.
             let thisMonth = CivilDate(year: reference.year, month: reference.month, day: 1)!

@@ -6,66 +6,72 @@ enum CurrencyUnits {
         var iso: String?
         /// Written before the amount ("$5", "USD 5") as well as after it.
         var prefix: Bool
-        /// The unit's hundredth ("dollars and 45 cents").
-        var hasCents: Bool = false
+        /// A hundredth of another unit ("cents", "pence", "sen"): it never takes hundredths itself.
+        var isSubunit: Bool = false
+        /// "MUSD", "MEUR": millions of the unit, as finance writes them.
+        var multiplier: Int64 = 1
+
+        /// Whether a bare number after an amount is its hundredths ("$20 43", "3 GBP and one"): units with
+        /// an ISO code, and the generic names that always have cents.
+        var takesHundredths: Bool {
+            !isSubunit && (iso != nil || ["Dollar", "Pound", "Rupee", "Peso", "Franc", "Riyal", "Dinar"].contains(name))
+        }
     }
 
-    static let longestPhrase = 4
-
+    /// Recognizers-Text's names (CurrencyNames.swift, generated), then ours on top: phrases it lacks that
+    /// people and Duckling's corpus write, and the few places where we read a phrase differently.
     static let table: [String: Unit] = {
         var table: [String: Unit] = [:]
-        func add(_ phrases: [String], _ name: String, _ iso: String?, prefix: Bool = false, cents: Bool = false) {
-            for phrase in phrases { table[phrase] = Unit(name: name, iso: iso, prefix: prefix, hasCents: cents) }
+        for line in recognizersTextNames.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 4 else { continue }
+            table[fields[0]] = Unit(name: fields[1], iso: fields[2].isEmpty ? nil : fields[2], prefix: fields[3].contains("p"),
+                                    isSubunit: fields[3].contains("s"))
         }
-        add(["$", "dollar", "dollars", "buck", "bucks"], "Dollar", nil, prefix: true, cents: true)
-        add(["us $", "u . s $", "u . s . $", "usd", "us dollar", "us dollars", "u . s . dollar", "u . s . dollars",
+        func add(_ phrases: [String], _ name: String, _ iso: String?, prefix: Bool = false, subunit: Bool = false) {
+            for phrase in phrases { table[phrase] = Unit(name: name, iso: iso, prefix: prefix, isSubunit: subunit) }
+        }
+        add(["$", "dollar", "dollars", "buck", "bucks"], "Dollar", nil, prefix: true)
+        add(["us $", "u . s $", "u . s . $", "usd", "usd $", "us dollar", "us dollars", "u . s . dollar", "u . s . dollars",
              "united states dollar", "united states dollars", "american dollar", "american dollars"],
-            "United States dollar", "USD", prefix: true, cents: true)
-        add(["c $", "ca $", "cad", "canadian dollar", "canadian dollars"], "Canadian dollar", "CAD", prefix: true, cents: true)
-        add(["a $", "au $", "aud", "australian dollar", "australian dollars"], "Australian dollar", "AUD", prefix: true, cents: true)
-        add(["nz $", "nzd", "new zealand dollar", "new zealand dollars"], "New Zealand dollar", "NZD", prefix: true, cents: true)
-        add(["hk $", "hkd", "hong kong dollar", "hong kong dollars"], "Hong Kong dollar", "HKD", prefix: true, cents: true)
-        add(["s $", "sgd", "singapore dollar", "singapore dollars"], "Singapore dollar", "SGD", prefix: true, cents: true)
-        add(["€", "eur", "euro", "euros"], "Euro", "EUR", prefix: true, cents: true)
+            "United States dollar", "USD", prefix: true)
+        add(["c $", "ca $", "cad", "cad $", "canadian dollar", "canadian dollars"], "Canadian dollar", "CAD", prefix: true)
+        add(["a $", "au $", "aud", "aud $", "australian dollar", "australian dollars"], "Australian dollar", "AUD", prefix: true)
+        add(["nz $", "nzd", "nzd $", "new zealand dollar", "new zealand dollars"], "New Zealand dollar", "NZD", prefix: true)
+        add(["hk $", "hkd", "hong kong dollar", "hong kong dollars"], "Hong Kong dollar", "HKD", prefix: true)
+        add(["s $", "sgd", "singapore dollar", "singapore dollars"], "Singapore dollar", "SGD", prefix: true)
+        add(["€", "eur", "euro", "euros", "€ ur"], "Euro", "EUR", prefix: true)
         add(["£", "pound", "pounds", "quid"], "Pound", nil, prefix: true)
         add(["gbp", "british pound", "british pounds", "pound sterling", "pounds sterling", "sterling"], "British pound", "GBP", prefix: true)
-        add(["pence", "p"], "Pence", nil)
-        add(["penny", "pennies"], "Penny", nil)
-        add(["cent", "cents", "¢"], "Cent", nil)
+        add(["pence", "p"], "Pence", nil, subunit: true)
+        add(["penny", "pennies"], "Penny", nil, subunit: true)
+        add(["cent", "cents", "¢"], "Cent", nil, subunit: true)
+        add(["sen", "sens"], "Sen", nil, prefix: true, subunit: true)
+        add(["kopiyka", "kopiykas", "kopiyok"], "Kopiyka", nil, subunit: true)
         add(["¥", "yen", "jpy", "japanese yen"], "Japanese yen", "JPY", prefix: true)
         add(["yuan", "rmb", "cny", "renminbi", "元", "kuai", "chinese yuan"], "Chinese yuan", "CNY", prefix: true)
-        add(["₹", "inr", "indian rupee", "indian rupees", "rs"], "Indian rupee", "INR", prefix: true)
+        add(["₹", "inr", "indian rupee", "indian rupees"], "Indian rupee", "INR", prefix: true)
         add(["rupee", "rupees"], "Rupee", nil)
+        add(["rs", "rs ."], "Rupee", nil, prefix: true)
         add(["chf", "swiss franc", "swiss francs"], "Swiss franc", "CHF", prefix: true)
-        add(["franc", "francs"], "Franc", nil)
         add(["₩", "krw", "won", "korean won", "south korean won"], "South Korean won", "KRW", prefix: true)
-        add(["₽", "rub", "ruble", "rubles", "rouble", "roubles", "russian ruble", "russian rubles"], "Russian ruble", "RUB", prefix: true)
-        add(["mxn", "mexican peso", "mexican pesos"], "Mexican peso", "MXN", prefix: true)
-        add(["peso", "pesos"], "Peso", nil)
-        add(["peseta", "pesetas"], "Peseta", nil)
-        add(["dutch guilder", "dutch guilders", "netherlands guilder", "netherlands guilders"], "Netherlands guilder", nil)
-        add(["finnish markka", "finnish markkas"], "Finnish markka", nil)
-        add(["mark", "marks", "deutsche mark", "deutsche marks", "deutschmark", "deutschmarks"], "German mark", nil)
-        add(["sek", "swedish krona", "swedish kronor"], "Swedish krona", "SEK", prefix: true)
-        add(["nok", "norwegian krone", "norwegian kroner"], "Norwegian krone", "NOK", prefix: true)
-        add(["dkk", "danish krone", "danish kroner"], "Danish krone", "DKK", prefix: true)
-        add(["brl", "r $", "brazilian real", "brazilian reais"], "Brazilian real", "BRL", prefix: true)
-        add(["zar", "rand", "south african rand"], "South African rand", "ZAR", prefix: true)
-        add(["₺", "try", "turkish lira"], "Turkish lira", "TRY", prefix: true)
-        add(["₡", "crc", "costa rican colon", "costa rican colón"], "Costa Rican colón", "CRC", prefix: true)
-        add(["₾", "gel", "georgian lari", "lari"], "Georgian lari", "GEL", prefix: true)
-        add(["₭", "lak", "lao kip", "kip"], "Lao kip", "LAK", prefix: true)
-        add(["ரூ", "lkr", "sri lankan rupee", "sri lankan rupees"], "Sri Lankan rupee", "LKR", prefix: true)
-        add(["₫", "vnd", "dong", "vietnamese dong"], "Vietnamese dong", "VND", prefix: true)
-        add(["₪", "ils", "shekel", "shekels", "israeli new shekel"], "Israeli new shekel", "ILS", prefix: true)
-        add(["₦", "ngn", "naira", "nigerian naira"], "Nigerian naira", "NGN", prefix: true)
-        add(["₱", "php", "philippine peso", "philippine pesos"], "Philippine peso", "PHP", prefix: true)
-        add(["฿", "thb", "baht", "thai baht"], "Thai baht", "THB", prefix: true)
-        add(["₿", "btc", "bitcoin", "bitcoins"], "Bitcoin", "BTC", prefix: true)
+        add(["mxn", "mxn $", "mex $", "mexican peso", "mexican pesos"], "Mexican peso", "MXN", prefix: true)
+        add(["rm", "myr", "ringgit", "ringgits"], "Malaysian ringgit", "MYR", prefix: true)
+        add(["le", "l . e", "l . e .", "geneh", "genihat masriya", "egyptianpound", "egyptian pounds"], "Egyptian pound", "EGP")
+        add(["saudiriyal"], "Saudi riyal", "SAR")
+        add(["rials"], "Riyal", nil)
+        add(["shekel", "shekels", "new shekel", "new shekels"], "Israeli new shekel", "ILS")
+        add(["tugrik", "tugriks", "togrog", "togrogs"], "Mongolian tögrög", "MNT")
+        add(["uah"], "Ukrainian hryvnia", "UAH", prefix: true)
+        add(["₿", "btc", "bitcoin", "bitcoins"], "Bitcoin", nil, prefix: true)
+        add(["satoshi", "satoshis"], "Satoshi", nil)
         // A "try" or "won" or "mark" or "rand" word is more often English than money without an amount;
         // they only count as currency right after a number, which is how the recognizer uses them.
         return table
     }()
+
+    /// The most tokens any phrase of the table has.
+    static let longestPhrase: Int = table.keys.map { $0.split(separator: " ").count }.max() ?? 1
 
     /// The longest currency phrase starting at token `index`, with its last token.
     static func unit(in text: TokenizedText, at index: Int) -> (unit: Unit, last: Int)? {
@@ -79,9 +85,18 @@ enum CurrencyUnits {
             if let unit = table[phrase] { best = (unit, position) }
             position += 1
         }
+        if best == nil, let token = text.token(index), let millions = millionsOfISO(token) { best = (millions, index) }
         guard let best else { return nil }
         // A unit glued to letters that follow ("dollarstore") is no unit.
         if let after = text.token(best.1 + 1), after.isWord, !after.spaceBefore, text[best.1].isWord { return nil }
         return (best.0, best.1)
+    }
+
+    /// "musd", "meur", "maud": an ISO code with an "M" for millions in front.
+    private static func millionsOfISO(_ token: Token) -> Unit? {
+        guard token.isWord, token.text.count == 4, token.text.hasPrefix("m"), var unit = table[String(token.text.dropFirst())],
+              let iso = unit.iso, iso.lowercased() == token.text.dropFirst() else { return nil }
+        unit.multiplier = 1_000_000
+        return unit
     }
 }

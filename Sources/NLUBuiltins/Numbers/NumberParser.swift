@@ -1,3 +1,5 @@
+import Foundation
+
 /// A number read from the tokens of a text: its value, the tokens it spans, and whether it was an
 /// ordinal ("21st", "twenty-first") or a fraction ("two thirds", "3/4").
 struct NumberMatch: Sendable {
@@ -80,6 +82,15 @@ final class NumberParser {
                            spelled: numerator.spelled || denominator.spelled)
     }
 
+    /// Digits with a word glued on that is not theirs ("115USD", "100元", "43c"): the number before the word,
+    /// for the recognizers that read such a word as a unit. Nil where `parse(at:)` reads the text.
+    func parseBeforeGluedWord(at index: Int) -> NumberMatch? {
+        guard let token = text.token(index), token.isDigits, parse(at: index) == nil,
+              let literal = digitLiteral(at: index, stopBeforeGluedWord: true), literal.kind == .cardinal,
+              let glued = text.token(literal.match.endToken), glued.isWord, !glued.spaceBefore else { return nil }
+        return literal.match
+    }
+
     /// The number at `index` without a sign.
     func parseUnsigned(at index: Int) -> NumberMatch? {
         guard let token = text.token(index) else { return nil }
@@ -92,10 +103,16 @@ final class NumberParser {
             }
             // ".08": a decimal with no integer part.
             if token.text == ".", let digits = text.token(index + 1), digits.isDigits, text.touchesPrevious(index + 1),
-               !(text.token(index - 1)?.isDigits ?? false && !token.spaceBefore),
-               !(text.token(index + 2).map { $0.isWord && !$0.spaceBefore } ?? false) {
+               !(text.token(index - 1)?.isDigits ?? false && !token.spaceBefore) {
                 let value = Double("0." + digits.text) ?? 0
-                return NumberMatch(value: .real(value), firstToken: index, endToken: index + 2, kind: .cardinal, spelled: false)
+                guard let suffix = text.token(index + 2), suffix.isWord, !suffix.spaceBefore else {
+                    return NumberMatch(value: .real(value), firstToken: index, endToken: index + 2, kind: .cardinal, spelled: false)
+                }
+                // ".0012G": a multiplier glued on.
+                guard let multiplier = NumberWords.suffixMultiplier(suffix.text, capitalized: suffix.capitalized),
+                      !(text.token(index + 3).map { $0.isWord && !$0.spaceBefore } ?? false) else { return nil }
+                return NumberMatch(value: .real(value) * .integer(multiplier), firstToken: index, endToken: index + 3,
+                                   kind: .cardinal, spelled: false)
             }
             return nil
         case .word:
@@ -123,7 +140,7 @@ final class NumberParser {
         var hasSuffix: Bool
     }
 
-    private func digitLiteral(at index: Int) -> Literal? {
+    private func digitLiteral(at index: Int, stopBeforeGluedWord: Bool = false) -> Literal? {
         let first = text[index]
         var digits = first.text
         var end = index + 1
@@ -134,6 +151,22 @@ final class NumberParser {
                   !(text.token(end + 2).map { $0.isDigits && !$0.spaceBefore } ?? false) {
                 digits += group.text
                 end += 2
+            }
+            // "12,34,567": Indian grouping, pairs of digits before the last three.
+            if end == index + 1 {
+                var position = end
+                var pairs = ""
+                while let comma = text.token(position), comma.isSymbol(","), !comma.spaceBefore,
+                      let group = text.token(position + 1), group.isDigits, group.text.count == 2, !group.spaceBefore {
+                    pairs += group.text
+                    position += 2
+                }
+                if !pairs.isEmpty, let comma = text.token(position), comma.isSymbol(","), !comma.spaceBefore,
+                   let group = text.token(position + 1), group.isDigits, group.text.count == 3, !group.spaceBefore,
+                   !(text.token(position + 2).map { ($0.isDigits || $0.isSymbol(",")) && !$0.spaceBefore } ?? false) {
+                    digits += pairs + group.text
+                    end = position + 2
+                }
             }
             if end == index + 1 {
                 while let group = text.token(end), group.isDigits, group.text.count == 3, group.spaceBefore,
@@ -146,6 +179,14 @@ final class NumberParser {
         }
         var value = NumberValue(digits: Substring(digits))
         let kind = NumberMatch.Kind.cardinal
+        // "1,3", "5,00": a decimal comma, where the digits after it cannot be a thousands group.
+        if end == index + 1, digits.count <= 3, let comma = text.token(end), comma.isSymbol(","), !comma.spaceBefore,
+           let fraction = text.token(end + 1), fraction.isDigits, fraction.text.count <= 2, !fraction.spaceBefore,
+           !(text.token(end + 2).map { ($0.isSymbol(",") || $0.isSymbol(".") || $0.isDigits || $0.isWord) && !$0.spaceBefore } ?? false),
+           !(index >= 2 && text[index - 1].isSymbol(",") && !text[index].spaceBefore && text[index - 2].isDigits) {
+            return Literal(match: NumberMatch(value: .real(Double(digits + "." + fraction.text) ?? value.double), firstToken: index,
+                                              endToken: end + 2, kind: .cardinal, spelled: false), hasSuffix: false)
+        }
         // Decimals, unless this is a dotted sequence such as an IP address or a date "1.2.2019".
         let afterDot = index >= 2 && text[index - 1].isSymbol(".") && !text[index].spaceBefore && text[index - 2].isDigits
             && !text[index - 1].spaceBefore
@@ -155,6 +196,12 @@ final class NumberParser {
                 && (text.token(end + 3).map { $0.isDigits && !$0.spaceBefore } ?? false) } ?? false) {
             value = .real(Double(digits + "." + fraction.text) ?? value.double)
             end += 2
+        }
+        // "1.1^23", "2.5^-1": a power (Recognizers-Text's reading; "-1.1^--23" has a doubled sign).
+        if let caret = text.token(end), caret.isSymbol("^"), !caret.spaceBefore, let exponent = exponentValue(at: end + 1, signs: true) {
+            let power = pow(value.double, Double(exponent.value))
+            guard power.isFinite else { return nil }
+            return Literal(match: NumberMatch(value: .real(power), firstToken: index, endToken: exponent.end, kind: .cardinal, spelled: false), hasSuffix: true)
         }
         // "3/4", "-4/5": a simple fraction, but not a date "5/17/2018".
         let afterSlash = index >= 1 && text[index - 1].isSymbol("/") && !text[index].spaceBefore
@@ -189,7 +236,15 @@ final class NumberParser {
             if NumberWords.ordinalSuffixes.contains(suffix.text), value.isInteger {
                 return Literal(match: NumberMatch(value: value, firstToken: index, endToken: end + 1, kind: .ordinal, spelled: false), hasSuffix: true)
             }
-            return nil
+            // "1.3x10^6": a mantissa times a power of ten.
+            if suffix.text == "x", let ten = text.token(end + 1), ten.text == "10", !ten.spaceBefore,
+               let caret = text.token(end + 2), caret.isSymbol("^"), !caret.spaceBefore,
+               let exponent = exponentValue(at: end + 3, signs: true) {
+                return Literal(match: NumberMatch(value: .real(value.double * pow10(exponent.value)), firstToken: index,
+                                                  endToken: exponent.end, kind: .cardinal, spelled: false), hasSuffix: true)
+            }
+            guard stopBeforeGluedWord else { return nil }
+            return Literal(match: NumberMatch(value: value, firstToken: index, endToken: end, kind: kind, spelled: false), hasSuffix: true)
         }
         // A multiplier after a space: "2.33 k", "10 bln", "1,674.5 G".
         if let suffix = text.token(end), suffix.isWord, suffix.spaceBefore, suffix.text != "m", suffix.text != "t",
@@ -202,11 +257,13 @@ final class NumberParser {
         return Literal(match: NumberMatch(value: value, firstToken: index, endToken: end, kind: kind, spelled: false), hasSuffix: false)
     }
 
-    private func exponentValue(at index: Int) -> (value: Int, end: Int)? {
+    /// An exponent's digits after an optional sign ("+", "-"; with `signs`, a run of them, "--" being "+").
+    private func exponentValue(at index: Int, signs: Bool = false) -> (value: Int, end: Int)? {
         var sign = 1
         var position = index
-        if let symbol = text.token(position), symbol.isSymbol("-") || symbol.isSymbol("+"), !symbol.spaceBefore {
-            sign = symbol.text == "-" ? -1 : 1
+        while let symbol = text.token(position), symbol.isSymbol("-") || symbol.isSymbol("+"), !symbol.spaceBefore,
+              position == index || signs, position - index < 3 {
+            if symbol.text == "-" { sign = -sign }
             position += 1
         }
         guard let digits = text.token(position), digits.isDigits, !digits.spaceBefore, digits.text.count <= 3,
@@ -240,6 +297,9 @@ final class NumberParser {
         var beforeAnd = NumberValue.integer(0)
         var hundredInGroup = false
         var lastBeforeAnd = Last.start
+        // Digits then "and": only a fraction may follow ("2 and three fifths"); otherwise the number ends
+        // before the "and" ("US$3 and fourteen" is 3 and then the cents; "twenty and four" stays 24).
+        var completeBeforeAnd: (value: NumberValue, end: Int)?
         let limit = min(text.count, index + Self.maxTokens)
 
         func accept(_ next: Int) {
@@ -270,7 +330,7 @@ final class NumberParser {
                 accept(position + 1)
                 continue
             }
-            if token.isSymbol("-") {
+            if token.isSymbol("-") || token.isSymbol("\u{2014}") || token.isSymbol("\u{2013}") {
                 // "twenty-one", "fifty - two", "one-eighth": a hyphen joins two number words.
                 guard last == .tens || last == .unit || last == .hundred, numberStarts(at: position + 1) else { break }
                 position += 1
@@ -278,6 +338,26 @@ final class NumberParser {
             }
             guard token.isWord else { break }
             let word = token.text
+            if last == .start, word == "a", let next = text.word(position + 1), next == "couple" || next == "pair" {
+                // "a couple", "a pair (of)": two, as Duckling reads them.
+                current = .integer(2)
+                spelled = true
+                accept(text.word(position + 2) == "of" ? position + 3 : position + 2)
+                break loop
+            }
+            if last == .start || last == .hundred || last == .scale || last == .and, let (tens, rest) = NumberWords.gluedTens(word) {
+                // "twentyfifth", "fortytwo": a tens word and a unit written as one.
+                current = (current ?? .integer(0)) + .integer(tens + rest.value)
+                spelled = true
+                accept(position + 1)
+                if rest.ordinal {
+                    kind = .ordinal
+                    break loop
+                }
+                last = .unit
+                lastUnit = rest.value
+                continue
+            }
             if let value = NumberWords.units[word] {
                 // "oh" is a zero only inside a number ("nine oh five"), never on its own.
                 if word == "oh" && last == .start { break }
@@ -351,6 +431,7 @@ final class NumberParser {
                     // "twenty and three fifths": a complete number, then another part to add.
                     total = total + (current ?? .integer(0))
                     current = nil
+                    if completeBeforeAnd == nil, last == .digits { completeBeforeAnd = (total, end) }
                     beforeAnd = .integer(0)
                 } else {
                     beforeAnd = current ?? .integer(0)
@@ -359,11 +440,17 @@ final class NumberParser {
                 last = .and
                 position += 1
             } else if word == "point" {
-                guard last != .start, last != .and, let decimals = decimalWords(at: position + 1) else { break }
+                // "two point five", "1 point 1", and "point 77" (no whole part).
+                guard last != .and, let decimals = decimalWords(at: position + 1) else { break }
                 current = .real((total + (current ?? .integer(0))).double + decimals.value)
                 total = .integer(0)
                 accept(decimals.end)
                 spelled = true
+                // "two point two million".
+                if let scaleWord = text.word(end), let scale = NumberWords.scales[scaleWord], let value = current {
+                    current = value * .integer(scale)
+                    accept(end + 1)
+                }
                 break loop
             } else if word == "half" || word == "quarter" || word == "halves" || word == "quarters"
                         || (NumberWords.ordinal(word) != nil || NumberWords.pluralDenominator(word) != nil) {
@@ -434,8 +521,14 @@ final class NumberParser {
                 break
             }
         }
-        guard end > (seed?.endToken ?? index) else { return nil }
         var value = total + (current ?? .integer(0))
+        if let complete = completeBeforeAnd, kind != .fraction {
+            value = complete.value
+            end = complete.end
+            current = nil
+            total = complete.value
+        }
+        guard end > (seed?.endToken ?? index) else { return nil }
         if last == .half, kind == .fraction, total == .integer(0), let current, current.double < 1,
            let scaleWord = text.word(end), let scale = NumberWords.scales[scaleWord] {
             // "half million", "quarter million".
@@ -468,9 +561,14 @@ final class NumberParser {
     }
 
     /// Decimal digits spelled after "point": "zero three" (.03), "seventy-one" (.71), "eleven" (.11).
-    private func decimalWords(at index: Int) -> (value: Double, end: Int)? {
+    private func decimalWords(at index: Int) -> (value: Double, end: Int, spelled: Bool)? {
         var digits = ""
         var position = index
+        // "point 77": digits written as digits.
+        if let token = text.token(index), token.isDigits, token.spaceBefore,
+           !(text.token(index + 1).map { !$0.spaceBefore } ?? false), let value = Double("0." + token.text) {
+            return (value, index + 1, false)
+        }
         while let word = text.word(position), digits.count < 16 {
             if let unit = NumberWords.units[word], word != "oh" || !digits.isEmpty {
                 digits += String(unit)
@@ -495,7 +593,7 @@ final class NumberParser {
             }
         }
         guard !digits.isEmpty, let value = Double("0." + digits) else { return nil }
-        return (value, position)
+        return (value, position, true)
     }
 
     static let vulgarFractions: [String: Double] = [

@@ -19,12 +19,14 @@ struct NumberRecognizer: EntityRecognizer {
                 index += 1
                 continue
             }
-            defer { index = number.endToken }
+            index = number.endToken
             if isPronounOne(text, number) { continue }
             let type: BuiltinEntityType = number.kind == .ordinal ? .ordinal : .number
             guard context.wants(type) else { continue }
-            matches.append(EntityMatch(type: type, tokens: text, first: number.firstToken, last: number.endToken - 1,
+            let last = repeatedInParentheses(text, parser, number) ?? number.endToken - 1
+            matches.append(EntityMatch(type: type, tokens: text, first: number.firstToken, last: last,
                                        resolution: .value(number.value.text)))
+            index = last + 1
         }
     }
 
@@ -32,6 +34,15 @@ struct NumberRecognizer: EntityRecognizer {
     func startsNumber(_ text: TokenizedText, at index: Int) -> Bool {
         guard index > 0, !text[index].spaceBefore else { return true }
         return text[index - 1].kind == .symbol
+    }
+
+    /// "forty-five (45)", "45 (forty five)": the same number again in parentheses belongs to it (Duckling).
+    /// The closing parenthesis's index, or nil.
+    private func repeatedInParentheses(_ text: TokenizedText, _ parser: NumberParser, _ number: NumberMatch) -> Int? {
+        guard let open = text.token(number.endToken), open.isSymbol("("), let inner = parser.parse(at: number.endToken + 1),
+              inner.value == number.value, inner.spelled != number.spelled,
+              let close = text.token(inner.endToken), close.isSymbol(")") else { return nil }
+        return inner.endToken
     }
 
     private func isPronounOne(_ text: TokenizedText, _ number: NumberMatch) -> Bool {

@@ -18,7 +18,8 @@ enum NumberWords {
         "thousand": 1_000, "thousands": 1_000, "million": 1_000_000, "millions": 1_000_000,
         "billion": 1_000_000_000, "billions": 1_000_000_000, "trillion": 1_000_000_000_000,
         "trillions": 1_000_000_000_000, "lakh": 100_000, "lakhs": 100_000, "crore": 10_000_000,
-        "crores": 10_000_000,
+        "crores": 10_000_000, "lac": 100_000, "lacs": 100_000, "lkh": 100_000, "lkhs": 100_000, "cr": 10_000_000,
+        "crs": 10_000_000, "krore": 10_000_000, "krores": 10_000_000, "koti": 10_000_000,
     ]
     static let dozens: Set<String> = ["dozen", "dozens", "dz", "dzs", "doz", "dozs"]
 
@@ -39,6 +40,18 @@ enum NumberWords {
     /// The value of an ordinal word ("fifth" 5, "twentieth" 20, "hundredth" 100), or nil.
     static func ordinal(_ word: String) -> Int64? {
         ordinalUnits[word] ?? ordinalTens[word] ?? ordinalScales[word]
+    }
+
+    /// A tens word and a unit or ordinal unit written as one word ("twentyfive", "twentyfifth"): the tens,
+    /// and the rest's value and whether it is an ordinal. Nil for any other word.
+    static func gluedTens(_ word: String) -> (Int64, (value: Int64, ordinal: Bool))? {
+        guard word.count > 5, tens[word] == nil else { return nil }
+        for (name, value) in tens where word.hasPrefix(name) {
+            let rest = String(word.dropFirst(name.count))
+            if let unit = units[rest], unit > 0 { return (value, (unit, false)) }
+            if let unit = ordinalUnits[rest], unit < 10 { return (value, (unit, true)) }
+        }
+        return nil
     }
 
     /// The denominator of a plural fraction word ("thirds" 3, "quarters" 4, "halves" 2), or nil.

@@ -21,7 +21,10 @@ struct PercentageRecognizer: EntityRecognizer {
             }
             var last: Int?
             let next = number.endToken
-            if let sign = text.token(next), sign.isSymbol("%") {
+            // "%2020", "30%25": percent-encoding in a URL, not a percentage.
+            let encoded = number.firstToken > 0 && text[number.firstToken - 1].isSymbol("%") && !text[number.firstToken].spaceBefore
+            if let sign = text.token(next), sign.isSymbol("%"), !encoded,
+               !(text.token(next + 1).map { !$0.spaceBefore && ($0.isDigits || $0.isWord) } ?? false) {
                 last = next
             } else if let word = text.word(next) {
                 if word == "percent" || word == "percentage" || word == "pct" { last = next }

@@ -37,10 +37,18 @@ struct TemperatureRecognizer: EntityRecognizer {
                 unit = scale
                 last = position
             }
+            var value = number.value
+            // "2 below zero", "2 degrees below zero".
+            if text.word((last >= 0 ? last : number.endToken - 1) + 1) == "below",
+               text.word((last >= 0 ? last : number.endToken - 1) + 2) == "zero" {
+                value = -value
+                last = (last >= 0 ? last : number.endToken - 1) + 2
+                unit = unit ?? "Degree"
+            }
             guard let unit, last >= 0 else { continue }
             if unit == "Degree", let next = text.word(last + 1), next == "angle" || next == "angles" { continue }
             matches.append(EntityMatch(type: .temperature, tokens: text, first: number.firstToken, last: last,
-                                       resolution: .value(number.value.text, unit: unit)))
+                                       resolution: .value(value.text, unit: unit)))
             index = last + 1
         }
     }

@@ -20,6 +20,71 @@ struct EmailRecognizer: EntityRecognizer {
                                        resolution: .value(String(String.UnicodeScalarView(scalars[start..<end])).lowercased())))
             lastEnd = end - 1
         }
+        recognizeSpoken(text, into: &matches)
+    }
+
+    /// Addresses said aloud, as Duckling reads them: "alice at example.io", "asdf dot k@fb dot com" — "at" for
+    /// "@" (with a known top-level domain) and " dot " for "." in the local part or the domain.
+    private func recognizeSpoken(_ text: TokenizedText, into matches: inout [EntityMatch]) {
+        for at in 0..<text.count {
+            let token = text[at]
+            let spokenAt = token.isWord && token.text == "at" && token.spaceBefore && (text.token(at + 1)?.spaceBefore ?? false)
+            guard spokenAt || token.isSymbol("@"), at > 0, at + 1 < text.count else { continue }
+            guard let local = spokenRuns(text, from: at - 1, forward: false, glued: !spokenAt),
+                  let domain = spokenRuns(text, from: at + 1, forward: true, glued: !spokenAt),
+                  spokenAt || local.spoken || domain.spoken else { continue }
+            let localPart = local.labels.joined(separator: "."), domainPart = domain.labels.joined(separator: ".")
+            let domainScalars = Array(domainPart.unicodeScalars)
+            guard localPart.unicodeScalars.allSatisfy(Self.isLocal), !localPart.hasPrefix("."), !localPart.hasSuffix("."),
+                  DomainScanner.domainEnd(domainScalars, from: 0, requireKnownTLD: spokenAt) == domainScalars.count else { continue }
+            matches.append(EntityMatch(type: .email, start: text[local.edge].start, end: text[domain.edge].end,
+                                       resolution: .value((localPart + "@" + domainPart).lowercased())))
+        }
+    }
+
+    /// The runs of glued tokens going away from "at"/"@" from token `index`, joined by the word "dot": their
+    /// texts (nearest last when going backwards is undone), the farthest token, and whether a "dot" was said.
+    /// The first run must touch the "@" when `glued`; each run is at most 32 tokens (linear scan).
+    private func spokenRuns(_ text: TokenizedText, from index: Int, forward: Bool, glued: Bool) -> (labels: [String], edge: Int, spoken: Bool)? {
+        let step = forward ? 1 : -1
+        var labels: [String] = []
+        var position = index
+        var edge = index
+        var spoken = false
+        while true {
+            // One run: tokens with no space between them.
+            var run: [String] = []
+            var runEdge = position
+            var cursor = position
+            while let token = text.token(cursor), !token.isWord || token.text != "at" || !run.isEmpty,
+                  token.isWord || token.isDigits || (token.kind == .symbol && token.text.unicodeScalars.allSatisfy(Self.isLocal)),
+                  run.count < 32 {
+                let joinedToPrevious = run.isEmpty || (forward ? !token.spaceBefore : !text[cursor - step].spaceBefore)
+                guard joinedToPrevious else { break }
+                run.append(text.text(from: cursor, through: cursor))
+                runEdge = cursor
+                cursor += step
+            }
+            // A sentence's full stop after the domain is not part of it.
+            while run.count > 1, run.last == "." {
+                run.removeLast()
+                runEdge -= step
+            }
+            if run.isEmpty || run.last == "." { break }
+            if labels.isEmpty, glued {
+                let touching = forward ? !text[position].spaceBefore : !text[position + 1].spaceBefore
+                guard touching else { return nil }
+            }
+            labels.append((forward ? run : run.reversed()).joined())
+            edge = runEdge
+            // " dot " and another run.
+            guard let dot = text.token(runEdge + step), dot.isWord, dot.text == "dot",
+                  text.token(runEdge + 2 * step) != nil else { break }
+            position = runEdge + 2 * step
+            spoken = true
+        }
+        guard !labels.isEmpty else { return nil }
+        return (forward ? labels : labels.reversed(), edge, spoken)
     }
 
     /// Local parts are ASCII letters, digits and ._%+-' (Recognizers-Text's and most providers' rule).
@@ -38,6 +103,7 @@ enum DomainScanner {
         "com", "org", "net", "edu", "gov", "mil", "int", "io", "co", "ai", "app", "dev", "info", "biz", "me", "tv",
         "us", "uk", "cn", "de", "fr", "jp", "ru", "br", "in", "it", "es", "nl", "au", "ca", "ch", "se", "no", "fi",
         "dk", "pl", "be", "at", "kr", "mx", "nz", "za", "ie", "hk", "sg", "tw", "ly", "gl", "xyz", "online", "site",
+        "sa", "ms", "si", "am", "pm", "academy", "aws", "website", "tech", "store", "cloud", "news", "blog",
     ]
 
     /// Whether a dot follows the alphanumeric run at `position` (else no domain can start there).

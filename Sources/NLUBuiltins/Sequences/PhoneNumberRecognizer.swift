@@ -28,12 +28,19 @@ struct PhoneNumberRecognizer: EntityRecognizer {
         }
         var position = index
         var plus = false
+        var groups: [Int] = []
         if first.isSymbol("+") {
             plus = true
             position += 1
+        } else if first.isSymbol("("), text.token(index + 1)?.isSymbol("+") == true, let code = text.token(index + 2),
+                  code.isDigits, code.text.count <= 3, text.token(index + 3)?.isSymbol(")") == true,
+                  let next = text.token(index + 4), next.isDigits, next.start <= text[index + 3].end + 1 {
+            // "(+1) 650-701-8887": the country code in parentheses.
+            plus = true
+            groups.append(code.text.count)
+            position += 4
         }
-        var groups: [Int] = []
-        var digitCount = 0
+        var digitCount = groups.reduce(0, +)
         var parentheses = false
         var separators = Set<String>()
         var last = -1
@@ -69,7 +76,7 @@ struct PhoneNumberRecognizer: EntityRecognizer {
         guard last >= 0, digitCount >= 7, digitCount <= 15, let longest = groups.max(), let firstGroup = groups.first else { return nil }
         // Followed by letters or more digits glued on: part of something else.
         if let after = text.token(last + 1), !after.spaceBefore, after.isWord || after.isDigits { return nil }
-        if separators.count > 1, separators.contains(".") { return nil }
+        if separators.count > 1, separators.contains("."), !(plus && separators == [" ", "."]) { return nil }
         if separators == ["."] && !plus && groups.count < 3 { return nil }
         let leadingZero = text[plus ? index + 1 : index].text.hasPrefix("0")
         if groups.count == 1 {
@@ -85,6 +92,16 @@ struct PhoneNumberRecognizer: EntityRecognizer {
                 guard digitCount >= 8 || plus || parentheses, firstGroup <= 7 else { return nil }
             }
         }
-        return (last, ())
+        return (extensionEnd(text, after: last) ?? last, ())
+    }
+
+    /// "… ext 897", "… ext. 12", "… extension 4", "… x 55": an extension after the number; its last token.
+    private func extensionEnd(_ text: TokenizedText, after last: Int) -> Int? {
+        guard let word = text.word(last + 1), word == "ext" || word == "extension" || word == "x" else { return nil }
+        var position = last + 2
+        if text.token(position)?.isSymbol(".") == true, word == "ext" { position += 1 }
+        guard let digits = text.token(position), digits.isDigits, digits.text.count <= 5,
+              !(text.token(position + 1).map { !$0.spaceBefore && ($0.isWord || $0.isDigits) } ?? false) else { return nil }
+        return position
     }
 }

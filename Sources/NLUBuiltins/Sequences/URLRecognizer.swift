@@ -1,5 +1,6 @@
 /// Finds URLs: with a scheme ("https://abc.com/path?q=1", "ftp://…"), starting "www.", or a bare domain
-/// with a known top-level label ("abc.com"); a path, query and fragment may follow.
+/// with a known top-level label ("abc.com"), or "localhost"; a path, query and fragment may follow. The value is
+/// the URL lowercased, as Recognizers-Text returns it.
 struct URLRecognizer: EntityRecognizer {
     var produces: Set<BuiltinEntityType> { [.url] }
 
@@ -9,12 +10,15 @@ struct URLRecognizer: EntityRecognizer {
         let scalars = text.scalars
         var position = 0
         var lastEnd = 0
-        for token in text.tokens where token.kind == .word && token.start >= lastEnd {
+        for token in text.tokens where token.kind != .symbol && token.start >= lastEnd {
             position = token.start
             let first = scalars[position].properties.lowercaseMapping
-            guard first == "h" || first == "f" || first == "s" || first == "w" || DomainScanner.couldStartDomain(scalars, position) else { continue }
+            guard first == "h" || first == "f" || first == "s" || first == "w" || first == "l"
+                    || DomainScanner.couldStartDomain(scalars, position) else { continue }
+            // Not inside a word, an address or a path ("httt://abc.com" is no URL); a scheme may follow a full stop.
             if position > 0, DomainScanner.isAlphanumeric(scalars[position - 1]) || scalars[position - 1] == "@"
-                || scalars[position - 1] == "." { continue }
+                || scalars[position - 1] == "/" || scalars[position - 1] == ":"
+                || (scalars[position - 1] == "." && !Self.schemes.contains { hasPrefix(scalars, at: position, $0) }) { continue }
             var hostStart = position
             var hasScheme = false
             for scheme in Self.schemes where hasPrefix(scalars, at: position, scheme) {
@@ -24,7 +28,7 @@ struct URLRecognizer: EntityRecognizer {
             }
             let isWWW = hasPrefix(scalars, at: hostStart, "www.")
             guard var end = DomainScanner.domainEnd(scalars, from: hostStart, requireKnownTLD: !hasScheme && !isWWW)
-                    ?? (hasScheme ? hostEnd(scalars, from: hostStart) : nil) else {
+                    ?? (hasScheme ? hostEnd(scalars, from: hostStart) : nil) ?? localhostEnd(scalars, from: hostStart) else {
                 // No URL starts inside this run of host characters either: skip it whole (linear scan).
                 lastEnd = hostEnd(scalars, from: hostStart) ?? lastEnd
                 continue
@@ -38,16 +42,32 @@ struct URLRecognizer: EntityRecognizer {
                 while end > hostStart, ".,;:!?)]'".unicodeScalars.contains(scalars[end - 1]) { end -= 1 }
             }
             matches.append(EntityMatch(type: .url, start: position, end: end,
-                                       resolution: .value(String(String.UnicodeScalarView(scalars[position..<end])))))
+                                       resolution: .value(String(String.UnicodeScalarView(scalars[position..<end])).lowercased())))
             lastEnd = end
         }
     }
 
-    /// "localhost", "127.0.0.1" after a scheme: any run of host characters.
+    /// A host after a scheme that is no domain: an IP address ("127.0.0.1") or one name of letters and
+    /// digits with a letter ("localhost", "kimchi", "myserver"); not "362" nor a run of hyphenated words.
     private func hostEnd(_ scalars: [Unicode.Scalar], from: Int) -> Int? {
         var end = from
         while end < scalars.count, DomainScanner.isAlphanumeric(scalars[end]) || scalars[end] == "." || scalars[end] == "-" { end += 1 }
-        return end > from ? end : nil
+        guard end > from else { return nil }
+        let host = scalars[from..<end]
+        if host.allSatisfy({ TokenizedText.isDigit($0) || $0 == "." }) {
+            return host.filter { $0 == "." }.count == 3 ? end : nil
+        }
+        guard host.allSatisfy(DomainScanner.isAlphanumeric), host.contains(where: TokenizedText.isLetter),
+              end == scalars.count || scalars[end] != "." || !(end + 1 < scalars.count && DomainScanner.isAlphanumeric(scalars[end + 1])) else { return nil }
+        return end
+    }
+
+    /// "localhost", "localhost:8000" with no scheme: the end of "localhost".
+    private func localhostEnd(_ scalars: [Unicode.Scalar], from: Int) -> Int? {
+        guard hasPrefix(scalars, at: from, "localhost") else { return nil }
+        let end = from + 9
+        guard end == scalars.count || !DomainScanner.isAlphanumeric(scalars[end]) else { return nil }
+        return end
     }
 
     private func hasPrefix(_ scalars: [Unicode.Scalar], at position: Int, _ prefix: String) -> Bool {

@@ -16,6 +16,19 @@ public struct Linear: Sendable {
     /// `[outputSize]`, or nil for a layer without bias.
     public private(set) var bias: Tensor<Float>?
 
+    /// `[weight]` or `[weight, bias]` (PyTorch's order): what an optimizer steps. Set it back with
+    /// tensors of the same shapes (a mismatch is a programming error, not a file's).
+    public var tensors: [Tensor<Float>] {
+        get { bias.map { [weight, $0] } ?? [weight] }
+        set {
+            precondition(newValue.count == (bias == nil ? 1 : 2) && newValue[0].shape == weight.shape
+                         && (bias == nil || newValue[1].shape == bias?.shape),
+                         "Linear.tensors: \(newValue.map(\.shape)) for weight \(weight.shape), bias \(bias?.shape ?? [])")
+            weight = newValue[0]
+            if bias != nil { bias = newValue[1] }
+        }
+    }
+
     /// The length of each input row.
     public var inputSize: Int { weight.shape[1] }
     /// The length of each output row.
@@ -44,8 +57,28 @@ public struct Linear: Sendable {
     }
 
     /// `x·weightᵀ + bias` for `x` of shape `[..., inputSize]`; returns `[..., outputSize]`.
+    /// One row (a language model's prediction step) is a GEMV that reads the weight once.
     public func callAsFunction(_ x: Tensor<Float>) -> Tensor<Float> {
-        Kernels.linear(x, weight: weight, bias: bias)
+        precondition(x.rank >= 1 && x.shape.last == inputSize, "Linear: input \(x.shape) for [\(outputSize), \(inputSize)]")
+        let rows = x.count / max(inputSize, 1)
+        let x = x.contiguous(), weight = weight.contiguous(), bias = bias?.contiguous()
+        var y = Tensor<Float>(shape: Array(x.shape.dropLast()) + [outputSize])
+        x.withUnsafeBufferPointer { x in
+            weight.withUnsafeBufferPointer { w in
+                y.withUnsafeMutableBufferPointer { y in
+                    guard let x = x.baseAddress, let w = w.baseAddress, let out = y.baseAddress else { return }
+                    if let bias {
+                        bias.withUnsafeBufferPointer { b in
+                            Self.forward(x, rows: rows, weight: w, bias: b.baseAddress, inputSize: inputSize,
+                                         outputSize: outputSize, into: out)
+                        }
+                    } else {
+                        Self.forward(x, rows: rows, weight: w, bias: nil, inputSize: inputSize, outputSize: outputSize, into: out)
+                    }
+                }
+            }
+        }
+        return y
     }
 
     /// What ``backward(input:outputGradient:)`` returns.

@@ -35,10 +35,13 @@ public struct LanguageModel: StatefulModel {
     public internal(set) var embedding: Tensor<Float>
     /// `rnn.*`: the recurrent layers.
     public internal(set) var rnn: any RecurrentNetwork
+    /// `decoder.*`: hidden state → next-token logits, NLUCore's one dense layer (forward and
+    /// backward), weight `[vocabulary, hiddenSize]` and bias `[vocabulary]`.
+    public internal(set) var decoder: Linear
     /// `decoder.weight`: `[vocabulary, hiddenSize]`.
-    public internal(set) var decoderWeight: Tensor<Float>
+    public var decoderWeight: Tensor<Float> { decoder.weight }
     /// `decoder.bias`: `[vocabulary]`.
-    public internal(set) var decoderBias: Tensor<Float>
+    public var decoderBias: Tensor<Float> { decoder.bias ?? Tensor(shape: [vocabulary.count]) }
     /// How many of the most probable next tokens `nextWordProbabilities` lists.
     public var probabilityCount: Int = 5
     /// Free-form facts from the package (training corpus, epochs, perplexity, ...).
@@ -124,8 +127,11 @@ public struct LanguageModel: StatefulModel {
         self.tokenizer = LanguageModelTokenizer(level: configuration.level, lowercase: configuration.lowercase)
         self.embedding = embedding
         self.rnn = rnn
-        self.decoderWeight = decoderWeight
-        self.decoderBias = decoderBias
+        do {
+            self.decoder = try Linear(weight: decoderWeight, bias: decoderBias)
+        } catch let error as LayerWeightsError {
+            throw LanguageModelError.weightsMismatch(error.description)
+        }
     }
 
     /// Every weight by its PyTorch `state_dict` name (what the model package stores).
@@ -195,22 +201,9 @@ public struct LanguageModel: StatefulModel {
         return result
     }
 
-    /// Decoder logits for hidden rows `[n, hidden]`, row-major `[n, vocabulary]`.
+    /// Decoder logits for hidden rows `[n, hidden]`, row-major `[n, vocabulary]` (one row, a
+    /// prediction step, is a GEMV that reads the weight once: ``Linear/forward(_:rows:weight:bias:inputSize:outputSize:into:)``).
     func decode(_ hidden: Tensor<Float>) -> [Float] {
-        guard hidden.shape[0] == 1 else {
-            return Kernels.linear(hidden, weight: decoderWeight, bias: decoderBias).scalars
-        }
-        // One row (a prediction step): a GEMV reads the decoder weight once, without GEMM packing.
-        var logits = decoderBias.scalars
-        let width = configuration.hiddenSize, count = vocabulary.count
-        hidden.withUnsafeBufferPointer { h in
-            decoderWeight.withUnsafeBufferPointer { weight in
-                logits.withUnsafeMutableBufferPointer { output in
-                    guard let x = h.baseAddress, let w = weight.baseAddress, let y = output.baseAddress else { return }
-                    BLAS.sgemv(.none, rows: count, columns: width, a: w, lda: width, x: x, beta: 1, y: y)
-                }
-            }
-        }
-        return logits
+        decoder(hidden).scalars
     }
 }

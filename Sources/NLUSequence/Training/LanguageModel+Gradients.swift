@@ -19,15 +19,14 @@ public struct LanguageModelBatch: Sendable, Equatable {
 extension LanguageModel {
     /// Every parameter in ``weightNames(for:)`` order: embedding, the RNN layers' tensors, decoder weight and bias.
     public var parameters: [Tensor<Float>] {
-        get { [embedding] + rnn.layers.flatMap(\.tensors) + [decoderWeight, decoderBias] }
+        get { [embedding] + rnn.layers.flatMap(\.tensors) + decoder.tensors }
         set {
             precondition(newValue.count == 3 + 4 * rnn.layers.count, "parameter count does not match the model")
             embedding = newValue[0]
             for index in rnn.layers.indices {
                 rnn.layers[index].tensors = Array(newValue[(1 + 4 * index)..<(5 + 4 * index)])
             }
-            decoderWeight = newValue[newValue.count - 2]
-            decoderBias = newValue[newValue.count - 1]
+            decoder.tensors = Array(newValue.suffix(2))
         }
     }
 
@@ -57,26 +56,8 @@ extension LanguageModel {
         let (loss, logitGradient) = SoftmaxCrossEntropy.lossAndGradient(logits: logits, targets: batch.targets)
 
         // Decoder: dW = dLogitsᵀ · features, db = Σ dLogits, dFeatures = dLogits · W.
-        var decoderWeightGradient = Tensor<Float>(shape: [vocabularySize, hiddenSize])
-        var decoderBiasGradient = Tensor<Float>(shape: [vocabularySize])
-        var featureGradient = Tensor<Float>(shape: [rows, hiddenSize])
-        logitGradient.withUnsafeBufferPointer { dLogits in
-            features.withUnsafeBufferPointer { x in
-                decoderWeight.withUnsafeBufferPointer { w in
-                    decoderWeightGradient.withUnsafeMutableBufferPointer { dW in
-                        decoderBiasGradient.withUnsafeMutableBufferPointer { db in
-                            featureGradient.withUnsafeMutableBufferPointer { dX in
-                                guard let dLogits = dLogits.baseAddress, let x = x.baseAddress, let w = w.baseAddress,
-                                      let dW = dW.baseAddress, let dX = dX.baseAddress else { return }
-                                Linear.backward(outputGradient: dLogits, input: x, rows: rows, weight: w, inputSize: hiddenSize,
-                                                outputSize: vocabularySize, weightGradient: dW, biasGradient: db.baseAddress,
-                                                inputGradient: dX)
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        let decoderGradients = decoder.backward(input: features, outputGradient: logitGradient)
+        var featureGradient = decoderGradients.input
         if let outputMask { Dropout.backward(&featureGradient, mask: outputMask) }
 
         let recurrent = rnn.backward(trace, outputGradient: featureGradient.reshaped([batch.steps, batch.batch, hiddenSize]))
@@ -93,7 +74,7 @@ extension LanguageModel {
                 }
             }
         }
-        let gradients = [embeddingGradient] + recurrent.layers.flatMap(\.tensors) + [decoderWeightGradient, decoderBiasGradient]
+        let gradients = [embeddingGradient] + recurrent.layers.flatMap(\.tensors) + [decoderGradients.weight, decoderGradients.bias ?? Tensor(shape: [vocabularySize])]
         return (loss, gradients, finalState)
     }
 

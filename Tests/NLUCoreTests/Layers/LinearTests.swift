@@ -46,6 +46,17 @@ import Testing
         }
     }
 
+    /// What an optimizer reads and writes back (the language model's decoder is stepped this way).
+    @Test(arguments: [true, false])
+    func tensorsAreWeightThenBiasAndTakeAStep(bias: Bool) {
+        var (layer, _) = Self.layer(bias: bias)
+        let before = layer.tensors
+        #expect(before.map(\.shape) == (bias ? [[Self.outputs, Self.inputs], [Self.outputs]] : [[Self.outputs, Self.inputs]]))
+        layer.tensors = before.map { Tensor(shape: $0.shape, scalars: $0.scalars.map { $0 - 0.5 }) }
+        #expect(layer.weight.scalars == before[0].scalars.map { $0 - 0.5 })
+        #expect(layer.bias?.scalars == (bias ? before[1].scalars.map { $0 - 0.5 } : nil))
+    }
+
     @Test(arguments: [true, false])
     func backwardMatchesHandWorkedGradients(bias: Bool) {
         let (layer, x) = Self.layer(bias: bias)

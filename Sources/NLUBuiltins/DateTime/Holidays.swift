@@ -1,0 +1,111 @@
+/// Holidays said by name: "christmas", "easter 2018", "last thanksgiving", "MLK day of last year".
+/// Each is a rule that gives its date in a year: a fixed day, the nth weekday of a month, or a
+/// distance from (Western) Easter Sunday.
+enum Holiday: Sendable, Equatable {
+    case fixed(month: Int, day: Int)
+    /// The `nth` `weekday` (ISO, Monday 1) of `month`; `nth` -1 is the last.
+    case nthWeekday(month: Int, weekday: Int, nth: Int)
+    /// Easter Sunday moved by `days`.
+    case easter(days: Int)
+    /// The day after Thanksgiving (the fourth Thursday of November).
+    case blackFriday
+
+    /// The holiday's date in `year`.
+    func date(in year: Int) -> CivilDate? {
+        guard year >= 1583, year <= 9999 else { return nil }
+        switch self {
+        case .fixed(let month, let day):
+            return CivilDate(year: year, month: month, day: day)
+        case .nthWeekday(let month, let weekday, let nth):
+            guard let first = CivilDate(year: year, month: month, day: 1) else { return nil }
+            if nth < 0 {
+                let last = first.adding(months: 1).adding(days: -1)
+                return last.adding(days: -((last.weekday - weekday + 7) % 7))
+            }
+            return first.adding(days: (weekday - first.weekday + 7) % 7 + 7 * (nth - 1))
+        case .easter(let days):
+            return Self.easterSunday(year).adding(days: days)
+        case .blackFriday:
+            return Holiday.nthWeekday(month: 11, weekday: 4, nth: 4).date(in: year)?.adding(days: 1)
+        }
+    }
+
+    /// Easter Sunday in the Gregorian calendar (the anonymous "Meeus/Jones/Butcher" computus).
+    static func easterSunday(_ year: Int) -> CivilDate {
+        let a = year % 19, b = year / 100, c = year % 100, d = b / 4, e = b % 4
+        let f = (b + 8) / 25, g = (b - f + 1) / 3, h = (19 * a + b - d - g + 15) % 30
+        let i = c / 4, k = c % 4, l = (32 + 2 * e + 2 * i - h - k) % 7, m = (a + 11 * h + 22 * l) / 451
+        let month = (h + l - 7 * m + 114) / 31, day = (h + l - 7 * m + 114) % 31 + 1
+        return CivilDate(year: year, month: month, day: day)!
+    }
+
+    /// Names as word sequences (lowercased; apostrophes and dots between words are skipped when read).
+    static let names: [([String], Holiday)] = {
+        var table: [([String], Holiday)] = []
+        func add(_ names: [String], _ holiday: Holiday) {
+            for name in names { table.append((name.split(separator: " ").map(String.init), holiday)) }
+        }
+        add(["christmas", "christmas day", "xmas", "xmas day"], .fixed(month: 12, day: 25))
+        add(["christmas eve", "xmas eve"], .fixed(month: 12, day: 24))
+        add(["new year's eve", "new years eve", "new year eve"], .fixed(month: 12, day: 31))
+        add(["new year's day", "new years day", "new year day", "new year", "new year's"], .fixed(month: 1, day: 1))
+        add(["valentine's day", "valentines day", "valentine day", "valentine's"], .fixed(month: 2, day: 14))
+        add(["halloween", "hallowe'en"], .fixed(month: 10, day: 31))
+        add(["independence day", "fourth of july", "4th of july"], .fixed(month: 7, day: 4))
+        add(["st patrick's day", "saint patrick's day", "st patricks day", "saint patricks day", "st paddy's day",
+             "saint paddy's day", "st patrick", "saint patrick", "st patrick's", "saint patrick's"], .fixed(month: 3, day: 17))
+        add(["earth day"], .fixed(month: 4, day: 22))
+        add(["international workers day", "international workers' day", "workers day", "labour day international"], .fixed(month: 5, day: 1))
+        add(["juneteenth", "freedom day", "jubilee day"], .fixed(month: 6, day: 19))
+        add(["world vegan day"], .fixed(month: 11, day: 1))
+        add(["veterans day", "veteran's day", "veterans' day"], .fixed(month: 11, day: 11))
+        add(["boxing day"], .fixed(month: 12, day: 26))
+        add(["thanksgiving", "thanksgiving day"], .nthWeekday(month: 11, weekday: 4, nth: 4))
+        add(["black friday"], .blackFriday)
+        add(["labor day", "labour day"], .nthWeekday(month: 9, weekday: 1, nth: 1))
+        add(["memorial day"], .nthWeekday(month: 5, weekday: 1, nth: -1))
+        add(["mlk day", "mlk jr day", "martin luther king day", "martin luther king's day", "martin luther kings day",
+             "martin luther king jr day", "civil rights day"], .nthWeekday(month: 1, weekday: 1, nth: 3))
+        add(["presidents day", "presidents' day", "president's day", "washington's birthday"], .nthWeekday(month: 2, weekday: 1, nth: 3))
+        add(["columbus day"], .nthWeekday(month: 10, weekday: 1, nth: 2))
+        add(["mother's day", "mothers day", "mothers' day"], .nthWeekday(month: 5, weekday: 7, nth: 2))
+        add(["father's day", "fathers day", "fathers' day"], .nthWeekday(month: 6, weekday: 7, nth: 3))
+        add(["easter", "easter sunday", "easter day"], .easter(days: 0))
+        add(["easter monday", "easter mon"], .easter(days: 1))
+        add(["good friday"], .easter(days: -2))
+        add(["maundy thursday", "holy thursday"], .easter(days: -3))
+        add(["palm sunday", "branch sunday"], .easter(days: -7))
+        add(["ash wednesday"], .easter(days: -46))
+        add(["mardi gras", "shrove tuesday", "pancake day"], .easter(days: -47))
+        add(["pentecost", "whit sunday", "white sunday", "whitsunday"], .easter(days: 49))
+        add(["whit monday", "whitmonday"], .easter(days: 50))
+        add(["trinity sunday"], .easter(days: 56))
+        return table
+    }()
+
+    /// The holiday named at `index` (the longest name), and the index after it.
+    static func read(_ text: TokenizedText, at index: Int) -> (Holiday, Int)? {
+        guard let first = text.word(index), firstWords.contains(first) else { return nil }
+        var best: (Holiday, Int)?
+        for (words, holiday) in names where words[0] == first || words[0] == first.replacingOccurrences(of: "\u{2019}", with: "'") {
+            var position = index
+            var matched = true
+            for word in words {
+                // "MLK Jr. day": a dot between words is skipped.
+                while let token = text.token(position), token.isSymbol(".") { position += 1 }
+                guard let said = text.word(position), said.replacingOccurrences(of: "\u{2019}", with: "'") == word
+                        || (word.hasSuffix("'") && said == String(word.dropLast())) else {
+                    matched = false
+                    break
+                }
+                position += 1
+                // "workers' day": the apostrophe after the word is a token of its own.
+                if word.hasSuffix("'"), let mark = text.token(position), mark.isSymbol("'") || mark.isSymbol("\u{2019}") { position += 1 }
+            }
+            if matched, position > (best?.1 ?? index) { best = (holiday, position) }
+        }
+        return best
+    }
+
+    private static let firstWords: Set<String> = Set(names.map { $0.0[0] })
+}

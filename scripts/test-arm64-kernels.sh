@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Builds NLUKit's C kernels (Sources/CKernels, every file) with scripts/tests/kernels-reference-test.c
+# for this machine and for arm64 (clang --target=aarch64-linux-gnu, static), and runs both: natively
+# at every CPU level the CPU has, and under qemu-aarch64, where the portable level is the NEON
+# GEMM block plus the compiler's NEON code for the vector-extension kernels. Each checks the
+# kernels against scalar double-precision references (tolerances in the test file).
+#
+# Proves: the C kernels compile for arm64 with clang, and give results within tolerance there.
+# Does not prove: anything about speed (qemu emulates), the Swift package's build for macOS or
+# iOS (no Apple SDK here), or Accelerate (BLAS.swift's `#if canImport(Accelerate)` path).
+#
+#     bash scripts/test-arm64-kernels.sh        # ~20 s; installs qemu-user and the arm64 cross files if missing
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+command -v qemu-aarch64 >/dev/null || missing+=(qemu-user)
+[ -d /usr/lib/gcc-cross/aarch64-linux-gnu ] || missing+=(gcc-aarch64-linux-gnu)
+[ -f /usr/aarch64-linux-gnu/include/stdio.h ] || missing+=(libc6-dev-arm64-cross)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  echo "Installing ${missing[*]} with apt-get..." >&2
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo_cmd apt-get update -qq
+  $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+sources=(Sources/CKernels/*.c scripts/tests/kernels-reference-test.c)
+flags=(-O2 -Wall -I Sources/CKernels/include)
+
+echo "== native ($(uname -m))"
+clang "${flags[@]}" -o "$out/native" "${sources[@]}" -lm -lpthread
+"$out/native"
+
+echo "== arm64 under qemu-aarch64"
+clang --target=aarch64-linux-gnu --gcc-toolchain=/usr -static "${flags[@]}" -o "$out/arm64" "${sources[@]}" -lm -lpthread
+# The NEON GEMM block must be what ran: its lane FMAs are in the binary.
+lanes=$(llvm-objdump -d "$out/arm64" 2>/dev/null | grep -c 'fmla.*\.s\[' || aarch64-linux-gnu-objdump -d "$out/arm64" | grep -c 'fmla.*\.s\[')
+[ "$lanes" -ge 64 ] || { echo "the arm64 build has $lanes lane FMAs: the NEON block was not compiled" >&2; exit 1; }
+qemu-aarch64 "$out/arm64"

@@ -1,0 +1,197 @@
+// Checks NLUKit's C kernels (Sources/CKernels) against scalar double-precision references written
+// here, at every CPU level the machine runs: the packed GEMM (edge shapes, both packings,
+// accumulate, bias, every activation), the element-wise functions and the row kernels (softmax
+// with mask, log-softmax, layer norm). Built and run by scripts/test-arm64-kernels.sh natively
+// and for aarch64 under qemu-aarch64, where the NEON block and the compiler's NEON code of the
+// vector-extension kernels are what runs. Tolerances are stated beside each check.
+#include "CKernels.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed;
+
+static void check(int ok, const char *what, int level, double error, double tolerance) {
+    if (ok) { passed++; return; }
+    failed++;
+    if (failed <= 20) fprintf(stderr, "FAIL level %d: %s (error %.3g > tolerance %.3g)\n", level, what, error, tolerance);
+}
+
+static unsigned long long state = 0x9E3779B97F4A7C15ull;
+static float uniform(float low, float high) {  // SplitMix64: the same inputs on every machine
+    unsigned long long z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return low + (high - low) * (float)((z >> 40) * (1.0 / 16777216.0));
+}
+
+static double activate(double x, int activation) {
+    switch (activation) {
+    case NLUKIT_ACTIVATION_GELU: return 0.5 * x * (1 + erf(x / sqrt(2.0)));
+    case NLUKIT_ACTIVATION_GELU_TANH: return 0.5 * x * (1 + tanh(sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+    case NLUKIT_ACTIVATION_RELU: return x > 0 ? x : 0;
+    default: return x;
+    }
+}
+
+// Packed GEMM: tolerance 1e-6 · Σ|a·b| + 1e-5 per element (float accumulation in another order;
+// the activations' polynomial approximations are within 1e-6 relative).
+static void test_packed_gemm(int level) {
+    const long ms[] = {1, 2, 3, 4, 5, 7, 9, 13}, ks[] = {1, 3, 4, 5, 17, 64, 130}, ns[] = {1, 16, 31, 32, 33, 70};
+    for (size_t im = 0; im < sizeof ms / sizeof *ms; im++)
+        for (size_t ik = 0; ik < sizeof ks / sizeof *ks; ik++)
+            for (size_t in = 0; in < sizeof ns / sizeof *ns; in++) {
+                const long m = ms[im], k = ks[ik], n = ns[in], lda = k + 3, ldc = n + 5;
+                const int transposed = (int)((im + ik + in) % 2), accumulate = (int)((im + in) % 2);
+                const int activation = (int)((ik + in) % 4), with_bias = (int)(im % 2 == 0);
+                float *a = malloc(sizeof(float) * m * lda), *b = malloc(sizeof(float) * k * n);
+                float *bias = malloc(sizeof(float) * n), *c = malloc(sizeof(float) * m * ldc);
+                float *packed = aligned_alloc(64, sizeof(float) * (size_t)(nlukit_packed_size(k, n) + 16));
+                for (long i = 0; i < m * lda; i++) a[i] = uniform(-1, 1);
+                for (long i = 0; i < k * n; i++) b[i] = uniform(-1, 1);
+                for (long i = 0; i < n; i++) bias[i] = uniform(-1, 1);
+                for (long i = 0; i < m * ldc; i++) c[i] = uniform(-1, 1);
+                float *old = malloc(sizeof(float) * m * ldc);
+                memcpy(old, c, sizeof(float) * m * ldc);
+                // transposed: b holds Bᵀ (n × k, row stride k); else B (k × n, row stride n)
+                nlukit_pack(b, transposed ? k : n, transposed, k, n, packed);
+                nlukit_packed_gemm(a, lda, m, k, packed, n, 0, (n + NLUKIT_PANEL_WIDTH - 1) / NLUKIT_PANEL_WIDTH, c, ldc,
+                                   accumulate, with_bias ? bias : NULL, activation);
+                double worst = 0, worst_tolerance = 0;
+                int ok = 1;
+                for (long i = 0; i < m; i++) {
+                    for (long j = 0; j < n; j++) {
+                        double sum = accumulate ? old[i * ldc + j] : 0, magnitude = fabs(sum);
+                        for (long kk = 0; kk < k; kk++) {
+                            const double bv = transposed ? b[j * k + kk] : b[kk * n + j];
+                            sum += (double)a[i * lda + kk] * bv;
+                            magnitude += fabs((double)a[i * lda + kk] * bv);
+                        }
+                        if (with_bias) { sum += bias[j]; magnitude += fabs(bias[j]); }
+                        const double expected = activate(sum, activation), error = fabs(c[i * ldc + j] - expected);
+                        const double tolerance = 1e-6 * magnitude + 1e-5;
+                        if (error > tolerance || error != error) { ok = 0; if (error > worst) { worst = error; worst_tolerance = tolerance; } }
+                    }
+                    for (long j = n; j < ldc; j++) ok &= c[i * ldc + j] == old[i * ldc + j];  // columns past n untouched
+                }
+                char what[160];
+                snprintf(what, sizeof what, "packed GEMM m=%ld k=%ld n=%ld transposed=%d accumulate=%d bias=%d activation=%d",
+                         m, k, n, transposed, accumulate, with_bias, activation);
+                check(ok, what, level, worst, worst_tolerance);
+                free(a); free(b); free(bias); free(c); free(old); free(packed);
+            }
+}
+
+typedef void (*elementwise)(const float *, float *, long);
+static double ref_sigmoid(double x) { return 1 / (1 + exp(-x)); }
+static double ref_relu(double x) { return x > 0 ? x : 0; }
+static double ref_gelu(double x) { return activate(x, NLUKIT_ACTIVATION_GELU); }
+static double ref_gelu_tanh(double x) { return activate(x, NLUKIT_ACTIVATION_GELU_TANH); }
+
+// Element-wise: |error| ≤ 4e-6·|expected| + 1e-6 on 1,003 inputs in [-12, 12] (odd count: the
+// vector loops' scalar tails run too), plus the in-place form.
+static void test_elementwise(int level) {
+    struct { const char *name; elementwise kernel; double (*reference)(double); float low, high; } cases[] = {
+        {"exp", nlukit_exp, exp, -80, 80}, {"erf", nlukit_erf, erf, -6, 6}, {"tanh", nlukit_tanh, tanh, -12, 12},
+        {"sigmoid", nlukit_sigmoid, ref_sigmoid, -30, 30}, {"relu", nlukit_relu, ref_relu, -12, 12},
+        {"gelu", nlukit_gelu, ref_gelu, -12, 12}, {"gelu_tanh", nlukit_gelu_tanh, ref_gelu_tanh, -12, 12},
+    };
+    enum { COUNT = 1003 };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        float x[COUNT], y[COUNT], z[COUNT];
+        for (int i = 0; i < COUNT; i++) x[i] = uniform(cases[c].low, cases[c].high);
+        x[0] = 0; x[1] = -0.0f; x[2] = 1e-7f;
+        cases[c].kernel(x, y, COUNT);
+        memcpy(z, x, sizeof z);
+        cases[c].kernel(z, z, COUNT);
+        double worst = 0, tolerance_at_worst = 0;
+        int ok = 1;
+        for (int i = 0; i < COUNT; i++) {
+            const double expected = cases[c].reference(x[i]), error = fabs(y[i] - expected);
+            const double tolerance = 4e-6 * fabs(expected) + 1e-6;
+            if (!(error <= tolerance) || y[i] != z[i]) { ok = 0; if (!(error <= worst)) { worst = error; tolerance_at_worst = tolerance; } }
+        }
+        check(ok, cases[c].name, level, worst, tolerance_at_worst);
+    }
+}
+
+// Row kernels over rows of 1, 7, 64 and 771 floats: softmax (with an additive mask of 2 rows, one
+// entry -inf) and log-softmax within 2e-6 absolute, layer norm within 2e-5 absolute.
+static void test_rows(int level) {
+    const long lengths[] = {1, 7, 64, 771};
+    for (size_t l = 0; l < sizeof lengths / sizeof *lengths; l++) {
+        const long rows = 3, length = lengths[l];
+        float *x = malloc(sizeof(float) * rows * length), *y = malloc(sizeof(float) * rows * length);
+        float *mask = malloc(sizeof(float) * 2 * length), *weight = malloc(sizeof(float) * length),
+              *bias = malloc(sizeof(float) * length);
+        for (long i = 0; i < rows * length; i++) x[i] = uniform(-8, 8);
+        for (long i = 0; i < 2 * length; i++) mask[i] = uniform(-2, 0);
+        if (length > 1) mask[length + 1] = -INFINITY;
+        for (long i = 0; i < length; i++) { weight[i] = uniform(0.5f, 1.5f); bias[i] = uniform(-1, 1); }
+        char what[96];
+
+        nlukit_softmax_rows(x, y, rows, length, mask, 2, 1);
+        double worst = 0;
+        for (long r = 0; r < rows; r++) {
+            const float *m = mask + ((1 + r) % 2) * length;
+            double top = -INFINITY, total = 0;
+            for (long j = 0; j < length; j++) if (x[r * length + j] + (double)m[j] > top) top = x[r * length + j] + (double)m[j];
+            for (long j = 0; j < length; j++) total += exp(x[r * length + j] + (double)m[j] - top);
+            for (long j = 0; j < length; j++) {
+                const double error = fabs(y[r * length + j] - exp(x[r * length + j] + (double)m[j] - top) / total);
+                if (!(error <= worst)) worst = error;
+            }
+        }
+        snprintf(what, sizeof what, "softmax_rows length %ld", length);
+        check(worst <= 2e-6, what, level, worst, 2e-6);
+
+        nlukit_log_softmax_rows(x, y, rows, length);
+        worst = 0;
+        for (long r = 0; r < rows; r++) {
+            double top = -INFINITY, total = 0;
+            for (long j = 0; j < length; j++) if (x[r * length + j] > top) top = x[r * length + j];
+            for (long j = 0; j < length; j++) total += exp(x[r * length + j] - top);
+            for (long j = 0; j < length; j++) {
+                const double error = fabs(y[r * length + j] - (x[r * length + j] - top - log(total)));
+                if (!(error <= worst)) worst = error;
+            }
+        }
+        snprintf(what, sizeof what, "log_softmax_rows length %ld", length);
+        check(worst <= 2e-6, what, level, worst, 2e-6);
+
+        nlukit_layer_norm_rows(x, y, rows, length, weight, bias, 1e-5f);
+        worst = 0;
+        for (long r = 0; r < rows; r++) {
+            double mean = 0, variance = 0;
+            for (long j = 0; j < length; j++) mean += x[r * length + j];
+            mean /= length;
+            for (long j = 0; j < length; j++) variance += (x[r * length + j] - mean) * (x[r * length + j] - mean);
+            variance /= length;
+            for (long j = 0; j < length; j++) {
+                const double expected = (x[r * length + j] - mean) / sqrt(variance + 1e-5) * weight[j] + bias[j];
+                const double error = fabs(y[r * length + j] - expected);
+                if (!(error <= worst)) worst = error;
+            }
+        }
+        snprintf(what, sizeof what, "layer_norm_rows length %ld", length);
+        check(worst <= 2e-5, what, level, worst, 2e-5);
+        free(x); free(y); free(mask); free(weight); free(bias);
+    }
+}
+
+int main(void) {
+    const int best = nlukit_cpu_level();
+    for (int level = 0; level <= best; level++) {
+        if (nlukit_limit_kernel_level(level) != level) { fprintf(stderr, "could not select level %d\n", level); return 1; }
+        const int before = failed;
+        test_packed_gemm(level);
+        test_elementwise(level);
+        test_rows(level);
+        printf("level %d (%s): %s\n", level, level == 2 ? "avx512" : level == 1 ? "avx2" : "portable",
+               failed == before ? "all checks within tolerance" : "FAILURES");
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}
