@@ -133,6 +133,7 @@ let package = Package(
         ),
         // Test support only: the deterministic input mutator and the rules every fuzz test checks.
         .target(name: "NLUFuzzSupport", dependencies: ["NLUCore"], path: "Tests/FuzzSupport"),
+        .target(name: "NLUTestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "NLUCoreTests", dependencies: ["NLUCore", "NLUFuzzSupport"]),
         .testTarget(name: "NLUTextTests", dependencies: ["NLUText"]),
         .testTarget(name: "NLUBuiltinsTests", dependencies: ["NLUBuiltins"]),
@@ -141,7 +142,7 @@ let package = Package(
         .testTarget(
             name: "NLUHubTests",
             dependencies: [
-                "NLUHub", .product(name: "Hummingbird", package: "hummingbird"),
+                "NLUHub", "NLUTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
@@ -150,7 +151,7 @@ let package = Package(
         .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence", "NLUFuzzSupport"]),
         .testTarget(name: "NLUSearchTests", dependencies: ["NLUSearch", "NLUFuzzSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "NLUCoreMLTests", dependencies: ["NLUCoreML", "NLUFuzzSupport"]),
-        .testTarget(name: "NLUServerTests", dependencies: ["NLUServer", "NLUBuiltins", "NLUIntents", "NLUEmbeddings", "NLUFuzzSupport"]),
+        .testTarget(name: "NLUServerTests", dependencies: ["NLUServer", "NLUBuiltins", "NLUIntents", "NLUEmbeddings", "NLUFuzzSupport", "NLUTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["nlu", "NLUFuzzSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,11 @@
 #!/usr/bin/env python3
-"""Slot-filling benchmark: NLUKit's intents model (intent classifier + CRF slot tagger) vs python-crfsuite
-trained on the same features, in one run, on the Snips benchmark.
+"""Slot-filling benchmark: NLUKit's intents model (intent classifier + slot tagger) vs python-crfsuite
+trained on the same features, in one run, on the Snips benchmark, step by step:
+
+  crf         the CRF on word/shape/affix features, no mention dictionaries (--crf-gazetteer-folds 0)
+  gazetteers  + out-of-fold dictionaries of the training mentions (--crf-gazetteer-folds 5, the default)
+  encoder     + clusters of all-MiniLM-L6-v2's contextual word vectors (--embeddings MODEL --tagger encoder;
+              the intent classifier then also gets the sentence embedding); crfsuite has no such row
 
 Trains on ../shared/data/snips/train_*_full.json and tests on validate_*.json:
   - NLUKit: `nlu intents train` then `nlu intents predict --json` over the test utterances (release build);
@@ -13,7 +18,9 @@ Both are scored here by the same code: slot precision/recall/F1 on exact (type, 
 ratios NLUKit / crfsuite are printed.
 
     pip install python-crfsuite==0.9.12
-    python3 benchmarks/entities.py [--skip-build] [--max-iterations 150] [--c1 0.1] [--c2 0.1] [--gazetteer-folds 5]
+    python3 benchmarks/entities.py [--skip-build] [--steps crf,gazetteers,encoder] [--max-iterations 150] [--c1 0.1] [--c2 0.1]
+
+The encoder step needs the real model in the Hugging Face cache (bash scripts/install-minilm.sh).
 """
 import argparse
 import glob
@@ -85,10 +92,9 @@ def gazetteer_of(examples):
     return sf.Gazetteer({k: sorted(v) for k, v in phrases.items()})
 
 
-def crfsuite_run(train, test, args):
+def crfsuite_run(train, test, args, folds):
     # As SlotTagger: 0 folds, no mention dictionaries; 1, every mention; k, utterance i's training features see
     # the mentions of the other folds only (i mod k), the test features every mention.
-    folds = args.gazetteer_folds
     gazetteer = gazetteer_of(train) if folds > 0 else None
     started = time.perf_counter()
     training_gazetteers = [gazetteer] if folds <= 1 else [
@@ -129,16 +135,18 @@ def crfsuite_run(train, test, args):
     return predicted, seconds, sorted(latencies)[len(latencies) // 2] * 1000, size
 
 
-def nlukit_run(train_paths, test_paths, test, args, nlu, bench):
+def nlukit_run(train_paths, test_paths, test, args, nlu, bench, extra):
     work = tempfile.mkdtemp(prefix="nlukit-entities-")
     model = os.path.join(work, "snips.nlumodel")
     command = [nlu, "intents", "train", *train_paths, "-o", model, "--json", "--crf-c1", str(args.c1), "--crf-c2", str(args.c2),
-               "--crf-iterations", str(args.max_iterations), "--crf-gazetteer-folds", str(args.gazetteer_folds)]
+               "--crf-iterations", str(args.max_iterations), *extra]
     started = time.perf_counter()
     run = subprocess.run(command, capture_output=True, text=True)
     seconds = time.perf_counter() - started
     if run.returncode != 0:
         sys.exit("nlu intents train failed:\n" + run.stderr[-3000:])
+    # The tagger's stages with their times (features, word vectors, clusters, CRF), from the progress on stderr.
+    stages = [line.split("slot tagger: ", 1)[1] for line in run.stderr.splitlines() if line.startswith("slot tagger: ")]
     summary = json.loads(run.stdout)
     lines = "\n".join(text.replace("\n", " ") for _, text, _ in test) + "\n"
     began = time.perf_counter()
@@ -156,64 +164,100 @@ def nlukit_run(train_paths, test_paths, test, args, nlu, bench):
     spans = [{(e["entity"], e["start"], e["end"]) for e in a["entities"]} for a in answers]
     size = sum(os.path.getsize(os.path.join(model, f)) for f in os.listdir(model))
     train_seconds_inside = summary.get("seconds", seconds)
-    run = subprocess.run([bench, "entities", "-m", model, "--test", *test_paths], capture_output=True, text=True)
-    if run.returncode != 0:
-        sys.exit("nlu-bench entities failed:\n" + run.stderr[-3000:])
-    latency = json.loads(run.stdout)
+    if args.no_latency:
+        latency = {"tagLatencyP50Microseconds": float("nan"), "predictLatencyP50Microseconds": float("nan")}
+    else:
+        run = subprocess.run([bench, "entities", "-m", model, "--test", *test_paths], capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.exit("nlu-bench entities failed:\n" + run.stderr[-3000:])
+        latency = json.loads(run.stdout)
     batch_ms = max(0.0, elapsed - load) / len(test) * 1000
-    return intents, spans, seconds, train_seconds_inside, batch_ms, latency, size
+    return intents, spans, seconds, train_seconds_inside, batch_ms, latency, size, stages
+
+
+STEPS = {
+    "crf": ("CRF", ["--tagger", "crf", "--crf-gazetteer-folds", "0"], 0),
+    "gazetteers": ("+ out-of-fold gazetteers", ["--tagger", "crf", "--crf-gazetteer-folds", "5"], 5),
+    "encoder": ("+ encoder word clusters", ["--tagger", "encoder", "--crf-gazetteer-folds", "5"], None),
+}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "data", "snips"))
     parser.add_argument("--skip-build", action="store_true")
+    parser.add_argument("--steps", default="crf,gazetteers,encoder", help="comma-separated: crf, gazetteers, encoder")
+    parser.add_argument("--embeddings", default="sentence-transformers/all-MiniLM-L6-v2")
+    parser.add_argument("--no-crfsuite", action="store_true", help="skip python-crfsuite (minutes per step)")
+    parser.add_argument("--per-intent", type=int, default=0, help="train on the first N utterances of each intent (0: all)")
+    parser.add_argument("--no-latency", action="store_true", help="skip nlu-bench's tag latency (no release nlu-bench needed)")
     parser.add_argument("--c1", type=float, default=0.1)
     parser.add_argument("--c2", type=float, default=0.1)
     parser.add_argument("--max-iterations", type=int, default=150)
     parser.add_argument("--delta", type=float, default=1e-4)
-    parser.add_argument("--gazetteer-folds", type=int, default=5)
     args = parser.parse_args()
+    steps = [step.strip() for step in args.steps.split(",") if step.strip()]
+    if not steps or any(step not in STEPS for step in steps):
+        sys.exit(f"--steps: expected some of {', '.join(STEPS)}, got {args.steps}")
     train_paths = sorted(glob.glob(os.path.join(args.data, "train_*_full.json")))
     test_paths = sorted(glob.glob(os.path.join(args.data, "validate_*.json")))
     if not train_paths or not test_paths:
         sys.exit(f"no Snips files in {args.data}")
     train, test = read_snips(train_paths), read_snips(test_paths)
+    if args.per_intent:
+        # A subset in the same Snips format, so that both sides read the same utterances.
+        subset_dir = tempfile.mkdtemp(prefix="nlukit-snips-subset-")
+        subset_paths = []
+        for path in train_paths:
+            raw = open(path, "rb").read()
+            try:
+                content = json.loads(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                content = json.loads(raw.decode("cp1252", errors="replace"))
+            target = os.path.join(subset_dir, os.path.basename(path))
+            json.dump({k: v[:args.per_intent] for k, v in content.items()}, open(target, "w", encoding="utf-8"))
+            subset_paths.append(target)
+        train_paths = subset_paths
+        train = read_snips(train_paths)
     if not args.skip_build:
-        subprocess.run(["bash", "-c", "source scripts/blas-env.sh && swift build -c release --product nlu && swift build -c release --product nlu-bench"], cwd=ROOT, check=True)
+        products = "swift build -c release --product nlu" + ("" if args.no_latency else " && swift build -c release --product nlu-bench")
+        subprocess.run(["bash", "-c", "source scripts/blas-env.sh && " + products], cwd=ROOT, check=True)
     nlu = os.path.join(ROOT, ".build", "release", "nlu")
     bench = os.path.join(ROOT, ".build", "release", "nlu-bench")
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "unknown CPU")
-    print(f"Snips benchmark: {len(train)} training utterances, {len(test)} test utterances; {cpu}, {THREADS} threads; "
-          f"CRF c1={args.c1} c2={args.c2} at most {args.max_iterations} iterations, dictionary features from {args.gazetteer_folds} folds")
+    load = os.getloadavg()[0]
+    print(f"Snips benchmark: {len(train)} training utterances, {len(test)} test utterances; {cpu}, {THREADS} threads, "
+          f"load average {load:.1f} at the start; CRF c1={args.c1} c2={args.c2} at most {args.max_iterations} iterations", flush=True)
     gold = [trimmed(text, spans) for _, text, spans in test]
-
-    ours_intents, ours_spans, ours_seconds, ours_inside, ours_batch, ours_latency, ours_size = nlukit_run(
-        train_paths, test_paths, test, args, nlu, bench)
-    p1, r1, f1, exact1 = score(gold, ours_spans)
-    # NLUKit's figures first (crfsuite takes minutes more), on stderr so that stdout stays the table.
-    print(f"NLUKit: slot F1 {f1:.4f}, training {ours_seconds:.1f} s, tag {ours_latency['tagLatencyP50Microseconds']:.0f} us, "
-          f"model {ours_size / 1e6:.2f} MB; training python-crfsuite...", file=sys.stderr, flush=True)
-    theirs_spans, theirs_seconds, theirs_latency, theirs_size = crfsuite_run(train, test, args)
-
-    p2, r2, f2, exact2 = score(gold, theirs_spans)
-    intent_accuracy = sum(a == b[0] for a, b in zip(ours_intents, test)) / len(test)
-    sentence = sum(a == b[0] and g == s for a, b, g, s in zip(ours_intents, test, gold, ours_spans)) / len(test)
-    print(f"{'':34}{'NLUKit':>12}{'crfsuite':>12}{'ratio':>9}")
-    rows = [("slot precision", p1, p2), ("slot recall", r1, r2), ("slot F1 (exact span, micro)", f1, f2),
-            ("utterances with all slots right", exact1, exact2)]
-    for name, a, b in rows:
-        print(f"{name:34}{a:12.4f}{b:12.4f}{a / b if b else float('nan'):9.3f}")
-    print(f"{'intent accuracy':34}{intent_accuracy:12.4f}{'-':>12}")
-    print(f"{'sentence accuracy (intent+slots)':34}{sentence:12.4f}{'-':>12}")
-    print(f"{'training seconds':34}{ours_seconds:12.1f}{theirs_seconds:12.1f}{ours_seconds / theirs_seconds:9.3f}"
-          f"   (NLUKit: intents + tagger, process; {ours_inside:.1f} s inside; crfsuite: tagger only, features included)")
-    tag_ms = ours_latency["tagLatencyP50Microseconds"] / 1000
-    print(f"{'tag ms per utterance (median)':34}{tag_ms:12.3f}{theirs_latency:12.3f}{tag_ms / theirs_latency:9.3f}"
-          f"   (NLUKit: nlu-bench entities, tokens + features + Viterbi + marginals; crfsuite: features + tag)")
-    print(f"{'predict ms per utterance (median)':34}{ours_latency['predictLatencyP50Microseconds'] / 1000:12.3f}{'-':>12}"
-          f"   (NLUKit: intent + all entity extractors; CLI stdin batch minus load: {ours_batch:.3f} ms)")
-    print(f"{'model size (MB)':34}{ours_size / 1e6:12.2f}{theirs_size / 1e6:12.2f}   (NLUKit: the whole intents model)")
+    rows = []
+    for step in steps:
+        name, extra, folds = STEPS[step]
+        if step == "encoder":
+            extra = extra + ["--embeddings", args.embeddings]
+        intents, spans, seconds, inside, batch_ms, latency, size, stages = nlukit_run(train_paths, test_paths, test, args, nlu, bench, extra)
+        p1, r1, f1, exact1 = score(gold, spans)
+        intent_accuracy = sum(a == b[0] for a, b in zip(intents, test)) / len(test)
+        sentence = sum(a == b[0] and g == s for a, b, g, s in zip(intents, test, gold, spans)) / len(test)
+        tag_ms = latency["tagLatencyP50Microseconds"] / 1000
+        predict_ms = latency["predictLatencyP50Microseconds"] / 1000
+        print(f"NLUKit {name}: slot F1 {f1:.4f}, training {seconds:.1f} s ({'; '.join(stages)})", file=sys.stderr, flush=True)
+        theirs = None
+        if folds is not None and not args.no_crfsuite:
+            theirs_spans, theirs_seconds, theirs_latency, theirs_size = crfsuite_run(train, test, args, folds)
+            theirs = (score(gold, theirs_spans)[2], theirs_seconds, theirs_latency)
+        rows.append((name, f1, p1, r1, intent_accuracy, sentence, seconds, stages, tag_ms, predict_ms, size, theirs))
+    print(f"{'step':28}{'slot F1':>9}{'P':>8}{'R':>8}{'intent':>8}{'sent.':>8}{'train s':>9}{'tag ms':>8}{'pred ms':>8}{'MB':>7}"
+          f"   python-crfsuite: F1, train s, tag ms (ratio F1, train)")
+    for name, f1, p1, r1, intent, sentence, seconds, stages, tag_ms, predict_ms, size, theirs in rows:
+        line = (f"{name:28}{f1:9.4f}{p1:8.4f}{r1:8.4f}{intent:8.4f}{sentence:8.4f}{seconds:9.1f}{tag_ms:8.3f}{predict_ms:8.3f}"
+                f"{size / 1e6:7.2f}")
+        if theirs:
+            line += f"   {theirs[0]:.4f}, {theirs[1]:.1f} s, {theirs[2]:.3f} ms ({f1 / theirs[0]:.3f}, {seconds / theirs[1]:.3f})"
+        print(line)
+    for name, *rest in rows:
+        print(f"  {name} tagger stages: {'; '.join(rest[6])}")
+    print("train s: the whole `nlu intents train` process (intents + tagger); tag ms: nlu-bench entities, median per utterance "
+          "(the encoder step includes the encoder pass); pred ms: intent + all entity extractors.")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ struct EntitiesBenchmark: ParsableCommand {
 
     func run() throws {
         guard (1...100).contains(latencyPasses) else { throw ValidationError("--latency-passes must be 1 to 100, got \(latencyPasses)") }
-        let classifier = try IntentClassifier.load(from: URL(fileURLWithPath: model))
+        let classifier = try IntentClassifier.loadWithSentenceFeatures(from: URL(fileURLWithPath: model))
         guard let extractor = classifier.entityExtractor, let tagger = extractor.tagger else {
             throw ValidationError("\(model) has no slot tagger (trained with --no-entities, or without annotations)")
         }

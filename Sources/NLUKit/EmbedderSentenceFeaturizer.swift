@@ -4,7 +4,8 @@ import NLUEmbeddings
 import NLUIntents
 
 /// A sentence-transformers model as the intent classifier's sentence features (Rasa's
-/// `LanguageModelFeaturizer`): the glue between NLUEmbeddings and NLUIntents, which do not know each other.
+/// `LanguageModelFeaturizer`) and the slot tagger's contextual word vectors: the glue between
+/// NLUEmbeddings and NLUIntents, which do not know each other.
 /// The reference it records is the model as given (Hub id, or a directory made absolute), the
 /// embedding width, and a fingerprint of the model's files, so a model package refuses to run on
 /// a different embedder found under the same name.
@@ -12,10 +13,13 @@ import NLUIntents
 ///     let embeddings = try EmbedderSentenceFeaturizer(model: "sentence-transformers/all-MiniLM-L6-v2")
 ///     let classifier = try IntentClassifier.train(on: dataset, sentenceFeaturizer: embeddings)
 ///     let loaded = try IntentClassifier.loadWithSentenceFeatures(from: url)   // finds the model again
-public struct EmbedderSentenceFeaturizer: SentenceFeaturizer {
+public struct EmbedderSentenceFeaturizer: SentenceFeaturizer, WordVectorFeaturizer {
     public let embedder: SentenceEmbedder
     public let reference: SentenceFeaturizerReference
     private let options: EmbeddingOptions
+    /// The sentence embeddings of the last ``wordVectors(for:words:)`` call: the tagger and the intent
+    /// classifier ask for the same texts one after the other, and one encoder pass serves both.
+    private var lastPass = SentenceMemo()
 
     /// Loads `model`: a sentence-transformers directory or a Hub id in the Hugging Face cache.
     /// - Throws: ``ModelLocatorError`` (not found; says how to download it) or the model's loading error.
@@ -46,12 +50,57 @@ public struct EmbedderSentenceFeaturizer: SentenceFeaturizer {
     }
 
     public func features(for texts: [String]) -> [[Float]] {
+        if let known = lastPass.vectors(for: texts) { return known }
         do {
             return try embedder.embed(texts, options: options)
         } catch {
             // Unreachable: embedding fails only for invalid options, validated in init.
             preconditionFailure("sentence embedding failed with validated options: \(error)")
         }
+    }
+
+    /// The encoder's hidden size.
+    public var wordVectorDimension: Int { embedder.encoder.configuration.hiddenSize }
+
+    /// The mean of the encoder's last hidden states over each word's pieces
+    /// (``SentenceEmbedder/embedWithWordVectors(_:words:options:)``); keeps the sentence embeddings of
+    /// the same pass for ``features(for:)``.
+    public func wordVectors(for texts: [String], words: [[Range<Int>]]) -> [[[Float]]] {
+        precondition(texts.count == words.count, "one list of word ranges per text")
+        do {
+            let results = try embedder.embedWithWordVectors(texts, words: words, options: options)
+            lastPass.keep(texts: texts, vectors: results.map(\.sentence))
+            return results.map(\.words)
+        } catch {
+            // Unreachable: fails only for invalid options (validated in init) or counts (checked above).
+            preconditionFailure("word vectors failed with validated options: \(error)")
+        }
+    }
+}
+
+/// The sentence embeddings of one encoder pass, by text (thread-safe; each pass replaces the last).
+private final class SentenceMemo: @unchecked Sendable {
+    private let lock = NSLock()
+    private var byText: [String: [Float]] = [:]
+
+    func keep(texts: [String], vectors: [[Float]]) {
+        let table = Dictionary(zip(texts, vectors), uniquingKeysWith: { first, _ in first })
+        lock.lock()
+        byText = table
+        lock.unlock()
+    }
+
+    /// The vectors of all `texts`, or `nil` when one of them was not in the last pass.
+    func vectors(for texts: [String]) -> [[Float]]? {
+        lock.lock()
+        defer { lock.unlock() }
+        var result: [[Float]] = []
+        result.reserveCapacity(texts.count)
+        for text in texts {
+            guard let vector = byText[text] else { return nil }
+            result.append(vector)
+        }
+        return result
     }
 }
 

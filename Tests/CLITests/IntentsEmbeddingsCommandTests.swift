@@ -53,6 +53,29 @@ import Testing
         #expect(missing.stderr.contains("not found"))
     }
 
+    @Test func encoderTaggerTrainsOnTheEmbeddersWordVectorsAndPredictsEntities() throws {
+        let (work, embedder) = try setUp()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let model = work.appendingPathComponent("car.nlumodel").path
+        let train = try runNLU(["intents", "train", Self.sample, "-o", model, "--epochs", "4", "--hidden", "32",
+                                "--crf-iterations", "40", "--embeddings", embedder.path, "--tagger", "encoder", "--json"])
+        #expect(train.status == 0, "\(train.stderr)")
+        #expect(train.stdout.contains("\"tagger\":\"encoder\""))
+        #expect(train.stderr.contains("slot tagger: word vectors from \(embedder.standardizedFileURL.path) in "))
+        #expect(train.stderr.contains("slot tagger: word clusters (k = 64) in "))
+        let predict = try runNLU(["intents", "predict", "-m", model, "--json", "turn on the fog lights"])
+        #expect(predict.status == 0, "\(predict.stderr)")
+        #expect(predict.stdout.contains("\"entity\":\"appliance\""), "\(predict.stdout)")
+        #expect(predict.stdout.contains("\"text\":\"fog lights\""), "\(predict.stdout)")
+
+        // The encoder tagger without an encoder is a usage error, before anything is read.
+        let alone = try runNLU(["intents", "train", Self.sample, "-o", work.appendingPathComponent("b.nlumodel").path, "--tagger", "encoder"])
+        #expect(alone.status == 2)
+        #expect(alone.stderr.contains("--tagger encoder needs --embeddings MODEL"))
+        let unknown = try runNLU(["intents", "train", Self.sample, "-o", work.appendingPathComponent("c.nlumodel").path, "--tagger", "lstm"])
+        #expect(unknown.status == 2)
+    }
+
     @Test func unknownEmbedderIsRefusedBeforeTraining() throws {
         let (work, _) = try setUp()
         defer { try? FileManager.default.removeItem(at: work) }

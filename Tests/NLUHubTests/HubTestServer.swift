@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 @testable import NLUHub
+import NLUTestSupport
 
 /// A Hub-shaped HTTP server on loopback, in the test process: the endpoints `huggingface_hub` uses
 /// (`GET /api/models/ID/revision/REV`, `HEAD`/`GET /ID/resolve/REV/FILE` with `X-Repo-Commit`, `ETag`,
@@ -56,7 +57,7 @@ final class HubTestServer: @unchecked Sendable {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                               onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
-        task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        task = Task(executorPreference: ServerThreads.shared) { try await app.runService(gracefulShutdownSignals: []) }
         var iterator = ports.makeAsyncIterator()
         port = await iterator.next() ?? 0
     }

@@ -183,10 +183,17 @@ public struct SentenceEmbedder: Sendable {
     }
 
     /// One encoder pass over `sequences`, then pooling, the Dense modules and normalization.
-    private func embedBatch(_ sequences: [[Int32]], normalize: Bool) throws -> [[Float]] {
+    /// `inspect(row, states)` sees each row's last hidden states (`[CLS] pieces [SEP]`, hidden size
+    /// floats per token) before they are released: the word vectors of ``embedWithWordVectors(_:words:options:)``.
+    func embedBatch(_ sequences: [[Int32]], normalize: Bool,
+                    inspect: ((Int, UnsafePointer<Float>) -> Void)? = nil) throws -> [[Float]] {
         let batch = try EncoderBatch(tokenIDs: sequences, padID: tokenizer.padID)
         let workspace = try encoder.encode(batch)
         let rows = sequences.count
+        if let inspect {
+            let rowSize = batch.sequenceLength * encoder.configuration.hiddenSize
+            for row in 0..<rows { inspect(row, workspace.hidden + row * rowSize) }
+        }
         var current = [Float](repeating: 0, count: rows * poolingStage.outputSize)
         current.withUnsafeMutableBufferPointer { pooled in
             guard let base = pooled.baseAddress else { return }

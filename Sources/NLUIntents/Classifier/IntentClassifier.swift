@@ -76,22 +76,33 @@ public struct IntentClassifier: Sendable {
     /// ``TrainingOptions/validationSplit`` of each intent for early stopping, and reports each epoch.
     /// With `entities` (the default) it also trains the slot tagger on the annotated utterances and
     /// keeps the dataset's entity dictionaries and regexes (``EntityExtractor``); `nil` turns entities off.
-    /// `entityProgress(iteration, loss)` reports the tagger's L-BFGS iterations. With
-    /// `sentenceFeaturizer`, each utterance's sentence embedding is appended to its bag of words.
+    /// `entityProgress(iteration, loss)` reports the tagger's L-BFGS iterations, `entityLog` its stages.
+    /// With `sentenceFeaturizer`, each utterance's sentence embedding is appended to its bag of words;
+    /// with `wordVectors`, the tagger may use the encoder's word vectors (``SlotTaggerOptions/kind``).
+    /// The tagger is trained first: an encoder that computes sentence and word vectors in one pass
+    /// (NLUKit's) then serves the sentence embeddings from that pass.
     /// - Throws: ``IntentDatasetError`` for an unusable dataset (fewer than two classes, empty
     ///   utterances, ...), ``IntentClassifierError`` for bad options or no features,
     ///   ``EntityTaggerError`` for bad tagger options or an invalid regex.
     public static func train(on dataset: IntentDataset, features: FeatureOptions = FeatureOptions(),
                              training: TrainingOptions = TrainingOptions(), entities: SlotTaggerOptions? = SlotTaggerOptions(),
                              file: String = "dataset", sentenceFeaturizer: (any SentenceFeaturizer)? = nil,
+                             wordVectors: (any WordVectorFeaturizer)? = nil,
                              progress: (EpochReport) -> Void = { _ in },
-                             entityProgress: (Int, Double) -> Void = { _, _ in }) throws -> IntentClassifier {
+                             entityProgress: (Int, Double) -> Void = { _, _ in },
+                             entityLog: (String) -> Void = { _ in }) throws -> IntentClassifier {
         try validate(training)
         try features.validate()
         try entities?.validate()
         try dataset.validateForTraining(file: file)
         if let reserved = dataset.intents.first(where: { $0.name == noneLabel }) {
             throw IntentClassifierError.reservedIntentName(reserved.name)
+        }
+        var extractor: EntityExtractor?
+        if let entities {
+            let tagger = try SlotTagger.train(on: dataset, options: entities, wordVectors: wordVectors, progress: entityProgress, log: entityLog)
+            let candidate = try EntityExtractor(tagger: tagger, definitions: dataset.entities)
+            extractor = candidate.isEmpty ? nil : candidate
         }
         let intents = dataset.intents.filter { !$0.utterances.isEmpty }
         let hasNone = !dataset.counterexamples.isEmpty
@@ -137,12 +148,6 @@ public struct IntentClassifier: Sendable {
         var trainer = NetworkTrainer(inputDimension: inputDimension, classCount: labels.count, options: training)
         let network = try trainer.train(vectorize(trainingExamples), validation: vectorize(validationExamples),
                                         classWeights: classWeights, progress: progress)
-        var extractor: EntityExtractor?
-        if let entities {
-            let tagger = try SlotTagger.train(on: dataset, options: entities, progress: entityProgress)
-            let candidate = try EntityExtractor(tagger: tagger, definitions: dataset.entities)
-            extractor = candidate.isEmpty ? nil : candidate
-        }
         return IntentClassifier(labels: labels, hasNoneClass: hasNone, featurizer: featurizer, network: network,
                                 threshold: 0, trainingOptions: training, entityExtractor: extractor,
                                 sentenceFeaturizer: sentenceFeaturizer)
@@ -199,6 +204,8 @@ public struct IntentClassifier: Sendable {
     /// `top` most probable intents. Built-in date-times ("tomorrow at 7pm") resolve against `reference`
     /// (default: the local time now).
     public func predict(_ text: String, top: Int = 5, threshold: Float? = nil, reference: ReferenceTime? = nil) -> IntentPrediction {
+        // Entities first: an encoder tagger's pass also gives the sentence embedding (NLUKit's encoder keeps it).
+        let entities = entityExtractor?.entities(in: text, reference: reference) ?? []
         let probabilities = network.probabilities(for: inputs(for: [text])[0])
         let intentCount = hasNoneClass ? labels.count - 1 : labels.count
         let order = (0..<intentCount).sorted { probabilities[$0] != probabilities[$1] ? probabilities[$0] > probabilities[$1] : $0 < $1 }
@@ -209,7 +216,7 @@ public struct IntentClassifier: Sendable {
         if hasNoneClass, let noneProbability = probabilities.last, noneProbability > confidence { intent = nil }
         if confidence < (threshold ?? self.threshold) { intent = nil }
         return IntentPrediction(text: text, intent: intent, confidence: confidence, ranking: ranking,
-                                entities: entityExtractor?.entities(in: text, reference: reference) ?? [])
+                                entities: entities)
     }
 
     // MARK: Saving and loading
@@ -236,7 +243,9 @@ public struct IntentClassifier: Sendable {
 
     /// Loads a classifier saved by ``save(to:metadata:)`` (weights memory-mapped). A model trained
     /// with sentence embeddings gets its featurizer from `sentenceFeaturizer`, called with what the
-    /// package recorded (NLUKit's `IntentClassifier.load(from:)` overload passes a sentence-transformers model).
+    /// package recorded (NLUKit's `IntentClassifier.load(from:)` overload passes a sentence-transformers model);
+    /// an encoder slot tagger gets its word vectors from the same closure (the featurizer it returns
+    /// must then also be a ``WordVectorFeaturizer``; the sentence features' one is reused when it is the same model).
     /// - Throws: ``ModelPackageError`` (missing files, newer format version, another kind),
     ///   ``SafeTensorsError`` (bad weights), ``IntentClassifierError/invalidModel(_:)``, or
     ///   ``IntentClassifierError/sentenceFeaturizerRequired(model:needed:reason:)`` when no or another featurizer is given.
@@ -287,7 +296,20 @@ public struct IntentClassifier: Sendable {
                                         inverseDocumentFrequency: idf.scalars)
         var extractor: EntityExtractor?
         if let entities = configuration.entities {
-            let tagger = try entities.tagger.map { try SlotTagger.load($0, tensor: tensor, file: url.path) }
+            let tagger = try entities.tagger.map {
+                try SlotTagger.load($0, tensor: tensor, file: url.path) { needed in
+                    if let reused = sentence as? any WordVectorFeaturizer, reused.reference == needed { return reused }
+                    guard let sentenceFeaturizer else {
+                        throw IntentClassifierError.sentenceFeaturizerRequired(model: url.path, needed: needed,
+                            reason: "its slot tagger uses that encoder's word vectors; load it with NLUKit (nlu intents predict does), which finds that model")
+                    }
+                    guard let made = try sentenceFeaturizer(needed) as? any WordVectorFeaturizer else {
+                        throw IntentClassifierError.sentenceFeaturizerRequired(model: url.path, needed: needed,
+                            reason: "its slot tagger needs word vectors, which the featurizer given does not compute")
+                    }
+                    return made
+                }
+            }
             do {
                 extractor = try EntityExtractor(tagger: tagger, definitions: entities.definitions)
             } catch let EntityTaggerError.invalidPattern(entity, pattern, reason) {

@@ -4,7 +4,9 @@ import NLUText
 
 /// The trained slot tagger: a ``LinearChainCRF`` over ``SlotFeatureExtractor``'s features of the word
 /// tokens, BIO tags (``SlotTagScheme``), Viterbi decoding, and for each mention the marginal
-/// probability of its tags as confidence.
+/// probability of its tags as confidence. With an encoder (``WordVectorFeaturizer``) the features
+/// also hold clusters of the encoder's contextual word vectors (``WordVectorClusters``); which kind
+/// is trained is ``SlotTaggerOptions/kind``'s choice.
 ///
 ///     let tagger = try SlotTagger.train(on: dataset)       // nil when no utterance is annotated
 ///     tagger?.entities(in: "turn on the fog lights")      // [device "fog lights" 12..<22, 0.97]
@@ -20,25 +22,56 @@ public struct SlotTagger: Sendable {
     let patternDefinitions: [EntityDefinition]
     /// The options it was trained with.
     public let options: SlotTaggerOptions
+    /// The encoder's word-vector clusters and the encoder that computes the vectors, when the tagger
+    /// was trained with them (``Kind/encoder``).
+    public let wordVectors: (featurizer: any WordVectorFeaturizer, clusters: WordVectorClusters)?
+
+    /// The kind of tagger this is: ``SlotTaggerOptions/Kind/encoder`` when it uses word vectors.
+    public var kind: SlotTaggerOptions.Kind { wordVectors == nil ? .crf : .encoder }
 
     init(crf: LinearChainCRF, dictionaryPhrases: [String: [String]], patternDefinitions: [EntityDefinition],
-         options: SlotTaggerOptions) throws {
+         options: SlotTaggerOptions, wordVectors: (featurizer: any WordVectorFeaturizer, clusters: WordVectorClusters)? = nil) throws {
         self.crf = crf
         self.dictionaryPhrases = dictionaryPhrases
         self.patternDefinitions = patternDefinitions
         self.options = options
+        self.wordVectors = wordVectors
         features = SlotFeatureExtractor(gazetteer: Gazetteer(dictionaryPhrases.mapValues { $0.map { ($0, $0) } }),
                                         patterns: try RegexEntityMatcher(patternDefinitions))
     }
 
     /// Trains a tagger on the annotated utterances of `dataset` (every intent's, and the
-    /// counterexamples as utterances without entities). `progress(iteration, loss)` reports L-BFGS.
+    /// counterexamples as utterances without entities). With `wordVectors` and
+    /// ``SlotTaggerOptions/kind`` `.automatic` (at least ``SlotTaggerOptions/encoderMinimumUtterances``
+    /// annotated utterances) or `.encoder`, the features add the clusters of the encoder's word vectors.
+    /// `progress(iteration, loss)` reports L-BFGS; `log` each stage with its time.
     /// - Returns: `nil` when no utterance has an annotation that covers a whole token.
-    /// - Throws: ``EntityTaggerError`` for bad options or an invalid regex among the definitions.
+    /// - Throws: ``EntityTaggerError`` for bad options (`.encoder` without `wordVectors`) or an invalid
+    ///   regex among the definitions.
     public static func train(on dataset: IntentDataset, options: SlotTaggerOptions = SlotTaggerOptions(),
-                             progress: (Int, Double) -> Void = { _, _ in }) throws -> SlotTagger? {
+                             wordVectors featurizer: (any WordVectorFeaturizer)? = nil,
+                             progress: (Int, Double) -> Void = { _, _ in }, log: (String) -> Void = { _ in }) throws -> SlotTagger? {
         try options.validate()
+        let clock = ContinuousClock()
+        var stageStart = clock.now
+        func stage(_ name: String) {
+            let elapsed = clock.now - stageStart
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            log("slot tagger: \(name) in \(String(format: "%.1f", seconds)) s")
+            stageStart = clock.now
+        }
         let utterances = dataset.intents.flatMap(\.utterances) + dataset.counterexamples
+        let annotatedCount = utterances.filter { !$0.entities.isEmpty }.count
+        let encoder: (any WordVectorFeaturizer)?
+        switch options.kind {
+        case .crf: encoder = nil
+        case .encoder:
+            guard let featurizer else {
+                throw EntityTaggerError.invalidOption(option: "tagger kind", reason: "the encoder tagger needs an encoder (sentence embeddings model) for its word vectors")
+            }
+            encoder = featurizer
+        case .automatic: encoder = annotatedCount >= options.encoderMinimumUtterances ? featurizer : nil
+        }
         var definitionPhrases: [String: Set<String>] = [:]
         for definition in dataset.entities {
             for value in definition.values where value.patterns.isEmpty || !value.synonyms.isEmpty {
@@ -76,6 +109,7 @@ public struct SlotTagger: Sendable {
         let trainingExtractors = foldCount > 1 ? try (0..<foldCount).map { try extractor(phrases(excludingFold: $0)) }
                                                : [try extractor(dictionaryPhrases)]
         var sequences: [(attributes: [[String]], labels: [String])] = []
+        var sequenceTokens: [(text: String, tokens: [WordTokenizer.Token])] = []
         var tagged = false
         for (index, utterance) in utterances.enumerated() {
             let tokens = WordTokenizer().tokens(in: utterance.text)
@@ -83,8 +117,24 @@ public struct SlotTagger: Sendable {
             let tags = SlotTagScheme.tags(for: utterance, tokens: tokens)
             tagged = tagged || tags.contains { $0 != SlotTagScheme.outside }
             sequences.append((trainingExtractors[index % trainingExtractors.count].attributes(tokens, in: utterance.text), tags))
+            sequenceTokens.append((utterance.text, tokens))
         }
         guard tagged else { return nil }
+        stage("features of \(sequences.count) utterances")
+        var clustered: (featurizer: any WordVectorFeaturizer, clusters: WordVectorClusters)?
+        if let encoder {
+            let vectors = Self.wordVectors(of: sequenceTokens, featurizer: encoder)
+            stage("word vectors from \(encoder.reference.model)")
+            let clusters = WordVectorClusters.fit(vectors.flatMap { $0 }, dimension: encoder.wordVectorDimension,
+                                                  sizes: options.wordClusterSizes, seed: 0x5107_C105)
+            stage("word clusters (k = \(clusters.centroids.map { String($0.k) }.joined(separator: ", ")))")
+            if !clusters.centroids.isEmpty {
+                for (index, sequenceVectors) in vectors.enumerated() {
+                    for (t, extra) in clusters.attributes(sequenceVectors).enumerated() { sequences[index].attributes[t] += extra }
+                }
+                clustered = (encoder, clusters)
+            }
+        }
         let trainer = try CRFTrainer(sequences: sequences)
         var crfOptions = CRFTrainer.Options()
         crfOptions.c1 = options.c1
@@ -97,14 +147,32 @@ public struct SlotTagger: Sendable {
         // OWL-QN leaves most state weights at exactly 0 (in F32 too): dropping them changes no score
         // and shrinks the model file several times over.
         crf = crf.pruned()
-        return try SlotTagger(crf: crf, dictionaryPhrases: dictionaryPhrases, patternDefinitions: patternDefinitions, options: options)
+        stage("CRF (\(crf.labelCount) tags, \(crf.stateFeatureCount) state features kept)")
+        return try SlotTagger(crf: crf, dictionaryPhrases: dictionaryPhrases, patternDefinitions: patternDefinitions, options: options,
+                              wordVectors: clustered)
+    }
+
+    /// The encoder's vector of every token of each sequence, in batches of a few hundred texts.
+    private static func wordVectors(of sequences: [(text: String, tokens: [WordTokenizer.Token])],
+                                    featurizer: any WordVectorFeaturizer) -> [[[Float]]] {
+        featurizer.wordVectors(for: sequences.map(\.text),
+                               words: sequences.map { sequence in sequence.tokens.map { sequence.text.scalarOffsets(of: $0.range) } })
+    }
+
+    /// The attributes of `tokens` of `text` at prediction: the features, plus the word clusters.
+    func attributes(_ tokens: [WordTokenizer.Token], in text: String) -> [[String]] {
+        var result = features.attributes(tokens, in: text)
+        if let wordVectors, let vectors = Self.wordVectors(of: [(text, tokens)], featurizer: wordVectors.featurizer).first {
+            for (t, extra) in wordVectors.clusters.attributes(vectors).enumerated() where t < result.count { result[t] += extra }
+        }
+        return result
     }
 
     /// The mentions the tagger finds in `text` (value = the text as written), in text order.
     public func entities(in text: String) -> [ExtractedEntity] {
         let tokens = WordTokenizer().tokens(in: text)
         guard !tokens.isEmpty else { return [] }
-        let sequence = crf.attributeIDs(features.attributes(tokens, in: text))
+        let sequence = crf.attributeIDs(attributes(tokens, in: text))
         let path = crf.viterbi(sequence).labels
         let tags = path.map { crf.labels[$0] }
         let lattice = crf.lattice(sequence)
@@ -128,6 +196,15 @@ public struct SlotTagger: Sendable {
         var dictionaryPhrases: [String: [String]]
         var patterns: [EntityDefinition]
         var options: SlotTaggerOptions
+        /// The encoder and word-cluster sizes of an encoder tagger; absent for a plain CRF.
+        var wordVectors: WordVectorConfiguration?
+    }
+
+    /// What an encoder tagger records of its word vectors (centroids: `tagger.word_clusters.<k>` tensors).
+    struct WordVectorConfiguration: Codable, Sendable {
+        var encoder: SentenceFeaturizerReference
+        var dimension: Int
+        var clusterSizes: [Int]
     }
 
     static let offsetsTensor = "tagger.attribute_offsets"
@@ -136,18 +213,22 @@ public struct SlotTagger: Sendable {
 
     var configuration: Configuration {
         Configuration(labels: crf.labels, attributes: crf.attributes, dictionaryPhrases: dictionaryPhrases,
-                      patterns: patternDefinitions, options: options)
+                      patterns: patternDefinitions, options: options,
+                      wordVectors: wordVectors.map { WordVectorConfiguration(encoder: $0.featurizer.reference, dimension: $0.clusters.dimension,
+                                                                             clusterSizes: $0.clusters.centroids.map(\.k)) })
     }
 
     /// The tagger's tensors. Offsets and label indices are stored as F32, exact below 2²⁴ (checked on load).
     var namedWeights: [String: Tensor<Float>] {
-        [Self.offsetsTensor: Tensor(shape: [crf.attributeOffsets.count], scalars: crf.attributeOffsets.map(Float.init)),
+        (wordVectors?.clusters.namedWeights ?? [:]).merging([Self.offsetsTensor: Tensor(shape: [crf.attributeOffsets.count], scalars: crf.attributeOffsets.map(Float.init)),
          Self.featureLabelsTensor: Tensor(shape: [crf.featureLabels.count], scalars: crf.featureLabels.map(Float.init)),
-         Self.weightsTensor: Tensor(shape: [crf.weights.count], scalars: crf.weights.map(Float.init))]
+         Self.weightsTensor: Tensor(shape: [crf.weights.count], scalars: crf.weights.map(Float.init))]) { $1 }
     }
 
-    /// Rebuilds a tagger from its configuration and tensors (`file` names the package in errors).
-    static func load(_ configuration: Configuration, tensor: (String) throws -> Tensor<Float>, file: String) throws -> SlotTagger {
+    /// Rebuilds a tagger from its configuration and tensors (`file` names the package in errors); an
+    /// encoder tagger gets its encoder from `wordVectors`, called with the reference it recorded.
+    static func load(_ configuration: Configuration, tensor: (String) throws -> Tensor<Float>, file: String,
+                     wordVectors: (SentenceFeaturizerReference) throws -> any WordVectorFeaturizer) throws -> SlotTagger {
         func integers(_ name: String) throws -> [Int32] {
             let values = try tensor(name).scalars
             guard values.count < (1 << 24), values.allSatisfy({ $0 >= 0 && $0 < Float(1 << 24) && $0.rounded() == $0 }) else {
@@ -159,8 +240,20 @@ public struct SlotTagger: Sendable {
             let crf = try LinearChainCRF(labels: configuration.labels, attributes: configuration.attributes,
                                          attributeOffsets: integers(offsetsTensor), featureLabels: integers(featureLabelsTensor),
                                          weights: tensor(weightsTensor).scalars.map(Double.init))
+            var encoder: (featurizer: any WordVectorFeaturizer, clusters: WordVectorClusters)?
+            if let stored = configuration.wordVectors {
+                let clusters = try WordVectorClusters.load(sizes: stored.clusterSizes, dimension: stored.dimension, tensor: tensor)
+                let featurizer = try wordVectors(stored.encoder)
+                if let revision = stored.encoder.revision, featurizer.reference.model != stored.encoder.model || featurizer.reference.revision != revision {
+                    throw EntityTaggerError.invalidModel("the tagger was trained on the word vectors of \(stored.encoder.model) (fingerprint \(revision)), but the encoder given is \(featurizer.reference.model) (fingerprint \(featurizer.reference.revision ?? "-")); retrain, or restore that model")
+                }
+                guard featurizer.wordVectorDimension == stored.dimension else {
+                    throw EntityTaggerError.invalidModel("the tagger was trained on word vectors of \(stored.dimension) values from \(stored.encoder.model), but the encoder found gives \(featurizer.wordVectorDimension)")
+                }
+                encoder = (featurizer, clusters)
+            }
             return try SlotTagger(crf: crf, dictionaryPhrases: configuration.dictionaryPhrases,
-                                  patternDefinitions: configuration.patterns, options: configuration.options)
+                                  patternDefinitions: configuration.patterns, options: configuration.options, wordVectors: encoder)
         } catch let EntityTaggerError.invalidModel(reason) {
             throw EntityTaggerError.invalidModel(reason.hasPrefix(file) ? reason : "\(file): \(reason)")
         }

@@ -19,10 +19,32 @@ public struct SlotTaggerOptions: Codable, Sendable, Equatable {
     /// only the mentions of the other k − 1 folds.
     public var gazetteerFolds: Int = 5
 
+    /// Which tagger to train.
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        /// ``encoder`` when an encoder is given and the data has at least
+        /// ``SlotTaggerOptions/encoderMinimumUtterances`` annotated utterances, else ``crf``.
+        case automatic = "auto"
+        /// The CRF on the word, shape, affix and dictionary features.
+        case crf
+        /// The CRF with, in addition, clusters of the encoder's contextual word vectors.
+        case encoder
+    }
+
+    /// Which tagger to train (``Kind/automatic`` picks).
+    public var kind: Kind = .automatic
+    /// The fewest annotated utterances for which ``Kind/automatic`` picks the encoder tagger (measured
+    /// on Snips, docs/entities.md).
+    public var encoderMinimumUtterances: Int = 0
+    /// The numbers of word-vector clusters, one attribute family each (sizes above a eighth of the
+    /// training tokens are skipped).
+    public var wordClusterSizes: [Int] = [64, 256, 1024]
+
     /// The defaults.
     public init() {}
 
-    private enum CodingKeys: String, CodingKey { case c1, c2, maxIterations, delta, gazetteerFolds }
+    private enum CodingKeys: String, CodingKey {
+        case c1, c2, maxIterations, delta, gazetteerFolds, kind, encoderMinimumUtterances, wordClusterSizes
+    }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -33,6 +55,10 @@ public struct SlotTaggerOptions: Codable, Sendable, Equatable {
         delta = try container.decodeIfPresent(Double.self, forKey: .delta) ?? defaults.delta
         // Models saved before the option trained with every mention in (1 fold).
         gazetteerFolds = try container.decodeIfPresent(Int.self, forKey: .gazetteerFolds) ?? 1
+        // Models saved before the encoder tagger were plain CRFs.
+        kind = try container.decodeIfPresent(Kind.self, forKey: .kind) ?? .crf
+        encoderMinimumUtterances = try container.decodeIfPresent(Int.self, forKey: .encoderMinimumUtterances) ?? defaults.encoderMinimumUtterances
+        wordClusterSizes = try container.decodeIfPresent([Int].self, forKey: .wordClusterSizes) ?? defaults.wordClusterSizes
     }
 
     func validate() throws {
@@ -43,6 +69,12 @@ public struct SlotTaggerOptions: Codable, Sendable, Equatable {
         }
         guard (0...100).contains(gazetteerFolds) else {
             throw EntityTaggerError.invalidOption(option: "gazetteer folds", reason: "expected 0 to 100, got \(gazetteerFolds)")
+        }
+        guard encoderMinimumUtterances >= 0 else {
+            throw EntityTaggerError.invalidOption(option: "encoder minimum utterances", reason: "expected 0 or more, got \(encoderMinimumUtterances)")
+        }
+        guard wordClusterSizes.count <= 16, wordClusterSizes.allSatisfy({ (2...65_536).contains($0) }), Set(wordClusterSizes).count == wordClusterSizes.count else {
+            throw EntityTaggerError.invalidOption(option: "word cluster sizes", reason: "expected at most 16 distinct numbers from 2 to 65536, got \(wordClusterSizes)")
         }
         guard delta >= 0, delta < 1 else { throw EntityTaggerError.invalidOption(option: "delta", reason: "expected 0 ≤ delta < 1, got \(delta)") }
     }

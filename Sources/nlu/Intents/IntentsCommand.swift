@@ -25,6 +25,7 @@ struct IntentsCommand: ParsableCommand {
 extension DatasetFormat: ExpressibleByArgument {}
 extension FeatureOptions.Weighting: ExpressibleByArgument {}
 extension TrainingOptions.ClassWeighting: ExpressibleByArgument {}
+extension SlotTaggerOptions.Kind: ExpressibleByArgument {}
 
 /// Dataset input options shared by `import`, `train` and `evaluate`.
 struct DatasetInputOptions: ParsableArguments {

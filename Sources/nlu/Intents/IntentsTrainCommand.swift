@@ -24,7 +24,7 @@ struct IntentsTrainCommand: ParsableCommand {
     @OptionGroup var training: IntentsTrainingArguments
 
     @Option(help: ArgumentHelp(
-        "Append this sentence-transformers model's sentence embedding to the bag of words (a directory or a Hub id in the Hugging Face cache); the package records it and prediction loads it again.",
+        "Append this sentence-transformers model's sentence embedding to the bag of words, and give the slot tagger its contextual word vectors (see --tagger) (a directory or a Hub id in the Hugging Face cache); the package records it and prediction loads it again.",
         valueName: "MODEL"))
     var embeddings: String?
 
@@ -41,6 +41,9 @@ struct IntentsTrainCommand: ParsableCommand {
         guard threshold >= 0, threshold <= 1 else { throw ValidationError("--threshold must be between 0 and 1, got \(threshold)") }
         guard !output.isEmpty else { throw ValidationError("--output is empty; give a path such as model.nlumodel") }
         if let embeddings, embeddings.isEmpty { throw ValidationError("--embeddings is empty; give a model directory or Hub id") }
+        if training.tagger == .encoder, embeddings == nil {
+            throw ValidationError("--tagger encoder needs --embeddings MODEL (the encoder whose word vectors it uses)")
+        }
     }
 
     func run() throws {
@@ -59,7 +62,7 @@ struct IntentsTrainCommand: ParsableCommand {
         var classifier = try IntentClassifier.train(
             on: data, features: training.featureOptions(), training: training.trainingOptions(),
             entities: training.entityOptions(), file: dataset.joined(separator: ", "), sentenceFeaturizer: sentenceFeaturizer,
-            progress: { report in
+            wordVectors: sentenceFeaturizer, progress: { report in
             epochs = report.epoch
             var line = String(format: "epoch %d: loss %.4f", report.epoch, report.trainingLoss)
             if let accuracy = report.validationAccuracy, let loss = report.validationLoss {
@@ -69,7 +72,7 @@ struct IntentsTrainCommand: ParsableCommand {
             Console.log(line)
         }, entityProgress: { iteration, loss in
             if iteration == 1 || iteration % 10 == 0 { Console.log(String(format: "slot tagger iteration %d: loss %.4f", iteration, loss)) }
-        })
+        }, entityLog: { Console.log($0) })
         let elapsed = clock.now - start
         classifier.threshold = threshold
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
@@ -81,6 +84,7 @@ struct IntentsTrainCommand: ParsableCommand {
                               features: classifier.featurizer.dimension, sentenceEmbeddings: classifier.sentenceFeaturizer?.reference,
                               minDocumentFrequency: classifier.featurizer.options.minDocumentFrequency ?? 1, epochs: epochs,
                               seconds: (seconds * 100).rounded() / 100,
+                              tagger: classifier.entityExtractor?.tagger?.kind.rawValue,
                               slotLabels: classifier.entityExtractor?.tagger?.crf.labelCount ?? 0,
                               slotFeatures: classifier.entityExtractor?.tagger?.crf.stateFeatureCount ?? 0,
                               entityDefinitions: classifier.entityExtractor?.definitions.count ?? 0)
@@ -89,7 +93,7 @@ struct IntentsTrainCommand: ParsableCommand {
         } else {
             Console.print("saved \(output): \(summary.intents) intents\(summary.noneClass ? " + none class" : ""), \(summary.features) features (min-df \(summary.minDocumentFrequency))\(summary.sentenceEmbeddings.map { " + \($0.dimension) from \($0.model)" } ?? ""), \(summary.epochs) epochs, \(String(format: "%.2f", seconds)) s")
             if summary.slotLabels > 0 || summary.entityDefinitions > 0 {
-                Console.print("entities: slot tagger with \(summary.slotLabels) tags and \(summary.slotFeatures) state features, \(summary.entityDefinitions) entity definitions")
+                Console.print("entities: \(summary.tagger == "encoder" ? "encoder " : "")slot tagger with \(summary.slotLabels) tags and \(summary.slotFeatures) state features, \(summary.entityDefinitions) entity definitions")
             }
         }
     }
@@ -105,6 +109,7 @@ struct IntentsTrainCommand: ParsableCommand {
         var minDocumentFrequency: Int
         var epochs: Int
         var seconds: Double
+        var tagger: String?
         var slotLabels: Int
         var slotFeatures: Int
         var entityDefinitions: Int

@@ -70,6 +70,9 @@ struct IntentsTrainingArguments: ParsableArguments {
     @Option(help: "Annotated mentions as slot-tagger dictionary features: 0 none, 1 all, k out of k folds (an utterance trains on the other folds' mentions).")
     var crfGazetteerFolds: Int = SlotTaggerOptions().gazetteerFolds
 
+    @Option(help: "Slot tagger: auto (the encoder's word clusters as CRF features when --embeddings is given and the data has enough annotated utterances), crf, or encoder (needs --embeddings).")
+    var tagger: SlotTaggerOptions.Kind = SlotTaggerOptions().kind
+
     /// The slot tagger's options, `nil` with --no-entities.
     func entityOptions() throws -> SlotTaggerOptions? {
         guard !noEntities else { return nil }
@@ -82,6 +85,7 @@ struct IntentsTrainingArguments: ParsableArguments {
         options.c2 = crfC2
         options.maxIterations = crfIterations
         options.gazetteerFolds = crfGazetteerFolds
+        options.kind = tagger
         return options
     }
 

@@ -3,6 +3,7 @@ import Logging
 import NLUEmbeddings
 import NLUIntents
 import NLUQuestionAnswering
+import NLUTestSupport
 @testable import NLUServer
 
 /// A server running in this process on an ephemeral loopback port, stopped with ``stop()``.
