@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "NLUIntents", targets: ["NLUIntents"]),
         .library(name: "NLUSequence", targets: ["NLUSequence"]),
         .library(name: "NLUSearch", targets: ["NLUSearch"]),
+        .library(name: "NLUSearchPostgres", targets: ["NLUSearchPostgres"]),
         .library(name: "NLUCoreML", targets: ["NLUCoreML"]),
         .library(name: "NLUServer", targets: ["NLUServer"]),
         .executable(name: "nlu", targets: ["nlu"]),
@@ -37,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The PostgreSQL index backend (NLUSearchPostgres) only.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // BLAS: OpenBLAS's cblas.h on Linux; Accelerate is imported directly on Apple platforms.
@@ -70,6 +73,18 @@ let package = Package(
         .target(
             name: "NLUSearch",
             dependencies: ["NLUCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The same index on PostgreSQL with pgvector (postgres://...); apart so that only what opens such
+        // URLs (the nlu CLI) builds and links postgres-nio.
+        .target(
+            name: "NLUSearchPostgres",
+            dependencies: [
+                "NLUSearch",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(name: "NLUQuestionAnswering", dependencies: ["NLUCore", "NLUText", "NLUTransformers", "NLUSearch"]),
         .target(
@@ -119,7 +134,7 @@ let package = Package(
         .executableTarget(
             name: "nlu",
             dependencies: [
-                "NLUKit", "NLUServer",
+                "NLUKit", "NLUServer", "NLUSearchPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -150,6 +165,8 @@ let package = Package(
         .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents", "NLUBuiltins", "NLUFuzzSupport"]),
         .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence", "NLUFuzzSupport"]),
         .testTarget(name: "NLUSearchTests", dependencies: ["NLUSearch", "NLUFuzzSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Against a real server when NLUKIT_TEST_POSTGRES_URL is set (scripts/test.sh starts one); skipped otherwise.
+        .testTarget(name: "NLUSearchPostgresTests", dependencies: ["NLUSearchPostgres", "NLUSearch", "NLUCore"]),
         .testTarget(name: "NLUCoreMLTests", dependencies: ["NLUCoreML", "NLUFuzzSupport"]),
         .testTarget(name: "NLUServerTests", dependencies: ["NLUServer", "NLUBuiltins", "NLUIntents", "NLUEmbeddings", "NLUFuzzSupport", "NLUTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["nlu", "NLUFuzzSupport"]),

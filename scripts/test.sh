@@ -5,4 +5,17 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 source scripts/blas-env.sh
 swift build --build-tests
+# The PostgreSQL backend's tests need a server with pgvector: a throwaway one on loopback (unless
+# NLUKIT_TEST_POSTGRES_URL names one). If it cannot start, the script says why and those tests skip.
+if [ -z "${NLUKIT_TEST_POSTGRES_URL:-}" ]; then
+  nlukit_pg_dir=$(mktemp -d)
+  trap 'bash scripts/postgres-test-server.sh stop "$nlukit_pg_dir" || true; rm -rf "$nlukit_pg_dir"' EXIT
+  if NLUKIT_TEST_POSTGRES_URL=$(bash scripts/postgres-test-server.sh start "$nlukit_pg_dir"); then
+    export NLUKIT_TEST_POSTGRES_URL
+    echo "PostgreSQL test server: $NLUKIT_TEST_POSTGRES_URL"
+  else
+    unset NLUKIT_TEST_POSTGRES_URL
+    echo "PostgreSQL tests will be skipped: the test server did not start (reason above)" >&2
+  fi
+fi
 swift test --skip-build "$@"

@@ -93,4 +93,10 @@ public struct AddProgress: Sendable, Equatable {
     public var phase: Phase
     public var done: Int
     public var total: Int
+
+    public init(phase: Phase, done: Int, total: Int) {
+        self.phase = phase
+        self.done = done
+        self.total = total
+    }
 }

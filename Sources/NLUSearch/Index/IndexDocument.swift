@@ -51,6 +51,15 @@ public struct SearchResult: Sendable, Equatable {
     public var start: Int
     public var end: Int
     public var text: String
+
+    public init(documentID: String, chunk: Int, score: Double, start: Int, end: Int, text: String) {
+        self.documentID = documentID
+        self.chunk = chunk
+        self.score = score
+        self.start = start
+        self.end = end
+        self.text = text
+    }
 }
 
 /// What an index holds and how it was built.
@@ -64,4 +73,15 @@ public struct IndexInfo: Sendable, Equatable {
     public var chunking: ChunkingOptions
     public var documentCount: Int
     public var chunkCount: Int
+
+    public init(path: String, schemaVersion: Int, model: EmbedderIdentity?, modelSource: String?, chunking: ChunkingOptions,
+                documentCount: Int, chunkCount: Int) {
+        self.path = path
+        self.schemaVersion = schemaVersion
+        self.model = model
+        self.modelSource = modelSource
+        self.chunking = chunking
+        self.documentCount = documentCount
+        self.chunkCount = chunkCount
+    }
 }

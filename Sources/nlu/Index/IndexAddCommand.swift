@@ -13,7 +13,7 @@ struct IndexAddCommand: ParsableCommand {
         anything is wrong, nothing is added. Progress goes to stderr.
         """)
 
-    @Argument(help: ArgumentHelp("The index file.", valueName: "db"))
+    @Argument(help: ArgumentHelp("The index file, or a postgres:// URL.", valueName: "db"))
     var database: String
 
     @Argument(help: ArgumentHelp("Files to add.", valueName: "file"))
@@ -27,7 +27,7 @@ struct IndexAddCommand: ParsableCommand {
     }
 
     func run() throws {
-        let index = try EmbedderLoading.openIndex(at: URL(fileURLWithPath: database), model: model, needsEmbedder: true)
+        let index = try IndexLocation.open(database, model: model, needsEmbedder: true)
         var reader = DocumentFileReader()
         let documents = try files.flatMap { try reader.read(path: $0) }
         let progress = ProgressLine()

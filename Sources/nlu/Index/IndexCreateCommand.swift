@@ -6,14 +6,17 @@ import NLUKit
 struct IndexCreateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
-        abstract: "Create an empty index file (never replaces an existing file).",
+        abstract: "Create an empty index: a file (never replaces an existing one) or PostgreSQL tables.",
         discussion: """
         MODEL is the embedding model: the directory of a sentence-transformers model (such as \
         all-MiniLM-L6-v2), or hashing / hashing:DIM (model-free hashed word vectors: lexical \
-        similarity only). The model is recorded in the index; add and search load it from there.
+        similarity only). The model is recorded in the index; add and search load it from there. \
+        DB is a file path (SQLite), or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?schema=NAME] \
+        (PostgreSQL with pgvector: tables in schema NAME, default nlukit; --hnsw for an approximate \
+        vector index).
         """)
 
-    @Argument(help: ArgumentHelp("The index file to create.", valueName: "db"))
+    @Argument(help: ArgumentHelp("The index file to create, or postgres://USER@HOST:PORT/DATABASE[?schema=NAME].", valueName: "db"))
     var database: String
 
     @Option(help: ArgumentHelp("The embedding model (see above).", valueName: "model"))
@@ -25,14 +28,17 @@ struct IndexCreateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Words shared by consecutive chunks.", valueName: "n"))
     var overlap: Int = ChunkingOptions.default.overlap
 
+    @Flag(help: "PostgreSQL only: an HNSW index for vector search (approximate, faster on large collections; default: exact).")
+    var hnsw = false
+
     func validate() throws {
         do { _ = try ChunkingOptions(size: chunkSize, overlap: overlap) } catch { throw ValidationError("\(error)") }
     }
 
     func run() throws {
         let embedder = try EmbedderLoading.load(model)
-        let index = try DocumentIndex.create(at: URL(fileURLWithPath: database), embedder: embedder, modelSource: EmbedderLoading.recordedSource(model),
-                                             chunking: try ChunkingOptions(size: chunkSize, overlap: overlap))
-        Console.print("created \(database): model \(embedder.identity), chunks of \(index.chunking.size) words overlapping by \(index.chunking.overlap)")
+        let index = try IndexLocation.create(database, embedder: embedder, modelSource: EmbedderLoading.recordedSource(model),
+                                             chunking: try ChunkingOptions(size: chunkSize, overlap: overlap), hnsw: hnsw)
+        Console.print("created \(index.location): model \(embedder.identity), chunks of \(index.chunking.size) words overlapping by \(index.chunking.overlap)")
     }
 }

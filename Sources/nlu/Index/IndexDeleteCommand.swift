@@ -8,7 +8,7 @@ struct IndexDeleteCommand: ParsableCommand {
         commandName: "delete",
         abstract: "Delete documents by id (ids not in the index are reported on stderr).")
 
-    @Argument(help: ArgumentHelp("The index file.", valueName: "db"))
+    @Argument(help: ArgumentHelp("The index file, or a postgres:// URL.", valueName: "db"))
     var database: String
 
     @Argument(help: ArgumentHelp("Ids of the documents to delete.", valueName: "id"))
@@ -19,7 +19,7 @@ struct IndexDeleteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let index = try EmbedderLoading.openIndex(at: URL(fileURLWithPath: database), needsEmbedder: false)
+        let index = try IndexLocation.open(database, needsEmbedder: false)
         let absent = try ids.filter { try !index.contains(id: $0) }
         for id in absent { Console.log("warning: no document \"\(id)\" in \(database)") }
         let removed = try index.delete(ids: ids)

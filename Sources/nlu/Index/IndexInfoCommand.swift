@@ -8,7 +8,7 @@ struct IndexInfoCommand: ParsableCommand {
         commandName: "info",
         abstract: "Show an index's model, chunking, schema version and counts.")
 
-    @Argument(help: ArgumentHelp("The index file.", valueName: "db"))
+    @Argument(help: ArgumentHelp("The index file, or a postgres:// URL.", valueName: "db"))
     var database: String
 
     @Flag(help: "Print JSON on stdout.")
@@ -26,7 +26,7 @@ struct IndexInfoCommand: ParsableCommand {
     }
 
     func run() throws {
-        let info = try EmbedderLoading.openIndex(at: URL(fileURLWithPath: database), needsEmbedder: false).info()
+        let info = try IndexLocation.open(database, needsEmbedder: false).info()
         let output = Output(path: info.path, schemaVersion: info.schemaVersion, model: info.model, modelSource: info.modelSource,
                             chunkSize: info.chunking.size, chunkOverlap: info.chunking.overlap,
                             documents: info.documentCount, chunks: info.chunkCount)

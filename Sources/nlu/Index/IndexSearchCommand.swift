@@ -17,7 +17,7 @@ struct IndexSearchCommand: ParsableCommand {
         reciprocal-rank score.
         """)
 
-    @Argument(help: ArgumentHelp("The index file.", valueName: "db"))
+    @Argument(help: ArgumentHelp("The index file, or a postgres:// URL.", valueName: "db"))
     var database: String
 
     @Argument(help: ArgumentHelp("The query (default: one per line from standard input).", valueName: "query"))
@@ -83,7 +83,7 @@ struct IndexSearchCommand: ParsableCommand {
 
     func run() throws {
         let options = try options()
-        let index = try EmbedderLoading.openIndex(at: URL(fileURLWithPath: database), model: model,
+        let index = try IndexLocation.open(database, model: model,
                                                   needsEmbedder: options.mode != .keyword)
         let queries: [String]
         if let query {

@@ -1,0 +1,138 @@
+import NLUSearch
+import PostgresNIO
+
+extension PostgresDocumentIndex {
+    /// The `options.k` chunks that best match `query`, best first (ties by document id, then chunk),
+    /// with the same modes, options and checks as the SQLite backend.
+    public func search(_ query: String, embedding: [Float]? = nil, options: SearchOptions = .init()) throws -> [SearchResult] {
+        try options.validate()
+        guard query.contains(where: { !$0.isWhitespace }) else { throw SearchError.invalidArgument("the query is empty") }
+        switch options.mode {
+        case .keyword:
+            return try keywordResults(query, limit: options.k, filter: options.filter)
+        case .vector:
+            return try vectorResults(try queryVector(query, embedding), limit: options.k, filter: options.filter)
+        case .hybrid:
+            let depth = max(options.k, options.fusion.candidateDepth)
+            let vector = try queryVector(query, embedding)
+            let keyword = try keywordResults(query, limit: depth, filter: options.filter)
+            let semantic = try vectorResults(vector, limit: depth, filter: options.filter)
+            return ReciprocalRankFusion.fuseModes(keyword: keyword, vector: semantic, options: options,
+                                                  key: { ChunkKey(documentID: $0.documentID, position: $0.chunk) }) { result, score in
+                var fused = result
+                fused.score = score
+                return fused
+            }
+        }
+    }
+
+    public func embedQueries(_ queries: [String]) throws -> [[Float]] {
+        let (model, embedder) = try checkedEmbedder()
+        return try embedder.checkedVectors(for: queries, model: model)
+    }
+
+    func checkedEmbedder() throws -> (EmbedderIdentity, any TextEmbedder) {
+        guard let model else { throw SearchError.noVectors(path: location) }
+        guard let embedder else { throw SearchError.embedderRequired("\(location): vector and hybrid search need the embedder of \(model)") }
+        return (model, embedder)
+    }
+
+    func queryVector(_ query: String, _ embedding: [Float]?) throws -> [Float] {
+        let (model, embedder) = try checkedEmbedder()
+        if let embedding {
+            guard embedding.count == model.dimension, embedding.allSatisfy(\.isFinite) else {
+                throw SearchError.badEmbedding("a query vector of \(embedding.count) numbers (finite) expected \(model.dimension)")
+            }
+            return embedding
+        }
+        return try embedder.checkedVectors(for: [query], model: model).first ?? []
+    }
+
+    /// SQL that keeps documents (`d`) whose metadata matches every key=value, as the SQLite backend
+    /// compares (JSON true/false/null as those words, numbers as JSON writes them), appending its binds.
+    static func filterClause(_ filter: [String: String], binds: inout [PostgresData]) -> String {
+        var sql = ""
+        for (key, value) in filter.sorted(by: { $0.key < $1.key }) {
+            binds.append(PostgresData(string: key))
+            let k = binds.count
+            binds.append(PostgresData(string: value))
+            sql += " AND (CASE jsonb_typeof(d.metadata -> $\(k)) WHEN 'null' THEN 'null' ELSE d.metadata ->> $\(k) END) = $\(k + 1)"
+        }
+        return sql
+    }
+
+    // MARK: Keyword
+
+    /// `ts_rank` over the English `tsvector`; any query term may match (the terms OR-ed, each a
+    /// plain word, so nothing is read as a tsquery operator).
+    func keywordResults(_ query: String, limit: Int, filter: [String: String]) throws -> [SearchResult] {
+        let terms = KeywordTerms.terms(query)
+        guard !terms.isEmpty else { return [] }
+        var binds = [PostgresData(string: terms.joined(separator: " | "))]
+        let filterSQL = Self.filterClause(filter, binds: &binds)
+        binds.append(PostgresData(int64: Int64(limit)))
+        let sql = """
+            SELECT d.id, c.position, ts_rank(c.keywords, q)::float8 AS score, c.start, c."end", c.text
+            FROM \(schema).chunks c JOIN \(schema).documents d ON d.number = c.document, to_tsquery('english', $1) q
+            WHERE c.keywords @@ q\(filterSQL)
+            ORDER BY score DESC, d.id COLLATE "C", c.position LIMIT $\(binds.count)
+            """
+        return try session.query(sql, binds).map { row in
+            let (id, position, score, start, end, text) = try row.decode((String, Int, Double, Int, Int, String).self)
+            return SearchResult(documentID: id, chunk: position, score: score, start: start, end: end, text: text)
+        }
+    }
+
+    // MARK: Vector
+
+    /// The exact top `limit` by cosine, as the SQLite backend computes it (double precision over
+    /// the F32 vectors scaled to unit length, ties by id then chunk).
+    ///
+    /// The server orders rows by pgvector's cosine distance, computed in F32, whose error is at
+    /// most β. The rows it returns are re-scored exactly here; every row it did not return has an
+    /// exact score ≤ 1 − (last distance returned) + β. When the k-th exact score is above that, no
+    /// row left out could rank, or tie, in the top k; otherwise the query is repeated with four
+    /// times as many rows. With an HNSW index the server's candidates are approximate, and the
+    /// result is the exact order of those candidates.
+    func vectorResults(_ query: [Float], limit: Int, filter: [String: String]) throws -> [SearchResult] {
+        let unitQuery = VectorMatrix.normalized(query)
+        // pgvector's float sums (dot product and two norms) then a division: a few d·u at most.
+        let beta = 4 * Double(unitQuery.count + 2) / Double(1 << 24) + 1e-6
+        var fetch = limit + 32
+        while true {
+            var binds = [PostgresData(string: Self.vectorLiteral(query))]
+            let filterSQL = Self.filterClause(filter, binds: &binds)
+            binds.append(PostgresData(int64: Int64(fetch)))
+            let sql = """
+                SELECT d.id, c.position, (c.vector <=> $1::vector)::float8 AS distance, c.vector::text, c.start, c."end", c.text
+                FROM \(schema).chunks c JOIN \(schema).documents d ON d.number = c.document
+                WHERE c.vector IS NOT NULL\(filterSQL)
+                ORDER BY c.vector <=> $1::vector, d.id COLLATE "C", c.position LIMIT $\(binds.count)
+                """
+            let rows = usesHNSW ? try session.transaction { () -> [PostgresRow] in
+                try session.query("SET LOCAL hnsw.ef_search = \(min(1000, max(40, fetch)))")
+                return try session.query(sql, binds)
+            } : try session.query(sql, binds)
+            var scored: [(result: SearchResult, key: ChunkKey, exact: Double)] = []
+            var lastDistance = -Double.infinity
+            for row in rows {
+                let (id, position, distance, vectorText, start, end, text) = try row.decode((String, Int, Double?, String, Int, Int, String).self)
+                guard let vector = Self.parseVector(vectorText), vector.count == unitQuery.count else {
+                    throw SearchError.notAnIndex(path: location, reason: "chunk \(position) of \"\(id)\" has no vector of \(unitQuery.count) numbers")
+                }
+                let unit = VectorMatrix.normalized(vector)
+                var dot = 0.0
+                for index in 0..<unit.count { dot += Double(unit[index]) * Double(unitQuery[index]) }
+                if let distance, distance.isFinite { lastDistance = max(lastDistance, distance) }
+                // Reported as F32, as the SQLite backend reports its scores.
+                scored.append((SearchResult(documentID: id, chunk: position, score: Double(Float(dot)), start: start, end: end, text: text),
+                               ChunkKey(documentID: id, position: position), dot))
+            }
+            scored.sort { $0.exact != $1.exact ? $0.exact > $1.exact : $0.key < $1.key }
+            let top = scored.prefix(limit)
+            let complete = rows.count < fetch || usesHNSW || fetch >= 1_000_000
+            if complete || (top.count == limit && top[top.endIndex - 1].exact > 1 - lastDistance + beta) { return top.map(\.result) }
+            fetch *= 4
+        }
+    }
+}

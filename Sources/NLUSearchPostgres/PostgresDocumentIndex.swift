@@ -1,0 +1,174 @@
+import Foundation
+import NLUSearch
+import PostgresNIO
+
+/// A document index in PostgreSQL with pgvector, behind the same API as the SQLite file
+/// (``SearchableIndex``): for collections that outgrow one machine's file, or that several
+/// services share.
+///
+/// Keyword search uses a `tsvector` column (English stemming, `ts_rank`), vector search a
+/// `vector(d)` column: exact by default (every row scored by the server, the best candidates
+/// re-scored exactly here, so the top k equals the SQLite backend's), or through an HNSW index
+/// when created with `hnsw: true` (approximate, faster on large collections). Hybrid search fuses
+/// the two with the same reciprocal-rank fusion as the SQLite backend.
+///
+///     let index = try PostgresDocumentIndex.create(url: "postgres://app@127.0.0.1/search", embedder: embedder)
+///     try index.add([try IndexDocument(id: "faq-1", text: "To reset your password...")], progress: nil)
+///     let results = try index.search("forgot my login", embedding: nil, options: SearchOptions(k: 5))
+public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
+    public var location: String { session.location.description }
+    public let model: EmbedderIdentity?
+    public let modelSource: String?
+    public let chunking: ChunkingOptions
+    /// Whether vector search goes through an HNSW index (approximate) instead of scoring every row.
+    public let usesHNSW: Bool
+    let embedder: (any TextEmbedder)?
+    let session: PostgresSession
+    /// The schema's name, checked by ``PostgresLocation`` (a-z, 0-9, _), quoted for SQL.
+    let schema: String
+
+    static let schemaVersion = 1
+    static let format = "nlukit-index"
+
+    /// Creates the index's tables in the URL's schema (refusing if an index is there), for
+    /// `embedder`'s vectors, or keyword-only when `embedder` is nil.
+    ///
+    /// - Throws: ``SearchError/invalidArgument(_:)`` (an index is there), ``SearchError/storage(path:message:)``
+    ///   (cannot connect: host, port and why; pgvector missing).
+    public static func create(url: String, embedder: (any TextEmbedder)?, modelSource: String? = nil,
+                              chunking: ChunkingOptions = .default, hnsw: Bool = false) throws -> PostgresDocumentIndex {
+        let location = try PostgresLocation(url: url)
+        let session = try PostgresSession(location: location)
+        let schema = "\"\(location.schema)\""
+        if embedder != nil {
+            do {
+                try session.query("CREATE EXTENSION IF NOT EXISTS vector")
+            } catch {
+                throw SearchError.storage(path: location.description, message: "pgvector is needed for vectors: \(error)")
+            }
+        }
+        if hnsw && embedder == nil {
+            throw SearchError.invalidArgument("an HNSW index needs vectors: give an embedding model")
+        }
+        try session.transaction {
+            if try Self.exists(session, schema: location.schema) {
+                throw SearchError.invalidArgument("\(location): schema \(location.schema) already holds an index; an index is only created where none is (use another ?schema=NAME)")
+            }
+            let vectorType = embedder.map { "vector(\($0.identity.dimension))" } ?? "bytea"
+            let statements = [
+                "CREATE SCHEMA IF NOT EXISTS \(schema)",
+                "CREATE TABLE \(schema).index_info (key text PRIMARY KEY, value text NOT NULL)",
+                """
+                CREATE TABLE \(schema).documents (
+                    number bigserial PRIMARY KEY,
+                    id text NOT NULL UNIQUE,
+                    text text NOT NULL,
+                    metadata jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(metadata) = 'object'))
+                """,
+                """
+                CREATE TABLE \(schema).chunks (
+                    number bigserial PRIMARY KEY,
+                    document bigint NOT NULL REFERENCES \(schema).documents(number) ON DELETE CASCADE,
+                    position integer NOT NULL,
+                    start integer NOT NULL,
+                    "end" integer NOT NULL,
+                    text text NOT NULL,
+                    vector \(vectorType),
+                    keywords tsvector GENERATED ALWAYS AS (to_tsvector('english', text)) STORED,
+                    UNIQUE (document, position))
+                """,
+                "CREATE INDEX chunks_keywords ON \(schema).chunks USING gin (keywords)",
+            ] + (hnsw ? ["CREATE INDEX chunks_vector_hnsw ON \(schema).chunks USING hnsw (vector vector_cosine_ops)"] : [])
+            for statement in statements { try session.query(statement) }
+            var settings: [(String, String)] = [
+                ("format", format), ("schema_version", String(schemaVersion)),
+                ("chunk_size", String(chunking.size)), ("chunk_overlap", String(chunking.overlap)),
+                ("vector_index", hnsw ? "hnsw" : "exact"),
+            ]
+            if let model = embedder?.identity {
+                settings += [("model_name", model.name), ("model_dimension", String(model.dimension)), ("model_revision", model.revision)]
+            }
+            if let modelSource { settings.append(("model_source", modelSource)) }
+            for (key, value) in settings {
+                try session.query("INSERT INTO \(schema).index_info (key, value) VALUES ($1, $2)",
+                                  [PostgresData(string: key), PostgresData(string: value)])
+            }
+        }
+        return try PostgresDocumentIndex(session: session, embedder: embedder)
+    }
+
+    /// Opens the index at the URL. Give the embedder of the model it was built with to add
+    /// documents or search by vector; without one only keyword search works.
+    ///
+    /// - Throws: ``SearchError/notAnIndex(path:reason:)``, ``SearchError/newerSchema(path:found:supported:)``,
+    ///   ``SearchError/modelMismatch(index:given:)``, ``SearchError/storage(path:message:)``.
+    public convenience init(url: String, embedder: (any TextEmbedder)? = nil) throws {
+        try self.init(session: try PostgresSession(location: try PostgresLocation(url: url)), embedder: embedder)
+    }
+
+    private init(session: PostgresSession, embedder: (any TextEmbedder)?) throws {
+        let location = session.location
+        let schema = "\"\(location.schema)\""
+        guard try Self.exists(session, schema: location.schema) else {
+            throw SearchError.notAnIndex(path: location.description, reason: "schema \(location.schema) holds no index_info table")
+        }
+        var values: [String: String] = [:]
+        for row in try session.query("SELECT key, value FROM \(schema).index_info") {
+            let (key, value) = try row.decode((String, String).self)
+            values[key] = value
+        }
+        guard values["format"] == Self.format, let version = values["schema_version"].flatMap(Int.init) else {
+            throw SearchError.notAnIndex(path: location.description, reason: "index_info has no format \"\(Self.format)\" with a schema version")
+        }
+        guard version <= Self.schemaVersion else {
+            throw SearchError.newerSchema(path: location.description, found: version, supported: Self.schemaVersion)
+        }
+        guard let size = values["chunk_size"].flatMap(Int.init), let overlap = values["chunk_overlap"].flatMap(Int.init),
+              let chunking = try? ChunkingOptions(size: size, overlap: overlap) else {
+            throw SearchError.notAnIndex(path: location.description, reason: "index_info: chunk_size/chunk_overlap missing or out of range")
+        }
+        var model: EmbedderIdentity?
+        if let name = values["model_name"] {
+            guard let dimension = values["model_dimension"].flatMap(Int.init), (1...16000).contains(dimension),
+                  let revision = values["model_revision"] else {
+                throw SearchError.notAnIndex(path: location.description, reason: "index_info: model_dimension (1...16000) or model_revision missing")
+            }
+            model = EmbedderIdentity(name: name, dimension: dimension, revision: revision)
+        }
+        if let embedder {
+            guard let model else {
+                throw SearchError.invalidArgument("\(location): the index is keyword-only (created without a model); it takes no embedder")
+            }
+            guard model == embedder.identity else { throw SearchError.modelMismatch(index: model, given: embedder.identity) }
+        }
+        self.session = session
+        self.schema = schema
+        self.model = model
+        self.modelSource = values["model_source"]
+        self.chunking = chunking
+        self.usesHNSW = values["vector_index"] == "hnsw"
+        self.embedder = embedder
+    }
+
+    static func exists(_ session: PostgresSession, schema: String) throws -> Bool {
+        let rows = try session.query("SELECT to_regclass($1) IS NOT NULL", [PostgresData(string: "\"\(schema)\".index_info")])
+        return try rows.first?.decode(Bool.self) ?? false
+    }
+
+    public var canSearchVectors: Bool { model != nil && embedder != nil }
+
+    public func info() throws -> IndexInfo {
+        let row = try session.query("SELECT (SELECT count(*) FROM \(schema).documents), (SELECT count(*) FROM \(schema).chunks)").first
+        let (documents, chunks) = try row?.decode((Int, Int).self) ?? (0, 0)
+        return IndexInfo(path: location, schemaVersion: Self.schemaVersion, model: model, modelSource: modelSource,
+                         chunking: chunking, documentCount: documents, chunkCount: chunks)
+    }
+
+    public func contains(id: String) throws -> Bool {
+        !(try session.query("SELECT 1 FROM \(schema).documents WHERE id = $1", [PostgresData(string: id)])).isEmpty
+    }
+
+    public func documentText(id: String) throws -> String? {
+        try session.query("SELECT text FROM \(schema).documents WHERE id = $1", [PostgresData(string: id)]).first?.decode(String.self)
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import NLUKit
+import NLUSearchPostgres
+
+/// Where an index is, as the `DB` argument gives it: a file path (the SQLite backend) or a
+/// `postgres://` URL (PostgreSQL with pgvector). The commands work the same on both.
+enum IndexLocation {
+    /// Opens the index with the embedder it was built with — the model recorded at its creation,
+    /// or `model` when given (which must be the same model) — or with none when `needsEmbedder` is
+    /// false (keyword search, info, delete: no model is loaded).
+    static func open(_ location: String, model: String? = nil, needsEmbedder: Bool) throws -> any SearchableIndex {
+        guard PostgresLocation.isURL(location) else {
+            return try EmbedderLoading.openIndex(at: URL(fileURLWithPath: location), model: model, needsEmbedder: needsEmbedder)
+        }
+        let plain = try PostgresDocumentIndex(url: location)
+        guard needsEmbedder, plain.model != nil else { return plain }
+        guard let source = model ?? plain.modelSource else {
+            throw SearchError.embedderRequired("\(plain.location): the index records no model location; give --model")
+        }
+        return try PostgresDocumentIndex(url: location, embedder: try EmbedderLoading.load(source))
+    }
+
+    /// Creates an empty index there (a file is never replaced; a PostgreSQL schema that holds an
+    /// index is refused). `hnsw` is for PostgreSQL only.
+    static func create(_ location: String, embedder: any TextEmbedder, modelSource: String, chunking: ChunkingOptions,
+                       hnsw: Bool) throws -> any SearchableIndex {
+        if PostgresLocation.isURL(location) {
+            return try PostgresDocumentIndex.create(url: location, embedder: embedder, modelSource: modelSource, chunking: chunking, hnsw: hnsw)
+        }
+        guard !hnsw else { throw SearchError.invalidArgument("--hnsw is for PostgreSQL indexes (postgres://...); a file index is always exact") }
+        return try DocumentIndex.create(at: URL(fileURLWithPath: location), embedder: embedder, modelSource: modelSource, chunking: chunking)
+    }
+}
