@@ -1,5 +1,6 @@
 #include "Int8GEMM.h"
 #include "CKernels.h"
+#include "int8_row_scale.h"
 #include <string.h>
 #if defined(__x86_64__)
 #include <immintrin.h>  // the AVX2 and AVX-512 VNNI blocks
@@ -25,13 +26,7 @@ void nlukit_int8_pack(const float *w, long ldw, long k, long n, int8_t *packed, 
     for (long j = 0; j < panels * NLUKIT_PANEL_WIDTH; j++) { scales[j] = 0; column_sums[j] = 0; }
     for (long j = 0; j < n; j++) {
         const float *row = w + j * ldw;
-        float largest = 0;
-        for (long kk = 0; kk < k; kk++) {
-            const float magnitude = row[kk] < 0 ? -row[kk] : row[kk];
-            largest = magnitude > largest ? magnitude : largest;
-        }
-        scales[j] = largest / 127.0f;
-        const float inverse = largest > 0 ? 127.0f / largest : 0.0f;
+        const float inverse = nlukit_int8_row_scale(row, k, &scales[j]);
         int8_t *panel = packed + (j / NLUKIT_PANEL_WIDTH) * groups * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP;
         const long lane = j % NLUKIT_PANEL_WIDTH;
         int32_t sum = 0;

@@ -5,6 +5,7 @@
 
 #include "activation_functions.h"
 #include "gemm_epilogue.h"
+#include "int8_row_scale.h"
 
 // Rounds to the nearest integer, ties to even, for |v| ≤ 2^22: the same result at every level
 // (rintf is a library call at the x86-64 baseline, which has no vector round instruction).
@@ -15,13 +16,7 @@ NLU_TARGET static void NLU_NAME(int8_quantize_rows)(const float *x, long ldx, lo
     const int offset = unsigned_activations ? 128 : 0;
     for (long i = 0; i < m; i++) {
         const float *row = x + i * ldx;
-        float largest = 0;
-        for (long kk = 0; kk < k; kk++) {
-            const float magnitude = row[kk] < 0 ? -row[kk] : row[kk];
-            largest = magnitude > largest ? magnitude : largest;
-        }
-        scales[i] = largest / 127.0f;
-        const float inverse = largest > 0 ? 127.0f / largest : 0.0f;
+        const float inverse = nlukit_int8_row_scale(row, k, &scales[i]);
         uint8_t *out = (uint8_t *)(q + i * ldq);
         for (long kk = 0; kk < k; kk++) {
             float v = row[kk] * inverse;
