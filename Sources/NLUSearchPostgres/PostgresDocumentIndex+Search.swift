@@ -17,8 +17,8 @@ extension PostgresDocumentIndex {
             let vector = try queryVector(query, embedding)
             let keyword = try keywordResults(query, limit: depth, filter: options.filter)
             let semantic = try vectorResults(vector, limit: depth, filter: options.filter)
-            return ReciprocalRankFusion.fuseModes(keyword: keyword, vector: semantic, options: options,
-                                                  key: { ChunkKey(documentID: $0.documentID, position: $0.chunk) }) { result, score in
+            return HybridFusion.fuse(keyword: keyword, vector: semantic, options: options,
+                                     key: { ChunkKey(documentID: $0.documentID, position: $0.chunk) }, score: \.score) { result, score in
                 var fused = result
                 fused.score = score
                 return fused
@@ -63,21 +63,16 @@ extension PostgresDocumentIndex {
 
     // MARK: Keyword
 
-    /// `ts_rank` over the English `tsvector`; any query term may match (the terms OR-ed, each a
-    /// plain word, so nothing is read as a tsquery operator).
+    /// BM25 over the English `tsvector` (``bm25SQL(filterSQL:limit:)``), as the SQLite backend
+    /// ranks with FTS5; any query term may match (the terms OR-ed, each a plain word, so nothing is
+    /// read as a tsquery operator).
     func keywordResults(_ query: String, limit: Int, filter: [String: String]) throws -> [SearchResult] {
         let terms = KeywordTerms.terms(query)
         guard !terms.isEmpty else { return [] }
-        var binds = [PostgresData(string: terms.joined(separator: " | "))]
+        var binds = [PostgresData(string: terms.joined(separator: " ")), PostgresData(string: terms.joined(separator: " | "))]
         let filterSQL = Self.filterClause(filter, binds: &binds)
         binds.append(PostgresData(int64: Int64(limit)))
-        let sql = """
-            SELECT d.id, c.position, ts_rank(c.keywords, q)::float8 AS score, c.start, c."end", c.text
-            FROM \(schema).chunks c JOIN \(schema).documents d ON d.number = c.document, to_tsquery('english', $1) q
-            WHERE c.keywords @@ q\(filterSQL)
-            ORDER BY score DESC, d.id COLLATE "C", c.position LIMIT $\(binds.count)
-            """
-        return try session.query(sql, binds).map { row in
+        return try session.query(bm25SQL(filterSQL: filterSQL, limit: binds.count), binds).map { row in
             let (id, position, score, start, end, text) = try row.decode((String, Int, Double, Int, Int, String).self)
             return SearchResult(documentID: id, chunk: position, score: score, start: start, end: end, text: text)
         }

@@ -6,11 +6,12 @@ import PostgresNIO
 /// (``SearchableIndex``): for collections that outgrow one machine's file, or that several
 /// services share.
 ///
-/// Keyword search uses a `tsvector` column (English stemming, `ts_rank`), vector search a
+/// Keyword search uses a `tsvector` column (English stemming) ranked by BM25 computed in SQL
+/// (``keywordResults(_:limit:filter:)``), vector search a
 /// `vector(d)` column: exact by default (every row scored by the server, the best candidates
 /// re-scored exactly here, so the top k equals the SQLite backend's), or through an HNSW index
 /// when created with `hnsw: true` (approximate, faster on large collections). Hybrid search fuses
-/// the two with the same reciprocal-rank fusion as the SQLite backend.
+/// the two with the same fusion code as the SQLite backend (``HybridFusion``).
 ///
 ///     let index = try PostgresDocumentIndex.create(url: "postgres://app@127.0.0.1/search", embedder: embedder)
 ///     try index.add([try IndexDocument(id: "faq-1", text: "To reset your password...")], progress: nil)
@@ -22,12 +23,16 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
     public let chunking: ChunkingOptions
     /// Whether vector search goes through an HNSW index (approximate) instead of scoring every row.
     public let usesHNSW: Bool
+    /// Whether chunk lengths and totals for BM25 are stored (schema version 2), or counted per query.
+    let keepsKeywordStatistics: Bool
     let embedder: (any TextEmbedder)?
     let session: PostgresSession
     /// The schema's name, checked by ``PostgresLocation`` (a-z, 0-9, _), quoted for SQL.
     let schema: String
 
-    static let schemaVersion = 1
+    /// 2: chunks carry `keyword_length` and `keyword_totals` keeps the counts BM25 needs
+    /// (version 1 indexes are still read: their lengths are counted at query time).
+    static let schemaVersion = 2
     static let format = "nlukit-index"
 
     /// Creates the index's tables in the URL's schema (refusing if an index is there), for
@@ -58,6 +63,11 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
             let statements = [
                 "CREATE SCHEMA IF NOT EXISTS \(schema)",
                 "CREATE TABLE \(schema).index_info (key text PRIMARY KEY, value text NOT NULL)",
+                // A chunk's length for BM25: its tokens after stop words (the positions of its lexemes).
+                """
+                CREATE FUNCTION \(schema).token_count(tsvector) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE
+                AS $$ SELECT coalesce(sum(array_length(positions, 1)), 0)::integer FROM unnest($1) $$
+                """,
                 """
                 CREATE TABLE \(schema).documents (
                     number bigserial PRIMARY KEY,
@@ -75,10 +85,11 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
                     text text NOT NULL,
                     vector \(vectorType),
                     keywords tsvector GENERATED ALWAYS AS (to_tsvector('english', text)) STORED,
+                    keyword_length integer GENERATED ALWAYS AS (\(schema).token_count(to_tsvector('english', text))) STORED,
                     UNIQUE (document, position))
                 """,
                 "CREATE INDEX chunks_keywords ON \(schema).chunks USING gin (keywords)",
-            ] + (hnsw ? ["CREATE INDEX chunks_vector_hnsw ON \(schema).chunks USING hnsw (vector vector_cosine_ops)"] : [])
+            ] + keywordStatisticsSchema(schema) + (hnsw ? ["CREATE INDEX chunks_vector_hnsw ON \(schema).chunks USING hnsw (vector vector_cosine_ops)"] : [])
             for statement in statements { try session.query(statement) }
             var settings: [(String, String)] = [
                 ("format", format), ("schema_version", String(schemaVersion)),
@@ -147,6 +158,7 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
         self.modelSource = values["model_source"]
         self.chunking = chunking
         self.usesHNSW = values["vector_index"] == "hnsw"
+        self.keepsKeywordStatistics = version >= 2
         self.embedder = embedder
     }
 

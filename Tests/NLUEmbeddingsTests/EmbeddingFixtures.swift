@@ -25,11 +25,11 @@ enum EmbeddingFixtures {
         return value
     }()
 
-    /// A copy of the fixture model in a fresh temporary directory, with `modules.json` and files
-    /// replaced as given (path → contents); `nil` contents delete the file.
-    static func variant(_ files: [String: String?]) throws -> URL {
+    /// A copy of the fixture model (or of `source`) in a fresh temporary directory, with
+    /// `modules.json` and files replaced as given (path → contents); `nil` contents delete the file.
+    static func variant(of source: URL = model, _ files: [String: String?]) throws -> URL {
         let target = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-emb-\(UUID().uuidString)")
-        try FileManager.default.copyItem(at: model, to: target)
+        try FileManager.default.copyItem(at: source, to: target)
         for (path, contents) in files {
             let url = target.appendingPathComponent(path)
             if let contents {

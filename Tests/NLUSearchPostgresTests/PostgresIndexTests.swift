@@ -144,6 +144,33 @@ struct PostgresIndexTests {
         }
     }
 
+    /// On words that no stemmer changes differently and that are no stop words, the two backends
+    /// tokenise alike, so the server's BM25 (lengths and totals kept by triggers, document
+    /// frequencies from the GIN index) must give FTS5's scores, also after a replace and a delete.
+    @Test func keywordScoresEqualSQLiteBM25AfterAddsReplacesAndDeletes() throws {
+        let texts = ["jazz piano lamp", "jazz jazz river stone desk", "piano garden", "violin river river river stone lamp desk garden",
+                     "stone", "lamp lamp jazz", "garden garden violin piano jazz desk river"]
+        let documents = try texts.enumerated().map { try IndexDocument(id: "k\($0.offset)", text: $0.element) }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-pg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sqlite = try DocumentIndex.create(at: directory.appendingPathComponent("index.db"), embedder: nil)
+        let postgres = try PostgresDocumentIndex.create(url: Self.url("bm25"), embedder: nil)
+        for index in [sqlite, postgres] as [any SearchableIndex] {
+            try index.add(documents, progress: nil)
+            try index.add([try IndexDocument(id: "k2", text: "piano piano stone river")], progress: nil)
+            try index.delete(ids: ["k4"])
+        }
+        for query in ["jazz piano", "river stone lamp", "garden violin desk", "jazz", "stone desk piano violin"] {
+            let options = SearchOptions(k: 10, mode: .keyword)
+            let a = try sqlite.search(query, embedding: nil, options: options)
+            let b = try postgres.search(query, embedding: nil, options: options)
+            #expect(a.map(\.documentID) == b.map(\.documentID), "\(query)")
+            #expect(a.count == b.count && !a.isEmpty, "\(query)")
+            for (x, y) in zip(a, b) { #expect(abs(x.score - y.score) <= 1e-9 * max(1, abs(x.score)), "\(query): \(x.documentID) \(x.score) vs \(y.score)") }
+        }
+    }
+
     @Test func aSchemaWithoutAnIndexIsNotAnIndex() throws {
         #expect {
             try PostgresDocumentIndex(url: Self.url("missing"))

@@ -45,6 +45,21 @@ import Testing
         for entry in fused { #expect(abs(entry.score - expected[entry.item]!) < 1e-15) }
     }
 
+    @Test func convexFusionMatchesHandComputedScores() {
+        // Keyword scores 12, 3, 2 normalise to 1, 0.1, 0; vector 0.9, 0.5, 0.7 to 1, 0, 0.5.
+        let fused = ConvexScoreFusion.fuse([(0.7, [("a", 12), ("b", 3), ("c", 2)]), (0.3, [("b", 0.9), ("d", 0.5), ("c", 0.7)])])
+        let expected: [String: Double] = ["a": 0.7, "b": 0.7 * 0.1 + 0.3, "c": 0.3 * 0.5, "d": 0]
+        #expect(fused.map(\.item) == ["a", "b", "c", "d"])
+        for entry in fused { #expect(abs(entry.score - expected[entry.item]!) < 1e-12, "\(entry.item)") }
+    }
+
+    @Test func convexFusionGivesAListOfEqualScoresFullCreditAndSkipsWeightZero() {
+        // One keyword hit (max = min) normalises to 1; a ranking of weight 0 adds no items.
+        let fused = ConvexScoreFusion.fuse([(0.6, [("x", 4.2)]), (0, [("y", 0.99)]), (0.4, [("z", 0.3), ("x", 0.1)])])
+        #expect(fused.map(\.item) == ["x", "z"])
+        #expect(abs(fused[0].score - 0.6) < 1e-12 && abs(fused[1].score - 0.4) < 1e-12)
+    }
+
     @Test func equalFusedScoresGoToTheSmallerItem() {
         let fused = ReciprocalRankFusion.fuse([(1, ["y", "x"]), (1, ["x", "y"])], k: 60)
         #expect(fused.map(\.item) == ["x", "y"])

@@ -81,11 +81,19 @@ func temporaryIndexURL() throws -> URL {
         let (index, _) = try makeIndex()
         let keyword = try index.search("keeper north", options: SearchOptions(k: 10, mode: .keyword))
         let vector = try index.search("keeper north", options: SearchOptions(k: 10, mode: .vector))
-        let hybrid = try index.search("keeper north", options: SearchOptions(k: 10, mode: .hybrid))
         func key(_ result: SearchResult) -> String { "\(result.documentID)#\(result.chunk)" }
-        let fused = ReciprocalRankFusion.fuse([(1, keyword.map(key)), (1, vector.map(key))], k: 60)
-        #expect(hybrid.map(key) == fused.map(\.item))
-        for (result, entry) in zip(hybrid, fused) { #expect(abs(result.score - entry.score) < 1e-12) }
+        let rrf = try index.search("keeper north", options: SearchOptions(k: 10, mode: .hybrid, fusion: FusionOptions(function: .rrf, k: 60, keywordWeight: 1)))
+        let ranks = ReciprocalRankFusion.fuse([(1, keyword.map(key)), (1, vector.map(key))], k: 60)
+        #expect(rrf.map(key) == ranks.map(\.item))
+        for (result, entry) in zip(rrf, ranks) { #expect(abs(result.score - entry.score) < 1e-12) }
+        // Convex: the two lists' scores min-max normalised, weighted 0.65 and 0.35 by default.
+        let convex = try index.search("keeper north", options: SearchOptions(k: 10, mode: .hybrid, fusion: FusionOptions(function: .convex)))
+        let weights = (keyword: 0.65, vector: 0.35)
+        #expect(FusionOptions(function: .convex).keywordWeight == weights.keyword && FusionOptions(function: .convex).vectorWeight == weights.vector)
+        let scores = ConvexScoreFusion.fuse([(weights.keyword, keyword.map { (key($0), $0.score) }),
+                                             (weights.vector, vector.map { (key($0), $0.score) })])
+        #expect(convex.map(key) == scores.map(\.item))
+        for (result, entry) in zip(convex, scores) { #expect(abs(result.score - entry.score) < 1e-12) }
     }
 
     @Test func filterKeepsOnlyMatchingMetadata() throws {

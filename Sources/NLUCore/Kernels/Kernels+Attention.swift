@@ -10,7 +10,10 @@ extension Kernels {
     /// already be scaled by 1/√headSize (models fold that into the query projection). Sequence s
     /// owns rows `s × sequenceLength ..< (s + 1) × sequenceLength`, of which the first `lengths[s]`
     /// attend and are attended; `keyMasks[s]`, when present, holds `lengths[s]` additive values for
-    /// its keys (-infinity masks a key). Head h of row r is written to
+    /// its keys (-infinity masks a key). `relativeBias`, when present, holds per head the `2L - 1`
+    /// values (L = `sequenceLength`) added to every score by the distance key - query, at
+    /// `relativeBias[h × (2L - 1) + key - query + L - 1]` (MPNet's relative position bias); it is
+    /// added before the key mask, as `transformers` does. Head h of row r is written to
     /// `context[r × contextStride + h × headSize ..< + headSize]`; rows past a sequence's length are
     /// not written.
     ///
@@ -19,9 +22,12 @@ extension Kernels {
     ///                                lengths: [384], keyMasks: [nil], heads: 12, headSize: 64,
     ///                                context: context, contextStride: hidden)
     public static func multiHeadAttention(queryKeyValue: UnsafePointer<Float>, rowStride: Int, sequenceLength: Int,
-                                          lengths: [Int], keyMasks: [[Float]?], heads: Int, headSize: Int,
+                                          lengths: [Int], keyMasks: [[Float]?], relativeBias: [Float]? = nil,
+                                          heads: Int, headSize: Int,
                                           context: UnsafeMutablePointer<Float>, contextStride: Int) {
         precondition(keyMasks.count == lengths.count, "one key mask (or nil) per sequence")
+        let biasSpan = 2 * sequenceLength - 1
+        precondition(relativeBias.map { $0.count == heads * biasSpan } ?? true, "relative bias: \(heads) × \(biasSpan) values")
         precondition(lengths.allSatisfy { $0 <= sequenceLength }, "a sequence length exceeds \(sequenceLength)")
         let pairs = lengths.count * heads
         let longest = lengths.max() ?? 0
@@ -58,6 +64,17 @@ extension Kernels {
                 nlukit_pack(keys, rowStride, 1, headSize, length, keyPanels)
                 nlukit_packed_gemm(queries, rowStride, length, headSize, keyPanels, length,
                                    0, (length + panelWidth - 1) / panelWidth, scores, length, 0, nil, 0)
+                if let relativeBias {
+                    // Row `query` adds the span's values for distances -query ..< length - query.
+                    relativeBias.withUnsafeBufferPointer { bias in
+                        guard let base = bias.baseAddress else { return }
+                        let headBias = base + head * biasSpan + sequenceLength - 1
+                        for query in 0..<length {
+                            let row = scores + query * length, values = headBias - query
+                            for key in 0..<length { row[key] += values[key] }
+                        }
+                    }
+                }
                 keyMasks[sequence].withUnsafeOptionalBufferPointer { mask in
                     nlukit_softmax_rows(scores, scores, length, length, mask, 1, 0)
                 }

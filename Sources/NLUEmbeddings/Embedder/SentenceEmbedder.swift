@@ -47,7 +47,7 @@ public struct SentenceEmbedder: Sendable {
         encoder = try EncoderModel(modelDirectory: transformerDirectory, precision: precision)
         tokenizer = try BertTokenizer(modelDirectory: transformerDirectory)
         let sentenceConfig = try SentenceBertConfiguration.load(in: transformerDirectory)
-        let positions = encoder.configuration.maxPositionEmbeddings
+        let positions = encoder.configuration.maxSequenceLength
         maxSequenceLength = min(sentenceConfig.max_seq_length ?? BertTokenizer.modelMaxLength(in: transformerDirectory) ?? positions,
                                 positions)
         lowercasesInput = sentenceConfig.do_lower_case ?? false

@@ -4,7 +4,7 @@
 ///
 /// Both chunk with ``Chunker``, check documents with ``IndexDocument/validateBatch(_:)``, embed
 /// with ``TextEmbedder/checkedVectors(for:model:progress:)`` and fuse with
-/// ``ReciprocalRankFusion/fuseModes(keyword:vector:options:key:)``: only storage and the two
+/// ``HybridFusion/fuse(keyword:vector:options:key:score:rescored:)``: only storage and the two
 /// rankings differ.
 public protocol SearchableIndex: AnyObject, Sendable {
     /// A file path, or a PostgreSQL URL without its password.

@@ -17,16 +17,4 @@ public enum ReciprocalRankFusion {
         return scores.map { (item: $0.key, score: $0.value) }
             .sorted { $0.score != $1.score ? $0.score > $1.score : $0.item < $1.item }
     }
-
-    /// Hybrid search's fusion, shared by every backend: the keyword and vector rankings (each already
-    /// cut at `options.fusion.candidateDepth`), weighted and fused with `options.fusion.k`, the best
-    /// `options.k`, each carrying its fused score. Equal scores go to the smaller key.
-    public static func fuseModes<Result>(keyword: [Result], vector: [Result], options: SearchOptions,
-                                         key: (Result) -> ChunkKey, rescored: (Result, Double) -> Result) -> [Result] {
-        var byKey: [ChunkKey: Result] = [:]
-        for result in keyword + vector where byKey[key(result)] == nil { byKey[key(result)] = result }
-        let fused = fuse([(options.fusion.keywordWeight, keyword.map(key)), (options.fusion.vectorWeight, vector.map(key))],
-                         k: options.fusion.k)
-        return fused.prefix(options.k).compactMap { item in byKey[item.item].map { rescored($0, item.score) } }
-    }
 }

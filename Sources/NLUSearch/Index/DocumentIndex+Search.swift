@@ -22,7 +22,7 @@ extension DocumentIndex {
             let vector = try queryVector(query, embedding)
             let keyword = try keywordCandidates(query, limit: depth, filter: options.filter)
             let semantic = try vectorCandidates(vector, limit: depth, filter: options.filter)
-            found = ReciprocalRankFusion.fuseModes(keyword: keyword, vector: semantic, options: options, key: \.key) { candidate, score in
+            found = HybridFusion.fuse(keyword: keyword, vector: semantic, options: options, key: \.key, score: \.score) { candidate, score in
                 Candidate(number: candidate.number, key: candidate.key, score: score)
             }
         }

@@ -27,6 +27,8 @@ public struct BertTokenizer: Sendable {
     /// The WordPiece model step.
     public let wordPiece: WordPiece
     private let specialTokenMatcher: SpecialTokenMatcher
+    /// Added tokens with `normalized: true`, matched in the normalized text (their content normalized too).
+    private let normalizedTokenMatcher: SpecialTokenMatcher
 
     /// Makes a tokenizer; throws when a required token (`[UNK]`, `[CLS]`, `[SEP]`, `[PAD]` or the ones
     /// `options` names) is missing from the vocabulary or an option is out of range.
@@ -54,6 +56,10 @@ public struct BertTokenizer: Sendable {
                 .compactMap { token in vocabulary.id(for: token).map { (token, $0) } }
         }
         specialTokenMatcher = SpecialTokenMatcher(tokens: special)
+        let normalizer = self.normalizer
+        normalizedTokenMatcher = SpecialTokenMatcher(tokens: try options.normalizedSpecialTokens.map {
+            (normalizer.normalize($0).string, try vocabulary.requireID(for: $0, role: "special"))
+        })
     }
 
     /// The tokens of `text` without special tokens added: ids, scalar offsets, word indices.
@@ -98,10 +104,15 @@ public struct BertTokenizer: Sendable {
     /// truncated and the rest comes in overflow windows, exactly as the fast tokenizer with
     /// `truncation="only_second", return_overflowing_tokens=True, stride=stride`: each window repeats
     /// the last `stride` tokens of the second text of the previous one. Returns the windows in order.
-    /// An empty `second` gives `[CLS] first [SEP]`, as `transformers` does.
+    /// An empty `second` gives `[CLS] first [SEP]`, as `transformers` does. A tokenizer with the
+    /// RoBERTa template (MPNet) does not encode pairs: that throws.
     ///
     ///     let windows = try tokenizer.encodePair("Who?", longDocument, maxLength: 384, stride: 128)
     public func encodePair(_ first: String, _ second: String, maxLength: Int? = nil, stride: Int = 0) throws -> [Encoding] {
+        guard options.template == .bert else {
+            throw BertTokenizerError.unsupported(
+                file: "tokenizer.json", detail: "pairs of texts with the RobertaProcessing template (<s> A </s></s> B </s>) are not supported")
+        }
         if second.isEmpty {
             // `transformers` treats an empty second text as no pair at all (`if text_pair:`), so the
             // fast tokenizer's output is the single encoding `[CLS] first [SEP]`.
@@ -199,14 +210,14 @@ public struct BertTokenizer: Sendable {
                 }
                 let base = scalarStart
                 scratch.bytes.withUnsafeBufferPointer { normalized in
-                    splitWords(normalized, word: &word, into: &sequence, prefixHashes: &scratch.prefixHashes) { range in
+                    splitAddedTokensAndWords(normalized, word: &word, into: &sequence, prefixHashes: &scratch.prefixHashes) { range in
                         (base + range.lowerBound)..<(base + range.upperBound)
                     }
                 }
             } else {
                 let slice = UnsafeBufferPointer(rebasing: bytes[segment])
                 let base = scalarStart
-                splitWords(slice, word: &word, into: &sequence, prefixHashes: &scratch.prefixHashes) { range in
+                splitAddedTokensAndWords(slice, word: &word, into: &sequence, prefixHashes: &scratch.prefixHashes) { range in
                     (base + range.lowerBound)..<(base + range.upperBound)
                 }
             }
@@ -233,12 +244,40 @@ public struct BertTokenizer: Sendable {
         let origins = scratch.origins
         scratch.bytes.withUnsafeBufferPointer { normalized in
             origins.withUnsafeBufferPointer { origins in
-                splitWords(normalized, word: &word, into: &sequence, prefixHashes: &scratch.prefixHashes) { range in
+                splitAddedTokensAndWords(normalized, word: &word, into: &sequence, prefixHashes: &scratch.prefixHashes) { range in
                     Int(origins[range.lowerBound])..<(Int(origins[range.upperBound - 1]) + 1)
                 }
             }
         }
         return Int(origin)
+    }
+
+    /// Splits normalized bytes on the added tokens matched after normalization (each one token and
+    /// one word), pre-tokenizing and WordPiece-splitting the text between them.
+    @inline(__always)
+    private func splitAddedTokensAndWords(_ normalized: UnsafeBufferPointer<UInt8>, word: inout Int,
+                                          into sequence: inout TokenizedSequence, prefixHashes: inout [UInt64],
+                                          originalRange: (Range<Int>) -> Range<Int>) {
+        if normalizedTokenMatcher.isEmpty {
+            splitWords(normalized, word: &word, into: &sequence, prefixHashes: &prefixHashes, originalRange: originalRange)
+            return
+        }
+        var position = 0
+        while position < normalized.count {
+            let match = normalizedTokenMatcher.nextMatch(in: normalized, from: position)
+            let end = match?.range.lowerBound ?? normalized.count
+            if end > position {
+                let base = position
+                splitWords(UnsafeBufferPointer(rebasing: normalized[position..<end]), word: &word, into: &sequence,
+                           prefixHashes: &prefixHashes) { range in
+                    originalRange((base + range.lowerBound)..<(base + range.upperBound))
+                }
+            }
+            guard let match else { break }
+            sequence.append(match.id, originalRange(match.range), word: word)
+            word += 1
+            position = match.range.upperBound
+        }
     }
 
     /// Pre-tokenizes normalized bytes and WordPiece-splits each word; `originalRange` maps a normalized

@@ -39,9 +39,11 @@ extension BertTokenizer {
     }
 
     /// Loads a `tokenizer.json` whose model is WordPiece with a `BertNormalizer` (or none) and a
-    /// `BertPreTokenizer`. Configurations this implementation would not reproduce exactly (another
-    /// model or pre-tokenizer, added tokens with `normalized`, `lstrip`, `rstrip` or `single_word`)
-    /// are errors rather than silent differences.
+    /// `BertPreTokenizer`, post-processed by `BertProcessing`, a `[CLS] $A [SEP]` `TemplateProcessing`
+    /// or `RobertaProcessing` (MPNet: `<s> $A </s>`). Configurations this implementation would not
+    /// reproduce exactly (another model or pre-tokenizer, added tokens with `single_word`, special
+    /// ids of the post-processor that differ from the vocabulary's) are errors rather than silent
+    /// differences.
     ///
     ///     let tokenizer = try BertTokenizer(tokenizerJSON: url)
     public init(tokenizerJSON url: URL) throws {
@@ -98,23 +100,26 @@ extension BertTokenizer {
             }
             tokensByID[id] = token
         }
-        var specialTokens: [String] = []
+        var specialTokens: [String] = [], normalizedSpecialTokens: [String] = []
         let addedTokens = file.root["added_tokens"] as? [[String: Any]] ?? []
         for added in addedTokens {
             guard let content = added["content"] as? String, let id = added["id"] as? Int else {
                 throw BertTokenizerError.invalidFile(file: name, detail: "added_tokens entries need \"content\" and \"id\"")
             }
-            for flag in ["lstrip", "rstrip", "single_word"] where added[flag] as? Bool == true {
-                throw BertTokenizerError.unsupported(file: name, detail: "added token \"\(content)\" sets \(flag), which is not supported")
-            }
-            if added["normalized"] as? Bool == true {
-                throw BertTokenizerError.unsupported(file: name, detail: "added token \"\(content)\" is matched after normalization (normalized: true), which is not supported")
+            // `lstrip` / `rstrip` make the token swallow the whitespace beside it, which
+            // BertPreTokenizer drops anyway: ids and offsets come out the same without them.
+            if added["single_word"] as? Bool == true {
+                throw BertTokenizerError.unsupported(file: name, detail: "added token \"\(content)\" sets single_word, which is not supported")
             }
             if let existing = tokensByID[id], !existing.utf8.elementsEqual(content.utf8) {
                 throw VocabularyError.invalidIDs(source: name, detail: "added token \"\(content)\" has id \(id) of \"\(existing)\"")
             }
             tokensByID[id] = content
-            specialTokens.append(content)
+            if added["normalized"] as? Bool == true {
+                normalizedSpecialTokens.append(content)
+            } else {
+                specialTokens.append(content)
+            }
         }
         guard !tokensByID.isEmpty else { throw VocabularyError.empty(source: name) }
         let count = tokensByID.count
@@ -127,13 +132,28 @@ extension BertTokenizer {
             tokens.append(token)
         }
         options.specialTokens = specialTokens
+        options.normalizedSpecialTokens = normalizedSpecialTokens
+        // `[token, id]` of a post-processor, its id checked against the vocabulary's (the
+        // post-processor writes its own id, so a mismatch would silently differ).
+        func processorToken(_ field: String, in processor: [String: Any]) throws -> String? {
+            guard let pair = processor[field] as? [Any] else { return nil }
+            guard pair.count == 2, let token = pair[0] as? String, let id = pair[1] as? Int else {
+                throw BertTokenizerError.invalidFile(file: name, detail: "post_processor.\(field) must be [token, id]")
+            }
+            guard id >= 0, id < tokens.count, tokens[id].utf8.elementsEqual(token.utf8) else {
+                throw BertTokenizerError.unsupported(
+                    file: name, detail: "post_processor.\(field) gives \"\(token)\" the id \(id), the vocabulary \(tokens.firstIndex(of: token).map { "gives it \($0)" } ?? "lacks it")")
+            }
+            return token
+        }
         // Special tokens of the post-processor and padding.
         if let processor = try file.object("post_processor") {
             let type = try file.string("type", in: processor, field: "post_processor.type") ?? ""
             switch type {
-            case "BertProcessing":
-                if let cls = (processor["cls"] as? [Any])?.first as? String { options.classifierToken = cls }
-                if let sep = (processor["sep"] as? [Any])?.first as? String { options.separatorToken = sep }
+            case "BertProcessing", "RobertaProcessing":
+                if let cls = try processorToken("cls", in: processor) { options.classifierToken = cls }
+                if let sep = try processorToken("sep", in: processor) { options.separatorToken = sep }
+                options.template = type == "RobertaProcessing" ? .roberta : .bert
             case "TemplateProcessing":
                 let single = processor["single"] as? [[String: Any]] ?? []
                 let specials = single.compactMap { ($0["SpecialToken"] as? [String: Any])?["id"] as? String }
@@ -143,7 +163,7 @@ extension BertTokenizer {
                 options.classifierToken = specials[0]
                 options.separatorToken = specials[1]
             default:
-                throw BertTokenizerError.unsupported(file: name, detail: "post_processor.type is \"\(type)\"; only BertProcessing and TemplateProcessing are supported")
+                throw BertTokenizerError.unsupported(file: name, detail: "post_processor.type is \"\(type)\"; only BertProcessing, RobertaProcessing and TemplateProcessing are supported")
             }
         }
         if let padding = try file.object("padding"), let padToken = padding["pad_token"] as? String {

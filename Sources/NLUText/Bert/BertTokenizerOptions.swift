@@ -28,6 +28,20 @@ extension BertTokenizer {
         /// Tokens recognized in raw text and never split; `nil` means the standard BERT set
         /// (`[PAD]`, `[UNK]`, `[CLS]`, `[SEP]`, `[MASK]`), each one that the vocabulary holds.
         public var specialTokens: [String]?
+        /// Added tokens matched in the normalized text instead (`normalized: true` in
+        /// `tokenizer.json`, e.g. MPNet's `<unk>`): "<UNK>" lowercases to "<unk>" and is one token.
+        public var normalizedSpecialTokens: [String] = []
+        /// How special tokens frame a text (`post_processor` of `tokenizer.json`).
+        public var template: Template = .bert
+
+        /// The post-processor's template. Both put the classifier token before a single text and
+        /// the separator after it; they differ for pairs.
+        public enum Template: String, Sendable, Equatable {
+            /// `BertProcessing` / `TemplateProcessing`: `[CLS] A [SEP] B [SEP]`.
+            case bert
+            /// `RobertaProcessing` (MPNet, RoBERTa): `<s> A </s> </s> B </s>`; pairs are not supported.
+            case roberta
+        }
 
         /// Makes options; the defaults are those of an uncased BERT (`bert-base-uncased`).
         public init(lowercase: Bool = true, stripAccents: Bool? = nil, handleChineseChars: Bool = true,

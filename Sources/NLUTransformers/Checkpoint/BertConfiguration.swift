@@ -1,8 +1,8 @@
 import Foundation
 
-/// The architecture hyper-parameters of a BERT or DistilBERT checkpoint, decoded from its
-/// `config.json` (both key schemes: BERT's `hidden_size`/`num_hidden_layers`/... and DistilBERT's
-/// `dim`/`n_layers`/...), with the defaults `transformers` uses for missing fields.
+/// The architecture hyper-parameters of a BERT, DistilBERT or MPNet checkpoint, decoded from its
+/// `config.json` (both key schemes: BERT's and MPNet's `hidden_size`/`num_hidden_layers`/... and
+/// DistilBERT's `dim`/`n_layers`/...), with the defaults `transformers` uses for missing fields.
 ///
 ///     let config = try JSONDecoder().decode(BertConfiguration.self, from: Data(contentsOf: configURL))
 ///     print(config.architecture, config.hiddenSize, config.layerCount)   // bert 768 12
@@ -10,6 +10,9 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
     /// Which encoder family the checkpoint holds.
     public enum Architecture: String, Sendable, Equatable {
         case bert, distilbert
+        /// MPNet (`all-mpnet-base-v2`): BERT's block shape, RoBERTa-style position ids, no token
+        /// types, and a relative position bias added to every layer's attention scores.
+        case mpnet
     }
 
     /// The feed-forward activation (`hidden_act` / `activation`).
@@ -41,6 +44,17 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
     public var typeVocabularySize: Int
     /// `layer_norm_eps` (DistilBERT: 1e-12).
     public var layerNormEpsilon: Float
+    /// MPNet's `relative_attention_num_buckets`: rows of the relative position bias table; 0 for
+    /// architectures without one.
+    public var relativeAttentionBucketCount: Int
+
+    /// The position id of a sequence's first token: 0, or for MPNet `padding_idx + 1` = 2, since
+    /// its position ids count up from after the padding index as RoBERTa's do.
+    public var firstPositionID: Int { architecture == .mpnet ? MPNetPositions.paddingIndex + 1 : 0 }
+
+    /// The most tokens one sequence can hold: the position table's rows after `firstPositionID`
+    /// (all-mpnet-base-v2: 514 rows, 512 tokens).
+    public var maxSequenceLength: Int { maxPositionEmbeddings - firstPositionID }
 
     /// The size of each attention head.
     public var headSize: Int { hiddenSize / attentionHeadCount }
@@ -48,7 +62,8 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
     /// Builds a configuration directly (for tests and benchmarks).
     public init(architecture: Architecture, vocabularySize: Int, hiddenSize: Int, layerCount: Int,
                 attentionHeadCount: Int, intermediateSize: Int, activation: Activation = .gelu,
-                maxPositionEmbeddings: Int = 512, typeVocabularySize: Int? = nil, layerNormEpsilon: Float = 1e-12) {
+                maxPositionEmbeddings: Int = 512, typeVocabularySize: Int? = nil, layerNormEpsilon: Float = 1e-12,
+                relativeAttentionBucketCount: Int? = nil) {
         self.architecture = architecture
         self.vocabularySize = vocabularySize
         self.hiddenSize = hiddenSize
@@ -59,6 +74,8 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
         self.maxPositionEmbeddings = maxPositionEmbeddings
         self.typeVocabularySize = typeVocabularySize ?? (architecture == .bert ? 2 : 0)
         self.layerNormEpsilon = layerNormEpsilon
+        self.relativeAttentionBucketCount = relativeAttentionBucketCount
+            ?? (architecture == .mpnet ? MPNetPositions.bucketCount : 0)
     }
 
     private struct Key: CodingKey {
@@ -84,26 +101,33 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
         switch modelType {
         case "bert": architecture = .bert
         case "distilbert": architecture = .distilbert
+        case "mpnet": architecture = .mpnet
         case nil:
             if architectures.contains(where: { $0.hasPrefix("DistilBert") }) {
                 architecture = .distilbert
             } else if architectures.contains(where: { $0.hasPrefix("Bert") }) {
                 architecture = .bert
+            } else if architectures.contains(where: { $0.hasPrefix("MPNet") }) {
+                architecture = .mpnet
             } else {
                 throw BertConfigurationError.unknownArchitecture(architectures)
             }
         case let other?:
             throw BertConfigurationError.unsupportedModelType(other)
         }
-        let isBert = architecture == .bert
-        vocabularySize = try value(Int.self, "vocab_size") ?? 30522
+        // MPNet spells its sizes as BERT does (MPNetConfig's defaults: vocabulary 30527, 514 positions).
+        let isMPNet = architecture == .mpnet
+        let isBert = architecture == .bert || isMPNet
+        vocabularySize = try value(Int.self, "vocab_size") ?? (isMPNet ? 30527 : 30522)
         hiddenSize = try value(Int.self, isBert ? "hidden_size" : "dim") ?? 768
         layerCount = try value(Int.self, isBert ? "num_hidden_layers" : "n_layers") ?? (isBert ? 12 : 6)
         attentionHeadCount = try value(Int.self, isBert ? "num_attention_heads" : "n_heads") ?? 12
         intermediateSize = try value(Int.self, isBert ? "intermediate_size" : "hidden_dim") ?? 3072
-        maxPositionEmbeddings = try value(Int.self, "max_position_embeddings") ?? 512
-        typeVocabularySize = isBert ? (try value(Int.self, "type_vocab_size") ?? 2) : 0
+        maxPositionEmbeddings = try value(Int.self, "max_position_embeddings") ?? (isMPNet ? 514 : 512)
+        typeVocabularySize = architecture == .bert ? (try value(Int.self, "type_vocab_size") ?? 2) : 0
         layerNormEpsilon = isBert ? Float(try value(Double.self, "layer_norm_eps") ?? 1e-12) : 1e-12
+        relativeAttentionBucketCount = isMPNet
+            ? try value(Int.self, "relative_attention_num_buckets") ?? MPNetPositions.bucketCount : 0
         let activationName = try value(String.self, isBert ? "hidden_act" : "activation") ?? "gelu"
         switch activationName {
         case "gelu": activation = .gelu
@@ -112,7 +136,7 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
         default: throw BertConfigurationError.unsupportedValue(field: isBert ? "hidden_act" : "activation",
                                                               value: activationName, supported: "gelu, gelu_new, gelu_pytorch_tanh, relu")
         }
-        if isBert, let kind = try value(String.self, "position_embedding_type"), kind != "absolute" {
+        if architecture == .bert, let kind = try value(String.self, "position_embedding_type"), kind != "absolute" {
             throw BertConfigurationError.unsupportedValue(field: "position_embedding_type", value: kind, supported: "absolute")
         }
         try validate()
@@ -127,6 +151,20 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
         for (field, size) in sizes where size <= 0 {
             throw BertConfigurationError.unsupportedValue(field: field, value: String(size), supported: "a positive number")
         }
+        if architecture == .mpnet {
+            // transformers' MPNet always looks up MPNetPositions.bucketCount (32) buckets, whatever
+            // the config says: a smaller table would be indexed out of range.
+            guard relativeAttentionBucketCount >= MPNetPositions.bucketCount else {
+                throw BertConfigurationError.unsupportedValue(
+                    field: "relative_attention_num_buckets", value: String(relativeAttentionBucketCount),
+                    supported: "at least \(MPNetPositions.bucketCount), the buckets MPNet's attention bias uses")
+            }
+            guard maxPositionEmbeddings > firstPositionID else {
+                throw BertConfigurationError.unsupportedValue(
+                    field: "max_position_embeddings", value: String(maxPositionEmbeddings),
+                    supported: "more than \(firstPositionID) (MPNet's position ids start at \(firstPositionID))")
+            }
+        }
         if hiddenSize % attentionHeadCount != 0 {
             throw BertConfigurationError.unsupportedValue(
                 field: "hidden size", value: String(hiddenSize),
@@ -135,7 +173,7 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
     }
 }
 
-/// Why a `config.json` cannot be used as a BERT / DistilBERT encoder configuration.
+/// Why a `config.json` cannot be used as a BERT / DistilBERT / MPNet encoder configuration.
 public enum BertConfigurationError: Error, Equatable, CustomStringConvertible, LocalizedError {
     case unsupportedModelType(String)
     case unknownArchitecture([String])
@@ -144,9 +182,9 @@ public enum BertConfigurationError: Error, Equatable, CustomStringConvertible, L
     public var description: String {
         switch self {
         case let .unsupportedModelType(type):
-            return "unsupported model_type \"\(type)\" (supported: bert, distilbert)"
+            return "unsupported model_type \"\(type)\" (supported: bert, distilbert, mpnet)"
         case let .unknownArchitecture(names):
-            return "config.json has no model_type and its architectures \(names) name neither BERT nor DistilBERT"
+            return "config.json has no model_type and its architectures \(names) name none of BERT, DistilBERT, MPNet"
         case let .unsupportedValue(field, value, supported):
             return "unsupported \(field) \"\(value)\" (expected \(supported))"
         }

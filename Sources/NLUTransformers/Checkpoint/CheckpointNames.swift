@@ -4,13 +4,15 @@ import NLUCore
 /// checkpoint. A task model (`BertForQuestionAnswering`) stores the encoder under the prefix, a bare
 /// encoder (`BertModel`, the `Transformer` module of a sentence-transformers model) without it;
 /// ``CheckpointTensors`` accepts both. MiniLM- and paraphrase-style sentence-transformers models are
-/// BERT checkpoints (`model_type: bert`) with other sizes, so they need no entry of their own.
+/// BERT checkpoints (`model_type: bert`) with other sizes, so they need no entry of their own;
+/// MPNet (all-mpnet-base-v2) has its own names (`mpnet.encoder.layer.N.attention.attn.q`, ...).
 extension BertConfiguration.Architecture {
     /// The prefix a task model puts before the encoder's tensor names.
     package var checkpointPrefix: String {
         switch self {
         case .bert: "bert."
         case .distilbert: "distilbert."
+        case .mpnet: "mpnet."
         }
     }
 }
@@ -23,5 +25,6 @@ package func makeEncoder(configuration: BertConfiguration, tensors: CheckpointTe
     switch configuration.architecture {
     case .bert: try BertEncoder(configuration: configuration, checkpoint: tensors, precision: precision)
     case .distilbert: try DistilBertEncoder(configuration: configuration, checkpoint: tensors, precision: precision)
+    case .mpnet: try MPNetEncoder(configuration: configuration, checkpoint: tensors, precision: precision)
     }
 }

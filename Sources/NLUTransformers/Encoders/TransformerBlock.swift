@@ -1,7 +1,8 @@
 import NLUCore
 
-/// One post-layer-norm transformer block, the shape BERT and DistilBERT share:
-/// self-attention, residual + layer norm, feed-forward, residual + layer norm.
+/// One post-layer-norm transformer block, the shape BERT, DistilBERT and MPNet share:
+/// self-attention (MPNet: plus a relative position bias on the scores), residual + layer norm,
+/// feed-forward, residual + layer norm.
 ///
 /// The forward pass works on raw buffers of an ``EncoderWorkspace`` with weights packed at load:
 /// one GEMM makes queries, keys and values side by side in a [rows, 3·hidden] matrix (queries
@@ -20,15 +21,17 @@ package struct TransformerBlock: Sendable {
     /// Runs the block on `workspace.hidden` in place for `batch.batchSize` sequences of
     /// `batch.sequenceLength` positions; `lengths[b]` is how many leading positions of sequence b
     /// are attended (padding after them is neither a query nor a key), and `keyMasks[b]`, when
-    /// present, masks keys inside that prefix.
+    /// present, masks keys inside that prefix. `positionBias`, when present, is added to every
+    /// head's scores before the mask.
     func callAsFunction(_ workspace: EncoderWorkspace, batch: EncoderBatch, lengths: [Int], keyMasks: [[Float]?],
-                        configuration: BertConfiguration) {
+                        positionBias: RelativePositionBias? = nil, configuration: BertConfiguration) {
         let rows = batch.batchSize * batch.sequenceLength
         let hiddenSize = configuration.hiddenSize
         let epsilon = configuration.layerNormEpsilon
         queryKeyValue.apply(workspace.hidden, rows: rows, into: workspace.queryKeyValue)
         Kernels.multiHeadAttention(queryKeyValue: workspace.queryKeyValue, rowStride: 3 * hiddenSize,
                                    sequenceLength: batch.sequenceLength, lengths: lengths, keyMasks: keyMasks,
+                                   relativeBias: positionBias?.values,
                                    heads: configuration.attentionHeadCount, headSize: configuration.headSize,
                                    context: workspace.context, contextStride: hiddenSize)
         // hidden = LayerNorm(hidden + context · Wᵀ + b): the residual is the GEMM's accumulator.

@@ -1,6 +1,6 @@
 import NLUCore
 
-/// What BERT and DistilBERT encoders have in common for every task built on them: a configuration, an
+/// What BERT, DistilBERT and MPNet encoders have in common for every task built on them: a configuration, an
 /// embedding step, and a stack of ``TransformerBlock``s run over an ``EncoderWorkspace``.
 ///
 ///     let encoder = try BertEncoder(configuration: config, checkpoint: tensors)
@@ -17,16 +17,22 @@ package protocol WorkspaceEncoder: TransformerEncoder {
     var blocks: [TransformerBlock] { get }
     /// Writes the (layer-normed) input embeddings into `workspace.hidden`.
     func embed(_ batch: EncoderBatch, into workspace: EncoderWorkspace) throws
+    /// The bias every layer adds to its attention scores for sequences of `sequenceLength`
+    /// positions (MPNet's relative positions), or nil (BERT, DistilBERT).
+    func attentionBias(sequenceLength: Int) -> RelativePositionBias?
 }
 
 extension WorkspaceEncoder {
+    /// Absolute-position encoders add nothing to the attention scores.
+    package func attentionBias(sequenceLength: Int) -> RelativePositionBias? { nil }
+
     /// Runs embeddings and every block; the result is in `workspace.hidden`. `feedForwardRows`
     /// bounds the rows per feed-forward chunk (see ``EncoderWorkspace/feedForwardRows``).
     package func encode(_ batch: EncoderBatch, feedForwardRows: Int = 1024) throws -> EncoderWorkspace {
         let config = configuration
-        guard batch.sequenceLength <= config.maxPositionEmbeddings else {
+        guard batch.sequenceLength <= config.maxSequenceLength else {
             throw ModelError.invalidFeatureValue(
-                "wordIDs", reason: "sequence length \(batch.sequenceLength) exceeds the model's \(config.maxPositionEmbeddings) positions")
+                "wordIDs", reason: "sequence length \(batch.sequenceLength) exceeds the model's \(config.maxSequenceLength) positions")
         }
         let workspace = EncoderWorkspace(rows: batch.batchSize * batch.sequenceLength, hiddenSize: config.hiddenSize,
                                          intermediateSize: config.intermediateSize, feedForwardRows: feedForwardRows)
@@ -38,8 +44,9 @@ extension WorkspaceEncoder {
             let prefix = batch.attentionMask[(row * batch.sequenceLength)..<(row * batch.sequenceLength + lengths[row])]
             return prefix.contains(0) ? prefix.map { $0 == 0 ? -Float.infinity : 0 } : nil
         }
+        let bias = attentionBias(sequenceLength: batch.sequenceLength)
         for block in blocks {
-            block(workspace, batch: batch, lengths: lengths, keyMasks: keyMasks, configuration: config)
+            block(workspace, batch: batch, lengths: lengths, keyMasks: keyMasks, positionBias: bias, configuration: config)
         }
         return workspace
     }

@@ -3,6 +3,7 @@ import Foundation
 import NLUKit
 
 extension SearchMode: ExpressibleByArgument {}
+extension FusionFunction: ExpressibleByArgument {}
 
 /// `nlu index search DB [QUERY]`: the best chunks for each query.
 struct IndexSearchCommand: ParsableCommand {
@@ -14,7 +15,7 @@ struct IndexSearchCommand: ParsableCommand {
         --json, one line per query: {"query": ..., "results": [{"document": ID, "chunk": N, \
         "score": S, "start": A, "end": B, "text": ...}]}, start/end being Unicode-scalar offsets of \
         the chunk in its document. Scores: keyword BM25, vector cosine, hybrid the fused \
-        reciprocal-rank score.
+        score (convex: the weighted sum of min-max normalised scores; rrf: Σ w / (k + rank)).
         """)
 
     @Argument(help: ArgumentHelp("The index file, or a postgres:// URL.", valueName: "db"))
@@ -32,17 +33,20 @@ struct IndexSearchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only documents whose metadata has this value at this key (repeatable; all must match).", valueName: "key=value"))
     var filter: [String] = []
 
-    @Option(help: ArgumentHelp("Hybrid: the reciprocal-rank constant.", valueName: "k"))
-    var rrfK: Double = FusionOptions().k
+    @Option(help: ArgumentHelp("Hybrid: how the two rankings are combined, rrf (reciprocal ranks) or convex (normalised scores).", valueName: "function"))
+    var fusion: FusionFunction = FusionOptions().function
 
-    @Option(help: ArgumentHelp("Hybrid: the keyword ranking's weight.", valueName: "w"))
-    var keywordWeight: Double = FusionOptions().keywordWeight
+    @Option(help: ArgumentHelp("Hybrid, rrf: the reciprocal-rank constant (default \(FusionOptions.defaults(for: .rrf).k)).", valueName: "k"))
+    var rrfK: Double?
 
-    @Option(help: ArgumentHelp("Hybrid: the vector ranking's weight.", valueName: "w"))
-    var vectorWeight: Double = FusionOptions().vectorWeight
+    @Option(help: ArgumentHelp("Hybrid: the keyword ranking's weight (default: rrf \(FusionOptions.defaults(for: .rrf).keywordWeight), convex \(FusionOptions.defaults(for: .convex).keywordWeight)).", valueName: "w"))
+    var keywordWeight: Double?
 
-    @Option(help: ArgumentHelp("Hybrid: results of each mode that enter the fusion.", valueName: "n"))
-    var candidates: Int = FusionOptions().candidateDepth
+    @Option(help: ArgumentHelp("Hybrid: the vector ranking's weight (default: rrf \(FusionOptions.defaults(for: .rrf).vectorWeight), convex \(FusionOptions.defaults(for: .convex).vectorWeight)).", valueName: "w"))
+    var vectorWeight: Double?
+
+    @Option(help: ArgumentHelp("Hybrid: results of each mode that enter the fusion (default: rrf \(FusionOptions.defaults(for: .rrf).candidateDepth), convex \(FusionOptions.defaults(for: .convex).candidateDepth)).", valueName: "n"))
+    var candidates: Int?
 
     @Option(help: ArgumentHelp("Load the embedding model from here instead of the location recorded in the index.", valueName: "model"))
     var model: String?
@@ -59,7 +63,7 @@ struct IndexSearchCommand: ParsableCommand {
             conditions[String(condition[..<equals])] = String(condition[condition.index(after: equals)...])
         }
         return SearchOptions(k: k, mode: mode, filter: conditions,
-                             fusion: FusionOptions(k: rrfK, keywordWeight: keywordWeight, vectorWeight: vectorWeight,
+                             fusion: FusionOptions(function: fusion, k: rrfK, keywordWeight: keywordWeight, vectorWeight: vectorWeight,
                                                    candidateDepth: candidates))
     }
 
