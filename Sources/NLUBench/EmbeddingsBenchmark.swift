@@ -20,7 +20,7 @@ struct EmbeddingsBenchmark: ParsableCommand {
     @Option(help: "Write the embeddings here as raw float32, row after row.")
     var vectors: String
 
-    @Option(help: "Write each sentence's token ids here, one JSON array per line.")
+    @Option(name: .customLong("token-ids"), help: "Write each sentence's token ids here, one JSON array per line.")
     var tokenIDs: String?
 
     @Option(help: "Texts per encoder pass.")

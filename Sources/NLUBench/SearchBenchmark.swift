@@ -75,8 +75,10 @@ struct SearchBenchmark: ParsableCommand {
 
         var settings: [(String, SearchOptions)] = SearchMode.allCases.map { ($0.rawValue, SearchOptions(k: k, mode: $0)) }
         for spec in fusion {
-            let fields = spec.split(separator: ":")
-            let function = fields.first.flatMap { FusionFunction(rawValue: String($0)) }
+            // k:keywordWeight:vectorWeight:depth (four numbers, the earlier form) is RRF.
+            var fields = spec.split(separator: ":").map(String.init)
+            if fields.count == 4, fields.allSatisfy({ Double($0) != nil }) { fields.insert("rrf", at: 0) }
+            let function = fields.first.flatMap { FusionFunction(rawValue: $0) }
             let parts = fields.dropFirst().compactMap { Double($0) }
             let fusion: FusionOptions
             switch (function, parts.count) {

@@ -37,6 +37,29 @@ import Testing
         #expect(temperatures.map(\.2) == ["Degree", "F"])
     }
 
+    /// Recognizers-Text's TemperatureModel spec: "convert 51 fahrenheit to degrees celsius" has the amount
+    /// and the bare scale `{"unit": "C"}`, with no value.
+    @Test func aScaleNamedWithoutAnAmountIsAUnitWithNoValue() throws {
+        let entities = BuiltinRecognizer(types: [.temperature]).entities(in: "could you convert 51 fahrenheit to degrees celsius",
+                                                                          reference: ReferenceTime(date: CivilDate(year: 2016, month: 11, day: 7)!))
+        #expect(entities.map(\.text) == ["51 fahrenheit", "degrees celsius"])
+        #expect(entities.map(\.resolution) == [.value("51", unit: "F"), .unit("C")])
+        #expect(entities.map(\.scalarRange) == [18..<31, 35..<50])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(String(decoding: try encoder.encode(entities[1].resolution), as: UTF8.self) == #"{"unit":"C"}"#)
+        // Single letters stay units only after an amount ("F Block", "13F filing").
+        #expect(BuiltinRecognizer(types: [.temperature]).entities(in: "PA 23456 F Block, the F and C keys").isEmpty)
+    }
+
+    /// Words are compared lowercased; letters beyond ASCII too ("ÉTÉ" is "été"), with offsets in scalars.
+    @Test func wordsAreLowercasedBeyondASCIIWithScalarOffsets() {
+        let entities = BuiltinRecognizer(types: [.number]).entities(in: "ÉTÉ Zürich TWENTY-ONE straße 7")
+        #expect(entities.map(\.text) == ["TWENTY-ONE", "7"])
+        #expect(entities.map(\.resolution.value) == ["21", "7"])
+        #expect(entities.map(\.scalarRange) == [11..<21, 29..<30])
+    }
+
     @Test func emailsURLsAndPhoneNumbers() {
         let text = "call me on +1 (425) 555-0199 or mail Bob.Smith@Example.com, see https://example.com/a?b=1."
         let result = found(text, [.email, .url, .phonenumber])

@@ -73,6 +73,8 @@ func corpusEntity(_ entity: BuiltinEntity) -> CorpusCase.Entity {
         resolution.value = value
         resolution.unit = unit
         resolution.isoCurrency = iso
+    case .unit(let unit):
+        resolution.unit = unit
     case .dateTimes(let values):
         resolution.values = values
     }
@@ -80,8 +82,10 @@ func corpusEntity(_ entity: BuiltinEntity) -> CorpusCase.Entity {
                              end: entity.scalarRange.upperBound, text: entity.text, resolution: resolution)
 }
 
+/// Entities in order of position (the specs list some in the order their extractor's passes found
+/// them, which carries no meaning), texts lowercased, date-time readings in one order.
 private func normalized(_ entities: [CorpusCase.Entity]) -> [CorpusCase.Entity] {
-    entities.map { entity in
+    entities.sorted { ($0.start, $0.end) < ($1.start, $1.end) }.map { entity in
         var entity = entity
         entity.text = entity.text.lowercased()
         entity.resolution.values = entity.resolution.values?.sorted { describe($0) < describe($1) }

@@ -133,6 +133,19 @@ import Testing
         #expect(values("in 2 hours").first?.2.map(\.value) == ["2016-11-07 18:12:00"])
     }
 
+    /// Duckling's phrasings: minutes after hours without their unit, quarters of an hour, "more"/"extra".
+    @Test func durationsWithBareMinutesQuartersAndComparatives() {
+        func duration(_ text: String) -> [String] { values(text).filter { $0.0 == .duration }.flatMap { $0.2.map { "\($0.timex) \($0.value ?? "")" } } }
+        #expect(duration("1 hour thirty") == ["PT1H30M 5400"])               // 3600 + 30·60
+        #expect(duration("2 hours and 10") == ["PT2H10M 7800"])              // 7200 + 600
+        #expect(duration("2 hours and 10 people") == ["PT2H 7200"])          // a word after: not minutes
+        #expect(duration("one and a quarter of hour") == ["PT1.25H 4500"])   // 1.25 · 3600
+        #expect(duration("two and three quarters hours") == ["PT2.75H 9900"])
+        #expect(duration("five and half min") == ["PT5.5M 330"])
+        #expect(duration("2 extra minutes") == ["PT2M 120"])
+        #expect(values("in 2 more minutes").map(\.2) == [[DateTimeValue(timex: "2016-11-07T16:14:00", type: "datetime", value: "2016-11-07 16:14:00")]])
+    }
+
     @Test func setsAreNotResolved() {
         #expect(values("every Monday").first?.2 == [DateTimeValue(timex: "XXXX-WXX-1", type: "set", value: "not resolved")])
         #expect(values("weekly").first?.2.first?.timex == "P1W")

@@ -20,8 +20,8 @@ import Testing
     ]
     /// Date-time fixtures, whose cases list the LUIS readings that agree with Duckling's value.
     static let readingFloors: [(String, Double)] = [
-        ("duration", 0.61),
-        ("time", 0.33),
+        ("duration", 0.92),
+        ("time", 0.34),
     ]
 
     @Test(arguments: exactFloors.map(\.0))

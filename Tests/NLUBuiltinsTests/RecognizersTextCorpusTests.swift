@@ -12,7 +12,7 @@ import Testing
         ("ordinal", [.ordinal], 0.96),
         ("percentage", [.percentage], 0.85),
         ("currency", [.currency], 0.88),
-        ("temperature", [.temperature], 0.76),
+        ("temperature", [.temperature], 0.97),
         ("email", [.email], 0.95),
         ("url", [.url], 0.93),
         ("phonenumber", [.phonenumber], 0.85),

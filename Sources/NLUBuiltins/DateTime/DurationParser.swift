@@ -48,6 +48,15 @@ struct DurationParser {
         } else if let number = numbers.parse(at: index), number.kind != .ordinal, !(number.value.double < 0) {
             amount = number.value.double
             position = number.endToken
+            // "one and a quarter of hour", "two and three quarters hours", "five and half min" (Duckling).
+            if number.value.isInteger, let (fraction, after) = andFraction(at: position) {
+                amount += fraction
+                position = after
+            } else if !number.value.isInteger, text.word(position) == "of",
+                      let unitWord = text.word(position + 1), DateTimeWords.units[unitWord] != nil {
+                // "one and three quarters of hour": the number reader took the fraction.
+                position += 1
+            }
         } else if token.isDigits, let value = Double(token.text) {
             // "30min", "2hrs": digits glued to a unit, which the number reader refuses.
             amount = value
@@ -55,11 +64,55 @@ struct DurationParser {
         } else {
             return nil
         }
+        // "2 more minutes", "two additional minutes", "2 fewer minutes": the amount is the duration said.
+        if let word = text.word(position), Self.comparatives.contains(word), let unitWord = text.word(position + 1),
+           DateTimeWords.units[unitWord] != nil {
+            position += 1
+        }
         guard amount.isFinite, amount < 1e9, let unitWord = text.word(position), let unit = DateTimeWords.units[unitWord] else { return nil }
         // "s" and "h" alone are units only glued to digits ("30s", "2h").
         if unitWord.count == 1, text[position].spaceBefore { return nil }
         if let after = text.token(position + 1), after.isWord, !after.spaceBefore { return nil }
         return (amount, unit, position + 1)
+    }
+
+    private static let comparatives: Set<String> = ["more", "additional", "extra", "less", "fewer"]
+    private static let quarterCounts: [String: Double] = ["a": 1, "one": 1, "two": 2, "three": 3]
+
+    /// "and a half", "and half", "and quarter", "and a quarter of", "and three quarters of" after a whole
+    /// number, before a unit: the fraction and the index of the unit.
+    private func andFraction(at index: Int) -> (Double, Int)? {
+        guard text.word(index) == "and" else { return nil }
+        var position = index + 1
+        var count = 1.0
+        if let word = text.word(position), let said = Self.quarterCounts[word] {
+            count = said
+            position += 1
+        }
+        guard let word = text.word(position) else { return nil }
+        let fraction: Double
+        switch word {
+        case "half" where count == 1: fraction = 0.5
+        case "quarter", "quarters": fraction = count / 4
+        default: return nil
+        }
+        position += 1
+        if text.word(position) == "of" { position += 1 }
+        guard let unitWord = text.word(position), DateTimeWords.units[unitWord] != nil else { return nil }
+        return (fraction, position)
+    }
+
+    /// "1 hour thirty", "2 hours and 10": minutes said without their unit after hours, ending the text or
+    /// a clause (Duckling's reading); not when a word follows ("2 hours and 10 people").
+    private func bareMinutes(after index: Int) -> (Double, Int)? {
+        var position = index
+        if text.word(position) == "and" { position += 1 }
+        guard let token = text.token(position), token.isDigits || token.isWord,
+              let number = numbers.parse(at: position), number.kind == .cardinal, number.value.isInteger,
+              number.value.double >= 1, number.value.double < 60 else { return nil }
+        if let next = text.token(number.endToken), !next.isSymbol(",") && !next.isSymbol(".") && !next.isSymbol("?")
+            && !next.isSymbol("!") { return nil }
+        return (number.value.double, number.endToken)
     }
 
     /// A whole duration at `index`, several amounts joined by "and" or "," included.
@@ -75,6 +128,10 @@ struct DurationParser {
             end += 2
         }
         parts.append((amount, unit))
+        if unit.letter == "H", unit.isTime, amount == amount.rounded(), let (minutes, after) = bareMinutes(after: end) {
+            parts.append((minutes, DateTimeWords.units["minutes"]!))
+            end = after
+        }
         while parts.count < 4 {
             var next = end
             if let joiner = text.token(next), joiner.isSymbol(",") || joiner.text == "and" { next += 1 }

@@ -73,34 +73,44 @@ enum CurrencyUnits {
     /// The most tokens any phrase of the table has.
     static let longestPhrase: Int = table.keys.map { $0.split(separator: " ").count }.max() ?? 1
 
-    /// Every phrase's proper beginnings ("u", "u .", "u . s" for "u . s . dollar"): a look-up stops as soon
-    /// as the words read so far begin no phrase, so most tokens cost one dictionary probe.
-    static let beginnings: Set<String> = {
-        var beginnings = Set<String>()
+    /// A phrase of the table or a proper beginning of one ("u", "u .", "u . s" for "u . s . dollar").
+    struct Phrase: Sendable {
+        /// The unit when the phrase is a whole one.
+        var unit: Unit?
+        /// Whether a longer phrase begins with this one.
+        var continues: Bool
+    }
+
+    /// Every phrase and every proper beginning of one, in one table: a look-up stops as soon as the words
+    /// read so far begin no phrase, so most tokens cost one dictionary probe.
+    static let phrases: [String: Phrase] = {
+        var phrases = table.mapValues { Phrase(unit: $0, continues: false) }
         for phrase in table.keys {
             var words = phrase.split(separator: " ")
             while words.count > 1 {
                 words.removeLast()
-                beginnings.insert(words.joined(separator: " "))
+                phrases[words.joined(separator: " "), default: Phrase(unit: nil, continues: true)].continues = true
             }
         }
-        return beginnings
+        return phrases
     }()
 
     /// The longest currency phrase starting at token `index`, with its last token.
     static func unit(in text: TokenizedText, at index: Int) -> (unit: Unit, last: Int)? {
-        var phrase = ""
+        guard index >= 0, index < text.count, !text[index].isDigits else { return nil }
+        let phrases = Self.phrases
+        var phrase = text[index].text
         var best: (Unit, Int)?
         var position = index
-        while position < min(text.count, index + longestPhrase) {
-            let token = text[position]
-            if position > index && token.spaceBefore && token.kind == .symbol && token.text != "$" { break }
-            phrase += (phrase.isEmpty ? "" : " ") + token.text
-            if let unit = table[phrase] { best = (unit, position) }
-            if !beginnings.contains(phrase) { break }
+        while let found = phrases[phrase] {
+            if let unit = found.unit { best = (unit, position) }
             position += 1
+            guard found.continues, position < min(text.count, index + longestPhrase) else { break }
+            let token = text[position]
+            if token.spaceBefore && token.kind == .symbol && token.text != "$" { break }
+            phrase += " " + token.text
         }
-        if best == nil, let token = text.token(index), let millions = millionsOfISO(token) { best = (millions, index) }
+        if best == nil, let millions = millionsOfISO(text[index]) { best = (millions, index) }
         guard let best else { return nil }
         // A unit glued to letters that follow ("dollarstore") is no unit.
         if let after = text.token(best.1 + 1), after.isWord, !after.spaceBefore, text[best.1].isWord { return nil }

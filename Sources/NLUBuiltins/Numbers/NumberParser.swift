@@ -23,27 +23,27 @@ struct NumberMatch: Sendable {
 final class NumberParser {
     let text: TokenizedText
     static let maxTokens = 32
-    private var known: [Bool]
-    private var results: [NumberMatch?]
+    /// What `parse(at:)` found at each token; one array (read once, written once per call) because
+    /// every access to a class's stored array is checked for exclusivity, and this is the hottest path.
+    private enum Cached { case unknown, absent, number(NumberMatch) }
+    private var cache: [Cached]
 
     init(_ text: TokenizedText) {
         self.text = text
-        known = []
-        results = []
+        cache = [Cached](repeating: .unknown, count: text.count)
     }
 
     /// The number starting at token `index` (a sign "-", "minus" or "negative" included), or nil.
     func parse(at index: Int) -> NumberMatch? {
         guard index >= 0, index < text.count else { return nil }
-        if known.isEmpty {
-            known = [Bool](repeating: false, count: text.count)
-            results = [NumberMatch?](repeating: nil, count: text.count)
+        switch cache[index] {
+        case .absent: return nil
+        case .number(let match): return match
+        case .unknown:
+            let result = parseUncached(at: index)
+            cache[index] = result.map(Cached.number) ?? .absent
+            return result
         }
-        if known[index] { return results[index] }
-        let result = parseUncached(at: index)
-        known[index] = true
-        results[index] = result
-        return result
     }
 
     private func parseUncached(at index: Int) -> NumberMatch? {

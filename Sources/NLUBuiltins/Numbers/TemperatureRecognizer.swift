@@ -1,5 +1,7 @@
 /// Finds temperatures: "22 °C", "-5 degrees fahrenheit", "twenty-two degrees", "98.6F"; the unit is
-/// "C", "F", "K" or "Degree" (no scale said), as Recognizers-Text names them.
+/// "C", "F", "K" or "Degree" (no scale said), as Recognizers-Text names them. A scale named without an
+/// amount ("convert 10 celsius to **fahrenheit**", "to **degrees celsius**") is a temperature with a unit
+/// and no value, as Recognizers-Text reports it; an amount with its unit, being longer, wins over it.
 struct TemperatureRecognizer: EntityRecognizer {
     var produces: Set<BuiltinEntityType> { [.temperature] }
 
@@ -11,6 +13,23 @@ struct TemperatureRecognizer: EntityRecognizer {
     private static let degrees: Set<String> = ["degree", "degrees", "deg", "°", "º"]
 
     func recognize(_ text: TokenizedText, context: RecognitionContext, into matches: inout [EntityMatch]) {
+        recognizeAmounts(text, context: context, into: &matches)
+        recognizeBareScales(text, into: &matches)
+    }
+
+    /// "fahrenheit", "degrees celsius": a scale spelled out (not "F" or "C", which are too often something
+    /// else), with "degree(s)" in front when said.
+    private func recognizeBareScales(_ text: TokenizedText, into matches: inout [EntityMatch]) {
+        for index in 0..<text.count {
+            let token = text[index]
+            guard token.isWord, token.text.count > 1, let scale = Self.scales[token.text] else { continue }
+            var first = index
+            if index > 0, text[index - 1].isWord, Self.degrees.contains(text[index - 1].text) { first = index - 1 }
+            matches.append(EntityMatch(type: .temperature, tokens: text, first: first, last: index, resolution: .unit(scale)))
+        }
+    }
+
+    private func recognizeAmounts(_ text: TokenizedText, context: RecognitionContext, into matches: inout [EntityMatch]) {
         let parser = context.numbers
         let numbers = NumberRecognizer()
         var index = 0

@@ -3,13 +3,16 @@
 /// - `value`: numbers, ordinals, percentages (`"50"` for "50%"), emails, URLs, phone numbers;
 ///   currencies and temperatures add a `unit` ("Dollar", "C") and currencies an ISO code.
 ///   Values are decimal text: a number too large for `Int64`/`Double` keeps its digits.
+/// - `unit`: a unit named without an amount ("convert 10 celsius to **fahrenheit**"): Recognizers-Text
+///   returns such a mention as `{"unit": "F"}`, with no value.
 /// - `dateTimes`: the LUIS datetimeV2 `values`, one per reading (an ambiguous "Monday" has a past
 ///   and a future one), each with its TIMEX expression.
 public enum BuiltinResolution: Sendable, Equatable, Encodable {
     case value(String, unit: String? = nil, isoCurrency: String? = nil)
+    case unit(String)
     case dateTimes([DateTimeValue])
 
-    /// The single value of a non-date-time entity (nil for date-times).
+    /// The single value of a non-date-time entity (nil for date-times and units without an amount).
     public var value: String? {
         if case .value(let value, _, _) = self { return value }
         return nil
@@ -24,6 +27,8 @@ public enum BuiltinResolution: Sendable, Equatable, Encodable {
             try container.encode(value, forKey: .value)
             try container.encodeIfPresent(unit, forKey: .unit)
             try container.encodeIfPresent(isoCurrency, forKey: .isoCurrency)
+        case .unit(let unit):
+            try container.encode(unit, forKey: .unit)
         case .dateTimes(let values):
             try container.encode(values, forKey: .values)
         }

@@ -14,7 +14,7 @@ struct TokenizedText: Sendable {
         var spaceBefore = true
         while index < scalars.count {
             let scalar = scalars[index]
-            if scalar.properties.isWhitespace {
+            if Self.isWhitespace(scalar) {
                 spaceBefore = true
                 index += 1
                 continue
@@ -39,9 +39,8 @@ struct TokenizedText: Sendable {
                 kind = .symbol
                 index += 1
             }
-            var text = String(String.UnicodeScalarView(scalars[start..<index]))
-            let capitalized = kind == .word && scalar.properties.isUppercase
-            if kind == .word { text = text.lowercased() }
+            let text = Self.tokenText(scalars[start..<index], lowercased: kind == .word)
+            let capitalized = kind == .word && (scalar.value < 128 ? scalar.value >= 65 && scalar.value <= 90 : scalar.properties.isUppercase)
             tokens.append(Token(kind: kind, text: text, start: start, end: index, spaceBefore: spaceBefore,
                                 capitalized: capitalized))
             spaceBefore = false
@@ -71,6 +70,26 @@ struct TokenizedText: Sendable {
     /// The text from the start of token `first` to the end of token `last` (inclusive), as written.
     func text(from first: Int, through last: Int) -> String {
         String(String.UnicodeScalarView(scalars[tokens[first].start..<tokens[last].end]))
+    }
+
+    /// A token's text, lowercased for words. ASCII (nearly every token) is copied byte by byte, which
+    /// costs a fraction of building a `String` from scalars and lowercasing it with Unicode's tables.
+    private static func tokenText(_ scalars: ArraySlice<Unicode.Scalar>, lowercased: Bool) -> String {
+        guard scalars.allSatisfy({ $0.value < 128 }) else {
+            let text = String(String.UnicodeScalarView(scalars))
+            return lowercased ? text.lowercased() : text
+        }
+        return String(unsafeUninitializedCapacity: scalars.count) { buffer in
+            for (offset, scalar) in scalars.enumerated() {
+                let byte = UInt8(scalar.value)
+                buffer[offset] = lowercased && byte >= 65 && byte <= 90 ? byte | 0x20 : byte
+            }
+            return scalars.count
+        }
+    }
+
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 128 ? scalar == " " || (scalar.value >= 9 && scalar.value <= 13) : scalar.properties.isWhitespace
     }
 
     static func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 48 && scalar.value <= 57 }

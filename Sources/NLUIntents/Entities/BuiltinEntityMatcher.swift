@@ -70,11 +70,13 @@ public struct BuiltinEntityMatcher: Sendable {
     /// percentage, amount, temperature, e-mail, URL or phone number (`"1500"`); for a date-time, the last
     /// reading's value (LUIS lists the past reading before the future one: the future is what a request
     /// means), a range as `start/end` (ISO 8601 interval notation, a missing side left empty), a set or a
-    /// reading without a value as its TIMEX.
+    /// reading without a value as its TIMEX; a unit said without an amount ("fahrenheit") as the unit.
     public static func value(of resolution: BuiltinResolution) -> String {
         switch resolution {
         case .value(let value, _, _):
             return value
+        case .unit(let unit):
+            return unit
         case .dateTimes(let readings):
             guard let reading = readings.last else { return "" }
             if let value = reading.value, value != "not resolved" { return value }

@@ -17,7 +17,8 @@ struct EntitiesExtractCommand: ParsableCommand {
         Output: a table per input, or with --json one JSON object per input line: \
         {"text": ..., "entities": [{"entity", "start", "end", "text", "resolution"}]}, offsets in Unicode \
         scalars (end exclusive); "resolution" is {"value"} (with "unit", "isoCurrency" for money and \
-        temperatures) or {"values": [{"timex", "type", "value" | "start", "end"}]} for date-times.
+        temperatures; {"unit"} alone for a unit said without an amount) or {"values": [{"timex", "type", \
+        "value" | "start", "end"}]} for date-times.
 
         Example: nlu entities extract --reference-time 2016-11-07T10:00:00 --json "transfer $1.5k tomorrow at 7pm"
         """)
@@ -112,6 +113,8 @@ enum EntityTable {
         switch resolution {
         case .value(let value, let unit, let iso):
             return [value, unit, iso.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
+        case .unit(let unit):
+            return unit
         case .dateTimes(let values):
             return values.map { value in
                 let what = value.value ?? "\(value.start ?? "…") to \(value.end ?? "…")"

@@ -37,10 +37,11 @@ extension PostgresDocumentIndex {
     }
 
     /// BM25 as SQLite's FTS5 computes it (k1 = 1.2, b = 0.75; idf = ln((N − n + 0.5) / (n + 0.5)),
-    /// floored at 1e-6), over PostgreSQL's English lexemes: a chunk's length is its tokens after stop
-    /// words, N the chunks, n those holding the term. The query's terms are `$1` (words separated by
+    /// floored at 1e-6), over the index's English lexemes: a chunk's length is its tokens, N the
+    /// chunks, n those holding the term. The query's terms are `$1` (words separated by
     /// spaces) and `$2` (the same OR-ed, a tsquery); `filterSQL` keeps documents `d`; the limit is `$limit`.
     func bm25SQL(filterSQL: String, limit: Int) -> String {
+        let configuration = keepsKeywordStatistics ? "'\(schema).nlukit_english'" : "'english'"
         let length = keepsKeywordStatistics ? "c.keyword_length" : "(SELECT coalesce(sum(array_length(u.positions, 1)), 0) FROM unnest(c.keywords) u)"
         let totals = keepsKeywordStatistics
             ? "SELECT chunks::float8 AS n, CASE WHEN chunks > 0 THEN tokens::float8 / chunks ELSE 0 END AS avgdl FROM \(schema).keyword_totals"
@@ -49,12 +50,12 @@ extension PostgresDocumentIndex {
         return """
             WITH terms AS MATERIALIZED (
                 SELECT t.lexeme, (SELECT count(*) FROM \(schema).chunks c WHERE c.keywords @@ quote_literal(t.lexeme)::tsquery)::float8 AS df
-                FROM unnest(tsvector_to_array(to_tsvector('english', $1))) AS t(lexeme)
+                FROM unnest(tsvector_to_array(to_tsvector(\(configuration), $1))) AS t(lexeme)
             ), totals AS MATERIALIZED (\(totals)),
             matched AS MATERIALIZED (
                 SELECT d.id, c.position, c.start, c."end", c.text, c.keywords, \(length)::float8 AS dl
                 FROM \(schema).chunks c JOIN \(schema).documents d ON d.number = c.document
-                WHERE c.keywords @@ to_tsquery('english', $2)\(filterSQL)
+                WHERE c.keywords @@ to_tsquery(\(configuration), $2)\(filterSQL)
             )
             SELECT m.id, m.position,
                 sum(greatest(ln((s.n - t.df + 0.5) / (t.df + 0.5)), 1e-6) * array_length(u.positions, 1) * 2.2
