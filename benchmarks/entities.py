@@ -19,6 +19,11 @@ ratios NLUKit / crfsuite are printed.
 
     pip install python-crfsuite==0.9.12
     python3 benchmarks/entities.py [--skip-build] [--steps crf,gazetteers,encoder] [--max-iterations 150] [--c1 0.1] [--c2 0.1]
+                                   [--crf-builtin-features dataset|all|none] [--per-intent N] [--no-crfsuite]
+    python3 benchmarks/entities.py --auto-table 10,50,200,0     # CRF vs encoder tagger by training-set size
+
+--crf-builtin-features all adds NLUKit's "inside a built-in match of kind X" features to every step (Snips has no
+built-in entities, so the default, dataset, adds none; the crfsuite port has no such features).
 
 The encoder step needs the real model in the Hugging Face cache (bash scripts/install-minilm.sh).
 """
@@ -175,6 +180,50 @@ def nlukit_run(train_paths, test_paths, test, args, nlu, bench, extra):
     return intents, spans, seconds, train_seconds_inside, batch_ms, latency, size, stages
 
 
+def subset(train_paths, per_intent):
+    """The first `per_intent` utterances of each intent, in the same Snips format (so that both sides read the
+    same utterances): a stratified subset, in the files' order."""
+    subset_dir = tempfile.mkdtemp(prefix="nlukit-snips-subset-")
+    subset_paths = []
+    for path in train_paths:
+        raw = open(path, "rb").read()
+        try:
+            content = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            content = json.loads(raw.decode("cp1252", errors="replace"))
+        target = os.path.join(subset_dir, os.path.basename(path))
+        json.dump({k: v[:per_intent] for k, v in content.items()}, open(target, "w", encoding="utf-8"))
+        subset_paths.append(target)
+    return subset_paths
+
+
+def auto_table(sizes, train_paths, test_paths, test, args, nlu, bench):
+    """`--auto-table`: the CRF and the encoder tagger on stratified subsets (N utterances per intent; 0 = all),
+    same test set, NLUKit only, no latency: where the encoder tagger starts to win (SlotTaggerOptions.
+    encoderMinimumUtterances)."""
+    gold = [trimmed(text, spans) for _, text, spans in test]
+    print(f"{'per intent':>10}{'annotated':>11}{'CRF F1':>9}{'sent.':>8}{'encoder F1':>12}{'sent.':>8}{'delta F1':>10}"
+          f"{'CRF s':>8}{'enc. s':>8}", flush=True)
+    for size in sizes:
+        paths = subset(train_paths, size) if size else train_paths
+        annotated = sum(1 for _, _, spans in read_snips(paths) if spans)
+        results = []
+        for step in ("gazetteers", "encoder"):
+            name, extra, _ = STEPS[step]
+            extra = extra + ["--crf-builtin-features", args.crf_builtin_features]
+            if step == "encoder":
+                extra = extra + ["--embeddings", args.embeddings]
+            intents, spans, seconds, *_ = nlukit_run(paths, test_paths, test, args, nlu, bench, extra)
+            f1 = score(gold, spans)[2]
+            sentence = sum(a == b[0] and g == s for a, b, g, s in zip(intents, test, gold, spans)) / len(test)
+            results.append((f1, sentence, seconds))
+        (f_crf, s_crf, t_crf), (f_enc, s_enc, t_enc) = results
+        print(f"{size or 'all':>10}{annotated:>11}{f_crf:9.4f}{s_crf:8.4f}{f_enc:12.4f}{s_enc:8.4f}{f_enc - f_crf:+10.4f}"
+              f"{t_crf:8.1f}{t_enc:8.1f}", flush=True)
+    print("annotated: training utterances with at least one slot (what encoderMinimumUtterances counts); "
+          "sent.: intent and all slots right (the encoder run's intent classifier also gets the sentence embedding).")
+
+
 STEPS = {
     "crf": ("CRF", ["--tagger", "crf", "--crf-gazetteer-folds", "0"], 0),
     "gazetteers": ("+ out-of-fold gazetteers", ["--tagger", "crf", "--crf-gazetteer-folds", "5"], 5),
@@ -190,12 +239,17 @@ def main():
     parser.add_argument("--embeddings", default="sentence-transformers/all-MiniLM-L6-v2")
     parser.add_argument("--no-crfsuite", action="store_true", help="skip python-crfsuite (minutes per step)")
     parser.add_argument("--per-intent", type=int, default=0, help="train on the first N utterances of each intent (0: all)")
+    parser.add_argument("--auto-table", default="", metavar="N,N,...",
+                        help="instead of the steps: CRF vs encoder tagger on N utterances per intent (0: all), e.g. 10,50,200,0")
     parser.add_argument("--no-latency", action="store_true", help="skip nlu-bench's tag latency (no release nlu-bench needed)")
     parser.add_argument("--c1", type=float, default=0.1)
     parser.add_argument("--c2", type=float, default=0.1)
     parser.add_argument("--max-iterations", type=int, default=150)
     parser.add_argument("--delta", type=float, default=1e-4)
+    parser.add_argument("--crf-builtin-features", choices=["dataset", "all", "none"], default="dataset",
+                        help="NLUKit's built-in kinds as tagger features (every step)")
     args = parser.parse_args()
+    args.no_latency = args.no_latency or bool(args.auto_table)
     steps = [step.strip() for step in args.steps.split(",") if step.strip()]
     if not steps or any(step not in STEPS for step in steps):
         sys.exit(f"--steps: expected some of {', '.join(STEPS)}, got {args.steps}")
@@ -205,19 +259,7 @@ def main():
         sys.exit(f"no Snips files in {args.data}")
     train, test = read_snips(train_paths), read_snips(test_paths)
     if args.per_intent:
-        # A subset in the same Snips format, so that both sides read the same utterances.
-        subset_dir = tempfile.mkdtemp(prefix="nlukit-snips-subset-")
-        subset_paths = []
-        for path in train_paths:
-            raw = open(path, "rb").read()
-            try:
-                content = json.loads(raw.decode("utf-8"))
-            except UnicodeDecodeError:
-                content = json.loads(raw.decode("cp1252", errors="replace"))
-            target = os.path.join(subset_dir, os.path.basename(path))
-            json.dump({k: v[:args.per_intent] for k, v in content.items()}, open(target, "w", encoding="utf-8"))
-            subset_paths.append(target)
-        train_paths = subset_paths
+        train_paths = subset(train_paths, args.per_intent)
         train = read_snips(train_paths)
     if not args.skip_build:
         products = "swift build -c release --product nlu" + ("" if args.no_latency else " && swift build -c release --product nlu-bench")
@@ -227,11 +269,20 @@ def main():
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "unknown CPU")
     load = os.getloadavg()[0]
     print(f"Snips benchmark: {len(train)} training utterances, {len(test)} test utterances; {cpu}, {THREADS} threads, "
-          f"load average {load:.1f} at the start; CRF c1={args.c1} c2={args.c2} at most {args.max_iterations} iterations", flush=True)
+          f"load average {load:.1f} at the start; CRF c1={args.c1} c2={args.c2} at most {args.max_iterations} iterations, "
+          f"built-in features: {args.crf_builtin_features}", flush=True)
+    if args.auto_table:
+        try:
+            sizes = [int(size) for size in args.auto_table.split(",") if size.strip()]
+        except ValueError:
+            sys.exit(f"--auto-table: expected comma-separated whole numbers, got {args.auto_table}")
+        auto_table(sizes, train_paths, test_paths, test, args, nlu, bench)
+        return
     gold = [trimmed(text, spans) for _, text, spans in test]
     rows = []
     for step in steps:
         name, extra, folds = STEPS[step]
+        extra = extra + ["--crf-builtin-features", args.crf_builtin_features]
         if step == "encoder":
             extra = extra + ["--embeddings", args.embeddings]
         intents, spans, seconds, inside, batch_ms, latency, size, stages = nlukit_run(train_paths, test_paths, test, args, nlu, bench, extra)
@@ -245,6 +296,9 @@ def main():
         if folds is not None and not args.no_crfsuite:
             theirs_spans, theirs_seconds, theirs_latency, theirs_size = crfsuite_run(train, test, args, folds)
             theirs = (score(gold, theirs_spans)[2], theirs_seconds, theirs_latency)
+        parts = latency.get("tagPartsP50Microseconds", {})
+        stages = stages + ["tag parts p50: " + ", ".join(f"{part} {parts[part] / 1000:.3f} ms" for part in
+                                                         ("features", "wordVectors", "clusters", "crf") if part in parts)] if parts else stages
         rows.append((name, f1, p1, r1, intent_accuracy, sentence, seconds, stages, tag_ms, predict_ms, size, theirs))
     print(f"{'step':28}{'slot F1':>9}{'P':>8}{'R':>8}{'intent':>8}{'sent.':>8}{'train s':>9}{'tag ms':>8}{'pred ms':>8}{'MB':>7}"
           f"   python-crfsuite: F1, train s, tag ms (ratio F1, train)")

@@ -44,6 +44,13 @@ struct EntitiesBenchmark: ParsableCommand {
         let tagging = latencies { tagger.entities(in: $0).count }
         let extraction = latencies { extractor.entities(in: $0).count }
         let prediction = latencies { classifier.predict($0, top: 1).entities.count }
+        // Where the tagging time goes: each part's median over the same passes.
+        var partTimes: [SlotTagger.Part: [Double]] = [:]
+        for _ in 0..<latencyPasses {
+            for text in utterances {
+                for (part, seconds) in tagger.partSeconds(text) { partTimes[part, default: []].append(seconds) }
+            }
+        }
         func p50(_ values: [Double]) -> Double { values[values.count / 2] * 1e6 }
         func p99(_ values: [Double]) -> Double { values[min(values.count - 1, values.count * 99 / 100)] * 1e6 }
         let result: [String: Any] = [
@@ -52,7 +59,8 @@ struct EntitiesBenchmark: ParsableCommand {
             "entitiesLatencyP50Microseconds": p50(extraction), "entitiesLatencyP99Microseconds": p99(extraction),
             "predictLatencyP50Microseconds": p50(prediction), "predictLatencyP99Microseconds": p99(prediction),
             "tagLabels": tagger.crf.labelCount, "tagStateFeatures": tagger.crf.stateFeatureCount,
-            "tagAttributes": tagger.crf.attributes.count,
+            "tagAttributes": tagger.crf.attributes.count, "tagKind": tagger.kind.rawValue,
+            "tagPartsP50Microseconds": Dictionary(uniqueKeysWithValues: partTimes.map { ($0.key.rawValue, p50($0.value.sorted())) }),
         ]
         let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))

@@ -73,6 +73,16 @@ import NLUText
         #expect(encoder.entities(in: "i like odd things").isEmpty)
     }
 
+    @Test func partTimesCoverEachPartOfTaggingInOrder() throws {
+        let plain = try #require(try SlotTagger.train(on: Self.colours, options: Self.options(.crf), wordVectors: ColourEncoder()))
+        let encoder = try #require(try SlotTagger.train(on: Self.colours, options: Self.options(.encoder), wordVectors: ColourEncoder()))
+        #expect(plain.partSeconds("i like teal things").map(\.part) == [.features, .crf])
+        let parts = encoder.partSeconds("i like teal things")
+        #expect(parts.map(\.part) == [.features, .wordVectors, .clusters, .crf])
+        #expect(parts.allSatisfy { $0.seconds >= 0 && $0.seconds < 10 })
+        #expect(encoder.partSeconds("").isEmpty)
+    }
+
     @Test func automaticKindFollowsTheAnnotatedUtteranceCount() throws {
         var options = Self.options(.automatic)
         options.encoderMinimumUtterances = 8    // the dataset has 8 annotated utterances
@@ -81,6 +91,9 @@ import NLUText
         #expect(try SlotTagger.train(on: Self.colours, options: options, wordVectors: ColourEncoder())?.kind == .crf)
         options.encoderMinimumUtterances = 0
         #expect(try SlotTagger.train(on: Self.colours, options: options)?.kind == .crf)   // no encoder given
+        // The default threshold, measured on Snips subsets (docs/entities.md): 8 annotated utterances are too few.
+        #expect(SlotTaggerOptions().encoderMinimumUtterances == 100)
+        #expect(try SlotTagger.train(on: Self.colours, options: Self.options(.automatic), wordVectors: ColourEncoder())?.kind == .crf)
         #expect(throws: EntityTaggerError.invalidOption(option: "tagger kind",
                                                         reason: "the encoder tagger needs an encoder (sentence embeddings model) for its word vectors")) {
             try SlotTagger.train(on: Self.colours, options: Self.options(.encoder))

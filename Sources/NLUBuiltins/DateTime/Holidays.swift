@@ -85,15 +85,15 @@ enum Holiday: Sendable, Equatable {
 
     /// The holiday named at `index` (the longest name), and the index after it.
     static func read(_ text: TokenizedText, at index: Int) -> (Holiday, Int)? {
-        guard let first = text.word(index), firstWords.contains(first) else { return nil }
+        guard let first = text.word(index), let candidates = namesByFirstWord[straightened(first)] else { return nil }
         var best: (Holiday, Int)?
-        for (words, holiday) in names where words[0] == first || words[0] == first.replacingOccurrences(of: "\u{2019}", with: "'") {
+        for (words, holiday) in candidates {
             var position = index
             var matched = true
             for word in words {
                 // "MLK Jr. day": a dot between words is skipped.
                 while let token = text.token(position), token.isSymbol(".") { position += 1 }
-                guard let said = text.word(position), said.replacingOccurrences(of: "\u{2019}", with: "'") == word
+                guard let said = text.word(position), straightened(said) == word
                         || (word.hasSuffix("'") && said == String(word.dropLast())) else {
                     matched = false
                     break
@@ -107,5 +107,14 @@ enum Holiday: Sendable, Equatable {
         return best
     }
 
-    private static let firstWords: Set<String> = Set(names.map { $0.0[0] })
+    /// A word with its typographic apostrophes made straight ("new year’s" is "new year's"); most words
+    /// have none and are returned as they are, without Foundation's string search.
+    private static func straightened(_ word: String) -> String {
+        guard word.unicodeScalars.contains("\u{2019}") else { return word }
+        return String(String.UnicodeScalarView(word.unicodeScalars.map { $0 == "\u{2019}" ? "'" : $0 }))
+    }
+
+    /// The names by their first word, in the order of `names` (the first of equally long matches wins):
+    /// a token that begins no name costs one look-up.
+    private static let namesByFirstWord: [String: [([String], Holiday)]] = Dictionary(grouping: names, by: { $0.0[0] })
 }

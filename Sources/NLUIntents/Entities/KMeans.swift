@@ -43,11 +43,13 @@ enum KMeans {
 
     /// The index of the nearest centroid of each row: argmin ‖x‖² − 2x·c + ‖c‖² = argmin ‖c‖² − 2x·c,
     /// in blocks of rows so that the distance matrix stays small.
-    static func assign(rows: [Float], count: Int, centroids: [Float], dimension: Int) -> [Int] {
+    /// `norms`: the centroids' ``squaredNorms(_:dimension:)`` when the caller keeps them (tagging assigns a
+    /// few rows at a time to fixed centroids: recomputing k × dimension products per utterance cost more
+    /// than the assignment itself).
+    static func assign(rows: [Float], count: Int, centroids: [Float], dimension: Int, norms known: [Float]? = nil) -> [Int] {
         let k = centroids.count / dimension
         guard count > 0, k > 0 else { return [Int](repeating: 0, count: count) }
-        var norms = [Float](repeating: 0, count: k)
-        for c in 0..<k { for d in 0..<dimension { norms[c] += centroids[c * dimension + d] * centroids[c * dimension + d] } }
+        let norms = known ?? squaredNorms(centroids, dimension: dimension)
         var nearest = [Int](repeating: 0, count: count)
         let block = 4096
         var dots = [Float](repeating: 0, count: min(block, count) * k)
@@ -72,5 +74,13 @@ enum KMeans {
             }
         }
         return nearest
+    }
+
+    /// ‖c‖² of each centroid (`k × dimension`, row-major).
+    static func squaredNorms(_ centroids: [Float], dimension: Int) -> [Float] {
+        let k = centroids.count / dimension
+        var norms = [Float](repeating: 0, count: k)
+        for c in 0..<k { for d in 0..<dimension { norms[c] += centroids[c * dimension + d] * centroids[c * dimension + d] } }
+        return norms
     }
 }

@@ -1,13 +1,16 @@
+import NLUBuiltins
 import NLUText
 
 /// The attributes the slot tagger sees for each token, after Snips NLU's and Rasa's CRF features:
 /// the lower-cased word and its ±2 neighbours, the bigrams with the previous and next word, the word
 /// shape of the token and its neighbours, prefixes (2, 3) and suffixes (2, 3, 4), digit / punctuation
 /// / title-case / first / last flags, "inside a match of dictionary X" (`g:X:B` at the match's first
-/// token, `g:X:I` after, also for the ±1 neighbours) and "inside a match of regex entity X" (`re:X`).
+/// token, `g:X:I` after, also for the ±1 neighbours), "inside a match of regex entity X" (`re:X`) and, when
+/// the model has built-in kinds as features, "inside a built-in match of kind X" (`bi:X`).
 ///
 /// `scripts/fixtures/slot_features.py` is the Python port the crfsuite fixtures and the benchmark use;
-/// the two must stay in step (a test compares them token by token).
+/// the two must stay in step (a test compares them token by token); the port has no built-in features, which
+/// are off unless the dataset uses built-ins (or `--crf-builtin-features all`).
 ///
 ///     let tokens = WordTokenizer().tokens(in: "turn on the radio")
 ///     SlotFeatureExtractor().attributes(tokens, in: "turn on the radio")[3]   // ["bias", "w=radio", ...]
@@ -16,12 +19,19 @@ public struct SlotFeatureExtractor: Sendable {
     public var gazetteer: Gazetteer?
     /// Regex entities whose matches become features.
     public var patterns: RegexEntityMatcher?
+    /// Built-in kinds whose matches become features.
+    public var builtins: BuiltinRecognizer?
 
     /// Makes an extractor.
-    public init(gazetteer: Gazetteer? = nil, patterns: RegexEntityMatcher? = nil) {
+    public init(gazetteer: Gazetteer? = nil, patterns: RegexEntityMatcher? = nil, builtins: BuiltinRecognizer? = nil) {
         self.gazetteer = gazetteer
         self.patterns = patterns
+        self.builtins = builtins
     }
+
+    /// The reference time of built-in features: a match's span does not depend on "now", only its value,
+    /// so a fixed one keeps features the same from run to run.
+    static let builtinReference = ReferenceTime(date: CivilDate(year: 2000, month: 1, day: 1)!)
 
     /// The attribute names of each token of `text` (tokens from ``WordTokenizer`` on `text`).
     public func attributes(_ tokens: [WordTokenizer.Token], in text: String) -> [[String]] {
@@ -39,6 +49,19 @@ public struct SlotFeatureExtractor: Sendable {
         if let patterns {
             for match in patterns.matches(in: text, tokens: tokens) {
                 for i in match.tokens where !regex[i].contains("re:\(match.entity)") { regex[i].append("re:\(match.entity)") }
+            }
+        }
+        var builtin = [[String]](repeating: [], count: count)
+        if let builtins {
+            // Both lists are in text order: one sweep marks the tokens each match overlaps.
+            var first = 0
+            for match in builtins.entities(in: text, reference: Self.builtinReference) {
+                while first < count, tokens[first].range.upperBound <= match.range.lowerBound { first += 1 }
+                var i = first
+                while i < count, tokens[i].range.lowerBound < match.range.upperBound {
+                    if !builtin[i].contains("bi:\(match.type.rawValue)") { builtin[i].append("bi:\(match.type.rawValue)") }
+                    i += 1
+                }
             }
         }
         var result: [[String]] = []
@@ -69,6 +92,7 @@ public struct SlotFeatureExtractor: Sendable {
                 f += dictionary[i + d].map { "\($0)[\(d > 0 ? "+" : "")\(d)]" }
             }
             f += regex[i]
+            f += builtin[i]
             result.append(f)
         }
         return result

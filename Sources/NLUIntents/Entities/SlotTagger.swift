@@ -1,4 +1,5 @@
 import Foundation
+import NLUBuiltins
 import NLUCore
 import NLUText
 
@@ -20,6 +21,8 @@ public struct SlotTagger: Sendable {
     let dictionaryPhrases: [String: [String]]
     /// Regex entities used as features.
     let patternDefinitions: [EntityDefinition]
+    /// Built-in kinds used as features (empty: none).
+    let builtinFeatureTypes: [BuiltinEntityType]
     /// The options it was trained with.
     public let options: SlotTaggerOptions
     /// The encoder's word-vector clusters and the encoder that computes the vectors, when the tagger
@@ -30,14 +33,36 @@ public struct SlotTagger: Sendable {
     public var kind: SlotTaggerOptions.Kind { wordVectors == nil ? .crf : .encoder }
 
     init(crf: LinearChainCRF, dictionaryPhrases: [String: [String]], patternDefinitions: [EntityDefinition],
-         options: SlotTaggerOptions, wordVectors: (featurizer: any WordVectorFeaturizer, clusters: WordVectorClusters)? = nil) throws {
+         builtinFeatureTypes: [BuiltinEntityType], options: SlotTaggerOptions,
+         wordVectors: (featurizer: any WordVectorFeaturizer, clusters: WordVectorClusters)? = nil) throws {
         self.crf = crf
         self.dictionaryPhrases = dictionaryPhrases
         self.patternDefinitions = patternDefinitions
+        self.builtinFeatureTypes = builtinFeatureTypes
         self.options = options
         self.wordVectors = wordVectors
         features = SlotFeatureExtractor(gazetteer: Gazetteer(dictionaryPhrases.mapValues { $0.map { ($0, $0) } }),
-                                        patterns: try RegexEntityMatcher(patternDefinitions))
+                                        patterns: try RegexEntityMatcher(patternDefinitions),
+                                        builtins: Self.recognizer(builtinFeatureTypes))
+    }
+
+    /// The recognizer of the built-in features, `nil` when there are none.
+    static func recognizer(_ types: [BuiltinEntityType]) -> BuiltinRecognizer? {
+        types.isEmpty ? nil : BuiltinRecognizer(types: Set(types))
+    }
+
+    /// The built-in kinds that become features for `dataset` under `options`, in a stable order.
+    static func builtinFeatureTypes(for dataset: IntentDataset, options: SlotTaggerOptions) -> [BuiltinEntityType] {
+        switch options.builtinFeatures {
+        case .none: return []
+        case .all: return BuiltinEntityType.allCases
+        case .dataset:
+            var types = Set<BuiltinEntityType>()
+            for definition in dataset.entities {
+                if let kinds = definition.builtin.flatMap(BuiltinEntityMatcher.types(for:)) { types.formUnion(kinds) }
+            }
+            return BuiltinEntityType.allCases.filter(types.contains)
+        }
     }
 
     /// Trains a tagger on the annotated utterances of `dataset` (every intent's, and the
@@ -95,9 +120,11 @@ public struct SlotTagger: Sendable {
             }
             return result.mapValues { $0.sorted() }
         }
+        let builtinTypes = builtinFeatureTypes(for: dataset, options: options)
+        let builtins = recognizer(builtinTypes)
         func extractor(_ phrases: [String: [String]]) throws -> SlotFeatureExtractor {
             SlotFeatureExtractor(gazetteer: Gazetteer(phrases.mapValues { $0.map { ($0, $0) } }),
-                                 patterns: try RegexEntityMatcher(patternDefinitions))
+                                 patterns: try RegexEntityMatcher(patternDefinitions), builtins: builtins)
         }
         let patternDefinitions = dataset.entities.filter { $0.values.contains { !$0.patterns.isEmpty } }
             .map { EntityDefinition(name: $0.name, values: $0.values.filter { !$0.patterns.isEmpty }.map { EntityValue($0.value, patterns: $0.patterns) }) }
@@ -148,7 +175,8 @@ public struct SlotTagger: Sendable {
         // and shrinks the model file several times over.
         crf = crf.pruned()
         stage("CRF (\(crf.labelCount) tags, \(crf.stateFeatureCount) state features kept)")
-        return try SlotTagger(crf: crf, dictionaryPhrases: dictionaryPhrases, patternDefinitions: patternDefinitions, options: options,
+        return try SlotTagger(crf: crf, dictionaryPhrases: dictionaryPhrases, patternDefinitions: patternDefinitions,
+                              builtinFeatureTypes: builtinTypes, options: options,
                               wordVectors: clustered)
     }
 
@@ -195,6 +223,8 @@ public struct SlotTagger: Sendable {
         var attributes: [String]
         var dictionaryPhrases: [String: [String]]
         var patterns: [EntityDefinition]
+        /// Absent in models saved before built-in features (none).
+        var builtinFeatures: [BuiltinEntityType]?
         var options: SlotTaggerOptions
         /// The encoder and word-cluster sizes of an encoder tagger; absent for a plain CRF.
         var wordVectors: WordVectorConfiguration?
@@ -213,7 +243,8 @@ public struct SlotTagger: Sendable {
 
     var configuration: Configuration {
         Configuration(labels: crf.labels, attributes: crf.attributes, dictionaryPhrases: dictionaryPhrases,
-                      patterns: patternDefinitions, options: options,
+                      patterns: patternDefinitions, builtinFeatures: builtinFeatureTypes.isEmpty ? nil : builtinFeatureTypes,
+                      options: options,
                       wordVectors: wordVectors.map { WordVectorConfiguration(encoder: $0.featurizer.reference, dimension: $0.clusters.dimension,
                                                                              clusterSizes: $0.clusters.centroids.map(\.k)) })
     }
@@ -253,7 +284,8 @@ public struct SlotTagger: Sendable {
                 encoder = (featurizer, clusters)
             }
             return try SlotTagger(crf: crf, dictionaryPhrases: configuration.dictionaryPhrases,
-                                  patternDefinitions: configuration.patterns, options: configuration.options, wordVectors: encoder)
+                                  patternDefinitions: configuration.patterns, builtinFeatureTypes: configuration.builtinFeatures ?? [],
+                                  options: configuration.options, wordVectors: encoder)
         } catch let EntityTaggerError.invalidModel(reason) {
             throw EntityTaggerError.invalidModel(reason.hasPrefix(file) ? reason : "\(file): \(reason)")
         }

@@ -38,9 +38,13 @@ public struct WordVectorClusters: Sendable {
         return WordVectorClusters(dimension: dimension, centroids: centroids)
     }
 
+    /// The centroids' squared norms, per granularity, computed once rather than per utterance.
+    private let norms: [[Float]]
+
     init(dimension: Int, centroids: [(k: Int, values: [Float])]) {
         self.dimension = dimension
         self.centroids = centroids
+        norms = centroids.map { KMeans.squaredNorms($0.values, dimension: dimension) }
     }
 
     /// The cluster attributes of each token of one sequence, from its word vectors in order.
@@ -51,8 +55,8 @@ public struct WordVectorClusters: Sendable {
         rows.reserveCapacity(count * dimension)
         for vector in vectors { rows += vector }
         var result = [[String]](repeating: [], count: count)
-        for (k, values) in centroids {
-            let nearest = KMeans.assign(rows: rows, count: count, centroids: values, dimension: dimension)
+        for ((k, values), norms) in zip(centroids, norms) {
+            let nearest = KMeans.assign(rows: rows, count: count, centroids: values, dimension: dimension, norms: norms)
             for t in 0..<count {
                 result[t].append("e\(k)=\(nearest[t])")
                 if t > 0 { result[t].append("e\(k)[-1]=\(nearest[t - 1])") }

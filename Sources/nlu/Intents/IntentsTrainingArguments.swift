@@ -73,6 +73,9 @@ struct IntentsTrainingArguments: ParsableArguments {
     @Option(help: "Slot tagger: auto (the encoder's word clusters as CRF features when --embeddings is given and the data has enough annotated utterances), crf, or encoder (needs --embeddings).")
     var tagger: SlotTaggerOptions.Kind = SlotTaggerOptions().kind
 
+    @Option(help: "Built-in entity kinds as slot-tagger features (\"inside a date match\"): dataset (the kinds of the dataset's built-in entities), all, or none.")
+    var crfBuiltinFeatures: SlotTaggerOptions.BuiltinFeatures = SlotTaggerOptions().builtinFeatures
+
     /// The slot tagger's options, `nil` with --no-entities.
     func entityOptions() throws -> SlotTaggerOptions? {
         guard !noEntities else { return nil }
@@ -86,6 +89,7 @@ struct IntentsTrainingArguments: ParsableArguments {
         options.maxIterations = crfIterations
         options.gazetteerFolds = crfGazetteerFolds
         options.kind = tagger
+        options.builtinFeatures = crfBuiltinFeatures
         return options
     }
 
@@ -137,3 +141,5 @@ struct IntentsTrainingArguments: ParsableArguments {
         _ = try entityOptions()
     }
 }
+
+extension SlotTaggerOptions.BuiltinFeatures: ExpressibleByArgument {}
