@@ -38,13 +38,13 @@ public struct WordVectorClusters: Sendable {
         return WordVectorClusters(dimension: dimension, centroids: centroids)
     }
 
-    /// The centroids' squared norms, per granularity, computed once rather than per utterance.
-    private let norms: [[Float]]
+    /// The centroids' norms and packed transpose, per granularity, made once rather than per utterance.
+    private let packed: [KMeans.Centroids]
 
     init(dimension: Int, centroids: [(k: Int, values: [Float])]) {
         self.dimension = dimension
         self.centroids = centroids
-        norms = centroids.map { KMeans.squaredNorms($0.values, dimension: dimension) }
+        packed = centroids.map { KMeans.Centroids($0.values, dimension: dimension) }
     }
 
     /// The cluster attributes of each token of one sequence, from its word vectors in order.
@@ -55,8 +55,8 @@ public struct WordVectorClusters: Sendable {
         rows.reserveCapacity(count * dimension)
         for vector in vectors { rows += vector }
         var result = [[String]](repeating: [], count: count)
-        for ((k, values), norms) in zip(centroids, norms) {
-            let nearest = KMeans.assign(rows: rows, count: count, centroids: values, dimension: dimension, norms: norms)
+        for ((k, values), packed) in zip(centroids, packed) {
+            let nearest = KMeans.assign(rows: rows, count: count, centroids: values, dimension: dimension, packed: packed)
             for t in 0..<count {
                 result[t].append("e\(k)=\(nearest[t])")
                 if t > 0 { result[t].append("e\(k)[-1]=\(nearest[t - 1])") }
