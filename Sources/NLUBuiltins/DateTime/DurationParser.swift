@@ -117,7 +117,7 @@ struct DurationParser {
 
     /// A whole duration at `index`, several amounts joined by "and" or "," included.
     func duration(at index: Int) -> Duration? {
-        guard var (amount, unit, end) = amount(at: index) else { return nil }
+        guard case (var amount, let unit, var end)? = amount(at: index) else { return nil }
         var parts: [(Double, DateTimeWords.Unit)] = []
         // "one hour and a half": half of the last unit.
         if text.word(end) == "and", text.word(end + 1) == "a", let half = text.word(end + 2), half == "half" || half == "quarter" {
