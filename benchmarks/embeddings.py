@@ -25,7 +25,6 @@ Pinned: sentence-transformers 5.1.2, torch 2.15.0, transformers 4.57.6, onnx 1.2
 import argparse
 import json
 import os
-import platform
 import random
 import subprocess
 import sys
@@ -65,14 +64,6 @@ def resolve(model):
     repository = os.path.join(cache, "models--" + model.replace("/", "--"))
     commit = open(os.path.join(repository, "refs", "main")).read().strip()
     return os.path.join(repository, "snapshots", commit)
-
-
-def cpu_name():
-    if os.path.exists("/proc/cpuinfo"):
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor()
 
 
 def main():
@@ -118,7 +109,7 @@ def main():
     same_ids = sum(a == b for a, b in zip(our_ids, their_ids))
     cosines = (ours * theirs).sum(1) / (np.linalg.norm(ours, axis=1) * np.linalg.norm(theirs, axis=1))
     st_rate = len(sentences) / embed_seconds
-    print(f"machine: {cpu_name()}, {os.cpu_count()} cores; {args.threads} threads per side; OPENBLAS_CORETYPE {core or '(auto)'}, NLUKit BLAS core {nlukit['blas']}")
+    print(f"machine: {blas_env.cpu_name()}, {os.cpu_count()} cores; {args.threads} threads per side; OPENBLAS_CORETYPE {core or '(auto)'}, NLUKit BLAS core {nlukit['blas']}")
     print(f"model: {model}; {len(sentences)} Snips sentences")
     print(f"tokens: {same_ids} of {len(sentences)} sentences get sentence-transformers' token ids exactly")
     print(f"parity: min cosine {cosines.min():.7f}, mean {cosines.mean():.7f} (target min >= 0.99999)")
