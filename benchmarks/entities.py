@@ -50,6 +50,7 @@ import pycrfsuite  # noqa: E402  python-crfsuite==0.9.12
 import slot_features as sf  # noqa: E402
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 import atis  # noqa: E402
+import blas_env  # noqa: E402
 
 
 def read_snips(paths):
@@ -308,7 +309,7 @@ def main():
         subprocess.run(["bash", "-c", "source scripts/blas-env.sh && " + products], cwd=ROOT, check=True)
     nlu = os.path.join(ROOT, ".build", "release", "nlu")
     bench = os.path.join(ROOT, ".build", "release", "nlu-bench")
-    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "unknown CPU")
+    cpu = blas_env.cpu_name()
     load = os.getloadavg()[0]
     print(f"{'ATIS' if atis_test else 'Snips'} benchmark: {len(train)} training utterances, {len(test)} test utterances; {cpu}, {THREADS} threads, "
           f"load average {load:.1f} at the start; CRF c1={args.c1} c2={args.c2} at most {args.max_iterations} iterations, "
