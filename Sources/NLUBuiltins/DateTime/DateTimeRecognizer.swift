@@ -8,10 +8,15 @@
 struct DateTimeRecognizer: EntityRecognizer {
     var produces: Set<BuiltinEntityType> { BuiltinEntityType.dateTimeTypes }
 
+    /// Whether words that cannot begin a date-time are skipped (``DateTimeLeadWords``); off only in the
+    /// test that checks the filter changes nothing.
+    var skipsNonLeadWords = true
+
     func recognize(_ text: TokenizedText, context: RecognitionContext, into matches: inout [EntityMatch]) {
         let builder = DateTimeCandidates(text: text, reference: context.reference, numbers: context.numbers)
         for index in 0..<text.count {
             guard builder.mayStart(at: index) else { continue }
+            if skipsNonLeadWords, text[index].isWord, !DateTimeLeadWords.mayLead(text, at: index, numbers: context.numbers) { continue }
             builder.candidates(at: index) { type, last, values in
                 guard context.wants(type), last >= index, !values.isEmpty else { return }
                 matches.append(EntityMatch(type: type, tokens: text, first: index, last: last, resolution: .dateTimes(values)))

@@ -116,6 +116,7 @@ final class NumberParser {
             }
             return nil
         case .word:
+            guard NumberWords.startWords.contains(token.text) else { return nil }
             return parseWords(at: index, seed: nil)
         }
     }

@@ -82,6 +82,27 @@ enum NumberWords {
         }
     }
 
+    /// Every word a spelled number can begin with: units, teens, tens, "hundred", scales, "a"/"an",
+    /// "point", fraction words, ordinals, plural denominators ("fifths") and tens glued to a unit
+    /// ("fortytwo", "twentyfifth"), spelled out from the same tables ``gluedTens`` and
+    /// ``pluralDenominator`` read. The number parser looks a word up here once before trying its rules,
+    /// so most words of a text cost one hash instead of a dozen.
+    static let startWords: Set<String> = {
+        var words = Set(units.keys).union(teens.keys).union(tens.keys).union(scales.keys)
+        words.formUnion(["hundred", "hundreds", "a", "an", "point", "half", "quarter", "halves", "quarters"])
+        for table in [ordinalUnits, ordinalTens, ordinalScales] {
+            for (word, value) in table {
+                words.insert(word)
+                if value > 2 { words.insert(word + "s") }
+            }
+        }
+        for tensWord in tens.keys {
+            for (unit, value) in units where value > 0 { words.insert(tensWord + unit) }
+            for (unit, value) in ordinalUnits where value < 10 { words.insert(tensWord + unit) }
+        }
+        return words
+    }()
+
     /// Ordinal suffixes after digits ("21st", "4th").
     static let ordinalSuffixes: Set<String> = ["st", "nd", "rd", "th"]
 }
