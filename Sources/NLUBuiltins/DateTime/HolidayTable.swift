@@ -4,7 +4,7 @@
 /// a table has no such holiday.
 enum HolidayTable {
     /// The table's day in `year` (the first, where a lunar holiday falls twice in a Gregorian year).
-    static func date(_ name: String, in year: Int) -> CivilDate? {
+    static func date(_ name: Name, in year: Int) -> CivilDate? {
         guard let days = tables[name] else { return nil }
         // Tables are short (~100 days) and sorted: the first day of the year.
         guard let packed = days.first(where: { $0 / 10000 >= year }), packed / 10000 == year else { return nil }
@@ -12,12 +12,12 @@ enum HolidayTable {
     }
 
     /// The tables by name, read once from ``source``.
-    static let tables: [String: [Int]] = {
-        var tables: [String: [Int]] = [:]
+    static let tables: [Name: [Int]] = {
+        var tables: [Name: [Int]] = [:]
         for line in source.split(separator: "\n") {
             let parts = line.split(separator: ":")
-            guard parts.count == 2 else { continue }
-            tables[String(parts[0])] = parts[1].split(separator: " ").compactMap { Int($0) }
+            guard parts.count == 2, let name = Name(rawValue: String(parts[0])) else { continue }
+            tables[name] = parts[1].split(separator: " ").compactMap { Int($0) }
         }
         return tables
     }()
@@ -27,83 +27,83 @@ extension Holiday {
     /// English names of the holidays in Duckling's tables (its EN rules' names), each with the table day it
     /// is or the days from it.
     static func addComputed(_ table: inout [([String], Holiday)]) {
-        func add(_ names: [String], _ name: String, _ days: Int = 0) {
+        func add(_ names: [String], _ name: HolidayTable.Name, _ days: Int = 0) {
             for phrase in names { table.append((phrase.split(separator: " ").map(String.init), .table(name, days: days))) }
         }
-        add(["ashura", "day of ashura"], "muharram", 9)
-        add(["islamic new year", "arabic new year", "hijri new year", "amun jadid", "muharram"], "muharram")
-        add(["eid al adha", "id al adha", "eid ul adha", "id ul adha", "bakr id", "bakr eid", "sacrifice feast"], "eidalAdha")
-        add(["eid al fitr", "id al fitr", "eid ul fitr"], "eidalFitr")
+        add(["ashura", "day of ashura"], .muharram, 9)
+        add(["islamic new year", "arabic new year", "hijri new year", "amun jadid", "muharram"], .muharram)
+        add(["eid al adha", "id al adha", "eid ul adha", "id ul adha", "bakr id", "bakr eid", "sacrifice feast"], .eidalAdha)
+        add(["eid al fitr", "id al fitr", "eid ul fitr"], .eidalFitr)
         add(["isra and mi'raj", "prophet's ascension", "the prophet's ascension", "ascension to heaven",
-             "the ascension to heaven", "the night journey"], "rajab", 26)
-        add(["laylat al qadr", "laylat al kadr", "night of destiny", "night of measures", "night of power", "night of value"], "ramadan", 26)
+             "the ascension to heaven", "the night journey"], .rajab, 26)
+        add(["laylat al qadr", "laylat al kadr", "night of destiny", "night of measures", "night of power", "night of value"], .ramadan, 26)
         add(["mawlid", "mawlid al nabawi", "mawlid al nabi al sharif", "mevlid", "mevlit", "mulud", "birthday of the prophet",
              "birth of the prophet", "birthday of prophet muhammad", "birthday of the prophet muhammad", "prophet's birthday",
-             "the prophet's birthday"], "mawlid")
+             "the prophet's birthday"], .mawlid)
         add(["chinese new year", "chinese new year's", "chinese new years", "chinese new year's day", "chinese new years day",
              "chinese lunar new year", "chinese lunar new year's", "chinese lunar new years", "chinese lunar new year's day",
-             "chinese lunar new years day"], "chineseNewYear")
-        add(["orthodox easter", "orthodox easter sunday", "pascha"], "orthodoxEaster")
-        add(["orthodox easter monday", "orthodox easter mon"], "orthodoxEaster", 1)
-        add(["orthodox holy saturday"], "orthodoxEaster", -1)
-        add(["orthodox good friday", "orthodox great friday", "orthodox good and holy friday", "orthodox great and holy friday"], "orthodoxEaster", -2)
-        add(["orthodox palm sunday", "orthodox branch sunday", "orthodox yew sunday"], "orthodoxEaster", -7)
-        add(["lazarus saturday"], "orthodoxEaster", -8)
+             "chinese lunar new years day"], .chineseNewYear)
+        add(["orthodox easter", "orthodox easter sunday", "pascha"], .orthodoxEaster)
+        add(["orthodox easter monday", "orthodox easter mon"], .orthodoxEaster, 1)
+        add(["orthodox holy saturday"], .orthodoxEaster, -1)
+        add(["orthodox good friday", "orthodox great friday", "orthodox good and holy friday", "orthodox great and holy friday"], .orthodoxEaster, -2)
+        add(["orthodox palm sunday", "orthodox branch sunday", "orthodox yew sunday"], .orthodoxEaster, -7)
+        add(["lazarus saturday"], .orthodoxEaster, -8)
         add(["clean monday", "ash monday", "green monday", "pure monday", "shrove monday", "monday of lent",
              "orthodox clean monday", "orthodox ash monday", "orthodox green monday", "orthodox pure monday",
-             "orthodox shrove monday"], "orthodoxEaster", -48)
-        add(["passover", "pesach", "pesah", "pesak"], "passover")
-        add(["yom hashoah", "holocaust day", "holocaust remembrance day"], "passover", 12)
-        add(["lag baomer", "lag b'omer"], "lagBaOmer")
-        add(["rosh hashanah", "rosh hashana", "rosh hashanna", "rosh hashannah", "yom teruah"], "roshHashana")
-        add(["yom kippur"], "roshHashana", 9)
-        add(["shemini atzeret"], "roshHashana", 21)
-        add(["simchat torah", "simhat torah"], "roshHashana", 22)
-        add(["tisha b'av"], "tishaBAv")
-        add(["yom ha'atzmaut", "yom haatzmaut"], "yomHaatzmaut")
-        add(["tu bishvat", "tu b'shvat"], "tuBishvat")
-        add(["purim"], "purim")
-        add(["shushan purim"], "purim", 1)
-        add(["dhanteras", "dhanatrayodashi", "dhanvantari trayodashi"], "dhanteras")
+             "orthodox shrove monday"], .orthodoxEaster, -48)
+        add(["passover", "pesach", "pesah", "pesak"], .passover)
+        add(["yom hashoah", "holocaust day", "holocaust remembrance day"], .passover, 12)
+        add(["lag baomer", "lag b'omer"], .lagBaOmer)
+        add(["rosh hashanah", "rosh hashana", "rosh hashanna", "rosh hashannah", "yom teruah"], .roshHashana)
+        add(["yom kippur"], .roshHashana, 9)
+        add(["shemini atzeret"], .roshHashana, 21)
+        add(["simchat torah", "simhat torah"], .roshHashana, 22)
+        add(["tisha b'av"], .tishaBAv)
+        add(["yom ha'atzmaut", "yom haatzmaut"], .yomHaatzmaut)
+        add(["tu bishvat", "tu b'shvat"], .tuBishvat)
+        add(["purim"], .purim)
+        add(["shushan purim"], .purim, 1)
+        add(["dhanteras", "dhanatrayodashi", "dhanvantari trayodashi"], .dhanteras)
         add(["naraka chaturdashi", "narak chaturdashi", "naraka nivaran chaturdashi", "narak nivaran chaturdashi",
-             "kali chaudas", "roop chaudas", "choti diwali"], "dhanteras", 1)
-        add(["diwali", "deepavali", "lakshmi puja"], "dhanteras", 2)
-        add(["govardhan puja", "annakut", "annakoot"], "dhanteras", 3)
-        add(["bhai dooj", "bhai duj", "bhaiya dooj", "bhaiya duj", "bhau beej", "bhai tika", "bhai phonta"], "dhanteras", 4)
-        add(["chhath", "chhathi", "chhath parv", "chhath puja", "dala chhath", "dala puja", "surya shashthi"], "dhanteras", 8)
-        add(["maha saptami"], "navaratri", 6)
-        add(["durga ashtami", "maha ashtami", "durgashtami", "mahashtami"], "navaratri", 7)
-        add(["maha navami"], "navaratri", 8)
-        add(["vijayadashami", "dussehra", "dusshera", "dasara"], "navaratri", 9)
-        add(["raksha bandhan", "rakshabandhan", "rakhi"], "rakshaBandhan")
-        add(["ganesh chaturthi", "vinayaka chaturthi"], "ganeshChaturthi")
-        add(["mahavir jayanti", "mahaveer jayanti", "mahavir janma kalyanak", "mahaveer janma kalyanak"], "mahavirJayanti")
+             "kali chaudas", "roop chaudas", "choti diwali"], .dhanteras, 1)
+        add(["diwali", "deepavali", "lakshmi puja"], .dhanteras, 2)
+        add(["govardhan puja", "annakut", "annakoot"], .dhanteras, 3)
+        add(["bhai dooj", "bhai duj", "bhaiya dooj", "bhaiya duj", "bhau beej", "bhai tika", "bhai phonta"], .dhanteras, 4)
+        add(["chhath", "chhathi", "chhath parv", "chhath puja", "dala chhath", "dala puja", "surya shashthi"], .dhanteras, 8)
+        add(["maha saptami"], .navaratri, 6)
+        add(["durga ashtami", "maha ashtami", "durgashtami", "mahashtami"], .navaratri, 7)
+        add(["maha navami"], .navaratri, 8)
+        add(["vijayadashami", "dussehra", "dusshera", "dasara"], .navaratri, 9)
+        add(["raksha bandhan", "rakshabandhan", "rakhi"], .rakshaBandhan)
+        add(["ganesh chaturthi", "vinayaka chaturthi"], .ganeshChaturthi)
+        add(["mahavir jayanti", "mahaveer jayanti", "mahavir janma kalyanak", "mahaveer janma kalyanak"], .mahavirJayanti)
         add(["thai pongal", "pongal", "pongal pandigai", "makara sankranthi", "makara sankranti", "makar sankranti",
-             "makar sankranthi", "magha sankranti", "magha sankranthi", "sankranti", "sankranthi", "maghi"], "thaiPongal")
-        add(["boghi", "bogi pandigai"], "thaiPongal", -1)
-        add(["mattu pongal", "maattu pongal"], "thaiPongal", 1)
-        add(["kaanum pongal", "kanni pongal"], "thaiPongal", 2)
-        add(["maha shivaratri", "mahashivaratri"], "mahaShivaRatri")
-        add(["onam", "thiru onam", "thiruvonam"], "thiruOnam")
-        add(["ratha yatra", "rathayatra", "rathjatra", "chariot festival"], "rathaYatra")
-        add(["vasant panchami", "basant panchami"], "vasantPanchami")
-        add(["holika dahan", "kamudu pyre", "chhoti holi"], "vasantPanchami", 38)
-        add(["holi", "rangwali holi", "dhuleti", "dhulandi", "phagwah"], "vasantPanchami", 39)
+             "makar sankranthi", "magha sankranti", "magha sankranthi", "sankranti", "sankranthi", "maghi"], .thaiPongal)
+        add(["boghi", "bogi pandigai"], .thaiPongal, -1)
+        add(["mattu pongal", "maattu pongal"], .thaiPongal, 1)
+        add(["kaanum pongal", "kanni pongal"], .thaiPongal, 2)
+        add(["maha shivaratri", "mahashivaratri"], .mahaShivaRatri)
+        add(["onam", "thiru onam", "thiruvonam"], .thiruOnam)
+        add(["ratha yatra", "rathayatra", "rathjatra", "chariot festival"], .rathaYatra)
+        add(["vasant panchami", "basant panchami"], .vasantPanchami)
+        add(["holika dahan", "kamudu pyre", "chhoti holi"], .vasantPanchami, 38)
+        add(["holi", "rangwali holi", "dhuleti", "dhulandi", "phagwah"], .vasantPanchami, 39)
         add(["guru gobind singh jayanti", "guru gobind singh birthday", "guru govind singh jayanti",
-             "guru govind singh birthday"], "guruGobindSinghJayanti")
-        add(["karva chauth", "karaka chaturthi"], "karvaChauth")
-        add(["krishna janmashtami", "janmashtami", "gokulashtami"], "krishnaJanmashtami")
-        add(["vesak", "vaisak", "vesakha", "vaisakha", "buddha day", "buddha purnima"], "vesak")
-        add(["vaisakhi", "baisakhi", "vaisakhadi", "vasakhi", "vaishakhi", "mesadi"], "vaisakhi")
+             "guru govind singh birthday"], .guruGobindSinghJayanti)
+        add(["karva chauth", "karaka chaturthi"], .karvaChauth)
+        add(["krishna janmashtami", "janmashtami", "gokulashtami"], .krishnaJanmashtami)
+        add(["vesak", "vaisak", "vesakha", "vaisakha", "buddha day", "buddha purnima"], .vesak)
+        add(["vaisakhi", "baisakhi", "vaisakhadi", "vasakhi", "vaishakhi", "mesadi"], .vaisakhi)
         add(["saraswati jayanti", "dayananda saraswati jayanti", "maharishi dayananda saraswati jayanti",
-             "swami dayananda saraswati jayanti", "maharishi saraswati jayanti", "swami saraswati jayanti"], "saraswatiJayanti")
-        add(["rabindra jayanti", "rabindranath jayanti"], "rabindraJayanti")
-        add(["guru ravidas jayanti", "guru ravidass jayanti", "guru ravidas birthday", "guru ravidass birthday"], "ravidassJayanti")
-        add(["pargat diwas", "valmiki jayanti", "maharishi valmiki jayanti"], "pargatDiwas")
-        add(["ugadi", "yugadi", "samvatsaradi", "chaitra sukladi", "chaitra sukhladi"], "ugadi")
-        add(["rama navami"], "ramaNavami")
+             "swami dayananda saraswati jayanti", "maharishi saraswati jayanti", "swami saraswati jayanti"], .saraswatiJayanti)
+        add(["rabindra jayanti", "rabindranath jayanti"], .rabindraJayanti)
+        add(["guru ravidas jayanti", "guru ravidass jayanti", "guru ravidas birthday", "guru ravidass birthday"], .ravidassJayanti)
+        add(["pargat diwas", "valmiki jayanti", "maharishi valmiki jayanti"], .pargatDiwas)
+        add(["ugadi", "yugadi", "samvatsaradi", "chaitra sukladi", "chaitra sukhladi"], .ugadi)
+        add(["rama navami"], .ramaNavami)
         for phrase in ["jumu'atul wida", "jumu'atul widaa", "jamat ul vida"] {
-            table.append((phrase.split(separator: " ").map(String.init), .weekdayBefore("eidalFitr", weekday: 5)))
+            table.append((phrase.split(separator: " ").map(String.init), .weekdayBefore(.eidalFitr, weekday: 5)))
         }
     }
 }

@@ -10,9 +10,9 @@ enum Holiday: Sendable, Equatable {
     /// The day after Thanksgiving (the fourth Thursday of November).
     case blackFriday
     /// A day of a lunar or lunisolar calendar, from Duckling's tables (``HolidayTable``), moved by `days`.
-    case table(String, days: Int)
+    case table(HolidayTable.Name, days: Int)
     /// The last `weekday` strictly before a table's day (Jumu'atul-Wida: the Friday before Eid al-Fitr).
-    case weekdayBefore(String, weekday: Int)
+    case weekdayBefore(HolidayTable.Name, weekday: Int)
     /// The weekday nearest to a fixed day (Boss's Day: October 16, or the Friday or Monday next to it).
     case nearestWeekday(month: Int, day: Int)
     /// King's Day: April 27, or the 26th when the 27th is a Sunday.
