@@ -93,6 +93,18 @@ import Testing
         #expect(values("black friday of this year").first?.2.first?.value == "2016-11-25")
     }
 
+    @Test func holidaysOfLunarCalendarsComeFromTheTables() {
+        // Published dates: Eid al-Fitr 2018 was Friday June 15th (Jumu'atul-Wida the Friday before), Diwali
+        // 2019 October 27th, Chinese New Year 2017 January 28th; Boss's Day 2016 moved off Sunday the 16th.
+        #expect(values("Eid al-Fitr 2018").first?.2.map(\.value) == ["2018-06-15"])
+        #expect(values("Jumu'atul-Wida 2018").first?.2.map(\.value) == ["2018-06-08"])
+        #expect(values("diwali 2019").first?.2.map(\.value) == ["2019-10-27"])
+        #expect(values("chinese new year").first?.2.map(\.value) == ["2016-02-08", "2017-01-28"])
+        #expect(values("boss's day 2016").first?.2.map(\.value) == ["2016-10-17"])
+        // Outside the tables' years there is no such holiday, and no crash.
+        #expect(values("Eid al-Fitr 2300").allSatisfy { $0.0 != .date || $0.1 != "Eid al-Fitr 2300" })
+    }
+
     @Test func offsetsBeyondTheCalendarAreNoDates() {
         // Years 1…9999 only: a huge offset is no date (and never traps), a large valid one still is.
         for text in ["3000000 weeks ago", "in 9000 years", "in 999999999 years", "in 99999999999 hours", "5000000 days from now"] {

@@ -33,6 +33,17 @@ enum DateTimeLeadWords {
         "upcoming", "valentine's", "w", "wed", "wednesday", "wednesdays", "week", "weekday", "weekend", "weekly",
         "weeks", "whitmonday", "whitsunday", "within", "wk", "wks", "xmas", "year", "yearly", "years", "yesterday",
         "yr", "yrs",
+        // Single-word names of holidays of lunar calendars (HolidayTable).
+        "annakoot", "annakut", "ashura", "baisakhi", "boghi", "channukah", "chanukah", "chanukkah", "chhath",
+        "chhathi", "dasara", "deepavali", "dhanatrayodashi", "dhanteras", "dhulandi", "dhuleti", "diwali",
+        "durgashtami", "durgotsava", "dussehra", "dusshera", "gokulashtami", "gysd", "hannukkah", "hanukah",
+        "hanukka", "hanukkah", "holi", "janmashtami", "koningsdag", "lent", "maghi", "mahashivaratri", "mahashtami",
+        "mawlid", "mesadi", "mevlid", "mevlit", "muharram", "mulud", "navarathri", "navaratri", "navrathri",
+        "navratri", "onam", "pascha", "passover", "pesach", "pesah", "pesak", "phagwah", "pongal", "purim", "rakhi",
+        "rakshabandhan", "ramadan", "ramadhan", "ramathan", "ramzaan", "ramzan", "rathayatra", "rathjatra",
+        "samvatsaradi", "sankranthi", "sankranti", "shavuos", "shavuot", "shavuoth", "shovuos", "succos", "succot",
+        "sukkos", "sukkot", "thiruvonam", "ugadi", "vaisak", "vaisakha", "vaisakhadi", "vaisakhi", "vaishakhi",
+        "vasakhi", "vesak", "vesakha", "vijayadashami", "yugadi",
     ]
 
     /// Words the parsers read only after another word of the expression, or before it as context
