@@ -20,7 +20,12 @@ enum NumberWords {
         "trillions": 1_000_000_000_000, "lakh": 100_000, "lakhs": 100_000, "crore": 10_000_000,
         "crores": 10_000_000, "lac": 100_000, "lacs": 100_000, "lkh": 100_000, "lkhs": 100_000, "cr": 10_000_000,
         "crs": 10_000_000, "krore": 10_000_000, "krores": 10_000_000, "koti": 10_000_000,
+        "quadrillion": 1_000_000_000_000_000, "quadrillions": 1_000_000_000_000_000,
+        "quintillion": 1_000_000_000_000_000_000, "quintillions": 1_000_000_000_000_000_000,
     ]
+    /// Scale words that are a number on their own ("a path of hundred steps", "million to one"), as
+    /// Duckling and number-parser read them; plurals ("millions of users") and Indian scales are not.
+    static let bareScales: Set<String> = ["hundred", "thousand", "million", "billion", "trillion", "quadrillion", "quintillion"]
     static let dozens: Set<String> = ["dozen", "dozens", "dz", "dzs", "doz", "dozs"]
 
     static let ordinalUnits: [String: Int64] = [
@@ -34,7 +39,8 @@ enum NumberWords {
     ]
     static let ordinalScales: [String: Int64] = [
         "hundredth": 100, "thousandth": 1_000, "millionth": 1_000_000, "billionth": 1_000_000_000,
-        "trillionth": 1_000_000_000_000,
+        "trillionth": 1_000_000_000_000, "quadrillionth": 1_000_000_000_000_000,
+        "quintillionth": 1_000_000_000_000_000_000,
     ]
 
     /// The value of an ordinal word ("fifth" 5, "twentieth" 20, "hundredth" 100), or nil.
