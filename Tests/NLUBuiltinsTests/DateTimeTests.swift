@@ -93,6 +93,29 @@ import Testing
         #expect(values("black friday of this year").first?.2.first?.value == "2016-11-25")
     }
 
+    @Test func ducklingsPhrasingsOfClockTimesAndDays() {
+        func only(_ text: String) -> [String] {
+            let found = values(text)
+            guard found.count == 1, found[0].1 == text else { return ["\(found.map(\.1))"] }
+            return found[0].2.map { [$0.value, $0.start, $0.end].compactMap { $0 }.joined(separator: "/") }
+        }
+        #expect(only("a quarter past 3pm") == ["15:15:00"])
+        #expect(only("20 minutes to noon") == ["11:40:00"])
+        #expect(only("half past 3 pm") == ["15:30:00"])
+        #expect(only("15h30") == ["15:30:00"])
+        #expect(only("3:30 p m") == ["15:30:00"])
+        #expect(only("3 oclock pm") == ["15:00:00"])
+        // Monday 2016-11-07: Fridays 11th, 18th, 25th; Thursdays before it 3rd, 27 October.
+        #expect(only("3 fridays from now") == ["2016-11-25"])
+        #expect(only("2 thursdays ago") == ["2016-10-27"])
+        #expect(only("a week hence") == ["2016-11-14"])
+        #expect(only("from 13th to 15th July") == ["2016-07-13/2016-07-15", "2017-07-13/2017-07-15"])
+        #expect(only("tomorrow afternoon at 5") == ["2016-11-08 17:00:00"])
+        #expect(only("at 5 tomorrow afternoon") == ["2016-11-08 17:00:00"])
+        #expect(only("8 tonight") == ["2016-11-07 20:00:00"])
+        #expect(only("this morning @ 10") == ["2016-11-07 10:00:00"])
+    }
+
     @Test func holidaysOfLunarCalendarsComeFromTheTables() {
         // Published dates: Eid al-Fitr 2018 was Friday June 15th (Jumu'atul-Wida the Friday before), Diwali
         // 2019 October 27th, Chinese New Year 2017 January 28th; Boss's Day 2016 moved off Sunday the 16th.

@@ -26,7 +26,31 @@ struct DateParser {
         if let found = nthWeekdayOfMonth(at: index) { return found }
         if let found = dayOfRelativeMonth(at: index) { return found }
         if let found = dayOfMonth(at: index) { return found }
+        if let found = countedWeekday(at: index) { return found }
         return nil
+    }
+
+    /// "3 fridays from now", "two sundays hence", "2 thursdays ago", "2 thursdays back": the nth such
+    /// weekday after (or before) today, today not counted.
+    func countedWeekday(at index: Int) -> (SpokenDate, Int)? {
+        guard let number = numbers.parse(at: index), number.kind == .cardinal, number.value.isInteger,
+              number.value.double >= 1, number.value.double <= 520, let plural = text.word(number.endToken),
+              plural.hasSuffix("s"), let weekday = DateTimeWords.weekdays[plural], let relation = text.word(number.endToken + 1) else { return nil }
+        let count = Int(number.value.double)
+        let end: Int
+        let forward: Bool
+        if relation == "from", text.word(number.endToken + 2) == "now" {
+            (end, forward) = (number.endToken + 3, true)
+        } else if relation == "hence" || relation == "ago" || relation == "back" {
+            (end, forward) = (number.endToken + 2, relation == "hence")
+        } else {
+            return nil
+        }
+        let first = forward ? reference.adding(days: (weekday - reference.weekday + 6) % 7 + 1)
+            : reference.adding(days: -((reference.weekday - weekday + 6) % 7 + 1))
+        let date = first.adding(days: (forward ? 7 : -7) * (count - 1))
+        guard date.year >= 1, date.year <= 9999 else { return nil }
+        return (SpokenDate(kind: .exact(date)), end)
     }
 
     /// "the 4th", "the eleventh": a day of this or another month.
@@ -423,7 +447,7 @@ struct DateParser {
             if word == "from" || word == "after", let what = text.word(afterUnit + 1), what == "now" || what == "today" {
                 return shifted(1).map { ($0, afterUnit + 2) }
             }
-            if word == "later", !leadingIn { return shifted(1).map { ($0, afterUnit + 1) } }
+            if word == "later" || word == "hence", !leadingIn { return shifted(1).map { ($0, afterUnit + 1) } }
         }
         guard leadingIn else { return nil }
         return shifted(1).map { ($0, afterUnit) }

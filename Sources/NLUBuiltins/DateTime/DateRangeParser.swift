@@ -25,6 +25,9 @@ struct DateRangeParser {
         return best
     }
 
+    /// Words between two days of one month: "13 to 15", "13th thru 15th".
+    private static let dayJoiners: Set<String> = ["to", "thru", "through", "till", "until", "til"]
+
     // MARK: named periods
 
     private static let relations: [String: Int] = [
@@ -248,10 +251,24 @@ struct DateRangeParser {
         if lead == "from" || lead == "between" { position += 1 }
         // "November 18-19": one month, two days.
         if let (month, afterMonth) = dates.monthName(at: position), let (day1, afterDay1) = dates.dayNumber(at: afterMonth),
-           let dash = text.token(afterDay1), dash.isSymbol("-") || text.word(afterDay1) == "to",
+           let dash = text.token(afterDay1), dash.isSymbol("-") || Self.dayJoiners.contains(dash.text),
            let (day2, afterDay2) = dates.dayNumber(at: afterDay1 + 1), day2 > day1 {
             let first = SpokenDate(kind: .monthDay(month: month, day: day1)), second = SpokenDate(kind: .monthDay(month: month, day: day2))
             if let span = span(first, second) { return (span, afterDay2) }
+        }
+        // "13th to 15th July", "from the 13 to the 15th of July", "1-8 september": two days, the month after.
+        var dayStart = position
+        if text.word(dayStart) == "the" { dayStart += 1 }
+        if let (day1, afterDay1) = dates.dayNumber(at: dayStart), let dash = text.token(afterDay1),
+           dash.isSymbol("-") || Self.dayJoiners.contains(dash.text),
+           let (second, afterSecond) = dates.dayMonth(at: afterDay1 + 1) {
+            let first: SpokenDate?
+            switch second.kind {
+            case .monthDay(let month, let day2) where day2 > day1: first = SpokenDate(kind: .monthDay(month: month, day: day1))
+            case .exact(let date) where date.day > day1: first = CivilDate(year: date.year, month: date.month, day: day1).map { SpokenDate(kind: .exact($0)) }
+            default: first = nil
+            }
+            if let first, let span = span(first, second) { return (span, afterSecond) }
         }
         guard let (first, afterFirst) = endpoint(at: position) else { return nil }
         guard let joiner = text.token(afterFirst) else { return nil }

@@ -50,7 +50,7 @@ enum DateTimeLeadWords {
     /// ("2 days ago", "quarter to 5", "how about", "good morning"). Frequent in ordinary text, so
     /// leaving them out of ``leads`` is most of what the filter saves.
     static let followers: Set<String> = [
-        "and", "ago", "am", "good", "how", "of", "or", "pm", "than", "to", "what",
+        "ago", "and", "am", "back", "good", "hence", "how", "of", "or", "pm", "than", "to", "what",
     ]
 
     /// Every word that may begin a date-time, the parsers' own vocabularies included.

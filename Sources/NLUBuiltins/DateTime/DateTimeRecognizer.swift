@@ -115,6 +115,10 @@ struct DateTimeCandidates {
             }
             if let (part, afterPart) = partOfDay(at: afterDate, allowBare: true) {
                 emit(.datetimerange, afterPart - 1, partOfDayValues(date, part.part, mod: part.mod))
+                // "tomorrow afternoon at 5", "Saturday morning at 9", "this morning @ 10": the hour in that part.
+                if isAt(afterPart), let (time, afterTime) = times.time(at: afterPart + 1, bare: true) {
+                    emit(.datetime, afterTime - 1, dateTimeValues(date, time.within(part.part)))
+                }
                 // "Monday morning from 10am to 12pm", "next Monday morning 6-8": the hours within the part.
                 if let (range, afterRange) = timeRange(at: afterPart, bare: true) {
                     emit(.datetimerange, afterRange - 1, dateTimeRangeValues(date, range.within(part.part)))
@@ -134,10 +138,24 @@ struct DateTimeCandidates {
             if let comma = text.token(position), comma.isSymbol(",") { position += 1 }
             if let (date, afterDate) = dates.date(at: position) {
                 emit(.datetime, afterDate - 1, dateTimeValues(date, time))
+                // "at 5 tomorrow afternoon": the part of the day after the date sets the half.
+                if let (part, afterPart) = partOfDay(at: afterDate, allowBare: true), part.relativeDay == nil {
+                    emit(.datetime, afterPart - 1, dateTimeValues(date, time.within(part.part)))
+                }
             } else if let (part, afterPart) = partOfDay(at: position, allowBare: false), part.relativeDay != nil {
                 let date = SpokenDate(kind: .exact(today.adding(days: part.relativeDay!)))
                 let adjusted = part.part.afternoon ? time.afternoon() : time.morning()
                 emit(.datetime, afterPart - 1, dateTimeValues(date, adjusted))
+            }
+        }
+        // "8 tonight", "eight this evening", "9 tomorrow morning": a bare hour made a time by the part of
+        // the day (and day) after it.
+        if times.time(at: index, bare: false) == nil, let (time, afterTime) = times.time(at: index, bare: true) {
+            if let (part, afterPart) = partOfDay(at: afterTime, allowBare: false), let offset = part.relativeDay {
+                emit(.datetime, afterPart - 1, dateTimeValues(SpokenDate(kind: .exact(today.adding(days: offset))), time.within(part.part)))
+            } else if let (date, afterDate) = dates.relativeDay(at: afterTime),
+                      let (part, afterPart) = partOfDay(at: afterDate, allowBare: true), part.relativeDay == nil {
+                emit(.datetime, afterPart - 1, dateTimeValues(date, time.within(part.part)))
             }
         }
         // "in the morning at 7": the part of the day first.
@@ -181,7 +199,7 @@ struct DateTimeCandidates {
         // A part of the day: "this evening", "tonight", "in the morning", "morning".
         if let (part, afterPart) = partOfDay(at: index, allowBare: false) {
             var position = afterPart
-            if let word = text.word(position), word == "at" || word == "around" { position += 1 }
+            if isAt(position) || text.word(position) == "around" { position += 1 }
             if let offset = part.relativeDay, position > afterPart, let (time, afterTime) = times.time(at: position, bare: true) {
                 // "tonight at 2am", "last night at 8": the day from the phrase, the half from the part unless said.
                 let adjusted = time.ambiguous ? (part.part.afternoon ? time.afternoon() : time.morning()) : time
@@ -264,6 +282,11 @@ struct DateTimeCandidates {
         return dates.relativeDay(at: position) ?? dates.weekdayDate(at: position)
     }
 
+    /// "at", or its sign "@".
+    private func isAt(_ index: Int) -> Bool {
+        text.word(index) == "at" || text.token(index)?.isSymbol("@") == true
+    }
+
     struct SaidPartOfDay {
         var part: DateTimeWords.PartOfDay
         /// Days from today when the phrase names the day too ("tonight", "this evening", "last night").
@@ -322,10 +345,7 @@ struct DateTimeCandidates {
 
         /// The range said with a part of the day: its open hours take the part's half ("7 to 7:30" in the evening).
         func within(_ part: DateTimeWords.PartOfDay) -> SaidTimeRange {
-            var range = self
-            if range.start.ambiguous { range.start = part.afternoon ? range.start.afternoon() : range.start.morning() }
-            if range.end.ambiguous { range.end = part.afternoon ? range.end.afternoon() : range.end.morning() }
-            return range
+            SaidTimeRange(start: start.within(part), end: end.within(part))
         }
     }
 

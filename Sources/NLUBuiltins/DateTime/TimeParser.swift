@@ -63,7 +63,7 @@ struct TimeParser {
             return nil
         }
         guard let relation = text.word(position), relation == "past" || relation == "to" || relation == "after" || relation == "before",
-              let (hour, end) = hourNumber(at: position + 1) else { return nil }
+              let (hour, open, end) = pastOrToHour(at: position + 1) else { return nil }
         var hourValue = hour
         // "5 to seven" is more often a range than 6:55: "to" counts only with quarter, half or "minutes".
         if relation == "to" || relation == "before", text.word(position - 1).map({ ["half", "quarter", "min", "mins", "minute", "minutes"].contains($0) }) != true,
@@ -76,7 +76,21 @@ struct TimeParser {
         }
         var end2 = end
         if let oclock = oclock(at: end2) { end2 = oclock }
-        return (SpokenTime(hour: hourValue, minute: minutes, second: 0, precision: 2, ambiguous: hourValue <= 12), end2)
+        var time = SpokenTime(hour: hourValue, minute: minutes, second: 0, precision: 2, ambiguous: open && hourValue <= 12)
+        // "half past three pm": the half of the day said after the whole.
+        if open, let (pm, after) = meridiem(at: end2), time.hour <= 12 {
+            time = pm ? time.afternoon() : time.morning()
+            end2 = after
+        }
+        return (time, end2)
+    }
+
+    /// The hour after "past"/"to": "3", "three", "3pm", "15h", "noon", "midnight": (hour, whether its half
+    /// of the day is open, index after).
+    private func pastOrToHour(at index: Int) -> (Int, Bool, Int)? {
+        if let (time, end) = namedTime(at: index) { return (time.hour, false, end) }
+        if let (time, end, marked) = clockTime(at: index), marked, time.precision == 1 { return (time.hour, time.ambiguous, end) }
+        return hourNumber(at: index).map { ($0.0, true, $0.1) }
     }
 
     /// An hour 0…24 in digits or words.
@@ -122,6 +136,19 @@ struct TimeParser {
                     }
                     time = candidate
                     end = candidateEnd
+                } else if let h = text.token(end), h.text == "h", !h.spaceBefore {
+                    // "15h30", "9h00", "16h": the French-style clock (with minutes it is surely a time; "15h"
+                    // alone is as often a duration and needs "at" or a range).
+                    end += 1
+                    if let minuteToken = text.token(end), minuteToken.isDigits, !minuteToken.spaceBefore,
+                       minuteToken.text.count == 2, let minute = Int(minuteToken.text), minute < 60 {
+                        time.minute = minute
+                        time.precision = 2
+                        end += 1
+                        marked = true
+                    }
+                    time.ambiguous = false      // a 24-hour clock: "9h30" is morning
+                    if text.token(end).map({ ($0.isWord || $0.isDigits) && !$0.spaceBefore }) == true { return nil }
                 }
             } else if digits.count == 3 || digits.count == 4, let value = Int(digits), value % 100 < 60, value / 100 <= 24 {
                 // "1140 a.m.", "0730": hours and minutes run together; only with am/pm or a leading zero.
@@ -152,8 +179,14 @@ struct TimeParser {
             time = pm ? time.afternoon() : time.morning()
             return (time, after, true)
         }
-        if let after = oclock(at: end) { return (time, after, true) }
+        if let after = oclock(at: end) {
+            // "3 oclock pm".
+            if let (pm, afterMeridiem) = meridiem(at: after), time.hour <= 12 { return (pm ? time.afternoon() : time.morning(), afterMeridiem, true) }
+            return (time, after, true)
+        }
         if text.word(end) == "ish", !text[end].spaceBefore || text.token(end - 1).map({ $0.isSymbol("-") }) == true {
+            // "3ish pm".
+            if let (pm, afterMeridiem) = meridiem(at: end + 1), time.hour <= 12 { return (pm ? time.afternoon() : time.morning(), afterMeridiem, true) }
             time.ambiguous = false
             return (time, end + 1, true)
         }
@@ -184,6 +217,10 @@ struct TimeParser {
             }
             if !text[index].spaceBefore, text.token(index + 1).map({ $0.isWord && !$0.spaceBefore }) != true {
                 return (word == "p", index + 1)
+            }
+            // "3:30 p m", "nine fifty nine a m": the letters apart.
+            if text.word(index + 1) == "m", text.token(index + 2).map({ $0.isWord || $0.isDigits }) != true {
+                return (word == "p", index + 2)
             }
             return nil
         default:
