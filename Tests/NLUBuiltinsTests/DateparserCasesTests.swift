@@ -12,7 +12,7 @@ import Testing
     /// (fixture, kind of the first accepted reading, minimum share passed).
     static let floors: [(String, String, Double)] = [
         ("absolute", "date", 0.72),
-        ("absolute", "datetime", 0.64),
+        ("absolute", "datetime", 0.67),
         ("relative", "date", 0.36),
         ("relative", "datetime", 0.70),
         ("relative", "duration", 0.39),
