@@ -19,7 +19,7 @@ struct DateRangeParser {
         var best: (SpokenDateRange, Int)?
         for candidate in [between(at: index), relativePeriod(at: index), countedPeriod(at: index), quarter(at: index),
                           monthRange(at: index), numberedWeek(at: index), yearRange(at: index), partOfPeriod(at: index),
-                          weekOfPeriod(at: index), holidaySpan(at: index)] {
+                          weekOfPeriod(at: index), holidaySpan(at: index), daysFromDate(at: index)] {
             if let candidate, candidate.1 > (best?.1 ?? index) { best = candidate }
         }
         return best
@@ -427,6 +427,29 @@ struct DateRangeParser {
         let around = (reference.year - 1...reference.year + 1).compactMap(span)
         guard let past = around.last(where: { $0.start <= reference }), let future = around.first(where: { $0.start > reference }) else { return nil }
         return range([past, future], timex: { "XXXX" + String($0.text.dropFirst(4)) }).map { ($0, afterName) }
+    }
+
+    /// "from 18th Dec for 10 days", "for 10 days from 18th Dec": days counted from a date said, end exclusive.
+    func daysFromDate(at index: Int) -> (SpokenDateRange, Int)? {
+        func days(at position: Int) -> (Int, Int)? {
+            guard let (amount, unit, end) = dates.durations.amount(at: position), unit.letter == "D" || unit.letter == "W",
+                  amount == amount.rounded(), amount >= 1, amount <= 3660 else { return nil }
+            return (Int(amount) * (unit.letter == "W" ? 7 : 1), end)
+        }
+        let start: SpokenDate, count: Int, end: Int
+        if text.word(index) == "for", let (n, afterDays) = days(at: index + 1), text.word(afterDays) == "from",
+           let (date, afterDate) = dates.date(at: afterDays + 1) {
+            (start, count, end) = (date, n, afterDate)
+        } else {
+            // "the 9th of May for 2 days" alone is a date and a duration, as Recognizers-Text reads it.
+            guard text.word(index) == "from", let (date, afterDate) = dates.date(at: index + 1), text.word(afterDate) == "for",
+                  let (n, afterDays) = days(at: afterDate + 1) else { return nil }
+            (start, count, end) = (date, n, afterDays)
+        }
+        let spans = start.readings(reference).map { (start: $0, end: $0.adding(days: count)) }
+        guard let shown = spans.first, spans.allSatisfy({ $0.end.year <= 9999 }) else { return nil }
+        return (SpokenDateRange(timex: "(" + start.timex + "," + (start.timex.hasPrefix("XXXX") ? "XXXX" + String(shown.end.text.dropFirst(4)) : shown.end.text)
+                                + ",P" + String(count) + "D)", spans: spans), end)
     }
 
     // MARK: spans

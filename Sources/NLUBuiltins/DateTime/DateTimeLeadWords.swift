@@ -29,7 +29,7 @@ enum DateTimeLeadWords {
         "seconds", "secs", "semi", "semiannual", "semiannually", "sep", "sept", "september", "seven", "several",
         "since", "some", "sooner", "start", "starting", "sun", "sunday", "sundays", "thanksgiving", "the", "this",
         "three", "through", "thru", "thu", "thur", "thurs", "thursday", "thursdays", "til", "till", "tmr", "today",
-        "tommorow", "tomorow", "tomorrow", "tonight", "tonite", "tue", "tues", "tuesday", "tuesdays", "two", "until",
+        "tommorow", "tomorow", "tomorrow", "tonight", "tonite", "tue", "tues", "tuesday", "tuesdays", "two", "until", "untill",
         "upcoming", "valentine's", "w", "wed", "wednesday", "wednesdays", "week", "weekday", "weekend", "weekly",
         "weeks", "whitmonday", "whitsunday", "within", "wk", "wks", "xmas", "year", "yearly", "years", "yesterday",
         "yr", "yrs",
