@@ -124,6 +124,10 @@ import Testing
         #expect(values("diwali 2019").first?.2.map(\.value) == ["2019-10-27"])
         #expect(values("chinese new year").first?.2.map(\.value) == ["2016-02-08", "2017-01-28"])
         #expect(values("boss's day 2016").first?.2.map(\.value) == ["2016-10-17"])
+        // Holidays of several days are ranges, end exclusive: Passover 2018 ran March 30th to April 7th,
+        // Ramadan 2018 May 16th to June 14th.
+        #expect(values("passover 2018").first?.2.map { "\($0.start ?? "")/\($0.end ?? "")" } == ["2018-03-30/2018-04-08"])
+        #expect(values("ramadan 2018").first?.2.map { "\($0.start ?? "")/\($0.end ?? "")" } == ["2018-05-16/2018-06-15"])
         // Outside the tables' years there is no such holiday, and no crash.
         #expect(values("Eid al-Fitr 2300").allSatisfy { $0.0 != .date || $0.1 != "Eid al-Fitr 2300" })
     }

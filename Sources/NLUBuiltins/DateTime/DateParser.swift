@@ -16,6 +16,8 @@ struct DateParser {
 
     /// Any date starting at `index`.
     func date(at index: Int) -> (SpokenDate, Int)? {
+        // Before the weekdays: "last Monday of March" is not "last Monday".
+        if let found = nthWeekdayOfMonth(at: index) { return found }
         if let found = relativeDay(at: index) { return found }
         if let found = weekdayDate(at: index) { return found }
         if let found = monthDay(at: index) { return found }
@@ -23,7 +25,6 @@ struct DateParser {
         if let found = numericDate(at: index) { return found }
         if let found = offsetDate(at: index) { return found }
         if let found = holidayDate(at: index) { return found }
-        if let found = nthWeekdayOfMonth(at: index) { return found }
         if let found = dayOfRelativeMonth(at: index) { return found }
         if let found = dayOfMonth(at: index) { return found }
         if let found = countedWeekday(at: index) { return found }
@@ -128,6 +129,11 @@ struct DateParser {
             let back = (reference.weekday - weekday + 7) % 7
             return (SpokenDate(kind: .exact(reference.adding(days: back == 0 ? -7 : -back))), end)
         default: break
+        }
+        // "friday after next": the one after the coming one.
+        if text.word(end) == "after", text.word(end + 1) == "next" {
+            let ahead = (weekday - reference.weekday + 6) % 7 + 1
+            return (SpokenDate(kind: .exact(reference.adding(days: ahead + 7))), end + 2)
         }
         // "Tuesday of next week", "monday of the following week", "Wednesday next week".
         var after = end
@@ -282,9 +288,19 @@ struct DateParser {
             return nil
         }
         guard let weekdayWord = text.word(position), let weekday = DateTimeWords.weekdays[weekdayWord],
-              let of = text.word(position + 1), of == "of" || of == "in", let (month, afterMonth) = monthName(at: position + 2) else {
-            return nil
+              let of = text.word(position + 1), of == "of" || of == "in" else { return nil }
+        // "first monday of last month", "the first Monday of this month", "first Monday in the month".
+        var monthStart = position + 2
+        if text.word(monthStart) == "the" { monthStart += 1 }
+        if let offset = ["this": 0, "current": 0, "next": 1, "following": 1, "last": -1, "previous": -1, "month": 0][text.word(monthStart) ?? ""],
+           text.word(monthStart) == "month" || text.word(monthStart + 1) == "month",
+           text.word(monthStart) != "month" || monthStart > position + 2 {
+            let first = CivilDate(year: reference.year, month: reference.month, day: 1)!.adding(months: offset)
+            let end = text.word(monthStart) == "month" ? monthStart + 1 : monthStart + 2
+            return Holiday.nthWeekday(month: first.month, weekday: weekday, nth: nth).date(in: first.year)
+                .flatMap { $0.month == first.month ? (SpokenDate(kind: .exact($0)), end) : nil }
         }
+        guard let (month, afterMonth) = monthName(at: position + 2) else { return nil }
         let rule = Holiday.nthWeekday(month: month, weekday: weekday, nth: nth)
         var yearIndex = afterMonth
         if let comma = text.token(yearIndex), comma.isSymbol(",") { yearIndex += 1 }

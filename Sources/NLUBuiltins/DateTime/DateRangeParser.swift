@@ -19,7 +19,7 @@ struct DateRangeParser {
         var best: (SpokenDateRange, Int)?
         for candidate in [between(at: index), relativePeriod(at: index), countedPeriod(at: index), quarter(at: index),
                           monthRange(at: index), numberedWeek(at: index), yearRange(at: index), partOfPeriod(at: index),
-                          weekOfPeriod(at: index)] {
+                          weekOfPeriod(at: index), holidaySpan(at: index), daysFromDate(at: index)] {
             if let candidate, candidate.1 > (best?.1 ?? index) { best = candidate }
         }
         return best
@@ -404,6 +404,52 @@ struct DateRangeParser {
         }
         guard let days = spans.first.map({ $0.start.days(until: $0.end) }) else { return nil }
         return SpokenDateRange(timex: "(" + first.timex + "," + second.timex + ",P" + String(days) + "D)", spans: spans)
+    }
+
+    /// "passover 2018", "ramadan", "rosh hashanah of 2019": a holiday of several days, end exclusive as
+    /// for named periods; without a year, the past and the next one.
+    func holidaySpan(at index: Int) -> (SpokenDateRange, Int)? {
+        guard let (first, last, afterName) = Holiday.readSpan(text, at: index) else { return nil }
+        func span(_ year: Int) -> (start: CivilDate, end: CivilDate)? {
+            guard let start = first.date(in: year), let end = last.date(in: year)?.adding(days: 1), start < end else { return nil }
+            return (start, end)
+        }
+        func range(_ spans: [(start: CivilDate, end: CivilDate)], timex: (CivilDate) -> String) -> SpokenDateRange? {
+            guard let shown = spans.first else { return nil }
+            return SpokenDateRange(timex: "(" + timex(shown.start) + "," + timex(shown.end) + ",P" + String(shown.start.days(until: shown.end)) + "D)",
+                                   spans: spans)
+        }
+        var yearIndex = afterName
+        if let word = text.word(yearIndex), word == "of" || word == "in" { yearIndex += 1 }
+        if let (year, end) = dates.year(at: yearIndex) {
+            return span(year).flatMap { range([$0], timex: { $0.text }) }.map { ($0, end) }
+        }
+        let around = (reference.year - 1...reference.year + 1).compactMap(span)
+        guard let past = around.last(where: { $0.start <= reference }), let future = around.first(where: { $0.start > reference }) else { return nil }
+        return range([past, future], timex: { "XXXX" + String($0.text.dropFirst(4)) }).map { ($0, afterName) }
+    }
+
+    /// "from 18th Dec for 10 days", "for 10 days from 18th Dec": days counted from a date said, end exclusive.
+    func daysFromDate(at index: Int) -> (SpokenDateRange, Int)? {
+        func days(at position: Int) -> (Int, Int)? {
+            guard let (amount, unit, end) = dates.durations.amount(at: position), unit.letter == "D" || unit.letter == "W",
+                  amount == amount.rounded(), amount >= 1, amount <= 3660 else { return nil }
+            return (Int(amount) * (unit.letter == "W" ? 7 : 1), end)
+        }
+        let start: SpokenDate, count: Int, end: Int
+        if text.word(index) == "for", let (n, afterDays) = days(at: index + 1), text.word(afterDays) == "from",
+           let (date, afterDate) = dates.date(at: afterDays + 1) {
+            (start, count, end) = (date, n, afterDate)
+        } else {
+            // "the 9th of May for 2 days" alone is a date and a duration, as Recognizers-Text reads it.
+            guard text.word(index) == "from", let (date, afterDate) = dates.date(at: index + 1), text.word(afterDate) == "for",
+                  let (n, afterDays) = days(at: afterDate + 1) else { return nil }
+            (start, count, end) = (date, n, afterDays)
+        }
+        let spans = start.readings(reference).map { (start: $0, end: $0.adding(days: count)) }
+        guard let shown = spans.first, spans.allSatisfy({ $0.end.year <= 9999 }) else { return nil }
+        return (SpokenDateRange(timex: "(" + start.timex + "," + (start.timex.hasPrefix("XXXX") ? "XXXX" + String(shown.end.text.dropFirst(4)) : shown.end.text)
+                                + ",P" + String(count) + "D)", spans: spans), end)
     }
 
     // MARK: spans

@@ -29,14 +29,14 @@ enum DateTimeLeadWords {
         "seconds", "secs", "semi", "semiannual", "semiannually", "sep", "sept", "september", "seven", "several",
         "since", "some", "sooner", "start", "starting", "sun", "sunday", "sundays", "thanksgiving", "the", "this",
         "three", "through", "thru", "thu", "thur", "thurs", "thursday", "thursdays", "til", "till", "tmr", "today",
-        "tommorow", "tomorow", "tomorrow", "tonight", "tonite", "tue", "tues", "tuesday", "tuesdays", "two", "until",
+        "tommorow", "tomorow", "tomorrow", "tonight", "tonite", "tue", "tues", "tuesday", "tuesdays", "two", "until", "untill",
         "upcoming", "valentine's", "w", "wed", "wednesday", "wednesdays", "week", "weekday", "weekend", "weekly",
         "weeks", "whitmonday", "whitsunday", "within", "wk", "wks", "xmas", "year", "yearly", "years", "yesterday",
         "yr", "yrs",
         // Single-word names of holidays of lunar calendars (HolidayTable).
-        "annakoot", "annakut", "ashura", "baisakhi", "boghi", "channukah", "chanukah", "chanukkah", "chhath",
+        "annakoot", "annakut", "ashura", "baisakhi", "boghi", "channukah", "channukkah", "chanukah", "chanukkah", "chhath",
         "chhathi", "dasara", "deepavali", "dhanatrayodashi", "dhanteras", "dhulandi", "dhuleti", "diwali",
-        "durgashtami", "durgotsava", "dussehra", "dusshera", "gokulashtami", "gysd", "hannukkah", "hanukah",
+        "durgashtami", "durgotsava", "dussehra", "dusshera", "gokulashtami", "gysd", "hannukah", "hannukkah", "hanukah",
         "hanukka", "hanukkah", "holi", "janmashtami", "koningsdag", "lent", "maghi", "mahashivaratri", "mahashtami",
         "mawlid", "mesadi", "mevlid", "mevlit", "muharram", "mulud", "navarathri", "navaratri", "navrathri",
         "navratri", "onam", "pascha", "passover", "pesach", "pesah", "pesak", "phagwah", "pongal", "purim", "rakhi",
@@ -62,6 +62,7 @@ enum DateTimeLeadWords {
         words.formUnion(DateTimeWords.partsOfDay.filter { !$0.value.isMeal }.keys.map { $0 + "s" })  // "mornings"
         words.formUnion(DateTimeWords.units.keys)
         words.formUnion(Holiday.names.map { $0.0[0] })
+        words.formUnion(Holiday.spanNames.map { $0.0[0] })
         return words
     }()
 

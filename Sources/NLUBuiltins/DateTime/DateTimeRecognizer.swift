@@ -358,7 +358,7 @@ struct DateTimeCandidates {
         let hasLead = position > index
         guard let (first, afterFirst) = times.time(at: position, bare: true), let joiner = text.token(afterFirst) else { return nil }
         let joins = (lead == "between" && joiner.text == "and")
-            || ["to", "till", "until", "til", "through", "thru"].contains(joiner.text) || joiner.isSymbol("-") || joiner.isSymbol("~")
+            || ["to", "till", "until", "untill", "til", "through", "thru"].contains(joiner.text) || joiner.isSymbol("-") || joiner.isSymbol("~")
         guard joins, let (second, afterSecond) = times.time(at: afterFirst + 1, bare: true) else { return nil }
         // Without "from"/"between" at least one end must be clearly a time, unless bare ranges are allowed.
         let clearly = !first.ambiguous || !second.ambiguous || first.precision > 1 || second.precision > 1

@@ -52,10 +52,8 @@ extension Holiday {
         add(["clean monday", "ash monday", "green monday", "pure monday", "shrove monday", "monday of lent",
              "orthodox clean monday", "orthodox ash monday", "orthodox green monday", "orthodox pure monday",
              "orthodox shrove monday"], .orthodoxEaster, -48)
-        add(["passover", "pesach", "pesah", "pesak"], .passover)
         add(["yom hashoah", "holocaust day", "holocaust remembrance day"], .passover, 12)
         add(["lag baomer", "lag b'omer"], .lagBaOmer)
-        add(["rosh hashanah", "rosh hashana", "rosh hashanna", "rosh hashannah", "yom teruah"], .roshHashana)
         add(["yom kippur"], .roshHashana, 9)
         add(["shemini atzeret"], .roshHashana, 21)
         add(["simchat torah", "simhat torah"], .roshHashana, 22)

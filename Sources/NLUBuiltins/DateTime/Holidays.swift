@@ -124,8 +124,46 @@ enum Holiday: Sendable, Equatable {
 
     /// The holiday named at `index` (the longest name), and the index after it.
     static func read(_ text: TokenizedText, at index: Int) -> (Holiday, Int)? {
-        guard let first = text.word(index), let candidates = namesByFirstWord[straightened(first)] else { return nil }
-        var best: (Holiday, Int)?
+        longestName(text, at: index, in: namesByFirstWord)
+    }
+
+    /// The holiday lasting several days named at `index` ("passover", "ramadan"): its first day, its last
+    /// day, and the index after the name.
+    static func readSpan(_ text: TokenizedText, at index: Int) -> (Holiday, Holiday, Int)? {
+        guard let (pair, end) = longestName(text, at: index, in: spanNamesByFirstWord) else { return nil }
+        return (pair.first, pair.last, end)
+    }
+
+    /// Holidays of several days, each with its first and last day (Duckling's EN intervals).
+    struct Span: Sendable { var first: Holiday; var last: Holiday }
+
+    static let spanNames: [([String], Span)] = {
+        var table: [([String], Span)] = []
+        func add(_ names: [String], _ first: Holiday, _ last: Holiday) {
+            for name in names { table.append((name.split(separator: " ").map(String.init), Span(first: first, last: last))) }
+        }
+        add(["lent"], .easter(days: -46), .easter(days: -1))
+        add(["great lent", "great fast"], .table(.orthodoxEaster, days: -48), .table(.orthodoxEaster, days: -9))
+        add(["hanukkah", "hanukah", "hannukah", "hanukkah", "hannukkah", "chanukah", "chanukkah", "channukah", "channukkah"],
+            .table(.chanukah, days: 0), .table(.chanukah, days: 7))
+        add(["navaratri", "navratri", "navarathri", "navrathri", "durga puja", "durgotsava"], .table(.navaratri, days: 0), .table(.navaratri, days: 9))
+        add(["passover", "pesach", "pesah", "pesak"], .table(.passover, days: 0), .table(.passover, days: 8))
+        add(["ramadan", "ramadhan", "ramathan", "ramzan", "ramzaan"], .table(.ramadan, days: 0), .table(.eidalFitr, days: -1))
+        add(["rosh hashanah", "rosh hashana", "rosh hashanna", "rosh hashannah", "yom teruah"],
+            .table(.roshHashana, days: 0), .table(.roshHashana, days: 2))
+        add(["shavuot", "shavuoth", "shavuos", "shovuos", "feast of weeks"], .table(.passover, days: 50), .table(.passover, days: 52))
+        add(["sukkot", "succot", "sukkos", "succos", "feast of booths", "feast of tabernacles", "feast of the ingathering"],
+            .table(.roshHashana, days: 14), .table(.roshHashana, days: 22))
+        add(["global youth service day", "gysd"], .table(.globalYouthServiceDay, days: 0), .table(.globalYouthServiceDay, days: 2))
+        return table
+    }()
+
+    private static let spanNamesByFirstWord: [String: [([String], Span)]] = Dictionary(grouping: spanNames, by: { $0.0[0] })
+
+    /// The longest of `candidates`' names said at `index`, and the index after it.
+    private static func longestName<Value>(_ text: TokenizedText, at index: Int, in table: [String: [([String], Value)]]) -> (Value, Int)? {
+        guard let first = text.word(index), let candidates = table[straightened(first)] else { return nil }
+        var best: (Value, Int)?
         for (words, holiday) in candidates {
             var position = index
             var matched = true

@@ -14,7 +14,7 @@ struct TimeParser {
     func time(at index: Int, bare: Bool) -> (SpokenTime, Int)? {
         if let found = namedTime(at: index) { return withDayPart(found) }
         if let found = pastOrTo(at: index) { return withDayPart(found) }
-        guard let (time, end, marked) = clockTime(at: index) else { return nil }
+        guard let (time, end, marked) = clockTime(at: index, bare: bare) else { return nil }
         guard marked || bare else {
             // "7 in the evening": a part of the day makes it a time.
             if let (marked, end) = dayPartSuffix(time, at: end) { return (marked, end) }
@@ -62,7 +62,10 @@ struct TimeParser {
         } else {
             return nil
         }
-        guard let relation = text.word(position), relation == "past" || relation == "to" || relation == "after" || relation == "before",
+        // "15 minutes from 1pm": "from" only after the unit.
+        let afterUnit = text.word(position - 1).map { ["min", "mins", "minute", "minutes"].contains($0) } == true
+        guard let relation = text.word(position), relation == "past" || relation == "to" || relation == "after" || relation == "before"
+                || relation == "from" && afterUnit,
               let (hour, open, end) = pastOrToHour(at: position + 1) else { return nil }
         var hourValue = hour
         // "5 to seven" is more often a range than 6:55: "to" counts only with quarter, half or "minutes".
@@ -89,7 +92,7 @@ struct TimeParser {
     /// of the day is open, index after).
     private func pastOrToHour(at index: Int) -> (Int, Bool, Int)? {
         if let (time, end) = namedTime(at: index) { return (time.hour, false, end) }
-        if let (time, end, marked) = clockTime(at: index), marked, time.precision == 1 { return (time.hour, time.ambiguous, end) }
+        if let (time, end, marked) = clockTime(at: index), marked || !time.ambiguous, time.precision == 1 { return (time.hour, time.ambiguous, end) }
         return hourNumber(at: index).map { ($0.0, true, $0.1) }
     }
 
@@ -102,7 +105,7 @@ struct TimeParser {
 
     /// Digits or words: "7", "7:30", "7:56:30", "0730", "1140", "seven", "seven thirty", with "am"/"pm",
     /// "o'clock" or "ish" after. `marked` tells whether something besides the number says it is a time.
-    private func clockTime(at index: Int) -> (SpokenTime, Int, Bool)? {
+    private func clockTime(at index: Int, bare: Bool = false) -> (SpokenTime, Int, Bool)? {
         guard let token = text.token(index) else { return nil }
         var time: SpokenTime
         var end: Int
@@ -151,10 +154,12 @@ struct TimeParser {
                     if text.token(end).map({ ($0.isWord || $0.isDigits) && !$0.spaceBefore }) == true { return nil }
                 }
             } else if digits.count == 3 || digits.count == 4, let value = Int(digits), value % 100 < 60, value / 100 <= 24 {
-                // "1140 a.m.", "0730": hours and minutes run together; only with am/pm or a leading zero.
+                // "1140 a.m.", "0730", "at 1030": hours and minutes run together; only with am/pm, a leading
+                // zero, or after "at" with an hour up to 12 ("at 2014" is no time, "at 650-650-6500" a phone).
                 time = SpokenTime(hour: value / 100, minute: value % 100, second: 0, precision: 2, ambiguous: value / 100 <= 12)
                 end = index + 1
-                guard meridiem(at: end) != nil || digits.hasPrefix("0") else { return nil }
+                let afterAt = bare && text.word(index - 1) == "at" && text.token(end).map({ $0.kind == .symbol && !$0.spaceBefore }) != true
+                guard meridiem(at: end) != nil || digits.hasPrefix("0") || afterAt && value / 100 <= 12 else { return nil }
             } else {
                 return nil
             }
