@@ -114,6 +114,16 @@ import Testing
         #expect(only("at 5 tomorrow afternoon") == ["2016-11-08 17:00:00"])
         #expect(only("8 tonight") == ["2016-11-07 20:00:00"])
         #expect(only("this morning @ 10") == ["2016-11-07 10:00:00"])
+        // October 2016 began on a Saturday; its last Friday was the 28th, October 2017's the 27th.
+        #expect(only("first monday of last month") == ["2016-10-03"])
+        #expect(only("last friday of october") == ["2016-10-28", "2017-10-27"])
+        #expect(only("friday after next") == ["2016-11-18"])
+        #expect(only("at 1030") == ["10:30:00", "22:30:00"])
+        #expect(only("2014-10") == ["2014-10-01/2014-11-01"])
+        #expect(only("in a quarter of an hour") == ["2016-11-07 16:27:00"])
+        #expect(only("last 2 minutes") == ["2016-11-07 16:10:00/2016-11-07 16:12:00"])
+        // "last" as a verb leaves the duration alone.
+        #expect(values("it shouldn't last two hours").map(\.0) == [.duration])
     }
 
     @Test func holidaysOfLunarCalendarsComeFromTheTables() {

@@ -197,6 +197,14 @@ struct DateRangeParser {
         if let (year, afterYear) = dates.year(at: index), let (month, end) = dates.monthName(at: afterYear) {
             return (monthSpan(year: year, month: month), end)
         }
+        // "2014-10", "2014/10": an ISO year and month (a day after it makes a date instead).
+        if let token = text.token(index), token.isDigits, let (year, afterYear) = dates.year(at: index),
+           let mark = text.token(afterYear), mark.isSymbol("-") || mark.isSymbol("/"), !mark.spaceBefore,
+           let monthToken = text.token(afterYear + 1), monthToken.isDigits, !monthToken.spaceBefore, monthToken.text.count == 2,
+           let month = Int(monthToken.text), month >= 1, month <= 12,
+           text.token(afterYear + 2).map({ !$0.spaceBefore }) != true {
+            return (monthSpan(year: year, month: month), afterYear + 2)
+        }
         guard let (month, afterMonth) = dates.monthName(at: index) else { return nil }
         var position = afterMonth
         if let slash = text.token(position), slash.isSymbol("/") || slash.isSymbol(",") || slash.isSymbol("-") { position += 1 }

@@ -51,6 +51,9 @@ enum DateTimeLeadWords {
     /// leaving them out of ``leads`` is most of what the filter saves.
     static let followers: Set<String> = [
         "ago", "and", "am", "back", "good", "hence", "how", "of", "or", "pm", "than", "to", "what",
+        // Before "last" as a verb ("it shouldn't last two hours").
+        "can", "can't", "cannot", "could", "did", "didn't", "do", "does", "doesn't", "don't", "i", "it", "might", "must",
+        "not", "should", "shouldn't", "that", "they", "we", "which", "will", "won't", "would", "you",
     ]
 
     /// Every word that may begin a date-time, the parsers' own vocabularies included.

@@ -225,7 +225,11 @@ struct DateTimeCandidates {
         }
         // "in 3 hours", "2 minutes ago": a moment; "3 hours": a duration.
         var durationStart = index
-        if text.word(index) == "in" || text.word(index) == "within" { durationStart += 1 }
+        if text.word(index) == "in" || text.word(index) == "within" {
+            durationStart += 1
+            // "in about half an hour": the moment as said (LUIS keeps no Mod on "in").
+            if text.word(index) == "in", text.word(durationStart) == "about" { durationStart += 1 }
+        }
         if let duration = durations.duration(at: durationStart), duration.seconds > 0 {
             if durationStart == index {
                 emit(.duration, duration.end - 1, [DateTimeValue(timex: duration.timex, type: "duration", value: NumberValue.real(duration.seconds).text)])
@@ -238,6 +242,16 @@ struct DateTimeCandidates {
             } else if isTime, durationStart == index, text.word(duration.end) == "from", text.word(duration.end + 1) == "now" {
                 if let value = moment(after: duration.seconds) { emit(.datetime, duration.end + 1, [value]) }
             }
+        }
+        // "last 2 minutes", "next 3 hours": the span of clock time up to now, or from now.
+        if let relation = text.word(index), let forward = ["last": false, "past": false, "previous": false, "next": true,
+                                                           "coming": true, "upcoming": true][relation],
+           relation != "last" || !Self.beforeVerbLast.contains(text.word(index - 1) ?? ""),
+           let duration = durations.duration(at: index + 1), duration.timex.hasPrefix("PT"), duration.seconds >= 1,
+           let start = moment(after: forward ? 0 : -duration.seconds), let end = moment(after: forward ? duration.seconds : 0),
+           let startValue = start.value, let endValue = end.value {
+            emit(.datetimerange, duration.end - 1, [DateTimeValue(timex: "(" + start.timex + "," + end.timex + "," + duration.timex + ")",
+                                                                  type: "datetimerange", start: startValue, end: endValue)])
         }
         // "3pm each day", "7am daily": a time that repeats.
         if let (time, afterTime) = times.time(at: index, bare: false), !time.ambiguous || time.precision > 1 {
@@ -281,6 +295,12 @@ struct DateTimeCandidates {
         }
         return dates.relativeDay(at: position) ?? dates.weekdayDate(at: position)
     }
+
+    /// Words after which "last" is the verb ("it shouldn't last two hours", "will last 3 days").
+    private static let beforeVerbLast: Set<String> = [
+        "to", "will", "would", "should", "shouldn't", "could", "can", "can't", "cannot", "won't", "might", "may", "must",
+        "not", "does", "doesn't", "did", "didn't", "do", "don't", "it", "that", "which", "they", "we", "you", "i",
+    ]
 
     /// "at", or its sign "@".
     private func isAt(_ index: Int) -> Bool {

@@ -36,6 +36,8 @@ struct TimeParser {
             return (SpokenTime(hour: 12, minute: 0, second: 0, precision: 1, ambiguous: false), position + 1)
         case "midnight":
             return (SpokenTime(hour: 0, minute: 0, second: 0, precision: 1, ambiguous: false), position + 1)
+        case "mid" where text.word(position + 1) == "day":
+            return (SpokenTime(hour: 12, minute: 0, second: 0, precision: 1, ambiguous: false), position + 2)
         case "mid" where text.word(position + 1) == "night":
             return (SpokenTime(hour: 0, minute: 0, second: 0, precision: 1, ambiguous: false), position + 2)
         default:
