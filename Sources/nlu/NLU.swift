@@ -46,7 +46,7 @@ struct NLU: ParsableCommand {
         } catch {
             // ArgumentParser exits 64 (EX_USAGE) on usage errors; our contract says 2.
             if exitCode(for: error) == .validationFailure {
-                var message = fullMessage(for: error)
+                var message = Console.namingInputs(in: fullMessage(for: error))
                 // A typo in an option name is the real problem, whatever validate() said first.
                 if let unknown = UnknownOption.find(in: Array(CommandLine.arguments.dropFirst())),
                    !message.hasPrefix("Error: Unknown option") {
@@ -57,8 +57,14 @@ struct NLU: ParsableCommand {
                 Foundation.exit(2)
             }
             if let message = FoundationErrorText.userMessage(for: error) {
-                Console.log("Error: \(message)")
+                Console.log("Error: \(Console.namingInputs(in: message))")
                 Foundation.exit(1)
+            }
+            let message = fullMessage(for: error)
+            let named = Console.namingInputs(in: message)
+            if named != message {
+                Console.log(named)
+                Foundation.exit(exitCode(for: error).rawValue)
             }
             exit(withError: error)
         }

@@ -13,37 +13,30 @@ import NLUCore
 public struct BertEncoder: WorkspaceEncoder {
     /// The checkpoint's hyper-parameters.
     public let configuration: BertConfiguration
-    let wordEmbeddings: Tensor<Float>
-    let positionEmbeddings: Tensor<Float>
+    let layers: EncoderLayers
     let tokenTypeEmbeddings: Tensor<Float>
-    let embeddingNorm: NormWeights
-    package let blocks: [TransformerBlock]
+    package var blocks: [TransformerBlock] { layers.blocks }
+
+    /// The tensor names of one layer's block.
+    static let blockNames = BlockTensorNames(
+        query: "attention.self.query", key: "attention.self.key", value: "attention.self.value",
+        attentionOutput: "attention.output.dense", attentionNorm: "attention.output.LayerNorm",
+        intermediate: "intermediate.dense", output: "output.dense", outputNorm: "output.LayerNorm")
 
     package init(configuration: BertConfiguration, checkpoint tensors: CheckpointTensors, precision: Precision = .f32) throws {
         self.configuration = configuration
-        let h = configuration.hiddenSize
-        wordEmbeddings = try tensors.tensor("embeddings.word_embeddings.weight", shape: [configuration.vocabularySize, h])
-        positionEmbeddings = try tensors.tensor("embeddings.position_embeddings.weight",
-                                                shape: [configuration.maxPositionEmbeddings, h])
+        layers = try EncoderLayers(tensors, configuration: configuration, layerPrefix: "encoder.layer.",
+                                   blockNames: Self.blockNames, precision: precision)
         tokenTypeEmbeddings = try tensors.tensor("embeddings.token_type_embeddings.weight",
-                                                 shape: [configuration.typeVocabularySize, h])
-        embeddingNorm = try NormWeights(tensors, "embeddings.LayerNorm", size: h)
-        blocks = try (0..<configuration.layerCount).map { index in
-            let layer = "encoder.layer.\(index)."
-            return try TransformerBlock(tensors, names: BlockTensorNames(
-                query: layer + "attention.self.query", key: layer + "attention.self.key",
-                value: layer + "attention.self.value", attentionOutput: layer + "attention.output.dense",
-                attentionNorm: layer + "attention.output.LayerNorm", intermediate: layer + "intermediate.dense",
-                output: layer + "output.dense", outputNorm: layer + "output.LayerNorm"), configuration: configuration, precision: precision)
-        }
+                                                 shape: [configuration.typeVocabularySize, configuration.hiddenSize])
     }
 
     package func embed(_ batch: EncoderBatch, into workspace: EncoderWorkspace) throws {
         let length = batch.sequenceLength
         try embedSum(batch, tables: [
-            (wordEmbeddings, { Int(batch.tokenIDs[$0]) }, "wordIDs"),
-            (positionEmbeddings, { $0 % length }, "position"),
+            (layers.wordEmbeddings, { Int(batch.tokenIDs[$0]) }, "wordIDs"),
+            (layers.positionEmbeddings, { $0 % length }, "position"),
             (tokenTypeEmbeddings, { Int(batch.tokenTypeIDs[$0]) }, "wordTypes"),
-        ], norm: embeddingNorm, into: workspace)
+        ], norm: layers.embeddingNorm, into: workspace)
     }
 }

@@ -11,33 +11,26 @@ import NLUCore
 public struct DistilBertEncoder: WorkspaceEncoder {
     /// The checkpoint's hyper-parameters.
     public let configuration: BertConfiguration
-    let wordEmbeddings: Tensor<Float>
-    let positionEmbeddings: Tensor<Float>
-    let embeddingNorm: NormWeights
-    package let blocks: [TransformerBlock]
+    let layers: EncoderLayers
+    package var blocks: [TransformerBlock] { layers.blocks }
+
+    /// The tensor names of one layer's block.
+    static let blockNames = BlockTensorNames(
+        query: "attention.q_lin", key: "attention.k_lin", value: "attention.v_lin",
+        attentionOutput: "attention.out_lin", attentionNorm: "sa_layer_norm",
+        intermediate: "ffn.lin1", output: "ffn.lin2", outputNorm: "output_layer_norm")
 
     package init(configuration: BertConfiguration, checkpoint tensors: CheckpointTensors, precision: Precision = .f32) throws {
         self.configuration = configuration
-        let h = configuration.hiddenSize
-        wordEmbeddings = try tensors.tensor("embeddings.word_embeddings.weight", shape: [configuration.vocabularySize, h])
-        positionEmbeddings = try tensors.tensor("embeddings.position_embeddings.weight",
-                                                shape: [configuration.maxPositionEmbeddings, h])
-        embeddingNorm = try NormWeights(tensors, "embeddings.LayerNorm", size: h)
-        blocks = try (0..<configuration.layerCount).map { index in
-            let layer = "transformer.layer.\(index)."
-            return try TransformerBlock(tensors, names: BlockTensorNames(
-                query: layer + "attention.q_lin", key: layer + "attention.k_lin", value: layer + "attention.v_lin",
-                attentionOutput: layer + "attention.out_lin", attentionNorm: layer + "sa_layer_norm",
-                intermediate: layer + "ffn.lin1", output: layer + "ffn.lin2", outputNorm: layer + "output_layer_norm"),
-                configuration: configuration, precision: precision)
-        }
+        layers = try EncoderLayers(tensors, configuration: configuration, layerPrefix: "transformer.layer.",
+                                   blockNames: Self.blockNames, precision: precision)
     }
 
     package func embed(_ batch: EncoderBatch, into workspace: EncoderWorkspace) throws {
         let length = batch.sequenceLength
         try embedSum(batch, tables: [
-            (wordEmbeddings, { Int(batch.tokenIDs[$0]) }, "wordIDs"),
-            (positionEmbeddings, { $0 % length }, "position"),
-        ], norm: embeddingNorm, into: workspace)
+            (layers.wordEmbeddings, { Int(batch.tokenIDs[$0]) }, "wordIDs"),
+            (layers.positionEmbeddings, { $0 % length }, "position"),
+        ], norm: layers.embeddingNorm, into: workspace)
     }
 }

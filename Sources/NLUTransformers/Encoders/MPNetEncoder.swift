@@ -14,39 +14,32 @@ import NLUCore
 public struct MPNetEncoder: WorkspaceEncoder {
     /// The checkpoint's hyper-parameters.
     public let configuration: BertConfiguration
-    let wordEmbeddings: Tensor<Float>
-    let positionEmbeddings: Tensor<Float>
-    let embeddingNorm: NormWeights
+    let layers: EncoderLayers
     /// `[buckets, heads]`.
     let relativeAttentionBias: Tensor<Float>
-    package let blocks: [TransformerBlock]
+    package var blocks: [TransformerBlock] { layers.blocks }
+
+    /// The tensor names of one layer's block.
+    static let blockNames = BlockTensorNames(
+        query: "attention.attn.q", key: "attention.attn.k", value: "attention.attn.v",
+        attentionOutput: "attention.attn.o", attentionNorm: "attention.LayerNorm",
+        intermediate: "intermediate.dense", output: "output.dense", outputNorm: "output.LayerNorm")
 
     package init(configuration: BertConfiguration, checkpoint tensors: CheckpointTensors, precision: Precision = .f32) throws {
         self.configuration = configuration
-        let h = configuration.hiddenSize
-        wordEmbeddings = try tensors.tensor("embeddings.word_embeddings.weight", shape: [configuration.vocabularySize, h])
-        positionEmbeddings = try tensors.tensor("embeddings.position_embeddings.weight",
-                                                shape: [configuration.maxPositionEmbeddings, h])
-        embeddingNorm = try NormWeights(tensors, "embeddings.LayerNorm", size: h)
+        layers = try EncoderLayers(tensors, configuration: configuration, layerPrefix: "encoder.layer.",
+                                   blockNames: Self.blockNames, precision: precision)
         relativeAttentionBias = try tensors.tensor("encoder.relative_attention_bias.weight",
                                                    shape: [configuration.relativeAttentionBucketCount,
                                                            configuration.attentionHeadCount]).contiguous()
-        blocks = try (0..<configuration.layerCount).map { index in
-            let layer = "encoder.layer.\(index)."
-            return try TransformerBlock(tensors, names: BlockTensorNames(
-                query: layer + "attention.attn.q", key: layer + "attention.attn.k", value: layer + "attention.attn.v",
-                attentionOutput: layer + "attention.attn.o", attentionNorm: layer + "attention.LayerNorm",
-                intermediate: layer + "intermediate.dense", output: layer + "output.dense",
-                outputNorm: layer + "output.LayerNorm"), configuration: configuration, precision: precision)
-        }
     }
 
     package func embed(_ batch: EncoderBatch, into workspace: EncoderWorkspace) throws {
         let positions = MPNetPositions.positionIDs(batch)
         try embedSum(batch, tables: [
-            (wordEmbeddings, { Int(batch.tokenIDs[$0]) }, "wordIDs"),
-            (positionEmbeddings, { positions[$0] }, "position"),
-        ], norm: embeddingNorm, into: workspace)
+            (layers.wordEmbeddings, { Int(batch.tokenIDs[$0]) }, "wordIDs"),
+            (layers.positionEmbeddings, { positions[$0] }, "position"),
+        ], norm: layers.embeddingNorm, into: workspace)
     }
 
     package func attentionBias(sequenceLength: Int) -> RelativePositionBias? {

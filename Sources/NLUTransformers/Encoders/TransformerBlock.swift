@@ -47,8 +47,8 @@ package struct TransformerBlock: Sendable {
         outputNorm.normalize(workspace.hidden, rowCount: rows, epsilon: epsilon)
     }
 
-    /// Loads block `index` of a checkpoint using `names` to spell its tensors, its dense layers at
-    /// `precision`.
+    /// Loads one block of a checkpoint using `names` (full tensor names) to spell its tensors, its
+    /// dense layers at `precision`.
     init(_ tensors: CheckpointTensors, names: BlockTensorNames, configuration: BertConfiguration,
          precision: Precision = .f32) throws {
         let h = configuration.hiddenSize, i = configuration.intermediateSize
@@ -63,7 +63,15 @@ package struct TransformerBlock: Sendable {
     }
 }
 
-/// How one architecture names the tensors of a ``TransformerBlock`` (without the model prefix).
+/// How one architecture names the tensors of a ``TransformerBlock`` within a layer (without the
+/// model's and the layer's prefixes).
 struct BlockTensorNames {
     var query, key, value, attentionOutput, attentionNorm, intermediate, output, outputNorm: String
+
+    /// The same names under `prefix` (e.g. `encoder.layer.3.`).
+    func prefixed(_ prefix: String) -> BlockTensorNames {
+        BlockTensorNames(query: prefix + query, key: prefix + key, value: prefix + value,
+                         attentionOutput: prefix + attentionOutput, attentionNorm: prefix + attentionNorm,
+                         intermediate: prefix + intermediate, output: prefix + output, outputNorm: prefix + outputNorm)
+    }
 }

@@ -68,8 +68,9 @@ enum Console {
 extension Console {
     /// A path a library reader can open for the input `path`: the path itself, or for "-" (and a
     /// pipe such as /dev/stdin or /dev/fd/N, which cannot be read twice) a private copy of the
-    /// stream in a temporary folder, in a file named "standard input" so that errors name it. The
-    /// copy is removed when the process ends (also on SIGINT/SIGTERM).
+    /// stream in a temporary folder; ``namingInputs(in:)`` turns the copy's path in an error message
+    /// back into "standard input" (or the pipe's path). The copy is removed when the process ends
+    /// (also on SIGINT/SIGTERM).
     /// - Throws: ``InputError`` when standard input cannot be read or copied.
     static func inputFile(_ path: String) throws -> URL {
         let url = URL(fileURLWithPath: path)
@@ -83,9 +84,9 @@ extension Console {
         TemporaryFiles.register(folder)
         copiesLock.lock()
         if standardInputCopies.isEmpty { atexit { Console.removeStandardInputCopies() } }
-        standardInputCopies.append(folder)
-        copiesLock.unlock()
         let copy = folder.appendingPathComponent(path == "-" ? "standard input" : url.lastPathComponent)
+        standardInputCopies.append((folder: folder, copy: copy.path, name: path == "-" ? "standard input" : path))
+        copiesLock.unlock()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
             try AtomicFile.write(to: copy) { try $0.write(data) }
@@ -96,12 +97,20 @@ extension Console {
     }
 
     private static let copiesLock = NSLock()
-    nonisolated(unsafe) private static var standardInputCopies: [URL] = []
+    nonisolated(unsafe) private static var standardInputCopies: [(folder: URL, copy: String, name: String)] = []
 
     private static func removeStandardInputCopies() {
         copiesLock.lock()
         defer { copiesLock.unlock() }
-        for folder in standardInputCopies { try? FileManager.default.removeItem(at: folder) }
+        for entry in standardInputCopies { try? FileManager.default.removeItem(at: entry.folder) }
+    }
+
+    /// `message` with the path of every temporary copy made by ``inputFile(_:)`` replaced by what the
+    /// user gave: a library error about the copy names "standard input", not /tmp/nlu-stdin-….
+    static func namingInputs(in message: String) -> String {
+        copiesLock.lock()
+        defer { copiesLock.unlock() }
+        return standardInputCopies.reduce(message) { $0.replacingOccurrences(of: $1.copy, with: $1.name) }
     }
 
     /// The UTF-8 text of the file at `path` ("-": standard input).
