@@ -14,7 +14,7 @@ import Testing
         ("absolute", "date", 0.72),
         ("absolute", "datetime", 0.67),
         ("relative", "date", 0.36),
-        ("relative", "datetime", 0.70),
+        ("relative", "datetime", 0.77),
         ("relative", "duration", 0.39),
     ]
 
