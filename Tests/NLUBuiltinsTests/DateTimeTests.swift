@@ -93,6 +93,55 @@ import Testing
         #expect(values("black friday of this year").first?.2.first?.value == "2016-11-25")
     }
 
+    @Test func ducklingsPhrasingsOfClockTimesAndDays() {
+        func only(_ text: String) -> [String] {
+            let found = values(text)
+            guard found.count == 1, found[0].1 == text else { return ["\(found.map(\.1))"] }
+            return found[0].2.map { [$0.value, $0.start, $0.end].compactMap { $0 }.joined(separator: "/") }
+        }
+        #expect(only("a quarter past 3pm") == ["15:15:00"])
+        #expect(only("20 minutes to noon") == ["11:40:00"])
+        #expect(only("half past 3 pm") == ["15:30:00"])
+        #expect(only("15h30") == ["15:30:00"])
+        #expect(only("3:30 p m") == ["15:30:00"])
+        #expect(only("3 oclock pm") == ["15:00:00"])
+        // Monday 2016-11-07: Fridays 11th, 18th, 25th; Thursdays before it 3rd, 27 October.
+        #expect(only("3 fridays from now") == ["2016-11-25"])
+        #expect(only("2 thursdays ago") == ["2016-10-27"])
+        #expect(only("a week hence") == ["2016-11-14"])
+        #expect(only("from 13th to 15th July") == ["2016-07-13/2016-07-15", "2017-07-13/2017-07-15"])
+        #expect(only("tomorrow afternoon at 5") == ["2016-11-08 17:00:00"])
+        #expect(only("at 5 tomorrow afternoon") == ["2016-11-08 17:00:00"])
+        #expect(only("8 tonight") == ["2016-11-07 20:00:00"])
+        #expect(only("this morning @ 10") == ["2016-11-07 10:00:00"])
+        // October 2016 began on a Saturday; its last Friday was the 28th, October 2017's the 27th.
+        #expect(only("first monday of last month") == ["2016-10-03"])
+        #expect(only("last friday of october") == ["2016-10-28", "2017-10-27"])
+        #expect(only("friday after next") == ["2016-11-18"])
+        #expect(only("at 1030") == ["10:30:00", "22:30:00"])
+        #expect(only("2014-10") == ["2014-10-01/2014-11-01"])
+        #expect(only("in a quarter of an hour") == ["2016-11-07 16:27:00"])
+        #expect(only("last 2 minutes") == ["2016-11-07 16:10:00/2016-11-07 16:12:00"])
+        // "last" as a verb leaves the duration alone.
+        #expect(values("it shouldn't last two hours").map(\.0) == [.duration])
+    }
+
+    @Test func holidaysOfLunarCalendarsComeFromTheTables() {
+        // Published dates: Eid al-Fitr 2018 was Friday June 15th (Jumu'atul-Wida the Friday before), Diwali
+        // 2019 October 27th, Chinese New Year 2017 January 28th; Boss's Day 2016 moved off Sunday the 16th.
+        #expect(values("Eid al-Fitr 2018").first?.2.map(\.value) == ["2018-06-15"])
+        #expect(values("Jumu'atul-Wida 2018").first?.2.map(\.value) == ["2018-06-08"])
+        #expect(values("diwali 2019").first?.2.map(\.value) == ["2019-10-27"])
+        #expect(values("chinese new year").first?.2.map(\.value) == ["2016-02-08", "2017-01-28"])
+        #expect(values("boss's day 2016").first?.2.map(\.value) == ["2016-10-17"])
+        // Holidays of several days are ranges, end exclusive: Passover 2018 ran March 30th to April 7th,
+        // Ramadan 2018 May 16th to June 14th.
+        #expect(values("passover 2018").first?.2.map { "\($0.start ?? "")/\($0.end ?? "")" } == ["2018-03-30/2018-04-08"])
+        #expect(values("ramadan 2018").first?.2.map { "\($0.start ?? "")/\($0.end ?? "")" } == ["2018-05-16/2018-06-15"])
+        // Outside the tables' years there is no such holiday, and no crash.
+        #expect(values("Eid al-Fitr 2300").allSatisfy { $0.0 != .date || $0.1 != "Eid al-Fitr 2300" })
+    }
+
     @Test func offsetsBeyondTheCalendarAreNoDates() {
         // Years 1…9999 only: a huge offset is no date (and never traps), a large valid one still is.
         for text in ["3000000 weeks ago", "in 9000 years", "in 999999999 years", "in 99999999999 hours", "5000000 days from now"] {

@@ -16,7 +16,7 @@ import Testing
         ("email", [.email], 0.95),
         ("url", [.url], 0.93),
         ("phonenumber", [.phonenumber], 0.85),
-        ("datetime", BuiltinEntityType.dateTimeTypes, 0.67),
+        ("datetime", BuiltinEntityType.dateTimeTypes, 0.68),
     ]
 
     @Test(arguments: floors.map(\.0))

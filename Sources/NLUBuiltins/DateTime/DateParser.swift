@@ -16,6 +16,8 @@ struct DateParser {
 
     /// Any date starting at `index`.
     func date(at index: Int) -> (SpokenDate, Int)? {
+        // Before the weekdays: "last Monday of March" is not "last Monday".
+        if let found = nthWeekdayOfMonth(at: index) { return found }
         if let found = relativeDay(at: index) { return found }
         if let found = weekdayDate(at: index) { return found }
         if let found = monthDay(at: index) { return found }
@@ -23,10 +25,33 @@ struct DateParser {
         if let found = numericDate(at: index) { return found }
         if let found = offsetDate(at: index) { return found }
         if let found = holidayDate(at: index) { return found }
-        if let found = nthWeekdayOfMonth(at: index) { return found }
         if let found = dayOfRelativeMonth(at: index) { return found }
         if let found = dayOfMonth(at: index) { return found }
+        if let found = countedWeekday(at: index) { return found }
         return nil
+    }
+
+    /// "3 fridays from now", "two sundays hence", "2 thursdays ago", "2 thursdays back": the nth such
+    /// weekday after (or before) today, today not counted.
+    func countedWeekday(at index: Int) -> (SpokenDate, Int)? {
+        guard let number = numbers.parse(at: index), number.kind == .cardinal, number.value.isInteger,
+              number.value.double >= 1, number.value.double <= 520, let plural = text.word(number.endToken),
+              plural.hasSuffix("s"), let weekday = DateTimeWords.weekdays[plural], let relation = text.word(number.endToken + 1) else { return nil }
+        let count = Int(number.value.double)
+        let end: Int
+        let forward: Bool
+        if relation == "from", text.word(number.endToken + 2) == "now" {
+            (end, forward) = (number.endToken + 3, true)
+        } else if relation == "hence" || relation == "ago" || relation == "back" {
+            (end, forward) = (number.endToken + 2, relation == "hence")
+        } else {
+            return nil
+        }
+        let first = forward ? reference.adding(days: (weekday - reference.weekday + 6) % 7 + 1)
+            : reference.adding(days: -((reference.weekday - weekday + 6) % 7 + 1))
+        let date = first.adding(days: (forward ? 7 : -7) * (count - 1))
+        guard date.year >= 1, date.year <= 9999 else { return nil }
+        return (SpokenDate(kind: .exact(date)), end)
     }
 
     /// "the 4th", "the eleventh": a day of this or another month.
@@ -104,6 +129,11 @@ struct DateParser {
             let back = (reference.weekday - weekday + 7) % 7
             return (SpokenDate(kind: .exact(reference.adding(days: back == 0 ? -7 : -back))), end)
         default: break
+        }
+        // "friday after next": the one after the coming one.
+        if text.word(end) == "after", text.word(end + 1) == "next" {
+            let ahead = (weekday - reference.weekday + 6) % 7 + 1
+            return (SpokenDate(kind: .exact(reference.adding(days: ahead + 7))), end + 2)
         }
         // "Tuesday of next week", "monday of the following week", "Wednesday next week".
         var after = end
@@ -258,9 +288,19 @@ struct DateParser {
             return nil
         }
         guard let weekdayWord = text.word(position), let weekday = DateTimeWords.weekdays[weekdayWord],
-              let of = text.word(position + 1), of == "of" || of == "in", let (month, afterMonth) = monthName(at: position + 2) else {
-            return nil
+              let of = text.word(position + 1), of == "of" || of == "in" else { return nil }
+        // "first monday of last month", "the first Monday of this month", "first Monday in the month".
+        var monthStart = position + 2
+        if text.word(monthStart) == "the" { monthStart += 1 }
+        if let offset = ["this": 0, "current": 0, "next": 1, "following": 1, "last": -1, "previous": -1, "month": 0][text.word(monthStart) ?? ""],
+           text.word(monthStart) == "month" || text.word(monthStart + 1) == "month",
+           text.word(monthStart) != "month" || monthStart > position + 2 {
+            let first = CivilDate(year: reference.year, month: reference.month, day: 1)!.adding(months: offset)
+            let end = text.word(monthStart) == "month" ? monthStart + 1 : monthStart + 2
+            return Holiday.nthWeekday(month: first.month, weekday: weekday, nth: nth).date(in: first.year)
+                .flatMap { $0.month == first.month ? (SpokenDate(kind: .exact($0)), end) : nil }
         }
+        guard let (month, afterMonth) = monthName(at: position + 2) else { return nil }
         let rule = Holiday.nthWeekday(month: month, weekday: weekday, nth: nth)
         var yearIndex = afterMonth
         if let comma = text.token(yearIndex), comma.isSymbol(",") { yearIndex += 1 }
@@ -423,7 +463,7 @@ struct DateParser {
             if word == "from" || word == "after", let what = text.word(afterUnit + 1), what == "now" || what == "today" {
                 return shifted(1).map { ($0, afterUnit + 2) }
             }
-            if word == "later", !leadingIn { return shifted(1).map { ($0, afterUnit + 1) } }
+            if word == "later" || word == "hence", !leadingIn { return shifted(1).map { ($0, afterUnit + 1) } }
         }
         guard leadingIn else { return nil }
         return shifted(1).map { ($0, afterUnit) }

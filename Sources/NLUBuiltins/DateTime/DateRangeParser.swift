@@ -19,11 +19,14 @@ struct DateRangeParser {
         var best: (SpokenDateRange, Int)?
         for candidate in [between(at: index), relativePeriod(at: index), countedPeriod(at: index), quarter(at: index),
                           monthRange(at: index), numberedWeek(at: index), yearRange(at: index), partOfPeriod(at: index),
-                          weekOfPeriod(at: index)] {
+                          weekOfPeriod(at: index), holidaySpan(at: index), daysFromDate(at: index)] {
             if let candidate, candidate.1 > (best?.1 ?? index) { best = candidate }
         }
         return best
     }
+
+    /// Words between two days of one month: "13 to 15", "13th thru 15th".
+    private static let dayJoiners: Set<String> = ["to", "thru", "through", "till", "until", "til"]
 
     // MARK: named periods
 
@@ -194,6 +197,14 @@ struct DateRangeParser {
         if let (year, afterYear) = dates.year(at: index), let (month, end) = dates.monthName(at: afterYear) {
             return (monthSpan(year: year, month: month), end)
         }
+        // "2014-10", "2014/10": an ISO year and month (a day after it makes a date instead).
+        if let token = text.token(index), token.isDigits, let (year, afterYear) = dates.year(at: index),
+           let mark = text.token(afterYear), mark.isSymbol("-") || mark.isSymbol("/"), !mark.spaceBefore,
+           let monthToken = text.token(afterYear + 1), monthToken.isDigits, !monthToken.spaceBefore, monthToken.text.count == 2,
+           let month = Int(monthToken.text), month >= 1, month <= 12,
+           text.token(afterYear + 2).map({ !$0.spaceBefore }) != true {
+            return (monthSpan(year: year, month: month), afterYear + 2)
+        }
         guard let (month, afterMonth) = dates.monthName(at: index) else { return nil }
         var position = afterMonth
         if let slash = text.token(position), slash.isSymbol("/") || slash.isSymbol(",") || slash.isSymbol("-") { position += 1 }
@@ -248,10 +259,24 @@ struct DateRangeParser {
         if lead == "from" || lead == "between" { position += 1 }
         // "November 18-19": one month, two days.
         if let (month, afterMonth) = dates.monthName(at: position), let (day1, afterDay1) = dates.dayNumber(at: afterMonth),
-           let dash = text.token(afterDay1), dash.isSymbol("-") || text.word(afterDay1) == "to",
+           let dash = text.token(afterDay1), dash.isSymbol("-") || Self.dayJoiners.contains(dash.text),
            let (day2, afterDay2) = dates.dayNumber(at: afterDay1 + 1), day2 > day1 {
             let first = SpokenDate(kind: .monthDay(month: month, day: day1)), second = SpokenDate(kind: .monthDay(month: month, day: day2))
             if let span = span(first, second) { return (span, afterDay2) }
+        }
+        // "13th to 15th July", "from the 13 to the 15th of July", "1-8 september": two days, the month after.
+        var dayStart = position
+        if text.word(dayStart) == "the" { dayStart += 1 }
+        if let (day1, afterDay1) = dates.dayNumber(at: dayStart), let dash = text.token(afterDay1),
+           dash.isSymbol("-") || Self.dayJoiners.contains(dash.text),
+           let (second, afterSecond) = dates.dayMonth(at: afterDay1 + 1) {
+            let first: SpokenDate?
+            switch second.kind {
+            case .monthDay(let month, let day2) where day2 > day1: first = SpokenDate(kind: .monthDay(month: month, day: day1))
+            case .exact(let date) where date.day > day1: first = CivilDate(year: date.year, month: date.month, day: day1).map { SpokenDate(kind: .exact($0)) }
+            default: first = nil
+            }
+            if let first, let span = span(first, second) { return (span, afterSecond) }
         }
         guard let (first, afterFirst) = endpoint(at: position) else { return nil }
         guard let joiner = text.token(afterFirst) else { return nil }
@@ -387,6 +412,52 @@ struct DateRangeParser {
         }
         guard let days = spans.first.map({ $0.start.days(until: $0.end) }) else { return nil }
         return SpokenDateRange(timex: "(" + first.timex + "," + second.timex + ",P" + String(days) + "D)", spans: spans)
+    }
+
+    /// "passover 2018", "ramadan", "rosh hashanah of 2019": a holiday of several days, end exclusive as
+    /// for named periods; without a year, the past and the next one.
+    func holidaySpan(at index: Int) -> (SpokenDateRange, Int)? {
+        guard let (first, last, afterName) = Holiday.readSpan(text, at: index) else { return nil }
+        func span(_ year: Int) -> (start: CivilDate, end: CivilDate)? {
+            guard let start = first.date(in: year), let end = last.date(in: year)?.adding(days: 1), start < end else { return nil }
+            return (start, end)
+        }
+        func range(_ spans: [(start: CivilDate, end: CivilDate)], timex: (CivilDate) -> String) -> SpokenDateRange? {
+            guard let shown = spans.first else { return nil }
+            return SpokenDateRange(timex: "(" + timex(shown.start) + "," + timex(shown.end) + ",P" + String(shown.start.days(until: shown.end)) + "D)",
+                                   spans: spans)
+        }
+        var yearIndex = afterName
+        if let word = text.word(yearIndex), word == "of" || word == "in" { yearIndex += 1 }
+        if let (year, end) = dates.year(at: yearIndex) {
+            return span(year).flatMap { range([$0], timex: { $0.text }) }.map { ($0, end) }
+        }
+        let around = (reference.year - 1...reference.year + 1).compactMap(span)
+        guard let past = around.last(where: { $0.start <= reference }), let future = around.first(where: { $0.start > reference }) else { return nil }
+        return range([past, future], timex: { "XXXX" + String($0.text.dropFirst(4)) }).map { ($0, afterName) }
+    }
+
+    /// "from 18th Dec for 10 days", "for 10 days from 18th Dec": days counted from a date said, end exclusive.
+    func daysFromDate(at index: Int) -> (SpokenDateRange, Int)? {
+        func days(at position: Int) -> (Int, Int)? {
+            guard let (amount, unit, end) = dates.durations.amount(at: position), unit.letter == "D" || unit.letter == "W",
+                  amount == amount.rounded(), amount >= 1, amount <= 3660 else { return nil }
+            return (Int(amount) * (unit.letter == "W" ? 7 : 1), end)
+        }
+        let start: SpokenDate, count: Int, end: Int
+        if text.word(index) == "for", let (n, afterDays) = days(at: index + 1), text.word(afterDays) == "from",
+           let (date, afterDate) = dates.date(at: afterDays + 1) {
+            (start, count, end) = (date, n, afterDate)
+        } else {
+            // "the 9th of May for 2 days" alone is a date and a duration, as Recognizers-Text reads it.
+            guard text.word(index) == "from", let (date, afterDate) = dates.date(at: index + 1), text.word(afterDate) == "for",
+                  let (n, afterDays) = days(at: afterDate + 1) else { return nil }
+            (start, count, end) = (date, n, afterDays)
+        }
+        let spans = start.readings(reference).map { (start: $0, end: $0.adding(days: count)) }
+        guard let shown = spans.first, spans.allSatisfy({ $0.end.year <= 9999 }) else { return nil }
+        return (SpokenDateRange(timex: "(" + start.timex + "," + (start.timex.hasPrefix("XXXX") ? "XXXX" + String(shown.end.text.dropFirst(4)) : shown.end.text)
+                                + ",P" + String(count) + "D)", spans: spans), end)
     }
 
     // MARK: spans

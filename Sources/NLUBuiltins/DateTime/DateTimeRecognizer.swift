@@ -8,10 +8,15 @@
 struct DateTimeRecognizer: EntityRecognizer {
     var produces: Set<BuiltinEntityType> { BuiltinEntityType.dateTimeTypes }
 
+    /// Whether words that cannot begin a date-time are skipped (``DateTimeLeadWords``); off only in the
+    /// test that checks the filter changes nothing.
+    var skipsNonLeadWords = true
+
     func recognize(_ text: TokenizedText, context: RecognitionContext, into matches: inout [EntityMatch]) {
         let builder = DateTimeCandidates(text: text, reference: context.reference, numbers: context.numbers)
         for index in 0..<text.count {
             guard builder.mayStart(at: index) else { continue }
+            if skipsNonLeadWords, text[index].isWord, !DateTimeLeadWords.mayLead(text, at: index, numbers: context.numbers) { continue }
             builder.candidates(at: index) { type, last, values in
                 guard context.wants(type), last >= index, !values.isEmpty else { return }
                 matches.append(EntityMatch(type: type, tokens: text, first: index, last: last, resolution: .dateTimes(values)))
@@ -110,6 +115,10 @@ struct DateTimeCandidates {
             }
             if let (part, afterPart) = partOfDay(at: afterDate, allowBare: true) {
                 emit(.datetimerange, afterPart - 1, partOfDayValues(date, part.part, mod: part.mod))
+                // "tomorrow afternoon at 5", "Saturday morning at 9", "this morning @ 10": the hour in that part.
+                if isAt(afterPart), let (time, afterTime) = times.time(at: afterPart + 1, bare: true) {
+                    emit(.datetime, afterTime - 1, dateTimeValues(date, time.within(part.part)))
+                }
                 // "Monday morning from 10am to 12pm", "next Monday morning 6-8": the hours within the part.
                 if let (range, afterRange) = timeRange(at: afterPart, bare: true) {
                     emit(.datetimerange, afterRange - 1, dateTimeRangeValues(date, range.within(part.part)))
@@ -129,10 +138,24 @@ struct DateTimeCandidates {
             if let comma = text.token(position), comma.isSymbol(",") { position += 1 }
             if let (date, afterDate) = dates.date(at: position) {
                 emit(.datetime, afterDate - 1, dateTimeValues(date, time))
+                // "at 5 tomorrow afternoon": the part of the day after the date sets the half.
+                if let (part, afterPart) = partOfDay(at: afterDate, allowBare: true), part.relativeDay == nil {
+                    emit(.datetime, afterPart - 1, dateTimeValues(date, time.within(part.part)))
+                }
             } else if let (part, afterPart) = partOfDay(at: position, allowBare: false), part.relativeDay != nil {
                 let date = SpokenDate(kind: .exact(today.adding(days: part.relativeDay!)))
                 let adjusted = part.part.afternoon ? time.afternoon() : time.morning()
                 emit(.datetime, afterPart - 1, dateTimeValues(date, adjusted))
+            }
+        }
+        // "8 tonight", "eight this evening", "9 tomorrow morning": a bare hour made a time by the part of
+        // the day (and day) after it.
+        if times.time(at: index, bare: false) == nil, let (time, afterTime) = times.time(at: index, bare: true) {
+            if let (part, afterPart) = partOfDay(at: afterTime, allowBare: false), let offset = part.relativeDay {
+                emit(.datetime, afterPart - 1, dateTimeValues(SpokenDate(kind: .exact(today.adding(days: offset))), time.within(part.part)))
+            } else if let (date, afterDate) = dates.relativeDay(at: afterTime),
+                      let (part, afterPart) = partOfDay(at: afterDate, allowBare: true), part.relativeDay == nil {
+                emit(.datetime, afterPart - 1, dateTimeValues(date, time.within(part.part)))
             }
         }
         // "in the morning at 7": the part of the day first.
@@ -176,7 +199,7 @@ struct DateTimeCandidates {
         // A part of the day: "this evening", "tonight", "in the morning", "morning".
         if let (part, afterPart) = partOfDay(at: index, allowBare: false) {
             var position = afterPart
-            if let word = text.word(position), word == "at" || word == "around" { position += 1 }
+            if isAt(position) || text.word(position) == "around" { position += 1 }
             if let offset = part.relativeDay, position > afterPart, let (time, afterTime) = times.time(at: position, bare: true) {
                 // "tonight at 2am", "last night at 8": the day from the phrase, the half from the part unless said.
                 let adjusted = time.ambiguous ? (part.part.afternoon ? time.afternoon() : time.morning()) : time
@@ -202,7 +225,11 @@ struct DateTimeCandidates {
         }
         // "in 3 hours", "2 minutes ago": a moment; "3 hours": a duration.
         var durationStart = index
-        if text.word(index) == "in" || text.word(index) == "within" { durationStart += 1 }
+        if text.word(index) == "in" || text.word(index) == "within" {
+            durationStart += 1
+            // "in about half an hour": the moment as said (LUIS keeps no Mod on "in").
+            if text.word(index) == "in", text.word(durationStart) == "about" { durationStart += 1 }
+        }
         if let duration = durations.duration(at: durationStart), duration.seconds > 0 {
             if durationStart == index {
                 emit(.duration, duration.end - 1, [DateTimeValue(timex: duration.timex, type: "duration", value: NumberValue.real(duration.seconds).text)])
@@ -215,6 +242,16 @@ struct DateTimeCandidates {
             } else if isTime, durationStart == index, text.word(duration.end) == "from", text.word(duration.end + 1) == "now" {
                 if let value = moment(after: duration.seconds) { emit(.datetime, duration.end + 1, [value]) }
             }
+        }
+        // "last 2 minutes", "next 3 hours": the span of clock time up to now, or from now.
+        if let relation = text.word(index), let forward = ["last": false, "past": false, "previous": false, "next": true,
+                                                           "coming": true, "upcoming": true][relation],
+           relation != "last" || !Self.beforeVerbLast.contains(text.word(index - 1) ?? ""),
+           let duration = durations.duration(at: index + 1), duration.timex.hasPrefix("PT"), duration.seconds >= 1,
+           let start = moment(after: forward ? 0 : -duration.seconds), let end = moment(after: forward ? duration.seconds : 0),
+           let startValue = start.value, let endValue = end.value {
+            emit(.datetimerange, duration.end - 1, [DateTimeValue(timex: "(" + start.timex + "," + end.timex + "," + duration.timex + ")",
+                                                                  type: "datetimerange", start: startValue, end: endValue)])
         }
         // "3pm each day", "7am daily": a time that repeats.
         if let (time, afterTime) = times.time(at: index, bare: false), !time.ambiguous || time.precision > 1 {
@@ -257,6 +294,17 @@ struct DateTimeCandidates {
             position += 1
         }
         return dates.relativeDay(at: position) ?? dates.weekdayDate(at: position)
+    }
+
+    /// Words after which "last" is the verb ("it shouldn't last two hours", "will last 3 days").
+    private static let beforeVerbLast: Set<String> = [
+        "to", "will", "would", "should", "shouldn't", "could", "can", "can't", "cannot", "won't", "might", "may", "must",
+        "not", "does", "doesn't", "did", "didn't", "do", "don't", "it", "that", "which", "they", "we", "you", "i",
+    ]
+
+    /// "at", or its sign "@".
+    private func isAt(_ index: Int) -> Bool {
+        text.word(index) == "at" || text.token(index)?.isSymbol("@") == true
     }
 
     struct SaidPartOfDay {
@@ -317,10 +365,7 @@ struct DateTimeCandidates {
 
         /// The range said with a part of the day: its open hours take the part's half ("7 to 7:30" in the evening).
         func within(_ part: DateTimeWords.PartOfDay) -> SaidTimeRange {
-            var range = self
-            if range.start.ambiguous { range.start = part.afternoon ? range.start.afternoon() : range.start.morning() }
-            if range.end.ambiguous { range.end = part.afternoon ? range.end.afternoon() : range.end.morning() }
-            return range
+            SaidTimeRange(start: start.within(part), end: end.within(part))
         }
     }
 
@@ -333,7 +378,7 @@ struct DateTimeCandidates {
         let hasLead = position > index
         guard let (first, afterFirst) = times.time(at: position, bare: true), let joiner = text.token(afterFirst) else { return nil }
         let joins = (lead == "between" && joiner.text == "and")
-            || ["to", "till", "until", "til", "through", "thru"].contains(joiner.text) || joiner.isSymbol("-") || joiner.isSymbol("~")
+            || ["to", "till", "until", "untill", "til", "through", "thru"].contains(joiner.text) || joiner.isSymbol("-") || joiner.isSymbol("~")
         guard joins, let (second, afterSecond) = times.time(at: afterFirst + 1, bare: true) else { return nil }
         // Without "from"/"between" at least one end must be clearly a time, unless bare ranges are allowed.
         let clearly = !first.ambiguous || !second.ambiguous || first.precision > 1 || second.precision > 1

@@ -21,7 +21,11 @@ struct DurationParser {
         guard let token = text.token(index) else { return nil }
         var amount: Double
         var position: Int
-        if token.isWord, token.text == "a", let next = text.word(index + 1), next == "few" || next == "couple" {
+        if let (quarters, afterOf) = quartersOf(at: index) {
+            // "a quarter of an hour", "three-quarters of an hour" (Duckling).
+            amount = quarters
+            position = afterOf
+        } else if token.isWord, token.text == "a", let next = text.word(index + 1), next == "few" || next == "couple" {
             amount = next == "few" ? 3 : 2
             position = index + 2
             if text.word(position) == "of" { position += 1 }
@@ -74,6 +78,18 @@ struct DurationParser {
         if unitWord.count == 1, text[position].spaceBefore { return nil }
         if let after = text.token(position + 1), after.isWord, !after.spaceBefore { return nil }
         return (amount, unit, position + 1)
+    }
+
+    /// "a quarter of an", "three-quarters of a": (the fraction, the index of the unit after).
+    private func quartersOf(at index: Int) -> (Double, Int)? {
+        guard let word = text.word(index), let count = Self.quarterCounts[word] else { return nil }
+        var position = index + 1
+        if let hyphen = text.token(position), hyphen.isSymbol("-") { position += 1 }
+        guard let quarter = text.word(position), quarter == "quarter" || quarter == "quarters", text.word(position + 1) == "of" else { return nil }
+        position += 2
+        if let article = text.word(position), article == "a" || article == "an" { position += 1 }
+        guard let unit = text.word(position), DateTimeWords.units[unit] != nil else { return nil }
+        return (count / 4, position)
     }
 
     private static let comparatives: Set<String> = ["more", "additional", "extra", "less", "fewer"]

@@ -9,6 +9,16 @@ enum Holiday: Sendable, Equatable {
     case easter(days: Int)
     /// The day after Thanksgiving (the fourth Thursday of November).
     case blackFriday
+    /// A day of a lunar or lunisolar calendar, from Duckling's tables (``HolidayTable``), moved by `days`.
+    case table(HolidayTable.Name, days: Int)
+    /// The last `weekday` strictly before a table's day (Jumu'atul-Wida: the Friday before Eid al-Fitr).
+    case weekdayBefore(HolidayTable.Name, weekday: Int)
+    /// The weekday nearest to a fixed day (Boss's Day: October 16, or the Friday or Monday next to it).
+    case nearestWeekday(month: Int, day: Int)
+    /// King's Day: April 27, or the 26th when the 27th is a Sunday.
+    case kingsDay
+    /// Every 365 days from a day, leap years ignored (Parsi New Year, as Duckling counts it).
+    case every365Days(from: CivilDate)
 
     /// The holiday's date in `year`.
     func date(in year: Int) -> CivilDate? {
@@ -27,6 +37,24 @@ enum Holiday: Sendable, Equatable {
             return Self.easterSunday(year).adding(days: days)
         case .blackFriday:
             return Holiday.nthWeekday(month: 11, weekday: 4, nth: 4).date(in: year)?.adding(days: 1)
+        case .table(let name, let days):
+            return HolidayTable.date(name, in: year)?.adding(days: days)
+        case .weekdayBefore(let name, let weekday):
+            guard let day = HolidayTable.date(name, in: year) else { return nil }
+            return day.adding(days: -((day.weekday - weekday + 6) % 7 + 1))
+        case .nearestWeekday(let month, let day):
+            guard let date = CivilDate(year: year, month: month, day: day) else { return nil }
+            return date.weekday == 6 ? date.adding(days: -1) : date.weekday == 7 ? date.adding(days: 1) : date
+        case .kingsDay:
+            guard let date = CivilDate(year: year, month: 4, day: 27) else { return nil }
+            return date.weekday == 7 ? date.adding(days: -1) : date
+        case .every365Days(let from):
+            // The k-th day of the series falls in `year` for k near year - from.year (drift: a day in 4 years).
+            for k in (year - from.year - 1)...(year - from.year + 1) {
+                let date = from.adding(days: 365 * k)
+                if date.year == year { return date }
+            }
+            return nil
         }
     }
 
@@ -78,21 +106,70 @@ enum Holiday: Sendable, Equatable {
         add(["ash wednesday"], .easter(days: -46))
         add(["mardi gras", "shrove tuesday", "pancake day"], .easter(days: -47))
         add(["pentecost", "whit sunday", "white sunday", "whitsunday"], .easter(days: 49))
-        add(["whit monday", "whitmonday"], .easter(days: 50))
+        add(["whit monday", "whitmonday", "pentecost monday", "monday of the holy spirit"], .easter(days: 50))
         add(["trinity sunday"], .easter(days: 56))
+        add(["ascension day", "ascension thursday"], .easter(days: 39))
+        add(["corpus christi", "the feast of corpus christi", "feast of corpus christi"], .easter(days: 60))
+        add(["holy saturday", "black saturday", "joyous saturday", "easter eve", "holy and great saturday"], .easter(days: -1))
+        add(["good fri", "great friday", "holy friday"], .easter(days: -2))
+        add(["covenant thursday", "covenant thu", "sheer thursday", "great and holy thursday", "maundy thu", "holy thu",
+             "thursday of mysteries", "thu of mysteries"], .easter(days: -3))
+        add(["yew sunday"], .easter(days: -7))
+        add(["boss's day", "bosses day", "boss day", "bosss day"], .nearestWeekday(month: 10, day: 16))
+        add(["king's day", "kings day", "koningsdag"], .kingsDay)
+        add(["parsi new year", "jamshedi navroz"], .every365Days(from: CivilDate(year: 2020, month: 8, day: 16)!))
+        addComputed(&table)
         return table
     }()
 
     /// The holiday named at `index` (the longest name), and the index after it.
     static func read(_ text: TokenizedText, at index: Int) -> (Holiday, Int)? {
-        guard let first = text.word(index), let candidates = namesByFirstWord[straightened(first)] else { return nil }
-        var best: (Holiday, Int)?
+        longestName(text, at: index, in: namesByFirstWord)
+    }
+
+    /// The holiday lasting several days named at `index` ("passover", "ramadan"): its first day, its last
+    /// day, and the index after the name.
+    static func readSpan(_ text: TokenizedText, at index: Int) -> (Holiday, Holiday, Int)? {
+        guard let (pair, end) = longestName(text, at: index, in: spanNamesByFirstWord) else { return nil }
+        return (pair.first, pair.last, end)
+    }
+
+    /// Holidays of several days, each with its first and last day (Duckling's EN intervals).
+    struct Span: Sendable { var first: Holiday; var last: Holiday }
+
+    static let spanNames: [([String], Span)] = {
+        var table: [([String], Span)] = []
+        func add(_ names: [String], _ first: Holiday, _ last: Holiday) {
+            for name in names { table.append((name.split(separator: " ").map(String.init), Span(first: first, last: last))) }
+        }
+        add(["lent"], .easter(days: -46), .easter(days: -1))
+        add(["great lent", "great fast"], .table(.orthodoxEaster, days: -48), .table(.orthodoxEaster, days: -9))
+        add(["hanukkah", "hanukah", "hannukah", "hanukkah", "hannukkah", "chanukah", "chanukkah", "channukah", "channukkah"],
+            .table(.chanukah, days: 0), .table(.chanukah, days: 7))
+        add(["navaratri", "navratri", "navarathri", "navrathri", "durga puja", "durgotsava"], .table(.navaratri, days: 0), .table(.navaratri, days: 9))
+        add(["passover", "pesach", "pesah", "pesak"], .table(.passover, days: 0), .table(.passover, days: 8))
+        add(["ramadan", "ramadhan", "ramathan", "ramzan", "ramzaan"], .table(.ramadan, days: 0), .table(.eidalFitr, days: -1))
+        add(["rosh hashanah", "rosh hashana", "rosh hashanna", "rosh hashannah", "yom teruah"],
+            .table(.roshHashana, days: 0), .table(.roshHashana, days: 2))
+        add(["shavuot", "shavuoth", "shavuos", "shovuos", "feast of weeks"], .table(.passover, days: 50), .table(.passover, days: 52))
+        add(["sukkot", "succot", "sukkos", "succos", "feast of booths", "feast of tabernacles", "feast of the ingathering"],
+            .table(.roshHashana, days: 14), .table(.roshHashana, days: 22))
+        add(["global youth service day", "gysd"], .table(.globalYouthServiceDay, days: 0), .table(.globalYouthServiceDay, days: 2))
+        return table
+    }()
+
+    private static let spanNamesByFirstWord: [String: [([String], Span)]] = Dictionary(grouping: spanNames, by: { $0.0[0] })
+
+    /// The longest of `candidates`' names said at `index`, and the index after it.
+    private static func longestName<Value>(_ text: TokenizedText, at index: Int, in table: [String: [([String], Value)]]) -> (Value, Int)? {
+        guard let first = text.word(index), let candidates = table[straightened(first)] else { return nil }
+        var best: (Value, Int)?
         for (words, holiday) in candidates {
             var position = index
             var matched = true
             for word in words {
-                // "MLK Jr. day": a dot between words is skipped.
-                while let token = text.token(position), token.isSymbol(".") { position += 1 }
+                // "MLK Jr. day": a dot between words is skipped, and a hyphen ("Eid al-Fitr").
+                while position > index, let token = text.token(position), token.isSymbol(".") || token.isSymbol("-") { position += 1 }
                 guard let said = text.word(position), straightened(said) == word
                         || (word.hasSuffix("'") && said == String(word.dropLast())) else {
                     matched = false

@@ -103,6 +103,12 @@ struct SpokenTime: Sendable, Equatable {
         return time
     }
 
+    /// The time said with a part of the day: an open hour takes the part's half ("7" in the evening is 19:00).
+    func within(_ part: DateTimeWords.PartOfDay) -> SpokenTime {
+        guard ambiguous else { return self }
+        return part.afternoon ? afternoon() : morning()
+    }
+
     var seconds: Int { hour * 3600 + minute * 60 + second }
 }
 

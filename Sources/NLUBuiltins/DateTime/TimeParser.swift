@@ -14,7 +14,7 @@ struct TimeParser {
     func time(at index: Int, bare: Bool) -> (SpokenTime, Int)? {
         if let found = namedTime(at: index) { return withDayPart(found) }
         if let found = pastOrTo(at: index) { return withDayPart(found) }
-        guard let (time, end, marked) = clockTime(at: index) else { return nil }
+        guard let (time, end, marked) = clockTime(at: index, bare: bare) else { return nil }
         guard marked || bare else {
             // "7 in the evening": a part of the day makes it a time.
             if let (marked, end) = dayPartSuffix(time, at: end) { return (marked, end) }
@@ -36,6 +36,8 @@ struct TimeParser {
             return (SpokenTime(hour: 12, minute: 0, second: 0, precision: 1, ambiguous: false), position + 1)
         case "midnight":
             return (SpokenTime(hour: 0, minute: 0, second: 0, precision: 1, ambiguous: false), position + 1)
+        case "mid" where text.word(position + 1) == "day":
+            return (SpokenTime(hour: 12, minute: 0, second: 0, precision: 1, ambiguous: false), position + 2)
         case "mid" where text.word(position + 1) == "night":
             return (SpokenTime(hour: 0, minute: 0, second: 0, precision: 1, ambiguous: false), position + 2)
         default:
@@ -62,8 +64,11 @@ struct TimeParser {
         } else {
             return nil
         }
-        guard let relation = text.word(position), relation == "past" || relation == "to" || relation == "after" || relation == "before",
-              let (hour, end) = hourNumber(at: position + 1) else { return nil }
+        // "15 minutes from 1pm": "from" only after the unit.
+        let afterUnit = text.word(position - 1).map { ["min", "mins", "minute", "minutes"].contains($0) } == true
+        guard let relation = text.word(position), relation == "past" || relation == "to" || relation == "after" || relation == "before"
+                || relation == "from" && afterUnit,
+              let (hour, open, end) = pastOrToHour(at: position + 1) else { return nil }
         var hourValue = hour
         // "5 to seven" is more often a range than 6:55: "to" counts only with quarter, half or "minutes".
         if relation == "to" || relation == "before", text.word(position - 1).map({ ["half", "quarter", "min", "mins", "minute", "minutes"].contains($0) }) != true,
@@ -76,7 +81,21 @@ struct TimeParser {
         }
         var end2 = end
         if let oclock = oclock(at: end2) { end2 = oclock }
-        return (SpokenTime(hour: hourValue, minute: minutes, second: 0, precision: 2, ambiguous: hourValue <= 12), end2)
+        var time = SpokenTime(hour: hourValue, minute: minutes, second: 0, precision: 2, ambiguous: open && hourValue <= 12)
+        // "half past three pm": the half of the day said after the whole.
+        if open, let (pm, after) = meridiem(at: end2), time.hour <= 12 {
+            time = pm ? time.afternoon() : time.morning()
+            end2 = after
+        }
+        return (time, end2)
+    }
+
+    /// The hour after "past"/"to": "3", "three", "3pm", "15h", "noon", "midnight": (hour, whether its half
+    /// of the day is open, index after).
+    private func pastOrToHour(at index: Int) -> (Int, Bool, Int)? {
+        if let (time, end) = namedTime(at: index) { return (time.hour, false, end) }
+        if let (time, end, marked) = clockTime(at: index), marked || !time.ambiguous, time.precision == 1 { return (time.hour, time.ambiguous, end) }
+        return hourNumber(at: index).map { ($0.0, true, $0.1) }
     }
 
     /// An hour 0…24 in digits or words.
@@ -88,7 +107,7 @@ struct TimeParser {
 
     /// Digits or words: "7", "7:30", "7:56:30", "0730", "1140", "seven", "seven thirty", with "am"/"pm",
     /// "o'clock" or "ish" after. `marked` tells whether something besides the number says it is a time.
-    private func clockTime(at index: Int) -> (SpokenTime, Int, Bool)? {
+    private func clockTime(at index: Int, bare: Bool = false) -> (SpokenTime, Int, Bool)? {
         guard let token = text.token(index) else { return nil }
         var time: SpokenTime
         var end: Int
@@ -122,12 +141,27 @@ struct TimeParser {
                     }
                     time = candidate
                     end = candidateEnd
+                } else if let h = text.token(end), h.text == "h", !h.spaceBefore {
+                    // "15h30", "9h00", "16h": the French-style clock (with minutes it is surely a time; "15h"
+                    // alone is as often a duration and needs "at" or a range).
+                    end += 1
+                    if let minuteToken = text.token(end), minuteToken.isDigits, !minuteToken.spaceBefore,
+                       minuteToken.text.count == 2, let minute = Int(minuteToken.text), minute < 60 {
+                        time.minute = minute
+                        time.precision = 2
+                        end += 1
+                        marked = true
+                    }
+                    time.ambiguous = false      // a 24-hour clock: "9h30" is morning
+                    if text.token(end).map({ ($0.isWord || $0.isDigits) && !$0.spaceBefore }) == true { return nil }
                 }
             } else if digits.count == 3 || digits.count == 4, let value = Int(digits), value % 100 < 60, value / 100 <= 24 {
-                // "1140 a.m.", "0730": hours and minutes run together; only with am/pm or a leading zero.
+                // "1140 a.m.", "0730", "at 1030": hours and minutes run together; only with am/pm, a leading
+                // zero, or after "at" with an hour up to 12 ("at 2014" is no time, "at 650-650-6500" a phone).
                 time = SpokenTime(hour: value / 100, minute: value % 100, second: 0, precision: 2, ambiguous: value / 100 <= 12)
                 end = index + 1
-                guard meridiem(at: end) != nil || digits.hasPrefix("0") else { return nil }
+                let afterAt = bare && text.word(index - 1) == "at" && text.token(end).map({ $0.kind == .symbol && !$0.spaceBefore }) != true
+                guard meridiem(at: end) != nil || digits.hasPrefix("0") || afterAt && value / 100 <= 12 else { return nil }
             } else {
                 return nil
             }
@@ -152,8 +186,14 @@ struct TimeParser {
             time = pm ? time.afternoon() : time.morning()
             return (time, after, true)
         }
-        if let after = oclock(at: end) { return (time, after, true) }
+        if let after = oclock(at: end) {
+            // "3 oclock pm".
+            if let (pm, afterMeridiem) = meridiem(at: after), time.hour <= 12 { return (pm ? time.afternoon() : time.morning(), afterMeridiem, true) }
+            return (time, after, true)
+        }
         if text.word(end) == "ish", !text[end].spaceBefore || text.token(end - 1).map({ $0.isSymbol("-") }) == true {
+            // "3ish pm".
+            if let (pm, afterMeridiem) = meridiem(at: end + 1), time.hour <= 12 { return (pm ? time.afternoon() : time.morning(), afterMeridiem, true) }
             time.ambiguous = false
             return (time, end + 1, true)
         }
@@ -184,6 +224,10 @@ struct TimeParser {
             }
             if !text[index].spaceBefore, text.token(index + 1).map({ $0.isWord && !$0.spaceBefore }) != true {
                 return (word == "p", index + 1)
+            }
+            // "3:30 p m", "nine fifty nine a m": the letters apart.
+            if text.word(index + 1) == "m", text.token(index + 2).map({ $0.isWord || $0.isDigits }) != true {
+                return (word == "p", index + 2)
             }
             return nil
         default:

@@ -22,7 +22,8 @@ struct NumberMatch: Sendable {
 /// remembered per token, because the date-time patterns ask for the same numbers many times.
 final class NumberParser {
     let text: TokenizedText
-    static let maxTokens = 32
+    /// Enough for a number spelled to the quintillions with hyphens ("four quintillion three hundred twenty-one quadrillion…", 42 tokens).
+    static let maxTokens = 48
     /// What `parse(at:)` found at each token; one array (read once, written once per call) because
     /// every access to a class's stored array is checked for exclusivity, and this is the hottest path.
     private enum Cached { case unknown, absent, number(NumberMatch) }
@@ -68,15 +69,25 @@ final class NumberParser {
         return match
     }
 
-    /// "one over three", "2000 over 3", "two out of five hundred", "1 in twenty-one": a fraction written
-    /// as a ratio ("out of" only below one, "in" only with a numerator of one, as Recognizers-Text reads them).
+    /// "one over three", "2000 over 3", "two out of five hundred", "1 in twenty-one", "142 divided by eleven",
+    /// "nineteen/two thousand": a fraction written as a ratio ("out of" only below one, "in" only with a
+    /// numerator of one, as Recognizers-Text reads them; "/" only between spelled numbers).
     private func ratio(after numerator: NumberMatch) -> NumberMatch? {
-        guard numerator.value.isInteger, let word = text.word(numerator.endToken) else { return nil }
+        guard numerator.value.isInteger, let token = text.token(numerator.endToken) else { return nil }
+        // "one hundred and forty two / eleven": a slash between spelled numbers ("3/4" is a digit literal).
+        let word = token.isSymbol("/") && numerator.spelled ? "/" : token.kind == .word ? token.text : ""
         var next = numerator.endToken + 1
-        if word == "out", text.word(next) == "of" { next += 1 } else if word != "over" && word != "in" { return nil }
+        if word == "out", text.word(next) == "of" {
+            next += 1
+        } else if word == "divided", text.word(next) == "by" {
+            next += 1
+        } else if word != "over" && word != "in" && word != "/" {
+            return nil
+        }
         guard let denominator = parseUnsigned(at: next), denominator.kind == .cardinal, denominator.value.isInteger,
               let quotient = numerator.value / denominator.value else { return nil }
         if word == "out" && numerator.value.double >= denominator.value.double { return nil }
+        if word == "/" && !denominator.spelled { return nil }
         if word == "in" && numerator.value != .integer(1) { return nil }
         return NumberMatch(value: quotient, firstToken: numerator.firstToken, endToken: denominator.endToken, kind: .fraction,
                            spelled: numerator.spelled || denominator.spelled)
@@ -116,6 +127,7 @@ final class NumberParser {
             }
             return nil
         case .word:
+            guard NumberWords.startWords.contains(token.text) else { return nil }
             return parseWords(at: index, seed: nil)
         }
     }
@@ -377,7 +389,7 @@ final class NumberParser {
                 accept(position + 1)
             } else if word == "hundred" || word == "hundreds" {
                 guard last == .unit || last == .teen || last == .tens || last == .article || last == .digits || last == .start,
-                      !(last == .start && !numberFollowsHundredAlone(position)), !hundredInGroup else { break }
+                      !(last == .start && !NumberWords.bareScales.contains(word) && !numberFollowsHundredAlone(position)), !hundredInGroup else { break }
                 current = (current ?? .integer(1)) * .integer(100)
                 hundredInGroup = true
                 last = .hundred
@@ -389,7 +401,7 @@ final class NumberParser {
                     total = total * .integer(scale)
                 } else {
                     guard last == .unit || last == .teen || last == .tens || last == .hundred || last == .article
-                        || last == .digits || last == .half || (last == .start && word.hasSuffix("thousand")) else { break }
+                        || last == .digits || last == .half || (last == .start && NumberWords.bareScales.contains(word)) else { break }
                     total = total + (current ?? .integer(1)) * .integer(scale)
                     current = nil
                 }
@@ -477,7 +489,9 @@ final class NumberParser {
                         current = .integer(value)
                     } else if NumberWords.ordinalScales[word] != nil, last != .and {
                         current = (current ?? .integer(1)) * .integer(value)
-                    } else if last == .tens && value < 10 || last == .hundred || last == .scale || last == .and {
+                    } else if last == .tens && value < 10 || last == .hundred || last == .scale
+                                || (last == .and && (lastBeforeAnd == .hundred || lastBeforeAnd == .scale || hundredInGroup)) {
+                        // "one hundred and forty second", "two thousand and fifth"; "thirty seven and fifth" is two.
                         current = (current ?? .integer(0)) + .integer(value)
                     } else {
                         break

@@ -35,6 +35,10 @@ enum NumberValue: Sendable, Equatable {
             let (sum, overflow) = a.addingReportingOverflow(b)
             if !overflow { return .integer(sum) }
         }
+        // "thirty-two quintillion one hundred…": whole numbers past Int64 stay exact, as their digits.
+        if let a = lhs.wholeDigits, let b = rhs.wholeDigits {
+            return NumberValue(digits: Substring(DecimalDigits.sum(a, b)))
+        }
         if case .literal = lhs, rhs == .integer(0) { return lhs }
         return .real(lhs.double + rhs.double)
     }
@@ -45,6 +49,9 @@ enum NumberValue: Sendable, Equatable {
             if !overflow { return .integer(product) }
         }
         if case .literal = lhs, rhs == .integer(1) { return lhs }
+        if let a = lhs.wholeDigits, let b = rhs.wholeDigits {
+            return NumberValue(digits: Substring(DecimalDigits.product(a, b)))
+        }
         let product = lhs.double * rhs.double
         if product.isFinite, product.rounded() == product, abs(product) < 9.0e18 { return .integer(Int64(product)) }
         return .real(product)
@@ -55,6 +62,15 @@ enum NumberValue: Sendable, Equatable {
         case .integer(let a): return a == .min ? .real(-Double(a)) : .integer(-a)
         case .real(let a): return .real(-a)
         case .literal(let text): return .literal("-" + text)
+        }
+    }
+
+    /// The digits of a whole number that is not negative (an integer or a literal), else nil.
+    private var wholeDigits: [UInt8]? {
+        switch self {
+        case .integer(let value): return value >= 0 ? DecimalDigits.digits(String(value)) : nil
+        case .literal(let text): return DecimalDigits.digits(text)
+        case .real: return nil
         }
     }
 
@@ -87,5 +103,54 @@ enum NumberValue: Sendable, Equatable {
             }
             return formatted
         }
+    }
+}
+
+/// Schoolbook arithmetic on whole numbers written as decimal digits (most significant first), for the
+/// spelled numbers that pass `Int64` ("four quintillion…" fits, "thirty-two quintillion…" does not).
+/// Spelled numbers are bounded in length by the number parser, so the digits stay short.
+enum DecimalDigits {
+    /// The digits of `text`, or nil unless it is all ASCII digits.
+    static func digits(_ text: String) -> [UInt8]? {
+        var result: [UInt8] = []
+        for byte in text.utf8 {
+            guard byte >= 48, byte <= 57 else { return nil }
+            result.append(byte - 48)
+        }
+        return result.isEmpty ? nil : result
+    }
+
+    static func sum(_ a: [UInt8], _ b: [UInt8]) -> String {
+        var result: [UInt8] = []
+        var carry = 0
+        var i = a.count - 1, j = b.count - 1
+        while i >= 0 || j >= 0 || carry > 0 {
+            let total = (i >= 0 ? Int(a[i]) : 0) + (j >= 0 ? Int(b[j]) : 0) + carry
+            result.append(UInt8(total % 10))
+            carry = total / 10
+            i -= 1
+            j -= 1
+        }
+        return text(result.reversed())
+    }
+
+    static func product(_ a: [UInt8], _ b: [UInt8]) -> String {
+        var result = [Int](repeating: 0, count: a.count + b.count)
+        for i in stride(from: a.count - 1, through: 0, by: -1) {
+            for j in stride(from: b.count - 1, through: 0, by: -1) {
+                result[i + j + 1] += Int(a[i]) * Int(b[j])
+            }
+        }
+        for k in stride(from: result.count - 1, to: 0, by: -1) {
+            result[k - 1] += result[k] / 10
+            result[k] %= 10
+        }
+        return text(result.map { UInt8($0) })
+    }
+
+    private static func text(_ digits: some Sequence<UInt8>) -> String {
+        let string = String(decoding: digits.map { $0 + 48 }, as: UTF8.self)
+        let trimmed = string.drop { $0 == "0" }
+        return trimmed.isEmpty ? "0" : String(trimmed)
     }
 }

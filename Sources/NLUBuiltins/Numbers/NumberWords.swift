@@ -20,7 +20,12 @@ enum NumberWords {
         "trillions": 1_000_000_000_000, "lakh": 100_000, "lakhs": 100_000, "crore": 10_000_000,
         "crores": 10_000_000, "lac": 100_000, "lacs": 100_000, "lkh": 100_000, "lkhs": 100_000, "cr": 10_000_000,
         "crs": 10_000_000, "krore": 10_000_000, "krores": 10_000_000, "koti": 10_000_000,
+        "quadrillion": 1_000_000_000_000_000, "quadrillions": 1_000_000_000_000_000,
+        "quintillion": 1_000_000_000_000_000_000, "quintillions": 1_000_000_000_000_000_000,
     ]
+    /// Scale words that are a number on their own ("a path of hundred steps", "million to one"), as
+    /// Duckling and number-parser read them; plurals ("millions of users") and Indian scales are not.
+    static let bareScales: Set<String> = ["hundred", "thousand", "million", "billion", "trillion", "quadrillion", "quintillion"]
     static let dozens: Set<String> = ["dozen", "dozens", "dz", "dzs", "doz", "dozs"]
 
     static let ordinalUnits: [String: Int64] = [
@@ -34,7 +39,8 @@ enum NumberWords {
     ]
     static let ordinalScales: [String: Int64] = [
         "hundredth": 100, "thousandth": 1_000, "millionth": 1_000_000, "billionth": 1_000_000_000,
-        "trillionth": 1_000_000_000_000,
+        "trillionth": 1_000_000_000_000, "quadrillionth": 1_000_000_000_000_000,
+        "quintillionth": 1_000_000_000_000_000_000,
     ]
 
     /// The value of an ordinal word ("fifth" 5, "twentieth" 20, "hundredth" 100), or nil.
@@ -81,6 +87,27 @@ enum NumberWords {
         default: return nil
         }
     }
+
+    /// Every word a spelled number can begin with: units, teens, tens, "hundred", scales, "a"/"an",
+    /// "point", fraction words, ordinals, plural denominators ("fifths") and tens glued to a unit
+    /// ("fortytwo", "twentyfifth"), spelled out from the same tables ``gluedTens`` and
+    /// ``pluralDenominator`` read. The number parser looks a word up here once before trying its rules,
+    /// so most words of a text cost one hash instead of a dozen.
+    static let startWords: Set<String> = {
+        var words = Set(units.keys).union(teens.keys).union(tens.keys).union(scales.keys)
+        words.formUnion(["hundred", "hundreds", "a", "an", "point", "half", "quarter", "halves", "quarters"])
+        for table in [ordinalUnits, ordinalTens, ordinalScales] {
+            for (word, value) in table {
+                words.insert(word)
+                if value > 2 { words.insert(word + "s") }
+            }
+        }
+        for tensWord in tens.keys {
+            for (unit, value) in units where value > 0 { words.insert(tensWord + unit) }
+            for (unit, value) in ordinalUnits where value < 10 { words.insert(tensWord + unit) }
+        }
+        return words
+    }()
 
     /// Ordinal suffixes after digits ("21st", "4th").
     static let ordinalSuffixes: Set<String> = ["st", "nd", "rd", "th"]

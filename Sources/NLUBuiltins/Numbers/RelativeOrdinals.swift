@@ -10,11 +10,18 @@ enum RelativeOrdinals {
         "the one before last": "end-1", "second last": "end-1", "third to last": "end-2", "the third to last": "end-2",
     ]
     private static let longest = 6
+    private static let afterThe: Set<String> = Set(phrases.keys.compactMap { phrase in
+        let words = phrase.split(separator: " ")
+        return words.count > 1 && words[0] == "the" ? String(words[1]) : nil
+    })
 
     /// The relative ordinal phrase starting at token `index`: its value and last token.
     static func match(in text: TokenizedText, at index: Int) -> (value: String, last: Int)? {
         guard let first = text.word(index), first == "the" || phrases[first] != nil || first == "second" || first == "third"
                 || first == "penultimate" || first == "antepenultimate" else { return nil }
+        // "the" begins only "the second/third to last", "the last but one", "the one before (the) last": most
+        // "the"s of a text end here without building phrases.
+        if first == "the", !(text.word(index + 1).map(Self.afterThe.contains) ?? false) { return nil }
         var phrase = ""
         var best: (String, Int)?
         var position = index

@@ -12,7 +12,7 @@ struct URLRecognizer: EntityRecognizer {
         var lastEnd = 0
         for token in text.tokens where token.kind != .symbol && token.start >= lastEnd {
             position = token.start
-            let first = scalars[position].properties.lowercaseMapping
+            let first = Self.lowercased(scalars[position])
             guard first == "h" || first == "f" || first == "s" || first == "w" || first == "l"
                     || DomainScanner.couldStartDomain(scalars, position) else { continue }
             // Not inside a word, an address or a path ("httt://abc.com" is no URL); a scheme may follow a full stop.
@@ -73,9 +73,17 @@ struct URLRecognizer: EntityRecognizer {
     private func hasPrefix(_ scalars: [Unicode.Scalar], at position: Int, _ prefix: String) -> Bool {
         var index = position
         for scalar in prefix.unicodeScalars {
-            guard index < scalars.count, scalars[index].properties.lowercaseMapping == String(scalar) else { return false }
+            guard index < scalars.count, Self.lowercased(scalars[index]) == String(scalar) else { return false }
             index += 1
         }
         return true
+    }
+
+    /// A scalar's lower-case mapping; ASCII without Unicode's tables (building that `String` for every
+    /// token was a tenth of the URL recognizer's time on long text).
+    private static func lowercased(_ scalar: Unicode.Scalar) -> String {
+        guard scalar.value < 128 else { return scalar.properties.lowercaseMapping }
+        let value = scalar.value >= 65 && scalar.value <= 90 ? scalar.value | 0x20 : scalar.value
+        return String(Character(Unicode.Scalar(UInt8(value))))
     }
 }
