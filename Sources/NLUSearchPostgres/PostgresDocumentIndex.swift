@@ -23,6 +23,8 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
     public let chunking: ChunkingOptions
     /// Whether vector search goes through an HNSW index (approximate) instead of scoring every row.
     public let usesHNSW: Bool
+    /// The schema version recorded in the index's `index_info` (1 or 2; ``latestSchemaVersion`` for a new index).
+    public let schemaVersion: Int
     /// Whether chunk lengths and totals for BM25 are stored (schema version 2), or counted per query.
     let keepsKeywordStatistics: Bool
     let embedder: (any TextEmbedder)?
@@ -33,7 +35,7 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
     /// 2: keywords without stop words (`nlukit_english`), chunks carry `keyword_length` and
     /// `keyword_totals` keeps the counts BM25 needs (version 1 indexes are still read: 'english'
     /// keywords, lengths counted at query time).
-    static let schemaVersion = 2
+    public static let latestSchemaVersion = 2
     static let format = "nlukit-index"
 
     /// Creates the index's tables in the URL's schema (refusing if an index is there), for
@@ -102,7 +104,7 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
             ] + keywordStatisticsSchema(schema) + (hnsw ? ["CREATE INDEX chunks_vector_hnsw ON \(schema).chunks USING hnsw (vector vector_cosine_ops)"] : [])
             for statement in statements { try session.query(statement) }
             var settings: [(String, String)] = [
-                ("format", format), ("schema_version", String(schemaVersion)),
+                ("format", format), ("schema_version", String(latestSchemaVersion)),
                 ("chunk_size", String(chunking.size)), ("chunk_overlap", String(chunking.overlap)),
                 ("vector_index", hnsw ? "hnsw" : "exact"),
             ]
@@ -138,11 +140,11 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
             let (key, value) = try row.decode((String, String).self)
             values[key] = value
         }
-        guard values["format"] == Self.format, let version = values["schema_version"].flatMap(Int.init) else {
-            throw SearchError.notAnIndex(path: location.description, reason: "index_info has no format \"\(Self.format)\" with a schema version")
+        guard values["format"] == Self.format, let version = values["schema_version"].flatMap(Int.init), version >= 1 else {
+            throw SearchError.notAnIndex(path: location.description, reason: "index_info has no format \"\(Self.format)\" with a schema version ≥ 1")
         }
-        guard version <= Self.schemaVersion else {
-            throw SearchError.newerSchema(path: location.description, found: version, supported: Self.schemaVersion)
+        guard version <= Self.latestSchemaVersion else {
+            throw SearchError.newerSchema(path: location.description, found: version, supported: Self.latestSchemaVersion)
         }
         guard let size = values["chunk_size"].flatMap(Int.init), let overlap = values["chunk_overlap"].flatMap(Int.init),
               let chunking = try? ChunkingOptions(size: size, overlap: overlap) else {
@@ -168,6 +170,7 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
         self.modelSource = values["model_source"]
         self.chunking = chunking
         self.usesHNSW = values["vector_index"] == "hnsw"
+        self.schemaVersion = version
         self.keepsKeywordStatistics = version >= 2
         self.embedder = embedder
     }
@@ -182,7 +185,7 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
     public func info() throws -> IndexInfo {
         let row = try session.query("SELECT (SELECT count(*) FROM \(schema).documents), (SELECT count(*) FROM \(schema).chunks)").first
         let (documents, chunks) = try row?.decode((Int, Int).self) ?? (0, 0)
-        return IndexInfo(path: location, schemaVersion: Self.schemaVersion, model: model, modelSource: modelSource,
+        return IndexInfo(path: location, schemaVersion: schemaVersion, model: model, modelSource: modelSource,
                          chunking: chunking, documentCount: documents, chunkCount: chunks)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import NLUCore
 import NLUSearch
-import NLUSearchPostgres
+@testable import NLUSearchPostgres
 import Testing
 
 /// The PostgreSQL backend against a real server with pgvector: scripts/test.sh starts one
@@ -170,6 +170,22 @@ struct PostgresIndexTests {
             #expect(a.count == b.count && !a.isEmpty, "\(query)")
             for (x, y) in zip(a, b) { #expect(abs(x.score - y.score) <= 1e-9 * max(1, abs(x.score)), "\(query): \(x.documentID) \(x.score) vs \(y.score)") }
         }
+    }
+
+    /// `info()` (so `nlu index info`) reports the version recorded in the schema, not the newest
+    /// this code writes: a version 1 index is still read; a newer one is refused, naming both.
+    @Test func infoReportsTheSchemaVersionRecordedInTheIndex() throws {
+        let created = try PostgresDocumentIndex.create(url: Self.url("version"), embedder: nil)
+        #expect(try created.info().schemaVersion == 2)
+        let url = Self.serverURL! + "?" + created.location.split(separator: "?")[1]
+        for recorded in [1, 2] {
+            try created.session.query("UPDATE \(created.schema).index_info SET value = '\(recorded)' WHERE key = 'schema_version'")
+            #expect(try PostgresDocumentIndex(url: url).info().schemaVersion == recorded)
+        }
+        try created.session.query("UPDATE \(created.schema).index_info SET value = '3' WHERE key = 'schema_version'")
+        #expect(throws: SearchError.newerSchema(path: created.location, found: 3, supported: 2)) { try PostgresDocumentIndex(url: url) }
+        try created.session.query("UPDATE \(created.schema).index_info SET value = '0' WHERE key = 'schema_version'")
+        #expect(throws: SearchError.self) { try PostgresDocumentIndex(url: url) }
     }
 
     @Test func aSchemaWithoutAnIndexIsNotAnIndex() throws {
