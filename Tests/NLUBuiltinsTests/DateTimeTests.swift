@@ -134,6 +134,8 @@ import Testing
         #expect(values("diwali 2019").first?.2.map(\.value) == ["2019-10-27"])
         #expect(values("chinese new year").first?.2.map(\.value) == ["2016-02-08", "2017-01-28"])
         #expect(values("boss's day 2016").first?.2.map(\.value) == ["2016-10-17"])
+        // A name that begins with a weekday is the holiday (Whit Monday 2017: Easter April 16th + 50 days).
+        #expect(values("Monday of the Holy Spirit 2017").first?.2.map(\.value) == ["2017-06-05"])
         // Holidays of several days are ranges, end exclusive: Passover 2018 ran March 30th to April 7th,
         // Ramadan 2018 May 16th to June 14th.
         #expect(values("passover 2018").first?.2.map { "\($0.start ?? "")/\($0.end ?? "")" } == ["2018-03-30/2018-04-08"])
