@@ -3,7 +3,8 @@
 trained on the same features, in one run, on the Snips benchmark (default) or ATIS (`--dataset atis`), step by step:
 
   crf         the CRF on word/shape/affix features, no mention dictionaries (--crf-gazetteer-folds 0)
-  gazetteers  + out-of-fold dictionaries of the training mentions (--crf-gazetteer-folds 5, the default)
+  gazetteers  + out-of-fold dictionaries of the training mentions (--crf-gazetteer-folds 5)
+  sentence    + the utterance's other words by side, L=w / R=w (--crf-sentence-words): the default tagger
   encoder     + clusters of all-MiniLM-L6-v2's contextual word vectors (--embeddings MODEL --tagger encoder;
               the intent classifier then also gets the sentence embedding); crfsuite has no such row
 
@@ -21,7 +22,7 @@ Both are scored here by the same code: slot precision/recall/F1 on exact (type, 
 ratios NLUKit / crfsuite are printed.
 
     pip install python-crfsuite==0.9.12
-    python3 benchmarks/entities.py [--skip-build] [--steps crf,gazetteers,encoder] [--max-iterations 150] [--c1 0.1] [--c2 0.1]
+    python3 benchmarks/entities.py [--skip-build] [--steps crf,gazetteers,sentence,encoder] [--max-iterations 150] [--c1 0.1] [--c2 0.1]
                                    [--crf-builtin-features dataset|all|none] [--per-intent N] [--no-crfsuite]
     python3 benchmarks/entities.py --auto-table 10,50,200,0     # CRF vs encoder tagger by training-set size
     python3 benchmarks/entities.py --dataset atis               # the same steps on ATIS
@@ -116,7 +117,7 @@ def gazetteer_of(examples):
     return sf.Gazetteer({k: sorted(v) for k, v in phrases.items()})
 
 
-def crfsuite_run(train, test, args, folds):
+def crfsuite_run(train, test, args, folds, sentence_words):
     # As SlotTagger: 0 folds, no mention dictionaries; 1, every mention; k, utterance i's training features see
     # the mentions of the other folds only (i mod k), the test features every mention.
     gazetteer = gazetteer_of(train) if folds > 0 else None
@@ -128,7 +129,7 @@ def crfsuite_run(train, test, args, folds):
         tokens = sf.tokenize(text)
         if not tokens:
             continue
-        features = sf.token_features(tokens, training_gazetteers[index % len(training_gazetteers)])
+        features = sf.token_features(tokens, training_gazetteers[index % len(training_gazetteers)], sentence_words)
         trainer.append(pycrfsuite.ItemSequence([{a: 1.0 for a in f} for f in features]),
                        sf.bio_tags(text, [(s, e, n) for n, s, e in spans], tokens))
     trainer.select("lbfgs")
@@ -143,7 +144,7 @@ def crfsuite_run(train, test, args, folds):
     for _, text, _ in test:
         began = time.perf_counter()
         tokens = sf.tokenize(text)
-        tags = tagger.tag(pycrfsuite.ItemSequence([{a: 1.0 for a in f} for f in sf.token_features(tokens, gazetteer)])) if tokens else []
+        tags = tagger.tag(pycrfsuite.ItemSequence([{a: 1.0 for a in f} for f in sf.token_features(tokens, gazetteer, sentence_words)])) if tokens else []
         spans, current = set(), None
         for i, tag in enumerate(tags + ["O"]):
             slot = tag[2:] if tag[:2] in ("B-", "I-") else None
@@ -234,8 +235,8 @@ def auto_table(sizes, train_paths, test_paths, test, args, nlu, bench):
         paths = subset(train_paths, size) if size else train_paths
         annotated = sum(1 for _, _, spans in read_snips(paths) if spans)
         results = []
-        for step in ("gazetteers", "encoder"):
-            name, extra, _ = STEPS[step]
+        for step in ("sentence", "encoder"):
+            name, extra, _, _ = STEPS[step]
             extra = extra + ["--crf-builtin-features", args.crf_builtin_features]
             if step == "encoder":
                 extra = extra + ["--embeddings", args.embeddings]
@@ -251,9 +252,10 @@ def auto_table(sizes, train_paths, test_paths, test, args, nlu, bench):
 
 
 STEPS = {
-    "crf": ("CRF", ["--tagger", "crf", "--crf-gazetteer-folds", "0"], 0),
-    "gazetteers": ("+ out-of-fold gazetteers", ["--tagger", "crf", "--crf-gazetteer-folds", "5"], 5),
-    "encoder": ("+ encoder word clusters", ["--tagger", "encoder", "--crf-gazetteer-folds", "5"], None),
+    "crf": ("CRF", ["--tagger", "crf", "--crf-gazetteer-folds", "0", "--no-crf-sentence-words"], 0, False),
+    "gazetteers": ("+ out-of-fold gazetteers", ["--tagger", "crf", "--crf-gazetteer-folds", "5", "--no-crf-sentence-words"], 5, False),
+    "sentence": ("+ sentence words", ["--tagger", "crf", "--crf-gazetteer-folds", "5", "--crf-sentence-words"], 5, True),
+    "encoder": ("+ encoder word clusters", ["--tagger", "encoder", "--crf-gazetteer-folds", "5", "--crf-sentence-words"], None, True),
 }
 
 
@@ -262,7 +264,7 @@ def main():
     parser.add_argument("--dataset", choices=["snips", "atis"], default="snips")
     parser.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "data", "snips"), help="the Snips folder")
     parser.add_argument("--skip-build", action="store_true")
-    parser.add_argument("--steps", default="crf,gazetteers,encoder", help="comma-separated: crf, gazetteers, encoder")
+    parser.add_argument("--steps", default="crf,gazetteers,sentence,encoder", help="comma-separated: " + ", ".join(STEPS))
     parser.add_argument("--embeddings", default="sentence-transformers/all-MiniLM-L6-v2")
     parser.add_argument("--no-crfsuite", action="store_true", help="skip python-crfsuite (minutes per step)")
     parser.add_argument("--per-intent", type=int, default=0, help="train on the first N utterances of each intent (0: all)")
@@ -324,7 +326,7 @@ def main():
     gold = [trimmed(text, spans) for _, text, spans in test]
     rows = []
     for step in steps:
-        name, extra, folds = STEPS[step]
+        name, extra, folds, sentence_words = STEPS[step]
         extra = extra + ["--crf-builtin-features", args.crf_builtin_features]
         if step == "encoder":
             extra = extra + ["--embeddings", args.embeddings]
@@ -337,7 +339,7 @@ def main():
         print(f"NLUKit {name}: slot F1 {f1:.4f}, training {seconds:.1f} s ({'; '.join(stages)})", file=sys.stderr, flush=True)
         theirs = None
         if folds is not None and not args.no_crfsuite:
-            theirs_spans, theirs_seconds, theirs_latency, theirs_size = crfsuite_run(train, test, args, folds)
+            theirs_spans, theirs_seconds, theirs_latency, theirs_size = crfsuite_run(train, test, args, folds, sentence_words)
             theirs = (score(gold, theirs_spans)[2], theirs_seconds, theirs_latency)
         if atis_test:
             def conll(predicted):

@@ -134,6 +134,8 @@ import Testing
         #expect(values("diwali 2019").first?.2.map(\.value) == ["2019-10-27"])
         #expect(values("chinese new year").first?.2.map(\.value) == ["2016-02-08", "2017-01-28"])
         #expect(values("boss's day 2016").first?.2.map(\.value) == ["2016-10-17"])
+        // A name that begins with a weekday is the holiday (Whit Monday 2017: Easter April 16th + 50 days).
+        #expect(values("Monday of the Holy Spirit 2017").first?.2.map(\.value) == ["2017-06-05"])
         // Holidays of several days are ranges, end exclusive: Passover 2018 ran March 30th to April 7th,
         // Ramadan 2018 May 16th to June 14th.
         #expect(values("passover 2018").first?.2.map { "\($0.start ?? "")/\($0.end ?? "")" } == ["2018-03-30/2018-04-08"])
@@ -193,6 +195,32 @@ import Testing
         #expect(duration("five and half min") == ["PT5.5M 330"])
         #expect(duration("2 extra minutes") == ["PT2M 120"])
         #expect(values("in 2 more minutes").map(\.2) == [[DateTimeValue(timex: "2016-11-07T16:14:00", type: "datetime", value: "2016-11-07 16:14:00")]])
+    }
+
+    /// A decade is 10 years, a century 100, a fortnight 2 weeks, in the TIMEX letter's unit as Recognizers-Text
+    /// writes them ("a decade" P10Y); LUIS's seconds: a year 365 · 86400 = 31536000, a week 604800.
+    @Test func decadesCenturiesAndFortnightsAreMultiplesOfYearsAndWeeks() {
+        func duration(_ text: String) -> [String] { values(text).filter { $0.0 == .duration }.flatMap { $0.2.map { "\($0.timex) \($0.value ?? "")" } } }
+        #expect(duration("for a decade") == ["P10Y 315360000"])               // 10 · 31536000
+        #expect(duration("2 centuries") == ["P200Y 6307200000"])              // 200 · 31536000
+        #expect(duration("2 fortnights") == ["P4W 2419200"])                  // 4 · 604800
+        #expect(duration("half a decade") == ["P5Y 157680000"])
+        // Amounts of one letter add up: 10 + 2 years; 100 + 20 years; a fortnight then days keeps both letters.
+        #expect(duration("1 decade 2 years") == ["P12Y 378432000"])           // 12 · 31536000
+        #expect(duration("1 century 2 decades") == ["P120Y 3784320000"])      // 120 · 31536000
+        #expect(duration("1 fortnight 3 days") == ["P2W3D 1468800"])          // 1209600 + 259200
+        // Offsets from Monday 2016-11-07: 14 days earlier is 2016-10-24, 28 days later 2016-12-05.
+        #expect(values("a fortnight ago").map(\.2) == [[DateTimeValue(timex: "2016-10-24", type: "date", value: "2016-10-24")]])
+        #expect(values("in 2 fortnights").first?.2.map(\.value) == ["2016-12-05"])
+        #expect(values("a decade ago").first?.2.map(\.value) == ["2006-11-07"])
+        #expect(values("2 centuries ago").first?.2.map(\.value) == ["1816-11-07"])
+        #expect(values("in 100 centuries").allSatisfy { $0.0 != .date })      // year 12016: beyond the calendar
+        // "the next two decades" counts 20 years from tomorrow, as "the next 20 years" does (Recognizers-Text
+        // aligns decades to the calendar, 2020-2040: not done); "every fortnight" repeats every 2 weeks.
+        #expect(values("the next two decades").first?.2.first == DateTimeValue(
+            timex: "(2016-11-08,2036-11-08,P20Y)", type: "daterange", start: "2016-11-08", end: "2036-11-08"))
+        #expect(values("every fortnight").first?.2.first?.timex == "P2W")
+        #expect(values("once a fortnight").first?.2.first?.timex == "P2W")
     }
 
     @Test func setsAreNotResolved() {

@@ -13,9 +13,9 @@ import Testing
     static let floors: [(String, String, Double)] = [
         ("absolute", "date", 0.72),
         ("absolute", "datetime", 0.67),
-        ("relative", "date", 0.36),
+        ("relative", "date", 0.63),
         ("relative", "datetime", 0.77),
-        ("relative", "duration", 0.39),
+        ("relative", "duration", 0.78),
     ]
 
     @Test(arguments: ["absolute", "relative"])

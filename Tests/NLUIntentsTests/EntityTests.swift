@@ -218,4 +218,18 @@ import NLUText
         #expect(found.map(\.value) == ["radio", "espresso", "75001"])
         #expect(found.map(\.extractor) == [.crf, .dictionary, .regex])
     }
+
+    @Test func aSavedTaggerWithAnInvalidRegexFailsNamingThePackage() throws {
+        let tagger = try #require(try SlotTagger.train(on: Self.devices))
+        var configuration = tagger.configuration
+        #expect(configuration.patterns.map(\.name) == ["zip"])
+        configuration.patterns = [EntityDefinition(name: "zip", values: [EntityValue("zip", patterns: ["(unclosed"])])]
+        let weights = tagger.namedWeights
+        #expect {
+            _ = try SlotTagger.load(configuration, tensor: { weights[$0]! }, file: "damaged.nlumodel",
+                                    wordVectors: { _ in throw EntityTaggerError.invalidModel("no encoder") })
+        } throws: { error in
+            "\(error)".contains("damaged.nlumodel") && "\(error)".contains("(unclosed")
+        }
+    }
 }

@@ -18,6 +18,8 @@ struct DateParser {
     func date(at index: Int) -> (SpokenDate, Int)? {
         // Before the weekdays: "last Monday of March" is not "last Monday".
         if let found = nthWeekdayOfMonth(at: index) { return found }
+        // Holidays named after a weekday: "Monday of the Holy Spirit", "Thu of Mysteries".
+        if let word = text.word(index), DateTimeWords.weekdays[word] != nil, let found = holidayDate(at: index) { return found }
         if let found = relativeDay(at: index) { return found }
         if let found = weekdayDate(at: index) { return found }
         if let found = monthDay(at: index) { return found }

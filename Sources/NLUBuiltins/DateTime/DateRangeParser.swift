@@ -110,7 +110,10 @@ struct DateRangeParser {
             let end = forward ? start.adding(months: 3 * count) : current
             return (fixedSpan(start, end, duration: "P" + String(3 * count) + "M"), position + 1)
         }
-        guard let unit = DateTimeWords.units[unitWord], !unit.isTime else { return nil }
+        // "the next two decades": 20 years, "last 2 fortnights": 4 weeks.
+        guard let said = DateTimeWords.units[unitWord], !said.isTime, count * said.multiple <= 1000 else { return nil }
+        let unit = said.base
+        let units = count * said.multiple
         let forward = (Self.relations[relation] ?? 1) > 0
         func shift(_ date: CivilDate, _ n: Int) -> CivilDate {
             switch unit.letter {
@@ -120,12 +123,12 @@ struct DateRangeParser {
             default: return date.adding(months: 12 * n)
             }
         }
-        let duration = "P" + String(count) + unit.letter
+        let duration = "P" + String(units) + unit.letter
         if forward {
             let start = reference.adding(days: 1)
-            return (fixedSpan(start, shift(start, count), duration: duration), position + 1)
+            return (fixedSpan(start, shift(start, units), duration: duration), position + 1)
         }
-        return (fixedSpan(shift(reference, -count), reference, duration: duration), position + 1)
+        return (fixedSpan(shift(reference, -units), reference, duration: duration), position + 1)
     }
 
     /// "q1", "Q3 2017", "2017 q1", "q1-2019".

@@ -415,7 +415,7 @@ struct DateTimeCandidates {
         }
         if word == "once" || word == "one", text.word(index + 1) == "a", let unitWord = text.word(index + 2),
            let unit = DateTimeWords.units[unitWord] {
-            return ((unit.isTime ? "PT1" : "P1") + unit.letter, index + 3)
+            return ((unit.isTime ? "PT" : "P") + String(unit.multiple) + unit.letter, index + 3)
         }
         // "Mondays", "Thursdays at 17.30": a plural weekday repeats.
         if word.hasSuffix("days"), let weekday = DateTimeWords.weekdays[word] {
@@ -450,7 +450,7 @@ struct DateTimeCandidates {
         if next == "weekday" { return ("P1WD", position + 1) }
         if next == "quarter" { return ("P3M", position + 1) }
         if let unit = DateTimeWords.units[next] {
-            let count = everyOther ? 2 : 1
+            let count = (everyOther ? 2 : 1) * unit.multiple  // "every fortnight": P2W
             return ((unit.isTime ? "PT" : "P") + String(count) + unit.letter, position + 1)
         }
         if let (amount, unit, end) = durations.amount(at: position), amount >= 1 {

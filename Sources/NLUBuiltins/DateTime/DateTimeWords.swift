@@ -41,20 +41,31 @@ enum DateTimeWords {
         "dinnertime": PartOfDay(code: "MED", start: (16, 0, 0), end: (20, 0, 0), afternoon: true, isMeal: true),
     ]
 
-    /// A calendar or clock unit: TIMEX letter, whether it belongs after "T", and its length in seconds
-    /// (LUIS counts a month as 30 days and a year as 365).
+    /// A calendar or clock unit: TIMEX letter, whether it belongs after "T", its length in seconds (LUIS counts
+    /// a month as 30 days and a year as 365), and how many of the letter's unit it makes: a decade is 10 years,
+    /// a century 100 and a fortnight 2 weeks, written so in the TIMEX as Recognizers-Text does ("a decade" P10Y,
+    /// "next fortnight" P2W).
     struct Unit: Sendable, Equatable {
         var letter: String
         var isTime: Bool
         var seconds: Double
+        var multiple: Int = 1
+
+        /// The unit of the TIMEX letter: years for a decade, weeks for a fortnight.
+        var base: Unit { Unit(letter: letter, isTime: isTime, seconds: seconds / Double(multiple)) }
     }
     static let units: [String: Unit] = {
         var table: [String: Unit] = [:]
-        func add(_ words: [String], _ letter: String, _ isTime: Bool, _ seconds: Double) {
-            for word in words { table[word] = Unit(letter: letter, isTime: isTime, seconds: seconds) }
+        func add(_ words: [String], _ letter: String, _ isTime: Bool, _ seconds: Double, multiple: Int = 1) {
+            for word in words {
+                table[word] = Unit(letter: letter, isTime: isTime, seconds: seconds * Double(multiple), multiple: multiple)
+            }
         }
+        add(["century", "centuries"], "Y", false, 31_536_000, multiple: 100)
+        add(["decade", "decades"], "Y", false, 31_536_000, multiple: 10)
         add(["year", "years", "yr", "yrs"], "Y", false, 31_536_000)
         add(["month", "months"], "M", false, 2_592_000)
+        add(["fortnight", "fortnights"], "W", false, 604_800, multiple: 2)
         add(["week", "weeks", "wk", "wks"], "W", false, 604_800)
         add(["day", "days", "night", "nights"], "D", false, 86_400)
         add(["hour", "hours", "hr", "hrs", "h"], "H", true, 3_600)

@@ -16,8 +16,15 @@ struct DurationParser {
         var end: Int
     }
 
-    /// One amount of one unit at `index`: (amount, unit, index after the unit).
+    /// One amount of one unit at `index`: (amount, unit, index after the unit), in the unit of the TIMEX
+    /// letter ("2 decades" is 20 years, "a fortnight" 2 weeks).
     func amount(at index: Int) -> (Double, DateTimeWords.Unit, Int)? {
+        guard let (amount, unit, end) = spokenAmount(at: index) else { return nil }
+        return (amount * Double(unit.multiple), unit.base, end)
+    }
+
+    /// One amount of one unit at `index` as said: (amount, unit, index after the unit).
+    private func spokenAmount(at index: Int) -> (Double, DateTimeWords.Unit, Int)? {
         guard let token = text.token(index) else { return nil }
         var amount: Double
         var position: Int
@@ -133,7 +140,7 @@ struct DurationParser {
 
     /// A whole duration at `index`, several amounts joined by "and" or "," included.
     func duration(at index: Int) -> Duration? {
-        guard case (var amount, let unit, var end)? = amount(at: index) else { return nil }
+        guard case (var amount, let unit, var end)? = spokenAmount(at: index) else { return nil }
         var parts: [(Double, DateTimeWords.Unit)] = []
         // "one hour and a half": half of the last unit.
         if text.word(end) == "and", text.word(end + 1) == "a", let half = text.word(end + 2), half == "half" || half == "quarter" {
@@ -151,10 +158,22 @@ struct DurationParser {
         while parts.count < 4 {
             var next = end
             if let joiner = text.token(next), joiner.isSymbol(",") || joiner.text == "and" { next += 1 }
-            guard let (moreAmount, moreUnit, moreEnd) = self.amount(at: next), moreUnit.seconds < parts.last!.1.seconds else { break }
+            guard let (moreAmount, moreUnit, moreEnd) = spokenAmount(at: next), moreUnit.seconds < parts.last!.1.seconds else { break }
             parts.append((moreAmount, moreUnit))
             end = moreEnd
         }
+        // "1 decade 2 years" is P12Y, "a fortnight and 3 days" P2W3D: amounts in the TIMEX letter's unit, those
+        // of one letter added up.
+        var merged: [(Double, DateTimeWords.Unit)] = []
+        for (amount, unit) in parts {
+            let base = unit.base
+            if let last = merged.last, last.1 == base {
+                merged[merged.count - 1].0 += amount * Double(unit.multiple)
+            } else {
+                merged.append((amount * Double(unit.multiple), base))
+            }
+        }
+        parts = merged
         // "half an hour" is PT30M and "half a day" PT12H, as LUIS writes them.
         if parts.count == 1, parts[0].0 < 1, parts[0].1.letter == "H" || parts[0].1.letter == "D" {
             let smaller = parts[0].1.letter == "H" ? DateTimeWords.units["minutes"]! : DateTimeWords.units["hours"]!

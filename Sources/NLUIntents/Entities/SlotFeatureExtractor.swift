@@ -6,7 +6,10 @@ import NLUText
 /// shape of the token and its neighbours, prefixes (2, 3) and suffixes (2, 3, 4), digit / punctuation
 /// / title-case / first / last flags, "inside a match of dictionary X" (`g:X:B` at the match's first
 /// token, `g:X:I` after, also for the ±1 neighbours), "inside a match of regex entity X" (`re:X`) and, when
-/// the model has built-in kinds as features, "inside a built-in match of kind X" (`bi:X`).
+/// the model has built-in kinds as features, "inside a built-in match of kind X" (`bi:X`) and, with
+/// ``sentenceWords``, every other word of the utterance by side: `L=w` for each word before the token, `R=w` for each
+/// word after it (ATIS: "arriving … at [9 am]" is an arrival time, "ground transportation … [denver]" a plain city,
+/// cues further away than ±2 words; docs/entities.md).
 ///
 /// `scripts/fixtures/slot_features.py` is the Python port the crfsuite fixtures and the benchmark use;
 /// the two must stay in step (a test compares them token by token); the port has no built-in features, which
@@ -21,12 +24,17 @@ public struct SlotFeatureExtractor: Sendable {
     public var patterns: RegexEntityMatcher?
     /// Built-in kinds whose matches become features.
     public var builtins: BuiltinRecognizer?
+    /// Whether each token also gets the words before it (`L=w`) and after it (`R=w`), each distinct word once
+    /// per side, in text order.
+    public var sentenceWords: Bool
 
     /// Makes an extractor.
-    public init(gazetteer: Gazetteer? = nil, patterns: RegexEntityMatcher? = nil, builtins: BuiltinRecognizer? = nil) {
+    public init(gazetteer: Gazetteer? = nil, patterns: RegexEntityMatcher? = nil, builtins: BuiltinRecognizer? = nil,
+                sentenceWords: Bool = false) {
         self.gazetteer = gazetteer
         self.patterns = patterns
         self.builtins = builtins
+        self.sentenceWords = sentenceWords
     }
 
     /// The reference time of built-in features: a match's span does not depend on "now", only its value,
@@ -93,9 +101,19 @@ public struct SlotFeatureExtractor: Sendable {
             }
             f += regex[i]
             f += builtin[i]
+            if sentenceWords {
+                f += Self.distinct(words[..<i]).map { "L=" + $0 }
+                f += Self.distinct(words[(i + 1)...]).map { "R=" + $0 }
+            }
             result.append(f)
         }
         return result
+    }
+
+    /// The words of `slice`, each once, in order of first appearance.
+    static func distinct(_ slice: ArraySlice<String>) -> [String] {
+        var seen = Set<String>()
+        return slice.filter { seen.insert($0).inserted }
     }
 
     /// Word shape with runs collapsed: "Paris" → "Xx", "R2D2" → "XdXd", "3.5" → "d.d".

@@ -43,7 +43,7 @@ public struct SlotTagger: Sendable {
         self.wordVectors = wordVectors
         features = SlotFeatureExtractor(gazetteer: Gazetteer(dictionaryPhrases.mapValues { $0.map { ($0, $0) } }),
                                         patterns: try RegexEntityMatcher(patternDefinitions),
-                                        builtins: Self.recognizer(builtinFeatureTypes))
+                                        builtins: Self.recognizer(builtinFeatureTypes), sentenceWords: options.sentenceWords)
     }
 
     /// The recognizer of the built-in features, `nil` when there are none.
@@ -73,10 +73,10 @@ public struct SlotTagger: Sendable {
     /// - Returns: `nil` when no utterance has an annotation that covers a whole token.
     /// - Throws: ``EntityTaggerError`` for bad options (`.encoder` without `wordVectors`) or an invalid
     ///   regex among the definitions.
-    public static func train(on dataset: IntentDataset, options: SlotTaggerOptions = SlotTaggerOptions(),
+    public static func train(on dataset: IntentDataset, options requested: SlotTaggerOptions = SlotTaggerOptions(),
                              wordVectors featurizer: (any WordVectorFeaturizer)? = nil,
                              progress: (Int, Double) -> Void = { _, _ in }, log: (String) -> Void = { _ in }) throws -> SlotTagger? {
-        try options.validate()
+        try requested.validate()
         let clock = ContinuousClock()
         var stageStart = clock.now
         func stage(_ name: String) {
@@ -87,6 +87,9 @@ public struct SlotTagger: Sendable {
         }
         let utterances = dataset.intents.flatMap(\.utterances) + dataset.counterexamples
         let annotatedCount = utterances.filter { !$0.entities.isEmpty }.count
+        // The options the tagger keeps say what it was trained with: sentence words only from the minimum on.
+        var options = requested
+        options.sentenceWords = requested.sentenceWords && annotatedCount >= requested.sentenceWordsMinimumUtterances
         let encoder: (any WordVectorFeaturizer)?
         switch options.kind {
         case .crf: encoder = nil
@@ -124,7 +127,8 @@ public struct SlotTagger: Sendable {
         let builtins = recognizer(builtinTypes)
         func extractor(_ phrases: [String: [String]]) throws -> SlotFeatureExtractor {
             SlotFeatureExtractor(gazetteer: Gazetteer(phrases.mapValues { $0.map { ($0, $0) } }),
-                                 patterns: try RegexEntityMatcher(patternDefinitions), builtins: builtins)
+                                 patterns: try RegexEntityMatcher(patternDefinitions), builtins: builtins,
+                                 sentenceWords: options.sentenceWords)
         }
         let patternDefinitions = dataset.entities.filter { $0.values.contains { !$0.patterns.isEmpty } }
             .map { EntityDefinition(name: $0.name, values: $0.values.filter { !$0.patterns.isEmpty }.map { EntityValue($0.value, patterns: $0.patterns) }) }
@@ -288,6 +292,9 @@ public struct SlotTagger: Sendable {
                                   options: configuration.options, wordVectors: encoder)
         } catch let EntityTaggerError.invalidModel(reason) {
             throw EntityTaggerError.invalidModel(reason.hasPrefix(file) ? reason : "\(file): \(reason)")
+        } catch let EntityTaggerError.invalidPattern(entity, pattern, reason) {
+            // The tagger's own regex features, as saved: a damaged package, named like every other load error.
+            throw EntityTaggerError.invalidModel("\(file): the slot tagger's regex '\(pattern)' for entity '\(entity)' is invalid: \(reason)")
         }
     }
 }
