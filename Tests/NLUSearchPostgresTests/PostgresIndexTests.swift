@@ -162,7 +162,8 @@ struct PostgresIndexTests {
             try index.add([try IndexDocument(id: "k2", text: "piano piano stone river")], progress: nil)
             try index.delete(ids: ["k4"])
         }
-        for query in ["jazz piano", "river stone lamp", "garden violin desk", "jazz", "stone desk piano violin", "the jazz of", "the"] {
+        for query in ["jazz piano", "river stone lamp", "garden violin desk", "jazz", "stone desk piano violin", "the jazz of", "the",
+                      "the jazz of the river, the stone", "jazz jazz piano"] {
             let options = SearchOptions(k: 10, mode: .keyword)
             let a = try sqlite.search(query, embedding: nil, options: options)
             let b = try postgres.search(query, embedding: nil, options: options)
