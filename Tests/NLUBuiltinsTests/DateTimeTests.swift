@@ -223,6 +223,20 @@ import Testing
         #expect(values("once a fortnight").first?.2.first?.timex == "P2W")
     }
 
+    /// Offsets of several units move the calendar as dateparser and LUIS do: whole months first (a year is 12),
+    /// then days (a week is 7), then the clock; from Monday 2016-11-07 16:12.
+    @Test func offsetsOfSeveralUnitsMoveMonthsThenDaysThenTheClock() {
+        func only(_ text: String) -> [String] { values(text).filter { $0.1 == text }.flatMap { $0.2.compactMap(\.value) } }
+        #expect(only("in 1 year 2 months") == ["2018-01-07"])                 // 2016-11 + 14 months
+        #expect(only("1 year, 1 month ago") == ["2015-10-07"])                // 2016-11 - 13 months
+        #expect(only("in 1 decade 2 months") == ["2027-01-07"])               // + 122 months
+        #expect(only("2 weeks 3 days ago") == ["2016-10-21"])                 // - 17 days
+        // + 13 months = 2017-12-07, + 8 days = 2017-12-15, 16:12 + 1:01 = 17:13.
+        #expect(only("in 1 year, 1 month, 1 week, 1 day, 1 hour and 1 minute") == ["2017-12-15 17:13:00"])
+        // - 13 months = 2015-10-07, - 8 days = 2015-09-29, 16:12 - 1:01 = 15:11.
+        #expect(only("1 year, 1 month, 1 week, 1 day, 1 hour and 1 minute ago") == ["2015-09-29 15:11:00"])
+    }
+
     @Test func setsAreNotResolved() {
         #expect(values("every Monday").first?.2 == [DateTimeValue(timex: "XXXX-WXX-1", type: "set", value: "not resolved")])
         #expect(values("weekly").first?.2.first?.timex == "P1W")

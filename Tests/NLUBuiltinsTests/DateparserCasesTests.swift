@@ -13,8 +13,8 @@ import Testing
     static let floors: [(String, String, Double)] = [
         ("absolute", "date", 0.72),
         ("absolute", "datetime", 0.67),
-        ("relative", "date", 0.63),
-        ("relative", "datetime", 0.77),
+        ("relative", "date", 0.73),
+        ("relative", "datetime", 0.85),
         ("relative", "duration", 0.78),
     ]
 

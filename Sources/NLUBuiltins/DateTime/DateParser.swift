@@ -426,33 +426,20 @@ struct DateParser {
         var position = index
         let leadingIn = text.word(position) == "in"
         if leadingIn { position += 1 }
-        guard let (amount, unit, afterUnit) = durations.amount(at: position), !unit.isTime,
-              amount == amount.rounded(), amount * unit.seconds < 3e11 else { return nil }  // within 9999 years
-        let count = Int(amount)
-        func shifted(_ sign: Int) -> CivilDate? {
-            switch unit.letter {
-            case "D": return reference.adding(days: sign * count)
-            case "W": return reference.adding(days: sign * 7 * count)
-            case "M": return reference.addingIfInRange(months: sign * count)
-            case "Y": return reference.addingIfInRange(months: sign * 12 * count)
-            default: return nil
-            }
+        // "in 2 weeks", "1 year, 1 month ago", "in 1 decade 2 months": whole months, then whole days.
+        guard let duration = durations.duration(at: position), duration.seconds < 3e11,  // within 9999 years
+              let shift = duration.calendarShift, shift.seconds == 0 else { return nil }
+        let afterUnit = duration.end
+        func moved(_ date: CivilDate, _ sign: Int) -> CivilDate? {
+            (shift.months == 0 ? date : date.addingIfInRange(months: sign * shift.months))?.adding(days: sign * shift.days)
         }
+        func shifted(_ sign: Int) -> CivilDate? { moved(reference, sign) }
         // "three weeks from tomorrow", "3 days from Tuesday", "two days before yesterday".
         if !leadingIn, let word = text.word(afterUnit), word == "from" || word == "after" || word == "before",
            let (anchor, anchorEnd) = relativeDay(at: afterUnit + 1) ?? weekdayDate(at: afterUnit + 1) ?? monthDay(at: afterUnit + 1)
                ?? holidayDate(at: afterUnit + 1),
            let base = anchor.readings(reference).last {
-            let sign = word == "before" ? -1 : 1
-            let shifted: CivilDate?
-            switch unit.letter {
-            case "D": shifted = base.adding(days: sign * count)
-            case "W": shifted = base.adding(days: sign * 7 * count)
-            case "M": shifted = base.addingIfInRange(months: sign * count)
-            case "Y": shifted = base.addingIfInRange(months: sign * 12 * count)
-            default: shifted = nil
-            }
-            return shifted.map { ($0, anchorEnd) }
+            return moved(base, word == "before" ? -1 : 1).map { ($0, anchorEnd) }
         }
         if leadingIn, let word = text.word(afterUnit), ["ago", "before", "from", "after", "later"].contains(word) {
             return nil  // "in two days from today": the date is "two days from today", read from the next token

@@ -236,11 +236,11 @@ struct DateTimeCandidates {
             }
             let isTime = duration.timex.contains("T")
             if isTime, durationStart > index, text.word(index) == "in" {
-                if let value = moment(after: duration.seconds) { emit(.datetime, duration.end - 1, [value]) }
+                if let value = moment(after: duration, sign: 1) { emit(.datetime, duration.end - 1, [value]) }
             } else if isTime, durationStart == index, let word = text.word(duration.end), word == "ago" || word == "later" {
-                if let value = moment(after: word == "ago" ? -duration.seconds : duration.seconds) { emit(.datetime, duration.end, [value]) }
+                if let value = moment(after: duration, sign: word == "ago" ? -1 : 1) { emit(.datetime, duration.end, [value]) }
             } else if isTime, durationStart == index, text.word(duration.end) == "from", text.word(duration.end + 1) == "now" {
-                if let value = moment(after: duration.seconds) { emit(.datetime, duration.end + 1, [value]) }
+                if let value = moment(after: duration, sign: 1) { emit(.datetime, duration.end + 1, [value]) }
             }
         }
         // "last 2 minutes", "next 3 hours": the span of clock time up to now, or from now.
@@ -538,12 +538,24 @@ struct DateTimeCandidates {
     }
 
     /// The reference moved by `seconds` ("in 2 minutes" is a datetime), or nil when that leaves the years 1…9999.
-    private func moment(after seconds: Double) -> DateTimeValue? {
+    /// The moment a duration away from now: "in 1 year, 1 month, 1 day and 1 hour" moves the calendar by whole
+    /// months and days, then the clock (dateparser's and LUIS's reading); a duration with a fraction of a
+    /// calendar unit moves by its seconds.
+    private func moment(after duration: DurationParser.Duration, sign: Int) -> DateTimeValue? {
+        guard let shift = duration.calendarShift, shift.months != 0 || shift.days != 0 else {
+            return moment(after: Double(sign) * duration.seconds)
+        }
+        guard abs(duration.seconds) < 3e11,
+              let day = shift.months == 0 ? today : today.addingIfInRange(months: sign * shift.months) else { return nil }
+        return moment(after: Double(sign) * shift.seconds, from: day.adding(days: sign * shift.days))
+    }
+
+    private func moment(after seconds: Double, from day: CivilDate? = nil) -> DateTimeValue? {
         guard abs(seconds) < 3e11 else { return nil }
         let total = Int(seconds.rounded()) + reference.hour * 3600 + reference.minute * 60 + reference.second
         let days = Int((Double(total) / 86400).rounded(.down))
         let rest = total - days * 86400
-        let date = today.adding(days: days)
+        let date = (day ?? today).adding(days: days)
         guard date.year >= 1, date.year <= 9999 else { return nil }
         let (h, m, s) = (rest / 3600, rest % 3600 / 60, rest % 60)
         return DateTimeValue(timex: date.text + "T" + Timex.clock(h, m, s), type: "datetime", value: date.text + " " + Timex.clock(h, m, s))

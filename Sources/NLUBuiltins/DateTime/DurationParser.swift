@@ -9,11 +9,31 @@ struct DurationParser {
         self.numbers = numbers
     }
 
-    /// A spoken duration: its TIMEX, its length in seconds, and the index after it.
+    /// A spoken duration: its TIMEX, its length in seconds, the index after it, and its amounts in the units of
+    /// the TIMEX letters, largest first.
     struct Duration: Sendable {
         var timex: String
         var seconds: Double
         var end: Int
+        var parts: [(Double, DateTimeWords.Unit)] = []
+
+        /// The duration as a calendar shift, as dateparser and LUIS move a date by "1 year, 1 month and 2 days":
+        /// whole months (a year is 12), then whole days (a week is 7), then the clock seconds; nil when a
+        /// year, month, week or day amount has a fraction ("1.5 months" has no calendar reading).
+        var calendarShift: (months: Int, days: Int, seconds: Double)? {
+            var months = 0.0, days = 0.0, seconds = 0.0
+            for (amount, unit) in parts {
+                switch (unit.isTime, unit.letter) {
+                case (false, "Y"): months += 12 * amount
+                case (false, "M"): months += amount
+                case (false, "W"): days += 7 * amount
+                case (false, "D"): days += amount
+                default: seconds += amount * unit.seconds
+                }
+            }
+            guard months == months.rounded(), days == days.rounded(), months < 1e6, days < 1e7 else { return nil }
+            return (Int(months), Int(days), seconds)
+        }
     }
 
     /// One amount of one unit at `index`: (amount, unit, index after the unit), in the unit of the TIMEX
@@ -155,7 +175,7 @@ struct DurationParser {
             parts.append((minutes, DateTimeWords.units["minutes"]!))
             end = after
         }
-        while parts.count < 4 {
+        while parts.count < 10 {  // each unit smaller than the last: at most century down to second
             var next = end
             if let joiner = text.token(next), joiner.isSymbol(",") || joiner.text == "and" { next += 1 }
             guard let (moreAmount, moreUnit, moreEnd) = spokenAmount(at: next), moreUnit.seconds < parts.last!.1.seconds else { break }
@@ -190,6 +210,6 @@ struct DurationParser {
             timex += NumberValue.real(amount).text + unit.letter
             seconds += amount * unit.seconds
         }
-        return Duration(timex: timex, seconds: seconds, end: end)
+        return Duration(timex: timex, seconds: seconds, end: end, parts: parts)
     }
 }
