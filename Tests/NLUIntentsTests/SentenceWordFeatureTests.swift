@@ -30,6 +30,19 @@ import Testing
         return options
     }
 
+    /// A long text gets a bounded number of sentence words per token (linear, not quadratic, in its
+    /// length): the `sentenceWordWindow` words on each side, no further.
+    @Test func sentenceWordsReachAWindowOfWordsOnEachSide() {
+        let window = SlotFeatureExtractor.sentenceWordWindow
+        let text = (0..<(3 * window)).map { "w\($0)" }.joined(separator: " ")
+        let tokens = WordTokenizer().tokens(in: text)
+        let features = SlotFeatureExtractor(sentenceWords: true).attributes(tokens, in: text)
+        let middle = features[window + 10]
+        #expect(middle.filter { $0.hasPrefix("L=") } == (10..<(window + 10)).map { "L=w\($0)" })
+        #expect(middle.filter { $0.hasPrefix("R=") } == ((window + 11)..<(2 * window + 11)).map { "R=w\($0)" })
+        #expect(features.allSatisfy { $0.filter { $0.hasPrefix("L=") || $0.hasPrefix("R=") }.count <= 2 * window })
+    }
+
     @Test func eachTokenGetsTheOtherWordsBySideOnceEach() {
         let text = "Fly from Boston to boston now"
         let tokens = WordTokenizer().tokens(in: text)

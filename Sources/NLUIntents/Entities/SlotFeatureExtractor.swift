@@ -25,8 +25,14 @@ public struct SlotFeatureExtractor: Sendable {
     /// Built-in kinds whose matches become features.
     public var builtins: BuiltinRecognizer?
     /// Whether each token also gets the words before it (`L=w`) and after it (`R=w`), each distinct word once
-    /// per side, in text order.
+    /// per side, in text order, at most ``sentenceWordWindow`` words away.
     public var sentenceWords: Bool
+
+    /// How far each side of a token its sentence words reach. Without a bound a text of n words would get
+    /// n² attributes (a long line through `nlu intents predict` or the server would exhaust memory); 64 is
+    /// beyond every utterance of Snips (35 words at most) and ATIS (46), so their features are the whole
+    /// utterance's words.
+    public static let sentenceWordWindow = 64
 
     /// Makes an extractor.
     public init(gazetteer: Gazetteer? = nil, patterns: RegexEntityMatcher? = nil, builtins: BuiltinRecognizer? = nil,
@@ -102,8 +108,9 @@ public struct SlotFeatureExtractor: Sendable {
             f += regex[i]
             f += builtin[i]
             if sentenceWords {
-                f += Self.distinct(words[..<i]).map { "L=" + $0 }
-                f += Self.distinct(words[(i + 1)...]).map { "R=" + $0 }
+                let window = Self.sentenceWordWindow
+                f += Self.distinct(words[max(0, i - window)..<i]).map { "L=" + $0 }
+                f += Self.distinct(words[(i + 1)..<min(count, i + 1 + window)]).map { "R=" + $0 }
             }
             result.append(f)
         }
