@@ -72,7 +72,7 @@ let package = Package(
         // Retrieval: the document index (SQLite through GRDB: FTS5 keyword search, exact vectors, fusion).
         .target(
             name: "NLUSearch",
-            dependencies: ["NLUCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["NLUCore", "NLUText", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The same index on PostgreSQL with pgvector (postgres://...); apart so that only what opens such
         // URLs (the nlu CLI) builds and links postgres-nio.

@@ -63,13 +63,12 @@ extension PostgresDocumentIndex {
 
     // MARK: Keyword
 
-    /// BM25 over the English `tsvector` (``bm25SQL(filterSQL:limit:)``), as the SQLite backend
-    /// ranks with FTS5; any query term may match (the terms OR-ed, each a plain word, so nothing is
-    /// read as a tsquery operator).
+    /// BM25 over the chunks' analysed terms (``bm25SQL(filterSQL:limit:)``), the same terms and the same
+    /// formula as the SQLite backend's FTS5; any query term may match.
     func keywordResults(_ query: String, limit: Int, filter: [String: String]) throws -> [SearchResult] {
-        let terms = KeywordTerms.terms(query)
+        let terms = KeywordAnalyzer.terms(query)
         guard !terms.isEmpty else { return [] }
-        var binds = [PostgresData(string: terms.joined(separator: " ")), PostgresData(string: terms.joined(separator: " | "))]
+        var binds = [PostgresData(array: terms.map { PostgresData(string: $0) }, elementType: .text)]
         let filterSQL = Self.filterClause(filter, binds: &binds)
         binds.append(PostgresData(int64: Int64(limit)))
         return try session.query(bm25SQL(filterSQL: filterSQL, limit: binds.count), binds).map { row in

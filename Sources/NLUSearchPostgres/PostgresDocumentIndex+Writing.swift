@@ -44,7 +44,7 @@ extension PostgresDocumentIndex {
             var tuples: [String] = []
             func flush() throws {
                 guard !tuples.isEmpty else { return }
-                try session.query("INSERT INTO \(schema).chunks (document, position, start, \"end\", text, vector) VALUES \(tuples.joined(separator: ", "))", pending)
+                try session.query("INSERT INTO \(schema).chunks (document, position, start, \"end\", text, terms, vector) VALUES \(tuples.joined(separator: ", "))", pending)
                 pending.removeAll(keepingCapacity: true)
                 tuples.removeAll(keepingCapacity: true)
             }
@@ -53,9 +53,11 @@ extension PostgresDocumentIndex {
                 guard let number = numberOf[document.id] else { continue }
                 for chunk in chunks {
                     pending += [PostgresData(int64: number), PostgresData(int64: Int64(chunk.position)), PostgresData(int64: Int64(chunk.start)),
-                                PostgresData(int64: Int64(chunk.end)), PostgresData(string: chunk.text)]
+                                PostgresData(int64: Int64(chunk.end)), PostgresData(string: chunk.text),
+                                PostgresData(string: KeywordAnalyzer.analysedText(chunk.text))]
                     let n = pending.count
-                    var tuple = "($\(n - 4), $\(n - 3), $\(n - 2), $\(n - 1), $\(n)"
+                    // The terms as the SQLite backend stores them (string_to_array of '' is the empty array).
+                    var tuple = "($\(n - 5), $\(n - 4), $\(n - 3), $\(n - 2), $\(n - 1), string_to_array($\(n), ' ')"
                     if let vectors {
                         pending.append(PostgresData(string: Self.vectorLiteral(vectors[vectorIndex])))
                         tuple += ", $\(pending.count)::vector)"

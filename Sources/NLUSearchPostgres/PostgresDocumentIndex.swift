@@ -6,8 +6,9 @@ import PostgresNIO
 /// (``SearchableIndex``): for collections that outgrow one machine's file, or that several
 /// services share.
 ///
-/// Keyword search uses a `tsvector` column (English stemming, no stop words) ranked by BM25 computed in SQL
-/// (``keywordResults(_:limit:filter:)``), vector search a
+/// Keyword search ranks the chunks' analysed terms (``KeywordAnalyzer``, a `text[]` column with a GIN
+/// index) by BM25 computed in SQL exactly as SQLite's FTS5 does (``keywordResults(_:limit:filter:)``):
+/// both backends give the same keyword results, scores and order. Vector search uses a
 /// `vector(d)` column: exact by default (every row scored by the server, the best candidates
 /// re-scored exactly here, so the top k equals the SQLite backend's), or through an HNSW index
 /// when created with `hnsw: true` (approximate, faster on large collections). Hybrid search fuses
@@ -23,19 +24,18 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
     public let chunking: ChunkingOptions
     /// Whether vector search goes through an HNSW index (approximate) instead of scoring every row.
     public let usesHNSW: Bool
-    /// The schema version recorded in the index's `index_info` (1 or 2; ``latestSchemaVersion`` for a new index).
+    /// The schema version of the index (``latestSchemaVersion``: an older one is upgraded when opened).
     public let schemaVersion: Int
-    /// Whether chunk lengths and totals for BM25 are stored (schema version 2), or counted per query.
-    let keepsKeywordStatistics: Bool
     let embedder: (any TextEmbedder)?
     let session: PostgresSession
     /// The schema's name, checked by ``PostgresLocation`` (a-z, 0-9, _), quoted for SQL.
     let schema: String
 
-    /// 2: keywords without stop words (`nlukit_english`), chunks carry `keyword_length` and
-    /// `keyword_totals` keeps the counts BM25 needs (version 1 indexes are still read: 'english'
-    /// keywords, lengths counted at query time).
-    public static let latestSchemaVersion = 2
+    /// 3: chunks carry their ``KeywordAnalyzer`` terms (`terms text[]`, the SQLite backend's analysis)
+    /// and `keyword_length`; `keyword_totals` keeps the counts BM25 needs. Versions 1 and 2 (a
+    /// `tsvector` of PostgreSQL's own English analysis) are upgraded in one transaction when opened
+    /// (``upgradeIfOlder(_:schema:)``).
+    public static let latestSchemaVersion = 3
     static let format = "nlukit-index"
 
     /// Creates the index's tables in the URL's schema (refusing if an index is there), for
@@ -66,20 +66,6 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
             let statements = [
                 "CREATE SCHEMA IF NOT EXISTS \(schema)",
                 "CREATE TABLE \(schema).index_info (key text PRIMARY KEY, value text NOT NULL)",
-                // English stemming (Snowball) without stop words, as FTS5's porter tokenizer keeps every
-                // word: with the built-in 'english' configuration's stop words, lengths and matches
-                // differed (keyword top 5 equal to the file's for 19 of 491 queries, 437 with this).
-                "CREATE TEXT SEARCH DICTIONARY \(schema).english_all_words (TEMPLATE = snowball, Language = english)",
-                "CREATE TEXT SEARCH CONFIGURATION \(schema).nlukit_english (COPY = english)",
-                """
-                ALTER TEXT SEARCH CONFIGURATION \(schema).nlukit_english ALTER MAPPING
-                FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part WITH \(schema).english_all_words
-                """,
-                // A chunk's length for BM25: its tokens (the positions of its lexemes).
-                """
-                CREATE FUNCTION \(schema).token_count(tsvector) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE
-                AS $$ SELECT coalesce(sum(array_length(positions, 1)), 0)::integer FROM unnest($1) $$
-                """,
                 """
                 CREATE TABLE \(schema).documents (
                     number bigserial PRIMARY KEY,
@@ -96,11 +82,9 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
                     "end" integer NOT NULL,
                     text text NOT NULL,
                     vector \(vectorType),
-                    keywords tsvector GENERATED ALWAYS AS (to_tsvector('\(schema).nlukit_english', text)) STORED,
-                    keyword_length integer GENERATED ALWAYS AS (\(schema).token_count(to_tsvector('\(schema).nlukit_english', text))) STORED,
+                    \(keywordColumns.joined(separator: ",\n")),
                     UNIQUE (document, position))
                 """,
-                "CREATE INDEX chunks_keywords ON \(schema).chunks USING gin (keywords)",
             ] + keywordStatisticsSchema(schema) + (hnsw ? ["CREATE INDEX chunks_vector_hnsw ON \(schema).chunks USING hnsw (vector vector_cosine_ops)"] : [])
             for statement in statements { try session.query(statement) }
             var settings: [(String, String)] = [
@@ -140,7 +124,7 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
             let (key, value) = try row.decode((String, String).self)
             values[key] = value
         }
-        guard values["format"] == Self.format, let version = values["schema_version"].flatMap(Int.init), version >= 1 else {
+        guard values["format"] == Self.format, var version = values["schema_version"].flatMap(Int.init), version >= 1 else {
             throw SearchError.notAnIndex(path: location.description, reason: "index_info has no format \"\(Self.format)\" with a schema version ≥ 1")
         }
         guard version <= Self.latestSchemaVersion else {
@@ -158,6 +142,9 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
             }
             model = EmbedderIdentity(name: name, dimension: dimension, revision: revision)
         }
+        if version < Self.latestSchemaVersion {
+            version = try Self.upgradeIfOlder(session, schema: schema)
+        }
         if let embedder {
             guard let model else {
                 throw SearchError.invalidArgument("\(location): the index is keyword-only (created without a model); it takes no embedder")
@@ -171,7 +158,6 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
         self.chunking = chunking
         self.usesHNSW = values["vector_index"] == "hnsw"
         self.schemaVersion = version
-        self.keepsKeywordStatistics = version >= 2
         self.embedder = embedder
     }
 

@@ -44,7 +44,7 @@ import Testing
         let object = try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any]
         // 9, 10, 9 and 8 words in chunks of 8 overlapping by 2: 2 + 2 + 2 + 1 chunks.
         #expect(object?["documents"] as? Int == 4 && object?["chunks"] as? Int == 7)
-        #expect(object?["schemaVersion"] as? Int == 1)
+        #expect(object?["schemaVersion"] as? Int == 2)
 
         let search = try runNLU(["index", "search", db, "--mode", "keyword", "--k", "1", "--json"], input: "router basement\n\ninvoices\n")
         #expect(search.status == 0, "\(search.stderr)")

@@ -30,9 +30,9 @@ struct IndexPostgresCommandTests {
         let object = try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any]
         // 9, 10 and 9 words in chunks of 8 overlapping by 2: 2 chunks each.
         #expect(object?["documents"] as? Int == 3 && object?["chunks"] as? Int == 6, "\(info.stdout) \(info.stderr)")
-        #expect(object?["schemaVersion"] as? Int == 2, "\(info.stdout)")
+        #expect(object?["schemaVersion"] as? Int == 3, "\(info.stdout)")
         let text = try runNLU(["index", "info", url])
-        #expect(text.status == 0 && text.stdout.contains("(schema version 2)"), "\(text.stdout) \(text.stderr)")
+        #expect(text.status == 0 && text.stdout.contains("(schema version 3)"), "\(text.stdout) \(text.stderr)")
 
         for (mode, fusion) in [("keyword", "convex"), ("vector", "convex"), ("hybrid", "convex"), ("hybrid", "rrf")] {
             let search = try runNLU(["index", "search", url, "--mode", mode, "--fusion", fusion, "--k", "2", "--json"],

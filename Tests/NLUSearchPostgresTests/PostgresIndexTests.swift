@@ -150,7 +150,8 @@ struct PostgresIndexTests {
     /// index) must give FTS5's scores, also after a replace and a delete.
     @Test func keywordScoresEqualSQLiteBM25AfterAddsReplacesAndDeletes() throws {
         let texts = ["jazz piano lamp", "jazz jazz river stone desk", "piano garden", "the violin by the river river river stone lamp desk garden",
-                     "stone", "lamp lamp jazz of the", "garden garden violin piano jazz desk river"]
+                     "stone", "lamp lamp jazz of the", "garden garden violin piano jazz desk river",
+                     "Café crème at the connected café", "connections connecting CAFE résumé", "!!! ---", "naïve jazz 2024 pianos"]
         let documents = try texts.enumerated().map { try IndexDocument(id: "k\($0.offset)", text: $0.element) }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-pg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -163,30 +164,147 @@ struct PostgresIndexTests {
             try index.delete(ids: ["k4"])
         }
         for query in ["jazz piano", "river stone lamp", "garden violin desk", "jazz", "stone desk piano violin", "the jazz of", "the",
-                      "the jazz of the river, the stone", "jazz jazz piano"] {
-            let options = SearchOptions(k: 10, mode: .keyword)
+                      "the jazz of the river, the stone", "jazz jazz piano", "cafe", "CAFÉ connect", "resume naive piano 2024",
+                      "\"jazz\" OR NEAR(piano) AND NOT -stone*", "unknownword jazz"] {
+            let options = SearchOptions(k: 20, mode: .keyword)
             let a = try sqlite.search(query, embedding: nil, options: options)
             let b = try postgres.search(query, embedding: nil, options: options)
-            #expect(a.map(\.documentID) == b.map(\.documentID), "\(query)")
+            #expect(a.map(\.documentID) == b.map(\.documentID) && a.map(\.chunk) == b.map(\.chunk), "\(query)")
             #expect(a.count == b.count && !a.isEmpty, "\(query)")
-            for (x, y) in zip(a, b) { #expect(abs(x.score - y.score) <= 1e-9 * max(1, abs(x.score)), "\(query): \(x.documentID) \(x.score) vs \(y.score)") }
+            // The same terms and the same operations in the same order: the same doubles, not merely close ones.
+            for (x, y) in zip(a, b) { #expect(x.score == y.score, "\(query): \(x.documentID) \(x.score) vs \(y.score)") }
+        }
+        // Diacritics folded and words stemmed alike in both: "cafe" finds "Café" and "CAFE", "connect" all three forms.
+        let cafe = try postgres.search("cafe", embedding: nil, options: SearchOptions(k: 5, mode: .keyword)).map(\.documentID)
+        #expect(Set(cafe) == ["k7", "k8"])
+        // Words absent from the index, or no word at all: no results, in both.
+        for query in ["unknownword", "!!!"] {
+            #expect(try sqlite.search(query, embedding: nil, options: SearchOptions(k: 5, mode: .keyword)).isEmpty)
+            #expect(try postgres.search(query, embedding: nil, options: SearchOptions(k: 5, mode: .keyword)).isEmpty)
         }
     }
 
-    /// `info()` (so `nlu index info`) reports the version recorded in the schema, not the newest
-    /// this code writes: a version 1 index is still read; a newer one is refused, naming both.
-    @Test func infoReportsTheSchemaVersionRecordedInTheIndex() throws {
-        let created = try PostgresDocumentIndex.create(url: Self.url("version"), embedder: nil)
-        #expect(try created.info().schemaVersion == 2)
-        let url = Self.serverURL! + "?" + created.location.split(separator: "?")[1]
-        for recorded in [1, 2] {
-            try created.session.query("UPDATE \(created.schema).index_info SET value = '\(recorded)' WHERE key = 'schema_version'")
-            #expect(try PostgresDocumentIndex(url: url).info().schemaVersion == recorded)
+    /// An index written by the schema-2 code (its DDL below, as main had it, tsvector keywords) is
+    /// upgraded in one transaction when opened: schema version 3, the same documents, chunks and
+    /// vectors, and keyword results equal to an SQLite index's of the same documents. A newer
+    /// version is refused, naming both.
+    @Test func aSchemaVersion2IndexIsUpgradedWhenOpened() throws {
+        let name = "t_upgrade_\(ProcessInfo.processInfo.processIdentifier)_\(UInt32.random(in: 0...UInt32.max))"
+        let url = (Self.serverURL ?? "") + "?schema=\(name)"
+        let texts = ["The connected routers connect through connections.", "Café crème and a résumé.", "Invoices are emailed monthly.",
+                     "The router in the basement.", "Connecting invoices to routers", "naïve cafe"]
+        do {
+            // A plain connection through a keyword-only index in another schema, to run the old DDL.
+            let helper = try PostgresDocumentIndex.create(url: Self.url("helper"), embedder: nil)
+            for statement in Self.schemaVersion2Statements(schema: "\"\(name)\"") { try helper.session.query(statement) }
+            for (number, text) in texts.enumerated() {
+                try helper.session.query("INSERT INTO \"\(name)\".documents (id, text) VALUES ($1, $2)", [.init(string: "d\(number)"), .init(string: text)])
+                try helper.session.query("""
+                    INSERT INTO "\(name)".chunks (document, position, start, "end", text, vector)
+                    SELECT number, 0, 0, length(text), text, '[1,\(number),2]'::vector FROM "\(name)".documents WHERE id = $1
+                    """, [.init(string: "d\(number)")])
+            }
         }
-        try created.session.query("UPDATE \(created.schema).index_info SET value = '3' WHERE key = 'schema_version'")
-        #expect(throws: SearchError.newerSchema(path: created.location, found: 3, supported: 2)) { try PostgresDocumentIndex(url: url) }
-        try created.session.query("UPDATE \(created.schema).index_info SET value = '0' WHERE key = 'schema_version'")
+        let embedder = FixedVectorEmbedder()
+        let upgraded = try PostgresDocumentIndex(url: url, embedder: embedder)
+        #expect(upgraded.schemaVersion == 3)
+        let info = try upgraded.info()
+        #expect(info.schemaVersion == 3 && info.documentCount == texts.count && info.chunkCount == texts.count)
+        let vectors = try upgraded.session.query("SELECT vector::text FROM \(upgraded.schema).chunks ORDER BY number").map { try $0.decode(String.self) }
+        #expect(vectors == texts.indices.map { "[1,\($0),2]" })
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-pg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sqlite = try DocumentIndex.create(at: directory.appendingPathComponent("index.db"), embedder: nil)
+        try sqlite.add(try texts.enumerated().map { try IndexDocument(id: "d\($0.offset)", text: $0.element) })
+        for query in ["connecting router", "cafe resume", "invoice", "naive basement"] {
+            let a = try sqlite.search(query, options: SearchOptions(k: 10, mode: .keyword))
+            let b = try upgraded.search(query, options: SearchOptions(k: 10, mode: .keyword))
+            #expect(!a.isEmpty && a.map(\.documentID) == b.map(\.documentID) && a.map(\.score) == b.map(\.score), "\(query)")
+        }
+        // Writes after the upgrade keep the totals BM25 reads.
+        try upgraded.add([try IndexDocument(id: "d9", text: "routers")])
+        try sqlite.add([try IndexDocument(id: "d9", text: "routers")])
+        #expect(try sqlite.search("router", options: SearchOptions(k: 10, mode: .keyword)).map(\.score)
+                == (try upgraded.search("router", options: SearchOptions(k: 10, mode: .keyword)).map(\.score)))
+        // Opening again finds it current.
+        #expect(try PostgresDocumentIndex(url: url).schemaVersion == 3)
+
+        try upgraded.session.query("UPDATE \(upgraded.schema).index_info SET value = '4' WHERE key = 'schema_version'")
+        #expect(throws: SearchError.newerSchema(path: upgraded.location, found: 4, supported: 3)) { try PostgresDocumentIndex(url: url) }
+        try upgraded.session.query("UPDATE \(upgraded.schema).index_info SET value = '0' WHERE key = 'schema_version'")
         #expect(throws: SearchError.self) { try PostgresDocumentIndex(url: url) }
+    }
+
+    /// What `PostgresDocumentIndex.create` ran for a schema-2 index with 3-dimensional vectors (main at 63903ca).
+    static func schemaVersion2Statements(schema: String) -> [String] {
+        [
+            "CREATE SCHEMA \(schema)",
+            "CREATE TABLE \(schema).index_info (key text PRIMARY KEY, value text NOT NULL)",
+            "CREATE TEXT SEARCH DICTIONARY \(schema).english_all_words (TEMPLATE = snowball, Language = english)",
+            "CREATE TEXT SEARCH CONFIGURATION \(schema).nlukit_english (COPY = english)",
+            """
+            ALTER TEXT SEARCH CONFIGURATION \(schema).nlukit_english ALTER MAPPING
+            FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part WITH \(schema).english_all_words
+            """,
+            """
+            CREATE FUNCTION \(schema).token_count(tsvector) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE
+            AS $$ SELECT coalesce(sum(array_length(positions, 1)), 0)::integer FROM unnest($1) $$
+            """,
+            """
+            CREATE TABLE \(schema).documents (
+                number bigserial PRIMARY KEY,
+                id text NOT NULL UNIQUE,
+                text text NOT NULL,
+                metadata jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(metadata) = 'object'))
+            """,
+            """
+            CREATE TABLE \(schema).chunks (
+                number bigserial PRIMARY KEY,
+                document bigint NOT NULL REFERENCES \(schema).documents(number) ON DELETE CASCADE,
+                position integer NOT NULL,
+                start integer NOT NULL,
+                "end" integer NOT NULL,
+                text text NOT NULL,
+                vector vector(3),
+                keywords tsvector GENERATED ALWAYS AS (to_tsvector('\(schema).nlukit_english', text)) STORED,
+                keyword_length integer GENERATED ALWAYS AS (\(schema).token_count(to_tsvector('\(schema).nlukit_english', text))) STORED,
+                UNIQUE (document, position))
+            """,
+            "CREATE INDEX chunks_keywords ON \(schema).chunks USING gin (keywords)",
+            "CREATE TABLE \(schema).keyword_totals (chunks bigint NOT NULL, tokens bigint NOT NULL)",
+            "INSERT INTO \(schema).keyword_totals VALUES (0, 0)",
+            """
+            CREATE FUNCTION \(schema).keyword_totals_added() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                UPDATE \(schema).keyword_totals SET chunks = chunks + s.n, tokens = tokens + s.t
+                FROM (SELECT count(*) AS n, coalesce(sum(keyword_length), 0) AS t FROM added) s;
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE FUNCTION \(schema).keyword_totals_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                UPDATE \(schema).keyword_totals SET chunks = chunks - s.n, tokens = tokens - s.t
+                FROM (SELECT count(*) AS n, coalesce(sum(keyword_length), 0) AS t FROM removed) s;
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE TRIGGER chunks_added AFTER INSERT ON \(schema).chunks REFERENCING NEW TABLE AS added
+            FOR EACH STATEMENT EXECUTE FUNCTION \(schema).keyword_totals_added()
+            """,
+            """
+            CREATE TRIGGER chunks_removed AFTER DELETE ON \(schema).chunks REFERENCING OLD TABLE AS removed
+            FOR EACH STATEMENT EXECUTE FUNCTION \(schema).keyword_totals_removed()
+            """,
+            """
+            INSERT INTO \(schema).index_info (key, value) VALUES ('format', 'nlukit-index'), ('schema_version', '2'),
+                ('chunk_size', '100'), ('chunk_overlap', '20'), ('vector_index', 'exact'),
+                ('model_name', 'fixed'), ('model_dimension', '3'), ('model_revision', '1')
+            """,
+        ]
     }
 
     @Test func aSchemaWithoutAnIndexIsNotAnIndex() throws {
@@ -255,4 +373,10 @@ struct FixedEmbedder: TextEmbedder {
     }
 
     func embed(_ texts: [String]) throws -> [[Float]] { texts.map(vector(for:)) }
+}
+
+/// The 3-dimensional model of the schema-2 index built in ``PostgresIndexTests/aSchemaVersion2IndexIsUpgradedWhenOpened()``.
+struct FixedVectorEmbedder: TextEmbedder {
+    let identity = EmbedderIdentity(name: "fixed", dimension: 3, revision: "1")
+    func embed(_ texts: [String]) throws -> [[Float]] { texts.map { _ in [1, 1, 1] } }
 }

@@ -187,7 +187,7 @@ func temporaryIndexURL() throws -> URL {
         let (_, url) = try makeIndex()
         try DatabaseQueue(path: url.path).writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 7") }
         let error = #expect(throws: SearchError.self) { try DocumentIndex(at: url) }
-        #expect(error == .newerSchema(path: url.path, found: 7, supported: 1))
+        #expect(error == .newerSchema(path: url.path, found: 7, supported: 2))
         #expect("\(error!)".contains("upgrade NLUKit"))
     }
 

@@ -57,15 +57,19 @@ extension DocumentIndex {
 
     // MARK: Keyword
 
-    /// FTS5 query text: every term quoted (so no word is read as an operator), any one may match.
-    static func ftsQuery(_ query: String) -> String? {
-        let terms = KeywordTerms.terms(query)
+    /// FTS5 query text: every term quoted (so no word is read as an operator), any one may match, a
+    /// term the query repeats given again (FTS5 scores each OR-ed phrase: it counts as often as it is
+    /// written, as the PostgreSQL backend counts it). Schema 2 looks up the ``KeywordAnalyzer`` terms;
+    /// a version 1 file (not yet upgraded by a write) the plain ``KeywordTerms`` its porter tokenizer stems.
+    static func ftsQuery(_ query: String, schemaVersion: Int = IndexSchema.version) -> String? {
+        let terms = schemaVersion >= 2 ? KeywordAnalyzer.terms(query) : KeywordTerms.terms(query)
         guard !terms.isEmpty else { return nil }
         return terms.map { "\"\($0)\"" }.joined(separator: " OR ")
     }
 
+    /// BM25 (FTS5's bm25(): k1 1.2, b 0.75, idf ln((N − n + 0.5)/(n + 0.5)) floored at 1e-6, a chunk's
+    /// length its number of terms), best first, ties by document id then chunk.
     func keywordCandidates(_ query: String, limit: Int, filter: [String: String]) throws -> [Candidate] {
-        guard let match = Self.ftsQuery(query) else { return [] }
         let (filterSQL, filterArguments) = Self.filterClause(filter)
         let sql = """
             SELECT c.number, d.id, c.position, bm25(chunks_fts) AS rank
@@ -73,13 +77,15 @@ extension DocumentIndex {
             WHERE chunks_fts MATCH ?\(filterSQL)
             ORDER BY rank, d.id, c.position LIMIT ?
             """
-        var arguments: [(any DatabaseValueConvertible)?] = [match]
-        arguments += filterArguments
-        arguments.append(limit)
-        let statementArguments = StatementArguments(arguments)
         return try Self.storage(path) {
             try database.read { db in
-                try Row.fetchAll(db, sql: sql, arguments: statementArguments).map { row in
+                // Read in the same transaction as the search: another process may have upgraded the file.
+                let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? IndexSchema.version
+                guard let match = Self.ftsQuery(query, schemaVersion: version) else { return [] }
+                var arguments: [(any DatabaseValueConvertible)?] = [match]
+                arguments += filterArguments
+                arguments.append(limit)
+                return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
                     // FTS5's bm25() is negated so that better matches sort first; we report it positive.
                     Candidate(number: row[0], key: ChunkKey(documentID: row[1], position: row[2]), score: -(row[3] as Double))
                 }

@@ -22,6 +22,7 @@ extension DocumentIndex {
 
         try Self.storage(path) {
             try database.write { db in
+                try IndexMigration.upgrade(db) { done, total in progress?(AddProgress(phase: .upgrading, done: done, total: total)) }
                 var vectorIndex = 0
                 for (written, (document, chunks)) in zip(documents, chunksByDocument).enumerated() {
                     if written.isMultiple(of: 500) {
@@ -35,8 +36,9 @@ extension DocumentIndex {
                         let blob = vectors.map { Self.blob($0[vectorIndex]) }
                         vectorIndex += 1
                         try db.execute(sql: """
-                            INSERT INTO chunks (document, position, start, end, text, vector) VALUES (?, ?, ?, ?, ?, ?)
-                            """, arguments: [documentNumber, chunk.position, chunk.start, chunk.end, chunk.text, blob])
+                            INSERT INTO chunks (document, position, start, end, text, vector, keywords) VALUES (?, ?, ?, ?, ?, ?, ?)
+                            """, arguments: [documentNumber, chunk.position, chunk.start, chunk.end, chunk.text, blob,
+                                             KeywordAnalyzer.analysedText(chunk.text)])
                     }
                 }
             }
@@ -50,6 +52,7 @@ extension DocumentIndex {
     public func delete(ids: [String]) throws -> Int {
         let removed = try Self.storage(path) {
             try database.write { db in
+                try IndexMigration.upgrade(db)
                 var removed = 0
                 for id in Set(ids) where try Self.deleteDocument(id: id, in: db) { removed += 1 }
                 return removed
@@ -86,10 +89,11 @@ extension DocumentIndex {
     }
 }
 
-/// How far an ``DocumentIndex/add(_:progress:)`` has come: chunks embedded, then documents
-/// written (inside the transaction: until the last, nothing is visible to others).
+/// How far an ``DocumentIndex/add(_:progress:)`` has come: chunks embedded, then (an index of an older
+/// schema only) its chunks re-analysed, then documents written (inside the transaction: until the
+/// last, nothing is visible to others).
 public struct AddProgress: Sendable, Equatable {
-    public enum Phase: String, Sendable { case embedding, writing }
+    public enum Phase: String, Sendable { case embedding, upgrading, writing }
     public var phase: Phase
     public var done: Int
     public var total: Int

@@ -105,7 +105,7 @@ public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
         let queue = try DatabaseQueue(configuration: Self.configuration(readonly: false))
         try queue.write { db in try IndexSchema.create(in: db, model: embedder?.identity, modelSource: nil, chunking: chunking) }
         try self.init(path: ":memory:", database: queue,
-                      settings: .init(model: embedder?.identity, modelSource: nil, chunking: chunking), embedder: embedder)
+                      settings: .init(version: IndexSchema.version, model: embedder?.identity, modelSource: nil, chunking: chunking), embedder: embedder)
     }
 
     private init(path: String, database: DatabaseQueue, settings: IndexSchema.Settings, embedder: (any TextEmbedder)?) throws {
@@ -152,7 +152,7 @@ public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
     public func info() throws -> IndexInfo {
         try Self.storage(path) {
             try database.read { db in
-                IndexInfo(path: path, schemaVersion: IndexSchema.version, model: model, modelSource: modelSource,
+                IndexInfo(path: path, schemaVersion: try Int.fetchOne(db, sql: "PRAGMA user_version") ?? IndexSchema.version, model: model, modelSource: modelSource,
                           chunking: chunking,
                           documentCount: try Int.fetchOne(db, sql: "SELECT count(*) FROM documents") ?? 0,
                           chunkCount: try Int.fetchOne(db, sql: "SELECT count(*) FROM chunks") ?? 0)

@@ -1,11 +1,19 @@
 import GRDB
 
-/// The tables of an index file, version 1 (docs/search.md describes them for other tools).
+/// The tables of an index file, version 2 (docs/search.md describes them for other tools).
 ///
 /// `PRAGMA user_version` holds the schema version; `index_info` holds the format marker, the
 /// embedding model's identity and the chunking options as key/value text.
+///
+/// Version 2 indexes `chunks.keywords`, the chunk's terms as ``KeywordAnalyzer`` gives them (the
+/// analysis the PostgreSQL backend stores too), split by FTS5's `ascii` tokenizer on the spaces
+/// between them. Version 1 indexed `chunks.text` with FTS5's own `porter unicode61 remove_diacritics 2`;
+/// such a file still opens and is searched as it was, and its first write upgrades it
+/// (``IndexMigration``).
 enum IndexSchema {
-    static let version = 1
+    static let version = 2
+    /// The oldest version that still opens.
+    static let oldestReadable = 1
     static let format = "nlukit-index"
 
     static let statements = [
@@ -26,21 +34,28 @@ enum IndexSchema {
             end INTEGER NOT NULL,
             text TEXT NOT NULL,
             vector BLOB,
+            keywords TEXT NOT NULL DEFAULT '',
             UNIQUE (document, position))
         """,
-        // External-content FTS5: the words are indexed, the text itself is read from `chunks`.
+    ] + keywordStatements
+
+    /// The keyword index of version 2, over `chunks.keywords` (created anew by the upgrade from version 1).
+    /// External content: the terms are indexed, the column itself is read from `chunks`. The `ascii`
+    /// tokenizer splits on the spaces between the analysed terms and changes nothing else (every term
+    /// is lower-case already; a non-ASCII character is always part of a token).
+    static let keywordStatements = [
         """
         CREATE VIRTUAL TABLE chunks_fts USING fts5(
-            text, content='chunks', content_rowid='number', tokenize='porter unicode61 remove_diacritics 2')
+            keywords, content='chunks', content_rowid='number', tokenize='ascii')
         """,
         """
         CREATE TRIGGER chunks_fts_insert AFTER INSERT ON chunks BEGIN
-            INSERT INTO chunks_fts(rowid, text) VALUES (new.number, new.text);
+            INSERT INTO chunks_fts(rowid, keywords) VALUES (new.number, new.keywords);
         END
         """,
         """
         CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN
-            INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', old.number, old.text);
+            INSERT INTO chunks_fts(chunks_fts, rowid, keywords) VALUES ('delete', old.number, old.keywords);
         END
         """,
     ]
@@ -66,6 +81,7 @@ enum IndexSchema {
 
     /// The settings recorded in an index, checked.
     struct Settings {
+        var version: Int
         var model: EmbedderIdentity?
         var modelSource: String?
         var chunking: ChunkingOptions
@@ -82,8 +98,8 @@ enum IndexSchema {
         for row in try Row.fetchAll(db, sql: "SELECT key, value FROM index_info") {
             if let key: String = row["key"], let value: String = row["value"] { values[key] = value }
         }
-        guard values["format"] == format, found == version else {
-            throw SearchError.notAnIndex(path: path, reason: "index_info has no format \"\(format)\" with schema version \(version)")
+        guard values["format"] == format, (oldestReadable...version).contains(found) else {
+            throw SearchError.notAnIndex(path: path, reason: "index_info has no format \"\(format)\" with schema version \(oldestReadable)...\(version)")
         }
         guard let size = values["chunk_size"].flatMap(Int.init), let overlap = values["chunk_overlap"].flatMap(Int.init),
               let chunking = try? ChunkingOptions(size: size, overlap: overlap) else {
@@ -97,6 +113,6 @@ enum IndexSchema {
             }
             model = EmbedderIdentity(name: name, dimension: dimension, revision: revision)
         }
-        return Settings(model: model, modelSource: values["model_source"], chunking: chunking)
+        return Settings(version: found, model: model, modelSource: values["model_source"], chunking: chunking)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The terms keyword ranking compares: lower-cased runs of letters and digits.
+/// The terms keyword ranking compares: lower-cased runs of letters and digits (a combining mark
+/// inside a run stays in it, so a decomposed "cafe\u{301}" is one term, as the composed "café" is).
 ///
 /// A scalar-level split rather than `WordTokenizer` (grapheme clusters, apostrophes, number
 /// grouping): ranking needs only comparable terms, and this is several times faster on the
@@ -44,11 +45,20 @@ public enum KeywordTerms {
                 if current.isEmpty { start = position }
                 current.append(scalar)
                 hasUpper = hasUpper || scalar.properties.changesWhenLowercased
+            } else if !current.isEmpty, Self.isMark(scalar) {
+                current.append(scalar)
             } else {
                 flush()
             }
             position += 1
         }
         flush()
+    }
+
+    static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return false
+        }
     }
 }

@@ -32,7 +32,12 @@ struct IndexAddCommand: ParsableCommand {
         let documents = try files.flatMap { try reader.read(path: $0) }
         let progress = ProgressLine()
         try index.add(documents) { step in
-            progress.update("\(step.phase == .embedding ? "embedding chunks" : "writing documents"): ", done: step.done, of: step.total)
+            let label = switch step.phase {
+            case .embedding: "embedding chunks"
+            case .upgrading: "upgrading the index's keywords (schema version 2)"
+            case .writing: "writing documents"
+            }
+            progress.update("\(label): ", done: step.done, of: step.total)
         }
         progress.finish()
         let info = try index.info()

@@ -1,0 +1,46 @@
+import Foundation
+import NLUText
+
+/// The one keyword analysis of a ``DocumentIndex`` and of the PostgreSQL backend: what both store for
+/// a chunk and look up for a query, so that the two backends match the same terms and count the same
+/// lengths. A term is a ``KeywordTerms`` term (lower-cased run of letters and digits, digits kept),
+/// its Latin, Greek and Cyrillic diacritics removed (as SQLite's `unicode61 remove_diacritics 2`
+/// folds: "Café" and "cafe" are one term), then stemmed by Snowball English (``EnglishStemmer``,
+/// checked word for word against the `snowballstemmer` package: "connection", "connected" → "connect").
+///
+/// Terms longer than ``maximumTermBytes`` UTF-8 bytes (no word is; base64 runs and hashes are) are
+/// left out, in documents and queries alike: PostgreSQL's GIN index refuses entries near 2.7 kB.
+///
+///     KeywordAnalyzer.terms("Cafés connected in 2024")   // ["cafe", "connect", "in", "2024"]
+public enum KeywordAnalyzer {
+    /// The longest term kept, in UTF-8 bytes.
+    public static let maximumTermBytes = 240
+
+    private static let stemmer = EnglishStemmer()
+
+    /// The analysed terms of `text`, in order, repeats kept.
+    public static func terms(_ text: String) -> [String] {
+        var result: [String] = []
+        KeywordTerms.forEachTerm(in: text) { term, _ in
+            let stem = stemmer.stem(foldingDiacritics(term))
+            if !stem.isEmpty, stem.utf8.count <= maximumTermBytes { result.append(stem) }
+        }
+        return result
+    }
+
+    /// The analysed terms of `text` separated by single spaces: what an index stores per chunk (SQLite's
+    /// FTS5 `ascii` tokenizer and PostgreSQL's `string_to_array(_, ' ')` split it back into exactly these terms).
+    public static func analysedText(_ text: String) -> String {
+        terms(text).joined(separator: " ")
+    }
+
+    /// `term` without the combining diacritics (U+0300-U+036F) its canonical decomposition has, recomposed.
+    static func foldingDiacritics(_ term: String) -> String {
+        guard term.unicodeScalars.contains(where: { !$0.isASCII }) else { return term }
+        var kept = String.UnicodeScalarView()
+        for scalar in term.decomposedStringWithCanonicalMapping.unicodeScalars where !(0x300...0x36F).contains(scalar.value) {
+            kept.append(scalar)
+        }
+        return String(kept).precomposedStringWithCanonicalMapping
+    }
+}
