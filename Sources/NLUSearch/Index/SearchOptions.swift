@@ -1,6 +1,6 @@
 /// How ``DocumentIndex/search(_:options:)`` ranks chunks.
 public enum SearchMode: String, Sendable, CaseIterable, Codable {
-    /// BM25 over the chunks' words (SQLite FTS5, Porter-stemmed).
+    /// BM25 over the chunks' analysed terms (``KeywordAnalyzer``: folded, Snowball-stemmed), the same on both backends.
     case keyword
     /// Cosine similarity of the query's embedding with every chunk's, exact.
     case vector
