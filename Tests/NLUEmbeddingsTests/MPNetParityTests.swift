@@ -111,11 +111,11 @@ import Testing
 
     @Test func unsupportedModelTypeIsNamed() throws {
         let config = try String(contentsOf: Self.model.appendingPathComponent("config.json"), encoding: .utf8)
-            .replacingOccurrences(of: #""model_type": "mpnet""#, with: #""model_type": "xlm-roberta""#)
+            .replacingOccurrences(of: #""model_type": "mpnet""#, with: #""model_type": "deberta-v2""#)
         let directory = try EmbeddingFixtures.variant(of: Self.model, ["config.json": config])
         defer { try? FileManager.default.removeItem(at: directory) }
         let error = #expect(throws: CheckpointError.self) { try SentenceEmbedder(modelDirectory: directory) }
         #expect(error == .unreadableFile(path: directory.appendingPathComponent("config.json").path,
-                                         reason: #"unsupported model_type "xlm-roberta" (supported: bert, distilbert, mpnet)"#))
+                                         reason: #"unsupported model_type "deberta-v2" (supported: bert, distilbert, mpnet, roberta, xlm-roberta)"#))
     }
 }

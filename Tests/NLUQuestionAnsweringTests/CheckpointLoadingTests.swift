@@ -23,8 +23,8 @@ import Testing
     }
 
     @Test func unsupportedModelTypeAndActivationAreNamed() {
-        #expect(throws: BertConfigurationError.unsupportedModelType("roberta")) {
-            try JSONDecoder().decode(BertConfiguration.self, from: Data(#"{"model_type": "roberta"}"#.utf8))
+        #expect(throws: BertConfigurationError.unsupportedModelType("deberta-v2")) {
+            try JSONDecoder().decode(BertConfiguration.self, from: Data(#"{"model_type": "deberta-v2"}"#.utf8))
         }
         #expect(throws: BertConfigurationError.unsupportedValue(field: "hidden_act", value: "swish",
                                                                 supported: "gelu, gelu_new, gelu_pytorch_tanh, relu")) {

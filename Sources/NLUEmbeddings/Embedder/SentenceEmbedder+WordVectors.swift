@@ -22,7 +22,7 @@ extension SentenceEmbedder {
         guard texts.count == words.count else {
             throw SentenceEmbedderError.invalidOption(name: "words", value: "\(words.count) lists", expected: "one list of word ranges per text (\(texts.count))")
         }
-        let pieces = texts.map { tokenizer.tokenize(lowercasesInput ? $0.lowercased() : $0) }
+        let pieces = texts.map(pieces(of:))
         let ids = pieces.map { [tokenizer.clsID] + $0.ids.prefix(maxSequenceLength - 2) + [tokenizer.sepID] }
         let hidden = encoder.configuration.hiddenSize
         var results = [(sentence: [Float], words: [[Float]])](repeating: ([], []), count: texts.count)

@@ -19,8 +19,9 @@ import NLUTransformers
 public struct SentenceEmbedder: Sendable {
     /// The transformer module's encoder.
     public let encoder: EncoderModel
-    /// The transformer module's tokenizer.
-    public let tokenizer: BertTokenizer
+    /// The transformer module's tokenizer: WordPiece (``BertTokenizer``), byte-level BPE or Unigram
+    /// (``SubwordTokenizer``), as its files say.
+    public let tokenizer: any EncoderTokenizer
     /// Tokens per text, special tokens included; longer texts are truncated to their first
     /// `maxSequenceLength - 2` tokens, as sentence-transformers does.
     public let maxSequenceLength: Int
@@ -45,7 +46,7 @@ public struct SentenceEmbedder: Sendable {
         let list = try ModuleList(modelDirectory: modelDirectory)
         let transformerDirectory = list.modules[0].directory
         encoder = try EncoderModel(modelDirectory: transformerDirectory, precision: precision)
-        tokenizer = try BertTokenizer(modelDirectory: transformerDirectory)
+        tokenizer = try loadEncoderTokenizer(modelDirectory: transformerDirectory)
         let sentenceConfig = try SentenceBertConfiguration.load(in: transformerDirectory)
         let positions = encoder.configuration.maxSequenceLength
         maxSequenceLength = min(sentenceConfig.max_seq_length ?? BertTokenizer.modelMaxLength(in: transformerDirectory) ?? positions,
@@ -162,10 +163,32 @@ public struct SentenceEmbedder: Sendable {
         return Self.similarity(vectors[0], vectors[1])
     }
 
-    /// The token ids the encoder sees for `text`: `[CLS] tokens [SEP]`, truncated to `maxSequenceLength`.
+    /// The token ids the encoder sees for `text`: `[CLS] tokens [SEP]` (`<s> tokens </s>`), truncated to `maxSequenceLength`.
     public func tokenIDs(_ text: String) -> [Int32] {
-        let pieces = tokenizer.tokenize(lowercasesInput ? text.lowercased() : text).ids
-        return [tokenizer.clsID] + pieces.prefix(maxSequenceLength - 2) + [tokenizer.sepID]
+        [tokenizer.clsID] + pieces(of: text).ids.prefix(maxSequenceLength - 2) + [tokenizer.sepID]
+    }
+
+    /// The tokens of `text` as sentence-transformers' `Transformer.tokenize` makes them: the text
+    /// stripped of surrounding whitespace (Python's `str.strip()`, which byte-level BPE and
+    /// SentencePiece would otherwise turn into tokens), lowercased if `do_lower_case`; offsets
+    /// count from the start of `text` as given.
+    func pieces(of text: String) -> TokenizedSequence {
+        let scalars = text.unicodeScalars
+        let leading = scalars.prefix(while: Self.isPythonSpace).count
+        let kept = scalars.dropFirst(leading).reversed().drop(while: Self.isPythonSpace).count
+        var trimmed = String.UnicodeScalarView()
+        trimmed.append(contentsOf: scalars.dropFirst(leading).prefix(kept))
+        var sequence = tokenizer.tokenize(lowercasesInput ? String(trimmed).lowercased() : String(trimmed))
+        if leading > 0 {
+            sequence.offsets = sequence.offsets.map { ($0.lowerBound + leading)..<($0.upperBound + leading) }
+        }
+        return sequence
+    }
+
+    /// Python's `str.isspace()` for one scalar: Unicode White_Space plus the information
+    /// separators U+001C...U+001F, which Python counts as whitespace too.
+    static func isPythonSpace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isWhitespace || (0x1C...0x1F).contains(scalar.value)
     }
 
     /// Embeds `texts` sorted by token count in batches, then hands the vectors to `body` in input order.

@@ -121,16 +121,7 @@ extension BertTokenizer {
                 specialTokens.append(content)
             }
         }
-        guard !tokensByID.isEmpty else { throw VocabularyError.empty(source: name) }
-        let count = tokensByID.count
-        var tokens: [String] = []
-        tokens.reserveCapacity(count)
-        for id in 0..<count {
-            guard let token = tokensByID[id] else {
-                throw VocabularyError.invalidIDs(source: name, detail: "ids must be 0..<\(count) without gaps; \(id) is missing")
-            }
-            tokens.append(token)
-        }
+        let tokens = try tokensInIDOrder(tokensByID, source: name)
         options.specialTokens = specialTokens
         options.normalizedSpecialTokens = normalizedSpecialTokens
         // `[token, id]` of a post-processor, its id checked against the vocabulary's (the

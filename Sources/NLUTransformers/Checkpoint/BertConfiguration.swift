@@ -1,6 +1,6 @@
 import Foundation
 
-/// The architecture hyper-parameters of a BERT, DistilBERT or MPNet checkpoint, decoded from its
+/// The architecture hyper-parameters of a BERT, DistilBERT, MPNet, RoBERTa or XLM-R checkpoint, decoded from its
 /// `config.json` (both key schemes: BERT's and MPNet's `hidden_size`/`num_hidden_layers`/... and
 /// DistilBERT's `dim`/`n_layers`/...), with the defaults `transformers` uses for missing fields.
 ///
@@ -13,6 +13,10 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
         /// MPNet (`all-mpnet-base-v2`): BERT's block shape, RoBERTa-style position ids, no token
         /// types, and a relative position bias added to every layer's attention scores.
         case mpnet
+        /// RoBERTa and XLM-RoBERTa (`all-distilroberta-v1`, `paraphrase-multilingual-mpnet-base-v2`):
+        /// BERT's blocks and tensor names under `roberta.`, position ids counted from after the
+        /// padding index (`pad_token_id`), one token type.
+        case roberta
     }
 
     /// The feed-forward activation (`hidden_act` / `activation`).
@@ -47,10 +51,16 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
     /// MPNet's `relative_attention_num_buckets`: rows of the relative position bias table; 0 for
     /// architectures without one.
     public var relativeAttentionBucketCount: Int
+    /// The token id whose position is the padding index, for architectures whose position ids
+    /// count from after it (RoBERTa: `pad_token_id`, 1 in every released checkpoint; MPNet: 1, fixed).
+    public var paddingIndex: Int
 
-    /// The position id of a sequence's first token: 0, or for MPNet `padding_idx + 1` = 2, since
-    /// its position ids count up from after the padding index as RoBERTa's do.
-    public var firstPositionID: Int { architecture == .mpnet ? MPNetPositions.paddingIndex + 1 : 0 }
+    /// Whether position ids count from after the padding index (MPNet, RoBERTa) instead of from 0.
+    public var positionsFollowPadding: Bool { architecture == .mpnet || architecture == .roberta }
+
+    /// The position id of a sequence's first token: 0, or for MPNet and RoBERTa `padding_idx + 1`
+    /// (2), since their position ids count up from after the padding index.
+    public var firstPositionID: Int { positionsFollowPadding ? paddingIndex + 1 : 0 }
 
     /// The most tokens one sequence can hold: the position table's rows after `firstPositionID`
     /// (all-mpnet-base-v2: 514 rows, 512 tokens).
@@ -63,7 +73,7 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
     public init(architecture: Architecture, vocabularySize: Int, hiddenSize: Int, layerCount: Int,
                 attentionHeadCount: Int, intermediateSize: Int, activation: Activation = .gelu,
                 maxPositionEmbeddings: Int = 512, typeVocabularySize: Int? = nil, layerNormEpsilon: Float = 1e-12,
-                relativeAttentionBucketCount: Int? = nil) {
+                relativeAttentionBucketCount: Int? = nil, paddingIndex: Int = 1) {
         self.architecture = architecture
         self.vocabularySize = vocabularySize
         self.hiddenSize = hiddenSize
@@ -72,7 +82,8 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
         self.intermediateSize = intermediateSize
         self.activation = activation
         self.maxPositionEmbeddings = maxPositionEmbeddings
-        self.typeVocabularySize = typeVocabularySize ?? (architecture == .bert ? 2 : 0)
+        self.typeVocabularySize = typeVocabularySize ?? (architecture == .bert ? 2 : architecture == .roberta ? 1 : 0)
+        self.paddingIndex = architecture == .mpnet ? MPNetPositions.paddingIndex : paddingIndex
         self.layerNormEpsilon = layerNormEpsilon
         self.relativeAttentionBucketCount = relativeAttentionBucketCount
             ?? (architecture == .mpnet ? MPNetPositions.bucketCount : 0)
@@ -102,6 +113,7 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
         case "bert": architecture = .bert
         case "distilbert": architecture = .distilbert
         case "mpnet": architecture = .mpnet
+        case "roberta", "xlm-roberta": architecture = .roberta
         case nil:
             if architectures.contains(where: { $0.hasPrefix("DistilBert") }) {
                 architecture = .distilbert
@@ -109,6 +121,8 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
                 architecture = .bert
             } else if architectures.contains(where: { $0.hasPrefix("MPNet") }) {
                 architecture = .mpnet
+            } else if architectures.contains(where: { $0.hasPrefix("Roberta") || $0.hasPrefix("XLMRoberta") }) {
+                architecture = .roberta
             } else {
                 throw BertConfigurationError.unknownArchitecture(architectures)
             }
@@ -116,15 +130,19 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
             throw BertConfigurationError.unsupportedModelType(other)
         }
         // MPNet spells its sizes as BERT does (MPNetConfig's defaults: vocabulary 30527, 514 positions).
+        // RoBERTa too (RobertaConfig's defaults: vocabulary 50265, 514 positions, 2 token types).
         let isMPNet = architecture == .mpnet
-        let isBert = architecture == .bert || isMPNet
-        vocabularySize = try value(Int.self, "vocab_size") ?? (isMPNet ? 30527 : 30522)
+        let isRoberta = architecture == .roberta
+        let isBert = architecture == .bert || isMPNet || isRoberta
+        vocabularySize = try value(Int.self, "vocab_size") ?? (isMPNet ? 30527 : isRoberta ? 50265 : 30522)
         hiddenSize = try value(Int.self, isBert ? "hidden_size" : "dim") ?? 768
         layerCount = try value(Int.self, isBert ? "num_hidden_layers" : "n_layers") ?? (isBert ? 12 : 6)
         attentionHeadCount = try value(Int.self, isBert ? "num_attention_heads" : "n_heads") ?? 12
         intermediateSize = try value(Int.self, isBert ? "intermediate_size" : "hidden_dim") ?? 3072
-        maxPositionEmbeddings = try value(Int.self, "max_position_embeddings") ?? (isMPNet ? 514 : 512)
-        typeVocabularySize = architecture == .bert ? (try value(Int.self, "type_vocab_size") ?? 2) : 0
+        maxPositionEmbeddings = try value(Int.self, "max_position_embeddings") ?? (isMPNet || isRoberta ? 514 : 512)
+        typeVocabularySize = architecture == .bert || isRoberta ? (try value(Int.self, "type_vocab_size") ?? 2) : 0
+        // transformers' RobertaEmbeddings take padding_idx from pad_token_id; MPNet fixes it at 1.
+        paddingIndex = isRoberta ? try value(Int.self, "pad_token_id") ?? 1 : MPNetPositions.paddingIndex
         layerNormEpsilon = isBert ? Float(try value(Double.self, "layer_norm_eps") ?? 1e-12) : 1e-12
         relativeAttentionBucketCount = isMPNet
             ? try value(Int.self, "relative_attention_num_buckets") ?? MPNetPositions.bucketCount : 0
@@ -136,7 +154,7 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
         default: throw BertConfigurationError.unsupportedValue(field: isBert ? "hidden_act" : "activation",
                                                               value: activationName, supported: "gelu, gelu_new, gelu_pytorch_tanh, relu")
         }
-        if architecture == .bert, let kind = try value(String.self, "position_embedding_type"), kind != "absolute" {
+        if architecture == .bert || isRoberta, let kind = try value(String.self, "position_embedding_type"), kind != "absolute" {
             throw BertConfigurationError.unsupportedValue(field: "position_embedding_type", value: kind, supported: "absolute")
         }
         try validate()
@@ -151,6 +169,16 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
         for (field, size) in sizes where size <= 0 {
             throw BertConfigurationError.unsupportedValue(field: field, value: String(size), supported: "a positive number")
         }
+        if positionsFollowPadding {
+            guard paddingIndex >= 0, paddingIndex < maxPositionEmbeddings - 1 else {
+                throw BertConfigurationError.unsupportedValue(
+                    field: "max_position_embeddings", value: String(maxPositionEmbeddings),
+                    supported: "more than \(firstPositionID) (position ids start after the padding index \(paddingIndex))")
+            }
+        }
+        if architecture == .roberta && typeVocabularySize < 1 {
+            throw BertConfigurationError.unsupportedValue(field: "type_vocab_size", value: String(typeVocabularySize), supported: "at least 1")
+        }
         if architecture == .mpnet {
             // transformers' MPNet always looks up MPNetPositions.bucketCount (32) buckets, whatever
             // the config says: a smaller table would be indexed out of range.
@@ -158,11 +186,6 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
                 throw BertConfigurationError.unsupportedValue(
                     field: "relative_attention_num_buckets", value: String(relativeAttentionBucketCount),
                     supported: "at least \(MPNetPositions.bucketCount), the buckets MPNet's attention bias uses")
-            }
-            guard maxPositionEmbeddings > firstPositionID else {
-                throw BertConfigurationError.unsupportedValue(
-                    field: "max_position_embeddings", value: String(maxPositionEmbeddings),
-                    supported: "more than \(firstPositionID) (MPNet's position ids start at \(firstPositionID))")
             }
         }
         if hiddenSize % attentionHeadCount != 0 {
@@ -182,9 +205,9 @@ public enum BertConfigurationError: Error, Equatable, CustomStringConvertible, L
     public var description: String {
         switch self {
         case let .unsupportedModelType(type):
-            return "unsupported model_type \"\(type)\" (supported: bert, distilbert, mpnet)"
+            return "unsupported model_type \"\(type)\" (supported: bert, distilbert, mpnet, roberta, xlm-roberta)"
         case let .unknownArchitecture(names):
-            return "config.json has no model_type and its architectures \(names) name none of BERT, DistilBERT, MPNet"
+            return "config.json has no model_type and its architectures \(names) name none of BERT, DistilBERT, MPNet, RoBERTa, XLM-RoBERTa"
         case let .unsupportedValue(field, value, supported):
             return "unsupported \(field) \"\(value)\" (expected \(supported))"
         }

@@ -5,7 +5,8 @@ import NLUCore
 /// encoder (`BertModel`, the `Transformer` module of a sentence-transformers model) without it;
 /// ``CheckpointTensors`` accepts both. MiniLM- and paraphrase-style sentence-transformers models are
 /// BERT checkpoints (`model_type: bert`) with other sizes, so they need no entry of their own;
-/// MPNet (all-mpnet-base-v2) has its own names (`mpnet.encoder.layer.N.attention.attn.q`, ...).
+/// MPNet (all-mpnet-base-v2) has its own names (`mpnet.encoder.layer.N.attention.attn.q`, ...);
+/// RoBERTa and XLM-R use BERT's names under `roberta.` and run in ``BertEncoder``.
 extension BertConfiguration.Architecture {
     /// The prefix a task model puts before the encoder's tensor names.
     package var checkpointPrefix: String {
@@ -13,6 +14,7 @@ extension BertConfiguration.Architecture {
         case .bert: "bert."
         case .distilbert: "distilbert."
         case .mpnet: "mpnet."
+        case .roberta: "roberta."
         }
     }
 }
@@ -26,5 +28,6 @@ package func makeEncoder(configuration: BertConfiguration, tensors: CheckpointTe
     case .bert: try BertEncoder(configuration: configuration, checkpoint: tensors, precision: precision)
     case .distilbert: try DistilBertEncoder(configuration: configuration, checkpoint: tensors, precision: precision)
     case .mpnet: try MPNetEncoder(configuration: configuration, checkpoint: tensors, precision: precision)
+    case .roberta: try BertEncoder(configuration: configuration, checkpoint: tensors, precision: precision)
     }
 }

@@ -15,7 +15,7 @@ package final class CheckpointTensors {
 
     /// Tensors a checkpoint may carry that inference does not need.
     static let ignorableSuffixes = ["position_ids"]
-    static let ignorablePrefixes = ["pooler.", "bert.pooler.", "cls.", "distilbert.pooler.", "mpnet.pooler.", "lm_head."]
+    static let ignorablePrefixes = ["pooler.", "bert.pooler.", "cls.", "distilbert.pooler.", "mpnet.pooler.", "roberta.pooler.", "lm_head."]
 
     package init(file: SafeTensors, prefix: String) {
         self.file = file

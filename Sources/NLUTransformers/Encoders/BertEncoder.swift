@@ -1,8 +1,8 @@
 import NLUCore
 
 /// The BERT encoder of a BERT-family checkpoint (`BertModel`, `BertForQuestionAnswering`, MiniLM-style
-/// sentence-transformers models): word + position + token-type
-/// embeddings, then `num_hidden_layers` post-norm transformer blocks.
+/// sentence-transformers models, and RoBERTa / XLM-R, which differ only in their position ids):
+/// word + position + token-type embeddings, then `num_hidden_layers` post-norm transformer blocks.
 ///
 /// Tensor names follow Hugging Face (`bert.embeddings.word_embeddings.weight`,
 /// `bert.encoder.layer.N.attention.self.query.weight`, ...). F32 embeddings are used straight from
@@ -33,9 +33,12 @@ public struct BertEncoder: WorkspaceEncoder {
 
     package func embed(_ batch: EncoderBatch, into workspace: EncoderWorkspace) throws {
         let length = batch.sequenceLength
+        // RoBERTa counts positions from after the padding index; BERT from 0 in every row.
+        let positions: [Int]? = configuration.positionsFollowPadding
+            ? PaddingOffsetPositions.positionIDs(batch, paddingIndex: configuration.paddingIndex) : nil
         try embedSum(batch, tables: [
             (layers.wordEmbeddings, { Int(batch.tokenIDs[$0]) }, "wordIDs"),
-            (layers.positionEmbeddings, { $0 % length }, "position"),
+            (layers.positionEmbeddings, { positions?[$0] ?? $0 % length }, "position"),
             (tokenTypeEmbeddings, { Int(batch.tokenTypeIDs[$0]) }, "wordTypes"),
         ], norm: layers.embeddingNorm, into: workspace)
     }

@@ -36,16 +36,7 @@ enum MPNetPositions {
 
     /// The position id of each of `batch`'s tokens, row-major like its token ids.
     static func positionIDs(_ batch: EncoderBatch) -> [Int] {
-        var positions = [Int](repeating: paddingIndex, count: batch.tokenIDs.count)
-        for row in 0..<batch.batchSize {
-            var count = 0
-            for index in (row * batch.sequenceLength)..<((row + 1) * batch.sequenceLength)
-            where Int(batch.tokenIDs[index]) != paddingIndex {
-                count += 1
-                positions[index] = paddingIndex + count
-            }
-        }
-        return positions
+        PaddingOffsetPositions.positionIDs(batch, paddingIndex: paddingIndex)
     }
 }
 

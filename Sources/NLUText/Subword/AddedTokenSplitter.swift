@@ -1,0 +1,71 @@
+/// Finds a tokenizer's added tokens (`<s>`, `</s>`, `<mask>`, ...) in text so they are never split,
+/// as Hugging Face's `AddedVocabulary` does: leftmost match, the longest at one position;
+/// `lstrip` / `rstrip` tokens swallow the whitespace before / after them (it reaches no other
+/// token); the offsets of a token matched in raw text stay those of its content, those of a token
+/// matched after normalization (`normalized: true`) cover the swallowed whitespace too, as
+/// `tokenizers` 0.22 reports them.
+///
+///     let splitter = AddedTokenSplitter([.init(content: "<mask>", id: 4, leftStrip: true)])
+///     splitter.split(Array("a <mask>".unicodeScalars))   // [.text(0..<1), .token(4, 2..<8)]
+struct AddedTokenSplitter: Sendable {
+    struct Token: Sendable {
+        var content: [Unicode.Scalar]
+        var id: Int32
+        var leftStrip = false
+        var rightStrip = false
+
+        init(content: String, id: Int32, leftStrip: Bool = false, rightStrip: Bool = false) {
+            self.content = Array(content.unicodeScalars)
+            self.id = id
+            self.leftStrip = leftStrip
+            self.rightStrip = rightStrip
+        }
+    }
+
+    enum Piece: Equatable {
+        case text(Range<Int>)
+        case token(Int32, Range<Int>)
+    }
+
+    private let tokens: [Token]
+    /// Whether a token's offsets include the whitespace it swallowed.
+    private let offsetsIncludeStrippedWhitespace: Bool
+
+    init(_ tokens: [Token], offsetsIncludeStrippedWhitespace: Bool = false) {
+        self.offsetsIncludeStrippedWhitespace = offsetsIncludeStrippedWhitespace
+        // Longest first, so the first match at a position is the longest.
+        self.tokens = tokens.filter { !$0.content.isEmpty }.sorted { $0.content.count > $1.content.count }
+    }
+
+    var isEmpty: Bool { tokens.isEmpty }
+
+    /// `scalars` cut into text ranges and added tokens (the tokens' ranges include stripped whitespace).
+    func split(_ scalars: [Unicode.Scalar]) -> [Piece] {
+        guard !tokens.isEmpty else { return scalars.isEmpty ? [] : [.text(0..<scalars.count)] }
+        var pieces: [Piece] = []
+        var textStart = 0
+        var index = 0
+        while index < scalars.count {
+            guard let token = tokens.first(where: { token in
+                index + token.content.count <= scalars.count
+                    && scalars[index..<(index + token.content.count)].elementsEqual(token.content)
+            }) else {
+                index += 1
+                continue
+            }
+            var start = index, end = index + token.content.count
+            if token.leftStrip {
+                while start > textStart && scalars[start - 1].properties.isWhitespace { start -= 1 }
+            }
+            if token.rightStrip {
+                while end < scalars.count && scalars[end].properties.isWhitespace { end += 1 }
+            }
+            if start > textStart { pieces.append(.text(textStart..<start)) }
+            pieces.append(.token(token.id, offsetsIncludeStrippedWhitespace ? start..<end : index..<(index + token.content.count)))
+            textStart = end
+            index = end
+        }
+        if textStart < scalars.count { pieces.append(.text(textStart..<scalars.count)) }
+        return pieces
+    }
+}
