@@ -6,29 +6,46 @@
 static inline NLU_TARGET float NLU_NAME(bits_to_float)(int bits) { float value; __builtin_memcpy(&value, &bits, 4); return value; }
 static inline NLU_TARGET int NLU_NAME(float_to_bits)(float value) { int bits; __builtin_memcpy(&bits, &value, 4); return bits; }
 
-// e^x: Cody-Waite reduction x = n ln2 + r, degree-6 polynomial (Cephes expf), 2^n built in the
-// exponent bits as two factors so n = 128 and n = -126 stay normal. About 1 ulp.
-static inline NLU_TARGET float NLU_NAME(exp1)(float x) {
-    const float upper = 88.72283f, lower = -87.33654f;
-    float c = x < lower ? lower : x;
-    c = c > upper ? upper : c;
+// e^c ≈ p · 2^n for c in [-87.34, 88.72]: Cody-Waite reduction c = n ln2 + r, degree-6 polynomial
+// (Cephes expf) in r; returns p and sets *n.
+static inline NLU_TARGET float NLU_NAME(exp_reduced)(float c, int *n) {
     float shifted = c * 1.44269504f + 12582912.0f;   // rounds c/ln2 to an integer in the low bits
-    float n = shifted - 12582912.0f;
-    float r = c - n * 0.693359375f;
-    r = r + n * 2.12194440e-4f;
+    float whole = shifted - 12582912.0f;
+    float r = c - whole * 0.693359375f;
+    r = r + whole * 2.12194440e-4f;
     float p = 1.9875691500e-4f;
     p = p * r + 1.3981999507e-3f;
     p = p * r + 8.3334519073e-3f;
     p = p * r + 4.1665795894e-2f;
     p = p * r + 1.6666665459e-1f;
     p = p * r + 5.0000001201e-1f;
-    p = p * (r * r) + r + 1.0f;
-    int n32 = NLU_NAME(float_to_bits)(shifted) - 0x4B400000;
+    *n = NLU_NAME(float_to_bits)(shifted) - 0x4B400000;
+    return p * (r * r) + r + 1.0f;
+}
+
+// e^x, 2^n built in the exponent bits as two factors so n = 128 and n = -126 stay normal. About 1 ulp.
+static inline NLU_TARGET float NLU_NAME(exp1)(float x) {
+    const float upper = 88.72283f, lower = -87.33654f;
+    float c = x < lower ? lower : x;
+    c = c > upper ? upper : c;
+    int n32;
+    float p = NLU_NAME(exp_reduced)(c, &n32);
     int half = n32 >> 1;
     float result = p * NLU_NAME(bits_to_float)((half + 127) << 23) * NLU_NAME(bits_to_float)((n32 - half + 127) << 23);
     result = x < lower ? 0.0f : result;
     result = x > upper ? __builtin_inff() : result;
     return result;
+}
+
+// e^x for x ≤ 0 (softmax's x - max): the same value as exp1 (n ≥ -126 keeps 2^n one normal factor,
+// and a product by powers of two rounds once either way) with a quarter fewer operations.
+static inline NLU_TARGET float NLU_NAME(exp_nonpositive1)(float x) {
+    const float lower = -87.33654f;
+    float c = x < lower ? lower : x;
+    int n32;
+    float p = NLU_NAME(exp_reduced)(c, &n32);
+    float result = p * NLU_NAME(bits_to_float)((n32 + 127) << 23);
+    return x < lower ? 0.0f : result;
 }
 
 // erf's rational part for a c already clamped to [-4, 4], written once for the scalar erf1 and the

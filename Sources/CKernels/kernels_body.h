@@ -77,14 +77,14 @@ NLU_TARGET static void NLU_NAME(softmax_rows)(const float *source, float *destin
         long i = 0;
         for (; i + 16 <= length; i += 16)
             for (int j = 0; j < 16; j++) {
-                float e = NLU_NAME(exp1)(x[i + j] - maximum);
+                float e = NLU_NAME(exp_nonpositive1)(x[i + j] - maximum);
                 x[i + j] = e;
                 partial[j] += e;
             }
         float sum = 0;
         for (int j = 0; j < 16; j++) sum += partial[j];
         for (; i < length; i++) {
-            x[i] = NLU_NAME(exp1)(x[i] - maximum);
+            x[i] = NLU_NAME(exp_nonpositive1)(x[i] - maximum);
             sum += x[i];
         }
         float scale = 1.0f / sum;
