@@ -21,7 +21,6 @@ import sys
 import time
 
 import blas_env  # benchmarks/, the script's own folder, is on the path
-from cpu_level import cpu_name
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -153,7 +152,7 @@ def main():
     print(f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '(unset)')}, {args.threads} threads on both sides, "
           f"{args.clock} clock, load average {load:.1f} on {os.cpu_count()} cores")
     print(f"NLUKit: {swift['blas']}, element-wise kernels {swift['kernels']}, {swift['threads']} threads; "
-          f"CPU: {cpu_name()}")
+          f"CPU: {blas_env.cpu_name()}")
     print(f"NumPy {python['numpy']} ({python['numpyBlas']}), PyTorch {python['torch']} ({python['threads']} threads)")
     print()
     print(f"{'GEMM (GFLOP/s)':<28}{'NLUKit':>10}{'NumPy':>10}{'ratio':>8}{'PyTorch':>10}{'sgemm only':>12}")

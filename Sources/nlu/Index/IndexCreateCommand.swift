@@ -39,6 +39,6 @@ struct IndexCreateCommand: ParsableCommand {
         let embedder = try EmbedderLoading.load(model)
         let index = try IndexLocation.create(database, embedder: embedder, modelSource: EmbedderLoading.recordedSource(model),
                                              chunking: try ChunkingOptions(size: chunkSize, overlap: overlap), hnsw: hnsw)
-        Console.print("created \(index.location): model \(embedder.identity), chunks of \(index.chunking.size) words overlapping by \(index.chunking.overlap)")
+        Console.print("created \(IndexLocation.name(database, of: index)): model \(embedder.identity), chunks of \(index.chunking.size) words overlapping by \(index.chunking.overlap)")
     }
 }

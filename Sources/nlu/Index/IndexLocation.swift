@@ -30,4 +30,10 @@ enum IndexLocation {
         guard !hnsw else { throw SearchError.invalidArgument("--hnsw is for PostgreSQL indexes (postgres://...); a file index is always exact") }
         return try DocumentIndex.create(at: URL(fileURLWithPath: location), embedder: embedder, modelSource: modelSource, chunking: chunking)
     }
+
+    /// How messages name the index: a file as the DB argument gave it (the path the user typed), a
+    /// PostgreSQL URL as the index shows it (without its password).
+    static func name(_ location: String, of index: any SearchableIndex) -> String {
+        PostgresLocation.isURL(location) ? index.location : location
+    }
 }
