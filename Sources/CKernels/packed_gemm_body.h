@@ -59,9 +59,11 @@ __attribute__((always_inline)) NLU_TARGET static inline void NLU_NAME(store_row)
 // also kept the panel's whole 32-float row in 4 registers (19 live, so it spilled, and ran at
 // 42 % of the FMA peak). Here each 8-float quarter of the row is loaded into one register and used
 // by the three rows' broadcasts before the next: 12 + 3 + 1 = 16, nothing spilled (7 loads per 12
-// FMAs). K runs in blocks of NLU_AVX2_K_BLOCK so the panel's block (16 KB) stays in L1 (32-48 KB
-// on Zen 3 / Intel client cores) for all the row blocks of A, whose K slice stays in L2.
-enum { NLU_AVX2_K_BLOCK = 128 };
+// FMAs). K runs in blocks of NLU_AVX2_K_BLOCK so the panel's block (128 KB) stays in L2 (256 KB
+// and up on every AVX2 core) for all the row blocks of A: the 768-deep layers run unblocked, the
+// 3072-deep one in 3 blocks. Blocks of 128 (the panel's block in L1) wrote partial sums to c 6 or
+// 24 times per panel: 89-92 % of the FMA peak against 94-96 % now (Zen 4, 1 thread, docs/benchmarks.md).
+enum { NLU_AVX2_K_BLOCK = 1024 };
 
 NLU_TARGET static inline void NLU_NAME(block3)(const float *a0, long lda, long k0, long k1, const float *panel,
                                                nlu_v16 acc[3][2]) {

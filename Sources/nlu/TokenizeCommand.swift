@@ -6,11 +6,13 @@ import NLUKit
 struct TokenizeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tokenize",
-        abstract: "Tokenize text with a BERT vocabulary, exactly as Hugging Face's fast BertTokenizer.",
+        abstract: "Tokenize text exactly as Hugging Face's fast tokenizers: BERT (WordPiece), RoBERTa (byte-level BPE), XLM-R (Unigram).",
         discussion: """
         Inputs are the TEXT arguments, or else the lines of --file or of standard input (one input per \
         line). With --pair each input is a JSON object {"question": ..., "context": ...} encoded as \
-        [CLS] question [SEP] context [SEP].
+        [CLS] question [SEP] context [SEP]. A --model whose tokenizer.json holds a BPE or Unigram \
+        model (RoBERTa, XLM-R and their sentence-transformers models) encodes single texts as \
+        <s> text </s>; --pair, --max-length, --cased and --uncased are for WordPiece vocabularies.
 
         Output: per input, the tokens and ids (text), or with --json one JSON object per line: \
         "tokens", "ids", "type_ids", "offsets" ([[start, end], ...] in Unicode scalars of the input, \
@@ -73,6 +75,16 @@ struct TokenizeCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let model, vocab == nil,
+           let subword = try loadEncoderTokenizer(modelDirectory: try ModelLocator.resolve(model)) as? SubwordTokenizer {
+            guard !pair, maxLength == nil, !cased, !uncased else {
+                throw ValidationError("--pair, --max-length, --cased and --uncased need a WordPiece (BERT) tokenizer; \(model) has a BPE or Unigram tokenizer.json")
+            }
+            var output = TokenizeOutput(json: json, windowed: false)
+            for input in try readInputs() { output.write([subword.encode(input)]) }
+            output.flush()
+            return
+        }
         let tokenizer = try makeTokenizer()
         var output = TokenizeOutput(json: json, windowed: pair || maxLength != nil)
         for (number, input) in try readInputs().enumerated() {

@@ -98,6 +98,31 @@ import Testing
         #expect(result.stdout == "{\"tokens\":[\"[CLS]\",\"hello\",\"!\",\"[SEP]\"],\"ids\":[2,1539,5,3],\"type_ids\":[0,0,0,0],\"offsets\":[[0,0],[0,5],[5,6],[0,0]]}\n")
     }
 
+    /// RoBERTa's byte-level BPE and XLM-R's Unigram (scripts/fixtures/subword_tokenizers.py):
+    /// `<s> tokens </s>` with the ids and offsets `tokenizers` 0.22.2 gives for the same lines.
+    @Test(arguments: ["bpe", "unigram"])
+    func subwordModelDirectoriesMatchTokenizers(kind: String) throws {
+        let directory = fixturesDirectory.appendingPathComponent("subword/\(kind)")
+        let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("expected.json"))) as? [String: Any]
+        let cases = try #require(expected?["cases"] as? [[String: Any]])
+        let special = try #require(expected?["with_special_tokens_of_x"] as? [Int])
+        let texts = ["café naïve résumé Zürich crème brûlée", "emoji 👍 and 👍🏽 and 👨‍👩‍👧‍👦 family 🇫🇷 flag", "Hello  world", "a <mask> b"]
+        let result = try runNLU(["tokenize", "--model", directory.path, "--json"], input: texts.joined(separator: "\n") + "\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == texts.count)
+        for (text, line) in zip(texts, lines) {
+            let reference = try #require(cases.first { $0["text"] as? String == text })
+            let output = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let ids = try #require(output["ids"] as? [Int]), offsets = try #require(output["offsets"] as? [[Int]])
+            #expect(ids == [special[0]] + (reference["ids"] as? [Int] ?? []) + [special[special.count - 1]], "\(text)")
+            #expect(offsets == [[0, 0]] + (reference["offsets"] as? [[Int]] ?? []) + [[0, 0]], "\(text)")
+        }
+        let pair = try runNLU(["tokenize", "--model", directory.path, "--pair"], input: #"{"question": "a", "context": "b"}"# + "\n")
+        #expect(pair.status == 2)
+        #expect(pair.stderr.contains("need a WordPiece (BERT) tokenizer"))
+    }
+
     @Test func casedFlagKeepsCase() throws {
         let cased = Self.tokenizerFixtures.appendingPathComponent("vocab-cased.txt").path
         let result = try runNLU(["tokenize", "--vocab", cased, "--cased", "--json", "Paris"])

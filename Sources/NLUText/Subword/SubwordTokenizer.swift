@@ -99,3 +99,26 @@ public struct SubwordTokenizer: EncoderTokenizer {
         }
     }
 }
+
+extension SubwordTokenizer {
+    /// Encodes one text as the model sees it: `<s> tokens </s>` (the post-processor's special
+    /// tokens), with token strings, type ids 0 and offsets (`0..<0` for the special tokens), as
+    /// `tokenizers`' `encode(text)`.
+    ///
+    ///     tokenizer.encode("Hello world").tokens   // ["<s>", "Hello", "Ġworld", "</s>"]
+    public func encode(_ text: String, addSpecialTokens: Bool = true) -> Encoding {
+        let sequence = tokenize(text)
+        var encoding = Encoding(capacity: sequence.count + 2)
+        func appendSpecial(_ id: Int32) {
+            encoding.append(id: id, token: token(for: id) ?? "", typeID: 0, offset: 0..<0, sequence: nil, word: nil)
+        }
+        if addSpecialTokens { appendSpecial(clsID) }
+        for index in 0..<sequence.count {
+            let id = sequence.ids[index]
+            encoding.append(id: id, token: token(for: id) ?? "", typeID: 0, offset: sequence.offsets[index], sequence: 0,
+                            word: sequence.wordIDs[index])
+        }
+        if addSpecialTokens { appendSpecial(sepID) }
+        return encoding
+    }
+}
