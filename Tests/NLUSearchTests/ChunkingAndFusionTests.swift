@@ -78,11 +78,41 @@ import Testing
         let documents = ["The fox jumped over the dog.", "Paris is the capital of France.", "The dog slept all day."]
         let scores = BM25.scores(query: "What is the capital of France?", documents: documents)
         #expect(scores[1] > scores[0] && scores[1] > scores[2])
-        // N=3, "capital" and "france" each in 1 doc: idf = ln(1 + 2.5/1.5); "the" in all 3: ln(1 + 0.5/3.5);
-        // "is" and "of" in 1 doc. Document 1 has 6 terms, average 17/3.
-        let idfRare = log(1 + 2.5 / 1.5), idfThe = log(1 + 0.5 / 3.5)
-        let norm = 1.5 * (1 - 0.75 + 0.75 * 6 / (17.0 / 3))
-        #expect(abs(scores[1] - (4 * idfRare + idfThe) * 2.5 / (1 + norm)) < 1e-9)
+        // N = 3. "capital", "franc" (stemmed), "is", "of" each in 1 document: idf = ln(2.5 / 1.5); "the"
+        // in all 3: ln(0.5 / 3.5) < 0, so 1e-6; "what" in none: ln(3.5 / 0.5), but no document holds it.
+        // Document 1 has 6 terms, the average is 17/3; each of its five query terms occurs once.
+        let idfRare = log(2.5 / 1.5)
+        let part = 2.2 / (1 + 1.2 * (1 - 0.75 + 0.75 * 6 / (17.0 / 3)))
+        #expect(abs(scores[1] - (4 * idfRare + 1e-6) * part) < 1e-12)
+        #expect(scores[0] > 0 && scores[0] < 1e-5, "only 'the', whose idf is floored at 1e-6")
         #expect(BM25.top(1, query: "capital of France", documents: documents) == [1])
+    }
+
+    /// One document's passages are ranked as an index ranks its chunks: the same terms and the same
+    /// doubles as SQLite FTS5's bm25() (each text one chunk of a keyword-only index), exactly.
+    @Test func bm25GivesTheIndexsKeywordScoresExactly() throws {
+        let documents = [
+            "The lighthouse keeper connected the lamps before the storm reached the harbour.",
+            "Storms connect the northern harbours; keepers of lighthouses watch them.",
+            "Café owners in Zürich serve crème brûlée and coffee until midnight.",
+            "A cafe in Zurich: coffee, cream, and a keeper of old recipes.",
+            "The storm, the storm, the storm again: nothing but storms this winter.",
+            "Numbers too: 2024 was a year of 365 days, and 2025 another.",
+            "Nothing here mentions any of the query words at all.",
+        ]
+        let url = try temporaryIndexURL()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let index = try DocumentIndex.create(at: url, embedder: nil, chunking: try ChunkingOptions(size: 1000, overlap: 0))
+        try index.add(documents.enumerated().map { try IndexDocument(id: "d\($0.offset)", text: $0.element) })
+        for query in ["storm keeper", "the storms", "cafe Zurich creme", "Café connecting keepers lighthouse",
+                      "2024 days", "storm storm harbour", "unknownword"] {
+            let scores = BM25.scores(query: query, documents: documents)
+            let results = try index.search(query, options: SearchOptions(k: 100, mode: .keyword))
+            #expect(results.count == scores.filter { $0 > 0 }.count, "\(query)")
+            for result in results {
+                let position = try #require(Int(result.documentID.dropFirst()))
+                #expect(result.score == scores[position], "\(query): \(result.documentID)")
+            }
+        }
     }
 }

@@ -1,34 +1,46 @@
 import Foundation
 
-/// Okapi BM25 over a handful of texts held in memory (the paragraphs of one document), for when
-/// building an index is not worth it. k1 = 1.5, b = 0.75, idf = ln(1 + (N - n + 0.5) / (n + 0.5));
-/// terms from ``KeywordTerms``. A ``DocumentIndex`` ranks with SQLite FTS5's BM25 instead.
+/// BM25 over a handful of texts held in memory (the paragraphs of one document), for when building an
+/// index is not worth it. It ranks exactly as a ``DocumentIndex`` ranks its chunks (SQLite FTS5's bm25(),
+/// which the PostgreSQL backend computes the same way), so that one document's passages and a collection's
+/// chunks are found by the same rule: ``KeywordAnalyzer`` terms (lower-cased, diacritics folded, stemmed),
+/// k1 = 1.2, b = 0.75, idf = ln((N − n + 0.5) / (n + 0.5)), 1e-6 where that is not positive (a term in half
+/// the texts or more), each query term counted once per time it is written, in the query's order.
 ///
 ///     let scores = BM25.scores(query: "capital of France", documents: paragraphs)
 public enum BM25 {
-    public static let k1 = 1.5
+    public static let k1 = 1.2
     public static let b = 0.75
 
-    /// The BM25 score of each document for the query, in the documents' order.
+    /// The BM25 score of each document for the query, in the documents' order (0 for a document
+    /// holding none of the query's terms).
     public static func scores(query: String, documents: [String]) -> [Double] {
-        let documentTerms = documents.map(KeywordTerms.terms)
-        let averageLength = Double(documentTerms.map(\.count).reduce(0, +)) / Double(max(documents.count, 1))
+        let documentTerms = documents.map(KeywordAnalyzer.terms)
+        let count = Double(documents.count)
+        let averageLength = Double(documentTerms.map(\.count).reduce(0, +)) / count
         var documentFrequency: [String: Int] = [:]
         for termsOfDocument in documentTerms {
             for term in Set(termsOfDocument) { documentFrequency[term, default: 0] += 1 }
         }
-        let queryTerms = Set(KeywordTerms.terms(query))
-        let count = Double(documents.count)
+        let queryTerms = KeywordAnalyzer.terms(query)
+        let inverseFrequencies = queryTerms.map { term in
+            let n = Double(documentFrequency[term] ?? 0)
+            let idf = Foundation.log((count - n + 0.5) / (n + 0.5))
+            return idf > 0 ? idf : 1e-6
+        }
+        let wanted = Set(queryTerms)
         return documentTerms.map { termsOfDocument in
             var frequencies: [String: Int] = [:]
-            for term in termsOfDocument where queryTerms.contains(term) { frequencies[term, default: 0] += 1 }
+            for term in termsOfDocument where wanted.contains(term) { frequencies[term, default: 0] += 1 }
             let length = Double(termsOfDocument.count)
-            return frequencies.reduce(0.0) { total, entry in
-                let n = Double(documentFrequency[entry.key] ?? 0)
-                let idf = Foundation.log(1 + (count - n + 0.5) / (n + 0.5))
-                let tf = Double(entry.value)
-                return total + idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / max(averageLength, 1)))
+            var score = 0.0
+            // FTS5's operations in FTS5's order (the query's), so that the doubles come out the same.
+            for (term, idf) in zip(queryTerms, inverseFrequencies) {
+                guard let frequency = frequencies[term] else { continue }
+                let tf = Double(frequency)
+                score += idf * ((tf * (k1 + 1)) / (tf + k1 * (1 - b + b * length / averageLength)))
             }
+            return score
         }
     }
 
