@@ -3,7 +3,7 @@ import Testing
 @testable import NLUText
 
 /// Byte-level BPE (RoBERTa's layout) and SentencePiece Unigram (XLM-R's tokenizer.json, with its
-/// `Precompiled` nmt_nfkc normalizer) trained on tiny Shakespeare, against `tokenizers` 0.22.2 on
+/// `Precompiled` nmt_nfkc normalizer; also in an older layout) trained on tiny Shakespeare, against `tokenizers` 0.22.2 on
 /// 2,170 texts: 1,500 Shakespeare lines, 500 Snips sentences, 100 long joined lines and 70 edge
 /// cases (scripts/fixtures/subword_tokenizers.py). Ids and character offsets must be identical.
 @Suite struct SubwordTokenizerParityTests {
@@ -43,8 +43,10 @@ import Testing
         [tokenizer.clsID] + tokenizer.tokenize("x").ids + [tokenizer.sepID]
     }
 
-    /// The byte-level BPE and the Unigram tokenizer.json, each loaded by the model directory's kind.
-    @Test(arguments: ["bpe", "unigram"])
+    /// The byte-level BPE, the Unigram tokenizer.json as transformers 4.57 writes XLM-R's, and the
+    /// same Unigram in an older conversion's layout (Replace ``/'', WhitespaceSplit + Metaspace with
+    /// prepend_scheme first, RobertaProcessing), each loaded by the model directory's kind.
+    @Test(arguments: ["bpe", "unigram", "unigram-legacy"])
     func tokenizerJSONMatchesTokenizersOnEveryText(kind: String) throws {
         let tokenizer = try loadEncoderTokenizer(modelDirectory: Self.directory.appendingPathComponent(kind))
         #expect(tokenizer is SubwordTokenizer)

@@ -1,12 +1,10 @@
 /// Finds a tokenizer's added tokens (`<s>`, `</s>`, `<mask>`, ...) in text so they are never split,
 /// as Hugging Face's `AddedVocabulary` does: leftmost match, the longest at one position;
 /// `lstrip` / `rstrip` tokens swallow the whitespace before / after them (it reaches no other
-/// token); the offsets of a token matched in raw text stay those of its content, those of a token
-/// matched after normalization (`normalized: true`) cover the swallowed whitespace too, as
-/// `tokenizers` 0.22 reports them.
+/// token) and their range covers it (`RobertaProcessing`'s offset trimming then takes it off again).
 ///
 ///     let splitter = AddedTokenSplitter([.init(content: "<mask>", id: 4, leftStrip: true)])
-///     splitter.split(Array("a <mask>".unicodeScalars))   // [.text(0..<1), .token(4, 2..<8)]
+///     splitter.split(Array("a <mask>".unicodeScalars))   // [.text(0..<1), .token(4, 1..<8)]
 struct AddedTokenSplitter: Sendable {
     struct Token: Sendable {
         var content: [Unicode.Scalar]
@@ -28,11 +26,8 @@ struct AddedTokenSplitter: Sendable {
     }
 
     private let tokens: [Token]
-    /// Whether a token's offsets include the whitespace it swallowed.
-    private let offsetsIncludeStrippedWhitespace: Bool
 
-    init(_ tokens: [Token], offsetsIncludeStrippedWhitespace: Bool = false) {
-        self.offsetsIncludeStrippedWhitespace = offsetsIncludeStrippedWhitespace
+    init(_ tokens: [Token]) {
         // Longest first, so the first match at a position is the longest.
         self.tokens = tokens.filter { !$0.content.isEmpty }.sorted { $0.content.count > $1.content.count }
     }
@@ -61,7 +56,7 @@ struct AddedTokenSplitter: Sendable {
                 while end < scalars.count && scalars[end].properties.isWhitespace { end += 1 }
             }
             if start > textStart { pieces.append(.text(textStart..<start)) }
-            pieces.append(.token(token.id, offsetsIncludeStrippedWhitespace ? start..<end : index..<(index + token.content.count)))
+            pieces.append(.token(token.id, start..<end))
             textStart = end
             index = end
         }

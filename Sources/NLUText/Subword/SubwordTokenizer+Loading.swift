@@ -101,37 +101,10 @@ extension SubwordTokenizer {
         let tokens = try tokensInIDOrder(tokensByID, source: name)
 
         // Pre-tokenizer.
-        guard var preTokenizerObject = try file.object("pre_tokenizer") else {
+        guard let preTokenizerObject = try file.object("pre_tokenizer") else {
             throw unsupported("pre_tokenizer is missing; ByteLevel or Metaspace is expected")
         }
-        if preTokenizerObject["type"] as? String == "Sequence" {
-            guard let steps = preTokenizerObject["pretokenizers"] as? [[String: Any]], steps.count == 1 else {
-                throw unsupported("pre_tokenizer is a Sequence of several steps; only ByteLevel or Metaspace alone is supported")
-            }
-            preTokenizerObject = steps[0]
-        }
-        let preTokenizerType = preTokenizerObject["type"] as? String ?? ""
-        let preTokenizer: SubwordPreTokenizer
-        switch preTokenizerType {
-        case "ByteLevel":
-            preTokenizer = .byteLevel(addPrefixSpace: preTokenizerObject["add_prefix_space"] as? Bool ?? true, useRegex: preTokenizerObject["use_regex"] as? Bool ?? true)
-        case "Metaspace":
-            guard let replacementString = preTokenizerObject["replacement"] as? String,
-                  replacementString.unicodeScalars.count == 1, let replacement = replacementString.unicodeScalars.first else {
-                throw invalid("pre_tokenizer.replacement must be one character")
-            }
-            var scheme = SubwordPreTokenizer.PrependScheme.always
-            if let value = preTokenizerObject["prepend_scheme"] as? String {
-                guard let parsed = SubwordPreTokenizer.PrependScheme(rawValue: value) else {
-                    throw unsupported("pre_tokenizer.prepend_scheme is \"\(value)\" (expected always, first or never)")
-                }
-                scheme = parsed
-            }
-            if preTokenizerObject["add_prefix_space"] as? Bool == false { scheme = .never }
-            preTokenizer = .metaspace(replacement: replacement, prependScheme: scheme, split: preTokenizerObject["split"] as? Bool ?? true)
-        default:
-            throw unsupported("pre_tokenizer.type is \"\(preTokenizerType)\" (supported: ByteLevel, Metaspace)")
-        }
+        let preTokenizer = try Self.preTokenizer(preTokenizerObject, field: "pre_tokenizer", file: name)
 
         // Post-processor: the special tokens around a sequence, offset trimming.
         func specialID(_ token: String, field: String) throws -> Int32 {
@@ -188,7 +161,45 @@ extension SubwordTokenizer {
             pad = sep
         }
         self.init(model: model, normalizer: normalizer, preTokenizer: preTokenizer, tokens: tokens, clsID: cls, sepID: sep,
-                  padID: pad, trimOffsets: trim, rawTokens: AddedTokenSplitter(raw), normalizedTokens: AddedTokenSplitter(normalized, offsetsIncludeStrippedWhitespace: true))
+                  padID: pad, trimOffsets: trim, rawTokens: AddedTokenSplitter(raw), normalizedTokens: AddedTokenSplitter(normalized))
+    }
+
+    /// One pre-tokenizer object of `tokenizer.json`.
+    static func preTokenizer(_ object: [String: Any], field: String, file: String) throws -> SubwordPreTokenizer {
+        let type = object["type"] as? String ?? ""
+        switch type {
+        case "ByteLevel":
+            return .byteLevel(addPrefixSpace: object["add_prefix_space"] as? Bool ?? true, useRegex: object["use_regex"] as? Bool ?? true)
+        case "Metaspace":
+            guard let replacementString = object["replacement"] as? String,
+                  replacementString.unicodeScalars.count == 1, let replacement = replacementString.unicodeScalars.first else {
+                throw BertTokenizerError.invalidFile(file: file, detail: "\(field).replacement must be one character")
+            }
+            var scheme = SubwordPreTokenizer.PrependScheme.always
+            if let value = object["prepend_scheme"] as? String {
+                guard let parsed = SubwordPreTokenizer.PrependScheme(rawValue: value) else {
+                    throw BertTokenizerError.unsupported(file: file, detail: "\(field).prepend_scheme is \"\(value)\" (expected always, first or never)")
+                }
+                scheme = parsed
+            }
+            if object["add_prefix_space"] as? Bool == false { scheme = .never }
+            return .metaspace(replacement: replacement, prependScheme: scheme, split: object["split"] as? Bool ?? true)
+        case "WhitespaceSplit":
+            return .whitespaceSplit
+        case "Sequence":
+            guard let steps = object["pretokenizers"] as? [[String: Any]] else {
+                throw BertTokenizerError.invalidFile(file: file, detail: "\(field).pretokenizers must be a list")
+            }
+            let parsed = try steps.enumerated().map { try preTokenizer($0.element, field: "\(field).pretokenizers[\($0.offset)]", file: file) }
+            // ByteLevel rewrites words as bytes: only the last step may do that.
+            if parsed.dropLast().contains(where: { if case .byteLevel = $0 { return true } else { return false } }) {
+                throw BertTokenizerError.unsupported(file: file, detail: "\(field): ByteLevel is supported only as the last step")
+            }
+            return .sequence(parsed)
+        default:
+            throw BertTokenizerError.unsupported(
+                file: file, detail: "\(field).type is \"\(type)\" (supported: ByteLevel, Metaspace, WhitespaceSplit, Sequence)")
+        }
     }
 
     /// `model.merges`: `["a b", ...]` (older files) or `[["a", "b"], ...]`.

@@ -37,12 +37,16 @@ public struct SubwordTokenizer: EncoderTokenizer {
 
     public func tokenize(_ text: String) -> TokenizedSequence {
         var sequence = TokenizedSequence()
+        // The text of each token as `tokenizers` keeps it, which offset trimming looks at: an added
+        // token's match (with the whitespace it swallowed), an unknown piece's characters, else the vocabulary's string.
+        var tokenTexts: [String] = []
         let original = AlignedText(text)
         var word = 0
         for piece in rawTokens.split(original.scalars) {
             switch piece {
             case let .token(id, range):
                 sequence.append(id, range, word: word)
+                if trimOffsets.enabled { tokenTexts.append(original.slice(range).string) }
                 word += 1
             case let .text(range):
                 var normalized = original.slice(range)
@@ -51,6 +55,7 @@ public struct SubwordTokenizer: EncoderTokenizer {
                     switch part {
                     case let .token(id, partRange):
                         sequence.append(id, normalized.originalRange(of: partRange), word: word)
+                        if trimOffsets.enabled { tokenTexts.append(normalized.slice(partRange).string) }
                         word += 1
                     case let .text(partRange):
                         let segment = normalized.slice(partRange)
@@ -58,6 +63,7 @@ public struct SubwordTokenizer: EncoderTokenizer {
                         for pretokenized in preTokenizer.words(segment, isFirst: isFirst) {
                             for token in tokenizeWord(pretokenized) {
                                 sequence.append(token.id, pretokenized.originalRange(of: token.range), word: word)
+                                if trimOffsets.enabled { tokenTexts.append(tokenText(token.id, pretokenized.slice(token.range))) }
                             }
                             word += 1
                         }
@@ -65,7 +71,7 @@ public struct SubwordTokenizer: EncoderTokenizer {
                 }
             }
         }
-        if trimOffsets.enabled { trim(&sequence) }
+        if trimOffsets.enabled { trim(&sequence, texts: tokenTexts) }
         return sequence
     }
 
@@ -76,12 +82,17 @@ public struct SubwordTokenizer: EncoderTokenizer {
         }
     }
 
+    /// A model token's text: Unigram's unknown piece keeps the characters it covers.
+    private func tokenText(_ id: Int32, _ covered: AlignedText) -> String {
+        if case let .unigram(unigram) = model, id == unigram.unknownID { return covered.string }
+        return token(for: id) ?? covered.string
+    }
+
     /// `process_offsets` of `RobertaProcessing`: a token's leading and trailing spaces ("Ġ" or
     /// whitespace) leave its offsets, except the one space `add_prefix_space` put before the first token.
-    private func trim(_ sequence: inout TokenizedSequence) {
-        for index in sequence.offsets.indices {
-            guard let token = token(for: sequence.ids[index]) else { continue }
-            let scalars = Array(token.unicodeScalars)
+    private func trim(_ sequence: inout TokenizedSequence, texts: [String]) {
+        for index in sequence.offsets.indices where index < texts.count {
+            let scalars = Array(texts[index].unicodeScalars)
             func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == ByteLevel.spaceScalar || scalar.properties.isWhitespace }
             var leading = scalars.prefix(while: isSpace).count
             let trailing = scalars.reversed().prefix(while: isSpace).count
