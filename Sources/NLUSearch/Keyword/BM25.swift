@@ -15,7 +15,7 @@ public enum BM25 {
     /// The BM25 score of each document for the query, in the documents' order (0 for a document
     /// holding none of the query's terms).
     public static func scores(query: String, documents: [String]) -> [Double] {
-        let documentTerms = documents.map(KeywordAnalyzer.terms)
+        let documentTerms = KeywordAnalyzer.terms(ofEach: documents)
         let count = Double(documents.count)
         let averageLength = Double(documentTerms.map(\.count).reduce(0, +)) / count
         var documentFrequency: [String: Int] = [:]

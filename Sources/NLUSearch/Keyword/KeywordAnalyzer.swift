@@ -20,12 +20,27 @@ public enum KeywordAnalyzer {
 
     /// The analysed terms of `text`, in order, repeats kept.
     public static func terms(_ text: String) -> [String] {
-        var result: [String] = []
-        KeywordTerms.forEachTerm(in: text) { term, _ in
-            let stem = stemmer.stem(foldingDiacritics(term))
-            if !stem.isEmpty, stem.utf8.count <= maximumTermBytes { result.append(stem) }
+        terms(ofEach: [text])[0]
+    }
+
+    /// The analysed terms of each text, as ``terms(_:)`` gives them; each distinct word is folded and
+    /// stemmed once for all the texts (a long document repeats its words: stemming is most of the cost).
+    public static func terms(ofEach texts: [String]) -> [[String]] {
+        var analysed: [String: String] = [:]
+        return texts.map { text in
+            var result: [String] = []
+            KeywordTerms.forEachTerm(in: text) { term, _ in
+                let stem: String
+                if let known = analysed[term] {
+                    stem = known
+                } else {
+                    stem = stemmer.stem(foldingDiacritics(term))
+                    analysed[term] = stem
+                }
+                if !stem.isEmpty, stem.utf8.count <= maximumTermBytes { result.append(stem) }
+            }
+            return result
         }
-        return result
     }
 
     /// The analysed terms of `text` separated by single spaces: what an index stores per chunk (SQLite's
