@@ -116,23 +116,9 @@ import Testing
         let lines = (0..<3000).map { #"{"id": "bulk-\#($0)", "text": "bulk document \#($0) about routers, invoices and passwords in the basement"}"# }
         let bulk = try write(lines.joined(separator: "\n"), "bulk.jsonl", in: directory)
 
-        let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("nlu")
-        process.arguments = ["index", "add", db, bulk]
-        let stderrPipe = Pipe()
-        process.standardError = stderrPipe
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        // Wait until the child reports that its write transaction has begun, then kill it.
-        var seen = ""
-        while !seen.contains("writing documents: 0/") {
-            let data = stderrPipe.fileHandleForReading.availableData
-            guard !data.isEmpty else { break }
-            seen += String(decoding: data, as: UTF8.self)
-        }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal, "the add finished before it was killed: \(seen)")
+        // Kill the child once it reports that its write transaction has begun.
+        let (reason, seen) = try runNLUKilled(["index", "add", db, bulk], once: "writing documents: 0/")
+        #expect(reason == .uncaughtSignal, "the add finished before it was killed: \(seen)")
 
         let info = try runNLU(["index", "info", db, "--json"])
         #expect(info.status == 0, "\(info.stderr)")

@@ -20,23 +20,9 @@ import Testing
         let lines = (0..<3000).map { #"{"id": "bulk-\#($0)", "text": "bulk document \#($0) about routers, invoices and passwords"}"# }
         let bulk = directory.appendingPathComponent("bulk.jsonl")
         try Data(lines.joined(separator: "\n").utf8).write(to: bulk)
-        let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("nlu")
-        process.arguments = ["index", "add", db, bulk.path]
-        let stderrPipe = Pipe()
-        process.standardError = stderrPipe
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
         // The upgrade runs first in the add's transaction; kill once the add has started writing after it.
-        var seen = ""
-        while !seen.contains("writing documents: 0/") {
-            let data = stderrPipe.fileHandleForReading.availableData
-            guard !data.isEmpty else { break }
-            seen += String(decoding: data, as: UTF8.self)
-        }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal, "the add finished before it was killed: \(seen)")
+        let (reason, seen) = try runNLUKilled(["index", "add", db, bulk.path], once: "writing documents: 0/")
+        #expect(reason == .uncaughtSignal, "the add finished before it was killed: \(seen)")
         #expect(seen.contains("upgrading the index's keywords (schema version 2): 0/9"), "\(seen)")
 
         let info = try runNLU(["index", "info", db, "--json"])

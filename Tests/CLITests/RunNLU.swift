@@ -109,3 +109,25 @@ final class LockedFlag: @unchecked Sendable {
     func set() { lock.lock(); isSet = true; lock.unlock() }
     var value: Bool { lock.lock(); defer { lock.unlock() }; return isSet }
 }
+
+/// Starts the built `nlu` with `arguments`, reads its standard error until it contains `marker` (or
+/// ends), then kills it with SIGKILL: a crash at a chosen point, for the tests that what a killed
+/// process leaves behind is the old state. Returns how it ended and the standard error read.
+func runNLUKilled(_ arguments: [String], once marker: String) throws -> (reason: Process.TerminationReason, stderr: String) {
+    let process = Process()
+    process.executableURL = productsDirectory.appendingPathComponent("nlu")
+    process.arguments = arguments
+    let stderrPipe = Pipe()
+    process.standardError = stderrPipe
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    var seen = ""
+    while !seen.contains(marker) {
+        let data = stderrPipe.fileHandleForReading.availableData
+        guard !data.isEmpty else { break }
+        seen += String(decoding: data, as: UTF8.self)
+    }
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    return (process.terminationReason, seen)
+}
