@@ -137,7 +137,8 @@ def print_packed(swift):
     print("(packed: PackedMatrix.multiply, B packed once as a model's weights are; OpenBLAS: sgemm only above)")
     for row in swift.get("int8", []):
         shape = f"{row['m']}x{row['k']} . {row['k']}x{row['n']}"
-        print(f"{'INT8 ' + shape:<28}{row['level']:>9}{row['gops']:>10.1f} GOP/s, {row['ratioToF32']:.2f}x the F32 packed GEMM")
+        print(f"{'INT8 ' + shape:<28}{row['level']:>9}{row['gops']:>10.1f} GOP/s, {row['ratioToF32']:.2f}x the F32 packed GEMM"
+              + (" (7-bit weights)" if row.get("weightLimit") == 63 else ""))
 
 
 def main():

@@ -19,21 +19,23 @@ long nlukit_int8_packed_size(long k, long n) {
     return ((n + NLUKIT_PANEL_WIDTH - 1) / NLUKIT_PANEL_WIDTH) * NLUKIT_PANEL_WIDTH * nlukit_int8_padded_inner(k);
 }
 
-void nlukit_int8_pack(const float *w, long ldw, long k, long n, int8_t *packed, float *scales, int32_t *column_sums) {
+void nlukit_int8_pack(const float *w, long ldw, long k, long n, int weight_limit, int8_t *packed, float *scales,
+                      int32_t *column_sums) {
+    const float limit = weight_limit == 63 ? 63.0f : 127.0f;
     const long groups = nlukit_int8_padded_inner(k) / NLUKIT_INT8_K_GROUP;
     const long panels = (n + NLUKIT_PANEL_WIDTH - 1) / NLUKIT_PANEL_WIDTH;
     memset(packed, 0, (size_t)nlukit_int8_packed_size(k, n));
     for (long j = 0; j < panels * NLUKIT_PANEL_WIDTH; j++) { scales[j] = 0; column_sums[j] = 0; }
     for (long j = 0; j < n; j++) {
         const float *row = w + j * ldw;
-        const float inverse = nlukit_int8_row_scale(row, k, &scales[j]);
+        const float inverse = nlukit_int8_row_scale(row, k, limit, &scales[j]);
         int8_t *panel = packed + (j / NLUKIT_PANEL_WIDTH) * groups * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP;
         const long lane = j % NLUKIT_PANEL_WIDTH;
         int32_t sum = 0;
         for (long kk = 0; kk < k; kk++) {
             float v = row[kk] * inverse;
-            v = v >= -127.0f ? v : -127.0f;
-            v = v <= 127.0f ? v : 127.0f;
+            v = v >= -limit ? v : -limit;
+            v = v <= limit ? v : limit;
             const int value = (int)((v + 12582912.0f) - 12582912.0f);  // round half to even, as the rows
             panel[(kk / NLUKIT_INT8_K_GROUP) * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP + lane * NLUKIT_INT8_K_GROUP
                   + kk % NLUKIT_INT8_K_GROUP] = (int8_t)value;
@@ -52,7 +54,18 @@ static int has_vnni(void) {
 #endif
 }
 
-int nlukit_int8_unsigned_activations(void) { return nlukit_kernel_level() == 2 && has_vnni(); }
+// The AVX2 block runs at level 1, and at level 2 on an AVX-512 CPU without VNNI (Skylake-SP).
+static int runs_avx2_block(void) {
+    const int level = nlukit_kernel_level();
+    return level == 1 || (level == 2 && !has_vnni());
+}
+
+int nlukit_int8_weight_limit(void) { return runs_avx2_block() ? 63 : 127; }
+
+int nlukit_int8_unsigned_activations(int weight_limit) {
+    if (nlukit_kernel_level() == 2 && has_vnni()) return 1;
+    return runs_avx2_block() && weight_limit <= 63;
+}
 
 void nlukit_int8_quantize_rows(const float *x, long ldx, long m, long k, int8_t *q, long ldq, float *scales,
                                int unsigned_activations) {
@@ -63,7 +76,7 @@ void nlukit_int8_quantize_rows(const float *x, long ldx, long m, long k, int8_t 
 enum { NLU_INT8_ROW_BLOCK = 384 };
 
 void nlukit_int8_gemm(const int8_t *a, long lda, const float *a_scales, int unsigned_activations, long m, long k,
-                      const int8_t *packed, const float *w_scales, const int32_t *column_sums, long n,
+                      const int8_t *packed, int weight_limit, const float *w_scales, const int32_t *column_sums, long n,
                       long first_panel, long end_panel, float *c, long ldc, int accumulate, const float *bias,
                       int activation, int32_t *sums) {
     for (long start = 0; start < m; start += NLU_INT8_ROW_BLOCK) {
@@ -79,8 +92,9 @@ void nlukit_int8_gemm(const int8_t *a, long lda, const float *a_scales, int unsi
                                  end_panel, block_c, ldc, accumulate, bias, activation, block_sums);
             continue;
         }
-        if (!unsigned_activations && level >= 1) {
-            nlu_avx2_int8_gemm(block_a, lda, block_scales, 0, rows, k, packed, w_scales, column_sums, n, first_panel,
+        // Unsigned activations saturate vpmaddubsw with 8-bit weights: those go to the portable loops.
+        if (level >= 1 && (!unsigned_activations || weight_limit <= 63)) {
+            nlu_avx2_int8_gemm(block_a, lda, block_scales, unsigned_activations, rows, k, packed, w_scales, column_sums, n, first_panel,
                                end_panel, block_c, ldc, accumulate, bias, activation, block_sums);
             continue;
         }

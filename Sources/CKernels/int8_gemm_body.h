@@ -1,6 +1,7 @@
 // One CPU level of the INT8 GEMM and of the row quantizer; included once per level through
-// per_level.h. Every level computes the same exact int32 sums: the portable level by plain loops
-// (signed or unsigned activations), AVX2 by vpmaddubsw/vpmaddwd on signed bytes, AVX-512 by VNNI
+// per_level.h. Every level computes the same exact int32 sums of the same quantized operands: the
+// portable level by plain loops (signed or unsigned activations), AVX2 by vpmaddubsw/vpmaddwd (on
+// unsigned activations with 7-bit weights, or on signed bytes with 8-bit ones), AVX-512 by VNNI
 // vpdpbusd on unsigned activations.
 
 #include "activation_functions.h"
@@ -16,7 +17,7 @@ NLU_TARGET static void NLU_NAME(int8_quantize_rows)(const float *x, long ldx, lo
     const int offset = unsigned_activations ? 128 : 0;
     for (long i = 0; i < m; i++) {
         const float *row = x + i * ldx;
-        const float inverse = nlukit_int8_row_scale(row, k, &scales[i]);
+        const float inverse = nlukit_int8_row_scale(row, k, 127.0f, &scales[i]);
         uint8_t *out = (uint8_t *)(q + i * ldq);
         for (long kk = 0; kk < k; kk++) {
             float v = row[kk] * inverse;
@@ -61,10 +62,17 @@ NLU_TARGET static void NLU_NAME(int8_row_sums)(const int8_t *a, int unsigned_act
 #endif
 
 #if NLU_LEVEL == 1
-// AVX2: vpmaddubsw multiplies unsigned by signed bytes and adds pairs into saturating int16, which
-// |x| · sign(b, x) never reaches (2 · 127 · 127 = 32258 < 32767, weights and activations being in
-// [-127, 127]); vpmaddwd by ones adds the pairs into int32. A row takes 4 ymm accumulators of 8
-// columns; NLU_INT8_AVX2_ROWS rows share each load of B from L1.
+// AVX2 has no int8 dot product: vpmaddubsw multiplies unsigned by signed bytes and adds pairs into
+// saturating int16, then vpmaddwd by ones adds the pairs into int32. Two blocks keep every sum exact:
+// - 8-bit weights ([-127, 127], what a VNNI CPU packs): signed activations, each product as
+//   |x| · sign(b, x), so a pair never reaches 2 · 127 · 127 = 32258 < 32767. Four instructions per
+//   32 multiply-adds, three of them on the vector multiply pipes.
+// - 7-bit weights ([-63, 63], what this level packs, as ONNX Runtime's reduce_range): unsigned
+//   activations (q + 128 in [1, 255]) straight into vpmaddubsw, 2 · 255 · 63 = 32130 < 32767; the
+//   +128 is taken back out by starting each sum at -128 · Σ_k qw, as the VNNI block does. Three
+//   instructions per 32 multiply-adds, two of them on the multiply pipes: 1.4 -> about 2x the F32
+//   packed GEMM's rate (docs/int8.md).
+// A row takes 4 ymm accumulators of 8 columns; NLU_INT8_AVX2_ROWS rows share each load of B from L1.
 #define NLU_INT8_AVX2_ROWS 3
 #define NLU_INT8_AVX2_BLOCK(NAME, ROWS)                                                                   \
     NLU_TARGET static inline void NLU_NAME(NAME)(const int8_t *a, long lda, long groups,   \
@@ -92,6 +100,37 @@ NLU_TARGET static void NLU_NAME(int8_row_sums)(const int8_t *a, int unsigned_act
     }
 NLU_INT8_AVX2_BLOCK(int8_avx2_rows, NLU_INT8_AVX2_ROWS)
 NLU_INT8_AVX2_BLOCK(int8_avx2_row, 1)
+
+// The 7-bit-weight block: 12 accumulators, the broadcast row, one product and the ones = 15 ymm,
+// B's vectors read as memory operands of vpmaddubsw (3 loads a cycle from L1 cover them).
+#define NLU_INT8_AVX2_UNSIGNED_BLOCK(NAME, ROWS)                                                          \
+    NLU_TARGET static inline void NLU_NAME(NAME)(const int8_t *a, long lda, long groups, const int8_t *panel, \
+                                                 const int32_t *column_sums, int32_t *out) {              \
+        const __m256i ones = _mm256_set1_epi16(1);                                                        \
+        __m256i acc[ROWS][4];                                                                             \
+        for (int v = 0; v < 4; v++) {                                                                     \
+            const __m256i start = _mm256_sub_epi32(_mm256_setzero_si256(),                                \
+                _mm256_slli_epi32(_mm256_loadu_si256((const __m256i *)(column_sums + 8 * v)), 7));        \
+            for (int r = 0; r < ROWS; r++) acc[r][v] = start;                                             \
+        }                                                                                                 \
+        for (long g = 0; g < groups; g++) {                                                               \
+            const int8_t *b = panel + g * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP;                       \
+            for (int r = 0; r < ROWS; r++) {                                                              \
+                int32_t four;                                                                             \
+                memcpy(&four, a + r * lda + g * NLUKIT_INT8_K_GROUP, 4);                                  \
+                const __m256i x = _mm256_set1_epi32(four);                                                \
+                for (int v = 0; v < 4; v++) {                                                             \
+                    const __m256i t = _mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(b + 32 * v))); \
+                    acc[r][v] = _mm256_add_epi32(acc[r][v], _mm256_madd_epi16(t, ones));                  \
+                }                                                                                         \
+            }                                                                                             \
+        }                                                                                                 \
+        for (int r = 0; r < ROWS; r++)                                                                    \
+            for (int v = 0; v < 4; v++)                                                                   \
+                _mm256_storeu_si256((__m256i *)(out + r * NLUKIT_PANEL_WIDTH + 8 * v), acc[r][v]);        \
+    }
+NLU_INT8_AVX2_UNSIGNED_BLOCK(int8_avx2_unsigned_rows, NLU_INT8_AVX2_ROWS)
+NLU_INT8_AVX2_UNSIGNED_BLOCK(int8_avx2_unsigned_row, 1)
 #endif
 
 #if NLU_LEVEL == 2
@@ -131,7 +170,8 @@ NLU_INT8_VNNI_BLOCK(1)
 #endif
 
 // The GEMM over panels [first_panel, end_panel) of rows [0, m). Level 2 is only called for
-// unsigned activations on a CPU with VNNI, level 1 for signed ones; the portable level takes both.
+// unsigned activations on a CPU with VNNI; level 1 takes signed ones (8-bit weights) or unsigned
+// ones (7-bit weights only: nlukit_int8_gemm checks); the portable level takes both.
 #if NLU_LEVEL == 2
 NLU_VNNI_TARGET
 #else
@@ -163,6 +203,16 @@ static void NLU_NAME(int8_gemm)(const int8_t *a, long lda, const float *a_scales
             NLU_STORE_ROWS(1)
         }
 #elif NLU_LEVEL == 1
+        if (unsigned_activations) {
+            for (; row + NLU_INT8_AVX2_ROWS <= m; row += NLU_INT8_AVX2_ROWS) {
+                NLU_NAME(int8_avx2_unsigned_rows)(a + row * lda, lda, groups, panel, column_sums + column, block);
+                NLU_STORE_ROWS(NLU_INT8_AVX2_ROWS)
+            }
+            for (; row < m; row++) {
+                NLU_NAME(int8_avx2_unsigned_row)(a + row * lda, lda, groups, panel, column_sums + column, block);
+                NLU_STORE_ROWS(1)
+            }
+        }
         for (; row + NLU_INT8_AVX2_ROWS <= m; row += NLU_INT8_AVX2_ROWS) {
             NLU_NAME(int8_avx2_rows)(a + row * lda, lda, groups, panel, block);
             NLU_STORE_ROWS(NLU_INT8_AVX2_ROWS)

@@ -67,6 +67,8 @@ struct KernelsBenchmark: ParsableCommand {
         var gops: Double
         /// Over the F32 packed GEMM's GFLOP/s at the same level, same run.
         var ratioToF32: Double
+        /// Largest |q| of the quantized weights the level chose (127, or 63 on AVX2 without VNNI).
+        var weightLimit: Int
     }
 
     /// The FMA peak of all threads at one level.
@@ -170,7 +172,8 @@ struct KernelsBenchmark: ParsableCommand {
                         }
                     }
                     let gops = 2 * Double(m * n * k) / int8Time / 1e9
-                    int8.append(Int8GEMMResult(level: level.name, m: m, k: k, n: n, gops: gops, ratioToF32: gops / gflops))
+                    int8.append(Int8GEMMResult(level: level.name, m: m, k: k, n: n, gops: gops, ratioToF32: gops / gflops,
+                                               weightLimit: quantized.weightLimit))
                 }
             }
         }

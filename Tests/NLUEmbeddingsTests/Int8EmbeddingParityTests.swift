@@ -5,10 +5,14 @@ import Testing
 
 /// Sentence embeddings with the encoder's dense layers in INT8 (`Precision.int8`) against F32 on
 /// the fixture model and texts: every embedding's cosine with F32's is at least `minimumCosine`
-/// (measured on this fixture: 0.99988 and up; with the real all-MiniLM-L6-v2, see docs/int8.md), and
-/// the ranking of one query against the others is unchanged.
+/// (measured on this fixture: 0.99988 and up with 8-bit weights, 0.99925 with the 7-bit weights of
+/// AVX2 CPUs; with the real all-MiniLM-L6-v2, see docs/int8.md), and the ranking of one query
+/// against the others is F32's except where two texts' F32 similarities are within `tieMargin`.
 @Suite struct Int8EmbeddingParityTests {
     static let minimumCosine: Float = 0.999
+    /// F32 similarity gap under which two texts may trade places (7-bit weights swapped one pair
+    /// 0.0016 apart on this fixture).
+    static let tieMargin: Float = 0.005
 
     @Test func embeddingsStayCloseToF32() throws {
         let f32 = try SentenceEmbedder(modelDirectory: EmbeddingFixtures.model)
@@ -19,9 +23,18 @@ import Testing
         let cosines = zip(reference, quantized).map { SentenceEmbedder.similarity($0, $1) }
         print("int8 embeddings: cosine with F32 min \(cosines.min() ?? 0), mean \(cosines.reduce(0, +) / Float(max(cosines.count, 1)))")
         #expect(cosines.count == texts.count && cosines.allSatisfy { $0 >= Self.minimumCosine }, "\(cosines)")
-        let order = { (vectors: [[Float]]) in
-            vectors.indices.dropFirst().sorted { SentenceEmbedder.similarity(vectors[0], vectors[$0]) > SentenceEmbedder.similarity(vectors[0], vectors[$1]) }
+        let similarities = { (vectors: [[Float]]) in vectors.map { SentenceEmbedder.similarity(vectors[0], $0) } }
+        let f32Scores = similarities(reference), int8Scores = similarities(quantized)
+        // Every pair of texts the two rankings order differently must be a near tie in F32.
+        var swapped = 0
+        for i in 1..<texts.count {
+            for j in (i + 1)..<texts.count where (f32Scores[i] > f32Scores[j]) != (int8Scores[i] > int8Scores[j]) {
+                swapped += 1
+                let gap = abs(f32Scores[i] - f32Scores[j])
+                print("int8 embeddings: texts \(i) and \(j) trade places, F32 similarity gap \(gap)")
+                #expect(gap < Self.tieMargin, "texts \(i) and \(j): F32 gap \(gap) but INT8 orders them the other way")
+            }
         }
-        #expect(order(reference) == order(quantized))
+        #expect(swapped <= 2, "\(swapped) pairs reordered")
     }
 }

@@ -1,5 +1,6 @@
 // INT8 inference for dense layers with fixed weights: the weight is quantized once per output
-// channel (symmetric, [-127, 127]), each input row is quantized dynamically (symmetric, one scale
+// channel (symmetric, [-127, 127], or [-63, 63] where the CPU has no int8 dot product: see
+// nlukit_int8_weight_limit), each input row is quantized dynamically (symmetric, one scale
 // per row), and the products accumulate exactly in int32 before one float scale per element and
 // the same fused bias / residual / activation epilogue as the F32 packed GEMM.
 // Called through NLUCore's `QuantizedMatrix`; not a public API of its own.
@@ -22,17 +23,24 @@ long nlukit_int8_padded_inner(long k);
 /// NLUKIT_PANEL_WIDTH columns).
 long nlukit_int8_packed_size(long k, long n);
 
-/// Quantizes the nn.Linear weight `w` ([n, k], row j at w + j·ldw) per output channel j:
-/// scales[j] = max|w_j| / 127 and q = round-half-even(w · 127 / max|w_j|) in [-127, 127] (a zero
+/// Quantizes the nn.Linear weight `w` ([n, k], row j at w + j·ldw) per output channel j, with
+/// L = weight_limit (127, or 63 for 7-bit weights; any other value means 127):
+/// scales[j] = max|w_j| / L and q = round-half-even(w · L / max|w_j|) in [-L, L] (a zero
 /// row: scale 0, q 0). Packs q into panels of NLUKIT_PANEL_WIDTH columns, each stored by K group
 /// (column j's 4 consecutive k values side by side), zero-padded; column_sums[j] = Σ_k q[j, k].
 /// `scales` and `column_sums` have n rounded up to whole panels entries (padding 0).
-void nlukit_int8_pack(const float *w, long ldw, long k, long n, int8_t *packed, float *scales,
+void nlukit_int8_pack(const float *w, long ldw, long k, long n, int weight_limit, int8_t *packed, float *scales,
                       int32_t *column_sums);
 
+/// The weight limit the fastest INT8 block of the current CPU level wants: 63 where it has no int8
+/// dot product (AVX2, and AVX-512 without VNNI: vpmaddubsw's int16 pair sums stay exact for
+/// unsigned activations only with 7-bit weights), else 127.
+int nlukit_int8_weight_limit(void);
+
 /// 1 when the INT8 GEMM at the current CPU level wants its activations stored unsigned
-/// (q + 128, for AVX-512 VNNI's u8 × s8 products), else 0 (signed q).
-int nlukit_int8_unsigned_activations(void);
+/// (q + 128: AVX-512 VNNI's u8 × s8 products, and AVX2 with weights packed at limit 63), else 0
+/// (signed q).
+int nlukit_int8_unsigned_activations(int weight_limit);
 
 /// Quantizes m rows of k floats (row i at x + i·ldx) one scale per row: scales[i] = max|x_i| / 127,
 /// q = round-half-even(x · 127 / max|x_i|) clamped to [-127, 127], stored at q + i·ldq as a signed
@@ -43,11 +51,12 @@ void nlukit_int8_quantize_rows(const float *x, long ldx, long m, long k, int8_t 
 /// For i < m and the columns j of panels [first_panel, end_panel):
 /// c[i, j] = act((accumulate ? c[i, j] : 0) + S[i, j] · a_scales[i] · w_scales[j] + (bias ? bias[j] : 0))
 /// with the exact integer sums S[i, j] = Σ_k qa[i, k] · qw[j, k] (qa from nlukit_int8_quantize_rows
-/// with the same `unsigned_activations`, row i at a + i·lda; qw packed by nlukit_int8_pack).
+/// with the same `unsigned_activations`, row i at a + i·lda; qw packed by nlukit_int8_pack with
+/// `weight_limit`, which picks the blocks that stay exact for it).
 /// When `sums` is not NULL it receives S itself (row i at sums + i·ldc) and c, the scales, bias
 /// and activation are not used: the exact results every CPU level must agree on.
 void nlukit_int8_gemm(const int8_t *a, long lda, const float *a_scales, int unsigned_activations, long m, long k,
-                      const int8_t *packed, const float *w_scales, const int32_t *column_sums, long n,
+                      const int8_t *packed, int weight_limit, const float *w_scales, const int32_t *column_sums, long n,
                       long first_panel, long end_panel, float *c, long ldc, int accumulate, const float *bias,
                       int activation, int32_t *sums);
 

@@ -11,6 +11,11 @@ import Foundation
 /// The thread count follows `NLUKIT_THREADS`, then `OPENBLAS_NUM_THREADS`, and defaults to the
 /// number of active cores. Call ``configure(threads:)`` to change it at run time.
 ///
+/// On Linux the process has one set of worker threads, the kernels' pool: OpenBLAS itself runs
+/// single-threaded, and large products are split into row or column blocks that the pool's
+/// threads hand to it side by side. With OpenBLAS's own threads beside the pool, the two took
+/// turns spinning on the same cores (about 15 % of LM training's time waiting, docs/benchmarks.md).
+///
 ///     BLAS.configure(threads: 2)
 ///     print(BLAS.configuration)   // "OpenBLAS 0.3.21 ... SkylakeX MAX_THREADS=64"
 public enum BLAS {
@@ -36,19 +41,38 @@ public enum BLAS {
     // the first BLAS call or threaded kernel.
     static let threadSetup: Void = {
         #if !canImport(Accelerate)
-        openblas_set_num_threads(Int32(defaultThreadCount))
+        openblas_set_num_threads(1)  // each call runs on the thread that makes it: see the type's note
         #endif
         nlukit_pool_set_threads(Int32(defaultThreadCount))
     }()
 
-    /// Sets the number of threads BLAS and the element-wise kernels use from now on (on Apple
-    /// platforms only the kernels': Accelerate schedules its own threads).
+    /// Sets the number of threads BLAS products and the element-wise kernels use from now on (on
+    /// Apple platforms only the kernels': Accelerate schedules its own threads).
     public static func configure(threads: Int) {
         _ = threadSetup
-        #if !canImport(Accelerate)
-        openblas_set_num_threads(Int32(max(1, threads)))
-        #endif
         nlukit_pool_set_threads(Int32(max(1, threads)))
+    }
+
+    /// Below this many multiply-adds a product runs on the calling thread: about 10 µs of one
+    /// core's work, where the pool's start-up (under a microsecond) stops mattering.
+    static let splitThreshold = 1 << 18
+
+    /// Runs `body(rows, columns)` over blocks of an m × n result: one block per pool thread, along
+    /// the longer side, when `m · n · k` reaches ``splitThreshold``; else the whole result at once.
+    /// Accelerate threads its own calls, so there the whole result always goes at once.
+    static func forEachBlock(m: Int, n: Int, k: Int, _ body: (Range<Int>, Range<Int>) -> Void) {
+        #if canImport(Accelerate)
+        body(0..<m, 0..<n)
+        #else
+        let splitRows = m >= n
+        let count = splitRows ? m : n
+        // Saturated: forEachRowChunk multiplies count by this, and m·n·k of a huge call must not trap.
+        let (length, overflow) = (splitRows ? n : m).multipliedReportingOverflow(by: max(k, 1))
+        let rowLength = overflow ? Int.max / max(count, 1) : min(length, Int.max / max(count, 1))
+        Kernels.forEachRowChunk(rowCount: count, rowLength: rowLength, minimumWork: splitThreshold) { block in
+            if splitRows { body(block, 0..<n) } else { body(0..<m, block) }
+        }
+        #endif
     }
 
     /// A description of the BLAS build and the CPU kernels it selected.
@@ -84,12 +108,19 @@ public enum BLAS {
     ) {
         _ = threadSetup
         guard m > 0, n > 0 else { return }
-        cblas_sgemm(
-            CblasRowMajor,
-            transposeA == .none ? CblasNoTrans : CblasTrans,
-            transposeB == .none ? CblasNoTrans : CblasTrans,
-            blasInt(m), blasInt(n), blasInt(k),
-            alpha, a, blasInt(lda), b, blasInt(ldb), beta, c, blasInt(ldc))
+        forEachBlock(m: m, n: n, k: k) { rows, columns in
+            // Rows of C come from rows of op(A), columns from columns of op(B): row i of op(A) is
+            // row i of A, or its column i when transposed (and likewise for B's columns).
+            let blockA = transposeA == .none ? a + rows.lowerBound * lda : a + rows.lowerBound
+            let blockB = transposeB == .none ? b + columns.lowerBound : b + columns.lowerBound * ldb
+            cblas_sgemm(
+                CblasRowMajor,
+                transposeA == .none ? CblasNoTrans : CblasTrans,
+                transposeB == .none ? CblasNoTrans : CblasTrans,
+                blasInt(rows.count), blasInt(columns.count), blasInt(k),
+                alpha, blockA, blasInt(lda), blockB, blasInt(ldb), beta,
+                c + rows.lowerBound * ldc + columns.lowerBound, blasInt(ldc))
+        }
     }
 
     /// Single-precision matrix-vector multiply, row-major: `y = alpha * op(A) * x + beta * y`,
@@ -101,9 +132,15 @@ public enum BLAS {
     ) {
         _ = threadSetup
         guard rows > 0, columns > 0 else { return }
-        cblas_sgemv(
-            CblasRowMajor, transposeA == .none ? CblasNoTrans : CblasTrans,
-            blasInt(rows), blasInt(columns), alpha, a, blasInt(lda), x, 1, beta, y, 1)
+        // y's entries split over the pool: rows of A, or its columns when transposed.
+        let outputs = transposeA == .none ? rows : columns, inputs = transposeA == .none ? columns : rows
+        forEachBlock(m: outputs, n: 1, k: inputs) { block, _ in
+            let blockA = transposeA == .none ? a + block.lowerBound * lda : a + block.lowerBound
+            cblas_sgemv(
+                CblasRowMajor, transposeA == .none ? CblasNoTrans : CblasTrans,
+                blasInt(transposeA == .none ? block.count : rows), blasInt(transposeA == .none ? columns : block.count),
+                alpha, blockA, blasInt(lda), x, 1, beta, y + block.lowerBound, 1)
+        }
     }
 
     /// Double-precision general matrix multiply, row-major, as ``sgemm(_:_:m:n:k:alpha:a:lda:b:ldb:beta:c:ldc:)``
@@ -119,12 +156,17 @@ public enum BLAS {
     ) {
         _ = threadSetup
         guard m > 0, n > 0 else { return }
-        cblas_dgemm(
-            CblasRowMajor,
-            transposeA == .none ? CblasNoTrans : CblasTrans,
-            transposeB == .none ? CblasNoTrans : CblasTrans,
-            blasInt(m), blasInt(n), blasInt(k),
-            alpha, a, blasInt(lda), b, blasInt(ldb), beta, c, blasInt(ldc))
+        forEachBlock(m: m, n: n, k: k) { rows, columns in
+            let blockA = transposeA == .none ? a + rows.lowerBound * lda : a + rows.lowerBound
+            let blockB = transposeB == .none ? b + columns.lowerBound : b + columns.lowerBound * ldb
+            cblas_dgemm(
+                CblasRowMajor,
+                transposeA == .none ? CblasNoTrans : CblasTrans,
+                transposeB == .none ? CblasNoTrans : CblasTrans,
+                blasInt(rows.count), blasInt(columns.count), blasInt(k),
+                alpha, blockA, blasInt(lda), blockB, blasInt(ldb), beta,
+                c + rows.lowerBound * ldc + columns.lowerBound, blasInt(ldc))
+        }
     }
 
     #if canImport(Accelerate)

@@ -29,7 +29,9 @@ final class QuantizedVectors: @unchecked Sendable {
         self.dimension = dimension
         self.rowCount = rows
         let base = values.baseAddress ?? UnsafePointer(bitPattern: 64)!
-        matrix = QuantizedMatrix(linearWeight: base, outputs: rows, inputs: dimension)
+        // 8-bit rows on every CPU: one query row is bound by memory, not by the AVX2 block's sign
+        // step, and the finer grid keeps the bounds (and so the exact rerank) tight.
+        matrix = QuantizedMatrix(linearWeight: base, outputs: rows, inputs: dimension, weightLimit: 127)
         var errors = [Float](repeating: 0, count: rows)
         var norms = [Float](repeating: 0, count: rows)
         for row in 0..<rows {

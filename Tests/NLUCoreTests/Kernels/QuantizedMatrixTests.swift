@@ -3,33 +3,42 @@ import Testing
 @testable import NLUCore
 
 /// The INT8 GEMM at every instruction level against plain loops written here: the quantized
-/// weights and rows equal a Swift quantization (round half to even of x·127/max|x|), the integer
-/// sums equal Σ qx·qw exactly (AVX-512 VNNI, AVX2 vpmaddubsw and the portable loops alike), and the
-/// float results equal the dequantized sums through the epilogue, within the quantization bound
-/// of the exact product.
+/// weights and rows equal a Swift quantization (round half to even of x·L/max|x|, L = 127 for rows
+/// and 127 or 63 for weights), the integer sums equal Σ qx·qw exactly (AVX-512 VNNI, both AVX2
+/// vpmaddubsw blocks and the portable loops alike, for either weight limit), and the float results
+/// equal the dequantized sums through the epilogue, within the quantization bound of the exact
+/// product.
 @Suite struct QuantizedMatrixTests {
     // (rows m, inner k, width n): k not a multiple of 4, partial panels, leftover rows of the 8-row
     // (VNNI) and 3-row (AVX2) blocks, 777 rows across two row blocks, and a threaded size.
     static let shapes: [(Int, Int, Int)] = [(1, 1, 1), (2, 5, 33), (9, 17, 64), (17, 31, 95), (777, 7, 40), (16, 128, 520)]
 
-    /// Symmetric quantization as the kernels define it.
-    static func quantize(_ values: ArraySlice<Float>) -> (q: [Int32], scale: Float) {
+    /// Symmetric quantization as the kernels define it, to [-limit, limit].
+    static func quantize(_ values: ArraySlice<Float>, limit: Float = 127) -> (q: [Int32], scale: Float) {
         let largest = values.map { abs($0) }.max() ?? 0
-        let inverse: Float = largest > 0 ? 127 / largest : 0
-        let q = values.map { Int32(min(max($0 * inverse, -127), 127).rounded(.toNearestOrEven)) }
-        return (q, largest / 127)
+        let inverse: Float = largest > 0 ? limit / largest : 0
+        let q = values.map { Int32(min(max($0 * inverse, -limit), limit).rounded(.toNearestOrEven)) }
+        return (q, largest / limit)
     }
 
-    @Test(arguments: [0, 1, 2])
-    func integerSumsAreExactAtEveryLevel(level: Int) {
+    static let levelsAndLimits = [0, 1, 2].flatMap { level in [127, 63].map { (level, $0) } }
+
+    @Test(arguments: levelsAndLimits)
+    func integerSumsAreExactAtEveryLevel(level: Int, weightLimit: Int) {
         for (m, k, n) in Self.shapes {
             var generator = SplitMix64(seed: UInt64(m * 10_000 + k * 100 + n))
-            let weight = randomScalars(n * k, using: &generator)
+            var weight = randomScalars(n * k, using: &generator)
             // Rows of different magnitudes, one all zero: each row has its own scale.
             var x = randomScalars(m * k, in: -3...3, using: &generator)
             for kk in 0..<k { x[kk] = 0 }
-            let matrix = weight.withUnsafeBufferPointer { QuantizedMatrix(linearWeight: $0.baseAddress!, outputs: n, inputs: k) }
-            let weights = (0..<n).map { Self.quantize(weight[($0 * k)..<($0 * k + k)]) }
+            // The largest products, where a saturating int16 pair sum would show: the last row all at
+            // q = 127 (255 unsigned) against channel 0 all at the weight limit.
+            for kk in 0..<k { x[(m - 1) * k + kk] = 3 }
+            for kk in 0..<k { weight[kk] = 1 }
+            let matrix = weight.withUnsafeBufferPointer {
+                QuantizedMatrix(linearWeight: $0.baseAddress!, outputs: n, inputs: k, weightLimit: weightLimit)
+            }
+            let weights = (0..<n).map { Self.quantize(weight[($0 * k)..<($0 * k + k)], limit: Float(weightLimit)) }
             for j in [0, n / 2, n - 1] {
                 let (values, scale) = matrix.quantizedWeight(channel: j)
                 #expect(values.map(Int32.init) == weights[j].q, "weight channel \(j) of \(n) × \(k)")
@@ -48,23 +57,25 @@ import Testing
                     if sums[row * n + column] != sum { mismatches += 1 }
                 }
             }
-            #expect(mismatches == 0, "level \(level), m \(m), k \(k), n \(n): \(mismatches) sums or scales differ")
+            #expect(mismatches == 0, "level \(level), weight limit \(weightLimit), m \(m), k \(k), n \(n): \(mismatches) sums or scales differ")
         }
     }
 
     /// The float results are the dequantized integer sums through the F32 GEMM's epilogue
     /// (accumulate, bias, activation), and lie within the quantization error bound of the exact
     /// product: |x·w − sx·sw·Σqx·qw| ≤ sx·sw·(Σ|qx|/2 + Σ|qw|/2 + k/4).
-    @Test(arguments: [0, 1, 2])
-    func floatResultsFollowTheIntegerSums(level: Int) {
+    @Test(arguments: levelsAndLimits)
+    func floatResultsFollowTheIntegerSums(level: Int, weightLimit: Int) {
         let m = 37, k = 300, n = 200, ldc = 205
         var generator = SplitMix64(seed: 7)
         let weight = randomScalars(n * k, using: &generator)
         let x = randomScalars(m * k, using: &generator)
         let start = randomScalars(m * ldc, using: &generator)
         let bias = randomScalars(n, using: &generator)
-        let matrix = weight.withUnsafeBufferPointer { QuantizedMatrix(linearWeight: $0.baseAddress!, outputs: n, inputs: k) }
-        let weights = (0..<n).map { Self.quantize(weight[($0 * k)..<($0 * k + k)]) }
+        let matrix = weight.withUnsafeBufferPointer {
+            QuantizedMatrix(linearWeight: $0.baseAddress!, outputs: n, inputs: k, weightLimit: weightLimit)
+        }
+        let weights = (0..<n).map { Self.quantize(weight[($0 * k)..<($0 * k + k)], limit: Float(weightLimit)) }
         for activation in PackedMatrixTests.activations {
             for accumulate in [false, true] {
                 var output = start
