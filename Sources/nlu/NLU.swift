@@ -32,6 +32,7 @@ struct NLU: ParsableCommand {
 
     static func main() {
         BLASRelaunch.relaunchIfNeeded()
+        BLAS.prepare()  // OpenBLAS's own idle workers stopped before they spin (see BLAS.prepare)
         StreamOutput.reportClosedPipesAsErrors()
         TemporaryFiles.removeOnTermination()
         // A forced kernel level the CPU cannot run (or a misspelt one) is a usage error, not a

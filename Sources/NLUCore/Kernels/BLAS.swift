@@ -42,9 +42,32 @@ public enum BLAS {
     static let threadSetup: Void = {
         #if !canImport(Accelerate)
         openblas_set_num_threads(1)  // each call runs on the thread that makes it: see the type's note
+        stopOpenBLASWorkers()
         #endif
         nlukit_pool_set_threads(Int32(defaultThreadCount))
     }()
+
+    /// Settles the BLAS threads now rather than at the first product: a program that starts many
+    /// short runs (the `nlu` command does, at launch) calls it first thing.
+    ///
+    ///     BLAS.prepare()
+    public static func prepare() {
+        _ = threadSetup
+    }
+
+    #if !canImport(Accelerate)
+    /// OpenBLAS's pthreads build starts a worker per core when it loads, and idle workers spin on
+    /// `sched_yield` for about a tenth of a second before they sleep: 0.1 s of the other core's
+    /// time on every short `nlu` command (0.52 -> 0.30 CPU s for `nlu tokenize` over 2 MB). NLUKit
+    /// never hands OpenBLAS more than one thread, so they are joined where the library exports
+    /// `blas_thread_shutdown_` (looked up at run time: other builds have no such symbol and still
+    /// link); OpenBLAS starts them again by itself if it ever needs them.
+    private static func stopOpenBLASWorkers() {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "blas_thread_shutdown_") else { return }
+        typealias Shutdown = @convention(c) () -> Int32
+        _ = unsafeBitCast(symbol, to: Shutdown.self)()
+    }
+    #endif
 
     /// Sets the number of threads BLAS products and the element-wise kernels use from now on (on
     /// Apple platforms only the kernels': Accelerate schedules its own threads).

@@ -128,34 +128,42 @@ extension Console {
     static func readLines(path: String?, keepingByteOrderMark: Bool = false) throws -> [String] {
         let source = path ?? "standard input"
         let data = try readData(path: path)
-        var lines: [String] = []
-        var lineStart = data.startIndex
-        var lineNumber = 1
-        for index in data.indices where data[index] == 0x0A {
-            lines.append(try decodeLine(data[lineStart..<index], source: source, line: lineNumber,
-                                        keepingByteOrderMark: keepingByteOrderMark))
-            lineStart = index + 1
-            lineNumber += 1
+        // Over the raw bytes: memchr finds each newline and the standard library validates each
+        // line's UTF-8 in one pass (a byte-by-byte walk through Data's subscript, then a second
+        // comparison pass, took a tenth of `nlu tokenize`'s time over 2 MB).
+        return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> [String] in
+            guard let base = raw.baseAddress, raw.count > 0 else { return [] }
+            let bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: raw.count)
+            var lines: [String] = []
+            var start = 0, lineNumber = 1
+            while start < bytes.count {
+                var end = bytes.count
+                if let newline = memchr(base + start, 0x0A, bytes.count - start) {
+                    end = base.distance(to: UnsafeRawPointer(newline))
+                }
+                lines.append(try decodeLine(UnsafeBufferPointer(rebasing: bytes[start..<end]), source: source,
+                                            line: lineNumber, keepingByteOrderMark: keepingByteOrderMark))
+                start = end + 1
+                lineNumber += 1
+            }
+            return lines
         }
-        if lineStart < data.endIndex {
-            lines.append(try decodeLine(data[lineStart...], source: source, line: lineNumber,
-                                        keepingByteOrderMark: keepingByteOrderMark))
-        }
-        return lines
     }
 
-    /// Foundation's `String(data:encoding:)` drops a leading U+FEFF; `keepingByteOrderMark` keeps it.
-    private static func decodeLine(_ bytes: Data, source: String, line: Int, keepingByteOrderMark: Bool) throws -> String {
+    /// One line's text: a trailing "\r" dropped, invalid UTF-8 an error naming the line. A leading
+    /// U+FEFF is dropped as Foundation's `String(data:encoding:)` drops it, unless
+    /// `keepingByteOrderMark` (Hugging Face's tokenizers keep it as a character of the text).
+    private static func decodeLine(_ bytes: UnsafeBufferPointer<UInt8>, source: String, line: Int,
+                                   keepingByteOrderMark: Bool) throws -> String {
         var bytes = bytes
-        if bytes.last == 0x0D { bytes = bytes.dropLast() }
-        if keepingByteOrderMark {
-            let text = String(decoding: bytes, as: UTF8.self)
-            // Decoding replaces invalid sequences with U+FFFD: valid UTF-8 round-trips unchanged.
-            if text.utf8.elementsEqual(bytes) { return text }
-        } else if let text = String(data: bytes, encoding: .utf8) {
-            return text
+        if bytes.last == 0x0D { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
+        if !keepingByteOrderMark, bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            bytes = UnsafeBufferPointer(rebasing: bytes.dropFirst(3))
         }
-        throw InputError("\(source) line \(line): not valid UTF-8")
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw InputError("\(source) line \(line): not valid UTF-8")
+        }
+        return text
     }
 }
 
