@@ -29,8 +29,8 @@ NLU_TARGET static void NLU_NAME(int8_quantize_rows)(const float *x, long ldx, lo
     }
 }
 
-// Writes one row segment of int32 sums: the sums themselves (tests), or dequantized through the
-// shared epilogue.
+// Writes one row segment of int32 sums: the sums themselves (tests), or dequantized (in vector
+// registers, the F32 GEMM's store_row and its epilogue).
 NLU_TARGET static inline void NLU_NAME(int8_store_row)(const int32_t *row_sums, long row, long column, long width,
                                                        float a_scale, const float *w_scales, float *c, long ldc,
                                                        int accumulate, const float *bias, int activation,
@@ -39,9 +39,16 @@ NLU_TARGET static inline void NLU_NAME(int8_store_row)(const int32_t *row_sums, 
         memcpy(sums + row * ldc + column, row_sums, sizeof(int32_t) * width);
         return;
     }
-    float values[NLUKIT_PANEL_WIDTH];
-    for (int j = 0; j < NLUKIT_PANEL_WIDTH; j++) values[j] = (float)row_sums[j] * (a_scale * w_scales[column + j]);
-    NLU_NAME(store_epilogue)(c + row * ldc + column, values, width, accumulate, bias ? bias + column : NULL, activation);
+    typedef int32_t nlu_sums16 __attribute__((vector_size(64)));
+    nlu_act_v16 values[2];
+    for (int h = 0; h < 2; h++) {
+        nlu_sums16 integers;
+        nlu_act_v16 scales;
+        memcpy(&integers, row_sums + 16 * h, sizeof integers);
+        memcpy(&scales, w_scales + column + 16 * h, sizeof scales);  // padded to whole panels
+        values[h] = __builtin_convertvector(integers, nlu_act_v16) * (a_scale * scales);
+    }
+    NLU_NAME(store_row)(c + row * ldc + column, values, width, accumulate, bias ? bias + column : NULL, activation);
 }
 
 // The plain block: one row of a panel, signed or unsigned activations (the unsigned ones carry

@@ -34,26 +34,6 @@
 
 #include "gemm_epilogue.h"
 
-// Writes one row segment of a panel (`width` ≤ 32 columns) while its sums are still in registers:
-// whole panels inline in vector registers, else (a partial panel, the tanh GELU) the out-of-line epilogue.
-__attribute__((always_inline)) NLU_TARGET static inline void NLU_NAME(store_row)(float *c, const nlu_v16 *acc, long width,
-                                                                                 int accumulate, const float *bias,
-                                                                                 int activation) {
-    if (width == NLUKIT_PANEL_WIDTH && activation != NLUKIT_ACTIVATION_GELU_TANH) {
-        // A whole panel's segment in registers: (c +) sums (+ bias), then the activation, in the
-        // epilogue's order of operations. The tanh GELU (one exp, selects) stays out of line.
-        nlu_v16u *out = (nlu_v16u *)c;
-        nlu_v16 v0 = acc[0], v1 = acc[1];
-        if (accumulate) { v0 = out[0] + v0; v1 = out[1] + v1; }
-        if (bias) { const nlu_v16u *b = (const nlu_v16u *)bias; v0 = v0 + b[0]; v1 = v1 + b[1]; }
-        if (activation == NLUKIT_ACTIVATION_GELU) { NLU_NAME(gelu16)(&v0); NLU_NAME(gelu16)(&v1); }
-        else if (activation == NLUKIT_ACTIVATION_RELU) { NLU_NAME(relu16)(&v0); NLU_NAME(relu16)(&v1); }
-        out[0] = v0; out[1] = v1;
-        return;
-    }
-    NLU_NAME(store_epilogue)(c, (const float *)acc, width, accumulate, bias, activation);
-}
-
 #if NLU_LEVEL == 1
 // AVX2+FMA: 16 ymm registers. Three rows × 32 columns take 12 accumulators; the generic block
 // also kept the panel's whole 32-float row in 4 registers (19 live, so it spilled, and ran at
