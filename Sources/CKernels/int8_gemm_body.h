@@ -80,44 +80,20 @@ NLU_TARGET static void NLU_NAME(int8_row_sums)(const int8_t *a, int unsigned_act
 //   instructions per 32 multiply-adds, two of them on the multiply pipes: 1.4 -> about 2x the F32
 //   packed GEMM's rate (docs/int8.md).
 // A row takes 4 ymm accumulators of 8 columns; NLU_INT8_AVX2_ROWS rows share each load of B from L1.
+// The 7-bit block (UNSIGNED 1) holds 12 accumulators, the broadcast row, one product and the ones
+// (15 ymm) and reads B's vectors as memory operands of vpmaddubsw (3 loads a cycle from L1 cover
+// them); the 8-bit block also keeps |x|.
 #define NLU_INT8_AVX2_ROWS 3
-#define NLU_INT8_AVX2_BLOCK(NAME, ROWS)                                                                   \
-    NLU_TARGET static inline void NLU_NAME(NAME)(const int8_t *a, long lda, long groups,   \
-                                                                  const int8_t *panel, int32_t *out) {    \
-        const __m256i ones = _mm256_set1_epi16(1);                                                        \
-        __m256i acc[ROWS][4];                                                                             \
-        for (int r = 0; r < ROWS; r++)                                                                    \
-            for (int v = 0; v < 4; v++) acc[r][v] = _mm256_setzero_si256();                               \
-        for (long g = 0; g < groups; g++) {                                                               \
-            const int8_t *b = panel + g * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP;                       \
-            for (int r = 0; r < ROWS; r++) {                                                              \
-                int32_t four;                                                                             \
-                memcpy(&four, a + r * lda + g * NLUKIT_INT8_K_GROUP, 4);                                  \
-                const __m256i x = _mm256_set1_epi32(four), magnitude = _mm256_abs_epi8(x);                \
-                for (int v = 0; v < 4; v++) {                                                             \
-                    __m256i t = _mm256_sign_epi8(_mm256_load_si256((const __m256i *)(b + 32 * v)), x);    \
-                    t = _mm256_madd_epi16(_mm256_maddubs_epi16(magnitude, t), ones);                      \
-                    acc[r][v] = _mm256_add_epi32(acc[r][v], t);                                           \
-                }                                                                                         \
-            }                                                                                             \
-        }                                                                                                 \
-        for (int r = 0; r < ROWS; r++)                                                                    \
-            for (int v = 0; v < 4; v++)                                                                   \
-                _mm256_storeu_si256((__m256i *)(out + r * NLUKIT_PANEL_WIDTH + 8 * v), acc[r][v]);        \
-    }
-NLU_INT8_AVX2_BLOCK(int8_avx2_rows, NLU_INT8_AVX2_ROWS)
-NLU_INT8_AVX2_BLOCK(int8_avx2_row, 1)
-
-// The 7-bit-weight block: 12 accumulators, the broadcast row, one product and the ones = 15 ymm,
-// B's vectors read as memory operands of vpmaddubsw (3 loads a cycle from L1 cover them).
-#define NLU_INT8_AVX2_UNSIGNED_BLOCK(NAME, ROWS)                                                          \
+#define NLU_INT8_AVX2_BLOCK(NAME, ROWS, UNSIGNED)                                                         \
     NLU_TARGET static inline void NLU_NAME(NAME)(const int8_t *a, long lda, long groups, const int8_t *panel, \
                                                  const int32_t *column_sums, int32_t *out) {              \
         const __m256i ones = _mm256_set1_epi16(1);                                                        \
         __m256i acc[ROWS][4];                                                                             \
         for (int v = 0; v < 4; v++) {                                                                     \
-            const __m256i start = _mm256_sub_epi32(_mm256_setzero_si256(),                                \
-                _mm256_slli_epi32(_mm256_loadu_si256((const __m256i *)(column_sums + 8 * v)), 7));        \
+            /* Unsigned activations carry +128: each sum starts at -128 · Σ_k qw to take it out. */       \
+            const __m256i start = UNSIGNED ? _mm256_sub_epi32(_mm256_setzero_si256(),                     \
+                _mm256_slli_epi32(_mm256_loadu_si256((const __m256i *)(column_sums + 8 * v)), 7))          \
+                                           : _mm256_setzero_si256();                                      \
             for (int r = 0; r < ROWS; r++) acc[r][v] = start;                                             \
         }                                                                                                 \
         for (long g = 0; g < groups; g++) {                                                               \
@@ -126,8 +102,10 @@ NLU_INT8_AVX2_BLOCK(int8_avx2_row, 1)
                 int32_t four;                                                                             \
                 memcpy(&four, a + r * lda + g * NLUKIT_INT8_K_GROUP, 4);                                  \
                 const __m256i x = _mm256_set1_epi32(four);                                                \
+                const __m256i magnitude = UNSIGNED ? x : _mm256_abs_epi8(x);                              \
                 for (int v = 0; v < 4; v++) {                                                             \
-                    const __m256i t = _mm256_maddubs_epi16(x, _mm256_load_si256((const __m256i *)(b + 32 * v))); \
+                    const __m256i w = _mm256_load_si256((const __m256i *)(b + 32 * v));                   \
+                    const __m256i t = _mm256_maddubs_epi16(magnitude, UNSIGNED ? w : _mm256_sign_epi8(w, x)); \
                     acc[r][v] = _mm256_add_epi32(acc[r][v], _mm256_madd_epi16(t, ones));                  \
                 }                                                                                         \
             }                                                                                             \
@@ -136,8 +114,10 @@ NLU_INT8_AVX2_BLOCK(int8_avx2_row, 1)
             for (int v = 0; v < 4; v++)                                                                   \
                 _mm256_storeu_si256((__m256i *)(out + r * NLUKIT_PANEL_WIDTH + 8 * v), acc[r][v]);        \
     }
-NLU_INT8_AVX2_UNSIGNED_BLOCK(int8_avx2_unsigned_rows, NLU_INT8_AVX2_ROWS)
-NLU_INT8_AVX2_UNSIGNED_BLOCK(int8_avx2_unsigned_row, 1)
+NLU_INT8_AVX2_BLOCK(int8_avx2_rows, NLU_INT8_AVX2_ROWS, 0)
+NLU_INT8_AVX2_BLOCK(int8_avx2_row, 1, 0)
+NLU_INT8_AVX2_BLOCK(int8_avx2_unsigned_rows, NLU_INT8_AVX2_ROWS, 1)
+NLU_INT8_AVX2_BLOCK(int8_avx2_unsigned_row, 1, 1)
 #endif
 
 #if NLU_LEVEL == 2
@@ -210,22 +190,18 @@ static void NLU_NAME(int8_gemm)(const int8_t *a, long lda, const float *a_scales
             NLU_STORE_ROWS(1)
         }
 #elif NLU_LEVEL == 1
-        if (unsigned_activations) {
-            for (; row + NLU_INT8_AVX2_ROWS <= m; row += NLU_INT8_AVX2_ROWS) {
-                NLU_NAME(int8_avx2_unsigned_rows)(a + row * lda, lda, groups, panel, column_sums + column, block);
-                NLU_STORE_ROWS(NLU_INT8_AVX2_ROWS)
-            }
-            for (; row < m; row++) {
-                NLU_NAME(int8_avx2_unsigned_row)(a + row * lda, lda, groups, panel, column_sums + column, block);
-                NLU_STORE_ROWS(1)
-            }
-        }
         for (; row + NLU_INT8_AVX2_ROWS <= m; row += NLU_INT8_AVX2_ROWS) {
-            NLU_NAME(int8_avx2_rows)(a + row * lda, lda, groups, panel, block);
+            if (unsigned_activations)
+                NLU_NAME(int8_avx2_unsigned_rows)(a + row * lda, lda, groups, panel, column_sums + column, block);
+            else
+                NLU_NAME(int8_avx2_rows)(a + row * lda, lda, groups, panel, column_sums + column, block);
             NLU_STORE_ROWS(NLU_INT8_AVX2_ROWS)
         }
         for (; row < m; row++) {
-            NLU_NAME(int8_avx2_row)(a + row * lda, lda, groups, panel, block);
+            if (unsigned_activations)
+                NLU_NAME(int8_avx2_unsigned_row)(a + row * lda, lda, groups, panel, column_sums + column, block);
+            else
+                NLU_NAME(int8_avx2_row)(a + row * lda, lda, groups, panel, column_sums + column, block);
             NLU_STORE_ROWS(1)
         }
 #else

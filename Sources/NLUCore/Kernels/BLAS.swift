@@ -98,6 +98,23 @@ public enum BLAS {
         #endif
     }
 
+    /// One block of a split product C = op(A)·op(B): the sub-matrix of C at `rows` × `columns`
+    /// and where its operands start, as `body(m, n, a, b, c)` for the BLAS call. Row i of op(A) is
+    /// row i of A, or its column i when A is transposed; likewise for op(B)'s columns.
+    static func forEachProductBlock<Scalar>(
+        _ transposeA: Transpose, _ transposeB: Transpose, m: Int, n: Int, k: Int,
+        a: UnsafePointer<Scalar>, lda: Int, b: UnsafePointer<Scalar>, ldb: Int,
+        c: UnsafeMutablePointer<Scalar>, ldc: Int,
+        _ body: (BLASInt, BLASInt, UnsafePointer<Scalar>, UnsafePointer<Scalar>, UnsafeMutablePointer<Scalar>) -> Void
+    ) {
+        forEachBlock(m: m, n: n, k: k) { rows, columns in
+            body(blasInt(rows.count), blasInt(columns.count),
+                 transposeA == .none ? a + rows.lowerBound * lda : a + rows.lowerBound,
+                 transposeB == .none ? b + columns.lowerBound : b + columns.lowerBound * ldb,
+                 c + rows.lowerBound * ldc + columns.lowerBound)
+        }
+    }
+
     /// A description of the BLAS build and the CPU kernels it selected.
     public static var configuration: String {
         #if canImport(Accelerate)
@@ -131,18 +148,10 @@ public enum BLAS {
     ) {
         _ = threadSetup
         guard m > 0, n > 0 else { return }
-        forEachBlock(m: m, n: n, k: k) { rows, columns in
-            // Rows of C come from rows of op(A), columns from columns of op(B): row i of op(A) is
-            // row i of A, or its column i when transposed (and likewise for B's columns).
-            let blockA = transposeA == .none ? a + rows.lowerBound * lda : a + rows.lowerBound
-            let blockB = transposeB == .none ? b + columns.lowerBound : b + columns.lowerBound * ldb
-            cblas_sgemm(
-                CblasRowMajor,
-                transposeA == .none ? CblasNoTrans : CblasTrans,
-                transposeB == .none ? CblasNoTrans : CblasTrans,
-                blasInt(rows.count), blasInt(columns.count), blasInt(k),
-                alpha, blockA, blasInt(lda), blockB, blasInt(ldb), beta,
-                c + rows.lowerBound * ldc + columns.lowerBound, blasInt(ldc))
+        forEachProductBlock(transposeA, transposeB, m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc) {
+            cblas_sgemm(CblasRowMajor, transposeA == .none ? CblasNoTrans : CblasTrans,
+                        transposeB == .none ? CblasNoTrans : CblasTrans, $0, $1, blasInt(k),
+                        alpha, $2, blasInt(lda), $3, blasInt(ldb), beta, $4, blasInt(ldc))
         }
     }
 
@@ -179,16 +188,10 @@ public enum BLAS {
     ) {
         _ = threadSetup
         guard m > 0, n > 0 else { return }
-        forEachBlock(m: m, n: n, k: k) { rows, columns in
-            let blockA = transposeA == .none ? a + rows.lowerBound * lda : a + rows.lowerBound
-            let blockB = transposeB == .none ? b + columns.lowerBound : b + columns.lowerBound * ldb
-            cblas_dgemm(
-                CblasRowMajor,
-                transposeA == .none ? CblasNoTrans : CblasTrans,
-                transposeB == .none ? CblasNoTrans : CblasTrans,
-                blasInt(rows.count), blasInt(columns.count), blasInt(k),
-                alpha, blockA, blasInt(lda), blockB, blasInt(ldb), beta,
-                c + rows.lowerBound * ldc + columns.lowerBound, blasInt(ldc))
+        forEachProductBlock(transposeA, transposeB, m: m, n: n, k: k, a: a, lda: lda, b: b, ldb: ldb, c: c, ldc: ldc) {
+            cblas_dgemm(CblasRowMajor, transposeA == .none ? CblasNoTrans : CblasTrans,
+                        transposeB == .none ? CblasNoTrans : CblasTrans, $0, $1, blasInt(k),
+                        alpha, $2, blasInt(lda), $3, blasInt(ldb), beta, $4, blasInt(ldc))
         }
     }
 
