@@ -1,7 +1,8 @@
 // Checks NLUKit's C kernels (Sources/CKernels) against scalar double-precision references written
 // here, at every CPU level the machine runs: the packed GEMM (edge shapes, both packings,
-// accumulate, bias, every activation), the element-wise functions and the row kernels (softmax
-// with mask, log-softmax, layer norm). Built and run by scripts/test-arm64-kernels.sh natively
+// accumulate, bias, every activation), the INT8 GEMM's exact integer sums (8-bit and 7-bit
+// weights), the element-wise functions and the row kernels (softmax with mask, log-softmax,
+// layer norm). Built and run by scripts/test-arm64-kernels.sh natively
 // and for aarch64 under qemu-aarch64, where the NEON block and the compiler's NEON code of the
 // vector-extension kernels are what runs. Tolerances are stated beside each check.
 #include "CKernels.h"
@@ -85,6 +86,55 @@ static void test_packed_gemm(int level) {
 }
 
 typedef void (*elementwise)(const float *, float *, long);
+// INT8 GEMM: the int32 sums must equal Σ qx·qw over the quantized bytes exactly, for weights packed
+// at limit 127 and 63, with the activations stored as the level wants them (signed, or +128). The
+// last row sits at q = 127 and channel 0 at the weight limit: the largest products, where a
+// saturating int16 pair sum would show.
+static void test_int8(int level) {
+    static const long shapes[][3] = {{1, 1, 1}, {7, 37, 70}, {13, 128, 64}, {4, 200, 33}};
+    for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++) {
+        const long m = shapes[s][0], k = shapes[s][1], n = shapes[s][2];
+        for (int limit = 63; limit <= 127; limit += 64) {
+            const long padded = nlukit_int8_padded_inner(k), panels = (n + NLUKIT_PANEL_WIDTH - 1) / NLUKIT_PANEL_WIDTH;
+            float *w = malloc(sizeof(float) * n * k), *x = malloc(sizeof(float) * m * k), *scales = malloc(sizeof(float) * m);
+            float *w_scales = malloc(sizeof(float) * panels * NLUKIT_PANEL_WIDTH);
+            int32_t *column_sums = malloc(sizeof(int32_t) * panels * NLUKIT_PANEL_WIDTH), *sums = malloc(sizeof(int32_t) * m * n);
+            int8_t *packed = aligned_alloc(64, (size_t)(nlukit_int8_packed_size(k, n) + 63) / 64 * 64);
+            int8_t *q = malloc((size_t)(m * padded));
+            for (long i = 0; i < n * k; i++) w[i] = i < k ? 1.0f : uniform(-1, 1);
+            for (long i = 0; i < m * k; i++) x[i] = i >= (m - 1) * k ? 3.0f : uniform(-3, 3);
+            nlukit_int8_pack(w, k, k, n, limit, packed, w_scales, column_sums);
+            const int unsigned_activations = nlukit_int8_unsigned_activations(limit);
+            nlukit_int8_quantize_rows(x, k, m, k, q, padded, scales, unsigned_activations);
+            nlukit_int8_gemm(q, padded, scales, unsigned_activations, m, k, packed, limit, w_scales, column_sums, n, 0,
+                             panels, NULL, n, 0, NULL, NLUKIT_ACTIVATION_NONE, sums);
+            long mismatches = 0, out_of_range = 0;
+            for (long j = 0; j < n; j++) {
+                const int8_t *panel = packed + (j / NLUKIT_PANEL_WIDTH) * padded * NLUKIT_PANEL_WIDTH;
+                for (long kk = 0; kk < k; kk++) {
+                    const int v = panel[(kk / NLUKIT_INT8_K_GROUP) * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP +
+                                        (j % NLUKIT_PANEL_WIDTH) * NLUKIT_INT8_K_GROUP + kk % NLUKIT_INT8_K_GROUP];
+                    if (v < -limit || v > limit || (j == 0 && v != limit)) out_of_range++;
+                }
+                for (long i = 0; i < m; i++) {
+                    long long exact = 0;
+                    for (long kk = 0; kk < k; kk++) {
+                        const int qx = unsigned_activations ? (int)(uint8_t)q[i * padded + kk] - 128 : q[i * padded + kk];
+                        const int qw = panel[(kk / NLUKIT_INT8_K_GROUP) * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP +
+                                             (j % NLUKIT_PANEL_WIDTH) * NLUKIT_INT8_K_GROUP + kk % NLUKIT_INT8_K_GROUP];
+                        exact += (long long)qx * qw;
+                    }
+                    if (sums[i * n + j] != exact) mismatches++;
+                }
+            }
+            char what[96];
+            snprintf(what, sizeof what, "int8 sums %ldx%ldx%ld, weight limit %d", m, k, n, limit);
+            check(mismatches == 0 && out_of_range == 0, what, level, (double)(mismatches + out_of_range), 0);
+            free(w); free(x); free(scales); free(w_scales); free(column_sums); free(sums); free(packed); free(q);
+        }
+    }
+}
+
 static double ref_sigmoid(double x) { return 1 / (1 + exp(-x)); }
 static double ref_relu(double x) { return x > 0 ? x : 0; }
 static double ref_gelu(double x) { return activate(x, NLUKIT_ACTIVATION_GELU); }
@@ -187,6 +237,7 @@ int main(void) {
         if (nlukit_limit_kernel_level(level) != level) { fprintf(stderr, "could not select level %d\n", level); return 1; }
         const int before = failed;
         test_packed_gemm(level);
+        test_int8(level);
         test_elementwise(level);
         test_rows(level);
         printf("level %d (%s): %s\n", level, level == 2 ? "avx512" : level == 1 ? "avx2" : "portable",
