@@ -87,9 +87,17 @@ static uint32_t wait_for_job(uint32_t seen) {
     return generation;
 }
 
+// The generation that was current when each worker was started, just before the job that needed it
+// is published (written under state_lock before pthread_create, which orders it for the thread).
+static uint32_t start_generation[MAX_WORKERS];
+
 static void *worker_main(void *argument) {
     const int index = (int)(intptr_t)argument;
-    uint32_t seen = generation_of(atomic_load(&claim));
+    // Waiting for a job newer than the one current at its start, the worker takes part in the job
+    // it was started for. (Reading `claim` here instead missed that job whenever the thread began
+    // after the publish: a first job of whole batches as tasks, every kernel inside them inline,
+    // then ran on the caller alone.)
+    uint32_t seen = start_generation[index];
     for (;;) {
         seen = wait_for_job(seen);
         if (index < atomic_load_explicit(&job_workers, memory_order_acquire)) run_tasks(seen);
@@ -109,6 +117,7 @@ static int ensure_workers(int count) {
         pthread_attr_t attributes;
         pthread_attr_init(&attributes);
         pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+        start_generation[running] = generation_of(atomic_load(&claim));  // the new job is not yet published
         const int failed = pthread_create(&thread, &attributes, worker_main, (void *)(intptr_t)running);
         pthread_attr_destroy(&attributes);
         if (failed) break;  // run with the workers there are

@@ -197,13 +197,43 @@ public struct SentenceEmbedder: Sendable {
         // Longest first, as sentence-transformers orders (stable, so equal lengths keep their order).
         let order = ids.indices.sorted { ids[$0].count > ids[$1].count || (ids[$0].count == ids[$1].count && $0 < $1) }
         var results = [[Float]](repeating: [], count: texts.count)
-        for start in stride(from: 0, to: order.count, by: options.batchSize) {
-            let members = Array(order[start..<min(start + options.batchSize, order.count)])
-            let vectors = try embedBatch(members.map { ids[$0] }, normalize: options.normalize ?? normalizesByDefault)
-            for (member, vector) in zip(members, vectors) { results[member] = vector }
+        let batches = stride(from: 0, to: order.count, by: options.batchSize).map {
+            Array(order[$0..<min($0 + options.batchSize, order.count)])
+        }
+        let normalize = options.normalize ?? normalizesByDefault
+        // Tokens of the largest batch, the first (longest sequences first).
+        let longest = order.first.map { ids[$0].count * (batches.first?.count ?? 0) } ?? 0
+        if batches.count > 1, Kernels.threadCount > 1, longest <= Self.sideBySideTokens {
+            // Short batches side by side, one whole batch per thread (its kernels then run on that
+            // thread): products this small lose to splitting over threads, and the other core
+            // idled through each batch's serial steps.
+            var outputs = [[[Float]]](repeating: [], count: batches.count)
+            var failure: Error?
+            let lock = NSLock()
+            Kernels.parallelFor(batches.count) { index in
+                do {
+                    let vectors = try embedBatch(batches[index].map { ids[$0] }, normalize: normalize)
+                    lock.withLock { outputs[index] = vectors }
+                } catch {
+                    lock.withLock { failure = failure ?? error }
+                }
+            }
+            if let failure { throw failure }
+            for (members, vectors) in zip(batches, outputs) {
+                for (member, vector) in zip(members, vectors) { results[member] = vector }
+            }
+        } else {
+            for members in batches {
+                let vectors = try embedBatch(members.map { ids[$0] }, normalize: normalize)
+                for (member, vector) in zip(members, vectors) { results[member] = vector }
+            }
         }
         for vector in results { try body(vector) }
     }
+
+    /// Batches of at most this many tokens (padded) run side by side, one per thread; longer ones
+    /// split each product over the threads instead, holding only one batch's activations.
+    static let sideBySideTokens = 4096
 
     /// One encoder pass over `sequences`, then pooling, the Dense modules and normalization.
     /// `inspect(row, states)` sees each row's last hidden states (`[CLS] pieces [SEP]`, hidden size
