@@ -196,18 +196,17 @@ public struct SentenceEmbedder: Sendable {
         let ids = texts.map(tokenIDs)
         // Longest first, as sentence-transformers orders (stable, so equal lengths keep their order).
         let order = ids.indices.sorted { ids[$0].count > ids[$1].count || (ids[$0].count == ids[$1].count && $0 < $1) }
-        var results = [[Float]](repeating: [], count: texts.count)
         let batches = stride(from: 0, to: order.count, by: options.batchSize).map {
             Array(order[$0..<min($0 + options.batchSize, order.count)])
         }
         let normalize = options.normalize ?? normalizesByDefault
+        var outputs = [[[Float]]](repeating: [], count: batches.count)
         // Tokens of the largest batch, the first (longest sequences first).
         let longest = order.first.map { ids[$0].count * (batches.first?.count ?? 0) } ?? 0
         if batches.count > 1, Kernels.threadCount > 1, longest <= Self.sideBySideTokens {
             // Short batches side by side, one whole batch per thread (its kernels then run on that
             // thread): products this small lose to splitting over threads, and the other core
             // idled through each batch's serial steps.
-            var outputs = [[[Float]]](repeating: [], count: batches.count)
             var failure: Error?
             let lock = NSLock()
             Kernels.parallelFor(batches.count) { index in
@@ -219,14 +218,14 @@ public struct SentenceEmbedder: Sendable {
                 }
             }
             if let failure { throw failure }
-            for (members, vectors) in zip(batches, outputs) {
-                for (member, vector) in zip(members, vectors) { results[member] = vector }
-            }
         } else {
-            for members in batches {
-                let vectors = try embedBatch(members.map { ids[$0] }, normalize: normalize)
-                for (member, vector) in zip(members, vectors) { results[member] = vector }
+            for (index, members) in batches.enumerated() {
+                outputs[index] = try embedBatch(members.map { ids[$0] }, normalize: normalize)
             }
+        }
+        var results = [[Float]](repeating: [], count: texts.count)
+        for (members, vectors) in zip(batches, outputs) {
+            for (member, vector) in zip(members, vectors) { results[member] = vector }
         }
         for vector in results { try body(vector) }
     }
