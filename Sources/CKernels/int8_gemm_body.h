@@ -80,10 +80,13 @@ NLU_TARGET static void NLU_NAME(int8_row_sums)(const int8_t *a, int unsigned_act
 //   instructions per 32 multiply-adds, two of them on the multiply pipes: 1.4 -> about 2x the F32
 //   packed GEMM's rate (docs/int8.md).
 // A row takes 4 ymm accumulators of 8 columns; NLU_INT8_AVX2_ROWS rows share each load of B from L1.
-// The 7-bit block (UNSIGNED 1) holds 12 accumulators, the broadcast row, one product and the ones
-// (15 ymm) and reads B's vectors as memory operands of vpmaddubsw (3 loads a cycle from L1 cover
-// them); the 8-bit block also keeps |x|.
-#define NLU_INT8_AVX2_ROWS 3
+// Two rows: 8 accumulators, B's 4 vectors, the broadcast row, one product and the ones (15 ymm).
+// Three rows were meant to read B as memory operands of vpmaddubsw, but the compiler hoists the
+// loads shared by the rows into registers and then spilled 3 accumulators and shuffled the rest
+// (about 70 instructions per group instead of 40): 176-184 GOP/s on one Zen 3 core against 186-193
+// for two rows, which are at the bound of the two vector-multiply pipes (2 of them per 32
+// multiply-adds: 64 operations a cycle, ~198 GOP/s at 3.1 GHz). The 8-bit block: 127-135 -> 135-139.
+#define NLU_INT8_AVX2_ROWS 2
 #define NLU_INT8_AVX2_BLOCK(NAME, ROWS, UNSIGNED)                                                         \
     NLU_TARGET static inline void NLU_NAME(NAME)(const int8_t *a, long lda, long groups, const int8_t *panel, \
                                                  const int32_t *column_sums, int32_t *out) {              \

@@ -48,18 +48,21 @@ public enum Kernels {
         }
     }
 
-    /// Runs `body(rowRange)` over `rowCount` rows, split into one chunk per thread when the work
-    /// (`rowCount × rowLength` elements, or multiply-adds) reaches `minimumWork`.
+    /// Runs `body(rowRange)` over `rowCount` rows, split into `chunksPerThread` chunks per thread
+    /// when the work (`rowCount × rowLength` elements, or multiply-adds) reaches `minimumWork`.
+    /// More chunks than threads let a thread that started late or lost its core for a while (a
+    /// shared VM) leave its last chunks to the others, which claim them as they finish.
     static func forEachRowChunk(rowCount: Int, rowLength: Int, minimumWork: Int = parallelThreshold,
-                                _ body: (Range<Int>) -> Void) {
+                                chunksPerThread: Int = 1, _ body: (Range<Int>) -> Void) {
         let threads = min(threadCount, rowCount)
         guard threads > 1, rowCount * rowLength >= minimumWork else {
             body(0..<rowCount)
             return
         }
-        let chunk = (rowCount + threads - 1) / threads
+        let chunks = min(rowCount, threads * max(1, chunksPerThread))
+        let chunk = (rowCount + chunks - 1) / chunks
         // The chunks are disjoint row ranges, so the threads never touch the same memory.
-        parallelFor(threads) { index in
+        parallelFor((rowCount + chunk - 1) / chunk) { index in
             let start = index * chunk
             let end = min(rowCount, start + chunk)
             if start < end { body(start..<end) }

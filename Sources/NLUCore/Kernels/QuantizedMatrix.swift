@@ -78,7 +78,8 @@ public final class QuantizedMatrix: @unchecked Sendable {
         precondition(m >= 0 && lda >= inner && ldc >= width, "QuantizedMatrix.multiply: m \(m), lda \(lda), ldc \(ldc) for \(inner) × \(width)")
         guard m > 0 else { return }
         withQuantizedRows(x, rows: m, lda: lda) { rows, rowScales, unsignedActivations in
-            Kernels.forEachRowChunk(rowCount: panelCount, rowLength: m * inner, minimumWork: 1 << 15) { panels in
+            Kernels.forEachRowChunk(rowCount: panelCount, rowLength: m * inner, minimumWork: 1 << 15,
+                                chunksPerThread: gemmChunksPerThread) { panels in
                 nlukit_int8_gemm(rows, paddedInner, rowScales, unsignedActivations, m, inner,
                                  packed.assumingMemoryBound(to: Int8.self), Int32(weightLimit), scales, columnSums, width,
                                  panels.lowerBound, panels.upperBound, output, ldc, accumulate ? 1 : 0, bias,

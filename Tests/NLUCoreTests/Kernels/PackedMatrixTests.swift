@@ -7,10 +7,11 @@ import Testing
 /// strided rows (lda > k, ldc > n), accumulate, bias and each activation, threaded sizes and
 /// `multiplySerial`.
 @Suite struct PackedMatrixTests {
-    // (rows m, inner k, width n); 777 rows cross two row blocks of the kernel; the last is large enough
-    // for `multiply` to split panels over threads.
+    // (rows m, inner k, width n); 777 rows cross two row blocks of the kernel; (5, 1100, 40) runs the
+    // AVX2 level's K blocks (1024) for its 3-row block and its 2 leftover rows, partial sums and
+    // epilogue in the last block; the last is large enough for `multiply` to split panels over threads.
     static let shapes: [(Int, Int, Int)] = [(1, 1, 1), (777, 3, 40), (1, 7, 33), (2, 5, 33), (3, 1, 40), (9, 17, 64), (17, 31, 95),
-                                            (32, 256, 1024)]
+                                            (5, 1100, 40), (32, 256, 1024)]
     static let activations: [PackedMatrix.Activation] = [.none, .gelu, .geluTanh, .relu]
 
     /// The activation in Double: GELU through Foundation's erf and tanh.

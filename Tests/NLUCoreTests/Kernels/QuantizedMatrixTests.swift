@@ -10,7 +10,7 @@ import Testing
 /// product.
 @Suite struct QuantizedMatrixTests {
     // (rows m, inner k, width n): k not a multiple of 4, partial panels, leftover rows of the 8-row
-    // (VNNI) and 3-row (AVX2) blocks, 777 rows across two row blocks, and a threaded size.
+    // (VNNI) and 2-row (AVX2) blocks, 777 rows across two row blocks, and a threaded size.
     static let shapes: [(Int, Int, Int)] = [(1, 1, 1), (2, 5, 33), (9, 17, 64), (17, 31, 95), (777, 7, 40), (16, 128, 520)]
 
     /// Symmetric quantization as the kernels define it, to [-limit, limit].
