@@ -9,9 +9,30 @@
 # Does not prove: anything about speed (qemu emulates), the Swift package's build for macOS or
 # iOS (no Apple SDK here), or Accelerate (BLAS.swift's `#if canImport(Accelerate)` path).
 #
-#     bash scripts/test-arm64-kernels.sh        # ~20 s; installs qemu-user and the arm64 cross files if missing
+# On x86-64 it also runs the checks with NLUKIT_EMULATE_AVX_VNNI: the AVX-VNNI INT8 block (Intel
+# client cores since Alder Lake, Zen 5) with its instruction replaced by an exact AVX2 sum, so its
+# accumulation, +128 correction and dispatch are checked on CPUs without AVX-VNNI.
+#
+#     bash scripts/test-arm64-kernels.sh           # ~20 s; installs qemu-user and the arm64 cross files if missing
+#     bash scripts/test-arm64-kernels.sh --native  # this machine only (what scripts/test.sh runs): ~5 s
 set -euo pipefail
 cd "$(dirname "$0")/.."
+native_only=0
+[ "${1:-}" = "--native" ] && native_only=1
+sources=(Sources/CKernels/*.c scripts/tests/kernels-reference-test.c)
+flags=(-O2 -Wall -I Sources/CKernels/include)
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+
+echo "== native ($(uname -m))"
+clang "${flags[@]}" -o "$out/native" "${sources[@]}" -lm -lpthread
+"$out/native"
+if [ "$(uname -m)" = "x86_64" ]; then
+  echo "== native, AVX-VNNI block emulated"
+  clang "${flags[@]}" -DNLUKIT_EMULATE_AVX_VNNI -o "$out/avx-vnni" "${sources[@]}" -lm -lpthread
+  "$out/avx-vnni"
+fi
+[ "$native_only" = 1 ] && exit 0
 
 missing=()
 command -v qemu-aarch64 >/dev/null || missing+=(qemu-user)
@@ -25,15 +46,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo_cmd apt-get update -qq
   $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-
-out="$(mktemp -d)"
-trap 'rm -rf "$out"' EXIT
-sources=(Sources/CKernels/*.c scripts/tests/kernels-reference-test.c)
-flags=(-O2 -Wall -I Sources/CKernels/include)
-
-echo "== native ($(uname -m))"
-clang "${flags[@]}" -o "$out/native" "${sources[@]}" -lm -lpthread
-"$out/native"
 
 echo "== arm64 under qemu-aarch64"
 clang --target=aarch64-linux-gnu --gcc-toolchain=/usr -static "${flags[@]}" -o "$out/arm64" "${sources[@]}" -lm -lpthread

@@ -5,6 +5,9 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 source scripts/blas-env.sh
 swift build --build-tests
+# The C kernels against scalar references at every CPU level this machine runs, and the AVX-VNNI
+# INT8 block through its exact AVX2 stand-in (the arm64 half: bash scripts/test-arm64-kernels.sh).
+bash scripts/test-arm64-kernels.sh --native
 # The PostgreSQL backend's tests need a server with pgvector: a throwaway one on loopback (unless
 # NLUKIT_TEST_POSTGRES_URL names one). If it cannot start, the script says why and those tests skip.
 if [ -z "${NLUKIT_TEST_POSTGRES_URL:-}" ]; then

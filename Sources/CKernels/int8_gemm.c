@@ -8,7 +8,8 @@
 
 // The INT8 GEMM and quantizer per CPU level (int8_gemm_body.h). AVX-512 VNNI is an extension
 // beyond the AVX-512 level's F/DQ/VL/BW: the level's VNNI block runs only where CPUID has it,
-// and an AVX-512 CPU without it (Skylake-SP) uses the AVX2 block.
+// and an AVX-512 CPU without it (Skylake-SP) uses level 1's blocks. At level 1, AVX-VNNI (CPUID)
+// picks the 256-bit VNNI block (8-bit weights) over the AVX2 one (7-bit weights).
 
 #define NLU_LEVEL_BODY "int8_gemm_body.h"
 #include "per_level.h"
@@ -54,16 +55,31 @@ static int has_vnni(void) {
 #endif
 }
 
-// The AVX2 block runs at level 1, and at level 2 on an AVX-512 CPU without VNNI (Skylake-SP).
-static int runs_avx2_block(void) {
+static int has_avx_vnni(void) {
+#if defined(NLUKIT_EMULATE_AVX_VNNI)
+    return 1;  // scripts/tests: the block's exact AVX2 stand-in runs wherever AVX2 does
+#elif defined(NLU_MULTI_LEVEL)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avxvnni");
+#else
+    return 0;
+#endif
+}
+
+// Level 1's 256-bit blocks run at level 1, and at level 2 on an AVX-512 CPU without VNNI
+// (Skylake-SP); there the AVX-VNNI block where the CPU has it, else the AVX2 block.
+static int runs_level1_blocks(void) {
     const int level = nlukit_kernel_level();
     return level == 1 || (level == 2 && !has_vnni());
 }
+static int runs_avx_vnni_block(void) { return runs_level1_blocks() && has_avx_vnni(); }
+static int runs_avx2_block(void) { return runs_level1_blocks() && !has_avx_vnni(); }
 
 int nlukit_int8_weight_limit(void) { return runs_avx2_block() ? 63 : 127; }
 
 int nlukit_int8_unsigned_activations(int weight_limit) {
     if (nlukit_kernel_level() == 2 && has_vnni()) return 1;
+    if (runs_avx_vnni_block()) return 1;  // vpdpbusd sums in int32: exact for either limit
     return runs_avx2_block() && weight_limit <= 63;
 }
 
@@ -89,18 +105,20 @@ void nlukit_int8_gemm(const int8_t *a, long lda, const float *a_scales, int unsi
         const int level = nlukit_kernel_level();
         if (unsigned_activations && level == 2 && has_vnni()) {
             nlu_avx512_int8_gemm(block_a, lda, block_scales, 1, rows, k, packed, w_scales, column_sums, n, first_panel,
-                                 end_panel, block_c, ldc, accumulate, bias, activation, block_sums);
+                                 end_panel, block_c, ldc, accumulate, bias, activation, block_sums, 0);
             continue;
         }
-        // Unsigned activations saturate vpmaddubsw with 8-bit weights: those go to the portable loops.
-        if (level >= 1 && (!unsigned_activations || weight_limit <= 63)) {
+        // Unsigned activations saturate vpmaddubsw with 8-bit weights: those take AVX-VNNI where the
+        // CPU has it, else the portable loops.
+        const int avx_vnni = unsigned_activations && level >= 1 && has_avx_vnni();
+        if (level >= 1 && (!unsigned_activations || weight_limit <= 63 || avx_vnni)) {
             nlu_avx2_int8_gemm(block_a, lda, block_scales, unsigned_activations, rows, k, packed, w_scales, column_sums, n, first_panel,
-                               end_panel, block_c, ldc, accumulate, bias, activation, block_sums);
+                               end_panel, block_c, ldc, accumulate, bias, activation, block_sums, avx_vnni);
             continue;
         }
 #endif
         nlu_baseline_int8_gemm(block_a, lda, block_scales, unsigned_activations, rows, k, packed, w_scales,
                                column_sums, n, first_panel, end_panel, block_c, ldc, accumulate, bias, activation,
-                               block_sums);
+                               block_sums, 0);
     }
 }

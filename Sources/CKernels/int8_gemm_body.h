@@ -121,6 +121,54 @@ NLU_INT8_AVX2_BLOCK(int8_avx2_rows, NLU_INT8_AVX2_ROWS, 0)
 NLU_INT8_AVX2_BLOCK(int8_avx2_row, 1, 0)
 NLU_INT8_AVX2_BLOCK(int8_avx2_unsigned_rows, NLU_INT8_AVX2_ROWS, 1)
 NLU_INT8_AVX2_BLOCK(int8_avx2_unsigned_row, 1, 1)
+
+// AVX-VNNI (the VEX form of vpdpbusd: Intel client cores since Alder Lake, Sapphire Rapids, Zen 5)
+// on CPUs without AVX-512: four u8 × s8 products into each int32 lane in one instruction, no int16
+// step, so 8-bit weights and unsigned activations as the AVX-512 VNNI block, 256 bits at a time.
+// Its own target (and not inlined): the rest of the level runs on AVX2 CPUs without it. Two rows:
+// 8 accumulators, B's group in 4 registers, the broadcast row (14 ymm).
+// NLUKIT_EMULATE_AVX_VNNI (scripts/tests only) replaces the instruction by an exact AVX2 sum, so
+// that the block, its +128 correction and the dispatch to it are tested on CPUs without it.
+#ifdef NLUKIT_EMULATE_AVX_VNNI
+#define NLU_AVXVNNI_TARGET __attribute__((target("avx2,fma"), noinline))
+NLU_AVXVNNI_TARGET static inline __m256i nlu_dpbusd256(__m256i acc, __m256i x, __m256i w) {
+    const __m256i low_mask = _mm256_set1_epi16(0xff);
+    // Bytes 2i and 2i+1 as int16 (x zero-extended, w sign-extended), pairs summed into int32.
+    const __m256i x_even = _mm256_and_si256(x, low_mask), x_odd = _mm256_srli_epi16(x, 8);
+    const __m256i w_even = _mm256_srai_epi16(_mm256_slli_epi16(w, 8), 8), w_odd = _mm256_srai_epi16(w, 8);
+    const __m256i even = _mm256_madd_epi16(x_even, w_even), odd = _mm256_madd_epi16(x_odd, w_odd);
+    return _mm256_add_epi32(acc, _mm256_add_epi32(even, odd));
+}
+#else
+#define NLU_AVXVNNI_TARGET __attribute__((target("avx2,fma,avxvnni"), noinline))
+#define nlu_dpbusd256(acc, x, w) _mm256_dpbusd_avx_epi32(acc, x, w)
+#endif
+#define NLU_INT8_AVXVNNI_BLOCK(NAME, ROWS)                                                                \
+    NLU_AVXVNNI_TARGET static void NLU_NAME(NAME)(const int8_t *a, long lda, long groups, const int8_t *panel, \
+                                                  const int32_t *column_sums, int32_t *out) {             \
+        __m256i acc[ROWS][4];                                                                             \
+        for (int v = 0; v < 4; v++) {                                                                     \
+            const __m256i start = _mm256_sub_epi32(_mm256_setzero_si256(),                                \
+                _mm256_slli_epi32(_mm256_loadu_si256((const __m256i *)(column_sums + 8 * v)), 7));         \
+            for (int r = 0; r < ROWS; r++) acc[r][v] = start;                                             \
+        }                                                                                                 \
+        for (long g = 0; g < groups; g++) {                                                               \
+            const int8_t *b = panel + g * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP;                       \
+            __m256i w[4];                                                                                 \
+            for (int v = 0; v < 4; v++) w[v] = _mm256_load_si256((const __m256i *)(b + 32 * v));         \
+            for (int r = 0; r < ROWS; r++) {                                                              \
+                int32_t four;                                                                             \
+                memcpy(&four, a + r * lda + g * NLUKIT_INT8_K_GROUP, 4);                                  \
+                const __m256i x = _mm256_set1_epi32(four);                                                \
+                for (int v = 0; v < 4; v++) acc[r][v] = nlu_dpbusd256(acc[r][v], x, w[v]);               \
+            }                                                                                             \
+        }                                                                                                 \
+        for (int r = 0; r < ROWS; r++)                                                                    \
+            for (int v = 0; v < 4; v++)                                                                   \
+                _mm256_storeu_si256((__m256i *)(out + r * NLUKIT_PANEL_WIDTH + 8 * v), acc[r][v]);        \
+    }
+NLU_INT8_AVXVNNI_BLOCK(int8_avxvnni_rows, NLU_INT8_AVX2_ROWS)
+NLU_INT8_AVXVNNI_BLOCK(int8_avxvnni_row, 1)
 #endif
 
 #if NLU_LEVEL == 2
@@ -161,7 +209,8 @@ NLU_INT8_VNNI_BLOCK(1)
 
 // The GEMM over panels [first_panel, end_panel) of rows [0, m). Level 2 is only called for
 // unsigned activations on a CPU with VNNI; level 1 takes signed ones (8-bit weights) or unsigned
-// ones (7-bit weights only: nlukit_int8_gemm checks); the portable level takes both.
+// ones (7-bit weights, or any with `avx_vnni`: nlukit_int8_gemm checks); the portable level takes
+// both. `avx_vnni` (level 1 only) runs the AVX-VNNI block, for unsigned activations.
 #if NLU_LEVEL == 2
 NLU_VNNI_TARGET
 #else
@@ -170,7 +219,7 @@ NLU_TARGET
 static void NLU_NAME(int8_gemm)(const int8_t *a, long lda, const float *a_scales, int unsigned_activations, long m,
                                 long k, const int8_t *packed, const float *w_scales, const int32_t *column_sums,
                                 long n, long first_panel, long end_panel, float *c, long ldc, int accumulate,
-                                const float *bias, int activation, int32_t *sums) {
+                                const float *bias, int activation, int32_t *sums, int avx_vnni) {
     const long groups = nlukit_int8_padded_inner(k) / NLUKIT_INT8_K_GROUP;
     const long panel_bytes = groups * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP;
     int32_t block[8 * NLUKIT_PANEL_WIDTH] __attribute__((aligned(64)));
@@ -194,14 +243,18 @@ static void NLU_NAME(int8_gemm)(const int8_t *a, long lda, const float *a_scales
         }
 #elif NLU_LEVEL == 1
         for (; row + NLU_INT8_AVX2_ROWS <= m; row += NLU_INT8_AVX2_ROWS) {
-            if (unsigned_activations)
+            if (avx_vnni)
+                NLU_NAME(int8_avxvnni_rows)(a + row * lda, lda, groups, panel, column_sums + column, block);
+            else if (unsigned_activations)
                 NLU_NAME(int8_avx2_unsigned_rows)(a + row * lda, lda, groups, panel, column_sums + column, block);
             else
                 NLU_NAME(int8_avx2_rows)(a + row * lda, lda, groups, panel, column_sums + column, block);
             NLU_STORE_ROWS(NLU_INT8_AVX2_ROWS)
         }
         for (; row < m; row++) {
-            if (unsigned_activations)
+            if (avx_vnni)
+                NLU_NAME(int8_avxvnni_row)(a + row * lda, lda, groups, panel, column_sums + column, block);
+            else if (unsigned_activations)
                 NLU_NAME(int8_avx2_unsigned_row)(a + row * lda, lda, groups, panel, column_sums + column, block);
             else
                 NLU_NAME(int8_avx2_row)(a + row * lda, lda, groups, panel, column_sums + column, block);
@@ -216,5 +269,6 @@ static void NLU_NAME(int8_gemm)(const int8_t *a, long lda, const float *a_scales
 #undef NLU_STORE_ROWS
     }
     (void)unsigned_activations;
+    (void)avx_vnni;
 }
 #undef NLU_ROUND

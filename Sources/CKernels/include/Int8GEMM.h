@@ -33,13 +33,13 @@ void nlukit_int8_pack(const float *w, long ldw, long k, long n, int weight_limit
                       int32_t *column_sums);
 
 /// The weight limit the fastest INT8 block of the current CPU level wants: 63 where it has no int8
-/// dot product (AVX2, and AVX-512 without VNNI: vpmaddubsw's int16 pair sums stay exact for
-/// unsigned activations only with 7-bit weights), else 127.
+/// dot product (AVX2 without AVX-VNNI, and AVX-512 without VNNI or AVX-VNNI: vpmaddubsw's int16
+/// pair sums stay exact for unsigned activations only with 7-bit weights), else 127.
 int nlukit_int8_weight_limit(void);
 
 /// 1 when the INT8 GEMM at the current CPU level wants its activations stored unsigned
-/// (q + 128: AVX-512 VNNI's u8 × s8 products, and AVX2 with weights packed at limit 63), else 0
-/// (signed q).
+/// (q + 128: AVX-512 VNNI's and AVX-VNNI's u8 × s8 products, and AVX2 with weights packed at
+/// limit 63), else 0 (signed q).
 int nlukit_int8_unsigned_activations(int weight_limit);
 
 /// Quantizes m rows of k floats (row i at x + i·ldx) one scale per row: scales[i] = max|x_i| / 127,

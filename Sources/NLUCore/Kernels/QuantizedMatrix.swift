@@ -56,7 +56,7 @@ public final class QuantizedMatrix: @unchecked Sendable {
     }
 
     /// The weight limit the current CPU level's fastest INT8 block wants: 63 without an int8 dot
-    /// product (AVX2; AVX-512 without VNNI), else 127.
+    /// product (AVX2 without AVX-VNNI; AVX-512 without either VNNI), else 127.
     public static var preferredWeightLimit: Int { Int(nlukit_int8_weight_limit()) }
 
     deinit {
