@@ -5,7 +5,8 @@
 # GEMM block plus the compiler's NEON code for the vector-extension kernels. Each checks the
 # kernels against scalar double-precision references (tolerances in the test file).
 #
-# Proves: the C kernels compile for arm64 with clang, and give results within tolerance there.
+# Proves: the C kernels compile for arm64 with clang, and give results within tolerance there, with
+# and without the dot-product extension (the SDOT INT8 block).
 # Does not prove: anything about speed (qemu emulates), the Swift package's build for macOS or
 # iOS (no Apple SDK here), or Accelerate (BLAS.swift's `#if canImport(Accelerate)` path).
 #
@@ -52,4 +53,10 @@ clang --target=aarch64-linux-gnu --gcc-toolchain=/usr -static "${flags[@]}" -o "
 # The NEON GEMM block must be what ran: its lane FMAs are in the binary.
 lanes=$(llvm-objdump -d "$out/arm64" 2>/dev/null | grep -c 'fmla.*\.s\[' || aarch64-linux-gnu-objdump -d "$out/arm64" | grep -c 'fmla.*\.s\[')
 [ "$lanes" -ge 64 ] || { echo "the arm64 build has $lanes lane FMAs: the NEON block was not compiled" >&2; exit 1; }
-qemu-aarch64 "$out/arm64"
+# The SDOT INT8 block too; then the checks again on a core without the dot-product extension
+# (Cortex-A57), where the INT8 GEMM must take the plain loops.
+dots=$(llvm-objdump -d --mattr=+dotprod "$out/arm64" 2>/dev/null | grep -cP '\tsdot\t' || aarch64-linux-gnu-objdump -d "$out/arm64" | grep -cP '\tsdot\t')
+[ "$dots" -ge 8 ] || { echo "the arm64 build has $dots SDOT instructions: the dot-product block was not compiled" >&2; exit 1; }
+qemu-aarch64 -cpu max "$out/arm64"
+echo "== arm64 under qemu-aarch64, Cortex-A57 (no dot product)"
+qemu-aarch64 -cpu cortex-a57 "$out/arm64"

@@ -4,6 +4,13 @@
 #include <string.h>
 #if defined(__x86_64__)
 #include <immintrin.h>  // the AVX2 and AVX-512 VNNI blocks
+#elif defined(__aarch64__)
+#include <arm_neon.h>  // the SDOT block
+#if defined(__linux__)
+#include <sys/auxv.h>
+#elif defined(__APPLE__)
+#include <sys/sysctl.h>
+#endif
 #endif
 
 // The INT8 GEMM and quantizer per CPU level (int8_gemm_body.h). AVX-512 VNNI is an extension
@@ -66,6 +73,19 @@ static int has_avx_vnni(void) {
 #endif
 }
 
+// arm64's dot-product extension (SDOT), from the kernel's hardware capabilities.
+static int has_sdot(void) {
+#if defined(__aarch64__) && defined(__linux__)
+    return (getauxval(AT_HWCAP) & (1ul << 20)) != 0;  // HWCAP_ASIMDDP
+#elif defined(__aarch64__) && defined(__APPLE__)
+    int value = 0;
+    size_t size = sizeof value;
+    return sysctlbyname("hw.optional.arm.FEAT_DotProd", &value, &size, NULL, 0) == 0 && value == 1;
+#else
+    return 0;
+#endif
+}
+
 // Level 1's 256-bit blocks run at level 1, and at level 2 on an AVX-512 CPU without VNNI
 // (Skylake-SP); there the AVX-VNNI block where the CPU has it, else the AVX2 block.
 static int runs_level1_blocks(void) {
@@ -119,6 +139,6 @@ void nlukit_int8_gemm(const int8_t *a, long lda, const float *a_scales, int unsi
 #endif
         nlu_baseline_int8_gemm(block_a, lda, block_scales, unsigned_activations, rows, k, packed, w_scales,
                                column_sums, n, first_panel, end_panel, block_c, ldc, accumulate, bias, activation,
-                               block_sums, 0);
+                               block_sums, !unsigned_activations && has_sdot());
     }
 }
