@@ -12,7 +12,8 @@
 #
 # On x86-64 it also runs the checks with NLUKIT_EMULATE_AVX_VNNI: the AVX-VNNI INT8 block (Intel
 # client cores since Alder Lake, Zen 5) with its instruction replaced by an exact AVX2 sum, so its
-# accumulation, +128 correction and dispatch are checked on CPUs without AVX-VNNI.
+# accumulation, +128 correction and dispatch are checked on CPUs without AVX-VNNI; and with
+# NLUKIT_TEST_WIDE_BLOCKS: the baseline level with the AVX-512 level's F32 row blocks (8, 4, 2, 1).
 #
 #     bash scripts/test-arm64-kernels.sh           # ~20 s; installs qemu-user and the arm64 cross files if missing
 #     bash scripts/test-arm64-kernels.sh --native  # this machine only (what scripts/test.sh runs): ~5 s
@@ -32,6 +33,9 @@ if [ "$(uname -m)" = "x86_64" ]; then
   echo "== native, AVX-VNNI block emulated"
   clang "${flags[@]}" -DNLUKIT_EMULATE_AVX_VNNI -o "$out/avx-vnni" "${sources[@]}" -lm -lpthread
   "$out/avx-vnni"
+  echo "== native, the AVX-512 level's row blocks at the baseline level"
+  clang "${flags[@]}" -DNLUKIT_TEST_WIDE_BLOCKS -o "$out/wide" "${sources[@]}" -lm -lpthread
+  "$out/wide"
 fi
 [ "$native_only" = 1 ] && exit 0
 

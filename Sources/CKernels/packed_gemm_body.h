@@ -2,8 +2,11 @@
 
 // Rows per register block of the generic block: two 16-float accumulators per row must fit the
 // level's vector registers. AVX2 has its own block (below).
-#if NLU_LEVEL == 2
-#define NLU_ROWS 8  // 32 zmm: 16 accumulators, B's row in 2, broadcasts
+#if NLU_LEVEL == 2 || (NLU_LEVEL == 0 && defined(NLUKIT_TEST_WIDE_BLOCKS))
+// 32 zmm: 16 accumulators, B's row in 2, broadcasts. NLUKIT_TEST_WIDE_BLOCKS (scripts/tests only)
+// gives the baseline level the same row blocks, so that their sequence (8, then 4, 2, 1 rows) is
+// checked on CPUs without AVX-512.
+#define NLU_ROWS 8
 #elif defined(__aarch64__)
 #define NLU_ROWS 2  // NEON remainder rows (the 4-row NEON block is below): 16 accumulators + B's row in 8
 #else
@@ -196,6 +199,13 @@ NLU_TARGET static void NLU_NAME(packed_gemm)(const float *a, long lda, long m, l
         for (; row + NLU_ROWS <= m; row += NLU_ROWS) NLU_BLOCK(NLU_ROWS)
 #else
         for (; row + NLU_ROWS <= m; row += NLU_ROWS) NLU_BLOCK(NLU_ROWS)
+#if NLU_ROWS >= 8
+        // Up to 7 rows are left by the 8-row blocks (any sequence length not a multiple of 8): 4 and
+        // then 2 of them share each load of B, where one row at a time reads B's two vectors for every
+        // two FMAs (bound by L2, as the AVX2 level's leftover rows were: see block_rest).
+        if (row + 4 <= m) { NLU_BLOCK(4) row += 4; }
+        if (row + 2 <= m) { NLU_BLOCK(2) row += 2; }
+#endif
 #endif
         for (; row < m; row++) NLU_BLOCK(1)
     }
