@@ -108,7 +108,7 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
     /// documents or search by vector; without one only keyword search works.
     ///
     /// - Throws: ``SearchError/notAnIndex(path:reason:)``, ``SearchError/newerSchema(path:found:supported:)``,
-    ///   ``SearchError/modelMismatch(index:given:)``, ``SearchError/storage(path:message:)``.
+    ///   ``SearchError/modelMismatch(path:index:given:)``, ``SearchError/storage(path:message:)``.
     public convenience init(url: String, embedder: (any TextEmbedder)? = nil) throws {
         try self.init(session: try PostgresSession(location: try PostgresLocation(url: url)), embedder: embedder)
     }
@@ -149,7 +149,7 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
             guard let model else {
                 throw SearchError.invalidArgument("\(location): the index is keyword-only (created without a model); it takes no embedder")
             }
-            guard model == embedder.identity else { throw SearchError.modelMismatch(index: model, given: embedder.identity) }
+            guard model == embedder.identity else { throw SearchError.modelMismatch(path: location.description, index: model, given: embedder.identity) }
         }
         self.session = session
         self.schema = schema

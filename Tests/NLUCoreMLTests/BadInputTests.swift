@@ -58,6 +58,13 @@ import Testing
         spec.specificationVersion = 99
         #expect(try loadError(spec) == .newerSpecificationVersion(99, newestSupported: 9))
         #expect(try loadError(spec)?.description == "the model needs Core ML specification version 99; this reader knows versions up to 9")
+        // Read from a file, the message names it (the fuzz harness found it did not).
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-newer-\(UUID()).mlmodel")
+        try spec.serializedData().write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(throws: CoreMLError.inFile(url.path, .newerSpecificationVersion(99, newestSupported: 9))) {
+            try CoreMLModel(contentsOf: url)
+        }
     }
 
     @Test func mlProgramIsRecognized() throws {

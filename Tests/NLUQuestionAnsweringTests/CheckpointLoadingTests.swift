@@ -35,6 +35,30 @@ import Testing
         }
     }
 
+    /// A size past its limit is refused before it sizes a loop or a table (the fuzz harness once
+    /// found `num_hidden_layers` 2^63 - 1 allocating one block per layer up front and aborting).
+    @Test func hugeOrNegativeSizesAreNamedNotAllocated() {
+        let cases: [(key: String, value: String, field: String)] = [
+            ("num_hidden_layers", "9223372036854775807", "layer count"), ("vocab_size", "4611686018427387904", "vocab_size"),
+            ("hidden_size", "1099511627776", "hidden size"), ("intermediate_size", "-3", "intermediate size"),
+            ("max_position_embeddings", "2097152", "max_position_embeddings"), ("num_attention_heads", "4096", "attention heads"),
+            ("type_vocab_size", "70000", "type_vocab_size"),
+        ]
+        for (key, value, field) in cases {
+            let json = #"{"model_type": "bert", "\#(key)": \#(value)}"#
+            #expect(throws: BertConfigurationError.self, "\(key) \(value)") {
+                try JSONDecoder().decode(BertConfiguration.self, from: Data(json.utf8))
+            }
+            do {
+                _ = try JSONDecoder().decode(BertConfiguration.self, from: Data(json.utf8))
+            } catch let error as BertConfigurationError {
+                #expect("\(error)".contains(field), "\(error)")
+            } catch {
+                Issue.record("\(key): \(error)")
+            }
+        }
+    }
+
     @Test func checkpointWithoutModelTypeUsesArchitectures() throws {
         let directory = try QAFixtures.temporaryCopy(of: "bert-tiny")
         defer { QAFixtures.remove(directory) }

@@ -136,8 +136,10 @@ struct PostgresIndexTests {
         // A second create in the same schema is refused; another model's embedder too.
         #expect(throws: SearchError.self) { try PostgresDocumentIndex.create(url: index.location, embedder: embedder) }
         let other = try HashingEmbedder(dimension: 16)
-        #expect(throws: SearchError.modelMismatch(index: embedder.identity, given: other.identity)) {
-            try PostgresDocumentIndex(url: Self.serverURL! + "?" + index.location.split(separator: "?")[1], embedder: other)
+        let reopened = Self.serverURL! + "?" + index.location.split(separator: "?")[1]
+        #expect(throws: SearchError.modelMismatch(path: try PostgresDocumentIndex(url: reopened).location.description,
+                                                  index: embedder.identity, given: other.identity)) {
+            try PostgresDocumentIndex(url: reopened, embedder: other)
         }
         #expect(throws: SearchError.invalidArgument("k must be in 1...\(SearchOptions.maximumK), got 0")) {
             try index.search("x", embedding: nil, options: SearchOptions(k: 0, mode: .keyword))

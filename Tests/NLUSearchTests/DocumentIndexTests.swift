@@ -159,6 +159,7 @@ func temporaryIndexURL() throws -> URL {
         let other = CompassEmbedder(identity: EmbedderIdentity(name: "compass", dimension: 3, revision: "2"))
         let error = #expect(throws: SearchError.self) { try DocumentIndex(at: url, embedder: other) }
         #expect("\(error!)".contains("revision 1") && "\(error!)".contains("revision 2"))
+        #expect("\(error!)".hasPrefix(url.path + ": "), "the message names the index file: \(error!)")
         // Without an embedder, keyword search works and vector search says what it needs.
         let keywordOnly = try DocumentIndex(at: url)
         #expect(try !keywordOnly.search("north", options: SearchOptions(k: 1, mode: .keyword)).isEmpty)

@@ -19,7 +19,7 @@ enum SpecificationReader {
             let wrapped = url.appendingPathComponent("Data/com.apple.CoreML/model.mlmodel")
             if FileManager.default.fileExists(atPath: wrapped.path) {
                 let spec = try read(contentsOf: wrapped)
-                if case .mlProgram = spec.type { throw CoreMLError.mlProgram }
+                if case .mlProgram = spec.type { throw CoreMLError.inFile(path, .mlProgram) }
                 return spec
             }
             throw CoreMLError.unreadableFile(path, reason: "is a directory, expected a .mlmodel file")
@@ -34,7 +34,16 @@ enum SpecificationReader {
         } catch {
             throw CoreMLError.unreadableFile(path, reason: error.localizedDescription)
         }
-        return try decode(data, path: path)
+        do {
+            return try decode(data, path: path)
+        } catch let error as CoreMLError {
+            // decode's own errors name the path; the version checks (which also run on bytes
+            // without a file) do not.
+            switch error {
+            case .notAModel, .unreadableFile, .inFile: throw error
+            default: throw CoreMLError.inFile(path, error)
+            }
+        }
     }
 
     /// Decodes and sanity-checks a model. swift-protobuf checks every length prefix against the bytes that remain

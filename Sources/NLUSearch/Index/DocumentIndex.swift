@@ -77,7 +77,7 @@ public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
     ///
     /// - Throws: ``SearchError/notAnIndex(path:reason:)`` (missing file, not SQLite, not an
     ///   index), ``SearchError/newerSchema(path:found:supported:)``,
-    ///   ``SearchError/modelMismatch(index:given:)``.
+    ///   ``SearchError/modelMismatch(path:index:given:)``.
     public convenience init(at url: URL, embedder: (any TextEmbedder)? = nil, readOnly: Bool = false) throws {
         let path = url.path
         var isDirectory: ObjCBool = false
@@ -113,7 +113,7 @@ public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
             guard let model = settings.model else {
                 throw SearchError.invalidArgument("\(path): the index is keyword-only (created without a model); it takes no embedder")
             }
-            guard model == embedder.identity else { throw SearchError.modelMismatch(index: model, given: embedder.identity) }
+            guard model == embedder.identity else { throw SearchError.modelMismatch(path: path, index: model, given: embedder.identity) }
         }
         self.path = path
         self.database = database

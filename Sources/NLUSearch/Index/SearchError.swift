@@ -10,7 +10,7 @@ public enum SearchError: Error, Equatable, CustomStringConvertible, LocalizedErr
     /// `create` was asked for a path where a file already is.
     case alreadyExists(path: String)
     /// The embedder's identity differs from the one the index was built with.
-    case modelMismatch(index: EmbedderIdentity, given: EmbedderIdentity)
+    case modelMismatch(path: String, index: EmbedderIdentity, given: EmbedderIdentity)
     /// Vector or hybrid search (or adding to an index with vectors) without an embedder.
     case embedderRequired(String)
     /// Vector search on an index created without an embedding model.
@@ -30,8 +30,8 @@ public enum SearchError: Error, Equatable, CustomStringConvertible, LocalizedErr
         case let .newerSchema(path, found, supported):
             return "\(path): the index has schema version \(found), newer than this NLUKit reads (\(supported)); upgrade NLUKit"
         case let .alreadyExists(path): return "\(path): a file is already there; an index is only created where nothing is"
-        case let .modelMismatch(index, given):
-            return "the index was built with \(index), not \(given): vectors of different models cannot be compared"
+        case let .modelMismatch(path, index, given):
+            return "\(path): the index was built with \(index), not \(given): vectors of different models cannot be compared"
         case let .embedderRequired(what): return what
         case let .noVectors(path): return "\(path): the index has no embedding model, so only keyword search is possible"
         case let .invalidDocument(id, reason): return "document \"\(id)\": \(reason)"

@@ -97,6 +97,14 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
         init?(intValue: Int) { nil }
     }
 
+    /// The largest sizes a configuration may give, far above any published encoder (BERT-large: 24
+    /// layers, hidden 1024; XLM-R: 250,002 tokens; long-context encoders: 8,192-32,768 positions):
+    /// they bound the loops and allocations a size drives (one per layer, tables of size × hidden)
+    /// before the checkpoint's tensors are read, so that a corrupt `num_hidden_layers` of 2^63 is an
+    /// error naming the field and not an allocation of exabytes.
+    public static let sizeLimits = (vocabulary: 1 << 24, hidden: 1 << 16, layers: 1 << 10, heads: 1 << 10,
+                                    intermediate: 1 << 18, positions: 1 << 20, smallTables: 1 << 16)
+
     /// Decodes `config.json`, applying `transformers`' defaults.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
@@ -160,14 +168,23 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
         try validate()
     }
 
-    /// Checks that the sizes are positive and the hidden size splits evenly into heads.
+    /// Checks that the sizes are positive and within ``sizeLimits``, and that the hidden size splits
+    /// evenly into heads.
     public func validate() throws {
-        let sizes: [(String, Int)] = [("vocab_size", vocabularySize), ("hidden size", hiddenSize),
-                                      ("layer count", layerCount), ("attention heads", attentionHeadCount),
-                                      ("intermediate size", intermediateSize),
-                                      ("max_position_embeddings", maxPositionEmbeddings)]
-        for (field, size) in sizes where size <= 0 {
-            throw BertConfigurationError.unsupportedValue(field: field, value: String(size), supported: "a positive number")
+        let sizes: [(String, Int, Int)] = [("vocab_size", vocabularySize, Self.sizeLimits.vocabulary),
+                                           ("hidden size", hiddenSize, Self.sizeLimits.hidden),
+                                           ("layer count", layerCount, Self.sizeLimits.layers),
+                                           ("attention heads", attentionHeadCount, Self.sizeLimits.heads),
+                                           ("intermediate size", intermediateSize, Self.sizeLimits.intermediate),
+                                           ("max_position_embeddings", maxPositionEmbeddings, Self.sizeLimits.positions)]
+        for (field, size, limit) in sizes where size <= 0 || size > limit {
+            throw BertConfigurationError.unsupportedValue(field: field, value: String(size),
+                                                          supported: "a positive number up to \(limit)")
+        }
+        for (field, size) in [("type_vocab_size", typeVocabularySize), ("relative_attention_num_buckets", relativeAttentionBucketCount)]
+        where size < 0 || size > Self.sizeLimits.smallTables {
+            throw BertConfigurationError.unsupportedValue(field: field, value: String(size),
+                                                          supported: "0 up to \(Self.sizeLimits.smallTables)")
         }
         if positionsFollowPadding {
             guard paddingIndex >= 0, paddingIndex < maxPositionEmbeddings - 1 else {
