@@ -14,6 +14,19 @@ import Testing
         #expect(throws: SentenceEmbedderError.notAModel(path: nowhere.path)) { try SentenceEmbedder(modelDirectory: nowhere) }
     }
 
+    /// Without sentence_bert_config.json the tokenizer's model_max_length bounds the input; one too
+    /// short for [CLS] and [SEP] is an error at load, not a trap at the first text.
+    @Test func aMaximumLengthWithoutRoomForTextIsRefused() throws {
+        let configURL = EmbeddingFixtures.model.appendingPathComponent("tokenizer_config.json")
+        var tokenizerConfig = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: configURL)) as? [String: Any])
+        tokenizerConfig["model_max_length"] = 2
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: tokenizerConfig), as: UTF8.self)
+        let directory = try EmbeddingFixtures.variant(["sentence_bert_config.json": nil, "tokenizer_config.json": text])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let error = #expect(throws: SentenceEmbedderError.self) { try SentenceEmbedder(modelDirectory: directory) }
+        #expect(error?.description.contains("the longest input is 2 tokens") == true, "\(String(describing: error))")
+    }
+
     @Test func unsupportedModuleIsNamed() throws {
         let directory = try EmbeddingFixtures.variant([
             "modules.json": EmbeddingFixtures.modulesJSON([("Pooling", "1_Pooling"), ("LSTM", "2_LSTM")]),

@@ -106,10 +106,17 @@ import Testing
     @Test func missingWrongShapeAndUnusedTensorsAreNamed() throws {
         let missing = try rewriteWeights(of: "bert-tiny") { $0["bert.encoder.layer.1.output.dense.bias"] = nil }
         defer { QAFixtures.remove(missing) }
-        #expect(throws: CheckpointError.missingTensor(name: "bert.encoder.layer.1.output.dense.bias",
-                                                      file: missing.appendingPathComponent("model.safetensors").path)) {
+        #expect(throws: CheckpointError.missingLayerTensor(name: "bert.encoder.layer.1.output.dense.bias", layer: 1, layers: 2,
+                                                           file: missing.appendingPathComponent("model.safetensors").path)) {
             try BertQAModel(modelDirectory: missing)
         }
+        // A layer count above the checkpoint's: the message names config.json beside the weights file.
+        let deeper = try QAFixtures.temporaryCopy(of: "bert-tiny")
+        defer { QAFixtures.remove(deeper) }
+        try editConfig(deeper) { $0["num_hidden_layers"] = 3 }
+        let error = #expect(throws: CheckpointError.self) { try BertQAModel(modelDirectory: deeper) }
+        #expect("\(error!)".contains("missing tensor 'bert.encoder.layer.2.") && "\(error!)".contains("(config.json gives 3 layers)"),
+                "\(error!)")
         let wrong = try rewriteWeights(of: "bert-tiny") { $0["qa_outputs.weight"] = Tensor(shape: [3, 32]) }
         defer { QAFixtures.remove(wrong) }
         #expect(throws: CheckpointError.wrongShape(name: "qa_outputs.weight", expected: [2, 32], actual: [3, 32],

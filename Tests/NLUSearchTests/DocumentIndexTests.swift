@@ -184,6 +184,19 @@ func temporaryIndexURL() throws -> URL {
         #expect("\(plain!)".contains("index_info"))
     }
 
+    /// A value of the wrong type where a number belongs (an index edited by hand, or damaged) is an
+    /// error naming the file in every search mode, not a trap in the row decoder (the fuzz harness
+    /// found `row[i]` aborting on a NULL chunk number).
+    @Test func aWrongTypeInTheFileIsAnErrorNotATrap() throws {
+        let (_, url) = try makeIndex()
+        try DatabaseQueue(path: url.path).write { db in try db.execute(sql: "UPDATE chunks SET position = 'p' || position, start = 'x'") }
+        let index = try DocumentIndex(at: url, embedder: CompassEmbedder())
+        for mode in [SearchMode.keyword, .vector, .hybrid] {
+            let error = #expect(throws: SearchError.self, "\(mode)") { try index.search("north", options: SearchOptions(k: 2, mode: mode)) }
+            #expect("\(error.map { "\($0)" } ?? "")".hasPrefix(url.path), "\(mode): \(String(describing: error))")
+        }
+    }
+
     @Test func aNewerSchemaIsRefusedWithItsVersion() throws {
         let (_, url) = try makeIndex()
         try DatabaseQueue(path: url.path).writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 7") }

@@ -51,6 +51,13 @@ public struct SentenceEmbedder: Sendable {
         let positions = encoder.configuration.maxSequenceLength
         maxSequenceLength = min(sentenceConfig.max_seq_length ?? BertTokenizer.modelMaxLength(in: transformerDirectory) ?? positions,
                                 positions)
+        // [CLS] and [SEP] take 2 of them: truncating a text to a negative length would trap.
+        guard maxSequenceLength >= 3 else {
+            throw SentenceEmbedderError.invalidFile(
+                path: transformerDirectory.path,
+                reason: "the longest input is \(maxSequenceLength) tokens (max_seq_length, else tokenizer_config.json's "
+                    + "model_max_length, at most config.json's position count \(positions)), which leaves no room for text (expected at least 3)")
+        }
         lowercasesInput = sentenceConfig.do_lower_case ?? false
         let hiddenSize = encoder.configuration.hiddenSize
 

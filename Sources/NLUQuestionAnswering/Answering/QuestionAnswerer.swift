@@ -204,8 +204,12 @@ struct WindowSettings {
             throw QuestionAnsweringError.invalidOption(name: "max question length", reason: "must be between 1 and 100000, got \(options.maxQuestionLength)")
         }
         guard maxSequenceLength >= 4, maxSequenceLength <= positions else {
+            // A window the caller did not give comes from the checkpoint's files: name them.
+            let origin = options.maxSequenceLength == nil
+                ? " (the default window: tokenizer_config.json's model_max_length, at most 384 and config.json's positions; give a max sequence length)"
+                : ""
             throw QuestionAnsweringError.invalidOption(
-                name: "max sequence length", reason: "must be between 4 and the model's \(positions) positions, got \(maxSequenceLength)")
+                name: "max sequence length", reason: "must be between 4 and the model's \(positions) positions, got \(maxSequenceLength)\(origin)")
         }
         guard stride >= 0, stride <= maxSequenceLength else {
             let window = options.maxSequenceLength == nil ? "the default max sequence length \(maxSequenceLength)" : "the max sequence length \(maxSequenceLength)"

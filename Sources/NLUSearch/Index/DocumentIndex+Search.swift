@@ -87,7 +87,10 @@ extension DocumentIndex {
                 arguments.append(limit)
                 return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
                     // FTS5's bm25() is negated so that better matches sort first; we report it positive.
-                    Candidate(number: row[0], key: ChunkKey(documentID: row[1], position: row[2]), score: -(row[3] as Double))
+                    // decode(atIndex:) throws where row[i] would trap on a NULL or a wrong type (a hand-edited file).
+                    Candidate(number: try row.decode(atIndex: 0),
+                              key: ChunkKey(documentID: try row.decode(atIndex: 1), position: try row.decode(atIndex: 2)),
+                              score: -(try row.decode(Double.self, atIndex: 3)))
                 }
             }
         }
@@ -149,8 +152,8 @@ extension DocumentIndex {
                     ORDER BY d.id, c.position
                     """)
                 while let row = try rows.next() {
-                    let number: Int64 = row[0]
-                    let key = ChunkKey(documentID: row[1], position: row[2])
+                    let number: Int64 = try row.decode(atIndex: 0)
+                    let key = ChunkKey(documentID: try row.decode(atIndex: 1), position: try row.decode(atIndex: 2))
                     // Read the BLOB in place; a vector of the wrong size means the file was edited by hand.
                     let ok = try row.withUnsafeData(atIndex: 3) { data -> Bool in
                         guard let data, data.count == model.dimension * 4 else { return false }
@@ -189,12 +192,14 @@ extension DocumentIndex {
                                  arguments: StatementArguments(candidates.map(\.number)))
             }
         }
-        var byNumber: [Int64: Row] = [:]
-        for row in rows { byNumber[row[0]] = row }
-        return candidates.compactMap { candidate in
-            guard let row = byNumber[candidate.number] else { return nil }
-            return SearchResult(documentID: candidate.key.documentID, chunk: candidate.key.position, score: candidate.score,
-                                start: row[1], end: row[2], text: row[3])
+        return try Self.storage(path) {
+            var byNumber: [Int64: Row] = [:]
+            for row in rows { byNumber[try row.decode(atIndex: 0)] = row }
+            return try candidates.compactMap { candidate in
+                guard let row = byNumber[candidate.number] else { return nil }
+                return SearchResult(documentID: candidate.key.documentID, chunk: candidate.key.position, score: candidate.score,
+                                    start: try row.decode(atIndex: 1), end: try row.decode(atIndex: 2), text: try row.decode(atIndex: 3))
+            }
         }
     }
 }

@@ -23,8 +23,8 @@ enum IndexMigration {
         try db.execute(sql: "ALTER TABLE chunks ADD COLUMN keywords TEXT NOT NULL DEFAULT ''")
         let update = try db.makeStatement(sql: "UPDATE chunks SET keywords = ? WHERE number = ?")
         for row in chunks {
-            let number: Int64 = row[0]
-            let text: String = row[1]
+            let number: Int64 = try row.decode(atIndex: 0)
+            let text: String = try row.decode(atIndex: 1)
             try update.execute(arguments: [KeywordAnalyzer.analysedText(text), number])
         }
         for statement in IndexSchema.keywordStatements { try db.execute(sql: statement) }

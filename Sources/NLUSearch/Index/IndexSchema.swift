@@ -96,7 +96,9 @@ enum IndexSchema {
         if found > version { throw SearchError.newerSchema(path: path, found: found, supported: version) }
         var values: [String: String] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT key, value FROM index_info") {
-            if let key: String = row["key"], let value: String = row["value"] { values[key] = value }
+            if let key: String = try row.decode(forColumn: "key"), let value: String = try row.decode(forColumn: "value") {
+                values[key] = value
+            }
         }
         guard values["format"] == format, (oldestReadable...version).contains(found) else {
             throw SearchError.notAnIndex(path: path, reason: "index_info has no format \"\(format)\" with schema version \(oldestReadable)...\(version)")

@@ -64,8 +64,8 @@ extension BertTokenizer {
         options.continuingSubwordPrefix = try file.string("continuing_subword_prefix", in: model,
                                                           field: "model.continuing_subword_prefix") ?? "##"
         if let maxChars = model["max_input_chars_per_word"] {
-            guard let value = maxChars as? Int else {
-                throw BertTokenizerError.invalidFile(file: name, detail: "model.max_input_chars_per_word must be an integer")
+            guard let value = maxChars as? Int, value >= 1 else {
+                throw BertTokenizerError.invalidFile(file: name, detail: "model.max_input_chars_per_word must be an integer of at least 1, got \(maxChars)")
             }
             options.maxInputCharactersPerWord = value
         }

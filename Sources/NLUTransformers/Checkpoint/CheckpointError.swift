@@ -8,6 +8,9 @@ public enum CheckpointError: Error, Equatable, CustomStringConvertible, Localize
     case unreadableFile(path: String, reason: String)
     /// A tensor the architecture needs is not in the weights file.
     case missingTensor(name: String, file: String)
+    /// A tensor of one of the layers config.json asks for is not in the weights file (a layer count
+    /// larger than the checkpoint's, or a layer with a tensor missing).
+    case missingLayerTensor(name: String, layer: Int, layers: Int, file: String)
     /// A tensor has a shape other than the configuration implies.
     case wrongShape(name: String, expected: [Int], actual: [Int], file: String)
     /// The weights file holds tensors the architecture does not use (a sign of a different model).
@@ -21,6 +24,8 @@ public enum CheckpointError: Error, Equatable, CustomStringConvertible, Localize
             return "\(path): \(reason)"
         case let .missingTensor(name, file):
             return "\(file): missing tensor '\(name)'"
+        case let .missingLayerTensor(name, layer, layers, file):
+            return "\(file): missing tensor '\(name)' of layer \(layer) (config.json gives \(layers) layers)"
         case let .wrongShape(name, expected, actual, file):
             return "\(file): tensor '\(name)' has shape \(actual), expected \(expected) (the sizes config.json gives)"
         case let .unusedTensors(names, file):

@@ -26,8 +26,13 @@ package struct EncoderLayers: Sendable {
                                                 shape: [configuration.maxPositionEmbeddings, h])
         embeddingNorm = try NormWeights(tensors, "embeddings.LayerNorm", size: h)
         blocks = try (0..<configuration.layerCount).map { index in
-            try TransformerBlock(tensors, names: blockNames.prefixed(layerPrefix + "\(index)."),
-                                 configuration: configuration, precision: precision)
+            do {
+                return try TransformerBlock(tensors, names: blockNames.prefixed(layerPrefix + "\(index)."),
+                                            configuration: configuration, precision: precision)
+            } catch CheckpointError.missingTensor(let name, let file) {
+                // The layer count comes from config.json: name it beside the weights file.
+                throw CheckpointError.missingLayerTensor(name: name, layer: index, layers: configuration.layerCount, file: file)
+            }
         }
     }
 }
