@@ -43,6 +43,16 @@ import Testing
         let error = #expect(throws: CheckpointError.self) { try SQuADDataset(contentsOf: url) }
         #expect("\(error!)".contains("context"))
     }
+
+    /// A question or context of whitespace only is refused at load, naming the file and the question
+    /// (the fuzz harness found `qa evaluate` failing at that question without naming the file).
+    @Test func anEmptyQuestionOrContextNamesTheFile() throws {
+        for (question, context, expected) in [("  ", "The fox.", "the question is empty"), ("Who?", "\n", "its context is empty")] {
+            let json = #"{"data": [{"paragraphs": [{"context": "\#(context == "\n" ? "\\n" : context)", "qas": [{"id": "q1", "question": "\#(question)", "answers": []}]}]}]}"#
+            let error = #expect(throws: CheckpointError.self) { try SQuADDataset(data: Data(json.utf8), file: "dev.json") }
+            #expect(error == .unreadableFile(path: "dev.json", reason: "question 'q1': \(expected)"), "\(String(describing: error))")
+        }
+    }
 }
 
 /// BM25 paragraph search for long documents.

@@ -85,6 +85,11 @@ public struct SQuADDataset: Decodable, Sendable {
             throw CheckpointError.unreadableFile(
                 path: file, reason: "not SQuAD JSON: \(question)\(field.isEmpty ? "" : "field '\(field)': ")\(reason)")
         }
+        // What the answerer would refuse at that question, refused here where the file is known.
+        for item in questions where item.question.allSatisfy(\.isWhitespace) || item.context.allSatisfy(\.isWhitespace) {
+            let what = item.question.allSatisfy(\.isWhitespace) ? "the question is empty" : "its context is empty"
+            throw CheckpointError.unreadableFile(path: file, reason: "question '\(item.id)': \(what)")
+        }
     }
 
     /// The `id` of the question that holds `field` (a path such as `data[0].paragraphs[1].qas[2].answers`), if any.

@@ -42,15 +42,23 @@ struct QAEvaluateCommand: ParsableCommand {
     func run() throws {
         let answerer = try modelOptions.load()
         try reading.check(against: answerer)
-        var dataset = try SQuADDataset(data: Console.readData(path: squad), file: squad == "-" ? "standard input" : squad)
+        let file = squad == "-" ? "standard input" : squad
+        var dataset = try SQuADDataset(data: Console.readData(path: squad), file: file)
         if let limit { dataset.questions = Array(dataset.questions.prefix(limit)) }
         let total = dataset.questions.count
         var lastReport = Date()
-        let report = try SQuADEvaluation.evaluate(answerer, on: dataset, options: reading.answerOptions) { done in
-            if Date().timeIntervalSince(lastReport) > 2 {
-                Console.log("qa evaluate: \(done)/\(total)")
-                lastReport = Date()
+        let report: SQuADEvaluation.Report
+        do {
+            report = try SQuADEvaluation.evaluate(answerer, on: dataset, options: reading.answerOptions) { done in
+                if Date().timeIntervalSince(lastReport) > 2 {
+                    Console.log("qa evaluate: \(done)/\(total)")
+                    lastReport = Date()
+                }
             }
+        } catch let error as QuestionAnsweringError {
+            guard case .question = error else { throw error }
+            // One question of the file could not be answered (too long for the window, ...): name the file too.
+            throw InputError("\(file): \(error)")
         }
         if json {
             Console.print(QAJSON.string(Summary(exact_match: report.exactMatch, f1: report.f1, count: report.count,
