@@ -27,6 +27,7 @@ import tempfile
 import time
 
 import blas_env  # benchmarks/, the script's own folder, is on the path
+import scorecard
 import embeddings as embeddings_benchmark  # snips_sentences, resolve
 import qa as qa_benchmark  # build_model, synthetic_vocab
 
@@ -108,6 +109,8 @@ def main():
         for p in ("f32", "int8"):
             print(f"  {p:5s} 2 questions {best[(p, 2)]:.2f} s, 12 questions {best[(p, 12)]:.2f} s, "
                   f"per question {per_question[p] * 1e3:.0f} ms")
+        scorecard.record("int8", "nlu qa ask per question, INT8 speed-up over F32", per_question["f32"] / per_question["int8"],
+                         ">=", 1.8, level=args.level)
         print(f"  INT8 speed-up per question: {per_question['f32'] / per_question['int8']:.2f}x  (target >= 1.8x); "
               f"same best answer as F32 on {same} of 12 (random weights)")
 

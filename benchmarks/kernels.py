@@ -20,7 +20,8 @@ import subprocess
 import sys
 import time
 
-import blas_env  # benchmarks/, the script's own folder, is on the path
+import blas_env
+import scorecard  # benchmarks/, the script's own folder, is on the path
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -134,6 +135,9 @@ def print_packed(swift):
         shape = f"{row['m']}x{row['k']} . {row['k']}x{row['n']}"
         print(f"{shape:<28}{row['level']:>9}{row['gflops']:>10.1f}{row['percentOfPeak']:>7.0f}%"
               f"{blas[(row['m'], row['k'], row['n'])]:>10.1f}{row['ratioToOpenBLAS']:>7.2f}x")
+        scorecard.record("kernels", f"packed GEMM {shape} vs OpenBLAS", row["ratioToOpenBLAS"], ">=", 1.1, level=row["level"])
+        scorecard.record("kernels", f"packed GEMM {shape}, % of FMA peak", row["percentOfPeak"], ">=", 85,
+                         level=row["level"], unit="%")
     print("(packed: PackedMatrix.multiply, B packed once as a model's weights are; OpenBLAS: sgemm only above)")
     for row in swift.get("int8", []):
         shape = f"{row['m']}x{row['k']} . {row['k']}x{row['n']}"

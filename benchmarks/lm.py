@@ -30,6 +30,7 @@ if "--torch-passive" in sys.argv:
     os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
 import cpu_level  # noqa: E402  (benchmarks/, the script's own folder, is on the path)
 import blas_env  # noqa: E402
+import scorecard  # noqa: E402
 
 LEVEL = cpu_level.from_arguments()  # before blas_env and torch: they read the limits it sets
 
@@ -229,6 +230,8 @@ def main():
         print(f"    NLUKit  median {s['medianMicroseconds']:.0f} µs  mean {s['meanMicroseconds']:.0f} µs  (state checksum {s['stateChecksum']:.5f})")
         print(f"    PyTorch median {t['medianMicroseconds']:.0f} µs  mean {t['meanMicroseconds']:.0f} µs  (state checksum {t['stateChecksum']:.5f})")
         print(f"    ratio NLUKit/PyTorch (median latency): {s['medianMicroseconds'] / t['medianMicroseconds']:.2f}x  (target <= 0.3x, issue #13)")
+        scorecard.record("lm", f"{cell} single-step latency vs PyTorch", s["medianMicroseconds"] / t["medianMicroseconds"],
+                         "<=", 0.3, level=LEVEL)
         tr = training(workdir, args.steps, args.corpus, args.cell)
         s, t = tr["swift"], tr["torch"]
         if s["idChecksum"] != t["idChecksum"] or s["tokens"] != t["tokens"]:
@@ -238,6 +241,8 @@ def main():
         print(f"    NLUKit  {s['tokensPerSecond']:.0f} tokens/s  loss {s['firstLoss']:.4f} -> {s['lastLoss']:.4f}  validation loss {s['validationLoss']:.4f}")
         print(f"    PyTorch {t['tokensPerSecond']:.0f} tokens/s  loss {t['firstLoss']:.4f} -> {t['lastLoss']:.4f}  validation loss {t['validationLoss']:.4f}")
         print(f"    ratio NLUKit/PyTorch throughput: {s['tokensPerSecond'] / t['tokensPerSecond']:.2f}x  (target >= 1.5x, issue #13)")
+        scorecard.record("lm", f"character-{cell} training tokens/s vs PyTorch", s["tokensPerSecond"] / t["tokensPerSecond"],
+                         ">=", 1.5, level=LEVEL)
         diff = abs(s["validationLoss"] - t["validationLoss"]) / t["validationLoss"] * 100
         print(f"    validation loss difference: {diff:.2f}%  (target within 5%)")
     finally:

@@ -73,8 +73,9 @@ static int has_avx_vnni(void) {
 #endif
 }
 
-// arm64's dot-product extension (SDOT), from the kernel's hardware capabilities.
-static int has_sdot(void) {
+// arm64's dot-product extension (SDOT), from the kernel's hardware capabilities. Asked once: a
+// sysctl per product would cost more than a small one.
+static int query_sdot(void) {
 #if defined(__aarch64__) && defined(__linux__)
     return (getauxval(AT_HWCAP) & (1ul << 20)) != 0;  // HWCAP_ASIMDDP
 #elif defined(__aarch64__) && defined(__APPLE__)
@@ -84,6 +85,13 @@ static int has_sdot(void) {
 #else
     return 0;
 #endif
+}
+static int has_sdot(void) {
+    // -1 until asked; every thread computes the same answer, so a race only repeats the query.
+    static _Atomic int cached = -1;
+    int value = cached;
+    if (value < 0) cached = value = query_sdot();
+    return value;
 }
 
 // Level 1's 256-bit blocks run at level 1, and at level 2 on an AVX-512 CPU without VNNI
@@ -130,7 +138,7 @@ void nlukit_int8_gemm(const int8_t *a, long lda, const float *a_scales, int unsi
         }
         // Unsigned activations saturate vpmaddubsw with 8-bit weights: those take AVX-VNNI where the
         // CPU has it, else the portable loops.
-        const int avx_vnni = unsigned_activations && level >= 1 && has_avx_vnni();
+        const int avx_vnni = unsigned_activations && runs_avx_vnni_block();
         if (level >= 1 && (!unsigned_activations || weight_limit <= 63 || avx_vnni)) {
             nlu_avx2_int8_gemm(block_a, lda, block_scales, unsigned_activations, rows, k, packed, w_scales, column_sums, n, first_panel,
                                end_panel, block_c, ldc, accumulate, bias, activation, block_sums, avx_vnni);

@@ -53,6 +53,19 @@ if command -v python3 > /dev/null; then
   check "--level avx2 on an AVX-512 CPU" "Haswell avx2" "$actual"
   NLUKIT_CPUINFO="$work/zen3" python3 -c "$level_py; sys.argv += ['--level', 'avx512']; cpu_level.from_arguments()" 2>/dev/null
   check "--level avx512 on an AVX2-only CPU exits 2" 2 "$?"
+  # benchmarks/portable_speed.py runs qa, int8 and lm once more forced to avx2 on an AVX-512 CPU only.
+  speed_py="$level_py; import portable_speed; runs = portable_speed.commands(False, portable_speed.levels_to_measure(cpu_level.best_level()))"
+  for cpu in zen4:3 zen3:0; do
+    actual=$(NLUKIT_CPUINFO="$work/${cpu%%:*}" python3 -c "$speed_py; print(sum('--level' in c for _, c in runs))")
+    check "benchmarks/portable_speed.py runs forced to avx2 on ${cpu%%:*}" "${cpu#*:}" "$actual"
+  done
+  # benchmarks/scorecard.py: records only with NLUKIT_SCORECARD set; "<=" and ">=" decide met or MISSED.
+  card="$work/scorecard.jsonl"
+  NLUKIT_SCORECARD="$card" python3 -c "$level_py; import scorecard
+scorecard.record('qa', 'a', 0.85, '<=', 0.9); scorecard.record('int8', 'b', 1.7, '>=', 1.8); scorecard.record('kernels', 'c', 90, '>=', 85, unit='%')"
+  python3 -c "$level_py; import scorecard; scorecard.record('qa', 'not recorded', 1, '<=', 0.9)"
+  actual=$(python3 -c "$level_py; import scorecard; print(' '.join(l.split()[-1] for l in scorecard.table(scorecard.read('$card'))[1:]))")
+  check "benchmarks/scorecard.py verdicts" "met MISSED met" "$actual"
 fi
 
 # No benchmark or script picks a core by itself (a literal SkylakeX is what crashed AVX2 machines).
