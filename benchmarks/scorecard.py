@@ -39,7 +39,8 @@ def table(records):
     """The records as aligned text lines: benchmark, level, figure, value, target, met or MISSED."""
     lines = [f"{'benchmark':<11}{'level':<9}{'figure':<62}{'value':>9}  {'target':<9}result"]
     for r in records:
-        value = f"{r['value']:.2f}{r['unit']}" if r["unit"] == "x" else f"{r['value']:.0f}{r['unit']}"
+        # Three decimals for ratios: a 0.901x that misses 0.9 must not print as 0.90x.
+        value = f"{r['value']:.3f}{r['unit']}" if r["unit"] == "x" else f"{r['value']:.1f}{r['unit']}"
         target = f"{r['comparison']} {r['target']:g}{r['unit']}"
         lines.append(f"{r['benchmark']:<11}{(r['level'] or 'best'):<9}{r['figure'][:61]:<62}{value:>9}  {target:<9}"
                      f"{'met' if r['met'] else 'MISSED'}")
