@@ -20,9 +20,9 @@ import subprocess
 import sys
 import time
 
-import blas_env
+import blas_env  # benchmarks/, the script's own folder, is on the path
 import cpu_level
-import scorecard  # benchmarks/, the script's own folder, is on the path
+import scorecard
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -132,11 +132,12 @@ def print_packed(swift):
           + ", ".join(f"{level} {gflops:.1f} GFLOP/s" for level, gflops in peaks.items()))
     print(f"{'packed GEMM (GFLOP/s)':<28}{'level':>9}{'NLUKit':>10}{'% peak':>8}{'OpenBLAS':>10}{'ratio':>8}")
     blas = {(g["m"], g["k"], g["n"]): g["blasGflops"] for g in swift["gemm"]}
+    best_level = cpu_level.best_level()  # OpenBLAS runs the CPU's best kernels: a peer only at that level
     for row in swift.get("packed", []):
         shape = f"{row['m']}x{row['k']} . {row['k']}x{row['n']}"
         print(f"{shape:<28}{row['level']:>9}{row['gflops']:>10.1f}{row['percentOfPeak']:>7.0f}%"
               f"{blas[(row['m'], row['k'], row['n'])]:>10.1f}{row['ratioToOpenBLAS']:>7.2f}x")
-        if row["level"] == cpu_level.best_level():  # OpenBLAS runs the CPU's best kernels: a peer only at that level
+        if row["level"] == best_level:
             scorecard.record("kernels", f"packed GEMM {shape} vs OpenBLAS", row["ratioToOpenBLAS"], ">=", 1.1,
                              level=row["level"])
         scorecard.record("kernels", f"packed GEMM {shape}, % of FMA peak", row["percentOfPeak"], ">=", 85,

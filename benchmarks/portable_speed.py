@@ -16,9 +16,9 @@ machine it came from. Exit status 0 whether or not targets are met; 1 if a bench
     python3 benchmarks/portable_speed.py [--quick] [--skip-build] [--only qa,int8,...]
 
 --quick: fewer rounds and iterations everywhere, for a first look (277 s on a 2-core AMD EPYC Zen 3,
-where the full run took 392 s; INT8's two rounds are too few to trust). Needs the reference packages of scripts/reference-requirements.txt (torch,
-transformers, onnxruntime, openvino, tokenizers) and the real all-MiniLM-L6-v2 for int8.py's
-embedding half (scripts/install-minilm.sh; skipped without it).
+where the full run took 392 s; INT8's two rounds are too few to trust). Needs the reference packages
+of scripts/reference-requirements.txt (torch, transformers, onnxruntime, openvino, tokenizers) and the
+real all-MiniLM-L6-v2 for int8.py's embedding half (scripts/install-minilm.sh; skipped without it).
 """
 import argparse
 import os
