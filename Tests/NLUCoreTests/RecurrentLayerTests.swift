@@ -99,6 +99,58 @@ import Testing
         }
     }
 
+    /// A forward pass over token ids against the same pass over the looked-up rows (checked against
+    /// PyTorch above), within 1e-5: with a table smaller than the batch's tokens and no dropout
+    /// (the first layer projects the table once per token), with a larger table, and with
+    /// dropout (the looked-up rows, then their gradients scattered into the table's).
+    @Test(arguments: [RecurrentCell.lstm, .gru], [(vocabulary: 5, dropout: Float(0)), (40, 0), (5, 0.3)])
+    func tokensMatchLookedUpRows(cell: RecurrentCell, setup: (vocabulary: Int, dropout: Float)) throws {
+        var generator = SplitMix64(seed: 11)
+        let steps = 6, batch = 3, inputSize = 4, hiddenSize = 5
+        let network: any RecurrentNetwork = cell == .lstm
+            ? LSTM(inputSize: inputSize, hiddenSize: hiddenSize, layerCount: 2, using: &generator)
+            : GRU(inputSize: inputSize, hiddenSize: hiddenSize, layerCount: 2, using: &generator)
+        func random(_ shape: [Int]) -> Tensor<Float> {
+            Tensor(shape: shape, scalars: (0..<shape.reduce(1, *)).map { _ in Float.random(in: -1...1, using: &generator) })
+        }
+        let table = random([setup.vocabulary, inputSize])
+        let ids = Tensor<Int32>(shape: [steps, batch], scalars: (0..<(steps * batch)).map { _ in
+            Int32.random(in: 0..<Int32(setup.vocabulary), using: &generator)
+        })
+        let state = random(network.stateShape(batch: batch))
+        let outputGradient = random([steps, batch, hiddenSize])
+
+        var tokenGenerator = SplitMix64(seed: 3)
+        let tokens = network.forwardForTraining(tokens: ids, embedding: table, initialState: state,
+                                                dropout: setup.dropout, generator: &tokenGenerator)
+        let tokenGradients = network.backward(tokens.trace, outputGradient: outputGradient)
+        #expect(tokens.trace.foldsEmbedding == (setup.vocabulary < steps * batch && setup.dropout == 0))
+
+        // The same by hand: look up, drop out with the same generator, run on rows, scatter back.
+        var rowGenerator = SplitMix64(seed: 3)
+        var rows = Kernels.embedding(table, ids: ids)
+        var mask: Tensor<Float>? = nil
+        if setup.dropout > 0 { (rows, mask) = Dropout.apply(rows, probability: setup.dropout, generator: &rowGenerator) }
+        let plain = network.forwardForTraining(rows, initialState: state, dropout: setup.dropout, generator: &rowGenerator)
+        var rowGradient = network.backward(plain.trace, outputGradient: outputGradient)
+        if let mask { Dropout.backward(&rowGradient.input, mask: mask) }
+        var tableGradient = [Float](repeating: 0, count: setup.vocabulary * inputSize)
+        for (row, id) in ids.scalars.enumerated() {
+            for column in 0..<inputSize { tableGradient[Int(id) * inputSize + column] += rowGradient.input.scalars[row * inputSize + column] }
+        }
+
+        #expect(Self.maxDifference(tokens.output.scalars, plain.output.scalars) < 1e-5)
+        #expect(Self.maxDifference(tokens.finalState.scalars, plain.finalState.scalars) < 1e-5)
+        #expect(tokenGradients.input.shape == [setup.vocabulary, inputSize])
+        #expect(Self.maxDifference(tokenGradients.input.scalars, tableGradient) < 1e-5)
+        #expect(Self.maxDifference(tokenGradients.initialState.scalars, rowGradient.initialState.scalars) < 1e-5)
+        for (layer, expected) in zip(tokenGradients.layers, rowGradient.layers) {
+            for (tensor, reference) in zip(layer.tensors, expected.tensors) {
+                #expect(Self.maxDifference(tensor.scalars, reference.scalars) < 1e-5, "\(cell) \(setup)")
+            }
+        }
+    }
+
     /// Central differences on loss = Σ output·R + Σ finalState·S with respect to every weight of
     /// layer 0 and the input, against the analytic backward pass.
     @Test(arguments: [RecurrentCell.lstm, .gru]) func backwardMatchesNumericalGradient(cell: RecurrentCell) throws {

@@ -22,3 +22,18 @@ extension Kernels {
         return result
     }
 }
+
+extension Kernels {
+    /// The backward pass of ``embedding(_:ids:)`` over raw buffers: adds row `i` of `rows`
+    /// (`[count, width]`) to row `ids[i]` of `table` (`[vocabulary, width]`), so that repeated ids
+    /// sum. Every id must be in the table's range (the caller checked them for the forward pass).
+    static func addRows(_ rows: UnsafePointer<Float>, ids: UnsafePointer<Int32>, count: Int, width: Int,
+                        vocabulary: Int, into table: UnsafeMutablePointer<Float>) {
+        for position in 0..<count {
+            let id = Int(ids[position])
+            precondition(id >= 0 && id < vocabulary, "embedding id \(id) outside 0..<\(vocabulary)")
+            let source = rows + position * width, target = table + id * width
+            for column in 0..<width { target[column] += source[column] }
+        }
+    }
+}

@@ -3,13 +3,23 @@ import Foundation
 /// Runs a ``RecurrentNetwork`` layer by layer: allocates the per-layer buffers, applies
 /// inter-layer dropout, and calls the cell's kernels (``LSTM`` or ``GRU``) for each layer.
 enum RecurrentDriver {
+    /// What the bottom layer reads.
+    enum Input {
+        /// Feature rows `[T, B, inputSize]`.
+        case features(Tensor<Float>)
+        /// Token ids `[T, B]` looked up in an embedding table `[vocabulary, inputSize]`.
+        case tokens(Tensor<Int32>, table: Tensor<Float>)
+    }
+
     /// Pointers to one layer's forward buffers (all row-major, time-major).
     struct LayerForward {
         var steps: Int
         var batch: Int
         var inputSize: Int
         var hiddenSize: Int
-        var input: UnsafePointer<Float>              // [T, B, in]
+        var input: UnsafePointer<Float>              // [T, B, in], or the embedding table [V, in] with `tokens`
+        var tokens: UnsafePointer<Int32>? = nil      // [T, B] ids whose table rows are the input (folded embedding)
+        var vocabulary = 0                           // rows of the table `input` points to, with `tokens`
         var hidden: UnsafeMutablePointer<Float>      // [T + 1, B, H]; slot 0 holds the initial h
         var cells: UnsafeMutablePointer<Float>?      // LSTM: [T + 1, B, H]; slot 0 holds the initial c
         var gates: UnsafeMutablePointer<Float>       // [T, B, gates × H], activated
@@ -25,7 +35,7 @@ enum RecurrentDriver {
         var outputGradient: UnsafeMutablePointer<Float>  // [T, B, H]
         var hiddenGradient: UnsafeMutablePointer<Float>  // [B, H]: in d(final h), out d(initial h)
         var cellGradient: UnsafeMutablePointer<Float>?   // LSTM [B, H]: in d(final c), out d(initial c)
-        var inputGradient: UnsafeMutablePointer<Float>   // [T, B, in]
+        var inputGradient: UnsafeMutablePointer<Float>   // [T, B, in], or [V, in] (the table's) with `tokens`
         var inputWeight: UnsafeMutablePointer<Float>     // accumulated gradients
         var hiddenWeight: UnsafeMutablePointer<Float>
         var inputBias: UnsafeMutablePointer<Float>
@@ -33,24 +43,48 @@ enum RecurrentDriver {
     }
 
     static func run<Network: RecurrentNetwork>(
-        _ network: Network, input: Tensor<Float>, initialState: Tensor<Float>?, dropout: Float,
+        _ network: Network, input: Input, initialState: Tensor<Float>?, dropout: Float,
         generator: inout SplitMix64, keepTrace: Bool
     ) -> (output: Tensor<Float>, finalState: Tensor<Float>, trace: RecurrentTrace) {
-        precondition(input.rank == 3 && input.shape[2] == network.inputSize,
-                     "RNN input must be [T, B, \(network.inputSize)], got \(input.shape)")
-        let steps = input.shape[0], batch = input.shape[1], hiddenSize = network.hiddenSize
+        let steps: Int, batch: Int, hiddenSize = network.hiddenSize
+        var layerInput: Tensor<Float>
+        var tokens: Tensor<Int32>? = nil, folded = false, inputMask: Tensor<Float>? = nil, vocabulary = 0
+        switch input {
+        case let .features(features):
+            precondition(features.rank == 3 && features.shape[2] == network.inputSize,
+                         "RNN input must be [T, B, \(network.inputSize)], got \(features.shape)")
+            (steps, batch) = (features.shape[0], features.shape[1])
+            layerInput = features.contiguous()
+        case let .tokens(ids, table):
+            precondition(ids.rank == 2 && table.rank == 2 && table.shape[1] == network.inputSize,
+                         "RNN tokens must be [T, B] ids into a [vocabulary, \(network.inputSize)] table, got \(ids.shape), \(table.shape)")
+            (steps, batch) = (ids.shape[0], ids.shape[1])
+            tokens = ids.contiguous()
+            vocabulary = table.shape[0]
+            // Every occurrence of a token then has the same input, so the bottom layer can project the
+            // table once instead of every row (a character model: 3,200 rows of ~70 tokens) — unless
+            // dropout gives each occurrence its own mask.
+            folded = dropout == 0 && table.shape[0] < ids.count
+            if folded {
+                layerInput = table.contiguous()
+            } else {
+                layerInput = Kernels.embedding(table, ids: ids)
+                if dropout > 0 { (layerInput, inputMask) = Dropout.apply(layerInput, probability: dropout, generator: &generator) }
+            }
+        }
         let cell = Network.cell
         let stateShape = network.stateShape(batch: batch)
         let state = (initialState ?? Tensor(shape: stateShape)).contiguous()
         precondition(state.shape == stateShape, "RNN state must be \(stateShape), got \(state.shape)")
         let finalState = Tensor<Float>(shape: stateShape)
         var trace = RecurrentTrace(steps: steps, batch: batch)
+        trace.tokens = tokens
+        trace.foldsEmbedding = folded
+        trace.embeddingVocabulary = vocabulary
         let stepSize = batch * hiddenSize
-        var layerInput = input.contiguous()
-        var output = Tensor<Float>(shape: [steps, batch, hiddenSize])
 
         for (index, layer) in network.layers.enumerated() {
-            var mask: Tensor<Float>? = nil
+            var mask: Tensor<Float>? = index == 0 ? inputMask : nil
             if index > 0, dropout > 0 {
                 (layerInput, mask) = Dropout.apply(layerInput, probability: dropout, generator: &generator)
             }
@@ -62,14 +96,16 @@ enum RecurrentDriver {
             hidden.kernelPointer.update(from: stateBase, count: stepSize)
             if cell == .lstm { cells.kernelPointer.update(from: stateBase + stepSize, count: stepSize) }
 
+            let foldsHere = index == 0 && folded
             let buffers = LayerForward(
                 steps: steps, batch: batch, inputSize: index == 0 ? network.inputSize : hiddenSize, hiddenSize: hiddenSize,
-                input: layerInput.kernelPointer, hidden: hidden.kernelPointer,
+                input: layerInput.kernelPointer, tokens: foldsHere ? tokens?.kernelPointer : nil,
+                vocabulary: foldsHere ? layerInput.shape[0] : 0, hidden: hidden.kernelPointer,
                 cells: cell == .lstm ? cells.kernelPointer : nil, gates: gates.kernelPointer,
                 candidates: cell == .gru ? candidates.kernelPointer : nil,
                 inputWeight: layer.inputWeight.kernelPointer, hiddenWeight: layer.hiddenWeight.kernelPointer,
                 inputBias: layer.inputBias.kernelPointer, hiddenBias: layer.hiddenBias.kernelPointer)
-            withExtendedLifetime((layer, layerInput, state)) {
+            withExtendedLifetime((layer, layerInput, state, tokens)) {
                 switch cell {
                 case .lstm: LSTM.forwardLayer(buffers)
                 case .gru: GRU.forwardLayer(buffers)
@@ -90,8 +126,7 @@ enum RecurrentDriver {
             }
             layerInput = hidden.slice(1..<(steps + 1))
         }
-        output = layerInput
-        return (output, finalState, trace)
+        return (layerInput, finalState, trace)
     }
 
     static func backward<Network: RecurrentNetwork>(
@@ -116,7 +151,10 @@ enum RecurrentDriver {
             let layer = network.layers[index]
             let inputSize = index == 0 ? network.inputSize : hiddenSize
             let gradient = RecurrentLayerWeights(gateCount: cell.gateCount, inputSize: inputSize, hiddenSize: hiddenSize)
-            let layerInputGradient = Tensor<Float>(shape: [steps, batch, inputSize])
+            let folded = index == 0 && trace.foldsEmbedding
+            let tokens = index == 0 ? trace.tokens : nil
+            let layerInput = trace.layerInputs[index]
+            let layerInputGradient = Tensor<Float>(shape: folded ? layerInput.shape : [steps, batch, inputSize])
             let hiddenGradient = Tensor<Float>(shape: [batch, hiddenSize])
             let cellGradient = Tensor<Float>(shape: [batch, hiddenSize])
             let stateBase = finalGradient.kernelPointer + index * cell.stateComponentCount * stepSize
@@ -125,7 +163,8 @@ enum RecurrentDriver {
 
             let forward = LayerForward(
                 steps: steps, batch: batch, inputSize: inputSize, hiddenSize: hiddenSize,
-                input: trace.layerInputs[index].kernelPointer, hidden: trace.hidden[index].kernelPointer,
+                input: layerInput.kernelPointer, tokens: folded ? tokens?.kernelPointer : nil,
+                vocabulary: folded ? layerInput.shape[0] : 0, hidden: trace.hidden[index].kernelPointer,
                 cells: cell == .lstm ? trace.cells[index].kernelPointer : nil, gates: trace.gates[index].kernelPointer,
                 candidates: cell == .gru ? trace.hiddenCandidates[index].kernelPointer : nil,
                 inputWeight: layer.inputWeight.kernelPointer, hiddenWeight: layer.hiddenWeight.kernelPointer,
@@ -136,7 +175,7 @@ enum RecurrentDriver {
                 inputGradient: layerInputGradient.kernelPointer,
                 inputWeight: gradient.inputWeight.kernelPointer, hiddenWeight: gradient.hiddenWeight.kernelPointer,
                 inputBias: gradient.inputBias.kernelPointer, hiddenBias: gradient.hiddenBias.kernelPointer)
-            withExtendedLifetime((layer, trace, upstream)) {
+            withExtendedLifetime((layer, trace, upstream, layerInput)) {
                 switch cell {
                 case .lstm: LSTM.backwardLayer(forward, buffers)
                 case .gru: GRU.backwardLayer(forward, buffers)
@@ -150,6 +189,16 @@ enum RecurrentDriver {
             if index > 0 {
                 upstream = layerInputGradient
                 if let mask = trace.dropoutMasks[index] { Dropout.backward(&upstream, mask: mask) }
+            } else if let tokens, !folded {
+                // Tokens looked up row by row: their gradients (through the dropout mask) add into the table's.
+                var rowGradient = layerInputGradient
+                if let mask = trace.dropoutMasks[0] { Dropout.backward(&rowGradient, mask: mask) }
+                let vocabulary = trace.embeddingVocabulary
+                inputGradient = Tensor(shape: [vocabulary, inputSize])
+                withExtendedLifetime((rowGradient, tokens)) {
+                    Kernels.addRows(rowGradient.kernelPointer, ids: tokens.kernelPointer, count: tokens.count, width: inputSize,
+                                    vocabulary: vocabulary, into: inputGradient.kernelPointer)
+                }
             } else {
                 inputGradient = layerInputGradient
             }
@@ -162,11 +211,19 @@ enum RecurrentDriver {
 extension RecurrentDriver.LayerForward {
     /// Fills `gates` (`[T, B, width]`) with the input projection of every step in one GEMM:
     /// `x W_ihᵀ + b_ih`, plus `b_hh` when `addingHiddenBias`.
+    /// With `tokens`, projects the table's `vocabulary` rows instead and copies each token's row.
     func projectInputs(gateWidth width: Int, addingHiddenBias: Bool) {
-        RecurrentMath.fillRows(gates, rows: steps * batch, columns: width, with: inputBias,
-                               plus: addingHiddenBias ? hiddenBias : nil)
-        RecurrentMath.multiply(input, rows: steps * batch, inner: inputSize, weight: inputWeight, transposed: true,
-                               columns: width, into: gates, beta: 1)
+        let rows = tokens == nil ? steps * batch : vocabulary
+        let projected = tokens == nil ? gates : UnsafeMutablePointer<Float>.allocate(capacity: max(1, rows * width))
+        defer { if tokens != nil { projected.deallocate() } }
+        RecurrentMath.fillRows(projected, rows: rows, columns: width, with: inputBias, plus: addingHiddenBias ? hiddenBias : nil)
+        RecurrentMath.multiply(input, rows: rows, inner: inputSize, weight: inputWeight, transposed: true,
+                               columns: width, into: projected, beta: 1)
+        if let tokens {
+            for row in 0..<(steps * batch) {
+                (gates + row * width).update(from: projected + Int(tokens[row]) * width, count: width)
+            }
+        }
     }
 
     /// `W_hh` packed for the per-step products of the forward (`W_hhᵀ`) or backward (`W_hh`) pass.
@@ -177,20 +234,33 @@ extension RecurrentDriver.LayerForward {
     /// After the backward loop: adds the weight and bias gradients of every step to `gradient` and
     /// writes d(input), from the pre-activation gate gradients `[T, B, width]` on the input side
     /// and the hidden side (the same buffer for an LSTM, whose two sides share their gates).
+    ///
+    /// With `tokens`, the input side works on the sums of the gate gradients per token (`[V, width]`):
+    /// every row of a token has the same input, so `Σ_rows g ⊗ x = Σ_tokens (Σ g) ⊗ table[token]`,
+    /// and d(input) is the table's gradient, `[V, in]`.
     func accumulateParameterGradients(_ gradient: RecurrentDriver.LayerBackward, gateWidth width: Int,
                                       inputGates: UnsafePointer<Float>, hiddenGates: UnsafePointer<Float>) {
         let rows = steps * batch
         RecurrentMath.accumulateWeightGradient(hiddenGates, rows: rows, columns: width, input: hidden,
                                                inner: hiddenSize, into: gradient.hiddenWeight)
-        RecurrentMath.accumulateWeightGradient(inputGates, rows: rows, columns: width, input: input,
+        var inputSideGates = inputGates, inputSideRows = rows
+        var tokenSums: UnsafeMutablePointer<Float>? = nil
+        defer { tokenSums?.deallocate() }
+        if let tokens {
+            let sums = UnsafeMutablePointer<Float>.allocate(capacity: max(1, vocabulary * width))
+            sums.initialize(repeating: 0, count: vocabulary * width)
+            Kernels.addRows(inputGates, ids: tokens, count: rows, width: width, vocabulary: vocabulary, into: sums)
+            (tokenSums, inputSideGates, inputSideRows) = (sums, UnsafePointer(sums), vocabulary)
+        }
+        RecurrentMath.accumulateWeightGradient(inputSideGates, rows: inputSideRows, columns: width, input: input,
                                                inner: inputSize, into: gradient.inputWeight)
-        RecurrentMath.accumulateColumnSums(inputGates, rows: rows, columns: width, into: gradient.inputBias)
+        RecurrentMath.accumulateColumnSums(inputSideGates, rows: inputSideRows, columns: width, into: gradient.inputBias)
         if hiddenGates == inputGates {
             gradient.hiddenBias.update(from: gradient.inputBias, count: width)
         } else {
             RecurrentMath.accumulateColumnSums(hiddenGates, rows: rows, columns: width, into: gradient.hiddenBias)
         }
-        RecurrentMath.multiply(inputGates, rows: rows, inner: width, weight: inputWeight, transposed: false,
+        RecurrentMath.multiply(inputSideGates, rows: inputSideRows, inner: width, weight: inputWeight, transposed: false,
                                columns: inputSize, into: gradient.inputGradient, beta: 0)
     }
 }

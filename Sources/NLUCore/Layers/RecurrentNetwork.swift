@@ -49,13 +49,21 @@ public struct RecurrentTrace: Sendable {
     var gates: [Tensor<Float>] = []
     /// Per layer (GRU): `W_hn h + b_hn`, `[T, B, H]`, needed for the reset gate's gradient.
     var hiddenCandidates: [Tensor<Float>] = []
-    /// Per layer: the inverted-dropout mask applied to its input (layers above the first), or nil.
+    /// Per layer: the inverted-dropout mask applied to its input (layers above the first, and the
+    /// looked-up tokens of the first), or nil.
     var dropoutMasks: [Tensor<Float>?] = []
+    /// The token ids `[T, B]` of a forward pass over tokens, and the rows of their embedding table.
+    var tokens: Tensor<Int32>? = nil
+    var embeddingVocabulary = 0
+    /// Whether the first layer's input is the embedding table itself, projected once per token
+    /// (`layerInputs[0]` is then `[vocabulary, in]`), rather than the looked-up rows.
+    var foldsEmbedding = false
 }
 
 /// Gradients of a loss with respect to a recurrent network's inputs, parameters and initial state.
 public struct RecurrentGradients: Sendable {
-    /// `[T, B, inputSize]`.
+    /// `[T, B, inputSize]`; after a forward pass over tokens, the embedding table's gradient,
+    /// `[vocabulary, inputSize]`.
     public var input: Tensor<Float>
     /// Per layer, the same shapes as ``RecurrentNetwork/layers``.
     public var layers: [RecurrentLayerWeights]
@@ -140,7 +148,7 @@ extension RecurrentNetwork {
     /// - Returns: the top layer's `h` at every step, `[T, B, hidden]`, and the state after the last step.
     public func forward(_ input: Tensor<Float>, initialState: Tensor<Float>? = nil) -> (output: Tensor<Float>, finalState: Tensor<Float>) {
         var generator = SplitMix64(seed: 0)  // unused: no dropout at inference
-        let result = RecurrentDriver.run(self, input: input, initialState: initialState, dropout: 0,
+        let result = RecurrentDriver.run(self, input: .features(input), initialState: initialState, dropout: 0,
                                          generator: &generator, keepTrace: false)
         return (result.output, result.finalState)
     }
@@ -160,8 +168,25 @@ extension RecurrentNetwork {
     public func forwardForTraining(_ input: Tensor<Float>, initialState: Tensor<Float>? = nil, dropout: Float = 0,
                                    generator: inout SplitMix64)
         -> (output: Tensor<Float>, finalState: Tensor<Float>, trace: RecurrentTrace) {
-        let result = RecurrentDriver.run(self, input: input, initialState: initialState, dropout: dropout,
+        let result = RecurrentDriver.run(self, input: .features(input), initialState: initialState, dropout: dropout,
                                          generator: &generator, keepTrace: true)
+        return (result.output, result.finalState, result.trace)
+    }
+
+    /// The training forward pass over token ids `[T, B]` looked up in an embedding `table`
+    /// (`[vocabulary, inputSize]`, ids in range): as ``forwardForTraining(_:initialState:dropout:generator:)``
+    /// on the looked-up rows, with the same inverted dropout on those rows too (the embedding
+    /// dropout of PyTorch's word_language_model). ``backward(_:outputGradient:finalStateGradient:)``
+    /// then returns the table's gradient as its `input`.
+    ///
+    /// Without dropout, and when the table has fewer rows than the batch has tokens (a character
+    /// model), the first layer projects each table row once instead of each token: the same
+    /// result with a fraction of the first layer's input-side work.
+    public func forwardForTraining(tokens ids: Tensor<Int32>, embedding table: Tensor<Float>,
+                                   initialState: Tensor<Float>? = nil, dropout: Float = 0, generator: inout SplitMix64)
+        -> (output: Tensor<Float>, finalState: Tensor<Float>, trace: RecurrentTrace) {
+        let result = RecurrentDriver.run(self, input: .tokens(ids, table: table), initialState: initialState,
+                                         dropout: dropout, generator: &generator, keepTrace: true)
         return (result.output, result.finalState, result.trace)
     }
 

@@ -40,15 +40,16 @@ extension LanguageModel {
                                  generator: inout SplitMix64)
         -> (loss: Float, gradients: [Tensor<Float>], finalState: Tensor<Float>) {
         let rows = batch.steps * batch.batch
-        let embeddingSize = configuration.embeddingSize, hiddenSize = configuration.hiddenSize
+        let hiddenSize = configuration.hiddenSize
         let vocabularySize = vocabulary.count
 
-        var embedded = embed(batch.inputs)
-        var embeddingMask: Tensor<Float>? = nil
-        if dropout > 0 { (embedded, embeddingMask) = Dropout.apply(embedded, probability: dropout, generator: &generator) }
-        let (output, finalState, trace) = rnn.forwardForTraining(
-            embedded.reshaped([batch.steps, batch.batch, embeddingSize]), initialState: initialState,
-            dropout: dropout, generator: &generator)
+        // Ids out of range read as unknown, as in `embed`; the RNN looks them up (and applies the embedding dropout).
+        let unknown = vocabulary.unknownID
+        let ids = Tensor<Int32>(shape: [batch.steps, batch.batch], scalars: batch.inputs.map {
+            $0 >= 0 && Int($0) < vocabularySize ? $0 : unknown
+        })
+        let (output, finalState, trace) = rnn.forwardForTraining(tokens: ids, embedding: embedding, initialState: initialState,
+                                                                 dropout: dropout, generator: &generator)
         var features = output.reshaped([rows, hiddenSize])
         var outputMask: Tensor<Float>? = nil
         if dropout > 0 { (features, outputMask) = Dropout.apply(features, probability: dropout, generator: &generator) }
@@ -60,20 +61,9 @@ extension LanguageModel {
         var featureGradient = decoderGradients.input
         if let outputMask { Dropout.backward(&featureGradient, mask: outputMask) }
 
+        // The RNN's input gradient is the embedding table's.
         let recurrent = rnn.backward(trace, outputGradient: featureGradient.reshaped([batch.steps, batch.batch, hiddenSize]))
-        var inputGradient = recurrent.input.reshaped([rows, embeddingSize])
-        if let embeddingMask { Dropout.backward(&inputGradient, mask: embeddingMask) }
-
-        // Embedding: scatter-add each row's gradient into its token's row.
-        var embeddingGradient = Tensor<Float>(shape: [vocabularySize, embeddingSize])
-        inputGradient.withUnsafeBufferPointer { dRows in
-            embeddingGradient.withUnsafeMutableBufferPointer { table in
-                for (row, id) in batch.inputs.enumerated() {
-                    let index = id >= 0 && Int(id) < vocabularySize ? Int(id) : Int(vocabulary.unknownID)
-                    for column in 0..<embeddingSize { table[index * embeddingSize + column] += dRows[row * embeddingSize + column] }
-                }
-            }
-        }
+        let embeddingGradient = recurrent.input
         let gradients = [embeddingGradient] + recurrent.layers.flatMap(\.tensors) + [decoderGradients.weight, decoderGradients.bias ?? Tensor(shape: [vocabularySize])]
         return (loss, gradients, finalState)
     }
