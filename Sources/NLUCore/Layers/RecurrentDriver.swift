@@ -88,10 +88,12 @@ enum RecurrentDriver {
             if index > 0, dropout > 0 {
                 (layerInput, mask) = Dropout.apply(layerInput, probability: dropout, generator: &generator)
             }
-            let hidden = Tensor<Float>(shape: [steps + 1, batch, hiddenSize])
-            let cells = Tensor<Float>(shape: cell == .lstm ? [steps + 1, batch, hiddenSize] : [0])
-            let gates = Tensor<Float>(shape: [steps, batch, cell.gateCount * hiddenSize])
-            let candidates = Tensor<Float>(shape: cell == .gru ? [steps, batch, hiddenSize] : [0])
+            // Written whole before they are read: slot 0 of h and c from the state, the other slots,
+            // the gates and the candidates by the layer's kernels.
+            let hidden = Tensor<Float>(uninitializedShape: [steps + 1, batch, hiddenSize])
+            let cells = Tensor<Float>(uninitializedShape: cell == .lstm ? [steps + 1, batch, hiddenSize] : [0])
+            let gates = Tensor<Float>(uninitializedShape: [steps, batch, cell.gateCount * hiddenSize])
+            let candidates = Tensor<Float>(uninitializedShape: cell == .gru ? [steps, batch, hiddenSize] : [0])
             let stateBase = state.kernelPointer + index * cell.stateComponentCount * stepSize
             hidden.kernelPointer.update(from: stateBase, count: stepSize)
             if cell == .lstm { cells.kernelPointer.update(from: stateBase + stepSize, count: stepSize) }

@@ -76,12 +76,16 @@ public final class AdamOptimizer {
                 parameters[index].withUnsafeMutableBufferPointer { p in
                     firstMoments[index].withUnsafeMutableBufferPointer { m in
                         secondMoments[index].withUnsafeMutableBufferPointer { v in
-                            // One fused pass over contiguous buffers (vectorized in release builds).
-                            for i in 0..<p.count {
-                                let gradient = g[i] + l2 * p[i]
-                                m[i] = beta1 * m[i] + (1 - beta1) * gradient
-                                v[i] = beta2 * v[i] + (1 - beta2) * gradient * gradient
-                                p[i] = p[i] * shrink - stepSize * m[i] / (v[i].squareRoot() / correction2 + epsilon)
+                            // One fused pass over contiguous buffers, split over the threads (a square
+                            // root and a division per parameter: 3 % of a character LSTM's training step
+                            // on one thread while the other waited).
+                            Kernels.forEachChunk(count: p.count) { range in
+                                for i in range {
+                                    let gradient = g[i] + l2 * p[i]
+                                    m[i] = beta1 * m[i] + (1 - beta1) * gradient
+                                    v[i] = beta2 * v[i] + (1 - beta2) * gradient * gradient
+                                    p[i] = p[i] * shrink - stepSize * m[i] / (v[i].squareRoot() / correction2 + epsilon)
+                                }
                             }
                         }
                     }
