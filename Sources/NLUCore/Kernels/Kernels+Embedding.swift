@@ -30,10 +30,15 @@ extension Kernels {
     static func addRows(_ rows: UnsafePointer<Float>, ids: UnsafePointer<Int32>, count: Int, width: Int,
                         vocabulary: Int, into table: UnsafeMutablePointer<Float>) {
         for position in 0..<count {
-            let id = Int(ids[position])
-            precondition(id >= 0 && id < vocabulary, "embedding id \(id) outside 0..<\(vocabulary)")
-            let source = rows + position * width, target = table + id * width
-            for column in 0..<width { target[column] += source[column] }
+            precondition(ids[position] >= 0 && Int(ids[position]) < vocabulary, "embedding id \(ids[position]) outside 0..<\(vocabulary)")
+        }
+        // Split by columns: repeated ids then never make two threads add into the same element, and
+        // each element's sum keeps its order (the result does not depend on the thread count).
+        forEachRowChunk(rowCount: width, rowLength: count) { columns in
+            for position in 0..<count {
+                let source = rows + position * width, target = table + Int(ids[position]) * width
+                for column in columns { target[column] += source[column] }
+            }
         }
     }
 }

@@ -222,8 +222,8 @@ extension RecurrentDriver.LayerForward {
         RecurrentMath.multiply(input, rows: rows, inner: inputSize, weight: inputWeight, transposed: true,
                                columns: width, into: projected, beta: 1)
         if let tokens {
-            for row in 0..<(steps * batch) {
-                (gates + row * width).update(from: projected + Int(tokens[row]) * width, count: width)
+            Kernels.forEachRowChunk(rowCount: steps * batch, rowLength: width) { rows in
+                for row in rows { (gates + row * width).update(from: projected + Int(tokens[row]) * width, count: width) }
             }
         }
     }
@@ -319,10 +319,13 @@ enum RecurrentMath {
 
     /// `sums[n] += Σ_rows values[row, n]` (a bias gradient).
     @inline(__always)
+    /// Split by columns over the threads, each column summed in row order whatever the thread count.
     static func accumulateColumnSums(_ values: UnsafePointer<Float>, rows: Int, columns: Int, into sums: UnsafeMutablePointer<Float>) {
-        for row in 0..<rows {
-            let line = values + row * columns
-            for column in 0..<columns { sums[column] += line[column] }
+        Kernels.forEachRowChunk(rowCount: columns, rowLength: rows) { range in
+            for row in 0..<rows {
+                let line = values + row * columns
+                for column in range { sums[column] += line[column] }
+            }
         }
     }
 
@@ -330,12 +333,14 @@ enum RecurrentMath {
     @inline(__always)
     static func fillRows(_ output: UnsafeMutablePointer<Float>, rows: Int, columns: Int,
                          with first: UnsafePointer<Float>, plus second: UnsafePointer<Float>?) {
-        for row in 0..<rows {
-            let line = output + row * columns
-            if let second {
-                for column in 0..<columns { line[column] = first[column] + second[column] }
-            } else {
-                line.update(from: first, count: columns)
+        Kernels.forEachRowChunk(rowCount: rows, rowLength: columns) { range in
+            for row in range {
+                let line = output + row * columns
+                if let second {
+                    for column in 0..<columns { line[column] = first[column] + second[column] }
+                } else {
+                    line.update(from: first, count: columns)
+                }
             }
         }
     }
