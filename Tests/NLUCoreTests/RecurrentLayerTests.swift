@@ -102,7 +102,8 @@ import Testing
     /// A forward pass over token ids against the same pass over the looked-up rows (checked against
     /// PyTorch above), within 1e-5: with a table smaller than the batch's tokens and no dropout
     /// (the first layer projects the table once per token), with a larger table, and with
-    /// dropout (the looked-up rows, then their gradients scattered into the table's).
+    /// dropout (the looked-up rows, then their gradients scattered into the table's); and the
+    /// inference pass over tokens against the rows'.
     @Test(arguments: [RecurrentCell.lstm, .gru], [(vocabulary: 5, dropout: Float(0)), (40, 0), (5, 0.3)])
     func tokensMatchLookedUpRows(cell: RecurrentCell, setup: (vocabulary: Int, dropout: Float)) throws {
         var generator = SplitMix64(seed: 11)
@@ -110,15 +111,12 @@ import Testing
         let network: any RecurrentNetwork = cell == .lstm
             ? LSTM(inputSize: inputSize, hiddenSize: hiddenSize, layerCount: 2, using: &generator)
             : GRU(inputSize: inputSize, hiddenSize: hiddenSize, layerCount: 2, using: &generator)
-        func random(_ shape: [Int]) -> Tensor<Float> {
-            Tensor(shape: shape, scalars: (0..<shape.reduce(1, *)).map { _ in Float.random(in: -1...1, using: &generator) })
-        }
-        let table = random([setup.vocabulary, inputSize])
+        let table = randomTensor([setup.vocabulary, inputSize], using: &generator)
         let ids = Tensor<Int32>(shape: [steps, batch], scalars: (0..<(steps * batch)).map { _ in
             Int32.random(in: 0..<Int32(setup.vocabulary), using: &generator)
         })
-        let state = random(network.stateShape(batch: batch))
-        let outputGradient = random([steps, batch, hiddenSize])
+        let state = randomTensor(network.stateShape(batch: batch), using: &generator)
+        let outputGradient = randomTensor([steps, batch, hiddenSize], using: &generator)
 
         var tokenGenerator = SplitMix64(seed: 3)
         let tokens = network.forwardForTraining(tokens: ids, embedding: table, initialState: state,
@@ -140,6 +138,11 @@ import Testing
         }
 
         #expect(Self.maxDifference(tokens.output.scalars, plain.output.scalars) < 1e-5)
+        if setup.dropout == 0 {  // inference over tokens: the same as the training pass without dropout
+            let inference = network.forward(tokens: ids, embedding: table, initialState: state)
+            #expect(Self.maxDifference(inference.output.scalars, plain.output.scalars) < 1e-5)
+            #expect(Self.maxDifference(inference.finalState.scalars, plain.finalState.scalars) < 1e-5)
+        }
         #expect(Self.maxDifference(tokens.finalState.scalars, plain.finalState.scalars) < 1e-5)
         #expect(tokenGradients.input.shape == [setup.vocabulary, inputSize])
         #expect(Self.maxDifference(tokenGradients.input.scalars, tableGradient) < 1e-5)

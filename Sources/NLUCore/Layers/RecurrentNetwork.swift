@@ -153,6 +153,18 @@ extension RecurrentNetwork {
         return (result.output, result.finalState)
     }
 
+    /// Runs the network over token ids `[T, B]` looked up in an embedding `table`
+    /// (`[vocabulary, inputSize]`, ids in range): the same as ``forward(_:initialState:)`` on the
+    /// looked-up rows, and when the table has fewer rows than there are tokens, the first layer
+    /// projects each table row once instead of each token.
+    public func forward(tokens ids: Tensor<Int32>, embedding table: Tensor<Float>,
+                        initialState: Tensor<Float>? = nil) -> (output: Tensor<Float>, finalState: Tensor<Float>) {
+        var generator = SplitMix64(seed: 0)  // unused: no dropout at inference
+        let result = RecurrentDriver.run(self, input: .tokens(ids, table: table), initialState: initialState, dropout: 0,
+                                         generator: &generator, keepTrace: false)
+        return (result.output, result.finalState)
+    }
+
     /// Runs one step for a batch: `input` `[B, inputSize]`, `state` `[layers, components, B, hidden]`
     /// updated in place; returns the top layer's new `h`, `[B, hidden]`.
     public func step(_ input: Tensor<Float>, state: inout Tensor<Float>) -> Tensor<Float> {

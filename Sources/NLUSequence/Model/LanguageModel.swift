@@ -180,25 +180,15 @@ public struct LanguageModel: StatefulModel {
     /// (`[layers, components, B, hidden]`, nil = zeros). Returns logits `[T, B, vocabulary]` and the final state.
     public func logits(for ids: Tensor<Int32>, initialState: Tensor<Float>? = nil) -> (logits: Tensor<Float>, finalState: Tensor<Float>) {
         let steps = ids.shape[0], batch = ids.shape[1]
-        let embedded = embed(ids.scalars).reshaped([steps, batch, configuration.embeddingSize])
-        let (output, finalState) = rnn.forward(embedded, initialState: initialState)
+        let (output, finalState) = rnn.forward(tokens: knownIDs(ids), embedding: embedding, initialState: initialState)
         let logits = decode(output.reshaped([steps * batch, configuration.hiddenSize]))
         return (Tensor(shape: [steps, batch, vocabulary.count], scalars: logits), finalState)
     }
 
-    /// Embedding rows for `ids`, `[ids.count, embeddingSize]` (ids out of range read as unknown).
-    func embed(_ ids: [Int32]) -> Tensor<Float> {
-        let width = configuration.embeddingSize, count = vocabulary.count, unknown = Int(vocabulary.unknownID)
-        var result = Tensor<Float>(shape: [ids.count, width])
-        embedding.withUnsafeBufferPointer { table in
-            result.withUnsafeMutableBufferPointer { rows in
-                for (row, id) in ids.enumerated() {
-                    let index = id >= 0 && Int(id) < count ? Int(id) : unknown
-                    for column in 0..<width { rows[row * width + column] = table[index * width + column] }
-                }
-            }
-        }
-        return result
+    /// `ids` with those out of range replaced by the unknown token's.
+    func knownIDs(_ ids: Tensor<Int32>) -> Tensor<Int32> {
+        let count = vocabulary.count, unknown = vocabulary.unknownID
+        return Tensor(shape: ids.shape, scalars: ids.scalars.map { $0 >= 0 && Int($0) < count ? $0 : unknown })
     }
 
     /// Decoder logits for hidden rows `[n, hidden]`, row-major `[n, vocabulary]` (one row, a

@@ -43,11 +43,8 @@ extension LanguageModel {
         let hiddenSize = configuration.hiddenSize
         let vocabularySize = vocabulary.count
 
-        // Ids out of range read as unknown, as in `embed`; the RNN looks them up (and applies the embedding dropout).
-        let unknown = vocabulary.unknownID
-        let ids = Tensor<Int32>(shape: [batch.steps, batch.batch], scalars: batch.inputs.map {
-            $0 >= 0 && Int($0) < vocabularySize ? $0 : unknown
-        })
+        // The RNN looks the tokens up (and applies the embedding dropout); ids out of range read as unknown.
+        let ids = knownIDs(Tensor(shape: [batch.steps, batch.batch], scalars: batch.inputs))
         let (output, finalState, trace) = rnn.forwardForTraining(tokens: ids, embedding: embedding, initialState: initialState,
                                                                  dropout: dropout, generator: &generator)
         var features = output.reshaped([rows, hiddenSize])
