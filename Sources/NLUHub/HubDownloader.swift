@@ -42,7 +42,7 @@ public struct HubDownloader: Sendable {
             let pointer = repository.pointer(commit: info.sha, file: file)
             if FileManager.default.fileExists(atPath: pointer.path) {   // follows the link: a dangling one is fetched again
                 let size = (try? FileManager.default.attributesOfItem(atPath: pointer.path)[.size] as? Int64) ?? 0
-                progress(HubDownloadProgress(file: file, fileNumber: index + 1, fileCount: files.count, bytes: size ?? 0, totalBytes: size ?? 0))
+                progress(HubDownloadProgress(file: file, fileNumber: index + 1, fileCount: files.count, bytes: size, totalBytes: size))
                 continue
             }
             received += try await downloadFile(file, id: id.repository, commit: info.sha, into: repository) { bytes, total in
