@@ -51,7 +51,8 @@ def commands(quick, levels):
         runs.append(("int8", ["int8.py", "--skip-build"] + forced
                      + (["--rounds", "2", "--count", "400"] if quick else ["--rounds", "3", "--count", "1000"])))
         runs.append(("lm", ["lm.py"] + forced
-                     + (["--steps", "10", "--latency-steps", "100", "--rounds", "2"] if quick else ["--steps", "30"])))
+                     + (["--steps", "10", "--latency-steps", "100", "--rounds", "2", "--train-rounds", "1"] if quick
+                        else ["--steps", "30", "--train-rounds", "3"])))
     runs.append(("tokenizer", ["tokenizer.py"] + (["--megabytes", "1"] if quick else [])))
     return runs
 
