@@ -61,6 +61,10 @@ enum RecurrentDriver {
             (steps, batch) = (ids.shape[0], ids.shape[1])
             tokens = ids.contiguous()
             vocabulary = table.shape[0]
+            // The folded path indexes the projected table with the ids directly: check them here, once.
+            if let position = ids.scalars.firstIndex(where: { $0 < 0 || Int($0) >= table.shape[0] }) {
+                preconditionFailure("RNN token \(ids.scalars[position]) at \(position) is outside the table's 0..<\(table.shape[0])")
+            }
             // Every occurrence of a token then has the same input, so the bottom layer can project the
             // table once instead of every row (a character model: 3,200 rows of ~70 tokens) — unless
             // dropout gives each occurrence its own mask.
