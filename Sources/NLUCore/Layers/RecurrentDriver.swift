@@ -321,9 +321,9 @@ enum RecurrentMath {
         BLAS.sgemm(.transpose, .none, m: n, n: k, k: m, a: gradient, lda: n, b: x, ldb: k, beta: 1, c: weightGradient, ldc: k)
     }
 
-    /// `sums[n] += Σ_rows values[row, n]` (a bias gradient).
+    /// `sums[n] += Σ_rows values[row, n]` (a bias gradient), split by columns over the threads, each
+    /// column summed in row order whatever the thread count.
     @inline(__always)
-    /// Split by columns over the threads, each column summed in row order whatever the thread count.
     static func accumulateColumnSums(_ values: UnsafePointer<Float>, rows: Int, columns: Int, into sums: UnsafeMutablePointer<Float>) {
         Kernels.forEachRowChunk(rowCount: columns, rowLength: rows) { range in
             for row in 0..<rows {

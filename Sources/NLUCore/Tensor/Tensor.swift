@@ -26,14 +26,14 @@ public struct Tensor<Scalar: TensorScalar>: Sendable {
         self.strides = Tensor.rowMajorStrides(for: shape)
     }
 
-    /// A tensor of `shape` holding `scalars` in row-major order.
-    /// - Precondition: `scalars.count` equals the product of `shape`.
     /// A tensor whose elements are not set, for buffers a kernel overwrites entirely before anyone
     /// reads them (a training step's gate buffers: zero-filling them cost 1 % of the step).
     init(uninitializedShape shape: [Int]) {
         self.init(storage: TensorStorage(uninitializedCount: shape.reduce(1, *)), shape: shape)
     }
 
+    /// A tensor of `shape` holding `scalars` in row-major order.
+    /// - Precondition: `scalars.count` equals the product of `shape`.
     public init(shape: [Int], scalars: [Scalar]) {
         precondition(shape.reduce(1, *) == scalars.count,
                      "Tensor of shape \(shape) needs \(shape.reduce(1, *)) scalars, got \(scalars.count)")
