@@ -170,3 +170,14 @@ void nlukit_parallel_for(long tasks, nlukit_task_function function, void *contex
     }
     atomic_store_explicit(&busy, 0, memory_order_release);
 }
+
+void nlukit_progress_store(long *counter, long value) {
+    __atomic_store_n(counter, value, __ATOMIC_RELEASE);
+}
+
+void nlukit_progress_wait(const long *counter, long target) {
+    for (unsigned spin = 0; __atomic_load_n(counter, __ATOMIC_ACQUIRE) < target; spin++) {
+        if (spin < 4096) cpu_relax();
+        else sched_yield();
+    }
+}

@@ -154,6 +154,48 @@ import Testing
         }
     }
 
+    /// The pipelined schedule (``RecurrentPipeline``: two layers at once, the products between
+    /// them step by step, half on each thread) against the layer-by-layer loop, for three layers
+    /// (a pipelined pair, then one alone; backward, the top pair, then the bottom layer alone):
+    /// outputs, final states and every gradient within 1e-5, over features and over tokens
+    /// (folded without dropout), with and without inter-layer dropout (the same masks drawn).
+    /// Hidden size 40 makes uneven halves: 5 gate panels (LSTM), a partial panel in d(input).
+    @Test(arguments: [RecurrentCell.lstm, .gru], [Float(0), 0.3])
+    func pipelineMatchesLayerByLayer(cell: RecurrentCell, dropout: Float) throws {
+        var generator = SplitMix64(seed: 23)
+        let steps = 7, batch = 3, inputSize = 6, hiddenSize = 40, vocabulary = 9
+        let network: any RecurrentNetwork = cell == .lstm
+            ? LSTM(inputSize: inputSize, hiddenSize: hiddenSize, layerCount: 3, using: &generator)
+            : GRU(inputSize: inputSize, hiddenSize: hiddenSize, layerCount: 3, using: &generator)
+        let features = randomTensor([steps, batch, inputSize], using: &generator)
+        let table = randomTensor([vocabulary, inputSize], using: &generator)
+        let ids = Tensor<Int32>(shape: [steps, batch], scalars: (0..<(steps * batch)).map { _ in
+            Int32.random(in: 0..<Int32(vocabulary), using: &generator)
+        })
+        let state = randomTensor(network.stateShape(batch: batch), using: &generator)
+        let outputGradient = randomTensor([steps, batch, hiddenSize], using: &generator)
+        let stateGradient = randomTensor(network.stateShape(batch: batch), using: &generator)
+
+        func run<Network: RecurrentNetwork>(_ network: Network, _ input: RecurrentDriver.Input,
+                                            _ schedule: RecurrentPipeline.Schedule) -> [Tensor<Float>] {
+            var dropoutGenerator = SplitMix64(seed: 5)
+            let forward = RecurrentDriver.run(network, input: input, initialState: state, dropout: dropout,
+                                              generator: &dropoutGenerator, keepTrace: true, schedule: schedule)
+            let gradients = RecurrentDriver.backward(network, trace: forward.trace, outputGradient: outputGradient,
+                                                     finalStateGradient: stateGradient, schedule: schedule)
+            return [forward.output, forward.finalState, gradients.input, gradients.initialState]
+                + gradients.layers.flatMap(\.tensors)
+        }
+        for input in [RecurrentDriver.Input.features(features), .tokens(ids, table: table)] {
+            let pipelined = run(network, input, .pipelined), layered = run(network, input, .layerByLayer)
+            #expect(pipelined.count == layered.count)
+            for (index, (tensor, reference)) in zip(pipelined, layered).enumerated() {
+                #expect(tensor.shape == reference.shape)
+                #expect(Self.maxDifference(tensor.scalars, reference.scalars) < 1e-5, "\(cell) dropout \(dropout) tensor \(index)")
+            }
+        }
+    }
+
     /// Central differences on loss = Σ output·R + Σ finalState·S with respect to every weight of
     /// layer 0 and the input, against the analytic backward pass.
     @Test(arguments: [RecurrentCell.lstm, .gru]) func backwardMatchesNumericalGradient(cell: RecurrentCell) throws {

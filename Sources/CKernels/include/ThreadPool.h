@@ -26,6 +26,16 @@ void nlukit_pool_set_threads(int threads);
 /// The number of threads jobs use, the caller included.
 int nlukit_pool_threads(void);
 
+/// A step counter through which one task of a job hands work to a later task of the same job (a
+/// pipeline): the producer stores how many steps it has finished (release), the consumer waits until
+/// the count reaches its target (acquire). The consumer must be the later task: a job run on one
+/// thread runs task 0 before task 1, so the count is already there and nothing waits forever.
+void nlukit_progress_store(long *counter, long value);
+
+/// Waits until `*counter >= target`: spinning, then yielding the core (the producer is running, so
+/// the wait is short unless the machine is oversubscribed).
+void nlukit_progress_wait(const long *counter, long target);
+
 #ifdef __cplusplus
 }
 #endif

@@ -111,6 +111,25 @@ public final class PackedMatrix: @unchecked Sendable {
             panels: 0..<panelCount)
     }
 
+    /// The number of 32-column panels B is packed in (the last one zero-padded).
+    var panels: Int { panelCount }
+
+    /// The columns of B that the panels `panels` hold.
+    func columns(ofPanels panels: Range<Int>) -> Range<Int> {
+        let width = Int(NLUKIT_PANEL_WIDTH)
+        return min(self.width, panels.lowerBound * width)..<min(self.width, panels.upperBound * width)
+    }
+
+    /// The columns of the panels `panels` of the product `x·B`, on the calling thread: for callers
+    /// that share one product's columns between concurrent tasks (``RecurrentPipeline``).
+    func multiplySerial(_ x: UnsafePointer<Float>, rows m: Int, into output: UnsafeMutablePointer<Float>,
+                        accumulate: Bool, panels: Range<Int>) {
+        precondition(m >= 0 && panels.lowerBound >= 0 && panels.upperBound <= panelCount,
+                     "PackedMatrix.multiplySerial: m \(m), panels \(panels) of \(panelCount)")
+        run(x, m: m, lda: inner, output: output, ldc: width, accumulate: accumulate, bias: nil, activation: .none,
+            panels: panels)
+    }
+
     /// The kernel over the column panels `panels`.
     private func run(_ x: UnsafePointer<Float>, m: Int, lda: Int, output: UnsafeMutablePointer<Float>, ldc: Int,
                      accumulate: Bool, bias: UnsafePointer<Float>?, activation: Activation, panels: Range<Int>) {

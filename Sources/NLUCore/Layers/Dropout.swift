@@ -8,19 +8,27 @@ public enum Dropout {
     /// The dropped copy of `input` and the mask (0 or the scale) to multiply gradients with.
     public static func apply(_ input: Tensor<Float>, probability: Float, generator: inout SplitMix64)
         -> (output: Tensor<Float>, mask: Tensor<Float>) {
-        let scale = probability < 1 ? 1 / (1 - probability) : 0
-        let mask = Tensor<Float>(shape: input.shape)
+        let mask = self.mask(shape: input.shape, probability: probability, generator: &generator)
         let output = Tensor<Float>(shape: input.shape)
         let source = input.contiguous()
         let maskPointer = mask.kernelPointer, outputPointer = output.kernelPointer, sourcePointer = source.kernelPointer
-        for index in 0..<input.count {
+        for index in 0..<input.count { outputPointer[index] = sourcePointer[index] * maskPointer[index] }
+        withExtendedLifetime(source) {}
+        return (output, mask)
+    }
+
+    /// The mask ``apply(_:probability:generator:)`` draws for an input of `shape`, with the same
+    /// draws: for a caller that applies it itself (step by step).
+    public static func mask(shape: [Int], probability: Float, generator: inout SplitMix64) -> Tensor<Float> {
+        let scale = probability < 1 ? 1 / (1 - probability) : 0
+        let mask = Tensor<Float>(shape: shape)
+        let maskPointer = mask.kernelPointer
+        for index in 0..<mask.count {
             // 24 random bits → uniform in [0, 1).
             let keep = Float(generator.next() >> 40) * 0x1p-24 >= probability
             maskPointer[index] = keep ? scale : 0
-            outputPointer[index] = sourcePointer[index] * maskPointer[index]
         }
-        withExtendedLifetime(source) {}
-        return (output, mask)
+        return mask
     }
 
     /// Multiplies `gradient` by `mask` element-wise in place (the backward pass of ``apply(_:probability:generator:)``).

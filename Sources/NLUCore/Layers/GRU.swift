@@ -23,53 +23,75 @@ public struct GRU: RecurrentNetwork {
         self.layers = layers
     }
 
-    /// One layer over all steps (see ``RecurrentDriver/LayerForward`` for the buffers).
-    static func forwardLayer(_ layer: RecurrentDriver.LayerForward) {
-        let steps = layer.steps, batch = layer.batch, hiddenSize = layer.hiddenSize
-        let width = 3 * hiddenSize, stepSize = batch * hiddenSize
-        guard let candidates = layer.candidates else { preconditionFailure("GRU needs a candidate buffer") }
-        // Input projection for every step at once; b_hh joins per step because b_hn sits inside r ∘ (...).
-        layer.projectInputs(gateWidth: width, addingHiddenBias: false)
-        let hiddenGates = UnsafeMutablePointer<Float>.allocate(capacity: batch * width)
-        defer { hiddenGates.deallocate() }
-        let packed = layer.packedHiddenWeight(gateWidth: width, forward: true)
-        for step in 0..<steps {
-            let previousHidden = layer.hidden + step * stepSize, nextHidden = previousHidden + stepSize
-            let gates = layer.gates + step * batch * width
+    /// The per-step part of one layer's forward pass, once the input projection (with `b_ih` only:
+    /// `b_hn` sits inside r ∘ (...)) is in `gates`: the recurrent product and the cell.
+    final class ForwardSteps: RecurrentForwardSteps {
+        let layer: RecurrentDriver.LayerForward
+        let candidates: UnsafeMutablePointer<Float>
+        let packed: PackedMatrix?
+        /// `h W_hhᵀ + b_hh` of the current step, `[B, 3H]`.
+        let hiddenGates: UnsafeMutablePointer<Float>
+
+        init(_ layer: RecurrentDriver.LayerForward) {
+            guard let candidates = layer.candidates else { preconditionFailure("GRU needs a candidate buffer") }
+            self.layer = layer
+            self.candidates = candidates
+            packed = layer.packedHiddenWeight(gateWidth: 3 * layer.hiddenSize, forward: true)
+            hiddenGates = .allocate(capacity: max(1, layer.batch * 3 * layer.hiddenSize))
+        }
+
+        deinit { hiddenGates.deallocate() }
+
+        func run(step: Int) {
+            let batch = layer.batch, hiddenSize = layer.hiddenSize, width = 3 * hiddenSize, stepSize = batch * hiddenSize
+            let previousHidden = layer.hidden + step * stepSize
             RecurrentMath.fillRows(hiddenGates, rows: batch, columns: width, with: layer.hiddenBias, plus: nil)
             RecurrentMath.multiply(previousHidden, rows: batch, inner: hiddenSize, weight: layer.hiddenWeight,
                                    transposed: true, columns: width, into: hiddenGates, beta: 1, packed: packed)
             // Activations, candidate and hidden update in one vectorized pass.
-            nlukit_gru_cell_forward(gates, hiddenGates, previousHidden, candidates + step * stepSize, nextHidden,
-                                    batch, hiddenSize)
+            nlukit_gru_cell_forward(layer.gates + step * batch * width, hiddenGates, previousHidden,
+                                    candidates + step * stepSize, previousHidden + stepSize, batch, hiddenSize)
         }
     }
 
-    /// Back-propagation through one layer (see ``RecurrentDriver/LayerBackward``).
-    static func backwardLayer(_ layer: RecurrentDriver.LayerForward, _ gradient: RecurrentDriver.LayerBackward) {
-        let steps = layer.steps, batch = layer.batch, hiddenSize = layer.hiddenSize
-        let width = 3 * hiddenSize, stepSize = batch * hiddenSize
-        guard let candidates = layer.candidates else { preconditionFailure("GRU needs a candidate buffer") }
-        let inputGateGradients = UnsafeMutablePointer<Float>.allocate(capacity: max(1, steps * batch * width))
-        let hiddenGateGradients = UnsafeMutablePointer<Float>.allocate(capacity: max(1, steps * batch * width))
-        defer { inputGateGradients.deallocate(); hiddenGateGradients.deallocate() }
-        let hiddenGradient = gradient.hiddenGradient
+    /// The per-step part of one layer's backward pass (from the last step down), then its parameter gradients.
+    final class BackwardSteps: RecurrentBackwardSteps {
+        let layer: RecurrentDriver.LayerForward
+        let gradient: RecurrentDriver.LayerBackward
+        let candidates: UnsafePointer<Float>
+        let packed: PackedMatrix?
+        let gateCount = 3
+        /// d(pre-activation gates) `[T, B, 3H]` on the input side and on the hidden side.
+        let inputGates: UnsafeMutablePointer<Float>
+        let hiddenGates: UnsafeMutablePointer<Float>
 
-        let packed = layer.packedHiddenWeight(gateWidth: width, forward: false)
-        for step in stride(from: steps - 1, through: 0, by: -1) {
-            let gates = layer.gates + step * batch * width
-            let dInputGates = inputGateGradients + step * batch * width
-            let dHiddenGates = hiddenGateGradients + step * batch * width
-            let previousHidden = layer.hidden + step * stepSize
-            let upstream = gradient.outputGradient + step * stepSize
+        init(_ layer: RecurrentDriver.LayerForward, _ gradient: RecurrentDriver.LayerBackward) {
+            guard let candidates = layer.candidates else { preconditionFailure("GRU needs a candidate buffer") }
+            self.layer = layer
+            self.gradient = gradient
+            self.candidates = UnsafePointer(candidates)
+            packed = layer.packedHiddenWeight(gateWidth: 3 * layer.hiddenSize, forward: false)
+            let count = max(1, layer.steps * layer.batch * 3 * layer.hiddenSize)
+            inputGates = .allocate(capacity: count)
+            hiddenGates = .allocate(capacity: count)
+        }
+
+        deinit {
+            inputGates.deallocate()
+            hiddenGates.deallocate()
+        }
+
+        func run(step: Int) {
+            let batch = layer.batch, hiddenSize = layer.hiddenSize, width = 3 * hiddenSize, stepSize = batch * hiddenSize
+            let dHiddenGates = hiddenGates + step * batch * width
             // d(gates) and the direct part of d(h_{t-1}) in one vectorized pass.
-            nlukit_gru_cell_backward(gates, candidates + step * stepSize, previousHidden, upstream, hiddenGradient,
-                                     dInputGates, dHiddenGates, batch, hiddenSize)
+            nlukit_gru_cell_backward(layer.gates + step * batch * width, candidates + step * stepSize,
+                                     layer.hidden + step * stepSize, gradient.outputGradient + step * stepSize,
+                                     gradient.hiddenGradient, inputGates + step * batch * width, dHiddenGates,
+                                     batch, hiddenSize)
             // d(h_{t-1}) = dh ∘ z + d(hidden gates) · W_hh
             RecurrentMath.multiply(dHiddenGates, rows: batch, inner: width, weight: layer.hiddenWeight, transposed: false,
-                                   columns: hiddenSize, into: hiddenGradient, beta: 1, packed: packed)
+                                   columns: hiddenSize, into: gradient.hiddenGradient, beta: 1, packed: packed)
         }
-        layer.accumulateParameterGradients(gradient, gateWidth: width, inputGates: inputGateGradients,
-                                           hiddenGates: hiddenGateGradients)
     }
 }

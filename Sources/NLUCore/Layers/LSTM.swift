@@ -4,7 +4,8 @@ import CKernels
 ///
 /// For each step, per layer: `gates = x W_ihᵀ + b_ih + h W_hhᵀ + b_hh`, split into i, f, g, o;
 /// `c' = σ(f) c + σ(i) tanh(g)`, `h' = σ(o) tanh(c')`. The input projection of all steps is one
-/// GEMM, the recurrent projection one GEMM per step, and the gate math one fused loop.
+/// GEMM, the recurrent projection one GEMM per step, and the gate math one fused loop; stacked
+/// layers on one or two threads run two at a time (``RecurrentPipeline``).
 /// State: `[layers, 2, batch, hidden]` with `h` at component 0 and `c` at component 1.
 ///
 ///     var generator = SplitMix64(seed: 42)
@@ -23,49 +24,69 @@ public struct LSTM: RecurrentNetwork {
         self.layers = layers
     }
 
-    /// One layer over all steps (see ``RecurrentDriver/LayerForward`` for the buffers).
-    static func forwardLayer(_ layer: RecurrentDriver.LayerForward) {
-        let steps = layer.steps, batch = layer.batch, hiddenSize = layer.hiddenSize
-        let width = 4 * hiddenSize, stepSize = batch * hiddenSize
-        guard let cells = layer.cells else { preconditionFailure("LSTM needs a cell buffer") }
-        // Input projection for every step at once, on top of both biases.
-        layer.projectInputs(gateWidth: width, addingHiddenBias: true)
-        let packed = layer.packedHiddenWeight(gateWidth: width, forward: true)
-        for step in 0..<steps {
+    /// The per-step part of one layer's forward pass, once the input projection (with both biases)
+    /// is in `gates`: the recurrent product and the cell.
+    final class ForwardSteps: RecurrentForwardSteps {
+        let layer: RecurrentDriver.LayerForward
+        let cells: UnsafeMutablePointer<Float>
+        let packed: PackedMatrix?
+
+        init(_ layer: RecurrentDriver.LayerForward) {
+            guard let cells = layer.cells else { preconditionFailure("LSTM needs a cell buffer") }
+            self.layer = layer
+            self.cells = cells
+            packed = layer.packedHiddenWeight(gateWidth: 4 * layer.hiddenSize, forward: true)
+        }
+
+        func run(step: Int) {
+            let batch = layer.batch, hiddenSize = layer.hiddenSize, width = 4 * hiddenSize, stepSize = batch * hiddenSize
             let previousHidden = layer.hidden + step * stepSize, previousCells = cells + step * stepSize
-            let nextHidden = previousHidden + stepSize, nextCells = previousCells + stepSize
             let gates = layer.gates + step * batch * width
             RecurrentMath.multiply(previousHidden, rows: batch, inner: hiddenSize, weight: layer.hiddenWeight,
                                    transposed: true, columns: width, into: gates, beta: 1, packed: packed)
             // Activations, cell and hidden update in one vectorized pass.
-            nlukit_lstm_cell_forward(gates, previousCells, nextCells, nextHidden, batch, hiddenSize)
+            nlukit_lstm_cell_forward(gates, previousCells, previousCells + stepSize, previousHidden + stepSize, batch, hiddenSize)
         }
     }
 
-    /// Back-propagation through one layer (see ``RecurrentDriver/LayerBackward``).
-    static func backwardLayer(_ layer: RecurrentDriver.LayerForward, _ gradient: RecurrentDriver.LayerBackward) {
-        let steps = layer.steps, batch = layer.batch, hiddenSize = layer.hiddenSize
-        let width = 4 * hiddenSize, stepSize = batch * hiddenSize
-        guard let cells = layer.cells, let cellGradient = gradient.cellGradient else {
-            preconditionFailure("LSTM needs cell buffers")
-        }
-        let gateGradients = UnsafeMutablePointer<Float>.allocate(capacity: max(1, steps * batch * width))
-        defer { gateGradients.deallocate() }
-        let hiddenGradient = gradient.hiddenGradient
-        let packed = layer.packedHiddenWeight(gateWidth: width, forward: false)
+    /// The per-step part of one layer's backward pass (from the last step down), then its parameter gradients.
+    final class BackwardSteps: RecurrentBackwardSteps {
+        let layer: RecurrentDriver.LayerForward
+        let gradient: RecurrentDriver.LayerBackward
+        let cells: UnsafePointer<Float>
+        let cellGradient: UnsafeMutablePointer<Float>
+        let packed: PackedMatrix?
+        let gateCount = 4
+        /// d(pre-activation gates) `[T, B, 4H]`: the input and hidden sides share them.
+        let gateGradients: UnsafeMutablePointer<Float>
+        var inputGates: UnsafeMutablePointer<Float> { gateGradients }
+        var hiddenGates: UnsafeMutablePointer<Float> { gateGradients }
 
-        for step in stride(from: steps - 1, through: 0, by: -1) {
+        init(_ layer: RecurrentDriver.LayerForward, _ gradient: RecurrentDriver.LayerBackward) {
+            guard let cells = layer.cells, let cellGradient = gradient.cellGradient else {
+                preconditionFailure("LSTM needs cell buffers")
+            }
+            self.layer = layer
+            self.gradient = gradient
+            self.cells = UnsafePointer(cells)
+            self.cellGradient = cellGradient
+            packed = layer.packedHiddenWeight(gateWidth: 4 * layer.hiddenSize, forward: false)
+            gateGradients = .allocate(capacity: max(1, layer.steps * layer.batch * 4 * layer.hiddenSize))
+        }
+
+        deinit { gateGradients.deallocate() }
+
+        func run(step: Int) {
+            let batch = layer.batch, hiddenSize = layer.hiddenSize, width = 4 * hiddenSize, stepSize = batch * hiddenSize
             let gates = layer.gates + step * batch * width
             let dGates = gateGradients + step * batch * width
-            let previousCells = cells + step * stepSize, nextCells = previousCells + stepSize
-            let upstream = gradient.outputGradient + step * stepSize
+            let previousCells = cells + step * stepSize
             // d(gates) and d(c_{t-1}) in one vectorized pass (reads d(h_t) before the product below replaces it).
-            nlukit_lstm_cell_backward(gates, previousCells, nextCells, upstream, hiddenGradient, cellGradient, dGates,
-                                      batch, hiddenSize)
+            nlukit_lstm_cell_backward(gates, previousCells, previousCells + stepSize, gradient.outputGradient + step * stepSize,
+                                      gradient.hiddenGradient, cellGradient, dGates, batch, hiddenSize)
             // d(h_{t-1}) = d(gates) · W_hh
             RecurrentMath.multiply(dGates, rows: batch, inner: width, weight: layer.hiddenWeight, transposed: false,
-                                   columns: hiddenSize, into: hiddenGradient, beta: 0, packed: packed)
+                                   columns: hiddenSize, into: gradient.hiddenGradient, beta: 0, packed: packed)
         }
-        layer.accumulateParameterGradients(gradient, gateWidth: width, inputGates: gateGradients, hiddenGates: gateGradients)
     }
 }

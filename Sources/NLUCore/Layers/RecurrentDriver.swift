@@ -42,9 +42,47 @@ enum RecurrentDriver {
         var hiddenBias: UnsafeMutablePointer<Float>
     }
 
+    /// One layer's forward buffers for a run, and the tensors behind them.
+    struct ForwardLayer {
+        var input: Tensor<Float>
+        var mask: Tensor<Float>?
+        var hidden: Tensor<Float>
+        var cells: Tensor<Float>
+        var gates: Tensor<Float>
+        var candidates: Tensor<Float>
+        var buffers: LayerForward
+
+        /// Allocates layer `index`'s buffers over `input` and copies its initial h (and c) from `state`.
+        init<Network: RecurrentNetwork>(_ network: Network, index: Int, input: Tensor<Float>, mask: Tensor<Float>?,
+                                        tokens: Tensor<Int32>?, steps: Int, batch: Int, state: Tensor<Float>) {
+            let cell = Network.cell, hiddenSize = network.hiddenSize, stepSize = batch * hiddenSize
+            let layer = network.layers[index]
+            // Written whole before they are read: slot 0 of h and c from the state, the other slots,
+            // the gates and the candidates by the layer's kernels.
+            hidden = Tensor<Float>(uninitializedShape: [steps + 1, batch, hiddenSize])
+            cells = Tensor<Float>(uninitializedShape: cell == .lstm ? [steps + 1, batch, hiddenSize] : [0])
+            gates = Tensor<Float>(uninitializedShape: [steps, batch, cell.gateCount * hiddenSize])
+            candidates = Tensor<Float>(uninitializedShape: cell == .gru ? [steps, batch, hiddenSize] : [0])
+            let stateBase = state.kernelPointer + index * cell.stateComponentCount * stepSize
+            hidden.kernelPointer.update(from: stateBase, count: stepSize)
+            if cell == .lstm { cells.kernelPointer.update(from: stateBase + stepSize, count: stepSize) }
+            (self.input, self.mask) = (input, mask)
+            buffers = LayerForward(
+                steps: steps, batch: batch, inputSize: index == 0 ? network.inputSize : hiddenSize, hiddenSize: hiddenSize,
+                input: input.kernelPointer, tokens: tokens?.kernelPointer, vocabulary: tokens == nil ? 0 : input.shape[0],
+                hidden: hidden.kernelPointer, cells: cell == .lstm ? cells.kernelPointer : nil, gates: gates.kernelPointer,
+                candidates: cell == .gru ? candidates.kernelPointer : nil,
+                inputWeight: layer.inputWeight.kernelPointer, hiddenWeight: layer.hiddenWeight.kernelPointer,
+                inputBias: layer.inputBias.kernelPointer, hiddenBias: layer.hiddenBias.kernelPointer)
+        }
+
+        /// The layer's output, `[T, B, H]`: its h after every step.
+        var output: Tensor<Float> { hidden.slice(1..<(buffers.steps + 1)) }
+    }
+
     static func run<Network: RecurrentNetwork>(
         _ network: Network, input: Input, initialState: Tensor<Float>?, dropout: Float,
-        generator: inout SplitMix64, keepTrace: Bool
+        generator: inout SplitMix64, keepTrace: Bool, schedule: RecurrentPipeline.Schedule = .automatic
     ) -> (output: Tensor<Float>, finalState: Tensor<Float>, trace: RecurrentTrace) {
         let steps: Int, batch: Int, hiddenSize = network.hiddenSize
         var layerInput: Tensor<Float>
@@ -86,57 +124,107 @@ enum RecurrentDriver {
         trace.foldsEmbedding = folded
         trace.embeddingVocabulary = vocabulary
         let stepSize = batch * hiddenSize
+        let pipelined = schedule.pipelines(batch: batch)
 
-        for (index, layer) in network.layers.enumerated() {
+        func finish(_ layer: ForwardLayer, index: Int) {
+            let finalBase = finalState.kernelPointer + index * cell.stateComponentCount * stepSize
+            finalBase.update(from: layer.hidden.kernelPointer + steps * stepSize, count: stepSize)
+            if cell == .lstm { (finalBase + stepSize).update(from: layer.cells.kernelPointer + steps * stepSize, count: stepSize) }
+            if keepTrace {
+                trace.layerInputs.append(layer.input)
+                trace.hidden.append(layer.hidden)
+                trace.cells.append(layer.cells)
+                trace.gates.append(layer.gates)
+                trace.hiddenCandidates.append(layer.candidates)
+                trace.dropoutMasks.append(layer.mask)
+            }
+        }
+
+        var index = 0
+        while index < network.layers.count {
             var mask: Tensor<Float>? = index == 0 ? inputMask : nil
             if index > 0, dropout > 0 {
                 (layerInput, mask) = Dropout.apply(layerInput, probability: dropout, generator: &generator)
             }
-            // Written whole before they are read: slot 0 of h and c from the state, the other slots,
-            // the gates and the candidates by the layer's kernels.
-            let hidden = Tensor<Float>(uninitializedShape: [steps + 1, batch, hiddenSize])
-            let cells = Tensor<Float>(uninitializedShape: cell == .lstm ? [steps + 1, batch, hiddenSize] : [0])
-            let gates = Tensor<Float>(uninitializedShape: [steps, batch, cell.gateCount * hiddenSize])
-            let candidates = Tensor<Float>(uninitializedShape: cell == .gru ? [steps, batch, hiddenSize] : [0])
-            let stateBase = state.kernelPointer + index * cell.stateComponentCount * stepSize
-            hidden.kernelPointer.update(from: stateBase, count: stepSize)
-            if cell == .lstm { cells.kernelPointer.update(from: stateBase + stepSize, count: stepSize) }
-
-            let foldsHere = index == 0 && folded
-            let buffers = LayerForward(
-                steps: steps, batch: batch, inputSize: index == 0 ? network.inputSize : hiddenSize, hiddenSize: hiddenSize,
-                input: layerInput.kernelPointer, tokens: foldsHere ? tokens?.kernelPointer : nil,
-                vocabulary: foldsHere ? layerInput.shape[0] : 0, hidden: hidden.kernelPointer,
-                cells: cell == .lstm ? cells.kernelPointer : nil, gates: gates.kernelPointer,
-                candidates: cell == .gru ? candidates.kernelPointer : nil,
-                inputWeight: layer.inputWeight.kernelPointer, hiddenWeight: layer.hiddenWeight.kernelPointer,
-                inputBias: layer.inputBias.kernelPointer, hiddenBias: layer.hiddenBias.kernelPointer)
-            withExtendedLifetime((layer, layerInput, state, tokens)) {
-                switch cell {
-                case .lstm: LSTM.forwardLayer(buffers)
-                case .gru: GRU.forwardLayer(buffers)
+            let lower = ForwardLayer(network, index: index, input: layerInput, mask: mask,
+                                     tokens: index == 0 && folded ? tokens : nil, steps: steps, batch: batch, state: state)
+            if pipelined, index + 1 < network.layers.count {
+                // The upper layer reads the lower one's output, dropped out step by step with a mask drawn now.
+                let upperMask = dropout > 0
+                    ? Dropout.mask(shape: [steps, batch, hiddenSize], probability: dropout, generator: &generator) : nil
+                let upperInput = upperMask == nil ? lower.output : Tensor<Float>(uninitializedShape: [steps, batch, hiddenSize])
+                let upper = ForwardLayer(network, index: index + 1, input: upperInput, mask: upperMask, tokens: nil,
+                                         steps: steps, batch: batch, state: state)
+                withExtendedLifetime((network.layers, lower, upper, state, tokens)) {
+                    RecurrentPipeline.forward(cell: cell, lower: lower.buffers, upper: upper.buffers,
+                                              upperMask: upperMask.map { UnsafePointer($0.kernelPointer) })
                 }
+                finish(lower, index: index)
+                finish(upper, index: index + 1)
+                layerInput = upper.output
+                index += 2
+            } else {
+                withExtendedLifetime((network.layers, lower, state, tokens)) {
+                    lower.buffers.projectInputs(gateWidth: cell.gateCount * hiddenSize,
+                                                addingHiddenBias: cell.inputProjectionAddsHiddenBias)
+                    let layerSteps = cell.forwardSteps(lower.buffers)
+                    for step in 0..<steps { layerSteps.run(step: step) }
+                }
+                finish(lower, index: index)
+                layerInput = lower.output
+                index += 1
             }
-
-            let finalBase = finalState.kernelPointer + index * cell.stateComponentCount * stepSize
-            finalBase.update(from: hidden.kernelPointer + steps * stepSize, count: stepSize)
-            if cell == .lstm { (finalBase + stepSize).update(from: cells.kernelPointer + steps * stepSize, count: stepSize) }
-
-            if keepTrace {
-                trace.layerInputs.append(layerInput)
-                trace.hidden.append(hidden)
-                trace.cells.append(cells)
-                trace.gates.append(gates)
-                trace.hiddenCandidates.append(candidates)
-                trace.dropoutMasks.append(mask)
-            }
-            layerInput = hidden.slice(1..<(steps + 1))
         }
         return (layerInput, finalState, trace)
     }
 
+    /// One layer's backward buffers, and the tensors behind them.
+    struct BackwardLayer {
+        var gradient: RecurrentLayerWeights
+        var inputGradient: Tensor<Float>
+        var hiddenGradient: Tensor<Float>
+        var cellGradient: Tensor<Float>
+        var forward: LayerForward
+        var buffers: LayerBackward
+
+        /// Allocates layer `index`'s gradient buffers, with d(final h) (and d(final c)) from `finalGradient`
+        /// and `upstream` as d(output).
+        init<Network: RecurrentNetwork>(_ network: Network, index: Int, trace: RecurrentTrace, upstream: Tensor<Float>,
+                                        finalGradient: Tensor<Float>) {
+            let cell = Network.cell, steps = trace.steps, batch = trace.batch, hiddenSize = network.hiddenSize
+            let stepSize = batch * hiddenSize
+            let layer = network.layers[index]
+            let inputSize = index == 0 ? network.inputSize : hiddenSize
+            gradient = RecurrentLayerWeights(gateCount: cell.gateCount, inputSize: inputSize, hiddenSize: hiddenSize)
+            let folded = index == 0 && trace.foldsEmbedding
+            let tokens = folded ? trace.tokens : nil
+            let layerInput = trace.layerInputs[index]
+            inputGradient = Tensor<Float>(shape: folded ? layerInput.shape : [steps, batch, inputSize])
+            hiddenGradient = Tensor<Float>(shape: [batch, hiddenSize])
+            cellGradient = Tensor<Float>(shape: [batch, hiddenSize])
+            let stateBase = finalGradient.kernelPointer + index * cell.stateComponentCount * stepSize
+            hiddenGradient.kernelPointer.update(from: stateBase, count: stepSize)
+            if cell == .lstm { cellGradient.kernelPointer.update(from: stateBase + stepSize, count: stepSize) }
+            forward = LayerForward(
+                steps: steps, batch: batch, inputSize: inputSize, hiddenSize: hiddenSize,
+                input: layerInput.kernelPointer, tokens: tokens?.kernelPointer,
+                vocabulary: folded ? layerInput.shape[0] : 0, hidden: trace.hidden[index].kernelPointer,
+                cells: cell == .lstm ? trace.cells[index].kernelPointer : nil, gates: trace.gates[index].kernelPointer,
+                candidates: cell == .gru ? trace.hiddenCandidates[index].kernelPointer : nil,
+                inputWeight: layer.inputWeight.kernelPointer, hiddenWeight: layer.hiddenWeight.kernelPointer,
+                inputBias: layer.inputBias.kernelPointer, hiddenBias: layer.hiddenBias.kernelPointer)
+            buffers = LayerBackward(
+                outputGradient: upstream.kernelPointer, hiddenGradient: hiddenGradient.kernelPointer,
+                cellGradient: cell == .lstm ? cellGradient.kernelPointer : nil,
+                inputGradient: inputGradient.kernelPointer,
+                inputWeight: gradient.inputWeight.kernelPointer, hiddenWeight: gradient.hiddenWeight.kernelPointer,
+                inputBias: gradient.inputBias.kernelPointer, hiddenBias: gradient.hiddenBias.kernelPointer)
+        }
+    }
+
     static func backward<Network: RecurrentNetwork>(
-        _ network: Network, trace: RecurrentTrace, outputGradient: Tensor<Float>, finalStateGradient: Tensor<Float>?
+        _ network: Network, trace: RecurrentTrace, outputGradient: Tensor<Float>, finalStateGradient: Tensor<Float>?,
+        schedule: RecurrentPipeline.Schedule = .automatic
     ) -> RecurrentGradients {
         let steps = trace.steps, batch = trace.batch, hiddenSize = network.hiddenSize
         let cell = Network.cell
@@ -149,64 +237,61 @@ enum RecurrentDriver {
         let initialStateGradient = Tensor<Float>(shape: stateShape)
         let stepSize = batch * hiddenSize
         var gradients: [RecurrentLayerWeights] = []
-        // Copy: the kernels add the recurrent contribution into it.
-        var upstream = Tensor<Float>(shape: [steps, batch, hiddenSize], scalars: outputGradient.scalars)
+        var upstream = outputGradient.contiguous()
         var inputGradient = Tensor<Float>(shape: [0])
+        let pipelined = schedule.pipelines(batch: batch)
 
-        for index in stride(from: network.layers.count - 1, through: 0, by: -1) {
-            let layer = network.layers[index]
-            let inputSize = index == 0 ? network.inputSize : hiddenSize
-            let gradient = RecurrentLayerWeights(gateCount: cell.gateCount, inputSize: inputSize, hiddenSize: hiddenSize)
-            let folded = index == 0 && trace.foldsEmbedding
-            let tokens = index == 0 ? trace.tokens : nil
-            let layerInput = trace.layerInputs[index]
-            let layerInputGradient = Tensor<Float>(shape: folded ? layerInput.shape : [steps, batch, inputSize])
-            let hiddenGradient = Tensor<Float>(shape: [batch, hiddenSize])
-            let cellGradient = Tensor<Float>(shape: [batch, hiddenSize])
-            let stateBase = finalGradient.kernelPointer + index * cell.stateComponentCount * stepSize
-            hiddenGradient.kernelPointer.update(from: stateBase, count: stepSize)
-            if cell == .lstm { cellGradient.kernelPointer.update(from: stateBase + stepSize, count: stepSize) }
-
-            let forward = LayerForward(
-                steps: steps, batch: batch, inputSize: inputSize, hiddenSize: hiddenSize,
-                input: layerInput.kernelPointer, tokens: folded ? tokens?.kernelPointer : nil,
-                vocabulary: folded ? layerInput.shape[0] : 0, hidden: trace.hidden[index].kernelPointer,
-                cells: cell == .lstm ? trace.cells[index].kernelPointer : nil, gates: trace.gates[index].kernelPointer,
-                candidates: cell == .gru ? trace.hiddenCandidates[index].kernelPointer : nil,
-                inputWeight: layer.inputWeight.kernelPointer, hiddenWeight: layer.hiddenWeight.kernelPointer,
-                inputBias: layer.inputBias.kernelPointer, hiddenBias: layer.hiddenBias.kernelPointer)
-            let buffers = LayerBackward(
-                outputGradient: upstream.kernelPointer, hiddenGradient: hiddenGradient.kernelPointer,
-                cellGradient: cell == .lstm ? cellGradient.kernelPointer : nil,
-                inputGradient: layerInputGradient.kernelPointer,
-                inputWeight: gradient.inputWeight.kernelPointer, hiddenWeight: gradient.hiddenWeight.kernelPointer,
-                inputBias: gradient.inputBias.kernelPointer, hiddenBias: gradient.hiddenBias.kernelPointer)
-            withExtendedLifetime((layer, trace, upstream, layerInput)) {
-                switch cell {
-                case .lstm: LSTM.backwardLayer(forward, buffers)
-                case .gru: GRU.backwardLayer(forward, buffers)
-                }
-            }
+        /// Stores layer `index`'s initial-state and weight gradients, and returns d(its input), the
+        /// dropout mask of its forward input applied when `applyingMask`.
+        func finish(_ layer: BackwardLayer, index: Int, applyingMask: Bool) -> Tensor<Float> {
             let initialBase = initialStateGradient.kernelPointer + index * cell.stateComponentCount * stepSize
-            initialBase.update(from: hiddenGradient.kernelPointer, count: stepSize)
-            if cell == .lstm { (initialBase + stepSize).update(from: cellGradient.kernelPointer, count: stepSize) }
-            gradients.append(gradient)
+            initialBase.update(from: layer.hiddenGradient.kernelPointer, count: stepSize)
+            if cell == .lstm { (initialBase + stepSize).update(from: layer.cellGradient.kernelPointer, count: stepSize) }
+            gradients.append(layer.gradient)
+            var result = layer.inputGradient
+            if applyingMask, let mask = trace.dropoutMasks[index] { Dropout.backward(&result, mask: mask) }
+            return result
+        }
 
-            if index > 0 {
-                upstream = layerInputGradient
-                if let mask = trace.dropoutMasks[index] { Dropout.backward(&upstream, mask: mask) }
-            } else if let tokens, !folded {
-                // Tokens looked up row by row: their gradients (through the dropout mask) add into the table's.
-                var rowGradient = layerInputGradient
-                if let mask = trace.dropoutMasks[0] { Dropout.backward(&rowGradient, mask: mask) }
-                let vocabulary = trace.embeddingVocabulary
-                inputGradient = Tensor(shape: [vocabulary, inputSize])
-                withExtendedLifetime((rowGradient, tokens)) {
-                    Kernels.addRows(rowGradient.kernelPointer, ids: tokens.kernelPointer, count: tokens.count, width: inputSize,
-                                    vocabulary: vocabulary, into: inputGradient.kernelPointer)
+        var index = network.layers.count - 1
+        while index >= 0 {
+            let upper = BackwardLayer(network, index: index, trace: trace, upstream: upstream, finalGradient: finalGradient)
+            if pipelined, index > 0 {
+                // d(upper's input) is d(lower's output): one buffer, filled (and masked) step by step.
+                let lower = BackwardLayer(network, index: index - 1, trace: trace, upstream: upper.inputGradient,
+                                          finalGradient: finalGradient)
+                let upperMask = trace.dropoutMasks[index]
+                withExtendedLifetime((network.layers, trace, upstream, upper, lower, upperMask)) {
+                    RecurrentPipeline.backward(cell: cell, upper: (upper.forward, upper.buffers), lower: (lower.forward, lower.buffers),
+                                               upperMask: upperMask.map { UnsafePointer($0.kernelPointer) })
                 }
+                _ = finish(upper, index: index, applyingMask: false)
+                upstream = finish(lower, index: index - 1, applyingMask: index - 1 > 0)
+                index -= 2
             } else {
-                inputGradient = layerInputGradient
+                withExtendedLifetime((network.layers, trace, upstream, upper)) {
+                    let layerSteps = cell.backwardSteps(upper.forward, upper.buffers)
+                    for step in stride(from: steps - 1, through: 0, by: -1) { layerSteps.run(step: step) }
+                    layerSteps.finish(writingInputGradient: true)
+                }
+                upstream = finish(upper, index: index, applyingMask: index > 0)
+                index -= 1
+            }
+            if index < 0 {
+                // `upstream` is now d(the bottom layer's input).
+                if let tokens = trace.tokens, !trace.foldsEmbedding {
+                    // Tokens looked up row by row: their gradients (through the dropout mask) add into the table's.
+                    var rowGradient = upstream
+                    if let mask = trace.dropoutMasks[0] { Dropout.backward(&rowGradient, mask: mask) }
+                    let vocabulary = trace.embeddingVocabulary, inputSize = network.inputSize
+                    inputGradient = Tensor(shape: [vocabulary, inputSize])
+                    withExtendedLifetime((rowGradient, tokens)) {
+                        Kernels.addRows(rowGradient.kernelPointer, ids: tokens.kernelPointer, count: tokens.count, width: inputSize,
+                                        vocabulary: vocabulary, into: inputGradient.kernelPointer)
+                    }
+                } else {
+                    inputGradient = upstream
+                }
             }
         }
         return RecurrentGradients(input: inputGradient, layers: gradients.reversed(), initialState: initialStateGradient)
@@ -238,14 +323,16 @@ extension RecurrentDriver.LayerForward {
     }
 
     /// After the backward loop: adds the weight and bias gradients of every step to `gradient` and
-    /// writes d(input), from the pre-activation gate gradients `[T, B, width]` on the input side
-    /// and the hidden side (the same buffer for an LSTM, whose two sides share their gates).
+    /// writes d(input) (unless `writingInputGradient` is false: ``RecurrentPipeline`` wrote it step
+    /// by step), from the pre-activation gate gradients `[T, B, width]` on the input side and the
+    /// hidden side (the same buffer for an LSTM, whose two sides share their gates).
     ///
     /// With `tokens`, the input side works on the sums of the gate gradients per token (`[V, width]`):
     /// every row of a token has the same input, so `Σ_rows g ⊗ x = Σ_tokens (Σ g) ⊗ table[token]`,
     /// and d(input) is the table's gradient, `[V, in]`.
     func accumulateParameterGradients(_ gradient: RecurrentDriver.LayerBackward, gateWidth width: Int,
-                                      inputGates: UnsafePointer<Float>, hiddenGates: UnsafePointer<Float>) {
+                                      inputGates: UnsafePointer<Float>, hiddenGates: UnsafePointer<Float>,
+                                      writingInputGradient: Bool) {
         let rows = steps * batch
         RecurrentMath.accumulateWeightGradient(hiddenGates, rows: rows, columns: width, input: hidden,
                                                inner: hiddenSize, into: gradient.hiddenWeight)
@@ -266,8 +353,10 @@ extension RecurrentDriver.LayerForward {
         } else {
             RecurrentMath.accumulateColumnSums(hiddenGates, rows: rows, columns: width, into: gradient.hiddenBias)
         }
-        RecurrentMath.multiply(inputSideGates, rows: inputSideRows, inner: width, weight: inputWeight, transposed: false,
-                               columns: inputSize, into: gradient.inputGradient, beta: 0)
+        if writingInputGradient {
+            RecurrentMath.multiply(inputSideGates, rows: inputSideRows, inner: width, weight: inputWeight, transposed: false,
+                                   columns: inputSize, into: gradient.inputGradient, beta: 0)
+        }
     }
 }
 
