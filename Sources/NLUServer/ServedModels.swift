@@ -1,4 +1,5 @@
 import Foundation
+import NLUCore
 import NLUEmbeddings
 import NLUIntents
 import NLUQuestionAnswering
@@ -6,7 +7,8 @@ import NLUQuestionAnswering
 /// The models one server answers with, each loaded once and shared by every request (the task
 /// types are immutable `Sendable` values, so concurrent requests read them safely).
 ///
-///     let models = try ServedModels.load(intents: "car.nlumodel", questionAnswering: nil, embeddings: "all-MiniLM-L6-v2")
+///     let models = try ServedModels.load(intents: "car.nlumodel", questionAnswering: nil,
+///                                     embeddings: "sentence-transformers/all-MiniLM-L6-v2")   // a directory or a cached Hub id
 public struct ServedModels: Sendable {
     /// One loaded model: what it is and where it came from (for `/status`).
     public struct Info: Sendable, Equatable, Encodable {
@@ -66,8 +68,18 @@ public struct ServedModels: Sendable {
             }
         }
         let intents = try intentsPath.map { path in try load("intents", path) { try loadIntents($0) } }
-        let qa = try qaPath.map { try load("question-answering", $0) { try QuestionAnswerer(modelDirectory: $0) } }
-        let embedder = try embeddingsPath.map { try load("embeddings", $0) { try SentenceEmbedder(modelDirectory: $0) } }
+        // Checkpoints, as everywhere else: a directory, or a Hugging Face id found in the cache.
+        func locate(_ task: String, _ reference: String) throws -> String {
+            do { return try ModelLocator.resolve(reference).path } catch {
+                throw ModelLoadError(task: task, path: reference, reason: "\(error)")
+            }
+        }
+        let qa = try qaPath.map { reference in
+            try load("question-answering", locate("question-answering", reference)) { try QuestionAnswerer(modelDirectory: $0) }
+        }
+        let embedder = try embeddingsPath.map { reference in
+            try load("embeddings", locate("embeddings", reference)) { try SentenceEmbedder(modelDirectory: $0) }
+        }
         return ServedModels(intents: intents, intentsPath: intentsPath ?? "", questionAnswering: qa,
                             questionAnsweringPath: qaPath ?? "", embeddings: embedder, embeddingsPath: embeddingsPath ?? "")
     }

@@ -15,9 +15,10 @@ import FoundationNetworking
         private var stderrText = ""
         private let stderrPipe = Pipe()
 
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String], environment: [String: String]? = nil) throws {
             process.executableURL = productsDirectory.appendingPathComponent("nlu")
             process.arguments = ["serve"] + arguments
+            if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
             process.standardError = stderrPipe
             process.standardOutput = FileHandle.nullDevice
             stderrPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
@@ -120,6 +121,34 @@ import FoundationNetworking
         let notAModel = try runNLU(["serve", "--qa", fixturesDirectory.appendingPathComponent("intents").path, "--port", "0"])
         #expect(notAModel.status == 1)
         #expect(notAModel.stderr.contains("cannot load the question-answering model \(fixturesDirectory.appendingPathComponent("intents").path)"))
+    }
+
+    /// `--qa` and `--embed` take a Hugging Face id found in the cache, as every other `--model` does;
+    /// one that is not cached is named with where it was looked for.
+    @Test func hubIdsAreServedFromTheCache() throws {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-serve-hub-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let repository = cache.appendingPathComponent("models--acme--tiny-qa")
+        let commit = "0123456789abcdef0123456789abcdef01234567"
+        try FileManager.default.createDirectory(at: repository.appendingPathComponent("snapshots"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: repository.appendingPathComponent("refs"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: repository.appendingPathComponent("snapshots/\(commit)"),
+                                                   withDestinationURL: URL(fileURLWithPath: Self.qaModel))
+        try Data((commit + "\n").utf8).write(to: repository.appendingPathComponent("refs/main"))
+        let environment = ["HF_HUB_CACHE": cache.path]
+
+        let server = try ServeProcess(["--qa", "acme/tiny-qa", "--port", "0"], environment: environment)
+        let port = try #require(server.port())
+        let (status, body) = try Self.post(port, "/question-answering",
+                                           #"{"inputs": {"question": "Who jumped?", "context": "The fox jumped."}}"#)
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(server.wait() == 0)
+        #expect(status == 200, "\(body)")
+        #expect(body.contains("\"answer\""))
+
+        let missing = try runNLU(["serve", "--embed", "acme/other", "--port", "0"], environment: environment)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("cannot load the embeddings model acme/other: acme/other: not a local directory, and not in the Hugging Face cache"))
     }
 
     @Test func portInUseIsNamed() throws {

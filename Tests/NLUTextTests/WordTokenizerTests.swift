@@ -97,6 +97,20 @@ import Testing
         if let family { #expect(text.scalarOffsets(of: family) == 11..<16) }
     }
 
+    /// The one-walk form over many ranges gives each range's offsets, in text order (the tokens
+    /// of a text, combining marks and a 5-scalar emoji included) and out of order (a bound before
+    /// the previous one walks back), empty ranges included.
+    @Test func manyRangesEqualOneAtATime() {
+        let text = "naïve cafe\u{301} 👨‍👩‍👧 end, ok"
+        let tokens = WordTokenizer().tokens(in: text).map(\.range)
+        #expect(tokens.count >= 5)
+        #expect(text.scalarOffsets(of: tokens) == tokens.map { text.scalarOffsets(of: $0) })
+        let shuffled = [tokens[3], tokens[0], tokens[4], tokens[4], tokens[1], text.endIndex..<text.endIndex,
+                        text.startIndex..<text.startIndex, tokens[2]]
+        #expect(text.scalarOffsets(of: shuffled) == shuffled.map { text.scalarOffsets(of: $0) })
+        #expect(text.scalarOffsets(of: []) == [])
+    }
+
     @Test func outOfBoundsIsNil() {
         #expect("abc".scalarIndexRange(2..<4) == nil)
         #expect("abc".scalarIndexRange(-1..<1) == nil)

@@ -57,11 +57,12 @@ public struct EntityExtractor: Sendable {
             kept.append(resolved)
         }
         let tokens = WordTokenizer().tokens(in: text)
+        let tokenOffsets = text.scalarOffsets(of: tokens.map(\.range))
         func candidate(_ entity: String, _ span: Range<Int>, value: String?, _ extractor: ExtractedEntity.Extractor) -> ExtractedEntity {
             let range = tokens[span.lowerBound].range.lowerBound..<tokens[span.upperBound - 1].range.upperBound
-            let offsets = text.scalarOffsets(of: range)
             let mention = String(text[range])
-            return ExtractedEntity(entity: entity, start: offsets.lowerBound, end: offsets.upperBound, text: mention,
+            return ExtractedEntity(entity: entity, start: tokenOffsets[span.lowerBound].lowerBound,
+                                   end: tokenOffsets[span.upperBound - 1].upperBound, text: mention,
                                    value: value ?? dictionaries.resolve(entity: entity, text: mention) ?? mention,
                                    confidence: 1, extractor: extractor)
         }

@@ -38,7 +38,7 @@ enum SlotTagScheme {
     /// Annotations that cover no whole token, or tokens already tagged, are skipped.
     static func tags(for utterance: Utterance, tokens: [WordTokenizer.Token]) -> [String] {
         var tags = [String](repeating: outside, count: tokens.count)
-        let offsets = tokens.map { utterance.text.scalarOffsets(of: $0.range) }
+        let offsets = utterance.text.scalarOffsets(of: tokens.map(\.range))
         for annotation in utterance.entities {
             let inside = offsets.indices.filter { offsets[$0].lowerBound >= annotation.start && offsets[$0].upperBound <= annotation.end }
             guard !inside.isEmpty, inside.allSatisfy({ tags[$0] == outside }) else { continue }

@@ -188,7 +188,7 @@ public struct SlotTagger: Sendable {
     private static func wordVectors(of sequences: [(text: String, tokens: [WordTokenizer.Token])],
                                     featurizer: any WordVectorFeaturizer) -> [[[Float]]] {
         featurizer.wordVectors(for: sequences.map(\.text),
-                               words: sequences.map { sequence in sequence.tokens.map { sequence.text.scalarOffsets(of: $0.range) } })
+                               words: sequences.map { sequence in sequence.text.scalarOffsets(of: sequence.tokens.map(\.range)) })
     }
 
     /// The attributes of `tokens` of `text` at prediction: the features, plus the word clusters.
@@ -208,10 +208,11 @@ public struct SlotTagger: Sendable {
         let path = crf.viterbi(sequence).labels
         let tags = path.map { crf.labels[$0] }
         let lattice = crf.lattice(sequence)
+        let tokenOffsets = text.scalarOffsets(of: tokens.map(\.range))
         return SlotTagScheme.spans(tags).map { span in
             let slot = SlotTagScheme.Slot(key: span.slot)
             let range = tokens[span.tokens.lowerBound].range.lowerBound..<tokens[span.tokens.upperBound - 1].range.upperBound
-            let offsets = text.scalarOffsets(of: range)
+            let offsets = tokenOffsets[span.tokens.lowerBound].lowerBound..<tokenOffsets[span.tokens.upperBound - 1].upperBound
             let mention = String(text[range])
             let confidence = lattice.probability(of: Array(path[span.tokens]), from: span.tokens.lowerBound)
             return ExtractedEntity(entity: slot.entity, start: offsets.lowerBound, end: offsets.upperBound, text: mention,

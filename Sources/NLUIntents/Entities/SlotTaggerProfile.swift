@@ -30,7 +30,7 @@ extension SlotTagger {
         var attributes = features.attributes(tokens, in: text)
         lap(.features)
         if let wordVectors {
-            let vectors = wordVectors.featurizer.wordVectors(for: [text], words: [tokens.map { text.scalarOffsets(of: $0.range) }])
+            let vectors = wordVectors.featurizer.wordVectors(for: [text], words: [text.scalarOffsets(of: tokens.map(\.range))])
             lap(.wordVectors)
             if let first = vectors.first {
                 for (t, extra) in wordVectors.clusters.attributes(first).enumerated() where t < attributes.count { attributes[t] += extra }

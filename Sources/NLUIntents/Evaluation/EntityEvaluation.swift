@@ -74,7 +74,7 @@ public struct EntityEvaluation: Sendable, Encodable {
 
     /// The annotations of `utterance` trimmed to the word tokens they cover (those covering none dropped).
     public static func mentions(of utterance: Utterance) -> [Mention] {
-        let offsets = WordTokenizer().tokens(in: utterance.text).map { utterance.text.scalarOffsets(of: $0.range) }
+        let offsets = utterance.text.scalarOffsets(of: WordTokenizer().tokens(in: utterance.text).map(\.range))
         return utterance.entities.compactMap { annotation in
             let inside = offsets.filter { $0.lowerBound >= annotation.start && $0.upperBound <= annotation.end }
             guard let first = inside.first, let last = inside.last else { return nil }

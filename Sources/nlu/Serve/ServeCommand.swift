@@ -22,10 +22,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "An intents model package (.nlumodel) for POST /model/parse.")
     var intents: String?
 
-    @Option(help: "A question-answering checkpoint directory for POST /question-answering.")
+    @Option(help: "A question-answering checkpoint (a directory, or a Hugging Face id in the cache) for POST /question-answering.")
     var qa: String?
 
-    @Option(help: "A sentence-transformers model directory for POST /embed (TEI) and POST /v1/embeddings (OpenAI).")
+    @Option(help: "A sentence-transformers model (a directory, or a Hugging Face id in the cache) for POST /embed (TEI) and POST /v1/embeddings (OpenAI).")
     var embed: String?
 
     @Option(help: "The address to listen on.")
