@@ -135,6 +135,8 @@ import Testing
         for arguments in [["embed", "--model", Self.model, "--batch-size", "0", "x"],
                           ["embed", "--model", Self.model, "--query", " ", "x"],
                           ["embed", "--model", Self.model, "--input", "f", "x"],
+                          ["embed", "--model", Self.model, "--top", "2", "x"],                          // --top without --query
+                          ["embed", "--model", Self.model, "--query", "q", "--format", "tsv", "x"],     // --format with a ranking
                           ["similarity", "--model", Self.model, "only one"]] {
             let run = try runNLU(arguments)
             #expect(run.status == 2, "\(arguments): \(run.stderr)")

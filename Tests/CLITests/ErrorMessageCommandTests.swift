@@ -44,6 +44,17 @@ import Testing
         #expect(nested.status == 2 && nested.stderr.contains("Unknown option '--bogus-flag'"), "\(nested.stderr)")
     }
 
+    /// A file that cannot be read is named with the reason: missing, or a directory where a file was expected.
+    @Test func unreadableFilesSayWhy() throws {
+        let directory = FileManager.default.temporaryDirectory.path
+        let missing = try runNLU(["entities", "extract", "--file", "/nonexistent/input.txt"])
+        #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/input.txt: cannot read the file (no such file or directory)"),
+                "\(missing.stderr)")
+        let folder = try runNLU(["entities", "extract", "--file", directory])
+        #expect(folder.status == 1 && folder.stderr.contains("\(directory): cannot read the file (a directory, not a file)"),
+                "\(folder.stderr)")
+    }
+
     @Test func usageErrorsExitTwoBeforeAnyWorkNamingTheFlag() throws {
         let tokenize = try runNLU(["tokenize", "--model", Self.qa, "--max-length", "4", "--stride", "2", "hello"])
         #expect(tokenize.status == 2 && tokenize.stderr.contains("--stride (2) must be smaller than the 2 tokens"), "\(tokenize.stderr)")

@@ -70,7 +70,7 @@ import Testing
 
         let delete = try runNLU(["index", "delete", db, "faq-2", "nope"])
         #expect(delete.status == 0)
-        #expect(delete.stdout.contains("deleted 1 documents") && delete.stderr.contains("no document \"nope\""))
+        #expect(delete.stdout.contains("deleted 1 document from") && delete.stderr.contains("no document \"nope\""))
         let after = try runNLU(["index", "search", db, "invoices", "--mode", "keyword"])
         #expect(after.stdout.contains("(no results)"))
     }

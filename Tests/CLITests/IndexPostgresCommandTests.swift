@@ -46,7 +46,7 @@ struct IndexPostgresCommandTests {
         #expect(filtered.status == 0 && filtered.stdout.contains("faq-3 #0") && !filtered.stdout.contains("faq-1"), "\(filtered.stdout)")
 
         let delete = try runNLU(["index", "delete", url, "faq-2", "nope"])
-        #expect(delete.status == 0 && delete.stdout.contains("deleted 1 documents"))
+        #expect(delete.status == 0 && delete.stdout.contains("deleted 1 document from"))
         let after = try runNLU(["index", "search", url, "invoices", "--mode", "keyword"])
         #expect(after.status == 0 && after.stdout.contains("(no results)"), "\(after.stdout)")
     }

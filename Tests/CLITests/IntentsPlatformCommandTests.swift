@@ -18,7 +18,7 @@ import Testing
         let output = directory.appendingPathComponent("email.json").path
         let run = try runNLU(["intents", "import", Self.platforms.appendingPathComponent("clu-utf16.json").path, "-o", output])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("imported 2 intents, 6 utterances, 1 counterexamples, 3 entities (Azure CLU project JSON"))
+        #expect(run.stdout.contains("imported 2 intents, 6 utterances, 1 counterexample, 3 entities (Azure CLU project JSON"))
         let testPath = directory.appendingPathComponent("email.test.json").path
         #expect(run.stdout.contains("test split: 2 utterances → \(testPath)"))
         let test = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: testPath))) as? [String: Any]

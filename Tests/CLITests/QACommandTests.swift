@@ -102,17 +102,19 @@ import Testing
             #"{"id": 2, "question": "Who jumped over the dog?""#,
             #"{"id": "c", "question": "", "context": "Text."}"#,
             #"{"id": "d", "question": "Who jumped over the dog?", "context": "The quick brown fox jumps over the lethargic dog."}"#,
+            #"{"id": "e", "question": "Who?"}"#,
         ]
         try Data(lines.joined(separator: "\n").utf8).write(to: input)
         let run = try runNLU(["qa", "ask", "--model", Self.bert, "--input", input.path, "--output", output.path])
         #expect(run.status == 1)
         #expect(run.stderr.contains("line 2: expected a JSON object"))
         #expect(run.stderr.contains("line 3: the question is empty"))
-        #expect(run.stderr.contains("4/4 answered"))
+        #expect(run.stderr.contains("line 5: \"context\" missing: expected a JSON object"), "\(run.stderr)")
+        #expect(run.stderr.contains("qa: 5/5 lines (3 failed)") && run.stderr.contains("qa: 3 of 5 lines failed"))
         let written = try String(contentsOf: output, encoding: .utf8).split(separator: "\n").map(String.init)
-        #expect(written.count == 4)
+        #expect(written.count == 5)
         let objects = try written.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-        #expect(objects.map { "\($0["id"] ?? "-")" } == ["a", "-", "c", "d"])
+        #expect(objects.map { "\($0["id"] ?? "-")" } == ["a", "-", "c", "d", "e"])
         #expect(objects[1]["line"] as? Int == 2 && objects[2]["line"] as? Int == 3)
         let expected = try Self.golden(model: "bert-tiny", question: "Who jumped over the dog?", options: [:])
         Self.expectSame(try #require(objects[0]["answers"] as? [[String: Any]]), expected)
@@ -169,6 +171,13 @@ import Testing
                               "--max-seq-length", "32", "--doc-stride", "8"])
         #expect(run.status == 1)
         #expect(run.stderr.contains("the question is too long for the window"))
+        #expect(run.stderr.contains("fill the 32-token window"), "\(run.stderr)")
+        #expect(run.stderr.contains("max sequence length (--max-seq-length)") && run.stderr.contains("document stride (--doc-stride)"))
+        // A short question in a tiny window: too little room left for the context beyond the stride.
+        let tiny = try runNLU(["qa", "ask", "--model", Self.bert, "--question", "q", "--context", "abc", "--max-seq-length", "5"])
+        #expect(tiny.status == 1)
+        #expect(tiny.stderr.contains("leaves 1 of the 5-token window for the context, and the document stride (--doc-stride) must be smaller than that (it is 2)"),
+                "\(tiny.stderr)")
     }
 
     @Test func helpDescribesTheOptions() throws {

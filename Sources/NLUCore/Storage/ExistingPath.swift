@@ -54,3 +54,19 @@ public enum ExistingPath: Equatable, Sendable {
         return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 }
+
+extension ExistingPath {
+    /// Why the file at `path` could not be read, in plain words for an error message: the system's
+    /// reason ("no such file or directory", "permission denied"), or "a directory, not a file".
+    ///
+    ///     throw InputError("\(path): cannot read the file (\(ExistingPath.unreadableReason(path)))")
+    public static func unreadableReason(_ path: String) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return String(cString: strerror(errno)).lowercased() }
+        if info.st_mode & S_IFMT == S_IFDIR { return "a directory, not a file" }
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return String(cString: strerror(errno)).lowercased() }
+        close(descriptor)
+        return "a read error"
+    }
+}

@@ -81,10 +81,21 @@ public struct QuestionAnswerer: Sendable {
                     encodings = try tokenizer.encodePair(truncated, passage.text, maxLength: settings.maxSequenceLength,
                                                          stride: settings.stride)
                 } catch {
-                    // A window the user never chose comes from the checkpoint: say so.
-                    let origin = options.maxSequenceLength == nil && settings.maxSequenceLength == modelMaxLength
-                        ? " (the window is tokenizer_config.json's model_max_length \(settings.maxSequenceLength); give a larger max sequence length)" : ""
-                    throw QuestionAnsweringError.questionTooLong(reason: "\(error)\(origin)")
+                    // Say which options make the window too small; one the user never chose comes from the checkpoint.
+                    let window = settings.maxSequenceLength
+                    let origin = options.maxSequenceLength == nil && window == modelMaxLength
+                        ? " (tokenizer_config.json's model_max_length)" : ""
+                    let reason: String
+                    switch error as? BertTokenizerError {
+                    case let .strideTooLarge(stride, room)?:
+                        reason = "it leaves \(room) of the \(window)-token window\(origin) for the context, and the document stride must be smaller than that (it is \(stride))"
+                    case let .firstSequenceTooLong(tokens, _)?:
+                        reason = "its \(tokens) tokens and 3 special tokens fill the \(window)-token window\(origin)"
+                    default:
+                        reason = "\(error)"
+                    }
+                    throw QuestionAnsweringError.questionTooLong(
+                        reason: reason + "; give a larger max sequence length, a smaller document stride or a smaller max question length")
                 }
                 windows += encodings.map { PassageWindow(encoding: $0, scalarOffset: passage.scalarOffset) }
             }

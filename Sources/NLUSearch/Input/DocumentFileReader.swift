@@ -1,4 +1,5 @@
 import Foundation
+import NLUCore
 
 /// Reads the documents of files for ``DocumentIndex/add(_:progress:)``: JSONL (one
 /// `{"id": ..., "text": ..., "metadata": {...}}` per line, metadata optional) or a plain `.txt` /
@@ -23,7 +24,7 @@ public struct DocumentFileReader {
             throw SearchError.invalidArgument("\(path): expected a .jsonl file of {\"id\", \"text\", \"metadata\"} lines, or a .txt or .md document")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw SearchError.invalidArgument("\(path): cannot read the file")
+            throw SearchError.invalidArgument("\(path): cannot read the file (\(ExistingPath.unreadableReason(path)))")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw SearchError.invalidArgument("\(path): not valid UTF-8")

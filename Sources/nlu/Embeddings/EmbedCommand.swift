@@ -30,8 +30,8 @@ struct EmbedCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Read texts from this file, one per line (\"-\": standard input).", valueName: "file"))
     var input: String?
 
-    @Option(help: ArgumentHelp("Output format: jsonl, tsv or npy.", valueName: "format"))
-    var format: EmbeddingFormat = .jsonl
+    @Option(help: ArgumentHelp("Output format of the embeddings: jsonl (default), tsv or npy.", valueName: "format"))
+    var format: EmbeddingFormat?
 
     @Option(help: ArgumentHelp("Write to this file (atomically) instead of standard output.", valueName: "file"))
     var output: String?
@@ -39,8 +39,8 @@ struct EmbedCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Rank the texts by similarity with this query instead of printing embeddings.", valueName: "text"))
     var query: String?
 
-    @Option(help: ArgumentHelp("With --query: how many texts to print (1-1000000).", valueName: "k"))
-    var top = 5
+    @Option(help: ArgumentHelp("With --query: how many texts to print (1-1000000, default 5).", valueName: "k"))
+    var top: Int?
 
     @Flag(help: "With --query: print one JSON object per result.")
     var json = false
@@ -55,9 +55,15 @@ struct EmbedCommand: ParsableCommand {
         }
         if let query {
             guard !query.allSatisfy(\.isWhitespace) else { throw ValidationError("--query is empty") }
-            guard (1...1_000_000).contains(top) else { throw ValidationError("--top must be between 1 and 1000000, got \(top)") }
-        } else if json {
-            throw ValidationError("--json applies to --query results; for embeddings use --format jsonl")
+            if let top, !(1...1_000_000).contains(top) { throw ValidationError("--top must be between 1 and 1000000, got \(top)") }
+            // Options that would otherwise be silently ignored.
+            guard format == nil else { throw ValidationError("--format applies to embeddings; --query prints a ranking (--json for JSON lines)") }
+        } else {
+            guard !json else { throw ValidationError("--json applies to --query results; for embeddings use --format jsonl") }
+            guard top == nil else { throw ValidationError("--top applies to --query results") }
+            if format == .npy, output == nil, isatty(FileHandle.standardOutput.fileDescriptor) != 0 {
+                throw ValidationError("--format npy writes binary: give --output FILE, or redirect standard output")
+            }
         }
     }
 
@@ -68,7 +74,7 @@ struct EmbedCommand: ParsableCommand {
         let embedder = try modelOptions.loadEmbedder()
         try withOutput { sink in
             if let query {
-                let matches = try embedder.nearest(to: query, in: lines, top: top, options: modelOptions.embeddingOptions)
+                let matches = try embedder.nearest(to: query, in: lines, top: top ?? 5, options: modelOptions.embeddingOptions)
                 var text = ""
                 for match in matches {
                     if json {
@@ -80,7 +86,7 @@ struct EmbedCommand: ParsableCommand {
                 try sink(Data(text.utf8))
                 return
             }
-            let writer = EmbeddingWriter(format: format, sink: sink)
+            let writer = EmbeddingWriter(format: format ?? .jsonl, sink: sink)
             var index = 0
             try embedder.embed(lines, options: modelOptions.embeddingOptions) { vector in
                 try writer.write(text: lines[index], embedding: vector)

@@ -41,6 +41,6 @@ struct IndexAddCommand: ParsableCommand {
         }
         progress.finish()
         let info = try index.info()
-        Console.print("added \(documents.count) documents to \(IndexLocation.name(database, of: index)); it holds \(info.documentCount) documents in \(info.chunkCount) chunks")
+        Console.print("added \(Console.count(documents.count, "document")) to \(IndexLocation.name(database, of: index)); it holds \(Console.count(info.documentCount, "document")) in \(Console.count(info.chunkCount, "chunk"))")
     }
 }

@@ -23,6 +23,6 @@ struct IndexDeleteCommand: ParsableCommand {
         let absent = try ids.filter { try !index.contains(id: $0) }
         for id in absent { Console.log("warning: no document \"\(id)\" in \(database)") }
         let removed = try index.delete(ids: ids)
-        Console.print("deleted \(removed) documents from \(database)")
+        Console.print("deleted \(Console.count(removed, "document")) from \(database)")
     }
 }

@@ -43,7 +43,7 @@ struct IntentsExportCommand: ParsableCommand {
             Console.print(try Console.json(summary, sortedKeys: false))
         } else {
             let warned = summary.warnings == 0 ? "" : ", \(summary.warnings) warning(s)"
-            Console.print("exported \(summary.intents) intents, \(summary.utterances) utterances, \(summary.counterexamples) counterexamples, \(summary.entities) entities as \(format.rawValue)\(warned) → \(output)")
+            Console.print("exported \(Console.count(summary.intents, "intent")), \(Console.count(summary.utterances, "utterance")), \(Console.count(summary.counterexamples, "counterexample")), \(Console.count(summary.entities, "entity", plural: "entities")) as \(format.rawValue)\(warned) → \(output)")
         }
     }
 

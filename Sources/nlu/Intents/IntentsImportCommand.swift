@@ -53,7 +53,7 @@ struct IntentsImportCommand: ParsableCommand {
             Console.print(try Console.json(summary, sortedKeys: false))
         } else {
             let warned = summary.warnings == 0 ? "" : ", \(summary.warnings) warning(s)"
-            Console.print("imported \(summary.intents) intents, \(summary.utterances) utterances, \(summary.counterexamples) counterexamples, \(summary.entities) entities (\(result.format.summary)\(warned)) → \(output)")
+            Console.print("imported \(Console.count(summary.intents, "intent")), \(Console.count(summary.utterances, "utterance")), \(Console.count(summary.counterexamples, "counterexample")), \(Console.count(summary.entities, "entity", plural: "entities")) (\(result.format.summary)\(warned)) → \(output)")
             if let count = summary.testUtterances, let path = summary.testOutput {
                 Console.print("test split: \(count) utterances → \(path)")
             }

@@ -92,7 +92,10 @@ struct QAAskCommand: ParsableCommand {
             let source = contextFile.map { $0 == "-" ? "standard input" : $0 } ?? "standard input"
             throw InputError("\(source): the context is empty; give the text to find the answer in")
         }
-        let answers = try answerer.answers(to: question ?? "", in: text, options: reading.answerOptions)
+        let answers: [Answer]
+        do { answers = try answerer.answers(to: question ?? "", in: text, options: reading.answerOptions) } catch {
+            throw QAReadingOptions.naming(error)
+        }
         if json {
             Console.print(QAJSON.string(QAJSON.AnswerList(answers: answers.map(QAJSON.Answer.init))))
         } else if answers.isEmpty {

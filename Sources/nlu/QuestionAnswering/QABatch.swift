@@ -29,7 +29,10 @@ struct QABatch {
                 do {
                     request = try JSONDecoder().decode(Request.self, from: Data(line))
                 } catch {
-                    throw InputError("expected a JSON object {\"id\": ..., \"question\": \"...\", \"context\": \"...\"}")
+                    // Name the field at fault (a missing "context", a number for "question") when there is one.
+                    let (field, reason) = JSONFile.describe(anyError: error, decoding: Request.self, from: Data(line))
+                    throw InputError((field.isEmpty ? "" : "\"\(field)\" \(reason): ")
+                        + "expected a JSON object {\"id\": ..., \"question\": \"...\", \"context\": \"...\"}")
                 }
                 let answers = try answerer.answers(to: request.question, in: request.context, options: options)
                 results.append(QAJSON.string(QAJSON.Result(id: request.id, answers: answers.map(QAJSON.Answer.init))))
@@ -42,7 +45,7 @@ struct QABatch {
             }
             if Date().timeIntervalSince(lastReport) > 1 || done + 1 == numbered.count {
                 if numbered.count > 1 {
-                    Console.log("qa: \(done + 1)/\(numbered.count) answered")
+                    Console.log("qa: \(done + 1)/\(numbered.count) lines" + (failures > 0 ? " (\(failures) failed)" : ""))
                 }
                 lastReport = Date()
             }

@@ -54,6 +54,14 @@ struct QAReadingOptions: ParsableArguments {
         }
     }
 
+    /// `error` with the library's option names replaced by their flags, for the errors that name them.
+    static func naming(_ error: Error) -> Error {
+        guard case QuestionAnsweringError.questionTooLong = error else { return error }
+        var message = "\(error)"
+        for (name, flag) in flags { message = message.replacingOccurrences(of: name, with: "\(name) (\(flag))") }
+        return InputError(message)
+    }
+
     var answerOptions: AnswerOptions {
         AnswerOptions(topK: topK, maxSequenceLength: maxSeqLength, documentStride: docStride,
                       maxQuestionLength: maxQuestionLength, maxAnswerLength: maxAnswerLength,

@@ -34,6 +34,12 @@ enum Console {
         write(line + "\n")
     }
 
+    /// "1 document", "2 documents": a count and its noun, in the plural (`plural`, default noun + "s")
+    /// unless the count is 1.
+    static func count(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
+    }
+
     /// Writes a line to stderr (progress, warnings, logs); a failure to do so is not worth stopping for.
     static func log(_ text: String) {
         try? StreamOutput.standardError.write(text + "\n")
@@ -59,7 +65,7 @@ enum Console {
     static func readData(path: String?) throws -> Data {
         guard let path, path != "-" else { return FileHandle.standardInput.readDataToEndOfFile() }
         guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.readToEnd() ?? Data() else {
-            throw InputError("\(path): cannot read the file")
+            throw InputError("\(path): cannot read the file (\(ExistingPath.unreadableReason(path)))")
         }
         return data
     }
