@@ -113,6 +113,18 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("--crf-c2"))
     }
 
+    /// Standard input is answered line by line, and a line that is not UTF-8 is an error naming it
+    /// (not a silent U+FFFD); an empty TEXT argument is a usage error, as for `embed`.
+    @Test func predictRejectsInvalidUTF8AndEmptyTexts() throws {
+        let model = fixturesDirectory.appendingPathComponent("entities/pre-entities.nlumodel").path
+        let run = try runNLU(["intents", "predict", "--model", model], input: Data("turn on the radio\n".utf8) + Data([0x74, 0xFF, 0x0A]),
+                             timeout: 120)
+        #expect(run.status == 1 && !run.timedOut, "\(run.stderr)")
+        #expect(run.stderr.contains("standard input line 2: not valid UTF-8"), "\(run.stderr)")
+        let empty = try runNLU(["intents", "predict", "--model", model, "hello", " "])
+        #expect(empty.status == 2 && empty.stderr.contains("TEXT argument 2 is empty"), "\(empty.stderr)")
+    }
+
     @Test func predictReturnsBuiltinEntitiesWithTheirResolutionAgainstTheReferenceTime() throws {
         let directory = try workDirectory()
         // An NLUKit dataset whose entities "when" and "amount" are built-ins (as the importers map system entities).

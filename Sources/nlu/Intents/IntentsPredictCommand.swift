@@ -37,6 +37,9 @@ struct IntentsPredictCommand: ParsableCommand {
 
     func validate() throws {
         guard top >= 1 else { throw ValidationError("--top must be at least 1, got \(top)") }
+        if let index = texts.firstIndex(where: { $0.allSatisfy(\.isWhitespace) }) {
+            throw ValidationError("TEXT argument \(index + 1) is empty")
+        }
         if let threshold, !(0...1).contains(threshold) {
             throw ValidationError("--threshold must be between 0 and 1, got \(threshold)")
         }
@@ -57,10 +60,9 @@ struct IntentsPredictCommand: ParsableCommand {
         let reference = try reference()
         let classifier = try IntentClassifier.loadWithSentenceFeatures(from: URL(fileURLWithPath: model))
         if texts.isEmpty {
-            while let line = readLine() {
+            try Console.forEachStandardInputLine { line in
                 let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
-                if text.isEmpty { continue }
-                try answer(text, classifier, reference)
+                if !text.isEmpty { try answer(text, classifier, reference) }
             }
         } else {
             for text in texts { try answer(text, classifier, reference) }

@@ -156,6 +156,27 @@ extension Console {
         }
     }
 
+    /// Calls `body` with each line of standard input as soon as it is read (for a stream answered
+    /// line by line), decoded as ``readLines(path:keepingByteOrderMark:)`` decodes them: invalid
+    /// UTF-8 is an error naming the line, where Swift's `readLine()` would replace it silently.
+    static func forEachStandardInputLine(_ body: (String) throws -> Void) throws {
+        // A stream of its own over descriptor 0 (never closed: that would close standard input).
+        guard let input = fdopen(0, "r") else { throw InputError("standard input: cannot be read") }
+        var buffer: UnsafeMutablePointer<CChar>? = nil
+        var capacity = 0
+        defer { free(buffer) }
+        var number = 1
+        while true {
+            let length = getline(&buffer, &capacity, input)
+            guard length >= 0, let line = buffer else { return }
+            var count = length
+            if count > 0, line[count - 1] == 0x0A { count -= 1 }
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(line).assumingMemoryBound(to: UInt8.self), count: count)
+            try body(try decodeLine(bytes, source: "standard input", line: number, keepingByteOrderMark: false))
+            number += 1
+        }
+    }
+
     /// One line's text: a trailing "\r" dropped, invalid UTF-8 an error naming the line. A leading
     /// U+FEFF is dropped as Foundation's `String(data:encoding:)` drops it, unless
     /// `keepingByteOrderMark` (Hugging Face's tokenizers keep it as a character of the text).
