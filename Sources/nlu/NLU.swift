@@ -42,7 +42,7 @@ struct NLU: ParsableCommand {
             Foundation.exit(2)
         }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(NegativeOptionValues.joined(Array(CommandLine.arguments.dropFirst())))
             try command.run()
         } catch {
             // ArgumentParser exits 64 (EX_USAGE) on usage errors; our contract says 2.

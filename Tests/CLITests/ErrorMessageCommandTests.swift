@@ -44,6 +44,19 @@ import Testing
         #expect(nested.status == 2 && nested.stderr.contains("Unknown option '--bogus-flag'"), "\(nested.stderr)")
     }
 
+    /// A negative number after an option is its value (ArgumentParser alone reads "-1" as a short
+    /// option and says "Missing value"): the option's own range check speaks, naming it.
+    @Test func negativeValuesReachTheOptionsRangeCheck() throws {
+        let model = fixturesDirectory.appendingPathComponent("entities/pre-entities.nlumodel").path
+        let top = try runNLU(["intents", "predict", "--model", model, "--top", "-1", "hello"])
+        #expect(top.status == 2 && top.stderr.contains("--top must be at least 1, got -1"), "\(top.stderr)")
+        let threshold = try runNLU(["intents", "predict", "--model", model, "--threshold", "-0.5", "hello"])
+        #expect(threshold.status == 2 && threshold.stderr.contains("--threshold must be between 0 and 1, got -0.5"), "\(threshold.stderr)")
+        // After "--" nothing is joined: "-1" is a text.
+        let text = try runNLU(["intents", "predict", "--model", model, "--", "-1"])
+        #expect(text.status == 0, "\(text.stderr)")
+    }
+
     /// A file that cannot be read is named with the reason: missing, or a directory where a file was expected.
     @Test func unreadableFilesSayWhy() throws {
         let directory = FileManager.default.temporaryDirectory.path
