@@ -92,7 +92,14 @@ import Testing
 
         for k in ["0", "10001"] {
             let run = try runNLU(["index", "search", db, "router", "--k", k])
-            #expect(run.status == 2 && run.stderr.contains("k must be in 1...10000, got \(k)"))
+            #expect(run.status == 2 && run.stderr.contains("--k must be in 1...10000, got \(k)"))
+        }
+        for (arguments, message) in [(["--rrf-k", "-1"], "--rrf-k (the fusion constant k) must be a number ≥ 0, got -1"),
+                                     (["--candidates", "0"], "--candidates (the candidate depth) must be in 1...10000, got 0"),
+                                     (["--keyword-weight", "-2"], "--keyword-weight must be a number ≥ 0, got -2"),
+                                     (["--keyword-weight", "0", "--vector-weight", "0"], "--keyword-weight and --vector-weight are both 0")] {
+            let run = try runNLU(["index", "search", db, "router"] + arguments)
+            #expect(run.status == 2 && run.stderr.contains(message), "\(arguments): \(run.stderr)")
         }
         let badFilter = try runNLU(["index", "search", db, "router", "--filter", "lang"])
         #expect(badFilter.status == 2 && badFilter.stderr.contains("key=value"))

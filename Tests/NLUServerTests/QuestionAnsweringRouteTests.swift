@@ -46,6 +46,10 @@ struct QuestionAnsweringRouteTests {
                                               json: #"{"inputs": {"question": "q?", "context": "c"}, "parameters": {"top_k": 0}}"#)
             #expect(response.status == 400)
             #expect(response.object?["message"] as? String == "field 'parameters.top_k': expected 1...100, got 0")
+            // The flat shape's own field is named as the request gave it.
+            let flat = try await server.request("POST", "/question-answering", json: #"{"question": "q?", "context": "c", "top_k": 0}"#)
+            #expect(flat.status == 400)
+            #expect(flat.object?["message"] as? String == "field 'top_k': expected 1...100, got 0")
         }
     }
 

@@ -43,15 +43,21 @@ enum QuestionAnsweringAPI {
                 context = try container.decode(String.self, forKey: .context)
             }
             parameters = try container.decodeIfPresent(Parameters.self, forKey: .parameters) ?? Parameters()
-            if let topK = try container.decodeIfPresent(Int.self, forKey: .topK) { parameters.topK = topK }
+            if let topK = try container.decodeIfPresent(Int.self, forKey: .topK) {
+                parameters.topK = topK
+                topKField = "top_k"
+            }
         }
+
+        /// Where the request gave `top_k` (the flat shape's own field, or `parameters.top_k`), for errors.
+        private var topKField = "parameters.top_k"
 
         /// The reading options, range-checked.
         /// - Throws: ``APIError`` 400 naming the parameter.
         func options() throws -> AnswerOptions {
             var options = AnswerOptions()
             if let topK = parameters.topK {
-                guard (1...100).contains(topK) else { throw APIError.badRequest("field 'parameters.top_k': expected 1...100, got \(topK)") }
+                guard (1...100).contains(topK) else { throw APIError.badRequest("field '\(topKField)': expected 1...100, got \(topK)") }
                 options.topK = topK
             }
             if let length = parameters.maxAnswerLength {

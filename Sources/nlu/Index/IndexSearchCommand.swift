@@ -67,8 +67,20 @@ struct IndexSearchCommand: ParsableCommand {
                                                    candidateDepth: candidates))
     }
 
+    /// The library's names of the search parameters (``SearchOptions/validate()``) and their flags.
+    static let flags = [("k must", "--k must"), ("the fusion constant k", "--rrf-k (the fusion constant k)"),
+                        ("the keyword and vector weights", "--keyword-weight and --vector-weight"),
+                        ("the keyword weight", "--keyword-weight"), ("the vector weight", "--vector-weight"),
+                        ("the candidate depth", "--candidates (the candidate depth)")]
+
     func validate() throws {
-        do { try options().validate() } catch let error as SearchError { throw ValidationError("\(error)") }
+        do { try options().validate() } catch let error as SearchError {
+            var message = "\(error)"
+            if let (name, flag) = Self.flags.first(where: { message.hasPrefix($0.0) }) {
+                message = flag + message.dropFirst(name.count)
+            }
+            throw ValidationError(message)
+        }
         if let query, !query.contains(where: { !$0.isWhitespace }) { throw ValidationError("the query is empty") }
     }
 
