@@ -143,6 +143,13 @@ import Testing
         }
     }
 
+    /// A question-answering checkpoint where a sentence encoder is expected: the error says what it is.
+    @Test func aQACheckpointIsNamedAsOne() throws {
+        let run = try runNLU(["similarity", "--model", fixturesDirectory.appendingPathComponent("qa/distilbert-tiny").path, "a", "b"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("'qa_outputs.") && run.stderr.contains("a QA checkpoint, not a sentence encoder"), "\(run.stderr)")
+    }
+
     @Test func hubIdsResolveThroughTheHuggingFaceCache() throws {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-hub-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }

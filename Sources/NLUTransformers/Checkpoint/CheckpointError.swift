@@ -30,7 +30,10 @@ public enum CheckpointError: Error, Equatable, CustomStringConvertible, Localize
             return "\(file): tensor '\(name)' has shape \(actual), expected \(expected) (the sizes config.json gives)"
         case let .unusedTensors(names, file):
             let shown = names.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
-            return "\(file): unused tensor\(names.count == 1 ? "" : "s") \(shown)\(names.count > 5 ? " and \(names.count - 5) more" : "") (not part of this architecture)"
+            // A task head says what the checkpoint is for: a QA model given where an embedder is expected.
+            let head = names.contains { $0.hasPrefix("qa_outputs.") } ? "; it has a question-answering head: a QA checkpoint, not a sentence encoder"
+                : names.contains { $0.hasPrefix("classifier.") } ? "; it has a classification head" : ""
+            return "\(file): unused tensor\(names.count == 1 ? "" : "s") \(shown)\(names.count > 5 ? " and \(names.count - 5) more" : "") (not part of this architecture\(head))"
         }
     }
 
