@@ -41,13 +41,22 @@ struct NLU: ParsableCommand {
             Console.log("Error: \(problem)")
             Foundation.exit(2)
         }
+        var parsed: (any ParsableCommand.Type)? = nil
         do {
             var command = try parseAsRoot(NegativeOptionValues.joined(Array(CommandLine.arguments.dropFirst())))
+            parsed = type(of: command)
             try command.run()
         } catch {
             // ArgumentParser exits 64 (EX_USAGE) on usage errors; our contract says 2.
             if exitCode(for: error) == .validationFailure {
                 var message = Console.namingInputs(in: fullMessage(for: error))
+                // A usage error found while running (flags that do not fit the model given): ArgumentParser
+                // no longer knows the subcommand and shows the root's usage; show the subcommand's.
+                if let parsed, parsed != NLU.self, error is ValidationError {
+                    let usage = usageString(for: parsed)
+                    let path = usage.split(separator: " ").prefix { !"[<-".contains($0.first ?? "[") }.joined(separator: " ")
+                    message = "Error: \(Console.namingInputs(in: self.message(for: error)))\nUsage: \(usage)\n  See '\(path) --help' for more information."
+                }
                 // A typo in an option name is the real problem, whatever validate() said first.
                 if let unknown = UnknownOption.find(in: Array(CommandLine.arguments.dropFirst())),
                    !message.hasPrefix("Error: Unknown option") {
