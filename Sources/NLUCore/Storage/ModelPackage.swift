@@ -135,9 +135,10 @@ public enum ModelPackage {
         from url: URL, kind: String, config: Config.Type
     ) throws -> (config: Config, metadata: [String: String], weights: SafeTensors) {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw ModelPackageError.missingFile(package: url, file: "")
         }
+        guard isDirectory.boolValue else { throw ModelPackageError.notADirectory(package: url) }
         let manifestURL = url.appendingPathComponent(manifestFileName)
         guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
             throw ModelPackageError.missingFile(package: url, file: manifestFileName)

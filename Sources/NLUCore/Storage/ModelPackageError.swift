@@ -9,6 +9,8 @@ import Foundation
 public enum ModelPackageError: Error, Equatable, CustomStringConvertible, LocalizedError {
     /// The package directory or a file inside it does not exist.
     case missingFile(package: URL, file: String)
+    /// A file is where the package directory should be (a dataset or a weights file given as the model).
+    case notADirectory(package: URL)
     /// `manifest.json` is not valid JSON, or a field is missing or of the wrong type (`field` is
     /// the JSON path, e.g. `config.hiddenSize`).
     case invalidManifest(package: URL, field: String, reason: String)
@@ -25,6 +27,8 @@ public enum ModelPackageError: Error, Equatable, CustomStringConvertible, Locali
 
     public var description: String {
         switch self {
+        case let .notADirectory(package):
+            return "\(package.path): a file, not a model package (a directory holding manifest.json and weights.safetensors)"
         case let .missingFile(package, file):
             return file.isEmpty ? "\(package.path): no such model package"
                 : "\(package.path): missing \(file) (a model package holds manifest.json and weights.safetensors)"

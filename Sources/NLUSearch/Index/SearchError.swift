@@ -29,7 +29,7 @@ public enum SearchError: Error, Equatable, CustomStringConvertible, LocalizedErr
         case let .notAnIndex(path, reason): return "\(path): not an NLUKit index (\(reason))"
         case let .newerSchema(path, found, supported):
             return "\(path): the index has schema version \(found), newer than this NLUKit reads (\(supported)); upgrade NLUKit"
-        case let .alreadyExists(path): return "\(path): a file is already there; an index is only created where nothing is"
+        case let .alreadyExists(path): return "\(path): something is already there (a file or a directory); an index is only created where nothing is"
         case let .modelMismatch(path, index, given):
             return "\(path): the index was built with \(index), not \(given): vectors of different models cannot be compared"
         case let .embedderRequired(what): return what

@@ -152,6 +152,14 @@ import Testing
             try ModelPackage.load(from: directory.appendingPathComponent("absent.nlumodel"), kind: "toy", config: ToyConfig.self)
         }
         #expect(absent == .missingFile(package: directory.appendingPathComponent("absent.nlumodel"), file: ""))
+        // A file given as the package (a dataset, a weights file): said to be one.
+        let file = directory.appendingPathComponent("car.json")
+        try Data("{}".utf8).write(to: file)
+        let notPackage = try #require(throws: ModelPackageError.self) {
+            try ModelPackage.load(from: file, kind: "toy", config: ToyConfig.self)
+        }
+        #expect(notPackage == .notADirectory(package: file))
+        #expect(notPackage.description.hasSuffix("car.json: a file, not a model package (a directory holding manifest.json and weights.safetensors)"))
         let empty = directory.appendingPathComponent("empty.nlumodel")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: false)
         let noManifest = try #require(throws: ModelPackageError.self) {
