@@ -113,6 +113,17 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("--crf-c2"))
     }
 
+    /// Test intents the model was never trained on are scored (as misses) with a warning naming them.
+    @Test func evaluateWarnsAboutIntentsTheModelDoesNotHave() throws {
+        let directory = try workDirectory()
+        let test = try write(#"{"format": "nlukit-intents", "version": 1, "intents": [{"name": "zz_unknown", "utterances": [{"text": "send an email"}]}]}"#,
+                             "unknown.json", in: directory)
+        let model = fixturesDirectory.appendingPathComponent("entities/pre-entities.nlumodel").path
+        let run = try runNLU(["intents", "evaluate", "--model", model, test])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: 1 test utterance of 1 intent the model does not have (zz_unknown)"), "\(run.stderr)")
+    }
+
     /// Standard input is answered line by line, and a line that is not UTF-8 is an error naming it
     /// (not a silent U+FFFD); an empty TEXT argument is a usage error, as for `embed`.
     @Test func predictRejectsInvalidUTF8AndEmptyTexts() throws {

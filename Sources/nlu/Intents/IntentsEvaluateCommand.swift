@@ -51,6 +51,14 @@ struct IntentsEvaluateCommand: ParsableCommand {
         let report: IntentEvaluation
         if let model {
             let classifier = try IntentClassifier.loadWithSentenceFeatures(from: URL(fileURLWithPath: model))
+            // Intents the model was never trained on can only be missed: say so rather than score them silently.
+            let known = Set(classifier.intents)
+            let unknown = data.intents.filter { !known.contains($0.name) && !$0.utterances.isEmpty }
+            if !unknown.isEmpty {
+                let count = unknown.reduce(0) { $0 + $1.utterances.count }
+                let names = unknown.prefix(5).map(\.name).joined(separator: ", ") + (unknown.count > 5 ? ", ..." : "")
+                Console.log("warning: \(Console.count(count, "test utterance")) of \(Console.count(unknown.count, "intent")) the model does not have (\(names)): each counts as a miss")
+            }
             report = classifier.evaluate(on: data, threshold: threshold)
         } else {
             let k = folds ?? 5
