@@ -32,7 +32,8 @@ public enum FeatureJSON {
         do {
             object = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
         } catch {
-            throw FeatureJSON.Error.invalidJSON(error.localizedDescription)
+            // The parser's own words ("Invalid value around line 1, column 0."), not Foundation's generic sentence.
+            throw FeatureJSON.Error.invalidJSON((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "cannot be parsed")
         }
         guard let features = object as? [String: Any] else { throw FeatureJSON.Error.notAnObject }
         var provider = DictionaryFeatureProvider()

@@ -63,6 +63,13 @@ import Testing
         let missing = try runNLU(["entities", "extract", "--file", "/nonexistent/input.txt"])
         #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/input.txt: cannot read the file (no such file or directory)"),
                 "\(missing.stderr)")
+        let vocabulary = try runNLU(["tokenize", "--vocab", "/nonexistent/vocab.txt", "hello"])
+        #expect(vocabulary.status == 1 && vocabulary.stderr.contains("/nonexistent/vocab.txt: cannot read the vocabulary (no such file or directory)"),
+                "\(vocabulary.stderr)")
+        let json = try runNLU(["coreml", "predict", fixturesDirectory.appendingPathComponent("coreml/dense_classifier.mlmodel").path,
+                               "--input", "not json"])
+        #expect(json.status == 1 && json.stderr.contains("the input is not valid JSON ("), "\(json.stderr)")
+        for run in [vocabulary, json] { expectClean(run, "unreadable input") }
         let folder = try runNLU(["entities", "extract", "--file", directory])
         #expect(folder.status == 1 && folder.stderr.contains("\(directory): cannot read the file (a directory, not a file)"),
                 "\(folder.stderr)")

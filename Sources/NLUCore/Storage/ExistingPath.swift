@@ -67,6 +67,6 @@ extension ExistingPath {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { return String(cString: strerror(errno)).lowercased() }
         close(descriptor)
-        return "a read error"
+        return "an input/output error"
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NLUCore
 import SwiftProtobuf
 
 /// Reads the `Model` protobuf of a `.mlmodel` file and refuses, with a clear error, what cannot be a model.
@@ -32,7 +33,7 @@ enum SpecificationReader {
         do {
             data = try Data(contentsOf: url, options: .mappedIfSafe)
         } catch {
-            throw CoreMLError.unreadableFile(path, reason: error.localizedDescription)
+            throw CoreMLError.unreadableFile(path, reason: ExistingPath.unreadableReason(url.path))
         }
         do {
             return try decode(data, path: path)

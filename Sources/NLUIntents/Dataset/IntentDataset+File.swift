@@ -10,7 +10,7 @@ extension IntentDataset {
         let file = url.path
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw IntentDatasetError.unreadable(file: file, reason: error.localizedDescription)
+            throw IntentDatasetError.unreadable(file: file, reason: ExistingPath.unreadableReason(file))
         }
         var warnings: [String] = []
         return try decode(TextDecoding.utf8Data(from: data, file: file, warnings: &warnings), file: file)

@@ -27,7 +27,7 @@ public struct RegexEntityMatcher: @unchecked Sendable {
                     do {
                         compiled.append((definition.name, try NSRegularExpression(pattern: pattern, options: [.caseInsensitive])))
                     } catch {
-                        throw EntityTaggerError.invalidPattern(entity: definition.name, pattern: pattern, reason: "\(error.localizedDescription)")
+                        throw EntityTaggerError.invalidPattern(entity: definition.name, pattern: pattern, reason: "not a valid ICU regular expression")
                     }
                 }
             }

@@ -1,4 +1,5 @@
 import Foundation
+import NLUCore
 import ZIPFoundation
 
 /// The bytes an importer reads: one file, or the files of a folder or a zip archive addressed by
@@ -78,7 +79,7 @@ struct ImportSource {
 
     private func read(_ fileURL: URL, display: String) throws -> Data {
         do { return try Data(contentsOf: fileURL) } catch {
-            throw IntentDatasetError.unreadable(file: display, reason: error.localizedDescription)
+            throw IntentDatasetError.unreadable(file: display, reason: ExistingPath.unreadableReason(fileURL.path))
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NLUCore
 
 /// Reads Bot Framework `.lu` files (LUIS's Markdown-like source) and the files they import into
 /// one parsed app: `# Intent` sections with `- utterance` lines, `@` entity definitions (`ml`,
@@ -52,7 +53,7 @@ struct LUFileReader {
                 throw IntentDatasetError.malformedMarkdown(file: importer.file, line: importer.line,
                                                            detail: "imported file \(path) cannot be read (missing?)")
             }
-            throw IntentDatasetError.unreadable(file: path, reason: error.localizedDescription)
+            throw IntentDatasetError.unreadable(file: path, reason: ExistingPath.unreadableReason(path))
         }
         stack.append(path)
         defer { stack.removeLast() }

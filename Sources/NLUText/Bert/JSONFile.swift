@@ -11,7 +11,7 @@ struct JSONFile {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw BertTokenizerError.invalidFile(file: url.path, detail: "cannot read (\((error as NSError).localizedDescription))")
+            throw BertTokenizerError.invalidFile(file: url.path, detail: "cannot read (\(FileReadProblem.reason(url.path)))")
         }
         guard let object = try? JSONSerialization.jsonObject(with: data), let root = object as? [String: Any] else {
             throw BertTokenizerError.invalidFile(file: name, detail: "not a JSON object")

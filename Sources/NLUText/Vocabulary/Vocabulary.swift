@@ -23,7 +23,7 @@ public struct Vocabulary: Sendable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw VocabularyError.unreadable(source: url.path, reason: (error as NSError).localizedDescription)
+            throw VocabularyError.unreadable(source: url.path, reason: FileReadProblem.reason(url.path))
         }
         // Split on bytes: "\r\n" is one Character in Swift, so String splitting on "\n" would miss it.
         let bytes = [UInt8](data)
