@@ -39,6 +39,20 @@ import Testing
         #expect(largeTime / max(smallTime, 1e-6) < 30, "10 kB: \(smallTime) s, 100 kB: \(largeTime) s")
     }
 
+    /// One long run of hyphen-joined tokens, where a domain could start at every token ("1-1-1-…",
+    /// "x-www.x-www.…"): the URL recognizer rescanned the rest of the run from each token (200 kB of
+    /// "-1" took 12 s in release) until it kept where a failed scan stopped.
+    @Test(arguments: ["-1", "ab-", "x-www.", "localhost-", "http://a-"])
+    func longHyphenatedRunsAreReadOnce(piece: String) {
+        let recognizer = BuiltinRecognizer(types: [.url, .email])
+        let small = String(repeating: piece, count: 10_000 / piece.count) + "1"
+        let large = String(repeating: piece, count: 100_000 / piece.count) + "1"
+        _ = recognizer.entities(in: small)  // warm up
+        let smallTime = seconds { _ = recognizer.entities(in: small) }
+        let largeTime = seconds { _ = recognizer.entities(in: large) }
+        #expect(largeTime / max(smallTime, 1e-6) < 30, "\(piece): 10 kB: \(smallTime) s, 100 kB: \(largeTime) s")
+    }
+
     /// Digits and the separators numbers, money, phone numbers, dates and e-mails are read across: every
     /// recognizer's look-ahead meets a run that could go on. 200 kB would take seconds if any were quadratic.
     @Test func twoHundredKilobytesOfDigitsAndSeparatorsCostTenTimesTwenty() {

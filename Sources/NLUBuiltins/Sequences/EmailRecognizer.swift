@@ -108,9 +108,7 @@ enum DomainScanner {
 
     /// Whether a dot follows the alphanumeric run at `position` (else no domain can start there).
     static func couldStartDomain(_ scalars: [Unicode.Scalar], _ position: Int) -> Bool {
-        var index = position
-        while index < scalars.count, isAlphanumeric(scalars[index]) || scalars[index] == "-" { index += 1 }
-        return index + 1 < scalars.count && scalars[index] == "."
+        run(scalars, position).couldStartDomain
     }
 
     static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
@@ -120,6 +118,14 @@ enum DomainScanner {
     /// The end (exclusive) of a domain starting at `from`: labels of letters, digits and inner hyphens
     /// separated by dots, at least two labels, the last of two letters or more (a known one when asked).
     static func domainEnd(_ scalars: [Unicode.Scalar], from: Int, requireKnownTLD: Bool) -> Int? {
+        scanDomain(scalars, from: from, requireKnownTLD: requireKnownTLD).end
+    }
+
+    /// ``domainEnd(_:from:requireKnownTLD:)`` and where the scan stopped. A scan from a later start
+    /// before `stop` reads the same labels after its first one, so it fails too when this one failed
+    /// (and a known-TLD scan fails wherever a plain one does): callers skip those starts instead of
+    /// rescanning a long run once per token.
+    static func scanDomain(_ scalars: [Unicode.Scalar], from: Int, requireKnownTLD: Bool) -> (end: Int?, stop: Int) {
         var position = from
         var labelStart = from
         var labels = 0
@@ -141,11 +147,21 @@ enum DomainScanner {
             lastLabel = labelStart..<position
             labels += 1
         }
-        guard labels >= 2, let tld = lastLabel, tld.count >= 2, scalars[tld].allSatisfy(TokenizedText.isLetter) else { return nil }
+        guard labels >= 2, let tld = lastLabel, tld.count >= 2, scalars[tld].allSatisfy(TokenizedText.isLetter) else {
+            return (nil, position)
+        }
         if requireKnownTLD {
             let name = String(String.UnicodeScalarView(scalars[tld])).lowercased()
-            guard knownTopLevelDomains.contains(name) else { return nil }
+            guard knownTopLevelDomains.contains(name) else { return (nil, position) }
         }
-        return tld.upperBound
+        return (tld.upperBound, position)
+    }
+
+    /// The end of the run of letters, digits and hyphens at `position`, and whether a dot and
+    /// another character follow it (else no domain can start anywhere in the run).
+    static func run(_ scalars: [Unicode.Scalar], _ position: Int) -> (end: Int, couldStartDomain: Bool) {
+        var index = position
+        while index < scalars.count, isAlphanumeric(scalars[index]) || scalars[index] == "-" { index += 1 }
+        return (index, index + 1 < scalars.count && scalars[index] == ".")
     }
 }

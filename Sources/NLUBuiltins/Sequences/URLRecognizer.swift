@@ -10,11 +10,25 @@ struct URLRecognizer: EntityRecognizer {
         let scalars = text.scalars
         var position = 0
         var lastEnd = 0
+        // Linear time over long runs of hyphenated tokens ("1-1-1-…", "a-b-c-…"): the run a token starts
+        // in, and where failed domain scans stopped, are kept, so the run's other tokens are not rescanned.
+        var run = (end: 0, couldStartDomain: false)
+        var failedScans = (knownTLD: 0, anyTLD: 0)  // scans from starts before these fail (DomainScanner.scanDomain)
+        func domainEnd(from start: Int, requireKnownTLD: Bool) -> Int? {
+            guard start >= (requireKnownTLD ? failedScans.knownTLD : failedScans.anyTLD) else { return nil }
+            let scan = DomainScanner.scanDomain(scalars, from: start, requireKnownTLD: requireKnownTLD)
+            if scan.end == nil {
+                failedScans.knownTLD = max(failedScans.knownTLD, scan.stop)
+                if !requireKnownTLD { failedScans.anyTLD = max(failedScans.anyTLD, scan.stop) }
+            }
+            return scan.end
+        }
         for token in text.tokens where token.kind != .symbol && token.start >= lastEnd {
             position = token.start
+            if position >= run.end { run = DomainScanner.run(scalars, position) }
             let first = Self.lowercased(scalars[position])
             guard first == "h" || first == "f" || first == "s" || first == "w" || first == "l"
-                    || DomainScanner.couldStartDomain(scalars, position) else { continue }
+                    || run.couldStartDomain else { continue }
             // Not inside a word, an address or a path ("httt://abc.com" is no URL); a scheme may follow a full stop.
             if position > 0, DomainScanner.isAlphanumeric(scalars[position - 1]) || scalars[position - 1] == "@"
                 || scalars[position - 1] == "/" || scalars[position - 1] == ":"
@@ -27,12 +41,8 @@ struct URLRecognizer: EntityRecognizer {
                 break
             }
             let isWWW = hasPrefix(scalars, at: hostStart, "www.")
-            guard var end = DomainScanner.domainEnd(scalars, from: hostStart, requireKnownTLD: !hasScheme && !isWWW)
-                    ?? (hasScheme ? hostEnd(scalars, from: hostStart) : nil) ?? localhostEnd(scalars, from: hostStart) else {
-                // No URL starts inside this run of host characters either: skip it whole (linear scan).
-                lastEnd = hostEnd(scalars, from: hostStart) ?? lastEnd
-                continue
-            }
+            guard var end = domainEnd(from: hostStart, requireKnownTLD: !hasScheme && !isWWW)
+                    ?? (hasScheme ? hostEnd(scalars, from: hostStart) : nil) ?? localhostEnd(scalars, from: hostStart) else { continue }
             if end < scalars.count, scalars[end] == "@" { continue }
             // Port, path, query, fragment: up to whitespace, then trailing punctuation is dropped.
             if end < scalars.count, ":/?#".unicodeScalars.contains(scalars[end]) {
