@@ -32,6 +32,11 @@ struct NLU: ParsableCommand {
 
     static func main() {
         BLASRelaunch.relaunchIfNeeded()
+        // An OpenBLAS core the CPU cannot run would die of SIGILL at the first product: say so instead.
+        if let problem = BLASCoreCheck.overrideProblem {
+            Console.log("Error: \(problem)")
+            Foundation.exit(2)
+        }
         BLAS.prepare()  // OpenBLAS's own idle workers stopped before they spin (see BLAS.prepare)
         StreamOutput.reportClosedPipesAsErrors()
         TemporaryFiles.removeOnTermination()

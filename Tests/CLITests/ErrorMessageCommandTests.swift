@@ -57,6 +57,20 @@ import Testing
         #expect(text.status == 0, "\(text.stderr)")
     }
 
+    /// An OpenBLAS core the CPU cannot run is refused with exit 2 (it would die of SIGILL at the first
+    /// product); one it can run works. The refusal is checked where the CPU lacks AVX-512.
+    @Test func anOpenBLASCoreTheCPUCannotRunIsRefused() throws {
+        let flags = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+            .split(separator: "\n").first { $0.hasPrefix("flags") }.map { Set($0.split(separator: " ").map(String.init)) } ?? []
+        guard flags.contains("avx2") && flags.contains("fma") else { return }  // not an x86-64 Linux CPU with AVX2
+        let runnable = try runNLU(["--version"], environment: ["OPENBLAS_CORETYPE": "Haswell"])
+        #expect(runnable.status == 0, "\(runnable.stderr)")
+        guard !flags.contains("avx512f") else { return }
+        let forced = try runNLU(["selfcheck"], environment: ["OPENBLAS_CORETYPE": "SkylakeX"])
+        #expect(forced.status == 2 && forced.stderr.contains("OPENBLAS_CORETYPE=SkylakeX needs AVX-512, which this CPU does not have"),
+                "\(forced.status): \(forced.stderr)")
+    }
+
     /// A file that cannot be read is named with the reason: missing, or a directory where a file was expected.
     @Test func unreadableFilesSayWhy() throws {
         let directory = FileManager.default.temporaryDirectory.path

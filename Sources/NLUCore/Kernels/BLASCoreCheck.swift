@@ -43,6 +43,19 @@ public enum BLASCoreCheck {
         #endif
     }
 
+    /// Why `OPENBLAS_CORETYPE` cannot work on this CPU, or nil: a core whose kernels need instructions
+    /// the CPU lacks (`SkylakeX` on an AVX2-only CPU) kills the process with SIGILL at its first
+    /// product, so callers refuse it up front, as they refuse an `NLUKIT_CPU_LEVEL` the CPU cannot run.
+    public static var overrideProblem: String? {
+        #if canImport(Accelerate)
+        return nil
+        #else
+        guard let forced = ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"], !forced.isEmpty,
+              let best = cpuCoreType, rank(ofCore: forced.lowercased()) > rank(ofCore: best.lowercased()) else { return nil }
+        return "OPENBLAS_CORETYPE=\(forced) needs AVX-512, which this CPU does not have: use \(best) (its best) or unset it"
+        #endif
+    }
+
     // 2: AVX-512 kernels, 1: AVX2 kernels, 0: older or unknown.
     private static func rank(ofCore core: String) -> Int {
         switch core {
