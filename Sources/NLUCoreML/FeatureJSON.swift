@@ -76,6 +76,10 @@ public enum FeatureJSON {
                 }
                 return .int32Tensor(Tensor(shape: shape, scalars: integers))
             }
+            // A number past Float's range would become infinity and every output NaN or 0: refuse it.
+            if let tooLarge = values.first(where: { !Float($0).isFinite }) {
+                throw Error.invalidValue(name, reason: "\(tooLarge) does not fit a 32-bit float (largest \(Float.greatestFiniteMagnitude))")
+            }
             return .floatTensor(Tensor(shape: shape, scalars: values.map { Float($0) }))
         }
     }

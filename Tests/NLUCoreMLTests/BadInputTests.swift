@@ -146,6 +146,11 @@ import Testing
         #expect(throws: FeatureJSON.Error.invalidValue("wordIDs", reason: "1.5 is not a 32-bit whole number")) {
             try FeatureJSON.provider(from: Data(#"{"wordIDs": [[1.5]]}"#.utf8), for: model.modelDescription)
         }
+        // A float input past Float's range would turn into infinity: refused, naming it.
+        let dense = try CoreMLFixtures.model("dense_classifier")
+        #expect(throws: FeatureJSON.Error.invalidValue("embeddings", reason: "1e+39 does not fit a 32-bit float (largest \(Float.greatestFiniteMagnitude))")) {
+            try FeatureJSON.provider(from: Data(#"{"embeddings": [1e39, 0, 0, 0, 0, 0, 0, 0]}"#.utf8), for: dense.modelDescription)
+        }
     }
 }
 
