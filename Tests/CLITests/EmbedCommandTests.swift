@@ -151,15 +151,9 @@ import Testing
     }
 
     @Test func hubIdsResolveThroughTheHuggingFaceCache() throws {
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-hub-\(UUID().uuidString)")
+        let cache = try makeHubCache(holding: "acme/tiny-embedder", at: Self.model)
         defer { try? FileManager.default.removeItem(at: cache) }
-        let repository = cache.appendingPathComponent("models--acme--tiny-embedder")
-        let commit = "0123456789abcdef0123456789abcdef01234567"
-        try FileManager.default.createDirectory(at: repository.appendingPathComponent("snapshots"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: repository.appendingPathComponent("refs"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: repository.appendingPathComponent("snapshots/\(commit)"),
-                                                   withDestinationURL: URL(fileURLWithPath: Self.model))
-        try Data((commit + "\n").utf8).write(to: repository.appendingPathComponent("refs/main"))
+        let commit = hubCacheCommit
         let environment = ["HF_HUB_CACHE": cache.path]
 
         let expected = try Self.expected()

@@ -131,3 +131,20 @@ func runNLUKilled(_ arguments: [String], once marker: String) throws -> (reason:
     process.waitUntilExit()
     return (process.terminationReason, seen)
 }
+
+/// The commit `makeHubCache` files its one snapshot under (`refs/main` points to it).
+let hubCacheCommit = "0123456789abcdef0123456789abcdef01234567"
+
+/// A temporary Hugging Face cache (`HF_HUB_CACHE` layout) holding `id` ("org/name") at
+/// ``hubCacheCommit``, its snapshot a link to `model`; remove the returned folder when done.
+func makeHubCache(holding id: String, at model: String) throws -> URL {
+    let cache = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-hub-\(UUID().uuidString)")
+    let repository = cache.appendingPathComponent("models--" + id.replacingOccurrences(of: "/", with: "--"))
+    let commit = hubCacheCommit
+    try FileManager.default.createDirectory(at: repository.appendingPathComponent("snapshots"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: repository.appendingPathComponent("refs"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(at: repository.appendingPathComponent("snapshots/\(commit)"),
+                                               withDestinationURL: URL(fileURLWithPath: model))
+    try Data((commit + "\n").utf8).write(to: repository.appendingPathComponent("refs/main"))
+    return cache
+}

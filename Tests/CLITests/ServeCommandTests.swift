@@ -126,15 +126,8 @@ import FoundationNetworking
     /// `--qa` and `--embed` take a Hugging Face id found in the cache, as every other `--model` does;
     /// one that is not cached is named with where it was looked for.
     @Test func hubIdsAreServedFromTheCache() throws {
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-serve-hub-\(UUID().uuidString)")
+        let cache = try makeHubCache(holding: "acme/tiny-qa", at: Self.qaModel)
         defer { try? FileManager.default.removeItem(at: cache) }
-        let repository = cache.appendingPathComponent("models--acme--tiny-qa")
-        let commit = "0123456789abcdef0123456789abcdef01234567"
-        try FileManager.default.createDirectory(at: repository.appendingPathComponent("snapshots"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: repository.appendingPathComponent("refs"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: repository.appendingPathComponent("snapshots/\(commit)"),
-                                                   withDestinationURL: URL(fileURLWithPath: Self.qaModel))
-        try Data((commit + "\n").utf8).write(to: repository.appendingPathComponent("refs/main"))
         let environment = ["HF_HUB_CACHE": cache.path]
 
         let server = try ServeProcess(["--qa", "acme/tiny-qa", "--port", "0"], environment: environment)
