@@ -39,6 +39,13 @@ static inline void cpu_relax(void) {
 #endif
 }
 
+// One round of waiting for another thread that is running: spin at first, then leave the core to
+// it (on an oversubscribed machine it may have lost its own).
+static inline void back_off(unsigned spin) {
+    if (spin < 4096) cpu_relax();
+    else sched_yield();
+}
+
 static uint64_t now_nanoseconds(void) {
     struct timespec time;
     clock_gettime(CLOCK_MONOTONIC, &time);
@@ -164,10 +171,7 @@ void nlukit_parallel_for(long tasks, nlukit_task_function function, void *contex
     run_tasks(generation);
     // A worker still in a task is normally microseconds from done; on an oversubscribed machine it
     // may have lost its core, so after a short spin the caller yields rather than compete for it.
-    for (unsigned spin = 0; atomic_load_explicit(&finished, memory_order_acquire) < tasks; spin++) {
-        if (spin < 4096) cpu_relax();
-        else sched_yield();
-    }
+    for (unsigned spin = 0; atomic_load_explicit(&finished, memory_order_acquire) < tasks; spin++) back_off(spin);
     atomic_store_explicit(&busy, 0, memory_order_release);
 }
 
@@ -176,8 +180,5 @@ void nlukit_progress_store(long *counter, long value) {
 }
 
 void nlukit_progress_wait(const long *counter, long target) {
-    for (unsigned spin = 0; __atomic_load_n(counter, __ATOMIC_ACQUIRE) < target; spin++) {
-        if (spin < 4096) cpu_relax();
-        else sched_yield();
-    }
+    for (unsigned spin = 0; __atomic_load_n(counter, __ATOMIC_ACQUIRE) < target; spin++) back_off(spin);
 }

@@ -106,11 +106,6 @@ enum DomainScanner {
         "sa", "ms", "si", "am", "pm", "academy", "aws", "website", "tech", "store", "cloud", "news", "blog",
     ]
 
-    /// Whether a dot follows the alphanumeric run at `position` (else no domain can start there).
-    static func couldStartDomain(_ scalars: [Unicode.Scalar], _ position: Int) -> Bool {
-        run(scalars, position).couldStartDomain
-    }
-
     static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
         TokenizedText.isDigit(scalar) || TokenizedText.isLetter(scalar)
     }
