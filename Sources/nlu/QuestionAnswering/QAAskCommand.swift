@@ -114,7 +114,12 @@ struct QAAskCommand: ParsableCommand {
         try reading.check(against: answerer)
         var options = reading.answerOptions
         options.passageSearch = nil
-        let answers = try answerer.answers(to: question ?? "", in: documentIndex, passages: reading.passages ?? 5, options: options)
+        let answers: [CollectionAnswer]
+        do {
+            answers = try answerer.answers(to: question ?? "", in: documentIndex, passages: reading.passages ?? 5, options: options)
+        } catch {
+            throw QAReadingOptions.naming(error)
+        }
         if json {
             Console.print(QAJSON.string(QAJSON.CollectionAnswerList(answers: answers.map(QAJSON.CollectionAnswer.init))))
         } else if answers.isEmpty {

@@ -38,7 +38,8 @@ struct QABatch {
                 results.append(QAJSON.string(QAJSON.Result(id: request.id, answers: answers.map(QAJSON.Answer.init))))
             } catch {
                 failures += 1
-                let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+                let named = QAReadingOptions.naming(error)  // a window too small names its flags, as in single mode
+                let message = (named as? LocalizedError)?.errorDescription ?? "\(named)"
                 Console.log("\(input) line \(number): \(message)")
                 let id = (try? JSONDecoder().decode(IDOnly.self, from: Data(line)))?.id
                 results.append(QAJSON.string(QAJSON.Failure(id: id, line: number, error: message)))
