@@ -42,13 +42,14 @@ public enum EmbedderLoading {
 
     /// Opens the index at `url` with the embedder it was built with — the model recorded at its
     /// creation, or `model` when given (which must be the same model) — or with none when
-    /// `needsEmbedder` is false (keyword search, info, delete: no model is loaded).
-    public static func openIndex(at url: URL, model: String? = nil, needsEmbedder: Bool) throws -> DocumentIndex {
-        let plain = try DocumentIndex(at: url)
+    /// `needsEmbedder` is false (keyword search, info, delete: no model is loaded). `readOnly` opens
+    /// it for reading only (search, info, QA), which also works on a read-only folder or mount.
+    public static func openIndex(at url: URL, model: String? = nil, needsEmbedder: Bool, readOnly: Bool = false) throws -> DocumentIndex {
+        let plain = try DocumentIndex(at: url, readOnly: readOnly)
         guard needsEmbedder, plain.model != nil else { return plain }
         guard let source = model ?? plain.modelSource else {
             throw SearchError.embedderRequired("\(url.path): the index records no model location; give --model")
         }
-        return try DocumentIndex(at: url, embedder: try load(source))
+        return try DocumentIndex(at: url, embedder: try load(source), readOnly: readOnly)
     }
 }

@@ -116,6 +116,42 @@ import NLUCore
         #expect(throws: ModelPackageError.self) { try IntentClassifier.load(from: url) }
     }
 
+    /// A NaN weight made every prediction "turn_on (nan%)" and every JSON answer fail: refused at load,
+    /// naming the weights file and the tensor.
+    @Test func aNonFiniteWeightIsRefusedAtLoad() throws {
+        let classifier = try IntentClassifier.train(on: try Self.smallDataset(), training: Self.quickOptions(seed: 1))
+        let url = try temporaryDirectory().appendingPathComponent("nan.nlumodel")
+        try classifier.save(to: url)
+        let weightsURL = url.appendingPathComponent(ModelPackage.weightsFileName)
+        var bytes = [UInt8](try Data(contentsOf: weightsURL))
+        let headerLength = bytes[0..<8].reversed().reduce(0) { $0 << 8 | Int($1) }
+        let header = try #require(try JSONSerialization.jsonObject(with: Data(bytes[8..<(8 + headerLength)])) as? [String: Any])
+        let offsets = try #require((header["output.bias"] as? [String: Any])?["data_offsets"] as? [Int])
+        let start = 8 + headerLength + offsets[0]
+        withUnsafeBytes(of: Float.nan.bitPattern.littleEndian) { bytes.replaceSubrange(start..<(start + 4), with: $0) }
+        try Data(bytes).write(to: weightsURL)
+        #expect {
+            _ = try IntentClassifier.load(from: url)
+        } throws: { error in
+            "\(error)".contains("output.bias") && "\(error)".contains("non-finite") && "\(error)".contains(weightsURL.path)
+        }
+    }
+
+    /// Each hidden size is within 1...65536, but 65536,65536 needs 64 GiB of weights and optimizer state:
+    /// the kernel's OOM killer ended training; now it is an option error before anything is read.
+    @Test func hiddenSizesThatCannotFitInMemoryAreAnOptionError() {
+        var options = Self.quickOptions(seed: 1)
+        options.hiddenSizes = [65_536, 65_536]
+        #expect {
+            try IntentClassifier.validate(options)
+        } throws: { error in
+            guard case IntentClassifierError.invalidOption(let option, let reason) = error else { return false }
+            return option == "hidden sizes" && reason.contains("half of this machine's memory")
+        }
+        options.hiddenSizes = [256, 128]
+        #expect(throws: Never.self) { try IntentClassifier.validate(options) }
+    }
+
     @Test func thresholdAndNoneClassGiveNoIntent() throws {
         let dataset = try Self.smallDataset()
         let classifier = try IntentClassifier.train(on: dataset, training: Self.quickOptions(seed: 2))

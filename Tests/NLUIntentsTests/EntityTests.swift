@@ -195,6 +195,37 @@ import NLUText
         #expect(features[2].contains("re:zip") && !features[1].contains("re:zip"))
     }
 
+    /// `(a+)+$` backtracks exponentially on a run of "a" that does not reach the end: ICU alone would take
+    /// hours on this text. The pattern gives up after its budget and matches nothing there; the other
+    /// pattern still matches, and a short text the runaway pattern does match is still found.
+    @Test func aRunawayPatternStopsAtItsBudgetAndTheOthersStillMatch() throws {
+        let definitions = [EntityDefinition(name: "runaway", values: [EntityValue("a", patterns: ["(a+)+$"])]),
+                           EntityDefinition(name: "zip", values: [EntityValue("zip", patterns: ["\\b\\d{5}\\b"])])]
+        let matcher = try RegexEntityMatcher(definitions)
+        let text = "ship to 75001 " + String(repeating: "a", count: 40) + "!"
+        let start = ContinuousClock.now
+        let found = matcher.matches(in: text, tokens: WordTokenizer().tokens(in: text))
+        let elapsed = ContinuousClock.now - start
+        #expect(found == [RegexEntityMatcher.Match(entity: "zip", tokens: 2..<3)])
+        #expect(elapsed < RegexEntityMatcher.timeBudget(forUTF16Length: text.utf16.count) + .seconds(5), "\(elapsed)")
+        let short = "say aaaa"
+        #expect(matcher.matches(in: short, tokens: WordTokenizer().tokens(in: short)) == [RegexEntityMatcher.Match(entity: "runaway", tokens: 1..<2)])
+    }
+
+    /// Many matches in one long text: each match's tokens are found by binary search (a linear filter per
+    /// match made 20,000 matches in 20,000 tokens cost 400 million comparisons).
+    @Test func manyMatchesFindTheirTokensExactly() throws {
+        let matcher = try RegexEntityMatcher([EntityDefinition(name: "zip", values: [EntityValue("zip", patterns: ["\\d{5}( \\d{5})?"])])])
+        let text = Array(repeating: "75001 x 12345 67890 zz", count: 3_000).joined(separator: " ")
+        let tokens = WordTokenizer().tokens(in: text)
+        let found = matcher.matches(in: text, tokens: tokens)
+        var expected: [RegexEntityMatcher.Match] = []
+        for (index, token) in tokens.enumerated() where token.text == "75001" || token.text == "12345" {
+            expected.append(RegexEntityMatcher.Match(entity: "zip", tokens: token.text == "75001" ? index..<(index + 1) : index..<(index + 2)))
+        }
+        #expect(found == expected)
+    }
+
     @Test func invalidRegexIsAnErrorNamingEntityAndPattern() {
         #expect(throws: EntityTaggerError.self) {
             _ = try RegexEntityMatcher([EntityDefinition(name: "zip", values: [EntityValue("zip", patterns: ["(\\d"])])])

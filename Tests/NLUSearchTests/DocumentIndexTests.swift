@@ -211,6 +211,31 @@ func temporaryIndexURL() throws -> URL {
         #expect(mode == "wal")
     }
 
+    /// A WAL index's readers need its -shm file, which SQLite cannot create on a read-only folder or
+    /// mount (an index shipped in a container image): search and info failed with "SQLite error 14".
+    /// A -shm path that cannot be opened (a dangling symbolic link, which SQLite does not follow)
+    /// stands in for the read-only mount, which a test running as root cannot make.
+    @Test func aReadingHandleOpensAnIndexWhoseFolderCannotBeWritten() throws {
+        let url = try { () throws -> URL in try makeIndex().1 }()
+        try FileManager.default.createSymbolicLink(atPath: url.path + "-shm", withDestinationPath: "/nonexistent/nlukit-shm")
+        let reader = try DocumentIndex(at: url, embedder: CompassEmbedder(), readOnly: true)
+        #expect(try reader.search("Who is Ansgar?", options: SearchOptions(k: 1, mode: .keyword)).first?.documentID == "b-doc")
+        #expect(try reader.info().documentCount == 3)
+        // A writing handle cannot work there, and says so.
+        #expect(throws: SearchError.self) { _ = try DocumentIndex(at: url, embedder: CompassEmbedder()) }
+    }
+
+    /// Reading handles do not leave -wal and -shm files behind (an SQLITE_OPEN_READONLY connection would).
+    @Test func aReadingHandleLeavesNoFilesBeside() throws {
+        let url = try { () throws -> URL in try makeIndex().1 }()
+        do {
+            let reader = try DocumentIndex(at: url, readOnly: true)
+            #expect(try reader.search("lighthouse", options: SearchOptions(k: 1, mode: .keyword)).count == 1)
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
+        #expect(names == ["index.sqlite"])
+    }
+
     @Test func keywordOnlyIndexWorksWithoutAModel() throws {
         let index = try DocumentIndex(inMemoryWith: nil)
         try index.add([try IndexDocument(id: "1", text: "alpha beta"), try IndexDocument(id: "2", text: "gamma")])

@@ -145,6 +145,7 @@ public struct IntentClassifier: Sendable {
             guard training.classWeighting == .balanced, count > 0 else { return 1 }
             return Float(trainingExamples.count) / Float(labels.count * count)
         }
+        try checkNetworkMemory(training, inputDimension: inputDimension, classes: labels.count)
         var trainer = NetworkTrainer(inputDimension: inputDimension, classCount: labels.count, options: training)
         let network = try trainer.train(vectorize(trainingExamples), validation: vectorize(validationExamples),
                                         classWeights: classWeights, progress: progress)
@@ -169,6 +170,33 @@ public struct IntentClassifier: Sendable {
             throw fail("validation split", "expected 0 ≤ fraction < 1, got \(options.validationSplit)")
         }
         guard (1...100_000).contains(options.patience) else { throw fail("patience", "expected 1 to 100000, got \(options.patience)") }
+        // The layers between hidden sizes are known before any text is read: 65536,65536 alone would
+        // need 64 GiB of weights and optimizer state, found here rather than by the kernel's OOM killer.
+        try checkNetworkMemory(options, inputDimension: 0, classes: 1)
+    }
+
+    /// Checks that the network `options.hiddenSizes` describes (with `inputDimension` features and
+    /// `classes` outputs) fits in half of physical memory while it trains: every dense weight four
+    /// times (weight, gradient, Adam's two moments), the first layer's rows three times (row-sparse
+    /// Adam keeps no dense gradient), and the batch's activations and their gradients.
+    /// - Throws: ``IntentClassifierError/invalidOption(option:reason:)`` naming the hidden sizes.
+    static func checkNetworkMemory(_ options: TrainingOptions, inputDimension: Int, classes: Int) throws {
+        let widths = options.hiddenSizes + [classes]
+        var terms: [Int?] = [InputLimits.product([inputDimension, widths[0], 3])]
+        for (fanIn, fanOut) in zip(widths, widths.dropFirst()) { terms.append(InputLimits.product([fanIn, fanOut, 4])) }
+        terms += widths.map { InputLimits.product([$0, options.batchSize, 2]) }
+        var elements: Int? = 0
+        for term in terms {
+            guard let sum = elements, let term else { elements = nil; break }
+            let (next, overflow) = sum.addingReportingOverflow(term)
+            elements = overflow ? nil : next
+        }
+        do {
+            try InputLimits.checkMemory(elements: elements, what: "training memory")
+        } catch let error as OutOfRangeError {
+            let features = inputDimension > 0 ? " with \(inputDimension) input features" : ""
+            throw IntentClassifierError.invalidOption(option: "hidden sizes", reason: "layers of \(options.hiddenSizes)\(features) and batches of \(options.batchSize) need \(error.value) of weights and optimizer state while training; expected \(error.expected)")
+        }
     }
 
     /// Checks the manifest's own fields before any of them sizes a loop or an allocation: layer
@@ -261,11 +289,16 @@ public struct IntentClassifier: Sendable {
             return try weights.floatTensor(name)
         }
         let hiddenCount = configuration.hiddenSizes.count - 1
-        let network = try IntentNetwork(
-            inputWeight: tensor("input.weight"), inputBias: tensor("input.bias"),
-            hiddenWeights: (0..<max(0, hiddenCount)).map { try tensor("hidden.\($0).weight") },
-            hiddenBiases: (0..<max(0, hiddenCount)).map { try tensor("hidden.\($0).bias") },
-            outputWeight: tensor("output.weight"), outputBias: tensor("output.bias"))
+        let network: IntentNetwork
+        do {
+            network = try IntentNetwork(
+                inputWeight: tensor("input.weight"), inputBias: tensor("input.bias"),
+                hiddenWeights: (0..<max(0, hiddenCount)).map { try tensor("hidden.\($0).weight") },
+                hiddenBiases: (0..<max(0, hiddenCount)).map { try tensor("hidden.\($0).bias") },
+                outputWeight: tensor("output.weight"), outputBias: tensor("output.bias"))
+        } catch IntentClassifierError.invalidModel(let reason) where !reason.hasPrefix(url.path) {
+            throw IntentClassifierError.invalidModel("\(url.appendingPathComponent(ModelPackage.weightsFileName).path): \(reason)")
+        }
         guard network.hiddenSizes == configuration.hiddenSizes else {
             throw IntentClassifierError.invalidModel("\(manifest): field config.hiddenSizes is \(configuration.hiddenSizes) but the weights have layers of \(network.hiddenSizes)")
         }

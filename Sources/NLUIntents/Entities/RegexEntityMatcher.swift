@@ -6,6 +6,12 @@ import NLUText
 ///
 ///     let matcher = try RegexEntityMatcher([EntityDefinition(name: "zip", values: [EntityValue("zip", patterns: ["\\d{5}"])])])
 ///     matcher.matches(in: "ship to 75001", tokens: WordTokenizer().tokens(in: "ship to 75001"))  // zip, tokens 2..<3
+///
+/// ICU's matcher backtracks, so a pattern such as `(a+)+$` takes time exponential in the length of a
+/// text it almost matches (hours at 40 characters). Each pattern therefore gets a time budget per text
+/// (``timeBudget(forUTF16Length:)``); a pattern that runs past it matches nothing in that text, where a
+/// timed-out prediction would otherwise hold a server worker indefinitely. Ordinary patterns scan a
+/// 100,000-character text in about 10 ms, far inside the budget.
 public struct RegexEntityMatcher: @unchecked Sendable {
     // NSRegularExpression is immutable after creation and documented thread-safe for matching.
 
@@ -41,19 +47,55 @@ public struct RegexEntityMatcher: @unchecked Sendable {
     /// The entity names that have patterns.
     public var entities: Set<String> { Set(patterns.map(\.entity)) }
 
-    /// Every match that covers at least one whole token, in pattern order then text order.
+    /// How long one pattern may search a text of `length` UTF-16 units: half a second plus 20 µs a
+    /// unit (100× what a plain scan costs), so that a long text is never cut short by its length alone.
+    public static func timeBudget(forUTF16Length length: Int) -> Duration {
+        .milliseconds(500) + .microseconds(20) * max(0, length)
+    }
+
+    /// Every match that covers at least one whole token, in pattern order then text order. A pattern
+    /// that runs past its ``timeBudget(forUTF16Length:)`` contributes nothing for this text.
     public func matches(in text: String, tokens: [WordTokenizer.Token]) -> [Match] {
         guard !patterns.isEmpty, !tokens.isEmpty else { return [] }
         let whole = NSRange(text.startIndex..<text.endIndex, in: text)
+        let budget = Self.timeBudget(forUTF16Length: whole.length)
         var result: [Match] = []
         for (entity, regex) in patterns {
-            for found in regex.matches(in: text, range: whole) where found.range.length > 0 {
-                guard let range = Range(found.range, in: text) else { continue }
-                let inside = tokens.indices.filter { tokens[$0].range.lowerBound >= range.lowerBound && tokens[$0].range.upperBound <= range.upperBound }
-                guard let first = inside.first, let last = inside.last else { continue }
-                result.append(Match(entity: entity, tokens: first..<(last + 1)))
+            var found: [NSRange] = []
+            var timedOut = false
+            let clock = ContinuousClock()
+            let deadline = clock.now + budget
+            // .reportProgress makes ICU call back every few thousand backtracking steps even while
+            // no match is found, which is what lets a runaway pattern be stopped.
+            regex.enumerateMatches(in: text, options: [.reportProgress], range: whole) { match, _, stop in
+                if let match, match.range.length > 0 { found.append(match.range) }
+                if clock.now > deadline {
+                    timedOut = true
+                    stop.pointee = true
+                }
+            }
+            guard !timedOut else { continue }
+            for range in found {
+                guard let range = Range(range, in: text), let covered = Self.tokens(of: tokens, inside: range) else { continue }
+                result.append(Match(entity: entity, tokens: covered))
             }
         }
         return result
+    }
+
+    /// The tokens lying wholly inside `range`, found by binary search (tokens are in text order and do
+    /// not overlap): a linear filter per match made a text with many matches quadratic.
+    static func tokens(of tokens: [WordTokenizer.Token], inside range: Range<String.Index>) -> Range<Int>? {
+        func firstIndex(where belongs: (WordTokenizer.Token) -> Bool) -> Int {
+            var low = 0, high = tokens.count
+            while low < high {
+                let middle = (low + high) / 2
+                if belongs(tokens[middle]) { high = middle } else { low = middle + 1 }
+            }
+            return low
+        }
+        let first = firstIndex { $0.range.lowerBound >= range.lowerBound }
+        let end = firstIndex { $0.range.upperBound > range.upperBound }
+        return first < end ? first..<end : nil
     }
 }

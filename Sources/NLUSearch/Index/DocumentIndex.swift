@@ -73,7 +73,8 @@ public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
     }
 
     /// Opens an existing index. Give the embedder of the model it was built with to add
-    /// documents or search by vector; without one only keyword search works.
+    /// documents or search by vector; without one only keyword search works. `readOnly` gives a
+    /// handle that only reads (search, info), which also opens an index on a read-only folder or mount.
     ///
     /// - Throws: ``SearchError/notAnIndex(path:reason:)`` (missing file, not SQLite, not an
     ///   index), ``SearchError/newerSchema(path:found:supported:)``,
@@ -87,9 +88,27 @@ public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
         guard !isDirectory.boolValue else { throw SearchError.notAnIndex(path: path, reason: "a directory") }
         let settings: IndexSchema.Settings
         let queue: DatabaseQueue
+        func open(_ location: String, configuration: Configuration) throws -> (DatabaseQueue, IndexSchema.Settings) {
+            let queue = try DatabaseQueue(path: location, configuration: configuration)
+            return (queue, try queue.read { db in try IndexSchema.read(from: db, path: path) })
+        }
         do {
-            queue = try DatabaseQueue(path: path, configuration: Self.configuration(readonly: readOnly))
-            settings = try queue.read { db in try IndexSchema.read(from: db, path: path) }
+            do {
+                // A reading handle still opens read-write (with query_only set): the last connection to
+                // close then removes the -wal and -shm files, which an SQLITE_OPEN_READONLY one leaves.
+                var configuration = Self.configuration(readonly: false)
+                if readOnly { configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") } }
+                (queue, settings) = try open(path, configuration: configuration)
+            } catch let error as DatabaseError where readOnly && error.resultCode == .SQLITE_CANTOPEN {
+                // The index is in WAL mode, whose readers need its -shm file: on a read-only folder or
+                // mount (an index shipped in a container image) SQLite cannot create it. Nothing can
+                // write there either, so the file is opened as immutable, which needs no -shm. Not when
+                // a -wal file holds commits (an interrupted writer): immutable reading would skip them.
+                // Where SQLite was built without URI names this fails the same way and the error stands.
+                let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int ?? 0
+                guard wal == 0, let immutable = Self.immutableURI(path) else { throw error }
+                (queue, settings) = try open(immutable, configuration: Self.configuration(readonly: true))
+            }
         } catch let error as SearchError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
@@ -121,6 +140,14 @@ public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
         self.modelSource = settings.modelSource
         self.chunking = settings.chunking
         self.embedder = embedder
+    }
+
+    /// `path` as an SQLite URI that opens it read-only without locks or -shm (`immutable=1`), or nil
+    /// when the path cannot be written as one.
+    static func immutableURI(_ path: String) -> String? {
+        guard let escaped = URL(fileURLWithPath: path).standardizedFileURL.path
+            .addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else { return nil }
+        return "file:\(escaped)?immutable=1"
     }
 
     static func configuration(readonly: Bool) -> Configuration {

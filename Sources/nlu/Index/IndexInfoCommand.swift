@@ -26,7 +26,7 @@ struct IndexInfoCommand: ParsableCommand {
     }
 
     func run() throws {
-        let info = try IndexLocation.open(database, needsEmbedder: false).info()
+        let info = try IndexLocation.open(database, needsEmbedder: false, readOnly: true).info()
         let output = Output(path: info.path, schemaVersion: info.schemaVersion, model: info.model, modelSource: info.modelSource,
                             chunkSize: info.chunking.size, chunkOverlap: info.chunking.overlap,
                             documents: info.documentCount, chunks: info.chunkCount)

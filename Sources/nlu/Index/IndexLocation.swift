@@ -8,9 +8,12 @@ enum IndexLocation {
     /// Opens the index with the embedder it was built with — the model recorded at its creation,
     /// or `model` when given (which must be the same model) — or with none when `needsEmbedder` is
     /// false (keyword search, info, delete: no model is loaded).
-    static func open(_ location: String, model: String? = nil, needsEmbedder: Bool) throws -> any SearchableIndex {
+    /// `readOnly` (search, info, QA) opens a file index for reading only, so that it also works on a
+    /// read-only folder or mount.
+    static func open(_ location: String, model: String? = nil, needsEmbedder: Bool, readOnly: Bool = false) throws -> any SearchableIndex {
         guard PostgresLocation.isURL(location) else {
-            return try EmbedderLoading.openIndex(at: URL(fileURLWithPath: location), model: model, needsEmbedder: needsEmbedder)
+            return try EmbedderLoading.openIndex(at: URL(fileURLWithPath: location), model: model, needsEmbedder: needsEmbedder,
+                                                 readOnly: readOnly)
         }
         let plain = try PostgresDocumentIndex(url: location)
         guard needsEmbedder, plain.model != nil else { return plain }

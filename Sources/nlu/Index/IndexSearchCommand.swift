@@ -99,8 +99,7 @@ struct IndexSearchCommand: ParsableCommand {
 
     func run() throws {
         let options = try options()
-        let index = try IndexLocation.open(database, model: model,
-                                                  needsEmbedder: options.mode != .keyword)
+        let index = try IndexLocation.open(database, model: model, needsEmbedder: options.mode != .keyword, readOnly: true)
         let queries: [String]
         if let query {
             queries = [query]

@@ -109,7 +109,7 @@ struct QAAskCommand: ParsableCommand {
     }
 
     private func answerFromIndex(at path: String) throws {
-        let documentIndex = try IndexLocation.open(path, needsEmbedder: true)
+        let documentIndex = try IndexLocation.open(path, needsEmbedder: true, readOnly: true)
         let answerer = try modelOptions.load()
         try reading.check(against: answerer)
         var options = reading.answerOptions
