@@ -80,6 +80,11 @@ import Testing
         #expect(wrongShape.status == 1)
         #expect(wrongShape.stderr.contains("input feature 'embeddings' has shape [3], expected [8]"))
 
+        let twoRows = try runNLU(["coreml", "predict", classifier, "--input", #"{"embeddings": [[[1, 2, 3, 4, 5, 6, 7, 8]], [[1, 2, 3, 4, 5, 6, 7, 8]]]}"#])
+        #expect(twoRows.status == 1)
+        #expect(twoRows.stderr.contains("input feature 'embeddings': shape [2, 1, 8] holds 2 rows, but the classifier makes one prediction from one row: expected shape [8]"))
+        #expect(!twoRows.stderr.contains("invalid model"))
+
         let unknown = try runNLU(["coreml", "predict", classifier, "--input", #"{"embedding": [1]}"#])
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("the model has no input 'embedding' (inputs: embeddings)"))

@@ -128,6 +128,23 @@ import Testing
         }
     }
 
+    @Test func classifierGivenSeveralRowsBlamesTheInput() throws {
+        // The rank-5 layout accepts [Seq, Batch, C]; a classifier still makes one label, so 2 rows (as 2 steps or
+        // a batch of 2) are the input's fault, named with its shape and the declared one — not "the model's".
+        let model = try CoreMLFixtures.model("dense_classifier")
+        for shape in [[2, 1, 8], [1, 2, 8], [2, 1, 8, 1, 1]] {
+            let input = DictionaryFeatureProvider(["embeddings": .floatTensor(Tensor(shape: shape, repeating: 0.5))])
+            #expect(throws: ModelError.invalidFeatureValue("embeddings", reason: "shape \(shape) holds 2 rows, but the classifier makes one prediction from one row: expected shape [8]")) {
+                try model.prediction(from: input)
+            }
+        }
+        // One row in the full layout still predicts; so does a sequence the network reduces to one step.
+        _ = try model.prediction(from: DictionaryFeatureProvider(["embeddings": .floatTensor(Tensor(shape: [1, 1, 8], repeating: 0.5))]))
+        let languageModel = try CoreMLFixtures.model("lstm_language_model")
+        let steps = try languageModel.prediction(from: DictionaryFeatureProvider(["previousWord": .floatTensor(Tensor(shape: [3, 1, 1], scalars: [1, 2, 3]))]))
+        #expect(steps.featureValue(for: "nextWord")?.stringValue != nil)
+    }
+
     @Test func outOfVocabularyIndexIsALayerError() throws {
         let model = try CoreMLFixtures.model("lstm_language_model")
         #expect(throws: CoreMLError.layerFailed(name: "embedding", kind: "embedding", reason: "index 99.0 is not a whole number in 0..<8")) {

@@ -58,12 +58,15 @@ struct NeuralNetworkRunner: Sendable {
 
     func predict(_ provider: FeatureProvider) throws -> [String: FeatureValue] {
         var blobs = [String: Blob]()
+        var givenShapes = [String: [Int]]()
         for input in inputs {
             guard let value = provider.featureValue(for: input.feature.name) else {
                 if input.feature.isOptional { continue }
                 throw ModelError.missingFeature(input.feature.name, expected: input.feature.type)
             }
-            blobs[input.feature.name] = try blob(from: value, for: input)
+            let blob = try blob(from: value, for: input)
+            blobs[input.feature.name] = blob
+            givenShapes[input.feature.name] = value.floatTensorValue?.shape ?? value.int32TensorValue?.shape ?? [1]
         }
         for layer in layers {
             var arguments = [Blob?]()
@@ -86,6 +89,9 @@ struct NeuralNetworkRunner: Sendable {
         var features = [String: FeatureValue]()
         if let classification {
             guard let probabilities = blobs[classification.probabilityBlob], probabilities.count == classification.count else {
+                if let probabilities = blobs[classification.probabilityBlob] {
+                    try checkOneRow(probabilities: probabilities.count, labels: classification.count, blobs: blobs, givenShapes: givenShapes)
+                }
                 throw CoreMLError.invalidModel("'\(classification.probabilityBlob)' has \(blobs[classification.probabilityBlob]?.count ?? 0) values for \(classification.count) class labels")
             }
             let best = probabilities.values.indices.max { probabilities.values[$0] < probabilities.values[$1] } ?? 0
@@ -109,6 +115,29 @@ struct NeuralNetworkRunner: Sendable {
             features[output.feature.name] = value(from: blob, for: output)
         }
         return features
+    }
+
+    /// A classifier makes one label from one row of input. When its probabilities come out as several rows of
+    /// labels, the input held several rows (a `[Seq, Batch]` above one in the rank-5 layout, or an open dimension
+    /// above one): that is the caller's input to fix, so the error names the input, its shape and the expected one,
+    /// rather than blaming the model.
+    private func checkOneRow(probabilities: Int, labels: Int, blobs: [String: Blob], givenShapes: [String: [Int]]) throws {
+        guard labels > 0, probabilities > labels, probabilities % labels == 0 else { return }
+        for input in inputs {
+            let name = input.feature.name
+            guard let blob = blobs[name], let given = givenShapes[name], let declared = input.shape else { continue }
+            let rows: Int
+            if rank5 {
+                rows = blob.rank == 5 ? blob.shape[0] * blob.shape[1] : 1
+            } else if declared.count == given.count {
+                rows = zip(given, declared).reduce(1) { product, pair in pair.1 == nil ? product * pair.0 : product }
+            } else {
+                rows = 1
+            }
+            guard rows > 1 else { continue }
+            let expected = declared.map { $0.map(String.init) ?? "?" }.joined(separator: ", ")
+            throw ModelError.invalidFeatureValue(name, reason: "shape \(given) holds \(rows) rows, but the classifier makes one prediction from one row: expected shape [\(expected)]")
+        }
     }
 
     /// An input value as a blob, in the layout the network expects; checks its shape against the declared one.
