@@ -2,6 +2,10 @@
 /// adding days and months), free of time zones. Only real dates exist: February 30th is nil.
 ///
 ///     CivilDate(year: 2016, month: 11, day: 7)?.adding(days: 1).text // "2016-11-08"
+///
+/// A date is made in the years 1…9999 (what ISO 8601's four-digit `text` and LUIS's values can write), but
+/// arithmetic is exact and may step past them ("tomorrow" on 9999-12-31 is in year 10000): `isInSupportedYears`
+/// says so, and the recognizer drops any reading that would write such a date rather than clamp it to a wrong one.
 public struct CivilDate: Sendable, Hashable, Comparable {
     public let year: Int
     public let month: Int
@@ -17,6 +21,12 @@ public struct CivilDate: Sendable, Hashable, Comparable {
         self.day = day
     }
 
+    /// The years a date is made in and a resolution may write.
+    public static let supportedYears = 1...9999
+
+    /// Whether the year is in ``supportedYears`` (false only for a result of arithmetic past them).
+    public var isInSupportedYears: Bool { CivilDate.supportedYears.contains(year) }
+
     static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
 
     static func daysIn(month: Int, year: Int) -> Int {
@@ -28,7 +38,10 @@ public struct CivilDate: Sendable, Hashable, Comparable {
     }
 
     /// Days since 1970-01-01 (Howard Hinnant's days-from-civil).
-    var dayNumber: Int {
+    var dayNumber: Int { CivilDate.dayNumber(year: year, month: month, day: day) }
+
+    /// Days since 1970-01-01 of a day of any year (past 1…9999 too, for arithmetic that leaves them).
+    static func dayNumber(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -59,12 +72,18 @@ public struct CivilDate: Sendable, Hashable, Comparable {
 
     public func adding(days: Int) -> CivilDate { CivilDate(dayNumber: dayNumber + days) }
 
-    /// The same day `months` later, clamped to the month's last day (Jan 31 + 1 month = Feb 28/29).
+    /// The same day `months` later, clamped to the month's last day (Jan 31 + 1 month = Feb 28/29). The year is
+    /// not clamped: past 1…9999 the result says so with ``isInSupportedYears``.
     public func adding(months: Int) -> CivilDate {
         let total = year * 12 + (month - 1) + months
-        let newYear = total / 12, newMonth = total % 12 + 1
-        let clampedYear = min(max(newYear, 1), 9999)
-        return CivilDate(year: clampedYear, month: newMonth, day: min(day, CivilDate.daysIn(month: newMonth, year: clampedYear)))!
+        // Floor division, so that months before year 0 stay months 1…12.
+        let newYear = total >= 0 ? total / 12 : (total - 11) / 12, newMonth = total - newYear * 12 + 1
+        return CivilDate.first(ofMonth: newMonth, year: newYear).adding(days: min(day, CivilDate.daysIn(month: newMonth, year: newYear)) - 1)
+    }
+
+    /// The first day of a month of any year (past 1…9999 too, for arithmetic that leaves them).
+    static func first(ofMonth month: Int, year: Int) -> CivilDate {
+        CivilDate(dayNumber: dayNumber(year: year, month: month, day: 1))
     }
 
     /// `adding(months:)`, or nil when the year would leave 1…9999 ("in 9000 years").
@@ -82,8 +101,8 @@ public struct CivilDate: Sendable, Hashable, Comparable {
     /// ISO 8601 week-numbering year and week.
     var isoWeek: (year: Int, week: Int) {
         let thursday = adding(days: 4 - weekday)
-        let firstOfYear = CivilDate(year: thursday.year, month: 1, day: 1)!
-        return (thursday.year, firstOfYear.days(until: thursday) / 7 + 1)
+        let firstOfYear = CivilDate.dayNumber(year: thursday.year, month: 1, day: 1)
+        return (thursday.year, (thursday.dayNumber - firstOfYear) / 7 + 1)
     }
 
     /// "2016-11-07".

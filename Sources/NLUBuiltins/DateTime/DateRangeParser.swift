@@ -465,13 +465,15 @@ struct DateRangeParser {
 
     // MARK: spans
 
+    // A month or year past 1…9999 ("next month" in December 9999) is spanned as it is, not clamped to a wrong one:
+    // the recognizer drops the reading.
     func monthSpan(year: Int, month: Int) -> SpokenDateRange {
-        let start = CivilDate(year: min(max(year, 1), 9999), month: month, day: 1)!
+        let start = CivilDate.first(ofMonth: month, year: year)
         return SpokenDateRange(timex: Timex.pad(start.year, 4) + "-" + Timex.pad(month, 2), spans: [(start, start.adding(months: 1))])
     }
 
     func yearSpan(_ year: Int) -> SpokenDateRange {
-        let start = CivilDate(year: min(max(year, 1), 9998), month: 1, day: 1)!
+        let start = CivilDate.first(ofMonth: 1, year: year)
         return SpokenDateRange(timex: Timex.pad(start.year, 4), spans: [(start, start.adding(months: 12))])
     }
 

@@ -18,6 +18,7 @@ struct DateTimeRecognizer: EntityRecognizer {
             guard builder.mayStart(at: index) else { continue }
             if skipsNonLeadWords, text[index].isWord, !DateTimeLeadWords.mayLead(text, at: index, numbers: context.numbers) { continue }
             builder.candidates(at: index) { type, last, values in
+                let values = values.filter(SupportedYearsCheck.writesOnlySupportedDates)
                 guard context.wants(type), last >= index, !values.isEmpty else { return }
                 matches.append(EntityMatch(type: type, tokens: text, first: index, last: last, resolution: .dateTimes(values)))
             }

@@ -36,25 +36,19 @@ struct SpokenDate: Sendable, Equatable {
             return [date]
         case .monthDay(let month, let day):
             let candidates = (reference.year - 4...reference.year + 4).compactMap { CivilDate(year: $0, month: month, day: day) }
-            guard let future = candidates.first(where: { $0 >= reference }),
-                  let past = candidates.last(where: { $0 <= reference }) else { return [] }
-            return [past, future]
+            return Self.pastAndFuture(candidates, reference)
         case .dayOfMonth(let day):
             let thisMonth = CivilDate(year: reference.year, month: reference.month, day: 1)!
             let candidates = (-3...3).compactMap { offset -> CivilDate? in
                 let first = thisMonth.adding(months: offset)
                 return CivilDate(year: first.year, month: first.month, day: day)
             }
-            guard let future = candidates.first(where: { $0 >= reference }),
-                  let past = candidates.last(where: { $0 <= reference }) else { return [] }
-            return [past, future]
+            return Self.pastAndFuture(candidates, reference)
         case .weekday(let weekday):
             let future = reference.adding(days: (weekday - reference.weekday + 7) % 7)
             return [future.adding(days: -7), future]
         case .holiday(let holiday, _):
-            let dates = (reference.year - 1...reference.year + 1).compactMap { holiday.date(in: $0) }
-            guard let past = dates.last(where: { $0 <= reference }), let future = dates.first(where: { $0 >= reference }) else { return [] }
-            return [past, future]
+            return Self.pastAndFuture((reference.year - 1...reference.year + 1).compactMap { holiday.date(in: $0) }, reference)
         case .weekdayAndDay(let weekday, let day):
             // Some month within 14 has such a day on that weekday; search both ways from this month.
             let thisMonth = CivilDate(year: reference.year, month: reference.month, day: 1)!
@@ -66,6 +60,13 @@ struct SpokenDate: Sendable, Equatable {
             let future = (0...28).lazy.compactMap { found($0) }.first { $0 >= reference }
             return [past, future].compactMap { $0 }
         }
+    }
+
+    /// The last of `candidates` (ascending) on or before the reference and the first on or after it. Near the ends
+    /// of the years 1…9999 one of them may not exist ("May 4th" said on 9999-12-31 has no future reading): the
+    /// other is still meant, as a weekday keeps its past reading where its future one leaves the years.
+    private static func pastAndFuture(_ candidates: [CivilDate], _ reference: CivilDate) -> [CivilDate] {
+        [candidates.last(where: { $0 <= reference }), candidates.first(where: { $0 >= reference })].compactMap { $0 }
     }
 }
 
