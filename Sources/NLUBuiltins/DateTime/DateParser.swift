@@ -366,7 +366,9 @@ struct DateParser {
             let after = future > reference || relation == "this" ? future : (holiday.date(in: future.year + 1) ?? future)
             return (SpokenDate(kind: .exact(after)), afterName)
         case nil:
-            return (SpokenDate(kind: .holiday(holiday, timex: "XXXX" + String(past.text.dropFirst(4)))), afterName)
+            // A holiday that moves has no shared TIMEX: its readings' own are written (`timex(of:)`); the past one's
+            // stands for it where no reading is at hand.
+            return (SpokenDate(kind: .holiday(holiday, timex: holiday.openYearTimex ?? "XXXX" + String(past.text.dropFirst(4)))), afterName)
         }
     }
 

@@ -414,7 +414,14 @@ struct DateRangeParser {
             spans.append((start, end))
         }
         guard let days = spans.first.map({ $0.start.days(until: $0.end) }) else { return nil }
-        return SpokenDateRange(timex: "(" + first.timex + "," + second.timex + ",P" + String(days) + "D)", spans: spans)
+        var range = SpokenDateRange(timex: "(" + first.timex + "," + second.timex + ",P" + String(days) + "D)", spans: spans)
+        // "from easter to pentecost": each year's span with its own days.
+        if first.movesWithYear || second.movesWithYear {
+            range.spanTimexes = spans.map {
+                "(" + first.timex(of: $0.start) + "," + second.timex(of: $0.end) + ",P" + String($0.start.days(until: $0.end)) + "D)"
+            }
+        }
+        return range
     }
 
     /// "passover 2018", "ramadan", "rosh hashanah of 2019": a holiday of several days, end exclusive as
@@ -425,10 +432,14 @@ struct DateRangeParser {
             guard let start = first.date(in: year), let end = last.date(in: year)?.adding(days: 1), start < end else { return nil }
             return (start, end)
         }
-        func range(_ spans: [(start: CivilDate, end: CivilDate)], timex: (CivilDate) -> String) -> SpokenDateRange? {
+        func range(_ spans: [(start: CivilDate, end: CivilDate)], timex: @escaping (CivilDate) -> String) -> SpokenDateRange? {
+            func spanTimex(_ span: (start: CivilDate, end: CivilDate)) -> String {
+                "(" + timex(span.start) + "," + timex(span.end) + ",P" + String(span.start.days(until: span.end)) + "D)"
+            }
             guard let shown = spans.first else { return nil }
-            return SpokenDateRange(timex: "(" + timex(shown.start) + "," + timex(shown.end) + ",P" + String(shown.start.days(until: shown.end)) + "D)",
-                                   spans: spans)
+            // Such a holiday falls on other days each year (and may last another number of days: Ramadan has 29 or
+            // 30): each span has its own TIMEX.
+            return SpokenDateRange(timex: spanTimex(shown), spans: spans, spanTimexes: spans.map(spanTimex))
         }
         var yearIndex = afterName
         if let word = text.word(yearIndex), word == "of" || word == "in" { yearIndex += 1 }
@@ -459,8 +470,14 @@ struct DateRangeParser {
         }
         let spans = start.readings(reference).map { (start: $0, end: $0.adding(days: count)) }
         guard let shown = spans.first, spans.allSatisfy({ $0.end.year <= 9999 }) else { return nil }
-        return (SpokenDateRange(timex: "(" + start.timex + "," + (start.timex.hasPrefix("XXXX") ? "XXXX" + String(shown.end.text.dropFirst(4)) : shown.end.text)
-                                + ",P" + String(count) + "D)", spans: spans), end)
+        func spanTimex(_ span: (start: CivilDate, end: CivilDate)) -> String {
+            let open = start.timex(of: span.start)
+            return "(" + open + "," + (open.hasPrefix("XXXX") ? "XXXX" + String(span.end.text.dropFirst(4)) : span.end.text) + ",P" + String(count) + "D)"
+        }
+        var range = SpokenDateRange(timex: spanTimex(shown), spans: spans)
+        // "from easter for 10 days": each year's span from its own Easter.
+        if start.movesWithYear { range.spanTimexes = spans.map(spanTimex) }
+        return (range, end)
     }
 
     // MARK: spans

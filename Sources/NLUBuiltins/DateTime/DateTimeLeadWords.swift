@@ -64,8 +64,7 @@ enum DateTimeLeadWords {
         words.formUnion(DateTimeWords.partsOfDay.keys)
         words.formUnion(DateTimeWords.partsOfDay.filter { !$0.value.isMeal }.keys.map { $0 + "s" })  // "mornings"
         words.formUnion(DateTimeWords.units.keys)
-        words.formUnion(Holiday.names.map { $0.0[0] })
-        words.formUnion(Holiday.spanNames.map { $0.0[0] })
+        words.formUnion(Holiday.firstWords)
         return words
     }()
 

@@ -70,7 +70,7 @@ struct DateTimeCandidates {
                let readings = values.first.map({ _ in date.readings(today) }) {
                 let dated = modifiedValues.flatMap { value in
                     readings.map { day in
-                        DateTimeValue(timex: date.timex + value.timex, type: "datetimerange", start: value.start.map { day.text + " " + $0 },
+                        DateTimeValue(timex: date.timex(of: day) + value.timex, type: "datetimerange", start: value.start.map { day.text + " " + $0 },
                                       end: value.end.map { day.text + " " + $0 }, mod: value.mod)
                     }
                 }
@@ -93,13 +93,13 @@ struct DateTimeCandidates {
         // "end of the day", "eod", "end of tomorrow", "the end of today": the day's last second.
         if let (date, after) = endOfDay(at: index) {
             emit(.datetime, after - 1, date.readings(today).map {
-                DateTimeValue(timex: date.timex + "T23:59:59", type: "datetime", value: $0.text + " 23:59:59")
+                DateTimeValue(timex: date.timex(of: $0) + "T23:59:59", type: "datetime", value: $0.text + " 23:59:59")
             })
         }
         // A date, and what may follow it: a time, a part of the day, a time range.
         if let (date, afterDate) = dates.date(at: index) {
             let readings = date.readings(today)
-            emit(.date, afterDate - 1, readings.map { DateTimeValue(timex: date.timex, type: "date", value: $0.text) })
+            emit(.date, afterDate - 1, readings.map { DateTimeValue(timex: date.timex(of: $0), type: "date", value: $0.text) })
             var position = afterDate
             if let joiner = text.token(position), joiner.isSymbol(",") || joiner.text == "at" || joiner.text == "around" { position += 1 }
             let bare = text.word(position - 1) == "at" || position == afterDate
@@ -220,8 +220,8 @@ struct DateTimeCandidates {
         }
         // A span of days.
         if let (range, afterRange) = ranges.range(at: index) {
-            emit(.daterange, afterRange - 1, range.spans.map {
-                DateTimeValue(timex: range.timex, type: "daterange", start: $0.start.text, end: $0.end.text, mod: range.mod)
+            emit(.daterange, afterRange - 1, range.spans.enumerated().map { index, span in
+                DateTimeValue(timex: range.timex(ofSpan: index), type: "daterange", start: span.start.text, end: span.end.text, mod: range.mod)
             })
         }
         // "in 3 hours", "2 minutes ago": a moment; "3 hours": a duration.
@@ -483,7 +483,7 @@ struct DateTimeCandidates {
         var values: [DateTimeValue] = []
         for reading in time.readings {
             for day in date.readings(today) {
-                values.append(DateTimeValue(timex: date.timex + time.timex(reading), type: "datetime",
+                values.append(DateTimeValue(timex: date.timex(of: day) + time.timex(reading), type: "datetime",
                                             value: day.text + " " + Timex.clock(reading.0, reading.1, reading.2)))
             }
         }
@@ -492,7 +492,7 @@ struct DateTimeCandidates {
 
     private func partOfDayValues(_ date: SpokenDate, _ part: DateTimeWords.PartOfDay, mod: String? = nil) -> [DateTimeValue] {
         date.readings(today).map { day in
-            DateTimeValue(timex: date.timex + "T" + part.code, type: "datetimerange",
+            DateTimeValue(timex: date.timex(of: day) + "T" + part.code, type: "datetimerange",
                           start: day.text + " " + Timex.clock(part.start.0, part.start.1, part.start.2),
                           end: day.text + " " + Timex.clock(part.end.0, part.end.1, part.end.2), mod: mod)
         }
@@ -530,7 +530,7 @@ struct DateTimeCandidates {
         for (a, b, timexA, timexB) in rangeReadings(range) {
             let duration = Timex.duration(seconds: Double((b.0 - a.0) * 3600 + (b.1 - a.1) * 60 + b.2 - a.2))
             for day in date.readings(today) {
-                values.append(DateTimeValue(timex: "(" + date.timex + timexA + "," + date.timex + timexB + "," + duration + ")",
+                values.append(DateTimeValue(timex: "(" + date.timex(of: day) + timexA + "," + date.timex(of: day) + timexB + "," + duration + ")",
                                             type: "datetimerange", start: day.text + " " + Timex.clock(a.0, a.1, a.2),
                                             end: day.text + " " + Timex.clock(b.0, b.1, b.2)))
             }

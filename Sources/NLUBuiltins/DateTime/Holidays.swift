@@ -20,6 +20,23 @@ enum Holiday: Sendable, Equatable {
     /// Every 365 days from a day, leap years ignored (Parsi New Year, as Duckling counts it).
     case every365Days(from: CivilDate)
 
+    /// The TIMEX of the holiday with its year left open, when one TIMEX is true of it in every year: a fixed day
+    /// ("XXXX-12-25"), or the nth weekday of a month in Recognizers-Text's holiday form ("XXXX-11-WXX-4-4",
+    /// Thanksgiving; the last one as its date parser writes "last Monday of May": "XXXX-05-WXX-1-#5"). Nil for a
+    /// holiday whose month and day move from year to year (Easter-based, lunar, the day after Thanksgiving…): no
+    /// open TIMEX names those, so each reading is written with its own month and day (``SpokenDate/timex(of:)``),
+    /// where Recognizers-Text writes the reference year's for both and so disagrees with one of them.
+    var openYearTimex: String? {
+        switch self {
+        case .fixed(let month, let day):
+            return "XXXX-" + Timex.pad(month, 2) + "-" + Timex.pad(day, 2)
+        case .nthWeekday(let month, let weekday, let nth):
+            return "XXXX-" + Timex.pad(month, 2) + "-WXX-" + String(weekday) + "-" + (nth > 0 ? String(nth) : "#5")
+        default:
+            return nil
+        }
+    }
+
     /// The holiday's date in `year`.
     func date(in year: Int) -> CivilDate? {
         guard year >= 1583, year <= 9999 else { return nil }
@@ -158,7 +175,7 @@ enum Holiday: Sendable, Equatable {
         return table
     }()
 
-    private static let spanNamesByFirstWord: [String: [([String], Span)]] = Dictionary(grouping: spanNames, by: { $0.0[0] })
+    private static let spanNamesByFirstWord: [String: [([String], Span)]] = Dictionary(grouping: spanNames, by: { firstWordKey($0.0) })
 
     /// The longest of `candidates`' names said at `index`, and the index after it.
     private static func longestName<Value>(_ text: TokenizedText, at index: Int, in table: [String: [([String], Value)]]) -> (Value, Int)? {
@@ -193,5 +210,15 @@ enum Holiday: Sendable, Equatable {
 
     /// The names by their first word, in the order of `names` (the first of equally long matches wins):
     /// a token that begins no name costs one look-up.
-    private static let namesByFirstWord: [String: [([String], Holiday)]] = Dictionary(grouping: names, by: { $0.0[0] })
+    private static let namesByFirstWord: [String: [([String], Holiday)]] = Dictionary(grouping: names, by: { firstWordKey($0.0) })
+
+    /// The words a holiday's name can begin with, as tokens of text read them (``DateTimeLeadWords``).
+    static let firstWords: Set<String> = Set(names.map { firstWordKey($0.0) } + spanNames.map { firstWordKey($0.0) })
+
+    /// A name's first word as a token of text reads: a first word with a final apostrophe (Veterans' Day) is a word
+    /// token and an apostrophe token; keyed with the apostrophe, such a name was never found.
+    private static func firstWordKey(_ words: [String]) -> String {
+        let first = words[0]
+        return first.hasSuffix("'") ? String(first.dropLast()) : first
+    }
 }

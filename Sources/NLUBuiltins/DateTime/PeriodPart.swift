@@ -100,7 +100,7 @@ extension DateRangeParser {
         guard let (range, end) = found else { return nil }
         let current = text.word(position).map { ["this", "the", "current", "week", "month", "year"].contains($0) } ?? false
         if relative, current, let span = range.spans.first, let cut = part.clipped(span, reference: reference) {
-            return (SpokenDateRange(timex: range.timex, spans: [cut]), end)
+            return (SpokenDateRange(timex: range.timex(ofSpan: 0), spans: [cut]), end)
         }
         return narrowed(range, part: part, numberedYear: numberedYear).map { ($0, end) }
     }
@@ -108,6 +108,6 @@ extension DateRangeParser {
     private func narrowed(_ range: SpokenDateRange, part: PeriodPart, numberedYear: Bool) -> SpokenDateRange? {
         let spans = range.spans.compactMap { part.of($0, numberedYear: numberedYear) }
         guard spans.count == range.spans.count, !spans.isEmpty else { return nil }
-        return SpokenDateRange(timex: range.timex, spans: spans, mod: part.rawValue)
+        return SpokenDateRange(timex: range.timex, spans: spans, mod: part.rawValue, spanTimexes: range.spanTimexes)
     }
 }

@@ -10,8 +10,8 @@ struct SpokenDate: Sendable, Equatable {
         case weekdayAndDay(weekday: Int, day: Int)
         /// "12/12/30": a two-digit year LUIS leaves open to the century ("XX30-12-12", read as 1930).
         case openCentury(CivilDate)
-        /// "christmas", "easter": a holiday without its year, with its TIMEX (LUIS writes the month and
-        /// day of the past reading: "XXXX-04-22" for Easter Monday 2019).
+        /// "christmas", "thanksgiving", "easter": a holiday without its year, with the TIMEX shared by its readings
+        /// ("XXXX-12-25", "XXXX-11-WXX-4-4"); one that moves has a TIMEX per reading (``SpokenDate/timex(of:)``).
         case holiday(Holiday, timex: String)
     }
 
@@ -27,6 +27,19 @@ struct SpokenDate: Sendable, Equatable {
         case .openCentury(let date): return "XX" + String(date.text.dropFirst(2))
         case .holiday(_, let timex): return timex
         }
+    }
+
+    /// The TIMEX of one of the readings: ``timex``, except for a holiday whose month and day move from year to year
+    /// ("easter", "diwali"), whose readings fall on different days: each is written with its own ("XXXX-04-16" for
+    /// Easter 2017, "XXXX-04-01" for Easter 2018), so that the TIMEX always agrees with the value beside it.
+    func timex(of reading: CivilDate) -> String {
+        movesWithYear ? "XXXX" + String(reading.text.dropFirst(4)) : timex
+    }
+
+    /// A holiday without its year whose month and day change from year to year.
+    var movesWithYear: Bool {
+        guard case .holiday(let holiday, _) = kind else { return false }
+        return holiday.openYearTimex == nil
     }
 
     /// The dates meant: the one date, or the past and the future readings relative to `reference`.
@@ -120,4 +133,13 @@ struct SpokenDateRange: Sendable {
     var spans: [(start: CivilDate, end: CivilDate)]
     /// LUIS's `Mod` for a part of a period: "start", "mid", "end".
     var mod: String? = nil
+    /// Each span's TIMEX, where the spans fall on other days of the year (a moving holiday's: "passover" is
+    /// "(XXXX-04-11,XXXX-04-19,P8D)" one year and "(XXXX-03-31,XXXX-04-08,P8D)" the next); nil: ``timex`` for all.
+    var spanTimexes: [String]? = nil
+
+    /// The TIMEX written beside the span at `index`.
+    func timex(ofSpan index: Int) -> String {
+        guard let spanTimexes, spanTimexes.indices.contains(index) else { return timex }
+        return spanTimexes[index]
+    }
 }
