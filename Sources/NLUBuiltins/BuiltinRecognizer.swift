@@ -3,8 +3,9 @@
 /// and sets relative to a reference time.
 ///
 /// Where candidates overlap, the longest wins ("May 4th" the date over "4th" the ordinal, "$1.5k"
-/// the currency over "1.5k" the number); equal spans keep the more specific kind. Extraction is
-/// linear in the length of the text.
+/// the currency over "1.5k" the number); equal spans keep the more specific kind, except that digits grouped in
+/// threes by spaces ("1 234 567") are the number unless something says phone ("+", "(", "-", a trunk "0", an
+/// extension, or a word such as "call" or "phone" just before). Extraction is linear in the length of the text.
 ///
 ///     let recognizer = BuiltinRecognizer(types: [.currency, .datetime])
 ///     let entities = recognizer.entities(in: "transfer $1.5k tomorrow at 7pm",
@@ -50,11 +51,13 @@ public struct BuiltinRecognizer: Sendable {
         }
     }
 
-    /// Longest first, then the more specific kind; kept candidates never overlap. Marking taken
+    /// Longest first, then a reading with evidence of its own over one with only its shape
+    /// (``EntityMatch/yieldsOnEqualSpan``), then the more specific kind; kept candidates never overlap. Marking taken
     /// scalars costs the candidates' total length, which the recognizers' bounded look-ahead keeps linear.
     static func resolveOverlaps(_ candidates: [EntityMatch], scalarCount: Int) -> [EntityMatch] {
         let ranked = candidates.enumerated().sorted { a, b in
             if a.element.length != b.element.length { return a.element.length > b.element.length }
+            if a.element.yieldsOnEqualSpan != b.element.yieldsOnEqualSpan { return !a.element.yieldsOnEqualSpan }
             let pa = priority(a.element.type), pb = priority(b.element.type)
             if pa != pb { return pa > pb }
             return a.offset < b.offset

@@ -74,6 +74,21 @@ import Testing
         #expect(text[entity.range] == "42")
     }
 
+    /// Digits grouped in threes by single spaces read as a number among all kinds (Recognizers-Text's number spec:
+    /// "1 234 567" is 1234567); the same span is a phone number only with something that says so.
+    @Test func spaceGroupedDigitsAreANumberUnlessSomethingSaysPhone() {
+        let all = Set(BuiltinEntityType.allCases)
+        #expect(found("1 234 567", all).map { "\($0.0)=\($0.1)" } == ["1 234 567=1234567"])
+        #expect(BuiltinRecognizer().entities(in: "a population of 1 414 021 100 people").map(\.type) == [.number])
+        // Evidence of a phone number: a cue word before it, a "+", a trunk "0", hyphens, an extension.
+        for text in ["call 1 234 567", "my phone number is 123 456 789", "tel.: 12 345 678", "+1 234 567", "0161 123 456",
+                     "1 234-567", "1 234 567 ext 12"] {
+            #expect(BuiltinRecognizer().entities(in: text).map(\.type) == [.phonenumber], "\(text)")
+        }
+        // Asked for phone numbers alone, the shape is enough (as in Recognizers-Text's phone spec).
+        #expect(found("123 456 789", [.phonenumber]).map(\.0) == ["123 456 789"])
+    }
+
     @Test func longerEntityWinsOverlaps() {
         let result = BuiltinRecognizer().entities(in: "pay $20 please").map(\.type)
         #expect(result == [.currency])

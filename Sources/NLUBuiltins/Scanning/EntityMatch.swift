@@ -4,6 +4,10 @@ struct EntityMatch: Sendable {
     var start: Int
     var end: Int
     var resolution: BuiltinResolution
+    /// A reading with nothing for it but its shape, which another reading of exactly the same span explains as well:
+    /// digits in groups of three after single spaces ("1 234 567") are a number written with space group separators
+    /// and only look like a phone number. Any other kind over the same span wins; a longer match still wins over it.
+    var yieldsOnEqualSpan = false
 
     var length: Int { end - start }
 

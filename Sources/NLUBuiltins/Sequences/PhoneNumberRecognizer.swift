@@ -11,13 +11,19 @@ struct PhoneNumberRecognizer: EntityRecognizer {
                 index += 1
                 continue
             }
-            matches.append(EntityMatch(type: .phonenumber, tokens: text, first: index, last: found.last,
-                                       resolution: .value(text.text(from: index, through: found.last))))
+            var match = EntityMatch(type: .phonenumber, tokens: text, first: index, last: found.last,
+                                    resolution: .value(text.text(from: index, through: found.last)))
+            match.yieldsOnEqualSpan = found.shapeOnly && !Self.cueBefore(text, index)
+            matches.append(match)
             index = found.last + 1
         }
     }
 
-    private func phone(in text: TokenizedText, at index: Int) -> (last: Int, Void)? {
+    /// The phone number starting at `index`: its last token, and whether its shape is all it has — digit groups after
+    /// single spaces that also read as a number with space group separators (a first group of one to three digits,
+    /// then groups of three, no trunk "0"), with no "+", parentheses, hyphens, dots or extension. Recognizers-Text
+    /// reads "1 234 567" as the number 1234567 (its number spec); a phone number needs more than that.
+    private func phone(in text: TokenizedText, at index: Int) -> (last: Int, shapeOnly: Bool)? {
         let first = text[index]
         // Not in the middle of a word or number, nor starting at the second group of one.
         if index > 0, first.isDigits, text[index - 1].isDigits, first.start == text[index - 1].end + 1 { return nil }
@@ -92,7 +98,34 @@ struct PhoneNumberRecognizer: EntityRecognizer {
                 guard digitCount >= 8 || plus || parentheses, firstGroup <= 7 else { return nil }
             }
         }
-        return (extensionEnd(text, after: last) ?? last, ())
+        let extended = extensionEnd(text, after: last)
+        let groupedLikeANumber = !plus && !parentheses && !leadingZero && separators.isSubset(of: [" "]) && groups.count >= 2
+            && firstGroup <= 3 && groups.dropFirst().allSatisfy { $0 == 3 }
+        return (extended ?? last, groupedLikeANumber && extended == nil)
+    }
+
+    /// Words that say the digits after them are a phone number ("call 1 234 567", "phone: 123 456 789").
+    private static let cues: Set<String> = [
+        "phone", "phones", "telephone", "tel", "ph", "mobile", "mob", "cell", "cellphone", "fax", "call", "calling",
+        "dial", "ring", "text", "sms", "whatsapp", "hotline", "helpline",
+    ]
+
+    /// Whether a cue word is among the three words before `index` ("my phone number is …"); the symbols ":", "#"
+    /// and "." between them are passed over ("tel. no.: …"), any other stops the search.
+    private static func cueBefore(_ text: TokenizedText, _ index: Int) -> Bool {
+        var position = index - 1
+        var words = 0
+        while position >= 0, words < 3 {
+            let token = text[position]
+            if let word = text.word(position) {
+                if cues.contains(word) { return true }
+                words += 1
+            } else if !(token.isSymbol(":") || token.isSymbol("#") || token.isSymbol(".")) {
+                return false
+            }
+            position -= 1
+        }
+        return false
     }
 
     /// "… ext 897", "… ext. 12", "… extension 4", "… x 55": an extension after the number; its last token.
