@@ -104,7 +104,14 @@ struct TokenizeCommand: ParsableCommand {
         if let vocab {
             var options = BertTokenizer.Options.uncased
             options.lowercase = !cased
-            return try BertTokenizer(vocabulary: try Vocabulary(contentsOf: URL(fileURLWithPath: vocab)), options: options)
+            let vocabulary: Vocabulary
+            do {
+                vocabulary = try Vocabulary(contentsOf: URL(fileURLWithPath: vocab))
+            } catch VocabularyError.directory {
+                // The usual mix-up: a model directory given to the option for its vocab.txt.
+                throw ValidationError("--vocab takes a vocab.txt file, and \(vocab) is a directory; for a model directory use --model \(vocab)")
+            }
+            return try BertTokenizer(vocabulary: vocabulary, options: options)
         }
         let directory = try ModelLocator.resolve(model ?? ".")
         let tokenizer = try BertTokenizer(modelDirectory: directory)

@@ -172,6 +172,17 @@ import Testing
         #expect(neverFits.status == 2 && neverFits.stderr.contains("--stride (8) must be smaller than the 7 tokens"), "\(neverFits.stderr)")
     }
 
+    /// A model directory given to --vocab (which takes its vocab.txt) is the wrong option: a usage error that says
+    /// it is a directory and points to --model.
+    @Test func directoryGivenToVocabPointsToModel() throws {
+        let directory = fixturesDirectory.appendingPathComponent("subword/bpe").path
+        let result = try runNLU(["tokenize", "--vocab", directory, "hello"])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("Error: --vocab takes a vocab.txt file, and \(directory) is a directory; for a model directory use --model \(directory)"),
+                "\(result.stderr)")
+        #expect(result.stderr.contains("Usage: nlu tokenize"))
+    }
+
     @Test func usageErrorsExit2() throws {
         for arguments in [["tokenize", "hi"],
                           ["tokenize", "--vocab", Self.vocab, "--model", "x", "hi"],

@@ -161,6 +161,12 @@ import Testing
         #expect(throws: VocabularyError.self) { try Vocabulary(contentsOf: URL(fileURLWithPath: "/nonexistent/vocab.txt")) }
     }
 
+    @Test func directoryIsNamedAsOne() throws {
+        let directory = FileManager.default.temporaryDirectory.path
+        #expect(throws: VocabularyError.directory(source: directory)) { try Vocabulary(contentsOf: URL(fileURLWithPath: directory)) }
+        #expect(VocabularyError.directory(source: "/m").description == "/m is a directory, not a vocabulary file (expected a vocab.txt, one token per line)")
+    }
+
     @Test func missingUnknownTokenIsAnError() throws {
         let vocabulary = try Vocabulary(tokens: ["[PAD]", "[CLS]", "[SEP]", "hello"])
         #expect(throws: VocabularyError.missingToken(source: "vocabulary", token: "[UNK]", role: "unknown")) {

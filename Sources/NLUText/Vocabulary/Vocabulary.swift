@@ -23,6 +23,10 @@ public struct Vocabulary: Sendable {
         do {
             data = try Data(contentsOf: url)
         } catch {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw VocabularyError.directory(source: url.path)
+            }
             throw VocabularyError.unreadable(source: url.path, reason: FileReadProblem.reason(url.path))
         }
         // Split on bytes: "\r\n" is one Character in Swift, so String splitting on "\n" would miss it.

@@ -7,6 +7,9 @@ import Foundation
 public enum VocabularyError: Error, Equatable, CustomStringConvertible, LocalizedError {
     /// The file could not be read.
     case unreadable(source: String, reason: String)
+    /// The path is a directory, where a vocabulary file (`vocab.txt`) was expected; a front end can point to the
+    /// option that takes a model directory.
+    case directory(source: String)
     /// The file is not valid UTF-8.
     case invalidUTF8(source: String)
     /// The vocabulary has no tokens.
@@ -24,6 +27,7 @@ public enum VocabularyError: Error, Equatable, CustomStringConvertible, Localize
     public var description: String {
         switch self {
         case let .unreadable(source, reason): return "\(source): cannot read the vocabulary (\(reason))"
+        case let .directory(source): return "\(source) is a directory, not a vocabulary file (expected a vocab.txt, one token per line)"
         case let .invalidUTF8(source): return "\(source): the vocabulary is not valid UTF-8"
         case let .empty(source): return "\(source): the vocabulary is empty (expected one token per line)"
         case let .emptyLine(source, line): return "\(source) line \(line): empty line (expected one token per line)"
