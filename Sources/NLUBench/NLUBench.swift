@@ -26,9 +26,9 @@ struct NLUBench: ParsableCommand {
     )
 
     static func main() {
-        // A forced level the CPU cannot run is refused, as `nlu` does: a benchmark of it would
-        // silently measure another level.
-        if let problem = CPULevel.overrideProblem {
+        // A forced level the CPU cannot run, or a thread count out of 1...1024, is refused, as `nlu` does: a
+        // benchmark of it would silently measure another level or thread count.
+        if let problem = CPULevel.overrideProblem ?? ThreadCountOverride.overrideProblem {
             FileHandle.standardError.write(Data("Error: \(problem)\n".utf8))
             Foundation.exit(2)
         }

@@ -11,7 +11,8 @@ struct NLU: ParsableCommand {
         discussion: """
         Output for scripts: --json prints machine-readable results on stdout; logs and progress \
         go to stderr. Exit codes: 0 success, 1 runtime failure, 2 usage error. \
-        NLUKIT_CPU_LEVEL=avx512|avx2|portable forces the level of NLUKit's kernels (one the CPU runs).
+        NLUKIT_CPU_LEVEL=avx512|avx2|portable forces the level of NLUKit's kernels (one the CPU runs); \
+        NLUKIT_THREADS=1..1024 sets their threads (default: all cores).
         """,
         version: NLUKitVersion.string,
         subcommands: [
@@ -34,6 +35,12 @@ struct NLU: ParsableCommand {
         BLASRelaunch.relaunchIfNeeded()
         // An OpenBLAS core the CPU cannot run would die of SIGILL at the first product: say so instead.
         if let problem = BLASCoreCheck.overrideProblem {
+            Console.log("Error: \(problem)")
+            Foundation.exit(2)
+        }
+        // A thread count that is no whole number from 1 to 1024 is refused like a forced kernel level, before
+        // any thread starts: the user asked for that many threads, not for the default.
+        if let problem = ThreadCountOverride.overrideProblem {
             Console.log("Error: \(problem)")
             Foundation.exit(2)
         }

@@ -43,3 +43,25 @@ import Testing
         #expect(run.stderr.contains("NLUKIT_CPU_LEVEL=\(above): this CPU has no"), "\(run.stderr)")
     }
 }
+
+/// NLUKIT_THREADS through `nlu` and `nlu-bench`: a value that is no whole number from 1 to 1024 is refused before
+/// anything runs (it used to be ignored, and a huge one clamped), as a misspelt NLUKIT_CPU_LEVEL is.
+@Suite struct ThreadCountCommandTests {
+    @Test func aBadThreadCountIsAUsageErrorNamingTheVariableAndTheRange() throws {
+        for value in ["abc", "0", "-3", "100000"] {
+            let run = try runNLU(["selfcheck", "--size", "8"], environment: ["NLUKIT_THREADS": value])
+            #expect(run.status == 2, "\(value): \(run.stderr)")
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr.hasPrefix("Error: NLUKIT_THREADS=\(value): expected a whole number of threads from 1 to 1024 (this machine has "),
+                    "\(run.stderr)")
+        }
+    }
+
+    @Test func aGoodThreadCountIsUsed() throws {
+        let run = try runNLU(["selfcheck", "--size", "8"], environment: ["NLUKIT_THREADS": "1"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains(", 1 thread(s)"), "\(run.stdout)")
+        // Empty is unset, as for NLUKIT_CPU_LEVEL.
+        #expect(try runNLU(["selfcheck", "--size", "8"], environment: ["NLUKIT_THREADS": ""]).status == 0)
+    }
+}

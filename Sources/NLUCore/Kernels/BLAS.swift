@@ -8,8 +8,9 @@ import Foundation
 
 /// The BLAS the kernels run on: OpenBLAS on Linux, Accelerate on Apple platforms.
 ///
-/// The thread count follows `NLUKIT_THREADS`, then `OPENBLAS_NUM_THREADS`, and defaults to the
-/// number of active cores. Call ``configure(threads:)`` to change it at run time.
+/// The thread count follows `NLUKIT_THREADS` (1 to ``maxThreadCount``; another value is refused, see
+/// ``ThreadCountOverride``), then `OPENBLAS_NUM_THREADS`, and defaults to the number of active cores. Call
+/// ``configure(threads:)`` to change it at run time.
 ///
 /// On Linux the process has one set of worker threads, the kernels' pool: OpenBLAS itself runs
 /// single-threaded, and large products are split into row or column blocks that the pool's
@@ -24,15 +25,17 @@ public enum BLAS {
         case none, transpose
     }
 
-    /// The most threads the environment can ask for (larger values are clamped to it).
+    /// The most threads the environment can ask for: `NLUKIT_THREADS` above it is refused
+    /// (``ThreadCountOverride``), `OPENBLAS_NUM_THREADS` above it clamped to it.
     public static let maxThreadCount = 1024
 
     /// The number of threads BLAS calls use, as configured from the environment at first use.
     public static let defaultThreadCount: Int = {
-        let environment = ProcessInfo.processInfo.environment
-        for key in ["NLUKIT_THREADS", "OPENBLAS_NUM_THREADS"] {
-            // Clamped: a huge value would trap converting to the C libraries' Int32.
-            if let value = environment[key], let count = Int(value), count > 0 { return min(count, maxThreadCount) }
+        if let count = ThreadCountOverride.requested { return count }
+        // OpenBLAS's own variable is read as OpenBLAS reads it: a value that is no positive number is ignored, and a
+        // huge one clamped (it would trap converting to the C libraries' Int32).
+        if let value = ProcessInfo.processInfo.environment["OPENBLAS_NUM_THREADS"], let count = Int(value), count > 0 {
+            return min(count, maxThreadCount)
         }
         return ProcessInfo.processInfo.activeProcessorCount
     }()
