@@ -63,6 +63,36 @@ struct HubCacheRepository {
         }
     }
 
+    /// The commit `revision` stands for in the cache, as huggingface_hub reads it offline: the revision itself when
+    /// it is a commit hash (40 lowercase hex digits), else what `refs/REVISION` holds; nil when that commit has no
+    /// snapshot folder.
+    func commit(revision: String) -> String? {
+        let isHash = revision.utf8.count == 40 && revision.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        let reference = folder.appendingPathComponent("refs").appendingPathComponent(revision)
+        guard let commit = isHash ? revision
+                : (try? String(contentsOf: reference, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines),
+              HubRepositoryInfo.isSafeRelativePath(commit), !commit.contains("/") else { return nil }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: snapshot(commit: commit).path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return nil
+        }
+        return commit
+    }
+
+    /// The files of `snapshots/COMMIT` (relative paths, sorted) whose link leads to a file: a dangling one is missing.
+    func files(commit: String) -> [String] {
+        let root = snapshot(commit: commit).resolvingSymlinksInPath()
+        guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return [] }
+        var files: [String] = []
+        for case let path as String in enumerator {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files.append(path)
+            }
+        }
+        return files.sorted()
+    }
+
     /// Records that `revision` is `commit` (nothing to record when the revision is the commit itself).
     func writeReference(revision: String, commit: String) throws {
         guard revision != commit else { return }

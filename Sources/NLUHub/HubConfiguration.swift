@@ -4,7 +4,7 @@ import NLUCore
 /// Where and how ``HubDownloader`` talks to the Hugging Face Hub, read from the environment the way
 /// Python's `huggingface_hub` reads it, so both tools agree on the server, the token and the cache.
 ///
-///     let configuration = HubConfiguration()                 // HF_ENDPOINT, HF_TOKEN, HF_HUB_CACHE / HF_HOME
+///     let configuration = HubConfiguration()                 // HF_ENDPOINT, HF_TOKEN, HF_HUB_CACHE / HF_HOME, HF_HUB_OFFLINE
 ///     let local = HubConfiguration(endpoint: URL(string: "http://127.0.0.1:8080")!, token: nil, cache: directory)
 public struct HubConfiguration: Sendable {
     /// The Hub's base URL: `$HF_ENDPOINT`, else `https://huggingface.co`.
@@ -16,6 +16,12 @@ public struct HubConfiguration: Sendable {
     public var cache: URL
     /// Seconds without a byte from the server before a request fails.
     public var timeout: TimeInterval = 30
+    /// Offline mode, as huggingface_hub has it: no request is made, a revision already in the cache is answered
+    /// from it and any other is an error (``HubError/notCachedOffline(id:revision:cache:setting:)``). Set from
+    /// `HF_HUB_OFFLINE` (else `TRANSFORMERS_OFFLINE`) being 1, ON, YES or TRUE, in any case.
+    public var offline = false
+    /// How offline mode was asked for, as error messages quote it ("HF_HUB_OFFLINE=1").
+    public var offlineSetting = "HF_HUB_OFFLINE=1"
 
     public init(endpoint: URL, token: String?, cache: URL) {
         self.endpoint = endpoint
@@ -32,6 +38,19 @@ public struct HubConfiguration: Sendable {
             throw HubError.invalidEndpoint(endpointText)
         }
         self.init(endpoint: endpoint, token: Self.token(environment: environment), cache: ModelLocator.hubCache(environment: environment))
+        if let setting = Self.offlineSetting(environment: environment) {
+            offline = true
+            offlineSetting = setting
+        }
+    }
+
+    /// "NAME=VALUE" of the variable that turns offline mode on, or nil. huggingface_hub reads
+    /// `HF_HUB_OFFLINE or TRANSFORMERS_OFFLINE` (the second only when the first is unset or empty) and takes
+    /// 1, ON, YES and TRUE, in any case, as true.
+    private static func offlineSetting(environment: [String: String]) -> String? {
+        let name = environment["HF_HUB_OFFLINE"].map { $0.isEmpty } ?? true ? "TRANSFORMERS_OFFLINE" : "HF_HUB_OFFLINE"
+        guard let value = environment[name], ["1", "ON", "YES", "TRUE"].contains(value.uppercased()) else { return nil }
+        return name + "=" + value
     }
 
     private static func token(environment: [String: String]) -> String? {

@@ -23,4 +23,6 @@ public struct HubDownloadResult: Sendable, Equatable {
     public var files: [String]
     /// Bytes received over the network in this run (0 when everything was cached).
     public var bytesReceived: Int64
+    /// Answered from the cache alone, in offline mode: the Hub was not asked whether the revision has moved.
+    public var offline = false
 }

@@ -30,6 +30,7 @@ public struct HubDownloader: Sendable {
                          progress: @escaping @Sendable (HubDownloadProgress) -> Void = { _ in }) async throws -> HubDownloadResult {
         let revision = id.revision ?? "main"
         let repository = HubCacheRepository(cache: configuration.cache, folderName: id.cacheFolderName)
+        if configuration.offline { return try cachedSnapshot(id, revision: revision, filter: filter, in: repository) }
         let info = try await repositoryInfo(id: id.repository, revision: revision)
         let files = info.siblings.map(\.rfilename).filter(filter.includes)
         guard !files.isEmpty else {
@@ -51,6 +52,24 @@ public struct HubDownloader: Sendable {
         }
         try repository.writeReference(revision: revision, commit: info.sha)
         return HubDownloadResult(snapshot: repository.snapshot(commit: info.sha), commit: info.sha, files: files, bytesReceived: received)
+    }
+
+    /// Offline mode: the snapshot the cache has for `revision`, as huggingface_hub's `snapshot_download` finds it
+    /// without the network (the revision is a commit hash, else `refs/REVISION` names the commit), with the files
+    /// of it `filter` selects. huggingface_hub returns the folder without looking inside; a snapshot with none of
+    /// the files asked for is no answer here (it was filled for another `--include`).
+    private func cachedSnapshot(_ id: HubModelID, revision: String, filter: HubFileFilter,
+                                in repository: HubCacheRepository) throws -> HubDownloadResult {
+        guard let commit = repository.commit(revision: revision) else {
+            throw HubError.notCachedOffline(id: id.repository, revision: revision, cache: configuration.cache.path,
+                                            setting: configuration.offlineSetting)
+        }
+        let snapshot = repository.snapshot(commit: commit)
+        let files = repository.files(commit: commit).filter(filter.includes)
+        guard !files.isEmpty else {
+            throw HubError.noCachedFileOffline(id: id.repository, commit: commit, patterns: filter.patterns, setting: configuration.offlineSetting)
+        }
+        return HubDownloadResult(snapshot: snapshot, commit: commit, files: files, bytesReceived: 0, offline: true)
     }
 
     // MARK: - Requests

@@ -26,6 +26,10 @@ public enum HubError: Error, Equatable, CustomStringConvertible, LocalizedError 
     case interrupted(file: String, received: Int64, expected: Int64, reason: String)
     /// The cache could not be written.
     case cacheWrite(path: String, reason: String)
+    /// Offline mode is on and the cache has no snapshot of the revision.
+    case notCachedOffline(id: String, revision: String, cache: String, setting: String)
+    /// Offline mode is on and the revision's snapshot in the cache has no file the download asks for.
+    case noCachedFileOffline(id: String, commit: String, patterns: [String], setting: String)
 
     public var description: String {
         switch self {
@@ -55,6 +59,14 @@ public enum HubError: Error, Equatable, CustomStringConvertible, LocalizedError 
                 + "run the same command again to resume"
         case let .cacheWrite(path, reason):
             return "\(path): cannot write to the Hugging Face cache: \(reason)"
+        case let .notCachedOffline(id, revision, cache, setting):
+            let name = setting.prefix { $0 != "=" }
+            return "\(id)@\(revision) is not in the Hugging Face cache (\(cache)), and \(setting) keeps nlu off the network "
+                + "(huggingface_hub's offline mode): unset \(name) or set it to 0 to download it"
+        case let .noCachedFileOffline(id, commit, patterns, setting):
+            let name = setting.prefix { $0 != "=" }
+            return "\(id): the cached snapshot \(commit) has no file matching \(patterns.joined(separator: " ")), and \(setting) keeps nlu "
+                + "off the network (huggingface_hub's offline mode): unset \(name) or set it to 0 to download them"
         }
     }
 

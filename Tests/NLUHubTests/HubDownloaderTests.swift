@@ -214,6 +214,55 @@ import Testing
         #expect(!exists(cache))
     }
 
+    /// HF_HUB_OFFLINE=1: a revision in the cache is answered from it without a single request (as huggingface_hub's
+    /// snapshot_download offline), one that is not fails naming the setting.
+    @Test func offlineModeAnswersFromTheCacheWithoutARequest() async throws {
+        let (server, online, cache) = try await Self.setUp()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let downloaded = try await online.download(HubModelID("org/model")!)
+        let requestsBefore = server.requests.count
+        var configuration = try HubConfiguration(environment: ["HF_HUB_CACHE": cache.path, "HF_ENDPOINT": server.endpoint.absoluteString,
+                                                               "HF_HUB_OFFLINE": "1"])
+        #expect(configuration.offline && configuration.offlineSetting == "HF_HUB_OFFLINE=1")
+        configuration.timeout = 10
+        let offline = HubDownloader(configuration: configuration)
+        let cached = try await offline.download(HubModelID("org/model")!)
+        #expect(cached.snapshot.standardizedFileURL == downloaded.snapshot.standardizedFileURL)
+        #expect(cached.commit == Self.commit && cached.offline && cached.bytesReceived == 0)
+        #expect(cached.files == ["1_Pooling/config.json", "config.json", "model.safetensors"])
+        // By commit hash too; a filter keeps only what it selects.
+        let byCommit = try await offline.download(HubModelID("org/model@\(Self.commit)")!, filter: HubFileFilter(patterns: ["*.json"]))
+        #expect(byCommit.files == ["1_Pooling/config.json", "config.json"])
+        // Not in the cache: another revision, another model, or no file the filter asks for.
+        await #expect(throws: HubError.notCachedOffline(id: "org/model", revision: "v1", cache: cache.path, setting: "HF_HUB_OFFLINE=1")) {
+            try await offline.download(HubModelID("org/model@v1")!)
+        }
+        await #expect(throws: HubError.notCachedOffline(id: "org/other", revision: "main", cache: cache.path, setting: "HF_HUB_OFFLINE=1")) {
+            try await offline.download(HubModelID("org/other")!)
+        }
+        await #expect(throws: HubError.noCachedFileOffline(id: "org/model", commit: Self.commit, patterns: ["*.onnx"], setting: "HF_HUB_OFFLINE=1")) {
+            try await offline.download(HubModelID("org/model")!, filter: HubFileFilter(patterns: ["*.onnx"]))
+        }
+        await server.stop()
+        #expect(server.requests.count == requestsBefore)
+        #expect(HubError.notCachedOffline(id: "org/other", revision: "main", cache: "/c", setting: "HF_HUB_OFFLINE=1").description
+                == "org/other@main is not in the Hugging Face cache (/c), and HF_HUB_OFFLINE=1 keeps nlu off the network (huggingface_hub's offline mode): unset HF_HUB_OFFLINE or set it to 0 to download it")
+    }
+
+    @Test func offlineModeIsReadAsHuggingFaceHubReadsIt() throws {
+        func setting(_ environment: [String: String]) throws -> String? {
+            let configuration = try HubConfiguration(environment: environment)
+            return configuration.offline ? configuration.offlineSetting : nil
+        }
+        #expect(try setting([:]) == nil)
+        for value in ["1", "ON", "yes", "True"] { #expect(try setting(["HF_HUB_OFFLINE": value]) == "HF_HUB_OFFLINE=\(value)") }
+        for value in ["0", "", "false", "no", "2"] { #expect(try setting(["HF_HUB_OFFLINE": value]) == nil, "\(value)") }
+        // TRANSFORMERS_OFFLINE counts only when HF_HUB_OFFLINE is unset or empty (`HF_HUB_OFFLINE or TRANSFORMERS_OFFLINE`).
+        #expect(try setting(["TRANSFORMERS_OFFLINE": "1"]) == "TRANSFORMERS_OFFLINE=1")
+        #expect(try setting(["HF_HUB_OFFLINE": "", "TRANSFORMERS_OFFLINE": "1"]) == "TRANSFORMERS_OFFLINE=1")
+        #expect(try setting(["HF_HUB_OFFLINE": "0", "TRANSFORMERS_OFFLINE": "1"]) == nil)
+    }
+
     @Test func filterSelectsFilesAsFnmatchDoes() {
         #expect(HubFileFilter.nlukit.includes("1_Pooling/config.json"))
         #expect(HubFileFilter.nlukit.includes("model.safetensors"))

@@ -13,7 +13,9 @@ struct ModelsDownloadCommand: ParsableCommand {
         both find them. HF_ENDPOINT selects another server (a mirror), HF_TOKEN (or the token file \
         huggingface-cli login writes) is sent for private and gated models. An interrupted download \
         resumes where it stopped when the command is run again; a file enters the cache only complete \
-        and checked. Prints the snapshot directory on stdout; progress goes to stderr.
+        and checked. Prints the snapshot directory on stdout; progress goes to stderr. With \
+        HF_HUB_OFFLINE=1 (or TRANSFORMERS_OFFLINE=1), as in huggingface_hub, nothing goes over the \
+        network: a revision already in the cache is reported as it is, any other fails (exit 1).
         """)
 
     @Argument(help: "The model's Hub id, ORG/NAME (optionally ORG/NAME@REVISION).")
@@ -30,7 +32,7 @@ struct ModelsDownloadCommand: ParsableCommand {
     @Flag(help: "Download every file of the repository (ONNX, PyTorch and TensorFlow copies too).")
     var all = false
 
-    @Flag(help: "Print {\"id\", \"commit\", \"directory\", \"files\", \"bytesReceived\"} on stdout instead of the directory.")
+    @Flag(help: "Print {\"id\", \"commit\", \"directory\", \"files\", \"bytesReceived\", \"offline\"} on stdout instead of the directory.")
     var json = false
 
     private struct Summary: Encodable {
@@ -39,6 +41,7 @@ struct ModelsDownloadCommand: ParsableCommand {
         var directory: String
         var files: [String]
         var bytesReceived: Int64
+        var offline: Bool
     }
 
     func validate() throws {
@@ -60,16 +63,20 @@ struct ModelsDownloadCommand: ParsableCommand {
         guard var model = HubModelID(id) else { throw ValidationError("'\(id)' is not a Hub model id") }
         if let revision { model.revision = revision }
         let filter = all ? HubFileFilter.all : patterns.isEmpty ? HubFileFilter.nlukit : HubFileFilter(patterns: patterns)
-        let downloader = HubDownloader(configuration: try HubConfiguration())
+        let configuration = try HubConfiguration()
+        let downloader = HubDownloader(configuration: configuration)
         let line = SharedProgressLine()
         let asJSON = json
         let identifier = model
         try BlockingTask.run {
             let result = try await downloader.download(identifier, filter: filter) { line.update($0) }
             line.finish()
+            if result.offline {
+                Console.log("\(identifier): in the cache at commit \(result.commit), \(result.files.count) file(s) (\(configuration.offlineSetting): the Hub was not asked for changes)")
+            }
             if asJSON {
                 Console.print(try Console.json(Summary(id: identifier.repository, commit: result.commit, directory: result.snapshot.path,
-                                                       files: result.files, bytesReceived: result.bytesReceived)))
+                                                       files: result.files, bytesReceived: result.bytesReceived, offline: result.offline)))
             } else {
                 Console.print(result.snapshot.path)
             }
