@@ -45,6 +45,23 @@ import Testing
         }
     }
 
+    /// A folder that is missing or cannot be written was found only when the model was saved, after
+    /// all the training. Now it is refused before any: the run prints no epoch. (/proc stands in for a
+    /// read-only mount: even root cannot create a file there.)
+    @Test func anOutputFolderThatCannotBeWrittenIsRefusedBeforeTraining() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-missing-\(UUID().uuidString)/m.nlumodel").path
+        var outputs = [(missing, "does not exist")]
+        #if os(Linux)
+        outputs.append(("/proc/nlu-m.nlumodel", "cannot write in the folder /proc"))
+        #endif
+        for (output, reason) in outputs {
+            for command in [["intents", "train", Self.sample, "--epochs", "50"], ["lm", "train", Self.corpus] + Self.tinyLM] {
+                let run = try runNLU(command + ["-o", output])
+                #expect(run.status == 1 && run.stderr.contains(reason) && !run.stderr.lowercased().contains("epoch"), "\(command): \(run.stderr)")
+            }
+        }
+    }
+
     @Test func aModelOfAnotherKindNeedsForceAndADivergingRunKeepsTheOldModel() throws {
         let directory = try workDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -58,6 +58,19 @@ import Testing
         #expect(importError(duplicate) == .duplicateIntent(file: duplicate.path, name: "a"))
     }
 
+    /// An invalid regex was found only when the tagger compiled it, and the error named no file.
+    @Test func anInvalidPatternIsRefusedBeforeTrainingNamingTheFile() throws {
+        let dataset = IntentDataset(intents: [Intent(name: "a", utterances: ["hi"]), Intent(name: "b", utterances: ["bye"])],
+                                    entities: [EntityDefinition(name: "phone", values: [EntityValue("phone", patterns: ["(unclosed["])])])
+        #expect(throws: IntentDatasetError.invalidEntity(file: "ds.json", entity: "phone",
+                                                         detail: "value 'phone': pattern '(unclosed[' is not a valid ICU regular expression")) {
+            try dataset.validateForTraining(file: "ds.json")
+        }
+        #expect {
+            _ = try IntentClassifier.train(on: dataset, file: "ds.json")
+        } throws: { "\($0)".hasPrefix("ds.json: entity 'phone'") }
+    }
+
     @Test func newerDatasetVersionIsRefused() throws {
         let url = try write(#"{"format": "nlukit-intents", "version": 99, "intents": [], "newField": 1}"#, name: "new.json")
         #expect(importError(url) == .newerVersion(file: url.path, found: 99, supported: IntentDataset.currentVersion))

@@ -125,9 +125,9 @@ public struct IntentClassifier: Sendable {
         let featurizer = TextFeaturizer.fit(trainingExamples.map(\.0), options: features)
         guard featurizer.dimension > 0 else {
             let minimum = featurizer.options.minDocumentFrequency ?? 1
-            throw IntentClassifierError.noFeatures(reason: minimum > 1
+            throw IntentClassifierError.noFeatures(reason: "\(file): " + (minimum > 1
                 ? "no term occurs in at least \(minimum) training utterances (minimum document frequency)"
-                : "no training utterance yields a term (word or character n-gram)")
+                : "no training utterance yields a term (word or character n-gram)"))
         }
         if let sentenceFeaturizer {
             let dimension = sentenceFeaturizer.reference.dimension

@@ -33,6 +33,15 @@ extension IntentDataset {
     ///     try dataset.validateForTraining(file: "intents.json")
     public func validateForTraining(file: String) throws {
         try validate(file: file)
+        // Patterns are compiled here, where the dataset's file is known, not first deep in training.
+        for definition in entities {
+            for value in definition.values {
+                for pattern in value.patterns where (try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive])) == nil {
+                    throw IntentDatasetError.invalidEntity(file: file, entity: definition.name,
+                                                           detail: "value '\(value.value)': pattern '\(pattern)' is not a valid ICU regular expression")
+                }
+            }
+        }
         let populated = intents.filter { !$0.utterances.isEmpty }
         if populated.count + (counterexamples.isEmpty ? 0 : 1) < 2 {
             throw IntentDatasetError.tooFewIntents(file: file, names: populated.map(\.name))

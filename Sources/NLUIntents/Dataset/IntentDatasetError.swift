@@ -32,6 +32,8 @@ public enum IntentDatasetError: Error, Equatable, CustomStringConvertible, Local
     case duplicateIntent(file: String, name: String)
     /// An entity annotation lies outside its utterance.
     case invalidAnnotation(file: String, intent: String, index: Int, detail: String)
+    /// An entity definition cannot be used (an invalid regex pattern).
+    case invalidEntity(file: String, entity: String, detail: String)
 
     public var description: String {
         switch self {
@@ -61,6 +63,8 @@ public enum IntentDatasetError: Error, Equatable, CustomStringConvertible, Local
             return "\(file): intent '\(name)' is defined more than once"
         case let .invalidAnnotation(file, intent, index, detail):
             return "\(file): intent '\(intent)': utterance \(index): \(detail)"
+        case let .invalidEntity(file, entity, detail):
+            return "\(file): entity '\(entity)': \(detail)"
         }
     }
 

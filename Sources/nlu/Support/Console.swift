@@ -52,11 +52,13 @@ enum Console {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    /// Refuses, before any work, an output path that is empty or would overwrite one of the `inputs`.
+    /// Refuses, before any work, an output path that is empty, would overwrite one of the `inputs`, or
+    /// lies in a folder that does not exist or cannot be written.
     static func checkOutput(_ output: String, flag: String = "--output", inputs: [String]) throws {
         guard !output.isEmpty else { throw ValidationError("\(flag) is empty; give a path") }
         try OutputPath.checkNotAnInput(URL(fileURLWithPath: output),
                                        inputs: inputs.filter { $0 != "-" }.map { URL(fileURLWithPath: $0) })
+        try OutputPath.checkFolderWritable(URL(fileURLWithPath: output))
     }
 
     /// The bytes of the file at `path`, or of standard input when `path` is nil or "-".
