@@ -71,6 +71,25 @@ import Testing
         } throws: { "\($0)".hasPrefix("ds.json: entity 'phone'") }
     }
 
+    /// Definitions that were accepted and then silently did nothing (or an empty name in the model).
+    @Test func uselessNamesAndEntityDefinitionsAreRefused() throws {
+        let intents = [Intent(name: "a", utterances: ["hi"]), Intent(name: "b", utterances: ["bye"])]
+        func problem(_ dataset: IntentDataset) -> String {
+            do { try dataset.validate(file: "ds.json"); return "" } catch { return "\(error)" }
+        }
+        #expect(problem(IntentDataset(intents: intents + [Intent(name: " ", utterances: ["x"])])) == "ds.json: an intent has an empty name")
+        #expect(problem(IntentDataset(intents: intents, entities: [EntityDefinition(name: "")])) == "ds.json: an entity has an empty name")
+        #expect(problem(IntentDataset(intents: intents, entities: [EntityDefinition(name: "c"), EntityDefinition(name: "c")]))
+            == "ds.json: entity 'c': is defined more than once")
+        #expect(problem(IntentDataset(intents: intents, entities: [EntityDefinition(name: "c", values: [EntityValue("x"), EntityValue("")])]))
+            == "ds.json: entity 'c': value 1 is empty")
+        #expect(problem(IntentDataset(intents: intents, entities: [EntityDefinition(name: "c", builtin: "zipcode")])).contains("builtin 'zipcode' is not one of number, "))
+        #expect(problem(IntentDataset(intents: intents, entities: [EntityDefinition(name: "c", builtin: "datetime"), EntityDefinition(name: "d", builtin: "number")])) == "")
+        var old = IntentDataset(intents: intents)
+        old.version = 0
+        #expect(problem(old).contains("field 'version' is 0, expected 1 to 1"))
+    }
+
     @Test func newerDatasetVersionIsRefused() throws {
         let url = try write(#"{"format": "nlukit-intents", "version": 99, "intents": [], "newField": 1}"#, name: "new.json")
         #expect(importError(url) == .newerVersion(file: url.path, found: 99, supported: IntentDataset.currentVersion))

@@ -81,7 +81,7 @@ import Testing
         #expect(pruned.featurizer.terms.allSatisfy { $0.contains("th") || $0.contains("he") })
 
         features.minDocumentFrequency = 5
-        #expect(throws: IntentClassifierError.noFeatures(reason: "no term occurs in at least 5 training utterances (minimum document frequency)")) {
+        #expect(throws: IntentClassifierError.noFeatures(reason: "dataset: no term occurs in at least 5 training utterances (minimum document frequency)")) {
             try IntentClassifier.train(on: Self.tinyDataset, features: features)
         }
     }

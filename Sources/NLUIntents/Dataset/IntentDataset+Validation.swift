@@ -1,4 +1,5 @@
 import Foundation
+import NLUBuiltins
 
 extension IntentDataset {
     /// Checks that the dataset is usable: at least one intent, no duplicate intent names, no empty
@@ -10,12 +11,16 @@ extension IntentDataset {
         if version > Self.currentVersion {
             throw IntentDatasetError.newerVersion(file: file, found: version, supported: Self.currentVersion)
         }
+        guard version >= 1 else {
+            throw IntentDatasetError.unknownFormat(file: file, detail: "field 'version' is \(version), expected 1 to \(Self.currentVersion)")
+        }
         guard format == Self.formatName else {
             throw IntentDatasetError.unknownFormat(file: file, detail: "field 'format' is '\(format)', expected '\(Self.formatName)'")
         }
         guard !intents.isEmpty else { throw IntentDatasetError.noIntents(file: file) }
         var seen = Set<String>()
         for intent in intents {
+            guard !intent.name.allSatisfy(\.isWhitespace) else { throw IntentDatasetError.emptyName(file: file, what: "an intent") }
             guard seen.insert(intent.name).inserted else {
                 throw IntentDatasetError.duplicateIntent(file: file, name: intent.name)
             }
@@ -24,6 +29,26 @@ extension IntentDataset {
         try Self.validate(counterexamples, owner: "(counterexamples)", file: file)
         guard intents.contains(where: { !$0.utterances.isEmpty }) else {
             throw IntentDatasetError.noIntents(file: file)
+        }
+        try validateEntityDefinitions(file: file)
+    }
+
+    /// Entity definitions that would be silently useless: an empty name, two definitions of one name
+    /// (the second was ignored), an empty value, a `builtin` no recognizer has (it matched nothing).
+    private func validateEntityDefinitions(file: String) throws {
+        var seen = Set<String>()
+        for definition in entities {
+            guard !definition.name.allSatisfy(\.isWhitespace) else { throw IntentDatasetError.emptyName(file: file, what: "an entity") }
+            guard seen.insert(definition.name).inserted else {
+                throw IntentDatasetError.invalidEntity(file: file, entity: definition.name, detail: "is defined more than once")
+            }
+            if let empty = definition.values.firstIndex(where: { $0.value.allSatisfy(\.isWhitespace) }) {
+                throw IntentDatasetError.invalidEntity(file: file, entity: definition.name, detail: "value \(empty) is empty")
+            }
+            if let builtin = definition.builtin, BuiltinEntityMatcher.types(for: builtin) == nil {
+                let known = BuiltinEntityType.allCases.map(\.rawValue).joined(separator: ", ")
+                throw IntentDatasetError.invalidEntity(file: file, entity: definition.name, detail: "builtin '\(builtin)' is not one of \(known)")
+            }
         }
     }
 

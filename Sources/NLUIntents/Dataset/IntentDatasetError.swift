@@ -32,7 +32,10 @@ public enum IntentDatasetError: Error, Equatable, CustomStringConvertible, Local
     case duplicateIntent(file: String, name: String)
     /// An entity annotation lies outside its utterance.
     case invalidAnnotation(file: String, intent: String, index: Int, detail: String)
-    /// An entity definition cannot be used (an invalid regex pattern).
+    /// An intent or entity has an empty name.
+    case emptyName(file: String, what: String)
+    /// An entity definition cannot be used (an invalid regex pattern, a second definition, an empty
+    /// value, an unknown built-in).
     case invalidEntity(file: String, entity: String, detail: String)
 
     public var description: String {
@@ -63,6 +66,8 @@ public enum IntentDatasetError: Error, Equatable, CustomStringConvertible, Local
             return "\(file): intent '\(name)' is defined more than once"
         case let .invalidAnnotation(file, intent, index, detail):
             return "\(file): intent '\(intent)': utterance \(index): \(detail)"
+        case let .emptyName(file, what):
+            return "\(file): \(what) has an empty name"
         case let .invalidEntity(file, entity, detail):
             return "\(file): entity '\(entity)': \(detail)"
         }
