@@ -12,12 +12,15 @@ struct ImportSource {
     /// Relative paths of the regular files (for a file: its name).
     let paths: [String]
     private let archive: Archive?
+    /// What reading this zip's entries may unpack (shared by copies of this source).
+    private let expansion: ZipExpansionBudget
 
     /// How errors name this source.
     var name: String { url.path }
 
-    init(url: URL) throws {
+    init(url: URL, expansion: ZipExpansionBudget = ZipExpansionBudget()) throws {
         self.url = url
+        self.expansion = expansion
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw IntentDatasetError.unreadable(file: url.path, reason: "no such file or folder")
@@ -54,8 +57,20 @@ struct ImportSource {
             guard let archive, let entry = archive[path] else {
                 throw IntentDatasetError.missingFiles(file: url.path, expected: path)
             }
+            // The declared size is checked first (cheap), the bytes as they come (the declaration may lie).
+            guard entry.uncompressedSize <= UInt64(expansion.entryLimit) else {
+                throw expansion.entryTooLarge(path: path, zip: url.path)
+            }
             var buffer = Data()
-            do { _ = try archive.extract(entry, skipCRC32: false) { buffer.append($0) } } catch {
+            var entryBytes = 0
+            do {
+                _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                    try expansion.take(chunk.count, entryBytes: &entryBytes, path: path, zip: url.path)
+                    buffer.append(chunk)
+                }
+            } catch let error as IntentDatasetError {
+                throw error
+            } catch {
                 throw IntentDatasetError.unreadable(file: display, reason: "cannot extract from zip (\(error))")
             }
             return buffer
