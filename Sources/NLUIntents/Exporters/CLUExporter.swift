@@ -58,11 +58,13 @@ enum CLUExporter {
         var roles = 0, values = 0
         for item in IntentExporter.labelled(dataset, outOfScope: "None") {
             let text = item.utterance.text
+            let scalars = Array(text.unicodeScalars)
+            let offsets = ScalarOffsets(text, unit: .utf16)  // one walk for all of the utterance's spans
             let spans = item.utterance.entities.map { annotation -> Span in
                 if annotation.role != nil || annotation.group != nil { roles += 1 }
-                if let value = annotation.value, value != scalarText(text, annotation) { values += 1 }
-                let offset = ScalarOffsets.unitOffset(annotation.start, unit: .utf16, in: text)
-                let end = ScalarOffsets.unitOffset(annotation.end, unit: .utf16, in: text)
+                if let value = annotation.value, value != AnnotationLayout.text(of: annotation, in: scalars) { values += 1 }
+                let offset = offsets.unitOffset(ofScalar: annotation.start)
+                let end = offsets.unitOffset(ofScalar: annotation.end)
                 return Span(category: annotation.entity, offset: offset, length: end - offset)
             }
             utterances.append(CLUUtterance(text: text, language: language, intent: item.label, entities: spans))
@@ -104,9 +106,5 @@ enum CLUExporter {
         let project = Project(metadata: Metadata(projectName: "NLUKitExport", language: language),
                               assets: Assets(intents: intents, entities: entities, utterances: utterances))
         return try IntentExporter.json(project)
-    }
-
-    private static func scalarText(_ text: String, _ annotation: EntityAnnotation) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.dropFirst(annotation.start).prefix(annotation.end - annotation.start)))
     }
 }

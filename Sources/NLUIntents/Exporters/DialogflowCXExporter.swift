@@ -50,6 +50,7 @@ enum DialogflowCXExporter {
         if !dataset.counterexamples.isEmpty { intents.append((DialogflowCXImporter.negativeIntent, nil, dataset.counterexamples)) }
         for (number, (name, description, utterances)) in intents.enumerated() {
             var parameters: [Parameter] = []
+            var parameterTypes: [String: String] = [:]  // id → entity type, looked up once per mention
             var phrases: [Phrase] = []
             for (index, utterance) in utterances.enumerated() {
                 let place = "intent '\(name)' utterance \(index)"
@@ -58,10 +59,13 @@ enum DialogflowCXExporter {
                     guard let annotation = piece.annotation else { return Part(text: piece.text, parameterId: nil) }
                     let type = "@\(annotation.entity)"
                     var id = annotation.role ?? annotation.entity
-                    if let existing = parameters.first(where: { $0.id == id }), existing.entityType != type {
+                    if let existing = parameterTypes[id], existing != type {
                         id = "\(annotation.entity)_\(id)"
                     }
-                    if !parameters.contains(where: { $0.id == id }) { parameters.append(Parameter(id: id, entityType: type)) }
+                    if parameterTypes[id] == nil {
+                        parameterTypes[id] = type
+                        parameters.append(Parameter(id: id, entityType: type))
+                    }
                     return Part(text: piece.text, parameterId: id)
                 }
                 phrases.append(Phrase(id: "tp-\(number)-\(index)", parts: parts, languageCode: language))

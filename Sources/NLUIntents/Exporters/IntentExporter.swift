@@ -115,6 +115,15 @@ enum AnnotationLayout {
         return result
     }
 
+    /// The text `annotation` covers, cut from the utterance's `scalars` (in time proportional to
+    /// the mention, not to its offset).
+    static func text(of annotation: EntityAnnotation, in scalars: [Unicode.Scalar]) -> String {
+        let start = min(max(annotation.start, 0), scalars.count)
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars[start..<min(max(annotation.end, start), scalars.count)])
+        return String(view)
+    }
+
     /// `text` on one line: line breaks become spaces (with a warning), as line-based formats need.
     static func singleLine(_ text: String, place: String, warnings: inout [String]) -> String {
         guard text.contains(where: \.isNewline) else { return text }

@@ -20,6 +20,8 @@ enum LUExporter {
         if let language = dataset.language { out += "> !# @app.culture = \(language)\n" }
         var roles: [String: [String]] = [:]
         var annotated: [String] = []
+        // Sets beside the ordered lists: a long utterance's many mentions are looked up in constant time.
+        var annotatedNames = Set<String>(), roleNames = Set<[String]>()
         var current: String?
         var values = 0
         for item in IntentExporter.labelled(dataset, outOfScope: "None") {
@@ -28,10 +30,11 @@ enum LUExporter {
                 current = item.label
             }
             let utterance = item.utterance
+            let scalars = Array(utterance.text.unicodeScalars)
             for annotation in utterance.entities {
-                if !annotated.contains(annotation.entity) { annotated.append(annotation.entity) }
-                if let role = annotation.role, !(roles[annotation.entity] ?? []).contains(role) { roles[annotation.entity, default: []].append(role) }
-                if let value = annotation.value, value != String(String.UnicodeScalarView(utterance.text.unicodeScalars.dropFirst(annotation.start).prefix(annotation.end - annotation.start))) {
+                if annotatedNames.insert(annotation.entity).inserted { annotated.append(annotation.entity) }
+                if let role = annotation.role, roleNames.insert([annotation.entity, role]).inserted { roles[annotation.entity, default: []].append(role) }
+                if let value = annotation.value, value != AnnotationLayout.text(of: annotation, in: scalars) {
                     values += 1
                 }
             }
@@ -85,25 +88,33 @@ enum LUExporter {
     static func labelled(_ utterance: Utterance, place: String, warnings: inout [String]) -> String {
         let text = AnnotationLayout.singleLine(utterance.text, place: place, warnings: &warnings)
         let scalars = Array(text.unicodeScalars)
-        // Outer mentions first: by start, then longest.
+        // Outer mentions first: by start, then longest. The kept mentions that enclose the current
+        // start form a chain (each inside the previous): a mention crosses a kept one exactly when it
+        // ends after the innermost of them, so each is checked once, not against every kept one.
         var kept: [EntityAnnotation] = []
+        var enclosing: [EntityAnnotation] = []
         for annotation in utterance.entities.sorted(by: { ($0.start, -$0.end) < ($1.start, -$1.end) }) {
-            let crosses = kept.contains { annotation.start < $0.end && $0.start < annotation.end
-                && !(annotation.start >= $0.start && annotation.end <= $0.end) }
-            let same = kept.contains { $0.start == annotation.start && $0.end == annotation.end }
-            if crosses || same {
-                warnings.append("\(place): entity '\(annotation.entity)' \(same ? "spans the same text as" : "crosses") another mention; left out")
-                continue
+            while let last = enclosing.last, last.end <= annotation.start { enclosing.removeLast() }
+            if let last = enclosing.last {
+                let same = last.start == annotation.start && last.end == annotation.end
+                if same || annotation.end > last.end {
+                    warnings.append("\(place): entity '\(annotation.entity)' \(same ? "spans the same text as" : "crosses") another mention; left out")
+                    continue
+                }
             }
             kept.append(annotation)
+            enclosing.append(annotation)
         }
         var out = ""
         var opened: [EntityAnnotation] = []
+        var next = 0  // the first kept mention not opened yet (kept is in order of start)
         for (index, scalar) in scalars.enumerated() {
             while let last = opened.last, last.end == index { out += "}"; opened.removeLast() }
-            for annotation in kept where annotation.start == index {
+            while next < kept.count, kept[next].start <= index {
+                let annotation = kept[next]
                 out += "{@\(annotation.entity)\(annotation.role.map { ":\($0)" } ?? "")="
                 opened.append(annotation)
+                next += 1
             }
             if "{}\\".unicodeScalars.contains(scalar) { out += "\\" }
             out.unicodeScalars.append(scalar)

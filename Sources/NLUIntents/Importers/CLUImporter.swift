@@ -121,11 +121,13 @@ enum CLUImporter {
     private static func convert(_ item: CLUUtterance, index: Int, unit: ScalarOffsets.Unit, file: String,
                                 warnings: inout [String]) -> Utterance {
         var annotations: [EntityAnnotation] = []
+        guard let spans = item.entities, !spans.isEmpty else { return Utterance(item.text) }
         let scalars = Array(item.text.unicodeScalars)
-        for (spanIndex, span) in (item.entities ?? []).enumerated() {
-            guard let range = ScalarOffsets.scalarRange(offset: span.offset, length: span.length, unit: unit, in: item.text) else {
+        let offsets = ScalarOffsets(item.text, unit: unit)
+        for (spanIndex, span) in spans.enumerated() {
+            guard let range = offsets.scalarRange(offset: span.offset, length: span.length) else {
                 warnings.append("\(file): assets.utterances[\(index)].entities[\(spanIndex)]: '\(span.category)' at offset \(span.offset), length \(span.length) "
-                                + "is outside the text (\(ScalarOffsets.length(of: item.text, in: unit)) \(unit.rawValue)s) or splits a character; annotation dropped")
+                                + "is outside the text (\(offsets.length) \(unit.rawValue)s) or splits a character; annotation dropped")
                 continue
             }
             var value = String.UnicodeScalarView()

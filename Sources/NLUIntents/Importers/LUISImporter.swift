@@ -62,7 +62,8 @@ enum LUISImporter {
     private static func convert(_ utterance: LUISUtterance, index: Int, file: String) throws -> Utterance {
         let text = utterance.text
         let scalars = Array(text.unicodeScalars)
-        let length = text.utf16.count
+        let offsets = ScalarOffsets(text, unit: .utf16)
+        let length = offsets.length
         var annotations: [EntityAnnotation] = []
         func visit(_ entity: Entity, depth: Int) throws {
             guard depth < 64 else {
@@ -76,8 +77,8 @@ enum LUISImporter {
                     detail: "entity '\(entity.entity)' spans startPos \(entity.startPos) to endPos \(entity.endPos), "
                         + "expected 0 ≤ startPos ≤ endPos < \(length) (the text's length in UTF-16 units)")
             }
-            let start = ScalarOffsets.fromUTF16(entity.startPos, in: text)
-            let end = ScalarOffsets.fromUTF16(entity.endPos + 1, in: text)
+            let start = offsets.scalarOffset(roundingUp: entity.startPos)
+            let end = offsets.scalarOffset(roundingUp: entity.endPos + 1)
             if start < end {
                 var value = String.UnicodeScalarView()
                 value.append(contentsOf: scalars[start..<end])

@@ -164,13 +164,11 @@ enum LUImporter {
                 name = String(name[..<colon])
             }
             let start = builder.offset
-            let textStart = builder.text.unicodeScalars.count
             position = equals + 1
             guard depth < 16, parse(characters, &position, into: &builder, depth: depth + 1),
                   position < characters.count, characters[position] == "}" else { return false }
             position += 1
-            let mention = String(String.UnicodeScalarView(builder.text.unicodeScalars.dropFirst(textStart)))
-            builder.annotate(from: start, entity: name, value: mention, role: role.flatMap { $0.isEmpty ? nil : $0 })
+            builder.annotate(from: start, entity: name, value: builder.text(since: start), role: role.flatMap { $0.isEmpty ? nil : $0 })
         }
         builder.append(plain)
         return true

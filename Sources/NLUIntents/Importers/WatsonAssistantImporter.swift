@@ -61,11 +61,13 @@ enum WatsonAssistantImporter {
 
     static func utterance(_ example: Example) -> Utterance {
         let text = example.text
+        guard let mentions = example.mentions, !mentions.isEmpty else { return Utterance(text) }
         let scalars = Array(text.unicodeScalars)
-        let annotations = (example.mentions ?? []).compactMap { mention -> EntityAnnotation? in
+        let offsets = ScalarOffsets(text, unit: .utf16)  // one walk for all of the example's mentions
+        let annotations = mentions.compactMap { mention -> EntityAnnotation? in
             guard mention.location.count == 2 else { return nil }
-            let start = ScalarOffsets.fromUTF16(mention.location[0], in: text)
-            let end = ScalarOffsets.fromUTF16(mention.location[1], in: text)
+            let start = offsets.scalarOffset(roundingUp: mention.location[0])
+            let end = offsets.scalarOffset(roundingUp: mention.location[1])
             guard start < end else { return nil }
             var value = String.UnicodeScalarView()
             value.append(contentsOf: scalars[start..<end])
