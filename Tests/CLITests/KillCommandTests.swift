@@ -139,7 +139,9 @@ import Testing
         let questions = try file("questions.jsonl", String(repeating: #"{"id": 1, "question": "Who jumped?", "context": "The quick brown fox jumps over the lethargic dog."}"# + "\n", count: 40))
         let texts = try file("texts.txt", String(repeating: "a short text to embed\nand another one\n", count: 40))
         let writers = [
-            Writer(name: "intents import", arguments: ["intents", "import", Self.sample, "-o", try file("dataset.json", "old\n").path],
+            // The old dataset is one an earlier import wrote: `-o` replaces nothing else.
+            Writer(name: "intents import", arguments: ["intents", "import", Self.sample, "-o",
+                                                       try file("dataset.json", #"{"format": "nlukit-intents", "version": 1, "intents": []}"#).path],
                    destination: work.appendingPathComponent("dataset.json"), duration: 0.4),
             Writer(name: "qa ask --output", arguments: ["qa", "ask", "--model", Self.qa, "--input", questions.path, "--output", try file("answers.jsonl", "old\n").path],
                    destination: work.appendingPathComponent("answers.jsonl"), duration: 0.8),

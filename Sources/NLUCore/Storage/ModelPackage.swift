@@ -27,6 +27,11 @@ public enum ModelPackage {
     public static let manifestFileName = "manifest.json"
     /// The weights' file name inside the package.
     public static let weightsFileName = "weights.safetensors"
+    /// The training state a checkpoint keeps beside the weights (the language model's Adam moments,
+    /// for `--resume`); loading a model ignores it.
+    public static let optimizerStateFileName = "optimizer.safetensors"
+    /// Everything NLUKit writes into a package; a folder holding more is not replaced.
+    static let packageFileNames: Set<String> = [manifestFileName, weightsFileName, optimizerStateFileName]
 
     /// What ``save(to:kind:config:metadata:weights:replacing:)`` may replace at its destination.
     public enum Replacement: Sendable {
@@ -79,7 +84,9 @@ public enum ModelPackage {
 
     /// Checks that a package of `kind` may be saved at `url`, before any work: nothing is there, an
     /// empty folder (not the current one), or a model package (recognised by its manifest) of the same
-    /// kind — of any kind with `.anyModelPackage`. A symbolic link is followed to its target.
+    /// kind — of any kind with `.anyModelPackage` — holding nothing but the files NLUKit writes there
+    /// (`manifest.json`, `weights.safetensors`, `optimizer.safetensors`, their temporaries). A symbolic
+    /// link is followed to its target.
     /// - Returns: the path the package will be written to (links followed).
     /// - Throws: ``ModelPackageError/destinationInUse(package:holds:remedy:)`` saying what is there.
     @discardableResult
@@ -124,7 +131,25 @@ public enum ModelPackage {
                 package: given, holds: "a model package of kind '\(existingKind)', not '\(kind)'",
                 remedy: "pass --force to replace it, or choose another path")
         }
+        // Replacing the package removes the whole folder: files a user put beside ours would go with it.
+        let extra = entries.filter { !isPackageFile($0) }.sorted().map { name in
+            ExistingPath(url.appendingPathComponent(name)) == .directory ? name + "/" : name
+        }
+        if !extra.isEmpty {
+            let shown = extra.prefix(5).joined(separator: ", ") + (extra.count > 5 ? ", ... (\(extra.count) in all)" : "")
+            throw ModelPackageError.destinationInUse(
+                package: given, holds: "a model package with entries a model package does not have (\(shown))",
+                remedy: "move them out of the package, or choose another path")
+        }
         return url
+    }
+
+    /// Whether `name` is a file NLUKit writes into a package, or the temporary of one that a killed
+    /// writer left (`weights.safetensors.tmp-PID-RANDOM`, see ``AtomicFile/temporaryURL(beside:)``).
+    private static func isPackageFile(_ name: String) -> Bool {
+        packageFileNames.contains(name) || packageFileNames.contains { file in
+            name.hasPrefix(file + ".tmp-") && name.dropFirst(file.count + 5).allSatisfy { $0.isHexDigit || $0 == "-" }
+        }
     }
 
     /// Reads the package at `url`, checking its format, version and kind, and decodes its configuration.

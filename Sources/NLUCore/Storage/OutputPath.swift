@@ -26,4 +26,19 @@ public enum OutputPath {
             }
         }
     }
+
+    /// True when `first` and `second` would write the same file: the same existing file (also
+    /// through links or hard links), or, for paths not created yet, the same path once `.`, `..`,
+    /// links to folders and a link in the final component are followed (`out.json`, `./out.json`,
+    /// `link-to-out.json`).
+    public static func isSameDestination(_ first: URL, _ second: URL) -> Bool {
+        ExistingPath.isSameFile(first, second) || destination(first) == destination(second)
+    }
+
+    /// The path a writer would create for `url`: final links followed, the folder's links resolved.
+    private static func destination(_ url: URL) -> String {
+        let target = (try? ExistingPath.resolvingSymbolicLinks(url.standardizedFileURL)) ?? url.standardizedFileURL
+        let folder = target.deletingLastPathComponent().resolvingSymlinksInPath()
+        return folder.appendingPathComponent(target.lastPathComponent).standardizedFileURL.path
+    }
 }

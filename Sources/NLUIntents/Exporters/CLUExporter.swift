@@ -16,7 +16,7 @@ enum CLUExporter {
         var projectKind = "Conversation"
         var projectName: String
         var multilingual = false
-        var description = "Exported by NLUKit"
+        var description = OwnOutputs.cluMark
         var language: String?
         var settings = ["confidenceThreshold": 0.0]
     }

@@ -9,7 +9,7 @@ import ZIPFoundation
 /// written as types. Overlapping mentions cannot be parts: the inner one is left out with a warning.
 enum DialogflowCXExporter {
     struct Agent: Encodable {
-        var displayName = "nlukit-export"
+        var displayName = OwnOutputs.dialogflowCXMark
         var defaultLanguageCode: String
         var timeZone = "Etc/UTC"
     }

@@ -16,7 +16,7 @@ enum LUExporter {
     ]
 
     static func export(_ dataset: IntentDataset, warnings: inout [String]) -> Data {
-        var out = "> Written by nlu intents export\n"
+        var out = OwnOutputs.luMark
         if let language = dataset.language { out += "> !# @app.culture = \(language)\n" }
         var roles: [String: [String]] = [:]
         var annotated: [String] = []

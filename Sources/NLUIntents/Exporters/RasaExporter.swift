@@ -7,7 +7,7 @@ import Foundation
 /// entity). Built-ins, closed entities and phrase lists have no Rasa form and are left out with a warning.
 enum RasaExporter {
     static func export(_ dataset: IntentDataset, warnings: inout [String]) -> Data {
-        var out = "# Written by nlu intents export\nversion: \"3.1\"\nnlu:\n"
+        var out = OwnOutputs.rasaMark + "version: \"3.1\"\nnlu:\n"
         var order: [String] = []
         var byLabel: [String: [String]] = [:]
         for item in IntentExporter.labelled(dataset, outOfScope: "out_of_scope") {

@@ -172,7 +172,7 @@ public struct LanguageModelTrainer: Sendable {
 
     /// The file beside the weights inside a checkpoint package that holds Adam's state. Loading a model
     /// ignores it; a package without it resumes with fresh moments.
-    public static let optimizerFileName = "optimizer.safetensors"
+    public static let optimizerFileName = ModelPackage.optimizerStateFileName
 
     static func saveOptimizerState(_ state: AdamOptimizer.State, to package: URL, model: LanguageModel) throws {
         guard !state.firstMoments.isEmpty else { return }

@@ -11,7 +11,9 @@ struct IntentsExportCommand: ParsableCommand {
         discussion: """
         DATASET is NLUKit's dataset JSON or any importable export (detected). What a format cannot hold \
         (roles in CLU, closed lists in .lu, ...) is listed as warnings on stderr; docs/formats.md has the \
-        details. The output is written atomically; importing it gives back the dataset.
+        details. The output is written atomically; importing it gives back the dataset. An existing file \
+        at --output is replaced only when it is an export of the same format written by nlu (a re-run) \
+        or empty, unless --force.
         """)
 
     @Argument(help: "The dataset (NLUKit JSON or any importable export).")
@@ -26,11 +28,16 @@ struct IntentsExportCommand: ParsableCommand {
     @Option(help: "Language to read from a multi-language input export, e.g. en.")
     var language: String?
 
+    @Flag(help: "Replace an existing file at --output even when it is not an export of this format written by nlu.")
+    var force = false
+
     @Flag(help: "Print a JSON summary on stdout.")
     var json = false
 
     func run() throws {
         try Console.checkOutput(output, inputs: [dataset])
+        try OwnOutputs.export(format).checkReplaceable(URL(fileURLWithPath: output), force: force,
+                                                       remedy: "choose another path, move it away, or pass --force to replace it")
         let imported = try IntentImporter.importDataset(from: [URL(fileURLWithPath: dataset)], options: ImportOptions(language: language))
         for warning in imported.warnings { Console.log("warning: \(warning)") }
         let result = try IntentExporter.export(imported.dataset, format: format)

@@ -12,7 +12,8 @@ struct IntentsImportCommand: ParsableCommand {
         and .lu, Azure CLU, watsonx actions, Snips, CSV), a file, a folder or a .zip. Several inputs are \
         merged (e.g. one Snips file per intent). Utterances an export marks as test data (CLU's \
         dataset "Test") go to a second dataset, --test-output (default: OUTPUT with .test before its \
-        extension), for `nlu intents evaluate --model M TEST`. Outputs are written atomically.
+        extension), for `nlu intents evaluate --model M TEST`. Outputs are written atomically, and \
+        replace only an NLUKit dataset or an empty file (a re-run over its own output) unless --force.
         """)
 
     @Argument(help: "The export(s) to import.")
@@ -27,19 +28,41 @@ struct IntentsImportCommand: ParsableCommand {
             help: "Where to write the export's test utterances, when it marks some (default: OUTPUT with .test before the extension).")
     var testOutput: String?
 
+    @Flag(help: "Replace an existing file at --output or the test split's path even when it is not an NLUKit dataset.")
+    var force = false
+
     @Flag(help: "Print a JSON summary on stdout.")
     var json = false
 
     func validate() throws {
         guard !output.isEmpty else { throw ValidationError("--output is empty; give a file path") }
+        // The test split written over the training set would lose it: a usage error, caught before any work.
+        let outputURL = URL(fileURLWithPath: output)
+        if let testOutput {
+            if OutputPath.isSameDestination(URL(fileURLWithPath: testOutput), outputURL) {
+                throw ValidationError("--test-output \(testOutput) is the same file as --output \(output); give the test split another path")
+            }
+        } else if OutputPath.isSameDestination(URL(fileURLWithPath: Self.testPath(for: output)), outputURL) {
+            throw ValidationError("the default test-split path \(Self.testPath(for: output)) (--output with .test before the extension) "
+                                  + "is the same file as --output \(output); choose another with --test-output")
+        }
     }
 
     func run() throws {
         try Console.checkOutput(output, inputs: inputs)
+        let replace = "choose another path, move it away, or pass --force to replace it"
+        try OwnOutputs.dataset.checkReplaceable(URL(fileURLWithPath: output), force: force, remedy: replace)
         let testPath = testOutput ?? Self.testPath(for: output)
         try Console.checkOutput(testPath, flag: "--test-output", inputs: inputs + [output])
         let result = try input.load(inputs)
         let dataset = result.dataset
+        // The test path is written only when the export marks test utterances: only then may what is there stop the import.
+        if result.testDataset != nil {
+            try OwnOutputs.dataset.checkReplaceable(
+                URL(fileURLWithPath: testPath), force: force,
+                role: testOutput == nil ? "the default test-split path: --output with .test before the extension" : nil,
+                remedy: testOutput == nil ? "choose another with --test-output, move it away, or pass --force to replace it" : replace)
+        }
         try dataset.save(to: URL(fileURLWithPath: output))
         var summary = Summary(format: result.format.rawValue, intents: dataset.intents.count,
                               utterances: dataset.utteranceCount, counterexamples: dataset.counterexamples.count,

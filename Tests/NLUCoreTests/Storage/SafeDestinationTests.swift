@@ -40,6 +40,21 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["v"], "no temporary left")
     }
 
+    /// Replacing a package removes its folder: a user's files put into it would go too.
+    @Test func aPackageHoldingTheUsersFilesIsRefusedAndKept() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let package = directory.appendingPathComponent("p.nlumodel")
+        try save(package)
+        try Data("x\n".utf8).write(to: package.appendingPathComponent("notes.txt"))
+        try FileManager.default.createDirectory(at: package.appendingPathComponent("sub"), withIntermediateDirectories: false)
+        try Data("a,b\n".utf8).write(to: package.appendingPathComponent("sub/important.csv"))
+        expectRefused(package, saying: "holds a model package with entries a model package does not have (notes.txt, sub/); "
+                      + "refusing to replace it (move them out of the package, or choose another path)")
+        #expect(try String(contentsOf: package.appendingPathComponent("sub/important.csv"), encoding: .utf8) == "a,b\n")
+        #expect(try String(contentsOf: package.appendingPathComponent("notes.txt"), encoding: .utf8) == "x\n")
+    }
+
     @Test func aFileTheCurrentDirectoryAndAnotherKindAreRefused() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
