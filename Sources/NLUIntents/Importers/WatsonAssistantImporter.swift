@@ -40,11 +40,13 @@ enum WatsonAssistantImporter {
         let workspace = try JSONInput.decode(Workspace.self, from: data, file: source.name)
         var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: false)
         assembler.language = workspace.language
-        for intent in workspace.intents ?? [] {
+        for (index, intent) in (workspace.intents ?? []).enumerated() {
             try assembler.addIntent(intent.intent, description: intent.description,
-                                    utterances: (intent.examples ?? []).map(utterance))
+                                    utterances: utterances(intent.examples, path: "intents[\(index)].examples", file: source.name, warnings: &warnings))
         }
-        for example in workspace.counterexamples ?? [] { assembler.addCounterexample(utterance(example)) }
+        for utterance in utterances(workspace.counterexamples, path: "counterexamples", file: source.name, warnings: &warnings) {
+            assembler.addCounterexample(utterance)
+        }
         // System entities are listed as entities named `sys-*` without values; those NLUKit recognizes are built-ins.
         var builtins = BuiltinCollector(file: source.name, table: PlatformBuiltins.watson, noun: "system entity")
         assembler.entities = (workspace.entities ?? []).compactMap { entity in
@@ -59,19 +61,35 @@ enum WatsonAssistantImporter {
         return try assembler.dataset(warnings: &warnings)
     }
 
-    static func utterance(_ example: Example) -> Utterance {
+    /// The utterances of `examples` (at JSON path `path`), with their mentions.
+    static func utterances(_ examples: [Example]?, path: String, file: String, warnings: inout [String]) -> [Utterance] {
+        (examples ?? []).enumerated().map { index, example in
+            utterance(example, path: "\(path)[\(index)]", file: file, warnings: &warnings)
+        }
+    }
+
+    /// The example with its mentions; a `location` that is not `[start, end]` with
+    /// 0 ≤ start < end ≤ the text's length in UTF-16 units, on character boundaries, is dropped with
+    /// a warning naming the mention's JSON path (as CLU's importer does for its spans).
+    static func utterance(_ example: Example, path: String, file: String, warnings: inout [String]) -> Utterance {
         let text = example.text
         guard let mentions = example.mentions, !mentions.isEmpty else { return Utterance(text) }
         let scalars = Array(text.unicodeScalars)
-        let offsets = ScalarOffsets(text, unit: .utf16)  // one walk for all of the example's mentions
-        let annotations = mentions.compactMap { mention -> EntityAnnotation? in
-            guard mention.location.count == 2 else { return nil }
-            let start = offsets.scalarOffset(roundingUp: mention.location[0])
-            let end = offsets.scalarOffset(roundingUp: mention.location[1])
-            guard start < end else { return nil }
+        let offsets = ScalarOffsets(text, unit: .utf16)
+        var annotations: [EntityAnnotation] = []
+        for (index, mention) in mentions.enumerated() {
+            let location = mention.location
+            guard location.count == 2, location[0] >= 0, location[0] < location[1],
+                  let start = offsets.scalarOffset(exactly: location[0]), let end = offsets.scalarOffset(exactly: location[1]) else {
+                let shown = "[\(location.map(String.init).joined(separator: ", "))]"
+                let problem = location.count != 2 ? "is not [start, end]"
+                    : "is outside the text (\(offsets.length) UTF-16 units), empty or splits a character"
+                warnings.append("\(file): \(path).mentions[\(index)]: '\(mention.entity)' location \(shown) \(problem); annotation dropped")
+                continue
+            }
             var value = String.UnicodeScalarView()
             value.append(contentsOf: scalars[start..<end])
-            return EntityAnnotation(start: start, end: end, entity: mention.entity, value: String(value))
+            annotations.append(EntityAnnotation(start: start, end: end, entity: mention.entity, value: String(value)))
         }
         return Utterance(text, entities: annotations)
     }

@@ -51,14 +51,20 @@ enum WatsonxActionsImporter {
         let triggered = Set((workspace.actions ?? []).compactMap { $0.condition?.intent })
         var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: false)
         assembler.language = workspace.language ?? skill.language
-        for intent in workspace.intents ?? [] {
+        // Warnings name JSON paths from the document's root.
+        let root = skill.workspace == nil ? "" : "workspace."
+        for (index, intent) in (workspace.intents ?? []).enumerated() {
             if intent.intent.hasPrefix("action_"), !triggered.contains(intent.intent) {
                 warnings.append("\(source.name): intent \(intent.intent) belongs to no action; kept under its id")
             }
-            try assembler.addIntent(titles[intent.intent] ?? intent.intent, description: intent.description,
-                                    utterances: (intent.examples ?? []).map(WatsonAssistantImporter.utterance))
+            let utterances = WatsonAssistantImporter.utterances(intent.examples, path: "\(root)intents[\(index)].examples",
+                                                                file: source.name, warnings: &warnings)
+            try assembler.addIntent(titles[intent.intent] ?? intent.intent, description: intent.description, utterances: utterances)
         }
-        for example in workspace.counterexamples ?? [] { assembler.addCounterexample(WatsonAssistantImporter.utterance(example)) }
+        for utterance in WatsonAssistantImporter.utterances(workspace.counterexamples, path: "\(root)counterexamples",
+                                                            file: source.name, warnings: &warnings) {
+            assembler.addCounterexample(utterance)
+        }
         assembler.entities = (workspace.entities ?? []).compactMap { entity in
             if entity.entity.hasPrefix("sys-") {
                 guard let builtin = PlatformBuiltins.watson[entity.entity] else {
