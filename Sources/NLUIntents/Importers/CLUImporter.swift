@@ -111,9 +111,7 @@ enum CLUImporter {
     private static func chooseLanguage(_ wanted: String?, default fallback: String?, among languages: [String],
                                        file: String) throws -> String? {
         guard let wanted = wanted?.lowercased() else { return fallback?.lowercased() ?? languages.first }
-        if languages.contains(wanted) { return wanted }
-        if let match = languages.first(where: { LexV1Importer.languageCode($0) == wanted }) { return match }
-        throw IntentDatasetError.unknownFormat(file: file, detail: "--language \(wanted): the project has \(languages.isEmpty ? "no language" : languages.joined(separator: ", "))")
+        return try LanguageChoice.requested(wanted, among: languages, file: file, holding: "the project has")
     }
 
     /// The utterance with its spans converted to scalar offsets; a span that lies outside the text

@@ -47,9 +47,14 @@ enum DialogflowCXImporter {
         let agent = try decode(Agent.self, agentPath)
         let phraseFiles = source.paths.filter { $0.hasPrefix(root + "intents/") && isPhraseFile($0) }
         let languages = Set(phraseFiles.map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension }).sorted()
-        let wanted = options.language ?? agent.defaultLanguageCode ?? "en"
-        let chosen = languages.first { $0 == wanted } ?? languages.first { LexV1Importer.languageCode($0) == wanted }
-            ?? languages.first { $0.hasPrefix("en") } ?? languages.first ?? wanted
+        let chosen: String
+        if let wanted = options.language {
+            chosen = try LanguageChoice.requested(wanted, among: languages, file: source.name, holding: "the agent has training phrases in")
+        } else {
+            let fallback = agent.defaultLanguageCode ?? "en"
+            chosen = languages.first { $0 == fallback } ?? languages.first { LexV1Importer.languageCode($0) == fallback }
+                ?? languages.first { $0.hasPrefix("en") } ?? languages.first ?? fallback
+        }
         if languages.count > 1 {
             warnings.append("\(source.name): training phrases in \(languages.joined(separator: ", ")); reading \(chosen)")
         }

@@ -43,8 +43,13 @@ enum DialogflowImporter {
             throw IntentDatasetError.missingFiles(file: source.name, expected: "\(root)intents/<Name>_usersays_<lang>.json training phrases")
         }
         let languages = Set(phraseFiles.compactMap { language(of: $0, marker: "_usersays_") }).sorted()
-        let wanted = options.language ?? agent.language ?? "en"
-        let chosen = languages.first { $0 == wanted } ?? languages.first { $0.hasPrefix("en") } ?? languages[0]
+        let chosen: String
+        if let wanted = options.language {
+            chosen = try LanguageChoice.requested(wanted, among: languages, file: source.name, holding: "the agent has training phrases in")
+        } else {
+            let fallback = agent.language ?? "en"
+            chosen = languages.first { $0 == fallback } ?? languages.first { $0.hasPrefix("en") } ?? languages[0]
+        }
         if languages.count > 1 {
             warnings.append("\(source.name): training phrases in \(languages.joined(separator: ", ")); reading \(chosen)")
         }

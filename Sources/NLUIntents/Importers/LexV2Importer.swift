@@ -45,8 +45,7 @@ enum LexV2Importer {
         guard !locales.isEmpty else {
             throw IntentDatasetError.missingFiles(file: source.name, expected: FormatDetector.lexV2Layout)
         }
-        let wanted = options.language.map { $0.lowercased() }
-        let chosen = locales.first { wanted != nil && $0.lowercased().hasPrefix(wanted!) }
+        let chosen = try options.language.map { try LanguageChoice.requested($0, among: locales, file: source.name, holding: "the bot has locales") }
             ?? locales.first { $0 == "en_US" } ?? locales.first { $0.hasPrefix("en") } ?? locales[0]
         if locales.count > 1 {
             warnings.append("\(source.name): the bot has locales \(locales.joined(separator: ", ")); reading \(chosen)")

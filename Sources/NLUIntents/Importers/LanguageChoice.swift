@@ -1,0 +1,17 @@
+/// The language a multi-language export is read in when `--language` names one: the same rule for
+/// CLU, Dialogflow ES and CX and Lex V2, so that a language the export lacks is an error naming
+/// the ones it has, never a silent import of another language.
+enum LanguageChoice {
+    /// The one of `available` that `wanted` names: the same code (ignoring case, `_` read as `-`),
+    /// else the first whose primary subtag it is (`en` reads `en-us` or `en_US`).
+    /// - Parameter holding: what `available` are, for the message ("the agent has training phrases in").
+    /// - Throws: ``IntentDatasetError/unknownFormat(file:detail:)`` naming `available`.
+    static func requested(_ wanted: String, among available: [String], file: String, holding: String) throws -> String {
+        func normalized(_ code: String) -> String { code.lowercased().replacingOccurrences(of: "_", with: "-") }
+        let code = normalized(wanted)
+        if let exact = available.first(where: { normalized($0) == code }) { return exact }
+        if let primary = available.first(where: { LexV1Importer.languageCode($0) == code }) { return primary }
+        throw IntentDatasetError.unknownFormat(
+            file: file, detail: "--language \(wanted): \(holding) \(available.isEmpty ? "no language" : available.joined(separator: ", "))")
+    }
+}
