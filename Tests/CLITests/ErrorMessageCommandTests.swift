@@ -234,3 +234,15 @@ import Testing
         #expect(model.status == 1, "\(model.stderr)")
     }
 }
+
+extension ErrorMessageCommandTests {
+    /// Empty standard input is an empty input, as docs/reliability.md promises, not an unknown format.
+    @Test func importOfEmptyStandardInputSaysItIsEmpty() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try runNLU(["intents", "import", "-", "-o", directory.appendingPathComponent("out.json").path], input: "")
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("standard input: empty input: expected a dataset or an export"), "\(run.stderr)")
+    }
+}

@@ -16,6 +16,8 @@ public enum IntentDatasetError: Error, Equatable, CustomStringConvertible, Local
     case malformedCSV(file: String, detail: String)
     /// A Markdown (legacy Rasa) line is malformed.
     case malformedMarkdown(file: String, line: Int, detail: String)
+    /// The input holds nothing (an empty file or standard input), or only white space.
+    case emptyInput(file: String)
     /// The format could not be recognized, or an unknown format name was given.
     case unknownFormat(file: String, detail: String)
     /// A zip or folder export lacks the files its format needs.
@@ -50,6 +52,8 @@ public enum IntentDatasetError: Error, Equatable, CustomStringConvertible, Local
             return "\(file): malformed CSV: \(detail)"
         case let .malformedMarkdown(file, line, detail):
             return "\(file): line \(line): \(detail)"
+        case let .emptyInput(file):
+            return "\(file): empty input: expected a dataset or an export"
         case let .unknownFormat(file, detail):
             return "\(file): unknown dataset format: \(detail)"
         case let .missingFiles(file, expected):

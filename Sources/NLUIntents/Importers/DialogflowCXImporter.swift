@@ -67,10 +67,14 @@ enum DialogflowCXImporter {
             let parts = path.dropFirst(root.count).split(separator: "/")
             return parts.count == 3 && parts[2] == "\(parts[1]).json"
         }
+        var definedIn: [String: String] = [:]  // intent name → the file that defines it, for a duplicate's message
         for path in definitions {
             let intent = try decode(IntentFile.self, path)
             let folder = (path as NSString).deletingLastPathComponent
             let name = intent.displayName ?? (folder as NSString).lastPathComponent
+            if name != negativeIntent, !assembler.isOutOfScope(name), let first = definedIn.updateValue(path, forKey: name) {
+                throw IntentDatasetError.duplicateIntent(file: "\(source.displayName(first)) and \(source.displayName(path))", name: name)
+            }
             let types = Dictionary((intent.parameters ?? []).map { ($0.id, $0.entityType) }, uniquingKeysWith: { first, _ in first })
             var utterances: [Utterance] = []
             let phrasesPath = "\(folder)/trainingPhrases/\(chosen).json"

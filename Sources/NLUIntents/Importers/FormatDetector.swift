@@ -34,6 +34,7 @@ enum FormatDetector {
         }
         let text = try source.text(at: source.paths[0], warnings: &warnings)
         let trimmed = text.drop { $0.isWhitespace }
+        guard !trimmed.isEmpty else { throw IntentDatasetError.emptyInput(file: source.name) }
         guard trimmed.first == "{" || trimmed.first == "[" || source.url.pathExtension.lowercased() == "json" else {
             if trimmed.hasPrefix("## ") { return .rasaMarkdown }
             if trimmed.hasPrefix("version:") || trimmed.hasPrefix("nlu:") { return .rasaYAML }
@@ -57,6 +58,9 @@ enum FormatDetector {
         if root["format"] as? String == IntentDataset.formatName { return .nlukit }
         if CLUImporter.isProject(root) { return .clu }
         if WatsonxActionsImporter.isActionsSkill(root) { return .watsonxActions }
+        // Keys only a Watson workspace has, before Snips NLU (whose `intents` object and `language` a
+        // workspace with a mistyped `"intents": {}` also has): its importer then names the field at fault.
+        if root["dialog_nodes"] != nil || root["workspace_id"] != nil { return .watson }
         if SnipsNLUImporter.isDataset(root) { return .snipsNLU }
         if root["rasa_nlu_data"] != nil { return .rasaJSON }
         if root["interactionModel"] != nil { return .alexa }
