@@ -16,11 +16,7 @@ import Testing
     static let corpus = SafeOutputCommandTests.corpus
     static let lm = fixturesDirectory.appendingPathComponent("lm/lstm-1.nlumodel").path
 
-    func workDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-messages-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    func workDirectory() throws -> URL { try makeWorkDirectory("nlu-messages") }
 
     func write(_ text: String, to name: String, in directory: URL) throws -> String {
         let url = directory.appendingPathComponent(name)

@@ -8,11 +8,7 @@ import Testing
     static let corpus = SafeOutputCommandTests.corpus
     static let sample = IntentsCommandTests.sample
 
-    func workDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-hostile-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    func workDirectory() throws -> URL { try makeWorkDirectory("nlu-hostile") }
 
     @Test func hugeIntegerOptionsAreUsageErrorsNamingTheFlag() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("never-\(UUID().uuidString).nlumodel").path

@@ -3,11 +3,7 @@ import Testing
 
 /// End-to-end tests of `nlu index create|add|delete|info|search`, bad inputs and a killed add included.
 @Suite struct IndexCommandTests {
-    func workDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-index-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    func workDirectory() throws -> URL { try makeWorkDirectory("nlu-index-cli") }
 
     func write(_ text: String, _ name: String, in directory: URL) throws -> String {
         let url = directory.appendingPathComponent(name)

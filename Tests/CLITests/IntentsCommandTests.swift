@@ -8,11 +8,7 @@ import Testing
     static let intentFixtures = fixturesDirectory.appendingPathComponent("intents")
     static let fast = ["--epochs", "4", "--hidden", "32"]
 
-    func workDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-intents-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    func workDirectory() throws -> URL { try makeWorkDirectory("nlu-intents-cli") }
 
     func write(_ text: String, _ name: String, in directory: URL) throws -> String {
         let url = directory.appendingPathComponent(name)

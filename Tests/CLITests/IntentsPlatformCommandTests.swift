@@ -6,11 +6,7 @@ import Testing
 @Suite struct IntentsPlatformCommandTests {
     static let platforms = fixturesDirectory.appendingPathComponent("intents/platforms")
 
-    func workDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-platforms-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    func workDirectory() throws -> URL { try makeWorkDirectory("nlu-platforms-cli") }
 
     @Test func cluImportWritesTheTestSplitBesideTheDataset() throws {
         let directory = try workDirectory()

@@ -106,11 +106,7 @@ import Testing
         for (name, data) in files { try data.write(to: url.appendingPathComponent(name)) }
     }
 
-    func workDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-kill-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    func workDirectory() throws -> URL { try makeWorkDirectory("nlu-kill") }
 
     @Test func killedTrainingKeepsTheOldModelOrTheNewOne() throws {
         let work = try workDirectory()

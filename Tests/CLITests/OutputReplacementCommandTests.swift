@@ -9,11 +9,7 @@ import Testing
     static let platforms = fixturesDirectory.appendingPathComponent("intents/platforms")
     static let exports = [("rasa", "out.yml"), ("clu", "out.json"), ("lu", "out.lu"), ("dialogflow-cx", "out.zip")]
 
-    func workDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-replace-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    func workDirectory() throws -> URL { try makeWorkDirectory("nlu-replace") }
 
     @Test func aFileNluDidNotWriteIsKeptUnlessForced() throws {
         let directory = try workDirectory()

@@ -13,11 +13,7 @@ import Testing
         .appendingPathComponent("Samples/lm/garden.txt").path
     static let tinyLM = ["--epochs", "1", "--hidden", "8", "--embedding", "4", "--layers", "1", "--sequence-length", "8"]
 
-    func workDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-safe-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    func workDirectory() throws -> URL { try makeWorkDirectory("nlu-safe") }
 
     @Test func trainingRefusesAFolderAFileOrItsOwnInput() throws {
         let directory = try workDirectory()

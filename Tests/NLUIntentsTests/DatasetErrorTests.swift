@@ -4,11 +4,7 @@ import Testing
 
 /// Bad datasets and exports give errors that name the file and what is wrong.
 @Suite struct DatasetErrorTests {
-    func write(_ text: String, name: String) throws -> URL {
-        let url = try temporaryDirectory().appendingPathComponent(name)
-        try Data(text.utf8).write(to: url)
-        return url
-    }
+    func write(_ text: String, name: String) throws -> URL { try writeTemporaryFile(text, name: name) }
 
     func importError(_ url: URL, format: DatasetFormat? = nil) -> IntentDatasetError? {
         do {

@@ -13,3 +13,10 @@ func temporaryDirectory() throws -> URL {
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
+
+/// A file `name` holding `text`, in a fresh temporary directory.
+func writeTemporaryFile(_ text: String, name: String) throws -> URL {
+    let url = try temporaryDirectory().appendingPathComponent(name)
+    try Data(text.utf8).write(to: url)
+    return url
+}

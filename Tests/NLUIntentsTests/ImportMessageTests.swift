@@ -5,11 +5,7 @@ import Testing
 /// Messages that name what is wrong: an empty input, a mistyped Watson field, an intent defined in
 /// two files.
 @Suite struct ImportMessageTests {
-    func write(_ text: String, name: String) throws -> URL {
-        let url = try temporaryDirectory().appendingPathComponent(name)
-        try Data(text.utf8).write(to: url)
-        return url
-    }
+    func write(_ text: String, name: String) throws -> URL { try writeTemporaryFile(text, name: name) }
 
     @Test func emptyInputIsNamedAsSuch() throws {
         for content in ["", "  \n\t\n"] {

@@ -5,11 +5,7 @@ import Testing
 /// Watson and watsonx mention locations outside the text are reported, naming the JSON path, and
 /// dropped, as CLU's spans are: never clamped or dropped silently.
 @Suite struct WatsonMentionRangeTests {
-    func write(_ text: String, name: String) throws -> URL {
-        let url = try temporaryDirectory().appendingPathComponent(name)
-        try Data(text.utf8).write(to: url)
-        return url
-    }
+    func write(_ text: String, name: String) throws -> URL { try writeTemporaryFile(text, name: name) }
 
     /// `[-5,3]` became an annotation, `[14,2400]` was clamped to the end, `[20,10]`, `[1]` and
     /// `[2^63-1, 2^63-1]` vanished: each is now dropped with a warning naming its JSON path.
