@@ -53,7 +53,10 @@ public struct NLUHTTPServer: Sendable {
         let bound = BindState()
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadlineHandler(timeout: timeout)])),
+            // The parser's errors reach MalformedRequestResponder first; its own answers bypass the deadline's count.
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [MalformedRequestResponder(), RequestDeadlineHandler(timeout: timeout)],
+                httpDecoderConfiguration: HTTPLimits.decoder)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "NLUKit"),
             onServerRunning: { channel in
                 bound.set()

@@ -35,6 +35,23 @@ struct AuthTests {
         }
     }
 
+    /// RFC 9110 §11.1: an authentication scheme's name is case-insensitive.
+    @Test(arguments: ["bearer", "BEARER", "bEaReR"])
+    func bearerSchemeIsAcceptedInAnyCase(scheme: String) async throws {
+        try await withTestServer(configure: { $0.token = Self.token }) { server in
+            let response = try await server.request("POST", "/model/parse", headers: ["Authorization": "\(scheme) \(Self.token)"],
+                                                    json: #"{"text": "turn on the radio"}"#)
+            #expect(response.status == 200)
+        }
+    }
+
+    @Test func bearerCredentialsAreReadAfterTheScheme() {
+        #expect(AuthorizationHeader.bearerCredentials("bearer abc") == "abc")
+        #expect(AuthorizationHeader.bearerCredentials("Bearer   abc") == "abc")
+        #expect(AuthorizationHeader.bearerCredentials("Basic abc") == nil)
+        #expect(AuthorizationHeader.bearerCredentials("Bearerabc") == nil)
+    }
+
     @Test func healthVersionAndPageNeedNoToken() async throws {
         try await withTestServer(configure: { $0.token = Self.token }) { server in
             var statuses: [Int] = []

@@ -8,6 +8,12 @@ import NIOHTTPTypes
 /// idle kept-alive connection is closed after the same time. While a request is being answered
 /// there is no deadline: the model's time is the server's, not the client's.
 ///
+/// When the deadline passes inside a request whose head has arrived, the route waiting for its
+/// body is told (``RequestTimedOutError`` in the body stream) and answers 408, a client error, with
+/// `Connection: close`; the connection is closed a moment later whether or not the answer is out.
+/// Elsewhere (an unfinished head, an idle connection) it is closed at once: there is no request to
+/// answer.
+///
 /// It also ends connections whose response says `Connection: close` (413 on a too-large body): the
 /// answer is written, the output side closed, and the rest of the body is never read into memory.
 final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -72,7 +78,7 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
                 let written = context.eventLoop.makePromise(of: Void.self)
                 context.writeAndFlush(data, promise: written)
                 written.futureResult.cascade(to: promise)
-                closeAfterWriting(context, written.futureResult)
+                GracefulClose.after(written.futureResult, context)
             } else {
                 context.write(data, promise: promise)
                 if unanswered == 0, !readingRequest { arm(context) }
@@ -80,24 +86,24 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
         }
     }
 
-    /// Half-closes once the response is out (so the client reads it rather than a reset), then
-    /// closes fully a moment later whatever the client still sends.
-    private func closeAfterWriting(_ context: ChannelHandlerContext, _ written: EventLoopFuture<Void>) {
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        written.whenComplete { _ in
-            let context = loopBound.value
-            context.close(mode: .output, promise: nil)
-            context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(1)) {
-                context.close(promise: nil)
-            }
+    private func arm(_ context: ChannelHandlerContext) {
+        guard deadline == nil else { return }
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) {
+            let (handler, context) = loopBound.value
+            handler.deadlinePassed(context)
         }
     }
 
-    private func arm(_ context: ChannelHandlerContext) {
-        guard deadline == nil else { return }
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) {
-            loopBound.value.close(promise: nil)
+    private func deadlinePassed(_ context: ChannelHandlerContext) {
+        deadline = nil
+        guard readingRequest, unanswered > 0 else {
+            context.close(promise: nil)
+            return
+        }
+        context.fireErrorCaught(RequestTimedOutError(timeout: timeout))
+        context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(1)) {
+            context.close(promise: nil)
         }
     }
 

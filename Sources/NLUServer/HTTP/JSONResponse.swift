@@ -15,9 +15,19 @@ enum JSONResponse {
 
     /// The response for an ``APIError``.
     static func make(_ error: APIError) -> Response {
+        var fields = error.headers
+        fields[.contentType] = "application/json"
+        return Response(status: error.status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body(of: error))))
+    }
+
+    /// The JSON body `{"error", "message"}` of an ``APIError`` (also written by channel handlers,
+    /// which answer before there is a `Response`).
+    static func body(of error: APIError) -> Data {
         struct Body: Encodable { var error: String; var message: String }
-        // Encoding two strings cannot fail; the fallback keeps the status even so.
-        return (try? make(Body(error: error.error, message: error.message), status: error.status, headers: error.headers))
-            ?? Response(status: error.status, headers: error.headers)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        // Encoding two strings cannot fail; the fallback is still the same shape.
+        return (try? encoder.encode(Body(error: error.error, message: error.message)))
+            ?? Data(#"{"error":"internal_error","message":"cannot encode the error"}"#.utf8)
     }
 }

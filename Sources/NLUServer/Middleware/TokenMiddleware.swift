@@ -15,14 +15,23 @@ struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func isAuthorized(_ request: Request) -> Bool {
-        if let header = request.headers[.authorization], header.hasPrefix("Bearer "),
-           TokenComparison.constantTimeEqual(String(header.dropFirst("Bearer ".count)), token) {
+        if let header = request.headers[.authorization], let credentials = AuthorizationHeader.bearerCredentials(header),
+           TokenComparison.constantTimeEqual(credentials, token) {
             return true
         }
         if let query = request.uri.queryParameters.get("token"), TokenComparison.constantTimeEqual(query, token) {
             return true
         }
         return false
+    }
+}
+
+enum AuthorizationHeader {
+    /// The credentials of an `Authorization` value in the Bearer scheme: the scheme's name in any
+    /// case (RFC 9110 §11.1: `bearer`, `BEARER` are the same scheme), then one or more spaces.
+    static func bearerCredentials(_ header: String) -> String? {
+        guard let space = header.firstIndex(of: " "), header[..<space].lowercased() == "bearer" else { return nil }
+        return String(header[space...].drop { $0 == " " })
     }
 }
 

@@ -70,6 +70,11 @@ final class RawHTTPConnection: @unchecked Sendable {
     @discardableResult
     func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
+    /// Closes the sending side (the server reads end of stream), keeping the receiving side open.
+    func finishSending() {
+        shutdown(descriptor, Int32(SHUT_WR))
+    }
+
     /// Sends a whole request.
     func sendRequest(_ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8]? = nil,
                      close: Bool = true) {
