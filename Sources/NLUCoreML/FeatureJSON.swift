@@ -32,8 +32,8 @@ public enum FeatureJSON {
         do {
             object = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
         } catch {
-            // The parser's own words ("Invalid value around line 1, column 0."), not Foundation's generic sentence.
-            throw FeatureJSON.Error.invalidJSON((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "cannot be parsed")
+            // Where the JSON breaks (line and column), in our words rather than Foundation's.
+            throw FeatureJSON.Error.invalidJSON(JSONFile.syntaxErrorLocation(error, data: json))
         }
         guard let features = object as? [String: Any] else { throw FeatureJSON.Error.notAnObject }
         var provider = DictionaryFeatureProvider()

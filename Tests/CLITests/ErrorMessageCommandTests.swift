@@ -85,6 +85,25 @@ import Testing
                 "\(folder.stderr)")
     }
 
+    /// Foundation's JSON parser gives no position for a truncated file, a lone surrogate or a number
+    /// out of range (and calls the surrogate an "end of file"): the messages say what and where.
+    @Test func jsonSyntaxErrorsSayWhereInOurWords() throws {
+        let directory = try workDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cases = [
+            ("truncated.json", "{\"intents\": [\n  {\"name\": \"greet\",\n", "ends in the middle of a value at line 2"),
+            ("surrogate.json", #"{"intents": ["# + "\n" + #"  {"name": "\ud800"}]}"#, "invalid \\u escape: a lone surrogate at line 2, column 13"),
+            ("low.json", #"{"intents": [{"name": "\udfff"}]}"#, "invalid \\u escape: a lone surrogate at line 1, column 24"),
+            ("number.json", "{\"intents\": [],\n \"version\": 1e309}", "the number 1e309 in field 'version' is out of range at line 2, column 13"),
+        ]
+        for (name, text, expected) in cases {
+            let path = try write(text, to: name, in: directory)
+            let run = try runNLU(["intents", "import", path, "-o", directory.appendingPathComponent("out.json").path])
+            #expect(run.status == 1 && run.stderr.contains(expected), "\(name): \(run.stderr)")
+            expectClean(run, name)
+        }
+    }
+
     @Test func usageErrorsExitTwoBeforeAnyWorkNamingTheFlag() throws {
         let tokenize = try runNLU(["tokenize", "--model", Self.qa, "--max-length", "4", "--stride", "2", "hello"])
         #expect(tokenize.status == 2 && tokenize.stderr.contains("--stride (2) must be smaller than the 2 tokens"), "\(tokenize.stderr)")

@@ -114,7 +114,10 @@ public enum FuzzCases {
     public static let rawErrorText = ["NSCocoaErrorDomain", "Error Domain=", "error 256", "error 512",
                                       "numberIsNotRepresentableInSwift", "EncodingError", "DecodingError",
                                       "quotation(message", "Swift.", "Foundation.",
-                                      "The operation could not be completed"]
+                                      "The operation could not be completed",
+                                      // Foundation's JSON parser, which gives no position for these (JSONSyntaxProblem does):
+                                      "Unexpected end of file", "low-surrogate", "Unable to convert hex escape",
+                                      "Invalid hex encoded sequence", "is not representable in Swift"]
 
     /// Runs `body` (a crash or a hang fails the whole test process, which is the point). Returns
     /// a description of the problem when it threw an error whose message does not name `input`

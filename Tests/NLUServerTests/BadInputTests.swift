@@ -36,7 +36,9 @@ struct BadInputTests {
         try await withTestServer { server in
             let malformed = try await server.request("POST", "/model/parse", json: #"{"text": "unterminated"#)
             expectError(malformed, status: 400, error: "bad_request")
-            #expect((malformed.object?["message"] as? String)?.hasPrefix("malformed JSON") == true)
+            #expect(malformed.object?["message"] as? String == "malformed JSON: not valid JSON (ends in the middle of a value at line 1)")
+            expectError(try await server.request("POST", "/model/parse", json: "{\"text\":\n \"turn on\",\n"), status: 400, error: "bad_request",
+                        message: "malformed JSON: not valid JSON (ends in the middle of a value at line 2)")
             let empty = try RawHTTPConnection(port: server.port)
             empty.sendRequest("POST", "/model/parse", body: [])
             expectError(try await empty.response(), status: 400, error: "bad_request",

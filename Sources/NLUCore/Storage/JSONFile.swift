@@ -188,17 +188,24 @@ public enum JSONFile {
         }
     }
 
-    /// "line 3, column 7: Invalid value" from Foundation's "Invalid value around character 31."
+    /// "line 3, column 7: Invalid value" from Foundation's "Invalid value around character 31."; for
+    /// Foundation's messages without a position ("Unexpected end of file during JSON parse.", a lone
+    /// surrogate, a number out of range) our own scanner's account, with the line (and column).
     public static func syntaxErrorLocation(_ error: Error, data: Data) -> String {
         let nsError = error as NSError
-        var debug = (nsError.userInfo["NSDebugDescription"] as? String) ?? "the text is not JSON"
-        // "Number 1e309 is not representable in Swift." says what is wrong, in the wrong words.
-        if let range = debug.range(of: " is not representable in Swift") {
-            debug = "the " + debug[..<range.lowerBound].lowercased() + " is out of range"
-        }
+        let debug = (nsError.userInfo["NSDebugDescription"] as? String) ?? ""
         guard let range = debug.range(of: "character "),
               let offset = Int(debug[range.upperBound...].prefix { $0.isNumber }) else {
-            return data.isEmpty ? "the file is empty" : debug
+            if data.allSatisfy({ [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n")].contains($0) }) {
+                return "the file is empty"
+            }
+            if let problem = JSONSyntaxProblem.find(in: data) { return problem.description }
+            // The scanner found nothing: a number Foundation holds in no type (an underflow), or a
+            // disagreement; Foundation's own sentence never reaches the user either way.
+            if let range = debug.range(of: " is not representable in Swift") {
+                return "the " + debug[..<range.lowerBound].lowercased() + " is out of range"
+            }
+            return "the text is not JSON"
         }
         var line = 1, column = 1
         for byte in data.prefix(offset) {

@@ -31,4 +31,36 @@ import Testing
         #expect(message("{\"name\": \"a\",\n \"layers\": [}") .hasPrefix("config.json: not valid JSON (line 2, column"))
         #expect(message(#"{"name": "a", "layers": [], "heads": 2}"#) == "decoded")
     }
+
+    /// What Foundation's JSONSerialization says about `json`, turned into our words.
+    func syntax(_ json: String) -> String {
+        do {
+            _ = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
+            return "parsed"
+        } catch {
+            return JSONFile.syntaxErrorLocation(error, data: Data(json.utf8))
+        }
+    }
+
+    /// Foundation's sentences for these have no position, and two of them are wrong ("end of file" for
+    /// a lone surrogate or `tru`); each now says what and where.
+    @Test func syntaxProblemsWithoutAFoundationPositionAreLocated() {
+        #expect(syntax("{\"name\": \"a\",\n \"layers\": [\n") == "ends in the middle of a value at line 2")
+        #expect(syntax("{\"name\":\n  \"unterminated") == "ends in the middle of a value at line 2")
+        #expect(syntax(#"{"a": "\ud800"}"#) == "invalid \\u escape: a lone surrogate at line 1, column 8")
+        #expect(syntax(#"{"a":"# + "\n" + #" "x\udfff"}"#) == "invalid \\u escape: a lone surrogate at line 2, column 4")
+        #expect(syntax(#"["\ud800\u0041"]"#) == "invalid \\u escape: a lone surrogate at line 1, column 3")
+        #expect(syntax("{\"a\": [1,\n {\"b\": 1e309}]}") == "the number 1e309 in field 'a[1].b' is out of range at line 2, column 8")
+        #expect(syntax("{\"a\": tru}") == "unexpected character '}' at line 1, column 10")
+        #expect(syntax(#""\u12G4""#) == "invalid escape in a string at line 1, column 2 (expected \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\u and four hex digits)")
+        #expect(syntax("  \n ") == "the file is empty")
+        #expect(syntax(#"{"a": "\ud83d\ude00", "b": [1,]}"#) == "parsed")   // a pair, and the trailing comma Foundation allows
+    }
+
+    @Test func scannerAgreesWithFoundationOnValidJSONAtAnyDepth() {
+        let deep = String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)
+        #expect(JSONSyntaxProblem.find(in: Data(deep.utf8)) == nil)
+        #expect(JSONSyntaxProblem.find(in: Data(#"{"a": [1, -2.5e-3, true, false, null, "\n\u00e9"], "b": {}}"#.utf8)) == nil)
+        #expect(JSONSyntaxProblem.find(in: Data("[1] x".utf8))?.description == "more text after the JSON value at line 1, column 5")
+    }
 }
