@@ -16,12 +16,7 @@ public enum EmbedderLoading {
     ///   loading error.
     public static func load(_ source: String) throws -> any TextEmbedder {
         if source == "hashing" { return try HashingEmbedder() }
-        if source.hasPrefix("hashing:") {
-            guard let dimension = Int(source.dropFirst("hashing:".count)) else {
-                throw SearchError.invalidArgument("model \"\(source)\": expected hashing:DIMENSION with a whole number")
-            }
-            return try HashingEmbedder(dimension: dimension)
-        }
+        if let dimension = try hashingDimension(source) { return try HashingEmbedder(dimension: dimension) }
         // A directory, or a Hub id (ORG/NAME[@REV]) found in the Hugging Face cache, as every --model.
         let directory: URL
         do {
@@ -30,6 +25,25 @@ public enum EmbedderLoading {
             throw SearchError.invalidArgument("model \"\(source)\": \(error) (expected a sentence-transformers model directory or Hub id, hashing or hashing:DIMENSION)")
         }
         return try SentenceIndexEmbedder(modelDirectory: directory)
+    }
+
+    /// Checks the form of a built-in model name (`hashing:DIMENSION`) without loading anything, so
+    /// that a tool can report it as a usage error before any work; a directory or Hub id is
+    /// checked when it is loaded.
+    ///
+    /// - Throws: ``SearchError/invalidArgument(_:)`` naming the accepted range.
+    public static func checkBuiltInName(_ source: String) throws {
+        _ = try hashingDimension(source)
+    }
+
+    /// The dimension of `hashing:DIMENSION`; nil for any other source.
+    private static func hashingDimension(_ source: String) throws -> Int? {
+        guard source.hasPrefix("hashing:") else { return nil }
+        guard let dimension = Int(source.dropFirst("hashing:".count)), (1...HashingEmbedder.maximumDimension).contains(dimension) else {
+            throw SearchError.invalidArgument(
+                "model \"\(source)\": expected hashing:DIMENSION with a whole number from 1 to \(HashingEmbedder.maximumDimension)")
+        }
+        return dimension
     }
 
     /// What to record in an index for `source`: a directory as an absolute path (so that the

@@ -89,6 +89,9 @@ extension PostgresDocumentIndex {
     /// times as many rows. With an HNSW index the server's candidates are approximate, and the
     /// result is the exact order of those candidates.
     func vectorResults(_ query: [Float], limit: Int, filter: [String: String]) throws -> [SearchResult] {
+        // A zero query vector has no direction (pgvector's cosine distance to it is NaN): no vector
+        // hits, as in the SQLite backend.
+        guard query.contains(where: { $0 != 0 }) else { return [] }
         let unitQuery = VectorMatrix.normalized(query)
         // pgvector's float sums (dot product and two norms) then a division: a few d·u at most.
         let beta = 4 * Double(unitQuery.count + 2) / Double(1 << 24) + 1e-6

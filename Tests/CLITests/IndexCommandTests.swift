@@ -111,6 +111,37 @@ import Testing
         #expect(info.stdout.contains("\"documents\":4"))
     }
 
+    /// Each says what is wrong in the user's terms: the missing folder, the dangling link, the range
+    /// of --model (a usage error, exit 2), the nesting limit, the line of the bad UTF-8.
+    @Test func indexErrorsNameTheirCause() throws {
+        let directory = try workDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let missingFolder = try runNLU(["index", "create", "/nonexistent/x.db", "--model", "hashing"])
+        #expect(missingFolder.status == 1 && missingFolder.stderr.contains("/nonexistent/x.db: the folder /nonexistent does not exist"),
+                "\(missingFolder.stderr)")
+        let link = directory.appendingPathComponent("link.db").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: directory.appendingPathComponent("gone/t.db").path)
+        let dangling = try runNLU(["index", "create", link, "--model", "hashing"])
+        #expect(dangling.status == 1 && dangling.stderr.contains("\(link): a symbolic link to \(directory.path)/gone/t.db, which does not exist (a dangling link)"),
+                "\(dangling.stderr)")
+        for spec in ["hashing:0", "hashing:8193", "hashing:x"] {
+            let run = try runNLU(["index", "create", directory.appendingPathComponent("m.db").path, "--model", spec])
+            #expect(run.status == 2 && run.stderr.contains("--model: model \"\(spec)\": expected hashing:DIMENSION with a whole number from 1 to 8192"),
+                    "\(spec): \(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("m.db").path))
+
+        let db = try makeIndex(in: directory)
+        let nested = String(repeating: "{\"a\": ", count: 5000) + "1" + String(repeating: "}", count: 5000)
+        let deep = try runNLU(["index", "add", db, try write("{\"id\": \"d\", \"text\": \"deep\", \"metadata\": \(nested)}\n", "deep.jsonl", in: directory)])
+        #expect(deep.status == 1 && deep.stderr.contains("deep.jsonl line 1: arrays and objects nest 5001 deep; at most 256 levels are accepted"),
+                "\(deep.stderr)")
+        let badUTF8 = directory.appendingPathComponent("badutf.jsonl")
+        try (Data("{\"id\": \"a\", \"text\": \"fine\"}\n{\"id\": \"b\", \"text\": \"".utf8) + Data([0xC3, 0x28]) + Data("\"}\n".utf8)).write(to: badUTF8)
+        let utf8 = try runNLU(["index", "add", db, badUTF8.path])
+        #expect(utf8.status == 1 && utf8.stderr.contains("badutf.jsonl line 2: not valid UTF-8"), "\(utf8.stderr)")
+    }
+
     /// A child `nlu index add` killed with SIGKILL inside its write transaction leaves the index as it was.
     @Test func killedAddLeavesTheIndexAsBefore() throws {
         let directory = try workDirectory()

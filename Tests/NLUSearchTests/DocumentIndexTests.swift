@@ -77,6 +77,21 @@ func temporaryIndexURL() throws -> URL {
         #expect(keys.prefix(2) == ["a-doc#1", "b-doc#0"])
     }
 
+    /// "!!!" has no term the hashing embedder knows: its vector is zero and its cosine with every chunk
+    /// 0, so a vector ranking would be arbitrary. No vector hits; hybrid keeps its keyword side.
+    @Test func aZeroQueryVectorHasNoVectorHits() throws {
+        let url = try temporaryIndexURL()
+        let index = try DocumentIndex.create(at: url, embedder: try HashingEmbedder(dimension: 384))
+        try index.add(Self.documents.map { try IndexDocument(id: $0.0, text: $0.1, metadataJSON: $0.2) })
+        #expect(try index.embedQueries(["!!!"]).first?.allSatisfy { $0 == 0 } == true)
+        #expect(try index.search("!!!", options: SearchOptions(k: 3, mode: .vector)).isEmpty)
+        #expect(try index.search("!!! lighthouse", options: SearchOptions(k: 1, mode: .vector)).map(\.documentID) == ["b-doc"])
+        let keyword = try index.search("Ansgar", options: SearchOptions(k: 3, mode: .keyword))
+        let hybrid = try index.search("Ansgar", embedding: [Float](repeating: 0, count: 384), options: SearchOptions(k: 3, mode: .hybrid))
+        #expect(hybrid.map(\.documentID) == keyword.map(\.documentID))
+        #expect(!keyword.isEmpty)
+    }
+
     @Test func hybridFusesBothRankings() throws {
         let (index, _) = try makeIndex()
         let keyword = try index.search("keeper north", options: SearchOptions(k: 10, mode: .keyword))

@@ -1,4 +1,5 @@
 import Foundation
+import NLUCore
 import Yams
 
 /// Limits on nested input checked before a parser recurses into it: 10,000 nested `[` overflow the
@@ -6,35 +7,13 @@ import Yams
 /// expands past gigabytes.
 enum NestingLimits {
     /// The deepest nesting of arrays and objects (or YAML collections) accepted.
-    static let maxDepth = 256
+    static let maxDepth = JSONNesting.maximumDepth
     /// The most values a YAML document may expand to once its aliases are followed.
     static let maxYAMLNodes = 1_000_000
 
-    /// The deepest nesting of `[`/`{` outside strings in JSON (or YAML flow style), found without recursion.
-    static func bracketDepth(_ bytes: some Sequence<UInt8>, quotes: Set<UInt8> = [UInt8(ascii: "\"")]) -> Int {
-        var depth = 0, deepest = 0
-        var quote: UInt8? = nil
-        var escaped = false
-        for byte in bytes {
-            if let open = quote {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") && open == UInt8(ascii: "\"") { escaped = true } else if byte == open { quote = nil }
-                continue
-            }
-            switch byte {
-            case _ where quotes.contains(byte): quote = byte
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                deepest = max(deepest, depth)
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth = max(0, depth - 1)
-            default: break
-            }
-        }
-        return deepest
-    }
-
     /// Throws when JSON `data` nests deeper than ``maxDepth``.
     static func checkJSON(_ data: Data, file: String) throws {
-        let depth = bracketDepth(data)
+        let depth = JSONNesting.depth(data)
         guard depth <= maxDepth else {
             throw IntentDatasetError.malformedJSON(file: file, detail: "arrays and objects nest \(depth) deep; at most \(maxDepth) levels are accepted")
         }
@@ -44,7 +23,7 @@ enum NestingLimits {
     /// aliases expand to more than ``maxYAMLNodes`` values. Aliases are counted on the composed node
     /// tree, where an alias shares its anchor's node, so the check itself never expands them.
     static func checkYAML(_ text: String, file: String) throws {
-        let flow = bracketDepth(text.utf8, quotes: [UInt8(ascii: "\""), UInt8(ascii: "'")])
+        let flow = JSONNesting.depth(text.utf8, quotes: [UInt8(ascii: "\""), UInt8(ascii: "'")])
         let indentation = text.split(separator: "\n").lazy.map { $0.prefix { $0 == " " || $0 == "-" }.count }.max() ?? 0
         guard flow <= maxDepth, indentation <= maxDepth * 4 else {
             throw IntentDatasetError.malformedYAML(file: file, detail: "collections nest deeper than \(maxDepth) levels")

@@ -116,6 +116,10 @@ extension DocumentIndex {
 
     func vectorCandidates(_ query: [Float], limit: Int, filter: [String: String]) throws -> [Candidate] {
         let cache = try loadedVectors()
+        // A zero query vector (no term the model knows: "!!!" for the hashing embedder) has no
+        // direction: every chunk's cosine with it is 0, so any order would be arbitrary. No vector
+        // hits; a hybrid search then ranks by its keyword side alone.
+        guard query.contains(where: { $0 != 0 }) else { return [] }
         var allowed: [Bool]?
         if !filter.isEmpty {
             let (filterSQL, filterArguments) = Self.filterClause(filter)

@@ -40,6 +40,7 @@ public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
                               chunking: ChunkingOptions = .default) throws -> DocumentIndex {
         let path = url.path
         guard !FileManager.default.fileExists(atPath: path) else { throw SearchError.alreadyExists(path: path) }
+        try checkCreatable(path)
         // Built beside the target and moved into place, so a failed create leaves nothing behind; named
         // like every atomic writer's temporary (NAME.tmp-PID-RANDOM), so a signal removes it and the next
         // create beside it sweeps what a SIGKILLed one left.
@@ -70,6 +71,21 @@ public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
             throw SearchError.storage(path: path, message: "cannot move the new index into place: \(String(cString: strerror(errno)))")
         }
         return try DocumentIndex(at: url, embedder: embedder)
+    }
+
+    /// What SQLite ("unable to open database file") and the final rename ("No such file or
+    /// directory") would say less clearly: a missing folder, or a symbolic link to nothing (which
+    /// `fileExists` reports as absent, following the link).
+    private static func checkCreatable(_ path: String) throws {
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+            throw SearchError.storage(path: path, message: "a symbolic link to \(target), which does not exist (a dangling link); remove the link, or create the index at its target")
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
+            throw SearchError.storage(path: path, message: "the folder \(folder) does not exist")
+        }
+        guard isDirectory.boolValue else { throw SearchError.storage(path: path, message: "\(folder) is not a folder") }
     }
 
     /// Opens an existing index. Give the embedder of the model it was built with to add

@@ -27,7 +27,7 @@ public struct DocumentFileReader {
             throw SearchError.invalidArgument("\(path): cannot read the file (\(ExistingPath.unreadableReason(path)))")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw SearchError.invalidArgument("\(path): not valid UTF-8")
+            throw SearchError.invalidArgument("\(path) line \(Self.firstLineNotUTF8(data)): not valid UTF-8")
         }
         return isJSONL ? try jsonLines(text, path: path) : [try plain(text, path: path)]
     }
@@ -45,6 +45,11 @@ public struct DocumentFileReader {
             lineNumber += 1
             let place = "\(path) line \(lineNumber)"
             guard line.contains(where: { !$0.isWhitespace }) else { continue }
+            // Foundation refuses deep nesting as a failure of the whole line; say what it is.
+            let depth = JSONNesting.depth(line.utf8)
+            guard depth <= JSONNesting.maximumDepth else {
+                throw SearchError.invalidArgument("\(place): arrays and objects nest \(depth) deep; at most \(JSONNesting.maximumDepth) levels are accepted")
+            }
             guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
                 throw SearchError.invalidArgument("\(place): not a JSON object (expected {\"id\": ..., \"text\": ..., \"metadata\": {...}})")
             }
@@ -76,6 +81,12 @@ public struct DocumentFileReader {
             documents.append(try IndexDocument(id: id, text: text, metadataJSON: metadataJSON))
         }
         return documents
+    }
+
+    /// The 1-based line of the first byte sequence that is not UTF-8 (for a message that names it).
+    static func firstLineNotUTF8(_ data: Data) -> Int {
+        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        return (lines.firstIndex { String(validating: $0, as: UTF8.self) == nil } ?? 0) + 1
     }
 
     private mutating func remember(_ id: String, at place: String) throws {

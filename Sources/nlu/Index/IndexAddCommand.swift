@@ -24,6 +24,7 @@ struct IndexAddCommand: ParsableCommand {
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one FILE to add") }
+        try IndexLocation.validateModelOption(model)
     }
 
     func run() throws {

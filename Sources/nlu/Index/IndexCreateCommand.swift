@@ -32,6 +32,7 @@ struct IndexCreateCommand: ParsableCommand {
     var hnsw = false
 
     func validate() throws {
+        try IndexLocation.validateModelOption(model)
         do { _ = try ChunkingOptions(size: chunkSize, overlap: overlap) } catch { throw ValidationError("\(error)") }
     }
 

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import NLUKit
 import NLUSearchPostgres
@@ -21,6 +22,12 @@ enum IndexLocation {
             throw SearchError.embedderRequired("\(plain.location): the index records no model location; give --model")
         }
         return try PostgresDocumentIndex(url: location, embedder: try EmbedderLoading.load(source))
+    }
+
+    /// A `--model` whose built-in name is malformed (`hashing:0`) is a usage error, found before any work.
+    static func validateModelOption(_ model: String?) throws {
+        guard let model else { return }
+        do { try EmbedderLoading.checkBuiltInName(model) } catch { throw ValidationError("--model: \(error)") }
     }
 
     /// Creates an empty index there (a file is never replaced; a PostgreSQL schema that holds an

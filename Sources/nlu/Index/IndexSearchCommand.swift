@@ -82,6 +82,7 @@ struct IndexSearchCommand: ParsableCommand {
             throw ValidationError(message)
         }
         if let query, !query.contains(where: { !$0.isWhitespace }) { throw ValidationError("the query is empty") }
+        try IndexLocation.validateModelOption(model)
     }
 
     struct Output: Encodable {

@@ -1,0 +1,32 @@
+/// How deeply JSON nests, measured before a parser recurses into it: 10,000 nested `[` overflow the
+/// stack of a recursive parser, and Foundation's own limit fails with a sentence about the whole
+/// document. Readers refuse more than ``maximumDepth`` levels with a message that says so.
+///
+///     JSONNesting.depth(#"{"a": [[1]]}"#.utf8)   // 3
+public enum JSONNesting {
+    /// The deepest nesting of arrays and objects accepted by NLUKit's readers.
+    public static let maximumDepth = 256
+
+    /// The deepest nesting of `[`/`{` outside strings in JSON (or YAML flow style, whose strings may
+    /// also be `'`-quoted: pass the quotes), found in one pass without recursion.
+    public static func depth(_ bytes: some Sequence<UInt8>, quotes: Set<UInt8> = [UInt8(ascii: "\"")]) -> Int {
+        var depth = 0, deepest = 0
+        var quote: UInt8? = nil
+        var escaped = false
+        for byte in bytes {
+            if let open = quote {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") && open == UInt8(ascii: "\"") { escaped = true } else if byte == open { quote = nil }
+                continue
+            }
+            switch byte {
+            case _ where quotes.contains(byte): quote = byte
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth = max(0, depth - 1)
+            default: break
+            }
+        }
+        return deepest
+    }
+}
