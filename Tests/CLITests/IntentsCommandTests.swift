@@ -277,6 +277,12 @@ import Testing
         let badHidden = try runNLU(["intents", "train", Self.sample, "-o", "/tmp/never.nlumodel", "--hidden", "256,x"])
         #expect(badHidden.status == 2)
         #expect(badHidden.stderr.contains("--hidden"))
+        // An empty size is a typo, not a layer fewer.
+        for hidden in ["256,,128", "256,"] {
+            let empty = try runNLU(["intents", "train", Self.sample, "-o", "/tmp/never.nlumodel", "--hidden", hidden])
+            #expect(empty.status == 2 && empty.stderr.contains("--hidden expects comma-separated sizes between 1 and 65536, e.g. 256,128; got '\(hidden)'"),
+                    "\(hidden): \(empty.stderr)")
+        }
         let neither = try runNLU(["intents", "evaluate", Self.sample])
         #expect(neither.status == 2)
         #expect(neither.stderr.contains("--folds"))

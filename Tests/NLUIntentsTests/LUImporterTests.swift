@@ -77,6 +77,11 @@ import Testing
     @Test func labelParserHandlesEscapesAndUnbalancedBraces() {
         #expect(LUImporter.labelledUtterance("a \\{literal\\} {@x=y}") == Utterance("a {literal} y", entities: [EntityAnnotation(start: 12, end: 13, entity: "x", value: "y")]))
         #expect(LUImporter.labelledUtterance("broken {@x=y") == nil)
+        #expect(LUImporter.labels(in: "broken {@x=y") == .failure(.unbalanced))
+        // 16 levels are read; a 17th is refused as too deep, not as unbalanced braces.
+        let nested = { (depth: Int) in String(repeating: "{@e=", count: depth) + "v" + String(repeating: "}", count: depth) }
+        #expect(LUImporter.labelledUtterance(nested(16))?.entities.count == 16)
+        #expect(LUImporter.labels(in: nested(17)) == .failure(.nestedTooDeeply))
         #expect(LUImporter.isPattern("to {city} now") && !LUImporter.isPattern("to {city=Paris}"))
     }
 }

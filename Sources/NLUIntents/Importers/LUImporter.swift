@@ -42,10 +42,14 @@ enum LUImporter {
             if byIntent[section.intent] == nil { order.append(section.intent); byIntent[section.intent] = [] }
             for line in section.lines {
                 var utterance: Utterance
-                if let labelled = labelledUtterance(line.text) {
+                switch labels(in: line.text) {
+                case .success(let labelled):
                     utterance = labelled
-                } else {
+                case .failure(.unbalanced):
                     warnings.append("\(line.file): line \(line.line): unbalanced '{' in '\(line.text.prefix(60))'; read as plain text")
+                    utterance = Utterance(line.text)
+                case .failure(.nestedTooDeeply):
+                    warnings.append("\(line.file): line \(line.line): labels nested more than \(maximumLabelDepth) deep in '\(line.text.prefix(60))'; read as plain text")
                     utterance = Utterance(line.text)
                 }
                 if isPattern(line.text) {
@@ -123,17 +127,37 @@ enum LUImporter {
     }
 
     /// The utterance with `{@entity=value}`, `{entity=value}` and `{@entity:role=value}` labels
-    /// turned into annotations (nested labels included); `nil` when braces do not balance.
+    /// turned into annotations (nested labels included); `nil` when braces do not balance or labels
+    /// nest deeper than ``maximumLabelDepth``.
     static func labelledUtterance(_ text: String) -> Utterance? {
+        try? labels(in: text).get()
+    }
+
+    /// Why a line's labels cannot be read (the line is then read as plain text, with a warning).
+    enum LabelProblem: Error {
+        case unbalanced
+        case nestedTooDeeply
+    }
+
+    /// Labels inside labels deeper than this are refused: the parser recurses once per level.
+    static let maximumLabelDepth = 16
+
+    /// ``labelledUtterance(_:)``, saying why when it fails.
+    static func labels(in text: String) -> Result<Utterance, LabelProblem> {
         var builder = UtteranceBuilder()
         let characters = Array(text)
         var position = 0
-        guard parse(characters, &position, into: &builder, depth: 0), position == characters.count else { return nil }
-        return builder.utterance
+        var problem = LabelProblem.unbalanced
+        guard parse(characters, &position, into: &builder, depth: 0, problem: &problem), position == characters.count else {
+            return .failure(problem)
+        }
+        return .success(builder.utterance)
     }
 
-    /// Appends characters up to an unmatched `}` (or the end); returns false on an unclosed `{`.
-    private static func parse(_ characters: [Character], _ position: inout Int, into builder: inout UtteranceBuilder, depth: Int) -> Bool {
+    /// Appends characters up to an unmatched `}` (or the end); returns false on an unclosed `{`, or
+    /// labels nested too deeply (`problem` says which).
+    private static func parse(_ characters: [Character], _ position: inout Int, into builder: inout UtteranceBuilder, depth: Int,
+                              problem: inout LabelProblem) -> Bool {
         var plain = ""
         while position < characters.count {
             let character = characters[position]
@@ -165,7 +189,11 @@ enum LUImporter {
             }
             let start = builder.offset
             position = equals + 1
-            guard depth < 16, parse(characters, &position, into: &builder, depth: depth + 1),
+            guard depth < maximumLabelDepth else {
+                problem = .nestedTooDeeply
+                return false
+            }
+            guard parse(characters, &position, into: &builder, depth: depth + 1, problem: &problem),
                   position < characters.count, characters[position] == "}" else { return false }
             position += 1
             builder.annotate(from: start, entity: name, value: builder.text(since: start), role: role.flatMap { $0.isEmpty ? nil : $0 })

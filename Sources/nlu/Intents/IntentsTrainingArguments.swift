@@ -99,7 +99,8 @@ struct IntentsTrainingArguments: ParsableArguments {
 
     func trainingOptions() throws -> TrainingOptions {
         var options = TrainingOptions()
-        let sizes = hidden.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        // Empty pieces kept: "256,,128" is a typo to report, not two layers.
+        let sizes = hidden.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard !sizes.isEmpty, sizes.allSatisfy({ ($0 ?? 0) >= 1 && ($0 ?? 0) <= 65_536 }) else {
             throw ValidationError("--hidden expects comma-separated sizes between 1 and 65536, e.g. 256,128; got '\(hidden)'")
         }
