@@ -236,7 +236,7 @@ import Testing
         let directory = try workDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let target = directory.appendingPathComponent("target.json")
-        try Data("old".utf8).write(to: target)
+        try Data(#"{"shape": [1], "values": [0]}"#.utf8).write(to: target)  // a state: --state-out replaces nothing else
         let link = directory.appendingPathComponent("state.json")
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "target.json")
         let run = try runNLU(["lm", "predict", "--model", Self.lm, "--state-out", link.path, "the", "cat"])

@@ -139,11 +139,15 @@ import Testing
             Writer(name: "intents import", arguments: ["intents", "import", Self.sample, "-o",
                                                        try file("dataset.json", #"{"format": "nlukit-intents", "version": 1, "intents": []}"#).path],
                    destination: work.appendingPathComponent("dataset.json"), duration: 0.4),
-            Writer(name: "qa ask --output", arguments: ["qa", "ask", "--model", Self.qa, "--input", questions.path, "--output", try file("answers.jsonl", "old\n").path],
+            // Each old file is one the same command wrote (its record shape): --output replaces nothing else.
+            Writer(name: "qa ask --output", arguments: ["qa", "ask", "--model", Self.qa, "--input", questions.path, "--output",
+                                                        try file("answers.jsonl", #"{"id": 0, "answers": []}"# + "\n").path],
                    destination: work.appendingPathComponent("answers.jsonl"), duration: 0.8),
-            Writer(name: "embed --output", arguments: ["embed", "--model", Self.embedder, "--input", texts.path, "--output", try file("vectors.jsonl", "old\n").path],
+            Writer(name: "embed --output", arguments: ["embed", "--model", Self.embedder, "--input", texts.path, "--output",
+                                                      try file("vectors.jsonl", #"{"text": "old", "embedding": [0.5, 0.25]}"# + "\n").path],
                    destination: work.appendingPathComponent("vectors.jsonl"), duration: 0.8),
-            Writer(name: "lm predict --state-out", arguments: ["lm", "predict", "--model", Self.lm, "--state-out", try file("state.json", "old\n").path, "the", "cat"],
+            Writer(name: "lm predict --state-out", arguments: ["lm", "predict", "--model", Self.lm, "--state-out",
+                                                              try file("state.json", #"{"shape": [1], "values": [0]}"#).path, "the", "cat"],
                    destination: work.appendingPathComponent("state.json"), duration: 0.3),
         ]
         for (index, writer) in writers.enumerated() { try check(writer, seed: UInt64(10 + index)) }

@@ -3,7 +3,8 @@ import Testing
 
 /// `nlu intents import` and `nlu intents export` replace an existing file only when they wrote it
 /// (a re-run over their own output), when it is empty, or with `--force`; the test split never
-/// lands on the training set, and a model package holding a user's files is not replaced.
+/// lands on the training set, and a model package holding a user's files is not replaced. So do
+/// `qa ask --output`, `embed --output` and `lm predict --state-out`.
 @Suite struct OutputReplacementCommandTests {
     static let sample = IntentsCommandTests.sample
     static let platforms = fixturesDirectory.appendingPathComponent("intents/platforms")
@@ -131,5 +132,67 @@ import Testing
         #expect(run.stderr.contains("holds a model package with entries a model package does not have (notes.txt, sub/)"), "\(run.stderr)")
         #expect(try String(contentsOf: package.appendingPathComponent("notes.txt"), encoding: .utf8) == "notes\n")
         #expect(try String(contentsOf: package.appendingPathComponent("sub/important.csv"), encoding: .utf8) == "a,b\n")
+    }
+
+    /// The file writers other than `intents`, each with the runs that write one kind of output.
+    static func fileWriters(in directory: URL) throws -> [(name: String, run: (String) -> [String])] {
+        let questions = directory.appendingPathComponent("questions.jsonl")
+        try Data(#"{"id": 1, "question": "Who jumped?", "context": "The quick brown fox jumps over the lethargic dog."}"#.utf8 + [0x0A])
+            .write(to: questions)
+        let qa = QACommandTests.distilbert, embedder = EmbedCommandTests.model, lm = LanguageModelCommandTests.model
+        let embed = { (format: [String]) in { (output: String) in ["embed", "--model", embedder, "a text", "another"] + format + ["--output", output] } }
+        return [
+            ("qa ask", { ["qa", "ask", "--model", qa, "--input", questions.path, "--output", $0] }),
+            ("embed jsonl", embed([])),
+            ("embed tsv", embed(["--format", "tsv"])),
+            ("embed npy", embed(["--format", "npy"])),
+            ("embed --query", embed(["--query", "a text"])),
+            ("embed --query --json", embed(["--query", "a text", "--json"])),
+            ("lm predict", { ["lm", "predict", "--model", lm, "--state-out", $0, "the", "cat"] }),
+            ("lm predict --state-in", { ["lm", "predict", "--model", lm, "--state-in", $0, "--state-out", $0, "cat"] }),
+        ]
+    }
+
+    @Test func otherFileWritersKeepAUsersFileUnlessForced() throws {
+        let directory = try workDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (name, arguments) in try Self.fileWriters(in: directory) where !name.contains("--state-in") {
+            let notes = directory.appendingPathComponent("notes")
+            try Data("my notes\n1\t2\n".utf8).write(to: notes)
+            let refused = try runNLU(arguments(notes.path))
+            #expect(refused.status == 1, "\(name): \(refused.stderr)")
+            #expect(refused.stderr.contains("\(notes.path): holds a file that is not ")
+                    && refused.stderr.contains(" written by nlu; refusing to replace it (choose another path, move it away, "
+                                               + "or pass --force to replace it)"), "\(name): \(refused.stderr)")
+            #expect(try Data(contentsOf: notes) == Data("my notes\n1\t2\n".utf8), "\(name): kept byte for byte")
+            let forced = try runNLU(arguments(notes.path) + ["--force"])
+            #expect(forced.status == 0, "\(name): \(forced.stderr)")
+            #expect(try Data(contentsOf: notes) != Data("my notes\n1\t2\n".utf8), "\(name): replaced with --force")
+        }
+        // Another kind of output nlu wrote is still not this one: a jsonl embeddings file is not an npy matrix.
+        let vectors = directory.appendingPathComponent("vectors.jsonl")
+        #expect(try runNLU(["embed", "--model", EmbedCommandTests.model, "a", "--output", vectors.path]).status == 0)
+        let crossed = try runNLU(["embed", "--model", EmbedCommandTests.model, "a", "--format", "npy", "--output", vectors.path])
+        #expect(crossed.status == 1 && crossed.stderr.contains("not an npy embeddings matrix"), "\(crossed.stderr)")
+        // --force without the output it governs is a usage error, not silently ignored.
+        let stray = try runNLU(["lm", "predict", "--model", LanguageModelCommandTests.model, "--force", "the"])
+        #expect(stray.status == 2 && stray.stderr.contains("--force applies to --state-out"), "\(stray.stderr)")
+    }
+
+    @Test func otherFileWritersReRunOverTheirOwnOutputOrAnEmptyFile() throws {
+        let directory = try workDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (index, (name, arguments)) in try Self.fileWriters(in: directory).enumerated() {
+            let output = directory.appendingPathComponent("output-\(index)")
+            if name.contains("--state-in") {  // carries its own state forward
+                #expect(try runNLU(["lm", "predict", "--model", LanguageModelCommandTests.model, "--state-out", output.path, "the"]).status == 0)
+            } else {
+                FileManager.default.createFile(atPath: output.path, contents: Data())
+            }
+            for round in 0..<2 {
+                let run = try runNLU(arguments(output.path))
+                #expect(run.status == 0, "\(name) round \(round): \(run.stderr)")
+            }
+        }
     }
 }

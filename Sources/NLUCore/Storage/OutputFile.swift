@@ -51,3 +51,28 @@ public struct OutputFile: Sendable {
         }
     }
 }
+
+extension OutputFile {
+    /// The first `count` bytes of the file at `url` (fewer when it is shorter; empty when it cannot
+    /// be read): recognisers look at a file's head, never read a large file of another kind whole.
+    public static func prefix(of url: URL, count: Int) -> Data {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return Data() }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: count)) ?? Data()
+    }
+
+    /// The first line of the file at `url` without its line ending, or nil when no line ends within
+    /// `limit` bytes and the file goes on (a line that long is not one a recogniser expects).
+    public static func firstLine(of url: URL, limit: Int = 1 << 20) -> Data? {
+        let head = prefix(of: url, count: limit + 1)
+        guard let end = head.firstIndex(of: 0x0A) else { return head.count <= limit ? head : nil }
+        let line = head[head.startIndex..<end]
+        return Data(line.last == 0x0D ? line.dropLast() : line)
+    }
+
+    /// The first line of the file at `url` as a JSON object, or nil when it is not one.
+    public static func firstJSONObject(of url: URL) -> [String: Any]? {
+        guard let line = firstLine(of: url), !line.isEmpty else { return nil }
+        return (try? JSONSerialization.jsonObject(with: line)) as? [String: Any]
+    }
+}

@@ -52,20 +52,14 @@ public enum OwnOutputs {
 
     /// Whether the file begins with `mark` (read no further than that).
     private static func starts(_ url: URL, with mark: String) -> Bool {
-        prefix(of: url, count: mark.utf8.count) == Data(mark.utf8)
+        OutputFile.prefix(of: url, count: mark.utf8.count) == Data(mark.utf8)
     }
 
     /// Whether the file's first character (after a byte-order mark and white space) is `{`: a quick
     /// no for a large file of another kind, before reading all of it.
     private static func startsWithJSONObject(_ url: URL) -> Bool {
-        let head = prefix(of: url, count: 4096)
+        let head = OutputFile.prefix(of: url, count: 4096)
         let bytes = head.starts(with: [0xEF, 0xBB, 0xBF]) ? head.dropFirst(3) : head[...]
         return bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
-    }
-
-    private static func prefix(of url: URL, count: Int) -> Data {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return Data() }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: count)) ?? Data()
     }
 }

@@ -14,7 +14,9 @@ struct EmbedCommand: ParsableCommand {
 
         Output (stdout, or --output FILE written atomically), in input order: jsonl, one \
         {"text": ..., "embedding": [...]} per line; tsv, one line of tab-separated floats per text; \
-        npy, a float32 [texts, dimension] NumPy matrix.
+        npy, a float32 [texts, dimension] NumPy matrix. An existing --output file is replaced only when \
+        it is empty or an earlier output of the same kind (recognised by its first line, or for npy by \
+        its header and size) unless --force.
 
         Search: --query TEXT ranks the texts by cosine similarity with the query and prints the --top K \
         as "score<TAB>line<TAB>text" (with --json one {"line", "score", "text"} object per line), best first.
@@ -36,6 +38,9 @@ struct EmbedCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write to this file (atomically) instead of standard output.", valueName: "file"))
     var output: String?
 
+    @Flag(help: "Replace an existing file at --output even when it is not an output of this kind nlu wrote.")
+    var force = false
+
     @Option(help: ArgumentHelp("Rank the texts by similarity with this query instead of printing embeddings.", valueName: "text"))
     var query: String?
 
@@ -50,6 +55,7 @@ struct EmbedCommand: ParsableCommand {
 
     func validate() throws {
         guard texts.isEmpty || input == nil else { throw ValidationError("give TEXT arguments or --input, not both") }
+        guard !force || output != nil else { throw ValidationError("--force applies to --output") }
         if let index = texts.firstIndex(where: { $0.allSatisfy(\.isWhitespace) }) {
             throw ValidationError("TEXT argument \(index + 1) is empty")
         }
@@ -69,7 +75,13 @@ struct EmbedCommand: ParsableCommand {
 
     func run() throws {
         // Never overwrite what we read: the input file or a file of the model.
-        if let output { try Console.checkOutput(output, inputs: [input, modelOptions.model].compactMap { $0 }) }
+        if let output {
+            try Console.checkOutput(output, inputs: [input, modelOptions.model].compactMap { $0 })
+            // Before the model loads: a file nlu did not write (the user's notes) is never replaced unasked.
+            let kind = query == nil ? EmbeddingOutputFile.embeddings(format ?? .jsonl) : EmbeddingOutputFile.ranking(json: json)
+            try kind.checkReplaceable(URL(fileURLWithPath: output), force: force,
+                                      remedy: "choose another path, move it away, or pass --force to replace it")
+        }
         let lines = texts.isEmpty ? try readInputLines() : texts
         let embedder = try modelOptions.loadEmbedder()
         try withOutput { sink in

@@ -12,7 +12,8 @@ struct LanguageModelPredictCommand: ParsableCommand {
         Each TOKEN argument is split with the model's tokenizer (a word-level model reads "cat" as one token, a \
         character-level model reads "cat" as three) and each token is one step. --state-in starts from a saved \
         state and --state-out saves the final one, as JSON {"shape": [layers, components, hidden], "values": [...]} \
-        (components: h, c for LSTM; h for GRU). --json prints one object per step: \
+        (components: h, c for LSTM; h for GRU). An existing --state-out file is replaced only when it is such a \
+        state (or empty) unless --force. --json prints one object per step: \
         {"input": TOKEN, "next": [{"token": ..., "probability": ...}]}.
         """)
 
@@ -28,6 +29,9 @@ struct LanguageModelPredictCommand: ParsableCommand {
     @Option(help: "Save the state after the last token here (JSON).")
     var stateOut: String?
 
+    @Flag(help: "Replace an existing file at --state-out even when it is not a state nlu wrote.")
+    var force = false
+
     @Flag(help: "Print one JSON object per step (JSON lines).")
     var json = false
 
@@ -37,6 +41,7 @@ struct LanguageModelPredictCommand: ParsableCommand {
     func validate() throws {
         guard top >= 1 else { throw ValidationError("--top must be at least 1, got \(top)") }
         guard !tokens.isEmpty else { throw ValidationError("give at least one TOKEN to feed") }
+        guard !force || stateOut != nil else { throw ValidationError("--force applies to --state-out") }
     }
 
     struct Candidate: Encodable {
@@ -44,14 +49,14 @@ struct LanguageModelPredictCommand: ParsableCommand {
         var probability: Double
     }
 
-    struct SavedState: Codable {
-        var shape: [Int]
-        var values: [Float]
-    }
-
     func run() throws {
         // --state-in and --state-out may be the same file (carry a state forward); the model may not be overwritten.
-        if let stateOut { try Console.checkOutput(stateOut, flag: "--state-out", inputs: [model]) }
+        if let stateOut {
+            try Console.checkOutput(stateOut, flag: "--state-out", inputs: [model])
+            // Before any work: a file nlu did not write (the user's notes) is never replaced unasked.
+            try LanguageModelStateFile.output.checkReplaceable(URL(fileURLWithPath: stateOut), force: force,
+                                                               remedy: "choose another path, move it away, or pass --force to replace it")
+        }
         var languageModel = try LanguageModelOutput.loadModel(model)
         languageModel.probabilityCount = top
         var state: FeatureValue? = nil
@@ -59,17 +64,11 @@ struct LanguageModelPredictCommand: ParsableCommand {
             guard let data = FileManager.default.contents(atPath: stateIn) else {
                 throw LanguageModelError.file(stateIn, "cannot read the state file")
             }
-            let saved: SavedState
-            do { saved = try JSONDecoder().decode(SavedState.self, from: data) } catch {
+            let saved: LanguageModelStateFile
+            do { saved = try JSONDecoder().decode(LanguageModelStateFile.self, from: data) } catch {
                 throw LanguageModelError.file(stateIn, "expected {\"shape\": [...], \"values\": [...]}")
             }
-            // Overflow-checked: a hostile shape must not trap.
-            let count = saved.shape.reduce(Optional(1)) { product, dimension in
-                guard let product, dimension >= 0 else { return nil }
-                let (result, overflow) = product.multipliedReportingOverflow(by: dimension)
-                return overflow ? nil : result
-            }
-            guard count == saved.values.count else {
+            guard saved.shapeCount == saved.values.count else {
                 throw LanguageModelError.file(stateIn, "shape \(saved.shape) does not hold \(saved.values.count) values")
             }
             guard saved.shape == languageModel.configuration.stateShape else {
@@ -97,7 +96,7 @@ struct LanguageModelPredictCommand: ParsableCommand {
             }
         }
         if let stateOut, let tensor = state?.floatTensorValue {
-            let data = Data(try Console.json(SavedState(shape: tensor.shape, values: tensor.scalars)).utf8)
+            let data = Data(try Console.json(LanguageModelStateFile(shape: tensor.shape, values: tensor.scalars)).utf8)
             // AtomicFile, not Foundation's `.atomic`: it follows symbolic links, writes FIFOs and devices
             // in place, refuses a directory and reports errors without Foundation's error text.
             try AtomicFile.write(to: URL(fileURLWithPath: stateOut)) { try $0.write(data) }

@@ -16,7 +16,8 @@ struct QAAskCommand: ParsableCommand {
         the model is loaded once and one line {"id": ..., "answers": [...]} is written per input, in \
         order, to --output or standard output. A bad line is reported on stderr with its line number, \
         written as {"id": ..., "line": N, "error": ...}, and the rest is still answered; the exit code \
-        is then 1.
+        is then 1. An existing --output file is replaced only when it is such a results file (or empty) \
+        unless --force.
 
         Over a collection: --index DB retrieves the best passages of a document index (hybrid when it \
         has vectors: its embedding model is loaded from the index; --passages N, default 5), reads \
@@ -45,6 +46,9 @@ struct QAAskCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Batch mode: write the JSONL results here instead of standard output.", valueName: "file"))
     var output: String?
 
+    @Flag(help: "Batch mode: replace an existing file at --output even when it is not an answers file nlu wrote.")
+    var force = false
+
     @Option(help: ArgumentHelp("Answer from the documents of this index (see nlu index).", valueName: "db"))
     var index: String?
 
@@ -59,15 +63,19 @@ struct QAAskCommand: ParsableCommand {
                 throw ValidationError("--index excludes --input, --context and --context-file")
             }
             guard let question, question.contains(where: { !$0.isWhitespace }) else { throw ValidationError("give --question") }
+            // --index prints its answers: an --output (or --force) would be silently ignored.
+            guard output == nil, !force else { throw ValidationError("--output and --force need --input (batch mode), not --index") }
             return
         }
         if input != nil {
             guard question == nil, context == nil, contextFile == nil else {
                 throw ValidationError("--input (batch mode) excludes --question, --context and --context-file")
             }
+            guard !force || output != nil else { throw ValidationError("--force applies to --output") }
             return
         }
         guard output == nil else { throw ValidationError("--output needs --input (batch mode)") }
+        guard !force else { throw ValidationError("--force applies to --output (batch mode)") }
         guard let question else { throw ValidationError("give --question (or --input FILE.jsonl for a batch)") }
         guard !question.allSatisfy(\.isWhitespace) else { throw ValidationError("--question is empty") }
         guard context == nil || contextFile == nil else { throw ValidationError("give --context or --context-file, not both") }
@@ -79,7 +87,12 @@ struct QAAskCommand: ParsableCommand {
             try answerFromIndex(at: index)
             return
         }
-        if let input, let output { try Console.checkOutput(output, inputs: [input, model]) }
+        if let input, let output {
+            try Console.checkOutput(output, inputs: [input, model])
+            // Before the model loads: a file nlu did not write (the user's notes) is never replaced unasked.
+            try QAAnswersFile.output.checkReplaceable(URL(fileURLWithPath: output), force: force,
+                                                      remedy: "choose another path, move it away, or pass --force to replace it")
+        }
         let answerer = try modelOptions.load()
         try reading.check(against: answerer)
         if let input {
