@@ -7,7 +7,12 @@ extension OutputPath {
     /// The check creates and removes an empty probe file there (`access(2)` does not see every
     /// refusal: immutable folders, some network file systems).
     /// - Throws: ``OutputPath/Error`` naming the output and the folder.
+    ///
+    /// A pipe, terminal or device already there (`/dev/stdout`, `/dev/fd/3` from a process substitution)
+    /// is written in place, not replaced, so its folder (`/dev`, `/proc/self/fd`) need not be writable.
     public static func checkFolderWritable(_ output: URL) throws {
+        var status = stat()
+        if stat(output.path, &status) == 0, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR { return }
         let folder = output.standardizedFileURL.deletingLastPathComponent()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {

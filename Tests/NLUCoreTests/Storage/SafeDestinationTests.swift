@@ -29,6 +29,27 @@ import Testing
         }
     }
 
+    /// The folder check probes by creating a file; a pipe or device at the output is written in place,
+    /// and its folder (/proc/self/fd for a process substitution, /dev for /dev/stdout) cannot take a
+    /// new file: such an output must pass, a missing or unwritable folder must not.
+    @Test func theOutputFolderCheckLetsPipesThroughAndRefusesWhatCannotBeWritten() throws {
+        #if os(Linux)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("pipe").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let descriptor = open(fifo, O_RDWR)  // O_RDWR: a FIFO opens at once on Linux
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        #expect(throws: Never.self) { try OutputPath.checkFolderWritable(URL(fileURLWithPath: "/proc/self/fd/\(descriptor)")) }
+        #expect(throws: OutputPath.Error.self) { try OutputPath.checkFolderWritable(URL(fileURLWithPath: "/proc/self/fd/new-file")) }
+        #endif
+        #expect(throws: OutputPath.Error.self) {
+            try OutputPath.checkFolderWritable(URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/out.json"))
+        }
+    }
+
     @Test func aFolderWithOtherFilesIsRefusedAndKept() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
