@@ -61,7 +61,7 @@ extension IntentDataset {
         // Patterns are compiled here, where the dataset's file is known, not first deep in training.
         for definition in entities {
             for value in definition.values {
-                for pattern in value.patterns where (try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive])) == nil {
+                for pattern in value.patterns where RegexEntityMatcher.compile(pattern) == nil {
                     throw IntentDatasetError.invalidEntity(file: file, entity: definition.name,
                                                            detail: "value '\(value.value)': pattern '\(pattern)' is not a valid ICU regular expression")
                 }

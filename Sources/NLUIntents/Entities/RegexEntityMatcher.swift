@@ -30,15 +30,20 @@ public struct RegexEntityMatcher: @unchecked Sendable {
         for definition in definitions {
             for value in definition.values {
                 for pattern in value.patterns {
-                    do {
-                        compiled.append((definition.name, try NSRegularExpression(pattern: pattern, options: [.caseInsensitive])))
-                    } catch {
+                    guard let regex = Self.compile(pattern) else {
                         throw EntityTaggerError.invalidPattern(entity: definition.name, pattern: pattern, reason: "not a valid ICU regular expression")
                     }
+                    compiled.append((definition.name, regex))
                 }
             }
         }
         patterns = compiled
+    }
+
+    /// `pattern` as the matcher compiles it (case-insensitive), or nil when ICU refuses it; datasets
+    /// check their patterns with it before training.
+    public static func compile(_ pattern: String) -> NSRegularExpression? {
+        try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
     }
 
     /// Whether there is no pattern.
@@ -86,16 +91,8 @@ public struct RegexEntityMatcher: @unchecked Sendable {
     /// The tokens lying wholly inside `range`, found by binary search (tokens are in text order and do
     /// not overlap): a linear filter per match made a text with many matches quadratic.
     static func tokens(of tokens: [WordTokenizer.Token], inside range: Range<String.Index>) -> Range<Int>? {
-        func firstIndex(where belongs: (WordTokenizer.Token) -> Bool) -> Int {
-            var low = 0, high = tokens.count
-            while low < high {
-                let middle = (low + high) / 2
-                if belongs(tokens[middle]) { high = middle } else { low = middle + 1 }
-            }
-            return low
-        }
-        let first = firstIndex { $0.range.lowerBound >= range.lowerBound }
-        let end = firstIndex { $0.range.upperBound > range.upperBound }
+        let first = tokens.partitioningIndex { $0.range.lowerBound >= range.lowerBound }
+        let end = tokens.partitioningIndex { $0.range.upperBound > range.upperBound }
         return first < end ? first..<end : nil
     }
 }

@@ -1,3 +1,5 @@
+import NLUText
+
 /// Offset conversions for exports that count in UTF-16 code units (Watson, LUIS: JavaScript and .NET
 /// strings) or UTF-8 bytes (CLU's `Utf8CodeUnit`) into the Unicode-scalar offsets NLUKit uses, and
 /// back for export.
@@ -76,11 +78,6 @@ struct ScalarOffsets {
 
     /// The index of the first element of `unitStarts` not below `offset` (`unitStarts.count` if none).
     private func firstStart(atLeast offset: Int) -> Int {
-        var low = 0, high = unitStarts.count
-        while low < high {
-            let middle = (low + high) / 2
-            if unitStarts[middle] < offset { low = middle + 1 } else { high = middle }
-        }
-        return low
+        unitStarts.partitioningIndex { $0 >= offset }
     }
 }
