@@ -89,6 +89,11 @@ public enum FeatureJSON {
         guard depth <= 16 else { throw Error.invalidValue(name, reason: "arrays nested deeper than 16 levels") }
         if let array = value as? [Any] {
             if depth == shape.count {
+                // A new axis only on the first descent: once a number has been read the shape is complete, and an
+                // array where numbers were (`[1, [2, 3]]`) would make a shape that does not hold the values.
+                guard values.isEmpty else {
+                    throw Error.invalidValue(name, reason: "an array where a number was expected at depth \(depth + 1)")
+                }
                 shape.append(array.count)
             } else if shape[depth] != array.count {
                 throw Error.invalidValue(name, reason: "rows of different lengths (\(shape[depth]) and \(array.count)) at depth \(depth + 1)")
