@@ -160,6 +160,15 @@ import Testing
         #expect(throws: FeatureJSON.Error.invalidValue("wordIDs", reason: "rows of different lengths (2 and 1) at depth 2")) {
             try FeatureJSON.provider(from: Data(#"{"wordIDs": [[1, 2], [3]]}"#.utf8), for: model.modelDescription)
         }
+        // Numbers and arrays mixed at one depth: a shape that would not hold the values (was a precondition trap).
+        for ragged in [#"[1, [2, 3]]"#, #"[[1], [[2]]]"#, #"[[1, 2], [3, [4, 5]]]"#] {
+            #expect(throws: FeatureJSON.Error.self) {
+                try FeatureJSON.provider(from: Data(#"{"wordIDs": \#(ragged)}"#.utf8), for: model.modelDescription)
+            }
+        }
+        #expect(throws: FeatureJSON.Error.invalidValue("wordIDs", reason: "an array where a number was expected at depth 2")) {
+            try FeatureJSON.provider(from: Data(#"{"wordIDs": [1, [2, 3]]}"#.utf8), for: model.modelDescription)
+        }
         #expect(throws: FeatureJSON.Error.invalidValue("wordIDs", reason: "1.5 is not a 32-bit whole number")) {
             try FeatureJSON.provider(from: Data(#"{"wordIDs": [[1.5]]}"#.utf8), for: model.modelDescription)
         }
@@ -189,5 +198,81 @@ extension BadInputTests {
         #expect(throws: ModelError.self) {
             try flexible.prediction(from: DictionaryFeatureProvider(["embeddings": .floatTensor(Tensor(shape: [0]))]))
         }
+    }
+}
+
+/// Layers whose output is larger than their inputs (broadcast batch axes, concatenation, gathers, widening products):
+/// a small file could ask for terabytes, or an element count past Int, and trap. Each is refused before allocating,
+/// naming the layer.
+extension BadInputTests {
+    private static func constant(_ name: String, shape: [Int64]) -> CoreML_Specification_NeuralNetworkLayer {
+        var layer = CoreML_Specification_NeuralNetworkLayer()
+        layer.name = name
+        layer.output = [name]
+        layer.loadConstantNd.shape = shape.map(UInt64.init)
+        layer.loadConstantNd.data.floatValue = [Float](repeating: 1, count: Int(shape.reduce(1, *)))
+        return layer
+    }
+
+    /// The ND fixture with `layers` appended, run on its own inputs.
+    private func runNDFixture(appending layers: [CoreML_Specification_NeuralNetworkLayer]) throws {
+        var spec = try CoreML_Specification_Model(serializedBytes: try Data(contentsOf: CoreMLFixtures.url("nd_layers")))
+        spec.neuralNetwork.layers += layers
+        let model = try CoreMLModel(data: try spec.serializedData())
+        _ = try model.prediction(from: DictionaryFeatureProvider([
+            "a": .floatTensor(Tensor(shape: [2, 3, 4], repeating: 1)), "indices": .floatTensor(Tensor([0, 1])),
+            "target": .floatTensor(Tensor(shape: [4, 6])),
+        ]))
+    }
+
+    private func expectRefusal(_ layer: String, _ kind: String, _ layers: [CoreML_Specification_NeuralNetworkLayer]) {
+        do {
+            try runNDFixture(appending: layers)
+            Issue.record("layer '\(layer)' ran")
+        } catch let CoreMLError.layerFailed(name, failedKind, reason) {
+            #expect(name == layer && failedKind == kind)
+            #expect(reason.contains("would hold more than 268435456 values"), "\(reason)")
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
+    @Test func batchAxesThatBroadcastIntoTooManyProductsAreRefused() {
+        // [2^15, 1, 1, 1] · [1, 2^15, 1, 1]: 2^30 one-by-one products (was a 4 GiB blob and 8 GiB of indices).
+        var multiply = CoreML_Specification_NeuralNetworkLayer()
+        multiply.name = "outer"
+        multiply.input = ["column", "row"]
+        multiply.output = ["outer"]
+        multiply.batchedMatmul = .init()
+        expectRefusal("outer", "batchedMatmul", [Self.constant("column", shape: [1 << 15, 1, 1, 1]),
+                                                 Self.constant("row", shape: [1, 1 << 15, 1, 1]), multiply])
+    }
+
+    @Test func concatenatingABlobWithItselfPastTheLimitIsRefused() {
+        // 2^20 values listed 300 times.
+        var square = CoreML_Specification_NeuralNetworkLayer()
+        square.name = "square"
+        square.input = ["column", "row"]
+        square.output = ["square"]
+        square.addBroadcastable = .init()
+        var concat = CoreML_Specification_NeuralNetworkLayer()
+        concat.name = "repeat"
+        concat.input = [String](repeating: "square", count: 300)
+        concat.output = ["repeated"]
+        concat.concatNd.axis = 0
+        expectRefusal("repeat", "concatND", [Self.constant("column", shape: [1 << 10, 1]), Self.constant("row", shape: [1, 1 << 10]),
+                                             square, concat])
+    }
+
+    @Test func gatheringPastTheLimitIsRefused() {
+        // Rows of 2^15 values gathered 2^14 times: 2^29 values.
+        var indices = Self.constant("picks", shape: [1 << 14])
+        indices.loadConstantNd.data.floatValue = [Float](repeating: 0, count: 1 << 14)
+        var gather = CoreML_Specification_NeuralNetworkLayer()
+        gather.name = "pick"
+        gather.input = ["table", "picks"]
+        gather.output = ["picked"]
+        gather.gather.axis = 0
+        expectRefusal("pick", "gather", [Self.constant("table", shape: [1, 1 << 15]), indices, gather])
     }
 }

@@ -22,6 +22,7 @@ enum DenseLayers {
             } else {
                 throw fail("input has shape \(x.shape), expected \(inputs) input channels")
             }
+            try Shapes.checkOutput(shape, fail: fail)
             return Blob(shape: shape, values: product.apply(x.values, rows: x.count / inputs))
         }
     }
@@ -131,7 +132,7 @@ enum DenseLayers {
                 throw fail("indices have shape \(ids.shape), expected \(nd ? "[..., 1]" : "[Seq, Batch, 1, 1, 1]")")
             }
             var values = [Float]()
-            values.reserveCapacity(ids.count * dimension)
+            values.reserveCapacity(try Shapes.checkOutput(shape, fail: fail))
             for id in ids.values {
                 guard id >= 0, id < Float(vocabularySize), id.rounded() == id else {
                     throw fail("index \(id) is not a whole number in 0..<\(vocabularySize)")

@@ -128,6 +128,9 @@ enum RecurrentLayers {
                 throw fail("input has shape \(x.shape), expected [Seq, Batch, \(inputSize), 1, 1]")
             }
             let steps = x.shape[0], batch = x.shape[1]
+            // Every step's gates are projected at once: the largest arrays the layer makes.
+            for direction in directions { try Shapes.checkOutput([steps, batch, direction.gates * direction.hidden], fail: fail) }
+            try Shapes.checkOutput([steps, batch, directions[0].hidden * directions.count], fail: fail)
             var sequences = [[Float]](), finals = [[Float]]()
             for (index, direction) in directions.enumerated() {
                 var states = [[Float]]()

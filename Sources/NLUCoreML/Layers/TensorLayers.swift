@@ -18,7 +18,9 @@ enum TensorLayers {
             let width = product.outputs
             return context.unary { x, fail in
                 guard x.shape.last == inner else { throw fail("input has shape \(x.shape), expected last dimension \(inner)") }
-                return Blob(shape: Array(x.shape.dropLast()) + [width], values: product.apply(x.values, rows: x.count / inner))
+                let shape = Array(x.shape.dropLast()) + [width]
+                try Shapes.checkOutput(shape, fail: fail)
+                return Blob(shape: shape, values: product.apply(x.values, rows: x.count / inner))
             }
         }
         try context.expect(inputs: 2...2, outputs: 1...1)
@@ -34,6 +36,8 @@ enum TensorLayers {
         guard k == kb, let batchShape = Shapes.broadcast(Array(a.shape.dropLast(2)), Array(b.shape.dropLast(2))) else {
             throw fail("cannot multiply shapes \(a.shape) and \(b.shape)")
         }
+        // Broadcast batch axes multiply: [N, 1, ...] by [1, N, ...] makes N² products.
+        try Shapes.checkOutput(batchShape + [m, n], fail: fail)
         let batches = batchShape.reduce(1, *)
         let aIndex = Shapes.broadcastIndices(from: Array(a.shape.dropLast(2)), to: batchShape)
         let bIndex = Shapes.broadcastIndices(from: Array(b.shape.dropLast(2)), to: batchShape)
@@ -244,12 +248,12 @@ enum TensorLayers {
                 guard index >= -size, index < size else { throw fail("index \(value) is out of range for dimension \(size)") }
                 return index < 0 ? index + size : index
             }
-            var ranges = x.shape.map { Array(0..<$0) }
-            ranges[resolved] = picked
-            let gathered = gatherProduct(x, ranges)
             // The indices' own shape replaces the gathered axis.
             let shape = Array(x.shape[..<resolved]) + indices.shape + Array(x.shape[(resolved + 1)...])
-            return [gathered.reshaped(shape)]
+            try Shapes.checkOutput(shape, fail: fail)
+            var ranges = x.shape.map { Array(0..<$0) }
+            ranges[resolved] = picked
+            return [gatherProduct(x, ranges).reshaped(shape)]
         }
     }
 

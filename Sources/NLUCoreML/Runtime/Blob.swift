@@ -80,15 +80,31 @@ enum Shapes {
         return positions
     }
 
+    /// The most values one blob may hold (1 GiB of floats), far above any converted encoder's activations (BERT-large's
+    /// attention scores over 512 tokens hold 2^22): a file whose layers multiply sizes (a blob concatenated with itself
+    /// layer after layer, batch axes that broadcast against each other, a chain of widening products) fails naming the
+    /// layer instead of allocating without bound.
+    static let maximumCount = 1 << 28
+
     /// The element count of `shape` read from a file, or `nil` when a dimension is negative or the count exceeds
     /// `limit` (checked step by step, so hostile sizes cannot overflow).
-    static func checkedCount(_ shape: [Int], limit: Int = 1 << 28) -> Int? {
+    static func checkedCount(_ shape: [Int], limit: Int = maximumCount) -> Int? {
         var count = 1
         for dimension in shape {
             guard dimension >= 0 else { return nil }
             let (product, overflow) = count.multipliedReportingOverflow(by: dimension)
             guard !overflow, product <= limit else { return nil }
             count = product
+        }
+        return count
+    }
+
+    /// The element count of the blob of `shape` a layer is about to make, checked before anything is allocated.
+    /// - Throws: `fail`'s error when it would hold more than ``maximumCount`` values.
+    @discardableResult
+    static func checkOutput(_ shape: [Int], fail: (String) -> CoreMLError) throws -> Int {
+        guard let count = checkedCount(shape) else {
+            throw fail("its output of shape \(shape) would hold more than \(maximumCount) values")
         }
         return count
     }

@@ -27,6 +27,7 @@ enum Elementwise {
         guard var result = inputs.first else { throw fail("no inputs") }
         for next in inputs.dropFirst() {
             guard let combined = binary(result, next, operation) else {
+                if let shape = Shapes.broadcast(result.shape, next.shape) { try Shapes.checkOutput(shape, fail: fail) }
                 throw fail("shapes \(result.shape) and \(next.shape) do not broadcast")
             }
             result = combined
@@ -71,9 +72,10 @@ enum Elementwise {
             }
         }
         shape[axis] = inputs.reduce(0) { $0 + $1.shape[axis] }
+        let count = try Shapes.checkOutput(shape, fail: fail)
         let outer = shape[..<axis].reduce(1, *)
         var values = [Float]()
-        values.reserveCapacity(shape.reduce(1, *))
+        values.reserveCapacity(count)
         for o in 0..<outer {
             for input in inputs {
                 let chunk = input.shape[axis...].reduce(1, *)

@@ -68,6 +68,7 @@ struct NeuralNetworkRunner: Sendable {
             blobs[input.feature.name] = blob
             givenShapes[input.feature.name] = value.floatTensorValue?.shape ?? value.int32TensorValue?.shape ?? [1]
         }
+        var heldValues = blobs.values.reduce(0) { $0 + $1.count }
         for layer in layers {
             var arguments = [Blob?]()
             for (index, name) in layer.inputs.enumerated() {
@@ -83,7 +84,15 @@ struct NeuralNetworkRunner: Sendable {
             for (name, result) in zip(layer.outputs, results) {
                 // Kernels work on non-empty buffers: no empty blob reaches a layer.
                 guard result.count > 0 else { throw layer.failure("output '\(name)' would be empty (shape \(result.shape))") }
+                heldValues += result.count - (blobs[name]?.count ?? 0)
                 blobs[name] = result
+            }
+            // Every blob is kept to the end (any later layer may read it), so their sum is bounded, not only each one:
+            // a thousand layers of 2^28 values each would otherwise exhaust the memory one layer at a time.
+            do {
+                try InputLimits.checkMemory(elements: heldValues, what: "the values the layers have made so far")
+            } catch let error as OutOfRangeError {
+                throw layer.failure(error.description)
             }
         }
         var features = [String: FeatureValue]()
