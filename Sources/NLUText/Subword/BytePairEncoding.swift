@@ -70,20 +70,43 @@ public struct BytePairEncoding: Sendable {
                 previousUnknown = true
             }
         }
-        // Merge the best-ranked adjacent pair (leftmost among equal ranks) until none is listed:
-        // the order in which the Rust implementation's priority queue merges.
-        while symbols.count > 1 {
-            var best: (position: Int, rank: Int32, id: Int32)?
-            for position in 0..<(symbols.count - 1) {
-                if let merge = merges[Self.pairKey(symbols[position].id, symbols[position + 1].id)],
-                   best.map({ merge.rank < $0.rank }) ?? true {
-                    best = (position, merge.rank, merge.id)
-                }
+        return merged(symbols)
+    }
+
+    /// `symbols` with the best-ranked adjacent pair (leftmost among equal ranks) merged until none is listed, in the
+    /// order the Rust implementation's priority queue merges them (`Word::merge_all`): the symbols form a linked list,
+    /// each merge pushes the two pairs it creates, and a queued pair whose symbols have changed since is skipped.
+    private func merged(_ symbols: [(id: Int32, range: Range<Int>)]) -> [(id: Int32, range: Range<Int>)] {
+        guard symbols.count > 1 else { return symbols }
+        var ids = symbols.map(\.id)
+        var ends = symbols.map(\.range.upperBound)
+        var alive = [Bool](repeating: true, count: symbols.count)
+        var previous = Array(-1..<(symbols.count - 1))
+        var next = Array(1...symbols.count)   // symbols.count: none
+        var queue = MergeQueue(capacity: symbols.count)
+        for position in 0..<(symbols.count - 1) {
+            if let merge = merges[Self.pairKey(ids[position], ids[position + 1])] {
+                queue.push(.init(position: position, rank: merge.rank, id: merge.id))
             }
-            guard let best else { break }
-            let right = symbols.remove(at: best.position + 1)
-            symbols[best.position] = (best.id, symbols[best.position].range.lowerBound..<right.range.upperBound)
         }
-        return symbols
+        while let top = queue.pop() {
+            let position = top.position
+            guard alive[position], next[position] < symbols.count else { continue }
+            let right = next[position]
+            // A pair queued before one of its symbols changed: Rust compares the merged id only.
+            guard let merge = merges[Self.pairKey(ids[position], ids[right])], merge.id == top.id else { continue }
+            ids[position] = top.id
+            ends[position] = ends[right]
+            alive[right] = false
+            next[position] = next[right]
+            if next[right] < symbols.count { previous[next[right]] = position }
+            if previous[position] >= 0, let merge = merges[Self.pairKey(ids[previous[position]], ids[position])] {
+                queue.push(.init(position: previous[position], rank: merge.rank, id: merge.id))
+            }
+            if next[position] < symbols.count, let merge = merges[Self.pairKey(ids[position], ids[next[position]])] {
+                queue.push(.init(position: position, rank: merge.rank, id: merge.id))
+            }
+        }
+        return symbols.indices.filter { alive[$0] }.map { (ids[$0], symbols[$0].range.lowerBound..<ends[$0]) }
     }
 }
