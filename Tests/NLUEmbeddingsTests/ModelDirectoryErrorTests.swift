@@ -52,6 +52,15 @@ import Testing
         #expect(error?.description.contains("unsupported pooling_mode \"median\"") == true)
     }
 
+    @Test func poolingModeListedTwiceIsNamed() throws {
+        // Each listed mode widens every embedding by the hidden size: repeats were accepted without bound.
+        let modes = [String](repeating: #""mean""#, count: 1000).joined(separator: ", ")
+        let directory = try EmbeddingFixtures.variant(["1_Pooling/config.json": #"{"pooling_mode": [\#(modes)]}"#])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let error = #expect(throws: SentenceEmbedderError.self) { try SentenceEmbedder(modelDirectory: directory) }
+        #expect(error?.description.contains("field 'pooling_mode' lists \"mean\" more than once") == true)
+    }
+
     @Test func denseWeightsOfAnotherShapeNameTheTensor() throws {
         let directory = try EmbeddingFixtures.variant([
             "2_Dense/config.json": #"{"in_features": 32, "out_features": 20, "bias": true, "activation_function": "torch.nn.modules.activation.Tanh"}"#,

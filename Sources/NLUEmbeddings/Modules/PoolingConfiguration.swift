@@ -53,6 +53,12 @@ public struct PoolingConfiguration: Sendable, Equatable {
                 return mode
             }
             if modes.isEmpty { throw invalid("field 'pooling_mode' lists no mode") }
+            // Each mode adds a hidden-size block to every embedding: a list repeating one mode 10^5 times made
+            // embeddings of 10^5 × hidden floats (gigabytes per batch) from a file of a few hundred kilobytes.
+            var seen = Set<PoolingMode>()
+            if let repeated = modes.first(where: { !seen.insert($0).inserted }) {
+                throw invalid("field 'pooling_mode' lists \"\(repeated.rawValue)\" more than once")
+            }
         } else {
             modes = try PoolingMode.legacyKeys.compactMap { key, mode in
                 guard let flag = object[key] else { return nil }
