@@ -59,6 +59,19 @@ import Testing
         }
     }
 
+    /// A negative `layer_norm_eps` made NaN hidden states and one past Float's range made every hidden state its bias,
+    /// both without an error.
+    @Test func layerNormEpsilonOutsideZeroToOneIsNamed() {
+        for value in ["-10", "-1e-12", "1e39", "2"] {
+            #expect(throws: BertConfigurationError.self, "\(value)") {
+                try JSONDecoder().decode(BertConfiguration.self, from: Data(#"{"model_type": "bert", "layer_norm_eps": \#(value)}"#.utf8))
+            }
+        }
+        #expect(throws: BertConfigurationError.unsupportedValue(field: "layer_norm_eps", value: "-10.0", supported: "a number from 0 to 1")) {
+            try JSONDecoder().decode(BertConfiguration.self, from: Data(#"{"model_type": "roberta", "layer_norm_eps": -10}"#.utf8))
+        }
+    }
+
     @Test func checkpointWithoutModelTypeUsesArchitectures() throws {
         let directory = try QAFixtures.temporaryCopy(of: "bert-tiny")
         defer { QAFixtures.remove(directory) }

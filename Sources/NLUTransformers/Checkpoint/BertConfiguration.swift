@@ -205,6 +205,12 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
                     supported: "at least \(MPNetPositions.bucketCount), the buckets MPNet's attention bias uses")
             }
         }
+        // Normalization divides by sqrt(variance + epsilon): a negative epsilon makes NaN embeddings and one past
+        // Float's range (1e39) makes every embedding the bias alone, both without an error.
+        guard layerNormEpsilon.isFinite, (0...1).contains(layerNormEpsilon) else {
+            throw BertConfigurationError.unsupportedValue(field: "layer_norm_eps", value: String(layerNormEpsilon),
+                                                          supported: "a number from 0 to 1")
+        }
         if hiddenSize % attentionHeadCount != 0 {
             throw BertConfigurationError.unsupportedValue(
                 field: "hidden size", value: String(hiddenSize),
