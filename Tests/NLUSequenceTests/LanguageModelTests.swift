@@ -187,6 +187,22 @@ import Testing
         #expect(result.tokens == expected)
     }
 
+    @Test func temperatureTooSmallToInvertIsGreedy() throws {
+        // 1 / 1e-40 overflows Float: the best token's weight was 0 × infinity = NaN, and any token could come out.
+        let (model, _) = try Self.load("lstm-1")
+        let greedy = try model.generate(prompt: "the", options: .init(maxTokens: 6, temperature: 0))
+        for temperature: Float in [1e-40, .leastNonzeroMagnitude] {
+            #expect(try model.generate(prompt: "the", options: .init(maxTokens: 6, temperature: temperature)).tokens == greedy.tokens)
+        }
+    }
+
+    @Test func maxTokensBeyondTheLimitIsRefusedBeforeGenerating() throws {
+        let (model, _) = try Self.load("lstm-1")
+        #expect(throws: LanguageModelError.invalidOption("maxTokens", "must be between 0 and 1000000, got 1000000000000")) {
+            try model.generate(prompt: "the", options: .init(maxTokens: 1_000_000_000_000))
+        }
+    }
+
     @Test func promptOfOnlyUnknownWordsIsAnError() throws {
         let (model, _) = try Self.load("lstm-1")
         #expect(throws: LanguageModelError.unknownPrompt("zebra quokka")) {

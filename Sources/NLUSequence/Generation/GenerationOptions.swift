@@ -31,10 +31,17 @@ public struct GenerationOptions: Sendable, Equatable {
         self.allowUnknown = allowUnknown
     }
 
+    /// The most tokens one call may generate: the generated tokens and text are kept for the result, so an
+    /// unbounded count (`--max-tokens 1000000000000`) grew without end while it streamed.
+    public static let maxTokensRange = 0...1_000_000
+
     /// Checks the ranges.
     /// - Throws: ``LanguageModelError/invalidOption(_:_:)`` naming the option.
     public func validate() throws {
-        guard maxTokens >= 0 else { throw LanguageModelError.invalidOption("maxTokens", "must not be negative, got \(maxTokens)") }
+        guard Self.maxTokensRange.contains(maxTokens) else {
+            throw LanguageModelError.invalidOption(
+                "maxTokens", "must be between \(Self.maxTokensRange.lowerBound) and \(Self.maxTokensRange.upperBound), got \(maxTokens)")
+        }
         guard temperature >= 0, temperature.isFinite else {
             throw LanguageModelError.invalidOption("temperature", "must be 0 (greedy) or positive, got \(temperature)")
         }

@@ -21,10 +21,12 @@ public struct TokenSampler: Sendable {
         guard let best = candidates.max(by: { logits[$0] < logits[$1] || (logits[$0] == logits[$1] && $0 > $1) }) else {
             return 0
         }
-        if options.temperature == 0 { return best }
+        // A temperature so small that 1 / temperature overflows (below about 3e-39) is greedy too: the best logit's
+        // 0 × infinity made its weight NaN, and a token of weight 0 was drawn. An infinite best logit is the choice.
+        let scale = 1 / options.temperature
+        if options.temperature == 0 || !scale.isFinite || !logits[best].isFinite { return best }
 
         // Softmax of logits / temperature over the candidates, most probable first.
-        let scale = 1 / options.temperature
         var ranked = candidates.map { (index: $0, weight: Double(expf((logits[$0] - logits[best]) * scale))) }
         ranked.sort { $0.weight > $1.weight || ($0.weight == $1.weight && $0.index < $1.index) }
         if let topK = options.topK, ranked.count > topK { ranked.removeLast(ranked.count - topK) }
