@@ -205,13 +205,22 @@ extension BadInputTests {
 /// a small file could ask for terabytes, or an element count past Int, and trap. Each is refused before allocating,
 /// naming the layer.
 extension BadInputTests {
-    private static func constant(_ name: String, shape: [Int64]) -> CoreML_Specification_NeuralNetworkLayer {
+    /// A layer named `name` whose one output is also called `name`.
+    private static func layer(_ name: String, reading inputs: [String] = [],
+                              _ configure: (inout CoreML_Specification_NeuralNetworkLayer) -> Void) -> CoreML_Specification_NeuralNetworkLayer {
         var layer = CoreML_Specification_NeuralNetworkLayer()
         layer.name = name
+        layer.input = inputs
         layer.output = [name]
-        layer.loadConstantNd.shape = shape.map(UInt64.init)
-        layer.loadConstantNd.data.floatValue = [Float](repeating: 1, count: Int(shape.reduce(1, *)))
+        configure(&layer)
         return layer
+    }
+
+    private static func constant(_ name: String, shape: [Int64], value: Float = 1) -> CoreML_Specification_NeuralNetworkLayer {
+        layer(name) {
+            $0.loadConstantNd.shape = shape.map(UInt64.init)
+            $0.loadConstantNd.data.floatValue = [Float](repeating: value, count: Int(shape.reduce(1, *)))
+        }
     }
 
     /// The ND fixture with `layers` appended, run on its own inputs.
@@ -239,40 +248,21 @@ extension BadInputTests {
 
     @Test func batchAxesThatBroadcastIntoTooManyProductsAreRefused() {
         // [2^15, 1, 1, 1] · [1, 2^15, 1, 1]: 2^30 one-by-one products (was a 4 GiB blob and 8 GiB of indices).
-        var multiply = CoreML_Specification_NeuralNetworkLayer()
-        multiply.name = "outer"
-        multiply.input = ["column", "row"]
-        multiply.output = ["outer"]
-        multiply.batchedMatmul = .init()
         expectRefusal("outer", "batchedMatmul", [Self.constant("column", shape: [1 << 15, 1, 1, 1]),
-                                                 Self.constant("row", shape: [1, 1 << 15, 1, 1]), multiply])
+                                                 Self.constant("row", shape: [1, 1 << 15, 1, 1]),
+                                                 Self.layer("outer", reading: ["column", "row"]) { $0.batchedMatmul = .init() }])
     }
 
     @Test func concatenatingABlobWithItselfPastTheLimitIsRefused() {
         // 2^20 values listed 300 times.
-        var square = CoreML_Specification_NeuralNetworkLayer()
-        square.name = "square"
-        square.input = ["column", "row"]
-        square.output = ["square"]
-        square.addBroadcastable = .init()
-        var concat = CoreML_Specification_NeuralNetworkLayer()
-        concat.name = "repeat"
-        concat.input = [String](repeating: "square", count: 300)
-        concat.output = ["repeated"]
-        concat.concatNd.axis = 0
         expectRefusal("repeat", "concatND", [Self.constant("column", shape: [1 << 10, 1]), Self.constant("row", shape: [1, 1 << 10]),
-                                             square, concat])
+                                             Self.layer("square", reading: ["column", "row"]) { $0.addBroadcastable = .init() },
+                                             Self.layer("repeat", reading: [String](repeating: "square", count: 300)) { $0.concatNd.axis = 0 }])
     }
 
     @Test func gatheringPastTheLimitIsRefused() {
         // Rows of 2^15 values gathered 2^14 times: 2^29 values.
-        var indices = Self.constant("picks", shape: [1 << 14])
-        indices.loadConstantNd.data.floatValue = [Float](repeating: 0, count: 1 << 14)
-        var gather = CoreML_Specification_NeuralNetworkLayer()
-        gather.name = "pick"
-        gather.input = ["table", "picks"]
-        gather.output = ["picked"]
-        gather.gather.axis = 0
-        expectRefusal("pick", "gather", [Self.constant("table", shape: [1, 1 << 15]), indices, gather])
+        expectRefusal("pick", "gather", [Self.constant("table", shape: [1, 1 << 15]), Self.constant("picks", shape: [1 << 14], value: 0),
+                                         Self.layer("pick", reading: ["table", "picks"]) { $0.gather.axis = 0 }])
     }
 }
