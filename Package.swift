@@ -170,7 +170,8 @@ let package = Package(
         .testTarget(name: "NLUSearchPostgresTests", dependencies: ["NLUSearchPostgres", "NLUSearch", "NLUCore"]),
         .testTarget(name: "NLUCoreMLTests", dependencies: ["NLUCoreML", "NLUFuzzSupport"]),
         .testTarget(name: "NLUServerTests", dependencies: ["NLUServer", "NLUBuiltins", "NLUIntents", "NLUEmbeddings", "NLUFuzzSupport", "NLUTestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["nlu", "NLUFuzzSupport"]),
+        // GRDB: to damage an index file the way a hand edit or a bad disk would, then run nlu on it.
+        .testTarget(name: "CLITests", dependencies: ["nlu", "NLUFuzzSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -58,12 +58,32 @@ public enum EmbedderLoading {
     /// creation, or `model` when given (which must be the same model) — or with none when
     /// `needsEmbedder` is false (keyword search, info, delete: no model is loaded). `readOnly` opens
     /// it for reading only (search, info, QA), which also works on a read-only folder or mount.
+    /// The file is opened once: the model is read from it, loaded, then attached
+    /// (``DocumentIndex/withEmbedder(_:)``).
     public static func openIndex(at url: URL, model: String? = nil, needsEmbedder: Bool, readOnly: Bool = false) throws -> DocumentIndex {
         let plain = try DocumentIndex(at: url, readOnly: readOnly)
-        guard needsEmbedder, plain.model != nil else { return plain }
-        guard let source = model ?? plain.modelSource else {
-            throw SearchError.embedderRequired("\(url.path): the index records no model location; give --model")
+        guard let embedder = try recordedEmbedder(for: plain, model: model, needsEmbedder: needsEmbedder) else { return plain }
+        return try plain.withEmbedder(embedder)
+    }
+
+    /// The embedder to open `index` (opened without one) with: loaded from `model` when given, else
+    /// from the location the index records; nil when `needsEmbedder` is false or the index is
+    /// keyword-only. Either backend: attach it with its `withEmbedder`.
+    ///
+    /// - Throws: ``SearchError/embedderRequired(_:)`` when no `model` is given and the index records
+    ///   no location or its model does not load from there (moved or removed), or the loading error
+    ///   of `model`.
+    public static func recordedEmbedder(for index: any SearchableIndex, model: String?, needsEmbedder: Bool) throws -> (any TextEmbedder)? {
+        guard needsEmbedder, index.model != nil else { return nil }
+        if let model { return try load(model) }
+        guard let source = index.modelSource else {
+            throw SearchError.embedderRequired("\(index.location): the index records no model location; give --model")
         }
-        return try DocumentIndex(at: url, embedder: try load(source), readOnly: readOnly)
+        do {
+            return try load(source)
+        } catch {
+            // The model's folder may have been moved or renamed since: the same files load from anywhere.
+            throw SearchError.embedderRequired("\(index.location): the model recorded at its creation does not load from there: \(error); give --model with where it is now")
+        }
     }
 }

@@ -1,10 +1,14 @@
 import Foundation
+import NLUCore
 import NLUEmbeddings
 import NLUSearch
 
 /// A sentence-transformers model (``SentenceEmbedder``) as a ``TextEmbedder`` for a
-/// ``DocumentIndex``: its identity is the directory's name, the embedding dimension and a
-/// fingerprint of the model's files, so an index refuses a different model under the same name.
+/// ``DocumentIndex``: its identity is the model's name (for display), the embedding dimension and
+/// a fingerprint of the model's files. The fingerprint and the dimension say which model it is
+/// (``isSameModel(as:)``): an index accepts the same files under any folder name or path (a
+/// renamed copy, another snapshot of the Hugging Face cache with the same files) and refuses a
+/// different model under the same name.
 ///
 ///     let embedder = try SentenceIndexEmbedder(modelDirectory: URL(fileURLWithPath: "all-MiniLM-L6-v2"))
 ///     let index = try DocumentIndex.create(at: url, embedder: embedder, modelSource: "all-MiniLM-L6-v2")
@@ -22,8 +26,20 @@ public struct SentenceIndexEmbedder: TextEmbedder {
         try embedder.embed(texts, options: EmbeddingOptions())
     }
 
-    /// The directory's name; a directory called `model` (as Python packages ship models) takes its parent's.
+    /// The same dimension and fingerprint (``fingerprint(of:)``): the same files, wherever they are.
+    /// The name is not compared: it is where the files were when the index was made (a folder that
+    /// may be renamed or moved), and an index made before the Hub id was recorded as the name holds a
+    /// snapshot's commit hash there. The fingerprint is never that of another kind of embedder (the
+    /// hashing embedder's revision is "1"), so this accepts no other kind.
+    public func isSameModel(as recorded: EmbedderIdentity) -> Bool {
+        recorded.dimension == identity.dimension && recorded.revision == identity.revision
+    }
+
+    /// The model's name: the Hub id of a snapshot in the Hugging Face cache
+    /// (`models--ORG--NAME/snapshots/COMMIT` is `ORG/NAME`), else the directory's name; a directory
+    /// called `model` (as Python packages ship models) takes its parent's.
     static func name(of directory: URL) -> String {
+        if let repository = HubModelID.repository(ofSnapshot: directory) { return repository }
         let url = directory.standardizedFileURL
         return url.lastPathComponent == "model" ? url.deletingLastPathComponent().lastPathComponent : url.lastPathComponent
     }

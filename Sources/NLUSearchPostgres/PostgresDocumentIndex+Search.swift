@@ -7,23 +7,41 @@ extension PostgresDocumentIndex {
     public func search(_ query: String, embedding: [Float]? = nil, options: SearchOptions = .init()) throws -> [SearchResult] {
         try options.validate()
         guard query.contains(where: { !$0.isWhitespace }) else { throw SearchError.invalidArgument("the query is empty") }
+        let found: [SearchResult]
         switch options.mode {
         case .keyword:
-            return try keywordResults(query, limit: options.k, filter: options.filter)
+            found = try keywordResults(query, limit: options.k, filter: options.filter)
         case .vector:
-            return try vectorResults(try queryVector(query, embedding), limit: options.k, filter: options.filter)
+            found = try vectorResults(try queryVector(query, embedding), limit: options.k, filter: options.filter)
         case .hybrid:
             let depth = max(options.k, options.fusion.candidateDepth)
             let vector = try queryVector(query, embedding)
             let keyword = try keywordResults(query, limit: depth, filter: options.filter)
             let semantic = try vectorResults(vector, limit: depth, filter: options.filter)
-            return HybridFusion.fuse(keyword: keyword, vector: semantic, options: options,
-                                     key: { ChunkKey(documentID: $0.documentID, position: $0.chunk) }, score: \.score) { result, score in
+            found = HybridFusion.fuse(keyword: keyword, vector: semantic, options: options,
+                                      key: { ChunkKey(documentID: $0.documentID, position: $0.chunk) }, score: \.score) { result, score in
                 var fused = result
                 fused.score = score
                 return fused
             }
         }
+        try checkOffsets(of: found)
+        return found
+    }
+
+    /// Checks each result's chunk row against its document (``SearchResult/checkOffsets(documentLength:index:)``),
+    /// the documents' lengths read in one statement (PostgreSQL's `length` counts Unicode scalars;
+    /// its text holds no NUL).
+    func checkOffsets(of results: [SearchResult]) throws {
+        guard !results.isEmpty else { return }
+        let ids = Array(Set(results.map(\.documentID)))
+        var lengths: [String: Int] = [:]
+        for row in try session.query("SELECT id, length(text) FROM \(schema).documents WHERE id = ANY($1)",
+                                     [PostgresData(array: ids.map { PostgresData(string: $0) }, elementType: .text)]) {
+            let (id, length) = try row.decode((String, Int).self)
+            lengths[id] = length
+        }
+        for result in results { try result.checkOffsets(documentLength: lengths[result.documentID] ?? 0, index: location) }
     }
 
     public func embedQueries(_ queries: [String]) throws -> [[Float]] {
@@ -91,7 +109,7 @@ extension PostgresDocumentIndex {
     func vectorResults(_ query: [Float], limit: Int, filter: [String: String]) throws -> [SearchResult] {
         // A zero query vector has no direction (pgvector's cosine distance to it is NaN): no vector
         // hits, as in the SQLite backend.
-        guard query.contains(where: { $0 != 0 }) else { return [] }
+        guard !VectorMatrix.isZero(query) else { return [] }
         let unitQuery = VectorMatrix.normalized(query)
         // pgvector's float sums (dot product and two norms) then a division: a few d·u at most.
         let beta = 4 * Double(unitQuery.count + 2) / Double(1 << 24) + 1e-6
@@ -115,7 +133,7 @@ extension PostgresDocumentIndex {
             for row in rows {
                 let (id, position, distance, vectorText, start, end, text) = try row.decode((String, Int, Double?, String, Int, Int, String).self)
                 guard let vector = Self.parseVector(vectorText), vector.count == unitQuery.count else {
-                    throw SearchError.notAnIndex(path: location, reason: "chunk \(position) of \"\(id)\" has no vector of \(unitQuery.count) numbers")
+                    throw SearchError.damaged(path: location, reason: "chunk \(position) of \"\(id)\" has no vector of \(unitQuery.count) numbers")
                 }
                 let unit = VectorMatrix.normalized(vector)
                 var dot = 0.0

@@ -113,7 +113,7 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
         try self.init(session: try PostgresSession(location: try PostgresLocation(url: url)), embedder: embedder)
     }
 
-    private init(session: PostgresSession, embedder: (any TextEmbedder)?) throws {
+    private convenience init(session: PostgresSession, embedder: (any TextEmbedder)?) throws {
         let location = session.location
         let schema = "\"\(location.schema)\""
         guard try Self.exists(session, schema: location.schema) else {
@@ -145,19 +145,32 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
         if version < Self.latestSchemaVersion {
             version = try Self.upgradeIfOlder(session, schema: schema)
         }
-        if let embedder {
-            guard let model else {
-                throw SearchError.invalidArgument("\(location): the index is keyword-only (created without a model); it takes no embedder")
-            }
-            guard model == embedder.identity else { throw SearchError.modelMismatch(path: location.description, index: model, given: embedder.identity) }
-        }
+        try embedder?.checkSameModel(as: model, index: location.description)
+        self.init(session: session, schema: schema, model: model, modelSource: values["model_source"], chunking: chunking,
+                  usesHNSW: values["vector_index"] == "hnsw", schemaVersion: version, embedder: embedder)
+    }
+
+    /// This index with `embedder`, on the same connection: for a tool that opens an index without
+    /// one, reads which model it records (``model``, ``modelSource``), then loads that model,
+    /// without connecting and reading the settings a second time.
+    ///
+    /// - Throws: ``SearchError/modelMismatch(path:index:given:)``, or ``SearchError/invalidArgument(_:)``
+    ///   for a keyword-only index.
+    public func withEmbedder(_ embedder: any TextEmbedder) throws -> PostgresDocumentIndex {
+        try embedder.checkSameModel(as: model, index: location)
+        return PostgresDocumentIndex(session: session, schema: schema, model: model, modelSource: modelSource, chunking: chunking,
+                                     usesHNSW: usesHNSW, schemaVersion: schemaVersion, embedder: embedder)
+    }
+
+    private init(session: PostgresSession, schema: String, model: EmbedderIdentity?, modelSource: String?, chunking: ChunkingOptions,
+                 usesHNSW: Bool, schemaVersion: Int, embedder: (any TextEmbedder)?) {
         self.session = session
         self.schema = schema
         self.model = model
-        self.modelSource = values["model_source"]
+        self.modelSource = modelSource
         self.chunking = chunking
-        self.usesHNSW = values["vector_index"] == "hnsw"
-        self.schemaVersion = version
+        self.usesHNSW = usesHNSW
+        self.schemaVersion = schemaVersion
         self.embedder = embedder
     }
 

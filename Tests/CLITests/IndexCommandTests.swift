@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 /// End-to-end tests of `nlu index create|add|delete|info|search`, bad inputs and a killed add included.
@@ -140,6 +141,95 @@ import Testing
         try (Data("{\"id\": \"a\", \"text\": \"fine\"}\n{\"id\": \"b\", \"text\": \"".utf8) + Data([0xC3, 0x28]) + Data("\"}\n".utf8)).write(to: badUTF8)
         let utf8 = try runNLU(["index", "add", db, badUTF8.path])
         #expect(utf8.status == 1 && utf8.stderr.contains("badutf.jsonl line 2: not valid UTF-8"), "\(utf8.stderr)")
+    }
+
+    /// A query whose vector is zero ("!!!": no term the hashing embedder knows) has no vector results;
+    /// the user is told on stderr, and `--json` marks its line. Other queries carry no such mark.
+    @Test func aZeroQueryVectorIsReported() throws {
+        let directory = try workDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = try makeIndex(in: directory)
+        let vector = try runNLU(["index", "search", db, "!!!", "--mode", "vector"])
+        #expect(vector.status == 0 && vector.stdout == "(no results)\n")
+        #expect(vector.stderr == "note: the query \"!!!\" has a zero vector (no term the model knows), so it has no vector results\n")
+        let hybrid = try runNLU(["index", "search", db, "!!!"])
+        #expect(hybrid.status == 0 && hybrid.stderr.contains("so it has no vector results; its hybrid results are its keyword results"))
+        let keyword = try runNLU(["index", "search", db, "!!!", "--mode", "keyword"])
+        #expect(keyword.status == 0 && keyword.stderr.isEmpty)
+
+        let json = try runNLU(["index", "search", db, "--json", "--k", "1"], input: "!!!\nrouter basement\n")
+        #expect(json.status == 0 && json.stderr.isEmpty, "\(json.stderr)")
+        let lines = json.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.count == 2)
+        #expect(lines.first??["zeroQueryVector"] as? Bool == true && (lines.first??["results"] as? [Any])?.isEmpty == true)
+        #expect(lines.last??["zeroQueryVector"] == nil && (lines.last??["results"] as? [Any])?.count == 1)
+
+        let answer = try runNLU(["qa", "ask", "--index", db, "--model", QACommandTests.bert, "--question", "!!!", "--json"])
+        #expect(answer.status == 0, "\(answer.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any]
+        #expect(object?["zeroQueryVector"] as? Bool == true)
+        let human = try runNLU(["qa", "ask", "--index", db, "--model", QACommandTests.bert, "--question", "!!!"])
+        #expect(human.status == 0 && human.stderr.contains("note: the query \"!!!\" has a zero vector"), "\(human.stderr)")
+        let ordinary = try runNLU(["qa", "ask", "--index", db, "--model", QACommandTests.bert, "--question", "Where is the router?", "--json"])
+        #expect(ordinary.status == 0 && !ordinary.stdout.contains("zeroQueryVector") && !ordinary.stderr.contains("zero vector"), "\(ordinary.stderr)")
+    }
+
+    /// `index add -` reads standard input: JSONL lines, or with --id one plain-text document; with
+    /// files in the same transaction. Bad input adds nothing and names standard input.
+    @Test func addReadsStandardInput() throws {
+        let directory = try workDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = try makeIndex(in: directory)
+        let jsonl = try runNLU(["index", "add", db, "-"], input: #"{"id": "stdin-1", "text": "The printer jams on glossy paper.", "metadata": {"lang": "en"}}"# + "\n")
+        #expect(jsonl.status == 0 && jsonl.stdout.contains("added 1 document to \(db); it holds 5 documents"), "\(jsonl.stderr)")
+        let extra = try write(#"{"id": "file-1", "text": "The scanner sits next to the printer."}"#, "extra.jsonl", in: directory)
+        let plain = try runNLU(["index", "add", db, extra, "-", "--id", "stdin-note"], input: "Wi-Fi password:\nit is on the router's label.\n")
+        #expect(plain.status == 0 && plain.stdout.contains("added 2 documents"), "\(plain.stderr)")
+        let search = try runNLU(["index", "search", db, "router label", "--mode", "keyword", "--k", "1", "--json"])
+        #expect(search.stdout.contains(#""document":"stdin-note""#), "\(search.stdout)")
+        #expect(try runNLU(["index", "search", db, "glossy", "--mode", "keyword", "--k", "1"]).stdout.contains("stdin-1 #0"))
+
+        for (input, message) in [("", "standard input: no document (it is empty); expected JSONL lines"),
+                                 ("\n  \n", "standard input: no document (it is empty)"),
+                                 (#"{"text": "no id"}"#, #"standard input line 1: "id" must be a non-empty string"#),
+                                 ("just some words", "standard input line 1: not a JSON object"),
+                                 (#"{"id": "file-1", "text": "again"}"#, #"the id "file-1" was already given at standard input line 1"#)] {
+            let run = try runNLU(["index", "add", db, "-", extra], input: input)
+            #expect(run.status == 1 && run.stderr.contains(message), "\(input): \(run.stderr)")
+        }
+        let emptyDocument = try runNLU(["index", "add", db, "-", "--id", "x"], input: " \n")
+        #expect(emptyDocument.status == 1 && emptyDocument.stderr.contains("standard input: the document is empty"), "\(emptyDocument.stderr)")
+        let badUTF8 = try runNLU(["index", "add", db, "-"], input: Data("{\"id\": \"a\", \"text\": \"ok\"}\n".utf8) + Data([0xC3, 0x28]), timeout: 60)
+        #expect(badUTF8.status == 1 && badUTF8.stderr.contains("standard input line 2: not valid UTF-8"), "\(badUTF8.stderr)")
+        for (arguments, message) in [(["-", "-"], "- (standard input) is given twice"),
+                                     ([extra, "--id", "x"], "--id names the document read from standard input: give - among the files"),
+                                     (["-", "--id", ""], "--id is empty")] {
+            let run = try runNLU(["index", "add", db] + arguments, input: "text")
+            #expect(run.status == 2 && run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
+        #expect(try runNLU(["index", "info", db, "--json"]).stdout.contains("\"documents\":7"))
+    }
+
+    /// Chunk offsets damaged in the file (a hand edit, a bad disk) are an error naming the file, the
+    /// chunk and its document, exit 1: never results with offsets that cannot be sliced.
+    @Test func damagedChunkOffsetsAreAnErrorNamingTheChunk() throws {
+        let directory = try workDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = try makeIndex(in: directory)
+        try DatabaseQueue(path: db).write { database in
+            try database.execute(sql: "UPDATE chunks SET start = 5000000000, end = -7 WHERE document = (SELECT number FROM documents WHERE id = 'faq-1')")
+        }
+        for mode in ["keyword", "vector", "hybrid"] {
+            let run = try runNLU(["index", "search", db, "reset your password", "--mode", mode, "--json"])
+            #expect(run.status == 1 && run.stdout.isEmpty, "\(mode): \(run.stdout)")
+            #expect(run.stderr.contains("\(db): the index is damaged: chunk ") && run.stderr.contains(" of \"faq-1\" has the offsets 5000000000..<-7"),
+                    "\(mode): \(run.stderr)")
+        }
+        let answer = try runNLU(["qa", "ask", "--index", db, "--model", QACommandTests.bert, "--question", "How do I reset my password?"])
+        #expect(answer.status == 1 && answer.stderr.contains("the index is damaged: chunk"), "\(answer.stderr)")
+        // Other documents are still found.
+        let other = try runNLU(["index", "search", db, "basement", "--mode", "keyword"])
+        #expect(other.status == 0 && other.stdout.contains("notes.md #0"), "\(other.stderr)")
     }
 
     /// A child `nlu index add` killed with SIGKILL inside its write transaction leaves the index as it was.

@@ -309,6 +309,69 @@ struct PostgresIndexTests {
         ]
     }
 
+    /// A zero query vector ("!!!" has no term the hashing embedder knows; pgvector's cosine distance
+    /// to it is NaN) has no vector results, as in the SQLite backend; hybrid keeps its keyword side.
+    @Test func aZeroQueryVectorHasNoVectorHits() throws {
+        let embedder = try HashingEmbedder(dimension: 64)
+        let chunking = try ChunkingOptions(size: 50, overlap: 0)
+        for hnsw in [false, true] {
+            let index = try PostgresDocumentIndex.create(url: Self.url("zero"), embedder: embedder, chunking: chunking, hnsw: hnsw)
+            try index.add(try Self.makeDocuments(), progress: nil)
+            let zero = try #require(try index.embedQueries(["!!!"]).first)
+            #expect(VectorMatrix.isZero(zero) && zero.count == 64)
+            #expect(try index.search("!!!", embedding: nil, options: SearchOptions(k: 3, mode: .vector)).isEmpty, "hnsw \(hnsw)")
+            #expect(try index.search("password", embedding: zero, options: SearchOptions(k: 3, mode: .vector)).isEmpty, "hnsw \(hnsw)")
+            let keyword = try index.search("password reset", embedding: nil, options: SearchOptions(k: 3, mode: .keyword))
+            let hybrid = try index.search("password reset", embedding: zero, options: SearchOptions(k: 3, mode: .hybrid))
+            #expect(!keyword.isEmpty && hybrid.map(\.documentID) == keyword.map(\.documentID), "hnsw \(hnsw)")
+            // A query with a term the embedder knows still has a direction ("!!!" adds nothing to it).
+            let withTerm = try index.search("!!! password", embedding: nil, options: SearchOptions(k: 3, mode: .vector))
+            let termOnly = try index.search("password", embedding: nil, options: SearchOptions(k: 3, mode: .vector))
+            #expect(!withTerm.isEmpty && withTerm == termOnly)
+        }
+    }
+
+    /// Chunk offsets damaged in the tables (start after end, past the document, negative, shifted)
+    /// are an error naming the index, the chunk and its document in every mode, as in the SQLite backend.
+    @Test func damagedChunkOffsetsAreAnErrorNamingTheChunk() throws {
+        let index = try PostgresDocumentIndex.create(url: Self.url("damaged"), embedder: try HashingEmbedder(dimension: 32),
+                                                     chunking: try ChunkingOptions(size: 50, overlap: 0))
+        try index.add(try Self.makeDocuments(), progress: nil)
+        let chunkOfDoc02 = "FROM \(index.schema).documents d WHERE d.number = c.document AND d.id = 'doc-02'"
+        for (change, message) in [("start = \"end\" + 1", "has the offsets 59..<58, which are no range in a document (0 ≤ start ≤ end)"),
+                                  ("start = -7", "has the offsets -7..<58, which are no range in a document (0 ≤ start ≤ end)"),
+                                  ("\"end\" = 5000, start = 4990", "has the offsets 4990..<5000, beyond the end of its document (58 Unicode scalars)"),
+                                  ("start = 1", "has the offsets 1..<58 (57 Unicode scalars) but a text of 58")] {
+            try index.session.query("UPDATE \(index.schema).chunks c SET \(change) \(chunkOfDoc02)")
+            for mode in SearchMode.allCases {
+                let error = #expect(throws: SearchError.self, "\(change), \(mode)") {
+                    try index.search("reset your password", embedding: nil, options: SearchOptions(k: 3, mode: mode))
+                }
+                #expect("\(error.map { "\($0)" } ?? "")" == "\(index.location): the index is damaged: chunk 0 of \"doc-02\" \(message)", "\(mode)")
+            }
+            try index.session.query("UPDATE \(index.schema).chunks c SET start = 0, \"end\" = length(d.text) \(chunkOfDoc02)")
+            #expect(try index.search("reset your password", embedding: nil, options: SearchOptions(k: 1, mode: .hybrid)).first?.documentID == "doc-02")
+        }
+    }
+
+    /// `withEmbedder` attaches the model to an index opened without one, on the same connection,
+    /// with the same checks as opening with it.
+    @Test func withEmbedderAttachesTheModelOnTheSameConnection() throws {
+        let embedder = try HashingEmbedder(dimension: 32)
+        let created = try PostgresDocumentIndex.create(url: Self.url("attach"), embedder: embedder)
+        try created.add(try Self.makeDocuments(), progress: nil)
+        let plain = try PostgresDocumentIndex(url: Self.serverURL! + "?" + created.location.split(separator: "?")[1])
+        #expect(!plain.canSearchVectors)
+        let index = try plain.withEmbedder(embedder)
+        #expect(index.session === plain.session && index.canSearchVectors)
+        #expect(try index.search("reset password", embedding: nil, options: SearchOptions(k: 3, mode: .hybrid))
+                == created.search("reset password", embedding: nil, options: SearchOptions(k: 3, mode: .hybrid)))
+        let other = try HashingEmbedder(dimension: 16)
+        #expect(throws: SearchError.modelMismatch(path: plain.location, index: embedder.identity, given: other.identity)) {
+            try plain.withEmbedder(other)
+        }
+    }
+
     @Test func aSchemaWithoutAnIndexIsNotAnIndex() throws {
         #expect {
             try PostgresDocumentIndex(url: Self.url("missing"))

@@ -57,8 +57,7 @@ public enum ModelLocator {
         let cache = hubCache(environment: environment)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []
         return names.sorted().compactMap { name -> CachedModel? in
-            guard name.hasPrefix("models--") else { return nil }
-            let id = name.dropFirst("models--".count).replacingOccurrences(of: "--", with: "/")
+            guard let id = HubModelID.repository(ofCacheFolder: name) else { return nil }
             let repository = cache.appendingPathComponent(name)
             let snapshots = (try? FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("snapshots").path)) ?? []
             let main = (try? String(contentsOf: repository.appendingPathComponent("refs/main"), encoding: .utf8))?
@@ -121,6 +120,20 @@ public struct HubModelID: Sendable, Equatable, CustomStringConvertible {
 
     /// `models--ORG--NAME`, the cache's folder for the repository.
     public var cacheFolderName: String { "models--" + repository.replacingOccurrences(of: "/", with: "--") }
+
+    /// `ORG/NAME` for the cache folder `models--ORG--NAME` (``cacheFolderName``); nil for another name.
+    public static func repository(ofCacheFolder name: String) -> String? {
+        guard name.hasPrefix("models--"), name.count > "models--".count else { return nil }
+        return name.dropFirst("models--".count).replacingOccurrences(of: "--", with: "/")
+    }
+
+    /// `ORG/NAME` when `directory` is a snapshot in a Hugging Face cache
+    /// (`…/models--ORG--NAME/snapshots/COMMIT`); nil otherwise.
+    public static func repository(ofSnapshot directory: URL) -> String? {
+        let components = directory.standardizedFileURL.pathComponents
+        guard components.count >= 3, components[components.count - 2] == "snapshots" else { return nil }
+        return repository(ofCacheFolder: components[components.count - 3])
+    }
 
     public var description: String { revision.map { "\(repository)@\($0)" } ?? repository }
 }

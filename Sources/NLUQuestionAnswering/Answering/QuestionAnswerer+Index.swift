@@ -23,13 +23,16 @@ extension QuestionAnswerer {
     ///     let best = try qa.answers(to: "When are invoices sent?", in: index).first
     ///     print(best?.answer.text, best?.documentID, best?.start)
     ///
+    /// - Parameter embedding: the question's vector when the caller has computed it already
+    ///   (``SearchableIndex/embedQueries(_:)``: to tell the user that a zero vector finds nothing by
+    ///   meaning, ``VectorMatrix/isZero(_:)``); otherwise the index's embedder embeds the question.
     /// - Throws: ``SearchError/invalidArgument(_:)`` when `passages` is not in 1...100.
     public func answers(to question: String, in index: any SearchableIndex, passages: Int = 5, mode: SearchMode? = nil,
-                        options: AnswerOptions = .init()) throws -> [CollectionAnswer] {
+                        embedding: [Float]? = nil, options: AnswerOptions = .init()) throws -> [CollectionAnswer] {
         guard (1...100).contains(passages) else {
             throw SearchError.invalidArgument("passages must be in 1...100, got \(passages)")
         }
-        let retrieved = try index.search(question, embedding: nil, options: SearchOptions(
+        let retrieved = try index.search(question, embedding: embedding, options: SearchOptions(
             k: passages, mode: mode ?? (index.canSearchVectors ? .hybrid : .keyword)))
         guard !retrieved.isEmpty else { return [] }
         let read = try answers(to: retrieved.map { (question: question, document: $0.text) }, options: options)

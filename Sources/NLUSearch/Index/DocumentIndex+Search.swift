@@ -119,7 +119,7 @@ extension DocumentIndex {
         // A zero query vector (no term the model knows: "!!!" for the hashing embedder) has no
         // direction: every chunk's cosine with it is 0, so any order would be arbitrary. No vector
         // hits; a hybrid search then ranks by its keyword side alone.
-        guard query.contains(where: { $0 != 0 }) else { return [] }
+        guard !VectorMatrix.isZero(query) else { return [] }
         var allowed: [Bool]?
         if !filter.isEmpty {
             let (filterSQL, filterArguments) = Self.filterClause(filter)
@@ -165,7 +165,7 @@ extension DocumentIndex {
                         return true
                     }
                     guard ok else {
-                        throw SearchError.notAnIndex(path: path, reason: "chunk \(key.position) of \"\(key.documentID)\" has no vector of \(model.dimension) F32 numbers")
+                        throw SearchError.damaged(path: path, reason: "chunk \(key.position) of \"\(key.documentID)\" has no vector of \(model.dimension) F32 numbers")
                     }
                     cache.rowOfChunk[number] = cache.chunkNumbers.count
                     cache.chunkNumbers.append(number)
@@ -187,22 +187,36 @@ extension DocumentIndex {
 
     // MARK: Results
 
+    /// The chunk rows of `candidates`, in their order, each checked against its document
+    /// (``SearchResult/checkOffsets(documentLength:index:)``).
     func results(for candidates: [Candidate]) throws -> [SearchResult] {
         guard !candidates.isEmpty else { return [] }
-        let placeholders = Array(repeating: "?", count: candidates.count).joined(separator: ",")
-        let rows = try Self.storage(path) {
-            try database.read { db in
-                try Row.fetchAll(db, sql: "SELECT number, start, end, text FROM chunks WHERE number IN (\(placeholders))",
-                                 arguments: StatementArguments(candidates.map(\.number)))
-            }
-        }
+        func placeholders(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ",") }
         return try Self.storage(path) {
-            var byNumber: [Int64: Row] = [:]
-            for row in rows { byNumber[try row.decode(atIndex: 0)] = row }
-            return try candidates.compactMap { candidate in
-                guard let row = byNumber[candidate.number] else { return nil }
-                return SearchResult(documentID: candidate.key.documentID, chunk: candidate.key.position, score: candidate.score,
-                                    start: try row.decode(atIndex: 1), end: try row.decode(atIndex: 2), text: try row.decode(atIndex: 3))
+            try database.read { db in
+                var byNumber: [Int64: Row] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT number, start, end, text, document FROM chunks WHERE number IN (\(placeholders(candidates.count)))",
+                                            arguments: StatementArguments(candidates.map(\.number))) {
+                    byNumber[try row.decode(atIndex: 0)] = row
+                }
+                // Each document's length once: SQLite's length() counts a text's Unicode scalars
+                // (the text holds no NUL character, where it would stop: IndexDocument refuses them).
+                let documents = Array(Set(try byNumber.values.map { row in try row.decode(Int64.self, atIndex: 4) }))
+                var lengths: [Int64: Int] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT number, length(text) FROM documents WHERE number IN (\(placeholders(documents.count)))",
+                                            arguments: StatementArguments(documents)) {
+                    lengths[try row.decode(atIndex: 0)] = try row.decode(atIndex: 1)
+                }
+                var results: [SearchResult] = []
+                results.reserveCapacity(candidates.count)
+                for candidate in candidates {
+                    guard let row = byNumber[candidate.number] else { continue }
+                    let result = SearchResult(documentID: candidate.key.documentID, chunk: candidate.key.position, score: candidate.score,
+                                              start: try row.decode(atIndex: 1), end: try row.decode(atIndex: 2), text: try row.decode(atIndex: 3))
+                    try result.checkOffsets(documentLength: lengths[try row.decode(atIndex: 4)] ?? 0, index: path)
+                    results.append(result)
+                }
+                return results
             }
         }
     }

@@ -6,7 +6,8 @@ import NLUCore
 /// cosine over chunk embeddings) and by both (reciprocal-rank fusion).
 ///
 /// The file holds the documents, their chunks with offsets, an FTS5 index and the chunk vectors,
-/// with the embedding model's identity: opening it with another model's embedder is refused. It
+/// with the embedding model's identity: opening it with another model's embedder is refused
+/// (``TextEmbedder/isSameModel(as:)``). It
 /// is in WAL mode, and every ``add(_:progress:)`` and ``delete(ids:)`` is one transaction, so a
 /// process killed in the middle leaves the index as it was.
 ///
@@ -132,30 +133,39 @@ public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
         } catch {
             throw SearchError.storage(path: path, message: "\(error)")
         }
-        try self.init(path: path, database: queue, settings: settings, embedder: embedder)
+        try self.init(path: path, database: queue, model: settings.model, modelSource: settings.modelSource,
+                      chunking: settings.chunking, embedder: embedder)
     }
 
     /// An index that lives in memory only (for one document's passages, or tests).
     public convenience init(inMemoryWith embedder: (any TextEmbedder)? = nil, chunking: ChunkingOptions = .default) throws {
         let queue = try DatabaseQueue(configuration: Self.configuration(readonly: false))
         try queue.write { db in try IndexSchema.create(in: db, model: embedder?.identity, modelSource: nil, chunking: chunking) }
-        try self.init(path: ":memory:", database: queue,
-                      settings: .init(version: IndexSchema.version, model: embedder?.identity, modelSource: nil, chunking: chunking), embedder: embedder)
+        try self.init(path: ":memory:", database: queue, model: embedder?.identity, modelSource: nil, chunking: chunking, embedder: embedder)
     }
 
-    private init(path: String, database: DatabaseQueue, settings: IndexSchema.Settings, embedder: (any TextEmbedder)?) throws {
-        if let embedder {
-            guard let model = settings.model else {
-                throw SearchError.invalidArgument("\(path): the index is keyword-only (created without a model); it takes no embedder")
-            }
-            guard model == embedder.identity else { throw SearchError.modelMismatch(path: path, index: model, given: embedder.identity) }
-        }
+    private init(path: String, database: DatabaseQueue, model: EmbedderIdentity?, modelSource: String?, chunking: ChunkingOptions,
+                 embedder: (any TextEmbedder)?) throws {
+        try embedder?.checkSameModel(as: model, index: path)
         self.path = path
         self.database = database
-        self.model = settings.model
-        self.modelSource = settings.modelSource
-        self.chunking = settings.chunking
+        self.model = model
+        self.modelSource = modelSource
+        self.chunking = chunking
         self.embedder = embedder
+    }
+
+    /// This index with `embedder`, on the same open file: for a tool that opens an index without
+    /// one, reads which model it records (``model``, ``modelSource``), then loads that model,
+    /// without opening the file a second time.
+    ///
+    ///     let plain = try DocumentIndex(at: url, readOnly: true)        // no model loaded yet
+    ///     let index = try plain.withEmbedder(try EmbedderLoading.load(plain.modelSource!))   // NLUKit
+    ///
+    /// - Throws: ``SearchError/modelMismatch(path:index:given:)``, or ``SearchError/invalidArgument(_:)``
+    ///   for a keyword-only index.
+    public func withEmbedder(_ embedder: any TextEmbedder) throws -> DocumentIndex {
+        try DocumentIndex(path: path, database: database, model: model, modelSource: modelSource, chunking: chunking, embedder: embedder)
     }
 
     /// `path` as an SQLite URI that opens it read-only without locks or -shm (`immutable=1`), or nil

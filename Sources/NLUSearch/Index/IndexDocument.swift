@@ -23,7 +23,9 @@ public struct IndexDocument: Sendable, Equatable {
     }
 
     /// Checks the documents of one add, before anything is written: no empty id, no id twice,
-    /// no empty text.
+    /// no empty text, no NUL character (U+0000) in an id or a text: neither backend can store one
+    /// (SQLite's text ends at it, PostgreSQL refuses it), and a text cut there would no longer hold
+    /// its chunks' offsets.
     ///
     /// - Throws: ``SearchError/invalidDocument(id:reason:)`` naming the document.
     public static func validateBatch(_ documents: [IndexDocument]) throws {
@@ -35,6 +37,10 @@ public struct IndexDocument: Sendable, Equatable {
             }
             guard document.text.contains(where: { !$0.isWhitespace }) else {
                 throw SearchError.invalidDocument(id: document.id, reason: "the text is empty")
+            }
+            for (field, value) in [("id", document.id), ("text", document.text)] where value.unicodeScalars.contains("\u{0}") {
+                throw SearchError.invalidDocument(id: document.id.replacingOccurrences(of: "\u{0}", with: "\\u0000"),
+                                                  reason: "the \(field) holds a NUL character (U+0000), which an index cannot store")
             }
         }
     }
@@ -59,6 +65,29 @@ public struct SearchResult: Sendable, Equatable {
         self.start = start
         self.end = end
         self.text = text
+    }
+}
+
+extension SearchResult {
+    /// Checks the chunk row this result was read from against its document, `documentLength`
+    /// Unicode scalars long: 0 ≤ `start` ≤ `end` ≤ `documentLength`, and `text` the `end − start`
+    /// scalars between them (as ``Chunker`` writes every chunk). A damaged or hand-edited index can
+    /// hold anything there, and slicing the document with such offsets would trap. Both backends
+    /// check every result they return.
+    ///
+    /// - Throws: ``SearchError/damaged(path:reason:)`` naming `location`, the chunk and its document.
+    public func checkOffsets(documentLength: Int, index location: String) throws {
+        let problem: String
+        if start < 0 || end < start {
+            problem = "has the offsets \(start)..<\(end), which are no range in a document (0 ≤ start ≤ end)"
+        } else if end > documentLength {
+            problem = "has the offsets \(start)..<\(end), beyond the end of its document (\(documentLength) Unicode scalars)"
+        } else if text.unicodeScalars.count != end - start {
+            problem = "has the offsets \(start)..<\(end) (\(end - start) Unicode scalars) but a text of \(text.unicodeScalars.count)"
+        } else {
+            return
+        }
+        throw SearchError.damaged(path: location, reason: "chunk \(chunk) of \"\(documentID)\" \(problem)")
     }
 }
 

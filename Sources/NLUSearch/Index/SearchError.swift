@@ -5,6 +5,10 @@ import Foundation
 public enum SearchError: Error, Equatable, CustomStringConvertible, LocalizedError {
     /// The file does not exist, is not SQLite, or is not an NLUKit index.
     case notAnIndex(path: String, reason: String)
+    /// An index whose rows hold what no NLUKit writes (a damaged or hand-edited file): a chunk whose
+    /// offsets lie outside its document, a vector of the wrong size. The reason names the chunk and
+    /// its document.
+    case damaged(path: String, reason: String)
     /// The index was written by a newer NLUKit.
     case newerSchema(path: String, found: Int, supported: Int)
     /// `create` was asked for a path where a file already is.
@@ -27,6 +31,7 @@ public enum SearchError: Error, Equatable, CustomStringConvertible, LocalizedErr
     public var description: String {
         switch self {
         case let .notAnIndex(path, reason): return "\(path): not an NLUKit index (\(reason))"
+        case let .damaged(path, reason): return "\(path): the index is damaged: \(reason)"
         case let .newerSchema(path, found, supported):
             return "\(path): the index has schema version \(found), newer than this NLUKit reads (\(supported)); upgrade NLUKit"
         case let .alreadyExists(path): return "\(path): something is already there (a file or a directory); an index is only created where nothing is"

@@ -3,10 +3,11 @@ import NLUCore
 
 /// Reads the documents of files for ``DocumentIndex/add(_:progress:)``: JSONL (one
 /// `{"id": ..., "text": ..., "metadata": {...}}` per line, metadata optional) or a plain `.txt` /
-/// `.md` file, which is one document whose id is the path as given.
+/// `.md` file, which is one document whose id is the path as given; and the same from a stream
+/// (standard input), whose bytes the caller reads (``read(stream:named:documentID:)``).
 ///
-/// Errors name the file and line and say what was expected; an id given twice (in one file or
-/// across the files of one add) names both places.
+/// Errors name the file (or stream) and line and say what was expected; an id given twice (in one
+/// file or across the files of one add) names both places.
 ///
 ///     var reader = DocumentFileReader()
 ///     let documents = try reader.read(path: "faq.jsonl") + reader.read(path: "notes/setup.md")
@@ -15,6 +16,14 @@ public struct DocumentFileReader {
     private var seen: [String: String] = [:]
 
     public init() {}
+
+    /// What a source holds.
+    enum Format {
+        /// One `{"id", "text", "metadata"}` object per line.
+        case jsonl
+        /// The whole text is one document with this id.
+        case document(id: String)
+    }
 
     /// The documents of the file at `path` (JSONL, or one plain-text document).
     public mutating func read(path: String) throws -> [IndexDocument] {
@@ -26,24 +35,50 @@ public struct DocumentFileReader {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw SearchError.invalidArgument("\(path): cannot read the file (\(ExistingPath.unreadableReason(path)))")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw SearchError.invalidArgument("\(path) line \(Self.firstLineNotUTF8(data)): not valid UTF-8")
+        return try read(data, named: path, as: isJSONL ? .jsonl : .document(id: path))
+    }
+
+    /// The documents of a stream's bytes (standard input, named `name` in messages): JSONL
+    /// records, or with `documentID` one plain-text document with that id. A stream without a
+    /// document (empty, or only whitespace) is refused, where an empty JSONL file adds nothing: a
+    /// stream is empty when the command feeding it failed, and adding nothing would hide that.
+    ///
+    ///     var reader = DocumentFileReader()
+    ///     let documents = try reader.read(stream: FileHandle.standardInput.readDataToEndOfFile(), named: "standard input")
+    ///
+    /// - Throws: ``SearchError/invalidArgument(_:)`` naming the stream (and line): no document, not
+    ///   UTF-8, a JSONL line that is not a document (no id, no text...), an empty `documentID`.
+    public mutating func read(stream data: Data, named name: String, documentID: String? = nil) throws -> [IndexDocument] {
+        if let documentID, documentID.isEmpty { throw SearchError.invalidArgument("\(name): the document's id is empty") }
+        let documents = try read(data, named: name, as: documentID.map { .document(id: $0) } ?? .jsonl)
+        guard !documents.isEmpty else {
+            throw SearchError.invalidArgument("\(name): no document (it is empty); expected JSONL lines {\"id\": ..., \"text\": ..., \"metadata\": {...}}, or the text of one document with its id given")
         }
-        return isJSONL ? try jsonLines(text, path: path) : [try plain(text, path: path)]
+        return documents
     }
 
-    private mutating func plain(_ text: String, path: String) throws -> IndexDocument {
-        guard text.contains(where: { !$0.isWhitespace }) else { throw SearchError.invalidArgument("\(path): the document is empty") }
-        try remember(path, at: path)
-        return try IndexDocument(id: path, text: text)
+    private mutating func read(_ data: Data, named name: String, as format: Format) throws -> [IndexDocument] {
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw SearchError.invalidArgument("\(name) line \(Self.firstLineNotUTF8(data)): not valid UTF-8")
+        }
+        switch format {
+        case .jsonl: return try jsonLines(text, source: name)
+        case let .document(id): return [try plain(text, id: id, source: name)]
+        }
     }
 
-    private mutating func jsonLines(_ text: String, path: String) throws -> [IndexDocument] {
+    private mutating func plain(_ text: String, id: String, source: String) throws -> IndexDocument {
+        guard text.contains(where: { !$0.isWhitespace }) else { throw SearchError.invalidArgument("\(source): the document is empty") }
+        try remember(id, at: source)
+        return try IndexDocument(id: id, text: text)
+    }
+
+    private mutating func jsonLines(_ text: String, source: String) throws -> [IndexDocument] {
         var documents: [IndexDocument] = []
         var lineNumber = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
-            let place = "\(path) line \(lineNumber)"
+            let place = "\(source) line \(lineNumber)"
             guard line.contains(where: { !$0.isWhitespace }) else { continue }
             // Foundation refuses deep nesting as a failure of the whole line; say what it is.
             let depth = JSONNesting.depth(line.utf8)

@@ -60,6 +60,14 @@ public struct VectorMatrix: Sendable {
         append(vector)
     }
 
+    /// Whether every component of `vector` is 0. Such a query vector (no term the model knows: `!!!`
+    /// for the hashing embedder) has no direction: its cosine with every row is 0, so a ranking by it
+    /// would be arbitrary, and both backends give it no vector results (hybrid search then ranks by
+    /// keyword alone). Tools check a query's vector with it to tell the user so.
+    public static func isZero(_ vector: [Float]) -> Bool {
+        !vector.contains { $0 != 0 }
+    }
+
     /// `vector` scaled to unit length (unchanged when it is zero).
     public static func normalized(_ vector: [Float]) -> [Float] {
         var sum: Double = 0

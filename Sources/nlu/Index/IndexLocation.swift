@@ -17,11 +17,8 @@ enum IndexLocation {
                                                  readOnly: readOnly)
         }
         let plain = try PostgresDocumentIndex(url: location)
-        guard needsEmbedder, plain.model != nil else { return plain }
-        guard let source = model ?? plain.modelSource else {
-            throw SearchError.embedderRequired("\(plain.location): the index records no model location; give --model")
-        }
-        return try PostgresDocumentIndex(url: location, embedder: try EmbedderLoading.load(source))
+        guard let embedder = try EmbedderLoading.recordedEmbedder(for: plain, model: model, needsEmbedder: needsEmbedder) else { return plain }
+        return try plain.withEmbedder(embedder)
     }
 
     /// A `--model` whose built-in name is malformed (`hashing:0`) is a usage error, found before any work.

@@ -15,7 +15,10 @@ struct IndexSearchCommand: ParsableCommand {
         --json, one line per query: {"query": ..., "results": [{"document": ID, "chunk": N, \
         "score": S, "start": A, "end": B, "text": ...}]}, start/end being Unicode-scalar offsets of \
         the chunk in its document. Scores: keyword BM25, vector cosine, hybrid the fused \
-        score (convex: the weighted sum of min-max normalised scores; rrf: Σ w / (k + rank)).
+        score (convex: the weighted sum of min-max normalised scores; rrf: Σ w / (k + rank)). A query \
+        whose vector is zero (no term the model knows, such as "!!!" with the hashing embedder) has \
+        no vector results, and hybrid ranks it by keyword alone: a note on stderr says so, and with \
+        --json its line has "zeroQueryVector": true.
         """)
 
     @Argument(help: ArgumentHelp("The index file, or a postgres:// URL.", valueName: "db"))
@@ -95,7 +98,15 @@ struct IndexSearchCommand: ParsableCommand {
             var text: String
         }
         var query: String
+        /// True when the query's vector is zero (no vector results); absent otherwise.
+        var zeroQueryVector: Bool?
         var results: [Result]
+    }
+
+    /// What stderr says of a query whose vector is zero, in `mode` (vector or hybrid).
+    static func zeroVectorNote(query: String, mode: SearchMode) -> String {
+        "note: the query \"\(query)\" has a zero vector (no term the model knows), so it has no vector results"
+            + (mode == .hybrid ? "; its hybrid results are its keyword results" : "")
     }
 
     func run() throws {
@@ -111,12 +122,14 @@ struct IndexSearchCommand: ParsableCommand {
         let embeddings = options.mode == .keyword ? nil : try index.embedQueries(queries)
         for (number, query) in queries.enumerated() {
             let results = try index.search(query, embedding: embeddings?[number], options: options)
+            let zeroVector = embeddings.map { VectorMatrix.isZero($0[number]) } ?? false
             if json {
-                Console.print(try Console.json(Output(query: query, results: results.map {
+                Console.print(try Console.json(Output(query: query, zeroQueryVector: zeroVector ? true : nil, results: results.map {
                     .init(document: $0.documentID, chunk: $0.chunk, score: $0.score, start: $0.start, end: $0.end, text: $0.text)
                 })))
                 continue
             }
+            if zeroVector { Console.log(Self.zeroVectorNote(query: query, mode: options.mode)) }
             if queries.count > 1 { Console.print("\(number > 0 ? "\n" : "")query: \(query)") }
             if results.isEmpty { Console.print("(no results)") }
             for (rank, result) in results.enumerated() {

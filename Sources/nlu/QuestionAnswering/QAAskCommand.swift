@@ -22,7 +22,9 @@ struct QAAskCommand: ParsableCommand {
         Over a collection: --index DB retrieves the best passages of a document index (hybrid when it \
         has vectors: its embedding model is loaded from the index; --passages N, default 5), reads \
         them with the QA model, and prints the best answers with their document id; with --json \
-        {"answers": [{"answer", "score", "document", "start", "end"}]}, offsets into that document.
+        {"answers": [{"answer", "score", "document", "start", "end"}]}, offsets into that document. A \
+        question whose vector is zero (no term the model knows) retrieves by keyword alone: a note on \
+        stderr says so, and the JSON has "zeroQueryVector": true.
 
         Example: nlu qa ask --model distilbert-base-cased-distilled-squad --question "Who jumped?" \
         --context "The quick brown fox jumps over the lethargic dog."
@@ -127,15 +129,25 @@ struct QAAskCommand: ParsableCommand {
         try reading.check(against: answerer)
         var options = reading.answerOptions
         options.passageSearch = nil
+        let question = question ?? ""
+        // Retrieval is hybrid when the index has vectors: the question is embedded here, so that a
+        // zero vector (no term the model knows: no passage found by meaning) can be reported.
+        let embedding = documentIndex.canSearchVectors ? try documentIndex.embedQueries([question]).first : nil
+        let zeroVector = embedding.map(VectorMatrix.isZero) ?? false
         let answers: [CollectionAnswer]
         do {
-            answers = try answerer.answers(to: question ?? "", in: documentIndex, passages: reading.passages ?? 5, options: options)
+            answers = try answerer.answers(to: question, in: documentIndex, passages: reading.passages ?? 5, embedding: embedding,
+                                           options: options)
         } catch {
             throw QAReadingOptions.naming(error)
         }
         if json {
-            Console.print(QAJSON.string(QAJSON.CollectionAnswerList(answers: answers.map(QAJSON.CollectionAnswer.init))))
-        } else if answers.isEmpty {
+            Console.print(QAJSON.string(QAJSON.CollectionAnswerList(zeroQueryVector: zeroVector ? true : nil,
+                                                                    answers: answers.map(QAJSON.CollectionAnswer.init))))
+            return
+        }
+        if zeroVector { Console.log(IndexSearchCommand.zeroVectorNote(query: question, mode: .hybrid)) }
+        if answers.isEmpty {
             Console.print("(no answer)")
         } else {
             for answer in answers {

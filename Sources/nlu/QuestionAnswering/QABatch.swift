@@ -126,7 +126,11 @@ enum QAJSON {
         }
     }
 
-    struct CollectionAnswerList: Encodable { var answers: [CollectionAnswer] }
+    struct CollectionAnswerList: Encodable {
+        /// True when the question's vector is zero (retrieved by keyword alone); absent otherwise.
+        var zeroQueryVector: Bool?
+        var answers: [CollectionAnswer]
+    }
 
     struct Result: Encodable {
         var id: JSONValue?
