@@ -77,6 +77,48 @@ import Testing
         }
     }
 
+    /// Imports a Rasa file with the one example `make(count)`, for `count` and 10 × `count` characters
+    /// of markup, and checks the ratio of the times and the example's text and annotations.
+    func expectLinearMarkup(_ name: String, format: DatasetFormat, count: Int = 10_000,
+                            text: (Int) -> String = { _ in "" }, annotations: Int = 0,
+                            _ make: (Int) -> String) throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func run(_ n: Int) throws -> Double {
+            let url = folder.appendingPathComponent("\(n)-\(name)")
+            let example = make(n)
+            let file = format == .rasaYAML
+                ? "version: \"3.1\"\nnlu:\n- intent: a\n  examples: |\n    - \(example)\n    - hello\n"
+                : "## intent:a\n- \(example)\n- hello\n"
+            try Data(file.utf8).write(to: url)
+            return try seconds {
+                let dataset = try IntentImporter.importDataset(from: url, options: ImportOptions(format: format)).dataset
+                let utterance = dataset.intents.flatMap(\.utterances).first { $0.text != "hello" }
+                let expected = text(n).isEmpty ? example : text(n)
+                #expect(utterance?.text == expected, "\(name): the text of \(n) characters of markup changed")
+                #expect(utterance?.entities.count == annotations, "\(name): \(utterance?.entities.count ?? -1) annotations")
+            }
+        }
+        _ = try run(count)  // warm up
+        let small = try run(count), large = try run(10 * count)
+        #expect(large / max(small, 1e-6) < 30, "\(name): \(count) characters \(small) s, \(10 * count): \(large) s")
+    }
+
+    /// Unclosed Rasa markup stays plain text, in time linear in the example: every `[` or `(` used to
+    /// look for its closer to the end of the line (`[x](` over 200,000 characters took minutes).
+    @Test func rasaMarkupWithManyUnclosedOpenersStaysPlainText() throws {
+        try expectLinearMarkup("parentheses.yml", format: .rasaYAML) { String(repeating: "[x](", count: $0 / 4) }
+        try expectLinearMarkup("brackets.md", format: .rasaMarkdown) { String(repeating: "[", count: $0) + "]" }
+        try expectLinearMarkup("braces.md", format: .rasaMarkdown) { String(repeating: "[x]{", count: $0 / 4) }
+        try expectLinearMarkup("unclosed.md", format: .rasaMarkdown) { String(repeating: "[", count: $0) }
+        try expectLinearMarkup("open-parentheses.md", format: .rasaMarkdown) { String(repeating: "(", count: $0) }
+        // Markup that does close, after all the unclosed markup, is still an annotation.
+        try expectLinearMarkup("braces-then-mention.md", format: .rasaMarkdown,
+                               text: { String(repeating: "[x]{", count: $0 / 4) + "Paris" }, annotations: 1) {
+            String(repeating: "[x]{", count: $0 / 4) + "[Paris](city)"
+        }
+    }
+
     /// Exports count back in the same units: CLU's UTF-16 spans and `.lu` labels of many mentions.
     @Test(arguments: [ExportFormat.clu, .lu, .rasa, .dialogflowCX])
     func exportOfManyMentions(format: ExportFormat) throws {
