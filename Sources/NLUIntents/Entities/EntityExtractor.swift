@@ -82,8 +82,11 @@ public struct EntityExtractor: Sendable {
                                 extractor: .builtin, builtin: match.type, resolution: match.resolution)
             }
         }
-        for entity in regex + dictionary + builtin where !kept.contains(where: { $0.start < entity.end && entity.start < $0.end }) {
+        var occupied = OccupiedSpans()
+        for entity in kept { occupied.insert(entity.start..<entity.end) }
+        for entity in regex + dictionary + builtin where !occupied.overlaps(entity.start..<entity.end) {
             kept.append(entity)
+            occupied.insert(entity.start..<entity.end)
         }
         return kept.sorted { $0.start != $1.start ? $0.start < $1.start : $0.end < $1.end }
     }
