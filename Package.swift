@@ -171,7 +171,7 @@ let package = Package(
         .testTarget(name: "NLUCoreMLTests", dependencies: ["NLUCoreML", "NLUFuzzSupport"]),
         .testTarget(name: "NLUServerTests", dependencies: ["NLUServer", "NLUBuiltins", "NLUIntents", "NLUEmbeddings", "NLUFuzzSupport", "NLUTestSupport"]),
         // GRDB: to damage an index file the way a hand edit or a bad disk would, then run nlu on it.
-        .testTarget(name: "CLITests", dependencies: ["nlu", "NLUFuzzSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "CLITests", dependencies: ["nlu", "NLUFuzzSupport", "NLUTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -35,8 +35,9 @@ public struct NLUHTTPServer: Sendable {
     }
 
     /// Binds the address and answers requests until the task is cancelled or, with
-    /// `stopOnSignals`, SIGTERM/SIGINT arrive: then it stops accepting, lets in-flight requests
-    /// finish, and returns.
+    /// `stopOnSignals`, SIGTERM/SIGINT arrive (or a service group it runs in shuts down gracefully):
+    /// then it stops accepting, closes idle connections, lets in-flight requests finish within
+    /// ``ServerConfiguration/gracePeriod``, and returns.
     /// - Parameter onRunning: called once the port is bound, with the port (the real one when
     ///   ``ServerConfiguration/port`` is 0).
     /// - Throws: ``ServerBindError`` when the address cannot be bound (port in use, unknown host).
@@ -50,12 +51,13 @@ public struct NLUHTTPServer: Sendable {
             .register(on: router)
 
         let timeout = TimeAmount.nanoseconds(Int64(configuration.requestTimeout * 1e9))
+        let gracePeriod = TimeAmount.nanoseconds(Int64(configuration.gracePeriod * 1e9))
         let bound = BindState()
         let app = Application(
             router: router,
             // The parser's errors reach MalformedRequestResponder first; its own answers bypass the deadline's count.
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [MalformedRequestResponder(), RequestDeadlineHandler(timeout: timeout)],
+                additionalChannelHandlers: [MalformedRequestResponder(), RequestDeadlineHandler(timeout: timeout, gracePeriod: gracePeriod)],
                 httpDecoderConfiguration: HTTPLimits.decoder)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "NLUKit"),
             onServerRunning: { channel in
@@ -63,8 +65,13 @@ public struct NLUHTTPServer: Sendable {
                 await onRunning(channel.localAddress?.port ?? configuration.port)
             },
             logger: logger)
+        // The connections end themselves when the grace period does (RequestDeadlineHandler); the
+        // queue is emptied at the same moment, so the handlers awaiting it return and so does `run`.
+        let service = GracePeriodService(wrapping: app, gracePeriod: gracePeriod) {
+            pool.stopQueuedCalls(ServerStoppingError(gracePeriod: gracePeriod))
+        }
         let group = ServiceGroup(configuration: .init(
-            services: [app], gracefulShutdownSignals: stopOnSignals ? [.sigterm, .sigint] : [], logger: logger))
+            services: [service], gracefulShutdownSignals: stopOnSignals ? [.sigterm, .sigint] : [], logger: logger))
         do {
             try await group.run()
         } catch {

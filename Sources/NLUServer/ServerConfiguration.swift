@@ -23,11 +23,16 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Seconds a client has to send a whole request (head and body), and the longest a kept-alive
     /// connection may stay idle: slow clients (slowloris) are disconnected after it.
     public var requestTimeout: Double = 30
+    /// Seconds a stopping server (SIGTERM, SIGINT) gives requests it has begun: those being answered
+    /// may finish and those still arriving may arrive; then every connection is closed and requests
+    /// still queued fail with 503, so a stalled client cannot hold the process. Idle connections
+    /// and unfinished request heads are closed at once.
+    public var gracePeriod: Double = 5
     /// The longest text (a parse text, a QA context) answered, in Unicode scalars; longer ones get
     /// 422. 100,000 is about 40 pages: bounded work per request whatever the body limit.
     public var maxTextLength: Int = 100_000
 
-    /// The defaults: 127.0.0.1:5005, no token, one worker per core, 1 MiB bodies, 30 s.
+    /// The defaults: 127.0.0.1:5005, no token, one worker per core, 1 MiB bodies, 30 s, a 5 s grace period.
     public init() {}
 
     /// Checks every value before it sizes a pool, a buffer or a timer.
@@ -47,6 +52,9 @@ public struct ServerConfiguration: Sendable, Equatable {
         guard (1...100_000_000).contains(maxTextLength) else { throw fail("max text length", "1...100000000", "\(maxTextLength)") }
         guard requestTimeout.isFinite, requestTimeout >= 0.01, requestTimeout <= 86_400 else {
             throw fail("timeout", "0.01 ... 86400 seconds", "\(requestTimeout)")
+        }
+        guard gracePeriod.isFinite, gracePeriod >= 0, gracePeriod <= 86_400 else {
+            throw fail("grace period", "0 ... 86400 seconds", "\(gracePeriod)")
         }
     }
 }

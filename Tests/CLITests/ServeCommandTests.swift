@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -85,6 +86,12 @@ import FoundationNetworking
         let port = try #require(server.port(), "no start line: \(server.stderr)")
         #expect(server.stderr.contains("question-answering \(Self.qaModel)"))
         #expect(try Self.post(port, "/health", "").0 == 200)
+        // An idle kept-alive connection and half a request head: closed at once on SIGTERM.
+        let idle = try RawHTTPConnection(port: port, readTimeout: 20)
+        idle.sendRequest("GET", "/health", close: false)
+        #expect(try idle.readResponse().status == 200)
+        let halfHead = try RawHTTPConnection(port: port, readTimeout: 20)
+        halfHead.send("POST /question-answering HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty")
 
         // A long request in flight when SIGTERM arrives must still be answered.
         let context = String(repeating: "Alice went to Paris on Monday with her friend Bob. ", count: 30)
@@ -104,6 +111,8 @@ import FoundationNetworking
             Thread.sleep(forTimeInterval: 0.01)
         }
         kill(server.process.processIdentifier, SIGTERM)
+        #expect(idle.waitForClose())
+        #expect(halfHead.waitForClose())
         answered.wait()
         #expect(outcome.status == 200)
         #expect(server.wait() == 0)
@@ -111,6 +120,34 @@ import FoundationNetworking
         #expect(log.contains("method=GET") && log.contains("path=/health") && log.contains("status=200"))
         #expect(log.contains("path=/question-answering"))
         #expect(log.contains("stopped"))
+    }
+
+    /// SIGTERM ends the server within its grace period even with a client that sent a request head
+    /// and half its body, then stalled: that request is answered 503 when the grace period ends.
+    /// (It held the process for the whole --timeout, 30 s, and then got 408.)
+    @Test func sigtermAnswersAStalledBody503WhenTheGracePeriodEnds() throws {
+        let server = try ServeProcess(["--qa", Self.qaModel, "--port", "0", "--grace-period", "0.5"])
+        let port = try #require(server.port(), "no start line: \(server.stderr)")
+        let stalled = try RawHTTPConnection(port: port, readTimeout: 20)
+        stalled.send("POST /question-answering HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{\"question\": ")
+        #expect(try Self.post(port, "/health", "").0 == 200)
+        Thread.sleep(forTimeInterval: 0.2)   // the stalled head read (else it is half a head, closed at once)
+        let signalled = Date()
+        kill(server.process.processIdentifier, SIGTERM)
+        let refused = try stalled.readResponse()
+        #expect(refused.status == 503)
+        #expect(refused.object?["error"] as? String == "stopping")
+        #expect(refused.text.contains("--grace-period of 0.5 seconds"), "\(refused.text)")
+        #expect(refused.headers["connection"] == "close")
+        #expect(server.wait() == 0)
+        let stopped = Date().timeIntervalSince(signalled)
+        #expect(stopped < 10, "exit \(stopped) s after SIGTERM with a 0.5 s grace period")
+    }
+
+    @Test func gracePeriodOutOfRangeIsAUsageError() throws {
+        let negative = try runNLU(["serve", "--qa", Self.qaModel, "--grace-period=-1"])
+        #expect(negative.status == 2)
+        #expect(negative.stderr.contains("--grace-period: expected 0 ... 86400 seconds, got -1.0"))
     }
 
     @Test func modelThatFailsToLoadIsNamedAndNothingIsBound() throws {

@@ -114,5 +114,10 @@ struct ConnectionTests {
         configuration = ServerConfiguration()
         configuration.requestTimeout = .nan
         #expect(throws: ServerConfigurationError.self) { try configuration.validate() }
+        configuration = ServerConfiguration()
+        configuration.gracePeriod = -1
+        #expect(throws: ServerConfigurationError(setting: "grace period", expected: "0 ... 86400 seconds", got: "-1.0")) {
+            try configuration.validate()
+        }
     }
 }

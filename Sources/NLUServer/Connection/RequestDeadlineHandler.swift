@@ -16,6 +16,14 @@ import NIOHTTPTypes
 ///
 /// It also ends connections whose response says `Connection: close` (413 on a too-large body): the
 /// answer is written, the output side closed, and the rest of the body is never read into memory.
+///
+/// When the server stops (SIGTERM: Hummingbird sends `ChannelShouldQuiesceEvent`), a connection
+/// that is idle or has only part of a request head is closed by Hummingbird at once; one whose
+/// request is being answered is closed after the answer. What can still hold the process is bounded
+/// here by the grace period: a request whose body is still arriving gets until the grace period
+/// ends (or its own deadline, if sooner) and is then answered 503 (``ServerStoppingError``), and a
+/// connection still open when the grace period ends is closed, answered or not, so that a stalled
+/// client or a long model call cannot keep a stopping server alive for `--timeout` or longer.
 final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -23,13 +31,18 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     typealias OutboundOut = HTTPResponsePart
 
     private let timeout: TimeAmount
+    private let gracePeriod: TimeAmount
     private var deadline: Scheduled<Void>?
+    private var graceEnd: Scheduled<Void>?
     private var readingRequest = false
     private var unanswered = 0
     private var closeAfterResponse = false
+    /// The route reading the current request has been sent an error (408 or 503): it is not sent another.
+    private var requestFailed = false
 
-    init(timeout: TimeAmount) {
+    init(timeout: TimeAmount, gracePeriod: TimeAmount) {
         self.timeout = timeout
+        self.gracePeriod = gracePeriod
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -38,6 +51,7 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     func handlerRemoved(context: ChannelHandlerContext) {
         disarm()
+        graceEnd?.cancel()
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -47,13 +61,26 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     func channelInactive(context: ChannelHandlerContext) {
         disarm()
+        graceEnd?.cancel()
         context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent, graceEnd == nil {
+            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            graceEnd = context.eventLoop.assumeIsolated().scheduleTask(in: gracePeriod) {
+                let (handler, context) = loopBound.value
+                handler.gracePeriodEnded(context)
+            }
+        }
+        context.fireUserInboundEventTriggered(event)   // Hummingbird closes idle connections and marks busy ones
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head:
             readingRequest = true
+            requestFailed = false
             unanswered += 1
             arm(context)   // keeps the deadline set when the connection opened or went idle
         case .body:
@@ -97,11 +124,24 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     private func deadlinePassed(_ context: ChannelHandlerContext) {
         deadline = nil
-        guard readingRequest, unanswered > 0 else {
+        fail(context, with: RequestTimedOutError(timeout: timeout))
+    }
+
+    private func gracePeriodEnded(_ context: ChannelHandlerContext) {
+        graceEnd = nil
+        fail(context, with: ServerStoppingError(gracePeriod: gracePeriod))
+    }
+
+    /// Tells the route still reading a request that it will not arrive (it answers 408 or 503),
+    /// then closes the connection a moment later, the answer out or not; with no request being
+    /// read, closes it at once.
+    private func fail(_ context: ChannelHandlerContext, with error: any Error) {
+        guard readingRequest, unanswered > 0, !requestFailed else {
             context.close(promise: nil)
             return
         }
-        context.fireErrorCaught(RequestTimedOutError(timeout: timeout))
+        requestFailed = true
+        context.fireErrorCaught(error)
         context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(1)) {
             context.close(promise: nil)
         }

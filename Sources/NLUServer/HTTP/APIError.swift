@@ -47,5 +47,4 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         status: .serviceUnavailable, error: "busy",
         message: "all inference workers are busy and the queue is full; retry shortly",
         headers: [HTTPField.Name("Retry-After")!: "1"])
-    static let stopping = APIError(status: .serviceUnavailable, error: "stopping", message: "the server is shutting down")
 }

@@ -45,8 +45,7 @@ struct RequestTimedOutError: Error, CustomStringConvertible {
     var seconds: String
 
     init(timeout: TimeAmount) {
-        let value = Double(timeout.nanoseconds) / 1e9
-        seconds = value == value.rounded() ? String(Int(value)) : String(value)
+        seconds = TimeAmount.secondsText(timeout)
     }
 
     var description: String { "the request did not arrive within \(seconds) seconds" }

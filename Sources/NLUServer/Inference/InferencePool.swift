@@ -5,10 +5,15 @@ import NIOPosix
 /// stalls accepting or reading other connections, and bounds how many requests may wait: past
 /// `workers + maxQueued` the call fails at once with 503 (``APIError/busy``) instead of queueing
 /// without limit.
+///
+/// A stopping server calls ``stopQueuedCalls(_:)`` when its grace period ends: calls still waiting
+/// for a worker then fail with 503 instead of running, so stopping waits for the calls already
+/// running, not for a whole queue whose clients have been disconnected.
 final class InferencePool: Sendable {
     private let threads: NIOThreadPool
     private let capacity: Int
     private let pending = NIOLockedValueBox(0)
+    private let stopped = NIOLockedValueBox<ServerStoppingError?>(nil)
     private let metrics: ServerMetrics
 
     init(workers: Int, maxQueued: Int, metrics: ServerMetrics) {
@@ -29,13 +34,19 @@ final class InferencePool: Sendable {
         guard let depth = admitted else { throw APIError.busy }
         metrics.recordQueueDepth(depth)
         defer { metrics.recordQueueDepth(pending.withLockedValue { $0 -= 1; return $0 }) }
-        let metrics = self.metrics
+        let metrics = self.metrics, stopped = self.stopped
         return try await threads.runIfActive {
+            if let error = stopped.withLockedValue({ $0 }) { throw error }
             let clock = ContinuousClock()
             let start = clock.now
             defer { metrics.recordInference(task: task, duration: clock.now - start) }
             return try body()
         }
+    }
+
+    /// Makes the calls that have not started yet, and any made later, fail with `error`.
+    func stopQueuedCalls(_ error: ServerStoppingError) {
+        stopped.withLockedValue { $0 = error }
     }
 
     /// Lets running calls finish, then stops the threads.

@@ -6,7 +6,8 @@ import NIOHTTP1
 /// an unmatched path into 404 or — when the path exists for another method — 405 with `Allow`,
 /// Hummingbird's own HTTP errors with their status, the client's failures while its body is read
 /// (bytes the HTTP parser refused: 400; a body that did not arrive within `--timeout`: 408) with
-/// theirs, and anything else into a 500 that does not leak the internal error (it is logged instead).
+/// theirs, a request a stopping server will not serve into 503, and anything else into a 500 that
+/// does not leak the internal error (it is logged instead).
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -22,6 +23,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return JSONResponse.make(APIError(parserError: error))
         } catch let error as RequestTimedOutError {
             return JSONResponse.make(.requestTimedOut(error))
+        } catch let error as ServerStoppingError {
+            return JSONResponse.make(.stopping(error))
         } catch let error as HTTPError {
             return JSONResponse.make(APIError(status: error.status, error: "http_error",
                                               message: error.body ?? error.status.reasonPhrase))

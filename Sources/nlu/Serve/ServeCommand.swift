@@ -15,7 +15,7 @@ struct ServeCommand: ParsableCommand {
         {"inputs": {"question", "context"}, "parameters": {"top_k"}}), POST /embed (Text Embeddings Inference: \
         {"inputs": text or [texts], "normalize"}), POST /v1/embeddings (OpenAI: {"input", "model"}). Errors are JSON {"error", "message"}. \
         With a token, every route but /, /health and /version needs 'Authorization: Bearer TOKEN' or ?token=TOKEN. \
-        Logs go to stderr, one line per request. SIGTERM or SIGINT: stop accepting, finish in-flight requests, exit 0. \
+        Logs go to stderr, one line per request. SIGTERM or SIGINT: stop accepting, close idle connections, let requests in flight finish within --grace-period, exit 0. \
         See docs/server.md.
         """)
 
@@ -46,6 +46,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds a client has to send a whole request, and the longest idle keep-alive.")
     var timeout: Double = 30
 
+    @Option(help: "Seconds a stopping server (SIGTERM, SIGINT) lets requests it has begun finish before it closes every connection.")
+    var gracePeriod: Double = 5
+
     @Option(help: "Log level: trace, debug, info (one line per request), notice, warning, error.")
     var logLevel: String = "info"
 
@@ -69,6 +72,7 @@ struct ServeCommand: ParsableCommand {
         configuration.workers = workers
         configuration.maxBodyBytes = maxBody
         configuration.requestTimeout = timeout
+        configuration.gracePeriod = gracePeriod
         return configuration
     }
 
