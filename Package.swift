@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(name: "NLUCoreTests", dependencies: ["NLUCore", "NLUFuzzSupport"]),
         .testTarget(name: "NLUTextTests", dependencies: ["NLUText"]),
         .testTarget(name: "NLUBuiltinsTests", dependencies: ["NLUBuiltins"]),
-        .testTarget(name: "NLUEmbeddingsTests", dependencies: ["NLUEmbeddings"]),
+        .testTarget(name: "NLUEmbeddingsTests", dependencies: ["NLUEmbeddings", "NLUTestSupport"]),
         // The Hub client against a Hub-shaped server on loopback in the test process.
         .testTarget(
             name: "NLUHubTests",
@@ -162,8 +162,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering", "NLUFuzzSupport"]),
-        .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents", "NLUBuiltins", "NLUFuzzSupport"]),
+        .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering", "NLUFuzzSupport", "NLUTestSupport"]),
+        .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents", "NLUBuiltins", "NLUFuzzSupport", "NLUTestSupport"]),
         .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence", "NLUFuzzSupport"]),
         .testTarget(name: "NLUSearchTests", dependencies: ["NLUSearch", "NLUFuzzSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         // Against a real server when NLUKIT_TEST_POSTGRES_URL is set (scripts/test.sh starts one); skipped otherwise.

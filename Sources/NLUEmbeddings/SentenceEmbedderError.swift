@@ -11,6 +11,8 @@ public enum SentenceEmbedderError: Error, Equatable, CustomStringConvertible, Lo
     case invalidFile(path: String, reason: String)
     /// An option or argument is out of range.
     case invalidOption(name: String, value: String, expected: String)
+    /// The model computed a NaN or an infinity from finite weights (they overflow Float arithmetic).
+    case nonFiniteOutput(model: String, detail: String)
 
     public var description: String {
         switch self {
@@ -22,6 +24,9 @@ public enum SentenceEmbedderError: Error, Equatable, CustomStringConvertible, Lo
             return "\(path): \(reason)"
         case let .invalidOption(name, value, expected):
             return "invalid \(name) \(value) (expected \(expected))"
+        case let .nonFiniteOutput(model, detail):
+            return "\(model): the model computed a non-finite number (\(detail)): its weights overflow Float arithmetic, "
+                + "and an embedding must hold finite numbers (JSON has no NaN or infinity)"
         }
     }
 

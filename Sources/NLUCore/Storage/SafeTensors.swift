@@ -113,6 +113,20 @@ public struct SafeTensors: Sendable {
         return Tensor(storage: storage, shape: info.shape)
     }
 
+    /// Tensor `name` as `Float` (``floatTensor(_:)``), refused when it holds a NaN or an infinity:
+    /// one such weight makes every output of a model NaN, printed as `nan` in JSON that no reader
+    /// accepts, so model loaders take their weights through here and name the file and the tensor.
+    /// - Throws: ``SafeTensorsError`` of kind `.nonFinite` naming the first bad element.
+    public func finiteFloatTensor(_ name: String) throws -> Tensor<Float> {
+        let tensor = try floatTensor(name)
+        if let (index, value) = tensor.firstNonFinite() {
+            throw SafeTensorsError(file: url, tensor: name, kind: .nonFinite,
+                                   "holds a non-finite value (\(value) at flat index \(index) of shape \(tensor.shape)); expected finite numbers "
+                                   + "(a damaged file, or weights saved from a training run that diverged)")
+        }
+        return tensor
+    }
+
     /// Tensor `name` as `Int32` (e.g. token ids or position ids), from any integer or `BOOL` dtype.
     /// - Throws: ``SafeTensorsError`` when there is no such tensor, it holds floats, or an `I64`
     ///   value does not fit in `Int32`.

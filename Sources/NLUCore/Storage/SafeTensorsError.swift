@@ -23,6 +23,8 @@ public struct SafeTensorsError: Error, Equatable, CustomStringConvertible, Local
         case missingTensor
         /// The tensor cannot be converted to the requested element type.
         case conversion
+        /// A tensor that must hold finite numbers holds a NaN or an infinity.
+        case nonFinite
         /// The tensors or metadata given to the writer cannot be stored.
         case invalidArgument
     }

@@ -36,6 +36,8 @@ public struct SentenceEmbedder: Sendable {
 
     private let poolingStage: Pooling
     private let denseModules: [DenseModule]
+    /// The model directory, for errors about what it computes.
+    private let modelPath: String
 
     /// Loads a sentence-transformers model directory, or a plain BERT-family encoder directory
     /// (read as sentence-transformers reads one: mean pooling). The encoder's dense layers run at
@@ -105,6 +107,7 @@ public struct SentenceEmbedder: Sendable {
         self.pooling = pooling
         poolingStage = Pooling(configuration: pooling, hiddenSize: hiddenSize)
         denseModules = dense
+        modelPath = modelDirectory.path
         normalizesByDefault = normalizes
         dimension = width
     }
@@ -273,13 +276,18 @@ public struct SentenceEmbedder: Sendable {
             current = next
         }
         let width = dimension
-        return (0..<rows).map { row in
+        return try (0..<rows).map { row in
             var vector = Array(current[(row * width)..<((row + 1) * width)])
             if normalize {
                 // torch.nn.functional.normalize: x / max(‖x‖, 1e-12).
                 let norm = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
                 let scale = 1 / max(norm, 1e-12)
                 for i in vector.indices { vector[i] *= scale }
+            }
+            // Finite weights can still overflow (values near Float's limit): a NaN here would reach
+            // JSON output as `nan`, which no reader accepts, and every similarity with it.
+            if let (index, value) = vector.firstNonFinite() {
+                throw SentenceEmbedderError.nonFiniteOutput(model: modelPath, detail: "element \(index) of an embedding is \(value)")
             }
             return vector
         }

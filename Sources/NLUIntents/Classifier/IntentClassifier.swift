@@ -286,7 +286,8 @@ public struct IntentClassifier: Sendable {
         try validate(configuration, manifest: manifest)
         func tensor(_ name: String) throws -> Tensor<Float> {
             guard weights.info(name) != nil else { throw IntentClassifierError.invalidModel("\(url.path): missing tensor '\(name)'") }
-            return try weights.floatTensor(name)
+            // A NaN weight made every prediction "turn_on (nan%)": refused here, naming the file and the tensor.
+            return try weights.finiteFloatTensor(name)
         }
         let hiddenCount = configuration.hiddenSizes.count - 1
         let network: IntentNetwork

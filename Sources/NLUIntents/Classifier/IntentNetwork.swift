@@ -40,16 +40,6 @@ public struct IntentNetwork: Sendable {
         }
         try check(outputWeight.rank == 2 && outputWeight.shape[1] == width, "output.weight must be [classes, \(width)], is \(outputWeight.shape)")
         try check(outputBias.shape == [outputWeight.shape[0]], "output.bias must be [\(outputWeight.shape[0])], is \(outputBias.shape)")
-        // A NaN or infinite weight (a damaged file, or one written by another tool) would make every
-        // prediction NaN: refused here, naming the tensor, rather than at the first JSON answer.
-        var named = [("input.weight", inputWeight), ("input.bias", inputBias), ("output.weight", outputWeight), ("output.bias", outputBias)]
-        for (index, (weight, bias)) in zip(hiddenWeights, hiddenBiases).enumerated() {
-            named += [("hidden.\(index).weight", weight), ("hidden.\(index).bias", bias)]
-        }
-        for (name, tensor) in named {
-            let bad = tensor.withUnsafeBufferPointer { values in values.firstIndex { !$0.isFinite }.map { ($0, values[$0]) } }
-            try check(bad == nil, "\(name) holds a non-finite value (\(bad.map { "\($0.1) at flat index \($0.0)" } ?? "")); expected finite numbers")
-        }
         self.inputWeight = inputWeight.contiguous()
         self.inputBias = inputBias.contiguous()
         self.hiddenWeights = hiddenWeights.map { $0.contiguous() }

@@ -122,7 +122,15 @@ public struct QuestionAnswerer: Sendable {
             let (start, end) = try model.logits(batch)
             for (row, encoding) in chunk.enumerated() {
                 let base = row * batch.sequenceLength
-                result.append((start[base..<(base + encoding.ids.count)], end[base..<(base + encoding.ids.count)]))
+                let window = (start[base..<(base + encoding.ids.count)], end[base..<(base + encoding.ids.count)])
+                // A NaN logit scores no span (`score > 0` is false) and an infinite one makes softmax NaN:
+                // finite weights that overflow would answer nothing, or `nan` in JSON, without a word.
+                for (name, logits) in [("start", window.0), ("end", window.1)] {
+                    if let (index, value) = Array(logits).firstNonFinite() {
+                        throw QuestionAnsweringError.nonFiniteLogits(detail: "\(name) logit of token \(index) is \(value)")
+                    }
+                }
+                result.append(window)
             }
             first += chunk.count
         }

@@ -10,6 +10,8 @@ public enum QuestionAnsweringError: Error, Equatable, CustomStringConvertible, L
     case questionTooLong(reason: String)
     /// One question of a dataset (SQuAD `qas[].id`) cannot be answered.
     case question(id: String, reason: String)
+    /// The model computed a NaN or an infinity as a start or end logit (finite weights that overflow).
+    case nonFiniteLogits(detail: String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,9 @@ public enum QuestionAnsweringError: Error, Equatable, CustomStringConvertible, L
         case let .invalidOption(name, reason): return "invalid \(name): \(reason)"
         case let .questionTooLong(reason): return "the question is too long for the window: \(reason)"
         case let .question(id, reason): return "question '\(id)': \(reason)"
+        case let .nonFiniteLogits(detail):
+            return "the model computed a non-finite number (\(detail)): its weights overflow Float arithmetic, "
+                + "so no answer can be scored (JSON has no NaN or infinity)"
         }
     }
 

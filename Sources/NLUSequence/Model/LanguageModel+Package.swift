@@ -30,7 +30,7 @@ extension LanguageModel {
         }
         do {
             try self.init(configuration: configuration, names: weights.names) { name in
-                weights.info(name) == nil ? nil : try weights.floatTensor(name)
+                weights.info(name) == nil ? nil : try weights.finiteFloatTensor(name)
             }
         } catch let error as LanguageModelError {
             throw LanguageModelError.file(url.path, error.description)

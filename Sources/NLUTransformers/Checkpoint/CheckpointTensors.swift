@@ -35,7 +35,8 @@ package final class CheckpointTensors {
         return candidates.first { file.info($0) != nil }
     }
 
-    /// The tensor `name` as Float (converted from F16/BF16 if needed), checked to have `shape`.
+    /// The tensor `name` as Float (converted from F16/BF16 if needed), checked to have `shape` and
+    /// only finite values (one NaN weight made every embedding and answer score NaN).
     package func tensor(_ name: String, shape: [Int]) throws -> Tensor<Float> {
         guard let stored = storedName(name), let info = file.info(stored) else {
             throw CheckpointError.missingTensor(name: prefixedName(name), file: fileName)
@@ -44,7 +45,7 @@ package final class CheckpointTensors {
             throw CheckpointError.wrongShape(name: stored, expected: shape, actual: info.shape, file: fileName)
         }
         usedNames.insert(stored)
-        return try file.floatTensor(stored)
+        return try file.finiteFloatTensor(stored)
     }
 
     /// The name as the checkpoint would spell it (for messages).
