@@ -26,29 +26,25 @@ struct AddedTokenSplitter: Sendable {
     }
 
     private let tokens: [Token]
+    private let automaton: LeftmostLongestMatcher
 
     init(_ tokens: [Token]) {
-        // Longest first, so the first match at a position is the longest.
-        self.tokens = tokens.filter { !$0.content.isEmpty }.sorted { $0.content.count > $1.content.count }
+        self.tokens = tokens
+        automaton = LeftmostLongestMatcher(tokens.map { $0.content.map(\.value) })
     }
 
-    var isEmpty: Bool { tokens.isEmpty }
+    var isEmpty: Bool { automaton.isEmpty }
 
     /// `scalars` cut into text ranges and added tokens (the tokens' ranges include stripped whitespace).
     func split(_ scalars: [Unicode.Scalar]) -> [Piece] {
-        guard !tokens.isEmpty else { return scalars.isEmpty ? [] : [.text(0..<scalars.count)] }
+        guard !automaton.isEmpty else { return scalars.isEmpty ? [] : [.text(0..<scalars.count)] }
         var pieces: [Piece] = []
         var textStart = 0
         var index = 0
         while index < scalars.count {
-            guard let token = tokens.first(where: { token in
-                index + token.content.count <= scalars.count
-                    && scalars[index..<(index + token.content.count)].elementsEqual(token.content)
-            }) else {
-                index += 1
-                continue
-            }
-            var start = index, end = index + token.content.count
+            guard let match = automaton.firstMatch(in: scalars, from: index, symbol: \.value) else { break }
+            let token = tokens[match.pattern]
+            var start = match.range.lowerBound, end = match.range.upperBound
             if token.leftStrip {
                 while start > textStart && scalars[start - 1].properties.isWhitespace { start -= 1 }
             }
