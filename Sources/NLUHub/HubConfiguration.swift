@@ -30,13 +30,15 @@ public struct HubConfiguration: Sendable {
     }
 
     /// The configuration `environment` selects.
-    /// - Throws: ``HubError/invalidEndpoint(_:)`` when `HF_ENDPOINT` is not an http(s) URL.
+    /// - Throws: ``HubError/invalidEndpoint(_:)`` when `HF_ENDPOINT` is not an http(s) URL,
+    ///   ``HubCacheProblem/variableIsAFile(variable:path:)`` when the cache variable names a file.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let endpointText = environment["HF_ENDPOINT"].flatMap { $0.isEmpty ? nil : $0 } ?? "https://huggingface.co"
         guard let endpoint = URL(string: endpointText.hasSuffix("/") ? String(endpointText.dropLast()) : endpointText),
               let scheme = endpoint.scheme?.lowercased(), scheme == "http" || scheme == "https", endpoint.host != nil else {
             throw HubError.invalidEndpoint(endpointText)
         }
+        try HubCacheProblem.checkVariables(environment: environment)
         self.init(endpoint: endpoint, token: Self.token(environment: environment), cache: ModelLocator.hubCache(environment: environment))
         if let setting = Self.offlineSetting(environment: environment) {
             offline = true

@@ -293,4 +293,14 @@ import Testing
         #expect(fromVariable.endpoint.absoluteString == "https://huggingface.co")
         #expect(throws: HubError.invalidEndpoint("ftp://x")) { try HubConfiguration(environment: ["HF_ENDPOINT": "ftp://x"]) }
     }
+
+    /// `nlu models download` with HF_HOME naming a file failed at "cannot create the directory" under it.
+    @Test func aCacheVariableNamingAFileIsRefusedBeforeDownloading() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-hf-home-file-\(UUID().uuidString)")
+        try Data().write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(throws: HubCacheProblem.variableIsAFile(variable: "HF_HOME", path: file.path)) {
+            try HubConfiguration(environment: ["HF_HOME": file.path])
+        }
+    }
 }

@@ -23,15 +23,18 @@ public enum ModelLocator {
     }
 
     /// The directory `reference` names: an existing local directory, else a Hub id in the cache.
-    /// - Throws: ``ModelLocatorError`` saying where it looked and how to download the model.
+    /// - Throws: ``ModelLocatorError`` saying where it looked and how to download the model;
+    ///   ``HubCacheProblem`` for a snapshot with links to missing blobs or a cache variable naming a file.
     public static func resolve(_ reference: String,
                                environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: reference, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw ModelLocatorError.notADirectory(path: reference) }
+            try HubCacheProblem.checkLinks(in: URL(fileURLWithPath: reference), recursive: false, onlyBlobs: true)
             return URL(fileURLWithPath: reference)
         }
         guard let id = HubModelID(reference) else { throw ModelLocatorError.notFound(path: reference) }
+        try HubCacheProblem.checkVariables(environment: environment)
         let cache = hubCache(environment: environment)
         let repository = cache.appendingPathComponent(id.cacheFolderName)
         guard FileManager.default.fileExists(atPath: repository.path) else {
@@ -49,6 +52,7 @@ public enum ModelLocator {
             throw ModelLocatorError.revisionNotCached(id: id.description, revision: revision, repository: repository.path,
                                                       available: available)
         }
+        try HubCacheProblem.checkLinks(in: snapshot)
         return snapshot
     }
 

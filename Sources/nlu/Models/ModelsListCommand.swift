@@ -24,6 +24,7 @@ struct ModelsListCommand: ParsableCommand {
     }
 
     func run() throws {
+        try HubCacheProblem.checkVariables(environment: ProcessInfo.processInfo.environment)
         let cache = ModelLocator.hubCache()
         let models = ModelLocator.cachedModels()
         if models.isEmpty && !json {
@@ -31,12 +32,22 @@ struct ModelsListCommand: ParsableCommand {
             return
         }
         for model in models {
-            let directory = (try? ModelLocator.resolve(model.id))?.path
+            // A snapshot with links to missing blobs is listed as what it is, not as having no snapshot.
+            var missing = "(no snapshot for refs/main)"
+            let directory: String?
+            do {
+                directory = try ModelLocator.resolve(model.id).path
+            } catch is HubCacheProblem {
+                directory = nil
+                missing = "(incomplete download: run `nlu models download \(model.id)`)"
+            } catch {
+                directory = nil
+            }
             if json {
                 Console.print(try Console.json(Entry(id: model.id, bytes: model.sizeInBytes, directory: directory, snapshots: model.snapshots)))
             } else {
                 let size = ByteCountFormatter.string(fromByteCount: model.sizeInBytes, countStyle: .file)
-                Console.print("\(model.id)\t\(size)\t\(directory ?? "(no snapshot for refs/main)")")
+                Console.print("\(model.id)\t\(size)\t\(directory ?? missing)")
             }
         }
     }
