@@ -122,19 +122,22 @@ public struct QuestionAnswerer: Sendable {
             let (start, end) = try model.logits(batch)
             for (row, encoding) in chunk.enumerated() {
                 let base = row * batch.sequenceLength
-                let window = (start[base..<(base + encoding.ids.count)], end[base..<(base + encoding.ids.count)])
-                // A NaN logit scores no span (`score > 0` is false) and an infinite one makes softmax NaN:
-                // finite weights that overflow would answer nothing, or `nan` in JSON, without a word.
-                for (name, logits) in [("start", window.0), ("end", window.1)] {
-                    if let (index, value) = Array(logits).firstNonFinite() {
-                        throw QuestionAnsweringError.nonFiniteLogits(detail: "\(name) logit of token \(index) is \(value)")
-                    }
-                }
-                result.append(window)
+                let window = base..<(base + encoding.ids.count)
+                try Self.checkFinite(start[window], name: "start")
+                try Self.checkFinite(end[window], name: "end")
+                result.append((start[window], end[window]))
             }
             first += chunk.count
         }
         return result
+    }
+
+    /// A NaN logit scores no span (`score > 0` is false) and an infinite one makes softmax NaN: finite
+    /// weights that overflow would answer nothing, or `nan` in JSON, without a word.
+    private static func checkFinite(_ logits: ArraySlice<Float>, name: String) throws {
+        if let (index, value) = logits.withUnsafeBufferPointer({ NonFiniteScan.first(in: $0) }) {
+            throw QuestionAnsweringError.nonFiniteLogits(detail: "\(name) logit of token \(index) is \(value)")
+        }
     }
 
     /// The pipeline's post-processing: per-window span scores, offsets back to the document,
