@@ -192,11 +192,15 @@ import Testing
         for (input, message) in [("", "standard input: no document (it is empty); expected JSONL lines"),
                                  ("\n  \n", "standard input: no document (it is empty)"),
                                  (#"{"text": "no id"}"#, #"standard input line 1: "id" must be a non-empty string"#),
-                                 ("just some words", "standard input line 1: not a JSON object"),
+                                 ("just some words", "standard input line 1: not a JSON object (expected {\"id\": ..., \"text\": ..., \"metadata\": {...}}); plain text is read as one document when its id is given"),
+                                 (#"{"id": "x", "text": 5}"#, #"standard input line 1: "text" must be a string"#),
                                  (#"{"id": "file-1", "text": "again"}"#, #"the id "file-1" was already given at standard input line 1"#)] {
             let run = try runNLU(["index", "add", db, "-", extra], input: input)
             #expect(run.status == 1 && run.stderr.contains(message), "\(input): \(run.stderr)")
         }
+        // The hint about plain text is for input that is not JSONL at all, not for a bad JSONL record.
+        let badRecord = try runNLU(["index", "add", db, "-"], input: #"{"id": "x", "text": 5}"#)
+        #expect(badRecord.status == 1 && !badRecord.stderr.contains("plain text"), "\(badRecord.stderr)")
         let emptyDocument = try runNLU(["index", "add", db, "-", "--id", "x"], input: " \n")
         #expect(emptyDocument.status == 1 && emptyDocument.stderr.contains("standard input: the document is empty"), "\(emptyDocument.stderr)")
         let badUTF8 = try runNLU(["index", "add", db, "-"], input: Data("{\"id\": \"a\", \"text\": \"ok\"}\n".utf8) + Data([0xC3, 0x28]), timeout: 60)

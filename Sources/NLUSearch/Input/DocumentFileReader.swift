@@ -50,11 +50,23 @@ public struct DocumentFileReader {
     ///   UTF-8, a JSONL line that is not a document (no id, no text...), an empty `documentID`.
     public mutating func read(stream data: Data, named name: String, documentID: String? = nil) throws -> [IndexDocument] {
         if let documentID, documentID.isEmpty { throw SearchError.invalidArgument("\(name): the document's id is empty") }
-        let documents = try read(data, named: name, as: documentID.map { .document(id: $0) } ?? .jsonl)
+        let documents: [IndexDocument]
+        do {
+            documents = try read(data, named: name, as: documentID.map { .document(id: $0) } ?? .jsonl)
+        } catch SearchError.invalidArgument(let message) where documentID == nil && !Self.startsWithObject(data) {
+            // Plain text piped without an id reads as JSONL and fails on its first line: say how
+            // plain text is taken, which the JSONL message alone does not.
+            throw SearchError.invalidArgument(message + "; plain text is read as one document when its id is given")
+        }
         guard !documents.isEmpty else {
             throw SearchError.invalidArgument("\(name): no document (it is empty); expected JSONL lines {\"id\": ..., \"text\": ..., \"metadata\": {...}}, or the text of one document with its id given")
         }
         return documents
+    }
+
+    /// Whether the first byte that is not white space opens a JSON object (a JSONL stream's start).
+    private static func startsWithObject(_ data: Data) -> Bool {
+        data.first { ![0x20, 0x09, 0x0D, 0x0A].contains($0) } == UInt8(ascii: "{")
     }
 
     private mutating func read(_ data: Data, named name: String, as format: Format) throws -> [IndexDocument] {
