@@ -30,27 +30,7 @@ long nlukit_int8_packed_size(long k, long n) {
 void nlukit_int8_pack(const float *w, long ldw, long k, long n, int weight_limit, int8_t *packed, float *scales,
                       int32_t *column_sums) {
     const float limit = weight_limit == 63 ? 63.0f : 127.0f;
-    const long groups = nlukit_int8_padded_inner(k) / NLUKIT_INT8_K_GROUP;
-    const long panels = (n + NLUKIT_PANEL_WIDTH - 1) / NLUKIT_PANEL_WIDTH;
-    memset(packed, 0, (size_t)nlukit_int8_packed_size(k, n));
-    for (long j = 0; j < panels * NLUKIT_PANEL_WIDTH; j++) { scales[j] = 0; column_sums[j] = 0; }
-    for (long j = 0; j < n; j++) {
-        const float *row = w + j * ldw;
-        const float inverse = nlukit_int8_row_scale(row, k, limit, &scales[j]);
-        int8_t *panel = packed + (j / NLUKIT_PANEL_WIDTH) * groups * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP;
-        const long lane = j % NLUKIT_PANEL_WIDTH;
-        int32_t sum = 0;
-        for (long kk = 0; kk < k; kk++) {
-            float v = row[kk] * inverse;
-            v = v >= -limit ? v : -limit;
-            v = v <= limit ? v : limit;
-            const int value = (int)((v + 12582912.0f) - 12582912.0f);  // round half to even, as the rows
-            panel[(kk / NLUKIT_INT8_K_GROUP) * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP + lane * NLUKIT_INT8_K_GROUP
-                  + kk % NLUKIT_INT8_K_GROUP] = (int8_t)value;
-            sum += value;
-        }
-        column_sums[j] = sum;
-    }
+    NLU_DISPATCH(int8_pack, w, ldw, k, n, limit, packed, scales, column_sums)
 }
 
 static int has_vnni(void) {

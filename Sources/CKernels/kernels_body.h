@@ -29,28 +29,7 @@ NLU_TARGET static void NLU_NAME(relu)(const float *src, float *dst, long n) { NL
 NLU_TARGET static void NLU_NAME(gelu)(const float *src, float *dst, long n) { NLU_ELEMENTWISE(src, dst, n, x, NLU_NAME(gelu1)(x)); }
 NLU_TARGET static void NLU_NAME(gelu_tanh)(const float *src, float *dst, long n) { NLU_ELEMENTWISE(src, dst, n, x, NLU_NAME(gelu_tanh1)(x)); }
 
-static inline NLU_TARGET float NLU_NAME(row_max)(const float *v, long n) {
-    float partial[16];
-    for (int j = 0; j < 16; j++) partial[j] = -__builtin_inff();
-    long i = 0;
-    for (; i + 16 <= n; i += 16)
-        for (int j = 0; j < 16; j++) partial[j] = v[i + j] > partial[j] ? v[i + j] : partial[j];
-    float result = -__builtin_inff();
-    for (int j = 0; j < 16; j++) result = partial[j] > result ? partial[j] : result;
-    for (; i < n; i++) result = v[i] > result ? v[i] : result;
-    return result;
-}
-
-static inline NLU_TARGET float NLU_NAME(row_sum)(const float *v, long n) {
-    float partial[16] = {0};
-    long i = 0;
-    for (; i + 16 <= n; i += 16)
-        for (int j = 0; j < 16; j++) partial[j] += v[i + j];
-    float result = 0;
-    for (int j = 0; j < 16; j++) result += partial[j];
-    for (; i < n; i++) result += v[i];
-    return result;
-}
+#include "row_reductions.h"
 
 // Three passes per row over the destination: maximum, exp with the running sum, scale. The row
 // (plus the mask) is first copied into the destination when out of place, so that every pass is a

@@ -1,11 +1,12 @@
 // Checks NLUKit's C kernels (Sources/CKernels) against scalar double-precision references written
 // here, at every CPU level the machine runs: the packed GEMM (edge shapes, both packings,
 // accumulate, bias, every activation), the INT8 GEMM's exact integer sums (8-bit and 7-bit
-// weights), the element-wise functions and the row kernels (softmax with mask, log-softmax,
+// weights), INT8 attention's column packing and quantized softmax, the element-wise functions and the row kernels (softmax with mask, log-softmax,
 // layer norm). Built and run by scripts/test-arm64-kernels.sh natively
 // and for aarch64 under qemu-aarch64, where the NEON block and the compiler's NEON code of the
 // vector-extension kernels are what runs. Tolerances are stated beside each check.
 #include "CKernels.h"
+#include "Int8GEMM.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +136,57 @@ static void test_int8(int level) {
     }
 }
 
+// INT8 attention's own operands: the values packed per column must be the packing of their
+// transpose byte for byte (scales and column sums too), and each quantized probability must be
+// round(L · exp(x - max)) within the coarse exp's 7.5e-5 (0.52 of a step), with a masked key 0.
+static void test_int8_attention(int level) {
+    static const long shapes[][2] = {{1, 1}, {37, 64}, {70, 33}, {384, 96}};
+    for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++) {
+        const long k = shapes[s][0], n = shapes[s][1], stride = n + 3, columns = (n + NLUKIT_PANEL_WIDTH - 1) / NLUKIT_PANEL_WIDTH * NLUKIT_PANEL_WIDTH;
+        for (int limit = 63; limit <= 127; limit += 64) {
+            float *b = malloc(sizeof(float) * k * stride), *t = malloc(sizeof(float) * n * k);
+            for (long i = 0; i < k * stride; i++) b[i] = uniform(-2, 2);
+            for (long kk = 0; kk < k; kk++) for (long j = 0; j < n; j++) t[j * k + kk] = b[kk * stride + j];
+            const long size = nlukit_int8_packed_size(k, n);
+            int8_t *expected = aligned_alloc(64, (size_t)(size + 63) / 64 * 64), *got = aligned_alloc(64, (size_t)(size + 63) / 64 * 64);
+            float *expected_scales = malloc(sizeof(float) * columns), *got_scales = malloc(sizeof(float) * columns);
+            int32_t *expected_sums = malloc(sizeof(int32_t) * columns), *got_sums = malloc(sizeof(int32_t) * columns);
+            nlukit_int8_pack(t, k, k, n, limit, expected, expected_scales, expected_sums);
+            nlukit_int8_pack_columns(b, stride, k, n, limit, got, got_scales, got_sums);
+            const int same = memcmp(expected, got, (size_t)size) == 0 && memcmp(expected_scales, got_scales, sizeof(float) * columns) == 0
+                             && memcmp(expected_sums, got_sums, sizeof(int32_t) * columns) == 0;
+            char what[96];
+            snprintf(what, sizeof what, "int8 column packing %ldx%ld, weight limit %d", k, n, limit);
+            check(same, what, level, same ? 0 : 1, 0);
+            free(b); free(t); free(expected); free(got); free(expected_scales); free(got_scales); free(expected_sums); free(got_sums);
+        }
+    }
+    const long rows = 3, length = 77, ldq = 80;
+    float scores[3 * 77], work[3 * 77], mask[77], scales[3];
+    int8_t q[3 * 80];
+    for (long i = 0; i < rows * length; i++) scores[i] = uniform(-8, 8);
+    for (long i = 0; i < length; i++) mask[i] = i % 4 == 3 ? -INFINITY : 0;
+    for (int unsigned_activations = 0; unsigned_activations <= 1; unsigned_activations++) {
+        memcpy(work, scores, sizeof scores);
+        nlukit_int8_softmax_rows(work, rows, length, mask, q, ldq, scales, unsigned_activations);
+        const double limit = unsigned_activations ? 255 : 127;
+        double worst = 0;
+        for (long r = 0; r < rows; r++) {
+            double top = -INFINITY;
+            for (long i = 0; i < length; i++) if (mask[i] == 0 && scores[r * length + i] > top) top = scores[r * length + i];
+            for (long i = 0; i < ldq; i++) {
+                const double code = unsigned_activations ? (uint8_t)q[r * ldq + i] : q[r * ldq + i];
+                const double want = i < length && mask[i] == 0 ? limit * exp(scores[r * length + i] - top) : 0;
+                const double error = fabs(code - want);
+                if (!(error <= worst)) worst = error;
+            }
+        }
+        char what[96];
+        snprintf(what, sizeof what, "int8 softmax rows, %s", unsigned_activations ? "unsigned" : "signed");
+        check(worst <= 0.52, what, level, worst, 0.52);
+    }
+}
+
 static double ref_sigmoid(double x) { return 1 / (1 + exp(-x)); }
 static double ref_relu(double x) { return x > 0 ? x : 0; }
 static double ref_gelu(double x) { return activate(x, NLUKIT_ACTIVATION_GELU); }
@@ -238,6 +290,7 @@ int main(void) {
         const int before = failed;
         test_packed_gemm(level);
         test_int8(level);
+        test_int8_attention(level);
         test_elementwise(level);
         test_rows(level);
         printf("level %d (%s): %s\n", level, level == 2 ? "avx512" : level == 1 ? "avx2" : "portable",

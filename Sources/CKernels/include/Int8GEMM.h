@@ -32,6 +32,19 @@ long nlukit_int8_packed_size(long k, long n);
 void nlukit_int8_pack(const float *w, long ldw, long k, long n, int weight_limit, int8_t *packed, float *scales,
                       int32_t *column_sums);
 
+/// B[kk, j] = b[kk·ldb + j] (k × n) quantized per column j and packed exactly as nlukit_int8_pack packs
+/// the n × k matrix Bᵀ (same bytes, scales and column sums): for x · B where B is computed at run time
+/// and stored k-major, as attention's values V_h (the product P · V_h).
+void nlukit_int8_pack_columns(const float *b, long ldb, long k, long n, int weight_limit, int8_t *packed,
+                              float *scales, int32_t *column_sums);
+/// The softmax of each of `rows` rows of `length` scores (row r at scores + r·length, used as
+/// scratch), after adding `mask` (`length` additive values, or NULL) to each, quantized for the
+/// INT8 GEMM: row r's probabilities ≈ q[r, i] · scales[r], with q in [0, 255] stored unsigned and
+/// no offset when `unsigned_activations` (the GEMM then takes zero column sums), else in [0, 127];
+/// columns length..<ldq get 0 (ldq ≥ padded length). A row whose scores are all -infinity gets
+/// q = 0 and scale 0.
+void nlukit_int8_softmax_rows(float *scores, long rows, long length, const float *mask, int8_t *q, long ldq,
+                              float *scales, int unsigned_activations);
 /// The weight limit the fastest INT8 block of the current CPU level wants: 63 where it has no int8
 /// dot product (AVX2 without AVX-VNNI, and AVX-512 without VNNI or AVX-VNNI: vpmaddubsw's int16
 /// pair sums stay exact for unsigned activations only with 7-bit weights), else 127.

@@ -18,13 +18,19 @@ extension Kernels {
     /// not written.
     ///
     ///     // qkv: [rows, 3·hidden] from one fused projection; context: [rows, hidden]
+    ///
+    /// At ``Precision/int8`` both products run through the INT8 GEMM (``INT8AttentionHead``): the
+    /// queries quantized per row, the keys per key and the values per channel, and the softmax written
+    /// straight as 8-bit probabilities per row; the scores, their bias and mask stay F32.
+    ///
     ///     Kernels.multiHeadAttention(queryKeyValue: qkv, rowStride: 3 * hidden, sequenceLength: 384,
     ///                                lengths: [384], keyMasks: [nil], heads: 12, headSize: 64,
     ///                                context: context, contextStride: hidden)
     public static func multiHeadAttention(queryKeyValue: UnsafePointer<Float>, rowStride: Int, sequenceLength: Int,
                                           lengths: [Int], keyMasks: [[Float]?], relativeBias: [Float]? = nil,
                                           heads: Int, headSize: Int,
-                                          context: UnsafeMutablePointer<Float>, contextStride: Int) {
+                                          context: UnsafeMutablePointer<Float>, contextStride: Int,
+                                          precision: Precision = .f32) {
         precondition(keyMasks.count == lengths.count, "one key mask (or nil) per sequence")
         let biasSpan = 2 * sequenceLength - 1
         precondition(relativeBias.map { $0.count == heads * biasSpan } ?? true, "relative bias: \(heads) × \(biasSpan) values")
@@ -33,12 +39,13 @@ extension Kernels {
         let longest = lengths.max() ?? 0
         guard pairs > 0, longest > 0, headSize > 0 else { return }
 
-        // Per thread: the scores, K_hᵀ packed and V_h packed, each 64-byte aligned for the kernel.
-        func aligned(_ floats: Int) -> Int { (floats + 15) / 16 * 16 }
-        let scoresFloats = aligned(min(attentionRowBlock, longest) * longest)
-        let keyFloats = aligned(nlukit_packed_size(headSize, longest))
-        let valueFloats = aligned(nlukit_packed_size(longest, headSize))
-        let perThread = scoresFloats + keyFloats + valueFloats
+        // Per thread: the scores, then the packed K_hᵀ and V_h (F32), or INT8AttentionHead's operands;
+        // each part 64-byte aligned for the kernels.
+        let scoresFloats = alignedFloats(min(attentionRowBlock, longest) * longest)
+        let keyFloats = alignedFloats(nlukit_packed_size(headSize, longest))
+        let valueFloats = alignedFloats(nlukit_packed_size(longest, headSize))
+        let int8Layout = precision == .int8 ? INT8AttentionHead.Layout(headSize: headSize, longest: longest) : nil
+        let perThread = scoresFloats + (int8Layout.map { alignedFloats($0.byteCount / 4 + 1) } ?? keyFloats + valueFloats)
         let threads = min(threadCount, pairs)
         let scratch = UnsafeMutableRawPointer.allocate(byteCount: threads * perThread * MemoryLayout<Float>.stride,
                                                        alignment: 64).bindMemory(to: Float.self, capacity: threads * perThread)
@@ -60,28 +67,24 @@ extension Kernels {
                 let queries = rows + head * headSize
                 let keys = rows + hidden + head * headSize
                 let values = rows + 2 * hidden + head * headSize
+                let headContext = context + sequence * sequenceLength * contextStride + head * headSize
+                let bias = relativeBias.map { (values: $0, offset: head * biasSpan + sequenceLength - 1) }
+                if let int8Layout {
+                    INT8AttentionHead(layout: int8Layout, scratch: UnsafeMutableRawPointer(keyPanels), scores: scores)
+                        .run(queries: queries, keys: keys, values: values, rowStride: rowStride, length: length,
+                             keyMask: keyMasks[sequence], relativeBias: bias, context: headContext, contextStride: contextStride)
+                    continue
+                }
                 // K_hᵀ and V_h packed once per head; then the queries a block of rows at a time
                 // (scores, softmax, P · V_h), so a block's scores stay in L1 between the three steps.
                 nlukit_pack(keys, rowStride, 1, headSize, length, keyPanels)
                 nlukit_pack(values, rowStride, 0, length, headSize, valuePanels)
-                let headContext = context + sequence * sequenceLength * contextStride + head * headSize
                 for first in stride(from: 0, to: length, by: attentionRowBlock) {
                     let count = min(attentionRowBlock, length - first)
                     // scores = Q_h · K_hᵀ for query rows [first, first + count).
                     nlukit_packed_gemm(queries + first * rowStride, rowStride, count, headSize, keyPanels, length,
                                        0, (length + panelWidth - 1) / panelWidth, scores, length, 0, nil, 0)
-                    if let relativeBias {
-                        // Row `query` adds the span's values for distances -query ..< length - query.
-                        relativeBias.withUnsafeBufferPointer { bias in
-                            guard let base = bias.baseAddress else { return }
-                            let headBias = base + head * biasSpan + sequenceLength - 1
-                            for row in 0..<count {
-                                let query = first + row
-                                let line = scores + row * length, values = headBias - query
-                                for key in 0..<length { line[key] += values[key] }
-                            }
-                        }
-                    }
+                    addRelativeBias(bias, to: scores, rows: first..<first + count, length: length)
                     keyMasks[sequence].withUnsafeOptionalBufferPointer { mask in
                         nlukit_softmax_rows(scores, scores, count, length, mask, 1, 0)
                     }
@@ -93,7 +96,26 @@ extension Kernels {
             }
         }
     }
+
+    /// Adds MPNet's relative position bias to the scores of query rows `rows` (row r of `scores` is
+    /// query `rows.lowerBound + r`): row `query` adds the bias's values for distances
+    /// -query ..< length - query, read from `bias.values` at `bias.offset - query`.
+    static func addRelativeBias(_ bias: (values: [Float], offset: Int)?, to scores: UnsafeMutablePointer<Float>,
+                                rows: Range<Int>, length: Int) {
+        guard let bias else { return }
+        bias.values.withUnsafeBufferPointer { values in
+            guard let base = values.baseAddress else { return }
+            for (row, query) in rows.enumerated() {
+                let line = scores + row * length, distances = base + bias.offset - query
+                for key in 0..<length { line[key] += distances[key] }
+            }
+        }
+    }
 }
+
+/// Floats rounded up to a whole number of 64-byte lines, so that consecutive parts of a scratch
+/// buffer stay aligned for the kernels.
+func alignedFloats(_ floats: Int) -> Int { (floats + 15) / 16 * 16 }
 
 /// Query rows per step of ``Kernels/multiHeadAttention``: 24 rows of scores over 384 keys are
 /// 36 KB, about an L1 (32-48 KB), where the whole 384 × 384 matrix (590 KB) made three round trips

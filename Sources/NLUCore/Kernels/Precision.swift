@@ -3,15 +3,15 @@
 /// `f32` is the checkpoint's own precision. `int8` quantizes each dense weight once at load, per
 /// output channel, and each input row on the fly, and accumulates exactly in int32
 /// (``QuantizedMatrix``): about 3× the F32 GEMM's speed with AVX-512 VNNI and a quarter of its
-/// weight memory, at the cost of a small, stated error (see docs/int8.md). Attention, layer norms
-/// and embeddings stay F32.
+/// weight memory, at the cost of a small, stated error (see docs/int8.md). Attention's two products
+/// run in INT8 too (``Kernels/multiHeadAttention``); its softmax, layer norms and embeddings stay F32.
 ///
 ///     let precision = try Precision(parsing: "int8")
 ///     let qa = try QuestionAnswerer(modelDirectory: url, precision: precision)
 public enum Precision: String, CaseIterable, Sendable, CustomStringConvertible {
     /// 32-bit floating point everywhere.
     case f32
-    /// INT8 dense layers (weights per output channel, activations per row), int32 sums.
+    /// INT8 dense layers (weights per output channel, activations per row) and attention products, int32 sums.
     case int8
 
     /// The name a command line or a configuration uses: "f32" or "int8".

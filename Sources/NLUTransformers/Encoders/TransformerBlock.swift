@@ -17,6 +17,8 @@ package struct TransformerBlock: Sendable {
     let intermediate: LinearWeights
     let output: LinearWeights
     let outputNorm: NormWeights
+    /// The dense layers' precision, which attention's two products follow.
+    let precision: Precision
 
     /// Runs the block on `workspace.hidden` in place for `batch.batchSize` sequences of
     /// `batch.sequenceLength` positions; `lengths[b]` is how many leading positions of sequence b
@@ -33,7 +35,7 @@ package struct TransformerBlock: Sendable {
                                    sequenceLength: batch.sequenceLength, lengths: lengths, keyMasks: keyMasks,
                                    relativeBias: positionBias?.values,
                                    heads: configuration.attentionHeadCount, headSize: configuration.headSize,
-                                   context: workspace.context, contextStride: hiddenSize)
+                                   context: workspace.context, contextStride: hiddenSize, precision: precision)
         // hidden = LayerNorm(hidden + context · Wᵀ + b): the residual is the GEMM's accumulator.
         attentionOutput.apply(workspace.context, rows: rows, into: workspace.hidden, accumulate: true)
         attentionNorm.normalize(workspace.hidden, rowCount: rows, epsilon: epsilon)
@@ -60,6 +62,7 @@ package struct TransformerBlock: Sendable {
         intermediate = try LinearWeights(tensors, names.intermediate, output: i, input: h, precision: precision)
         output = try LinearWeights(tensors, names.output, output: h, input: i, precision: precision)
         outputNorm = try NormWeights(tensors, names.outputNorm, size: h)
+        self.precision = precision
     }
 }
 

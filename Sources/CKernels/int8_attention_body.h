@@ -1,0 +1,136 @@
+// One CPU level of INT8 attention's two operands that are not fixed weights, included once per
+// level through per_level.h: the values V_h packed per column (the "weight" of P · V_h) and the
+// softmax of the scores quantized straight into the rows of P. The keys are packed per row by
+// nlukit_int8_pack and the queries quantized by nlukit_int8_quantize_rows, as a dense layer's.
+
+#include "activation_functions.h"
+#include "int8_quantize_value.h"
+#include "int8_row_scale.h"
+#include "row_reductions.h"
+
+// B[kk, j] = b[kk·ldb + j] quantized per column j and packed as nlukit_int8_pack packs column j of
+// an nn.Linear weight: a panel of 32 columns at a time, its column maxima first (a vectorized pass
+// over the rows), then each K group of 4 rows as 32 words of 4 bytes (byte t from row 4g + t).
+NLU_TARGET static void NLU_NAME(int8_pack_columns)(const float *b, long ldb, long k, long n, float limit,
+                                                   int8_t *packed, float *scales, int32_t *column_sums) {
+    enum { W = NLUKIT_PANEL_WIDTH, G = NLUKIT_INT8_K_GROUP };
+    const long groups = nlukit_int8_padded_inner(k) / G;
+    const long panels = (n + W - 1) / W;
+    for (long p = 0; p < panels; p++) {
+        const long first = p * W, width = n - first < W ? n - first : W;
+        float largest[W], inverse[W];
+        int32_t sums[W];
+        for (int lane = 0; lane < W; lane++) { largest[lane] = 0; sums[lane] = 0; }
+        for (long kk = 0; kk < k; kk++) {
+            const float *row = b + kk * ldb + first;
+            for (long lane = 0; lane < width; lane++) {
+                const float magnitude = row[lane] < 0 ? -row[lane] : row[lane];
+                largest[lane] = magnitude > largest[lane] ? magnitude : largest[lane];  // a NaN is never larger
+            }
+        }
+        // The rule of nlukit_int8_row_scale.
+        for (int lane = 0; lane < W; lane++) {
+            scales[first + lane] = largest[lane] / limit;
+            inverse[lane] = largest[lane] > 0 ? limit / largest[lane] : 0.0f;
+        }
+        int8_t *panel = packed + p * groups * W * G;
+        for (long g = 0; g < groups; g++) {
+            uint32_t words[W];
+            for (int lane = 0; lane < W; lane++) words[lane] = 0;
+            for (long t = 0; t < G && g * G + t < k; t++) {
+                const float *row = b + (g * G + t) * ldb + first;
+                if (width == W) {
+                    for (int lane = 0; lane < W; lane++) {
+                        const int q = NLU_NAME(int8_quantize_value)(row[lane] * inverse[lane], limit);
+                        words[lane] |= (uint32_t)(uint8_t)q << (8 * t);
+                        sums[lane] += q;
+                    }
+                } else {
+                    for (long lane = 0; lane < width; lane++) {
+                        const int q = NLU_NAME(int8_quantize_value)(row[lane] * inverse[lane], limit);
+                        words[lane] |= (uint32_t)(uint8_t)q << (8 * t);
+                        sums[lane] += q;
+                    }
+                }
+            }
+            memcpy(panel + g * W * G, words, sizeof words);
+        }
+        for (int lane = 0; lane < W; lane++) column_sums[first + lane] = sums[lane];
+    }
+}
+
+// e^x for x ≤ 0 to about 7.5e-5 relative error: 2^t, t = x·log₂e, as 2^round(t) · p(t - round(t))
+// with p a degree-3 fit of 2^f on [-0.5, 0.5] (relative error minimized). The quantized softmax keeps
+// 1/255 of a row's largest probability, 50 times coarser, so it does not need the 1-ulp exp of the F32
+// softmax, whose degree-6 polynomial and two-sided range made this loop twice as long. t is clamped
+// at -126 (2^-126 is the smallest normal float; e^-87.3 and below count as 0 at 8 bits anyway).
+static inline NLU_TARGET float NLU_NAME(exp_nonpositive_coarse1)(float x) {
+    float t = x * 1.44269504f;
+    t = t > -126.0f ? t : -126.0f;  // also maps NaN to -126
+    const float shifted = t + 12582912.0f;
+    const float f = t - (shifted - 12582912.0f);
+    float p = 0.0551716648f;
+    p = p * f + 0.242611125f;
+    p = p * f + 0.693260968f;
+    p = p * f + 0.999928057f;
+    return p * NLU_NAME(bits_to_float)((NLU_NAME(float_to_bits)(shifted) - 0x4B400000 + 127) << 23);
+}
+
+// Softmax of each row, quantized: with m the row's maximum, e_i = exp(x_i - m) lies in [0, 1] and is
+// 1 at the maximum, so the row's INT8 scale needs no pass of its own: q_i = round(e_i · L) and
+// scale = 1 / (L · Σ e_i), where L is 255 for unsigned activations (probabilities are never
+// negative, so the bytes need no +128: the GEMM takes zero column sums for them) and 127 for signed
+// ones. Two passes over the row (maximum; exponentials, sum and bytes) where the F32 softmax makes
+// three. A row whose keys are all masked gets q = 0 and scale 0, as the F32 softmax's zero row.
+NLU_TARGET static void NLU_NAME(int8_softmax_rows)(float *scores, long rows, long length, const float *mask,
+                                                   int8_t *q, long ldq, float *scales, int unsigned_activations) {
+    const float limit = unsigned_activations ? 255.0f : 127.0f;
+    for (long r = 0; r < rows; r++) {
+        float *restrict x = scores + r * length;
+        uint8_t *restrict out = (uint8_t *)(q + r * ldq);
+        if (mask) for (long i = 0; i < length; i++) x[i] += mask[i];
+        const float maximum = NLU_NAME(row_max)(x, length);
+        if (maximum == -__builtin_inff()) {
+            memset(out, 0, (size_t)ldq);
+            scales[r] = 0;
+            continue;
+        }
+        // Exponentials in place and their sum (16 partial sums: the same order at every level), then
+        // the bytes 32 at a time: the float's bits after adding 1.5 · 2^23 hold the rounded integer
+        // in the low byte, and one narrowing of 32 lanes beats clang's 8-lane shuffles of a loop
+        // doing everything (they took half of its time).
+        float partial[16] = {0};
+        long i = 0;
+        for (; i + 16 <= length; i += 16)
+            for (int j = 0; j < 16; j++) {
+                const float e = NLU_NAME(exp_nonpositive_coarse1)(x[i + j] - maximum);
+                x[i + j] = e;
+                partial[j] += e;
+            }
+        float sum = 0;
+        for (int j = 0; j < 16; j++) sum += partial[j];
+        for (; i < length; i++) {
+            x[i] = NLU_NAME(exp_nonpositive_coarse1)(x[i] - maximum);
+            sum += x[i];
+        }
+        typedef float f32x32 __attribute__((vector_size(128)));
+        typedef int32_t i32x32 __attribute__((vector_size(128)));
+        typedef uint8_t u8x32 __attribute__((vector_size(32)));
+        for (i = 0; i + 32 <= length; i += 32) {
+            f32x32 v;
+            memcpy(&v, x + i, sizeof v);
+            v = v * limit;
+            // v in [0, L] (e ≤ 1 + 7.5e-5 rounds to at most L anyway); NaN maps to L.
+            const f32x32 upper = (f32x32){0} + limit;
+            const i32x32 below = v < upper;
+            v = (f32x32)((below & (i32x32)v) | (~below & (i32x32)upper));
+            v = (f32x32)((i32x32)v & (v > 0));
+            v = v + 12582912.0f;
+            const u8x32 bytes = __builtin_convertvector((i32x32)v, u8x32);
+            memcpy(out + i, &bytes, sizeof bytes);
+        }
+        for (; i < length; i++) out[i] = (uint8_t)NLU_NAME(int8_quantize_value)(x[i] * limit, limit);
+        for (i = length; i < ldq; i++) out[i] = 0;
+        scales[r] = 1.0f / (sum * limit);
+    }
+}
