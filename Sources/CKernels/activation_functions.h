@@ -48,6 +48,23 @@ static inline NLU_TARGET float NLU_NAME(exp_nonpositive1)(float x) {
     return x < lower ? 0.0f : result;
 }
 
+// e^x for x ≤ 0 to about 7.5e-5 relative error: 2^t, t = x·log₂e, as 2^round(t) · p(t - round(t))
+// with p a degree-3 fit of 2^f on [-0.5, 0.5] (relative error minimized). The quantized softmax keeps
+// 1/255 of a row's largest probability, 50 times coarser, so it does not need the 1-ulp exp of the F32
+// softmax, whose degree-6 polynomial and two-sided range made this loop twice as long. t is clamped
+// at -126 (2^-126 is the smallest normal float; e^-87.3 and below count as 0 at 8 bits anyway).
+static inline NLU_TARGET float NLU_NAME(exp_nonpositive_coarse1)(float x) {
+    float t = x * 1.44269504f;
+    t = t > -126.0f ? t : -126.0f;  // also maps NaN to -126
+    const float shifted = t + 12582912.0f;
+    const float f = t - (shifted - 12582912.0f);
+    float p = 0.0551716648f;
+    p = p * f + 0.242611125f;
+    p = p * f + 0.693260968f;
+    p = p * f + 0.999928057f;
+    return p * NLU_NAME(bits_to_float)((NLU_NAME(float_to_bits)(shifted) - 0x4B400000 + 127) << 23);
+}
+
 // erf's rational part for a c already clamped to [-4, 4], written once for the scalar erf1 and the
 // 16-lane erf16 of the GEMM epilogue (same operations in the same order, so the same values).
 #define NLU_ERF_RATIONAL(T, c)                                                                   \

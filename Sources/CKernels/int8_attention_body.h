@@ -59,29 +59,12 @@ NLU_TARGET static void NLU_NAME(int8_pack_columns)(const float *b, long ldb, lon
     }
 }
 
-// e^x for x ≤ 0 to about 7.5e-5 relative error: 2^t, t = x·log₂e, as 2^round(t) · p(t - round(t))
-// with p a degree-3 fit of 2^f on [-0.5, 0.5] (relative error minimized). The quantized softmax keeps
-// 1/255 of a row's largest probability, 50 times coarser, so it does not need the 1-ulp exp of the F32
-// softmax, whose degree-6 polynomial and two-sided range made this loop twice as long. t is clamped
-// at -126 (2^-126 is the smallest normal float; e^-87.3 and below count as 0 at 8 bits anyway).
-static inline NLU_TARGET float NLU_NAME(exp_nonpositive_coarse1)(float x) {
-    float t = x * 1.44269504f;
-    t = t > -126.0f ? t : -126.0f;  // also maps NaN to -126
-    const float shifted = t + 12582912.0f;
-    const float f = t - (shifted - 12582912.0f);
-    float p = 0.0551716648f;
-    p = p * f + 0.242611125f;
-    p = p * f + 0.693260968f;
-    p = p * f + 0.999928057f;
-    return p * NLU_NAME(bits_to_float)((NLU_NAME(float_to_bits)(shifted) - 0x4B400000 + 127) << 23);
-}
-
 // Softmax of each row, quantized: with m the row's maximum, e_i = exp(x_i - m) lies in [0, 1] and is
 // 1 at the maximum, so the row's INT8 scale needs no pass of its own: q_i = round(e_i · L) and
 // scale = 1 / (L · Σ e_i), where L is 255 for unsigned activations (probabilities are never
 // negative, so the bytes need no +128: the GEMM takes zero column sums for them) and 127 for signed
-// ones. Two passes over the row (maximum; exponentials, sum and bytes) where the F32 softmax makes
-// three. A row whose keys are all masked gets q = 0 and scale 0, as the F32 softmax's zero row.
+// ones; the exp is the coarse one (exp_nonpositive_coarse1), which the 8-bit grid cannot tell from
+// the exact one. A row whose keys are all masked gets q = 0 and scale 0, as the F32 softmax's zero row.
 NLU_TARGET static void NLU_NAME(int8_softmax_rows)(float *scores, long rows, long length, const float *mask,
                                                    int8_t *q, long ldq, float *scales, int unsigned_activations) {
     const float limit = unsigned_activations ? 255.0f : 127.0f;
@@ -95,25 +78,12 @@ NLU_TARGET static void NLU_NAME(int8_softmax_rows)(float *scores, long rows, lon
             scales[r] = 0;
             continue;
         }
-        // Exponentials in place and their sum (16 partial sums: the same order at every level), then
-        // the bytes 32 at a time (one loop doing both spilled its partial sums and narrowed 8 lanes at
-        // a time: half again slower).
-        float partial[16] = {0};
+        // The bytes in a pass of their own, 32 at a time: one loop doing the exponentials, their sum and
+        // the bytes spilled its partial sums and narrowed 8 lanes at a time (half again slower).
+        const float sum = NLU_NAME(exp_shifted_in_place)(x, length, maximum, 1);
         long i = 0;
-        for (; i + 16 <= length; i += 16)
-            for (int j = 0; j < 16; j++) {
-                const float e = NLU_NAME(exp_nonpositive_coarse1)(x[i + j] - maximum);
-                x[i + j] = e;
-                partial[j] += e;
-            }
-        float sum = 0;
-        for (int j = 0; j < 16; j++) sum += partial[j];
-        for (; i < length; i++) {
-            x[i] = NLU_NAME(exp_nonpositive_coarse1)(x[i] - maximum);
-            sum += x[i];
-        }
         // e ≤ 1 + 7.5e-5, so e · L rounds to at most L.
-        for (i = 0; i + 32 <= length; i += 32) NLU_NAME(int8_quantize32)(x + i, limit, limit, 0, out + i);
+        for (; i + 32 <= length; i += 32) NLU_NAME(int8_quantize32)(x + i, limit, limit, 0, out + i);
         for (; i < length; i++) out[i] = (uint8_t)NLU_NAME(int8_quantize_value)(x[i] * limit, limit);
         for (i = length; i < ldq; i++) out[i] = 0;
         scales[r] = 1.0f / (sum * limit);

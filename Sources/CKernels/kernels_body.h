@@ -52,21 +52,7 @@ NLU_TARGET static void NLU_NAME(softmax_rows)(const float *source, float *destin
             for (long i = 0; i < length; i++) x[i] = 0;
             continue;
         }
-        float partial[16] = {0};
-        long i = 0;
-        for (; i + 16 <= length; i += 16)
-            for (int j = 0; j < 16; j++) {
-                float e = NLU_NAME(exp_nonpositive1)(x[i + j] - maximum);
-                x[i + j] = e;
-                partial[j] += e;
-            }
-        float sum = 0;
-        for (int j = 0; j < 16; j++) sum += partial[j];
-        for (; i < length; i++) {
-            x[i] = NLU_NAME(exp_nonpositive1)(x[i] - maximum);
-            sum += x[i];
-        }
-        float scale = 1.0f / sum;
+        float scale = 1.0f / NLU_NAME(exp_shifted_in_place)(x, length, maximum, 0);
         for (long k = 0; k < length; k++) x[k] *= scale;
     }
 }
