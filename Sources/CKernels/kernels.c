@@ -68,6 +68,23 @@ void nlukit_relu(const float *source, float *destination, long count) { NLU_DISP
 void nlukit_gelu(const float *source, float *destination, long count) { NLU_DISPATCH(gelu, source, destination, count) }
 void nlukit_gelu_tanh(const float *source, float *destination, long count) { NLU_DISPATCH(gelu_tanh, source, destination, count) }
 
+long nlukit_first_non_finite(const float *values, long count) {
+    enum { BLOCK = 4096 };
+    for (long start = 0; start < count; start += BLOCK) {
+        const long end = count - start < BLOCK ? count : start + BLOCK;
+        unsigned bad = 0;
+        for (long i = start; i < end; i++) {
+            unsigned bits;
+            memcpy(&bits, values + i, sizeof bits);
+            bad |= (bits & 0x7F800000u) == 0x7F800000u;  // every exponent bit set: NaN or infinity
+        }
+        if (bad)
+            for (long i = start; i < end; i++)
+                if (!__builtin_isfinite(values[i])) return i;
+    }
+    return -1;
+}
+
 void nlukit_softmax_rows(const float *source, float *destination, long rows, long length,
                          const float *mask, long mask_rows, long first_mask_row) {
     NLU_DISPATCH(softmax_rows, source, destination, rows, length, mask, mask_rows, first_mask_row)

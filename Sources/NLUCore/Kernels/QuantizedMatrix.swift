@@ -51,8 +51,13 @@ public final class QuantizedMatrix: @unchecked Sendable {
         packed = UnsafeMutableRawPointer.allocate(byteCount: max(1, nlukit_int8_packed_size(inputs, outputs)), alignment: 64)
         scales = .allocate(capacity: columns)
         columnSums = .allocate(capacity: columns)
-        nlukit_int8_pack(weight, inputs, inputs, outputs, Int32(limit), packed.assumingMemoryBound(to: Int8.self), scales,
-                         columnSums)
+        // A range of panels per kernel thread (panels are independent; their padding is packed with the last).
+        let panel = Int(NLUKIT_PANEL_WIDTH), destination = packed.assumingMemoryBound(to: Int8.self)
+        Kernels.forEachRowChunk(rowCount: panelCount, rowLength: paddedInner * panel) { [paddedInner] panels in
+            let first = panels.lowerBound * panel, count = min(outputs, panels.upperBound * panel) - first
+            nlukit_int8_pack(weight + first * inputs, inputs, inputs, count, Int32(limit),
+                             destination + panels.lowerBound * paddedInner * panel, scales + first, columnSums + first)
+        }
     }
 
     /// The weight limit the current CPU level's fastest INT8 block wants: 63 without an int8 dot
