@@ -17,12 +17,11 @@ extension Kernels {
     /// `context[r × contextStride + h × headSize ..< + headSize]`; rows past a sequence's length are
     /// not written.
     ///
-    ///     // qkv: [rows, 3·hidden] from one fused projection; context: [rows, hidden]
-    ///
     /// At ``Precision/int8`` both products run through the INT8 GEMM (``INT8AttentionHead``): the
     /// queries quantized per row, the keys per key and the values per channel, and the softmax written
     /// straight as 8-bit probabilities per row; the scores, their bias and mask stay F32.
     ///
+    ///     // qkv: [rows, 3·hidden] from one fused projection; context: [rows, hidden]
     ///     Kernels.multiHeadAttention(queryKeyValue: qkv, rowStride: 3 * hidden, sequenceLength: 384,
     ///                                lengths: [384], keyMasks: [nil], heads: 12, headSize: 64,
     ///                                context: context, contextStride: hidden)
