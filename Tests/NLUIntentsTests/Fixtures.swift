@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The repository's `Tests/Fixtures/intents` folder.
 let intentFixtures = URL(fileURLWithPath: #filePath)
@@ -19,4 +20,19 @@ func writeTemporaryFile(_ text: String, name: String) throws -> URL {
     let url = try temporaryDirectory().appendingPathComponent(name)
     try Data(text.utf8).write(to: url)
     return url
+}
+
+/// The seconds `body` takes on the wall clock.
+func secondsTaken(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+/// Times `run(count)` (after a warm-up) and `run(10 * count)`, and expects the ratio of linear work
+/// (about 10; quadratic work gives about 100).
+func expectLinearTime(_ name: String, count: Int, _ run: (Int) throws -> Void) rethrows {
+    try run(count)  // warm up
+    let small = try secondsTaken { try run(count) }, large = try secondsTaken { try run(10 * count) }
+    #expect(large / max(small, 1e-6) < 30, "\(name): \(count): \(small) s, \(10 * count): \(large) s")
 }

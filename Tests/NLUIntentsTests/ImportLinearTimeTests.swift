@@ -7,30 +7,27 @@ import Testing
 /// `.lu` line of 200,000 labels took more than a minute, 40,000 Watson mentions 7 s). Each case
 /// times 10x the annotations against 1x, as `NLUBuiltinsTests.LinearTimeTests` does for text.
 @Suite struct ImportLinearTimeTests {
-    func seconds(_ body: () throws -> Void) rethrows -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
-        try body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    }
-
     /// Imports the file `make(count)` writes, for `count` and 10 × `count` annotations, and checks
     /// the ratio of the times (linear work gives about 10, quadratic work 100).
     func expectLinear(_ name: String, format: DatasetFormat, count: Int,
                       _ make: (Int) -> String) throws {
+        try expectLinearImport(name, format: format, count: count, make) { dataset, n in
+            let annotated = dataset.intents.flatMap(\.utterances).map(\.entities.count).reduce(0, +)
+            #expect(annotated == n, "\(name): \(annotated) annotations imported of \(n)")
+        }
+    }
+
+    /// Imports the file `make(n)` writes for `count` and 10 × `count`, checks each dataset with
+    /// `check(dataset, n)` and the ratio of the times.
+    func expectLinearImport(_ name: String, format: DatasetFormat, count: Int, _ make: (Int) -> String,
+                            check: (IntentDataset, Int) -> Void) throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        func run(_ n: Int) throws -> Double {
+        try expectLinearTime(name, count: count) { n in
             let url = folder.appendingPathComponent("\(n)-\(name)")
             try Data(make(n).utf8).write(to: url)
-            return try seconds {
-                let dataset = try IntentImporter.importDataset(from: url, options: ImportOptions(format: format)).dataset
-                let annotated = dataset.intents.flatMap(\.utterances).map(\.entities.count).reduce(0, +)
-                #expect(annotated == n, "\(name): \(annotated) annotations imported of \(n)")
-            }
+            check(try IntentImporter.importDataset(from: url, options: ImportOptions(format: format)).dataset, n)
         }
-        _ = try run(count)  // warm up
-        let small = try run(count), large = try run(10 * count)
-        #expect(large / max(small, 1e-6) < 30, "\(name): \(count) annotations \(small) s, \(10 * count): \(large) s")
     }
 
     /// A text of `count` mentions "x" with a two-unit character between them (so UTF-16 and scalar
@@ -77,31 +74,25 @@ import Testing
         }
     }
 
-    /// Imports a Rasa file with the one example `make(count)`, for `count` and 10 × `count` characters
-    /// of markup, and checks the ratio of the times and the example's text and annotations.
+    /// Imports a Rasa (or snips-nlu YAML) file with the one example `make(count)`, for `count` and
+    /// 10 × `count` characters of markup, and checks the ratio of the times and the example's text and
+    /// annotations.
     func expectLinearMarkup(_ name: String, format: DatasetFormat, count: Int = 10_000,
                             text: (Int) -> String = { _ in "" }, annotations: Int = 0,
                             _ make: (Int) -> String) throws {
-        let folder = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        func run(_ n: Int) throws -> Double {
-            let url = folder.appendingPathComponent("\(n)-\(name)")
-            let example = make(n)
-            let file = format == .rasaYAML
-                ? "version: \"3.1\"\nnlu:\n- intent: a\n  examples: |\n    - \(example)\n    - hello\n"
-                : "## intent:a\n- \(example)\n- hello\n"
-            try Data(file.utf8).write(to: url)
-            return try seconds {
-                let dataset = try IntentImporter.importDataset(from: url, options: ImportOptions(format: format)).dataset
-                let utterance = dataset.intents.flatMap(\.utterances).first { $0.text != "hello" }
-                let expected = text(n).isEmpty ? example : text(n)
-                #expect(utterance?.text == expected, "\(name): the text of \(n) characters of markup changed")
-                #expect(utterance?.entities.count == annotations, "\(name): \(utterance?.entities.count ?? -1) annotations")
+        func file(_ example: String) -> String {
+            switch format {
+            case .rasaYAML: return "version: \"3.1\"\nnlu:\n- intent: a\n  examples: |\n    - \(example)\n    - hello\n"
+            case .snipsNLU: return "type: intent\nname: a\nutterances:\n  - \(example)\n  - hello\n"
+            default: return "## intent:a\n- \(example)\n- hello\n"
             }
         }
-        _ = try run(count)  // warm up
-        let small = try run(count), large = try run(10 * count)
-        #expect(large / max(small, 1e-6) < 30, "\(name): \(count) characters \(small) s, \(10 * count): \(large) s")
+        try expectLinearImport(name, format: format, count: count, { file(make($0)) }) { dataset, n in
+            let utterance = dataset.intents.flatMap(\.utterances).first { $0.text != "hello" }
+            let expected = text(n).isEmpty ? make(n) : text(n)
+            #expect(utterance?.text == expected, "\(name): the text of \(n) characters of markup changed")
+            #expect(utterance?.entities.count == annotations, "\(name): \(utterance?.entities.count ?? -1) annotations")
+        }
     }
 
     /// Unclosed Rasa markup stays plain text, in time linear in the example: every `[` or `(` used to
@@ -119,6 +110,59 @@ import Testing
         }
     }
 
+    /// snips-nlu YAML `[slot](text)` markup left unclosed: each `(` looked for its `)` to the end of the
+    /// line (`[x](` repeated 10,000 times took seconds, 100,000 minutes). `[slot]` without `(text)` is
+    /// the slot's name as text, as before.
+    @Test func snipsYAMLMarkupWithManyUnclosedParenthesesStaysPlainText() throws {
+        try expectLinearMarkup("parentheses.yaml", format: .snipsNLU, count: 2_000,
+                               text: { "go " + String(repeating: "x(", count: $0 / 4) }) {
+            "go " + String(repeating: "[x](", count: $0 / 4)
+        }
+        try expectLinearMarkup("mention-before.yaml", format: .snipsNLU, count: 2_000,
+                               text: { "go Paris " + String(repeating: "x(", count: $0 / 4) }, annotations: 1) {
+            "go [city](Paris) " + String(repeating: "[x](", count: $0 / 4)
+        }
+    }
+
+    /// `.lu` definitions were looked up by scanning all earlier ones (20,000 `@ ml` lines took 71 s in
+    /// a debug build).
+    @Test func luFileWithManyDefinitions() throws {
+        try expectLinear("definitions.lu", format: .lu, count: 2_000) { n in
+            "# a\n- " + (0..<n).map { "{@e\($0)=x}" }.joined(separator: " ") + "\n- hello\n"
+                + (0..<n).map { "@ ml e\($0)\n" }.joined()
+        }
+    }
+
+    /// CLU and LUIS utterances may name intents their intents list lacks; each was looked up in the
+    /// list of those seen so far (quadratic in the intents).
+    @Test func cluAndLUISUtterancesOfManyUndeclaredIntents() throws {
+        func expectIntents(_ dataset: IntentDataset, _ n: Int) {
+            #expect(dataset.intents.count == n && dataset.intents.last?.name == "i\(n - 1)")
+        }
+        try expectLinearImport("clu.json", format: .clu, count: 2_000, { n in
+            let utterances = (0..<n).map { #"{"text":"u\#($0)","intent":"i\#($0)"}"# }.joined(separator: ",")
+            return #"{"projectFileVersion":"2023-04-01","metadata":{"projectKind":"Conversation","language":"en"},"assets":{"utterances":[\#(utterances)]}}"#
+        }, check: expectIntents)
+        try expectLinearImport("luis.json", format: .luis, count: 2_000, { n in
+            let utterances = (0..<n).map { #"{"text":"u\#($0)","intent":"i\#($0)"}"# }.joined(separator: ",")
+            return #"{"utterances":[\#(utterances)]}"#
+        }, check: expectIntents)
+    }
+
+    /// A zip agent of many intents: each file was found by `archive[path]`, which walks the zip's
+    /// central directory, so reading an agent cost the intents times the entries.
+    @Test func dialogflowCXZipOfManyIntents() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try expectLinearTime("dialogflow-cx.zip", count: 150) { n in
+            let dataset = IntentDataset(intents: (0..<n).map { Intent(name: "i\($0)", utterances: [Utterance("utterance \($0)")]) })
+            let url = folder.appendingPathComponent("\(n)-agent.zip")
+            try IntentExporter.export(dataset, format: .dialogflowCX).data.write(to: url)
+            let imported = try IntentImporter.importDataset(from: url, options: ImportOptions(format: .dialogflowCX)).dataset
+            #expect(imported.intents.count == n)
+        }
+    }
+
     /// Exports count back in the same units: CLU's UTF-16 spans and `.lu` labels of many mentions.
     @Test(arguments: [ExportFormat.clu, .lu, .rasa, .dialogflowCX])
     func exportOfManyMentions(format: ExportFormat) throws {
@@ -129,8 +173,8 @@ import Testing
         }
         let small = dataset(2_000), large = dataset(20_000)
         _ = try IntentExporter.export(small, format: format)  // warm up
-        let smallTime = try seconds { _ = try IntentExporter.export(small, format: format) }
-        let largeTime = try seconds { _ = try IntentExporter.export(large, format: format) }
+        let smallTime = try secondsTaken { _ = try IntentExporter.export(small, format: format) }
+        let largeTime = try secondsTaken { _ = try IntentExporter.export(large, format: format) }
         #expect(largeTime / max(smallTime, 1e-6) < 30, "\(format): 2,000 mentions \(smallTime) s, 20,000: \(largeTime) s")
     }
 }

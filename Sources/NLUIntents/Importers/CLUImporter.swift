@@ -74,6 +74,7 @@ enum CLUImporter {
         test.language = train.language
         var trainByIntent: [String: [Utterance]] = [:]
         var declared = (project.assets.intents ?? []).map(\.category)
+        var declaredNames = Set(declared)   // membership in time independent of the intent count
         var hasTest = false
         for (index, item) in utterances.enumerated() where inLanguage(item.language ?? project.metadata?.language) {
             let utterance = convert(item, index: index, unit: unit, file: file, warnings: &warnings)
@@ -81,7 +82,7 @@ enum CLUImporter {
                 test.add(utterance, to: item.intent)
                 hasTest = true
             } else {
-                if !declared.contains(item.intent) { declared.append(item.intent) }
+                if declaredNames.insert(item.intent).inserted { declared.append(item.intent) }
                 trainByIntent[item.intent, default: []].append(utterance)
             }
         }

@@ -78,7 +78,7 @@ enum DialogflowCXImporter {
             let types = Dictionary((intent.parameters ?? []).map { ($0.id, $0.entityType) }, uniquingKeysWith: { first, _ in first })
             var utterances: [Utterance] = []
             let phrasesPath = "\(folder)/trainingPhrases/\(chosen).json"
-            if source.paths.contains(phrasesPath) {
+            if source.contains(phrasesPath) {
                 for (index, phrase) in (try decode(PhrasesFile.self, phrasesPath).trainingPhrases ?? []).enumerated() {
                     var builder = UtteranceBuilder()
                     for part in phrase.parts ?? [] {
@@ -125,7 +125,7 @@ enum DialogflowCXImporter {
             let name = type.displayName ?? String(parts[1])
             let entriesPath = "\(folder)/entities/\(language).json"
             var entries: [Entry] = []
-            if source.paths.contains(entriesPath) {
+            if source.contains(entriesPath) {
                 let data = try source.utf8Data(at: entriesPath, warnings: &warnings)
                 entries = try JSONInput.decode(EntitiesFile.self, from: data, file: source.displayName(entriesPath)).entities ?? []
             }

@@ -65,7 +65,7 @@ enum DialogflowImporter {
             let name = definition.name ?? String(base.split(separator: "/").last ?? "")
             var utterances: [Utterance] = []
             let phrasesPath = base + suffix
-            if source.paths.contains(phrasesPath) {
+            if source.contains(phrasesPath) {
                 let phrases = try JSONInput.decode([Phrase].self, from: source.utf8Data(at: phrasesPath, warnings: &warnings),
                                                    file: source.displayName(phrasesPath))
                 utterances = phrases.map(utterance)

@@ -11,7 +11,12 @@ struct ImportSource {
     let kind: Kind
     /// Relative paths of the regular files (for a file: its name).
     let paths: [String]
+    /// The same paths, for ``contains(_:)``.
+    private let pathSet: Set<String>
     private let archive: Archive?
+    /// A zip's file entries by path, read once: `archive[path]` walks the central directory, so a
+    /// lookup per file made an agent of thousands of intents quadratic.
+    private let entries: [String: Entry]
     /// What reading this zip's entries may unpack (shared by copies of this source).
     private let expansion: ZipExpansionBudget
 
@@ -25,6 +30,7 @@ struct ImportSource {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw IntentDatasetError.unreadable(file: url.path, reason: "no such file or folder")
         }
+        var entries: [String: Entry] = [:]
         if isDirectory.boolValue {
             kind = .folder
             archive = nil
@@ -36,14 +42,20 @@ struct ImportSource {
                 throw IntentDatasetError.unreadable(file: url.path, reason: "not a readable zip archive (\(error))")
             }
             archive = opened
-            paths = opened.filter { $0.type == .file }.map(\.path)
-                .filter { !$0.hasPrefix("__MACOSX/") }.sorted()
+            // The first entry of a path wins, as `archive[path]` answers.
+            for entry in opened where entry.type == .file && entries[entry.path] == nil { entries[entry.path] = entry }
+            paths = entries.keys.filter { !$0.hasPrefix("__MACOSX/") }.sorted()
         } else {
             kind = .file
             archive = nil
             paths = [url.lastPathComponent]
         }
+        self.entries = entries
+        pathSet = Set(paths)
     }
+
+    /// Whether the source has a file at `path`.
+    func contains(_ path: String) -> Bool { pathSet.contains(path) }
 
     /// The bytes of the file at `path` (relative; for a single-file source, its name).
     func data(at path: String) throws -> Data {
@@ -54,7 +66,7 @@ struct ImportSource {
         case .folder:
             return try read(url.appendingPathComponent(path), display: display)
         case .zip:
-            guard let archive, let entry = archive[path] else {
+            guard let archive, let entry = entries[path] else {
                 throw IntentDatasetError.missingFiles(file: url.path, expected: path)
             }
             // The declared size is checked first (cheap), the bytes as they come (the declaration may lie).

@@ -26,6 +26,12 @@ struct LUFileReader {
 
     private(set) var sections: [(intent: String, lines: [(text: String, file: String, line: Int)])] = []
     private(set) var definitions: [Definition] = []
+    /// Where each definition is in ``definitions``, by kind and name: a search of the array for every
+    /// `@` line made a file of many definitions quadratic (20,000 took 71 s in a debug build).
+    private var definitionIndex: [DefinitionKey: Int] = [:]
+    private struct DefinitionKey: Hashable { var kind: String; var name: String }
+    /// The roles of each definition that lines may add to, by index, as a set.
+    private var knownRoles: [Int: Set<String>] = [:]
     /// The app's culture (`> !# @app.culture = en-us`), when a file states it.
     private(set) var culture: String?
     private var visited = Set<String>()
@@ -215,12 +221,22 @@ struct LUFileReader {
         default:
             break
         }
-        if let existing = definitions.firstIndex(where: { $0.name == name && $0.kind == kind }) {
-            definitions[existing].roles += roles.filter { !definitions[existing].roles.contains($0) }
+        let key = DefinitionKey(kind: kind, name: name)
+        if let existing = definitionIndex[key] {
+            addRoles(roles, to: existing)
             return existing
         }
+        definitionIndex[key] = definitions.count
         definitions.append(definition)
         return definitions.count - 1
+    }
+
+    /// Adds the roles the definition does not have yet (each line of `$city:Seattle= roles=from` names
+    /// them again: kept once, not once per line), checked against a set of them.
+    private mutating func addRoles(_ roles: [String], to index: Int) {
+        var known = knownRoles.removeValue(forKey: index) ?? Set(definitions[index].roles)   // taken out: no copy on insert
+        definitions[index].roles += roles.filter { known.insert($0).inserted }
+        knownRoles[index] = known
     }
 
     /// The older syntax: `$name:simple`, `$name:Canonical=` (list value, synonyms follow),
@@ -256,7 +272,7 @@ struct LUFileReader {
             // `$city:Seattle=`: a list value whose synonyms follow.
             let index = try definition("@ list \(name)", file: file, line: number, warnings: &warnings) ?? 0
             definitions[index].values.append(EntityValue(String(spec.dropLast()).trimmingCharacters(in: .whitespaces)))
-            definitions[index].roles += roles
+            addRoles(roles, to: index)
             return index
         }
         warnings.append("\(file): line \(number): '$\(name):\(spec)' not understood; skipped")

@@ -41,8 +41,10 @@ enum LUISImporter {
         var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: false)
         assembler.language = app.culture.map(LexV1Importer.languageCode)
         var declared = (app.intents ?? []).map(\.name)
-        // Utterances may name intents the intents list lacks; keep them, in order of appearance.
-        for utterance in app.utterances ?? [] where !declared.contains(utterance.intent) { declared.append(utterance.intent) }
+        // Utterances may name intents the intents list lacks; keep them, in order of appearance (a set
+        // answers whether one is known: searching the list for each utterance was quadratic).
+        var declaredNames = Set(declared)
+        for utterance in app.utterances ?? [] where declaredNames.insert(utterance.intent).inserted { declared.append(utterance.intent) }
         for name in declared { try assembler.addIntent(name, utterances: byIntent[name] ?? []) }
         assembler.entities = (app.closedLists ?? []).map { list in
             EntityDefinition(name: list.name, values: (list.subLists ?? []).map {

@@ -131,28 +131,32 @@ enum SnipsNLUImporter {
 
     /// `Turn on the [room](kitchen) lights`: `[slot](text)`, the slot's entity from the intent's
     /// `slots` (the slot name itself when undeclared); `[slot]` alone keeps the slot name as text.
+    /// Time is linear in the line however much markup is unclosed (``MarkupClosers``): each `(`
+    /// looking for its `)` to the end of the line made `[x](` repeated quadratic.
     private static func utterance(_ line: String, slots: [String: String], file: String, intent: String,
                                   warnings: inout [String]) -> Utterance {
+        let characters = Array(line)
+        var closers = MarkupClosers(characters)
         var builder = UtteranceBuilder()
-        var rest = Substring(line)
-        while let open = rest.firstIndex(of: "["), let close = rest[open...].firstIndex(of: "]") {
-            builder.append(String(rest[..<open]))
-            let slot = String(rest[rest.index(after: open)..<close])
-            let after = rest.index(after: close)
-            if after < rest.endIndex, rest[after] == "(", let end = rest[after...].firstIndex(of: ")") {
-                let text = String(rest[rest.index(after: after)..<end])
+        var position = 0   // the first character not appended yet
+        while let open = characters[position...].firstIndex(of: "["), let close = characters[open...].firstIndex(of: "]") {
+            builder.append(String(characters[position..<open]))
+            let slot = String(characters[(open + 1)..<close])
+            let after = close + 1
+            if after < characters.count, characters[after] == "(", let end = closers.closing(of: after) {
+                let text = String(characters[(after + 1)..<end])
                 let entity = slots[slot] ?? slot
                 if slots[slot] == nil, !slots.isEmpty {
                     warnings.append("\(file): intent '\(intent)': slot '\(slot)' is not declared in its slots; read as entity '\(slot)'")
                 }
                 builder.append(text, entity: entity, value: text, role: entity == slot ? nil : slot)
-                rest = rest[rest.index(after: end)...]
+                position = end + 1
             } else {
                 builder.append(slot)
-                rest = rest[after...]
+                position = after
             }
         }
-        builder.append(String(rest))
+        builder.append(String(characters[position...]))
         return builder.utterance
     }
 }
