@@ -17,47 +17,37 @@ public struct Gazetteer: Sendable {
         public var value: String
     }
 
-    private struct Phrase: Sendable {
-        var tokens: [String]
-        var value: String
-    }
-
     /// Entity names, sorted (the order matches are reported in).
     public let entities: [String]
-    /// Per entity (same order): phrases by their first normalized token, longest first.
-    private let index: [[String: [Phrase]]]
+    /// Per entity (same order): its phrases' normalized tokens as a trie, so that the longest phrase at
+    /// a position is found in time proportional to its length. Trying every phrase with the position's
+    /// first token made a dictionary of many phrases sharing a word ("the …") cost the phrase count at
+    /// each occurrence of that word.
+    private let tries: [PhraseTrie]
 
-    /// Builds the dictionaries from `(phrase, canonical value)` pairs per entity.
+    /// Builds the dictionaries from `(phrase, canonical value)` pairs per entity (a phrase listed twice
+    /// keeps its first value).
     public init(_ phrases: [String: [(phrase: String, value: String)]]) {
         entities = phrases.keys.sorted()
-        index = entities.map { entity in
-            var byFirst: [String: [Phrase]] = [:]
-            var seen = Set<[String]>()
-            for (phrase, value) in phrases[entity] ?? [] {
-                let tokens = Self.normalizedTokens(phrase)
-                guard let first = tokens.first, seen.insert(tokens).inserted else { continue }
-                byFirst[first, default: []].append(Phrase(tokens: tokens, value: value))
-            }
-            return byFirst.mapValues { $0.sorted { $0.tokens.count > $1.tokens.count } }
+        tries = entities.map { entity in
+            var trie = PhraseTrie()
+            for (phrase, value) in phrases[entity] ?? [] { trie.insert(Self.normalizedTokens(phrase), value: value) }
+            return trie
         }
     }
 
     /// Whether no entity has a phrase.
-    public var isEmpty: Bool { index.allSatisfy(\.isEmpty) }
+    public var isEmpty: Bool { tries.allSatisfy(\.isEmpty) }
 
     /// Per entity, left to right, the longest phrase starting at each position (non-overlapping).
     public func matches(_ normalizedTokens: [String]) -> [Match] {
         var result: [Match] = []
-        for (entity, table) in zip(entities, index) where !table.isEmpty {
+        for (entity, trie) in zip(entities, tries) where !trie.isEmpty {
             var i = 0
             while i < normalizedTokens.count {
-                var found: Phrase?
-                for phrase in table[normalizedTokens[i]] ?? [] where i + phrase.tokens.count <= normalizedTokens.count {
-                    if normalizedTokens[i..<(i + phrase.tokens.count)].elementsEqual(phrase.tokens) { found = phrase; break }
-                }
-                if let found {
-                    result.append(Match(entity: entity, tokens: i..<(i + found.tokens.count), value: found.value))
-                    i += found.tokens.count
+                if let found = trie.longestPhrase(in: normalizedTokens, from: i) {
+                    result.append(Match(entity: entity, tokens: i..<(i + found.length), value: found.value))
+                    i += found.length
                 } else {
                     i += 1
                 }

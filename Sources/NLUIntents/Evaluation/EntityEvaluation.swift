@@ -76,9 +76,9 @@ public struct EntityEvaluation: Sendable, Encodable {
     public static func mentions(of utterance: Utterance) -> [Mention] {
         let offsets = utterance.text.scalarOffsets(of: WordTokenizer().tokens(in: utterance.text).map(\.range))
         return utterance.entities.compactMap { annotation in
-            let inside = offsets.filter { $0.lowerBound >= annotation.start && $0.upperBound <= annotation.end }
+            let inside = SlotTagScheme.tokens(of: offsets, inside: annotation)
             guard let first = inside.first, let last = inside.last else { return nil }
-            return Mention(entity: annotation.entity, start: first.lowerBound, end: last.upperBound)
+            return Mention(entity: annotation.entity, start: offsets[first].lowerBound, end: offsets[last].upperBound)
         }
     }
 
