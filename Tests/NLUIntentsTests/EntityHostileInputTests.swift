@@ -64,4 +64,45 @@ import NLUText
         ])
         #expect(Gazetteer(["e": [("", "x")]]).isEmpty)
     }
+
+    /// Transition weights above 709 are finite in a model file; exp of them was infinite and every
+    /// entity's confidence NaN. Adding a constant to every transition changes no probability (every
+    /// path crosses the same number), so the answers must equal those of the weights 990 lower.
+    @Test func crfConfidencesStayFiniteWithHugeTransitionWeights() throws {
+        func crf(shift: Double) throws -> LinearChainCRF {
+            try LinearChainCRF(labels: ["O", "B-x"], attributes: ["a", "b"], stateFeatures: [(0, 1, 0.5), (1, 0, 1.25)],
+                               transitions: [1000, 1000.5, 999, 1000.25].map { $0 - shift })
+        }
+        let sequence: [[Int32]] = [[0], [1], [0, 1], [0]]
+        let huge = try crf(shift: 0).lattice(sequence), ordinary = try crf(shift: 990).lattice(sequence)
+        for t in 0..<sequence.count {
+            for label in 0..<2 {
+                let marginal = huge.marginal(label: label, at: t)
+                #expect(marginal.isFinite && abs(marginal - ordinary.marginal(label: label, at: t)) < 1e-9)
+            }
+        }
+        let span = huge.probability(of: [1, 0], from: 1)
+        #expect(span.isFinite && abs(span - ordinary.probability(of: [1, 0], from: 1)) < 1e-9)
+        let path = huge.probability(of: [1, 1, 0, 1])
+        #expect(path.isFinite && abs(path - ordinary.probability(of: [1, 1, 0, 1])) < 1e-9)
+    }
+
+    /// Intent weights of 1e30 (finite) overflowed Float: logits of ±infinity and ∞ − ∞, so every
+    /// probability was NaN (`nlu intents predict` printed `nan%`). Worked by hand in Double: the hidden
+    /// layer is [1e30, 1e30]; the logits 2e60, −2e60 and 0 are held to ±Float.greatestFiniteMagnitude,
+    /// so the first class takes all.
+    @Test func intentProbabilitiesStayFiniteWithHugeWeights() throws {
+        let network = try IntentNetwork(
+            inputWeight: Tensor(shape: [2, 2], scalars: [1e30, 1e30, 1e30, 1e30]), inputBias: Tensor(shape: [2], scalars: [0, 0]),
+            hiddenWeights: [], hiddenBiases: [],
+            outputWeight: Tensor(shape: [3, 2], scalars: [1e30, 1e30, -1e30, -1e30, 1e30, -1e30]),
+            outputBias: Tensor(shape: [3], scalars: [0, 0, 0]))
+        #expect(network.probabilities(for: SparseVector(indices: [0], values: [1])) == [1, 0, 0])
+        // Two features of 3e38 overflow the hidden unit's sum (6e38): held at Float's limit, both classes tie.
+        let tied = try IntentNetwork(
+            inputWeight: Tensor(shape: [2, 1], scalars: [3e38, 3e38]), inputBias: Tensor(shape: [1], scalars: [0]),
+            hiddenWeights: [], hiddenBiases: [],
+            outputWeight: Tensor(shape: [2, 1], scalars: [1e30, 1e30]), outputBias: Tensor(shape: [2], scalars: [1, 1]))
+        #expect(tied.probabilities(for: SparseVector(indices: [0, 1], values: [1, 1])) == [0.5, 0.5])
+    }
 }

@@ -66,8 +66,17 @@ public struct IntentNetwork: Sendable {
         return result
     }
 
-    /// Class probabilities (softmax of the logits) for one feature vector.
+    /// Class probabilities (softmax of the logits) for one feature vector: finite, summing to 1, for
+    /// any finite weights (see ``wideLogits(for:)``).
     public func probabilities(for features: SparseVector) -> [Float] {
+        var logits = logits(for: features)
+        if !logits.allSatisfy(\.isFinite) { logits = wideLogits(for: features) }
+        Self.softmax(&logits)
+        return logits
+    }
+
+    /// The logits, in Float (the fast path).
+    func logits(for features: SparseVector) -> [Float] {
         var activations = inputBias.scalars
         let width = activations.count
         inputWeight.withUnsafeBufferPointer { rows in
@@ -83,9 +92,41 @@ public struct IntentNetwork: Sendable {
             activations = Self.dense(weight, bias, activations)
             for i in activations.indices where activations[i] < 0 { activations[i] = 0 }
         }
-        var logits = Self.dense(outputWeight, outputBias, activations)
-        Self.softmax(&logits)
-        return logits
+        return Self.dense(outputWeight, outputBias, activations)
+    }
+
+    /// The logits for weights so large (finite, as a model file may hold them: 1e30) that Float
+    /// overflows: every sum in Double, where products of two Floats (at most 1.2e77) and sums of as
+    /// many of them as a process can hold stay finite, and each layer's output held within Float's
+    /// range. A Float overflow had turned the logits into infinities (∞ − ∞ = NaN) and every
+    /// confidence into NaN; a model with ordinary weights never takes this path, so its answers are
+    /// unchanged.
+    func wideLogits(for features: SparseVector) -> [Float] {
+        let limit = Double(Float.greatestFiniteMagnitude)
+        func saturated(_ x: Double, relu: Bool) -> Double { min(max(x, relu ? 0 : -limit), limit) }
+        let width = inputWeight.shape[1]
+        var activations = inputBias.scalars.map(Double.init)
+        inputWeight.withUnsafeBufferPointer { rows in
+            for (feature, value) in zip(features.indices, features.values) where feature >= 0 && Int(feature) < inputDimension {
+                let row = rows.baseAddress! + Int(feature) * width
+                for i in 0..<width { activations[i] += Double(value) * Double(row[i]) }
+            }
+        }
+        activations = activations.map { saturated($0, relu: true) }
+        func dense(_ weight: Tensor<Float>, _ bias: Tensor<Float>, relu: Bool) {
+            let columns = weight.shape[1]
+            let biases = bias.scalars
+            activations = weight.withUnsafeBufferPointer { w in
+                biases.indices.map { row in
+                    var sum = Double(biases[row])
+                    for column in 0..<columns { sum += Double(w[row * columns + column]) * activations[column] }
+                    return saturated(sum, relu: relu)
+                }
+            }
+        }
+        for (weight, bias) in zip(hiddenWeights, hiddenBiases) { dense(weight, bias, relu: true) }
+        dense(outputWeight, outputBias, relu: false)
+        return activations.map(Float.init)
     }
 
     /// Class probabilities for a dense feature vector (the Core-ML-like `embeddings` input).

@@ -2,8 +2,8 @@ import Foundation
 
 /// Forward-backward of one sequence under a ``LinearChainCRF``, in scaled probability space as crfsuite
 /// does it: `α̂_t = c_t · (α̂_{t−1} Ψ) ⊙ φ_t` with `c_t` normalizing each row, `β̂` likewise, so that
-/// `P(y_t = j) = α̂_t[j] β̂_t[j] / c_t`. State potentials are shifted by their row maximum before `exp`
-/// (the shift goes into `log Z`), so no score overflows.
+/// `P(y_t = j) = α̂_t[j] β̂_t[j] / c_t`. State potentials are shifted by their row maximum and transition
+/// potentials by theirs before `exp` (the shifts go into `log Z`), so no score overflows.
 ///
 ///     let lattice = crf.lattice(sequence)
 ///     lattice.marginal(label: 3, at: 0)          // P(y_0 = 3 | x)
@@ -29,9 +29,12 @@ public struct CRFLattice: Sendable {
         self.labelCount = labelCount
         self.stateScores = stateScores
         transitionScores = Array(crf.weights[crf.stateFeatureCount...])
-        expTransition = transitionScores.map { Foundation.exp($0) }
+        // Transitions are shifted by their maximum too: a weight above 709 (finite in a model file)
+        // made exp infinite and every confidence NaN. Every path crosses length − 1 transitions.
+        let transitionShift = transitionScores.max() ?? 0
+        expTransition = transitionScores.map { Foundation.exp($0 - transitionShift) }
         var expState = [Double](repeating: 0, count: length * labelCount)
-        var logPartition = 0.0
+        var logPartition = Double(max(length - 1, 0)) * transitionShift
         for t in 0..<length {
             let row = stateScores[(t * labelCount)..<((t + 1) * labelCount)]
             let shift = row.max() ?? 0
