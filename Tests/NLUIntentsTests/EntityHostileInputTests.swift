@@ -105,4 +105,24 @@ import NLUText
             outputWeight: Tensor(shape: [2, 1], scalars: [1e30, 1e30]), outputBias: Tensor(shape: [2], scalars: [1, 1]))
         #expect(tied.probabilities(for: SparseVector(indices: [0, 1], values: [1, 1])) == [0.5, 0.5])
     }
+
+    /// A runaway regex (`(a+)+$` on a run of "a" that stops short of the end) cost its whole budget on
+    /// every training utterance like this (0.5 s each: half an hour on a few thousand) and then matched
+    /// nothing; training now refuses it at the first, naming the entity and the pattern.
+    @Test func trainingRefusesARunawayPatternNamingIt() throws {
+        let run = String(repeating: "a", count: 40) + "!"
+        let dataset = IntentDataset(intents: [
+            Intent(name: "call", utterances: [Utterance("call bob now", entities: [EntityAnnotation(start: 5, end: 8, entity: "name")])]
+                   + (0..<8).map { Utterance("call \($0) \(run)") }),
+            Intent(name: "stop", utterances: ["stop it", "halt"]),
+        ], entities: [EntityDefinition(name: "code", values: [EntityValue("code", patterns: ["(a+)+$"])])])
+        let start = ContinuousClock.now
+        #expect {
+            _ = try SlotTagger.train(on: dataset)
+        } throws: { error in
+            guard case let EntityTaggerError.invalidPattern(entity, pattern, reason) = error else { return false }
+            return entity == "code" && pattern == "(a+)+$" && reason.contains("took longer than the time budget")
+        }
+        #expect(ContinuousClock.now - start < .seconds(3))
+    }
 }

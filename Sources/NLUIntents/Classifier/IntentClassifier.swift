@@ -100,7 +100,13 @@ public struct IntentClassifier: Sendable {
         }
         var extractor: EntityExtractor?
         if let entities {
-            let tagger = try SlotTagger.train(on: dataset, options: entities, wordVectors: wordVectors, progress: entityProgress, log: entityLog)
+            let tagger: SlotTagger?
+            do {
+                tagger = try SlotTagger.train(on: dataset, options: entities, wordVectors: wordVectors, progress: entityProgress, log: entityLog)
+            } catch let EntityTaggerError.invalidPattern(entity, pattern, reason) {
+                // A pattern that runs away on the training data: the dataset's fault, named like its other errors.
+                throw IntentDatasetError.invalidEntity(file: file, entity: entity, detail: "pattern '\(pattern)': \(reason)")
+            }
             let candidate = try EntityExtractor(tagger: tagger, definitions: dataset.entities)
             extractor = candidate.isEmpty ? nil : candidate
         }

@@ -10,8 +10,9 @@ import NLUText
 /// ICU's matcher backtracks, so a pattern such as `(a+)+$` takes time exponential in the length of a
 /// text it almost matches (hours at 40 characters). Each pattern therefore gets a time budget per text
 /// (``timeBudget(forUTF16Length:)``); a pattern that runs past it matches nothing in that text, where a
-/// timed-out prediction would otherwise hold a server worker indefinitely. Ordinary patterns scan a
-/// 100,000-character text in about 10 ms, far inside the budget.
+/// timed-out prediction would otherwise hold a server worker indefinitely (training refuses such a
+/// pattern instead, naming it). Ordinary patterns scan a 100,000-character text in about 10 ms, far
+/// inside the budget.
 public struct RegexEntityMatcher: @unchecked Sendable {
     // NSRegularExpression is immutable after creation and documented thread-safe for matching.
 
@@ -61,6 +62,18 @@ public struct RegexEntityMatcher: @unchecked Sendable {
     /// Every match that covers at least one whole token, in pattern order then text order. A pattern
     /// that runs past its ``timeBudget(forUTF16Length:)`` contributes nothing for this text.
     public func matches(in text: String, tokens: [WordTokenizer.Token]) -> [Match] {
+        var timeouts: [Timeout] = []
+        return matches(in: text, tokens: tokens, timeouts: &timeouts)
+    }
+
+    /// A pattern that ran past its time budget on a text (it contributed no match there).
+    struct Timeout: Equatable {
+        var entity: String
+        var pattern: String
+    }
+
+    /// ``matches(in:tokens:)``, appending to `timeouts` the patterns that ran past their budget.
+    func matches(in text: String, tokens: [WordTokenizer.Token], timeouts: inout [Timeout]) -> [Match] {
         guard !patterns.isEmpty, !tokens.isEmpty else { return [] }
         let whole = NSRange(text.startIndex..<text.endIndex, in: text)
         let budget = Self.timeBudget(forUTF16Length: whole.length)
@@ -79,7 +92,10 @@ public struct RegexEntityMatcher: @unchecked Sendable {
                     stop.pointee = true
                 }
             }
-            guard !timedOut else { continue }
+            guard !timedOut else {
+                timeouts.append(Timeout(entity: entity, pattern: regex.pattern))
+                continue
+            }
             for range in found {
                 guard let range = Range(range, in: text), let covered = Self.tokens(of: tokens, inside: range) else { continue }
                 result.append(Match(entity: entity, tokens: covered))

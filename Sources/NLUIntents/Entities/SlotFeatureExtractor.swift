@@ -49,6 +49,12 @@ public struct SlotFeatureExtractor: Sendable {
 
     /// The attribute names of each token of `text` (tokens from ``WordTokenizer`` on `text`).
     public func attributes(_ tokens: [WordTokenizer.Token], in text: String) -> [[String]] {
+        var timeouts: [RegexEntityMatcher.Timeout] = []
+        return attributes(tokens, in: text, patternTimeouts: &timeouts)
+    }
+
+    /// ``attributes(_:in:)``, appending to `patternTimeouts` the regex patterns that ran out of time on `text`.
+    func attributes(_ tokens: [WordTokenizer.Token], in text: String, patternTimeouts: inout [RegexEntityMatcher.Timeout]) -> [[String]] {
         let count = tokens.count
         let words = tokens.map { $0.text.lowercased() }
         let shapes = tokens.map { Self.shape($0.text) }
@@ -61,7 +67,7 @@ public struct SlotFeatureExtractor: Sendable {
         }
         var regex = [[String]](repeating: [], count: count)
         if let patterns {
-            for match in patterns.matches(in: text, tokens: tokens) {
+            for match in patterns.matches(in: text, tokens: tokens, timeouts: &patternTimeouts) {
                 for i in match.tokens where !regex[i].contains("re:\(match.entity)") { regex[i].append("re:\(match.entity)") }
             }
         }

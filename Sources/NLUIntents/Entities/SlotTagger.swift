@@ -147,7 +147,18 @@ public struct SlotTagger: Sendable {
             guard !tokens.isEmpty else { continue }
             let tags = SlotTagScheme.tags(for: utterance, tokens: tokens)
             tagged = tagged || tags.contains { $0 != SlotTagScheme.outside }
-            sequences.append((trainingExtractors[index % trainingExtractors.count].attributes(tokens, in: utterance.text), tags))
+            var timeouts: [RegexEntityMatcher.Timeout] = []
+            let attributes = trainingExtractors[index % trainingExtractors.count].attributes(tokens, in: utterance.text, patternTimeouts: &timeouts)
+            // A runaway pattern would cost its whole time budget on every utterance like this one (half an
+            // hour on a few thousand), and then match nothing: refuse it at once, naming it.
+            if let slow = timeouts.first {
+                throw EntityTaggerError.invalidPattern(
+                    entity: slow.entity, pattern: slow.pattern,
+                    reason: "searching the training utterance '\(utterance.text.prefix(60))' took longer than the time budget "
+                        + "(0.5 s + 20 µs a character); ICU backtracks, so nested repetition such as (a+)+ or (\\w+\\s?)* "
+                        + "takes time exponential in the text's length: rewrite the pattern")
+            }
+            sequences.append((attributes, tags))
             sequenceTokens.append((utterance.text, tokens))
         }
         guard tagged else { return nil }
