@@ -125,4 +125,21 @@ import NLUText
         }
         #expect(ContinuousClock.now - start < .seconds(3))
     }
+
+    /// Every pair of tags has a CRF weight: annotations naming 20,000 entities made 40,001 tags, 1.6·10⁹
+    /// transition weights (12.8 GB each time training copies them), and training was killed for memory.
+    /// The trainer now refuses before allocating, saying how much it needs (here 307 GB) and what to do.
+    @Test func tooManyTagsAreRefusedBeforeAllocating() throws {
+        let sequences = (0..<20_000).flatMap { i in [(attributes: [["w"]], labels: ["B-e\(i)"]), (attributes: [["w"]], labels: ["I-e\(i)"])] }
+            + [(attributes: [["w"]], labels: ["O"])]
+        #expect {
+            _ = try CRFTrainer(sequences: sequences)
+        } throws: { error in
+            guard case let EntityTaggerError.tooManyTags(file, count, needed, _) = error else { return false }
+            return file == nil && count == 40_001 && needed == (40_001 * 40_001 * CRFTrainer.weightVectorsInTraining * 8) >> 20
+                && "\(error)".contains("use fewer distinct entity names, roles and groups")
+        }
+        // A few tags are nowhere near the limit.
+        #expect(throws: Never.self) { try CRFTrainer.checkMemory(labelCount: 200) }
+    }
 }

@@ -106,6 +106,8 @@ public struct IntentClassifier: Sendable {
             } catch let EntityTaggerError.invalidPattern(entity, pattern, reason) {
                 // A pattern that runs away on the training data: the dataset's fault, named like its other errors.
                 throw IntentDatasetError.invalidEntity(file: file, entity: entity, detail: "pattern '\(pattern)': \(reason)")
+            } catch let EntityTaggerError.tooManyTags(_, count, needed, budget) {
+                throw EntityTaggerError.tooManyTags(file: file, count: count, neededMiB: needed, budgetMiB: budget)
             }
             let candidate = try EntityExtractor(tagger: tagger, definitions: dataset.entities)
             extractor = candidate.isEmpty ? nil : candidate

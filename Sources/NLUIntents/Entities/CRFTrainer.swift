@@ -73,6 +73,7 @@ struct CRFTrainer {
         }
         guard !labels.isEmpty else { throw EntityTaggerError.noTrainingData("no training sequence has a token") }
         guard labels.count < (1 << 20) else { throw EntityTaggerError.invalidModel("too many labels (\(labels.count))") }
+        try Self.checkMemory(labelCount: labels.count)
         let features = pairs.map { (Int($0 >> 20), Int($0 & 0xFFFFF), 0.0) }
         let crf = try LinearChainCRF(labels: labels, attributes: attributes, stateFeatures: features,
                                      transitions: [Double](repeating: 0, count: labels.count * labels.count))
@@ -108,6 +109,22 @@ struct CRFTrainer {
         self.goldLabels = goldLabels
         self.observed = observed
         self.batches = batches
+    }
+
+    /// How many vectors of all the weights training holds at once, about: the weights, the observed
+    /// counts, a gradient per thread, L-BFGS's current and previous point, gradient and direction and its
+    /// history of 6 pairs.
+    static let weightVectorsInTraining = 24
+
+    /// Refuses, before allocating them, tag-pair weights that training could not hold in half of the
+    /// memory: every pair of the `labelCount` tags has a weight, so a dataset whose annotations name 10,000
+    /// entities (20,001 tags) asks for 4·10⁸ weights, 77 GB in training, and the process was killed.
+    static func checkMemory(labelCount: Int) throws {
+        let budget = InputLimits.physicalMemory / 2
+        let bytes = InputLimits.product([labelCount, labelCount, weightVectorsInTraining, MemoryLayout<Double>.size])
+        guard let bytes, bytes <= budget else {
+            throw EntityTaggerError.tooManyTags(file: nil, count: labelCount, neededMiB: (bytes ?? Int.max) >> 20, budgetMiB: budget >> 20)
+        }
     }
 
     /// The number of training sequences (empty ones not counted).

@@ -12,6 +12,10 @@ public enum EntityTaggerError: Error, Equatable, CustomStringConvertible, Locali
     case invalidOption(option: String, reason: String)
     /// A pattern of an entity definition is not a valid regular expression.
     case invalidPattern(entity: String, pattern: String, reason: String)
+    /// The training data's annotations make so many tags (entity, role and group, in BIO form) that the
+    /// CRF's tag-pair weights and training buffers would not fit in half of the memory; `file` names the
+    /// dataset when known.
+    case tooManyTags(file: String?, count: Int, neededMiB: Int, budgetMiB: Int)
 
     public var description: String {
         switch self {
@@ -19,6 +23,10 @@ public enum EntityTaggerError: Error, Equatable, CustomStringConvertible, Locali
         case let .noTrainingData(reason): return "no entity training data: \(reason)"
         case let .invalidOption(option, reason): return "invalid \(option): \(reason)"
         case let .invalidPattern(entity, pattern, reason): return "invalid regex for entity '\(entity)': '\(pattern)': \(reason)"
+        case let .tooManyTags(file, count, needed, budget):
+            return (file.map { "\($0): " } ?? "") + "the annotations make \(count) slot tags (each entity with its role and group, "
+                + "B- and I-); the CRF has a weight for every pair of tags, and training them needs about \(needed) MiB, more than "
+                + "half of this machine's memory (\(budget) MiB): use fewer distinct entity names, roles and groups"
         }
     }
 
