@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// End-to-end tests of `nlu intents import|train|predict|evaluate`, bad inputs included.
@@ -107,6 +108,27 @@ import Testing
         #expect(none.stdout.contains("\"entities\":[]"))
         let bad = try runNLU(["intents", "train", Self.sample, "-o", plain, "--crf-c2", "-1"])
         #expect(bad.status == 2 && bad.stderr.contains("--crf-c2"))
+    }
+
+    /// A package whose weights are absurd but finite (1e30; the tagger's 1000) loads, as finite weights do.
+    /// Its intent logits overflowed Float and its entity transitions overflowed exp: `predict` printed
+    /// `nan%` and `predict --json` failed ("JSON has no NaN or infinity"). Every confidence is now a number.
+    @Test func predictWithExtremeButFiniteWeightsGivesFiniteConfidences() throws {
+        let directory = try workDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = try trainSample(in: directory)
+        let weights = URL(fileURLWithPath: model).appendingPathComponent("weights.safetensors")
+        try SafeTensorsPatch.set("input.weight", in: weights, to: 1e30, count: nil)
+        try SafeTensorsPatch.set("output.weight", in: weights, to: 1e30, count: nil)
+        try SafeTensorsPatch.set("tagger.weights", in: weights, to: 1000, count: nil)
+        let json = try runNLU(["intents", "predict", "--model", model, "--json", "turn on the fog lights"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let confidences = ((object["ranking"] as? [[String: Any]] ?? []) + (object["entities"] as? [[String: Any]] ?? []))
+            .map { $0["confidence"] as? Double ?? .nan }
+        #expect(!confidences.isEmpty && confidences.allSatisfy { (0...1).contains($0) }, "\(json.stdout)")
+        let text = try runNLU(["intents", "predict", "--model", model, "turn on the fog lights"])
+        #expect(text.status == 0 && !text.stdout.lowercased().contains("nan"), "\(text.stdout)")
     }
 
     /// Test intents the model was never trained on are scored (as misses) with a warning naming them.
