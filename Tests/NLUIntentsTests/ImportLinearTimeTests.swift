@@ -149,6 +149,30 @@ import Testing
         }, check: expectIntents)
     }
 
+    /// Alexa and Lex V1 slots: each slot's type was looked up in the list of slot types, and each slot
+    /// of an Amazon type in the list of built-ins found so far (quadratic in the slots).
+    @Test func alexaAndLexSlotsOfManyTypes() throws {
+        func expectSlots(_ dataset: IntentDataset, _ n: Int) {
+            let annotations = dataset.intents.flatMap(\.utterances).map(\.entities.count).reduce(0, +)
+            #expect(dataset.intents.count == n && annotations == 2 * n && dataset.entities.count == 2 * n)
+            #expect(dataset.intents.last?.utterances.first?.text == "go v\(n - 1) two")
+        }
+        try expectLinearImport("alexa.json", format: .alexa, count: 1_000, { n in
+            let intents = (0..<n).map {
+                #"{"name":"I\#($0)","slots":[{"name":"s\#($0)","type":"T\#($0)"},{"name":"n\#($0)","type":"AMAZON.NUMBER"}],"samples":["go {s\#($0)} {n\#($0)}"]}"#
+            }.joined(separator: ",")
+            let types = (0..<n).map { #"{"name":"T\#($0)","values":[{"name":{"value":"v\#($0)"}}]}"# }.joined(separator: ",")
+            return #"{"interactionModel":{"languageModel":{"invocationName":"x","intents":[\#(intents)],"types":[\#(types)]}}}"#
+        }, check: expectSlots)
+        try expectLinearImport("lex.json", format: .lexV1, count: 1_000, { n in
+            let intents = (0..<n).map {
+                #"{"name":"I\#($0)","slots":[{"name":"s\#($0)","slotType":"T\#($0)"},{"name":"n\#($0)","slotType":"AMAZON.NUMBER"}],"sampleUtterances":["go {s\#($0)} {n\#($0)}"]}"#
+            }.joined(separator: ",")
+            let types = (0..<n).map { #"{"name":"T\#($0)","enumerationValues":[{"value":"v\#($0)"}]}"# }.joined(separator: ",")
+            return #"{"resource":{"name":"b","intents":[\#(intents)],"slotTypes":[\#(types)]}}"#
+        }, check: expectSlots)
+    }
+
     /// A zip agent of many intents: each file was found by `archive[path]`, which walks the zip's
     /// central directory, so reading an agent cost the intents times the entries.
     @Test func dialogflowCXZipOfManyIntents() throws {

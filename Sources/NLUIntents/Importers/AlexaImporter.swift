@@ -26,6 +26,8 @@ enum AlexaImporter {
         let data = try source.singleFileData(.alexa, warnings: &warnings)
         let model = try JSONInput.decode(Model.self, from: data, file: source.name).interactionModel.languageModel
         let types = model.types ?? []
+        // By name, the first of a name (a search of the list per slot made many slots quadratic).
+        let typesByName = Dictionary(types.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: false)
         assembler.entities = types.map { type in
             EntityDefinition(name: type.name, values: (type.values ?? []).map { EntityValue($0.name.value, synonyms: $0.name.synonyms ?? []) })
@@ -35,10 +37,10 @@ enum AlexaImporter {
         for intent in model.intents ?? [] {
             var values: [String: [String]] = [:]
             for slot in intent.slots ?? [] {
-                if slot.type.lowercased().hasPrefix("amazon."), !types.contains(where: { $0.name == slot.type }) {
+                if slot.type.lowercased().hasPrefix("amazon."), typesByName[slot.type] == nil {
                     builtins.add(entity: slot.name, platformType: slot.type, key: slot.type.lowercased(), warnings: &warnings)
                 }
-                values[slot.name] = types.first { $0.name == slot.type }.map { ($0.values ?? []).map(\.name.value) }
+                values[slot.name] = typesByName[slot.type].map { ($0.values ?? []).map(\.name.value) }
                     ?? PlaceholderExpander.builtInValues(forType: slot.type)
             }
             var expander = PlaceholderExpander(sampleValues: values)

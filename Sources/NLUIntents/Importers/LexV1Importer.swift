@@ -31,6 +31,8 @@ enum LexV1Importer {
             intents = [LexIntent(name: resource.name ?? "intent", sampleUtterances: samples, slots: resource.slots)]
         }
         let slotTypes = resource.slotTypes ?? []
+        // By name, the first of a name (a search of the list per slot made many slots quadratic).
+        let typesByName = Dictionary(slotTypes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: false)
         assembler.language = resource.locale.map(languageCode)
         assembler.entities = slotTypes.map { type in
@@ -40,10 +42,10 @@ enum LexV1Importer {
         var builtins = BuiltinCollector(file: source.name, table: PlatformBuiltins.amazon, noun: "slot type")
         for intent in intents {
             for slot in intent.slots ?? [] {
-                guard let type = slot.slotType, type.lowercased().hasPrefix("amazon."), !slotTypes.contains(where: { $0.name == type }) else { continue }
+                guard let type = slot.slotType, type.lowercased().hasPrefix("amazon."), typesByName[type] == nil else { continue }
                 builtins.add(entity: slot.name, platformType: type, key: type.lowercased(), warnings: &warnings)
             }
-            var expander = PlaceholderExpander(sampleValues: sampleValues(slots: intent.slots ?? [], types: slotTypes))
+            var expander = PlaceholderExpander(sampleValues: sampleValues(slots: intent.slots ?? [], types: typesByName))
             try assembler.addIntent(intent.name, description: intent.description,
                                     utterances: (intent.sampleUtterances ?? []).map { expander.expand($0) })
         }
@@ -51,11 +53,11 @@ enum LexV1Importer {
         return try assembler.dataset(warnings: &warnings)
     }
 
-    private static func sampleValues(slots: [Slot], types: [SlotType]) -> [String: [String]] {
+    private static func sampleValues(slots: [Slot], types: [String: SlotType]) -> [String: [String]] {
         var result: [String: [String]] = [:]
         for slot in slots {
             guard let typeName = slot.slotType else { continue }
-            if let type = types.first(where: { $0.name == typeName }) {
+            if let type = types[typeName] {
                 result[slot.name] = (type.enumerationValues ?? []).map(\.value)
             } else {
                 result[slot.name] = PlaceholderExpander.builtInValues(forType: typeName)

@@ -78,6 +78,8 @@ struct BuiltinCollector {
     /// How the platform calls its built-in types in the warning ("slot type", "system entity").
     let noun: String
     private(set) var definitions: [EntityDefinition] = []
+    /// The names in ``definitions`` (one search of them per slot made many slots quadratic).
+    private var defined: Set<String> = []
     private var warned: Set<String> = []
 
     init(file: String, table: [String: String], noun: String) {
@@ -96,7 +98,7 @@ struct BuiltinCollector {
             }
             return false
         }
-        if !definitions.contains(where: { $0.name == name }) {
+        if defined.insert(name).inserted {
             definitions.append(EntityDefinition(name: name, builtin: builtin))
         }
         return true
