@@ -69,6 +69,41 @@ import Testing
         #expect(yaml.dataset.entities == [json.dataset.entities[0]])
     }
 
+    /// Plain YAML scalars are the text written: `yes`, `on`, `42`, `null` were read as a boolean, a number or
+    /// nothing and the utterances dropped without a word (an `affirm` intent lost its "yes"), and the entity
+    /// value `yes` was written `true`. An item that is not text is skipped with a warning naming it.
+    @Test func snipsNLUYAMLKeepsPlainScalarsAsWrittenAndWarnsAboutLists() throws {
+        let url = try writeTemporaryFile("""
+            type: intent
+            name: affirm
+            utterances:
+              - yes
+              - on
+              - 42
+              - null
+              - [x, y]
+              - "yes please"
+            ---
+            type: intent
+            name: deny
+            utterances:
+              - no
+            ---
+            type: entity
+            name: answer
+            values:
+              - yes
+              - [no, off]
+
+            """, name: "yes.yaml")
+        let result = try IntentImporter.importDataset(from: url, options: ImportOptions(format: .snipsNLU))
+        #expect(result.dataset.intent(named: "affirm")?.utterances.map(\.text) == ["yes", "on", "42", "null", "yes please"])
+        #expect(result.dataset.intent(named: "deny")?.utterances.map(\.text) == ["no"])
+        #expect(result.dataset.entities == [EntityDefinition(name: "answer", values: [EntityValue("yes"), EntityValue("no", synonyms: ["off"])])])
+        #expect(result.warnings.contains { $0.hasSuffix("yes.yaml: document 1 (intent 'affirm'): utterances[4] is not text; skipped (quote an item that starts with '[' or '{': YAML reads it as a list or a mapping)") },
+                "\(result.warnings)")
+    }
+
     @Test func everyNewFormatIsDetectedAndFormatOverrides() throws {
         let cases: [(String, DatasetFormat)] = [
             ("clu-utf8.json", .clu), ("lu-app/main.lu", .lu), ("lu-app", .lu), ("dialogflow-cx-agent", .dialogflowCX),

@@ -84,16 +84,17 @@ enum SnipsNLUImporter {
 
     private static func readYAML(_ text: String, file: String, options: ImportOptions, warnings: inout [String]) throws -> IntentDataset {
         try NestingLimits.checkYAML(text, file: file)
-        var documents: [Any] = []
+        var documents: [Node] = []
         do {
-            for document in try Yams.load_all(yaml: text) { documents.append(document) }
+            for document in try Yams.compose_all(yaml: text) { documents.append(document) }
         } catch {
             throw IntentDatasetError.malformedYAML(file: file, detail: "\(error)")
         }
         var assembler = DatasetAssembler(file: file, options: options, mergesDuplicates: true)
         var entityNames = Set<String>()
-        for (index, document) in documents.enumerated() {
-            guard let mapping = document as? [String: Any], let type = mapping["type"] as? String,
+        for (index, node) in documents.enumerated() {
+            let place = "\(file): document \(index + 1)"
+            guard let mapping = node.any as? [String: Any], let type = mapping["type"] as? String,
                   let name = (mapping["name"] as? String) ?? (mapping["name"] as? Int).map(String.init) else {
                 warnings.append("\(file): document \(index + 1) has no 'type' and 'name'; skipped")
                 continue
@@ -104,7 +105,9 @@ enum SnipsNLUImporter {
                 for slot in mapping["slots"] as? [[String: Any]] ?? [] {
                     if let slotName = slot["name"] as? String, let entity = slot["entity"] as? String { slots[slotName] = entity }
                 }
-                let lines = (mapping["utterances"] as? [Any] ?? []).compactMap { $0 as? String }
+                let lines = (node["utterances"]?.sequence.map(Array.init) ?? []).enumerated().compactMap { position, item in
+                    writtenText(item, at: "\(place) (intent '\(name)'): utterances[\(position)]", warnings: &warnings)
+                }
                 for line in lines {
                     assembler.add(utterance(line, slots: slots, file: file, intent: name, warnings: &warnings), to: name)
                 }
@@ -112,13 +115,12 @@ enum SnipsNLUImporter {
             case "entity":
                 entityNames.insert(name)
                 var values: [EntityValue] = []
-                for value in mapping["values"] as? [Any] ?? [] {
-                    if let list = value as? [Any] {
-                        let words = list.map { "\($0)" }
-                        if let first = words.first { values.append(EntityValue(first, synonyms: Array(words.dropFirst()))) }
-                    } else {
-                        values.append(EntityValue("\(value)"))
-                    }
+                for (position, value) in (node["values"]?.sequence.map(Array.init) ?? []).enumerated() {
+                    let at = "\(place) (entity '\(name)'): values[\(position)]"
+                    let words = value.sequence.map { list in
+                        list.enumerated().compactMap { writtenText($1, at: "\(at)[\($0)]", warnings: &warnings) }
+                    } ?? [writtenText(value, at: at, warnings: &warnings)].compactMap { $0 }
+                    if let first = words.first { values.append(EntityValue(first, synonyms: Array(words.dropFirst()))) }
                 }
                 let extensible = (mapping["automatically_extensible"] as? Bool) ?? true
                 assembler.entities.append(EntityDefinition(name: name, values: values, extensible: extensible))
@@ -127,6 +129,16 @@ enum SnipsNLUImporter {
             }
         }
         return try assembler.dataset(warnings: &warnings)
+    }
+
+    /// The text of a YAML utterance or entity value as written: a plain `yes`, `on`, `42` or `null` is
+    /// that text here, where reading the document as values made it a boolean, a number or nothing, and
+    /// the utterance was dropped (or the value written `true`) without a word. An item that is not text
+    /// (an unquoted `[x, y]` reads as a list) is `nil`, with a warning naming it (`place`).
+    private static func writtenText(_ item: Node, at place: String, warnings: inout [String]) -> String? {
+        if case let .scalar(scalar) = item { return scalar.string }
+        warnings.append("\(place) is not text; skipped (quote an item that starts with '[' or '{': YAML reads it as a list or a mapping)")
+        return nil
     }
 
     /// `Turn on the [room](kitchen) lights`: `[slot](text)`, the slot's entity from the intent's
