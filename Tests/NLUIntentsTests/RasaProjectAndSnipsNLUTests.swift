@@ -104,6 +104,39 @@ import Testing
                 "\(result.warnings)")
     }
 
+    /// Rasa reads YAML 1.2, where `yes`, `on` and `no` are text; read as YAML 1.1 values they were
+    /// booleans, and examples in list form, a `synonym: yes` item and lookup values were dropped without a word.
+    @Test func rasaYAMLKeepsPlainScalarsAsWritten() throws {
+        let url = try writeTemporaryFile("""
+            version: "3.1"
+            nlu:
+            - intent: affirm
+              examples:
+              - yes
+              - on
+              - text: sure
+              - [a, b]
+            - intent: deny
+              examples: |
+                - no
+            - synonym: yes
+              examples: |
+                - yep
+            - lookup: answer
+              examples:
+              - no
+              - off
+
+            """, name: "nlu.yml")
+        let result = try IntentImporter.importDataset(from: url, options: ImportOptions(format: .rasaYAML))
+        #expect(result.dataset.intent(named: "affirm")?.utterances.map(\.text) == ["yes", "on", "sure"])
+        #expect(result.dataset.intent(named: "deny")?.utterances.map(\.text) == ["no"])
+        #expect(result.dataset.entities == [EntityDefinition(name: "answer", values: [EntityValue("no"), EntityValue("off")]),
+                                            EntityDefinition(name: "synonyms", values: [EntityValue("yes", synonyms: ["yep"])])])
+        #expect(result.warnings.contains { $0.hasSuffix("nlu.yml: nlu[0].examples[3] is not text; skipped (quote an item that starts with '[' or '{': YAML reads it as a list or a mapping)") },
+                "\(result.warnings)")
+    }
+
     @Test func everyNewFormatIsDetectedAndFormatOverrides() throws {
         let cases: [(String, DatasetFormat)] = [
             ("clu-utf8.json", .clu), ("lu-app/main.lu", .lu), ("lu-app", .lu), ("dialogflow-cx-agent", .dialogflowCX),

@@ -10,31 +10,32 @@ enum RasaYAMLImporter {
         if source.kind == .folder { return try RasaProjectImporter.read(source, options: options, warnings: &warnings) }
         let text = try source.singleFileText(.rasaYAML, warnings: &warnings)
         try NestingLimits.checkYAML(text, file: source.name)
-        let root: Any?
-        do { root = try Yams.load(yaml: text) } catch {
+        // Read as nodes, so that names and examples are the text written (``YAMLText``).
+        let root: Node?
+        do { root = try Yams.compose(yaml: text) } catch {
             throw IntentDatasetError.malformedYAML(file: source.name, detail: describe(error))
         }
-        guard let document = root as? [String: Any] else {
+        guard let document = root?.mapping else {
             throw IntentDatasetError.malformedYAML(file: source.name, detail: "the top level is not a mapping with an 'nlu' key")
         }
-        guard let items = document["nlu"] as? [Any] else {
+        guard let items = document["nlu"]?.sequence else {
             throw IntentDatasetError.malformedYAML(file: source.name, detail: "expected a list under the top-level key 'nlu'")
         }
         var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: true)
         var synonyms: [EntityValue] = []
         for (index, item) in items.enumerated() {
-            guard let entry = item as? [String: Any] else {
+            guard let entry = item.mapping else {
                 throw IntentDatasetError.malformedYAML(file: source.name, detail: "nlu[\(index)] is not a mapping")
             }
-            let examples = try exampleLines(entry["examples"], file: source.name, index: index)
-            if let intent = entry["intent"] as? String {
+            let examples = try exampleLines(entry["examples"], file: source.name, index: index, warnings: &warnings)
+            if let intent = YAMLText.scalar(entry["intent"]) {
                 if examples.isEmpty { warnings.append("\(source.name): nlu[\(index)]: intent '\(intent)' has no examples") }
                 for line in examples { assembler.add(RasaAnnotationParser.parse(line), to: intent) }
-            } else if let synonym = entry["synonym"] as? String {
+            } else if let synonym = YAMLText.scalar(entry["synonym"]) {
                 synonyms.append(EntityValue(synonym, synonyms: examples))
-            } else if let lookup = entry["lookup"] as? String {
+            } else if let lookup = YAMLText.scalar(entry["lookup"]) {
                 assembler.entities.append(EntityDefinition(name: lookup, values: examples.map { EntityValue($0) }))
-            } else if let regex = entry["regex"] as? String {
+            } else if let regex = YAMLText.scalar(entry["regex"]) {
                 assembler.entities.append(EntityDefinition(name: regex, values: [EntityValue(regex, patterns: examples)]))
             }
         }
@@ -42,18 +43,22 @@ enum RasaYAMLImporter {
         return try assembler.dataset(warnings: &warnings)
     }
 
-    /// The `- example` lines of an `examples: |` block (a list of strings is accepted too).
-    private static func exampleLines(_ value: Any?, file: String, index: Int) throws -> [String] {
+    /// The `- example` lines of an `examples: |` block (a list of texts, or of mappings with `text`, is
+    /// accepted too; an item that is neither is skipped with a warning naming it).
+    private static func exampleLines(_ value: Node?, file: String, index: Int, warnings: inout [String]) throws -> [String] {
         switch value {
         case nil: return []
-        case let block as String:
-            return block.split(whereSeparator: \.isNewline).compactMap { line in
+        case let .scalar(block)?:
+            return block.string.split(whereSeparator: \.isNewline).compactMap { line in
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
                 guard trimmed.hasPrefix("-") else { return nil }
                 return trimmed.dropFirst().trimmingCharacters(in: .whitespaces)
             }
-        case let list as [Any]:
-            return list.compactMap { ($0 as? String) ?? (($0 as? [String: Any])?["text"] as? String) }
+        case let .sequence(list)?:
+            return list.enumerated().compactMap { position, item in
+                YAMLText.scalar(item.mapping?["text"])
+                    ?? YAMLText.item(item, at: "\(file): nlu[\(index)].examples[\(position)]", warnings: &warnings)
+            }
         default:
             throw IntentDatasetError.malformedYAML(file: file, detail: "nlu[\(index)].examples is neither a block of '- example' lines nor a list")
         }

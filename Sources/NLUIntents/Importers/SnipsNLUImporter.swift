@@ -106,7 +106,7 @@ enum SnipsNLUImporter {
                     if let slotName = slot["name"] as? String, let entity = slot["entity"] as? String { slots[slotName] = entity }
                 }
                 let lines = (node["utterances"]?.sequence.map(Array.init) ?? []).enumerated().compactMap { position, item in
-                    writtenText(item, at: "\(place) (intent '\(name)'): utterances[\(position)]", warnings: &warnings)
+                    YAMLText.item(item, at: "\(place) (intent '\(name)'): utterances[\(position)]", warnings: &warnings)
                 }
                 for line in lines {
                     assembler.add(utterance(line, slots: slots, file: file, intent: name, warnings: &warnings), to: name)
@@ -118,8 +118,8 @@ enum SnipsNLUImporter {
                 for (position, value) in (node["values"]?.sequence.map(Array.init) ?? []).enumerated() {
                     let at = "\(place) (entity '\(name)'): values[\(position)]"
                     let words = value.sequence.map { list in
-                        list.enumerated().compactMap { writtenText($1, at: "\(at)[\($0)]", warnings: &warnings) }
-                    } ?? [writtenText(value, at: at, warnings: &warnings)].compactMap { $0 }
+                        list.enumerated().compactMap { YAMLText.item($1, at: "\(at)[\($0)]", warnings: &warnings) }
+                    } ?? [YAMLText.item(value, at: at, warnings: &warnings)].compactMap { $0 }
                     if let first = words.first { values.append(EntityValue(first, synonyms: Array(words.dropFirst()))) }
                 }
                 let extensible = (mapping["automatically_extensible"] as? Bool) ?? true
@@ -129,16 +129,6 @@ enum SnipsNLUImporter {
             }
         }
         return try assembler.dataset(warnings: &warnings)
-    }
-
-    /// The text of a YAML utterance or entity value as written: a plain `yes`, `on`, `42` or `null` is
-    /// that text here, where reading the document as values made it a boolean, a number or nothing, and
-    /// the utterance was dropped (or the value written `true`) without a word. An item that is not text
-    /// (an unquoted `[x, y]` reads as a list) is `nil`, with a warning naming it (`place`).
-    private static func writtenText(_ item: Node, at place: String, warnings: inout [String]) -> String? {
-        if case let .scalar(scalar) = item { return scalar.string }
-        warnings.append("\(place) is not text; skipped (quote an item that starts with '[' or '{': YAML reads it as a list or a mapping)")
-        return nil
     }
 
     /// `Turn on the [room](kitchen) lights`: `[slot](text)`, the slot's entity from the intent's
