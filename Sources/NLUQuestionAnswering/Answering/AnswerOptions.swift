@@ -23,11 +23,16 @@ public struct AnswerOptions: Sendable, Equatable {
     public var alignToWords: Bool = true
     /// Reads only the paragraphs most related to the question (BM25) when set.
     public var passageSearch: PassageSearchOptions?
+    /// The most windows one call may put through the model (all its documents together); nil: no
+    /// limit. Documents are tokenized and cut into windows first (cheap), and a call that needs more
+    /// throws ``QuestionAnsweringError/tooManyWindows(count:limit:windowLength:)`` before the model
+    /// runs: a server's bound on the work one request may ask for.
+    public var maxWindows: Int?
 
     /// Options with the pipeline's defaults unless given.
     public init(topK: Int = 1, maxSequenceLength: Int? = nil, documentStride: Int? = nil,
                 maxQuestionLength: Int = 64, maxAnswerLength: Int = 15, handleImpossibleAnswer: Bool = false,
-                alignToWords: Bool = true, passageSearch: PassageSearchOptions? = nil) {
+                alignToWords: Bool = true, passageSearch: PassageSearchOptions? = nil, maxWindows: Int? = nil) {
         self.topK = topK
         self.maxSequenceLength = maxSequenceLength
         self.documentStride = documentStride
@@ -36,6 +41,7 @@ public struct AnswerOptions: Sendable, Equatable {
         self.handleImpossibleAnswer = handleImpossibleAnswer
         self.alignToWords = alignToWords
         self.passageSearch = passageSearch
+        self.maxWindows = maxWindows
     }
 }
 

@@ -56,8 +56,8 @@ public struct QuestionAnswerer: Sendable {
     /// Finds the spans of `document` that best answer `question`, best first.
     ///
     ///     let answers = try qa.answers(to: "Who jumped?", in: text, options: AnswerOptions(topK: 3))
-    /// - Throws: ``QuestionAnsweringError`` for an empty question or document, bad options, or a
-    ///   question that leaves no room for the document.
+    /// - Throws: ``QuestionAnsweringError`` for an empty question or document, bad options, a
+    ///   question that leaves no room for the document, or more windows than ``AnswerOptions/maxWindows``.
     public func answers(to question: String, in document: String, options: AnswerOptions = .init()) throws -> [Answer] {
         try answers(to: [(question, document)], options: options)[0]
     }
@@ -102,6 +102,10 @@ public struct QuestionAnswerer: Sendable {
             reads.append(DocumentRead(document: document, windows: windows))
         }
         let allWindows = reads.flatMap(\.windows)
+        // Counted before the model runs: windowing is cheap, each window through the encoder is not.
+        if let limit = options.maxWindows, allWindows.count > limit {
+            throw QuestionAnsweringError.tooManyWindows(count: allWindows.count, limit: limit, windowLength: settings.maxSequenceLength)
+        }
         let logits = try windowLogits(allWindows.map(\.encoding))
         var next = 0
         return reads.map { read in
@@ -232,6 +236,9 @@ struct WindowSettings {
                 : ""
             throw QuestionAnsweringError.invalidOption(
                 name: "max sequence length", reason: "must be between 4 and the model's \(positions) positions, got \(maxSequenceLength)\(origin)")
+        }
+        if let maxWindows = options.maxWindows, maxWindows < 1 {
+            throw QuestionAnsweringError.invalidOption(name: "max windows", reason: "must be at least 1, got \(maxWindows)")
         }
         guard stride >= 0, stride <= maxSequenceLength else {
             let window = options.maxSequenceLength == nil ? "the default max sequence length \(maxSequenceLength)" : "the max sequence length \(maxSequenceLength)"

@@ -12,6 +12,9 @@ public enum QuestionAnsweringError: Error, Equatable, CustomStringConvertible, L
     case question(id: String, reason: String)
     /// The model computed a NaN or an infinity as a start or end logit (finite weights that overflow).
     case nonFiniteLogits(detail: String)
+    /// The documents need more windows of `windowLength` tokens than ``AnswerOptions/maxWindows`` allows
+    /// (found before the model runs).
+    case tooManyWindows(count: Int, limit: Int, windowLength: Int)
 
     public var description: String {
         switch self {
@@ -23,6 +26,8 @@ public enum QuestionAnsweringError: Error, Equatable, CustomStringConvertible, L
         case let .nonFiniteLogits(detail):
             return "the model computed a non-finite number (\(detail)): its weights overflow Float arithmetic, "
                 + "so no answer can be scored (JSON has no NaN or infinity)"
+        case let .tooManyWindows(count, limit, windowLength):
+            return "the context needs \(count) windows of \(windowLength) tokens, over the limit of \(limit)"
         }
     }
 
