@@ -83,7 +83,7 @@ struct ParseRouteTests {
 
             let bad = try await server.request("POST", "/model/parse", json: #"{"text": "pay $20 tomorrow", "reference_time": "tomorrow"}"#)
             #expect(bad.status == 400)
-            #expect((bad.object?["message"] as? String ?? "").hasPrefix("field reference_time: invalid reference time"))
+            #expect(bad.errorMessage.hasPrefix("field 'reference_time': invalid reference time"))
         }
     }
 

@@ -78,7 +78,14 @@ public struct ReferenceTime: Sendable, Equatable {
 
 /// A reference time that is not ISO 8601.
 public struct ReferenceTimeError: Error, CustomStringConvertible, Equatable {
+    /// The text that was refused.
     public let text: String
+
+    /// The error for `text` (a front that shortens what it echoes builds one with the shortened text).
+    public init(text: String) {
+        self.text = text
+    }
+
     public var description: String {
         "invalid reference time \"\(text)\": expected ISO 8601 YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] (e.g. 2016-11-07T16:12:00)"
     }

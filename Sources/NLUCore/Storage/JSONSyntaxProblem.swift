@@ -48,7 +48,8 @@ struct JSONSyntaxProblem: Equatable, CustomStringConvertible {
         case .controlCharacterInString(let scalar):
             return "a control character (\(Self.codePoint(scalar))) inside a string \(place); it must be escaped"
         case let .numberOutOfRange(number, field):
-            return "the number \(number)\(field.isEmpty ? "" : " in field '\(field)'") is out of range \(place)"
+            // Both come from the document: 5,000 digits (or a key as long) are not repeated whole.
+            return "the number \(EchoedValue.prefix(number))\(field.isEmpty ? "" : " in field '\(EchoedValue.prefix(field))'") is out of range \(place)"
         case .trailingText:
             return "more text after the JSON value \(place)"
         }

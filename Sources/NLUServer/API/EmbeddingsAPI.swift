@@ -1,4 +1,5 @@
 import Foundation
+import NLUCore
 
 /// `POST /embed` (Hugging Face Text Embeddings Inference) and `POST /v1/embeddings` (OpenAI).
 ///
@@ -102,7 +103,7 @@ enum EmbeddingsAPI {
         switch format ?? "float" {
         case "float": return .floats(values)
         case "base64": return .base64(values)
-        default: throw APIError.badRequest("field 'encoding_format': expected \"float\" or \"base64\", got \"\(format ?? "")\"")
+        default: throw APIError.badRequest("field 'encoding_format': expected \"float\" or \"base64\", got \"\(EchoedValue.prefix(format ?? ""))\"")
         }
     }
 }

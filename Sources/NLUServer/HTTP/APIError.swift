@@ -1,4 +1,5 @@
 import HTTPTypes
+import NLUCore
 
 /// An error the server answers with: an HTTP status and the JSON body
 /// `{"error": "<kind>", "message": "<what was wrong and what was expected>"}`.
@@ -22,11 +23,11 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         APIError(status: .unprocessableContent, error: "unprocessable", message: message)
     }
     static func notFound(_ path: String) -> APIError {
-        APIError(status: .notFound, error: "not_found", message: "no route \(path)")
+        APIError(status: .notFound, error: "not_found", message: "no route \(EchoedValue.prefix(path))")
     }
     static func methodNotAllowed(_ method: String, _ path: String, allowed: [String]) -> APIError {
         APIError(status: .methodNotAllowed, error: "method_not_allowed",
-                 message: "\(path) does not accept \(method); it accepts \(allowed.joined(separator: ", "))",
+                 message: "\(EchoedValue.prefix(path)) does not accept \(EchoedValue.prefix(method)); it accepts \(allowed.joined(separator: ", "))",
                  headers: [.allow: allowed.joined(separator: ", ")])
     }
     static func modelNotLoaded(_ task: String, option: String) -> APIError {

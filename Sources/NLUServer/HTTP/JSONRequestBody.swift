@@ -53,7 +53,7 @@ enum JSONRequestBody {
             for key in codingPath + (last.map { [$0] } ?? []) {
                 if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
             }
-            return text.isEmpty ? "the body" : "field '\(text)'"
+            return text.isEmpty ? "the body" : "field '\(EchoedValue.prefix(text))'"
         }
         func typeName(_ type: Any.Type) -> String {
             switch type {
@@ -77,9 +77,12 @@ enum JSONRequestBody {
             if context.codingPath.isEmpty {
                 // A syntax error, or a number that does not fit its field (Foundation loses the field).
                 let (field, reason) = JSONFile.describe(error, decoding: decodedType, from: body)
-                return field.isEmpty ? (reason.hasPrefix("not valid JSON") ? "malformed JSON: \(reason)" : reason) : "field '\(field)': \(reason)"
+                // The field path can hold the client's own keys (the reason quotes at most a number, as a Double prints it).
+                return field.isEmpty ? (reason.hasPrefix("not valid JSON") ? "malformed JSON: \(reason)" : reason)
+                    : "field '\(EchoedValue.prefix(field))': \(reason)"
             }
-            return "\(path(context.codingPath)): \(context.debugDescription)"
+            // Foundation's own description may quote the value (a number literal of any length).
+            return "\(path(context.codingPath)): \(EchoedValue.prefix(context.debugDescription))"
         @unknown default:
             return "malformed JSON: \(error)"
         }

@@ -1,5 +1,6 @@
 import Hummingbird
 import NLUBuiltins
+import NLUCore
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension ServerRoutes {
@@ -11,7 +12,7 @@ extension ServerRoutes {
             try checkLength(body.text, field: "text")
             let reference = try body.referenceTime.map { text in
                 do { return try ReferenceTime(iso8601: text) } catch let error as ReferenceTimeError {
-                    throw APIError.badRequest("field reference_time: \(error.description)")
+                    throw APIError.badRequest("field 'reference_time': \(ReferenceTimeError(text: EchoedValue.prefix(error.text)))")
                 }
             }
             let prediction = try await pool.run(task: "intents") {

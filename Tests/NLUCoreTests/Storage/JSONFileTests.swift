@@ -51,6 +51,9 @@ import Testing
         #expect(syntax(#"{"a":"# + "\n" + #" "x\udfff"}"#) == "invalid \\u escape: a lone surrogate at line 2, column 4")
         #expect(syntax(#"["\ud800\u0041"]"#) == "invalid \\u escape: a lone surrogate at line 1, column 3")
         #expect(syntax("{\"a\": [1,\n {\"b\": 1e309}]}") == "the number 1e309 in field 'a[1].b' is out of range at line 2, column 8")
+        // A number of 5,000 digits is quoted by its first 64.
+        #expect(syntax("[" + String(repeating: "9", count: 5_000) + "]")
+                == "the number \(String(repeating: "9", count: 64))… in field '[0]' is out of range at line 1, column 2")
         #expect(syntax("{\"a\": tru}") == "unexpected character '}' at line 1, column 10")
         #expect(syntax(#""\u12G4""#) == "invalid escape in a string at line 1, column 2 (expected \\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\u and four hex digits)")
         #expect(syntax("  \n ") == "the file is empty")
