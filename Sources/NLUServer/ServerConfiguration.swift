@@ -31,8 +31,16 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The longest text (a parse text, a QA context) answered, in Unicode scalars; longer ones get
     /// 422. 100,000 is about 40 pages: bounded work per request whatever the body limit.
     public var maxTextLength: Int = 100_000
+    /// The most windows one question-answering request may put through the model; a context that
+    /// needs more gets 422 before the model runs. A window is up to 384 tokens, and each one after the
+    /// first adds about 250 tokens (1,000 characters of English) of new context. BERT-base reads a
+    /// window in about 0.4 s (a 100,000-character context, about 100 windows, took 40 s), so the
+    /// default 32 (a context of about 30,000 characters) answers in about 13 s, well within the 30 s
+    /// of the default `--timeout` and of common client timeouts.
+    public var maxQuestionAnsweringWindows: Int = 32
 
-    /// The defaults: 127.0.0.1:5005, no token, one worker per core, 1 MiB bodies, 30 s, a 5 s grace period.
+    /// The defaults: 127.0.0.1:5005, no token, one worker per core, 1 MiB bodies, 30 s, a 5 s grace period,
+    /// 32 QA windows per request.
     public init() {}
 
     /// Checks every value before it sizes a pool, a buffer or a timer.
@@ -50,6 +58,9 @@ public struct ServerConfiguration: Sendable, Equatable {
         guard (0...1_000_000).contains(maxQueuedRequests) else { throw fail("max queued requests", "0...1000000", "\(maxQueuedRequests)") }
         guard (1...(1 << 30)).contains(maxBodyBytes) else { throw fail("max body", "1 byte ... 1 GiB", "\(maxBodyBytes)") }
         guard (1...100_000_000).contains(maxTextLength) else { throw fail("max text length", "1...100000000", "\(maxTextLength)") }
+        guard (1...100_000).contains(maxQuestionAnsweringWindows) else {
+            throw fail("max qa windows", "1...100000", "\(maxQuestionAnsweringWindows)")
+        }
         guard requestTimeout.isFinite, requestTimeout >= 0.01, requestTimeout <= 86_400 else {
             throw fail("timeout", "0.01 ... 86400 seconds", "\(requestTimeout)")
         }

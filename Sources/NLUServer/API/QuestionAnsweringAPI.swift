@@ -38,6 +38,8 @@ enum QuestionAnsweringAPI {
                 let inputs = try container.decode(Inputs.self, forKey: .inputs)
                 question = inputs.question
                 context = inputs.context
+                questionField = "inputs.question"
+                contextField = "inputs.context"
             } else {
                 question = try container.decode(String.self, forKey: .question)
                 context = try container.decode(String.self, forKey: .context)
@@ -51,6 +53,9 @@ enum QuestionAnsweringAPI {
 
         /// Where the request gave `top_k` (the flat shape's own field, or `parameters.top_k`), for errors.
         private var topKField = "parameters.top_k"
+        /// The question's and the context's fields as the request's shape names them, for errors.
+        private(set) var questionField = "question"
+        private(set) var contextField = "context"
 
         /// The reading options, range-checked.
         /// - Throws: ``APIError`` 400 naming the parameter.

@@ -10,20 +10,33 @@ extension ServerRoutes {
                 throw APIError.modelNotLoaded("question-answering", option: "--qa")
             }
             let body = try await decode(QuestionAnsweringAPI.Request.self, request)
-            try checkLength(body.question, field: "question")
-            try checkLength(body.context, field: "context")
-            let options = try body.options()
+            try checkLength(body.question, field: body.questionField)
+            try checkLength(body.context, field: body.contextField)
+            var options = try body.options()
+            // The library windows the context first and refuses more windows before the model runs.
+            options.maxWindows = configuration.maxQuestionAnsweringWindows
             let answers: [Answer]
             do {
-                answers = try await pool.run(task: "question-answering") {
+                answers = try await pool.run(task: "question-answering") { [options] in
                     try qa.answers(to: body.question, in: body.context, options: options)
                 }
             } catch let error as QuestionAnsweringError {
-                throw APIError.unprocessable("\(error)")
+                throw apiError(error, contextField: body.contextField)
             }
             let shaped = answers.map(QuestionAnsweringAPI.answer)
             if options.topK == 1, let best = shaped.first { return try JSONResponse.make(best) }
             return try JSONResponse.make(shaped)
+        }
+    }
+
+    /// The answer to a library error: a 422 (an empty question, a context over the window limit).
+    private func apiError(_ error: QuestionAnsweringError, contextField: String) -> APIError {
+        switch error {
+        case let .tooManyWindows(count, limit, windowLength):
+            return .unprocessable("field '\(contextField)': \(count) windows of \(windowLength) tokens is over this server's limit of "
+                + "\(limit) per request (--max-qa-windows); send a shorter context")
+        default:
+            return .unprocessable("\(error)")
         }
     }
 }

@@ -43,6 +43,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The largest request body in bytes; larger ones get 413.")
     var maxBody: Int = 1 << 20
 
+    @Option(help: "The most windows one question-answering request may put through the model (a window is up to 384 tokens; 32 are a context of about 30,000 characters, about 13 s on BERT-base); a context that needs more gets 422 before the model runs.")
+    var maxQaWindows: Int = ServerConfiguration().maxQuestionAnsweringWindows
+
     @Option(help: "Seconds a client has to send a whole request, and the longest idle keep-alive.")
     var timeout: Double = 30
 
@@ -71,6 +74,7 @@ struct ServeCommand: ParsableCommand {
         configuration.token = token ?? ProcessInfo.processInfo.environment["NLUKIT_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.workers = workers
         configuration.maxBodyBytes = maxBody
+        configuration.maxQuestionAnsweringWindows = maxQaWindows
         configuration.requestTimeout = timeout
         configuration.gracePeriod = gracePeriod
         return configuration
