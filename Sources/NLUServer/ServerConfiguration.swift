@@ -38,9 +38,15 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// default 32 (a context of about 30,000 characters) answers in about 13 s, well within the 30 s
     /// of the default `--timeout` and of common client timeouts.
     public var maxQuestionAnsweringWindows: Int = 32
+    /// The most tokens one embeddings request may put through the model: every text's tokens as the
+    /// encoder sees them ([CLS] and [SEP] included, each text truncated to the model's
+    /// `max_seq_length`), summed; more gets 422 before the model runs (Text Embeddings Inference's
+    /// `--max-batch-tokens` plays this part there). The default 65,536 is 2048 texts of 32 tokens, or
+    /// 128 of 512.
+    public var maxEmbeddingTokens: Int = 65_536
 
     /// The defaults: 127.0.0.1:5005, no token, one worker per core, 1 MiB bodies, 30 s, a 5 s grace period,
-    /// 32 QA windows per request.
+    /// 32 QA windows and 65,536 embedding tokens per request.
     public init() {}
 
     /// Checks every value before it sizes a pool, a buffer or a timer.
@@ -60,6 +66,9 @@ public struct ServerConfiguration: Sendable, Equatable {
         guard (1...100_000_000).contains(maxTextLength) else { throw fail("max text length", "1...100000000", "\(maxTextLength)") }
         guard (1...100_000).contains(maxQuestionAnsweringWindows) else {
             throw fail("max qa windows", "1...100000", "\(maxQuestionAnsweringWindows)")
+        }
+        guard (1...100_000_000).contains(maxEmbeddingTokens) else {
+            throw fail("max embed tokens", "1...100000000", "\(maxEmbeddingTokens)")
         }
         guard requestTimeout.isFinite, requestTimeout >= 0.01, requestTimeout <= 86_400 else {
             throw fail("timeout", "0.01 ... 86400 seconds", "\(requestTimeout)")

@@ -15,31 +15,42 @@ enum EmbeddingsAPI {
     static let maxTexts = 2048
 
     /// A string or an array of strings, as both APIs accept.
+    ///
+    /// The count is checked before any element is decoded: JSONDecoder has already scanned the body
+    /// (bounded by `--max-body`) into its compact map, whose arrays know their length, so a request of
+    /// 100,000 texts is refused without making 100,000 Swift strings. Elements are then decoded one
+    /// by one, so a wrong one is named by its index.
     struct Texts: Decodable, Sendable {
         var texts: [String]
 
         init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let text = try? container.decode(String.self) {
+            let field = JSONFile.path(decoder.codingPath)
+            if let text = try? decoder.singleValueContainer().decode(String.self) {
                 texts = [text]
-            } else if let texts = try? container.decode([String].self) {
-                self.texts = texts
-            } else {
-                throw APIError.badRequest("\(Self.fieldName(decoder.codingPath)): expected a string or an array of strings")
+                return
             }
-        }
-
-        static func fieldName(_ path: [any CodingKey]) -> String {
-            "field '\(path.map(\.stringValue).joined(separator: "."))'"
-        }
-
-        /// Checks the count (1 ... ``maxTexts``).
-        func validated(field: String) throws -> [String] {
+            guard var elements = try? decoder.unkeyedContainer() else {
+                throw APIError.badRequest("field '\(field)': expected a string or an array of strings")
+            }
+            if let count = elements.count { try Self.checkCount(count, field: field) }
+            texts = []
+            while !elements.isAtEnd {
+                // Without a known count, stop reading at the first text over the limit.
+                if texts.count == EmbeddingsAPI.maxTexts { try Self.checkCount(texts.count + 1, field: field) }
+                let index = elements.currentIndex
+                guard let text = try? elements.decode(String.self) else {
+                    throw APIError.badRequest("field '\(field)[\(index)]': expected a string")
+                }
+                texts.append(text)
+            }
             guard !texts.isEmpty else { throw APIError.badRequest("field '\(field)': expected at least one text") }
-            guard texts.count <= EmbeddingsAPI.maxTexts else {
-                throw APIError.unprocessable("field '\(field)': \(texts.count) texts is over the limit of \(EmbeddingsAPI.maxTexts) per request")
+        }
+
+        /// 422 for more than ``maxTexts``.
+        private static func checkCount(_ count: Int, field: String) throws {
+            guard count <= EmbeddingsAPI.maxTexts else {
+                throw APIError.unprocessable("field '\(field)': \(count) texts is over the limit of \(EmbeddingsAPI.maxTexts) per request")
             }
-            return texts
         }
     }
 

@@ -8,21 +8,14 @@ extension ServerRoutes {
         router.post(.init(RouteTable.embed.path)) { request, _ in
             let embedder = try servedEmbedder()
             let body = try await decode(EmbeddingsAPI.TEIRequest.self, request)
-            let texts = try body.inputs.validated(field: "inputs")
-            for text in texts { try checkLength(text, field: "inputs") }
-            let vectors = try await embed(texts, with: embedder, normalize: body.normalize ?? true)
+            let (vectors, _) = try await embed(body.inputs.texts, field: "inputs", with: embedder, normalize: body.normalize ?? true)
             return try JSONResponse.make(vectors)
         }
         router.post(.init(RouteTable.openAIEmbeddings.path)) { request, _ in
             let embedder = try servedEmbedder()
             let body = try await decode(EmbeddingsAPI.OpenAIRequest.self, request)
-            let texts = try body.input.validated(field: "input")
-            for text in texts { try checkLength(text, field: "input") }
             _ = try EmbeddingsAPI.embedding([], format: body.encodingFormat)   // a bad format fails before the model runs
-            let (vectors, tokens) = try await pool.run(task: "embeddings") {
-                (try embedder.embed(texts, options: EmbeddingOptions(normalize: true)),
-                 texts.reduce(0) { $0 + embedder.tokenIDs($1).count })
-            }
+            let (vectors, tokens) = try await embed(body.input.texts, field: "input", with: embedder, normalize: true)
             let data = try vectors.enumerated().map {
                 EmbeddingsAPI.OpenAIResponse.Item(index: $0.offset, embedding: try EmbeddingsAPI.embedding($0.element, format: body.encodingFormat))
             }
@@ -36,9 +29,21 @@ extension ServerRoutes {
         return embedder
     }
 
-    private func embed(_ texts: [String], with embedder: SentenceEmbedder, normalize: Bool) async throws -> [[Float]] {
-        try await pool.run(task: "embeddings") {
-            try embedder.embed(texts, options: EmbeddingOptions(normalize: normalize))
+    /// The embeddings of `texts` (the request's `field`) and the tokens the encoder saw. Each text's
+    /// length is checked first, then, on a worker (tokenizing a megabyte is not for an event loop),
+    /// the request's tokens against ``ServerConfiguration/maxEmbeddingTokens`` before the model runs.
+    private func embed(_ texts: [String], field: String, with embedder: SentenceEmbedder,
+                       normalize: Bool) async throws -> (vectors: [[Float]], tokens: Int) {
+        for (index, text) in texts.enumerated() { try checkLength(text, field: "\(field)[\(index)]") }
+        let budget = configuration.maxEmbeddingTokens
+        return try await pool.run(task: "embeddings") {
+            let tokens = texts.reduce(0) { $0 + embedder.tokenIDs($1).count }
+            guard tokens <= budget else {
+                throw APIError.unprocessable(
+                    "field '\(field)': \(tokens) tokens (each text as the model reads it, at most \(embedder.maxSequenceLength)) "
+                        + "is over this server's limit of \(budget) per request (--max-embed-tokens); send fewer or shorter texts")
+            }
+            return (try embedder.embed(texts, options: EmbeddingOptions(normalize: normalize)), tokens)
         }
     }
 }

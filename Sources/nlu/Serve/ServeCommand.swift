@@ -46,6 +46,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The most windows one question-answering request may put through the model (a window is up to 384 tokens; 32 are a context of about 30,000 characters, about 13 s on BERT-base); a context that needs more gets 422 before the model runs.")
     var maxQaWindows: Int = ServerConfiguration().maxQuestionAnsweringWindows
 
+    @Option(help: "The most tokens one embeddings request may put through the model, summed over its texts as the model reads them (each at most its max_seq_length); more gets 422 before the model runs.")
+    var maxEmbedTokens: Int = ServerConfiguration().maxEmbeddingTokens
+
     @Option(help: "Seconds a client has to send a whole request, and the longest idle keep-alive.")
     var timeout: Double = 30
 
@@ -75,6 +78,7 @@ struct ServeCommand: ParsableCommand {
         configuration.workers = workers
         configuration.maxBodyBytes = maxBody
         configuration.maxQuestionAnsweringWindows = maxQaWindows
+        configuration.maxEmbeddingTokens = maxEmbedTokens
         configuration.requestTimeout = timeout
         configuration.gracePeriod = gracePeriod
         return configuration
