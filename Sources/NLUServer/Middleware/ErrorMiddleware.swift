@@ -14,6 +14,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as APIError {
+            // A 500 is the server's own failure (a model fault): the operator needs it in the log too (503 busy is load, not a fault).
+            if error.status == .internalServerError { context.logger.error("server error", metadata: ["error": "\(error)"]) }
             return JSONResponse.make(error)
         } catch let error as HTTPError where error.status == .notFound {
             let allowed = RouteTable.methods(for: request.uri.path)

@@ -36,14 +36,18 @@ extension ServerRoutes {
                        normalize: Bool) async throws -> (vectors: [[Float]], tokens: Int) {
         for (index, text) in texts.enumerated() { try checkLength(text, field: "\(field)[\(index)]") }
         let budget = configuration.maxEmbeddingTokens
-        return try await pool.run(task: "embeddings") {
-            let tokens = texts.reduce(0) { $0 + embedder.tokenIDs($1).count }
-            guard tokens <= budget else {
-                throw APIError.unprocessable(
-                    "field '\(field)': \(tokens) tokens (each text as the model reads it, at most \(embedder.maxSequenceLength)) "
-                        + "is over this server's limit of \(budget) per request (--max-embed-tokens); send fewer or shorter texts")
+        do {
+            return try await pool.run(task: "embeddings") {
+                let tokens = texts.reduce(0) { $0 + embedder.tokenIDs($1).count }
+                guard tokens <= budget else {
+                    throw APIError.unprocessable(
+                        "field '\(field)': \(tokens) tokens (each text as the model reads it, at most \(embedder.maxSequenceLength)) "
+                            + "is over this server's limit of \(budget) per request (--max-embed-tokens); send fewer or shorter texts")
+                }
+                return (try embedder.embed(texts, options: EmbeddingOptions(normalize: normalize)), tokens)
             }
-            return (try embedder.embed(texts, options: EmbeddingOptions(normalize: normalize)), tokens)
+        } catch SentenceEmbedderError.nonFiniteOutput(_, let detail) {
+            throw APIError.modelFault(task: "embeddings", detail: detail)
         }
     }
 }

@@ -29,9 +29,12 @@ extension ServerRoutes {
         }
     }
 
-    /// The answer to a library error: a 422 (an empty question, a context over the window limit).
+    /// The answer to a library error: the model's fault is a 500, everything else is about the
+    /// request (an empty question, a context over the window limit) and a 422.
     private func apiError(_ error: QuestionAnsweringError, contextField: String) -> APIError {
         switch error {
+        case let .nonFiniteLogits(detail):
+            return .modelFault(task: "question-answering", detail: detail)
         case let .tooManyWindows(count, limit, windowLength):
             return .unprocessable("field '\(contextField)': \(count) windows of \(windowLength) tokens is over this server's limit of "
                 + "\(limit) per request (--max-qa-windows); send a shorter context")
