@@ -199,5 +199,14 @@ import FoundationNetworking
         #expect(badPort.stderr.contains("--port: expected 0...65535, got 99999"))
         let badWorkers = try runNLU(["serve", "--qa", Self.qaModel, "--workers", "0"])
         #expect(badWorkers.status == 2)
+        // The request limits are range-checked by ServerConfiguration and named by their flags.
+        let badWindows = try runNLU(["serve", "--qa", Self.qaModel, "--max-qa-windows", "0"])
+        #expect(badWindows.status == 2)
+        #expect(badWindows.stderr.contains("--max-qa-windows: expected 1...100000, got 0"))
+        let badTokens = try runNLU(["serve", "--qa", Self.qaModel, "--max-embed-tokens=-5"])
+        #expect(badTokens.status == 2)
+        #expect(badTokens.stderr.contains("--max-embed-tokens: expected 1...100000000, got -5"))
+        let help = try runNLU(["serve", "--help"])
+        #expect(help.stdout.contains("--max-qa-windows <max-qa-windows>") && help.stdout.contains("--max-embed-tokens <max-embed-tokens>"))
     }
 }
