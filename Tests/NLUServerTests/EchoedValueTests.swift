@@ -11,21 +11,15 @@ struct EchoedValueTests {
     static let long = String(repeating: "x", count: 10_000)
     static let prefix = String(repeating: "x", count: 64) + "…"
 
-    @Test func aLongEncodingFormatIsQuotedShort() async throws {
+    @Test func aLongEncodingFormatOrReferenceTimeIsQuotedShort() async throws {
         try await withTestServer { server in
-            let response = try await server.request("POST", "/v1/embeddings", json: try jsonString(["input": "a", "encoding_format": Self.long]))
-            #expect(response.status == 400)
-            #expect(response.object?["message"] as? String
-                    == "field 'encoding_format': expected \"float\" or \"base64\", got \"\(Self.prefix)\"")
-        }
-    }
-
-    @Test func aLongReferenceTimeIsQuotedShort() async throws {
-        try await withTestServer { server in
-            let response = try await server.request("POST", "/model/parse", json: try jsonString(["text": "pay $20 tomorrow", "reference_time": Self.long]))
-            #expect(response.status == 400)
-            #expect(response.object?["message"] as? String
-                    == "field 'reference_time': invalid reference time \"\(Self.prefix)\": expected ISO 8601 YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] (e.g. 2016-11-07T16:12:00)")
+            let format = try await server.request("POST", "/v1/embeddings", json: try jsonString(["input": "a", "encoding_format": Self.long]))
+            #expect(format.status == 400)
+            #expect(format.errorMessage == "field 'encoding_format': expected \"float\" or \"base64\", got \"\(Self.prefix)\"")
+            let time = try await server.request("POST", "/model/parse", json: try jsonString(["text": "pay $20 tomorrow", "reference_time": Self.long]))
+            #expect(time.status == 400)
+            #expect(time.errorMessage == "field 'reference_time': invalid reference time \"\(Self.prefix)\": "
+                    + "expected ISO 8601 YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] (e.g. 2016-11-07T16:12:00)")
         }
     }
 
@@ -34,9 +28,7 @@ struct EchoedValueTests {
             let path = "/" + String(repeating: "p", count: 5_000)
             let notFound = try await server.request("GET", path)
             #expect(notFound.status == 404)
-            #expect(notFound.object?["message"] as? String == "no route /" + String(repeating: "p", count: 63) + "…")
-            let wrongMethod = try await server.request("GET", "/model/parse/")
-            #expect(wrongMethod.status == 405)
+            #expect(notFound.errorMessage == "no route /" + String(repeating: "p", count: 63) + "…")
         }
     }
 

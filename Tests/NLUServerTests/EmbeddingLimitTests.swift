@@ -44,15 +44,6 @@ struct EmbeddingLimitTests {
         }
     }
 
-    @Test func theDefaultBudgetIs65536AndABudgetOutOfRangeIsRefused() throws {
-        var configuration = ServerConfiguration()
-        #expect(configuration.maxEmbeddingTokens == 65_536)
-        configuration.maxEmbeddingTokens = 0
-        #expect(throws: ServerConfigurationError(setting: "max embed tokens", expected: "1...100000000", got: "0")) {
-            try configuration.validate()
-        }
-    }
-
     /// 2049 texts of which the last is no string: the count is refused first (422), without reading
     /// the elements (reading them first answered 400 about the element).
     @Test func tooManyTextsAreCountedBeforeTheElementsAreRead() async throws {

@@ -53,13 +53,4 @@ struct QuestionAnsweringLimitTests {
             #expect(response.errorMessage.contains("--max-qa-windows"))
         }
     }
-
-    @Test func theDefaultLimitIs32AndALimitOutOfRangeIsRefused() throws {
-        var configuration = ServerConfiguration()
-        #expect(configuration.maxQuestionAnsweringWindows == 32)
-        configuration.maxQuestionAnsweringWindows = 0
-        #expect(throws: ServerConfigurationError(setting: "max qa windows", expected: "1...100000", got: "0")) {
-            try configuration.validate()
-        }
-    }
 }
