@@ -62,6 +62,9 @@ struct EmbeddingLimitTests {
             #expect(long.object?["message"] as? String == "field 'inputs[1]': 18 characters is over this server's limit of 10")
             let openAI = try await server.request("POST", "/v1/embeddings", json: #"{"input": ["a", "b", "c", "much too long here"]}"#)
             #expect(openAI.object?["message"] as? String == "field 'input[3]': 18 characters is over this server's limit of 10")
+            // One string, not an array: the field itself.
+            let one = try await server.request("POST", "/embed", json: #"{"inputs": "much too long here"}"#)
+            #expect(one.errorMessage == "field 'inputs': 18 characters is over this server's limit of 10")
             let number = try await server.request("POST", "/v1/embeddings", json: #"{"input": ["a", 3]}"#)
             #expect(number.status == 400)
             #expect(number.object?["message"] as? String == "field 'input[1]': expected a string")

@@ -22,6 +22,8 @@ enum EmbeddingsAPI {
     /// by one, so a wrong one is named by its index.
     struct Texts: Decodable, Sendable {
         var texts: [String]
+        /// Whether the request sent an array (its texts are then named `inputs[i]`), not one string.
+        var isArray = false
 
         init(from decoder: any Decoder) throws {
             let field = JSONFile.path(decoder.codingPath)
@@ -34,6 +36,7 @@ enum EmbeddingsAPI {
             }
             if let count = elements.count { try Self.checkCount(count, field: field) }
             texts = []
+            isArray = true
             while !elements.isAtEnd {
                 // Without a known count, stop reading at the first text over the limit.
                 if texts.count == EmbeddingsAPI.maxTexts { try Self.checkCount(texts.count + 1, field: field) }

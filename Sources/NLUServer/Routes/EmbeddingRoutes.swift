@@ -8,14 +8,14 @@ extension ServerRoutes {
         router.post(.init(RouteTable.embed.path)) { request, _ in
             let embedder = try servedEmbedder()
             let body = try await decode(EmbeddingsAPI.TEIRequest.self, request)
-            let (vectors, _) = try await embed(body.inputs.texts, field: "inputs", with: embedder, normalize: body.normalize ?? true)
+            let (vectors, _) = try await embed(body.inputs, field: "inputs", with: embedder, normalize: body.normalize ?? true)
             return try JSONResponse.make(vectors)
         }
         router.post(.init(RouteTable.openAIEmbeddings.path)) { request, _ in
             let embedder = try servedEmbedder()
             let body = try await decode(EmbeddingsAPI.OpenAIRequest.self, request)
             _ = try EmbeddingsAPI.embedding([], format: body.encodingFormat)   // a bad format fails before the model runs
-            let (vectors, tokens) = try await embed(body.input.texts, field: "input", with: embedder, normalize: true)
+            let (vectors, tokens) = try await embed(body.input, field: "input", with: embedder, normalize: true)
             let data = try vectors.enumerated().map {
                 EmbeddingsAPI.OpenAIResponse.Item(index: $0.offset, embedding: try EmbeddingsAPI.embedding($0.element, format: body.encodingFormat))
             }
@@ -29,12 +29,13 @@ extension ServerRoutes {
         return embedder
     }
 
-    /// The embeddings of `texts` (the request's `field`) and the tokens the encoder saw. Each text's
+    /// The embeddings of the request's texts (its `field`) and the tokens the encoder saw. Each text's
     /// length is checked first, then, on a worker (tokenizing a megabyte is not for an event loop),
     /// the request's tokens against ``ServerConfiguration/maxEmbeddingTokens`` before the model runs.
-    private func embed(_ texts: [String], field: String, with embedder: SentenceEmbedder,
+    private func embed(_ input: EmbeddingsAPI.Texts, field: String, with embedder: SentenceEmbedder,
                        normalize: Bool) async throws -> (vectors: [[Float]], tokens: Int) {
-        for (index, text) in texts.enumerated() { try checkLength(text, field: "\(field)[\(index)]") }
+        let texts = input.texts
+        for (index, text) in texts.enumerated() { try checkLength(text, field: input.isArray ? "\(field)[\(index)]" : field) }
         let budget = configuration.maxEmbeddingTokens
         do {
             return try await pool.run(task: "embeddings") {
