@@ -104,6 +104,25 @@ import Testing
                 "\(result.warnings)")
     }
 
+    /// A syntax error inside a snips-nlu YAML document is named with its line: the document
+    /// sequence Yams offers ends silently at an error, and the file was reported as having no intents.
+    @Test func snipsNLUYAMLSyntaxErrorNamesItsLine() throws {
+        let url = try writeTemporaryFile("""
+            type: intent
+            name: book
+            utterances:
+              - [x](
+              - book a table
+
+            """, name: "broken.yaml")
+        #expect {
+            try IntentImporter.importDataset(from: url, options: ImportOptions(format: .snipsNLU))
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("broken.yaml") && text.contains("line 4") && !text.contains("no intents")
+        }
+    }
+
     /// Rasa reads YAML 1.2, where `yes`, `on` and `no` are text; read as YAML 1.1 values they were
     /// booleans, and examples in list form, a `synonym: yes` item and lookup values were dropped without a word.
     @Test func rasaYAMLKeepsPlainScalarsAsWritten() throws {

@@ -13,7 +13,7 @@ enum RasaYAMLImporter {
         // Read as nodes, so that names and examples are the text written (``YAMLText``).
         let root: Node?
         do { root = try Yams.compose(yaml: text) } catch {
-            throw IntentDatasetError.malformedYAML(file: source.name, detail: describe(error))
+            throw IntentDatasetError.malformedYAML(file: source.name, detail: YAMLSyntaxProblem.describe(error))
         }
         guard let document = root?.mapping else {
             throw IntentDatasetError.malformedYAML(file: source.name, detail: "the top level is not a mapping with an 'nlu' key")
@@ -62,18 +62,5 @@ enum RasaYAMLImporter {
         default:
             throw IntentDatasetError.malformedYAML(file: file, detail: "nlu[\(index)].examples is neither a block of '- example' lines nor a list")
         }
-    }
-
-    /// Yams' error with its line and column (1-based, as editors count).
-    private static func describe(_ error: Error) -> String {
-        if let yaml = error as? YamlError {
-            switch yaml {
-            case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _):
-                let where_ = "line \(mark.line), column \(mark.column)"
-                return "\(where_): \(problem)\(context.map { " (\($0.text))" } ?? "")"
-            default: break
-            }
-        }
-        return "\(error)"
     }
 }

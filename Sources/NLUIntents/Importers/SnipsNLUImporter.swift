@@ -86,9 +86,12 @@ enum SnipsNLUImporter {
         try NestingLimits.checkYAML(text, file: file)
         var documents: [Node] = []
         do {
-            for document in try Yams.compose_all(yaml: text) { documents.append(document) }
+            // Document by document through the parser: `Yams.compose_all`'s sequence keeps a syntax
+            // error to itself and just ends, so a file broken in its first intent read as "no intents".
+            let parser = try Parser(yaml: text)
+            while let document = try parser.nextRoot() { documents.append(document) }
         } catch {
-            throw IntentDatasetError.malformedYAML(file: file, detail: "\(error)")
+            throw IntentDatasetError.malformedYAML(file: file, detail: YAMLSyntaxProblem.describe(error))
         }
         var assembler = DatasetAssembler(file: file, options: options, mergesDuplicates: true)
         var entityNames = Set<String>()
