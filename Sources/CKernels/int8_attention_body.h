@@ -5,7 +5,6 @@
 
 #include "activation_functions.h"
 #include "int8_quantize_value.h"
-#include "int8_row_scale.h"
 #include "row_reductions.h"
 
 // B[kk, j] = b[kk·ldb + j] quantized per column j and packed as nlukit_int8_pack packs column j of
@@ -39,18 +38,10 @@ NLU_TARGET static void NLU_NAME(int8_pack_columns)(const float *b, long ldb, lon
             for (int lane = 0; lane < W; lane++) words[lane] = 0;
             for (long t = 0; t < G && g * G + t < k; t++) {
                 const float *row = b + (g * G + t) * ldb + first;
-                if (width == W) {
-                    for (int lane = 0; lane < W; lane++) {
-                        const int q = NLU_NAME(int8_quantize_value)(row[lane] * inverse[lane], limit);
-                        words[lane] |= (uint32_t)(uint8_t)q << (8 * t);
-                        sums[lane] += q;
-                    }
-                } else {
-                    for (long lane = 0; lane < width; lane++) {
-                        const int q = NLU_NAME(int8_quantize_value)(row[lane] * inverse[lane], limit);
-                        words[lane] |= (uint32_t)(uint8_t)q << (8 * t);
-                        sums[lane] += q;
-                    }
+                for (long lane = 0; lane < width; lane++) {
+                    const int q = NLU_NAME(int8_quantize_value)(row[lane] * inverse[lane], limit);
+                    words[lane] |= (uint32_t)(uint8_t)q << (8 * t);
+                    sums[lane] += q;
                 }
             }
             memcpy(panel + g * W * G, words, sizeof words);
@@ -81,11 +72,9 @@ NLU_TARGET static void NLU_NAME(int8_softmax_rows)(float *scores, long rows, lon
         // The bytes in a pass of their own, 32 at a time: one loop doing the exponentials, their sum and
         // the bytes spilled its partial sums and narrowed 8 lanes at a time (half again slower).
         const float sum = NLU_NAME(exp_shifted_in_place)(x, length, maximum, 1);
-        long i = 0;
         // e ≤ 1 + 7.5e-5, so e · L rounds to at most L.
-        for (; i + 32 <= length; i += 32) NLU_NAME(int8_quantize32)(x + i, limit, limit, 0, out + i);
-        for (; i < length; i++) out[i] = (uint8_t)NLU_NAME(int8_quantize_value)(x[i] * limit, limit);
-        for (i = length; i < ldq; i++) out[i] = 0;
+        NLU_NAME(int8_quantize_span)(x, length, limit, limit, 0, out);
+        for (long i = length; i < ldq; i++) out[i] = 0;
         scales[r] = 1.0f / (sum * limit);
     }
 }

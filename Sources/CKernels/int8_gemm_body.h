@@ -17,10 +17,8 @@ NLU_TARGET static void NLU_NAME(int8_quantize_rows)(const float *x, long ldx, lo
         const float *row = x + i * ldx;
         const float inverse = nlukit_int8_row_scale(row, k, 127.0f, &scales[i]);
         uint8_t *out = (uint8_t *)(q + i * ldq);
-        long kk = 0;
-        for (; kk + 32 <= k; kk += 32) NLU_NAME(int8_quantize32)(row + kk, inverse, 127.0f, offset, out + kk);
-        for (; kk < k; kk++) out[kk] = (uint8_t)(NLU_NAME(int8_quantize_value)(row[kk] * inverse, 127.0f) + offset);
-        for (kk = k; kk < ldq; kk++) out[kk] = (uint8_t)offset;
+        NLU_NAME(int8_quantize_span)(row, k, inverse, 127.0f, offset, out);
+        for (long kk = k; kk < ldq; kk++) out[kk] = (uint8_t)offset;
     }
 }
 
@@ -44,10 +42,8 @@ NLU_TARGET static void NLU_NAME(int8_pack)(const float *w, long ldw, long k, lon
         int32_t sum = 0;
         for (long first = 0; first < k; first += CHUNK) {
             const long count = k - first < CHUNK ? k - first : CHUNK;
-            long t = 0;
-            for (; t + 32 <= count; t += 32) NLU_NAME(int8_quantize32)(row + first + t, inverse, limit, 0, (uint8_t *)chunk + t);
-            for (; t < count; t++) chunk[t] = (int8_t)NLU_NAME(int8_quantize_value)(row[first + t] * inverse, limit);
-            for (t = 0; t < count; t++) sum += chunk[t];
+            NLU_NAME(int8_quantize_span)(row + first, count, inverse, limit, 0, (uint8_t *)chunk);
+            for (long t = 0; t < count; t++) sum += chunk[t];
             const long chunk_groups = (count + NLUKIT_INT8_K_GROUP - 1) / NLUKIT_INT8_K_GROUP;
             for (long t = count; t < chunk_groups * NLUKIT_INT8_K_GROUP; t++) chunk[t] = 0;
             for (long g = 0; g < chunk_groups; g++)

@@ -37,3 +37,12 @@ static inline NLU_TARGET void NLU_NAME(int8_quantize32)(const float *x, float in
     const u8x32 bytes = __builtin_convertvector((i32x32)(v + 12582912.0f) + offset, u8x32);
     memcpy(out, &bytes, sizeof bytes);
 }
+
+// `count` values of `x` by the same rule as bytes (+ offset), 32 at a time and the rest one by one: what
+// the row quantizer, the weights' packer and the quantized softmax each write.
+static inline NLU_TARGET void NLU_NAME(int8_quantize_span)(const float *x, long count, float inverse, float limit,
+                                                           int offset, uint8_t *out) {
+    long i = 0;
+    for (; i + 32 <= count; i += 32) NLU_NAME(int8_quantize32)(x + i, inverse, limit, offset, out + i);
+    for (; i < count; i++) out[i] = (uint8_t)(NLU_NAME(int8_quantize_value)(x[i] * inverse, limit) + offset);
+}

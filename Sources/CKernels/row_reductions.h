@@ -1,4 +1,4 @@
-// The maximum and the sum of a row of floats for one CPU level (included by a body header, with
+// The maximum, the sum and the softmax's exponentials of a row of floats for one CPU level (included by a body header, with
 // NLU_TARGET and NLU_NAME defined): 16 explicit partial results, which clang vectorizes without
 // reassociation flags, and which round the same way at every level. Shared by the softmax, layer
 // norm and INT8 attention bodies (which include activation_functions.h first).
@@ -25,7 +25,6 @@ static inline NLU_TARGET float NLU_NAME(row_sum)(const float *v, long n) {
     for (; i < n; i++) result += v[i];
     return result;
 }
-
 
 // x_i = e^(x_i - maximum) in place for x_i ≤ maximum, returning their sum (16 partial sums, as row_sum):
 // the softmax's middle pass. `coarse` (a constant at each call, so each caller gets its own loop) takes
