@@ -20,8 +20,9 @@ public struct SentenceEmbedder: Sendable {
     /// The transformer module's encoder.
     public let encoder: EncoderModel
     /// The transformer module's tokenizer: WordPiece (``BertTokenizer``), byte-level BPE or Unigram
-    /// (``SubwordTokenizer``), as its files say.
-    public let tokenizer: any EncoderTokenizer
+    /// (``SubwordTokenizer``), as its files say. Settable inside the module (and by tests, which
+    /// count its calls); a caller replacing it could pair a vocabulary with the wrong encoder.
+    public internal(set) var tokenizer: any EncoderTokenizer
     /// Tokens per text, special tokens included; longer texts are truncated to their first
     /// `maxSequenceLength - 2` tokens, as sentence-transformers does.
     public let maxSequenceLength: Int
@@ -124,10 +125,31 @@ public struct SentenceEmbedder: Sendable {
     ///     let vectors = try embedder.embed(lines, options: EmbeddingOptions(batchSize: 64))
     public func embed<Texts: Collection>(_ texts: Texts, options: EmbeddingOptions = .init()) throws -> [[Float]]
     where Texts.Element == String {
+        try embed(tokenIDs: texts.map(tokenIDs), options: options)
+    }
+
+    /// The embeddings of texts already tokenized by ``tokenIDs(_:)``, in their order: the same
+    /// vectors as ``embed(_:options:)`` gives for the texts, for a caller that needs the tokens
+    /// first (to count them against a budget) and should not tokenize every text twice.
+    ///
+    ///     let sequences = texts.map(embedder.tokenIDs)
+    ///     let tokens = sequences.reduce(0) { $0 + $1.count }      // checked against a budget
+    ///     let vectors = try embedder.embed(tokenIDs: sequences)
+    /// - Throws: ``SentenceEmbedderError/invalidOption(name:value:expected:)`` for invalid options or a
+    ///   sequence that is empty or longer than ``maxSequenceLength``; the encoder's error for an id
+    ///   outside the vocabulary.
+    public func embed(tokenIDs sequences: [[Int32]], options: EmbeddingOptions = .init()) throws -> [[Float]] {
         try options.validate()
+        // The encoder has positions for maxSequenceLength tokens at most, and pooling an empty sequence
+        // would divide by zero.
+        if let index = sequences.firstIndex(where: { !(1...maxSequenceLength).contains($0.count) }) {
+            throw SentenceEmbedderError.invalidOption(
+                name: "token ids [\(index)]", value: "of \(sequences[index].count) tokens",
+                expected: "1...\(maxSequenceLength) tokens, as tokenIDs(_:) makes them")
+        }
         var vectors: [[Float]] = []
-        vectors.reserveCapacity(texts.count)
-        try embedWindow(Array(texts), options: options) { vectors.append($0) }
+        vectors.reserveCapacity(sequences.count)
+        try embedWindow(sequences, options: options) { vectors.append($0) }
         return vectors
     }
 
@@ -143,11 +165,11 @@ public struct SentenceEmbedder: Sendable {
         for text in texts {
             window.append(text)
             if window.count == options.sortWindow {
-                try embedWindow(window, options: options, body)
+                try embedWindow(window.map(tokenIDs), options: options, body)
                 window.removeAll(keepingCapacity: true)
             }
         }
-        if !window.isEmpty { try embedWindow(window, options: options, body) }
+        if !window.isEmpty { try embedWindow(window.map(tokenIDs), options: options, body) }
     }
 
     /// Cosine similarity of two embeddings (0 when either is all zeros).
@@ -201,9 +223,8 @@ public struct SentenceEmbedder: Sendable {
         scalar.properties.isWhitespace || (0x1C...0x1F).contains(scalar.value)
     }
 
-    /// Embeds `texts` sorted by token count in batches, then hands the vectors to `body` in input order.
-    private func embedWindow(_ texts: [String], options: EmbeddingOptions, _ body: ([Float]) throws -> Void) throws {
-        let ids = texts.map(tokenIDs)
+    /// Embeds the token sequences `ids` sorted by length in batches, then hands the vectors to `body` in input order.
+    private func embedWindow(_ ids: [[Int32]], options: EmbeddingOptions, _ body: ([Float]) throws -> Void) throws {
         // Longest first, as sentence-transformers orders (stable, so equal lengths keep their order).
         let order = ids.indices.sorted { ids[$0].count > ids[$1].count || (ids[$0].count == ids[$1].count && $0 < $1) }
         let batches = stride(from: 0, to: order.count, by: options.batchSize).map {
@@ -233,7 +254,7 @@ public struct SentenceEmbedder: Sendable {
                 outputs[index] = try embedBatch(members.map { ids[$0] }, normalize: normalize)
             }
         }
-        var results = [[Float]](repeating: [], count: texts.count)
+        var results = [[Float]](repeating: [], count: ids.count)
         for (members, vectors) in zip(batches, outputs) {
             for (member, vector) in zip(members, vectors) { results[member] = vector }
         }

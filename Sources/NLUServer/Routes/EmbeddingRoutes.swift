@@ -39,13 +39,15 @@ extension ServerRoutes {
         let budget = configuration.maxEmbeddingTokens
         do {
             return try await pool.run(task: "embeddings") {
-                let tokens = texts.reduce(0) { $0 + embedder.tokenIDs($1).count }
+                // Tokenized once: the same sequences are counted and embedded.
+                let sequences = texts.map(embedder.tokenIDs)
+                let tokens = sequences.reduce(0) { $0 + $1.count }
                 guard tokens <= budget else {
                     throw APIError.unprocessable(
                         "field '\(field)': \(tokens) tokens (each text as the model reads it, at most \(embedder.maxSequenceLength)) "
                             + "is over this server's limit of \(budget) per request (--max-embed-tokens); send fewer or shorter texts")
                 }
-                return (try embedder.embed(texts, options: EmbeddingOptions(normalize: normalize)), tokens)
+                return (try embedder.embed(tokenIDs: sequences, options: EmbeddingOptions(normalize: normalize)), tokens)
             }
         } catch SentenceEmbedderError.nonFiniteOutput(_, let detail) {
             throw APIError.modelFault(task: "embeddings", detail: detail)

@@ -1,0 +1,62 @@
+import Foundation
+@testable import NLUEmbeddings
+import NLUText
+@testable import NLUServer
+
+/// A tokenizer that records the texts it tokenizes, passing each to the model's own tokenizer, and
+/// can hold the thread tokenizing one text until the test releases it: what a route tokenized and
+/// how many times, and a worker kept busy for exactly as long as a test needs, without timing either.
+final class TokenizerProbe: EncoderTokenizer, @unchecked Sendable {
+    private let wrapped: any EncoderTokenizer
+    private let heldText: String?
+    private let lock = NSLock()
+    private var tokenized: [String] = []   // guarded by `lock`
+    private let holding = DispatchSemaphore(value: 0)
+    private let release = DispatchSemaphore(value: 0)
+
+    /// Wraps `tokenizer`; a thread tokenizing `heldText` waits in ``tokenize(_:)`` until ``releaseHeld()``
+    /// (or 60 s, so that a server that wrongly waits for it is answered late instead of never).
+    init(wrapping tokenizer: any EncoderTokenizer, holding heldText: String? = nil) {
+        wrapped = tokenizer
+        self.heldText = heldText
+    }
+
+    /// The texts tokenized so far, in order.
+    var texts: [String] { lock.withLock { tokenized } }
+
+    /// Waits (off the concurrency pool) until a thread is held tokenizing the held text; throws
+    /// after 60 s (the request never reached the tokenizer) instead of hanging the test.
+    func waitUntilHolding() async throws {
+        let held = try await offThePool { self.holding.wait(timeout: .now() + 60) == .success }
+        guard held else { throw RawHTTPError(description: "no thread tokenized \(heldText ?? "") within 60 s") }
+    }
+
+    /// Lets the held thread go on.
+    func releaseHeld() {
+        release.signal()
+    }
+
+    func tokenize(_ text: String) -> TokenizedSequence {
+        lock.withLock { tokenized.append(text) }
+        if text == heldText {
+            holding.signal()
+            _ = release.wait(timeout: .now() + 60)
+        }
+        return wrapped.tokenize(text)
+    }
+
+    var clsID: Int32 { wrapped.clsID }
+    var sepID: Int32 { wrapped.sepID }
+    var padID: Int32 { wrapped.padID }
+    func token(for id: Int32) -> String? { wrapped.token(for: id) }
+
+    /// The fixture models (intents and embeddings) with the embedder's tokenizer probed.
+    static func servedModels(holding heldText: String? = nil) throws -> (ServedModels, TokenizerProbe) {
+        let fixtures = try Fixtures.models()
+        guard var embedder = fixtures.embeddings else { throw RawHTTPError(description: "the fixtures serve no embeddings model") }
+        let probe = TokenizerProbe(wrapping: embedder.tokenizer, holding: heldText)
+        embedder.tokenizer = probe
+        return (ServedModels(intents: fixtures.intents, intentsPath: "intents-test",
+                             embeddings: embedder, embeddingsPath: "embeddings/minilm-tiny"), probe)
+    }
+}
