@@ -28,8 +28,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// still queued fail with 503, so a stalled client cannot hold the process. Idle connections
     /// and unfinished request heads are closed at once.
     public var gracePeriod: Double = 5
-    /// The longest text (a parse text, a QA context) answered, in Unicode scalars; longer ones get
-    /// 422. 100,000 is about 40 pages: bounded work per request whatever the body limit.
+    /// The longest text (a parse text, a QA question or context, each text of an embeddings request)
+    /// answered, in Unicode scalars; longer ones get 422. 100,000 is about 40 pages: bounded work per
+    /// request whatever the body limit.
     public var maxTextLength: Int = 100_000
     /// The most windows one question-answering request may put through the model; a context that
     /// needs more gets 422 before the model runs. A window is up to 384 tokens, and each one after the
@@ -44,9 +45,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// `--max-batch-tokens` plays this part there). The default 65,536 is 2048 texts of 32 tokens, or
     /// 128 of 512.
     public var maxEmbeddingTokens: Int = 65_536
+    /// The most texts one embeddings request may hold; more gets 422, counted before any text is
+    /// decoded. 2048 is OpenAI's limit.
+    public var maxEmbeddingTexts: Int = 2048
 
     /// The defaults: 127.0.0.1:5005, no token, one worker per core, 1 MiB bodies, 30 s, a 5 s grace period,
-    /// 32 QA windows and 65,536 embedding tokens per request.
+    /// texts of 100,000 characters, 32 QA windows, and 2048 texts and 65,536 embedding tokens per request.
     public init() {}
 
     /// Checks every value before it sizes a pool, a buffer or a timer.
@@ -69,6 +73,9 @@ public struct ServerConfiguration: Sendable, Equatable {
         }
         guard (1...100_000_000).contains(maxEmbeddingTokens) else {
             throw fail("max embed tokens", "1...100000000", "\(maxEmbeddingTokens)")
+        }
+        guard (1...1_000_000).contains(maxEmbeddingTexts) else {
+            throw fail("max embed texts", "1...1000000", "\(maxEmbeddingTexts)")
         }
         guard requestTimeout.isFinite, requestTimeout >= 0.01, requestTimeout <= 86_400 else {
             throw fail("timeout", "0.01 ... 86400 seconds", "\(requestTimeout)")

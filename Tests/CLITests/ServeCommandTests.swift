@@ -206,7 +206,32 @@ import FoundationNetworking
         let badTokens = try runNLU(["serve", "--qa", Self.qaModel, "--max-embed-tokens=-5"])
         #expect(badTokens.status == 2)
         #expect(badTokens.stderr.contains("--max-embed-tokens: expected 1...100000000, got -5"))
+        let badLength = try runNLU(["serve", "--qa", Self.qaModel, "--max-text-length", "0"])
+        #expect(badLength.status == 2)
+        #expect(badLength.stderr.contains("--max-text-length: expected 1...100000000, got 0"))
+        let badTexts = try runNLU(["serve", "--qa", Self.qaModel, "--max-embed-texts", "1000001"])
+        #expect(badTexts.status == 2)
+        #expect(badTexts.stderr.contains("--max-embed-texts: expected 1...1000000, got 1000001"))
         let help = try runNLU(["serve", "--help"])
         #expect(help.stdout.contains("--max-qa-windows <max-qa-windows>") && help.stdout.contains("--max-embed-tokens <max-embed-tokens>"))
+        #expect(help.stdout.contains("--max-text-length <max-text-length>") && help.stdout.contains("--max-embed-texts <max-embed-texts>"))
+    }
+
+    /// `--max-text-length` and `--max-embed-texts` reach the server: requests over the lowered limits
+    /// are refused with 422 naming the field, the limit and the flag.
+    @Test func loweredTextLimitsRefuseRequestsOverThem() throws {
+        let model = fixturesDirectory.appendingPathComponent("embeddings/minilm-tiny").path
+        let server = try ServeProcess(["--embed", model, "--port", "0", "--max-text-length", "10", "--max-embed-texts", "2"])
+        let port = try #require(server.port(), "no start line: \(server.stderr)")
+        let long = try Self.post(port, "/embed", #"{"inputs": "eleven long"}"#)
+        let many = try Self.post(port, "/v1/embeddings", #"{"input": ["a", "b", "c"]}"#)
+        let within = try Self.post(port, "/v1/embeddings", #"{"input": ["a", "ten chars."]}"#)
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(server.wait() == 0)
+        #expect(long.0 == 422)
+        #expect(long.1.contains("field 'inputs': 11 characters is over this server's limit of 10 (--max-text-length)"), "\(long.1)")
+        #expect(many.0 == 422)
+        #expect(many.1.contains("field 'input': 3 texts is over this server's limit of 2 per request (--max-embed-texts)"), "\(many.1)")
+        #expect(within.0 == 200, "\(within.1)")
     }
 }

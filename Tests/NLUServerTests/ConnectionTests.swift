@@ -120,12 +120,15 @@ struct ConnectionTests {
         #expect(throws: ServerConfigurationError(setting: "grace period", expected: "0 ... 86400 seconds", got: "-1.0")) {
             try configuration.validate()
         }
-        // The request limits, named as their flags (--max-qa-windows, --max-embed-tokens) name them.
+        // The request limits, named as their flags (--max-qa-windows, --max-embed-tokens, ...) name them.
         #expect(ServerConfiguration().maxQuestionAnsweringWindows == 32 && ServerConfiguration().maxEmbeddingTokens == 65_536)
+        #expect(ServerConfiguration().maxEmbeddingTexts == 2048 && ServerConfiguration().maxTextLength == 100_000)
         let limits: [(WritableKeyPath<ServerConfiguration, Int>, Int, ServerConfigurationError)] = [
             (\.maxQuestionAnsweringWindows, 0, ServerConfigurationError(setting: "max qa windows", expected: "1...100000", got: "0")),
             (\.maxEmbeddingTokens, 100_000_001,
              ServerConfigurationError(setting: "max embed tokens", expected: "1...100000000", got: "100000001")),
+            (\.maxEmbeddingTexts, 0, ServerConfigurationError(setting: "max embed texts", expected: "1...1000000", got: "0")),
+            (\.maxTextLength, 0, ServerConfigurationError(setting: "max text length", expected: "1...100000000", got: "0")),
         ]
         for (setting, value, error) in limits {
             var limited = ServerConfiguration()

@@ -3,7 +3,7 @@ import Testing
 @testable import NLUServer
 
 /// The bounds of one embeddings request on both routes: `--max-embed-tokens` (the tokens the model
-/// would read, summed, checked before it runs), at most 2048 texts (counted before any is decoded),
+/// would read, summed, checked before it runs), `--max-embed-texts` (2048 texts, counted before any is decoded),
 /// and errors that name the element at fault (`inputs[3]`), not just the array.
 @Suite("Embedding limits")
 struct EmbeddingLimitTests {
@@ -51,7 +51,23 @@ struct EmbeddingLimitTests {
         try await withTestServer { server in
             let response = try await server.request("POST", "/v1/embeddings", json: body)
             #expect(response.status == 422)
-            #expect(response.object?["message"] as? String == "field 'input': 2049 texts is over the limit of 2048 per request")
+            #expect(response.object?["message"] as? String == "field 'input': 2049 texts is over this server's limit of 2048 per request (--max-embed-texts)")
+        }
+    }
+
+    /// A lowered `--max-embed-texts` is the limit on both routes, whether the decoder knows the
+    /// array's length or not; at the limit the request is answered.
+    @Test func aLoweredTextCountLimitIsAppliedAndNamed() async throws {
+        try await withTestServer(configure: { $0.maxEmbeddingTexts = 2 }) { server in
+            let tei = try await server.request("POST", "/embed", json: try jsonString(["inputs": Self.texts]))
+            #expect(tei.status == 422)
+            #expect(tei.object?["error"] as? String == "unprocessable")
+            #expect(tei.errorMessage == "field 'inputs': 3 texts is over this server's limit of 2 per request (--max-embed-texts)")
+            let openAI = try await server.request("POST", "/v1/embeddings", json: try jsonString(["input": Self.texts]))
+            #expect(openAI.status == 422)
+            #expect(openAI.errorMessage == "field 'input': 3 texts is over this server's limit of 2 per request (--max-embed-texts)")
+            let atTheLimit = try await server.request("POST", "/embed", json: try jsonString(["inputs": Array(Self.texts.prefix(2))]))
+            #expect(atTheLimit.status == 200)
         }
     }
 
@@ -59,12 +75,12 @@ struct EmbeddingLimitTests {
         try await withTestServer(configure: { $0.maxTextLength = 10 }) { server in
             let long = try await server.request("POST", "/embed", json: #"{"inputs": ["short", "much too long here"]}"#)
             #expect(long.status == 422)
-            #expect(long.object?["message"] as? String == "field 'inputs[1]': 18 characters is over this server's limit of 10")
+            #expect(long.object?["message"] as? String == "field 'inputs[1]': 18 characters is over this server's limit of 10 (--max-text-length)")
             let openAI = try await server.request("POST", "/v1/embeddings", json: #"{"input": ["a", "b", "c", "much too long here"]}"#)
-            #expect(openAI.object?["message"] as? String == "field 'input[3]': 18 characters is over this server's limit of 10")
+            #expect(openAI.object?["message"] as? String == "field 'input[3]': 18 characters is over this server's limit of 10 (--max-text-length)")
             // One string, not an array: the field itself.
             let one = try await server.request("POST", "/embed", json: #"{"inputs": "much too long here"}"#)
-            #expect(one.errorMessage == "field 'inputs': 18 characters is over this server's limit of 10")
+            #expect(one.errorMessage == "field 'inputs': 18 characters is over this server's limit of 10 (--max-text-length)")
             let number = try await server.request("POST", "/v1/embeddings", json: #"{"input": ["a", 3]}"#)
             #expect(number.status == 400)
             #expect(number.object?["message"] as? String == "field 'input[1]': expected a string")

@@ -98,4 +98,27 @@ struct EmbeddingRouteTests {
             #expect(many.status == 422)
         }
     }
+
+    /// An empty text is a 400 naming it, as Text Embeddings Inference (`` `inputs` cannot be empty``)
+    /// and OpenAI ("cannot be an empty string") answer; so is an empty array. An empty string used
+    /// to be embedded (200, the model's vector for `[CLS] [SEP]`). A text of spaces is a text, as
+    /// in both peers: stripped as sentence-transformers strips it, then embedded.
+    @Test(arguments: [("/embed", "inputs"), ("/v1/embeddings", "input")])
+    func emptyTextsAreRefusedByName(path: String, field: String) async throws {
+        try await withTestServer { server in
+            let cases: [(Any, String)] = [
+                ("", "field '\(field)': expected a non-empty string"),
+                ([String](), "field '\(field)': expected at least one text"),
+                (["a text", ""], "field '\(field)[1]': expected a non-empty string"),
+            ]
+            for (input, message) in cases {
+                let response = try await server.request("POST", path, json: try jsonString([field: input]))
+                #expect(response.status == 400, "\(input)")
+                #expect(response.object?["error"] as? String == "bad_request")
+                #expect(response.errorMessage == message)
+            }
+            let spaces = try await server.request("POST", path, json: try jsonString([field: "  "]))
+            #expect(spaces.status == 200)
+        }
+    }
 }

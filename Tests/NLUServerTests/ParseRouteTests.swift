@@ -95,7 +95,7 @@ struct ParseRouteTests {
             #expect((answered.object?["intent"] as? [String: Any])?["name"] as? String == "turn_on")
             let refused = try await server.request("POST", "/model/parse", json: try jsonString(["text": atLimit + "é"]))
             #expect(refused.status == 422)
-            #expect(refused.object?["message"] as? String == "field 'text': 1001 characters is over this server's limit of 1000")
+            #expect(refused.object?["message"] as? String == "field 'text': 1001 characters is over this server's limit of 1000 (--max-text-length)")
         }
     }
 
@@ -106,7 +106,7 @@ struct ParseRouteTests {
             let text = String(repeating: "x", count: 100_001)
             let refused = try await server.request("POST", "/model/parse", json: try jsonString(["text": text]))
             #expect(refused.status == 422)
-            #expect(refused.object?["message"] as? String == "field 'text': 100001 characters is over this server's limit of 100000")
+            #expect(refused.object?["message"] as? String == "field 'text': 100001 characters is over this server's limit of 100000 (--max-text-length)")
         }
     }
 

@@ -11,10 +11,14 @@ import NLUCore
 ///
 /// Both normalize to unit length by default (TEI's default; OpenAI's embeddings are unit length).
 enum EmbeddingsAPI {
-    /// The most texts one request may embed (OpenAI's limit).
-    static let maxTexts = 2048
+    /// The decoder's `userInfo` key for the most texts one request may embed
+    /// (``ServerConfiguration/maxEmbeddingTexts``), which ``Texts`` checks while decoding.
+    static let maxTextsKey = CodingUserInfoKey(rawValue: "NLUKit.maxEmbeddingTexts")!
 
-    /// A string or an array of strings, as both APIs accept.
+    /// A string or an array of strings, as both APIs accept. An empty string is refused (400), as
+    /// Text Embeddings Inference (`` `inputs` cannot be empty``) and OpenAI (`input` "cannot be an empty
+    /// string") refuse it: it has nothing to embed, and its vector (the model's reading of `[CLS] [SEP]`)
+    /// would only look like an answer. An empty array is refused the same way.
     ///
     /// The count is checked before any element is decoded: JSONDecoder has already scanned the body
     /// (bounded by `--max-body`) into its compact map, whose arrays know their length, so a request of
@@ -28,32 +32,40 @@ enum EmbeddingsAPI {
         init(from decoder: any Decoder) throws {
             let field = JSONFile.path(decoder.codingPath)
             if let text = try? decoder.singleValueContainer().decode(String.self) {
+                try Self.checkNotEmpty(text, field: field)
                 texts = [text]
                 return
             }
             guard var elements = try? decoder.unkeyedContainer() else {
                 throw APIError.badRequest("field '\(field)': expected a string or an array of strings")
             }
-            if let count = elements.count { try Self.checkCount(count, field: field) }
+            let limit = decoder.userInfo[EmbeddingsAPI.maxTextsKey] as? Int ?? ServerConfiguration().maxEmbeddingTexts
+            if let count = elements.count { try Self.checkCount(count, limit: limit, field: field) }
             texts = []
             isArray = true
             while !elements.isAtEnd {
                 // Without a known count, stop reading at the first text over the limit.
-                if texts.count == EmbeddingsAPI.maxTexts { try Self.checkCount(texts.count + 1, field: field) }
+                if texts.count == limit { try Self.checkCount(texts.count + 1, limit: limit, field: field) }
                 let index = elements.currentIndex
                 guard let text = try? elements.decode(String.self) else {
                     throw APIError.badRequest("field '\(field)[\(index)]': expected a string")
                 }
+                try Self.checkNotEmpty(text, field: "\(field)[\(index)]")
                 texts.append(text)
             }
             guard !texts.isEmpty else { throw APIError.badRequest("field '\(field)': expected at least one text") }
         }
 
-        /// 422 for more than ``maxTexts``.
-        private static func checkCount(_ count: Int, field: String) throws {
-            guard count <= EmbeddingsAPI.maxTexts else {
-                throw APIError.unprocessable("field '\(field)': \(count) texts is over the limit of \(EmbeddingsAPI.maxTexts) per request")
+        /// 422 for more than `limit` texts.
+        private static func checkCount(_ count: Int, limit: Int, field: String) throws {
+            guard count <= limit else {
+                throw APIError.unprocessable("field '\(field)': \(count) texts is over this server's limit of \(limit) per request (--max-embed-texts)")
             }
+        }
+
+        /// 400 for an empty text.
+        private static func checkNotEmpty(_ text: String, field: String) throws {
+            guard !text.isEmpty else { throw APIError.badRequest("field '\(field)': expected a non-empty string") }
         }
     }
 

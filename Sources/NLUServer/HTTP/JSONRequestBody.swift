@@ -22,21 +22,25 @@ enum JSONRequestBody {
         }
     }
 
-    /// Decodes `T` from the request's body.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
+    /// Decodes `T` from the request's body, the decoder's `userInfo` set to `userInfo` (limits a
+    /// type checks while it decodes).
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int,
+                                     userInfo: [CodingUserInfoKey: any Sendable] = [:]) async throws -> T {
         let buffer = try await collect(request, limit: limit)
-        return try decode(type, from: Data(buffer: buffer))
+        return try decode(type, from: Data(buffer: buffer), userInfo: userInfo)
     }
 
     /// Decodes `T` from `data`: 400 naming the field for missing fields and wrong types, and saying
     /// where the JSON breaks for malformed or non-UTF-8 bodies.
-    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data, userInfo: [CodingUserInfoKey: any Sendable] = [:]) throws -> T {
         guard !data.isEmpty else { throw APIError.badRequest("the request body is empty; expected a JSON object") }
         guard String(validating: data, as: UTF8.self) != nil else {
             throw APIError.badRequest("the request body is not valid UTF-8; expected a JSON object")
         }
         do {
-            return try JSONDecoder().decode(type, from: data)
+            let decoder = JSONDecoder()
+            decoder.userInfo = userInfo
+            return try decoder.decode(type, from: data)
         } catch let error as DecodingError {
             throw APIError.badRequest(message(for: error, decoding: type, from: data))
         } catch let error as APIError {

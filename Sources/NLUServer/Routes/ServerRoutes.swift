@@ -19,16 +19,19 @@ struct ServerRoutes: Sendable {
         registerPlaygroundRoute(on: router)
     }
 
-    /// The body as `T`, within the body limit.
+    /// The body as `T`, within the body limit; the decoder carries the limits checked while decoding
+    /// (the texts of an embeddings request).
     func decode<T: Decodable>(_ type: T.Type, _ request: Request) async throws -> T {
-        try await JSONRequestBody.decode(type, from: request, limit: configuration.maxBodyBytes)
+        try await JSONRequestBody.decode(type, from: request, limit: configuration.maxBodyBytes,
+                                         userInfo: [EmbeddingsAPI.maxTextsKey: configuration.maxEmbeddingTexts])
     }
 
     /// 422 when `text` is longer than the configured limit, naming the field.
     func checkLength(_ text: String, field: String) throws {
         let length = text.unicodeScalars.count
         guard length <= configuration.maxTextLength else {
-            throw APIError.unprocessable("field '\(field)': \(length) characters is over this server's limit of \(configuration.maxTextLength)")
+            throw APIError.unprocessable(
+                "field '\(field)': \(length) characters is over this server's limit of \(configuration.maxTextLength) (--max-text-length)")
         }
     }
 }

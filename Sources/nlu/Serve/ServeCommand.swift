@@ -43,11 +43,17 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The largest request body in bytes; larger ones get 413.")
     var maxBody: Int = 1 << 20
 
+    @Option(help: "The longest text answered, in characters (Unicode scalars): a parse text, a QA question or context, each text of an embeddings request; longer ones get 422.")
+    var maxTextLength: Int = ServerConfiguration().maxTextLength
+
     @Option(help: "The most windows one question-answering request may put through the model (a window is up to 384 tokens; 32 are a context of about 30,000 characters, about 13 s on BERT-base); a context that needs more gets 422 before the model runs.")
     var maxQaWindows: Int = ServerConfiguration().maxQuestionAnsweringWindows
 
     @Option(help: "The most tokens one embeddings request may put through the model, summed over its texts as the model reads them (each at most its max_seq_length); more gets 422 before the model runs.")
     var maxEmbedTokens: Int = ServerConfiguration().maxEmbeddingTokens
+
+    @Option(help: "The most texts one embeddings request may hold (2048 is OpenAI's limit); more gets 422 before any text is read.")
+    var maxEmbedTexts: Int = ServerConfiguration().maxEmbeddingTexts
 
     @Option(help: "Seconds a client has to send a whole request, and the longest idle keep-alive.")
     var timeout: Double = 30
@@ -78,7 +84,9 @@ struct ServeCommand: ParsableCommand {
         configuration.workers = workers
         configuration.maxBodyBytes = maxBody
         configuration.maxQuestionAnsweringWindows = maxQaWindows
+        configuration.maxTextLength = maxTextLength
         configuration.maxEmbeddingTokens = maxEmbedTokens
+        configuration.maxEmbeddingTexts = maxEmbedTexts
         configuration.requestTimeout = timeout
         configuration.gracePeriod = gracePeriod
         return configuration
