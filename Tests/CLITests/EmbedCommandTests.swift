@@ -143,6 +143,22 @@ import Testing
         }
     }
 
+    /// `--normalize` with `--no-normalize` contradicts itself: a usage error naming both (the last
+    /// one used to win silently). Either flag alone, or one given twice, still runs.
+    @Test func normalizeAndNoNormalizeTogetherAreAUsageError() throws {
+        for arguments in [["embed", "--model", Self.model, "--normalize", "--no-normalize", "x"],
+                          ["similarity", "--model", Self.model, "--no-normalize", "a", "b", "--normalize"]] {
+            let run = try runNLU(arguments)
+            #expect(run.status == 2, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("'--normalize'") && run.stderr.contains("'--no-normalize'"), "\(run.stderr)")
+            #expect(run.stdout.isEmpty)
+        }
+        let twice = try runNLU(["similarity", "--model", Self.model, "--no-normalize", "--no-normalize", "a", "b"])
+        #expect(twice.status == 0, "\(twice.stderr)")
+        let one = try runNLU(["embed", "--model", Self.model, "--no-normalize", "x"])
+        #expect(one.status == 0, "\(one.stderr)")
+    }
+
     /// A question-answering checkpoint where a sentence encoder is expected: the error says what it is.
     @Test func aQACheckpointIsNamedAsOne() throws {
         let run = try runNLU(["similarity", "--model", fixturesDirectory.appendingPathComponent("qa/distilbert-tiny").path, "a", "b"])

@@ -108,6 +108,10 @@ import Testing
         #expect(none.stdout.contains("\"entities\":[]"))
         let bad = try runNLU(["intents", "train", Self.sample, "-o", plain, "--crf-c2", "-1"])
         #expect(bad.status == 2 && bad.stderr.contains("--crf-c2"))
+        // Both forms of an on/off flag contradict each other (the last one used to win silently).
+        let both = try runNLU(["intents", "train", Self.sample, "-o", plain, "--crf-sentence-words", "--no-crf-sentence-words"])
+        #expect(both.status == 2 && both.stderr.contains("'--crf-sentence-words'") && both.stderr.contains("'--no-crf-sentence-words'"),
+                "\(both.stderr)")
     }
 
     /// A package whose weights are absurd but finite (1e30; the tagger's 1000) loads, as finite weights do.

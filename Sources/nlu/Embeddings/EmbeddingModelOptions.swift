@@ -11,7 +11,8 @@ struct EmbeddingModelOptions: ParsableArguments {
         """, valueName: "model"))
     var model: String
 
-    @Flag(inversion: .prefixedNo, help: "Scale embeddings to unit length (default: as the model's modules say).")
+    // Exclusive: both flags at once contradict each other (by default the last one silently won).
+    @Flag(inversion: .prefixedNo, exclusivity: .exclusive, help: "Scale embeddings to unit length (default: as the model's modules say).")
     var normalize: Bool?
 
     @Option(help: ArgumentHelp("Texts per encoder pass (1-4096).", valueName: "n"))

@@ -76,7 +76,8 @@ struct IntentsTrainingArguments: ParsableArguments {
     @Option(help: "Built-in entity kinds as slot-tagger features (\"inside a date match\"): dataset (the kinds of the dataset's built-in entities), all, or none.")
     var crfBuiltinFeatures: SlotTaggerOptions.BuiltinFeatures = SlotTaggerOptions().builtinFeatures
 
-    @Flag(inversion: .prefixedNo, help: "Slot tagger: each token also sees the utterance's other words, by side (before / after it), from 1,000 annotated utterances on.")
+    // Exclusive: both flags at once contradict each other (by default the last one silently won).
+    @Flag(inversion: .prefixedNo, exclusivity: .exclusive, help: "Slot tagger: each token also sees the utterance's other words, by side (before / after it), from 1,000 annotated utterances on.")
     var crfSentenceWords = SlotTaggerOptions().sentenceWords
 
     /// The slot tagger's options, `nil` with --no-entities.
