@@ -56,36 +56,30 @@ struct ConnectionTests {
     }
 
     @Test func fullQueueAnswers503InsteadOfWaiting() async throws {
-        // One worker and no queue: while a long QA request holds the worker, a parse request is refused.
-        // The request is long on purpose: lift the window limit that would refuse it before the model runs.
-        try await withTestServer(configure: { $0.workers = 1; $0.maxQueuedRequests = 0; $0.maxQuestionAnsweringWindows = 100_000 }) { server in
+        // One worker and no queue: while an embeddings request holds the worker (its tokenizer waits
+        // for the test), a parse request is refused at once. A server that queued it instead leaves it
+        // unanswered until the client's 10 s read timeout fails the test (the hold is then released).
+        let (models, probe) = try TokenizerProbe.servedModels(holding: "hold the worker")
+        try await withTestServer(models: models, configure: { $0.workers = 1; $0.maxQueuedRequests = 0 }) { server in
             let port = server.port
-            // Near the 100,000-character text limit: hundreds of windows, so that on a fast machine the worker is
-            // still busy when the parse request arrives (100 sentences were done before it on a quiet machine).
-            let context = String(repeating: "Alice went to Paris on Monday with her friend Bob. ", count: 1900)
-            let body = try jsonString(["question": "Who went to Paris?", "context": context])
-            let slow = Task.detached {
-                try await offThePool {
-                    let connection = try RawHTTPConnection(port: port, readTimeout: 120)
-                    connection.sendRequest("POST", "/question-answering", body: Array(body.utf8))
-                    return try connection.readResponse()
-                }
+            let held = Task.detached {
+                try await httpRequest(port: port, "POST", "/embed", json: #"{"inputs": "hold the worker"}"#)
             }
-            // Wait until the QA request holds the worker (the queue-depth gauge says so), then ask.
-            var holding = false
-            for _ in 0..<3000 where !holding {
-                let metrics = try await server.request("GET", "/metrics").text
-                holding = metrics.split(separator: "\n").contains { $0.hasPrefix("nlu_inference_queue_depth 1") }
-                if !holding { try await Task.sleep(for: .milliseconds(10)) }
+            try await probe.waitUntilHolding()
+            let response: RawHTTPResponse
+            do {
+                response = try await server.request("POST", "/model/parse", json: #"{"text": "turn on the radio"}"#)
+            } catch {
+                probe.releaseHeld()
+                throw error
             }
-            #expect(holding)
-            let response = try await server.request("POST", "/model/parse", json: #"{"text": "turn on the radio"}"#)
+            probe.releaseHeld()
             let refused: RawHTTPResponse? = response.status == 503 ? response : nil
-            let busy = try #require(refused)
+            let busy = try #require(refused, "answered \(response.status): \(response.text)")
             #expect(busy.object?["error"] as? String == "busy")
             #expect(busy.headers["retry-after"] == "1")
-            let slowResponse = try await slow.value
-            #expect(slowResponse.status == 200)
+            // The request holding the worker is answered once it goes on.
+            #expect(try await held.value.status == 200)
         }
     }
 
