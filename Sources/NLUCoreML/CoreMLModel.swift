@@ -99,8 +99,12 @@ public struct CoreMLModel: Model {
                                        description: CoreML_Specification_ModelDescription) throws -> NeuralNetworkRunner.Classification {
         let labels: NeuralNetworkRunner.Classification.Labels
         switch network.classLabels {
-        case .stringClassLabels(let vector): labels = .strings(vector.vector)
-        case .int64ClassLabels(let vector): labels = .integers(vector.vector)
+        case .stringClassLabels(let vector):
+            try checkDistinct(vector.vector, field: "stringClassLabels")
+            labels = .strings(vector.vector)
+        case .int64ClassLabels(let vector):
+            try checkDistinct(vector.vector, field: "int64ClassLabels")
+            labels = .integers(vector.vector)
         case nil: throw CoreMLError.invalidModel("the classifier has no class labels")
         }
         guard !description.predictedFeatureName.isEmpty else {
@@ -122,6 +126,17 @@ public struct CoreMLModel: Model {
         }
         return .init(labels: labels, probabilityBlob: blob, labelFeature: description.predictedFeatureName,
                      probabilitiesFeature: probabilities)
+    }
+
+    /// The class labels key the probabilities output (label → probability): a label listed twice would have two
+    /// probabilities and no single answer, and made building that dictionary trap at the first prediction.
+    private static func checkDistinct<Label: Hashable>(_ labels: [Label], field: String) throws {
+        var firstPosition = [Label: Int]()
+        for (position, label) in labels.enumerated() {
+            if let first = firstPosition.updateValue(position, forKey: label) {
+                throw CoreMLError.invalidModel("the classifier's \(field) lists '\(label)' twice (at \(first) and \(position)); class labels must be distinct")
+            }
+        }
     }
 
     /// Runs the model on one input.

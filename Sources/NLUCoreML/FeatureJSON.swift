@@ -13,6 +13,8 @@ public enum FeatureJSON {
         case invalidJSON(String)
         case unknownFeature(String, known: [String])
         case invalidValue(String, reason: String)
+        /// An output the model computed holds a NaN or an infinity (its weights, or an input out of a layer's domain).
+        case nonFiniteOutput(String, reason: String)
 
         public var description: String {
             switch self {
@@ -20,6 +22,8 @@ public enum FeatureJSON {
             case .invalidJSON(let reason): return "the input is not valid JSON (\(reason))"
             case let .unknownFeature(name, known): return "the model has no input '\(name)' (inputs: \(known.joined(separator: ", ")))"
             case let .invalidValue(name, reason): return "input '\(name)': \(reason)"
+            case let .nonFiniteOutput(name, reason):
+                return "output '\(name)' holds \(reason), which JSON cannot represent (an input outside a layer's domain, such as the log of a negative number, or weights that overflow)"
             }
         }
 
@@ -119,13 +123,31 @@ public enum FeatureJSON {
     }
 
     /// `{"outputs": {name: value}}` with tensors as nested arrays, keys sorted.
+    /// - Throws: ``Error/nonFiniteOutput(_:reason:)`` for an output holding a NaN or an infinity, which JSON cannot
+    ///   carry (Foundation's own error said only "the operation failed").
     public static func data(from output: FeatureProvider) throws -> Data {
         var outputs = [String: Any]()
-        for name in output.featureNames {
+        for name in output.featureNames.sorted() {
             guard let value = output.featureValue(for: name) else { continue }
+            if let problem = nonFinite(value) { throw Error.nonFiniteOutput(name, reason: problem) }
             outputs[name] = jsonValue(value)
         }
         return try JSONSerialization.data(withJSONObject: ["outputs": outputs], options: [.sortedKeys])
+    }
+
+    /// Where `value` holds a NaN or an infinity, or nil when every number in it is finite.
+    private static func nonFinite(_ value: FeatureValue) -> String? {
+        let name = nonFiniteName
+        switch value {
+        case .floatTensor(let tensor):
+            return tensor.scalars.firstIndex { !$0.isFinite }.map { "\(name(Double(tensor.scalars[$0]))) at flat index \($0) of shape \(tensor.shape)" }
+        case .double(let double):
+            return double.isFinite ? nil : name(double)
+        case .dictionary(let dictionary):
+            return dictionary.sorted { $0.key < $1.key }.first { !$0.value.isFinite }.map { "\(name($0.value)) for key '\($0.key)'" }
+        case .int32Tensor, .string, .int:
+            return nil
+        }
     }
 
     static func jsonValue(_ value: FeatureValue) -> Any {
@@ -145,3 +167,6 @@ public enum FeatureJSON {
         return (0..<shape[0]).map { nested(Array(values[($0 * stride)..<(($0 + 1) * stride)]), shape: Array(shape.dropFirst())) }
     }
 }
+
+/// A NaN or an infinity in words for a message: Swift prints a NaN whose sign bit is set (`log(-1)`) as "-nan".
+func nonFiniteName(_ number: Double) -> String { number.isNaN ? "NaN" : number > 0 ? "infinity" : "-infinity" }

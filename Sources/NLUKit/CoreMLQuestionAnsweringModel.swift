@@ -43,6 +43,12 @@ public struct CoreMLQuestionAnsweringModel: QuestionAnsweringModel {
                   dimensions.count == 1 || (dimensions.count == 2 && dimensions[0] == 1), let length = dimensions.last, length >= 4 else {
                 throw CoreMLQuestionAnsweringError.unsupportedInput(file: file, feature: name, type: "\(feature.type)")
             }
+            // Every window is padded to this length before the model runs: a file declaring [1073741824] made each
+            // question allocate gigabytes of padding. Encoders' position tables are bounded the same way.
+            guard length <= BertConfiguration.sizeLimits.positions else {
+                throw CoreMLQuestionAnsweringError.unsupportedInput(
+                    file: file, feature: name, type: "a sequence of \(length) positions (at most \(BertConfiguration.sizeLimits.positions) are read)")
+            }
             return (feature.type, length)
         }
         guard let (idsType, length) = try fixedShape("wordIDs") else {

@@ -266,3 +266,52 @@ extension BadInputTests {
                                          Self.layer("pick", reading: ["table", "picks"]) { $0.gather.axis = 0 }])
     }
 }
+
+/// Values that are well-formed protobuf but no layer can use: refused when the file is loaded, naming the layer and the field.
+/// (Those that trapped `nlu` are run as subprocesses in CLITests.HostileModelFileCommandTests.)
+extension BadInputTests {
+    @Test func reshapeToNoDimensionsIsRefusedAtLoad() {
+        // A rank-0 blob is no Core ML shape, and the layers that read an axis of it had none.
+        let scalar = Self.layer("scalar", reading: ["a"]) { $0.reshapeStatic = .init() }
+        #expect(throws: CoreMLError.invalidLayer(name: "scalar", kind: "reshapeStatic",
+                                                 reason: "targetShape [], expected one or more sizes (-1 inferred, 0 copied, else 1 to 268435456)")) {
+            try runNDFixture(appending: [scalar])
+        }
+    }
+}
+
+extension BadInputTests {
+    /// A NaN or infinite weight made every output NaN, and `coreml predict` then failed with Foundation's "the
+    /// operation failed": refused at load, as safetensors weights are, in every stored form.
+    @Test func aNonFiniteWeightIsRefusedAtLoad() throws {
+        var plain = try specification("dense_classifier")
+        plain.neuralNetworkClassifier.layers[0].innerProduct.weights.floatValue[3] = .nan
+        #expect(try loadError(plain) == .invalidLayer(name: "dense1", kind: "innerProduct",
+                                                      reason: "weights holds a non-finite value (NaN at index 3); expected finite numbers"))
+        var half = try specification("dense_classifier_fp16")
+        half.neuralNetworkClassifier.layers[0].innerProduct.weights.float16Value.replaceSubrange(4..<6, with: [0x00, 0xFC])   // -inf
+        #expect(try loadError(half) == .invalidLayer(name: "dense1", kind: "innerProduct",
+                                                     reason: "weights holds a non-finite value (-infinity at index 2); expected finite numbers"))
+        var lut = try specification("dense_classifier_lut4")
+        lut.neuralNetworkClassifier.layers[0].innerProduct.weights.quantization.lookupTableQuantization.floatValue =
+            [Float](repeating: .infinity, count: 16)
+        #expect(try loadError(lut) == .invalidLayer(name: "dense1", kind: "innerProduct",
+                                                    reason: "weights holds a non-finite value (infinity at index 0); expected finite numbers"))
+    }
+}
+
+extension BadInputTests {
+    /// An `.mlpackage` whose `Data/com.apple.CoreML/model.mlmodel` links back to the package: it was read again
+    /// through the link, 40 levels deep, until the system refused the path; now the one level is named.
+    @Test func packageWhoseModelLinksBackToItselfIsNamed() throws {
+        let package = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-loop-\(UUID()).mlpackage")
+        defer { try? FileManager.default.removeItem(at: package) }
+        let folder = package.appendingPathComponent("Data/com.apple.CoreML")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("model.mlmodel").path, withDestinationPath: "../../..")
+        #expect(throws: CoreMLError.unreadableFile(folder.appendingPathComponent("model.mlmodel").path,
+                                                   reason: "is a directory, expected the package's .mlmodel file")) {
+            try CoreMLModel(contentsOf: package)
+        }
+    }
+}

@@ -150,7 +150,9 @@ enum TensorLayers {
 
     static func reshapeStatic(_ p: CoreML_Specification_ReshapeStaticLayerParams, _ context: LayerContext) throws -> CompiledLayer {
         try context.expect(inputs: 1...1, outputs: 1...1)
-        guard p.targetShape.allSatisfy({ $0 >= -1 && $0 <= 1 << 28 }) else { throw context.invalid("targetShape \(p.targetShape)") }
+        guard !p.targetShape.isEmpty, p.targetShape.allSatisfy({ $0 >= -1 && $0 <= 1 << 28 }) else {
+            throw context.invalid("targetShape \(p.targetShape), expected one or more sizes (-1 inferred, 0 copied, else 1 to \(1 << 28))")
+        }
         let target = p.targetShape.map { Int($0) }
         return context.unary { x, fail in x.reshaped(try resolve(target: target, for: x, fail: fail)) }
     }
@@ -169,7 +171,8 @@ enum TensorLayers {
     static func splitND(_ p: CoreML_Specification_SplitNDLayerParams, _ context: LayerContext) throws -> CompiledLayer {
         try context.expect(inputs: 1...1, outputs: 1...Int.max)
         let axis = Int(clamping: p.axis)
-        let sizes = p.splitSizes.map { Int(clamping: $0) }
+        // Checked here: the sizes are summed against the split dimension, and two of 2^63 overflowed that sum.
+        let sizes = try p.splitSizes.enumerated().map { try context.checkedSize($0.element, "splitSizes[\($0.offset)]") }
         let parts = context.outputs.count
         if !sizes.isEmpty, sizes.count != parts { throw context.invalid("\(sizes.count) split sizes for \(parts) outputs") }
         return context.layer { inputs, fail in

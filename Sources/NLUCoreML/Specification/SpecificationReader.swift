@@ -18,7 +18,13 @@ enum SpecificationReader {
         if isDirectory.boolValue {
             // An .mlpackage is a directory holding an ML Program (or a wrapped .mlmodel we could read).
             let wrapped = url.appendingPathComponent("Data/com.apple.CoreML/model.mlmodel")
-            if FileManager.default.fileExists(atPath: wrapped.path) {
+            var wrappedIsDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: wrapped.path, isDirectory: &wrappedIsDirectory) {
+                // Read one level down only: a package whose model.mlmodel links back to the package itself was read
+                // again and again, until the system refused the path, and the error named a path of 40 levels.
+                guard !wrappedIsDirectory.boolValue else {
+                    throw CoreMLError.unreadableFile(wrapped.path, reason: "is a directory, expected the package's .mlmodel file")
+                }
                 let spec = try read(contentsOf: wrapped)
                 if case .mlProgram = spec.type { throw CoreMLError.inFile(path, .mlProgram) }
                 return spec

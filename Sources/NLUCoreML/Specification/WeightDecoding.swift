@@ -16,6 +16,16 @@ struct WeightDecoder {
     /// The `count` floats of `weights`; `channels` is the size of the first (output-channel) axis, the axis
     /// along which linear quantization has its scales and biases.
     func floats(_ weights: CoreML_Specification_WeightParams, field: String, count: Int, channels: Int = 1) throws -> [Float] {
+        let values = try decoded(weights, field: field, count: count, channels: channels)
+        // One NaN or infinite weight makes every output NaN, which `coreml predict` cannot print as JSON: refused here,
+        // as safetensors weights are, naming the layer, the field and the element.
+        if let index = values.firstIndex(where: { !$0.isFinite }) {
+            throw invalid("\(field) holds a non-finite value (\(nonFiniteName(Double(values[index]))) at index \(index)); expected finite numbers")
+        }
+        return values
+    }
+
+    private func decoded(_ weights: CoreML_Specification_WeightParams, field: String, count: Int, channels: Int) throws -> [Float] {
         guard count >= 0 else { throw invalid("\(field): negative size \(count)") }
         if !weights.floatValue.isEmpty || (count == 0 && weights.float16Value.isEmpty && weights.rawValue.isEmpty) {
             guard weights.floatValue.count == count else {
