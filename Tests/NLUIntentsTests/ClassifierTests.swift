@@ -132,6 +132,27 @@ import NLUCore
         }
     }
 
+    /// A package whose `config.labels` repeats a label loaded, then `probabilities(for:)` trapped building its
+    /// label → probability dictionary: refused at load, naming the manifest, the field and the label.
+    @Test func aRepeatedLabelIsRefusedAtLoad() throws {
+        let classifier = try IntentClassifier.train(on: try Self.smallDataset(), training: Self.quickOptions(seed: 1))
+        let url = try temporaryDirectory().appendingPathComponent("twice.nlumodel")
+        try classifier.save(to: url)
+        let manifestURL = url.appendingPathComponent("manifest.json")
+        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+        var config = try #require(manifest["config"] as? [String: Any])
+        var labels = try #require(config["labels"] as? [String])
+        labels[1] = labels[0]
+        config["labels"] = labels
+        manifest["config"] = config
+        try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
+        #expect {
+            _ = try IntentClassifier.load(from: url)
+        } throws: { error in
+            "\(error)" == "invalid intent model: \(manifestURL.path): field config.labels lists '\(labels[0])' twice (at 0 and 1); labels must be distinct"
+        }
+    }
+
     /// Each hidden size is within 1...65536, but 65536,65536 needs 64 GiB of weights and optimizer state:
     /// the kernel's OOM killer ended training; now it is an option error before anything is read.
     @Test func hiddenSizesThatCannotFitInMemoryAreAnOptionError() {

@@ -218,6 +218,14 @@ public struct IntentClassifier: Sendable {
         guard !configuration.labels.isEmpty else {
             throw IntentClassifierError.invalidModel("\(manifest): field config.labels is empty")
         }
+        // Each label names one output of the network: a repeated one left two probabilities under one
+        // name, and `probabilities(for:)` trapped building its label → probability dictionary.
+        var firstPosition = [String: Int]()
+        for (position, label) in configuration.labels.enumerated() {
+            if let first = firstPosition.updateValue(position, forKey: label) {
+                throw IntentClassifierError.invalidModel("\(manifest): field config.labels lists '\(label)' twice (at \(first) and \(position)); labels must be distinct")
+            }
+        }
         if let none = configuration.noneLabel, configuration.labels.last != none {
             throw IntentClassifierError.invalidModel("\(manifest): field config.noneLabel '\(none)' must be the last of config.labels")
         }
