@@ -36,7 +36,7 @@ enum DenseLayers {
     static func softmax(_ context: LayerContext) throws -> CompiledLayer {
         try context.expect(inputs: 1...1, outputs: 1...1)
         return context.unary { x, fail in
-            // A rank-0 blob (a dynamic reshape to [], an API caller's scalar tensor) has no axis to normalize over.
+            // A rank-0 blob (a sliceStatic that squeezes its only axis, an API caller's scalar tensor) has no axis to normalize over.
             guard x.rank >= 1 else { throw fail("input of shape \(x.shape) has no axis, expected rank 1 or more") }
             // Over the channel axis: the third from the end in rank 3 and up, else the last.
             return Elementwise.softmax(x, axis: x.rank >= 3 ? x.rank - 3 : x.rank - 1)

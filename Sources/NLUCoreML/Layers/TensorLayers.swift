@@ -171,7 +171,7 @@ enum TensorLayers {
     static func splitND(_ p: CoreML_Specification_SplitNDLayerParams, _ context: LayerContext) throws -> CompiledLayer {
         try context.expect(inputs: 1...1, outputs: 1...Int.max)
         let axis = Int(clamping: p.axis)
-        // Checked here: the sizes are summed against the split dimension, and two of 2^63 overflowed that sum.
+        // Checked here: the sizes are summed against the split dimension, and two of 2^64 - 1 (clamped to Int.max) overflowed that sum.
         let sizes = try p.splitSizes.enumerated().map { try context.checkedSize($0.element, "splitSizes[\($0.offset)]") }
         let parts = context.outputs.count
         if !sizes.isEmpty, sizes.count != parts { throw context.invalid("\(sizes.count) split sizes for \(parts) outputs") }
