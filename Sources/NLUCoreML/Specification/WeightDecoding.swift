@@ -19,8 +19,9 @@ struct WeightDecoder {
         let values = try decoded(weights, field: field, count: count, channels: channels)
         // One NaN or infinite weight makes every output NaN, which `coreml predict` cannot print as JSON: refused here,
         // as safetensors weights are, naming the layer, the field and the element.
-        if let index = values.firstIndex(where: { !$0.isFinite }) {
-            throw invalid("\(field) holds a non-finite value (\(nonFiniteName(Double(values[index]))) at index \(index)); expected finite numbers")
+        // (NLUCore's C scan: a closure over the array runs scalar, about 140 ms for BERT-base's 433 MB of floats.)
+        if let (index, value) = values.firstNonFinite() {
+            throw invalid("\(field) holds a non-finite value (\(nonFiniteName(Double(value))) at index \(index)); expected finite numbers")
         }
         return values
     }
