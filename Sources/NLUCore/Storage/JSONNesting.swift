@@ -7,19 +7,19 @@ public enum JSONNesting {
     /// The deepest nesting of arrays and objects accepted by NLUKit's readers.
     public static let maximumDepth = 256
 
-    /// The deepest nesting of `[`/`{` outside strings in JSON (or YAML flow style, whose strings may
-    /// also be `'`-quoted: pass the quotes), found in one pass without recursion.
-    public static func depth(_ bytes: some Sequence<UInt8>, quotes: Set<UInt8> = [UInt8(ascii: "\"")]) -> Int {
+    /// The deepest nesting of `[`/`{` outside strings in JSON, found in one pass without recursion.
+    /// (YAML is measured on its parser's events instead: there a `[` inside plain text is no nesting.)
+    public static func depth(_ bytes: some Sequence<UInt8>) -> Int {
         var depth = 0, deepest = 0
-        var quote: UInt8? = nil
+        var inString = false
         var escaped = false
         for byte in bytes {
-            if let open = quote {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") && open == UInt8(ascii: "\"") { escaped = true } else if byte == open { quote = nil }
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
                 continue
             }
             switch byte {
-            case _ where quotes.contains(byte): quote = byte
+            case UInt8(ascii: "\""): inString = true
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
                 deepest = max(deepest, depth)
