@@ -49,7 +49,8 @@ enum RasaMarkdownImporter {
             switch section {
             case .none:
                 throw IntentDatasetError.malformedMarkdown(file: source.name, line: number + 1, detail: "example before any '## intent:name' heading")
-            case .intent(let name): assembler.add(RasaAnnotationParser.parse(item), to: name)
+            case .intent(let name):
+                assembler.add(RasaAnnotationParser.parse(item, at: "\(source.name): line \(number + 1)", warnings: &warnings), to: name)
             case .synonym: synonyms[synonyms.count - 1].synonyms.append(item)
             case .lookup: lookups[lookups.count - 1].1.append(item)
             case .regex: regexes[regexes.count - 1].1.append(item)

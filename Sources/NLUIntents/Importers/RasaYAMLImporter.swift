@@ -30,13 +30,16 @@ enum RasaYAMLImporter {
             let examples = try exampleLines(entry["examples"], file: source.name, index: index, warnings: &warnings)
             if let intent = YAMLText.scalar(entry["intent"]) {
                 if examples.isEmpty { warnings.append("\(source.name): nlu[\(index)]: intent '\(intent)' has no examples") }
-                for line in examples { assembler.add(RasaAnnotationParser.parse(line), to: intent) }
+                for example in examples {
+                    let place = "\(source.name): \(example.line.map { "line \($0)" } ?? "nlu[\(index)]")"
+                    assembler.add(RasaAnnotationParser.parse(example.text, at: place, warnings: &warnings), to: intent)
+                }
             } else if let synonym = YAMLText.scalar(entry["synonym"]) {
-                synonyms.append(EntityValue(synonym, synonyms: examples))
+                synonyms.append(EntityValue(synonym, synonyms: examples.map(\.text)))
             } else if let lookup = YAMLText.scalar(entry["lookup"]) {
-                assembler.entities.append(EntityDefinition(name: lookup, values: examples.map { EntityValue($0) }))
+                assembler.entities.append(EntityDefinition(name: lookup, values: examples.map { EntityValue($0.text) }))
             } else if let regex = YAMLText.scalar(entry["regex"]) {
-                assembler.entities.append(EntityDefinition(name: regex, values: [EntityValue(regex, patterns: examples)]))
+                assembler.entities.append(EntityDefinition(name: regex, values: [EntityValue(regex, patterns: examples.map(\.text))]))
             }
         }
         if !synonyms.isEmpty { assembler.entities.append(EntityDefinition(name: "synonyms", values: synonyms)) }
@@ -44,20 +47,26 @@ enum RasaYAMLImporter {
     }
 
     /// The `- example` lines of an `examples: |` block (a list of texts, or of mappings with `text`, is
-    /// accepted too; an item that is neither is skipped with a warning naming it).
-    private static func exampleLines(_ value: Node?, file: String, index: Int, warnings: inout [String]) throws -> [String] {
+    /// accepted too; an item that is neither is skipped with a warning naming it), each with its line
+    /// in the file when known (a literal block's lines follow its `|`; a list item has its own).
+    private static func exampleLines(_ value: Node?, file: String, index: Int,
+                                     warnings: inout [String]) throws -> [(text: String, line: Int?)] {
         switch value {
         case nil: return []
         case let .scalar(block)?:
-            return block.string.split(whereSeparator: \.isNewline).compactMap { line in
+            let firstLine = block.style == .literal ? block.mark.map { $0.line + 1 } : nil
+            // Empty lines kept, so that each line's offset in the block is its offset in the file.
+            let lines = block.string.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            return lines.enumerated().compactMap { offset, line in
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
                 guard trimmed.hasPrefix("-") else { return nil }
-                return trimmed.dropFirst().trimmingCharacters(in: .whitespaces)
+                return (trimmed.dropFirst().trimmingCharacters(in: .whitespaces), firstLine.map { $0 + offset } ?? block.mark?.line)
             }
         case let .sequence(list)?:
             return list.enumerated().compactMap { position, item in
-                YAMLText.scalar(item.mapping?["text"])
+                let text = YAMLText.scalar(item.mapping?["text"])
                     ?? YAMLText.item(item, at: "\(file): nlu[\(index)].examples[\(position)]", warnings: &warnings)
+                return text.map { ($0, item.mark?.line) }
             }
         default:
             throw IntentDatasetError.malformedYAML(file: file, detail: "nlu[\(index)].examples is neither a block of '- example' lines nor a list")
