@@ -44,7 +44,9 @@ import Testing
         let none = try write(#"{"format": "nlukit-intents", "version": 1, "intents": []}"#, name: "none.json")
         #expect(importError(none) == .noIntents(file: none.path))
 
-        let one = try IntentDataset.load(from: write(#"{"format": "nlukit-intents", "version": 1, "intents": [{"name": "a", "utterances": [{"text": "hi"}]}]}"#, name: "one.json"))
+        var warnings: [String] = []
+        let one = try IntentDataset.load(from: write(#"{"format": "nlukit-intents", "version": 1, "intents": [{"name": "a", "utterances": [{"text": "hi"}]}]}"#, name: "one.json"),
+                                         warnings: &warnings)
         #expect(throws: IntentDatasetError.tooFewIntents(file: "one.json", names: ["a"])) { try one.validateForTraining(file: "one.json") }
 
         let empty = try write(#"{"format": "nlukit-intents", "version": 1, "intents": [{"name": "a", "utterances": [{"text": "hi"}, {"text": "  "}]}]}"#, name: "empty.json")

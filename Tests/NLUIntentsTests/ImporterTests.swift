@@ -180,8 +180,23 @@ import Testing
         let directory = try temporaryDirectory()
         let url = directory.appendingPathComponent("copy.json")
         try result.dataset.save(to: url)
-        #expect(try IntentDataset.load(from: url) == result.dataset)
+        var warnings: [String] = []
+        #expect(try IntentDataset.load(from: url, warnings: &warnings) == result.dataset)
+        #expect(warnings.isEmpty)
         #expect(result.dataset.intents[0].utterances[0].entities[0] == EntityAnnotation(start: 12, end: 17, entity: "appliance", value: "radio"))
+    }
+
+    /// `IntentDataset.load` read a Latin-1 file and dropped the warning the importers give for it.
+    @Test func loadingALatin1DatasetWarns() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("latin1.json")
+        let json = #"{"format": "nlukit-intents", "version": 1, "intents": [{"name": "caf\#u{E9}", "utterances": [{"text": "un caf\#u{E9}"}]}, {"name": "b", "utterances": [{"text": "bye"}]}]}"#
+        try #require(json.data(using: .isoLatin1)).write(to: url)
+        var warnings: [String] = []
+        let dataset = try IntentDataset.load(from: url, warnings: &warnings)
+        #expect(dataset.intents[0].utterances[0].text == "un caf\u{E9}")
+        #expect(warnings == ["\(url.path): not valid UTF-8; read as Latin-1 (Windows-1252)"])
     }
 
     @Test func severalInputsMerge() throws {

@@ -2,18 +2,31 @@ import Foundation
 import NLUCore
 
 extension IntentDataset {
-    /// Reads a dataset in NLUKit's JSON form and validates it.
+    /// Reads a dataset in NLUKit's JSON form and validates it. A file that is not valid UTF-8 is
+    /// read as Latin-1 (Windows-1252) with a warning in `warnings`, as the importers report it
+    /// (`intents.json: not valid UTF-8; read as Latin-1 (Windows-1252)`): show the warnings, since
+    /// a file saved in another encoding may hold characters that were meant otherwise.
     ///
-    ///     let dataset = try IntentDataset.load(from: URL(fileURLWithPath: "intents.json"))
+    ///     var warnings: [String] = []
+    ///     let dataset = try IntentDataset.load(from: URL(fileURLWithPath: "intents.json"), warnings: &warnings)
+    ///     warnings.forEach { print("warning: \($0)") }
     /// - Throws: ``IntentDatasetError`` naming the file and the field or line at fault.
-    public static func load(from url: URL) throws -> IntentDataset {
+    public static func load(from url: URL, warnings: inout [String]) throws -> IntentDataset {
         let file = url.path
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw IntentDatasetError.unreadable(file: file, reason: ExistingPath.unreadableReason(file))
         }
-        var warnings: [String] = []
         return try decode(TextDecoding.utf8Data(from: data, file: file, warnings: &warnings), file: file)
+    }
+
+    /// Reads a dataset in NLUKit's JSON form and validates it, without telling that a file which is
+    /// not UTF-8 was read as Latin-1: ``load(from:warnings:)`` tells.
+    /// - Throws: ``IntentDatasetError`` naming the file and the field or line at fault.
+    @available(*, deprecated, message: "use load(from:warnings:): a file that is not UTF-8 is read as Latin-1, and only that one says so")
+    public static func load(from url: URL) throws -> IntentDataset {
+        var warnings: [String] = []
+        return try load(from: url, warnings: &warnings)
     }
 
     /// Decodes NLUKit's JSON form from `data`; `file` names the source in errors.

@@ -4,7 +4,7 @@ import Foundation
 /// own documented JSON form (see the README, "Intent classification").
 ///
 /// Importers turn platform exports (Watson, Lex, Dialogflow, Alexa, Rasa, LUIS, Snips, CSV) into
-/// this form; ``IntentDataset/load(from:)`` and ``IntentDataset/save(to:)`` read and write it.
+/// this form; ``IntentDataset/load(from:warnings:)`` and ``IntentDataset/save(to:)`` read and write it.
 ///
 ///     var dataset = IntentDataset(language: "en")
 ///     dataset.intents.append(Intent(name: "greet", utterances: [Utterance("hello there")]))
