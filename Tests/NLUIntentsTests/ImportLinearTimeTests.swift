@@ -201,4 +201,59 @@ import Testing
         let largeTime = try secondsTaken { _ = try IntentExporter.export(large, format: format) }
         #expect(largeTime / max(smallTime, 1e-6) < 30, "\(format): 2,000 mentions \(smallTime) s, 20,000: \(largeTime) s")
     }
+
+    /// Imports the folder `make(folder, n)` fills, for `count` and 10 × `count` files, and checks that
+    /// every intent came in.
+    func expectLinearFolder(_ name: String, format: DatasetFormat, count: Int, _ make: (URL, Int) throws -> Void) throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try expectLinearTime(name, count: count) { n in
+            let folder = root.appendingPathComponent("\(n)-\(UUID().uuidString)")
+            try make(folder, n)
+            let dataset = try IntentImporter.importDataset(from: folder, options: ImportOptions(format: format)).dataset
+            #expect(dataset.intents.count == n, "\(name): \(dataset.intents.count) intents imported of \(n)")
+        }
+    }
+
+    /// A Rasa project folder of many small files: merging each into the whole re-indexed the whole.
+    @Test func rasaProjectOfManyFiles() throws {
+        try expectLinearFolder("rasa-project", format: .rasaYAML, count: 300) { folder, n in
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for file in 0..<n {
+                let yaml = "nlu:\n- intent: intent_\(file)\n  examples: |\n    - hello number \(file)\n- synonym: v\(file)\n  examples: |\n    - w\(file)\n"
+                try Data(yaml.utf8).write(to: folder.appendingPathComponent("nlu_\(file).yml"))
+            }
+        }
+    }
+
+    /// A folder of many `.lu` files (more than the 1,000 files imports may bring in: the files of the
+    /// folder itself do not count against that limit, and were refused).
+    @Test func luFolderOfManyFiles() throws {
+        try expectLinearFolder("lu-folder", format: .lu, count: 120) { folder, n in
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for file in 0..<n {
+                try Data("# Intent\(file)\n- hello {@place=there} \(file)\n- hi \(file)\n".utf8).write(to: folder.appendingPathComponent("part\(file).lu"))
+            }
+        }
+    }
+
+    /// A Lex V2 bot of many intents, each with slots: every intent scanned every path of the export
+    /// for its slot files.
+    @Test func lexV2BotOfManyIntents() throws {
+        try expectLinearFolder("lexv2", format: .lexV2, count: 200) { folder, n in
+            let locale = folder.appendingPathComponent("Bot/BotLocales/en_US")
+            let manager = FileManager.default
+            for number in 0..<n {
+                let intent = locale.appendingPathComponent("Intents/Intent\(number)")
+                try manager.createDirectory(at: intent, withIntermediateDirectories: true)
+                let utterances = #"[{"utterance": "book {Day} \#(number)"}, {"utterance": "reserve {Time} \#(number)"}]"#
+                try Data(#"{"name": "Intent\#(number)", "sampleUtterances": \#(utterances)}"#.utf8).write(to: intent.appendingPathComponent("Intent.json"))
+                for (slot, type) in [("Day", "AMAZON.Date"), ("Time", "AMAZON.Time"), ("Place", "AMAZON.City")] {
+                    let folder = intent.appendingPathComponent("Slots/\(slot)")
+                    try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+                    try Data(#"{"name": "\#(slot)", "slotTypeName": "\#(type)"}"#.utf8).write(to: folder.appendingPathComponent("Slot.json"))
+                }
+            }
+        }
+    }
 }

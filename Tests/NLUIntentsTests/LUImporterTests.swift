@@ -59,6 +59,22 @@ import Testing
         #expect(result.dataset.entities.count == 7)
     }
 
+    /// Imports may bring in at most 1,000 files (the files given are not counted against that).
+    @Test func importsReachingMoreThanAThousandFilesAreRefused() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let parts = folder.appendingPathComponent("parts")
+        try FileManager.default.createDirectory(at: parts, withIntermediateDirectories: true)
+        for number in 0...1_000 { try Data("# I\(number)\n- hello \(number)\n".utf8).write(to: parts.appendingPathComponent("p\(number).lu")) }
+        let main = folder.appendingPathComponent("main.lu")
+        try Data("# Main\n- hi\n\n[import](parts/*.lu)\n".utf8).write(to: main)
+        #expect {
+            try IntentImporter.importDataset(from: main, options: ImportOptions(format: .lu))
+        } throws: { error in
+            "\(error)".contains("reach more than 1000") && "\(error)".contains("main.lu")
+        }
+    }
+
     @Test func importCyclesAndMissingImportsNameTheFileAndLine() throws {
         let b = fixture("platforms/lu-bad/b.lu").standardizedFileURL.resolvingSymlinksInPath().path
         #expect(throws: IntentDatasetError.malformedMarkdown(file: b, line: 4, detail: "import cycle: a.lu → b.lu → a.lu")) {

@@ -57,33 +57,3 @@ struct ImportSplits {
     var dataset: IntentDataset
     var test: IntentDataset?
 }
-
-extension IntentDataset {
-    /// This dataset with `other`'s intents (utterances of intents named alike appended),
-    /// counterexamples and entities (values of entities named alike appended) added.
-    func merged(with other: IntentDataset) -> IntentDataset {
-        var result = self
-        // Indices by name: searching the list for each of the other's names was quadratic in intents.
-        var intentIndex = Dictionary(result.intents.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        for intent in other.intents {
-            if let index = intentIndex[intent.name] {
-                result.intents[index].utterances += intent.utterances
-            } else {
-                intentIndex[intent.name] = result.intents.count
-                result.intents.append(intent)
-            }
-        }
-        result.counterexamples += other.counterexamples
-        var entityIndex = Dictionary(result.entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        for entity in other.entities {
-            if let index = entityIndex[entity.name] {
-                result.entities[index].values += entity.values
-            } else {
-                entityIndex[entity.name] = result.entities.count
-                result.entities.append(entity)
-            }
-        }
-        result.language = result.language ?? other.language
-        return result
-    }
-}

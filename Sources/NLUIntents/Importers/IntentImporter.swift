@@ -33,11 +33,14 @@ public enum IntentImporter {
         var warnings: [String] = []
         var formats: [DatasetFormat] = []
         var seen = Set<String>()
-        var test: IntentDataset?
+        var test: DatasetMerger?
         for url in urls {
             let result = try importDataset(from: url, options: options)
             warnings += result.warnings
-            if let part = result.testDataset { test = test.map { $0.merged(with: part) } ?? part }
+            if let part = result.testDataset {
+                if test == nil { test = DatasetMerger() }
+                test?.add(part)
+            }
             formats.append(result.format)
             merged.language = merged.language ?? result.dataset.language
             for intent in result.dataset.intents {
@@ -50,7 +53,7 @@ public enum IntentImporter {
             merged.entities += result.dataset.entities
         }
         try merged.validate(file: urls.map(\.path).joined(separator: ", "))
-        return ImportResult(dataset: merged, format: formats[0], warnings: warnings, testDataset: test)
+        return ImportResult(dataset: merged, format: formats[0], warnings: warnings, testDataset: test?.dataset)
     }
 
     /// The training dataset and, for formats that mark test utterances (CLU), the test split.

@@ -20,7 +20,8 @@ struct LUFileReader {
         var line: Int
     }
 
-    /// The most files one import graph may read, and the deepest chain of imports.
+    /// The most files imports may bring in (the files given, such as a folder's, are not counted:
+    /// a folder of 2,000 `.lu` files was refused), and the deepest chain of imports.
     static let maxFiles = 1_000
     static let maxDepth = 64
 
@@ -35,6 +36,8 @@ struct LUFileReader {
     /// The app's culture (`> !# @app.culture = en-us`), when a file states it.
     private(set) var culture: String?
     private var visited = Set<String>()
+    /// How many files imports have read.
+    private var importedFiles = 0
     private var stack: [String] = []
 
     /// Reads `url` and everything it imports; `only` limits the file to one intent section
@@ -49,7 +52,8 @@ struct LUFileReader {
         }
         // A file imported twice (not in a cycle) is read once; so is each intent imported from it alone.
         guard !visited.contains(path), visited.insert(only.map { "\(path)#\($0)" } ?? path).inserted else { return }
-        guard visited.count <= Self.maxFiles, stack.count < Self.maxDepth else {
+        if importer != nil { importedFiles += 1 }
+        guard importedFiles <= Self.maxFiles, stack.count < Self.maxDepth else {
             throw IntentDatasetError.malformedMarkdown(file: importer?.file ?? path, line: importer?.line ?? 0,
                                                        detail: "imports nest deeper than \(Self.maxDepth) files or reach more than \(Self.maxFiles)")
         }

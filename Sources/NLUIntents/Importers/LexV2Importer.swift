@@ -36,6 +36,15 @@ enum LexV2Importer {
         return parts[parts.count - 4]
     }
 
+    /// The intent folder a slot file belongs to: `…/Intents/<Name>/Slots/<Slot>/Slot.json` is in
+    /// `…/Intents/<Name>/` (the intent file's path without `Intent.json`).
+    private static func intentFolder(ofSlotFile path: String) -> String? {
+        var parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 3, parts[parts.count - 1] == "Slot.json", parts[parts.count - 3] == "Slots" else { return nil }
+        parts.removeLast(3)
+        return parts.joined(separator: "/") + "/"
+    }
+
     static func read(_ source: ImportSource, options: ImportOptions, warnings: inout [String]) throws -> IntentDataset {
         guard source.kind != .file else {
             throw IntentDatasetError.unknownFormat(file: source.name, detail: "a Lex V2 export is a .zip or a folder")
@@ -67,6 +76,12 @@ enum LexV2Importer {
                 })
             }
         }
+        // Slot files by intent folder, found in one pass: a scan of every path for each intent made a
+        // bot of many intents quadratic.
+        var slotFiles: [String: [String]] = [:]
+        for path in source.paths {
+            if let folder = intentFolder(ofSlotFile: path) { slotFiles[folder, default: []].append(path) }
+        }
         // Slots of Amazon's built-in types (`AMAZON.Date`) are built-in entities under the slot's name.
         var builtins = BuiltinCollector(file: source.name, table: PlatformBuiltins.amazon, noun: "slot type")
         for path in intentFiles where locale(ofIntentFile: path) == chosen {
@@ -75,7 +90,7 @@ enum LexV2Importer {
             if intent.parentIntentSignature == "AMAZON.FallbackIntent" { continue }
             let folder = String(path.dropLast("Intent.json".count))
             var values: [String: [String]] = [:]
-            for slotPath in source.paths where slotPath.hasPrefix(folder + "Slots/") && slotPath.hasSuffix("/Slot.json") {
+            for slotPath in slotFiles[folder] ?? [] {
                 let slot = try JSONInput.decode(SlotFile.self, from: source.utf8Data(at: slotPath, warnings: &warnings),
                                                 file: source.displayName(slotPath))
                 guard let typeName = slot.slotTypeName else { continue }

@@ -11,7 +11,7 @@ enum RasaProjectImporter {
     static func read(_ source: ImportSource, options: ImportOptions, warnings: inout [String]) throws -> IntentDataset {
         var partial = options
         partial.validates = false
-        var merged = IntentDataset()
+        var merger = DatasetMerger()
         var read = 0
         var skipped: [String] = []
         for path in source.paths {
@@ -23,7 +23,7 @@ enum RasaProjectImporter {
             do {
                 let file = try ImportSource(url: url)
                 let part = try IntentImporter.importDataset(from: file, format: format, options: partial, warnings: &warnings)
-                merged = read == 0 ? part : merged.merged(with: part)
+                merger.add(part)
                 read += 1
             } catch {
                 warnings.append("\((error as? LocalizedError)?.errorDescription ?? "\(url.path): \(error)"); file skipped")
@@ -35,6 +35,7 @@ enum RasaProjectImporter {
         guard read > 0 else {
             throw IntentDatasetError.missingFiles(file: source.name, expected: "Rasa NLU data (*.yml with an 'nlu:' key, ## intent: Markdown or rasa_nlu_data JSON)")
         }
+        var merged = merger.dataset
         // The synonyms of every file, gathered under one dictionary as the single-file importers do.
         if let index = merged.entities.firstIndex(where: { $0.name == "synonyms" }) {
             let synonyms = merged.entities.remove(at: index)
