@@ -234,6 +234,27 @@ import NLUText
         #expect(matcher.matches(in: short, tokens: WordTokenizer().tokens(in: short)) == [RegexEntityMatcher.Match(entity: "runaway", tokens: 1..<2)])
     }
 
+    /// A model trained on benign text may hold several patterns that run away on a crafted one: they
+    /// share the text's budget, so ten of them cost about what one does (each had a budget of its own,
+    /// and ten held a prediction five seconds), and a benign pattern after them still matches.
+    @Test func runawayPatternsShareOneBudgetPerText() throws {
+        func matcher(runaways: Int) throws -> RegexEntityMatcher {
+            try RegexEntityMatcher((0..<runaways).map { EntityDefinition(name: "runaway\($0)", values: [EntityValue("a", patterns: ["(a+)+$"])]) }
+                                   + [EntityDefinition(name: "zip", values: [EntityValue("zip", patterns: ["\\b\\d{5}\\b"])])])
+        }
+        let text = "ship to 75001 " + String(repeating: "a", count: 40) + "!"
+        let tokens = WordTokenizer().tokens(in: text)
+        let one = try matcher(runaways: 1), ten = try matcher(runaways: 10)
+        var found: [RegexEntityMatcher.Match] = []
+        let oneTakes = secondsTaken { found = one.matches(in: text, tokens: tokens) }
+        #expect(found == [RegexEntityMatcher.Match(entity: "zip", tokens: 2..<3)])
+        var timeouts: [RegexEntityMatcher.Timeout] = []
+        let tenTake = secondsTaken { found = ten.matches(in: text, tokens: tokens, timeouts: &timeouts) }
+        #expect(found == [RegexEntityMatcher.Match(entity: "zip", tokens: 2..<3)])
+        #expect(timeouts.map(\.entity) == (0..<10).map { "runaway\($0)" })
+        #expect(tenTake < 4 * oneTakes, "1 runaway pattern: \(oneTakes) s, 10: \(tenTake) s")
+    }
+
     /// Many matches in one long text: each match's tokens are found by binary search (a linear filter per
     /// match made 20,000 matches in 20,000 tokens cost 400 million comparisons).
     @Test func manyMatchesFindTheirTokensExactly() throws {

@@ -8,11 +8,14 @@ import NLUText
 ///     matcher.matches(in: "ship to 75001", tokens: WordTokenizer().tokens(in: "ship to 75001"))  // zip, tokens 2..<3
 ///
 /// ICU's matcher backtracks, so a pattern such as `(a+)+$` takes time exponential in the length of a
-/// text it almost matches (hours at 40 characters). Each pattern therefore gets a time budget per text
-/// (``timeBudget(forUTF16Length:)``); a pattern that runs past it matches nothing in that text, where a
-/// timed-out prediction would otherwise hold a server worker indefinitely (training refuses such a
-/// pattern instead, naming it). Ordinary patterns scan a 100,000-character text in about 10 ms, far
-/// inside the budget.
+/// text it almost matches (hours at 40 characters). The patterns therefore share one time budget per
+/// text (``timeBudget(forUTF16Length:)``): each may use an equal share of what is left when it starts
+/// (what a fast pattern leaves goes to those after it), and one that runs past its share matches
+/// nothing in that text, where a timed-out prediction would otherwise hold a server worker
+/// indefinitely. Shared, not one budget per pattern: a model trained on benign text, whose patterns
+/// all pass training, may hold several that run away on a crafted text, and ten of them held a worker
+/// five seconds per utterance (training refuses a pattern that runs away on a training utterance,
+/// naming it). Ordinary patterns scan a 100,000-character text in about 10 ms, far inside their share.
 public struct RegexEntityMatcher: @unchecked Sendable {
     // NSRegularExpression is immutable after creation and documented thread-safe for matching.
 
@@ -53,14 +56,16 @@ public struct RegexEntityMatcher: @unchecked Sendable {
     /// The entity names that have patterns.
     public var entities: Set<String> { Set(patterns.map(\.entity)) }
 
-    /// How long one pattern may search a text of `length` UTF-16 units: half a second plus 20 µs a
-    /// unit (100× what a plain scan costs), so that a long text is never cut short by its length alone.
+    /// How long the patterns may search a text of `length` UTF-16 units, all together: half a second
+    /// plus 20 µs a unit (100× what a plain scan costs), so that a long text is never cut short by its
+    /// length alone.
     public static func timeBudget(forUTF16Length length: Int) -> Duration {
         .milliseconds(500) + .microseconds(20) * max(0, length)
     }
 
     /// Every match that covers at least one whole token, in pattern order then text order. A pattern
-    /// that runs past its ``timeBudget(forUTF16Length:)`` contributes nothing for this text.
+    /// that runs past its share of the text's ``timeBudget(forUTF16Length:)`` contributes nothing for
+    /// this text.
     public func matches(in text: String, tokens: [WordTokenizer.Token]) -> [Match] {
         var timeouts: [Timeout] = []
         return matches(in: text, tokens: tokens, timeouts: &timeouts)
@@ -72,17 +77,17 @@ public struct RegexEntityMatcher: @unchecked Sendable {
         var pattern: String
     }
 
-    /// ``matches(in:tokens:)``, appending to `timeouts` the patterns that ran past their budget.
+    /// ``matches(in:tokens:)``, appending to `timeouts` the patterns that ran past their share of the budget.
     func matches(in text: String, tokens: [WordTokenizer.Token], timeouts: inout [Timeout]) -> [Match] {
         guard !patterns.isEmpty, !tokens.isEmpty else { return [] }
         let whole = NSRange(text.startIndex..<text.endIndex, in: text)
-        let budget = Self.timeBudget(forUTF16Length: whole.length)
+        let clock = ContinuousClock()
+        let end = clock.now + Self.timeBudget(forUTF16Length: whole.length)
         var result: [Match] = []
-        for (entity, regex) in patterns {
+        for (position, (entity, regex)) in patterns.enumerated() {
             var found: [NSRange] = []
             var timedOut = false
-            let clock = ContinuousClock()
-            let deadline = clock.now + budget
+            let deadline = clock.now + (end - clock.now) / (patterns.count - position)
             // .reportProgress makes ICU call back every few thousand backtracking steps even while
             // no match is found, which is what lets a runaway pattern be stopped.
             regex.enumerateMatches(in: text, options: [.reportProgress], range: whole) { match, _, stop in

@@ -154,8 +154,8 @@ public struct SlotTagger: Sendable {
             if let slow = timeouts.first {
                 throw EntityTaggerError.invalidPattern(
                     entity: slow.entity, pattern: slow.pattern,
-                    reason: "searching the training utterance '\(utterance.text.prefix(60))' took longer than the time budget "
-                        + "(0.5 s + 20 µs a character); ICU backtracks, so nested repetition such as (a+)+ or (\\w+\\s?)* "
+                    reason: "searching the training utterance '\(utterance.text.prefix(60))' took longer than its share of the time budget "
+                        + "(0.5 s + 20 µs a character, shared by the patterns); ICU backtracks, so nested repetition such as (a+)+ or (\\w+\\s?)* "
                         + "takes time exponential in the text's length: rewrite the pattern")
             }
             sequences.append((attributes, tags))
