@@ -67,7 +67,7 @@ struct HubCacheRepository {
     /// it is a commit hash (40 lowercase hex digits), else what `refs/REVISION` holds; nil when that commit has no
     /// snapshot folder.
     func commit(revision: String) -> String? {
-        let isHash = revision.utf8.count == 40 && revision.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        let isHash = LowercaseHex.matches(revision, count: 40)
         let reference = folder.appendingPathComponent("refs").appendingPathComponent(revision)
         guard let commit = isHash ? revision
                 : (try? String(contentsOf: reference, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines),

@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 import NLUEmbeddings
+import NLUHub
 import NLUIntents
 
 /// A sentence-transformers model as the intent classifier's sentence features (Rasa's
@@ -15,8 +16,10 @@ import NLUIntents
 ///     let loaded = try IntentClassifier.loadWithSentenceFeatures(from: url)   // finds the model again
 public struct EmbedderSentenceFeaturizer: SentenceFeaturizer, WordVectorFeaturizer {
     public let embedder: SentenceEmbedder
-    public let reference: SentenceFeaturizerReference
+    public private(set) var reference: SentenceFeaturizerReference
     private let options: EmbeddingOptions
+    /// Where the model's files are, for comparing them with a recorded fingerprint.
+    private let modelDirectory: URL
     /// The sentence embeddings of the last ``wordVectors(for:words:)`` call: the tagger and the intent
     /// classifier ask for the same texts one after the other, and one encoder pass serves both.
     private var lastPass = SentenceMemo()
@@ -26,6 +29,7 @@ public struct EmbedderSentenceFeaturizer: SentenceFeaturizer, WordVectorFeaturiz
     public init(model: String) throws {
         let directory = try ModelLocator.resolve(model)
         embedder = try SentenceEmbedder(modelDirectory: directory)
+        modelDirectory = directory
         options = EmbeddingOptions()
         try options.validate()   // checked once here, so that features(for:) cannot fail
         reference = SentenceFeaturizerReference(model: EmbedderLoading.recordedSource(model),
@@ -42,11 +46,18 @@ public struct EmbedderSentenceFeaturizer: SentenceFeaturizer, WordVectorFeaturiz
         } catch {
             throw IntentClassifierError.sentenceFeaturizerRequired(model: package.path, needed: needed, reason: "\(error)")
         }
-        if let revision = needed.revision, revision != found.reference.revision {
-            throw IntentClassifierError.sentenceFeaturizerRequired(model: package.path, needed: needed,
-                reason: "the model found there has other files (fingerprint \(found.reference.revision ?? "-"), trained with \(revision)); retrain, or restore that model")
+        var same = found
+        if let revision = needed.revision {
+            guard let current = found.reference.revision,
+                  ModelFingerprint.matches(revision, current: current, directory: found.modelDirectory) else {
+                throw IntentClassifierError.sentenceFeaturizerRequired(model: package.path, needed: needed,
+                    reason: "the model found there has other files (fingerprint \(found.reference.revision ?? "-"), trained with \(revision)); retrain, or restore that model")
+            }
+            // A package trained before the whole weights were hashed records the older fingerprint:
+            // the featurizer carries the recorded one, which the slot tagger compares with its own record.
+            same.reference.revision = revision
         }
-        self = found
+        self = same
     }
 
     public func features(for texts: [String]) -> [[Float]] {

@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 import NLUEmbeddings
+import NLUHub
 import NLUSearch
 
 /// A sentence-transformers model (``SentenceEmbedder``) as a ``TextEmbedder`` for a
@@ -15,9 +16,12 @@ import NLUSearch
 public struct SentenceIndexEmbedder: TextEmbedder {
     public let embedder: SentenceEmbedder
     public let identity: EmbedderIdentity
+    /// Where the model's files are: an index that recorded the older fingerprint is compared by it.
+    private let modelDirectory: URL
 
     public init(modelDirectory: URL) throws {
         embedder = try SentenceEmbedder(modelDirectory: modelDirectory)
+        self.modelDirectory = modelDirectory
         identity = EmbedderIdentity(name: Self.name(of: modelDirectory), dimension: embedder.dimension,
                                     revision: Self.fingerprint(of: modelDirectory))
     }
@@ -27,12 +31,15 @@ public struct SentenceIndexEmbedder: TextEmbedder {
     }
 
     /// The same dimension and fingerprint (``fingerprint(of:)``): the same files, wherever they are.
+    /// An index made before the whole weights were hashed records the older fingerprint
+    /// (``ModelFingerprint/legacy(of:)``, 16 hex digits), and is compared by that.
     /// The name is not compared: it is where the files were when the index was made (a folder that
     /// may be renamed or moved), and an index made before the Hub id was recorded as the name holds a
     /// snapshot's commit hash there. The fingerprint is never that of another kind of embedder (the
     /// hashing embedder's revision is "1"), so this accepts no other kind.
     public func isSameModel(as recorded: EmbedderIdentity) -> Bool {
-        recorded.dimension == identity.dimension && recorded.revision == identity.revision
+        recorded.dimension == identity.dimension
+            && ModelFingerprint.matches(recorded.revision, current: identity.revision, directory: modelDirectory)
     }
 
     /// The model's name: the Hub id of a snapshot in the Hugging Face cache
@@ -44,27 +51,9 @@ public struct SentenceIndexEmbedder: TextEmbedder {
         return url.lastPathComponent == "model" ? url.deletingLastPathComponent().lastPathComponent : url.lastPathComponent
     }
 
-    /// FNV-1a over the configuration files and the weights' size, first and last megabyte: cheap
-    /// to compute at every open, and different for retrained or re-quantized weights.
+    /// The model's files as an index records them (``ModelFingerprint``): the configuration files and
+    /// the SHA-256 of the whole weights.
     static func fingerprint(of directory: URL) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        }
-        for name in ["modules.json", "config.json", "sentence_bert_config.json", "1_Pooling/config.json"] {
-            mix(name.utf8)
-            if let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) { mix(data) }
-        }
-        let weights = directory.appendingPathComponent("model.safetensors").path
-        if let handle = FileHandle(forReadingAtPath: weights), let size = try? handle.seekToEnd() {
-            defer { try? handle.close() }
-            mix(String(size).utf8)
-            let window: UInt64 = 1 << 20
-            try? handle.seek(toOffset: 0)
-            if let head = try? handle.read(upToCount: Int(window)) { mix(head) }
-            try? handle.seek(toOffset: size > window ? size - window : 0)
-            if let tail = try? handle.read(upToCount: Int(window)) { mix(tail) }
-        }
-        return String(format: "%016llx", hash)
+        ModelFingerprint.of(directory)
     }
 }

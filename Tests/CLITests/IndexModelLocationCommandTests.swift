@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 /// An index built with a sentence-transformers model knows the model by its files (dimension and
@@ -115,5 +116,34 @@ import Testing
         let refused = try runNLU(search, environment: environment)
         #expect(refused.status == 1 && refused.stderr.contains("the index was built with org/tiny-minilm (dimension")
                 && refused.stderr.contains("vectors of different models cannot be compared"), "\(refused.stderr)")
+    }
+
+    /// What NLUKit recorded for the fixture model before it hashed the whole weights: FNV-1a over the
+    /// configuration files and the weights' size, first and last megabyte (16 hex digits).
+    static let olderFingerprint = "1a795f0bf373dc1f"
+
+    /// An index made before the fingerprint read the whole weights records the older form; the same
+    /// files still open it, other files are still refused.
+    @Test func anIndexRecordingTheOlderFingerprintStillOpens() throws {
+        let directory = try makeWorkDirectory("nlu-index-model-older")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = directory.appendingPathComponent("minilm")
+        try FileManager.default.copyItem(at: Self.fixture, to: model)
+        let db = directory.appendingPathComponent("old.db").path
+        let documents = directory.appendingPathComponent("docs.jsonl")
+        try Data(Self.documents.utf8).write(to: documents)
+        let create = try runNLU(["index", "create", db, "--model", model.path])
+        #expect(create.status == 0 && create.stdout.contains("revision sha256:"), "\(create.stdout)")
+        #expect(try runNLU(["index", "add", db, documents.path]).status == 0)
+        try DatabaseQueue(path: db).write { database in
+            try database.execute(sql: "UPDATE index_info SET value = ? WHERE key = 'model_revision'", arguments: [Self.olderFingerprint])
+        }
+        let search = ["index", "search", db, "a fox and a dog", "--mode", "vector", "--k", "3", "--json"]
+        let opened = try runNLU(search)
+        #expect(opened.status == 0 && opened.stdout.contains("\"document\":\"fox\""), "\(opened.stderr)")
+        let altered = directory.appendingPathComponent("minilm-altered")
+        try alteredCopy(at: altered)
+        let refused = try runNLU(search + ["--model", altered.path])
+        #expect(refused.status == 1 && refused.stderr.contains("revision \(Self.olderFingerprint)"), "\(refused.stderr)")
     }
 }

@@ -28,7 +28,7 @@ import Testing
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: model).appendingPathComponent("manifest.json"))) as? [String: Any]
         let recorded = (manifest?["config"] as? [String: Any])?["sentenceEmbeddings"] as? [String: Any]
         #expect(recorded?["model"] as? String == embedder.standardizedFileURL.path)
-        #expect((recorded?["revision"] as? String)?.count == 16)
+        #expect((recorded?["revision"] as? String)?.hasPrefix("sha256:") == true)
         let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.tinyEmbedder.appendingPathComponent("2_Dense/config.json"))) as? [String: Any]
         #expect(recorded?["dimension"] as? Int == expected?["out_features"] as? Int)
 
@@ -67,6 +67,16 @@ import Testing
         #expect(predict.status == 0, "\(predict.stderr)")
         #expect(predict.stdout.contains("\"entity\":\"appliance\""), "\(predict.stdout)")
         #expect(predict.stdout.contains("\"text\":\"fog lights\""), "\(predict.stdout)")
+
+        // A package trained before the whole weights were hashed records the older fingerprint, for
+        // the sentence features and the tagger's word vectors alike: the same files still load it.
+        let manifestURL = URL(fileURLWithPath: model).appendingPathComponent("manifest.json")
+        let manifest = try String(contentsOf: manifestURL, encoding: .utf8)
+        let fingerprint = String(manifest[try #require(manifest.firstRange(of: /sha256:[0-9a-f]{16}/))])
+        #expect(manifest.components(separatedBy: fingerprint).count == 3, "sentence features and tagger: \(manifest)")
+        try Data(manifest.replacingOccurrences(of: fingerprint, with: IndexModelLocationCommandTests.olderFingerprint).utf8).write(to: manifestURL)
+        let older = try runNLU(["intents", "predict", "-m", model, "--json", "turn on the fog lights"])
+        #expect(older.status == 0 && older.stdout.contains("\"text\":\"fog lights\""), "\(older.stderr)")
 
         // The encoder tagger without an encoder is a usage error, before anything is read.
         let alone = try runNLU(["intents", "train", Self.sample, "-o", work.appendingPathComponent("b.nlumodel").path, "--tagger", "encoder"])
