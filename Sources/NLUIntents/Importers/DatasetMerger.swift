@@ -13,23 +13,22 @@ struct DatasetMerger {
 
     /// Adds `part`'s intents, counterexamples and entities.
     mutating func add(_ part: IntentDataset) {
-        for intent in part.intents {
-            if let index = intentIndex[intent.name] {
-                dataset.intents[index].utterances += intent.utterances
-            } else {
-                intentIndex[intent.name] = dataset.intents.count
-                dataset.intents.append(intent)
-            }
-        }
+        Self.join(part.intents, into: &dataset.intents, index: &intentIndex, name: \.name) { $0.utterances += $1.utterances }
         dataset.counterexamples += part.counterexamples
-        for entity in part.entities {
-            if let index = entityIndex[entity.name] {
-                dataset.entities[index].values += entity.values
+        Self.join(part.entities, into: &dataset.entities, index: &entityIndex, name: \.name) { $0.values += $1.values }
+        dataset.language = dataset.language ?? part.language
+    }
+
+    /// Appends each of `items` to `list`, or joins it (`join`) with the item of its name already there.
+    private static func join<Item>(_ items: [Item], into list: inout [Item], index: inout [String: Int],
+                                   name: (Item) -> String, _ join: (inout Item, Item) -> Void) {
+        for item in items {
+            if let position = index[name(item)] {
+                join(&list[position], item)
             } else {
-                entityIndex[entity.name] = dataset.entities.count
-                dataset.entities.append(entity)
+                index[name(item)] = list.count
+                list.append(item)
             }
         }
-        dataset.language = dataset.language ?? part.language
     }
 }
