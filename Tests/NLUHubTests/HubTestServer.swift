@@ -38,7 +38,7 @@ final class HubTestServer: @unchecked Sendable {
     func add(_ id: String, _ repository: Repository) { locked { repositories[id] = repository } }
     /// The next GET of `path` sends `bytes` bytes of the body (with the full Content-Length) and closes.
     func cut(_ path: String, after bytes: Int) { locked { cuts[path] = bytes } }
-    func corrupt(_ path: String) { locked { corruptions.insert(path) } }
+    func corrupt(_ path: String) { _ = locked { corruptions.insert(path) } }
     var requests: [Seen] { locked { seen } }
     var endpoint: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
