@@ -46,20 +46,7 @@ struct AccentStripper {
 
     private mutating func flush(emit: (UInt32, Int32) -> Void) {
         guard !pending.isEmpty else { return }
-        // Stable insertion sort of the marks by combining class (runs are short).
-        var index = 1
-        while index < pending.count {
-            var position = index
-            let item = pending[index]
-            if item.combiningClass != 0 {
-                while position > 0, pending[position - 1].combiningClass > item.combiningClass {
-                    pending[position] = pending[position - 1]
-                    position -= 1
-                }
-                pending[position] = item
-            }
-            index += 1
-        }
+        sortMarksCanonically()
         let classes = BertCharacterClasses.shared
         for item in pending {
             if item.startsDecomposition {
@@ -74,4 +61,39 @@ struct AccentStripper {
             nextSource = 0
         }
     }
+
+    /// Puts the pending marks in canonical order: a stable sort by combining class. Only `pending[0]` can be a
+    /// starter (class 0, the smallest; a starter flushes what came before it), so sorting the whole run keeps it
+    /// first. Real runs are a few marks, sorted in place by insertion; a long run (a "Zalgo" word of a million
+    /// marks, alternating classes 230 and 220) made insertion quadratic, hours for one request, so it goes
+    /// through a counting sort over the 256 classes, linear and just as stable (Rust sorts it with a stable
+    /// `sort_by_key`: the same order).
+    private mutating func sortMarksCanonically() {
+        guard pending.count > Self.longestInsertionSortedRun else {
+            var index = 1
+            while index < pending.count {
+                var position = index
+                let item = pending[index]
+                while position > 0, pending[position - 1].combiningClass > item.combiningClass {
+                    pending[position] = pending[position - 1]
+                    position -= 1
+                }
+                pending[position] = item
+                index += 1
+            }
+            return
+        }
+        var starts = [Int](repeating: 0, count: 257)
+        for item in pending { starts[Int(item.combiningClass) + 1] += 1 }
+        for combiningClass in 1...256 { starts[combiningClass] += starts[combiningClass - 1] }
+        var sorted = pending
+        for item in pending {
+            sorted[starts[Int(item.combiningClass)]] = item
+            starts[Int(item.combiningClass)] += 1
+        }
+        pending = sorted
+    }
+
+    /// Runs up to this long are sorted by insertion (at most this squared over two moves).
+    private static let longestInsertionSortedRun = 32
 }
