@@ -45,6 +45,15 @@ import Testing
         #expect(run.stderr.contains("YYYY-MM-DDTHH:MM"))
     }
 
+    /// A spelled number next to Int64's limit where a year may stand: converting it through `Double` rounded it up
+    /// to 2^63, which `Int` trapped on (the process died with SIGILL). Run as a subprocess so a crash fails the test.
+    @Test func hugeSpelledNumberWhereAYearMayStandIsANumber() throws {
+        let text = "in nine quintillion 223 quadrillion 372 trillion 36 billion 854 million 775 thousand 807"
+        let run = try runNLU(["entities", "extract", "--json"] + reference + [text])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains(#""value":"9223372036854775807""#), "\(run.stdout)")
+    }
+
     @Test func invalidUTF8NamesTheLine() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-entities-\(UUID().uuidString).txt")
         try Data([0x6F, 0x6B, 0x0A, 0xFF, 0xFE, 0x0A]).write(to: url)

@@ -230,9 +230,8 @@ struct DateParser {
             }
             return (day, index + 1)
         }
-        guard token.isWord, let number = numbers.parse(at: index), number.spelled, number.value.isInteger,
+        guard token.isWord, let number = numbers.parse(at: index), number.spelled, let value = number.value.integer,
               number.endToken - index <= 4 else { return nil }
-        let value = Int(number.value.double)
         guard value >= 1, value <= 31 else { return nil }
         return (value, number.endToken)
     }
@@ -264,8 +263,7 @@ struct DateParser {
     /// A year in words: "two thousand and fifteen", "nineteen hundred ninety three", "nineteen ninety six",
     /// "twenty twenty".
     private func spokenYear(at index: Int) -> (Int, Int)? {
-        guard let number = numbers.parse(at: index), number.spelled, number.kind == .cardinal, number.value.isInteger else { return nil }
-        let value = Int(number.value.double)
+        guard let number = numbers.parse(at: index), number.spelled, number.kind == .cardinal, let value = number.value.integer else { return nil }
         if value >= 1000, value <= 2999 { return (value, number.endToken) }
         // Two pairs of digits said apart: the century, then the year in it.
         guard value >= 11, value <= 29, number.endToken == index + 1,

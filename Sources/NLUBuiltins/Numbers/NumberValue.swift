@@ -30,6 +30,14 @@ enum NumberValue: Sendable, Equatable {
         return false
     }
 
+    /// The whole number, or nil for a fraction or a literal. Read this rather than `Int(double)`: an integer
+    /// near `Int64.max` ("nine quintillion 223 quadrillion … 807") rounds up to 2^63 as a `Double`, which `Int`
+    /// traps on (`nlu entities extract` died on such a year).
+    var integer: Int? {
+        if case .integer(let value) = self { return Int(value) }
+        return nil
+    }
+
     static func + (lhs: NumberValue, rhs: NumberValue) -> NumberValue {
         if case .integer(let a) = lhs, case .integer(let b) = rhs {
             let (sum, overflow) = a.addingReportingOverflow(b)
