@@ -53,6 +53,34 @@ import Testing
         #expect(largeTime / max(smallTime, 1e-6) < 30, "\(piece): 10 kB: \(smallTime) s, 100 kB: \(largeTime) s")
     }
 
+    /// Runs of digit groups a number may go on through ("123 123 123 …" grouped by spaces, "12,12,12,…" in Indian
+    /// pairs): the date-time patterns ask for a number at every group, the number recognizer at every pair, and
+    /// each read the run to its end (10 kB of "123 " took 16 s, 100 kB minutes). Groups are now read at most
+    /// `NumberParser.maxTokens` ahead.
+    @Test(arguments: ["123 ", "12,"])
+    func longRunsOfDigitGroupsAreReadABoundedWayAhead(piece: String) {
+        let recognizer = BuiltinRecognizer()
+        let small = String(repeating: piece, count: 250), large = String(repeating: piece, count: 2_500)
+        _ = recognizer.entities(in: small)  // warm up
+        let smallTime = seconds { #expect(!recognizer.entities(in: small).isEmpty) }
+        let largeTime = seconds { #expect(!recognizer.entities(in: large).isEmpty) }
+        #expect(largeTime / max(smallTime, 1e-6) < 30, "\(piece): 250 times: \(smallTime) s, 2,500 times: \(largeTime) s")
+    }
+
+    /// One word under a storm of combining marks that are letters (Hebrew points, classes 14 and 10 in turn), alone
+    /// or as the last label of a domain: Swift hashes such a word by sorting its marks, in time quadratic in the
+    /// run, and the recognizers looked the word up in their tables (100,000 pairs took minutes per lookup).
+    @Test(arguments: ["", "mail@a.", "see a."])
+    func runsOfCombiningMarksAreHashedInLinearTime(prefix: String) {
+        let recognizer = BuiltinRecognizer()
+        func word(pairs: Int) -> String { prefix + "\u{5D0}" + String(repeating: "\u{5B4}\u{5B0}", count: pairs) + " 3 apples" }
+        let small = word(pairs: 500), large = word(pairs: 5_000)
+        _ = recognizer.entities(in: small)  // warm up
+        let smallTime = seconds { #expect(recognizer.entities(in: small).last?.text == "3") }
+        let largeTime = seconds { #expect(recognizer.entities(in: large).last?.text == "3") }
+        #expect(largeTime / max(smallTime, 1e-6) < 30, "500 pairs: \(smallTime) s, 5,000 pairs: \(largeTime) s")
+    }
+
     /// Digits and the separators numbers, money, phone numbers, dates and e-mails are read across: every
     /// recognizer's look-ahead meets a run that could go on. 200 kB would take seconds if any were quadratic.
     @Test func twoHundredKilobytesOfDigitsAndSeparatorsCostTenTimesTwenty() {

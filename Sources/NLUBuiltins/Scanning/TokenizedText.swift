@@ -1,3 +1,5 @@
+import NLUText
+
 /// A text split into ``Token``s in one pass over its Unicode scalars; every recognizer works on this.
 ///
 /// Recognizers look ahead a bounded number of tokens from each position, so extraction stays linear in
@@ -74,9 +76,12 @@ struct TokenizedText: Sendable {
 
     /// A token's text, lowercased for words. ASCII (nearly every token) is copied byte by byte, which
     /// costs a fraction of building a `String` from scalars and lowercasing it with Unicode's tables.
+    /// Other words are kept in the stream-safe format: recognizers look words up in sets and dictionaries,
+    /// and Swift hashes a word with a run of 100,000 combining marks (Hebrew points, which are letters)
+    /// in a minute; a joiner every 30 marks keeps that linear, and no word the recognizers know has such a run.
     private static func tokenText(_ scalars: ArraySlice<Unicode.Scalar>, lowercased: Bool) -> String {
         guard scalars.allSatisfy({ $0.value < 128 }) else {
-            let text = String(String.UnicodeScalarView(scalars))
+            let text = StreamSafeText.string(of: String(String.UnicodeScalarView(scalars)))
             return lowercased ? text.lowercased() : text
         }
         return String(unsafeUninitializedCapacity: scalars.count) { buffer in

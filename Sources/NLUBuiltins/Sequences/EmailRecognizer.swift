@@ -106,6 +106,8 @@ enum DomainScanner {
         "sa", "ms", "si", "am", "pm", "academy", "aws", "website", "tech", "store", "cloud", "news", "blog",
     ]
 
+    static let longestKnownTopLevelDomain = knownTopLevelDomains.map(\.unicodeScalars.count).max() ?? 0
+
     static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
         TokenizedText.isDigit(scalar) || TokenizedText.isLetter(scalar)
     }
@@ -146,6 +148,9 @@ enum DomainScanner {
             return (nil, position)
         }
         if requireKnownTLD {
+            // Longer labels are no known domain; hashing one of 100,000 letters that are combining marks (Hebrew
+            // points) took Swift a minute.
+            guard tld.count <= longestKnownTopLevelDomain else { return (nil, position) }
             let name = String(String.UnicodeScalarView(scalars[tld])).lowercased()
             guard knownTopLevelDomains.contains(name) else { return (nil, position) }
         }
