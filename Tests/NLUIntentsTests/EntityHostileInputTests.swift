@@ -52,6 +52,29 @@ import NLUText
         }
     }
 
+    /// A word under a storm of combining marks: Hebrew points (letters, classes 14 and 10 in turn), or Tibetan
+    /// vowel signs whose classes (129, 130) Foundation sorts by insertion. Swift hashes such a word, and Foundation
+    /// normalizes it, in time quadratic in the run: 20,000 pairs took seconds in the terms, the dictionaries and
+    /// the tagger's attributes, 200,000 minutes.
+    @Test(arguments: ["\u{5B4}\u{5B0}", "\u{F71}\u{F72}"])
+    func wordsUnderAStormOfMarksTakeLinearTime(pair: String) {
+        func text(_ n: Int) -> String { "turn \u{5D0}" + String(repeating: pair, count: n) + " on" }
+        let extractor = TermExtractor(options: FeatureOptions())
+        expectLinearTime("terms", count: 1_000) { n in
+            let terms = extractor.terms(in: text(n))
+            #expect(terms.count > 3 && terms[0] == "turn" && terms[2] == "on")
+        }
+        expectLinearTime("dictionary", count: 1_000) { n in
+            // Both kinds of marks are nonspacing: the dictionaries' form drops them.
+            #expect(Gazetteer.normalizedTokens(text(n)) == ["turn", "\u{5D0}", "on"])
+        }
+        let features = SlotFeatureExtractor()
+        expectLinearTime("attributes", count: 1_000) { n in
+            let sentence = text(n)
+            #expect(features.attributes(WordTokenizer().tokens(in: sentence), in: sentence).count == 3)
+        }
+    }
+
     /// The longest phrase wins, a phrase listed twice keeps its first value, entities report apart.
     @Test func dictionaryMatchesLongestPhraseFirstValue() {
         let gazetteer = Gazetteer(["city": [("new york", "NYC"), ("new york city", "NYC2"), ("New York", "other"), ("york", "Y")],

@@ -56,7 +56,8 @@ public struct SlotFeatureExtractor: Sendable {
     /// ``attributes(_:in:)``, appending to `patternTimeouts` the regex patterns that ran out of time on `text`.
     func attributes(_ tokens: [WordTokenizer.Token], in text: String, patternTimeouts: inout [RegexEntityMatcher.Timeout]) -> [[String]] {
         let count = tokens.count
-        let words = tokens.map { $0.text.lowercased() }
+        // Stream-safe: the attributes are hashed, and Swift hashes a run of marks in time quadratic in its length.
+        let words = tokens.map { StreamSafeText.string(of: $0.text.lowercased()) }
         let shapes = tokens.map { Self.shape($0.text) }
         func word(_ i: Int) -> String { i < 0 ? "__BOS__" : (i >= count ? "__EOS__" : words[i]) }
         var dictionary = [[String]](repeating: [], count: count)

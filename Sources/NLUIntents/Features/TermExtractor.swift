@@ -22,9 +22,12 @@ public struct TermExtractor: Sendable {
     /// The normalized text the tokens are taken from.
     public func normalize(_ text: String) -> String {
         var result = text
-        // Compatibility normalization only matters outside ASCII; skip the Foundation call otherwise.
-        if options.unicodeNormalization, !text.utf8.allSatisfy({ $0 < 0x80 }) {
-            result = result.precomposedStringWithCompatibilityMapping
+        // Compatibility normalization only matters outside ASCII; skip the Foundation call otherwise. By pieces,
+        // stream-safe (``StreamSafeText/normalized(_:by:)``): Foundation's is quadratic on runs of marks, and
+        // the terms are hashed, which Swift does in time quadratic in a run's length.
+        if !text.utf8.allSatisfy({ $0 < 0x80 }) {
+            result = options.unicodeNormalization
+                ? StreamSafeText.normalized(result) { $0.precomposedStringWithCompatibilityMapping } : StreamSafeText.string(of: result)
         }
         return options.lowercase ? result.lowercased() : result
     }

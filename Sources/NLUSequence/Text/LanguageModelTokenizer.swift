@@ -18,9 +18,10 @@ public struct LanguageModelTokenizer: Sendable {
         self.lowercase = lowercase
     }
 
-    /// The tokens of `text` (no end token added).
+    /// The tokens of `text` (no end token added). Stream-safe (``NLUText/StreamSafeText``): tokens are looked up
+    /// in the vocabulary, and Swift hashes a word of 100,000 combining marks in a minute.
     public func tokens(in text: String) -> [String] {
-        let source = lowercase ? text.lowercased() : text
+        let source = StreamSafeText.string(of: lowercase ? text.lowercased() : text)
         switch level {
         case .word:
             return words.tokens(in: source).map { String($0.text) }
