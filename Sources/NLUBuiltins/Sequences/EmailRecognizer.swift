@@ -66,11 +66,11 @@ struct EmailRecognizer: EntityRecognizer {
                 cursor += step
             }
             // A sentence's full stop after the domain is not part of it.
-            while run.count > 1, run.last == "." {
+            while run.count > 1, Self.isDot(run.last) {
                 run.removeLast()
                 runEdge -= step
             }
-            if run.isEmpty || run.last == "." { break }
+            if run.isEmpty || Self.isDot(run.last) { break }
             if labels.isEmpty, glued {
                 let touching = forward ? !text[position].spaceBefore : !text[position + 1].spaceBefore
                 guard touching else { return nil }
@@ -85,6 +85,12 @@ struct EmailRecognizer: EntityRecognizer {
         }
         guard !labels.isEmpty else { return nil }
         return (forward ? labels : labels.reversed(), edge, spoken)
+    }
+
+    /// Whether a run's token is ".", compared by bytes: `==` compares canonical forms, and a word under 10,000
+    /// Hebrew points took Swift time quadratic in the marks to tell from ".".
+    private static func isDot(_ token: String?) -> Bool {
+        token.map { $0.utf8.elementsEqual(".".utf8) } ?? false
     }
 
     /// Local parts are ASCII letters, digits and ._%+-' (Recognizers-Text's and most providers' rule).
