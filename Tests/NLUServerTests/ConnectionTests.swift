@@ -58,17 +58,21 @@ struct ConnectionTests {
     @Test func fullQueueAnswers503InsteadOfWaiting() async throws {
         // One worker and no queue: while an embeddings request holds the worker (its tokenizer waits
         // for the test), a parse request is refused at once. A server that queued it instead leaves it
-        // unanswered until the client's 10 s read timeout fails the test (the hold is then released).
+        // unanswered until the client's 60 s read timeout fails the test (the hold is then released).
+        // The timeouts are long because the whole suite runs at once on a 2-core CI machine: with the
+        // default 10 s, the held request's wait (its hold, the parse round trip, then its own answer)
+        // once ran out on a correct server there.
         let (models, probe) = try TokenizerProbe.servedModels(holding: "hold the worker")
         try await withTestServer(models: models, configure: { $0.workers = 1; $0.maxQueuedRequests = 0 }) { server in
             let port = server.port
             let held = Task.detached {
-                try await httpRequest(port: port, "POST", "/embed", json: #"{"inputs": "hold the worker"}"#)
+                try await httpRequest(port: port, "POST", "/embed", json: #"{"inputs": "hold the worker"}"#, readTimeout: 180)
             }
             try await probe.waitUntilHolding()
             let response: RawHTTPResponse
             do {
-                response = try await server.request("POST", "/model/parse", json: #"{"text": "turn on the radio"}"#)
+                response = try await httpRequest(port: port, "POST", "/model/parse", json: #"{"text": "turn on the radio"}"#,
+                                                 readTimeout: 60)
             } catch {
                 probe.releaseHeld()
                 throw error

@@ -8,9 +8,10 @@ typealias RawHTTPResponse = NLUTestSupport.RawHTTPResponse
 typealias RawHTTPError = NLUTestSupport.RawHTTPError
 
 /// One request on a fresh connection, made on a thread of its own (see ``offThePool(_:)``).
+/// `readTimeout` bounds each wait for the answer's bytes.
 func httpRequest(port: Int, _ method: String, _ path: String, headers: [String: String] = [:],
-                 json: String? = nil) async throws -> RawHTTPResponse {
-    try await offThePool { try blockingRequest(port: port, method, path, headers: headers, json: json) }
+                 json: String? = nil, readTimeout: Double = 10) async throws -> RawHTTPResponse {
+    try await offThePool { try blockingRequest(port: port, method, path, headers: headers, json: json, readTimeout: readTimeout) }
 }
 
 extension RawHTTPConnection {
@@ -30,8 +31,8 @@ func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async t
 }
 
 private func blockingRequest(port: Int, _ method: String, _ path: String, headers: [String: String] = [:],
-                 json: String? = nil) throws -> RawHTTPResponse {
-    let connection = try RawHTTPConnection(port: port)
+                 json: String? = nil, readTimeout: Double) throws -> RawHTTPResponse {
+    let connection = try RawHTTPConnection(port: port, readTimeout: readTimeout)
     var headers = headers
     if json != nil, headers["Content-Type"] == nil { headers["Content-Type"] = "application/json" }
     connection.sendRequest(method, path, headers: headers, body: json.map { Array($0.utf8) })
