@@ -140,6 +140,20 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
+    /// A line of 2³¹ bytes (a sparse file of NULs: no disk, 2 GiB of memory while read) is refused,
+    /// naming the line; the tokenizer's 32-bit scalar offsets overflowed on it (SIGILL after 30 s).
+    @Test func aLineTooLongForTheTokenizersIsARuntimeError() throws {
+        let file = try temporaryFile([])
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let handle = try #require(FileHandle(forWritingAtPath: file))
+        try handle.truncate(atOffset: 1 << 31)
+        try handle.close()
+        let result = try runNLU(["tokenize", "--vocab", Self.vocab, "--file", file])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(file) line 1: 2147483648 bytes; a line may hold at most 2147483647"))
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test func badVocabulariesAreRuntimeErrors() throws {
         let missing = try runNLU(["tokenize", "--vocab", "/nonexistent/vocab.txt", "hi"])
         #expect(missing.status == 1)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NLUEmbeddings
+import NLUText
 
 /// Embeddings of the fixture model against sentence-transformers 5.1.2 on the same texts
 /// (scripts/fixtures/embeddings.py). Tolerances: min cosine ≥ 0.99999 (the bar) and
@@ -24,6 +25,16 @@ import Testing
         let (minCosine, maxDifference) = compare(vectors, expected.full)
         #expect(minCosine >= 0.99999)
         #expect(maxDifference <= 2e-5)
+    }
+
+    /// A text of 2³¹ bytes is refused before the tokenizer, whose 32-bit offsets it would overflow.
+    @Test func aTextTooLongForTheTokenizerIsAnError() throws {
+        let embedder = try SentenceEmbedder(modelDirectory: EmbeddingFixtures.model)
+        // Filled as bytes: String(repeating:count:) takes about 40 s for 2 GiB in a debug build.
+        let text = String(unsafeUninitializedCapacity: 1 << 31) { $0.initialize(repeating: UInt8(ascii: "a")); return $0.count }
+        #expect(throws: BertTokenizerError.textTooLong(name: "the text", bytes: 1 << 31, limit: Int(Int32.max))) {
+            try embedder.embed(["short", text])
+        }
     }
 
     @Test func skippingNormalizeGivesTheDenseOutput() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NLUQuestionAnswering
+import NLUText
 
 /// Answers against `transformers` 4.57.6 `pipeline("question-answering")` on the same checkpoints,
 /// questions, contexts and options (scripts/fixtures/qa.py): the same answer texts, starts and ends
@@ -48,6 +49,16 @@ import Testing
         for (a, b) in zip(together, alone) {
             #expect(zip(a.start, b.start).allSatisfy { abs($0 - $1) < 1e-4 })
             #expect(zip(a.end, b.end).allSatisfy { abs($0 - $1) < 1e-4 })
+        }
+    }
+
+    /// A document of 2³¹ bytes is refused before the tokenizer, whose 32-bit offsets it would overflow.
+    @Test func aDocumentTooLongForTheTokenizerIsAnError() throws {
+        let answerer = try #require(Self.answerers["bert-tiny"])
+        // Filled as bytes: String(repeating:count:) takes about 40 s for 2 GiB in a debug build.
+        let document = String(unsafeUninitializedCapacity: 1 << 31) { $0.initialize(repeating: UInt8(ascii: "a")); return $0.count }
+        #expect(throws: BertTokenizerError.textTooLong(name: "the document", bytes: 1 << 31, limit: Int(Int32.max))) {
+            try answerer.answers(to: "Why?", in: document)
         }
     }
 

@@ -125,7 +125,7 @@ public struct SentenceEmbedder: Sendable {
     ///     let vectors = try embedder.embed(lines, options: EmbeddingOptions(batchSize: 64))
     public func embed<Texts: Collection>(_ texts: Texts, options: EmbeddingOptions = .init()) throws -> [[Float]]
     where Texts.Element == String {
-        try embed(tokenIDs: texts.map(tokenIDs), options: options)
+        try embed(tokenIDs: texts.map(checkedTokenIDs), options: options)
     }
 
     /// The embeddings of texts already tokenized by ``tokenIDs(_:)``, in their order: the same
@@ -165,11 +165,11 @@ public struct SentenceEmbedder: Sendable {
         for text in texts {
             window.append(text)
             if window.count == options.sortWindow {
-                try embedWindow(window.map(tokenIDs), options: options, body)
+                try embedWindow(window.map(checkedTokenIDs), options: options, body)
                 window.removeAll(keepingCapacity: true)
             }
         }
-        if !window.isEmpty { try embedWindow(window.map(tokenIDs), options: options, body) }
+        if !window.isEmpty { try embedWindow(window.map(checkedTokenIDs), options: options, body) }
     }
 
     /// Cosine similarity of two embeddings (0 when either is all zeros).
@@ -196,8 +196,15 @@ public struct SentenceEmbedder: Sendable {
     }
 
     /// The token ids the encoder sees for `text`: `[CLS] tokens [SEP]` (`<s> tokens </s>`), truncated to `maxSequenceLength`.
+    /// `text` must be at most ``TextLengthLimit/maximumUTF8Bytes`` long (a precondition; the `embed` methods check it and throw).
     public func tokenIDs(_ text: String) -> [Int32] {
         [tokenizer.clsID] + pieces(of: text).ids.prefix(maxSequenceLength - 2) + [tokenizer.sepID]
+    }
+
+    /// ``tokenIDs(_:)`` after ``TextLengthLimit/check(_:name:)``.
+    private func checkedTokenIDs(_ text: String) throws -> [Int32] {
+        try TextLengthLimit.check(text)
+        return tokenIDs(text)
     }
 
     /// The tokens of `text` as sentence-transformers' `Transformer.tokenize` makes them: the text

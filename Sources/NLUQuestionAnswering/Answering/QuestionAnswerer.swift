@@ -57,7 +57,8 @@ public struct QuestionAnswerer: Sendable {
     ///
     ///     let answers = try qa.answers(to: "Who jumped?", in: text, options: AnswerOptions(topK: 3))
     /// - Throws: ``QuestionAnsweringError`` for an empty question or document, bad options, a
-    ///   question that leaves no room for the document, or more windows than ``AnswerOptions/maxWindows``.
+    ///   question that leaves no room for the document, or more windows than ``AnswerOptions/maxWindows``;
+    ///   ``BertTokenizerError/textTooLong(name:bytes:limit:)`` for a text over ``TextLengthLimit/maximumUTF8Bytes``.
     public func answers(to question: String, in document: String, options: AnswerOptions = .init()) throws -> [Answer] {
         try answers(to: [(question, document)], options: options)[0]
     }
@@ -71,6 +72,8 @@ public struct QuestionAnswerer: Sendable {
         for (question, document) in pairs {
             guard !question.allSatisfy(\.isWhitespace) else { throw QuestionAnsweringError.emptyQuestion }
             guard !document.allSatisfy(\.isWhitespace) else { throw QuestionAnsweringError.emptyDocument }
+            try TextLengthLimit.check(question, name: "the question")
+            try TextLengthLimit.check(document, name: "the document")
             let truncated = truncatedQuestion(question, maxTokens: options.maxQuestionLength)
             let passages = options.passageSearch.map { PassageSearch.passages(of: document, for: question, limit: $0.maxPassages) }
                 ?? [Passage(text: document, scalarOffset: 0)]

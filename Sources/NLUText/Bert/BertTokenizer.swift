@@ -65,7 +65,9 @@ public struct BertTokenizer: Sendable {
     /// The tokens of `text` without special tokens added: ids, scalar offsets, word indices.
     ///
     ///     tokenizer.tokenize("unaffable").ids.map { tokenizer.vocabulary.token(for: $0)! } // ["una", "##ffa", "##ble"]
+    /// `text` must be at most ``TextLengthLimit/maximumUTF8Bytes`` long (a precondition).
     public func tokenize(_ text: String) -> TokenizedSequence {
+        TextLengthLimit.require(text)
         var text = text
         var sequence = TokenizedSequence()
         text.withUTF8 { bytes in tokenize(bytes, into: &sequence) }
@@ -90,6 +92,7 @@ public struct BertTokenizer: Sendable {
     ///
     ///     let windows = try tokenizer.encode(longText, maxLength: 512, stride: 64)
     public func encode(_ text: String, maxLength: Int, stride: Int = 0) throws -> [Encoding] {
+        try TextLengthLimit.check(text)
         let sequence = tokenize(text)
         return try OverflowWindows.ranges(count: sequence.count, maxLength: maxLength, stride: stride).map { window in
             var encoding = Encoding(capacity: window.count + 2)
@@ -109,6 +112,8 @@ public struct BertTokenizer: Sendable {
     ///
     ///     let windows = try tokenizer.encodePair("Who?", longDocument, maxLength: 384, stride: 128)
     public func encodePair(_ first: String, _ second: String, maxLength: Int? = nil, stride: Int = 0) throws -> [Encoding] {
+        try TextLengthLimit.check(first, name: "the first text")
+        try TextLengthLimit.check(second, name: "the second text")
         guard options.template == .bert else {
             throw BertTokenizerError.unsupported(
                 file: "tokenizer.json", detail: "pairs of texts with the RobertaProcessing template (<s> A </s></s> B </s>) are not supported")

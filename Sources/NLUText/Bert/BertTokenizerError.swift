@@ -16,6 +16,8 @@ public enum BertTokenizerError: Error, Equatable, CustomStringConvertible, Local
     case firstSequenceTooLong(firstTokens: Int, maxLength: Int)
     /// The stride is not smaller than the room left for the second text.
     case strideTooLarge(stride: Int, windowLength: Int)
+    /// A text longer than ``TextLengthLimit/maximumUTF8Bytes``.
+    case textTooLong(name: String, bytes: Int, limit: Int)
 
     /// A message that names what is wrong and what was expected.
     public var description: String {
@@ -29,6 +31,8 @@ public enum BertTokenizerError: Error, Equatable, CustomStringConvertible, Local
             return "max length \(maxLength) leaves no room for the second text: the first text has \(firstTokens) tokens plus 3 special tokens"
         case let .strideTooLarge(stride, windowLength):
             return "stride \(stride) must be smaller than the \(windowLength) tokens of the second text that fit in one window"
+        case let .textTooLong(name, bytes, limit):
+            return "\(name) is \(bytes) bytes of UTF-8; the tokenizers take at most \(limit) (2 GiB - 1: they count offsets in 32 bits)"
         }
     }
 

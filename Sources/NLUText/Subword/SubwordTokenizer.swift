@@ -36,6 +36,7 @@ public struct SubwordTokenizer: EncoderTokenizer {
     public func token(for id: Int32) -> String? { tokens.indices.contains(Int(id)) ? tokens[Int(id)] : nil }
 
     public func tokenize(_ text: String) -> TokenizedSequence {
+        TextLengthLimit.require(text)
         var sequence = TokenizedSequence()
         // The text of each token as `tokenizers` keeps it, which offset trimming looks at: an added
         // token's match (with the whitespace it swallowed), an unknown piece's characters, else the vocabulary's string.

@@ -186,6 +186,10 @@ extension Console {
                                    keepingByteOrderMark: Bool) throws -> String {
         var bytes = bytes
         if bytes.last == 0x0D { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
+        // Every command tokenizes its lines or may: refuse what the tokenizers cannot index, naming the line.
+        guard bytes.count <= TextLengthLimit.maximumUTF8Bytes else {
+            throw InputError("\(source) line \(line): \(bytes.count) bytes; a line may hold at most \(TextLengthLimit.maximumUTF8Bytes) (2 GiB - 1: the tokenizers count offsets in 32 bits)")
+        }
         if !keepingByteOrderMark, bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             bytes = UnsafeBufferPointer(rebasing: bytes.dropFirst(3))
         }
