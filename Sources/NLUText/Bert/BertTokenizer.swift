@@ -62,10 +62,10 @@ public struct BertTokenizer: Sendable {
         })
     }
 
-    /// The tokens of `text` without special tokens added: ids, scalar offsets, word indices.
+    /// The tokens of `text` without special tokens added: ids, scalar offsets, word indices. `text`
+    /// must be at most ``TextLengthLimit/maximumUTF8Bytes`` long (a precondition).
     ///
     ///     tokenizer.tokenize("unaffable").ids.map { tokenizer.vocabulary.token(for: $0)! } // ["una", "##ffa", "##ble"]
-    /// `text` must be at most ``TextLengthLimit/maximumUTF8Bytes`` long (a precondition).
     public func tokenize(_ text: String) -> TokenizedSequence {
         TextLengthLimit.require(text)
         var text = text

@@ -35,6 +35,8 @@ public struct SubwordTokenizer: EncoderTokenizer {
 
     public func token(for id: Int32) -> String? { tokens.indices.contains(Int(id)) ? tokens[Int(id)] : nil }
 
+    /// The tokens of `text` (no special tokens added), as `tokenizers` makes them. `text` must be at
+    /// most ``TextLengthLimit/maximumUTF8Bytes`` long (a precondition).
     public func tokenize(_ text: String) -> TokenizedSequence {
         TextLengthLimit.require(text)
         var sequence = TokenizedSequence()
