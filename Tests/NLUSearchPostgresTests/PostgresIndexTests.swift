@@ -331,8 +331,9 @@ struct PostgresIndexTests {
         }
     }
 
-    /// Chunk offsets damaged in the tables (start after end, past the document, negative, shifted)
-    /// are an error naming the index, the chunk and its document in every mode, as in the SQLite backend.
+    /// Chunk offsets damaged in the tables (start after end, past the document, negative, shifted,
+    /// or a chunk text its document does not hold there) are an error naming the index, the chunk and
+    /// its document in every mode, as in the SQLite backend.
     @Test func damagedChunkOffsetsAreAnErrorNamingTheChunk() throws {
         let index = try PostgresDocumentIndex.create(url: Self.url("damaged"), embedder: try HashingEmbedder(dimension: 32),
                                                      chunking: try ChunkingOptions(size: 50, overlap: 0))
@@ -341,7 +342,8 @@ struct PostgresIndexTests {
         for (change, message) in [("start = \"end\" + 1", "has the offsets 59..<58, which are no range in a document (0 ≤ start ≤ end)"),
                                   ("start = -7", "has the offsets -7..<58, which are no range in a document (0 ≤ start ≤ end)"),
                                   ("\"end\" = 5000, start = 4990", "has the offsets 4990..<5000, beyond the end of its document (58 Unicode scalars)"),
-                                  ("start = 1", "has the offsets 1..<58 (57 Unicode scalars) but a text of 58")] {
+                                  ("start = 1", "has the offsets 1..<58 (57 Unicode scalars) but a text of 58"),
+                                  ("text = upper(c.text)", "has the offsets 0..<58, where its document does not hold its text")] {
             try index.session.query("UPDATE \(index.schema).chunks c SET \(change) \(chunkOfDoc02)")
             for mode in SearchMode.allCases {
                 let error = #expect(throws: SearchError.self, "\(change), \(mode)") {
@@ -349,7 +351,7 @@ struct PostgresIndexTests {
                 }
                 #expect("\(error.map { "\($0)" } ?? "")" == "\(index.location): the index is damaged: chunk 0 of \"doc-02\" \(message)", "\(mode)")
             }
-            try index.session.query("UPDATE \(index.schema).chunks c SET start = 0, \"end\" = length(d.text) \(chunkOfDoc02)")
+            try index.session.query("UPDATE \(index.schema).chunks c SET start = 0, \"end\" = length(d.text), text = d.text \(chunkOfDoc02)")
             #expect(try index.search("reset your password", embedding: nil, options: SearchOptions(k: 1, mode: .hybrid)).first?.documentID == "doc-02")
         }
     }

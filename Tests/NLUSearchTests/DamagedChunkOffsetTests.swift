@@ -22,6 +22,9 @@ import Testing
         ("start = end + 1", "which are no range in a document (0 ≤ start ≤ end)"),
         ("end = 9000, start = 8990", "has the offsets 8990..<9000, beyond the end of its document (64 Unicode scalars)"),
         ("start = start + 1", "but a text of"),
+        // The right length at the wrong place (a long fuzz run's case: both offsets shifted), or another text there.
+        ("start = start + 2, end = end + 2", "where its document does not hold its text"),
+        ("text = upper(text)", "has the offsets 0..<"),
     ])
     func damagedOffsetsAreAnErrorNamingTheChunk(change: String, message: String) throws {
         let url = try damagedIndex(change)

@@ -188,15 +188,22 @@ extension DocumentIndex {
     // MARK: Results
 
     /// The chunk rows of `candidates`, in their order, each checked against its document
-    /// (``SearchResult/checkOffsets(documentLength:index:)``).
+    /// (``SearchResult/checkOffsets(documentLength:documentSlice:index:)``).
     func results(for candidates: [Candidate]) throws -> [SearchResult] {
         guard !candidates.isEmpty else { return [] }
         func placeholders(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ",") }
         return try Self.storage(path) {
             try database.read { db in
                 var byNumber: [Int64: Row] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT number, start, end, text, document FROM chunks WHERE number IN (\(placeholders(candidates.count)))",
-                                            arguments: StatementArguments(candidates.map(\.number))) {
+                // With each chunk, its document's text between the chunk's offsets (SQLite's substr
+                // counts Unicode scalars from 1; only for a range, which the check needs first).
+                let sql = """
+                    SELECT c.number, c.start, c.end, c.text, c.document,
+                           CASE WHEN c.start >= 0 AND c.end >= c.start THEN substr(d.text, c.start + 1, c.end - c.start) END
+                    FROM chunks c JOIN documents d ON d.number = c.document
+                    WHERE c.number IN (\(placeholders(candidates.count)))
+                    """
+                for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(candidates.map(\.number))) {
                     byNumber[try row.decode(atIndex: 0)] = row
                 }
                 // Each document's length once: SQLite's length() counts a text's Unicode scalars
@@ -213,7 +220,8 @@ extension DocumentIndex {
                     guard let row = byNumber[candidate.number] else { continue }
                     let result = SearchResult(documentID: candidate.key.documentID, chunk: candidate.key.position, score: candidate.score,
                                               start: try row.decode(atIndex: 1), end: try row.decode(atIndex: 2), text: try row.decode(atIndex: 3))
-                    try result.checkOffsets(documentLength: lengths[try row.decode(atIndex: 4)] ?? 0, index: path)
+                    try result.checkOffsets(documentLength: lengths[try row.decode(atIndex: 4)] ?? 0,
+                                            documentSlice: try row.decode(String?.self, atIndex: 5), index: path)
                     results.append(result)
                 }
                 return results

@@ -71,12 +71,14 @@ public struct SearchResult: Sendable, Equatable {
 extension SearchResult {
     /// Checks the chunk row this result was read from against its document, `documentLength`
     /// Unicode scalars long: 0 ≤ `start` ≤ `end` ≤ `documentLength`, and `text` the `end − start`
-    /// scalars between them (as ``Chunker`` writes every chunk). A damaged or hand-edited index can
-    /// hold anything there, and slicing the document with such offsets would trap. Both backends
-    /// check every result they return.
+    /// scalars between them (as ``Chunker`` writes every chunk), `documentSlice` being what the
+    /// database cut out of the document there. A damaged or hand-edited index can hold anything in
+    /// these columns: slicing the document with out-of-range offsets would trap, and offsets shifted
+    /// by a few scalars would point a caller at text other than the result's. Both backends check
+    /// every result they return.
     ///
     /// - Throws: ``SearchError/damaged(path:reason:)`` naming `location`, the chunk and its document.
-    public func checkOffsets(documentLength: Int, index location: String) throws {
+    public func checkOffsets(documentLength: Int, documentSlice: String?, index location: String) throws {
         let problem: String
         if start < 0 || end < start {
             problem = "has the offsets \(start)..<\(end), which are no range in a document (0 ≤ start ≤ end)"
@@ -84,6 +86,9 @@ extension SearchResult {
             problem = "has the offsets \(start)..<\(end), beyond the end of its document (\(documentLength) Unicode scalars)"
         } else if text.unicodeScalars.count != end - start {
             problem = "has the offsets \(start)..<\(end) (\(end - start) Unicode scalars) but a text of \(text.unicodeScalars.count)"
+        } else if !(documentSlice?.unicodeScalars.elementsEqual(text.unicodeScalars) ?? false) {
+            // Scalar by scalar: String's == would take "é" and "e" + U+0301 for the same text.
+            problem = "has the offsets \(start)..<\(end), where its document does not hold its text"
         } else {
             return
         }
