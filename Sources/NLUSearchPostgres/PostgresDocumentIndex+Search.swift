@@ -29,27 +29,15 @@ extension PostgresDocumentIndex {
         return found
     }
 
-    /// Checks each result's chunk row against its document (``SearchResult/checkOffsets(documentLength:documentSlice:index:)``):
-    /// each document's length and its text between each result's offsets, read in one statement
-    /// (PostgreSQL's `length` and `substr` count Unicode scalars, `substr` from 1; its text holds no NUL).
+    /// Checks each result's chunk row against its document (``SearchResult/checkOffsets(of:inDocument:index:)``),
+    /// each document's text read once, one at a time.
     func checkOffsets(of results: [SearchResult]) throws {
-        guard !results.isEmpty else { return }
-        // A slice only for a range (the check refuses anything else first); int4 as substr takes.
-        let ranges = results.map { $0.start >= 0 && $0.end >= $0.start && $0.end < Int(Int32.max) ? ($0.start, $0.end - $0.start) : (0, 0) }
-        var checked: [Int: (length: Int, slice: String)] = [:]
-        for row in try session.query("""
-            SELECT r.i, length(d.text), substr(d.text, r.s + 1, r.l)
-            FROM unnest($1::text[], $2::int4[], $3::int4[]) WITH ORDINALITY AS r(id, s, l, i)
-            JOIN \(schema).documents d ON d.id = r.id
-            """, [PostgresData(array: results.map { PostgresData(string: $0.documentID) }, elementType: .text),
-                  PostgresData(array: ranges.map { PostgresData(int32: Int32($0.0)) }, elementType: .int4),
-                  PostgresData(array: ranges.map { PostgresData(int32: Int32($0.1)) }, elementType: .int4)]) {
-            let (ordinal, length, slice) = try row.decode((Int, Int, String).self)
-            checked[ordinal - 1] = (length, slice)
-        }
-        for (position, result) in results.enumerated() {
-            try result.checkOffsets(documentLength: checked[position]?.length ?? 0, documentSlice: checked[position]?.slice,
-                                    index: location)
+        for id in Set(results.map(\.documentID)) {
+            var text: String?
+            for row in try session.query("SELECT text FROM \(schema).documents WHERE id = $1", [PostgresData(string: id)]) {
+                text = try row.decode(String.self)
+            }
+            try SearchResult.checkOffsets(of: results.filter { $0.documentID == id }, inDocument: text, index: location)
         }
     }
 

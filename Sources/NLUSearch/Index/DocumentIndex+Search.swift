@@ -188,41 +188,31 @@ extension DocumentIndex {
     // MARK: Results
 
     /// The chunk rows of `candidates`, in their order, each checked against its document
-    /// (``SearchResult/checkOffsets(documentLength:documentSlice:index:)``).
+    /// (``SearchResult/checkOffsets(of:inDocument:index:)``: each document's text read once).
     func results(for candidates: [Candidate]) throws -> [SearchResult] {
         guard !candidates.isEmpty else { return [] }
         func placeholders(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ",") }
         return try Self.storage(path) {
             try database.read { db in
-                var byNumber: [Int64: Row] = [:]
-                // With each chunk, its document's text between the chunk's offsets (SQLite's substr
-                // counts Unicode scalars from 1; only for a range, which the check needs first).
-                let sql = """
-                    SELECT c.number, c.start, c.end, c.text, c.document,
-                           CASE WHEN c.start >= 0 AND c.end >= c.start THEN substr(d.text, c.start + 1, c.end - c.start) END
-                    FROM chunks c JOIN documents d ON d.number = c.document
-                    WHERE c.number IN (\(placeholders(candidates.count)))
-                    """
-                for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(candidates.map(\.number))) {
-                    byNumber[try row.decode(atIndex: 0)] = row
-                }
-                // Each document's length once: SQLite's length() counts a text's Unicode scalars
-                // (the text holds no NUL character, where it would stop: IndexDocument refuses them).
-                let documents = Array(Set(try byNumber.values.map { row in try row.decode(Int64.self, atIndex: 4) }))
-                var lengths: [Int64: Int] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT number, length(text) FROM documents WHERE number IN (\(placeholders(documents.count)))",
-                                            arguments: StatementArguments(documents)) {
-                    lengths[try row.decode(atIndex: 0)] = try row.decode(atIndex: 1)
+                var byNumber: [Int64: (row: Row, document: Int64)] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT number, start, end, text, document FROM chunks WHERE number IN (\(placeholders(candidates.count)))",
+                                            arguments: StatementArguments(candidates.map(\.number))) {
+                    byNumber[try row.decode(atIndex: 0)] = (row, try row.decode(atIndex: 4))
                 }
                 var results: [SearchResult] = []
+                var documentOf: [Int64] = []
                 results.reserveCapacity(candidates.count)
                 for candidate in candidates {
-                    guard let row = byNumber[candidate.number] else { continue }
-                    let result = SearchResult(documentID: candidate.key.documentID, chunk: candidate.key.position, score: candidate.score,
-                                              start: try row.decode(atIndex: 1), end: try row.decode(atIndex: 2), text: try row.decode(atIndex: 3))
-                    try result.checkOffsets(documentLength: lengths[try row.decode(atIndex: 4)] ?? 0,
-                                            documentSlice: try row.decode(String?.self, atIndex: 5), index: path)
-                    results.append(result)
+                    guard let (row, document) = byNumber[candidate.number] else { continue }
+                    results.append(SearchResult(documentID: candidate.key.documentID, chunk: candidate.key.position, score: candidate.score,
+                                                start: try row.decode(atIndex: 1), end: try row.decode(atIndex: 2), text: try row.decode(atIndex: 3)))
+                    documentOf.append(document)
+                }
+                // One document in memory at a time.
+                for document in Set(documentOf) {
+                    let text = try String.fetchOne(db, sql: "SELECT text FROM documents WHERE number = ?", arguments: [document])
+                    try SearchResult.checkOffsets(of: results.indices.filter { documentOf[$0] == document }.map { results[$0] },
+                                                  inDocument: text, index: path)
                 }
                 return results
             }
