@@ -10,8 +10,7 @@
 #elif defined(__aarch64__)
 #define NLU_ROWS 2  // NEON remainder rows (the 4-row NEON block is below): 16 accumulators + B's row in 8
 #else
-#define NLU_ROWS 1  // x86-64 baseline, 16 xmm: 8 accumulators, B from memory operands. 2 rows spilled:
-                    // 28 against 38 GFLOP/s on one Zen 4 core (mul + add, no FMA: the level's peak is ~60)
+#define NLU_ROWS 1  // x86-64 baseline: the remainder path only (the SSE2 block is below)
 #endif
 
 #include "activation_functions.h"
@@ -105,6 +104,75 @@ NLU_TARGET static inline void NLU_NAME(block_rest)(const float *a0, long lda, in
 }
 #endif
 
+#if NLU_LEVEL == 0 && defined(__x86_64__) && !defined(NLUKIT_TEST_WIDE_BLOCKS)
+// x86-64's baseline, SSE2: 16 xmm registers, no FMA, no broadcast from memory. One row × the
+// panel's 32 columns takes 8 accumulators; B's 8 vectors are loaded per K step. What held this level
+// at 83-86 % of its mul + add peak was the broadcast of A's element (movss + shufps: the shuffle
+// shares the FP pipes with the multiplies and adds), not B's traffic from L2 nor SSE's two-operand
+// form. So the rows of A are first written out broadcast, four copies of each value, for a group of
+// NLU_SSE2_ROWS rows × NLU_SSE2_K_BLOCK values of K (32 KB, on the stack), then every panel of the
+// range reads them with plain aligned loads: 9 loads, 8 multiplies and 8 adds per K step. The
+// expansion is paid once per group and K block and shared by all the panels (one C harness, one
+// Zen 4 core: 40 -> 44-47 GFLOP/s, 94-100 % of the probe's peak; docs/benchmarks.md). K blocks of
+// 128 keep the panel's block (16 KB) in L1 for the group's rows; earlier blocks leave partial sums
+// in c, the last one adds bias and activation, as at the AVX2 level.
+enum { NLU_SSE2_ROWS = 16, NLU_SSE2_K_BLOCK = 128 };
+
+NLU_TARGET static void NLU_NAME(sse2_rows)(const float *a, long lda, long m, long k, const float *packed, long n,
+                                           long first_panel, long end_panel, float *c, long ldc, int accumulate,
+                                           const float *bias, int activation) {
+    float broadcast[NLU_SSE2_ROWS * NLU_SSE2_K_BLOCK * 4] __attribute__((aligned(64)));
+    for (long row0 = 0; row0 < m; row0 += NLU_SSE2_ROWS) {
+        const long rows = m - row0 < NLU_SSE2_ROWS ? m - row0 : NLU_SSE2_ROWS;
+        for (long k0 = 0; k0 < k || k0 == 0; k0 += NLU_SSE2_K_BLOCK) {  // k = 0: one empty block
+            const long k1 = k - k0 < NLU_SSE2_K_BLOCK ? k : k0 + NLU_SSE2_K_BLOCK;
+            const int last = k1 == k, add = k0 > 0 || accumulate;
+            for (long r = 0; r < rows; r++) {
+                const float *source = a + (row0 + r) * lda;
+                float *copies = broadcast + r * NLU_SSE2_K_BLOCK * 4 - k0 * 4;
+                long kk = k0;
+                for (; kk + 4 <= k1; kk += 4) {  // one load, four shuffles: half the time of a broadcast each
+                    const __m128 four = _mm_loadu_ps(source + kk);
+                    _mm_store_ps(copies + 4 * kk, _mm_shuffle_ps(four, four, 0x00));
+                    _mm_store_ps(copies + 4 * kk + 4, _mm_shuffle_ps(four, four, 0x55));
+                    _mm_store_ps(copies + 4 * kk + 8, _mm_shuffle_ps(four, four, 0xaa));
+                    _mm_store_ps(copies + 4 * kk + 12, _mm_shuffle_ps(four, four, 0xff));
+                }
+                for (; kk < k1; kk++) _mm_store_ps(copies + 4 * kk, _mm_set1_ps(source[kk]));
+            }
+            for (long p = first_panel; p < end_panel; p++) {
+                const float *panel = packed + p * k * NLUKIT_PANEL_WIDTH + k0 * NLUKIT_PANEL_WIDTH;
+                const long column = p * NLUKIT_PANEL_WIDTH;
+                const long width = n - column < NLUKIT_PANEL_WIDTH ? n - column : NLUKIT_PANEL_WIDTH;
+                for (long r = 0; r < rows; r++) {
+                    const float *x = broadcast + r * NLU_SSE2_K_BLOCK * 4;
+                    float *out = c + (row0 + r) * ldc + column;
+                    // A whole panel's partial sums start from c's (and end there unless this is the
+                    // last block): 8 loads and 8 stores per block instead of the epilogue's copies.
+                    const int from_c = add && width == NLUKIT_PANEL_WIDTH;
+                    __m128 acc[8];
+                    for (int v = 0; v < 8; v++) acc[v] = from_c ? _mm_loadu_ps(out + 4 * v) : _mm_setzero_ps();
+                    const float *bk = panel;
+                    for (long kk = 0; kk < k1 - k0; kk++, bk += NLUKIT_PANEL_WIDTH) {
+                        const __m128 s = _mm_load_ps(x + 4 * kk);
+                        for (int v = 0; v < 8; v++) acc[v] = _mm_add_ps(acc[v], _mm_mul_ps(_mm_load_ps(bk + 4 * v), s));
+                    }
+                    if (!last && from_c) {
+                        for (int v = 0; v < 8; v++) _mm_storeu_ps(out + 4 * v, acc[v]);
+                        continue;
+                    }
+                    nlu_v16 sums[2];
+                    memcpy(sums, acc, sizeof sums);
+                    NLU_NAME(store_row)(out, sums, width, add && !from_c, last && bias ? bias + column : NULL,
+                                        last ? activation : NLUKIT_ACTIVATION_NONE);
+                }
+            }
+        }
+    }
+}
+#define NLU_SSE2_BLOCK 1
+#endif
+
 #if NLU_LEVEL == 0 && defined(__aarch64__)
 // NEON (arm64: Apple Silicon, Graviton, ...): 32 q registers of 4 floats. A block is 4 rows ×
 // 16 columns (half a panel): 16 accumulators, B's 16 floats in 4, and 4 floats of K of each row
@@ -157,6 +225,10 @@ NLU_TARGET static inline void NLU_NAME(neon_block4)(const float *a0, long lda, l
 NLU_TARGET static void NLU_NAME(packed_gemm)(const float *a, long lda, long m, long k, const float *packed, long n,
                                              long first_panel, long end_panel, float *c, long ldc, int accumulate,
                                              const float *bias, int activation) {
+#ifdef NLU_SSE2_BLOCK
+    NLU_NAME(sse2_rows)(a, lda, m, k, packed, n, first_panel, end_panel, c, ldc, accumulate, bias, activation);
+    return;
+#endif
 #define store_row NLU_NAME(store_row)
     for (long p = first_panel; p < end_panel; p++) {
         const float *panel = packed + p * k * NLUKIT_PANEL_WIDTH;
@@ -213,3 +285,4 @@ NLU_TARGET static void NLU_NAME(packed_gemm)(const float *a, long lda, long m, l
 }
 #undef NLU_BLOCK
 #undef NLU_ROWS
+#undef NLU_SSE2_BLOCK

@@ -41,7 +41,7 @@ static double activate(double x, int activation) {
 // Packed GEMM: tolerance 1e-6 · Σ|a·b| + 1e-5 per element (float accumulation in another order;
 // the activations' polynomial approximations are within 1e-6 relative).
 static void test_packed_gemm(int level) {
-    const long ms[] = {1, 2, 3, 4, 5, 7, 9, 13}, ks[] = {1, 3, 4, 5, 17, 64, 130, 1100}, ns[] = {1, 16, 31, 32, 33, 70};
+    const long ms[] = {1, 2, 3, 4, 5, 7, 9, 13, 17, 40}, ks[] = {1, 3, 4, 5, 17, 64, 130, 1100}, ns[] = {1, 16, 31, 32, 33, 70};
     for (size_t im = 0; im < sizeof ms / sizeof *ms; im++)
         for (size_t ik = 0; ik < sizeof ks / sizeof *ks; ik++)
             for (size_t in = 0; in < sizeof ns / sizeof *ns; in++) {
