@@ -188,6 +188,31 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("--reference-time") && bad.stderr.contains("YYYY-MM-DD"))
     }
 
+    /// A regex entity that runs out of time on an utterance at prediction: the JSON has `warnings` naming
+    /// the entity and the pattern, the text form a `warning:` line; an ordinary utterance has neither.
+    @Test func predictWarnsWhenAPatternRunsOutOfTime() throws {
+        let directory = try workDirectory()
+        let dataset = try write(#"""
+            {"format": "nlukit-intents", "version": 1,
+             "intents": [{"name": "call", "utterances": [{"text": "call bob"}, {"text": "phone alice"}, {"text": "ring carol"}]},
+                         {"name": "stop", "utterances": [{"text": "stop it"}, {"text": "halt"}, {"text": "stop now"}]}],
+             "entities": [{"name": "code", "values": [{"value": "code", "synonyms": [], "patterns": ["(a+)+$"]}]}]}
+            """#, "regex.json", in: directory)
+        let model = directory.appendingPathComponent("r.nlumodel").path
+        let train = try runNLU(["intents", "train", dataset, "-o", model] + Self.fast)
+        #expect(train.status == 0, "\(train.stderr)")
+        let runaway = "call " + String(repeating: "a", count: 40) + "!"
+        let json = try runNLU(["intents", "predict", "--model", model, "--json", runaway, "call aaa"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let lines = json.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.count == 2)
+        let warnings = lines.first??["warnings"] as? [String] ?? []
+        #expect(warnings.count == 1 && warnings[0].contains("entity 'code'") && warnings[0].contains("pattern '(a+)+$'"), "\(json.stdout)")
+        #expect(lines.last??["warnings"] == nil)
+        let text = try runNLU(["intents", "predict", "--model", model, runaway])
+        #expect(text.status == 0 && text.stdout.contains("    warning: entity 'code': pattern '(a+)+$' ran past its share"), "\(text.stdout)")
+    }
+
     @Test func tinyDatasetTrainsWithTheAutomaticMinimumDocumentFrequency() throws {
         let directory = try workDirectory()
         let dataset = try write(#"""

@@ -149,6 +149,35 @@ import NLUText
         #expect(ContinuousClock.now - start < .seconds(3))
     }
 
+    /// A model trained on benign text whose regex runs away on a crafted utterance at prediction: the
+    /// pattern matches nothing there (its entity is missing), and the prediction says so, naming the
+    /// entity and the pattern, once however many extractors ran it (as a tagger feature and as an
+    /// extractor); an ordinary utterance has no warning, and its JSON no `warnings` key.
+    @Test func aPatternRunningOutOfTimeAtPredictionIsReported() throws {
+        let dataset = IntentDataset(intents: [
+            Intent(name: "call", utterances: [Utterance("call bob now", entities: [EntityAnnotation(start: 5, end: 8, entity: "name")]),
+                                              Utterance("call code aaa", entities: [EntityAnnotation(start: 10, end: 13, entity: "code")]),
+                                              "call alice", "phone carol"]),
+            Intent(name: "stop", utterances: ["stop it", "halt", "stop now"]),
+        ], entities: [EntityDefinition(name: "code", values: [EntityValue("code", patterns: ["(a+)+$"])])])
+        let classifier = try IntentClassifier.train(on: dataset, training: ClassifierTests.quickOptions(seed: 1))
+
+        let benign = classifier.predict("call code aaaa")
+        #expect(benign.warnings.isEmpty)
+        #expect(benign.entities.contains { $0.entity == "code" && $0.text == "aaaa" })
+        let benignJSON = String(decoding: try JSONEncoder().encode(benign), as: UTF8.self)
+        #expect(!benignJSON.contains("warnings"))
+
+        let crafted = classifier.predict("call code " + String(repeating: "a", count: 40) + "!")
+        #expect(crafted.warnings.count == 1, "\(crafted.warnings)")
+        let warning = crafted.warnings.first ?? ""
+        #expect(warning.contains("entity 'code'") && warning.contains("pattern '(a+)+$'")
+                && warning.contains("matched nothing") && warning.contains("rewrite the pattern"), "\(warning)")
+        #expect(!crafted.entities.contains { $0.extractor == .regex })
+        let craftedJSON = String(decoding: try JSONEncoder().encode(crafted), as: UTF8.self)
+        #expect(craftedJSON.contains("\"warnings\""))
+    }
+
     /// Every pair of tags has a CRF weight: annotations naming 20,000 entities made 40,001 tags, 1.6·10⁹
     /// transition weights (12.8 GB each time training copies them), and training was killed for memory.
     /// The trainer now refuses before allocating, saying how much it needs (here 307 GB) and what to do.

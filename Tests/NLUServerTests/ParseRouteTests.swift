@@ -6,6 +6,15 @@ import Testing
 /// POST /model/parse in Rasa's shape; the answer must be the library's own prediction.
 @Suite("POST /model/parse")
 struct ParseRouteTests {
+    /// A small intents model trained quickly on `dataset`, to serve.
+    static func servedModels(trainedOn dataset: IntentDataset) throws -> ServedModels {
+        var training = TrainingOptions()
+        training.hiddenSizes = [8]
+        training.epochs = 20
+        training.validationSplit = 0
+        return ServedModels(intents: try IntentClassifier.train(on: dataset, training: training))
+    }
+
     @Test func answerIsTheClassifiersPredictionInRasasShape() async throws {
         try await withTestServer { server in
             let classifier = try #require(try Fixtures.models().intents)
@@ -53,16 +62,33 @@ struct ParseRouteTests {
         }
     }
 
+    /// A regex entity that runs out of time on the text: Rasa's keys as ever, plus `warnings` naming
+    /// the entity and the pattern (absent on a text where nothing ran out).
+    @Test func aPatternRunningOutOfTimeIsAWarningBesideRasasKeys() async throws {
+        let dataset = IntentDataset(intents: [
+            Intent(name: "call", utterances: ["call bob", "phone alice", "ring carol"]),
+            Intent(name: "stop", utterances: ["stop it", "halt", "stop now"]),
+        ], entities: [EntityDefinition(name: "code", values: [EntityValue("code", patterns: ["(a+)+$"])])])
+        let models = try Self.servedModels(trainedOn: dataset)
+        try await withTestServer(models: models) { server in
+            let runaway = "call " + String(repeating: "a", count: 40) + "!"
+            let response = try await server.request("POST", "/model/parse", json: try jsonString(["text": runaway]))
+            #expect(response.status == 200)
+            let object = try #require(response.object)
+            #expect(Set(object.keys) == ["text", "intent", "entities", "intent_ranking", "warnings"])
+            let warnings = try #require(object["warnings"] as? [String])
+            #expect(warnings.count == 1 && warnings[0].contains("entity 'code'") && warnings[0].contains("(a+)+$"), "\(warnings)")
+            let plain = try await server.request("POST", "/model/parse", json: #"{"text": "call aaa"}"#)
+            #expect(plain.object.map { Set($0.keys) } == ["text", "intent", "entities", "intent_ranking"])
+        }
+    }
+
     @Test func builtinEntitiesComeInRasasDucklingShapeWithTheirResolution() async throws {
         let dataset = IntentDataset(intents: [
             Intent(name: "pay", utterances: ["pay the landlord", "send money to bob", "transfer cash"]),
             Intent(name: "remind", utterances: ["remind me later", "set a reminder", "reminder please"]),
         ], entities: [EntityDefinition(name: "when", builtin: "datetime"), EntityDefinition(name: "amount", builtin: "currency")])
-        var training = TrainingOptions()
-        training.hiddenSizes = [8]
-        training.epochs = 20
-        training.validationSplit = 0
-        let models = ServedModels(intents: try IntentClassifier.train(on: dataset, training: training))
+        let models = try Self.servedModels(trainedOn: dataset)
         try await withTestServer(models: models) { server in
             let response = try await server.request("POST", "/model/parse", json:
                 #"{"text": "remind me tomorrow at 7pm to pay $20", "reference_time": "2016-11-07T10:00:00"}"#)

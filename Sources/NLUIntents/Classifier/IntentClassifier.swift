@@ -249,7 +249,8 @@ public struct IntentClassifier: Sendable {
     /// (default: the local time now).
     public func predict(_ text: String, top: Int = 5, threshold: Float? = nil, reference: ReferenceTime? = nil) -> IntentPrediction {
         // Entities first: an encoder tagger's pass also gives the sentence embedding (NLUKit's encoder keeps it).
-        let entities = entityExtractor?.entities(in: text, reference: reference) ?? []
+        var timeouts: [RegexEntityMatcher.Timeout] = []
+        let entities = entityExtractor?.entities(in: text, reference: reference, patternTimeouts: &timeouts) ?? []
         let probabilities = network.probabilities(for: inputs(for: [text])[0])
         let intentCount = hasNoneClass ? labels.count - 1 : labels.count
         let order = (0..<intentCount).sorted { probabilities[$0] != probabilities[$1] ? probabilities[$0] > probabilities[$1] : $0 < $1 }
@@ -260,7 +261,7 @@ public struct IntentClassifier: Sendable {
         if hasNoneClass, let noneProbability = probabilities.last, noneProbability > confidence { intent = nil }
         if confidence < (threshold ?? self.threshold) { intent = nil }
         return IntentPrediction(text: text, intent: intent, confidence: confidence, ranking: ranking,
-                                entities: entities)
+                                entities: entities, warnings: timeouts.map(\.message))
     }
 
     // MARK: Saving and loading

@@ -22,8 +22,12 @@ public struct IntentPrediction: Sendable, Equatable, Encodable {
     public var ranking: [RankedIntent]
     /// The entities found in the utterance, in text order (empty for a model without entities).
     public var entities: [ExtractedEntity] = []
+    /// What may be missing from this prediction and why: a regex entity pattern that ran past its time
+    /// budget on this utterance (``RegexEntityMatcher/Timeout/message``) matched nothing in it.
+    /// Encoded only when there are some.
+    public var warnings: [String] = []
 
-    private enum CodingKeys: String, CodingKey { case text, intent, confidence, ranking, entities }
+    private enum CodingKeys: String, CodingKey { case text, intent, confidence, ranking, entities, warnings }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -32,5 +36,6 @@ public struct IntentPrediction: Sendable, Equatable, Encodable {
         try container.encode(confidence, forKey: .confidence)
         try container.encode(ranking, forKey: .ranking)
         try container.encode(entities, forKey: .entities)
+        if !warnings.isEmpty { try container.encode(warnings, forKey: .warnings) }
     }
 }

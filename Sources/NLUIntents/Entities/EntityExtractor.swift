@@ -43,9 +43,23 @@ public struct EntityExtractor: Sendable {
     /// The entities in `text`, in text order, merged as described above. Relative date-times ("tomorrow")
     /// resolve against `reference` (default: the local time now).
     public func entities(in text: String, reference: ReferenceTime? = nil) -> [ExtractedEntity] {
+        var timeouts: [RegexEntityMatcher.Timeout] = []
+        return entities(in: text, reference: reference, patternTimeouts: &timeouts)
+    }
+
+    /// ``entities(in:reference:)``, appending to `patternTimeouts` each regex pattern that ran past its
+    /// share of the text's time budget (as a tagger feature or as an extractor; once per pattern): its
+    /// entity may be missing from the result.
+    public func entities(in text: String, reference: ReferenceTime? = nil,
+                         patternTimeouts: inout [RegexEntityMatcher.Timeout]) -> [ExtractedEntity] {
         let now = builtins.isEmpty ? nil : reference ?? .now()
         var kept: [ExtractedEntity] = []
-        for entity in tagger?.entities(in: text) ?? [] {
+        var timeouts: [RegexEntityMatcher.Timeout] = []
+        defer {
+            var seen = Set(patternTimeouts)
+            patternTimeouts += timeouts.filter { seen.insert($0).inserted }
+        }
+        for entity in tagger?.entities(in: text, patternTimeouts: &timeouts) ?? [] {
             guard let value = dictionaries.resolve(entity: entity.entity, text: entity.text) else { continue }
             var resolved = entity
             resolved.value = value
@@ -69,7 +83,7 @@ public struct EntityExtractor: Sendable {
         func byLength(_ a: ExtractedEntity, _ b: ExtractedEntity) -> Bool {
             a.end - a.start != b.end - b.start ? a.end - a.start > b.end - b.start : a.start < b.start
         }
-        let regex = patterns.matches(in: text, tokens: tokens).map { candidate($0.entity, $0.tokens, value: nil, .regex) }.sorted(by: byLength)
+        let regex = patterns.matches(in: text, tokens: tokens, timeouts: &timeouts).map { candidate($0.entity, $0.tokens, value: nil, .regex) }.sorted(by: byLength)
         let normalized = tokens.map { Gazetteer.normalize($0.text) }
         // Phrase lists (LUIS `@ phraselist`, CLU/Dialogflow feature lists) are features of the tagger, not entities.
         let dictionary = dictionaries.gazetteer.matches(normalized).filter { !featureOnly.contains($0.entity) }

@@ -71,14 +71,27 @@ public struct RegexEntityMatcher: @unchecked Sendable {
         return matches(in: text, tokens: tokens, timeouts: &timeouts)
     }
 
-    /// A pattern that ran past its time budget on a text (it contributed no match there).
-    struct Timeout: Equatable {
-        var entity: String
-        var pattern: String
+    /// A pattern that ran past its share of a text's time budget: it contributed no match there.
+    /// Prediction reports them (``IntentPrediction/warnings``), since the entity is then silently missing.
+    public struct Timeout: Sendable, Hashable {
+        public var entity: String
+        public var pattern: String
+
+        /// The budget (``timeBudget(forUTF16Length:)``) and why nested repetition runs past it, for the
+        /// messages at training and at prediction.
+        static let budget = "0.5 s + 20 µs a character, shared by the patterns"
+        static let backtrackingAdvice = "ICU backtracks, so nested repetition such as (a+)+ or (\\w+\\s?)* takes time exponential "
+            + "in the text's length: rewrite the pattern"
+
+        /// What a user reads: the entity, the pattern, what happened and what to do.
+        public var message: String {
+            "entity '\(entity)': pattern '\(pattern)' ran past its share of the time budget on this text (\(Self.budget)) "
+                + "and matched nothing in it; \(Self.backtrackingAdvice)"
+        }
     }
 
     /// ``matches(in:tokens:)``, appending to `timeouts` the patterns that ran past their share of the budget.
-    func matches(in text: String, tokens: [WordTokenizer.Token], timeouts: inout [Timeout]) -> [Match] {
+    public func matches(in text: String, tokens: [WordTokenizer.Token], timeouts: inout [Timeout]) -> [Match] {
         guard !patterns.isEmpty, !tokens.isEmpty else { return [] }
         let whole = NSRange(text.startIndex..<text.endIndex, in: text)
         let clock = ContinuousClock()

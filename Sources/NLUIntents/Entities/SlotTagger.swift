@@ -155,8 +155,7 @@ public struct SlotTagger: Sendable {
                 throw EntityTaggerError.invalidPattern(
                     entity: slow.entity, pattern: slow.pattern,
                     reason: "searching the training utterance '\(utterance.text.prefix(60))' took longer than its share of the time budget "
-                        + "(0.5 s + 20 µs a character, shared by the patterns); ICU backtracks, so nested repetition such as (a+)+ or (\\w+\\s?)* "
-                        + "takes time exponential in the text's length: rewrite the pattern")
+                        + "(\(RegexEntityMatcher.Timeout.budget)); \(RegexEntityMatcher.Timeout.backtrackingAdvice)")
             }
             sequences.append((attributes, tags))
             sequenceTokens.append((utterance.text, tokens))
@@ -202,9 +201,11 @@ public struct SlotTagger: Sendable {
                                words: sequences.map { sequence in sequence.text.scalarOffsets(of: sequence.tokens.map(\.range)) })
     }
 
-    /// The attributes of `tokens` of `text` at prediction: the features, plus the word clusters.
-    func attributes(_ tokens: [WordTokenizer.Token], in text: String) -> [[String]] {
-        var result = features.attributes(tokens, in: text)
+    /// The attributes of `tokens` of `text` at prediction: the features, plus the word clusters;
+    /// appends to `patternTimeouts` the regex features that ran out of time on `text`.
+    func attributes(_ tokens: [WordTokenizer.Token], in text: String,
+                    patternTimeouts: inout [RegexEntityMatcher.Timeout]) -> [[String]] {
+        var result = features.attributes(tokens, in: text, patternTimeouts: &patternTimeouts)
         if let wordVectors, let vectors = Self.wordVectors(of: [(text, tokens)], featurizer: wordVectors.featurizer).first {
             for (t, extra) in wordVectors.clusters.attributes(vectors).enumerated() where t < result.count { result[t] += extra }
         }
@@ -213,9 +214,16 @@ public struct SlotTagger: Sendable {
 
     /// The mentions the tagger finds in `text` (value = the text as written), in text order.
     public func entities(in text: String) -> [ExtractedEntity] {
+        var timeouts: [RegexEntityMatcher.Timeout] = []
+        return entities(in: text, patternTimeouts: &timeouts)
+    }
+
+    /// ``entities(in:)``, appending to `patternTimeouts` the regex features that ran out of time on
+    /// `text` (the tagger then saw no match of theirs).
+    public func entities(in text: String, patternTimeouts: inout [RegexEntityMatcher.Timeout]) -> [ExtractedEntity] {
         let tokens = WordTokenizer().tokens(in: text)
         guard !tokens.isEmpty else { return [] }
-        let sequence = crf.attributeIDs(attributes(tokens, in: text))
+        let sequence = crf.attributeIDs(attributes(tokens, in: text, patternTimeouts: &patternTimeouts))
         let path = crf.viterbi(sequence).labels
         let tags = path.map { crf.labels[$0] }
         let lattice = crf.lattice(sequence)

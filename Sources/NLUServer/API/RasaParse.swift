@@ -6,7 +6,8 @@ import NLUIntents
 /// Request: `{"text": "turn the radio on", "message_id": "optional", "reference_time": "optional"}`
 /// (`reference_time`, ISO 8601, is the "now" of relative date-times; default: the server's local time).
 /// Response: `{"text", "intent": {"name", "confidence"}, "entities": [{"entity", "start", "end", "value",
-/// "confidence_entity", "extractor", "role"?, "group"?, "additional_info"?}], "intent_ranking": [...]}`;
+/// "confidence_entity", "extractor", "role"?, "group"?, "additional_info"?}], "intent_ranking": [...],
+/// "warnings"?: [...]}` (`warnings`, ours, only when a regex pattern ran out of time on the text);
 /// `intent.name` is null when the model's "none" class wins or the best intent is under the
 /// model's threshold (Rasa answers null for empty text in the same way).
 enum RasaParse {
@@ -74,10 +75,22 @@ enum RasaParse {
         var intent: Intent
         var entities: [Entity]
         var intentRanking: [Intent]
+        /// ``IntentPrediction/warnings`` (a regex pattern that ran out of time on this text): not in
+        /// Rasa's shape, and left out when empty, so Rasa clients read the rest as they always did.
+        var warnings: [String]
 
         enum CodingKeys: String, CodingKey {
-            case text, intent, entities
+            case text, intent, entities, warnings
             case intentRanking = "intent_ranking"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(text, forKey: .text)
+            try container.encode(intent, forKey: .intent)
+            try container.encode(entities, forKey: .entities)
+            try container.encode(intentRanking, forKey: .intentRanking)
+            if !warnings.isEmpty { try container.encode(warnings, forKey: .warnings) }
         }
     }
 
@@ -89,7 +102,8 @@ enum RasaParse {
         Response(text: prediction.text,
                  intent: Intent(name: prediction.intent, confidence: prediction.confidence),
                  entities: prediction.entities.map(entity),
-                 intentRanking: prediction.ranking.map { Intent(name: $0.intent, confidence: $0.confidence) })
+                 intentRanking: prediction.ranking.map { Intent(name: $0.intent, confidence: $0.confidence) },
+                 warnings: prediction.warnings)
     }
 
     /// An extracted entity under the name of the Rasa component that does the same job: the slot

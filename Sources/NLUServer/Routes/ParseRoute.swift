@@ -6,7 +6,7 @@ import NLUCore
 extension ServerRoutes {
     /// `POST /model/parse` (Rasa): the intents model on the text.
     func registerParseRoute(on router: Router<BasicRequestContext>) {
-        router.post(.init(RouteTable.parse.path)) { request, _ in
+        router.post(.init(RouteTable.parse.path)) { request, context in
             guard let classifier = models.intents else { throw APIError.modelNotLoaded("intents", option: "--intents") }
             let body = try await decode(RasaParse.Request.self, request)
             try checkLength(body.text, field: "text")
@@ -18,6 +18,8 @@ extension ServerRoutes {
             let prediction = try await pool.run(task: "intents") {
                 classifier.predict(body.text, top: RasaParse.rankingLength, reference: reference)
             }
+            // The model's owner reads the log; the client reads the response's `warnings`.
+            for warning in prediction.warnings { context.logger.warning("intents: \(warning)") }
             return try JSONResponse.make(RasaParse.response(prediction))
         }
     }

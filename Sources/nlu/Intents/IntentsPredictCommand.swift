@@ -88,10 +88,11 @@ struct IntentsPredictCommand: ParsableCommand {
             line += " \(entity.extractor.rawValue) \(percent(Float(entity.confidence)))"
             Console.print(line)
         }
+        for warning in prediction.warnings { Console.print("    warning: \(warning)") }
     }
 
     /// The prediction as one JSON object with the keys in the documented order (text, intent,
-    /// confidence, ranking, entities), which JSONEncoder does not promise.
+    /// confidence, ranking, entities, and warnings when there are some), which JSONEncoder does not promise.
     static func jsonLine(_ prediction: IntentPrediction) throws -> String {
         func encode<T: Encodable>(_ value: T) throws -> String { try Console.json(value, sortedKeys: false) }
         let ranking = try prediction.ranking.map { "{\"intent\":\(try encode($0.intent)),\"confidence\":\(try encode($0.confidence))}" }
@@ -107,6 +108,7 @@ struct IntentsPredictCommand: ParsableCommand {
         }
         return "{\"text\":\(try encode(prediction.text)),\"intent\":\(try prediction.intent.map(encode) ?? "null"),"
             + "\"confidence\":\(try encode(prediction.confidence)),\"ranking\":[\(ranking.joined(separator: ","))],"
-            + "\"entities\":[\(entities.joined(separator: ","))]}"
+            + "\"entities\":[\(entities.joined(separator: ","))]"
+            + (prediction.warnings.isEmpty ? "" : ",\"warnings\":\(try encode(prediction.warnings))") + "}"
     }
 }
