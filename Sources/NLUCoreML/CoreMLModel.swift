@@ -46,7 +46,8 @@ public struct CoreMLModel: Model {
         try self.init(specification: try SpecificationReader.decode(data, path: "<data>"))
     }
 
-    init(specification spec: CoreML_Specification_Model) throws {
+    /// `budget` counts the decoded weights of the whole model: one per load, shared by a pipeline's stages.
+    init(specification spec: CoreML_Specification_Model, budget: WeightBudget = WeightBudget()) throws {
         try SpecificationReader.checkVersion(spec)
         specificationVersion = Int(spec.specificationVersion)
         modelType = SpecificationReader.typeName(of: spec)
@@ -63,34 +64,34 @@ public struct CoreMLModel: Model {
         switch spec.type {
         case .neuralNetwork(let network):
             let runner = try NeuralNetworkRunner(layers: network.layers, arrayMapping: network.arrayInputShapeMapping,
-                                                 inputs: inputs, outputs: outputs, classification: nil)
+                                                 inputs: inputs, outputs: outputs, classification: nil, budget: budget)
             engine = .network(runner)
             layerCounts = runner.layerCounts
         case .neuralNetworkRegressor(let network):
             let runner = try NeuralNetworkRunner(layers: network.layers, arrayMapping: network.arrayInputShapeMapping,
-                                                 inputs: inputs, outputs: outputs, classification: nil)
+                                                 inputs: inputs, outputs: outputs, classification: nil, budget: budget)
             engine = .network(runner)
             layerCounts = runner.layerCounts
         case .neuralNetworkClassifier(let network):
             let classification = try Self.classification(network, description: description)
             let runner = try NeuralNetworkRunner(layers: network.layers, arrayMapping: network.arrayInputShapeMapping,
-                                                 inputs: inputs, outputs: outputs, classification: classification)
+                                                 inputs: inputs, outputs: outputs, classification: classification, budget: budget)
             engine = .network(runner)
             layerCounts = runner.layerCounts
         case .pipeline(let pipeline):
-            (engine, layerCounts) = try Self.stages(pipeline.models)
+            (engine, layerCounts) = try Self.stages(pipeline.models, budget: budget)
         case .pipelineClassifier(let classifier):
-            (engine, layerCounts) = try Self.stages(classifier.pipeline.models)
+            (engine, layerCounts) = try Self.stages(classifier.pipeline.models, budget: budget)
         case .pipelineRegressor(let regressor):
-            (engine, layerCounts) = try Self.stages(regressor.pipeline.models)
+            (engine, layerCounts) = try Self.stages(regressor.pipeline.models, budget: budget)
         default:
             throw CoreMLError.unsupportedModelType(modelType)
         }
     }
 
-    private static func stages(_ models: [CoreML_Specification_Model]) throws -> (Engine, [String: Int]) {
+    private static func stages(_ models: [CoreML_Specification_Model], budget: WeightBudget) throws -> (Engine, [String: Int]) {
         guard !models.isEmpty else { throw CoreMLError.invalidModel("the pipeline has no models") }
-        let stages = try models.map { try CoreMLModel(specification: $0) }
+        let stages = try models.map { try CoreMLModel(specification: $0, budget: budget) }
         let counts = stages.reduce(into: [String: Int]()) { total, stage in total.merge(stage.layerCounts, uniquingKeysWith: +) }
         return (.pipeline(stages), counts)
     }

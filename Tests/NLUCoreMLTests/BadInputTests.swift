@@ -301,6 +301,45 @@ extension BadInputTests {
 }
 
 extension BadInputTests {
+    /// A 1-bit weight takes 32 times its file bytes once decoded: a model of a few hundred MB of such codes could
+    /// ask for more than the machine's memory. The decoded FP16 and quantized weights of a whole load are counted
+    /// before each is allocated, against half of the memory (here a small limit stands in for it): the layer
+    /// that would pass it is named with the sizes; at the exact total the model loads.
+    @Test func decodedWeightsPastTheMemoryBudgetAreRefusedNamingTheLayer() throws {
+        for name in ["dense_classifier_lut4", "dense_classifier_fp16", "dense_classifier_int8"] {
+            let spec = try specification(name)
+            let counted = WeightBudget()
+            _ = try CoreMLModel(specification: spec, budget: counted)
+            #expect(counted.decodedFloats > 0, "\(name)")
+            let exact = WeightBudget(limitBytes: 4 * counted.decodedFloats)
+            #expect(throws: Never.self) { _ = try CoreMLModel(specification: spec, budget: exact) }
+            #expect(exact.decodedFloats == counted.decodedFloats)
+            do {
+                _ = try CoreMLModel(specification: spec, budget: WeightBudget(limitBytes: 4 * counted.decodedFloats - 1))
+                Issue.record("\(name): loaded past its budget")
+            } catch let CoreMLError.invalidLayer(_, kind, reason) {
+                #expect(kind == "innerProduct" && reason.contains("bring the model's decoded weights to \(4 * counted.decodedFloats) bytes")
+                        && reason.contains("over \(4 * counted.decodedFloats - 1) bytes"), "\(name): \(reason)")
+            }
+        }
+        // The default limit is half of this machine's memory.
+        #expect(WeightBudget().limitBytes == InputLimits.physicalMemory / 2)
+    }
+
+    /// Codes of 1 to 8 bits packed most significant bit first (coremltools' order), decoded one by one.
+    @Test func packedCodesOfEveryWidthDecodeInOrder() {
+        for bits in 1...8 {
+            let codes = (0..<37).map { ($0 * 5 + bits) % (1 << bits) }
+            var bitString: [Int] = codes.flatMap { code in (0..<bits).map { (code >> (bits - 1 - $0)) & 1 } }
+            while bitString.count % 8 != 0 { bitString.append(0) }
+            let bytes = stride(from: 0, to: bitString.count, by: 8).map { start in
+                UInt8(bitString[start..<start + 8].reduce(0) { $0 << 1 | $1 })
+            }
+            let decoded = bytes.withUnsafeBytes { raw in codes.indices.map { WeightDecoder.code(at: $0, bits: bits, in: raw) } }
+            #expect(decoded == codes, "\(bits)-bit codes")
+        }
+    }
+
     /// An `.mlpackage` whose `Data/com.apple.CoreML/model.mlmodel` links back to the package: it was read again
     /// through the link, 40 levels deep, until the system refused the path; now the one level is named.
     @Test func packageWhoseModelLinksBackToItselfIsNamed() throws {

@@ -23,8 +23,10 @@ struct LayerContext {
     let outputs: [String]
     /// Whether blobs use the old rank-5 `[Seq, Batch, C, H, W]` layout (else the ND layout).
     let rank5: Bool
+    /// The load's count of decoded weights (shared by every layer of the model).
+    let budget: WeightBudget
 
-    var weights: WeightDecoder { WeightDecoder(layer: name, kind: kind) }
+    var weights: WeightDecoder { WeightDecoder(layer: name, kind: kind, budget: budget) }
 
     func invalid(_ reason: String) -> CoreMLError { .invalidLayer(name: name, kind: kind, reason: reason) }
     func unsupported(_ option: String) -> CoreMLError { .unsupportedLayerOption(name: name, kind: kind, option: option) }

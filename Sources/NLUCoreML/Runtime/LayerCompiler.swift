@@ -1,9 +1,10 @@
 /// Maps each `NeuralNetworkLayer` of a file to the code that runs it, or to an error that names the layer and its
 /// kind when the kind is not supported. The list here is the list in docs/coreml.md.
 enum LayerCompiler {
-    static func compile(_ layer: CoreML_Specification_NeuralNetworkLayer, rank5: Bool) throws -> CompiledLayer {
+    static func compile(_ layer: CoreML_Specification_NeuralNetworkLayer, rank5: Bool, budget: WeightBudget) throws -> CompiledLayer {
         let kind = kindName(of: layer)
-        let context = LayerContext(name: layer.name, kind: kind, inputs: layer.input, outputs: layer.output, rank5: rank5)
+        let context = LayerContext(name: layer.name, kind: kind, inputs: layer.input, outputs: layer.output, rank5: rank5,
+                                   budget: budget)
         switch layer.layer {
         case .innerProduct(let p): return try DenseLayers.innerProduct(p, context)
         case .activation(let p): return try DenseLayers.activation(p, context)

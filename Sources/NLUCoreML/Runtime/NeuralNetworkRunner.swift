@@ -23,11 +23,12 @@ struct NeuralNetworkRunner: Sendable {
     let classification: Classification?
 
     init(layers specs: [CoreML_Specification_NeuralNetworkLayer], arrayMapping: CoreML_Specification_NeuralNetworkMultiArrayShapeMapping,
-         inputs: [FeatureSpecification], outputs: [FeatureSpecification], classification: Classification?) throws {
+         inputs: [FeatureSpecification], outputs: [FeatureSpecification], classification: Classification?,
+         budget: WeightBudget) throws {
         guard !specs.isEmpty else { throw CoreMLError.invalidModel("the neural network has no layers") }
         let rank5 = arrayMapping != .exactArrayMapping
         self.rank5 = rank5
-        layers = try specs.map { try LayerCompiler.compile($0, rank5: rank5) }
+        layers = try specs.map { try LayerCompiler.compile($0, rank5: rank5, budget: budget) }
         self.inputs = inputs
         self.outputs = outputs
         self.classification = classification

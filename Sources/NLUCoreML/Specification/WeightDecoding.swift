@@ -4,10 +4,12 @@ import NLUCore
 /// Turns a `WeightParams` into floats, whatever form the file stores it in: FP32 (`floatValue`), FP16
 /// (`float16Value`, as Apple's BERT-SQuAD ships), linear-quantized (`rawValue` of 1-8-bit codes with a scale and
 /// bias per output channel) or lookup-table-quantized (`rawValue` codes into a table of 2^bits floats).
-/// Every size is checked against the layer's declared shape before anything is allocated from it.
+/// Every size is checked against the layer's declared shape, and every decoded array against the load's
+/// ``WeightBudget``, before anything is allocated from it.
 struct WeightDecoder {
     let layer: String
     let kind: String
+    let budget: WeightBudget
 
     private func invalid(_ reason: String) -> CoreMLError {
         .invalidLayer(name: layer, kind: kind, reason: reason)
@@ -38,6 +40,7 @@ struct WeightDecoder {
             guard weights.float16Value.count == 2 * count else {
                 throw invalid("\(field) has \(weights.float16Value.count) bytes of FP16, expected \(2 * count) (\(count) values)")
             }
+            try budget.reserve(count, field: field, layer: layer, kind: kind)
             return weights.float16Value.withUnsafeBytes { raw in
                 (0..<count).map { index in
                     let bits = UInt16(raw[2 * index]) | UInt16(raw[2 * index + 1]) << 8   // little-endian
@@ -67,7 +70,8 @@ struct WeightDecoder {
         guard weights.rawValue.count == expectedBytes else {
             throw invalid("\(field) has \(weights.rawValue.count) bytes of \(bits)-bit codes, expected \(expectedBytes) (\(count) values)")
         }
-        let codes = Self.unpack(weights.rawValue, bits: bits, count: count)
+        // The float of each code, decoded straight from the packed bits (no array of codes in between).
+        let value: (Int, Int) -> Float   // (index, code)
         switch quantization.quantizationType {
         case .linearQuantization(let linear):
             guard channels > 0, count % channels == 0 else { throw invalid("\(field): \(count) values in \(channels) channels") }
@@ -75,35 +79,36 @@ struct WeightDecoder {
                 throw invalid("\(field): linear quantization has \(vector.count) \(name) values, expected 1 or \(channels)")
             }
             let perChannel = count / channels
-            return codes.enumerated().map { index, code in
+            let (scales, biases) = (linear.scale, linear.bias)
+            value = { index, code in
                 let channel = index / perChannel
-                let scale = linear.scale.count == 1 ? linear.scale[0] : linear.scale[channel]
-                let bias = linear.bias.count == 1 ? linear.bias[0] : linear.bias[channel]
+                let scale = scales.count == 1 ? scales[0] : scales[channel]
+                let bias = biases.count == 1 ? biases[0] : biases[channel]
                 return scale * Float(code) + bias
             }
         case .lookupTableQuantization(let table):
             guard table.floatValue.count == 1 << bits else {
                 throw invalid("\(field): lookup table has \(table.floatValue.count) entries, expected \(1 << bits) for \(bits)-bit codes")
             }
-            return codes.map { table.floatValue[Int($0)] }
+            let entries = table.floatValue
+            value = { _, code in entries[code] }
         case nil:
             throw invalid("\(field): quantization parameters name no type (linear or lookup table)")
         }
+        try budget.reserve(count, field: field, layer: layer, kind: kind)
+        return weights.rawValue.withUnsafeBytes { raw in
+            (0..<count).map { index in value(index, Self.code(at: index, bits: bits, in: raw)) }
+        }
     }
 
-    /// The `count` codes of `bits` bits each, packed most significant bit first (as coremltools writes them).
-    static func unpack(_ bytes: Data, bits: Int, count: Int) -> [UInt8] {
-        if bits == 8 { return [UInt8](bytes.prefix(count)) }
-        return bytes.withUnsafeBytes { raw in
-            (0..<count).map { index in
-                var code: UInt8 = 0
-                for bit in 0..<bits {
-                    let position = index * bits + bit
-                    let value = (raw[position / 8] >> (7 - UInt8(position % 8))) & 1
-                    code = code << 1 | value
-                }
-                return code
-            }
+    /// Code `index` of `bits` bits in `raw`, the codes packed most significant bit first (as coremltools writes them).
+    static func code(at index: Int, bits: Int, in raw: UnsafeRawBufferPointer) -> Int {
+        if bits == 8 { return Int(raw[index]) }
+        var code = 0
+        for bit in 0..<bits {
+            let position = index * bits + bit
+            code = code << 1 | Int((raw[position / 8] >> (7 - UInt8(position % 8))) & 1)
         }
+        return code
     }
 }
