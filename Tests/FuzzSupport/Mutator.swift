@@ -22,7 +22,8 @@ public struct Mutator {
 
     private var generator: SplitMix64
 
-    public init(seed: UInt64) { generator = SplitMix64(seed: seed) }
+    /// `seed`, mixed with ``FuzzCases/seedOffset`` (0 unless `NLUKIT_FUZZ_SEED` asks for other cases).
+    public init(seed: UInt64) { generator = SplitMix64(seed: seed ^ FuzzCases.seedOffset) }
 
     /// A seed derived from `name` (a file or reader name), so each reader's sequence is stable.
     public init(seed name: String) {
@@ -109,6 +110,14 @@ public enum FuzzCases {
     public static func count(default value: Int) -> Int {
         Int(ProcessInfo.processInfo.environment["NLUKIT_FUZZ_CASES"] ?? "") ?? value
     }
+
+    /// Mixed into every ``Mutator``'s seed: 0 (the unit suite's stable cases) unless `NLUKIT_FUZZ_SEED`
+    /// names another run, so that a longer run (`scripts/fuzz.sh CASES SEED`) meets cases no earlier run met.
+    public static let seedOffset: UInt64 = {
+        guard let text = ProcessInfo.processInfo.environment["NLUKIT_FUZZ_SEED"], let seed = UInt64(text), seed != 0 else { return 0 }
+        var generator = SplitMix64(seed: seed)
+        return generator.next()
+    }()
 
     /// Text that must never reach a user: Foundation's and Swift's raw error descriptions.
     public static let rawErrorText = ["NSCocoaErrorDomain", "Error Domain=", "error 256", "error 512",

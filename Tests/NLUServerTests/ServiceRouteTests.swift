@@ -65,6 +65,8 @@ struct ServiceRouteTests {
             #expect(response.headers["content-type"] == "text/html; charset=utf-8")
             #expect(response.text.contains("<title>NLUKit playground</title>"))
             #expect(response.text.contains(#"fetch(path"#))
+            // The parse answer's warnings (a regex that ran out of time) are shown, escaped like every answer text.
+            #expect(response.text.contains("(answer.warnings || []).map((w) => '<p class=\"error warning\">' + escapeHTML(w)"))
             // No CDN: the page loads no script, style or font from another origin.
             #expect(!response.text.contains("http://") && !response.text.contains("https://"))
             #expect(response.headers["content-security-policy"]?.contains("default-src 'self'") == true)

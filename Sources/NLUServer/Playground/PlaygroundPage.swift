@@ -115,7 +115,9 @@ async function parse() {
       '<p class="headline">Intent: <strong id="parse-intent">' + escapeHTML(answer.intent.name === null ? "no intent" : answer.intent.name) +
       '</strong> <span class="muted">' + percent(answer.intent.confidence) + '</span></p>' +
       '<p id="parse-entities">' + highlight(answer.text, entities) + '</p>' +
-      (answer.entities.length ? "" : '<p class="muted">No entities.</p>') + ranking(answer.intent_ranking);
+      (answer.entities.length ? "" : '<p class="muted">No entities.</p>') +
+      (answer.warnings || []).map((w) => '<p class="error warning">' + escapeHTML(w) + '</p>').join("") +
+      ranking(answer.intent_ranking);
     result.dataset.state = "done";
   } catch (error) { fail(result, error); }
 }
