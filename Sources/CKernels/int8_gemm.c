@@ -85,6 +85,11 @@ static int runs_avx2_block(void) { return runs_level1_blocks() && !has_avx_vnni(
 
 int nlukit_int8_weight_limit(void) { return runs_avx2_block() ? 63 : 127; }
 
+int nlukit_int8_has_fast_path(void) {
+    if (nlukit_kernel_level() == 2 && has_vnni()) return 1;
+    return runs_level1_blocks() || has_sdot();
+}
+
 int nlukit_int8_unsigned_activations(int weight_limit) {
     if (nlukit_kernel_level() == 2 && has_vnni()) return 1;
     if (runs_avx_vnni_block()) return 1;  // vpdpbusd sums in int32: exact for either limit

@@ -50,6 +50,11 @@ void nlukit_int8_softmax_rows(float *scores, long rows, long length, const float
 /// pair sums stay exact for unsigned activations only with 7-bit weights), else 127.
 int nlukit_int8_weight_limit(void);
 
+/// 1 when the current CPU level has an INT8 block faster than its F32 GEMM: AVX-512 VNNI, AVX-VNNI,
+/// AVX2 (vpmaddubsw), or arm64's dot product (SDOT); 0 where only the plain loops run (the x86-64
+/// baseline, arm64 cores without SDOT), which are several times slower than the F32 GEMM.
+int nlukit_int8_has_fast_path(void);
+
 /// 1 when the INT8 GEMM at the current CPU level wants its activations stored unsigned
 /// (q + 128: AVX-512 VNNI's and AVX-VNNI's u8 × s8 products, and AVX2 with weights packed at
 /// limit 63), else 0 (signed q).

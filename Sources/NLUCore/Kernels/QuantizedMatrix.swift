@@ -64,6 +64,12 @@ public final class QuantizedMatrix: @unchecked Sendable {
     /// product (AVX2 without AVX-VNNI; AVX-512 without either VNNI), else 127.
     public static var preferredWeightLimit: Int { Int(nlukit_int8_weight_limit()) }
 
+    /// Whether the current CPU level has an INT8 block faster than its F32 GEMM (AVX-512 VNNI,
+    /// AVX-VNNI, AVX2, or arm64's dot product). Without one (the x86-64 baseline, arm64 cores
+    /// without SDOT such as the Cortex-A72) the INT8 products run as plain loops, several times slower
+    /// than F32: ``Precision/int8`` then only saves memory.
+    public static var hasFastPath: Bool { nlukit_int8_has_fast_path() != 0 }
+
     deinit {
         packed.deallocate()
         scales.deallocate()
