@@ -10,7 +10,7 @@
 #elif defined(__aarch64__)
 #define NLU_ROWS 2  // NEON remainder rows (the 4-row NEON block is below): 16 accumulators + B's row in 8
 #else
-#define NLU_ROWS 1  // x86-64 baseline: the remainder path only (the SSE2 block is below)
+#define NLU_ROWS 1  // x86-64 baseline: not used (the SSE2 block below takes every row)
 #endif
 
 #include "activation_functions.h"
@@ -112,8 +112,9 @@ NLU_TARGET static inline void NLU_NAME(block_rest)(const float *a0, long lda, in
 // form. So the rows of A are first written out broadcast, four copies of each value, for a group of
 // NLU_SSE2_ROWS rows × NLU_SSE2_K_BLOCK values of K (32 KB, on the stack), then every panel of the
 // range reads them with plain aligned loads: 9 loads, 8 multiplies and 8 adds per K step. The
-// expansion is paid once per group and K block and shared by all the panels (one C harness, one
-// Zen 4 core: 40 -> 44-47 GFLOP/s, 94-100 % of the probe's peak; docs/benchmarks.md). K blocks of
+// expansion is paid once per group and K block and shared by all the panels of the call (a C harness
+// over these sources, one Zen 4 core: 40 -> 41-46 GFLOP/s, 85 -> 88-97 % of the probe's peak;
+// docs/benchmarks.md). K blocks of
 // 128 keep the panel's block (16 KB) in L1 for the group's rows; earlier blocks leave partial sums
 // in c, the last one adds bias and activation, as at the AVX2 level.
 enum { NLU_SSE2_ROWS = 16, NLU_SSE2_K_BLOCK = 128 };
@@ -129,16 +130,16 @@ NLU_TARGET static void NLU_NAME(sse2_rows)(const float *a, long lda, long m, lon
             const int last = k1 == k, add = k0 > 0 || accumulate;
             for (long r = 0; r < rows; r++) {
                 const float *source = a + (row0 + r) * lda;
-                float *copies = broadcast + r * NLU_SSE2_K_BLOCK * 4 - k0 * 4;
-                long kk = k0;
-                for (; kk + 4 <= k1; kk += 4) {  // one load, four shuffles: half the time of a broadcast each
-                    const __m128 four = _mm_loadu_ps(source + kk);
+                float *copies = broadcast + r * NLU_SSE2_K_BLOCK * 4;
+                long kk = 0;
+                for (; k0 + kk + 4 <= k1; kk += 4) {  // four values: one load, four shuffles
+                    const __m128 four = _mm_loadu_ps(source + k0 + kk);
                     _mm_store_ps(copies + 4 * kk, _mm_shuffle_ps(four, four, 0x00));
                     _mm_store_ps(copies + 4 * kk + 4, _mm_shuffle_ps(four, four, 0x55));
                     _mm_store_ps(copies + 4 * kk + 8, _mm_shuffle_ps(four, four, 0xaa));
                     _mm_store_ps(copies + 4 * kk + 12, _mm_shuffle_ps(four, four, 0xff));
                 }
-                for (; kk < k1; kk++) _mm_store_ps(copies + 4 * kk, _mm_set1_ps(source[kk]));
+                for (; k0 + kk < k1; kk++) _mm_store_ps(copies + 4 * kk, _mm_set1_ps(source[k0 + kk]));
             }
             for (long p = first_panel; p < end_panel; p++) {
                 const float *panel = packed + p * k * NLUKIT_PANEL_WIDTH + k0 * NLUKIT_PANEL_WIDTH;
