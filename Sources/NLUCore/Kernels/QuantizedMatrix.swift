@@ -65,9 +65,9 @@ public final class QuantizedMatrix: @unchecked Sendable {
     public static var preferredWeightLimit: Int { Int(nlukit_int8_weight_limit()) }
 
     /// Whether the current CPU level has an INT8 block faster than its F32 GEMM (AVX-512 VNNI,
-    /// AVX-VNNI, AVX2, or arm64's dot product). Without one (the x86-64 baseline, arm64 cores
-    /// without SDOT such as the Cortex-A72) the INT8 products run as plain loops, several times slower
-    /// than F32: ``Precision/int8`` then only saves memory.
+    /// AVX-VNNI, AVX2, or arm64's dot product). Without one ``Precision/int8`` saves memory, not
+    /// time: x86-64's baseline (SSE2 `pmaddwd`) runs INT8 at about its F32 rate, arm64 cores without
+    /// SDOT (such as the Cortex-A72) run plain loops, slower than F32.
     public static var hasFastPath: Bool { nlukit_int8_has_fast_path() != 0 }
 
     deinit {

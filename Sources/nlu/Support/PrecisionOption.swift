@@ -11,12 +11,12 @@ struct PrecisionOption: ParsableArguments {
         """, valueName: "f32|int8"))
     var precision: Precision = .f32
 
-    /// INT8 on a CPU level without a fast INT8 block is slower than F32: said once, on stderr, so that
-    /// nobody picks it for speed there unknowingly.
+    /// INT8 on a CPU level without an int8 dot product is no faster than F32: said once, on stderr, so
+    /// that nobody picks it for speed there unknowingly.
     func validate() throws {
         if precision == .int8, !QuantizedMatrix.hasFastPath {
-            Console.log("note: --precision int8 on this CPU level (\(CPULevel.current.name)) runs plain INT8 loops, several times "
-                        + "slower than f32 (no AVX2, VNNI or arm64 dot product): it saves memory, not time")
+            Console.log("note: --precision int8 on this CPU level (\(CPULevel.current.name)) has no int8 dot product "
+                        + "(AVX2, VNNI or arm64 SDOT): it runs about as fast as f32 or slower, and saves memory, not time")
         }
     }
 }

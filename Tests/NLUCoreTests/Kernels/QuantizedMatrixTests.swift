@@ -118,8 +118,8 @@ import Testing
         }
     }
 
-    /// Which levels have an INT8 block faster than F32: on x86-64 every level but the baseline (whose plain
-    /// loops ran at 0.27-0.29× the F32 GEMM in `nlu-bench kernels`).
+    /// Which levels have an INT8 block faster than F32: on x86-64 every level but the baseline (whose SSE2
+    /// block runs at about the F32 GEMM's rate).
     @Test func fastINT8PathExistsAboveTheX86Baseline() {
         #if arch(x86_64)
         for level in CPULevel.runnable {
