@@ -93,6 +93,41 @@ NLU_TARGET static void NLU_NAME(int8_row_sums)(const int8_t *a, int unsigned_act
 }
 #endif
 
+#if NLU_LEVEL == 0 && defined(__aarch64__)
+// arm64 cores without the dot product (Cortex-A53/A55 without it, A57, A72: a Raspberry Pi 4): vmull_s8
+// multiplies 8 byte pairs into int16 (at most 127 · 127, exact) and vpadalq_s16 adds adjacent int16 pairs
+// into int32 accumulators, so a K group of 4 columns (16 bytes) against the row's 4 bytes (repeated 4 times)
+// gives two int32 partial sums per column, added at the end. Two rows × half a panel: 16 accumulators,
+// the half panel's group in 4 registers, 2 broadcasts. Signed activations and 8-bit weights. Checked under
+// qemu-aarch64 without the extension (scripts/test-arm64-kernels.sh, exact sums); speed unmeasured here.
+NLU_TARGET static void NLU_NAME(int8_neon_rows)(const int8_t *a, long lda, int rows, long groups, const int8_t *panel,
+                                                int32_t *out) {
+    const int8_t *a1 = rows == 2 ? a + lda : a;
+    for (int h = 0; h < 2; h++) {
+        int32x4_t acc0[8], acc1[8];
+        for (int v = 0; v < 8; v++) { acc0[v] = vdupq_n_s32(0); acc1[v] = vdupq_n_s32(0); }
+        for (long g = 0; g < groups; g++) {
+            const int8_t *b = panel + g * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP + 16 * NLUKIT_INT8_K_GROUP * h;
+            int32_t four0, four1;
+            memcpy(&four0, a + g * NLUKIT_INT8_K_GROUP, 4);
+            memcpy(&four1, a1 + g * NLUKIT_INT8_K_GROUP, 4);
+            const int8x16_t x0 = vreinterpretq_s8_s32(vdupq_n_s32(four0)), x1 = vreinterpretq_s8_s32(vdupq_n_s32(four1));
+            for (int q = 0; q < 4; q++) {  // 16 bytes: 4 columns' groups
+                const int8x16_t w = vld1q_s8(b + 16 * q);
+                acc0[2 * q] = vpadalq_s16(acc0[2 * q], vmull_s8(vget_low_s8(w), vget_low_s8(x0)));
+                acc0[2 * q + 1] = vpadalq_s16(acc0[2 * q + 1], vmull_high_s8(w, x0));
+                acc1[2 * q] = vpadalq_s16(acc1[2 * q], vmull_s8(vget_low_s8(w), vget_low_s8(x1)));
+                acc1[2 * q + 1] = vpadalq_s16(acc1[2 * q + 1], vmull_high_s8(w, x1));
+            }
+        }
+        for (int q = 0; q < 4; q++) {  // pairwise: columns 4q .. 4q + 3 of the half panel
+            vst1q_s32(out + 16 * h + 4 * q, vpaddq_s32(acc0[2 * q], acc0[2 * q + 1]));
+            if (rows == 2) vst1q_s32(out + NLUKIT_PANEL_WIDTH + 16 * h + 4 * q, vpaddq_s32(acc1[2 * q], acc1[2 * q + 1]));
+        }
+    }
+}
+#endif
+
 #if NLU_LEVEL == 0 && defined(__x86_64__)
 // x86-64's baseline (SSE2) has no byte multiply, but pmaddwd multiplies int16 pairs and adds each pair
 // into int32: a K group of a column (4 bytes) sign-extended to int16 meets the row's 4 activations
@@ -363,6 +398,15 @@ static void NLU_NAME(int8_gemm)(const int8_t *a, long lda, const float *a_scales
             }
             for (; row < m; row++) {
                 NLU_NAME(int8_sdot_block)(a + row * lda, lda, 1, groups, panel, block);
+                NLU_STORE_ROWS(1)
+            }
+        } else if (!unsigned_activations) {  // what this level quantizes to; unsigned ones take the plain loops
+            for (; row + 2 <= m; row += 2) {
+                NLU_NAME(int8_neon_rows)(a + row * lda, lda, 2, groups, panel, block);
+                NLU_STORE_ROWS(2)
+            }
+            for (; row < m; row++) {
+                NLU_NAME(int8_neon_rows)(a + row * lda, lda, 1, groups, panel, block);
                 NLU_STORE_ROWS(1)
             }
         }

@@ -52,7 +52,8 @@ int nlukit_int8_weight_limit(void);
 
 /// 1 when the current CPU level has an INT8 block faster than its F32 GEMM: AVX-512 VNNI, AVX-VNNI,
 /// AVX2 (vpmaddubsw), or arm64's dot product (SDOT); 0 elsewhere: x86-64's baseline (its SSE2 pmaddwd
-/// block runs at about the level's F32 rate) and arm64 cores without SDOT (plain loops, slower).
+/// block runs at about the level's F32 rate) and arm64 cores without SDOT (a NEON widening block,
+/// speed unmeasured).
 int nlukit_int8_has_fast_path(void);
 
 /// 1 when the INT8 GEMM at the current CPU level wants its activations stored unsigned

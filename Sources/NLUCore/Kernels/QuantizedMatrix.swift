@@ -66,8 +66,8 @@ public final class QuantizedMatrix: @unchecked Sendable {
 
     /// Whether the current CPU level has an INT8 block faster than its F32 GEMM (AVX-512 VNNI,
     /// AVX-VNNI, AVX2, or arm64's dot product). Without one ``Precision/int8`` saves memory, not
-    /// time: x86-64's baseline (SSE2 `pmaddwd`) runs INT8 at about its F32 rate, arm64 cores without
-    /// SDOT (such as the Cortex-A72) run plain loops, slower than F32.
+    /// time: x86-64's baseline (SSE2 `pmaddwd`) runs INT8 at about its F32 rate, and arm64 cores
+    /// without SDOT (such as the Cortex-A72) have no faster instruction for it either (`vmull_s8`).
     public static var hasFastPath: Bool { nlukit_int8_has_fast_path() != 0 }
 
     deinit {
