@@ -391,23 +391,16 @@ static void NLU_NAME(int8_gemm)(const int8_t *a, long lda, const float *a_scales
         }
 #else
 #if defined(__aarch64__)
-        if (dot_product) {
-            for (; row + 2 <= m; row += 2) {
-                NLU_NAME(int8_sdot_block)(a + row * lda, lda, 2, groups, panel, block);
-                NLU_STORE_ROWS(2)
-            }
-            for (; row < m; row++) {
-                NLU_NAME(int8_sdot_block)(a + row * lda, lda, 1, groups, panel, block);
-                NLU_STORE_ROWS(1)
-            }
-        } else if (!unsigned_activations) {  // what this level quantizes to; unsigned ones take the plain loops
-            for (; row + 2 <= m; row += 2) {
-                NLU_NAME(int8_neon_rows)(a + row * lda, lda, 2, groups, panel, block);
-                NLU_STORE_ROWS(2)
-            }
-            for (; row < m; row++) {
-                NLU_NAME(int8_neon_rows)(a + row * lda, lda, 1, groups, panel, block);
-                NLU_STORE_ROWS(1)
+        // SDOT where the core has it, else the widening NEON block, for the signed activations this level
+        // quantizes to; unsigned ones take the plain loops.
+        if (dot_product || !unsigned_activations) {
+            void (*const rows_block)(const int8_t *, long, int, long, const int8_t *, int32_t *) =
+                dot_product ? NLU_NAME(int8_sdot_block) : NLU_NAME(int8_neon_rows);
+            while (row < m) {
+                const int rows = m - row >= 2 ? 2 : 1;
+                rows_block(a + row * lda, lda, rows, groups, panel, block);
+                NLU_STORE_ROWS(rows)
+                row += rows;
             }
         }
 #endif
