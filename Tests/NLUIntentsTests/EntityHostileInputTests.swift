@@ -168,7 +168,16 @@ import NLUText
         let benignJSON = String(decoding: try JSONEncoder().encode(benign), as: UTF8.self)
         #expect(!benignJSON.contains("warnings"))
 
-        let crafted = classifier.predict("call code " + String(repeating: "a", count: 40) + "!")
+        // The tagger's regex features reuse the extractor's search (same patterns): one time budget, not two.
+        let runaway = "call code " + String(repeating: "a", count: 40) + "!"
+        let tagger = try #require(classifier.entityExtractor?.tagger)
+        let matcher = try RegexEntityMatcher(dataset.entities)
+        #expect(try #require(tagger.features.patterns).hasSamePatterns(as: matcher))
+        let oneSearch = secondsTaken { _ = matcher.matches(in: runaway, tokens: WordTokenizer().tokens(in: runaway)) }
+        var predicted: IntentPrediction?
+        let prediction = secondsTaken { predicted = classifier.predict(runaway) }
+        #expect(prediction < 1.5 * oneSearch, "one search \(oneSearch) s, the prediction \(prediction) s")
+        let crafted = try #require(predicted)
         #expect(crafted.warnings.count == 1, "\(crafted.warnings)")
         let warning = crafted.warnings.first ?? ""
         #expect(warning.contains("entity 'code'") && warning.contains("pattern '(a+)+$'")
@@ -176,6 +185,23 @@ import NLUText
         #expect(!crafted.entities.contains { $0.extractor == .regex })
         let craftedJSON = String(decoding: try JSONEncoder().encode(crafted), as: UTF8.self)
         #expect(craftedJSON.contains("\"warnings\""))
+    }
+
+    /// The tagger given the extractor's regex matches tags exactly as when it searches the text itself.
+    @Test func sharedRegexMatchesTagAsTheTaggersOwnSearch() throws {
+        let dataset = IntentDataset(intents: [
+            Intent(name: "ship", utterances: [Utterance("ship to 75001 now", entities: [EntityAnnotation(start: 8, end: 13, entity: "zip")]),
+                                              Utterance("send it to 10115", entities: [EntityAnnotation(start: 11, end: 16, entity: "zip")]),
+                                              Utterance("deliver to 94103 please", entities: [EntityAnnotation(start: 11, end: 16, entity: "zip")])]),
+            Intent(name: "stop", utterances: ["stop it", "halt", "cancel the order"]),
+        ], entities: [EntityDefinition(name: "zip", values: [EntityValue("zip", patterns: ["\\b\\d{5}\\b"])])])
+        let tagger = try #require(try SlotTagger.train(on: dataset))
+        let matcher = try RegexEntityMatcher(dataset.entities)
+        for text in ["ship to 75001", "send 10115 and 94103 today", "no code here", "12345"] {
+            var timeouts: [RegexEntityMatcher.Timeout] = []
+            let matches = matcher.matches(in: text, tokens: WordTokenizer().tokens(in: text), timeouts: &timeouts)
+            #expect(tagger.entities(in: text, patternTimeouts: &timeouts, regexMatches: matches) == tagger.entities(in: text), "\(text)")
+        }
     }
 
     /// Every pair of tags has a CRF weight: annotations naming 20,000 entities made 40,001 tags, 1.6·10⁹

@@ -59,7 +59,12 @@ public struct EntityExtractor: Sendable {
             var seen = Set(patternTimeouts)
             patternTimeouts += timeouts.filter { seen.insert($0).inserted }
         }
-        for entity in tagger?.entities(in: text, patternTimeouts: &timeouts) ?? [] {
+        // The regexes search the text once: the tagger's features reuse the extractor's matches when the
+        // patterns are the same (a runaway pattern then costs one time budget, not two).
+        let tokens = WordTokenizer().tokens(in: text)
+        let regexMatches = patterns.matches(in: text, tokens: tokens, timeouts: &timeouts)
+        let shared = tagger?.features.patterns.map { patterns.hasSamePatterns(as: $0) } ?? false
+        for entity in tagger?.entities(in: text, patternTimeouts: &timeouts, regexMatches: shared ? regexMatches : nil) ?? [] {
             guard let value = dictionaries.resolve(entity: entity.entity, text: entity.text) else { continue }
             var resolved = entity
             resolved.value = value
@@ -70,7 +75,6 @@ public struct EntityExtractor: Sendable {
             }
             kept.append(resolved)
         }
-        let tokens = WordTokenizer().tokens(in: text)
         let tokenOffsets = text.scalarOffsets(of: tokens.map(\.range))
         func candidate(_ entity: String, _ span: Range<Int>, value: String?, _ extractor: ExtractedEntity.Extractor) -> ExtractedEntity {
             let range = tokens[span.lowerBound].range.lowerBound..<tokens[span.upperBound - 1].range.upperBound
@@ -83,7 +87,7 @@ public struct EntityExtractor: Sendable {
         func byLength(_ a: ExtractedEntity, _ b: ExtractedEntity) -> Bool {
             a.end - a.start != b.end - b.start ? a.end - a.start > b.end - b.start : a.start < b.start
         }
-        let regex = patterns.matches(in: text, tokens: tokens, timeouts: &timeouts).map { candidate($0.entity, $0.tokens, value: nil, .regex) }.sorted(by: byLength)
+        let regex = regexMatches.map { candidate($0.entity, $0.tokens, value: nil, .regex) }.sorted(by: byLength)
         let normalized = tokens.map { Gazetteer.normalize($0.text) }
         // Phrase lists (LUIS `@ phraselist`, CLU/Dialogflow feature lists) are features of the tagger, not entities.
         let dictionary = dictionaries.gazetteer.matches(normalized).filter { !featureOnly.contains($0.entity) }

@@ -53,6 +53,14 @@ public struct RegexEntityMatcher: @unchecked Sendable {
     /// Whether there is no pattern.
     public var isEmpty: Bool { patterns.isEmpty }
 
+    /// Whether `other` holds the same patterns for the same entities in the same order, so that its
+    /// matches on a text are this matcher's (the tagger's regex features and the extractor's regex
+    /// entities then search each text once).
+    public func hasSamePatterns(as other: RegexEntityMatcher) -> Bool {
+        patterns.count == other.patterns.count
+            && zip(patterns, other.patterns).allSatisfy { $0.entity == $1.entity && $0.regex.pattern == $1.regex.pattern }
+    }
+
     /// The entity names that have patterns.
     public var entities: Set<String> { Set(patterns.map(\.entity)) }
 

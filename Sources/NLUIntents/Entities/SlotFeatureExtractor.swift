@@ -53,8 +53,10 @@ public struct SlotFeatureExtractor: Sendable {
         return attributes(tokens, in: text, patternTimeouts: &timeouts)
     }
 
-    /// ``attributes(_:in:)``, appending to `patternTimeouts` the regex patterns that ran out of time on `text`.
-    func attributes(_ tokens: [WordTokenizer.Token], in text: String, patternTimeouts: inout [RegexEntityMatcher.Timeout]) -> [[String]] {
+    /// ``attributes(_:in:)``, appending to `patternTimeouts` the regex patterns that ran out of time on `text`;
+    /// `regexMatches`, when given, are ``patterns``' matches on `text` already found (not searched again).
+    func attributes(_ tokens: [WordTokenizer.Token], in text: String, patternTimeouts: inout [RegexEntityMatcher.Timeout],
+                    regexMatches: [RegexEntityMatcher.Match]? = nil) -> [[String]] {
         let count = tokens.count
         // Stream-safe: the attributes are hashed, and Swift hashes a run of marks in time quadratic in its length.
         let words = tokens.map { StreamSafeText.string(of: $0.text.lowercased()) }
@@ -68,7 +70,7 @@ public struct SlotFeatureExtractor: Sendable {
         }
         var regex = [[String]](repeating: [], count: count)
         if let patterns {
-            for match in patterns.matches(in: text, tokens: tokens, timeouts: &patternTimeouts) {
+            for match in regexMatches ?? patterns.matches(in: text, tokens: tokens, timeouts: &patternTimeouts) {
                 for i in match.tokens where !regex[i].contains("re:\(match.entity)") { regex[i].append("re:\(match.entity)") }
             }
         }

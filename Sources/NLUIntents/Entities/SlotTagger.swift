@@ -203,9 +203,9 @@ public struct SlotTagger: Sendable {
 
     /// The attributes of `tokens` of `text` at prediction: the features, plus the word clusters;
     /// appends to `patternTimeouts` the regex features that ran out of time on `text`.
-    func attributes(_ tokens: [WordTokenizer.Token], in text: String,
-                    patternTimeouts: inout [RegexEntityMatcher.Timeout]) -> [[String]] {
-        var result = features.attributes(tokens, in: text, patternTimeouts: &patternTimeouts)
+    func attributes(_ tokens: [WordTokenizer.Token], in text: String, patternTimeouts: inout [RegexEntityMatcher.Timeout],
+                    regexMatches: [RegexEntityMatcher.Match]? = nil) -> [[String]] {
+        var result = features.attributes(tokens, in: text, patternTimeouts: &patternTimeouts, regexMatches: regexMatches)
         if let wordVectors, let vectors = Self.wordVectors(of: [(text, tokens)], featurizer: wordVectors.featurizer).first {
             for (t, extra) in wordVectors.clusters.attributes(vectors).enumerated() where t < result.count { result[t] += extra }
         }
@@ -221,9 +221,16 @@ public struct SlotTagger: Sendable {
     /// ``entities(in:)``, appending to `patternTimeouts` the regex features that ran out of time on
     /// `text` (the tagger then saw no match of theirs).
     public func entities(in text: String, patternTimeouts: inout [RegexEntityMatcher.Timeout]) -> [ExtractedEntity] {
+        entities(in: text, patternTimeouts: &patternTimeouts, regexMatches: nil)
+    }
+
+    /// ``entities(in:patternTimeouts:)`` with the regex features' matches on `text` already found
+    /// (``EntityExtractor``'s own search, when its patterns are the tagger's), or nil to search.
+    func entities(in text: String, patternTimeouts: inout [RegexEntityMatcher.Timeout],
+                  regexMatches: [RegexEntityMatcher.Match]?) -> [ExtractedEntity] {
         let tokens = WordTokenizer().tokens(in: text)
         guard !tokens.isEmpty else { return [] }
-        let sequence = crf.attributeIDs(attributes(tokens, in: text, patternTimeouts: &patternTimeouts))
+        let sequence = crf.attributeIDs(attributes(tokens, in: text, patternTimeouts: &patternTimeouts, regexMatches: regexMatches))
         let path = crf.viterbi(sequence).labels
         let tags = path.map { crf.labels[$0] }
         let lattice = crf.lattice(sequence)
