@@ -168,7 +168,8 @@ import NLUText
         let benignJSON = String(decoding: try JSONEncoder().encode(benign), as: UTF8.self)
         #expect(!benignJSON.contains("warnings"))
 
-        // The tagger's regex features reuse the extractor's search (same patterns): one time budget, not two.
+        // The tagger's regex features reuse the extractor's search (same patterns): one time budget, not two
+        // (searching twice takes 2× one search; the bound leaves room for a loaded machine).
         let runaway = "call code " + String(repeating: "a", count: 40) + "!"
         let tagger = try #require(classifier.entityExtractor?.tagger)
         let matcher = try RegexEntityMatcher(dataset.entities)
@@ -176,7 +177,7 @@ import NLUText
         let oneSearch = secondsTaken { _ = matcher.matches(in: runaway, tokens: WordTokenizer().tokens(in: runaway)) }
         var predicted: IntentPrediction?
         let prediction = secondsTaken { predicted = classifier.predict(runaway) }
-        #expect(prediction < 1.5 * oneSearch, "one search \(oneSearch) s, the prediction \(prediction) s")
+        #expect(prediction < 1.7 * oneSearch, "one search \(oneSearch) s, the prediction \(prediction) s")
         let crafted = try #require(predicted)
         #expect(crafted.warnings.count == 1, "\(crafted.warnings)")
         let warning = crafted.warnings.first ?? ""
