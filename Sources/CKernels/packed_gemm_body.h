@@ -10,7 +10,7 @@
 #elif defined(__aarch64__)
 #define NLU_ROWS 2  // NEON remainder rows (the 4-row NEON block is below): 16 accumulators + B's row in 8
 #else
-#define NLU_ROWS 1  // x86-64 baseline: not used (the SSE2 block below takes every row)
+#define NLU_ROWS 1  // other architectures' baseline (x86-64's has the SSE2 block below)
 #endif
 
 #include "activation_functions.h"
@@ -114,9 +114,8 @@ NLU_TARGET static inline void NLU_NAME(block_rest)(const float *a0, long lda, in
 // range reads them with plain aligned loads: 9 loads, 8 multiplies and 8 adds per K step. The
 // expansion is paid once per group and K block and shared by all the panels of the call (a C harness
 // over these sources, one Zen 4 core: 40 -> 41-46 GFLOP/s, 85 -> 88-97 % of the probe's peak;
-// docs/benchmarks.md). K blocks of
-// 128 keep the panel's block (16 KB) in L1 for the group's rows; earlier blocks leave partial sums
-// in c, the last one adds bias and activation, as at the AVX2 level.
+// docs/benchmarks.md). K blocks of 128 keep the panel's block (16 KB) in L1 for the group's rows;
+// earlier blocks leave partial sums in c, the last one adds bias and activation, as at the AVX2 level.
 enum { NLU_SSE2_ROWS = 16, NLU_SSE2_K_BLOCK = 128 };
 
 NLU_TARGET static void NLU_NAME(sse2_rows)(const float *a, long lda, long m, long k, const float *packed, long n,
@@ -228,8 +227,7 @@ NLU_TARGET static void NLU_NAME(packed_gemm)(const float *a, long lda, long m, l
                                              const float *bias, int activation) {
 #ifdef NLU_SSE2_BLOCK
     NLU_NAME(sse2_rows)(a, lda, m, k, packed, n, first_panel, end_panel, c, ldc, accumulate, bias, activation);
-    return;
-#endif
+#else
 #define store_row NLU_NAME(store_row)
     for (long p = first_panel; p < end_panel; p++) {
         const float *panel = packed + p * k * NLUKIT_PANEL_WIDTH;
@@ -283,6 +281,7 @@ NLU_TARGET static void NLU_NAME(packed_gemm)(const float *a, long lda, long m, l
         for (; row < m; row++) NLU_BLOCK(1)
     }
 #undef store_row
+#endif
 }
 #undef NLU_BLOCK
 #undef NLU_ROWS

@@ -26,15 +26,20 @@ public struct EntityExtractor: Sendable {
     let featureOnly: Set<String>
     /// The built-in entities the definitions ask for.
     public let builtins: BuiltinEntityMatcher
+    /// Whether the tagger's regex features are ``patterns`` (as a trained model's are): their matches
+    /// on a text are then searched once, for both.
+    let taggerSharesPatterns: Bool
 
     /// Makes an extractor. - Throws: ``EntityTaggerError/invalidPattern(entity:pattern:reason:)``.
     public init(tagger: SlotTagger?, definitions: [EntityDefinition]) throws {
         self.tagger = tagger
         self.definitions = definitions
         dictionaries = EntityDictionaries(definitions)
-        patterns = try RegexEntityMatcher(definitions)
+        let patterns = try RegexEntityMatcher(definitions)
+        self.patterns = patterns
         featureOnly = Set(definitions.filter(\.featureOnly).map(\.name))
         builtins = BuiltinEntityMatcher(definitions)
+        taggerSharesPatterns = tagger?.features.patterns.map { patterns.hasSamePatterns(as: $0) } ?? false
     }
 
     /// Whether no extractor can find anything.
@@ -63,8 +68,7 @@ public struct EntityExtractor: Sendable {
         // patterns are the same (a runaway pattern then costs one time budget, not two).
         let tokens = WordTokenizer().tokens(in: text)
         let regexMatches = patterns.matches(in: text, tokens: tokens, timeouts: &timeouts)
-        let shared = tagger?.features.patterns.map { patterns.hasSamePatterns(as: $0) } ?? false
-        for entity in tagger?.entities(in: text, patternTimeouts: &timeouts, regexMatches: shared ? regexMatches : nil) ?? [] {
+        for entity in tagger?.entities(in: text, patternTimeouts: &timeouts, regexMatches: taggerSharesPatterns ? regexMatches : nil) ?? [] {
             guard let value = dictionaries.resolve(entity: entity.entity, text: entity.text) else { continue }
             var resolved = entity
             resolved.value = value
