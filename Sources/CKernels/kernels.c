@@ -68,6 +68,10 @@ void nlukit_relu(const float *source, float *destination, long count) { NLU_DISP
 void nlukit_gelu(const float *source, float *destination, long count) { NLU_DISPATCH(gelu, source, destination, count) }
 void nlukit_gelu_tanh(const float *source, float *destination, long count) { NLU_DISPATCH(gelu_tanh, source, destination, count) }
 
+void nlukit_transpose(const float *a, long lda, long rows, long columns, float *t, long ldt, int accumulate) {
+    NLU_DISPATCH(transpose, a, lda, rows, columns, t, ldt, accumulate)
+}
+
 long nlukit_first_non_finite(const float *values, long count) {
     enum { BLOCK = 4096 };
     for (long start = 0; start < count; start += BLOCK) {

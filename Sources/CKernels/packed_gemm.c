@@ -21,24 +21,34 @@ long nlukit_packed_size(long k, long n) {
 }
 
 void nlukit_pack(const float *b, long ldb, int transposed, long k, long n, float *packed) {
+    if (!transposed) {
+        nlukit_pack_rows(b, ldb, k, 0, k, n, packed);
+        return;
+    }
     const long panels = (n + NLUKIT_PANEL_WIDTH - 1) / NLUKIT_PANEL_WIDTH;
     for (long p = 0; p < panels; p++) {
         float *panel = packed + p * k * NLUKIT_PANEL_WIDTH;
         const long column = p * NLUKIT_PANEL_WIDTH;
         const long width = n - column < NLUKIT_PANEL_WIDTH ? n - column : NLUKIT_PANEL_WIDTH;
-        if (transposed) {
-            // Column j of the panel is row (column + j) of b: read each row once, contiguously.
-            if (width < NLUKIT_PANEL_WIDTH) memset(panel, 0, sizeof(float) * k * NLUKIT_PANEL_WIDTH);
-            for (long j = 0; j < width; j++) {
-                const float *source = b + (column + j) * ldb;
-                for (long kk = 0; kk < k; kk++) panel[kk * NLUKIT_PANEL_WIDTH + j] = source[kk];
-            }
-        } else {
-            for (long kk = 0; kk < k; kk++) {
-                float *line = panel + kk * NLUKIT_PANEL_WIDTH;
-                memcpy(line, b + kk * ldb + column, sizeof(float) * width);
-                for (long j = width; j < NLUKIT_PANEL_WIDTH; j++) line[j] = 0;
-            }
+        // Column j of the panel is row (column + j) of b: read each row once, contiguously.
+        if (width < NLUKIT_PANEL_WIDTH) memset(panel, 0, sizeof(float) * k * NLUKIT_PANEL_WIDTH);
+        for (long j = 0; j < width; j++) {
+            const float *source = b + (column + j) * ldb;
+            for (long kk = 0; kk < k; kk++) panel[kk * NLUKIT_PANEL_WIDTH + j] = source[kk];
+        }
+    }
+}
+
+void nlukit_pack_rows(const float *b, long ldb, long k, long first_row, long rows, long n, float *packed) {
+    const long panels = (n + NLUKIT_PANEL_WIDTH - 1) / NLUKIT_PANEL_WIDTH;
+    for (long p = 0; p < panels; p++) {
+        float *panel = packed + p * k * NLUKIT_PANEL_WIDTH + first_row * NLUKIT_PANEL_WIDTH;
+        const long column = p * NLUKIT_PANEL_WIDTH;
+        const long width = n - column < NLUKIT_PANEL_WIDTH ? n - column : NLUKIT_PANEL_WIDTH;
+        for (long r = 0; r < rows; r++) {
+            float *line = panel + r * NLUKIT_PANEL_WIDTH;
+            memcpy(line, b + r * ldb + column, sizeof(float) * width);
+            for (long j = width; j < NLUKIT_PANEL_WIDTH; j++) line[j] = 0;
         }
     }
 }

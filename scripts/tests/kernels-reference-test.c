@@ -2,7 +2,7 @@
 // here, at every CPU level the machine runs: the packed GEMM (edge shapes, both packings,
 // accumulate, bias, every activation), the INT8 GEMM's exact integer sums (8-bit and 7-bit
 // weights), INT8 attention's column packing and quantized softmax, the element-wise functions and the row kernels (softmax with mask, log-softmax,
-// layer norm). Built and run by scripts/test-arm64-kernels.sh natively
+// layer norm), the transpose and the recurrent layers' gate-gradient gathering (both exact). Built and run by scripts/test-arm64-kernels.sh natively
 // and for aarch64 under qemu-aarch64, where the NEON block and the compiler's NEON code of the
 // vector-extension kernels are what runs. Tolerances are stated beside each check.
 #include "CKernels.h"
@@ -283,6 +283,56 @@ static void test_rows(int level) {
     }
 }
 
+// Transpose: exact, plain and accumulating, strided, every edge of the 8 × 8 blocks. Gate-gradient
+// gathering: step by step (last first) it packs exactly as nlukit_pack packs the whole matrix, and
+// its column and token sums equal the same float additions in the same order.
+static void test_transpose_and_gathering(int level) {
+    const long sizes[][2] = {{1, 1}, {8, 8}, {13, 29}, {40, 70}, {65, 33}};
+    for (size_t c = 0; c < sizeof sizes / sizeof *sizes; c++) {
+        const long rows = sizes[c][0], columns = sizes[c][1], lda = columns + 3, ldt = rows + 5;
+        float *a = malloc(sizeof(float) * rows * lda), *t = malloc(sizeof(float) * columns * ldt),
+              *start = malloc(sizeof(float) * columns * ldt);
+        for (long i = 0; i < rows * lda; i++) a[i] = uniform(-1, 1);
+        for (int accumulate = 0; accumulate <= 1; accumulate++) {
+            for (long i = 0; i < columns * ldt; i++) t[i] = start[i] = uniform(-1, 1);
+            nlukit_transpose(a, lda, rows, columns, t, ldt, accumulate);
+            long wrong = 0;
+            for (long j = 0; j < columns; j++)
+                for (long i = 0; i < ldt; i++) {
+                    const float expected = i >= rows ? start[j * ldt + i]
+                                         : accumulate ? start[j * ldt + i] + a[i * lda + j] : a[i * lda + j];
+                    wrong += memcmp(&expected, t + j * ldt + i, sizeof expected) != 0;
+                }
+            char what[96];
+            snprintf(what, sizeof what, "transpose %ld x %ld accumulate %d", rows, columns, accumulate);
+            check(wrong == 0, what, level, (double)wrong, 0);
+        }
+        free(a); free(t); free(start);
+    }
+    enum { STEPS = 4, BATCH = 3, WIDTH = 40, VOCABULARY = 5, ROWS = STEPS * BATCH };
+    static float g[ROWS * WIDTH], gathered[2 * ROWS * 32], whole[2 * ROWS * 32];
+    float sums[WIDTH] = {0}, token_sums[VOCABULARY * WIDTH] = {0}, expected_sums[WIDTH] = {0},
+          expected_tokens[VOCABULARY * WIDTH] = {0};
+    int32_t tokens[ROWS];
+    for (long i = 0; i < ROWS * WIDTH; i++) g[i] = uniform(-1, 1);
+    for (long r = 0; r < ROWS; r++) tokens[r] = (int32_t)(uniform(0, VOCABULARY - 0.01f));
+    memset(gathered, 0xFF, sizeof gathered);  // NaN: a float left unwritten fails the comparison
+    for (long step = STEPS - 1; step >= 0; step--) {
+        nlukit_gate_gradient_rows(g + step * BATCH * WIDTH, BATCH, WIDTH, gathered, ROWS, step * BATCH, sums,
+                                  tokens + step * BATCH, token_sums);
+        for (long r = step * BATCH; r < (step + 1) * BATCH; r++)
+            for (long j = 0; j < WIDTH; j++) {
+                expected_sums[j] += g[r * WIDTH + j];
+                expected_tokens[tokens[r] * WIDTH + j] += g[r * WIDTH + j];
+            }
+    }
+    nlukit_pack(g, WIDTH, 0, ROWS, WIDTH, whole);
+    check(nlukit_packed_size(ROWS, WIDTH) == 2 * ROWS * 32 && memcmp(gathered, whole, sizeof whole) == 0,
+          "gate_gradient_rows packing", level, 0, 0);
+    check(memcmp(sums, expected_sums, sizeof sums) == 0, "gate_gradient_rows column sums", level, 0, 0);
+    check(memcmp(token_sums, expected_tokens, sizeof token_sums) == 0, "gate_gradient_rows token sums", level, 0, 0);
+}
+
 int main(void) {
     const int best = nlukit_cpu_level();
     for (int level = 0; level <= best; level++) {
@@ -293,6 +343,7 @@ int main(void) {
         test_int8_attention(level);
         test_elementwise(level);
         test_rows(level);
+        test_transpose_and_gathering(level);
         printf("level %d (%s): %s\n", level, level == 2 ? "avx512" : level == 1 ? "avx2" : "portable",
                failed == before ? "all checks within tolerance" : "FAILURES");
     }

@@ -9,6 +9,7 @@
 #include "Int8GEMM.h"
 #include "LSTMCell.h"
 #include "GRUCell.h"
+#include "GateGradients.h"
 #include "ThreadPool.h"
 
 #ifdef __cplusplus
@@ -41,6 +42,10 @@ void nlukit_log_softmax_rows(const float *source, float *destination, long rows,
 /// Layer normalization of each row (biased variance).
 void nlukit_layer_norm_rows(const float *source, float *destination, long rows, long length,
                             const float *weight, const float *bias, float epsilon);
+
+/// t[j * ldt + i] = a[i * lda + j] for i < rows, j < columns, or += with `accumulate` non-zero;
+/// `t` must not overlap `a`.
+void nlukit_transpose(const float *a, long lda, long rows, long columns, float *t, long ldt, int accumulate);
 
 /// The instruction set the kernels run with: 2 = AVX-512, 1 = AVX2+FMA, 0 = portable (baseline).
 /// Decided on first use: the CPU's best level, or the one NLUKIT_CPU_LEVEL names

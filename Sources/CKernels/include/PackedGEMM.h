@@ -20,6 +20,11 @@ long nlukit_packed_size(long k, long n);
 /// zero-padded: B[kk, j] is b[kk * ldb + j], or b[j * ldb + kk] when `transposed` is non-zero.
 void nlukit_pack(const float *b, long ldb, int transposed, long k, long n, float *packed);
 
+/// Packs `rows` rows of B (`b[r * ldb + j]`, r < rows, j < n) as rows [first_row, first_row + rows)
+/// of a packed k × n matrix: one step's rows at a time, while they are still in cache (the gate
+/// gradients of a recurrent layer, packed step by step for its weight gradients).
+void nlukit_pack_rows(const float *b, long ldb, long k, long first_row, long rows, long n, float *packed);
+
 /// The activation the GEMM's epilogue applies; the same element functions as nlukit_gelu,
 /// nlukit_gelu_tanh and nlukit_relu.
 enum {

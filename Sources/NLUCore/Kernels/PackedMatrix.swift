@@ -43,8 +43,8 @@ public final class PackedMatrix: @unchecked Sendable {
     private let packed: UnsafeMutableRawPointer
     private let panelCount: Int
 
-    /// Storage for a k × n matrix, packed by the caller.
-    private init(inner: Int, width: Int) {
+    /// Storage for a k × n matrix, packed by the caller (through ``storage`` outside this file).
+    init(inner: Int, width: Int) {
         precondition(inner >= 0 && width >= 0, "PackedMatrix of \(inner) × \(width)")
         self.inner = inner
         self.width = width
@@ -91,6 +91,11 @@ public final class PackedMatrix: @unchecked Sendable {
 
     deinit { packed.deallocate() }
 
+    /// The packed floats, for kernels that fill a matrix made with ``init(inner:width:)`` (the
+    /// gate gradients of a recurrent layer, packed step by step by ``GateGradientPanels``); no product
+    /// may read it until it is filled.
+    var storage: UnsafeMutablePointer<Float> { packed.assumingMemoryBound(to: Float.self) }
+
     /// `output[i, j] = activation((accumulate ? output[i, j] : 0) + Σ x[i, kk]·B[kk, j] + bias[j])`
     /// for `m` rows: row i of `x` starts at `x + i·lda` (default k), row i of `output` at
     /// `output + i·ldc` (default n); `bias` has n floats or is nil. Large products are split
@@ -132,13 +137,14 @@ public final class PackedMatrix: @unchecked Sendable {
         return min(self.width, panels.lowerBound * width)..<min(self.width, panels.upperBound * width)
     }
 
-    /// The columns of the panels `panels` of the product `x·B`, on the calling thread: for callers
+    /// The columns of the panels `panels` of the product `x·B` (plus `bias`, n floats, when given),
+    /// on the calling thread: for callers
     /// that share one product's columns between concurrent tasks (``RecurrentPipeline``).
     func multiplySerial(_ x: UnsafePointer<Float>, rows m: Int, into output: UnsafeMutablePointer<Float>,
-                        accumulate: Bool, panels: Range<Int>) {
+                        accumulate: Bool, bias: UnsafePointer<Float>? = nil, panels: Range<Int>) {
         precondition(m >= 0 && panels.lowerBound >= 0 && panels.upperBound <= panelCount,
                      "PackedMatrix.multiplySerial: m \(m), panels \(panels) of \(panelCount)")
-        run(x, m: m, lda: inner, output: output, ldc: width, accumulate: accumulate, bias: nil, activation: .none,
+        run(x, m: m, lda: inner, output: output, ldc: width, accumulate: accumulate, bias: bias, activation: .none,
             panels: panels)
     }
 

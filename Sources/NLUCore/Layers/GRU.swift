@@ -64,6 +64,9 @@ public struct GRU: RecurrentNetwork {
         /// d(pre-activation gates) `[T, B, 3H]` on the input side and on the hidden side.
         let inputGates: UnsafeMutablePointer<Float>
         let hiddenGates: UnsafeMutablePointer<Float>
+        /// The two sides' gate gradients gathered for the parameter gradients.
+        let inputPanels: GateGradientPanels?
+        let hiddenPanels: GateGradientPanels?
 
         init(_ layer: RecurrentDriver.LayerForward, _ gradient: RecurrentDriver.LayerBackward) {
             guard let candidates = layer.candidates else { preconditionFailure("GRU needs a candidate buffer") }
@@ -74,6 +77,8 @@ public struct GRU: RecurrentNetwork {
             let count = max(1, layer.steps * layer.batch * 3 * layer.hiddenSize)
             inputGates = .allocate(capacity: count)
             hiddenGates = .allocate(capacity: count)
+            inputPanels = GateGradientPanels(layer, width: 3 * layer.hiddenSize, summingTokens: true)
+            hiddenPanels = GateGradientPanels(layer, width: 3 * layer.hiddenSize, summingTokens: false)
         }
 
         deinit {
@@ -89,6 +94,8 @@ public struct GRU: RecurrentNetwork {
                                      layer.hidden + step * stepSize, gradient.outputGradient + step * stepSize,
                                      gradient.hiddenGradient, inputGates + step * batch * width, dHiddenGates,
                                      batch, hiddenSize)
+            inputPanels?.gather(step: step, from: inputGates + step * batch * width)
+            hiddenPanels?.gather(step: step, from: dHiddenGates)
             // d(h_{t-1}) = dh ∘ z + d(hidden gates) · W_hh
             RecurrentMath.multiply(dHiddenGates, rows: batch, inner: width, weight: layer.hiddenWeight, transposed: false,
                                    columns: hiddenSize, into: gradient.hiddenGradient, beta: 1, packed: packed)

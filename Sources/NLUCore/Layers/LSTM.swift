@@ -61,6 +61,10 @@ public struct LSTM: RecurrentNetwork {
         let gateGradients: UnsafeMutablePointer<Float>
         var inputGates: UnsafeMutablePointer<Float> { gateGradients }
         var hiddenGates: UnsafeMutablePointer<Float> { gateGradients }
+        /// The gate gradients gathered for the parameter gradients (both sides share them).
+        let panels: GateGradientPanels?
+        var inputPanels: GateGradientPanels? { panels }
+        var hiddenPanels: GateGradientPanels? { panels }
 
         init(_ layer: RecurrentDriver.LayerForward, _ gradient: RecurrentDriver.LayerBackward) {
             guard let cells = layer.cells, let cellGradient = gradient.cellGradient else {
@@ -72,6 +76,7 @@ public struct LSTM: RecurrentNetwork {
             self.cellGradient = cellGradient
             packed = layer.packedHiddenWeight(gateWidth: 4 * layer.hiddenSize, forward: false)
             gateGradients = .allocate(capacity: max(1, layer.steps * layer.batch * 4 * layer.hiddenSize))
+            panels = GateGradientPanels(layer, width: 4 * layer.hiddenSize, summingTokens: true)
         }
 
         deinit { gateGradients.deallocate() }
@@ -84,6 +89,7 @@ public struct LSTM: RecurrentNetwork {
             // d(gates) and d(c_{t-1}) in one vectorized pass (reads d(h_t) before the product below replaces it).
             nlukit_lstm_cell_backward(gates, previousCells, previousCells + stepSize, gradient.outputGradient + step * stepSize,
                                       gradient.hiddenGradient, cellGradient, dGates, batch, hiddenSize)
+            panels?.gather(step: step, from: dGates)
             // d(h_{t-1}) = d(gates) · W_hh
             RecurrentMath.multiply(dGates, rows: batch, inner: width, weight: layer.hiddenWeight, transposed: false,
                                    columns: hiddenSize, into: gradient.hiddenGradient, beta: 0, packed: packed)

@@ -16,6 +16,10 @@ protocol RecurrentBackwardSteps: AnyObject {
     /// side (the same buffer for an LSTM, whose two sides share their gates).
     var inputGates: UnsafeMutablePointer<Float> { get }
     var hiddenGates: UnsafeMutablePointer<Float> { get }
+    /// The same gradients gathered step by step for the parameter gradients, or nil (the same
+    /// instance for an LSTM's two sides).
+    var inputPanels: GateGradientPanels? { get }
+    var hiddenPanels: GateGradientPanels? { get }
     func run(step: Int)
 }
 
@@ -30,7 +34,8 @@ extension RecurrentBackwardSteps {
     /// caller already wrote it step by step.
     func finish(writingInputGradient: Bool) {
         layer.accumulateParameterGradients(gradient, gateWidth: gateCount * layer.hiddenSize, inputGates: inputGates,
-                                           hiddenGates: hiddenGates, writingInputGradient: writingInputGradient)
+                                           hiddenGates: hiddenGates, inputPanels: inputPanels, hiddenPanels: hiddenPanels,
+                                           writingInputGradient: writingInputGradient)
     }
 }
 
