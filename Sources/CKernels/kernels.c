@@ -72,6 +72,21 @@ void nlukit_transpose(const float *a, long lda, long rows, long columns, float *
     NLU_DISPATCH(transpose, a, lda, rows, columns, t, ldt, accumulate)
 }
 
+void nlukit_adam_step(float *parameters, const float *gradients, float *first, float *second, long count,
+                      float beta1, float beta2, float step_size, float correction2, float epsilon, float l2, float shrink) {
+    NLU_DISPATCH(adam_step, parameters, gradients, first, second, count, beta1, beta2, step_size, correction2, epsilon, l2, shrink)
+}
+
+double nlukit_sum_of_squares(const float *values, long count) {
+    switch (nlukit_kernel_level()) {
+#ifdef NLU_MULTI_LEVEL
+    case 2: return nlu_avx512_sum_of_squares(values, count);
+    case 1: return nlu_avx2_sum_of_squares(values, count);
+#endif
+    default: return nlu_baseline_sum_of_squares(values, count);
+    }
+}
+
 long nlukit_first_non_finite(const float *values, long count) {
     enum { BLOCK = 4096 };
     for (long start = 0; start < count; start += BLOCK) {

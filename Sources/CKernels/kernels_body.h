@@ -102,3 +102,4 @@ NLU_TARGET static void NLU_NAME(layer_norm_rows)(const float *source, float *des
 }
 
 #include "transpose_body.h"
+#include "training_body.h"

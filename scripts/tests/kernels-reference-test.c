@@ -2,7 +2,8 @@
 // here, at every CPU level the machine runs: the packed GEMM (edge shapes, both packings,
 // accumulate, bias, every activation), the INT8 GEMM's exact integer sums (8-bit and 7-bit
 // weights), INT8 attention's column packing and quantized softmax, the element-wise functions and the row kernels (softmax with mask, log-softmax,
-// layer norm), the transpose and the recurrent layers' gate-gradient gathering (both exact). Built and run by scripts/test-arm64-kernels.sh natively
+// layer norm), the transpose and the recurrent layers' gate-gradient gathering (both exact), Adam's
+// step and the sum of squares of gradient clipping. Built and run by scripts/test-arm64-kernels.sh natively
 // and for aarch64 under qemu-aarch64, where the NEON block and the compiler's NEON code of the
 // vector-extension kernels are what runs. Tolerances are stated beside each check.
 #include "CKernels.h"
@@ -333,6 +334,38 @@ static void test_transpose_and_gathering(int level) {
     check(memcmp(token_sums, expected_tokens, sizeof token_sums) == 0, "gate_gradient_rows token sums", level, 0, 0);
 }
 
+// Adam: against the update in double, within the bound of its float roundings; the sum of squares against double (relative 1e-6).
+static void test_training(int level) {
+    enum { COUNT = 1000 };
+    static float p[COUNT], g[COUNT], m[COUNT], v[COUNT];
+    static double pd[COUNT], md[COUNT], vd[COUNT];
+    for (long i = 0; i < COUNT; i++) {
+        pd[i] = p[i] = uniform(-1, 1); g[i] = uniform(-1, 1);
+        md[i] = m[i] = uniform(-0.1f, 0.1f); vd[i] = v[i] = uniform(0, 0.01f);
+    }
+    const float beta1 = 0.9f, beta2 = 0.999f, step_size = 0.01f, correction2 = 0.3f, epsilon = 1e-8f, l2 = 0.01f, shrink = 0.99f;
+    nlukit_adam_step(p, g, m, v, COUNT - 3, beta1, beta2, step_size, correction2, epsilon, l2, shrink);  // 3 left untouched
+    double worst = 0;
+    long untouched = 0;
+    for (long i = 0; i < COUNT - 3; i++) {
+        const double gradient = g[i] + (double)l2 * pd[i];
+        md[i] = beta1 * md[i] + (1 - (double)beta1) * gradient;
+        vd[i] = beta2 * vd[i] + (1 - (double)beta2) * gradient * gradient;
+        const double step = step_size * md[i] / (sqrt(vd[i]) / correction2 + epsilon);
+        const double expected = pd[i] * shrink - step;
+        // Float roundings: p·shrink and the final difference (half an ulp of p each), the step's few
+        // operations (a few ulps of the step): the error as a multiple of that bound.
+        const double error = fabs(p[i] - expected) / (2.4e-7 * fabs(expected) + 2e-6 * fabs(step));
+        if (error > worst) worst = error;
+    }
+    for (long i = COUNT - 3; i < COUNT; i++) untouched += p[i] == (float)pd[i];
+    check(worst <= 1 && untouched == 3, "adam_step", level, worst, 1);
+    double expected = 0;
+    for (long i = 0; i < COUNT; i++) expected += (double)g[i] * g[i];
+    const double sum = nlukit_sum_of_squares(g, COUNT), error = fabs(sum - expected) / expected;
+    check(error <= 1e-6, "sum_of_squares", level, error, 1e-6);
+}
+
 int main(void) {
     const int best = nlukit_cpu_level();
     for (int level = 0; level <= best; level++) {
@@ -344,6 +377,7 @@ int main(void) {
         test_elementwise(level);
         test_rows(level);
         test_transpose_and_gathering(level);
+        test_training(level);
         printf("level %d (%s): %s\n", level, level == 2 ? "avx512" : level == 1 ? "avx2" : "portable",
                failed == before ? "all checks within tolerance" : "FAILURES");
     }

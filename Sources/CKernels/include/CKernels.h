@@ -47,6 +47,13 @@ void nlukit_layer_norm_rows(const float *source, float *destination, long rows, 
 /// `t` must not overlap `a`.
 void nlukit_transpose(const float *a, long lda, long rows, long columns, float *t, long ldt, int accumulate);
 
+/// One Adam (or AdamW) step over `count` parameters with PyTorch's update: g = gradient + l2·p,
+/// m = β1·m + (1-β1)·g, v = β2·v + (1-β2)·g², p = p·shrink - step_size·m / (√v / correction2 + ε).
+void nlukit_adam_step(float *parameters, const float *gradients, float *first, float *second, long count,
+                      float beta1, float beta2, float step_size, float correction2, float epsilon, float l2, float shrink);
+/// Σ values² over `count` floats (float blocks of 4,096 summed in double).
+double nlukit_sum_of_squares(const float *values, long count);
+
 /// The instruction set the kernels run with: 2 = AVX-512, 1 = AVX2+FMA, 0 = portable (baseline).
 /// Decided on first use: the CPU's best level, or the one NLUKIT_CPU_LEVEL names
 /// (avx512 | avx2 | portable) when the CPU can run it; any other value is ignored (see

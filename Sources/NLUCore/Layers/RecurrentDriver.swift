@@ -166,10 +166,13 @@ enum RecurrentDriver {
                 index += 2
             } else {
                 withExtendedLifetime((network.layers, lower, state, tokens)) {
-                    lower.buffers.projectInputs(gateWidth: cell.gateCount * hiddenSize,
-                                                addingHiddenBias: cell.inputProjectionAddsHiddenBias)
+                    let inputs = lower.buffers.projectInputs(gateWidth: cell.gateCount * hiddenSize,
+                                                             addingHiddenBias: cell.inputProjectionAddsHiddenBias)
                     let layerSteps = cell.forwardSteps(lower.buffers)
-                    for step in 0..<steps { layerSteps.run(step: step) }
+                    for step in 0..<steps {
+                        inputs.fill(step: step)
+                        layerSteps.run(step: step)
+                    }
                 }
                 finish(lower, index: index)
                 layerInput = lower.output
@@ -299,23 +302,47 @@ enum RecurrentDriver {
     }
 }
 
+extension RecurrentDriver {
+    /// A layer's input projection as its steps read it: already in the gates (a whole-sequence
+    /// GEMM), or a projected embedding table whose rows each step copies into its own gates.
+    ///
+    /// Copied one step at a time, the rows are still in cache when the step's recurrent product
+    /// adds into them; copied for all 3,200 tokens up front (13 MB), they were back in memory by then.
+    final class ProjectedInputs {
+        private let layer: LayerForward
+        private let width: Int
+        /// `[vocabulary, width]`, owned; nil when the gates hold the projection already.
+        private let table: UnsafeMutablePointer<Float>?
+
+        init(layer: LayerForward, width: Int, table: UnsafeMutablePointer<Float>?) {
+            (self.layer, self.width, self.table) = (layer, width, table)
+        }
+
+        deinit { table?.deallocate() }
+
+        /// Writes step `step`'s input projection into its gates, if they do not hold it yet.
+        func fill(step: Int) {
+            guard let table, let tokens = layer.tokens else { return }
+            for row in step * layer.batch..<(step + 1) * layer.batch {
+                (layer.gates + row * width).update(from: table + Int(tokens[row]) * width, count: width)
+            }
+        }
+    }
+}
+
 /// The steps that ``LSTM`` and ``GRU`` layers share around their cell kernels.
 extension RecurrentDriver.LayerForward {
     /// Fills `gates` (`[T, B, width]`) with the input projection of every step in one GEMM:
     /// `x W_ihᵀ + b_ih`, plus `b_hh` when `addingHiddenBias`.
-    /// With `tokens`, projects the table's `vocabulary` rows instead and copies each token's row.
-    func projectInputs(gateWidth width: Int, addingHiddenBias: Bool) {
+    /// With `tokens`, projects the table's `vocabulary` rows instead, and each step copies its tokens'
+    /// rows into its gates (``ProjectedInputs/fill(step:)``) right before its product.
+    func projectInputs(gateWidth width: Int, addingHiddenBias: Bool) -> RecurrentDriver.ProjectedInputs {
         let rows = tokens == nil ? steps * batch : vocabulary
         let projected = tokens == nil ? gates : UnsafeMutablePointer<Float>.allocate(capacity: max(1, rows * width))
-        defer { if tokens != nil { projected.deallocate() } }
         RecurrentMath.fillRows(projected, rows: rows, columns: width, with: inputBias, plus: addingHiddenBias ? hiddenBias : nil)
         RecurrentMath.multiply(input, rows: rows, inner: inputSize, weight: inputWeight, transposed: true,
                                columns: width, into: projected, beta: 1)
-        if let tokens {
-            Kernels.forEachRowChunk(rowCount: steps * batch, rowLength: width) { rows in
-                for row in rows { (gates + row * width).update(from: projected + Int(tokens[row]) * width, count: width) }
-            }
-        }
+        return RecurrentDriver.ProjectedInputs(layer: self, width: width, table: tokens == nil ? nil : projected)
     }
 
     /// `W_hh` packed for the per-step products of the forward (`W_hhᵀ`) or backward (`W_hh`) pass.

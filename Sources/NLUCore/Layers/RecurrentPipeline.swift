@@ -45,7 +45,7 @@ enum RecurrentPipeline {
         let width = cell.gateCount * upper.hiddenSize
         precondition(upper.steps == steps && upper.batch == batch && upper.inputSize == lower.hiddenSize,
                      "pipelined layers do not stack")
-        lower.projectInputs(gateWidth: width, addingHiddenBias: cell.inputProjectionAddsHiddenBias)
+        let lowerInputs = lower.projectInputs(gateWidth: width, addingHiddenBias: cell.inputProjectionAddsHiddenBias)
         // x W_ihᵀ + the biases, written by the product's epilogue (adding into gates filled with the
         // biases beforehand read 13 MB back from memory, step by step).
         let bias = UnsafeMutablePointer<Float>.allocate(capacity: max(1, width))
@@ -62,6 +62,7 @@ enum RecurrentPipeline {
                 for step in 0..<steps {
                     let input = upper.input + step * stepSize, gates = upper.gates + step * batch * width
                     if task == 0 {
+                        lowerInputs.fill(step: step)
                         lowerSteps.run(step: step)
                         if let upperMask {
                             let output = lower.hidden + (step + 1) * stepSize, mask = upperMask + step * stepSize
@@ -77,7 +78,7 @@ enum RecurrentPipeline {
                 }
             }
         }
-        withExtendedLifetime((lowerSteps, upperSteps, projection)) {}
+        withExtendedLifetime((lowerInputs, lowerSteps, upperSteps, projection)) {}
     }
 
     /// The backward pass of `upper` and `lower` over all steps, then their parameter gradients.

@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 
 /// Adam and AdamW with exactly PyTorch's update rule (`torch.optim.Adam` / `torch.optim.AdamW`,
@@ -78,14 +79,13 @@ public final class AdamOptimizer {
                         secondMoments[index].withUnsafeMutableBufferPointer { v in
                             // One fused pass over contiguous buffers, split over the threads (a square
                             // root and a division per parameter: 3 % of a character LSTM's training step
-                            // on one thread while the other waited).
+                            // on one thread while the other waited), in C for the CPU's vector width.
+                            guard let pBase = p.baseAddress, let gBase = g.baseAddress, let mBase = m.baseAddress,
+                                  let vBase = v.baseAddress else { return }
                             Kernels.forEachChunk(count: p.count) { range in
-                                for i in range {
-                                    let gradient = g[i] + l2 * p[i]
-                                    m[i] = beta1 * m[i] + (1 - beta1) * gradient
-                                    v[i] = beta2 * v[i] + (1 - beta2) * gradient * gradient
-                                    p[i] = p[i] * shrink - stepSize * m[i] / (v[i].squareRoot() / correction2 + epsilon)
-                                }
+                                let start = range.lowerBound
+                                nlukit_adam_step(pBase + start, gBase + start, mBase + start, vBase + start, range.count,
+                                                 beta1, beta2, stepSize, correction2, epsilon, l2, shrink)
                             }
                         }
                     }

@@ -1,3 +1,5 @@
+import CKernels
+
 /// Gradient clipping as PyTorch's `torch.nn.utils.clip_grad_norm_`.
 ///
 ///     let norm = GradientClipping.clipByGlobalNorm(&gradients, maxNorm: 5)
@@ -6,15 +8,10 @@ public enum GradientClipping {
     /// exceeds `maxNorm`; returns the norm before clipping.
     @discardableResult
     public static func clipByGlobalNorm(_ gradients: inout [Tensor<Float>], maxNorm: Float) -> Float {
-        var sumOfSquares = 0.0  // Double: millions of squares summed
+        var sumOfSquares = 0.0  // Double: millions of squares summed (blocks of 4,096 in float)
         for gradient in gradients {
             gradient.withUnsafeBufferPointer { values in
-                var partial: Float = 0
-                for (index, value) in values.enumerated() {
-                    partial += value * value
-                    if index & 4095 == 4095 { sumOfSquares += Double(partial); partial = 0 }
-                }
-                sumOfSquares += Double(partial)
+                if let base = values.baseAddress { sumOfSquares += nlukit_sum_of_squares(base, values.count) }
             }
         }
         let norm = Float(sumOfSquares.squareRoot())
@@ -22,7 +19,9 @@ public enum GradientClipping {
         guard coefficient < 1 else { return norm }
         for index in gradients.indices {
             gradients[index].withUnsafeMutableBufferPointer { values in
-                for i in values.indices { values[i] *= coefficient }
+                Kernels.forEachChunk(count: values.count) { range in
+                    for i in range { values[i] *= coefficient }
+                }
             }
         }
         return norm
