@@ -1,4 +1,5 @@
 #include "CKernels.h"
+#include <stddef.h>
 
 #define NLU_LEVEL_BODY "gate_gradients_body.h"
 #include "per_level.h"

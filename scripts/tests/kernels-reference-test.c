@@ -311,7 +311,9 @@ static void test_transpose_and_gathering(int level) {
         free(a); free(t); free(start);
     }
     enum { STEPS = 4, BATCH = 3, WIDTH = 40, VOCABULARY = 5, ROWS = STEPS * BATCH };
-    static float g[ROWS * WIDTH], gathered[2 * ROWS * 32], whole[2 * ROWS * 32];
+    // 64-byte aligned, as PackedMatrix's storage: the whole panels take the non-temporal stores
+    // (GateGradientKernelTests covers a misaligned buffer).
+    static float g[ROWS * WIDTH], gathered[2 * ROWS * 32] __attribute__((aligned(64))), whole[2 * ROWS * 32];
     float sums[WIDTH] = {0}, token_sums[VOCABULARY * WIDTH] = {0}, expected_sums[WIDTH] = {0},
           expected_tokens[VOCABULARY * WIDTH] = {0};
     int32_t tokens[ROWS];
