@@ -1,6 +1,6 @@
 // The GRU step kernels' bodies, included once per CPU level by gru_cell.c (through per_level.h).
-// Same operation order as the Swift loops they replace, products rounded separately (no FMA), so
-// outputs and gradients are unchanged bit for bit.
+// Same operation order as the Swift loops they replace, products rounded separately (no FMA), with
+// the cells' own sigmoid and tanh (activation_functions.h: within about 1e-7 of the exact ones).
 
 #include "activation_functions.h"
 
@@ -15,11 +15,11 @@ NLU_TARGET static void NLU_NAME(gru_cell_forward)(float *gates, const float *hid
         // Every iteration touches only its own unit: safe to vectorize (gates is read and written in place).
 #pragma clang loop vectorize(assume_safety)
         for (long u = 0; u < hidden; u++) {
-            float r = NLU_NAME(sigmoid1)(g[u] + hg[u]);
-            float z = NLU_NAME(sigmoid1)(g[hidden + u] + hg[hidden + u]);
+            float r = NLU_NAME(sigmoid_cell1)(g[u] + hg[u]);
+            float z = NLU_NAME(sigmoid_cell1)(g[hidden + u] + hg[hidden + u]);
             float c = hg[2 * hidden + u];
             float reset = r * c;
-            float n = NLU_NAME(tanh1)(g[2 * hidden + u] + reset);
+            float n = NLU_NAME(tanh_cell1)(g[2 * hidden + u] + reset);
             g[u] = r; g[hidden + u] = z; g[2 * hidden + u] = n;
             candidate[u] = c;
             float difference = previous[u] - n;

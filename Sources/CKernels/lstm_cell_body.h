@@ -1,7 +1,7 @@
 // The LSTM step kernels' bodies, included once per CPU level by lstm_cell.c (through per_level.h).
 // Same operation order as the Swift loops they replaced, products rounded separately (no FMA: separate
-// statements in the forward pass, contraction off in the backward one), so outputs and gradients are
-// unchanged bit for bit.
+// statements in the forward pass, contraction off in the backward one), with the cells' own sigmoid
+// and tanh (activation_functions.h: within about 1e-7 of the exact ones).
 
 #include "activation_functions.h"
 
@@ -14,13 +14,13 @@ NLU_TARGET static void NLU_NAME(lstm_cell_forward)(float *gates, const float *c0
         // Every iteration touches only its own unit: safe to vectorize in place.
 #pragma clang loop vectorize(assume_safety)
         for (long u = 0; u < hidden; u++) {
-            float i = NLU_NAME(sigmoid1)(g[u]), f = NLU_NAME(sigmoid1)(g[hidden + u]);
-            float gg = NLU_NAME(tanh1)(g[2 * hidden + u]), o = NLU_NAME(sigmoid1)(g[3 * hidden + u]);
+            float i = NLU_NAME(sigmoid_cell1)(g[u]), f = NLU_NAME(sigmoid_cell1)(g[hidden + u]);
+            float gg = NLU_NAME(tanh_cell1)(g[2 * hidden + u]), o = NLU_NAME(sigmoid_cell1)(g[3 * hidden + u]);
             g[u] = i; g[hidden + u] = f; g[2 * hidden + u] = gg; g[3 * hidden + u] = o;
             float forget = f * cp[u], write = i * gg;
             float c = forget + write;
             cn[u] = c;
-            h[u] = o * NLU_NAME(tanh1)(c);
+            h[u] = o * NLU_NAME(tanh_cell1)(c);
         }
     }
 }
@@ -36,7 +36,7 @@ NLU_TARGET static void NLU_NAME(lstm_cell_backward)(const float *gates, const fl
 #pragma clang loop vectorize(assume_safety)
         for (long u = 0; u < hidden; u++) {
             float i = g[u], f = g[hidden + u], gg = g[2 * hidden + u], o = g[3 * hidden + u];
-            float t = NLU_NAME(tanh1)(c1[o0 + u]);
+            float t = NLU_NAME(tanh_cell1)(c1[o0 + u]);
             float dh = upstream[o0 + u] + dh_next[o0 + u];
             float dc = dh * o * (1 - t * t) + cell_gradient[o0 + u];
             d[u] = dc * gg * i * (1 - i);
