@@ -108,10 +108,22 @@ public final class PackedMatrix: @unchecked Sendable {
         let lda = lda ?? inner, ldc = ldc ?? width
         precondition(m >= 0 && lda >= inner && ldc >= width, "PackedMatrix.multiply: m \(m), lda \(lda), ldc \(ldc) for \(inner) × \(width)")
         Kernels.forEachRowChunk(rowCount: panelCount, rowLength: m * inner, minimumWork: 1 << 15,
-                                chunksPerThread: gemmChunksPerThread) { panels in
+                                chunksPerThread: Self.chunksPerThread) { panels in
             run(x, m: m, lda: lda, output: output, ldc: ldc, accumulate: accumulate, bias: bias, activation: activation,
                 panels: panels)
         }
+    }
+
+    /// Panel chunks per thread: ``gemmChunksPerThread``, except at x86-64's portable level, whose
+    /// SSE2 block writes the call's rows of A out broadcast (four copies of each value) before
+    /// reading them for every panel of the call: 8 chunks a thread left two panels of a 768-wide
+    /// weight to share that copy, and the level ran at 75-90 % of its peak on two threads.
+    private static var chunksPerThread: Int {
+        #if arch(x86_64)
+        CPULevel.current == .portable ? 2 : gemmChunksPerThread
+        #else
+        gemmChunksPerThread
+        #endif
     }
 
     /// The same product as ``multiply(_:rows:lda:into:ldc:accumulate:bias:activation:)``, all on the
