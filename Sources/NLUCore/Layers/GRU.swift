@@ -51,6 +51,7 @@ public struct GRU: RecurrentNetwork {
             // Activations, candidate and hidden update in one vectorized pass.
             nlukit_gru_cell_forward(layer.gates + step * batch * width, hiddenGates, previousHidden,
                                     candidates + step * stepSize, previousHidden + stepSize, batch, hiddenSize)
+            layer.transposeHidden(step: step)
         }
     }
 

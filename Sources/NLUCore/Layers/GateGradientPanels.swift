@@ -23,7 +23,7 @@ final class GateGradientPanels {
     /// token ids; nil where the per-step products are plain BLAS calls (one row, or
     /// `NLUKIT_RECURRENT_GEMM=blas`), which keep the whole-buffer BLAS weight gradients.
     init?(_ layer: RecurrentDriver.LayerForward, width: Int, summingTokens: Bool) {
-        guard layer.batch > 1, RecurrentMath.usePackedWeights else { return nil }
+        guard Self.areUsed(batch: layer.batch) else { return nil }
         packed = PackedMatrix(inner: layer.steps * layer.batch, width: width)
         self.width = width
         batch = layer.batch
@@ -39,6 +39,9 @@ final class GateGradientPanels {
             tokenSums = nil
         }
     }
+
+    /// Whether layers over batches of `batch` sequences gather their gate gradients in panels.
+    static func areUsed(batch: Int) -> Bool { batch > 1 && RecurrentMath.usePackedWeights }
 
     deinit {
         columnSums.deallocate()

@@ -46,6 +46,7 @@ public struct LSTM: RecurrentNetwork {
                                    transposed: true, columns: width, into: gates, beta: 1, packed: packed)
             // Activations, cell and hidden update in one vectorized pass.
             nlukit_lstm_cell_forward(gates, previousCells, previousCells + stepSize, previousHidden + stepSize, batch, hiddenSize)
+            layer.transposeHidden(step: step)
         }
     }
 

@@ -29,6 +29,12 @@ enum RecurrentDriver {
         var hiddenWeight: UnsafePointer<Float>
         var inputBias: UnsafePointer<Float>
         var hiddenBias: UnsafePointer<Float>
+        /// hᵀ, `[H, (T + 1)·B]` (slot t in columns t·B ..< (t + 1)·B), written step by step for the
+        /// weight gradients when training with ``GateGradientPanels``; nil otherwise.
+        var hiddenTransposed: UnsafeMutablePointer<Float>? = nil
+        /// The layer's input transposed with the same row stride, `(T + 1)·B`, when it is the lower
+        /// layer's output without dropout (the lower layer's `hiddenTransposed` from column B); or nil.
+        var inputTransposed: UnsafePointer<Float>? = nil
     }
 
     /// Pointers to one layer's gradient buffers.
@@ -51,11 +57,15 @@ enum RecurrentDriver {
         var cells: Tensor<Float>
         var gates: Tensor<Float>
         var candidates: Tensor<Float>
+        /// hᵀ for the weight gradients (training with the packed per-step products), else empty.
+        var hiddenTransposed: Tensor<Float>
         var buffers: LayerForward
 
-        /// Allocates layer `index`'s buffers over `input` and copies its initial h (and c) from `state`.
+        /// Allocates layer `index`'s buffers over `input` and copies its initial h (and c) from `state`;
+        /// with `transposingHidden`, also hᵀ, its slot 0 from `state`.
         init<Network: RecurrentNetwork>(_ network: Network, index: Int, input: Tensor<Float>, mask: Tensor<Float>?,
-                                        tokens: Tensor<Int32>?, steps: Int, batch: Int, state: Tensor<Float>) {
+                                        tokens: Tensor<Int32>?, steps: Int, batch: Int, state: Tensor<Float>,
+                                        transposingHidden: Bool) {
             let cell = Network.cell, hiddenSize = network.hiddenSize, stepSize = batch * hiddenSize
             let layer = network.layers[index]
             // Written whole before they are read: slot 0 of h and c from the state, the other slots,
@@ -67,6 +77,11 @@ enum RecurrentDriver {
             let stateBase = state.kernelPointer + index * cell.stateComponentCount * stepSize
             hidden.kernelPointer.update(from: stateBase, count: stepSize)
             if cell == .lstm { cells.kernelPointer.update(from: stateBase + stepSize, count: stepSize) }
+            let transposedColumns = (steps + 1) * batch
+            hiddenTransposed = Tensor<Float>(uninitializedShape: transposingHidden ? [hiddenSize, transposedColumns] : [0])
+            if transposingHidden {
+                nlukit_transpose(stateBase, hiddenSize, batch, hiddenSize, hiddenTransposed.kernelPointer, transposedColumns, 0)
+            }
             (self.input, self.mask) = (input, mask)
             buffers = LayerForward(
                 steps: steps, batch: batch, inputSize: index == 0 ? network.inputSize : hiddenSize, hiddenSize: hiddenSize,
@@ -74,7 +89,8 @@ enum RecurrentDriver {
                 hidden: hidden.kernelPointer, cells: cell == .lstm ? cells.kernelPointer : nil, gates: gates.kernelPointer,
                 candidates: cell == .gru ? candidates.kernelPointer : nil,
                 inputWeight: layer.inputWeight.kernelPointer, hiddenWeight: layer.hiddenWeight.kernelPointer,
-                inputBias: layer.inputBias.kernelPointer, hiddenBias: layer.hiddenBias.kernelPointer)
+                inputBias: layer.inputBias.kernelPointer, hiddenBias: layer.hiddenBias.kernelPointer,
+                hiddenTransposed: transposingHidden ? hiddenTransposed.kernelPointer : nil)
         }
 
         /// The layer's output, `[T, B, H]`: its h after every step.
@@ -126,6 +142,8 @@ enum RecurrentDriver {
         trace.embeddingVocabulary = vocabulary
         let stepSize = batch * hiddenSize
         let pipelined = schedule.pipelines(batch: batch)
+        // The backward pass's weight gradients read hᵀ where the gate gradients are gathered in panels.
+        let transposingHidden = keepTrace && GateGradientPanels.areUsed(batch: batch)
 
         func finish(_ layer: ForwardLayer, index: Int) {
             let finalBase = finalState.kernelPointer + index * cell.stateComponentCount * stepSize
@@ -137,6 +155,7 @@ enum RecurrentDriver {
                 trace.cells.append(layer.cells)
                 trace.gates.append(layer.gates)
                 trace.hiddenCandidates.append(layer.candidates)
+                trace.hiddenTransposed.append(transposingHidden ? layer.hiddenTransposed : nil)
                 trace.dropoutMasks.append(layer.mask)
             }
         }
@@ -148,14 +167,15 @@ enum RecurrentDriver {
                 (layerInput, mask) = Dropout.apply(layerInput, probability: dropout, generator: &generator)
             }
             let lower = ForwardLayer(network, index: index, input: layerInput, mask: mask,
-                                     tokens: index == 0 && folded ? tokens : nil, steps: steps, batch: batch, state: state)
+                                     tokens: index == 0 && folded ? tokens : nil, steps: steps, batch: batch, state: state,
+                                     transposingHidden: transposingHidden)
             if pipelined, index + 1 < network.layers.count {
                 // The upper layer reads the lower one's output, dropped out step by step with a mask drawn now.
                 let upperMask = dropout > 0
                     ? Dropout.mask(shape: [steps, batch, hiddenSize], probability: dropout, generator: &generator) : nil
                 let upperInput = upperMask == nil ? lower.output : Tensor<Float>(uninitializedShape: [steps, batch, hiddenSize])
                 let upper = ForwardLayer(network, index: index + 1, input: upperInput, mask: upperMask, tokens: nil,
-                                         steps: steps, batch: batch, state: state)
+                                         steps: steps, batch: batch, state: state, transposingHidden: transposingHidden)
                 withExtendedLifetime((network.layers, lower, upper, state, tokens)) {
                     RecurrentPipeline.forward(cell: cell, lower: lower.buffers, upper: upper.buffers,
                                               upperMask: upperMask.map { UnsafePointer($0.kernelPointer) })
@@ -216,7 +236,11 @@ enum RecurrentDriver {
                 cells: cell == .lstm ? trace.cells[index].kernelPointer : nil, gates: trace.gates[index].kernelPointer,
                 candidates: cell == .gru ? trace.hiddenCandidates[index].kernelPointer : nil,
                 inputWeight: layer.inputWeight.kernelPointer, hiddenWeight: layer.hiddenWeight.kernelPointer,
-                inputBias: layer.inputBias.kernelPointer, hiddenBias: layer.hiddenBias.kernelPointer)
+                inputBias: layer.inputBias.kernelPointer, hiddenBias: layer.hiddenBias.kernelPointer,
+                hiddenTransposed: trace.hiddenTransposed[index]?.kernelPointer,
+                // Without dropout between them, this layer's input is the lower layer's h from slot 1 on.
+                inputTransposed: index > 0 && trace.dropoutMasks[index] == nil
+                    ? trace.hiddenTransposed[index - 1].map { UnsafePointer($0.kernelPointer + batch) } : nil)
             buffers = LayerBackward(
                 outputGradient: upstream.kernelPointer, hiddenGradient: hiddenGradient.kernelPointer,
                 cellGradient: cell == .lstm ? cellGradient.kernelPointer : nil,
@@ -345,6 +369,16 @@ extension RecurrentDriver.LayerForward {
         return RecurrentDriver.ProjectedInputs(layer: self, width: width, table: tokens == nil ? nil : projected)
     }
 
+    /// Copies step `step`'s new h (slot `step + 1`) into `hiddenTransposed`, if the layer keeps one:
+    /// 32 KB still in cache, where transposing all of h for the weight gradients afterwards cost
+    /// 0.4 ms a layer (a character LSTM).
+    func transposeHidden(step: Int) {
+        guard let hiddenTransposed else { return }
+        let slot = step + 1
+        nlukit_transpose(hidden + slot * batch * hiddenSize, hiddenSize, batch, hiddenSize, hiddenTransposed + slot * batch,
+                         (steps + 1) * batch, 0)
+    }
+
     /// `W_hh` packed for the per-step products of the forward (`W_hhᵀ`) or backward (`W_hh`) pass.
     func packedHiddenWeight(gateWidth width: Int, forward: Bool) -> PackedMatrix? {
         RecurrentMath.packedForSteps(hiddenWeight, rows: width, columns: hiddenSize, transposed: forward, batch: batch)
@@ -364,8 +398,10 @@ extension RecurrentDriver.LayerForward {
                                       inputPanels: GateGradientPanels?, hiddenPanels: GateGradientPanels?,
                                       writingInputGradient: Bool) {
         let rows = steps * batch
+        let transposedStride = (steps + 1) * batch
         if let hiddenPanels {
-            RecurrentMath.accumulateWeightGradient(hiddenPanels.packed, input: hidden, inner: hiddenSize, into: gradient.hiddenWeight)
+            RecurrentMath.accumulateWeightGradient(hiddenPanels.packed, input: hidden, inner: hiddenSize, into: gradient.hiddenWeight,
+                                                   transposedInput: hiddenTransposed.map { (UnsafePointer($0), transposedStride) })
         } else {
             RecurrentMath.accumulateWeightGradient(hiddenGates, rows: rows, columns: width, input: hidden,
                                                    inner: hiddenSize, into: gradient.hiddenWeight)
@@ -386,7 +422,8 @@ extension RecurrentDriver.LayerForward {
             inputSideRows = vocabulary
         }
         if tokens == nil, let inputPanels {
-            RecurrentMath.accumulateWeightGradient(inputPanels.packed, input: input, inner: inputSize, into: gradient.inputWeight)
+            RecurrentMath.accumulateWeightGradient(inputPanels.packed, input: input, inner: inputSize, into: gradient.inputWeight,
+                                                   transposedInput: inputTransposed.map { ($0, transposedStride) })
         } else {
             RecurrentMath.accumulateWeightGradient(inputSideGates, rows: inputSideRows, columns: width, input: input,
                                                    inner: inputSize, into: gradient.inputWeight)
@@ -462,25 +499,33 @@ enum RecurrentMath {
 
     /// `weightGradient[n, k] += gradient[m, n]ᵀ · x[m, k]` with the gradient packed (`m × n`):
     /// computed as its transpose, `xᵀ · gradient`, by the packed kernel, then added back transposed.
+    /// `transposedInput`, when given, is `xᵀ` already (`k` rows of `m` floats at the given stride).
     ///
     /// OpenBLAS packs both operands on every call (4 % of a character LSTM's training step in its
     /// copies) and ran these products at about 80 % of the FMA peak; with the gradient packed step by
-    /// step (``GateGradientPanels``) the packed kernel runs them at about 95 % (Zen 4, 2 threads: 23 ms
-    /// a step for the three 1.7 GFLOP products), and the two transposes, of `x` and of the `n × k`
-    /// result, cost about 1.4 ms.
+    /// step (``GateGradientPanels``) and hᵀ written by the forward steps, the packed kernel runs them at
+    /// about 95 % (Zen 4, 2 threads: 23 ms a step for the three 1.7 GFLOP products).
     static func accumulateWeightGradient(_ gradient: PackedMatrix, input x: UnsafePointer<Float>, inner k: Int,
-                                         into weightGradient: UnsafeMutablePointer<Float>) {
+                                         into weightGradient: UnsafeMutablePointer<Float>,
+                                         transposedInput: (UnsafePointer<Float>, stride: Int)? = nil) {
         let m = gradient.inner, n = gradient.width
-        let transposedInput = UnsafeMutablePointer<Float>.allocate(capacity: max(1, k * m))
+        var ownTransposed: UnsafeMutablePointer<Float>? = nil
         let transposedProduct = UnsafeMutablePointer<Float>.allocate(capacity: max(1, k * n))
         defer {
-            transposedInput.deallocate()
+            ownTransposed?.deallocate()
             transposedProduct.deallocate()
         }
-        Kernels.forEachRowChunk(rowCount: k, rowLength: m) { columns in
-            nlukit_transpose(x + columns.lowerBound, k, m, columns.count, transposedInput + columns.lowerBound * m, m, 0)
+        let (xT, stride): (UnsafePointer<Float>, Int)
+        if let transposedInput {
+            (xT, stride) = transposedInput
+        } else {
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: max(1, k * m))
+            Kernels.forEachRowChunk(rowCount: k, rowLength: m) { columns in
+                nlukit_transpose(x + columns.lowerBound, k, m, columns.count, buffer + columns.lowerBound * m, m, 0)
+            }
+            (ownTransposed, xT, stride) = (buffer, UnsafePointer(buffer), m)
         }
-        gradient.multiply(transposedInput, rows: k, into: transposedProduct)
+        gradient.multiply(xT, rows: k, lda: stride, into: transposedProduct)
         Kernels.forEachRowChunk(rowCount: n, rowLength: k) { rows in
             nlukit_transpose(transposedProduct + rows.lowerBound, n, k, rows.count, weightGradient + rows.lowerBound * k, k, 1)
         }

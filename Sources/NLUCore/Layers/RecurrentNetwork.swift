@@ -49,6 +49,9 @@ public struct RecurrentTrace: Sendable {
     var gates: [Tensor<Float>] = []
     /// Per layer (GRU): `W_hn h + b_hn`, `[T, B, H]`, needed for the reset gate's gradient.
     var hiddenCandidates: [Tensor<Float>] = []
+    /// Per layer: hᵀ `[H, (T + 1)·B]` for the weight gradients, where the backward pass gathers
+    /// ``GateGradientPanels`` (nil elsewhere).
+    var hiddenTransposed: [Tensor<Float>?] = []
     /// Per layer: the inverted-dropout mask applied to its input (layers above the first, and the
     /// looked-up tokens of the first), or nil.
     var dropoutMasks: [Tensor<Float>?] = []
