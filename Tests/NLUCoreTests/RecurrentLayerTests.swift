@@ -235,6 +235,26 @@ import Testing
         network.layers[0].tensors = network.layers[0].tensors  // keeps `network` a var for the probes
     }
 
+    /// A sequence of no steps through the training passes (the packed weight-gradient path: batch 3):
+    /// the output is empty, the final state is the initial one, and back-propagation returns zero
+    /// weight gradients and the final state's gradient as the initial state's.
+    @Test(arguments: [RecurrentCell.lstm, .gru]) func zeroStepsPassStateThrough(cell: RecurrentCell) throws {
+        var generator = SplitMix64(seed: 31)
+        let batch = 3, inputSize = 4, hiddenSize = 5
+        let network: any RecurrentNetwork = cell == .lstm
+            ? LSTM(inputSize: inputSize, hiddenSize: hiddenSize, layerCount: 2, using: &generator)
+            : GRU(inputSize: inputSize, hiddenSize: hiddenSize, layerCount: 2, using: &generator)
+        let state = randomTensor(network.stateShape(batch: batch), using: &generator)
+        let stateGradient = randomTensor(network.stateShape(batch: batch), using: &generator)
+        let forward = network.forwardForTraining(Tensor(shape: [0, batch, inputSize]), initialState: state, generator: &generator)
+        #expect(forward.output.shape == [0, batch, hiddenSize])
+        #expect(forward.finalState.scalars == state.scalars)
+        let gradients = network.backward(forward.trace, outputGradient: Tensor(shape: [0, batch, hiddenSize]),
+                                         finalStateGradient: stateGradient)
+        #expect(gradients.initialState.scalars == stateGradient.scalars)
+        #expect(gradients.layers.allSatisfy { $0.tensors.allSatisfy { $0.scalars.allSatisfy { $0 == 0 } } })
+    }
+
     @Test func wrongWeightShapeNamesTheTensor() throws {
         var generator = SplitMix64(seed: 3)
         let lstm = LSTM(inputSize: 3, hiddenSize: 4, layerCount: 2, using: &generator)

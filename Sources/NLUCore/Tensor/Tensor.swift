@@ -51,7 +51,10 @@ public struct Tensor<Scalar: TensorScalar>: Sendable {
     /// A tensor over existing storage (for views and memory-mapped weights).
     public init(storage: TensorStorage<Scalar>, offset: Int = 0, shape: [Int], strides: [Int]? = nil) {
         let strides = strides ?? Tensor.rowMajorStrides(for: shape)
-        precondition(offset >= 0 && Tensor.lastIndex(offset: offset, shape: shape, strides: strides) < max(storage.count, 1),
+        // An empty view may start at the storage's end (the slice of no steps after the last one).
+        let fits = shape.contains(0) ? offset <= storage.count
+                                     : Tensor.lastIndex(offset: offset, shape: shape, strides: strides) < max(storage.count, 1)
+        precondition(offset >= 0 && fits,
                      "Tensor view of shape \(shape) at offset \(offset) exceeds its storage of \(storage.count) elements")
         self.storage = storage
         self.offset = offset
@@ -227,9 +230,9 @@ public struct Tensor<Scalar: TensorScalar>: Sendable {
         return strides
     }
 
+    /// The storage index of a non-empty view's last element.
     private static func lastIndex(offset: Int, shape: [Int], strides: [Int]) -> Int {
-        if shape.contains(0) { return offset }
-        return offset + zip(shape, strides).map { ($0 - 1) * $1 }.reduce(0, +)
+        offset + zip(shape, strides).map { ($0 - 1) * $1 }.reduce(0, +)
     }
 }
 
