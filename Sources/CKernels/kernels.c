@@ -78,13 +78,9 @@ void nlukit_adam_step(float *parameters, const float *gradients, float *first, f
 }
 
 double nlukit_sum_of_squares(const float *values, long count) {
-    switch (nlukit_kernel_level()) {
-#ifdef NLU_MULTI_LEVEL
-    case 2: return nlu_avx512_sum_of_squares(values, count);
-    case 1: return nlu_avx2_sum_of_squares(values, count);
-#endif
-    default: return nlu_baseline_sum_of_squares(values, count);
-    }
+    double total = 0;
+    NLU_DISPATCH(sum_of_squares, values, count, &total)
+    return total;
 }
 
 long nlukit_first_non_finite(const float *values, long count) {

@@ -19,8 +19,9 @@ NLU_TARGET static void NLU_NAME(adam_step)(float *restrict parameters, const flo
 }
 
 // Σ x² in blocks of 4,096: 16 float partial sums per block (the same on every level), then the
-// block's total added in double, so that millions of squares keep their precision.
-NLU_TARGET static double NLU_NAME(sum_of_squares)(const float *values, long count) {
+// block's total added in double, so that millions of squares keep their precision. The sum goes to
+// *result (NLU_DISPATCH calls return nothing).
+NLU_TARGET static void NLU_NAME(sum_of_squares)(const float *values, long count, double *result) {
     double total = 0;
     for (long start = 0; start < count; start += 4096) {
         const long end = count - start < 4096 ? count : start + 4096;
@@ -33,5 +34,5 @@ NLU_TARGET static double NLU_NAME(sum_of_squares)(const float *values, long coun
         for (; i < end; i++) block += values[i] * values[i];
         total += block;
     }
-    return total;
+    *result = total;
 }

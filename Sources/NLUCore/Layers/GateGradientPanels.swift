@@ -2,9 +2,10 @@ import CKernels
 
 /// One side's gate gradients of a recurrent layer (`[T·B, width]`, pre-activation), gathered step
 /// by step during the backward loop for the parameter gradients after it: packed as the B of the
-/// weight-gradient product (``RecurrentMath/accumulateWeightGradient(_:input:inner:into:)``), summed
-/// by column (the bias gradient) and, on the input side of a bottom layer that reads token ids,
-/// summed per token (the folded embedding's gradient: ``RecurrentDriver/LayerForward/tokens``).
+/// weight-gradient product
+/// (``RecurrentMath/accumulateWeightGradient(_:input:inner:into:transposedInput:)``), summed by
+/// column (the bias gradient) and, on the input side of a bottom layer that reads token ids, summed
+/// per token (the folded embedding's gradient: ``RecurrentDriver/LayerForward/tokens``).
 ///
 /// Each step's rows are gathered right after the cell's backward pass wrote them, while they are
 /// in cache: passes over the whole 13 MB buffer afterwards (OpenBLAS's packing, the column and
