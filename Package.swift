@@ -151,8 +151,8 @@ let package = Package(
         .target(name: "NLUFuzzSupport", dependencies: ["NLUCore"], path: "Tests/FuzzSupport"),
         .target(name: "NLUTestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "NLUCoreTests", dependencies: ["NLUCore", "NLUFuzzSupport"]),
-        .testTarget(name: "NLUTextTests", dependencies: ["NLUText"]),
-        .testTarget(name: "NLUBuiltinsTests", dependencies: ["NLUBuiltins"]),
+        .testTarget(name: "NLUTextTests", dependencies: ["NLUText", "NLUTestSupport"]),
+        .testTarget(name: "NLUBuiltinsTests", dependencies: ["NLUBuiltins", "NLUTestSupport"]),
         .testTarget(name: "NLUEmbeddingsTests", dependencies: ["NLUEmbeddings", "NLUTestSupport"]),
         // The Hub client against a Hub-shaped server on loopback in the test process.
         .testTarget(

@@ -9,7 +9,8 @@ Prints, on the same utterances:
     and the ratio;
   - agreement per kind family: the share of utterances where both find the same entities (kind, start,
     end), and NLUKit's precision and recall taking the Python port as the reference;
-  - the time NLUKit takes on a single 1 MB line;
+  - the time NLUKit takes on a single 1 MB line, and per MB with the peak memory on one 10 MB line dense with
+    numbers (digit groups, the most entities a line can hold);
   - when a Duckling wrapper is installed (PyPI pyduckling-native-phihos, a compiled Duckling), the same
     for Duckling: its throughput on all the utterances with all its dimensions, and agreement per family
     (spans only: Duckling's kinds differ; it has no percentage, and its `time` and `duration` are our
@@ -90,6 +91,17 @@ def run_nlu(nlu, path, types=None):
     cpu, start = children_cpu(), time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True, check=True)
     return children_cpu() - cpu, time.perf_counter() - start, result.stdout.splitlines()
+
+
+def run_nlu_peak(nlu, path):
+    """(CPU seconds, wall seconds, peak resident MB) of one `nlu entities extract --json` run, output discarded."""
+    command = [nlu, "entities", "extract", "--json", "--reference-time", REFERENCE, "--file", path]
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    if status != 0:
+        raise SystemExit(f"{' '.join(command)} failed: {process.stderr.read().decode()}")
+    return usage.ru_utime + usage.ru_stime, time.perf_counter() - start, usage.ru_maxrss / 1024
 
 
 def nlu_entities(line):
@@ -223,6 +235,13 @@ def main():
     long_seconds = long_cpu - startup
     print(f"NLUKit: one 1 MB line in {long_seconds:.3f} CPU s, all kinds (target {LONG_LINE_TARGET} CPU s: "
           f"{'met' if long_seconds <= LONG_LINE_TARGET else 'not met'}; wall {long_wall:.3f} s)")
+    dense_path = os.path.join(work, "dense.txt")
+    dense = "".join(f"{n} {n * 7 % 1000:03d} {n % 97}, " for n in range(1, 10**6))
+    dense = dense[:10_000_000]
+    open(dense_path, "w").write(dense[:dense.rindex(" ")] + "\n")
+    dense_cpu, dense_wall, dense_peak = min(run_nlu_peak(nlu, dense_path) for _ in range(2))
+    print(f"NLUKit: one 10 MB line of dense numbers in {dense_cpu - startup:.2f} CPU s "
+          f"({(dense_cpu - startup) / 10:.3f} CPU s per MB; wall {dense_wall:.2f} s), peak resident {dense_peak:.0f} MB")
     if args.long_line_only:
         return 0
 

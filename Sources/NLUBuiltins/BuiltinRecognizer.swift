@@ -29,6 +29,91 @@ public struct BuiltinRecognizer: Sendable {
 
     /// The entities in `text`, in order of position, none overlapping.
     public func entities(in text: String, reference: ReferenceTime = .now()) -> [BuiltinEntity] {
+        var entities: [BuiltinEntity] = []
+        forEachEntity(in: text, reference: reference) { entities.append($0) }
+        return entities
+    }
+
+    /// Calls `body` with each entity in `text`, in order of position, none overlapping, as soon as the part of
+    /// the text that holds it is read: a text longer than ``windowScalars`` is read in windows of that many
+    /// scalars (cut at whitespace, each seen with ``contextScalars`` of text on both sides), so memory stays
+    /// bounded by the window, not the text, and a caller can write the entities out as they come (`nlu
+    /// entities extract` over a 100 MB line). An entity is reported by the window it starts in; one that
+    /// runs past its window's end is kept whole and the next window's readings that overlap it are dropped.
+    ///
+    ///     recognizer.forEachEntity(in: hugeLine, reference: reference) { print($0.text) }
+    public func forEachEntity(in text: String, reference: ReferenceTime = .now(), _ body: (BuiltinEntity) throws -> Void) rethrows {
+        let scalars = text.unicodeScalars
+        // Short texts (nearly all) in one piece, without counting the whole text.
+        guard let windowEnd = scalars.index(scalars.startIndex, offsetBy: Self.windowScalars + 2 * Self.contextScalars,
+                                            limitedBy: scalars.endIndex), windowEnd != scalars.endIndex else {
+            for entity in wholeTextEntities(in: text, reference: reference) { try body(entity) }
+            return
+        }
+        var cut = scalars.startIndex, cutOffset = 0
+        var takenUntil = 0  // the scalar offset where the last reported entity ends
+        while cut != scalars.endIndex {
+            // This window reports what starts in [cut, next); it reads [contextStart, contextEnd).
+            let (next, nextOffset) = Self.whitespace(in: scalars, from: cut, offset: cutOffset, atLeast: Self.windowScalars)
+            let (contextStart, contextStartOffset) = Self.contextStart(in: scalars, before: cut, offset: cutOffset)
+            let (contextEnd, _) = Self.whitespace(in: scalars, from: next, offset: nextOffset, atLeast: Self.contextScalars)
+            var index = contextStart, offset = contextStartOffset
+            for entity in wholeTextEntities(in: String(scalars[contextStart..<contextEnd]), reference: reference) {
+                let start = contextStartOffset + entity.scalarRange.lowerBound, end = contextStartOffset + entity.scalarRange.upperBound
+                guard start >= cutOffset, start < nextOffset, start >= takenUntil else { continue }
+                index = scalars.index(index, offsetBy: start - offset)
+                offset = start
+                let upper = scalars.index(index, offsetBy: end - start)
+                try body(BuiltinEntity(type: entity.type, scalarRange: start..<end, range: index..<upper, text: entity.text,
+                                       resolution: entity.resolution))
+                takenUntil = end
+            }
+            cut = next
+            cutOffset = nextOffset
+        }
+    }
+
+    /// The scalars a window reports on: 64 Ki, about 30 MB of the recognizers' working memory in the worst case
+    /// (dense digits), a few milliseconds of work.
+    public static let windowScalars = 1 << 16
+
+    /// The text read on each side of a window: far longer than any entity or the context a recognizer looks at
+    /// ("call" before a phone number), so windowed and whole readings agree.
+    public static let contextScalars = 1 << 12
+
+    /// The first whitespace at least `count` scalars after `start` (or the end), with its offset.
+    private static func whitespace(in scalars: String.UnicodeScalarView, from start: String.UnicodeScalarView.Index,
+                                   offset: Int, atLeast count: Int) -> (String.UnicodeScalarView.Index, Int) {
+        guard var index = scalars.index(start, offsetBy: count, limitedBy: scalars.endIndex) else {
+            return (scalars.endIndex, offset + scalars.distance(from: start, to: scalars.endIndex))
+        }
+        var position = offset + count
+        // A window that found no whitespace in another window's length is cut where it is.
+        var looked = 0
+        while index != scalars.endIndex, !scalars[index].properties.isWhitespace, looked < windowScalars {
+            scalars.formIndex(after: &index)
+            position += 1
+            looked += 1
+        }
+        return (index, position)
+    }
+
+    /// Where the context before `cut` starts: ``contextScalars`` back, then forward to a whitespace, so that no
+    /// token is read from its middle.
+    private static func contextStart(in scalars: String.UnicodeScalarView, before cut: String.UnicodeScalarView.Index,
+                                     offset: Int) -> (String.UnicodeScalarView.Index, Int) {
+        guard offset > 0 else { return (cut, offset) }
+        let back = min(offset, contextScalars)
+        var index = scalars.index(cut, offsetBy: -back), position = offset - back
+        while index != cut, position > 0, !scalars[index].properties.isWhitespace {
+            scalars.formIndex(after: &index)
+            position += 1
+        }
+        return (index, position)
+    }
+
+    /// The entities of `text` read in one piece.
+    func wholeTextEntities(in text: String, reference: ReferenceTime) -> [BuiltinEntity] {
         let tokens = TokenizedText(text)
         let context = RecognitionContext(types: types, reference: reference, numbers: NumberParser(tokens))
         var candidates: [EntityMatch] = []

@@ -12,7 +12,8 @@ struct NLU: ParsableCommand {
         Output for scripts: --json prints machine-readable results on stdout; logs and progress \
         go to stderr. Exit codes: 0 success, 1 runtime failure, 2 usage error. \
         NLUKIT_CPU_LEVEL=avx512|avx2|portable forces the level of NLUKit's kernels (one the CPU runs); \
-        NLUKIT_THREADS=1..1024 sets their threads (default: all cores).
+        NLUKIT_THREADS=1..1024 sets their threads (default: all cores). Inputs are read up to 256M a \
+        file or line; NLUKIT_MAX_INPUT_SIZE (or --max-input-size) raises that.
         """,
         version: NLUKitVersion.string,
         subcommands: [
@@ -43,6 +44,14 @@ struct NLU: ParsableCommand {
         if let problem = ThreadCountOverride.overrideProblem {
             Console.log("Error: \(problem)")
             Foundation.exit(2)
+        }
+        if let size = ProcessInfo.processInfo.environment[InputFile.environmentVariable], !size.isEmpty {
+            do {
+                try InputFile.setMaximum(size, name: InputFile.environmentVariable)
+            } catch {
+                Console.log("Error: \(error)")
+                Foundation.exit(2)
+            }
         }
         BLAS.prepare()  // OpenBLAS's own idle workers stopped before they spin (see BLAS.prepare)
         StreamOutput.reportClosedPipesAsErrors()

@@ -53,6 +53,8 @@ struct TokenizeCommand: ParsableCommand {
     @Argument(help: "Texts to tokenize (each argument is one input).")
     var texts: [String] = []
 
+    @OptionGroup var inputSize: InputSizeOption
+
     func validate() throws {
         guard (vocab == nil) != (model == nil) else {
             throw ValidationError("give exactly one of --vocab FILE or --model DIR")
@@ -81,15 +83,15 @@ struct TokenizeCommand: ParsableCommand {
                 throw ValidationError("--pair, --max-length, --cased and --uncased need a WordPiece (BERT) tokenizer; \(model) has a BPE or Unigram tokenizer.json")
             }
             var output = TokenizeOutput(json: json, windowed: false)
-            for input in try readInputs() { output.write([subword.encode(input)]) }
+            try forEachInput { input, _ in output.write([subword.encode(input)]) }
             output.flush()
             return
         }
         let tokenizer = try makeTokenizer()
         var output = TokenizeOutput(json: json, windowed: pair || maxLength != nil)
-        for (number, input) in try readInputs().enumerated() {
+        try forEachInput { input, number in
             if pair {
-                let (question, context) = try Self.parsePair(input, line: number + 1)
+                let (question, context) = try Self.parsePair(input, line: number)
                 output.write(try tokenizer.encodePair(question, context, maxLength: maxLength, stride: stride))
             } else if let maxLength {
                 output.write(try tokenizer.encode(input, maxLength: maxLength, stride: stride))
@@ -122,11 +124,19 @@ struct TokenizeCommand: ParsableCommand {
         return try BertTokenizer(vocabulary: tokenizer.vocabulary, options: options)
     }
 
-    /// The inputs: the arguments, or the lines of --file / standard input.
-    private func readInputs() throws -> [String] {
-        if !texts.isEmpty { return texts }
+    /// Calls `body` with each input and its number from 1: the arguments, or the lines of --file /
+    /// standard input as they are read (one held at a time).
+    private func forEachInput(_ body: (String, Int) throws -> Void) throws {
+        if !texts.isEmpty {
+            for (index, text) in texts.enumerated() { try body(text, index + 1) }
+            return
+        }
+        var number = 0
         // Every scalar kept: Hugging Face keeps a line's leading U+FEFF (no token, but every offset counts it).
-        return try Console.readLines(path: file, keepingByteOrderMark: true)
+        try Console.forEachLine(path: file, keepingByteOrderMark: true) { line in
+            number += 1
+            try body(line, number)
+        }
     }
 
     private static func parsePair(_ input: String, line: Int) throws -> (String, String) {

@@ -248,3 +248,19 @@ import Testing
         #expect((try? ReferenceTime(iso8601: "2016-11-07T16:12:00Z")) != nil)
     }
 }
+
+/// A reference time's offset is a real one: from −14:00 to +14:00, `±HH:MM` or `±HHMM`.
+@Suite struct ReferenceTimeOffsetTests {
+    @Test(arguments: ["2016-11-07T10:00:00Z", "2016-11-07T10:00:00+14:00", "2016-11-07T10:00:00-1400",
+                      "2016-11-07T10:00:00+05:30", "2016-11-07T10:00-09:00"])
+    func realOffsetsAreAccepted(text: String) throws {
+        let reference = try ReferenceTime(iso8601: text)
+        #expect(reference == ReferenceTime(date: try #require(CivilDate(year: 2016, month: 11, day: 7)), hour: 10))
+    }
+
+    @Test(arguments: ["2016-11-07T10:00:00+99:00", "2016-11-07T10:00:00+14:01", "2016-11-07T10:00:00-15:00",
+                      "2016-11-07T10:00:00+05:60", "2016-11-07T10:00:00+5:300", "2016-11-07T10:00:00+05-30"])
+    func offsetsNoClockUsesAreRefused(text: String) {
+        #expect(throws: ReferenceTimeError(text: text)) { try ReferenceTime(iso8601: text) }
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
-import NLUBuiltins
+@testable import NLUBuiltins
+import NLUTestSupport
 import Testing
 
 /// Extraction is linear in the input: no pattern can make the recognizers backtrack.
@@ -21,22 +22,13 @@ import Testing
         return text
     }
 
-    func seconds(_ body: () -> Void) -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
-        body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    }
 
     @Test func tenTimesTheInputTakesAboutTenTimesTheWork() {
         let recognizer = BuiltinRecognizer()
         // Debug builds are slow; the 1 MB figure is measured in release by benchmarks/builtins.py.
         let small = line(bytes: 10_000), large = line(bytes: 100_000)
-        _ = recognizer.entities(in: small)  // warm up
-        let smallTime = seconds { _ = recognizer.entities(in: small) }
-        let largeTime = seconds { _ = recognizer.entities(in: large) }
-        // Linear work gives a ratio near 10; quadratic work would give 100. The bound is generous
-        // because the machine is shared, and the absolute bound is for a debug build.
-        #expect(largeTime / max(smallTime, 1e-6) < 30, "10 kB: \(smallTime) s, 100 kB: \(largeTime) s")
+        let growth = linearWorkGrowth { _ = recognizer.entities(in: small) } large: { _ = recognizer.entities(in: large) }
+        #expect(growth.ratio < linearWorkBound, "10 kB → 10x: \(growth)")
     }
 
     /// One long run of hyphen-joined tokens, where a domain could start at every token ("1-1-1-…",
@@ -47,10 +39,8 @@ import Testing
         let recognizer = BuiltinRecognizer(types: [.url, .email])
         let small = String(repeating: piece, count: 10_000 / piece.count) + "1"
         let large = String(repeating: piece, count: 100_000 / piece.count) + "1"
-        _ = recognizer.entities(in: small)  // warm up
-        let smallTime = seconds { _ = recognizer.entities(in: small) }
-        let largeTime = seconds { _ = recognizer.entities(in: large) }
-        #expect(largeTime / max(smallTime, 1e-6) < 30, "\(piece): 10 kB: \(smallTime) s, 100 kB: \(largeTime) s")
+        let growth = linearWorkGrowth { _ = recognizer.entities(in: small) } large: { _ = recognizer.entities(in: large) }
+        #expect(growth.ratio < linearWorkBound, "\(piece): 10 kB → 10x: \(growth)")
     }
 
     /// Runs of digit groups a number may go on through ("123 123 123 …" grouped by spaces, "12,12,12,…" in Indian
@@ -61,10 +51,8 @@ import Testing
     func longRunsOfDigitGroupsAreReadABoundedWayAhead(piece: String) {
         let recognizer = BuiltinRecognizer()
         let small = String(repeating: piece, count: 250), large = String(repeating: piece, count: 2_500)
-        _ = recognizer.entities(in: small)  // warm up
-        let smallTime = seconds { #expect(!recognizer.entities(in: small).isEmpty) }
-        let largeTime = seconds { #expect(!recognizer.entities(in: large).isEmpty) }
-        #expect(largeTime / max(smallTime, 1e-6) < 30, "\(piece): 250 times: \(smallTime) s, 2,500 times: \(largeTime) s")
+        let growth = linearWorkGrowth { #expect(!recognizer.entities(in: small).isEmpty) } large: { #expect(!recognizer.entities(in: large).isEmpty) }
+        #expect(growth.ratio < linearWorkBound, "\(piece): 250 times → 10x: \(growth)")
     }
 
     /// One word under a storm of combining marks that are letters (Hebrew points, classes 14 and 10 in turn), alone
@@ -75,10 +63,8 @@ import Testing
         let recognizer = BuiltinRecognizer()
         func word(pairs: Int) -> String { prefix + "\u{5D0}" + String(repeating: "\u{5B4}\u{5B0}", count: pairs) + " 3 apples" }
         let small = word(pairs: 1_000), large = word(pairs: 10_000)
-        _ = recognizer.entities(in: small)  // warm up
-        let smallTime = seconds { #expect(recognizer.entities(in: small).last?.text == "3") }
-        let largeTime = seconds { #expect(recognizer.entities(in: large).last?.text == "3") }
-        #expect(largeTime / max(smallTime, 1e-6) < 30, "1,000 pairs: \(smallTime) s, 10,000 pairs: \(largeTime) s")
+        let growth = linearWorkGrowth { #expect(recognizer.entities(in: small).last?.text == "3") } large: { #expect(recognizer.entities(in: large).last?.text == "3") }
+        #expect(growth.ratio < linearWorkBound, "1,000 pairs → 10x: \(growth)")
     }
 
     /// Digits and the separators numbers, money, phone numbers, dates and e-mails are read across: every
@@ -100,9 +86,32 @@ import Testing
         // The non-date kinds (date-times have the test above); a debug build reads 200 kB in about a second.
         let recognizer = BuiltinRecognizer(types: Set(BuiltinEntityType.allCases).subtracting(BuiltinEntityType.dateTimeTypes))
         let small = digits(bytes: 20_000), large = digits(bytes: 200_000)
-        _ = recognizer.entities(in: small)  // warm up
-        let smallTime = seconds { _ = recognizer.entities(in: small) }
-        let largeTime = seconds { _ = recognizer.entities(in: large) }
-        #expect(largeTime / max(smallTime, 1e-6) < 30, "20 kB: \(smallTime) s, 200 kB: \(largeTime) s")
+        let growth = linearWorkGrowth { _ = recognizer.entities(in: small) } large: { _ = recognizer.entities(in: large) }
+        #expect(growth.ratio < linearWorkBound, "20 kB → 10x: \(growth)")
+    }
+}
+
+/// A long text is read in windows (bounded memory); the windows report exactly what one reading of the whole
+/// text reports, entities near the cuts included.
+@Suite struct WindowedRecognitionTests {
+    @Test func windowsReportWhatTheWholeTextHolds() throws {
+        let sentences = [
+            "Remind me tomorrow at 7pm to transfer $1.5k ", "call me on +1 (425) 555-0199 or mail bob@example.com ",
+            "set it to twenty-two degrees, 15% off ", "the meeting runs from 3pm to 5pm next Friday ",
+            "one hundred and twenty three thousand people visited https://example.org/a-b in 2016 ",
+        ]
+        var text = ""
+        var index = 0
+        while text.unicodeScalars.count < 3 * BuiltinRecognizer.windowScalars {
+            text += sentences[index % sentences.count]
+            index += 1
+        }
+        let reference = try ReferenceTime(iso8601: "2016-11-07T10:00:00")
+        let recognizer = BuiltinRecognizer()
+        let windowed = recognizer.entities(in: text, reference: reference)
+        let whole = recognizer.wholeTextEntities(in: text, reference: reference)
+        #expect(windowed.count == whole.count)
+        #expect(windowed == whole)
+        #expect(windowed.allSatisfy { String(text[$0.range]) == $0.text })
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// The repository's `Tests/Fixtures/intents` folder.
@@ -29,10 +30,9 @@ func secondsTaken(_ body: () throws -> Void) rethrows -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 }
 
-/// Times `run(count)` (after a warm-up) and `run(10 * count)`, and expects the ratio of linear work
-/// (about 10; quadratic work gives about 100).
+/// Runs `run(count)` and `run(10 * count)` and expects the growth of linear work in CPU time (about 10;
+/// quadratic work gives about 100): see ``linearWorkGrowth(count:runs:_:)``.
 func expectLinearTime(_ name: String, count: Int, _ run: (Int) throws -> Void) rethrows {
-    try run(count)  // warm up
-    let small = try secondsTaken { try run(count) }, large = try secondsTaken { try run(10 * count) }
-    #expect(large / max(small, 1e-6) < 30, "\(name): \(count): \(small) s, \(10 * count): \(large) s")
+    let growth = try linearWorkGrowth(count: count, run)
+    #expect(growth.ratio < linearWorkBound, "\(name): \(growth)")
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUIntents
 
@@ -196,10 +197,12 @@ import Testing
             return IntentDataset(intents: [Intent(name: "a", utterances: [Utterance(text, entities: entities), Utterance("hi")])])
         }
         let small = dataset(2_000), large = dataset(20_000)
-        _ = try IntentExporter.export(small, format: format)  // warm up
-        let smallTime = try secondsTaken { _ = try IntentExporter.export(small, format: format) }
-        let largeTime = try secondsTaken { _ = try IntentExporter.export(large, format: format) }
-        #expect(largeTime / max(smallTime, 1e-6) < 30, "\(format): 2,000 mentions \(smallTime) s, 20,000: \(largeTime) s")
+        let growth = try linearWorkGrowth {
+            _ = try IntentExporter.export(small, format: format)
+        } large: {
+            _ = try IntentExporter.export(large, format: format)
+        }
+        #expect(growth.ratio < linearWorkBound, "\(format): 2,000 mentions → 20,000: \(growth)")
     }
 
     /// Imports the folder `make(folder, n)` fills, for `count` and 10 × `count` files, and checks that

@@ -19,7 +19,7 @@ struct EchoedValueTests {
             let time = try await server.request("POST", "/model/parse", json: try jsonString(["text": "pay $20 tomorrow", "reference_time": Self.long]))
             #expect(time.status == 400)
             #expect(time.errorMessage == "field 'reference_time': invalid reference time \"\(Self.prefix)\": "
-                    + "expected ISO 8601 YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] (e.g. 2016-11-07T16:12:00)")
+                    + "expected ISO 8601 YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS], optionally with Z or an offset from -14:00 to +14:00 (e.g. 2016-11-07T16:12:00)")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUText
 
@@ -44,16 +45,14 @@ import Testing
     /// 500,000 (2 MB of text) hours; the marks are now counted into order.
     @Test func tenTimesTheMarksTakeAboutTenTimesTheWork() {
         let normalizer = BertNormalizer(options: .uncased)
-        func seconds(pairs: Int) -> Double {
-            let text = "x" + String(repeating: "\u{301}\u{316}", count: pairs) + " y"
-            let start = DispatchTime.now().uptimeNanoseconds
-            #expect(normalizer.normalize(text).string == "x y")
-            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let texts = [2_000, 20_000].map { "x" + String(repeating: "\u{301}\u{316}", count: $0) + " y" }
+        let growth = linearWorkGrowth {
+            #expect(normalizer.normalize(texts[0]).string == "x y")
+        } large: {
+            #expect(normalizer.normalize(texts[1]).string == "x y")
         }
-        _ = seconds(pairs: 2_000)  // warm up
-        let small = seconds(pairs: 2_000), large = seconds(pairs: 20_000)
-        // Linear work gives a ratio near 10, quadratic 100; generous because the machine is shared.
-        #expect(large / max(small, 1e-6) < 30, "2,000 pairs: \(small) s, 20,000 pairs: \(large) s")
+        // Linear work gives a ratio near 10, quadratic 100.
+        #expect(growth.ratio < linearWorkBound, "2,000 pairs → 20,000: \(growth)")
     }
 
     @Test func lowercasingThatGrowsKeepsBothBytesOnTheOriginalCharacter() {

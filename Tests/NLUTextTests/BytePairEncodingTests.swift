@@ -1,5 +1,6 @@
 import Foundation
 import NLUText
+import NLUTestSupport
 import Testing
 
 /// The BPE merge loop: the Rust implementation's order, in time n log n for a word of n scalars.
@@ -15,12 +16,6 @@ import Testing
             piece += piece
         }
         return try BytePairEncoding(vocabulary: vocabulary, merges: merges)
-    }
-
-    func seconds(_ body: () -> Void) -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
-        body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
     @Test func mergesPairsInRankOrderLeftmostFirst() throws {
@@ -39,11 +34,13 @@ import Testing
         let bpe = try Self.doublingModel()
         let small = Array(String(repeating: "1", count: 2_000).unicodeScalars)
         let large = Array(String(repeating: "1", count: 20_000).unicodeScalars)
-        _ = bpe.tokenize(small)  // warm up
         // Pieces of 2^k scalars, largest first: one token per bit of the length.
-        let smallTime = seconds { #expect(bpe.tokenize(small).map(\.range.count) == [1024, 512, 256, 128, 64, 16]) }
-        let largeTime = seconds { #expect(bpe.tokenize(large).map(\.range.count) == [16384, 2048, 1024, 512, 32]) }
-        // n log n gives about 13; quadratic work gives 100. Generous: the machine is shared.
-        #expect(largeTime / max(smallTime, 1e-6) < 40, "2,000: \(smallTime) s, 20,000: \(largeTime) s")
+        let growth = linearWorkGrowth {
+            #expect(bpe.tokenize(small).map(\.range.count) == [1024, 512, 256, 128, 64, 16])
+        } large: {
+            #expect(bpe.tokenize(large).map(\.range.count) == [16384, 2048, 1024, 512, 32])
+        }
+        // n log n gives about 13; quadratic work gives 100.
+        #expect(growth.ratio < linearWorkBound, "2,000 → 20,000: \(growth)")
     }
 }

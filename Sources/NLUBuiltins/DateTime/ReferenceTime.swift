@@ -57,10 +57,17 @@ public struct ReferenceTime: Sendable, Equatable {
         self.init(date: date, hour: hour, minute: minute, second: second)
     }
 
+    /// `±HH:MM` or `±HHMM` within the offsets clocks use, −14:00 to +14:00 (an offset such as +99:00 is a
+    /// typo, not a place, and was silently ignored).
     private static func isOffset(_ zone: String) -> Bool {
         let scalars = Array(zone.unicodeScalars)
         guard scalars.count == 6 || scalars.count == 5, scalars[0] == "+" || scalars[0] == "-" else { return false }
-        return scalars.dropFirst().allSatisfy { TokenizedText.isDigit($0) || $0 == ":" }
+        if scalars.count == 6, scalars[3] != ":" { return false }
+        let digits = scalars.dropFirst().filter { $0 != ":" }
+        guard digits.count == 4, digits.allSatisfy({ TokenizedText.isDigit($0) }) else { return false }
+        let values = digits.map { Int($0.value - 48) }
+        let hours = values[0] * 10 + values[1], minutes = values[2] * 10 + values[3]
+        return minutes < 60 && hours * 60 + minutes <= 14 * 60
     }
 
     /// The current local wall-clock time.
@@ -87,6 +94,6 @@ public struct ReferenceTimeError: Error, CustomStringConvertible, Equatable {
     }
 
     public var description: String {
-        "invalid reference time \"\(text)\": expected ISO 8601 YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] (e.g. 2016-11-07T16:12:00)"
+        "invalid reference time \"\(text)\": expected ISO 8601 YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS], optionally with Z or an offset from -14:00 to +14:00 (e.g. 2016-11-07T16:12:00)"
     }
 }

@@ -14,8 +14,8 @@ extension IntentDataset {
     public static func load(from url: URL, warnings: inout [String]) throws -> IntentDataset {
         let file = url.path
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw IntentDatasetError.unreadable(file: file, reason: ExistingPath.unreadableReason(file))
+        do { data = try InputFile.read(url) } catch let error as InputReadError {
+            throw IntentDatasetError.unreadable(file: file, reason: error.reason)
         }
         return try decode(TextDecoding.utf8Data(from: data, file: file, warnings: &warnings), file: file)
     }

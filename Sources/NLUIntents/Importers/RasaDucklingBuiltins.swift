@@ -1,4 +1,5 @@
 import Foundation
+import NLUCore
 import Yams
 
 /// Rasa gets its built-in entities from Duckling (`DucklingEntityExtractor`), which reports them under
@@ -43,8 +44,9 @@ enum RasaDucklingBuiltins {
         guard let url = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else { return nil }
         let pipeline: [Any]
         do {
-            let data = try Data(contentsOf: url)
-            guard data.count <= 1 << 20, let text = String(data: data, encoding: .utf8) else {
+            // A pipeline file of more than 1 MiB is not a Rasa config: refused before it is read whole.
+            let data = try InputFile.read(url, maximumBytes: 1 << 20)
+            guard let text = String(data: data, encoding: .utf8) else {
                 warnings.append("\(url.path): not a UTF-8 file of at most 1 MiB; Duckling dimensions not read")
                 return nil
             }

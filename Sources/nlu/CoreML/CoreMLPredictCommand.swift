@@ -21,6 +21,8 @@ struct CoreMLPredictCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The input features as a JSON object, or @FILE to read them from a file.", valueName: "json"))
     var input: String
 
+    @OptionGroup var inputSize: InputSizeOption
+
     func run() throws {
         let model = try CoreMLModel(contentsOf: URL(fileURLWithPath: file))
         let json = input.hasPrefix("@") ? try Console.readData(path: String(input.dropFirst())) : Data(input.utf8)

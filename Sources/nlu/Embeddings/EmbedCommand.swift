@@ -53,6 +53,8 @@ struct EmbedCommand: ParsableCommand {
     @Argument(help: "Texts to embed (each argument is one text).")
     var texts: [String] = []
 
+    @OptionGroup var inputSize: InputSizeOption
+
     func validate() throws {
         guard texts.isEmpty || input == nil else { throw ValidationError("give TEXT arguments or --input, not both") }
         guard !force || output != nil else { throw ValidationError("--force applies to --output") }

@@ -39,6 +39,8 @@ struct EntitiesExtractCommand: ParsableCommand {
     @Argument(help: "Texts to search (each argument is one input).")
     var texts: [String] = []
 
+    @OptionGroup var inputSize: InputSizeOption
+
     func validate() throws {
         _ = try kinds()
         _ = try reference()
@@ -48,16 +50,46 @@ struct EntitiesExtractCommand: ParsableCommand {
     func run() throws {
         let recognizer = BuiltinRecognizer(types: try kinds())
         let reference = try reference()
-        let inputs = texts.isEmpty ? try Console.readLines(path: file) : texts
         var output = ""
-        for input in inputs {
-            let entities = recognizer.entities(in: input, reference: reference)
-            output += json ? try Console.json(ExtractedLine(text: input, entities: entities)) + "\n"
-                : EntityTable.render(text: input, entities: entities)
+        func flushIfLarge() {
             if output.utf8.count > 1 << 16 {
                 Console.write(output)
                 output = ""
             }
+        }
+        // The entities of a line are written as the recognizer finds them (it reads a long line in windows), so
+        // a line dense with entities needs no list of them all: JSON is written in pieces, the table in blocks.
+        func answer(_ input: String) throws {
+            if json {
+                output += #"{"entities":["#
+                var first = true
+                try recognizer.forEachEntity(in: input, reference: reference) { entity in
+                    output += (first ? "" : ",") + (try Console.json(entity))
+                    first = false
+                    flushIfLarge()
+                }
+                output += #"],"text":"# + (try Console.json(input)) + "}\n"
+            } else {
+                output += input + "\n"
+                var block: [BuiltinEntity] = [], any = false
+                recognizer.forEachEntity(in: input, reference: reference) { entity in
+                    block.append(entity)
+                    any = true
+                    if block.count == EntityTable.blockRows {
+                        output += EntityTable.rows(block)
+                        block.removeAll(keepingCapacity: true)
+                        flushIfLarge()
+                    }
+                }
+                output += any ? EntityTable.rows(block) : "  (no entities)\n"
+            }
+            flushIfLarge()
+        }
+        // Lines stream: one is held at a time, so a file of any length runs in bounded memory.
+        if texts.isEmpty {
+            try Console.forEachLine(path: file, answer)
+        } else {
+            for text in texts { try answer(text) }
         }
         Console.write(output)
     }
@@ -86,17 +118,14 @@ struct EntitiesExtractCommand: ParsableCommand {
     }
 }
 
-/// One line of `--json` output.
-private struct ExtractedLine: Encodable {
-    var text: String
-    var entities: [BuiltinEntity]
-}
-
 /// The readable form: the input, then one aligned row per entity.
 enum EntityTable {
-    static func render(text: String, entities: [BuiltinEntity]) -> String {
-        var out = text + "\n"
-        guard !entities.isEmpty else { return out + "  (no entities)\n" }
+    /// The rows aligned together: a line holding more entities is aligned a block at a time, as they are found.
+    static let blockRows = 1_000
+
+    /// One aligned row per entity: offsets, kind, text, resolution.
+    static func rows(_ entities: [BuiltinEntity]) -> String {
+        var out = ""
         let rows = entities.map { entity in
             ["\(entity.scalarRange.lowerBound)-\(entity.scalarRange.upperBound)", entity.type.rawValue, entity.text,
              summary(entity.resolution)]

@@ -27,6 +27,8 @@ struct IndexAddCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Load the embedding model from here instead of the location recorded in the index.", valueName: "model"))
     var model: String?
 
+    @OptionGroup var inputSize: InputSizeOption
+
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one FILE to add") }
         guard files.filter({ $0 == "-" }).count <= 1 else { throw ValidationError("- (standard input) is given twice; it can be read once") }

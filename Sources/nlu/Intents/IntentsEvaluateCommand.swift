@@ -34,6 +34,8 @@ struct IntentsEvaluateCommand: ParsableCommand {
     @Flag(help: "Print the report as JSON.")
     var json = false
 
+    @OptionGroup var inputSize: InputSizeOption
+
     func validate() throws {
         switch (model, folds) {
         case (nil, nil): throw ValidationError("give --model MODEL to score a test set, or --folds K to cross-validate")

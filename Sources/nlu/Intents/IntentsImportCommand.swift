@@ -34,6 +34,8 @@ struct IntentsImportCommand: ParsableCommand {
     @Flag(help: "Print a JSON summary on stdout.")
     var json = false
 
+    @OptionGroup var inputSize: InputSizeOption
+
     func validate() throws {
         guard !output.isEmpty else { throw ValidationError("--output is empty; give a file path") }
         // The test split written over the training set would lose it: a usage error, caught before any work.

@@ -35,6 +35,8 @@ struct IntentsPredictCommand: ParsableCommand {
     @Argument(help: "Utterances (default: one per line from stdin).")
     var texts: [String] = []
 
+    @OptionGroup var inputSize: InputSizeOption
+
     func validate() throws {
         guard top >= 1 else { throw ValidationError("--top must be at least 1, got \(top)") }
         if let index = texts.firstIndex(where: { $0.allSatisfy(\.isWhitespace) }) {
@@ -60,7 +62,7 @@ struct IntentsPredictCommand: ParsableCommand {
         let reference = try reference()
         let classifier = try IntentClassifier.loadWithSentenceFeatures(from: URL(fileURLWithPath: model))
         if texts.isEmpty {
-            try Console.forEachStandardInputLine { line in
+            try Console.forEachLine(path: nil) { line in
                 let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
                 if !text.isEmpty { try answer(text, classifier, reference) }
             }

@@ -37,6 +37,8 @@ struct IntentsTrainCommand: ParsableCommand {
     @Flag(help: "Print a JSON summary on stdout.")
     var json = false
 
+    @OptionGroup var inputSize: InputSizeOption
+
     func validate() throws {
         guard threshold >= 0, threshold <= 1 else { throw ValidationError("--threshold must be between 0 and 1, got \(threshold)") }
         guard !output.isEmpty else { throw ValidationError("--output is empty; give a path such as model.nlumodel") }

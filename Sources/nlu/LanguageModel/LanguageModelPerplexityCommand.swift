@@ -21,6 +21,8 @@ struct LanguageModelPerplexityCommand: ParsableCommand {
     @Flag(help: "Print JSON: {\"tokens\", \"loss\", \"perplexity\", \"unknownTokens\"}.")
     var json = false
 
+    @OptionGroup var inputSize: InputSizeOption
+
     func run() throws {
         let languageModel = try LanguageModelOutput.loadModel(model)
         let text = try Console.readText(path: file)

@@ -88,6 +88,8 @@ struct LanguageModelTrainCommand: ParsableCommand {
             seed: seed, clipNorm: clipNorm)
     }
 
+    @OptionGroup var inputSize: InputSizeOption
+
     func validate() throws {
         guard !corpus.isEmpty else { throw ValidationError("give at least one CORPUS file") }
         guard !output.isEmpty else { throw ValidationError("--output is empty; give a path such as model.nlumodel") }

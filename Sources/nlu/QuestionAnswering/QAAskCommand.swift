@@ -59,6 +59,8 @@ struct QAAskCommand: ParsableCommand {
     @Flag(help: "Print JSON on stdout.")
     var json = false
 
+    @OptionGroup var inputSize: InputSizeOption
+
     func validate() throws {
         if index != nil {
             guard input == nil, context == nil, contextFile == nil else {

@@ -28,6 +28,8 @@ struct QAEvaluateCommand: ParsableCommand {
     @Flag(help: "Print JSON on stdout.")
     var json = false
 
+    @OptionGroup var inputSize: InputSizeOption
+
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
     }

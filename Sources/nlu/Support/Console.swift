@@ -61,15 +61,13 @@ enum Console {
         try OutputPath.checkFolderWritable(URL(fileURLWithPath: output))
     }
 
-    /// The bytes of the file at `path`, or of standard input when `path` is nil or "-".
-    /// FileHandle also reads pipes and process substitutions (/dev/fd/N).
-    /// - Throws: ``InputError`` naming the file when it cannot be read.
+    /// The bytes of the file at `path`, or of standard input when `path` is nil or "-", up to the input
+    /// size limit (``InputFile/maximumBytes``, `--max-input-size`). Pipes and process substitutions
+    /// (/dev/fd/N) are read too.
+    /// - Throws: ``InputTooLargeError`` or ``InputReadError`` naming the file.
     static func readData(path: String?) throws -> Data {
-        guard let path, path != "-" else { return FileHandle.standardInput.readDataToEndOfFile() }
-        guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.readToEnd() ?? Data() else {
-            throw InputError("\(path): cannot read the file (\(ExistingPath.unreadableReason(path)))")
-        }
-        return data
+        guard let path, path != "-" else { return try InputFile.readStandardInput() }
+        return try InputFile.read(URL(fileURLWithPath: path), name: path)
     }
 }
 
@@ -88,7 +86,13 @@ extension Console {
             guard stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR else { return url }
         }
         let data = try readData(path: path)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-stdin-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let temporaries: URL
+        do {
+            temporaries = try TemporaryFiles.directory()
+        } catch {
+            throw InputError("\(path == "-" ? "standard input" : path): cannot copy it to a temporary file: \(error)")
+        }
+        let folder = temporaries.appendingPathComponent("nlu-stdin-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         TemporaryFiles.register(folder)
         copiesLock.lock()
         if standardInputCopies.isEmpty { atexit { Console.removeStandardInputCopies() } }
@@ -134,49 +138,32 @@ extension Console {
     /// newline ends the last line and a "\r" before a newline is dropped.
     /// - Throws: ``InputError`` naming the file (or "standard input") and the line that is not UTF-8.
     static func readLines(path: String?, keepingByteOrderMark: Bool = false) throws -> [String] {
-        let source = path ?? "standard input"
-        let data = try readData(path: path)
-        // Over the raw bytes: memchr finds each newline and the standard library validates each
-        // line's UTF-8 in one pass (a byte-by-byte walk through Data's subscript, then a second
-        // comparison pass, took a tenth of `nlu tokenize`'s time over 2 MB).
-        return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> [String] in
-            guard let base = raw.baseAddress, raw.count > 0 else { return [] }
-            let bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: raw.count)
-            var lines: [String] = []
-            var start = 0, lineNumber = 1
-            while start < bytes.count {
-                var end = bytes.count
-                if let newline = memchr(base + start, 0x0A, bytes.count - start) {
-                    end = base.distance(to: UnsafeRawPointer(newline))
-                }
-                lines.append(try decodeLine(UnsafeBufferPointer(rebasing: bytes[start..<end]), source: source,
-                                            line: lineNumber, keepingByteOrderMark: keepingByteOrderMark))
-                start = end + 1
-                lineNumber += 1
+        var lines: [String] = []
+        var total = 0
+        let limit = InputFile.maximumBytes
+        try forEachLine(path: path, keepingByteOrderMark: keepingByteOrderMark) { line in
+            // The lines are kept: the whole input is held to the limit of a whole input.
+            total += line.utf8.count + 1
+            guard total <= limit + 1 else {
+                throw InputTooLargeError(file: path.flatMap { $0 == "-" ? nil : $0 } ?? "standard input", limit: limit)
             }
-            return lines
+            lines.append(line)
         }
+        return lines
     }
 
-    /// Calls `body` with each line of standard input as soon as it is read (for a stream answered
-    /// line by line), decoded as ``readLines(path:keepingByteOrderMark:)`` decodes them: invalid
-    /// UTF-8 is an error naming the line, where Swift's `readLine()` would replace it silently.
-    static func forEachStandardInputLine(_ body: (String) throws -> Void) throws {
-        // A stream of its own over descriptor 0 (never closed: that would close standard input).
-        guard let input = fdopen(0, "r") else { throw InputError("standard input: cannot be read") }
-        var buffer: UnsafeMutablePointer<CChar>? = nil
-        var capacity = 0
-        defer { free(buffer) }
-        var number = 1
-        while true {
-            let length = getline(&buffer, &capacity, input)
-            guard length >= 0, let line = buffer else { return }
-            var count = length
-            if count > 0, line[count - 1] == 0x0A { count -= 1 }
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(line).assumingMemoryBound(to: UInt8.self), count: count)
-            try body(try decodeLine(bytes, source: "standard input", line: number, keepingByteOrderMark: false))
-            number += 1
+    /// Calls `body` with each line of the file at `path` (standard input when nil or "-") as soon as it
+    /// is read, decoded as ``readLines(path:keepingByteOrderMark:)`` decodes them: invalid UTF-8 is an
+    /// error naming the line, where Swift's `readLine()` would replace it silently. One line is held at a
+    /// time, so an endless input streams; a line past the input size limit is an error naming it.
+    static func forEachLine(path: String?, keepingByteOrderMark: Bool = false, _ body: (String) throws -> Void) throws {
+        func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ number: Int, _ source: String) throws {
+            try body(try decodeLine(bytes, source: source, line: number, keepingByteOrderMark: keepingByteOrderMark))
         }
+        guard let path, path != "-" else {
+            return try InputLines.forEachInStandardInput { try decode($0, $1, "standard input") }
+        }
+        try InputLines.forEach(in: URL(fileURLWithPath: path), name: path) { try decode($0, $1, path) }
     }
 
     /// One line's text: a trailing "\r" dropped, invalid UTF-8 an error naming the line. A leading
