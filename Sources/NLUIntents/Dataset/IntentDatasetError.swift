@@ -39,6 +39,9 @@ public enum IntentDatasetError: Error, Equatable, CustomStringConvertible, Local
     /// An entity definition cannot be used (an invalid regex pattern, a second definition, an empty
     /// value, an unknown built-in).
     case invalidEntity(file: String, entity: String, detail: String)
+    /// A path named inside an export (a lookup file, an imported `.lu` file) leads outside the
+    /// export's folder (`resolved` is where it leads, `folder` the export's folder); nothing there is read.
+    case outsideExport(file: String, path: String, resolved: String, folder: String)
 
     public var description: String {
         switch self {
@@ -74,6 +77,9 @@ public enum IntentDatasetError: Error, Equatable, CustomStringConvertible, Local
             return "\(file): \(what) has an empty name"
         case let .invalidEntity(file, entity, detail):
             return "\(file): entity '\(entity)': \(detail)"
+        case let .outsideExport(file, path, resolved, folder):
+            return "\(file): '\(path)' leads to \(resolved), outside the export's folder \(folder); a file an export names "
+                + "is read only from inside it (import the folder that holds both, or copy the file in)"
         }
     }
 

@@ -20,10 +20,15 @@ struct ImportSource {
     /// What reading this zip's entries may unpack (shared by copies of this source).
     private let expansion: ZipExpansionBudget
 
+    /// The folder that paths named inside this source's files must stay in (see ``ExportFolder``).
+    let exportFolder: ExportFolder
+
     /// How errors name this source.
     var name: String { url.path }
 
-    init(url: URL, expansion: ZipExpansionBudget = ZipExpansionBudget()) throws {
+    /// Opens `url`; `exportFolder` is the folder its files may name paths in (by default the folder
+    /// imported, or the file's own folder: a project importer reading its files one by one passes its own).
+    init(url: URL, expansion: ZipExpansionBudget = ZipExpansionBudget(), exportFolder: ExportFolder? = nil) throws {
         self.url = url
         self.expansion = expansion
         var isDirectory: ObjCBool = false
@@ -31,19 +36,28 @@ struct ImportSource {
             throw IntentDatasetError.unreadable(file: url.path, reason: "no such file or folder")
         }
         var entries: [String: Entry] = [:]
+        self.exportFolder = exportFolder ?? (isDirectory.boolValue ? ExportFolder(folder: url) : ExportFolder(containing: url))
         if isDirectory.boolValue {
             kind = .folder
             archive = nil
-            paths = try Self.listFolder(url)
+            paths = try Self.listFolder(url, inside: ExportFolder(folder: url))
         } else if Self.isZip(url) {
             kind = .zip
+            // The declared count first: listing the entries reads each one's headers.
+            if let declared = ZipEntryCount.declared(in: url) { try expansion.checkEntryCount(declared, zip: url.path) }
             let opened: Archive
             do { opened = try Archive(url: url, accessMode: .read) } catch {
                 throw IntentDatasetError.unreadable(file: url.path, reason: "not a readable zip archive (\(error))")
             }
             archive = opened
-            // The first entry of a path wins, as `archive[path]` answers.
-            for entry in opened where entry.type == .file && entries[entry.path] == nil { entries[entry.path] = entry }
+            // Counted as listed too, for an archive whose count record was not where the format puts it.
+            var listed: UInt64 = 0
+            for entry in opened {
+                listed += 1
+                try expansion.checkEntryCount(listed, zip: url.path, listing: true)
+                // The first entry of a path wins, as `archive[path]` answers.
+                if entry.type == .file && entries[entry.path] == nil { entries[entry.path] = entry }
+            }
             paths = entries.keys.filter { !$0.hasPrefix("__MACOSX/") }.sorted()
         } else {
             kind = .file
@@ -117,17 +131,16 @@ struct ImportSource {
         return magic == Data([0x50, 0x4B, 0x03, 0x04]) || magic == Data([0x50, 0x4B, 0x05, 0x06])
     }
 
-    private static func listFolder(_ url: URL) throws -> [String] {
+    /// The regular files below `url`, by their paths relative to it; a link leading outside `folder` is left out.
+    private static func listFolder(_ url: URL, inside folder: ExportFolder) throws -> [String] {
         guard let enumerator = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey]) else {
             throw IntentDatasetError.unreadable(file: url.path, reason: "cannot list the folder")
         }
-        let base = url.standardizedFileURL.resolvingSymlinksInPath().path
         var result: [String] = []
         for case let file as URL in enumerator {
-            guard (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-            let full = file.standardizedFileURL.resolvingSymlinksInPath().path
-            guard full.hasPrefix(base + "/") else { continue }
-            result.append(String(full.dropFirst(base.count + 1)))
+            guard (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
+                  let full = ExportFolder.realPath(file.path), full != folder.path, folder.contains(full) else { continue }
+            result.append(String(full.dropFirst(folder.path.count + (folder.path.hasSuffix("/") ? 0 : 1))))
         }
         return result.sorted()
     }

@@ -2,11 +2,14 @@ import Foundation
 import NLUCore
 
 /// Reads Bot Framework `.lu` files (LUIS's Markdown-like source) and the files they import into
-/// one parsed app: `# Intent` sections with `- utterance` lines, `@` entity definitions (`ml`,
-/// `list`, `regex`, `prebuilt`, `phraselist`, `composite`), the older `$` definitions,
-/// `> comments` and `[import](other.lu)` / `[import](other.lu#Intent)` references (relative to the
-/// importing file; a cycle or a missing file is an error naming the file and line). QnA sections
-/// (`# ? question`) are skipped with a warning. ``LUImporter`` turns the result into a dataset.
+/// one parsed app: `# Intent` or `## Intent` sections (LUDown and `bf luis:convert` write `##`) with
+/// `- utterance` lines, `@` entity definitions (`ml`, `list`, `regex`, `prebuilt`, `phraselist`,
+/// `composite`), the older `$` definitions, `> comments` and `[import](other.lu)` /
+/// `[import](other.lu#Intent)` references (relative to the importing file and inside the export's
+/// folder, see ``ExportFolder``; a cycle, a missing file or one outside is an error naming the file
+/// and line). In a file with `> !# @enableSections = true`, a `##` heading is a sub-section of the
+/// `#` intent above it. QnA sections (`# ? question`) are skipped with a warning. ``LUImporter``
+/// turns the result into a dataset.
 struct LUFileReader {
     /// An `@`/`$` entity definition, as declared.
     struct Definition {
@@ -39,6 +42,13 @@ struct LUFileReader {
     /// How many files imports have read.
     private var importedFiles = 0
     private var stack: [String] = []
+    /// The folder imports must stay in.
+    private let folder: ExportFolder
+
+    /// A reader of the `.lu` files of the export in `folder`.
+    init(folder: ExportFolder) {
+        self.folder = folder
+    }
 
     /// Reads `url` and everything it imports; `only` limits the file to one intent section
     /// (`[import](file.lu#Intent)`).
@@ -76,13 +86,18 @@ struct LUFileReader {
     private mutating func parse(_ text: String, file: String, only: String?, warnings: inout [String]) throws {
         var state = State.none
         var currentValue: Int?   // the list value whose synonyms follow
+        // `> !# @enableSections = true` makes `##` headings sub-sections; otherwise `##` names an intent, as `#` does.
+        var sectionsEnabled = false
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         for (index, raw) in lines.enumerated() {
             let number = index + 1
             let line = raw.trimmingCharacters(in: .whitespaces)
             let indented = raw.first == " " || raw.first == "\t"
             if line.hasPrefix(">"), let range = line.range(of: "@app.culture") {
-                culture = culture ?? line[range.upperBound...].drop { $0 == " " || $0 == "=" }.trimmingCharacters(in: .whitespaces)
+                culture = culture ?? Self.headerValue(line[range.upperBound...])
+            }
+            if line.hasPrefix(">"), let range = line.range(of: "@enableSections") {
+                sectionsEnabled = Self.headerValue(line[range.upperBound...]).lowercased() == "true"
             }
             if line.isEmpty || line.hasPrefix(">") { continue }
             if line.hasPrefix("[import]") || (line.hasPrefix("[") && line.contains("](")) {
@@ -96,12 +111,12 @@ struct LUFileReader {
                     state = .qna
                 } else if heading.isEmpty {
                     throw IntentDatasetError.malformedMarkdown(file: file, line: number, detail: "expected an intent name after '#'")
-                } else if let only, heading != only, !line.hasPrefix("##") {
-                    state = .skipping
-                } else if line.hasPrefix("##") {
-                    // A `##` sub-section belongs to the `#` intent above it (sections enabled).
+                } else if sectionsEnabled, line.hasPrefix("##") {
+                    // A `##` sub-section belongs to the `#` intent above it.
                     if case .skipping = state { continue }
                     state = sections.isEmpty ? .skipping : .intent
+                } else if let only, heading != only {
+                    state = .skipping
                 } else {
                     sections.append((heading, []))
                     state = .intent
@@ -148,6 +163,7 @@ struct LUFileReader {
             return
         }
         let parts = target.split(separator: "#", maxSplits: 1).map(String.init)
+        // `file` is a resolved path, so the names below resolve as the system would open them.
         let base = URL(fileURLWithPath: file).deletingLastPathComponent()
         let pathPart = parts.first ?? ""
         var only = parts.count > 1 ? parts[1] : nil
@@ -157,10 +173,12 @@ struct LUFileReader {
         }
         if pathPart.contains("*") {
             // `*.lu` / `folder/*.lu` / `folder/**`: the .lu files of that folder.
-            let folder = base.appendingPathComponent((pathPart as NSString).deletingLastPathComponent)
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            let relativeFolder = (pathPart as NSString).deletingLastPathComponent
+            guard let globbed = try confined(relativeFolder.isEmpty ? "." : relativeFolder, base: base, file: file, line: number) else { return }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: globbed.path)) ?? []
             for name in names.sorted() where name.hasSuffix(".lu") {
-                try read(folder.appendingPathComponent(name), only: only, from: (file, number), warnings: &warnings)
+                guard let imported = try confined(name, base: globbed, file: file, line: number) else { continue }
+                try read(imported, only: only, from: (file, number), warnings: &warnings)
             }
             return
         }
@@ -168,7 +186,25 @@ struct LUFileReader {
             warnings.append("\(file): line \(number): import of '\(pathPart)' skipped (not a .lu file)")
             return
         }
-        try read(base.appendingPathComponent(pathPart), only: only, from: (file, number), warnings: &warnings)
+        // A missing file is read by its name, so that the error says it is missing.
+        let imported = try confined(pathPart, base: base, file: file, line: number) ?? base.appendingPathComponent(pathPart)
+        try read(imported, only: only, from: (file, number), warnings: &warnings)
+    }
+
+    /// The file or folder `reference` names from `base` (resolved), `nil` when nothing is there.
+    /// - Throws: ``IntentDatasetError/outsideExport(file:path:resolved:folder:)`` when it leads outside ``folder``.
+    private func confined(_ reference: String, base: URL, file: String, line: Int) throws -> URL? {
+        switch folder.place(reference, relativeTo: base) {
+        case .inside(let url): return url
+        case .missing: return nil
+        case .outside(let resolved), .linkedOutside(let resolved):
+            throw folder.refusal(reference, at: "\(file): line \(line)", resolved: resolved)
+        }
+    }
+
+    /// The value of a `> !# @name = value` header line after its name.
+    private static func headerValue(_ rest: Substring) -> String {
+        rest.drop { $0 == " " || $0 == "=" }.trimmingCharacters(in: .whitespaces)
     }
 
     /// Parses an `@ kind name ...` or `$name:...` line; returns the definition's index when lines

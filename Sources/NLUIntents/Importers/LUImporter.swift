@@ -8,7 +8,7 @@ import Foundation
 /// feature-only dictionaries. The `None` intent is the out-of-scope class.
 enum LUImporter {
     static func read(_ source: ImportSource, options: ImportOptions, warnings: inout [String]) throws -> IntentDataset {
-        var reader = LUFileReader()
+        var reader = LUFileReader(folder: source.exportFolder)
         switch source.kind {
         case .file:
             try reader.read(source.url, warnings: &warnings)

@@ -68,10 +68,11 @@ enum RasaJSONImporter {
         for regex in file.regex_features ?? [] {
             assembler.entities.append(EntityDefinition(name: regex.name, values: [EntityValue(regex.name, patterns: [regex.pattern])]))
         }
-        for lookup in file.lookup_tables ?? [] {
+        for (index, lookup) in (file.lookup_tables ?? []).enumerated() {
             var elements = lookup.elements ?? []
             if let path = lookup.file {
-                guard let values = LookupFiles.values(path, from: source.name, line: nil, warnings: &warnings) else { continue }
+                guard let values = try LookupFiles.values(path, from: source.name, at: "\(source.name): lookup_tables[\(index)].elements",
+                                                          in: source.exportFolder, warnings: &warnings) else { continue }
                 elements = values
             }
             assembler.entities.append(EntityDefinition(name: lookup.name, values: elements.map { EntityValue($0) }))

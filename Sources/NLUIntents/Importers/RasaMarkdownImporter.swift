@@ -37,7 +37,8 @@ enum RasaMarkdownImporter {
             }
             if case .lookup = section, LookupFiles.isReference(line) {
                 // Rasa 1.x: `## lookup:name` followed by the path of a text file of values.
-                if let values = LookupFiles.values(line, from: source.name, line: number + 1, warnings: &warnings) {
+                if let values = try LookupFiles.values(line, from: source.name, at: "\(source.name): line \(number + 1)", in: source.exportFolder,
+                                                       warnings: &warnings) {
                     lookups[lookups.count - 1].1 += values
                 }
                 continue

@@ -6,7 +6,8 @@ import Foundation
 /// alike in several files joined, synonyms, lookups and regexes gathered wherever they are. Files
 /// holding no NLU data (`stories.yml`, `rules.yml`, `domain.yml`, `config.yml`, lookup `.txt`
 /// files, which Markdown and JSON files reference) are skipped and listed in one note; a file that
-/// cannot be read is skipped with a warning naming it. Only a folder with nothing usable fails.
+/// cannot be read is skipped with a warning naming it. Only a folder with nothing usable fails, or a
+/// file naming a lookup file outside the folder (``ExportFolder``).
 enum RasaProjectImporter {
     static func read(_ source: ImportSource, options: ImportOptions, warnings: inout [String]) throws -> IntentDataset {
         var partial = options
@@ -21,10 +22,15 @@ enum RasaProjectImporter {
                 continue
             }
             do {
-                let file = try ImportSource(url: url)
+                // Lookup files a file names may lie anywhere in the project folder, not only beside the file.
+                let file = try ImportSource(url: url, exportFolder: source.exportFolder)
                 let part = try IntentImporter.importDataset(from: file, format: format, options: partial, warnings: &warnings)
                 merger.add(part)
                 read += 1
+            } catch let error as IntentDatasetError {
+                // A path leading outside the project is refused outright, not skipped as a broken file would be.
+                if case .outsideExport = error { throw error }
+                warnings.append("\(error.description); file skipped")
             } catch {
                 warnings.append("\((error as? LocalizedError)?.errorDescription ?? "\(url.path): \(error)"); file skipped")
             }
