@@ -7,25 +7,68 @@ import Foundation
 /// `prebuilts` components, and `assets.utterances[]` (`text`, `intent`, `language`, `dataset`,
 /// `entities[]` as `category`/`offset`/`length`). Utterances whose `dataset` is `Test` form the
 /// separate test split (``ImportResult/testDataset``), kept out of training.
+///
+/// Exports of the earlier API versions (top-level `api-version` instead of `projectFileVersion`) are
+/// read too: they name intents and entities `name` rather than `category`, hold the utterances in
+/// `assets.examples`, label spans with `entity`, and give the project kind as `metadata.type`.
 enum CLUImporter {
     struct Project: Decodable {
         var stringIndexType: String?
         var metadata: Metadata?
         var assets: Assets
     }
-    struct Metadata: Decodable { var language: String?; var projectKind: String? }
+    struct Metadata: Decodable {
+        var language: String?
+        var projectKind: String?
+
+        enum CodingKeys: String, CodingKey { case language, projectKind, type }
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            language = try container.decodeIfPresent(String.self, forKey: .language)
+            let key: CodingKeys = container.contains(.type) && !container.contains(.projectKind) ? .type : .projectKind
+            projectKind = try container.decodeIfPresent(String.self, forKey: key)
+        }
+    }
     struct Assets: Decodable {
         var intents: [Category]?
         var entities: [Entity]?
         var utterances: [CLUUtterance]?
+
+        enum CodingKeys: String, CodingKey { case intents, entities, utterances, examples }
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            intents = try container.decodeIfPresent([Category].self, forKey: .intents)
+            entities = try container.decodeIfPresent([Entity].self, forKey: .entities)
+            let key: CodingKeys = container.contains(.examples) && !container.contains(.utterances) ? .examples : .utterances
+            utterances = try container.decodeIfPresent([CLUUtterance].self, forKey: key)
+        }
     }
-    struct Category: Decodable { var category: String }
+    /// Names an intent, entity or prebuilt: `category`, or `name` in the earlier API versions.
+    struct Category: Decodable {
+        var category: String
+
+        enum CodingKeys: String, CodingKey { case category, name }
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            category = try container.decode(String.self, forKey: container.contains(.name) && !container.contains(.category) ? .name : .category)
+        }
+    }
     struct Entity: Decodable {
         var category: String
         var list: List?
         var regex: Regex?
         var prebuilts: [Category]?
         var requiredComponents: [String]?
+
+        enum CodingKeys: String, CodingKey { case list, regex, prebuilts, requiredComponents }
+        init(from decoder: Decoder) throws {
+            category = try Category(from: decoder).category
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            list = try container.decodeIfPresent(List.self, forKey: .list)
+            regex = try container.decodeIfPresent(Regex.self, forKey: .regex)
+            prebuilts = try container.decodeIfPresent([Category].self, forKey: .prebuilts)
+            requiredComponents = try container.decodeIfPresent([String].self, forKey: .requiredComponents)
+        }
     }
     struct List: Decodable { var sublists: [Sublist]? }
     struct Sublist: Decodable { var listKey: String; var synonyms: [Synonyms]? }
@@ -39,18 +82,36 @@ enum CLUImporter {
         var dataset: String?
         var entities: [Span]?
     }
-    struct Span: Decodable { var category: String; var offset: Int; var length: Int }
+    struct Span: Decodable {
+        var category: String
+        var offset: Int
+        var length: Int
 
-    /// Whether `root` (a JSON object) is a CLU project.
+        /// `entity` in the earlier API versions.
+        enum CodingKeys: String, CodingKey { case category, entity, offset, length }
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let key: CodingKeys = container.contains(.entity) && !container.contains(.category) ? .entity : .category
+            category = try container.decode(String.self, forKey: key)
+            offset = try container.decode(Int.self, forKey: .offset)
+            length = try container.decode(Int.self, forKey: .length)
+        }
+    }
+
+    /// Whether `root` (a JSON object) is a CLU project: `projectFileVersion` and `assets`, or (the
+    /// earlier API versions) `api-version` and `assets` holding intents or utterances (Azure's other
+    /// projects of that time, custom text classification and NER, hold `classifiers` and `documents`).
     static func isProject(_ root: [String: Any]) -> Bool {
-        root["projectFileVersion"] != nil && (root["assets"] as? [String: Any]) != nil
+        guard let assets = root["assets"] as? [String: Any] else { return false }
+        if root["projectFileVersion"] != nil { return true }
+        return root["api-version"] != nil && (assets["intents"] != nil || assets["utterances"] != nil || assets["examples"] != nil)
     }
 
     static func read(_ source: ImportSource, options: ImportOptions, warnings: inout [String]) throws -> ImportSplits {
         let data = try source.singleFileData(.clu, warnings: &warnings)
         let file = source.name
         let project = try JSONInput.decode(Project.self, from: data, file: file)
-        if let kind = project.metadata?.projectKind, kind != "Conversation" {
+        if let kind = project.metadata?.projectKind, kind.lowercased() != "conversation" {
             throw IntentDatasetError.unknownFormat(file: file, detail: "metadata.projectKind is '\(kind)'; only Conversation projects hold intents")
         }
         let indexType = project.stringIndexType ?? ScalarOffsets.Unit.utf16.rawValue
