@@ -47,6 +47,7 @@ enum FormatDetector {
             throw IntentDatasetError.unknownFormat(file: source.name, detail: "the JSON top level is not an object")
         }
         if let format = detect(root) { return format }
+        if let hint = IntentDataset.formatHint(for: root) { throw IntentDatasetError.unknownFormat(file: source.name, detail: hint) }
         let keys = root.keys.sorted().prefix(8).joined(separator: ", ")
         throw IntentDatasetError.unknownFormat(
             file: source.name,
