@@ -48,11 +48,11 @@ extension PostgresDocumentIndex {
     /// BM25 exactly as SQLite's FTS5 bm25() computes it, operation for operation in double precision,
     /// so that both backends give the same scores to the last bit: k1 = 1.2, b = 0.75,
     /// idf = ln((N − n + 0.5) / (n + 0.5)) (1e-6 when not positive), each query term's part
-    /// idf · (tf · (k1 + 1)) / (tf + k1 · (1 − b + b · dl / avgdl)), added in the query's order, a term the
-    /// query repeats once per time it is written (FTS5 scores every OR-ed phrase). N is the chunks, n
-    /// those holding the term, dl a chunk's number of terms, avgdl the total over N.
+    /// idf · (tf · (k1 + 1)) / (tf + k1 · (1 − b + b · dl / avgdl)), added in the query's order, each
+    /// distinct term once (``KeywordQuery``, as the SQLite backend's FTS5 query has it). N is the chunks,
+    /// n those holding the term, dl a chunk's number of terms, avgdl the total over N.
     ///
-    /// `$1` is the query's analysed terms (text[], in order, repeats kept); `filterSQL` keeps documents `d`;
+    /// `$1` is the query's distinct analysed terms (text[], in the order first written); `filterSQL` keeps documents `d`;
     /// the limit is `$limit`.
     func bm25SQL(filterSQL: String, limit: Int) -> String {
         // MATERIALIZED: each part once (inlined, the planner re-counted the terms per row).

@@ -7,16 +7,19 @@ extension PostgresDocumentIndex {
     public func search(_ query: String, embedding: [Float]? = nil, options: SearchOptions = .init()) throws -> [SearchResult] {
         try options.validate()
         guard query.contains(where: { !$0.isWhitespace }) else { throw SearchError.invalidArgument("the query is empty") }
+        try KeywordQuery.checkLength(query)
         let found: [SearchResult]
         switch options.mode {
         case .keyword:
-            found = try keywordResults(query, limit: options.k, filter: options.filter)
+            found = try keywordResults(try KeywordQuery(query), limit: options.k, filter: options.filter)
         case .vector:
             found = try vectorResults(try queryVector(query, embedding), limit: options.k, filter: options.filter)
         case .hybrid:
             let depth = max(options.k, options.fusion.candidateDepth)
+            // Checked before the query is embedded: a query over the limits costs nothing.
+            let terms = try KeywordQuery(query)
             let vector = try queryVector(query, embedding)
-            let keyword = try keywordResults(query, limit: depth, filter: options.filter)
+            let keyword = try keywordResults(terms, limit: depth, filter: options.filter)
             let semantic = try vectorResults(vector, limit: depth, filter: options.filter)
             found = HybridFusion.fuse(keyword: keyword, vector: semantic, options: options,
                                       key: { ChunkKey(documentID: $0.documentID, position: $0.chunk) }, score: \.score) { result, score in
@@ -79,9 +82,9 @@ extension PostgresDocumentIndex {
     // MARK: Keyword
 
     /// BM25 over the chunks' analysed terms (``bm25SQL(filterSQL:limit:)``), the same terms and the same
-    /// formula as the SQLite backend's FTS5; any query term may match.
-    func keywordResults(_ query: String, limit: Int, filter: [String: String]) throws -> [SearchResult] {
-        let terms = KeywordAnalyzer.terms(query)
+    /// formula as the SQLite backend's FTS5; any query term may match, each counted once.
+    func keywordResults(_ query: KeywordQuery, limit: Int, filter: [String: String]) throws -> [SearchResult] {
+        let terms = query.terms
         guard !terms.isEmpty else { return [] }
         var binds = [PostgresData(array: terms.map { PostgresData(string: $0) }, elementType: .text)]
         let filterSQL = Self.filterClause(filter, binds: &binds)

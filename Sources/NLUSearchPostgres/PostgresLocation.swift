@@ -58,9 +58,18 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         "postgres://\(user)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)\(schema == "nlukit" ? "" : "?schema=\(schema)")"
     }
 
-    static func redacted(_ text: String) -> String {
-        guard var components = URLComponents(string: text), components.password != nil else { return text }
-        components.password = "***"
-        return components.string ?? text
+    /// `text` with the password of its user part replaced by `***`, found by the URL's shape alone, so
+    /// that a URL too malformed to parse (`postgresql://app:secret@db:abc/d`, a password holding an
+    /// unescaped `@` or `/`) is masked as a parsed one is: everything between the first `:` after
+    /// `://` and the last `@` is the password when that `:` comes before that `@`. Masking a little
+    /// too much (a database name holding `@`) only shortens a message; masking too little would print
+    /// a secret.
+    ///
+    ///     PostgresLocation.redacted("postgresql://app:Hunter2@db:abc/d")   // "postgresql://app:***@db:abc/d"
+    public static func redacted(_ text: String) -> String {
+        guard let scheme = text.range(of: "://") else { return text }
+        let rest = text[scheme.upperBound...]
+        guard let at = rest.lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") else { return text }
+        return String(text[..<colon]) + ":***" + String(text[at...])
     }
 }

@@ -29,7 +29,7 @@ final class PostgresSession: @unchecked Sendable {
                                                         id: 1, logger: logger).wait()
         } catch {
             throw SearchError.storage(path: location.description,
-                                      message: "cannot connect to PostgreSQL at \(location.host):\(location.port) as \(location.user), database \(location.database): \(Self.reason(error))")
+                                      message: "cannot connect to PostgreSQL at \(location.host):\(location.port) as \(location.user), database \(location.database): \(PostgresFailure.reason(error, location: location))")
         }
     }
 
@@ -45,7 +45,7 @@ final class PostgresSession: @unchecked Sendable {
         do {
             return try connection.query(sql, binds).wait().rows
         } catch {
-            throw SearchError.storage(path: location.description, message: Self.reason(error))
+            throw SearchError.storage(path: location.description, message: PostgresFailure.reason(error, location: location))
         }
     }
 
@@ -61,16 +61,5 @@ final class PostgresSession: @unchecked Sendable {
             _ = try? query("ROLLBACK")
             throw error
         }
-    }
-
-    /// The server's message, or the network error, in a sentence.
-    static func reason(_ error: any Error) -> String {
-        guard let error = error as? PSQLError else { return "\(error)" }
-        if let message = error.serverInfo?[.message] {
-            let detail = error.serverInfo?[.detail].map { " (\($0))" } ?? ""
-            return message + detail
-        }
-        if let underlying = error.underlying { return "\(underlying)" }
-        return "\(error.code)"
     }
 }

@@ -28,16 +28,18 @@ var productsDirectory: URL {
 let fixturesDirectory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
 
-/// Runs the built `nlu` with `arguments`, feeding `input` on standard input.
+/// Runs the built `nlu` with `arguments`, feeding `input` on standard input; through `launcher` when
+/// given (a program and its arguments, before `nlu`'s path: `setpriv --reuid 65534 ...` runs it as another user).
 ///
 /// Standard input, output and error are temporary files, not pipes: with many child processes
 /// ending (SIGCHLD), a blocking pipe write in Foundation's `FileHandle.write` can fail with EINTR,
 /// which it turns into a `try!` crash of the whole test process; a pipe also breaks (SIGPIPE) when
 /// `nlu` stops reading early.
-func runNLU(_ arguments: [String], input: String? = nil, environment: [String: String]? = nil) throws -> NLURun {
+func runNLU(_ arguments: [String], input: String? = nil, environment: [String: String]? = nil, launcher: [String] = []) throws -> NLURun {
     let process = Process()
-    process.executableURL = productsDirectory.appendingPathComponent("nlu")
-    process.arguments = arguments
+    let nlu = productsDirectory.appendingPathComponent("nlu")
+    process.executableURL = launcher.first.map { URL(fileURLWithPath: $0) } ?? nlu
+    process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [nlu.path] + arguments
     if let environment {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     }

@@ -11,16 +11,19 @@ extension DocumentIndex {
     public func search(_ query: String, embedding: [Float]? = nil, options: SearchOptions = .init()) throws -> [SearchResult] {
         try options.validate()
         guard query.contains(where: { !$0.isWhitespace }) else { throw SearchError.invalidArgument("the query is empty") }
+        try KeywordQuery.checkLength(query)
         let found: [Candidate]
         switch options.mode {
         case .keyword:
-            found = try keywordCandidates(query, limit: options.k, filter: options.filter)
+            found = try keywordCandidates(try KeywordQuery(query), limit: options.k, filter: options.filter)
         case .vector:
             found = try vectorCandidates(try queryVector(query, embedding), limit: options.k, filter: options.filter)
         case .hybrid:
             let depth = max(options.k, options.fusion.candidateDepth)
+            // Checked before the query is embedded: a query over the limits costs nothing.
+            let terms = try KeywordQuery(query)
             let vector = try queryVector(query, embedding)
-            let keyword = try keywordCandidates(query, limit: depth, filter: options.filter)
+            let keyword = try keywordCandidates(terms, limit: depth, filter: options.filter)
             let semantic = try vectorCandidates(vector, limit: depth, filter: options.filter)
             found = HybridFusion.fuse(keyword: keyword, vector: semantic, options: options, key: \.key, score: \.score) { candidate, score in
                 Candidate(number: candidate.number, key: candidate.key, score: score)
@@ -57,19 +60,20 @@ extension DocumentIndex {
 
     // MARK: Keyword
 
-    /// FTS5 query text: every term quoted (so no word is read as an operator), any one may match, a
-    /// term the query repeats given again (FTS5 scores each OR-ed phrase: it counts as often as it is
-    /// written, as the PostgreSQL backend counts it). Schema 2 looks up the ``KeywordAnalyzer`` terms;
-    /// a version 1 file (not yet upgraded by a write) the plain ``KeywordTerms`` its porter tokenizer stems.
-    static func ftsQuery(_ query: String, schemaVersion: Int = IndexSchema.version) -> String? {
-        let terms = schemaVersion >= 2 ? KeywordAnalyzer.terms(query) : KeywordTerms.terms(query)
+    /// FTS5 query text: every term of `query` quoted (so no word is read as an operator), any one may
+    /// match, each once (``KeywordQuery``: FTS5 pairs every OR-ed phrase with every other for each row,
+    /// so repeats cost the square of the query's length). Schema 2 looks up the ``KeywordAnalyzer``
+    /// terms; a version 1 file (not yet upgraded by a write) the plain ``KeywordTerms`` its porter
+    /// tokenizer stems, each once too.
+    static func ftsQuery(_ query: KeywordQuery, schemaVersion: Int = IndexSchema.version) throws -> String? {
+        let terms = schemaVersion >= 2 ? query.terms : try KeywordQuery(query.text, analysis: KeywordTerms.terms).terms
         guard !terms.isEmpty else { return nil }
         return terms.map { "\"\($0)\"" }.joined(separator: " OR ")
     }
 
     /// BM25 (FTS5's bm25(): k1 1.2, b 0.75, idf ln((N − n + 0.5)/(n + 0.5)) floored at 1e-6, a chunk's
     /// length its number of terms), best first, ties by document id then chunk.
-    func keywordCandidates(_ query: String, limit: Int, filter: [String: String]) throws -> [Candidate] {
+    func keywordCandidates(_ query: KeywordQuery, limit: Int, filter: [String: String]) throws -> [Candidate] {
         let (filterSQL, filterArguments) = Self.filterClause(filter)
         let sql = """
             SELECT c.number, d.id, c.position, bm25(chunks_fts) AS rank
@@ -81,7 +85,7 @@ extension DocumentIndex {
             try database.read { db in
                 // Read in the same transaction as the search: another process may have upgraded the file.
                 let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? IndexSchema.version
-                guard let match = Self.ftsQuery(query, schemaVersion: version) else { return [] }
+                guard let match = try Self.ftsQuery(query, schemaVersion: version) else { return [] }
                 var arguments: [(any DatabaseValueConvertible)?] = [match]
                 arguments += filterArguments
                 arguments.append(limit)

@@ -57,7 +57,7 @@ public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
             }
         }
         try storage(path) {
-            let queue = try DatabaseQueue(path: temporary, configuration: configuration(readonly: false))
+            let queue = try DatabaseQueue(path: temporary, configuration: IndexFile.configuration(readonly: false))
             try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
             try queue.write { db in
                 try IndexSchema.create(in: db, model: embedder?.identity, modelSource: modelSource, chunking: chunking)
@@ -91,55 +91,33 @@ public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
 
     /// Opens an existing index. Give the embedder of the model it was built with to add
     /// documents or search by vector; without one only keyword search works. `readOnly` gives a
-    /// handle that only reads (search, info), which also opens an index on a read-only folder or mount.
+    /// handle that only reads (search, info), which also opens an index this process cannot write:
+    /// another user's file, a read-only folder or mount (``IndexFile/open(_:readOnly:writable:)``).
     ///
     /// - Throws: ``SearchError/notAnIndex(path:reason:)`` (missing file, not SQLite, not an
-    ///   index), ``SearchError/newerSchema(path:found:supported:)``,
-    ///   ``SearchError/modelMismatch(path:index:given:)``.
+    ///   index), ``SearchError/damaged(path:reason:)`` (truncated or overwritten),
+    ///   ``SearchError/newerSchema(path:found:supported:)``, ``SearchError/modelMismatch(path:index:given:)``.
     public convenience init(at url: URL, embedder: (any TextEmbedder)? = nil, readOnly: Bool = false) throws {
+        try self.init(at: url, embedder: embedder, readOnly: readOnly, writable: nil)
+    }
+
+    /// `writable` stands for the check of the file's permissions, which tests running as root cannot
+    /// make fail.
+    convenience init(at url: URL, embedder: (any TextEmbedder)?, readOnly: Bool, writable: Bool?) throws {
         let path = url.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw SearchError.notAnIndex(path: path, reason: "no such file")
         }
         guard !isDirectory.boolValue else { throw SearchError.notAnIndex(path: path, reason: "a directory") }
-        let settings: IndexSchema.Settings
-        let queue: DatabaseQueue
-        func open(_ location: String, configuration: Configuration) throws -> (DatabaseQueue, IndexSchema.Settings) {
-            let queue = try DatabaseQueue(path: location, configuration: configuration)
-            return (queue, try queue.read { db in try IndexSchema.read(from: db, path: path) })
-        }
-        do {
-            do {
-                // A reading handle still opens read-write (with query_only set): the last connection to
-                // close then removes the -wal and -shm files, which an SQLITE_OPEN_READONLY one leaves.
-                var configuration = Self.configuration(readonly: false)
-                if readOnly { configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA query_only = 1") } }
-                (queue, settings) = try open(path, configuration: configuration)
-            } catch let error as DatabaseError where readOnly && error.resultCode == .SQLITE_CANTOPEN {
-                // The index is in WAL mode, whose readers need its -shm file: on a read-only folder or
-                // mount (an index shipped in a container image) SQLite cannot create it. Nothing can
-                // write there either, so the file is opened as immutable, which needs no -shm. Not when
-                // a -wal file holds commits (an interrupted writer): immutable reading would skip them.
-                // Where SQLite was built without URI names this fails the same way and the error stands.
-                let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int ?? 0
-                guard wal == 0, let immutable = Self.immutableURI(path) else { throw error }
-                (queue, settings) = try open(immutable, configuration: Self.configuration(readonly: true))
-            }
-        } catch let error as SearchError {
-            throw error
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-            throw SearchError.notAnIndex(path: path, reason: "not an SQLite file")
-        } catch {
-            throw SearchError.storage(path: path, message: "\(error)")
-        }
+        let (queue, settings) = try IndexFile.open(path, readOnly: readOnly, writable: writable)
         try self.init(path: path, database: queue, model: settings.model, modelSource: settings.modelSource,
                       chunking: settings.chunking, embedder: embedder)
     }
 
     /// An index that lives in memory only (for one document's passages, or tests).
     public convenience init(inMemoryWith embedder: (any TextEmbedder)? = nil, chunking: ChunkingOptions = .default) throws {
-        let queue = try DatabaseQueue(configuration: Self.configuration(readonly: false))
+        let queue = try DatabaseQueue(configuration: IndexFile.configuration(readonly: false))
         try queue.write { db in try IndexSchema.create(in: db, model: embedder?.identity, modelSource: nil, chunking: chunking) }
         try self.init(path: ":memory:", database: queue, model: embedder?.identity, modelSource: nil, chunking: chunking, embedder: embedder)
     }
@@ -168,33 +146,13 @@ public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
         try DocumentIndex(path: path, database: database, model: model, modelSource: modelSource, chunking: chunking, embedder: embedder)
     }
 
-    /// `path` as an SQLite URI that opens it read-only without locks or -shm (`immutable=1`), or nil
-    /// when the path cannot be written as one.
-    static func immutableURI(_ path: String) -> String? {
-        guard let escaped = URL(fileURLWithPath: path).standardizedFileURL.path
-            .addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else { return nil }
-        return "file:\(escaped)?immutable=1"
-    }
-
-    static func configuration(readonly: Bool) -> Configuration {
-        var configuration = Configuration()
-        configuration.readonly = readonly
-        configuration.foreignKeysEnabled = true
-        // Another process writing (an add in a second terminal) makes us wait, not fail at once.
-        configuration.busyMode = .timeout(10)
-        return configuration
-    }
-
-    /// Runs `body`, turning SQLite's errors into ``SearchError/storage(path:message:)``.
+    /// Runs `body`, turning SQLite's errors into ``SearchError``s that say what they mean for the file
+    /// (``IndexFile/error(_:path:)``).
     static func storage<T>(_ path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as SearchError {
-            throw error
-        } catch let error as DatabaseError {
-            throw SearchError.storage(path: path, message: error.message ?? "\(error)")
         } catch {
-            throw SearchError.storage(path: path, message: "\(error)")
+            throw IndexFile.error(error, path: path)
         }
     }
 

@@ -91,7 +91,11 @@ enum IndexSchema {
     static func read(from db: Database, path: String) throws -> Settings {
         let found = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         guard try db.tableExists("index_info") else {
-            throw SearchError.notAnIndex(path: path, reason: "an SQLite file without the index_info table")
+            // An empty file is an empty SQLite database to SQLite: say what it is.
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            throw SearchError.notAnIndex(path: path, reason: pages == 0
+                ? "an empty file; an index is made by nlu index create"
+                : "an SQLite file without the index_info table (another program's database); an index is made by nlu index create")
         }
         if found > version { throw SearchError.newerSchema(path: path, found: found, supported: version) }
         var values: [String: String] = [:]

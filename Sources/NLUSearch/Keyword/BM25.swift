@@ -5,7 +5,8 @@ import Foundation
 /// which the PostgreSQL backend computes the same way), so that one document's passages and a collection's
 /// chunks are found by the same rule: ``KeywordAnalyzer`` terms (lower-cased, diacritics folded, stemmed),
 /// k1 = 1.2, b = 0.75, idf = ln((N − n + 0.5) / (n + 0.5)), 1e-6 where that is not positive (a term in half
-/// the texts or more), each query term counted once per time it is written, in the query's order.
+/// the texts or more), each distinct query term once, in the order first written (as ``KeywordQuery``
+/// gives them; the index's limits on a query's length are not applied here).
 ///
 ///     let scores = BM25.scores(query: "capital of France", documents: paragraphs)
 public enum BM25 {
@@ -22,7 +23,8 @@ public enum BM25 {
         for termsOfDocument in documentTerms {
             for term in Set(termsOfDocument) { documentFrequency[term, default: 0] += 1 }
         }
-        let queryTerms = KeywordAnalyzer.terms(query)
+        var seen = Set<String>()
+        let queryTerms = KeywordAnalyzer.terms(query).filter { seen.insert($0).inserted }
         let inverseFrequencies = queryTerms.map { term in
             let n = Double(documentFrequency[term] ?? 0)
             let idf = Foundation.log((count - n + 0.5) / (n + 0.5))

@@ -21,8 +21,10 @@ struct IndexDeleteCommand: ParsableCommand {
     func run() throws {
         let index = try IndexLocation.open(database, needsEmbedder: false)
         let absent = try ids.filter { try !index.contains(id: $0) }
-        for id in absent { Console.log("warning: no document \"\(id)\" in \(database)") }
+        // A PostgreSQL URL is named without its password.
+        let name = IndexLocation.name(database, of: index)
+        for id in absent { Console.log("warning: no document \"\(id)\" in \(name)") }
         let removed = try index.delete(ids: ids)
-        Console.print("deleted \(Console.count(removed, "document")) from \(database)")
+        Console.print("deleted \(Console.count(removed, "document")) from \(name)")
     }
 }

@@ -12,6 +12,7 @@ enum IndexLocation {
     /// `readOnly` (search, info, QA) opens a file index for reading only, so that it also works on a
     /// read-only folder or mount.
     static func open(_ location: String, model: String? = nil, needsEmbedder: Bool, readOnly: Bool = false) throws -> any SearchableIndex {
+        try checkScheme(location)
         guard PostgresLocation.isURL(location) else {
             return try EmbedderLoading.openIndex(at: URL(fileURLWithPath: location), model: model, needsEmbedder: needsEmbedder,
                                                  readOnly: readOnly)
@@ -31,11 +32,21 @@ enum IndexLocation {
     /// index is refused). `hnsw` is for PostgreSQL only.
     static func create(_ location: String, embedder: any TextEmbedder, modelSource: String, chunking: ChunkingOptions,
                        hnsw: Bool) throws -> any SearchableIndex {
+        try checkScheme(location)
         if PostgresLocation.isURL(location) {
             return try PostgresDocumentIndex.create(url: location, embedder: embedder, modelSource: modelSource, chunking: chunking, hnsw: hnsw)
         }
         guard !hnsw else { throw SearchError.invalidArgument("--hnsw is for PostgreSQL indexes (postgres://...); a file index is always exact") }
         return try DocumentIndex.create(at: URL(fileURLWithPath: location), embedder: embedder, modelSource: modelSource, chunking: chunking)
+    }
+
+    /// A URL of another scheme (`postgress://app:secret@db/x`, `mysql://...`) is refused as such, password
+    /// masked, rather than read as a file path and echoed whole in "no such file".
+    static func checkScheme(_ location: String) throws {
+        guard !PostgresLocation.isURL(location), let scheme = location.range(of: "://"),
+              location[..<scheme.lowerBound].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
+              location.first?.isLetter == true else { return }
+        throw SearchError.invalidArgument("\(PostgresLocation.redacted(location)): not an index location: give a file path or a postgres:// URL (postgres://USER@HOST:PORT/DATABASE)")
     }
 
     /// How messages name the index: a file as the DB argument gave it (the path the user typed), a

@@ -85,6 +85,14 @@ struct IndexSearchCommand: ParsableCommand {
             throw ValidationError(message)
         }
         if let query, !query.contains(where: { !$0.isWhitespace }) { throw ValidationError("the query is empty") }
+        // The library's limits on a query (length; distinct terms where keywords are searched), as a usage error.
+        if let query {
+            do {
+                if mode == .vector { try KeywordQuery.checkLength(query) } else { _ = try KeywordQuery(query) }
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        }
         try IndexLocation.validateModelOption(model)
     }
 
