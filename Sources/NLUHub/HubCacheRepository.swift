@@ -44,6 +44,14 @@ struct HubCacheRepository {
         }
     }
 
+    /// Bytes free for us on the disk holding the repository's `blobs/`, or nil when the system does not say.
+    func availableBytes() -> Int64? {
+        var status = statvfs()
+        guard statvfs(folder.appendingPathComponent("blobs").path, &status) == 0 else { return nil }
+        let (bytes, overflow) = Int64(clamping: status.f_bavail).multipliedReportingOverflow(by: Int64(clamping: status.f_frsize))
+        return overflow ? Int64.max : bytes
+    }
+
     /// Points `snapshots/COMMIT/FILE` at the blob with a relative link, as huggingface_hub does, so the
     /// cache can be moved. The link is made beside its place and renamed over it: never a missing pointer.
     func link(commit: String, file: String, etag: String) throws {

@@ -14,14 +14,32 @@ public struct HubConfiguration: Sendable {
     public var token: String?
     /// The cache the files go into (``ModelLocator/hubCache(environment:)``).
     public var cache: URL
-    /// Seconds without a byte from the server before a request fails.
-    public var timeout: TimeInterval = 30
+    /// The stall timeout: seconds in which a request must make progress (its answer's head, or at least
+    /// 1 KiB of body) before it fails; a server trickling a byte now and then stalls too.
+    /// `$HF_HUB_DOWNLOAD_TIMEOUT` when set (huggingface_hub's download timeout), else ``defaultStallTimeout``.
+    public var stallTimeout: Double = HubConfiguration.defaultStallTimeout
+    /// Seconds one ``HubDownloader/download(_:filter:progress:)`` may take in all, or nil for no deadline (the default).
+    public var deadline: Double?
     /// Offline mode, as huggingface_hub has it: no request is made, a revision already in the cache is answered
     /// from it and any other is an error (``HubError/notCachedOffline(id:revision:cache:setting:)``). Set from
     /// `HF_HUB_OFFLINE` (else `TRANSFORMERS_OFFLINE`) being 1, ON, YES or TRUE, in any case.
     public var offline = false
     /// How offline mode was asked for, as error messages quote it ("HF_HUB_OFFLINE=1").
     public var offlineSetting = "HF_HUB_OFFLINE=1"
+
+    /// 60 s: long enough for a slow link or a busy mirror, short enough that a dead one is noticed.
+    public static let defaultStallTimeout: Double = 60
+    /// The longest stall timeout or deadline accepted, in seconds (about 11.5 days).
+    public static let longestTimeLimit: Double = 1_000_000
+
+    /// The seconds `text` gives for a time limit named `setting` (an option or a variable, for the error).
+    /// - Throws: ``HubError/invalidTimeLimit(setting:value:)`` unless it is a number above 0 and at most ``longestTimeLimit``.
+    public static func timeLimit(_ text: String, setting: String) throws -> Double {
+        guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds > 0, seconds <= longestTimeLimit else {
+            throw HubError.invalidTimeLimit(setting: setting, value: text)
+        }
+        return seconds
+    }
 
     public init(endpoint: URL, token: String?, cache: URL) {
         self.endpoint = endpoint
@@ -31,7 +49,9 @@ public struct HubConfiguration: Sendable {
 
     /// The configuration `environment` selects.
     /// - Throws: ``HubError/invalidEndpoint(_:)`` when `HF_ENDPOINT` is not an http(s) URL,
-    ///   ``HubCacheProblem/variableIsAFile(variable:path:)`` when the cache variable names a file.
+    ///   ``HubCacheProblem/variableIsAFile(variable:path:)`` when the cache variable names a file,
+    ///   ``HubCacheProblem/noCacheFolder`` when no variable chooses the cache (not even HOME),
+    ///   ``HubError/invalidTimeLimit(setting:value:)`` for an `HF_HUB_DOWNLOAD_TIMEOUT` that is no number of seconds.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let endpointText = environment["HF_ENDPOINT"].flatMap { $0.isEmpty ? nil : $0 } ?? "https://huggingface.co"
         guard let endpoint = URL(string: endpointText.hasSuffix("/") ? String(endpointText.dropLast()) : endpointText),
@@ -39,10 +59,13 @@ public struct HubConfiguration: Sendable {
             throw HubError.invalidEndpoint(endpointText)
         }
         try HubCacheProblem.checkVariables(environment: environment)
-        self.init(endpoint: endpoint, token: Self.token(environment: environment), cache: ModelLocator.hubCache(environment: environment))
+        self.init(endpoint: endpoint, token: Self.token(environment: environment), cache: try ModelLocator.hubCache(environment: environment))
         if let setting = Self.offlineSetting(environment: environment) {
             offline = true
             offlineSetting = setting
+        }
+        if let text = environment["HF_HUB_DOWNLOAD_TIMEOUT"], !text.isEmpty {
+            stallTimeout = try Self.timeLimit(text, setting: "HF_HUB_DOWNLOAD_TIMEOUT")
         }
     }
 
@@ -64,10 +87,11 @@ public struct HubConfiguration: Sendable {
             path = explicit
         } else if let home = environment["HF_HOME"], !home.isEmpty {
             path = home + "/token"
-        } else {
-            let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-                ?? ((environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.cache")
+        } else if let base = environment["XDG_CACHE_HOME"].flatMap({ $0.isEmpty ? nil : $0 })
+                    ?? environment["HOME"].flatMap({ $0.isEmpty ? nil : $0 + "/.cache" }) {
             path = base + "/huggingface/token"
+        } else {
+            return nil
         }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         let token = text.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -23,6 +23,9 @@ public struct HubDownloadResult: Sendable, Equatable {
     public var files: [String]
     /// Bytes received over the network in this run (0 when everything was cached).
     public var bytesReceived: Int64
-    /// Answered from the cache alone, in offline mode: the Hub was not asked whether the revision has moved.
+    /// Answered from the cache alone, in offline mode or because the Hub could not be reached: the Hub was
+    /// not asked whether the revision has moved.
     public var offline = false
+    /// Why the Hub could not be reached when the answer came from the cache for that reason (not in offline mode).
+    public var unreachableReason: String?
 }

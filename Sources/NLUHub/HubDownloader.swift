@@ -24,14 +24,30 @@ public struct HubDownloader: Sendable {
     }
 
     /// Downloads the files of `id` (at `id.revision`, else `main`) that `filter` selects.
-    /// Files already in the cache are not fetched again.
-    /// - Throws: ``HubError``: no such model/revision, access denied, network down, corrupt download.
+    /// Files already in the cache are not fetched again. When the Hub cannot be reached and the cache
+    /// holds the revision, the cached snapshot is the answer (``HubDownloadResult/unreachableReason``
+    /// says why), as huggingface_hub's `snapshot_download` falls back to it.
+    /// - Throws: ``HubError``: no such model/revision, access denied, network down, stalled or past the
+    ///   deadline (``HubConfiguration/stallTimeout``, ``HubConfiguration/deadline``), corrupt download.
     public func download(_ id: HubModelID, filter: HubFileFilter = .nlukit,
                          progress: @escaping @Sendable (HubDownloadProgress) -> Void = { _ in }) async throws -> HubDownloadResult {
         let revision = id.revision ?? "main"
+        // `revision` becomes a path under refs/: the same check as HubModelID's parse of ORG/NAME@REV.
+        guard HubModelID.isValidRevision(revision) else { throw HubError.invalidRevision(revision) }
         let repository = HubCacheRepository(cache: configuration.cache, folderName: id.cacheFolderName)
         if configuration.offline { return try cachedSnapshot(id, revision: revision, filter: filter, in: repository) }
-        let info = try await repositoryInfo(id: id.repository, revision: revision)
+        let transport = HTTPTransport(stallTimeout: configuration.stallTimeout,
+                                      deadline: configuration.deadline.map { TransferWatchdog.Deadline(seconds: $0) })
+        let info: HubRepositoryInfo
+        do {
+            info = try await repositoryInfo(id: id.repository, revision: revision, transport: transport)
+        } catch let error as HubError {
+            guard error.isUnreachable, var cached = try? cachedSnapshot(id, revision: revision, filter: filter, in: repository) else {
+                throw error
+            }
+            cached.unreachableReason = error.description
+            return cached
+        }
         let files = info.siblings.map(\.rfilename).filter(filter.includes)
         guard !files.isEmpty else {
             let listed = info.siblings.prefix(20).map(\.rfilename).joined(separator: ", ")
@@ -46,7 +62,7 @@ public struct HubDownloader: Sendable {
                 progress(HubDownloadProgress(file: file, fileNumber: index + 1, fileCount: files.count, bytes: size, totalBytes: size))
                 continue
             }
-            received += try await downloadFile(file, id: id.repository, commit: info.sha, into: repository) { bytes, total in
+            received += try await downloadFile(file, id: id.repository, commit: info.sha, into: repository, transport: transport) { bytes, total in
                 progress(HubDownloadProgress(file: file, fileNumber: index + 1, fileCount: files.count, bytes: bytes, totalBytes: total))
             }
         }
@@ -74,8 +90,6 @@ public struct HubDownloader: Sendable {
 
     // MARK: - Requests
 
-    private var transport: HTTPTransport { HTTPTransport(timeout: configuration.timeout) }
-
     private var headers: [String: String] {
         var headers = ["User-Agent": "nlukit/\(NLUKitVersion.string)", "Accept-Encoding": "identity"]
         if let token = configuration.token { headers["Authorization"] = "Bearer \(token)" }
@@ -89,7 +103,7 @@ public struct HubDownloader: Sendable {
         return url
     }
 
-    private func repositoryInfo(id: String, revision: String) async throws -> HubRepositoryInfo {
+    private func repositoryInfo(id: String, revision: String, transport: HTTPTransport) async throws -> HubRepositoryInfo {
         // The revision is one path component even when it holds "/" (refs/pr/1), as Python's quote(safe="").
         let encodedRevision = revision.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? revision
         let address = configuration.endpoint.absoluteString + "/api/models/" + id + "/revision/" + encodedRevision
@@ -98,10 +112,24 @@ public struct HubDownloader: Sendable {
         do {
             (head, body) = try await transport.get(url, headers: headers, limit: 64 << 20)
         } catch let error as HTTPTransportError {
-            throw HubError.unreachable(endpoint: configuration.endpoint.absoluteString, reason: error.reason)
+            throw failure(error, fetching: "the file list of \(id)@\(revision)", from: url)
         }
         try check(head, id: id, revision: revision, file: nil)
         return try HubRepositoryInfo.decode(body, url: address)
+    }
+
+    /// What a request for `what` (a file, or the file list) that failed below HTTP means to the user:
+    /// a limit passed, a refusal no retry changes, or a network failure (`network`: by default, a server
+    /// that cannot be reached).
+    private func failure(_ error: HTTPTransportError, fetching what: String, from url: URL, received: Int64 = 0,
+                         network: ((String) -> HubError)? = nil) -> HubError {
+        let host = url.host ?? url.absoluteString
+        switch error.kind {
+        case let .stalled(seconds): return .stalled(file: what, host: host, seconds: seconds, received: received)
+        case let .deadline(seconds): return .deadlineExceeded(file: what, host: host, seconds: seconds, received: received)
+        case .refused: return .invalidResponse(url: url.absoluteString, reason: error.reason)
+        case .network: return network?(error.reason) ?? .unreachable(endpoint: configuration.endpoint.absoluteString, reason: error.reason)
+        }
     }
 
     /// Maps the Hub's error answers (`X-Error-Code`, as huggingface_hub's hf_raise_for_status reads it).
@@ -121,14 +149,14 @@ public struct HubDownloader: Sendable {
     }
 
     /// The file's metadata (`HEAD`), then its bytes into the blob; returns the bytes received.
-    private func downloadFile(_ file: String, id: String, commit: String, into repository: HubCacheRepository,
+    private func downloadFile(_ file: String, id: String, commit: String, into repository: HubCacheRepository, transport: HTTPTransport,
                               progress: @escaping (Int64, Int64) -> Void) async throws -> Int64 {
         let resolve = url(id.split(separator: "/").map(String.init) + ["resolve", commit] + file.split(separator: "/").map(String.init))
         let head: HTTPResponseHead
         do {
             head = try await transport.head(resolve, headers: headers)
         } catch let error as HTTPTransportError {
-            throw HubError.unreachable(endpoint: configuration.endpoint.absoluteString, reason: error.reason)
+            throw failure(error, fetching: file, from: resolve)
         }
         try check(head, id: id, revision: commit, file: file)
         let metadata = try FileMetadata(head, url: resolve.absoluteString)
@@ -136,16 +164,28 @@ public struct HubDownloader: Sendable {
         var received: Int64 = 0
         if !FileManager.default.fileExists(atPath: blob.path) {
             try repository.makeDirectory(blob.deletingLastPathComponent())
+            try checkSpace(for: file, metadata: metadata, in: repository)
             received = try await repository.withLock(etag: metadata.etag) {
                 // Someone else (another nlu, Python) may have finished it while we waited for the lock.
                 if FileManager.default.fileExists(atPath: blob.path) { return 0 }
-                return try await fetchBlob(file, from: metadata.location ?? resolve, metadata: metadata, repository: repository, progress: progress)
+                return try await fetchBlob(file, from: metadata.location ?? resolve, metadata: metadata, repository: repository,
+                                           transport: transport, progress: progress)
             }
         } else {
             progress(metadata.size, metadata.size)
         }
         try repository.link(commit: commit, file: file, etag: metadata.etag)
         return received
+    }
+
+    /// Refuses a file the cache's disk cannot hold (a server declaring 2^62 bytes): no retry would fit it,
+    /// so this is said before a byte is fetched rather than as an interruption to resume.
+    private func checkSpace(for file: String, metadata: FileMetadata, in repository: HubCacheRepository) throws {
+        guard let available = repository.availableBytes() else { return }
+        let kept = (try? FileManager.default.attributesOfItem(atPath: repository.incompleteBlob(etag: metadata.etag).path)[.size] as? Int64) ?? 0
+        if metadata.size - min(kept, metadata.size) > available {
+            throw HubError.tooLarge(file: file, size: metadata.size, available: available, cache: configuration.cache.path)
+        }
     }
 
     /// What a `HEAD` of `resolve/COMMIT/FILE` says about the file.
@@ -172,7 +212,11 @@ public struct HubDownloader: Sendable {
             self.etag = etag
             self.size = size
             if (300..<400).contains(head.status), let target = head.header("Location") {
-                location = URL(string: target, relativeTo: head.url)?.absoluteURL
+                // A file: or ftp: location would have libcurl read this machine's disk or another protocol.
+                guard let location = URL(string: target, relativeTo: head.url)?.absoluteURL, HTTPOrigin(location).isHTTP else {
+                    throw HubError.invalidResponse(url: url, reason: "the file is redirected to '\(target.prefix(200))', not an http(s) URL")
+                }
+                self.location = location
             }
         }
 
@@ -184,7 +228,7 @@ public struct HubDownloader: Sendable {
 
     /// Fills `blobs/ETAG.incomplete` (resuming what is there), checks it, and renames it to `blobs/ETAG`.
     private func fetchBlob(_ file: String, from url: URL, metadata: FileMetadata, repository: HubCacheRepository,
-                           progress: @escaping (Int64, Int64) -> Void) async throws -> Int64 {
+                           transport: HTTPTransport, progress: @escaping (Int64, Int64) -> Void) async throws -> Int64 {
         let incomplete = repository.incompleteBlob(etag: metadata.etag)
         let blob = repository.blob(etag: metadata.etag)
         var attempt = 0
@@ -195,14 +239,14 @@ public struct HubDownloader: Sendable {
             do {
                 if part.length < metadata.size {
                     defer { received += part.received }
-                    try await transfer(file, from: url, into: part, progress: progress)
+                    try await transfer(file, from: url, into: part, transport: transport, progress: progress)
                 }
                 try part.finish(file: file, sha256: metadata.sha256)
                 break
             } catch let error as HubError {
                 // A corrupt part is worth nothing; an interrupted one is kept for the next attempt.
                 if case .corruptDownload = error { try? FileManager.default.removeItem(at: incomplete) }
-                guard case .interrupted = error, attempt < retries else { throw error }
+                guard error.isResumable, attempt < retries else { throw error }
                 attempt += 1
             }
         }
@@ -213,9 +257,11 @@ public struct HubDownloader: Sendable {
     }
 
     /// One GET of the rest of the file into `part`.
-    private func transfer(_ file: String, from url: URL, into part: PartialBlob, progress: @escaping (Int64, Int64) -> Void) async throws {
+    private func transfer(_ file: String, from url: URL, into part: PartialBlob, transport: HTTPTransport,
+                          progress: @escaping (Int64, Int64) -> Void) async throws {
         var requestHeaders = headers
-        if url.host != configuration.endpoint.host { requestHeaders["Authorization"] = nil }
+        // The token is for the endpoint's origin only: another host, port or scheme (the CDN) never sees it.
+        if HTTPOrigin(url) != HTTPOrigin(configuration.endpoint) { requestHeaders["Authorization"] = nil }
         let start = part.length
         if start > 0 { requestHeaders["Range"] = "bytes=\(start)-" }
         let expected = part.expectedSize
@@ -239,10 +285,9 @@ public struct HubDownloader: Sendable {
                 progressBox.report(part.length, expected)
             })
         } catch let error as HTTPTransportError {
-            if start == part.length && !error.isNetwork {
-                throw HubError.cacheWrite(path: part.url.path, reason: error.reason)
+            throw failure(error, fetching: file, from: url, received: part.length) {
+                .interrupted(file: file, received: part.length, expected: expected, reason: $0)
             }
-            throw HubError.interrupted(file: file, received: part.length, expected: expected, reason: error.reason)
         }
         if part.length < expected {
             throw HubError.interrupted(file: file, received: part.length, expected: expected, reason: "the server ended the body early")

@@ -24,6 +24,18 @@ public enum HubError: Error, Equatable, CustomStringConvertible, LocalizedError 
     case corruptDownload(file: String, reason: String)
     /// The download was cut off before its end; the bytes so far are kept for a resume.
     case interrupted(file: String, received: Int64, expected: Int64, reason: String)
+    /// `host` sent less than 1 KiB of `file` (or of the answer about it) in `seconds`, the stall timeout;
+    /// the `received` bytes are kept for a resume.
+    case stalled(file: String, host: String, seconds: Double, received: Int64)
+    /// The download's deadline, `seconds` after it started, passed while `file` came from `host`;
+    /// the `received` bytes are kept for a resume.
+    case deadlineExceeded(file: String, host: String, seconds: Double, received: Int64)
+    /// The server declares `file` as `size` bytes, more than the `available` bytes free where the cache is.
+    case tooLarge(file: String, size: Int64, available: Int64, cache: String)
+    /// A revision (`@REV` or `--revision`) that cannot name a branch, tag or commit: empty, absolute, with `..`.
+    case invalidRevision(String)
+    /// A time limit (`setting`: an option or a variable) that is not a number of seconds in range.
+    case invalidTimeLimit(setting: String, value: String)
     /// The cache could not be written.
     case cacheWrite(path: String, reason: String)
     /// Offline mode is on and the cache has no snapshot of the revision.
@@ -57,6 +69,22 @@ public enum HubError: Error, Equatable, CustomStringConvertible, LocalizedError 
         case let .interrupted(file, received, expected, reason):
             return "\(file): the download stopped at \(received) of \(expected) bytes (\(reason)); "
                 + "run the same command again to resume"
+        case let .stalled(file, host, seconds, received):
+            return "\(file): no progress from \(host) for \(TransferWatchdog.describe(seconds)) (less than \(TransferWatchdog.progressUnit) bytes; "
+                + "the stall timeout, set by --stall-timeout or HF_HUB_DOWNLOAD_TIMEOUT); "
+                + (received > 0 ? "the \(received) bytes received are kept: run the same command again to resume" : "run the same command again to retry")
+        case let .deadlineExceeded(file, host, seconds, received):
+            return "\(file): the download's \(TransferWatchdog.describe(seconds)) deadline (--deadline) passed while receiving it from \(host); "
+                + (received > 0 ? "the \(received) bytes received are kept: run the same command again to resume, " : "run the same command again ")
+                + "with a longer --deadline or none"
+        case let .tooLarge(file, size, available, cache):
+            return "\(file): the server declares \(size) bytes, more than the \(available) bytes free on the disk of the "
+                + "Hugging Face cache (\(cache)); nothing was downloaded"
+        case let .invalidRevision(revision):
+            return "revision '\(revision.prefix(200))' is not a branch, tag or commit hash "
+                + "(it names a file under refs/: not empty or absolute, no empty, .-led or .. part, no space, control character or \\ ~ ^ : ? * [)"
+        case let .invalidTimeLimit(setting, value):
+            return "\(setting) '\(value.prefix(80))' is not a number of seconds above 0 and at most \(Int(HubConfiguration.longestTimeLimit))"
         case let .cacheWrite(path, reason):
             return "\(path): cannot write to the Hugging Face cache: \(reason)"
         case let .notCachedOffline(id, revision, cache, setting):
@@ -71,4 +99,20 @@ public enum HubError: Error, Equatable, CustomStringConvertible, LocalizedError 
     }
 
     public var errorDescription: String? { description }
+
+    /// A transfer the same call may resume at once: cut off, or stalled (the part is kept).
+    var isResumable: Bool {
+        switch self {
+        case .interrupted, .stalled: return true
+        default: return false
+        }
+    }
+
+    /// The Hub could not be asked at all (network down, stalled): what falls back to a cached snapshot.
+    var isUnreachable: Bool {
+        switch self {
+        case .unreachable, .stalled: return true
+        default: return false
+        }
+    }
 }

@@ -28,7 +28,7 @@ import Testing
         try await server.start()
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-hub-\(UUID().uuidString)")
         var configuration = HubConfiguration(endpoint: server.endpoint, token: token, cache: cache)
-        configuration.timeout = 10
+        configuration.stallTimeout = 10
         return (server, HubDownloader(configuration: configuration), cache)
     }
 
@@ -224,7 +224,7 @@ import Testing
         var configuration = try HubConfiguration(environment: ["HF_HUB_CACHE": cache.path, "HF_ENDPOINT": server.endpoint.absoluteString,
                                                                "HF_HUB_OFFLINE": "1"])
         #expect(configuration.offline && configuration.offlineSetting == "HF_HUB_OFFLINE=1")
-        configuration.timeout = 10
+        configuration.stallTimeout = 10
         let offline = HubDownloader(configuration: configuration)
         let cached = try await offline.download(HubModelID("org/model")!)
         #expect(cached.snapshot.standardizedFileURL == downloaded.snapshot.standardizedFileURL)
@@ -251,7 +251,7 @@ import Testing
 
     @Test func offlineModeIsReadAsHuggingFaceHubReadsIt() throws {
         func setting(_ environment: [String: String]) throws -> String? {
-            let configuration = try HubConfiguration(environment: environment)
+            let configuration = try HubConfiguration(environment: environment.merging(["HOME": "/nonexistent-home"]) { $1 })
             return configuration.offline ? configuration.offlineSetting : nil
         }
         #expect(try setting([:]) == nil)

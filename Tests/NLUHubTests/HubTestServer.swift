@@ -9,7 +9,8 @@ import NLUTestSupport
 /// A Hub-shaped HTTP server on loopback, in the test process: the endpoints `huggingface_hub` uses
 /// (`GET /api/models/ID/revision/REV`, `HEAD`/`GET /ID/resolve/REV/FILE` with `X-Repo-Commit`, `ETag`,
 /// `X-Linked-Etag`/`X-Linked-Size` and a redirect to a "CDN" for LFS files, `Range`), and faults to
-/// inject: a body cut after N bytes, a corrupt body, a required token.
+/// inject: a body cut after N bytes, a corrupt body, a required token, a trickled body, a declared size
+/// or a redirect of the server's choosing, LFS files on another server (`cdn`).
 final class HubTestServer: @unchecked Sendable {
     struct Repository {
         var commit: String
@@ -31,7 +32,13 @@ final class HubTestServer: @unchecked Sendable {
     private var cuts: [String: Int] = [:]          // file path -> bytes sent before the connection is cut (once)
     private var corruptions: Set<String> = []      // file paths served with flipped bytes
     private var seen: [Seen] = []
+    private var trickles: [String: Duration] = [:]   // file path -> one byte of the body per this long
+    private var declaredSizes: [String: Int64] = [:] // file path -> the X-Linked-Size announced for an LFS file
+    private var locations: [String: String] = [:]    // file path -> the Location of an LFS file's redirect
+    private var redirects: [String: String] = [:]    // request path -> a 302 to this Location, before anything else
     var requiredToken: String?
+    /// Where LFS files are said to be (their `/cdn/` path on that server); by default this server under another host name.
+    var cdn: URL?
     private(set) var port = 0
     private var task: Task<Void, any Error>?
 
@@ -39,6 +46,14 @@ final class HubTestServer: @unchecked Sendable {
     /// The next GET of `path` sends `bytes` bytes of the body (with the full Content-Length) and closes.
     func cut(_ path: String, after bytes: Int) { locked { cuts[path] = bytes } }
     func corrupt(_ path: String) { _ = locked { corruptions.insert(path) } }
+    /// The body of `path` comes one byte per `interval` (a server that never quite stops).
+    func trickle(_ path: String, every interval: Duration) { locked { trickles[path] = interval } }
+    /// The LFS file `path` is announced as `size` bytes.
+    func declare(_ path: String, size: Int64) { locked { declaredSizes[path] = size } }
+    /// The LFS file `path` is redirected to `location` (any URL, `file:` too).
+    func locate(_ path: String, at location: String) { locked { locations[path] = location } }
+    /// Any request for `requestPath` is answered 302 to `location`.
+    func redirect(_ requestPath: String, to location: String) { locked { redirects[requestPath] = location } }
     var requests: [Seen] { locked { seen } }
     var endpoint: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
@@ -74,6 +89,7 @@ final class HubTestServer: @unchecked Sendable {
         let range = request.headers[.range]
         return locked {
             seen.append(Seen(method: isHead ? "HEAD" : "GET", path: path, range: range, authorization: authorization))
+            if let location = redirects[path] { return Response(status: .found, headers: [.location: location, .contentLength: "0"]) }
             if path.hasPrefix("/cdn/") { return cdn(path: path, range: range, isHead: isHead) }
             if let requiredToken, authorization != "Bearer \(requiredToken)" {
                 return Response(status: .unauthorized, headers: [HTTPField.Name("X-Error-Code")!: "RepoNotFound"])
@@ -123,10 +139,10 @@ final class HubTestServer: @unchecked Sendable {
             digest.update(entry.bytes)
             let sha = digest.hexDigest()
             headers[HTTPField.Name("X-Linked-Etag")!] = "\"\(sha)\""
-            headers[HTTPField.Name("X-Linked-Size")!] = "\(entry.bytes.count)"
+            headers[HTTPField.Name("X-Linked-Size")!] = "\(declaredSizes[file] ?? Int64(entry.bytes.count))"
             headers[.eTag] = "\"git-pointer-etag\""
             // Another host name for the same server: the token must not follow the redirect.
-            headers[.location] = "http://localhost:\(port)/cdn/\(id)/\(file)"
+            headers[.location] = locations[file] ?? (cdn?.absoluteString ?? "http://localhost:\(port)") + "/cdn/\(id)/\(file)"
             headers[.contentLength] = "0"
             return Response(status: .found, headers: headers)
         }
@@ -154,6 +170,16 @@ final class HubTestServer: @unchecked Sendable {
         }
         headers[.contentLength] = "\(content.count)"
         if isHead { return Response(status: status, headers: headers) }
+        if let interval = trickles[file] {
+            let trickled = content
+            return Response(status: status, headers: headers, body: ResponseBody { writer in
+                for byte in trickled {
+                    try await writer.write(ByteBuffer(bytes: [byte]))
+                    try await Task.sleep(for: interval)
+                }
+                try await writer.finish(nil)
+            })
+        }
         if let cut = cuts.removeValue(forKey: file) {
             let sent = content.prefix(cut)
             return Response(status: status, headers: headers, body: ResponseBody { writer in

@@ -12,6 +12,8 @@ public enum HubCacheProblem: Error, Equatable, CustomStringConvertible, Localize
     case variableIsAFile(variable: String, path: String)
     /// `file` in the snapshot folder is a link to `blob`, which does not exist.
     case missingBlob(snapshot: String, file: String, blob: String, id: String?)
+    /// None of the variables that choose the cache (HF_HUB_CACHE, HF_HOME, XDG_CACHE_HOME, HOME) is set.
+    case noCacheFolder
 
     /// Throws when the variable that chooses the cache (``ModelLocator/hubCache(environment:)``) names a file.
     public static func checkVariables(environment: [String: String]) throws {
@@ -60,6 +62,9 @@ public enum HubCacheProblem: Error, Equatable, CustomStringConvertible, Localize
         case let .missingBlob(snapshot, file, blob, id):
             let command = id.map { "`nlu models download \($0)`" } ?? "`nlu models download ORG/NAME`"
             return "\(snapshot): \(file) links to a missing blob (\(blob)): the download is incomplete; run \(command) to fetch the missing files"
+        case .noCacheFolder:
+            return "no Hugging Face cache folder to look in: HF_HUB_CACHE, HF_HOME, XDG_CACHE_HOME and HOME are all unset "
+                + "(set HF_HUB_CACHE to the cache folder, or HOME)"
         }
     }
 

@@ -12,19 +12,23 @@ import Foundation
 ///     // ~/.cache/huggingface/hub/models--sentence-transformers--all-MiniLM-L6-v2/snapshots/c9745ed1.../
 public enum ModelLocator {
     /// The Hugging Face hub cache directory the environment selects.
-    public static func hubCache(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    /// - Throws: ``HubCacheProblem/noCacheFolder`` when HF_HUB_CACHE, HF_HOME, XDG_CACHE_HOME and HOME are
+    ///   all unset (or empty): there is no folder to look in, and guessing one found nothing while
+    ///   `nlu similarity` went on to print nothing and succeed.
+    public static func hubCache(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
         if let path = environment["HF_HUB_CACHE"], !path.isEmpty { return URL(fileURLWithPath: path) }
         if let home = environment["HF_HOME"], !home.isEmpty { return URL(fileURLWithPath: home).appendingPathComponent("hub") }
         if let cache = environment["XDG_CACHE_HOME"], !cache.isEmpty {
             return URL(fileURLWithPath: cache).appendingPathComponent("huggingface/hub")
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        guard let home = environment["HOME"], !home.isEmpty else { throw HubCacheProblem.noCacheFolder }
         return URL(fileURLWithPath: home).appendingPathComponent(".cache/huggingface/hub")
     }
 
     /// The directory `reference` names: an existing local directory, else a Hub id in the cache.
     /// - Throws: ``ModelLocatorError`` saying where it looked and how to download the model;
-    ///   ``HubCacheProblem`` for a snapshot with links to missing blobs or a cache variable naming a file.
+    ///   ``HubCacheProblem`` for a snapshot with links to missing blobs, a cache variable naming a file,
+    ///   or no variable to choose the cache by.
     public static func resolve(_ reference: String,
                                environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
         var isDirectory: ObjCBool = false
@@ -35,7 +39,7 @@ public enum ModelLocator {
         }
         guard let id = HubModelID(reference) else { throw ModelLocatorError.notFound(path: reference) }
         try HubCacheProblem.checkVariables(environment: environment)
-        let cache = hubCache(environment: environment)
+        let cache = try hubCache(environment: environment)
         let repository = cache.appendingPathComponent(id.cacheFolderName)
         guard FileManager.default.fileExists(atPath: repository.path) else {
             throw ModelLocatorError.notCached(id: id.description, cache: cache.path)
@@ -57,8 +61,9 @@ public enum ModelLocator {
     }
 
     /// The models in the cache: id, snapshot directories, and size on disk.
-    public static func cachedModels(environment: [String: String] = ProcessInfo.processInfo.environment) -> [CachedModel] {
-        let cache = hubCache(environment: environment)
+    /// - Throws: ``HubCacheProblem/noCacheFolder`` as ``hubCache(environment:)``.
+    public static func cachedModels(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [CachedModel] {
+        let cache = try hubCache(environment: environment)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []
         return names.sorted().compactMap { name -> CachedModel? in
             guard let id = HubModelID.repository(ofCacheFolder: name) else { return nil }
@@ -117,9 +122,22 @@ public struct HubModelID: Sendable, Equatable, CustomStringConvertible {
         repository = name
         if parts.count == 2 {
             let revision = String(parts[1])
-            guard !revision.isEmpty, !revision.hasPrefix("."), !revision.contains("..") else { return nil }
+            guard Self.isValidRevision(revision) else { return nil }
             self.revision = revision
         }
+    }
+
+    /// True when `revision` can be a branch, tag or commit hash: it becomes a path under the cache's
+    /// `refs/`, so it must stay there. Not empty, not absolute, no empty, `.`-led or `..` part, no space,
+    /// control character or any of `\ ~ ^ : ? * [` (git's own rules for ref names). The one check for
+    /// both spellings, `ORG/NAME@REV` and `--revision REV` (`refs/pr/1` is fine).
+    public static func isValidRevision(_ revision: String) -> Bool {
+        guard !revision.isEmpty, revision.utf8.count <= 255, !revision.contains("..") else { return false }
+        let forbidden = Set("\\~^:?*[ ".unicodeScalars)
+        guard !revision.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || forbidden.contains($0) }) else {
+            return false
+        }
+        return revision.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && !$0.hasPrefix(".") }
     }
 
     /// `models--ORG--NAME`, the cache's folder for the repository.

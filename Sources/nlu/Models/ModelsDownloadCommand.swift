@@ -15,7 +15,10 @@ struct ModelsDownloadCommand: ParsableCommand {
         resumes where it stopped when the command is run again; a file enters the cache only complete \
         and checked. Prints the snapshot directory on stdout; progress goes to stderr. With \
         HF_HUB_OFFLINE=1 (or TRANSFORMERS_OFFLINE=1), as in huggingface_hub, nothing goes over the \
-        network: a revision already in the cache is reported as it is, any other fails (exit 1).
+        network: a revision already in the cache is reported as it is, any other fails (exit 1); the same \
+        answer comes when the Hub cannot be reached. A request that makes no progress (less than 1 KiB) \
+        for --stall-timeout seconds fails, as does a download still running at --deadline; the part \
+        received is kept for the next run.
         """)
 
     @Argument(help: "The model's Hub id, ORG/NAME (optionally ORG/NAME@REVISION).")
@@ -32,6 +35,14 @@ struct ModelsDownloadCommand: ParsableCommand {
     @Flag(help: "Download every file of the repository (ONNX, PyTorch and TensorFlow copies too).")
     var all = false
 
+    @Option(help: ArgumentHelp("""
+        Fail a request that receives less than 1 KiB in this many seconds (default: $HF_HUB_DOWNLOAD_TIMEOUT, else 60).
+        """, valueName: "seconds"))
+    var stallTimeout: String?
+
+    @Option(help: ArgumentHelp("Fail the download if it is not over after this many seconds (default: no deadline).", valueName: "seconds"))
+    var deadline: String?
+
     @Flag(help: "Print {\"id\", \"commit\", \"directory\", \"files\", \"bytesReceived\", \"offline\"} on stdout instead of the directory.")
     var json = false
 
@@ -45,34 +56,52 @@ struct ModelsDownloadCommand: ParsableCommand {
     }
 
     func validate() throws {
-        guard var model = HubModelID(id) else {
+        guard let model = HubModelID(id) else {
+            // ORG/NAME@/abs/path: the name is fine, the revision is not; say so as --revision does.
+            if let at = id.firstIndex(of: "@"), HubModelID(String(id[..<at])) != nil {
+                throw ValidationError(HubError.invalidRevision(String(id[id.index(after: at)...])).description)
+            }
             throw ValidationError("'\(id)' is not a Hub model id (ORG/NAME, letters, digits, - _ .)")
         }
         if let revision {
             guard model.revision == nil else { throw ValidationError("give the revision once: in the id (@REV) or with --revision") }
-            guard !revision.isEmpty, !revision.hasPrefix("."), !revision.hasPrefix("/"), !revision.contains("..") else {
-                throw ValidationError("--revision '\(revision)' is not a branch, tag or commit hash")
-            }
-            model.revision = revision
+            guard HubModelID.isValidRevision(revision) else { throw ValidationError(HubError.invalidRevision(revision).description) }
         }
         guard patterns.isEmpty || !all else { throw ValidationError("give --include or --all, not both") }
         guard !patterns.contains(where: \.isEmpty) else { throw ValidationError("--include is empty; give a pattern such as '*.json'") }
+        _ = try timeLimits()
+    }
+
+    /// --stall-timeout and --deadline in seconds, checked by the library's rule.
+    private func timeLimits() throws -> (stall: Double?, deadline: Double?) {
+        do {
+            return (try stallTimeout.map { try HubConfiguration.timeLimit($0, setting: "--stall-timeout") },
+                    try deadline.map { try HubConfiguration.timeLimit($0, setting: "--deadline") })
+        } catch let error as HubError {
+            throw ValidationError(error.description)
+        }
     }
 
     func run() throws {
         guard var model = HubModelID(id) else { throw ValidationError("'\(id)' is not a Hub model id") }
         if let revision { model.revision = revision }
         let filter = all ? HubFileFilter.all : patterns.isEmpty ? HubFileFilter.nlukit : HubFileFilter(patterns: patterns)
-        let configuration = try HubConfiguration()
+        var configuration = try HubConfiguration()
+        let limits = try timeLimits()
+        if let stall = limits.stall { configuration.stallTimeout = stall }
+        configuration.deadline = limits.deadline
         let downloader = HubDownloader(configuration: configuration)
+        let offlineSetting = configuration.offlineSetting
         let line = SharedProgressLine()
         let asJSON = json
         let identifier = model
         try BlockingTask.run {
             let result = try await downloader.download(identifier, filter: filter) { line.update($0) }
             line.finish()
-            if result.offline {
-                Console.log("\(identifier): in the cache at commit \(result.commit), \(result.files.count) file(s) (\(configuration.offlineSetting): the Hub was not asked for changes)")
+            if let reason = result.unreachableReason {
+                Console.log("\(identifier): in the cache at commit \(result.commit), \(result.files.count) file(s), used as it is (the Hub was not asked for changes: \(reason))")
+            } else if result.offline {
+                Console.log("\(identifier): in the cache at commit \(result.commit), \(result.files.count) file(s) (\(offlineSetting): the Hub was not asked for changes)")
             }
             if asJSON {
                 Console.print(try Console.json(Summary(id: identifier.repository, commit: result.commit, directory: result.snapshot.path,

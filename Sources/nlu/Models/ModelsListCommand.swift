@@ -25,8 +25,8 @@ struct ModelsListCommand: ParsableCommand {
 
     func run() throws {
         try HubCacheProblem.checkVariables(environment: ProcessInfo.processInfo.environment)
-        let cache = ModelLocator.hubCache()
-        let models = ModelLocator.cachedModels()
+        let cache = try ModelLocator.hubCache()
+        let models = try ModelLocator.cachedModels()
         if models.isEmpty && !json {
             Console.log("No models in the Hugging Face cache (\(cache.path)).")
             return

@@ -4,11 +4,11 @@ import Testing
 
 /// `--model` resolution: local directories first, then Hub ids in the Hugging Face cache layout.
 @Suite struct ModelLocatorTests {
-    @Test func cacheDirectoryFollowsHuggingFaceHubPrecedence() {
-        #expect(ModelLocator.hubCache(environment: ["HF_HUB_CACHE": "/a", "HF_HOME": "/b", "HOME": "/h"]).path == "/a")
-        #expect(ModelLocator.hubCache(environment: ["HF_HOME": "/b", "HOME": "/h"]).path == "/b/hub")
-        #expect(ModelLocator.hubCache(environment: ["XDG_CACHE_HOME": "/x", "HOME": "/h"]).path == "/x/huggingface/hub")
-        #expect(ModelLocator.hubCache(environment: ["HOME": "/h"]).path == "/h/.cache/huggingface/hub")
+    @Test func cacheDirectoryFollowsHuggingFaceHubPrecedence() throws {
+        #expect(try ModelLocator.hubCache(environment: ["HF_HUB_CACHE": "/a", "HF_HOME": "/b", "HOME": "/h"]).path == "/a")
+        #expect(try ModelLocator.hubCache(environment: ["HF_HOME": "/b", "HOME": "/h"]).path == "/b/hub")
+        #expect(try ModelLocator.hubCache(environment: ["XDG_CACHE_HOME": "/x", "HOME": "/h"]).path == "/x/huggingface/hub")
+        #expect(try ModelLocator.hubCache(environment: ["HOME": "/h"]).path == "/h/.cache/huggingface/hub")
     }
 
     @Test func hubIDsParseAndPathsDoNot() {
@@ -41,6 +41,6 @@ import Testing
         }
         // A local directory wins over a Hub id of the same spelling.
         #expect(try ModelLocator.resolve(cache.path, environment: environment) == URL(fileURLWithPath: cache.path))
-        #expect(ModelLocator.cachedModels(environment: environment).map(\.id) == ["org/name"])
+        #expect(try ModelLocator.cachedModels(environment: environment).map(\.id) == ["org/name"])
     }
 }
