@@ -21,6 +21,39 @@ public enum TemporaryFiles {
     }
     private static let registry = Registry()
 
+    /// The folder for temporaries that live nowhere else: `$TMPDIR` when it is set, else `/tmp`, as
+    /// Foundation's `temporaryDirectory` chooses, but checked, so that a `TMPDIR` naming nothing or a
+    /// file is an error that names the variable and the path (it was "the operation failed").
+    ///
+    ///     let folder = try TemporaryFiles.directory().appendingPathComponent("nlu-stdin-…")
+    /// - Throws: ``DirectoryProblem`` when `$TMPDIR` is not an existing folder.
+    public static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
+        guard let path = environment["TMPDIR"], !path.isEmpty else { return URL(fileURLWithPath: "/tmp", isDirectory: true) }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw DirectoryProblem.missing(path: path) }
+        guard isDirectory.boolValue else { throw DirectoryProblem.notAFolder(path: path) }
+        return URL(fileURLWithPath: path, isDirectory: true)
+    }
+
+    /// Why ``directory(environment:)`` has no folder to offer.
+    public enum DirectoryProblem: Error, Equatable, CustomStringConvertible, LocalizedError {
+        /// `$TMPDIR` names a path where nothing is.
+        case missing(path: String)
+        /// `$TMPDIR` names a file or something else that is not a folder.
+        case notAFolder(path: String)
+
+        public var description: String {
+            switch self {
+            case let .missing(path):
+                return "TMPDIR is \(path), which does not exist: set TMPDIR to an existing folder for temporary files, or unset it (/tmp)"
+            case let .notAFolder(path):
+                return "TMPDIR is \(path), which is not a folder: set TMPDIR to an existing folder for temporary files, or unset it (/tmp)"
+            }
+        }
+
+        public var errorDescription: String? { description }
+    }
+
     /// Records `url` as a temporary that is being built. Called before it is created.
     public static func register(_ url: URL) {
         registry.lock.lock()
