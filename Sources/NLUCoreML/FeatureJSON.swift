@@ -32,6 +32,7 @@ public enum FeatureJSON {
 
     /// The features of a JSON object, typed by the model's declared inputs.
     public static func provider(from json: Data, for description: ModelDescription) throws -> DictionaryFeatureProvider {
+        try checkNesting(json)
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
@@ -88,9 +89,51 @@ public enum FeatureJSON {
         }
     }
 
+    /// The most levels of arrays (or objects) one feature's value may nest: a multi-array has at most this many axes.
+    static let deepestValue = 16
+    private static let tooDeep = "arrays or objects nested deeper than \(deepestValue) levels"
+
+    /// Refuses an input that nests deeper than the features object and ``deepestValue`` levels in it, naming the
+    /// feature, before the JSON parser sees it: 100,000 nested `[` made the parser fail with a sentence about the
+    /// whole document (or a recursive one overflow its stack). One pass without recursion; the feature is the last
+    /// key read at the top level.
+    private static func checkNesting(_ json: Data) throws {
+        var depth = 0
+        var inString = false, escaped = false
+        var keyStart = 0, lastKey: Range<Int>? = nil
+        for (offset, byte) in json.enumerated() {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                    // A string that ends at the features object's own level is a feature name (or a value, which the
+                    // parser would then refuse anyway).
+                    if depth == 1 { lastKey = keyStart..<(offset + 1) }
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                inString = true
+                keyStart = offset
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                guard depth <= deepestValue + 1 else {
+                    guard let lastKey, json.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{") else {
+                        throw Error.notAnObject
+                    }
+                    let quoted = json.subdata(in: (json.startIndex + lastKey.lowerBound)..<(json.startIndex + lastKey.upperBound))
+                    let name = (try? JSONSerialization.jsonObject(with: quoted, options: [.fragmentsAllowed])) as? String
+                    throw Error.invalidValue(name ?? String(decoding: quoted, as: UTF8.self), reason: tooDeep)
+                }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth = max(0, depth - 1)
+            default: break
+            }
+        }
+    }
+
     /// A number or rectangular nested array as a shape and its values in row-major order.
     private static func flatten(_ value: Any, depth: Int, shape: inout [Int], into values: inout [Double], name: String) throws {
-        guard depth <= 16 else { throw Error.invalidValue(name, reason: "arrays nested deeper than 16 levels") }
+        guard depth <= deepestValue else { throw Error.invalidValue(name, reason: tooDeep) }
         if let array = value as? [Any] {
             if depth == shape.count {
                 // A new axis only on the first descent: once a number has been read the shape is complete, and an

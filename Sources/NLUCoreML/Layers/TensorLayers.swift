@@ -225,18 +225,35 @@ enum TensorLayers {
         }
     }
 
-    /// The elements at every combination of per-axis indices (a strided slice or a gather).
+    /// The elements at every combination of per-axis indices (a strided slice or a gather), read straight into the
+    /// output: a table of their offsets in between took twice the output's bytes again.
     static func gatherProduct(_ x: Blob, _ ranges: [[Int]], squeeze: [Bool] = []) -> Blob {
         let strides = Blob.strides(of: x.shape)
-        var offsets = [0]
-        for (axis, indices) in ranges.enumerated() {
-            offsets = offsets.flatMap { base in indices.map { base + $0 * strides[axis] } }
+        let counts = ranges.map(\.count)
+        let total = counts.reduce(1, *)
+        var values = [Float]()
+        values.reserveCapacity(total)
+        var counter = [Int](repeating: 0, count: ranges.count)
+        x.values.withUnsafeBufferPointer { source in
+            for _ in 0..<total {
+                var offset = 0
+                for axis in ranges.indices { offset += ranges[axis][counter[axis]] * strides[axis] }
+                values.append(source[offset])
+                // Advance the multi-index like an odometer.
+                var axis = ranges.count - 1
+                while axis >= 0 {
+                    counter[axis] += 1
+                    if counter[axis] < counts[axis] { break }
+                    counter[axis] = 0
+                    axis -= 1
+                }
+            }
         }
-        var shape = ranges.map(\.count)
+        var shape = counts
         if !squeeze.isEmpty {
             shape = shape.enumerated().filter { !(squeeze[$0.offset] && $0.element == 1) }.map(\.element)
         }
-        return Blob(shape: shape, values: offsets.map { x.values[$0] })
+        return Blob(shape: shape, values: values)
     }
 
     static func gather(_ p: CoreML_Specification_GatherLayerParams, _ context: LayerContext) throws -> CompiledLayer {
@@ -245,15 +262,16 @@ enum TensorLayers {
         return context.layer { inputs, fail in
             let (x, indices) = (inputs[0], inputs[1])
             guard let resolved = Shapes.normalize(axis: axis, rank: x.rank) else { throw fail("axis \(axis) is out of range for shape \(x.shape)") }
+            // The indices' own shape replaces the gathered axis. Checked before the indices are read: 2^30 of them
+            // took 8 GiB as positions before the output's size was looked at.
+            let shape = Array(x.shape[..<resolved]) + indices.shape + Array(x.shape[(resolved + 1)...])
+            try Shapes.checkOutput(shape) { fail("gathering \(indices.count) indices (shape \(indices.shape)) along axis \(resolved) of \(x.shape): \($0)") }
             let size = x.shape[resolved]
             let picked = try indices.values.map { value -> Int in
                 let index = Int(exactly: value.rounded()) ?? Int.max
                 guard index >= -size, index < size else { throw fail("index \(value) is out of range for dimension \(size)") }
                 return index < 0 ? index + size : index
             }
-            // The indices' own shape replaces the gathered axis.
-            let shape = Array(x.shape[..<resolved]) + indices.shape + Array(x.shape[(resolved + 1)...])
-            try Shapes.checkOutput(shape, fail: fail)
             var ranges = x.shape.map { Array(0..<$0) }
             ranges[resolved] = picked
             return [gatherProduct(x, ranges).reshaped(shape)]

@@ -80,11 +80,11 @@ enum Shapes {
         return positions
     }
 
-    /// The most values one blob may hold (1 GiB of floats), far above any converted encoder's activations (BERT-large's
-    /// attention scores over 512 tokens hold 2^22): a file whose layers multiply sizes (a blob concatenated with itself
-    /// layer after layer, batch axes that broadcast against each other, a chain of widening products) fails naming the
-    /// layer instead of allocating without bound.
-    static let maximumCount = 1 << 28
+    /// The most values one blob may hold (256 MiB of floats), 16 times any converted encoder's largest activation
+    /// (BERT-large's attention scores over 512 tokens hold 2^22): a file whose layers multiply sizes (a blob
+    /// concatenated with itself layer after layer, batch axes that broadcast against each other, a chain of widening
+    /// products) fails naming the layer instead of allocating without bound. The budget of ``BlobBudget``.
+    static let maximumCount = 1 << 26
 
     /// The element count of `shape` read from a file, or `nil` when a dimension is negative or the count exceeds
     /// `limit` (checked step by step, so hostile sizes cannot overflow).
@@ -104,7 +104,8 @@ enum Shapes {
     @discardableResult
     static func checkOutput(_ shape: [Int], fail: (String) -> CoreMLError) throws -> Int {
         guard let count = checkedCount(shape) else {
-            throw fail("its output of shape \(shape) would hold more than \(maximumCount) values")
+            let count = checkedCount(shape, limit: .max).map(String.init) ?? "more than \(Int.max)"
+            throw fail("its output of shape \(shape) would hold \(count) values, \(BlobBudget.perLayerLimit)")
         }
         return count
     }

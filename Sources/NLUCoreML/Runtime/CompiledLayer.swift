@@ -9,6 +9,8 @@ struct CompiledLayer: Sendable {
     let outputs: [String]
     /// Indices into `inputs` that may be missing when the layer runs.
     var optionalInputs: Set<Int> = []
+    /// The output shapes from the input shapes, computed without running the layer (set by ``LayerCompiler``).
+    var shapeRule: ShapeInference.Rule = { _ in InferredShapes(outputs: []) }
     let body: @Sendable ([Blob?]) throws -> [Blob]
 
     /// An error about this layer met while predicting.

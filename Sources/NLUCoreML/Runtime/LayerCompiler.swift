@@ -2,6 +2,12 @@
 /// kind when the kind is not supported. The list here is the list in docs/coreml.md.
 enum LayerCompiler {
     static func compile(_ layer: CoreML_Specification_NeuralNetworkLayer, rank5: Bool, budget: WeightBudget) throws -> CompiledLayer {
+        var compiled = try body(of: layer, rank5: rank5, budget: budget)
+        compiled.shapeRule = ShapeInference.rule(for: layer, rank5: rank5)
+        return compiled
+    }
+
+    private static func body(of layer: CoreML_Specification_NeuralNetworkLayer, rank5: Bool, budget: WeightBudget) throws -> CompiledLayer {
         let kind = kindName(of: layer)
         let context = LayerContext(name: layer.name, kind: kind, inputs: layer.input, outputs: layer.output, rank5: rank5,
                                    budget: budget)

@@ -21,6 +21,7 @@ struct NeuralNetworkRunner: Sendable {
     let inputs: [FeatureSpecification]
     let outputs: [FeatureSpecification]
     let classification: Classification?
+    let blobBudget: BlobBudget
 
     init(layers specs: [CoreML_Specification_NeuralNetworkLayer], arrayMapping: CoreML_Specification_NeuralNetworkMultiArrayShapeMapping,
          inputs: [FeatureSpecification], outputs: [FeatureSpecification], classification: Classification?,
@@ -52,6 +53,48 @@ struct NeuralNetworkRunner: Sendable {
         if let classification, !available.contains(classification.probabilityBlob) {
             throw CoreMLError.invalidModel("the class probabilities '\(classification.probabilityBlob)' are not made by any layer")
         }
+        // Every layer's output size from the declared inputs, before any prediction allocates it.
+        blobBudget = BlobBudget(weights: budget)
+        let declared = Dictionary(inputs.map { ($0.feature.name, Self.blobShape(declared: $0.shape, rank5: rank5)) }) { first, _ in first }
+        let shapes = try blobBudget.plan(layers, inputs: declared) { layer, reason in
+            CoreMLError.invalidLayer(name: layer.name, kind: layer.kind, reason: reason)
+        }
+        if let classification, let shape = shapes[classification.probabilityBlob] ?? nil {
+            try checkLabels(classification, probabilities: shape)
+        }
+    }
+
+    /// The blob a declared input becomes, as far as the declaration tells: in the rank-5 layout `[C]` and `[C, H, W]`
+    /// come with open `[Seq, Batch]` axes (a sequence may be given), shorter shapes padded with leading 1s.
+    private static func blobShape(declared: [Int?]?, rank5: Bool) -> PartialShape {
+        guard let declared, !declared.isEmpty else { return nil }
+        guard rank5 else { return declared }
+        switch declared.count {
+        case 1: return [nil, nil, declared[0], 1, 1]
+        case 3: return [nil, nil] + declared
+        case ..<5: return [Int?](repeating: 1, count: 5 - declared.count) + declared
+        case 5: return declared
+        default: return nil
+        }
+    }
+
+    /// A classifier makes one probability per label from one row: at load, the probability blob's row (its
+    /// `[C, H, W]` in the rank-5 layout, the whole blob in the ND layout) must hold as many values as there are
+    /// labels, when the shapes tell its size.
+    private func checkLabels(_ classification: Classification, probabilities shape: [Int?]) throws {
+        let row = rank5 && shape.count == 5 ? Array(shape[2...]) : shape
+        guard !row.contains(nil) else { return }
+        let values = ShapeInference.lowerBound(row)
+        guard values != classification.count else { return }
+        throw CoreMLError.invalidModel(labelMismatch(classification, values: values, perRow: rank5, shape: ShapeInference.describe(shape)))
+    }
+
+    /// The message for class labels that do not match the probabilities' size, naming the layer that makes them.
+    private func labelMismatch(_ classification: Classification, values: Int, perRow: Bool = false, shape: String) -> String {
+        let blob = classification.probabilityBlob
+        let maker = layers.last { $0.outputs.contains(blob) }.map { " layer '\($0.name)' (\($0.kind)) makes" } ?? ""
+        return "the classifier has \(classification.count) class labels, but\(maker) its probabilities '\(blob)' with "
+            + "\(values) values\(perRow ? " a row" : "") (shape \(shape)); expected one probability per label"
     }
 
     /// Kind → number of layers of that kind.
@@ -69,6 +112,8 @@ struct NeuralNetworkRunner: Sendable {
             blobs[input.feature.name] = blob
             givenShapes[input.feature.name] = value.floatTensorValue?.shape ?? value.int32TensorValue?.shape ?? [1]
         }
+        // The shapes the given inputs make, checked before any layer allocates its output.
+        try blobBudget.plan(layers, inputs: blobs.mapValues { $0.shape.map(Optional.some) }) { layer, reason in layer.failure(reason) }
         var heldValues = blobs.values.reduce(0) { $0 + $1.count }
         for layer in layers {
             var arguments = [Blob?]()
@@ -90,11 +135,7 @@ struct NeuralNetworkRunner: Sendable {
             }
             // Every blob is kept to the end (any later layer may read it), so their sum is bounded, not only each one:
             // a thousand layers of 2^28 values each would otherwise exhaust the memory one layer at a time.
-            do {
-                try InputLimits.checkMemory(elements: heldValues, what: "the values the layers have made so far")
-            } catch let error as OutOfRangeError {
-                throw layer.failure(error.description)
-            }
+            try blobBudget.checkTotal(values: heldValues, making: layer.outputs.joined(separator: "', '"), fail: layer.failure)
         }
         var features = [String: FeatureValue]()
         if let classification {
@@ -102,7 +143,8 @@ struct NeuralNetworkRunner: Sendable {
                 if let probabilities = blobs[classification.probabilityBlob] {
                     try checkOneRow(probabilities: probabilities.count, labels: classification.count, blobs: blobs, givenShapes: givenShapes)
                 }
-                throw CoreMLError.invalidModel("'\(classification.probabilityBlob)' has \(blobs[classification.probabilityBlob]?.count ?? 0) values for \(classification.count) class labels")
+                let given = blobs[classification.probabilityBlob]
+                throw CoreMLError.invalidModel(labelMismatch(classification, values: given?.count ?? 0, shape: "\(given?.shape ?? [])"))
             }
             let best = probabilities.values.indices.max { probabilities.values[$0] < probabilities.values[$1] } ?? 0
             switch classification.labels {
