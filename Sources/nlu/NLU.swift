@@ -84,6 +84,7 @@ struct NLU: ParsableCommand {
                     let rest = message.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).dropFirst()
                     message = (["Error: Unknown option '\(unknown)'"] + rest.map(String.init)).joined(separator: "\n")
                 }
+                message = UnknownOption.addingTextHint(to: message)
                 Console.log(message)
                 Foundation.exit(2)
             }

@@ -40,6 +40,21 @@ import Testing
         #expect(nested.status == 2 && nested.stderr.contains("Unknown option '--bogus-flag'"), "\(nested.stderr)")
     }
 
+    /// A text that starts with "-" reads as an unknown option: the error says to put it after `--`; a real
+    /// option typo gets no such hint.
+    @Test func aTextStartingWithADashIsPointedToTheDoubleDash() throws {
+        let text = try runNLU(["entities", "extract", "-5 degrees"])
+        #expect(text.status == 2)
+        #expect(text.stderr.hasPrefix("Error: Unknown option '-5 degrees' (a text that starts with '-' goes after '--': nlu … -- \"-5 degrees\")"),
+                "\(text.stderr)")
+        let word = try runNLU(["tokenize", "--vocab", "x", "-world"])
+        #expect(word.status == 2 && word.stderr.contains("goes after '--'"), "\(word.stderr)")
+        let typo = try runNLU(["qa", "ask", "--model", "x", "--frob"])
+        #expect(typo.status == 2 && !typo.stderr.contains("goes after"), "\(typo.stderr)")
+        let after = try runNLU(["entities", "extract", "--", "-5 degrees"])
+        #expect(after.status == 0 && after.stdout.contains("temperature"), "\(after.stderr)")
+    }
+
     /// A negative number after an option is its value (ArgumentParser alone reads "-1" as a short
     /// option and says "Missing value"): the option's own range check speaks, naming it.
     @Test func negativeValuesReachTheOptionsRangeCheck() throws {

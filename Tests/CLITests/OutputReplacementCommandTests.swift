@@ -190,9 +190,25 @@ import Testing
                 FileManager.default.createFile(atPath: output.path, contents: Data())
             }
             for round in 0..<2 {
-                let run = try runNLU(arguments(output.path))
+                // A tsv file carries nothing that tells nlu's from a user's: only the empty file is replaced without --force.
+                let tsvAgain = round == 1 && name == "embed tsv"
+                let run = try runNLU(arguments(output.path) + (tsvAgain ? ["--force"] : []))
                 #expect(run.status == 0, "\(name) round \(round): \(run.stderr)")
             }
         }
+    }
+
+    /// A user's own numeric TSV (vectors from elsewhere) looks exactly like `embed --format tsv`'s output: it is kept
+    /// unless --force says otherwise (it was replaced silently).
+    @Test func aNumericTSVIsKeptUnlessForced() throws {
+        let directory = try workDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let vectors = directory.appendingPathComponent("my-vectors.tsv")
+        try Data("0.1\t0.2\t0.3\n0.4\t0.5\t0.6\n".utf8).write(to: vectors)
+        let refused = try runNLU(["embed", "--model", EmbedCommandTests.model, "a", "--format", "tsv", "--output", vectors.path])
+        #expect(refused.status == 1 && refused.stderr.contains("--force"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: vectors) == Data("0.1\t0.2\t0.3\n0.4\t0.5\t0.6\n".utf8))
+        let forced = try runNLU(["embed", "--model", EmbedCommandTests.model, "a", "--format", "tsv", "--output", vectors.path, "--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
     }
 }

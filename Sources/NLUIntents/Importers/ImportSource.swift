@@ -119,8 +119,8 @@ struct ImportSource {
     }
 
     private func read(_ fileURL: URL, display: String) throws -> Data {
-        do { return try Data(contentsOf: fileURL) } catch {
-            throw IntentDatasetError.unreadable(file: display, reason: ExistingPath.unreadableReason(fileURL.path))
+        do { return try InputFile.read(fileURL, name: display) } catch let error as InputReadError {
+            throw IntentDatasetError.unreadable(file: display, reason: error.reason)
         }
     }
 

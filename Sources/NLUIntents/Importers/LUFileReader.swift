@@ -68,7 +68,7 @@ struct LUFileReader {
                                                        detail: "imports nest deeper than \(Self.maxDepth) files or reach more than \(Self.maxFiles)")
         }
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+        do { data = try InputFile.read(URL(fileURLWithPath: path)) } catch is InputReadError {
             if let importer {
                 throw IntentDatasetError.malformedMarkdown(file: importer.file, line: importer.line,
                                                            detail: "imported file \(path) cannot be read (missing?)")

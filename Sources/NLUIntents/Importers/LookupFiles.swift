@@ -1,4 +1,5 @@
 import Foundation
+import NLUCore
 
 /// Rasa 1.x lookup tables kept in text files (`## lookup:city` followed by `data/lookups/city.txt`,
 /// or `"elements": "data/lookups/city.txt"` in JSON): one value per line. The path is relative to
@@ -25,7 +26,12 @@ enum LookupFiles {
             warnings.append("\(place): lookup file '\(reference)' not found in \(folder.path) (named from the file's folder or one above it); lookup skipped")
             return nil
         }
-        guard let data = try? Data(contentsOf: url), let text = String(validating: [UInt8](data), as: UTF8.self) else {
+        let data: Data
+        do { data = try InputFile.read(url) } catch is InputReadError {
+            warnings.append("\(place): lookup file \(url.path) cannot be read; lookup skipped")
+            return nil
+        }
+        guard let text = String(validating: [UInt8](data), as: UTF8.self) else {
             warnings.append("\(place): lookup file \(url.path) cannot be read as UTF-8; lookup skipped")
             return nil
         }

@@ -63,11 +63,14 @@ public struct LanguageModelTrainer: Sendable {
     /// - Parameters:
     ///   - checkpoint: where to save the package (nil: don't save).
     ///   - resume: continue from the package at `checkpoint` (its vocabulary and shape win) up to `options.epochs`.
+    ///   - resumeChoices: the architecture the caller asked for explicitly; on resume, one that differs from the
+    ///     checkpoint's is an error naming it.
     ///   - replacing: what may already be at `checkpoint` (checked before any work).
     /// - Throws: ``LanguageModelError/emptyCorpus(_:)`` when there is nothing to train on,
     ///   ``LanguageModelError/invalidOption(_:_:)``, ``NLUCore/TrainingDivergedError`` (nothing saved),
     ///   or errors loading / saving the checkpoint.
     public func train(texts: [String], names: [String] = [], checkpoint: URL? = nil, resume: Bool = false,
+                      resumeChoices: LanguageModelArchitectureChoices = .init(),
                       replacing: ModelPackage.Replacement = .sameKind,
                       onEvent: (LanguageModelTrainingEvent) -> Void = { _ in }) throws
         -> (model: LanguageModel, history: [LanguageModelEpochReport]) {
@@ -89,6 +92,7 @@ public struct LanguageModelTrainer: Sendable {
 
         if resume, let checkpoint, FileManager.default.fileExists(atPath: checkpoint.path) {
             model = try LanguageModel(contentsOf: checkpoint)
+            try resumeChoices.check(against: model.configuration, checkpoint: checkpoint.path)
             startEpoch = try Self.epochsCompleted(in: model.metadata, package: checkpoint)
             if let data = model.metadata[MetadataKey.history]?.data(using: .utf8),
                let saved = try? JSONDecoder().decode([LanguageModelEpochReport].self, from: data) {

@@ -4,8 +4,8 @@ import NLUKit
 /// What `nlu embed --output FILE` may replace without `--force` (``OutputFile``): an earlier output
 /// of the same kind, recognised by its head since none of these formats has room for a mark.
 /// - jsonl: the first line is {"text": "...", "embedding": [numbers]} and nothing else;
-/// - tsv: the first line is tab-separated numbers only (the projector format has no header, so a
-///   user's own numeric TSV looks the same: that is the weakest case, documented in docs/reliability.md);
+/// - tsv: never: the projector format has no header, so a user's own numeric TSV looks exactly like ours,
+///   and replacing it silently was the one way `embed` could lose a user's file; only an empty file or `--force`;
 /// - npy: the header is byte for byte the one `embed` writes for its shape (float32, C order, two
 ///   dimensions, padded to 64 bytes) and the file size is that header plus rows × columns × 4. NumPy
 ///   rejects extra header keys, so the file cannot carry a mark; a float32 matrix that `numpy.save`
@@ -16,7 +16,7 @@ enum EmbeddingOutputFile {
     static func embeddings(_ format: EmbeddingFormat) -> OutputFile {
         switch format {
         case .jsonl: return OutputFile(kind: "a jsonl embeddings file") { isJSONL(at: $0) }
-        case .tsv: return OutputFile(kind: "a tsv embeddings file") { isTSV(at: $0) }
+        case .tsv: return OutputFile(kind: "a tsv embeddings file (nlu cannot tell its own from another numeric TSV)") { _ in false }
         case .npy: return OutputFile(kind: "an npy embeddings matrix") { isNPY(at: $0) }
         }
     }
@@ -31,11 +31,6 @@ enum EmbeddingOutputFile {
         guard let object = OutputFile.firstJSONObject(of: url), Set(object.keys) == ["text", "embedding"],
               object["text"] is String, let embedding = object["embedding"] as? [Any] else { return false }
         return !embedding.isEmpty && embedding.allSatisfy { $0 is NSNumber }
-    }
-
-    static func isTSV(at url: URL) -> Bool {
-        guard let fields = firstLineFields(of: url), !fields.isEmpty else { return false }
-        return fields.allSatisfy { Float($0) != nil }
     }
 
     static func isNPY(at url: URL) -> Bool {

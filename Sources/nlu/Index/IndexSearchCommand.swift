@@ -57,6 +57,8 @@ struct IndexSearchCommand: ParsableCommand {
     @Flag(help: "Print JSON on stdout.")
     var json = false
 
+    @OptionGroup var inputSize: InputSizeOption
+
     func options() throws -> SearchOptions {
         var conditions: [String: String] = [:]
         for condition in filter {

@@ -29,4 +29,24 @@ enum UnknownOption {
         }
         return nil
     }
+
+    /// `message` ("Error: Unknown option 'X'…") with a hint after X when X is more likely a text starting with
+    /// "-" (`nlu entities extract "-5 degrees"`): one with a space or a character no option name has, or a single
+    /// dash and more than one letter (short options are one letter), is to go after `--`.
+    static func addingTextHint(to message: String) -> String {
+        let prefix = "Error: Unknown option '"
+        guard message.hasPrefix(prefix) else { return message }
+        let lines = message.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let end = lines[0].lastIndex(of: "'"), end > lines[0].index(lines[0].startIndex, offsetBy: prefix.count) else { return message }
+        let unknown = String(lines[0][lines[0].index(lines[0].startIndex, offsetBy: prefix.count)..<end])
+        return ([String(lines[0]) + textHint(for: unknown)] + lines.dropFirst().map(String.init)).joined(separator: "\n")
+    }
+
+    private static func textHint(for unknown: String) -> String {
+        let body = unknown.drop { $0 == "-" }
+        let looksLikeText = body.contains { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "=") }
+            || (!unknown.hasPrefix("--") && body.count > 1 && !body.contains("="))
+        guard looksLikeText else { return "" }
+        return " (a text that starts with '-' goes after '--': nlu … -- \"\(unknown)\")"
+    }
 }
