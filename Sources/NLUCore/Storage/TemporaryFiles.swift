@@ -84,8 +84,12 @@ public enum TemporaryFiles {
         let readEnd = ends[0]
         let cleaner = Thread {
             var number: Int32 = 0
-            while read(readEnd, &number, MemoryLayout<Int32>.size) != MemoryLayout<Int32>.size {
-                if errno != EINTR { return }
+            while true {
+                while read(readEnd, &number, MemoryLayout<Int32>.size) != MemoryLayout<Int32>.size {
+                    if errno != EINTR { return }
+                }
+                // A stoppable job takes the first interrupt as a request to stop (Interruption).
+                if !Interruption.absorbs(number) { break }
             }
             terminate(by: number)
         }

@@ -41,9 +41,9 @@ enum SpecificationReader {
             // A pipe (`/dev/stdin` fed by `cat`, a FIFO) cannot be mapped, and reading it as a file failed with
             // "input/output error": a stream is read into memory instead, up to the size a model can have.
             let regular = attributes?[.type] as? FileAttributeType == .typeRegular
-            data = regular ? try Data(contentsOf: url, options: .mappedIfSafe) : try readStream(url)
-        } catch let error as CoreMLError {
-            throw error
+            data = regular ? try Data(contentsOf: url, options: .mappedIfSafe) : try InputFile.read(url, maximumBytes: largestFile)
+        } catch is InputTooLargeError {
+            throw CoreMLError.notAModel(path, reason: "the stream holds more than a protobuf message can (2 GiB)")
         } catch {
             throw CoreMLError.unreadableFile(path, reason: ExistingPath.unreadableReason(url.path))
         }
@@ -57,21 +57,6 @@ enum SpecificationReader {
             default: throw CoreMLError.inFile(path, error)
             }
         }
-    }
-
-    /// The bytes of a stream (a pipe, a FIFO, a character device) up to ``largestFile``.
-    /// - Throws: ``CoreMLError/notAModel(_:reason:)`` once the stream passes ``largestFile``.
-    private static func readStream(_ url: URL) throws -> Data {
-        let handle = try FileHandle(forReadingFrom: url)
-        defer { try? handle.close() }
-        var data = Data()
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            guard data.count + chunk.count <= largestFile else {
-                throw CoreMLError.notAModel(url.path, reason: "the stream holds more than a protobuf message can (2 GiB)")
-            }
-            data.append(chunk)
-        }
-        return data
     }
 
     /// Decodes and sanity-checks a model. swift-protobuf checks every length prefix against the bytes that remain

@@ -96,6 +96,8 @@ struct NetworkTrainer {
             }
             progress(report)
             if !validation.isEmpty, epochsWithoutImprovement >= options.patience { break }
+            // Ctrl-C during a stoppable run: keep the best epoch so far, as early stopping does.
+            if Interruption.isRequested { break }
         }
         if let best {
             weights = best.weights

@@ -1,4 +1,5 @@
 import Foundation
+import NLUCore
 
 /// Limited-memory BFGS for a smooth objective, and its orthant-wise variant OWL-QN (Andrew & Gao 2007)
 /// when an L1 penalty `l1 · Σ|x_i|` is added, with liblbfgs's stopping rules as crfsuite uses them:
@@ -49,7 +50,8 @@ struct LBFGSMinimizer {
         if norm(pseudo) / max(1, norm(x)) < options.epsilon { return Result(x: x, value: value, iterations: 0, evaluations: 1) }
         var direction = pseudo.map { -$0 }
         var step = 1 / max(norm(direction), 1e-300)
-        while iteration < options.maxIterations {
+        // Ctrl-C during a stoppable run ends the search where it is: x is always a usable point.
+        while iteration < options.maxIterations, !Interruption.isRequested {
             iteration += 1
             if l1 > 0 {
                 // OWL-QN: keep the direction where it descends along the pseudo-gradient.
