@@ -64,8 +64,7 @@ extension IntentClassifier {
 
 /// Expected and predicted intents and entities of the utterances evaluated so far.
 private struct EvaluationCollector {
-    var expected: [String?] = []
-    var predicted: [String?] = []
+    var utterances: [EvaluatedUtterance] = []
     var expectedMentions: [[EntityEvaluation.Mention]] = []
     var predictedMentions: [[EntityEvaluation.Mention]] = []
     var hasEntities = false
@@ -77,22 +76,22 @@ private struct EvaluationCollector {
             + dataset.counterexamples.map { (String?.none, $0) }
         for (intent, utterance) in labelled {
             let prediction = classifier.predict(utterance.text, top: 1, threshold: threshold)
-            expected.append(intent)
-            predicted.append(prediction.intent)
+            utterances.append(EvaluatedUtterance(text: utterance.text, expected: intent, predicted: prediction.intent,
+                                                 confidence: prediction.confidence))
             expectedMentions.append(EntityEvaluation.mentions(of: utterance))
             predictedMentions.append(prediction.entities.map { EntityEvaluation.Mention(entity: $0.entity, start: $0.start, end: $0.end) })
         }
     }
 
     func report(threshold: Float) -> IntentEvaluation {
-        var report = IntentEvaluation(expected: expected, predicted: predicted, threshold: threshold)
+        var report = IntentEvaluation(utterances: utterances, threshold: threshold)
         guard hasEntities else { return report }
         report.entities = EntityEvaluation(expected: expectedMentions, predicted: predictedMentions)
         var right = 0
-        for index in expected.indices where expected[index] == predicted[index] && Set(expectedMentions[index]) == Set(predictedMentions[index]) {
+        for index in utterances.indices where utterances[index].isCorrect && Set(expectedMentions[index]) == Set(predictedMentions[index]) {
             right += 1
         }
-        report.sentenceAccuracy = expected.isEmpty ? 0 : Double(right) / Double(expected.count)
+        report.sentenceAccuracy = utterances.isEmpty ? 0 : Double(right) / Double(utterances.count)
         return report
     }
 }

@@ -55,6 +55,23 @@ public struct IntentEvaluation: Sendable, Encodable {
     /// Fraction of utterances with the right intent and exactly the annotated entities (when the model
     /// extracts entities).
     public var sentenceAccuracy: Double?
+    /// Every utterance with its expected and predicted intent and the confidence, in evaluation order
+    /// (empty when the report was made from labels alone). Not part of the JSON form: it holds the
+    /// whole test set; the report page shows its worst errors and a confidence histogram.
+    public var utterances: [EvaluatedUtterance] = []
+
+    // Every stored property but `utterances`.
+    private enum CodingKeys: String, CodingKey {
+        case count, accuracy, macroF1, perIntent, labels, confusion, mostConfused, outOfScopeRecall, inScopeAccuracy
+        case threshold, entities, sentenceAccuracy
+    }
+
+    /// Scores `utterances` (their expected and predicted intents) and keeps them for
+    /// ``worstErrors(limit:)`` and ``ConfidenceHistogram``.
+    public init(utterances: [EvaluatedUtterance], threshold: Float? = nil) {
+        self.init(expected: utterances.map(\.expected), predicted: utterances.map(\.predicted), threshold: threshold)
+        self.utterances = utterances
+    }
 
     /// Compares `predicted` with `expected` pairwise (`nil` = no intent); answers beyond the shorter
     /// list are ignored.
@@ -89,14 +106,7 @@ public struct IntentEvaluation: Sendable, Encodable {
             matrix[truth ?? noIntent, default: [:]][guess ?? noIntent, default: 0] += 1
         }
         confusion = matrix
-        var pairs: [ConfusedPair] = []
-        for row in labels {
-            for column in labels where column != row {
-                if let value = matrix[row]?[column], value > 0 { pairs.append(ConfusedPair(expected: row, predicted: column, count: value)) }
-            }
-        }
-        pairs.sort { $0.count != $1.count ? $0.count > $1.count : ($0.expected, $0.predicted) < ($1.expected, $1.predicted) }
-        mostConfused = Array(pairs.prefix(10))
+        mostConfused = Array(Self.confusedPairs(labels: labels, confusion: matrix).prefix(10))
 
         let outOfScope = zip(expected, predicted).filter { $0.0 == nil }
         if !outOfScope.isEmpty {
@@ -104,6 +114,44 @@ public struct IntentEvaluation: Sendable, Encodable {
             let inScope = zip(expected, predicted).filter { $0.0 != nil }
             inScopeAccuracy = inScope.isEmpty ? nil : Double(inScope.filter { $0.0 == $0.1 }.count) / Double(inScope.count)
         }
+    }
+
+    /// The wrong predictions, most confident first (ties in evaluation order), at most `limit`: the
+    /// errors a confidence threshold cannot catch come first.
+    public func worstErrors(limit: Int) -> [EvaluatedUtterance] {
+        let wrong = utterances.enumerated().filter { !$0.element.isCorrect }
+        let sorted = wrong.sorted { left, right in
+            let a = left.element.confidence.isNaN ? -1 : left.element.confidence
+            let b = right.element.confidence.isNaN ? -1 : right.element.confidence
+            return a != b ? a > b : left.offset < right.offset
+        }
+        return sorted.prefix(max(0, limit)).map(\.element)
+    }
+
+    /// ``labels`` in the order of the confusions they take part in, largest first: for each
+    /// (expected, predicted) pair of different labels by count (ties by name), its expected then its
+    /// predicted label where not listed yet; then the labels never confused, in ``labels`` order. A
+    /// confusion matrix in this order has its largest errors in the top-left corner, the two labels of
+    /// each of them side by side.
+    public var labelsByConfusion: [String] {
+        var order: [String] = [], listed = Set<String>()
+        let pairs = Self.confusedPairs(labels: labels, confusion: confusion)
+        for label in pairs.flatMap({ [$0.expected, $0.predicted] }) + labels where listed.insert(label).inserted {
+            order.append(label)
+        }
+        return order
+    }
+
+    /// Every (expected, predicted) pair of different labels that happened, most frequent first (ties by name).
+    private static func confusedPairs(labels: [String], confusion: [String: [String: Int]]) -> [ConfusedPair] {
+        var pairs: [ConfusedPair] = []
+        for row in labels {
+            for column in labels where column != row {
+                if let value = confusion[row]?[column], value > 0 { pairs.append(ConfusedPair(expected: row, predicted: column, count: value)) }
+            }
+        }
+        pairs.sort { $0.count != $1.count ? $0.count > $1.count : ($0.expected, $0.predicted) < ($1.expected, $1.predicted) }
+        return pairs
     }
 
     /// A readable report: summary, per-intent scores, confusion matrix, most confused pairs.

@@ -10,16 +10,15 @@ enum JSONRequestBody {
     /// The request body as bytes: 413 as soon as the declared length or the bytes received pass
     /// `limit` (the rest is not read: the connection is closed after the answer).
     static func collect(_ request: Request, limit: Int) async throws -> ByteBuffer {
-        let declared = request.headers[.contentLength].flatMap { Int($0) }
-        if let declared, declared > limit {
-            throw APIError.bodyTooLarge(limit: limit, declared: declared)
+        if let declared = request.headers[.contentLength], let length = Int(declared), length > limit {
+            throw APIError.bodyTooLarge(limit: limit)
         }
         do {
             return try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
-            throw APIError.bodyTooLarge(limit: limit, declared: nil)
+            throw APIError.bodyTooLarge(limit: limit)
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw APIError.bodyTooLarge(limit: limit, declared: nil)
+            throw APIError.bodyTooLarge(limit: limit)
         }
     }
 

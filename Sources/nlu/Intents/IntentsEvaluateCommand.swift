@@ -14,6 +14,11 @@ struct IntentsEvaluateCommand: ParsableCommand {
         Prints accuracy, macro-F1, per-intent precision/recall/F1/support, the confusion matrix and the most \
         confused pairs; when the test set has counterexamples or an out-of-scope label, out-of-scope recall and \
         in-scope accuracy at the threshold. --json prints {"accuracy", "macroF1", "perIntent", "confusion", ...}.
+
+        --report FILE.html also writes the report as one self-contained page (no network requests): the \
+        confusion matrix with the largest confusions first, per-intent and per-entity precision/recall/F1, a \
+        histogram of the confidence of right and wrong predictions, and the worst errors with their text. It \
+        replaces only an earlier nlu report page (or an empty file) unless --force is given.
         """)
 
     @Argument(help: "The test set (with --model) or the dataset to cross-validate (with --folds).")
@@ -34,6 +39,12 @@ struct IntentsEvaluateCommand: ParsableCommand {
     @Flag(help: "Print the report as JSON.")
     var json = false
 
+    @Option(help: ArgumentHelp("Also write the report as a self-contained HTML page.", valueName: "FILE.html"))
+    var report: String?
+
+    @Flag(help: "Replace a file at --report that is not an nlu report page.")
+    var force = false
+
     @OptionGroup var inputSize: InputSizeOption
 
     func validate() throws {
@@ -49,8 +60,15 @@ struct IntentsEvaluateCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let report {
+            try Console.checkOutput(report, flag: "--report", inputs: dataset + (model.map { [$0] } ?? []))
+            try ReportPage.outputFile.checkReplaceable(URL(fileURLWithPath: report), force: force,
+                                                       remedy: "choose another path, move it away, or pass --force to replace it")
+        }
         let data = try input.load(dataset).dataset
-        let report: IntentEvaluation
+        let evaluation: IntentEvaluation
+        let subtitle: String
+        var foldAccuracies: [Double] = []
         if let model {
             let classifier = try IntentClassifier.loadWithSentenceFeatures(from: URL(fileURLWithPath: model))
             // Intents the model was never trained on can only be missed: say so rather than score them silently.
@@ -61,16 +79,28 @@ struct IntentsEvaluateCommand: ParsableCommand {
                 let names = unknown.prefix(5).map(\.name).joined(separator: ", ") + (unknown.count > 5 ? ", ..." : "")
                 Console.log("warning: \(Console.count(count, "test utterance")) of \(Console.count(unknown.count, "intent")) the model does not have (\(names)): each counts as a miss")
             }
-            report = classifier.evaluate(on: data, threshold: threshold)
+            evaluation = classifier.evaluate(on: data, threshold: threshold)
+            subtitle = "nlu intents evaluate --model \(model)"
         } else {
             let k = folds ?? 5
-            report = try IntentClassifier.crossValidate(
-                data, folds: k, features: training.featureOptions(), training: training.trainingOptions(),
+            let options = try training.trainingOptions()
+            evaluation = try IntentClassifier.crossValidate(
+                data, folds: k, features: training.featureOptions(), training: options,
                 entities: training.entityOptions(),
                 threshold: threshold, file: dataset.joined(separator: ", ")) { fold, foldReport in
                 Console.log(String(format: "fold %d/%d: accuracy %.4f", fold, k, foldReport.accuracy))
+                foldAccuracies.append(foldReport.accuracy)
             }
+            subtitle = "nlu intents evaluate --folds \(k) (stratified cross-validation, seed \(options.seed))"
         }
-        Console.print(json ? try Console.json(report) : report.table())
+        if let report {
+            let facts = foldAccuracies.min().map { lowest in
+                [ReportFact("fold accuracy", String(format: "%.1f–%.1f %%", lowest * 100, (foldAccuracies.max() ?? lowest) * 100))]
+            } ?? []
+            try EvaluationReportPage(evaluation: evaluation, title: dataset.joined(separator: ", "), subtitle: subtitle, facts: facts)
+                .write(to: URL(fileURLWithPath: report))
+            Console.log("report written: \(report)")
+        }
+        Console.print(json ? try Console.json(evaluation) : evaluation.table())
     }
 }

@@ -11,7 +11,10 @@ struct IntentsTrainCommand: ParsableCommand {
         Counterexamples and out-of-scope labels train a "none" class. Progress per epoch (loss, validation \
         accuracy) goes to stderr; the best epoch on the validation split is kept. The model package is written \
         atomically: an existing package at --output stays intact if anything fails. --output may name a new path, \
-        an empty folder or an intent model package (replaced); anything else there is refused (exit 1).
+        an empty folder or an intent model package (replaced); anything else there is refused (exit 1). \
+        --report FILE.html also writes the loss curve per epoch (and validation loss and accuracy, the kept \
+        epoch marked; the slot tagger's loss per iteration) as one self-contained page; it replaces only an \
+        earlier nlu report page (or an empty file) unless --force is given.
         """)
 
     @Argument(help: "The dataset: NLUKit JSON or a platform export (several are merged).")
@@ -31,7 +34,10 @@ struct IntentsTrainCommand: ParsableCommand {
     @Option(help: "Default confidence threshold stored in the model (under it: no intent).")
     var threshold: Float = 0
 
-    @Flag(help: "Replace a model package of another kind at --output (never a file or a folder that is not a package).")
+    @Option(help: ArgumentHelp("Also write the training curves as a self-contained HTML page.", valueName: "FILE.html"))
+    var report: String?
+
+    @Flag(help: "Replace a model package of another kind at --output (never a file or a folder that is not a package), and a file at --report that is not an nlu report page.")
     var force = false
 
     @Flag(help: "Print a JSON summary on stdout.")
@@ -51,6 +57,11 @@ struct IntentsTrainCommand: ParsableCommand {
     func run() throws {
         try Console.checkOutput(output, inputs: dataset)
         try ModelPackage.checkDestination(URL(fileURLWithPath: output), kind: IntentClassifier.modelKind, replacing: replacement)
+        if let report {
+            try Console.checkOutput(report, flag: "--report", inputs: dataset + [output])
+            try ReportPage.outputFile.checkReplaceable(URL(fileURLWithPath: report), force: force,
+                                                       remedy: "choose another path, move it away, or pass --force to replace it")
+        }
         let result = try input.load(dataset)
         let data = result.dataset
         let sentenceFeaturizer = try embeddings.map { try EmbedderSentenceFeaturizer(model: $0) }
@@ -61,11 +72,14 @@ struct IntentsTrainCommand: ParsableCommand {
         let clock = ContinuousClock()
         let start = clock.now
         var epochs = 0
+        var epochReports: [EpochReport] = []
+        var taggerLosses: [TrainingReportPage.Point] = []
         var classifier = try IntentClassifier.train(
             on: data, features: training.featureOptions(), training: training.trainingOptions(),
             entities: training.entityOptions(), file: dataset.joined(separator: ", "), sentenceFeaturizer: sentenceFeaturizer,
             wordVectors: sentenceFeaturizer, progress: { report in
             epochs = report.epoch
+            epochReports.append(report)
             var line = String(format: "epoch %d: loss %.4f", report.epoch, report.trainingLoss)
             if let accuracy = report.validationAccuracy, let loss = report.validationLoss {
                 line += String(format: ", validation accuracy %.4f, validation loss %.4f", accuracy, loss)
@@ -73,6 +87,7 @@ struct IntentsTrainCommand: ParsableCommand {
             }
             Console.log(line)
         }, entityProgress: { iteration, loss in
+            taggerLosses.append(TrainingReportPage.Point(x: Double(iteration), y: Double(loss)))
             if iteration == 1 || iteration % 10 == 0 { Console.log(String(format: "slot tagger iteration %d: loss %.4f", iteration, loss)) }
         }, entityLog: { Console.log($0) })
         let elapsed = clock.now - start
@@ -90,6 +105,9 @@ struct IntentsTrainCommand: ParsableCommand {
                               slotLabels: classifier.entityExtractor?.tagger?.crf.labelCount ?? 0,
                               slotFeatures: classifier.entityExtractor?.tagger?.crf.stateFeatureCount ?? 0,
                               entityDefinitions: classifier.entityExtractor?.definitions.count ?? 0)
+        if let report {
+            try writeReport(to: report, summary: summary, epochs: epochReports, taggerLosses: taggerLosses, utterances: data.utteranceCount)
+        }
         if json {
             Console.print(try Console.json(summary, sortedKeys: false))
         } else {
@@ -101,6 +119,27 @@ struct IntentsTrainCommand: ParsableCommand {
     }
 
     private var replacement: ModelPackage.Replacement { force ? .anyModelPackage : .sameKind }
+
+    /// The --report page: the classifier's loss (and validation) curves, the slot tagger's loss per iteration.
+    private func writeReport(to path: String, summary: Summary, epochs: [EpochReport], taggerLosses: [TrainingReportPage.Point],
+                             utterances: Int) throws {
+        var charts = TrainingReportPage.charts(for: epochs)
+        if !taggerLosses.isEmpty {
+            charts.append(TrainingReportPage.Chart(title: "Slot tagger loss per iteration", xLabel: "iteration",
+                                                   curves: [TrainingReportPage.Curve(name: "slot tagger loss", points: taggerLosses)]))
+        }
+        var facts = [ReportFact("intents", "\(summary.intents)\(summary.noneClass ? " + none" : "")"),
+                     ReportFact("utterances", "\(utterances)"), ReportFact("epochs", "\(summary.epochs)")]
+        if let kept = epochs.last(where: \.isBest), epochs.contains(where: { $0.validationLoss != nil }) {
+            facts.append(ReportFact("kept epoch", "\(kept.epoch)"))
+            if let accuracy = kept.validationAccuracy { facts.append(ReportFact("validation accuracy", String(format: "%.1f %%", accuracy * 100))) }
+        }
+        facts.append(ReportFact("features", "\(summary.features)"))
+        facts.append(ReportFact("seconds", String(format: "%.2f", summary.seconds)))
+        try TrainingReportPage(title: dataset.joined(separator: ", "), subtitle: "nlu intents train -o \(output)", facts: facts, charts: charts)
+            .write(to: URL(fileURLWithPath: path))
+        Console.log("report written: \(path)")
+    }
 
     struct Summary: Encodable {
         var output: String

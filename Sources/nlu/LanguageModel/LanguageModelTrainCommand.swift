@@ -14,7 +14,9 @@ struct LanguageModelTrainCommand: ParsableCommand {
         atomically after every epoch, and --resume continues from it. Over an existing model (without --resume) the \
         epochs' checkpoints go to OUTPUT.partial and the model is replaced only when training ends; an interrupted \
         run keeps the old model (--resume -o OUTPUT.partial continues). --output may name a new path, an empty \
-        folder or a language-model package; anything else there is refused (exit 1).
+        folder or a language-model package; anything else there is refused (exit 1). --report FILE.html also \
+        writes the training loss and validation perplexity per epoch as one self-contained page; it replaces \
+        only an earlier nlu report page (or an empty file) unless --force is given.
         """)
 
     @Argument(help: "Plain-text UTF-8 corpus files.")
@@ -74,7 +76,10 @@ struct LanguageModelTrainCommand: ParsableCommand {
     @Flag(help: "Continue training the package at --output up to --epochs.")
     var resume = false
 
-    @Flag(help: "Replace a model package of another kind at --output (never a file or a folder that is not a package).")
+    @Option(help: ArgumentHelp("Also write the training curves as a self-contained HTML page.", valueName: "FILE.html"))
+    var report: String?
+
+    @Flag(help: "Replace a model package of another kind at --output (never a file or a folder that is not a package), and a file at --report that is not an nlu report page.")
     var force = false
 
     @Flag(help: "Print the per-epoch report as JSON on stdout.")
@@ -106,6 +111,11 @@ struct LanguageModelTrainCommand: ParsableCommand {
 
     func run() throws {
         try Console.checkOutput(output, inputs: corpus)
+        if let report {
+            try Console.checkOutput(report, flag: "--report", inputs: corpus + [output])
+            try ReportPage.outputFile.checkReplaceable(URL(fileURLWithPath: report), force: force,
+                                                       remedy: "choose another path, move it away, or pass --force to replace it")
+        }
         var texts: [String] = []
         for path in corpus {
             texts.append(try Console.readText(path: path))
@@ -113,7 +123,8 @@ struct LanguageModelTrainCommand: ParsableCommand {
         let url = URL(fileURLWithPath: output)
         let (model, history) = try LanguageModelTrainer(options: options).train(
             texts: texts, names: corpus, checkpoint: url, resume: resume,
-            replacing: force ? .anyModelPackage : .sameKind, onEvent: report)
+            replacing: force ? .anyModelPackage : .sameKind, onEvent: logProgress)
+        if let report { try writeReport(to: report, model: model, history: history) }
         if json {
             Console.print(try Console.json(history))
         } else {
@@ -124,7 +135,27 @@ struct LanguageModelTrainCommand: ParsableCommand {
         }
     }
 
-    private func report(_ event: LanguageModelTrainingEvent) {
+    /// The --report page: training loss and validation perplexity per epoch.
+    private func writeReport(to path: String, model: LanguageModel, history: [LanguageModelEpochReport]) throws {
+        func curve(_ name: String, _ value: (LanguageModelEpochReport) -> Double?) -> TrainingReportPage.Curve {
+            TrainingReportPage.Curve(name: name, points: history.compactMap { epoch in
+                value(epoch).map { TrainingReportPage.Point(x: Double(epoch.epoch), y: $0) }
+            })
+        }
+        var charts = [TrainingReportPage.Chart(title: "Training loss per epoch", curves: [curve("training loss") { $0.trainingLoss }])]
+        let perplexity = curve("validation perplexity") { $0.validationPerplexity }
+        if !perplexity.points.isEmpty { charts.append(TrainingReportPage.Chart(title: "Validation perplexity per epoch", curves: [perplexity])) }
+        var facts = [ReportFact("model", "\(model.configuration.layers)-layer \(model.configuration.cell.rawValue), \(model.configuration.level.rawValue) level"),
+                     ReportFact("vocabulary", "\(model.vocabulary.count)"), ReportFact("epochs", "\(history.last?.epoch ?? 0)")]
+        if let last = history.last?.validationPerplexity { facts.append(ReportFact("validation perplexity", String(format: "%.2f", last))) }
+        let seconds = history.reduce(0) { $0 + $1.seconds }
+        facts.append(ReportFact("seconds", String(format: "%.1f", seconds)))
+        try TrainingReportPage(title: corpus.joined(separator: ", "), subtitle: "nlu lm train -o \(output)", facts: facts, charts: charts)
+            .write(to: URL(fileURLWithPath: path))
+        Console.log("report written: \(path)")
+    }
+
+    private func logProgress(_ event: LanguageModelTrainingEvent) {
         switch event {
         case let .prepared(vocabularySize, trainingTokens, validationTokens, startEpoch):
             Console.log("vocabulary \(vocabularySize) tokens; training on \(trainingTokens) tokens, "
