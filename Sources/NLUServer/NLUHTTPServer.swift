@@ -53,13 +53,17 @@ public struct NLUHTTPServer: Sendable {
         let timeout = TimeAmount.nanoseconds(Int64(configuration.requestTimeout * 1e9))
         let gracePeriod = TimeAmount.nanoseconds(Int64(configuration.gracePeriod * 1e9))
         let bound = BindState()
+        let limiter = ConnectionLimiter(maxConnections: configuration.maxConnections)
+        let http1 = HTTP1Channel.Configuration(
+            // The parser's errors reach MalformedRequestResponder first; its own answers bypass the deadline's count.
+            additionalChannelHandlers: [MalformedRequestResponder(), RequestDeadlineHandler(timeout: timeout, gracePeriod: gracePeriod),
+                                        ConnectionLimitHandler(limiter: limiter)],
+            httpDecoderConfiguration: HTTPLimits.decoder)
         let app = Application(
             router: router,
-            // The parser's errors reach MalformedRequestResponder first; its own answers bypass the deadline's count.
-            server: .http1(configuration: .init(
-                additionalChannelHandlers: [MalformedRequestResponder(), RequestDeadlineHandler(timeout: timeout, gracePeriod: gracePeriod)],
-                httpDecoderConfiguration: HTTPLimits.decoder)),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "NLUKit"),
+            server: HTTPServerBuilder { responder in HTTP1ServerChannel(responder: responder, configuration: http1) },
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "NLUKit",
+                                 availableConnectionsDelegate: limiter),
             onServerRunning: { channel in
                 bound.set()
                 await onRunning(channel.localAddress?.port ?? configuration.port)
@@ -95,6 +99,11 @@ public struct ServerBindError: Error, CustomStringConvertible {
         }
         if let io = underlying as? IOError, io.errnoCode == EADDRNOTAVAIL {
             return "cannot listen on \(host):\(port): this machine has no such address (--host)"
+        }
+        if let unknown = underlying as? SocketAddressError.UnknownHost {
+            // NIO's own text ("SocketAddressError.UnknownHost: ... (error -2) for host ...") is for programmers.
+            return "cannot listen on \(host):\(port): the host name '\(unknown.host)' could not be resolved "
+                + "(\(unknown.errorDescription.lowercased())); give an IP address or a name this machine resolves (--host)"
         }
         return "cannot listen on \(host):\(port): \(underlying)"
     }

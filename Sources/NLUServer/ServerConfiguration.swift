@@ -48,9 +48,37 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The most texts one embeddings request may hold; more gets 422, counted before any text is
     /// decoded. 2048 is OpenAI's limit.
     public var maxEmbeddingTexts: Int = 2048
+    /// The most connections held open at once. When one more opens, the connection idle the longest
+    /// (kept alive between requests, or opened without sending a whole request head) is closed; when
+    /// none is idle, new connections wait in the listen queue until one closes. So idle clients
+    /// cannot use up the process's file descriptors: at most ``connectionCapacity``, the default.
+    public var maxConnections: Int = ServerConfiguration.connectionCapacity
+
+    /// Descriptors the process keeps for itself beyond its connections: standard streams, each event
+    /// loop's epoll, event and timer descriptors (about 17 on 2 cores), model and log files, and the few
+    /// connections accepted in one go before the limit is checked.
+    public static var reservedDescriptors: Int { 32 + 4 * ProcessInfo.processInfo.activeProcessorCount }
+
+    /// The connections this process can hold: its open-files limit (the soft `RLIMIT_NOFILE`,
+    /// `ulimit -n`) less ``reservedDescriptors`` (984 under the common limit of 1024, on 2 cores).
+    /// More would make `accept` fail with `EMFILE`, which NIO retries at once, spinning a core.
+    public static var connectionCapacity: Int {
+        var limit = rlimit()
+        #if canImport(Glibc)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0 else { return 1024 - reservedDescriptors }
+        // RLIM_INFINITY is the type's largest value: clamped like any other large limit.
+        let connections = UInt64(limit.rlim_cur).subtractingReportingOverflow(UInt64(reservedDescriptors))
+        if connections.overflow || connections.partialValue == 0 { return 1 }
+        return Int(min(connections.partialValue, 1 << 24))
+    }
 
     /// The defaults: 127.0.0.1:5005, no token, one worker per core, 1 MiB bodies, 30 s, a 5 s grace period,
-    /// texts of 100,000 characters, 32 QA windows, and 2048 texts and 65,536 embedding tokens per request.
+    /// texts of 100,000 characters, 32 QA windows, 2048 texts and 65,536 embedding tokens per request,
+    /// and as many connections as the open-files limit allows.
     public init() {}
 
     /// Checks every value before it sizes a pool, a buffer or a timer.
@@ -76,6 +104,11 @@ public struct ServerConfiguration: Sendable, Equatable {
         }
         guard (1...1_000_000).contains(maxEmbeddingTexts) else {
             throw fail("max embed texts", "1...1000000", "\(maxEmbeddingTexts)")
+        }
+        let capacity = Self.connectionCapacity
+        guard (1...capacity).contains(maxConnections) else {
+            throw fail("max connections", "1...\(capacity) (the open-files limit, ulimit -n, less \(Self.reservedDescriptors) for the server's own files)",
+                       "\(maxConnections)")
         }
         guard requestTimeout.isFinite, requestTimeout >= 0.01, requestTimeout <= 86_400 else {
             throw fail("timeout", "0.01 ... 86400 seconds", "\(requestTimeout)")

@@ -86,7 +86,7 @@ struct BadInputTests {
             let connection = try RawHTTPConnection(port: server.port)
             connection.send("POST /model/parse HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n")
             expectError(try await connection.response(), status: 413, error: "body_too_large",
-                        message: "the request body is larger than the limit of 1000 bytes (--max-body)")
+                        message: "the request body of 50000000 bytes is over this server's limit of 1000 bytes (--max-body)")
             let closed = await connection.closes()
             #expect(closed)
         }
@@ -99,7 +99,8 @@ struct BadInputTests {
             let chunk = String(repeating: "a", count: 600)
             connection.send("258\r\n\(chunk)\r\n")
             connection.send("258\r\n\(chunk)\r\n")
-            expectError(try await connection.response(), status: 413, error: "body_too_large")
+            expectError(try await connection.response(), status: 413, error: "body_too_large",
+                        message: "the request body of more than 1000 bytes, sent in chunks, is over this server's limit of 1000 bytes (--max-body)")
             let closed = await connection.closes()
             #expect(closed)
         }

@@ -48,7 +48,7 @@ struct ServiceRouteTests {
             }
             #expect(value(#"nlu_http_requests_total{route="/model/parse",method="POST",status="200"}"#) == 3)
             #expect(value(#"nlu_http_requests_total{route="/model/parse",method="POST",status="400"}"#) == 1)
-            #expect(value(#"nlu_http_requests_total{route="unmatched",method="GET",status="404"}"#) == 1)
+            #expect(value(#"nlu_http_requests_total{route="other",method="GET",status="404"}"#) == 1)
             #expect(value(#"nlu_http_request_duration_seconds_count{route="/model/parse",method="POST",status="200"}"#) == 3)
             // Inference time is recorded only for requests that reached the model.
             #expect(value(#"nlu_inference_duration_seconds_count{task="intents"}"#) == 3)

@@ -34,11 +34,14 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         APIError(status: .notFound, error: "model_not_loaded",
                  message: "no \(task) model is served: start the server with \(option) MODEL")
     }
-    static func bodyTooLarge(limit: Int) -> APIError {
+    /// 413 naming the body's size and the limit, as every size limit's answer does: `declared` is the
+    /// `Content-Length`; without one (a chunked body), the size known is only that it passed the limit.
+    static func bodyTooLarge(limit: Int, declared: Int?) -> APIError {
+        let size = declared.map { "\($0) bytes" } ?? "more than \(limit) bytes, sent in chunks,"
         // The connection is closed after the answer, so the rest of the body is never read.
-        APIError(status: .contentTooLarge, error: "body_too_large",
-                 message: "the request body is larger than the limit of \(limit) bytes (--max-body)",
-                 headers: [.connection: "close"])
+        return APIError(status: .contentTooLarge, error: "body_too_large",
+                        message: "the request body of \(size) is over this server's limit of \(limit) bytes (--max-body)",
+                        headers: [.connection: "close"])
     }
     static let unauthorized = APIError(
         status: .unauthorized, error: "unauthorized",

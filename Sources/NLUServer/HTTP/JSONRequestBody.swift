@@ -10,15 +10,16 @@ enum JSONRequestBody {
     /// The request body as bytes: 413 as soon as the declared length or the bytes received pass
     /// `limit` (the rest is not read: the connection is closed after the answer).
     static func collect(_ request: Request, limit: Int) async throws -> ByteBuffer {
-        if let declared = request.headers[.contentLength], let length = Int(declared), length > limit {
-            throw APIError.bodyTooLarge(limit: limit)
+        let declared = request.headers[.contentLength].flatMap { Int($0) }
+        if let declared, declared > limit {
+            throw APIError.bodyTooLarge(limit: limit, declared: declared)
         }
         do {
             return try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
-            throw APIError.bodyTooLarge(limit: limit)
+            throw APIError.bodyTooLarge(limit: limit, declared: nil)
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw APIError.bodyTooLarge(limit: limit)
+            throw APIError.bodyTooLarge(limit: limit, declared: nil)
         }
     }
 

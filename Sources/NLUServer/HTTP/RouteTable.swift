@@ -29,6 +29,20 @@ enum RouteTable {
         return all.filter { $0.path == normalized }.map(\.method.rawValue)
     }
 
+    /// The methods a request is counted under in `/metrics`: the ones clients use, so that a client
+    /// sending every method NIO's parser knows (34 of them: PROPFIND, MKCOL, ...) cannot make a new
+    /// metric series with each.
+    static let countedMethods: Set<HTTPRequest.Method> = [.get, .post, .head, .options, .put, .delete, .patch]
+
+    /// The value every label takes for what is not known: other methods, unknown paths.
+    static let otherLabel = "other"
+
+    /// The `route` and `method` labels of a request in `/metrics`: a known path and method as they
+    /// are, anything else ``otherLabel``, so the number of series is bounded whatever clients send.
+    static func metricLabels(method: HTTPRequest.Method, path: String) -> (route: String, method: String) {
+        (all.contains { $0.path == path } ? path : otherLabel, countedMethods.contains(method) ? method.rawValue : otherLabel)
+    }
+
     /// Whether `method path` is answered without the token.
     static func isPublic(method: HTTPRequest.Method, path: String) -> Bool {
         all.contains { $0.isPublic && $0.method == method && $0.path == path }

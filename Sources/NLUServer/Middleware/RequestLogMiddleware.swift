@@ -13,9 +13,9 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let start = clock.now
         let response = try await next(request, context)
         let elapsed = clock.now - start
-        // The matched route, not the raw path: unknown paths must not grow the metric set without bound.
-        let route = RouteTable.all.contains { $0.path == request.uri.path } ? request.uri.path : "unmatched"
-        metrics.recordRequest(route: route, method: request.method.rawValue, status: response.status.code, duration: elapsed)
+        // Known routes and methods, not the raw ones: what clients send must not grow the metric set without bound.
+        let labels = RouteTable.metricLabels(method: request.method, path: request.uri.path)
+        metrics.recordRequest(route: labels.route, method: labels.method, status: response.status.code, duration: elapsed)
         if context.logger.logLevel <= .info {
             let (seconds, attoseconds) = elapsed.components
             let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
