@@ -75,6 +75,14 @@ import Testing
 
         let table = try runNLU(["intents", "evaluate", "--model", model, Self.sample])
         #expect(table.stdout.contains("confusion matrix"))
+        // The sample is the model's own training data: the scores come with a warning saying so.
+        #expect(table.stderr.contains("warning: 399 of 399 test utterances are in the model's training data: the scores overstate"),
+                "\(table.stderr)")
+        // A held-out set gets no such warning.
+        let heldOut = try write(#"{"format": "nlukit-intents", "version": 1, "intents": [{"name": "turn_on", "utterances": [{"text": "could you switch the heater on please"}]}]}"#,
+                                "held-out.json", in: directory)
+        let fresh = try runNLU(["intents", "evaluate", "--model", model, heldOut])
+        #expect(fresh.status == 0 && !fresh.stderr.contains("training data"), "\(fresh.stderr)")
     }
 
     @Test func predictShowsEntitiesAndNoEntitiesTurnsThemOff() throws {

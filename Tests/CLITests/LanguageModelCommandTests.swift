@@ -33,6 +33,16 @@ import Testing
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stderr.contains("resuming after epoch 1"))
         #expect(resumed.stdout.contains("2 epoch(s)"))
+        // Architecture options that differ from the checkpoint's are refused, naming each, not silently ignored;
+        // the same values as the checkpoint's are fine.
+        let reshaped = try runNLU(["lm", "train", Self.corpus, "-o", output, "--epochs", "3", "--resume", "--layers", "2",
+                                   "--hidden", "16", "--cell", "lstm"])
+        #expect(reshaped.status == 1)
+        #expect(reshaped.stderr.contains("continues with its own architecture, and this run asks for cell lstm (the checkpoint has gru), "
+                                         + "layers 2 (the checkpoint has 1): leave those options out"), "\(reshaped.stderr)")
+        let same = try runNLU(["lm", "train", Self.corpus, "-o", output, "--epochs", "3", "--resume", "--layers", "1",
+                               "--hidden", "16", "--batch-size", "8", "--sequence-length", "10"])
+        #expect(same.status == 0, "\(same.stderr)")
     }
 
     @Test func generateIsReproducibleWithASeedAndStreamsText() throws {

@@ -33,6 +33,9 @@ public struct IntentClassifier: Sendable {
     public let entityExtractor: EntityExtractor?
     /// The sentence embeddings appended to the bag of words, when the model was trained with them.
     public let sentenceFeaturizer: (any SentenceFeaturizer)?
+    /// The texts the model was trained on, as hashes (nil for a model saved before they were kept): an evaluation
+    /// can tell that its test set repeats them.
+    public internal(set) var trainingTexts: TrainingTextFingerprint?
 
     /// The intents (labels without the "none" class).
     public var intents: [String] { hasNoneClass ? Array(labels.dropLast()) : labels }
@@ -157,9 +160,11 @@ public struct IntentClassifier: Sendable {
         var trainer = NetworkTrainer(inputDimension: inputDimension, classCount: labels.count, options: training)
         let network = try trainer.train(vectorize(trainingExamples), validation: vectorize(validationExamples),
                                         classWeights: classWeights, progress: progress)
-        return IntentClassifier(labels: labels, hasNoneClass: hasNone, featurizer: featurizer, network: network,
-                                threshold: 0, trainingOptions: training, entityExtractor: extractor,
-                                sentenceFeaturizer: sentenceFeaturizer)
+        var classifier = IntentClassifier(labels: labels, hasNoneClass: hasNone, featurizer: featurizer, network: network,
+                                          threshold: 0, trainingOptions: training, entityExtractor: extractor,
+                                          sentenceFeaturizer: sentenceFeaturizer)
+        classifier.trainingTexts = TrainingTextFingerprint(examples.map(\.0))
+        return classifier
     }
 
     /// Checks every training option's range (the CLI maps the error's option to its flag).
@@ -282,6 +287,10 @@ public struct IntentClassifier: Sendable {
         var weights = network.namedWeights
         if let tagger = entityExtractor?.tagger { weights.merge(tagger.namedWeights) { current, _ in current } }
         weights["featurizer.idf"] = Tensor(shape: [featurizer.dimension], scalars: featurizer.inverseDocumentFrequency)
+        var metadata = metadata
+        if let trainingTexts, metadata[TrainingTextFingerprint.metadataKey] == nil {
+            metadata[TrainingTextFingerprint.metadataKey] = trainingTexts.encoded
+        }
         try ModelPackage.save(to: url, kind: Self.modelKind, config: configuration, metadata: metadata, weights: weights,
                               replacing: replacing)
     }
@@ -296,7 +305,7 @@ public struct IntentClassifier: Sendable {
     ///   ``IntentClassifierError/sentenceFeaturizerRequired(model:needed:reason:)`` when no or another featurizer is given.
     public static func load(from url: URL,
                             sentenceFeaturizer: ((SentenceFeaturizerReference) throws -> any SentenceFeaturizer)? = nil) throws -> IntentClassifier {
-        let (configuration, _, weights) = try ModelPackage.load(from: url, kind: modelKind, config: IntentClassifierConfiguration.self)
+        let (configuration, metadata, weights) = try ModelPackage.load(from: url, kind: modelKind, config: IntentClassifierConfiguration.self)
         let manifest = url.appendingPathComponent(ModelPackage.manifestFileName).path
         try configuration.features.validate(file: manifest, prefix: "config.features.")
         try InputLimits.check(Double(configuration.threshold), in: 0...1, name: "config.threshold", file: manifest)
@@ -367,9 +376,16 @@ public struct IntentClassifier: Sendable {
                 throw EntityTaggerError.invalidModel("\(url.path): invalid regex '\(pattern)' for entity '\(entity)': \(reason)")
             }
         }
-        return IntentClassifier(labels: configuration.labels, hasNoneClass: configuration.noneLabel != nil,
-                                featurizer: featurizer, network: network, threshold: configuration.threshold,
-                                trainingOptions: configuration.training, entityExtractor: extractor,
-                                sentenceFeaturizer: sentence)
+        var classifier = IntentClassifier(labels: configuration.labels, hasNoneClass: configuration.noneLabel != nil,
+                                          featurizer: featurizer, network: network, threshold: configuration.threshold,
+                                          trainingOptions: configuration.training, entityExtractor: extractor,
+                                          sentenceFeaturizer: sentence)
+        if let encoded = metadata[TrainingTextFingerprint.metadataKey] {
+            guard let fingerprint = TrainingTextFingerprint(encoded: encoded) else {
+                throw IntentClassifierError.invalidModel("\(manifest): metadata.\(TrainingTextFingerprint.metadataKey) is not the base64 of 4-byte hashes")
+            }
+            classifier.trainingTexts = fingerprint
+        }
+        return classifier
     }
 }

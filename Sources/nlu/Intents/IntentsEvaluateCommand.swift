@@ -79,6 +79,16 @@ struct IntentsEvaluateCommand: ParsableCommand {
                 let names = unknown.prefix(5).map(\.name).joined(separator: ", ") + (unknown.count > 5 ? ", ..." : "")
                 Console.log("warning: \(Console.count(count, "test utterance")) of \(Console.count(unknown.count, "intent")) the model does not have (\(names)): each counts as a miss")
             }
+            // A test set the model was trained on scores what it memorised, not what new text gets.
+            if let trainingTexts = classifier.trainingTexts {
+                let texts = data.intents.flatMap { $0.utterances.map(\.text) } + data.counterexamples.map(\.text)
+                let seen = trainingTexts.count(of: texts)
+                if !texts.isEmpty, 2 * seen >= texts.count {
+                    Console.log("warning: \(seen) of \(Console.count(texts.count, "test utterance")) are in the model's training data: "
+                                + "the scores overstate what new text gets; evaluate on held-out utterances (intents import's test "
+                                + "split) or with --folds")
+                }
+            }
             evaluation = classifier.evaluate(on: data, threshold: threshold)
             subtitle = "nlu intents evaluate --model \(model)"
         } else {

@@ -74,7 +74,9 @@ struct IntentsTrainCommand: ParsableCommand {
         var epochs = 0
         var epochReports: [EpochReport] = []
         var taggerLosses: [TrainingReportPage.Point] = []
-        var classifier = try IntentClassifier.train(
+        // Ctrl-C stops after the current epoch (or slot-tagger iteration) and saves the best epoch so far.
+        var classifier = try Interruption.whileStoppable(notice: "stopping: the best epoch so far will be saved to \(output)") {
+            try IntentClassifier.train(
             on: data, features: training.featureOptions(), training: training.trainingOptions(),
             entities: training.entityOptions(), file: dataset.joined(separator: ", "), sentenceFeaturizer: sentenceFeaturizer,
             wordVectors: sentenceFeaturizer, progress: { report in
@@ -90,6 +92,7 @@ struct IntentsTrainCommand: ParsableCommand {
             taggerLosses.append(TrainingReportPage.Point(x: Double(iteration), y: Double(loss)))
             if iteration == 1 || iteration % 10 == 0 { Console.log(String(format: "slot tagger iteration %d: loss %.4f", iteration, loss)) }
         }, entityLog: { Console.log($0) })
+        }
         let elapsed = clock.now - start
         classifier.threshold = threshold
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
@@ -115,6 +118,10 @@ struct IntentsTrainCommand: ParsableCommand {
             if summary.slotLabels > 0 || summary.entityDefinitions > 0 {
                 Console.print("entities: \(summary.tagger == "encoder" ? "encoder " : "")slot tagger with \(summary.slotLabels) tags and \(summary.slotFeatures) state features, \(summary.entityDefinitions) entity definitions")
             }
+        }
+        if Interruption.isRequested {
+            throw TrainingInterrupted("interrupted after epoch \(epochs): \(output) holds the best epoch so far; "
+                                      + "run the same command again to train in full")
         }
     }
 

@@ -25,20 +25,21 @@ struct LanguageModelTrainCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the model package (NAME.nlumodel).")
     var output: String
 
-    @Option(help: "Token level: word or character.")
-    var level: LanguageModelConfiguration.Level = .word
+    // The architecture options are optional so that a resumed run can tell a choice from a default.
+    @Option(help: "Token level: word or character (default: word).")
+    var level: LanguageModelConfiguration.Level?
 
-    @Option(help: "Recurrent cell: lstm or gru.")
-    var cell: RecurrentCell = .lstm
+    @Option(help: "Recurrent cell: lstm or gru (default: lstm).")
+    var cell: RecurrentCell?
 
-    @Option(help: "Stacked recurrent layers.")
-    var layers: Int = 2
+    @Option(help: "Stacked recurrent layers (default: 2).")
+    var layers: Int?
 
-    @Option(help: "Hidden units per layer.")
-    var hidden: Int = 256
+    @Option(help: "Hidden units per layer (default: 256).")
+    var hidden: Int?
 
-    @Option(help: "Embedding size.")
-    var embedding: Int = 128
+    @Option(help: "Embedding size (default: 128).")
+    var embedding: Int?
 
     @Option(help: "Epochs (passes over the training text).")
     var epochs: Int = 10
@@ -87,7 +88,8 @@ struct LanguageModelTrainCommand: ParsableCommand {
 
     var options: LanguageModelTrainingOptions {
         LanguageModelTrainingOptions(
-            cell: cell, level: level, lowercase: !keepCase, layers: layers, hiddenSize: hidden, embeddingSize: embedding,
+            cell: cell ?? .lstm, level: level ?? .word, lowercase: !keepCase, layers: layers ?? 2, hiddenSize: hidden ?? 256,
+            embeddingSize: embedding ?? 128,
             epochs: epochs, sequenceLength: sequenceLength, batchSize: batchSize, learningRate: learningRate,
             dropout: dropout, maxVocabulary: maxVocabulary, minimumCount: minCount, validationSplit: validationSplit,
             seed: seed, clipNorm: clipNorm)
@@ -123,6 +125,8 @@ struct LanguageModelTrainCommand: ParsableCommand {
         let url = URL(fileURLWithPath: output)
         let (model, history) = try LanguageModelTrainer(options: options).train(
             texts: texts, names: corpus, checkpoint: url, resume: resume,
+            resumeChoices: LanguageModelArchitectureChoices(cell: cell, level: level, embeddingSize: embedding, hiddenSize: hidden,
+                                                            layers: layers, lowercase: keepCase ? false : nil),
             replacing: force ? .anyModelPackage : .sameKind, onEvent: logProgress)
         if let report { try writeReport(to: report, model: model, history: history) }
         if json {
@@ -170,6 +174,9 @@ struct LanguageModelTrainCommand: ParsableCommand {
                                            report.trainingLoss) + perplexity)
         case .checkpointSaved(let url):
             Console.log("checkpoint saved: \(url.path)")
+            // What Ctrl-C keeps from here on, said when it stops the run.
+            Interruption.note = "interrupted: \(url.path) holds the epochs done so far; continue with the same command "
+                + "and --resume -o \(url.path)"
         }
     }
 }
