@@ -26,7 +26,7 @@ struct TokenizeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A vocab.txt (one token per line; id = line number - 1).", valueName: "file"))
     var vocab: String?
 
-    @Option(help: ArgumentHelp("A model directory with tokenizer.json, or vocab.txt and tokenizer_config.json.", valueName: "dir"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("A model directory with tokenizer.json, or vocab.txt and tokenizer_config.json.", valueName: "dir"))
     var model: String?
 
     @Flag(help: "Keep case and accents (cased vocabularies).")

@@ -28,7 +28,7 @@ import Testing
     @Test func typesFilterAndTableOutput() throws {
         let run = try runNLU(["entities", "extract", "--types", "number", "pay 20 dollars on May 4th"])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout == "pay 20 dollars on May 4th\n  4-6  number  20  20\n")
+        #expect(run.stdout == "pay 20 dollars on May 4th\n  [4..<6]  number  20  20\n")
     }
 
     @Test func unknownTypeIsAUsageErrorListingTheKnownOnes() throws {

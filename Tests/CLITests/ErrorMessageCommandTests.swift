@@ -60,7 +60,7 @@ import Testing
     @Test func negativeValuesReachTheOptionsRangeCheck() throws {
         let model = fixturesDirectory.appendingPathComponent("entities/pre-entities.nlumodel").path
         let top = try runNLU(["intents", "predict", "--model", model, "--top", "-1", "hello"])
-        #expect(top.status == 2 && top.stderr.contains("--top must be at least 1, got -1"), "\(top.stderr)")
+        #expect(top.status == 2 && top.stderr.contains("--top-k must be at least 1, got -1"), "\(top.stderr)")
         let threshold = try runNLU(["intents", "predict", "--model", model, "--threshold", "-0.5", "hello"])
         #expect(threshold.status == 2 && threshold.stderr.contains("--threshold must be between 0 and 1, got -0.5"), "\(threshold.stderr)")
         // After "--" nothing is joined: "-1" is a text.

@@ -21,6 +21,10 @@ struct CoreMLPredictCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The input features as a JSON object, or @FILE to read them from a file.", valueName: "json"))
     var input: String
 
+    // The output is JSON either way; the flag is accepted so that --json works on every subcommand.
+    @Flag(help: "Print the JSON object on stdout (the default: the output is always JSON).")
+    var json = false
+
     @OptionGroup var inputSize: InputSizeOption
 
     func run() throws {

@@ -12,19 +12,19 @@ struct EmbedCommand: ParsableCommand {
         (one text per line; an empty line is an error naming it). Texts longer than the model's \
         max_seq_length are truncated, as sentence-transformers does.
 
-        Output (stdout, or --output FILE written atomically), in input order: jsonl, one \
+        Output (stdout, or -o/--output FILE written atomically), in input order: jsonl (also --json), one \
         {"text": ..., "embedding": [...]} per line; tsv, one line of tab-separated floats per text; \
         npy, a float32 [texts, dimension] NumPy matrix. An existing --output file is replaced only when \
         it is empty or an earlier output of the same kind (recognised by its first line, or for npy by \
         its header and size) unless --force.
 
-        Search: --query TEXT ranks the texts by cosine similarity with the query and prints the --top K \
-        as "score<TAB>line<TAB>text" (with --json one {"line", "score", "text"} object per line), best first.
+        Search: --query TEXT ranks the texts by cosine similarity with the query and prints the --top-k K \
+        best as "score<TAB>line<TAB>text" (with --json one {"line", "score", "text"} object per line), best first.
 
         Examples:
           nlu embed --model sentence-transformers/all-MiniLM-L6-v2 "A man is eating food."
-          nlu embed --model ./all-MiniLM-L6-v2 --input sentences.txt --format npy --output vectors.npy
-          nlu embed --model ./all-MiniLM-L6-v2 --query "Is it going to rain?" --input faq.txt --top 3
+          nlu embed --model ./all-MiniLM-L6-v2 --input sentences.txt --format npy -o vectors.npy
+          nlu embed --model ./all-MiniLM-L6-v2 --query "Is it going to rain?" --input faq.txt --top-k 3
         """)
 
     @OptionGroup var modelOptions: EmbeddingModelOptions
@@ -35,7 +35,7 @@ struct EmbedCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Output format of the embeddings: jsonl (default), tsv or npy.", valueName: "format"))
     var format: EmbeddingFormat?
 
-    @Option(help: ArgumentHelp("Write to this file (atomically) instead of standard output.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (atomically) instead of standard output.", valueName: "file"))
     var output: String?
 
     @Flag(help: "Replace an existing file at --output even when it is not an output of this kind nlu wrote.")
@@ -44,10 +44,11 @@ struct EmbedCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Rank the texts by similarity with this query instead of printing embeddings.", valueName: "text"))
     var query: String?
 
-    @Option(help: ArgumentHelp("With --query: how many texts to print (1-1000000, default 5).", valueName: "k"))
-    var top: Int?
+    @Option(name: [.customLong("top-k"), .customShort("k"), .customLong("top")],
+            help: ArgumentHelp("With --query: how many texts to print (1-1000000, default 5; --top: the former spelling).", valueName: "n"))
+    var topK: Int?
 
-    @Flag(help: "With --query: print one JSON object per result.")
+    @Flag(help: "Print JSON lines: with --query one object per result, else the embeddings as --format jsonl.")
     var json = false
 
     @Argument(help: "Texts to embed (each argument is one text).")
@@ -63,12 +64,13 @@ struct EmbedCommand: ParsableCommand {
         }
         if let query {
             guard !query.allSatisfy(\.isWhitespace) else { throw ValidationError("--query is empty") }
-            if let top, !(1...1_000_000).contains(top) { throw ValidationError("--top must be between 1 and 1000000, got \(top)") }
+            if let topK, !(1...1_000_000).contains(topK) { throw ValidationError("--top-k must be between 1 and 1000000, got \(topK)") }
             // Options that would otherwise be silently ignored.
             guard format == nil else { throw ValidationError("--format applies to embeddings; --query prints a ranking (--json for JSON lines)") }
         } else {
-            guard !json else { throw ValidationError("--json applies to --query results; for embeddings use --format jsonl") }
-            guard top == nil else { throw ValidationError("--top applies to --query results") }
+            // --json is the JSON-lines format (the default): it contradicts another --format.
+            if json, let format, format != .jsonl { throw ValidationError("--json prints JSON lines; it contradicts --format \(format.rawValue)") }
+            guard topK == nil else { throw ValidationError("--top-k applies to --query results") }
             if format == .npy, output == nil, isatty(FileHandle.standardOutput.fileDescriptor) != 0 {
                 throw ValidationError("--format npy writes binary: give --output FILE, or redirect standard output")
             }
@@ -88,7 +90,7 @@ struct EmbedCommand: ParsableCommand {
         let embedder = try modelOptions.loadEmbedder()
         try withOutput { sink in
             if let query {
-                let matches = try embedder.nearest(to: query, in: lines, top: top ?? 5, options: modelOptions.embeddingOptions)
+                let matches = try embedder.nearest(to: query, in: lines, top: topK ?? 5, options: modelOptions.embeddingOptions)
                 var text = ""
                 for match in matches {
                     if json {

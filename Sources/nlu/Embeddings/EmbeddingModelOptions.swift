@@ -4,7 +4,7 @@ import NLUKit
 
 /// The options `nlu embed` and `nlu similarity` share: the model and how it runs.
 struct EmbeddingModelOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("""
+    @Option(name: .shortAndLong, help: ArgumentHelp("""
         A sentence-transformers model: a directory (modules.json, config.json, model.safetensors, \
         tokenizer.json or vocab.txt), or a Hugging Face id such as sentence-transformers/all-MiniLM-L6-v2 \
         found in the Hugging Face cache.

@@ -127,7 +127,7 @@ enum EntityTable {
     static func rows(_ entities: [BuiltinEntity]) -> String {
         var out = ""
         let rows = entities.map { entity in
-            ["\(entity.scalarRange.lowerBound)-\(entity.scalarRange.upperBound)", entity.type.rawValue, entity.text,
+            [SpanNotation.text(start: entity.scalarRange.lowerBound, end: entity.scalarRange.upperBound), entity.type.rawValue, entity.text,
              summary(entity.resolution)]
         }
         let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }

@@ -24,10 +24,20 @@ struct IndexAddCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With FILE -: standard input is the plain text of one document with this id (default: JSONL).", valueName: "id"))
     var id: String?
 
-    @Option(help: ArgumentHelp("Load the embedding model from here instead of the location recorded in the index.", valueName: "model"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Load the embedding model from here instead of the location recorded in the index.", valueName: "model"))
     var model: String?
 
+    @Flag(help: "Print {\"index\", \"added\", \"documents\", \"chunks\"} on stdout (the documents and chunks the index then holds).")
+    var json = false
+
     @OptionGroup var inputSize: InputSizeOption
+
+    struct Output: Encodable {
+        var index: String
+        var added: Int
+        var documents: Int
+        var chunks: Int
+    }
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one FILE to add") }
@@ -57,6 +67,11 @@ struct IndexAddCommand: ParsableCommand {
         }
         progress.finish()
         let info = try index.info()
-        Console.print("added \(Console.count(documents.count, "document")) to \(IndexLocation.name(database, of: index)); it holds \(Console.count(info.documentCount, "document")) in \(Console.count(info.chunkCount, "chunk"))")
+        let name = IndexLocation.name(database, of: index)
+        if json {
+            Console.print(try Console.json(Output(index: name, added: documents.count, documents: info.documentCount, chunks: info.chunkCount)))
+            return
+        }
+        Console.print("added \(Console.count(documents.count, "document")) to \(name); it holds \(Console.count(info.documentCount, "document")) in \(Console.count(info.chunkCount, "chunk"))")
     }
 }

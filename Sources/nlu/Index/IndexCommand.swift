@@ -10,7 +10,7 @@ struct IndexCommand: ParsableCommand {
         the chunks' embeddings, with the embedding model recorded. Example:
           nlu index create notes.db --model hashing
           nlu index add notes.db faq.jsonl manual.md
-          nlu index search notes.db "reset my password" --k 3 --mode hybrid
+          nlu index search notes.db "reset my password" --top-k 3 --mode hybrid
         """,
         subcommands: [IndexCreateCommand.self, IndexAddCommand.self, IndexDeleteCommand.self,
                       IndexInfoCommand.self, IndexSearchCommand.self]

@@ -19,7 +19,7 @@ struct IndexCreateCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The index file to create, or postgres://USER@HOST:PORT/DATABASE[?schema=NAME].", valueName: "db"))
     var database: String
 
-    @Option(help: ArgumentHelp("The embedding model (see above).", valueName: "model"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The embedding model (see above).", valueName: "model"))
     var model: String
 
     @Option(help: ArgumentHelp("Words per chunk.", valueName: "n"))
@@ -31,6 +31,16 @@ struct IndexCreateCommand: ParsableCommand {
     @Flag(help: "PostgreSQL only: an HNSW index for vector search (approximate, faster on large collections; default: exact).")
     var hnsw = false
 
+    @Flag(help: "Print {\"index\", \"model\", \"chunkSize\", \"chunkOverlap\"} on stdout.")
+    var json = false
+
+    struct Output: Encodable {
+        var index: String
+        var model: EmbedderIdentity
+        var chunkSize: Int
+        var chunkOverlap: Int
+    }
+
     func validate() throws {
         try IndexLocation.validateModelOption(model)
         do { _ = try ChunkingOptions(size: chunkSize, overlap: overlap) } catch { throw ValidationError("\(error)") }
@@ -40,6 +50,12 @@ struct IndexCreateCommand: ParsableCommand {
         let embedder = try EmbedderLoading.load(model)
         let index = try IndexLocation.create(database, embedder: embedder, modelSource: EmbedderLoading.recordedSource(model),
                                              chunking: try ChunkingOptions(size: chunkSize, overlap: overlap), hnsw: hnsw)
-        Console.print("created \(IndexLocation.name(database, of: index)): model \(embedder.identity), chunks of \(index.chunking.size) words overlapping by \(index.chunking.overlap)")
+        let name = IndexLocation.name(database, of: index)
+        if json {
+            Console.print(try Console.json(Output(index: name, model: embedder.identity, chunkSize: index.chunking.size,
+                                                  chunkOverlap: index.chunking.overlap)))
+            return
+        }
+        Console.print("created \(name): model \(embedder.identity), chunks of \(index.chunking.size) words overlapping by \(index.chunking.overlap)")
     }
 }

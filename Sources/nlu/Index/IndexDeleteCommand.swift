@@ -14,6 +14,15 @@ struct IndexDeleteCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Ids of the documents to delete.", valueName: "id"))
     var ids: [String]
 
+    @Flag(help: "Print {\"index\", \"deleted\", \"absent\"} on stdout (absent: the ids not in the index).")
+    var json = false
+
+    struct Output: Encodable {
+        var index: String
+        var deleted: Int
+        var absent: [String]
+    }
+
     func validate() throws {
         guard !ids.isEmpty else { throw ValidationError("give at least one ID to delete") }
     }
@@ -25,6 +34,10 @@ struct IndexDeleteCommand: ParsableCommand {
         let name = IndexLocation.name(database, of: index)
         for id in absent { Console.log("warning: no document \"\(id)\" in \(name)") }
         let removed = try index.delete(ids: ids)
+        if json {
+            Console.print(try Console.json(Output(index: name, deleted: removed, absent: absent)))
+            return
+        }
         Console.print("deleted \(Console.count(removed, "document")) from \(name)")
     }
 }

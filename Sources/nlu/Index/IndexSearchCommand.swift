@@ -27,8 +27,9 @@ struct IndexSearchCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The query (default: one per line from standard input).", valueName: "query"))
     var query: String?
 
-    @Option(help: ArgumentHelp("Results per query.", valueName: "k"))
-    var k: Int = 5
+    @Option(name: [.customLong("top-k"), .customShort("k"), .customLong("k")],
+            help: ArgumentHelp("Results per query (--k: the former spelling).", valueName: "n"))
+    var topK: Int = 5
 
     @Option(help: ArgumentHelp("keyword, vector or hybrid.", valueName: "mode"))
     var mode: SearchMode = .hybrid
@@ -51,7 +52,8 @@ struct IndexSearchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Hybrid: results of each mode that enter the fusion (default: rrf \(FusionOptions.defaults(for: .rrf).candidateDepth), convex \(FusionOptions.defaults(for: .convex).candidateDepth)).", valueName: "n"))
     var candidates: Int?
 
-    @Option(help: ArgumentHelp("Load the embedding model from here instead of the location recorded in the index.", valueName: "model"))
+    @Option(name: .shortAndLong,
+            help: ArgumentHelp("Load the embedding model from here instead of the location recorded in the index.", valueName: "model"))
     var model: String?
 
     @Flag(help: "Print JSON on stdout.")
@@ -67,13 +69,13 @@ struct IndexSearchCommand: ParsableCommand {
             }
             conditions[String(condition[..<equals])] = String(condition[condition.index(after: equals)...])
         }
-        return SearchOptions(k: k, mode: mode, filter: conditions,
+        return SearchOptions(k: topK, mode: mode, filter: conditions,
                              fusion: FusionOptions(function: fusion, k: rrfK, keywordWeight: keywordWeight, vectorWeight: vectorWeight,
                                                    candidateDepth: candidates))
     }
 
     /// The library's names of the search parameters (``SearchOptions/validate()``) and their flags.
-    static let flags = [("k must", "--k must"), ("the fusion constant k", "--rrf-k (the fusion constant k)"),
+    static let flags = [("k must", "--top-k must"), ("the fusion constant k", "--rrf-k (the fusion constant k)"),
                         ("the keyword and vector weights", "--keyword-weight and --vector-weight"),
                         ("the keyword weight", "--keyword-weight"), ("the vector weight", "--vector-weight"),
                         ("the candidate depth", "--candidates (the candidate depth)")]
@@ -145,7 +147,7 @@ struct IndexSearchCommand: ParsableCommand {
             for (rank, result) in results.enumerated() {
                 let preview = result.text.split(whereSeparator: \.isNewline).joined(separator: " ")
                 let shown = preview.count > 100 ? preview.prefix(99) + "…" : Substring(preview)
-                Console.print(String(format: "%2d. %.4f  ", rank + 1, result.score) + "\(result.documentID) #\(result.chunk) [\(result.start)..<\(result.end)]  \(shown)")
+                Console.print(String(format: "%2d. %.4f  ", rank + 1, result.score) + "\(result.documentID) \(SpanNotation.text(start: result.start, end: result.end))  \(shown)")
             }
         }
     }

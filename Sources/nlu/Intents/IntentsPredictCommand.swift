@@ -20,8 +20,9 @@ struct IntentsPredictCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The model package (.nlumodel).")
     var model: String
 
-    @Option(help: "How many intents to rank.")
-    var top: Int = 3
+    @Option(name: [.customLong("top-k"), .customShort("k"), .customLong("top")],
+            help: ArgumentHelp("How many intents to rank (--top: the former spelling).", valueName: "n"))
+    var topK: Int = 3
 
     @Option(help: "Confidence under which the answer is no intent (default: the model's).")
     var threshold: Float?
@@ -38,7 +39,7 @@ struct IntentsPredictCommand: ParsableCommand {
     @OptionGroup var inputSize: InputSizeOption
 
     func validate() throws {
-        guard top >= 1 else { throw ValidationError("--top must be at least 1, got \(top)") }
+        guard topK >= 1 else { throw ValidationError("--top-k must be at least 1, got \(topK)") }
         if let index = texts.firstIndex(where: { $0.allSatisfy(\.isWhitespace) }) {
             throw ValidationError("TEXT argument \(index + 1) is empty")
         }
@@ -72,7 +73,7 @@ struct IntentsPredictCommand: ParsableCommand {
     }
 
     private func answer(_ text: String, _ classifier: IntentClassifier, _ reference: ReferenceTime?) throws {
-        let prediction = classifier.predict(text, top: top, threshold: threshold, reference: reference)
+        let prediction = classifier.predict(text, top: topK, threshold: threshold, reference: reference)
         if json {
             Console.print(try Self.jsonLine(prediction))
             return
@@ -83,7 +84,7 @@ struct IntentsPredictCommand: ParsableCommand {
         Console.print("\(text) → \(headline)")
         Console.print("    " + prediction.ranking.map { "\($0.intent) \(percent($0.confidence))" }.joined(separator: "   "))
         for entity in prediction.entities {
-            var line = "    \(entity.entity) = \(entity.value) \"\(entity.text)\" [\(entity.start)..<\(entity.end)]"
+            var line = "    \(entity.entity) = \(entity.value) \"\(entity.text)\" " + SpanNotation.text(start: entity.start, end: entity.end)
             if let role = entity.role { line += " role \(role)" }
             if let group = entity.group { line += " group \(group)" }
             if let builtin = entity.builtin { line += " (\(builtin.rawValue))" }

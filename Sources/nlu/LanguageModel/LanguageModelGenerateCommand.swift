@@ -13,7 +13,7 @@ struct LanguageModelGenerateCommand: ParsableCommand {
         from the --top-k most probable and/or the smallest set reaching --top-p. The same --seed gives the same text.
         """)
 
-    @Option(help: "The model package (.nlumodel).")
+    @Option(name: .shortAndLong, help: "The model package (.nlumodel).")
     var model: String
 
     @Option(help: "Text to continue (default: start a new line).")
@@ -25,7 +25,7 @@ struct LanguageModelGenerateCommand: ParsableCommand {
     @Option(help: "Sampling temperature; 0 = greedy.")
     var temperature: Float = 1
 
-    @Option(help: "Sample among the K most probable tokens.")
+    @Option(name: [.customLong("top-k"), .customShort("k")], help: "Sample among the K most probable tokens.")
     var topK: Int?
 
     @Option(help: "Sample among the most probable tokens whose probabilities reach P (nucleus sampling).")

@@ -12,7 +12,7 @@ struct LanguageModelPerplexityCommand: ParsableCommand {
         from a line start; tokens outside the vocabulary count as <unk>. Perplexity is exp(mean cross-entropy).
         """)
 
-    @Option(help: "The model package (.nlumodel).")
+    @Option(name: .shortAndLong, help: "The model package (.nlumodel).")
     var model: String
 
     @Argument(help: "A UTF-8 text file.")

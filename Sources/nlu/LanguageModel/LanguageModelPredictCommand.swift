@@ -17,11 +17,12 @@ struct LanguageModelPredictCommand: ParsableCommand {
         {"input": TOKEN, "next": [{"token": ..., "probability": ...}]}.
         """)
 
-    @Option(help: "The model package (.nlumodel).")
+    @Option(name: .shortAndLong, help: "The model package (.nlumodel).")
     var model: String
 
-    @Option(help: "How many next tokens to list per step.")
-    var top: Int = 5
+    @Option(name: [.customLong("top-k"), .customShort("k"), .customLong("top")],
+            help: ArgumentHelp("How many next tokens to list per step (--top: the former spelling).", valueName: "n"))
+    var topK: Int = 5
 
     @Option(help: "Start from this saved state (JSON) instead of a new sequence.")
     var stateIn: String?
@@ -39,7 +40,7 @@ struct LanguageModelPredictCommand: ParsableCommand {
     var tokens: [String]
 
     func validate() throws {
-        guard top >= 1 else { throw ValidationError("--top must be at least 1, got \(top)") }
+        guard topK >= 1 else { throw ValidationError("--top-k must be at least 1, got \(topK)") }
         guard !tokens.isEmpty else { throw ValidationError("give at least one TOKEN to feed") }
         guard !force || stateOut != nil else { throw ValidationError("--force applies to --state-out") }
     }
@@ -58,7 +59,7 @@ struct LanguageModelPredictCommand: ParsableCommand {
                                                                remedy: "choose another path, move it away, or pass --force to replace it")
         }
         var languageModel = try LanguageModelOutput.loadModel(model)
-        languageModel.probabilityCount = top
+        languageModel.probabilityCount = topK
         var state: FeatureValue? = nil
         if let stateIn {
             guard let data = FileManager.default.contents(atPath: stateIn) else {

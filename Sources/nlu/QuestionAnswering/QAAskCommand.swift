@@ -14,7 +14,7 @@ struct QAAskCommand: ParsableCommand {
 
         Batch mode: --input FILE.jsonl holds one {"id": ..., "question": ..., "context": ...} per line; \
         the model is loaded once and one line {"id": ..., "answers": [...]} is written per input, in \
-        order, to --output or standard output. A bad line is reported on stderr with its line number, \
+        order, to -o/--output or standard output. A bad line is reported on stderr with its line number, \
         written as {"id": ..., "line": N, "error": ...}, and the rest is still answered; the exit code \
         is then 1. An existing --output file is replaced only when it is such a results file (or empty) \
         unless --force.
@@ -45,7 +45,7 @@ struct QAAskCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Batch mode: a JSONL file of {\"id\", \"question\", \"context\"} objects (\"-\": standard input).", valueName: "file"))
     var input: String?
 
-    @Option(help: ArgumentHelp("Batch mode: write the JSONL results here instead of standard output.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Batch mode: write the JSONL results here instead of standard output.", valueName: "file"))
     var output: String?
 
     @Flag(help: "Batch mode: replace an existing file at --output even when it is not an answers file nlu wrote.")
@@ -120,7 +120,7 @@ struct QAAskCommand: ParsableCommand {
         } else {
             for answer in answers {
                 let shown = answer.isNoAnswer ? "(no answer)" : "\"\(answer.text)\""
-                Console.print(String(format: "%.4f  ", answer.score) + "\(shown)  [\(answer.start)..<\(answer.end)]")
+                Console.print(String(format: "%.4f  ", answer.score) + "\(shown)  " + SpanNotation.text(start: answer.start, end: answer.end))
             }
         }
     }
@@ -153,7 +153,7 @@ struct QAAskCommand: ParsableCommand {
             Console.print("(no answer)")
         } else {
             for answer in answers {
-                Console.print(String(format: "%.4f  ", answer.answer.score) + "\"\(answer.answer.text)\"  \(answer.documentID) [\(answer.start)..<\(answer.end)]")
+                Console.print(String(format: "%.4f  ", answer.answer.score) + "\"\(answer.answer.text)\"  \(answer.documentID) " + SpanNotation.text(start: answer.start, end: answer.end))
             }
         }
     }

@@ -4,7 +4,7 @@ import NLUKit
 /// How `nlu qa ask` / `nlu qa evaluate` load `--model`: a checkpoint directory or Hub id, or a Core ML `.mlmodel`
 /// file (Apple's BERT-SQuAD features), which needs the WordPiece vocabulary it was trained with.
 struct QAModelOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("A checkpoint directory or Hub id (config.json, model.safetensors, vocab.txt or tokenizer.json), or a Core ML .mlmodel file with inputs wordIDs/wordTypes and outputs startLogits/endLogits.", valueName: "model"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("A checkpoint directory or Hub id (config.json, model.safetensors, vocab.txt or tokenizer.json), or a Core ML .mlmodel file with inputs wordIDs/wordTypes and outputs startLogits/endLogits.", valueName: "model"))
     var model: String
 
     @Option(help: ArgumentHelp("With a .mlmodel: its WordPiece vocab.txt (default: vocab.txt beside the file).", valueName: "file"))

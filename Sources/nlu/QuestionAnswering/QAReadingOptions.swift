@@ -4,7 +4,7 @@ import NLUKit
 /// The options of `nlu qa ask` / `nlu qa evaluate` that shape how a document is read
 /// (the pipeline's parameters, same defaults).
 struct QAReadingOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Number of answers to return.", valueName: "n"))
+    @Option(name: [.customLong("top-k"), .customShort("k")], help: ArgumentHelp("Number of answers to return.", valueName: "n"))
     var topK: Int = 1
 
     @Option(help: ArgumentHelp("Tokens per window, question and special tokens included (default: min(model_max_length, 384)).", valueName: "n"))
