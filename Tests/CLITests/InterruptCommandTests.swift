@@ -10,29 +10,10 @@ import Testing
 /// and saves the best epoch so far (it lost every epoch before); `lm train` ends at once and names the checkpoint
 /// and `--resume`.
 @Suite struct InterruptCommandTests {
-    /// Starts `nlu arguments`, reads its standard error until it holds `marker`, sends SIGINT, and waits (at most
-    /// 60 s) for the end: how it ended and everything it wrote on standard error.
+    /// Runs `nlu arguments` and sends SIGINT once its standard error holds `marker`.
     func interrupt(_ arguments: [String], once marker: String) throws -> (status: Int32, signaled: Bool, stderr: String) {
-        let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("nlu")
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        var seen = ""
-        while !seen.contains(marker) {
-            let data = errors.fileHandleForReading.availableData
-            guard !data.isEmpty else { break }
-            seen += String(decoding: data, as: UTF8.self)
-        }
-        kill(process.processIdentifier, SIGINT)
-        let killer = DispatchWorkItem { kill(process.processIdentifier, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: killer)
-        seen += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        killer.cancel()
-        return (process.terminationStatus, process.terminationReason == .uncaughtSignal, seen)
+        let run = try runNLUSignalled(arguments, once: marker, with: SIGINT)
+        return (run.status, run.reason == .uncaughtSignal, run.stderr)
     }
 
     @Test func intentsTrainSavesTheBestEpochSoFar() throws {

@@ -116,6 +116,14 @@ final class LockedFlag: @unchecked Sendable {
 /// ends), then kills it with SIGKILL: a crash at a chosen point, for the tests that what a killed
 /// process leaves behind is the old state. Returns how it ended and the standard error read.
 func runNLUKilled(_ arguments: [String], once marker: String) throws -> (reason: Process.TerminationReason, stderr: String) {
+    let run = try runNLUSignalled(arguments, once: marker, with: SIGKILL)
+    return (run.reason, run.stderr)
+}
+
+/// Starts the built `nlu` with `arguments`, reads its standard error until it contains `marker` (or ends), sends
+/// it `signal`, and waits for its end (SIGKILL after 60 s): how it ended and all it wrote on standard error.
+func runNLUSignalled(_ arguments: [String], once marker: String, with signal: Int32)
+    throws -> (reason: Process.TerminationReason, status: Int32, stderr: String) {
     let process = Process()
     process.executableURL = productsDirectory.appendingPathComponent("nlu")
     process.arguments = arguments
@@ -129,9 +137,13 @@ func runNLUKilled(_ arguments: [String], once marker: String) throws -> (reason:
         guard !data.isEmpty else { break }
         seen += String(decoding: data, as: UTF8.self)
     }
-    kill(process.processIdentifier, SIGKILL)
+    kill(process.processIdentifier, signal)
+    let killer = DispatchWorkItem { kill(process.processIdentifier, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: killer)
+    seen += String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    return (process.terminationReason, seen)
+    killer.cancel()
+    return (process.terminationReason, process.terminationStatus, seen)
 }
 
 /// The commit `makeHubCache` files its one snapshot under (`refs/main` points to it).

@@ -21,13 +21,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: cache) }
         server.trickle("model.safetensors", every: .milliseconds(200))   // 5000 bytes would take 1000 s
         let started = ContinuousClock.now
-        let error = await #expect(throws: HubError.self) { try await limited(base, stall: 1).download(HubModelID("org/model")!) }
+        let error = await #expect(throws: HubError.self) { try await limited(base, stall: 2).download(HubModelID("org/model")!) }
         let took = ContinuousClock.now - started
         await server.stop()
         guard case let .stalled(file, host, seconds, received)? = error else { Issue.record("\(String(describing: error))"); return }
-        #expect(file == "model.safetensors" && host == "localhost" && seconds == 1)
+        #expect(file == "model.safetensors" && host == "localhost" && seconds == 2)
         #expect(received > 0 && received < 100)
-        #expect(error?.description.contains("no progress from localhost for 1 s") == true, "\(error!)")
+        #expect(error?.description.contains("no progress from localhost for 2 s") == true, "\(error!)")
         #expect(error?.description.contains("run the same command again to resume") == true)
         #expect(took < .seconds(30))   // only catches a hang: the trickle alone would take 1000 s
         // The bytes received are kept for the next run.
@@ -40,13 +40,18 @@ import Testing
         defer { try? FileManager.default.removeItem(at: cache) }
         server.trickle("model.safetensors", every: .milliseconds(200))
         let error = await #expect(throws: HubError.self) {
-            try await limited(base, stall: 60, deadline: 1.5).download(HubModelID("org/model")!)
+            try await limited(base, stall: 60, deadline: 4).download(HubModelID("org/model")!)
         }
         await server.stop()
-        guard case let .deadlineExceeded(file, host, seconds, received)? = error else { Issue.record("\(String(describing: error))"); return }
-        #expect(file == "model.safetensors" && host == "localhost" && seconds == 1.5 && received > 0)
-        #expect(error?.description.contains("deadline (--deadline) passed while receiving it from localhost") == true, "\(error!)")
-        #expect(server.requests.filter { $0.path == "/cdn/org/model/model.safetensors" && $0.method == "GET" }.count == 1)
+        guard case let .deadlineExceeded(file, host, seconds, _)? = error else { Issue.record("\(String(describing: error))"); return }
+        // Normally the trickled weights are what the deadline cuts; on a machine loaded enough that the small files
+        // before them take 4 s, one of those is: the deadline covers the whole download either way.
+        #expect(host == "localhost" && seconds == 4, "\(error!)")
+        #expect(error?.description.contains("deadline (--deadline) passed") == true, "\(error!)")
+        if file == "model.safetensors" {
+            #expect(error?.description.contains("passed while receiving it from localhost") == true, "\(error!)")
+        }
+        #expect(server.requests.filter { $0.path == "/cdn/org/model/model.safetensors" && $0.method == "GET" }.count <= 1)
     }
 
     @Test func timeLimitsAreReadAndChecked() throws {
