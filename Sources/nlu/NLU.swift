@@ -10,7 +10,9 @@ struct NLU: ParsableCommand {
         abstract: "Offline natural-language understanding: question answering, intents, language models, built-in entities, sentence embeddings, Core ML models, an HTTP server.",
         discussion: """
         Output for scripts: --json prints machine-readable results on stdout; logs and progress \
-        go to stderr. Exit codes: 0 success, 1 runtime failure, 2 usage error. \
+        go to stderr. Exit codes: 0 success, 1 runtime failure, 2 usage error. Names: -m/--model the model, \
+        -o/--output the file written, -k/--top-k how many results; text output shows a span as [start..<end] \
+        (Unicode scalars, end excluded). \
         NLUKIT_CPU_LEVEL=avx512|avx2|portable forces the level of NLUKit's kernels (one the CPU runs); \
         NLUKIT_THREADS=1..1024 sets their threads (default: all cores). Inputs are read up to 256M a \
         file or line; NLUKIT_MAX_INPUT_SIZE (or --max-input-size) raises that.
