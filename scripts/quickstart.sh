@@ -42,7 +42,7 @@ tail -n 2 "$work/lm-train.log"
 echo "== nlu lm generate"
 "$nlu" lm generate --model "$work/garden.nlumodel" --prompt "The old man" --temperature 0.8 --seed 3
 echo "== nlu lm predict"
-"$nlu" lm predict --model "$work/garden.nlumodel" --top 3 the old
+"$nlu" lm predict --model "$work/garden.nlumodel" --top-k 3 the old
 echo "== nlu lm perplexity"
 "$nlu" lm perplexity --model "$work/garden.nlumodel" Samples/lm/garden.txt
 
@@ -51,7 +51,7 @@ echo "== nlu lm perplexity"
 echo "== nlu embed --query (all-MiniLM-L6-v2, real weights)"
 bash scripts/install-minilm.sh
 "$nlu" embed --model sentence-transformers/all-MiniLM-L6-v2 --query "Will it rain this weekend?" \
-    --input Samples/embeddings/faq.txt --top 3
+    --input Samples/embeddings/faq.txt --top-k 3
 "$nlu" similarity --model sentence-transformers/all-MiniLM-L6-v2 "A man is eating food." "A man is eating a piece of bread."
 
 echo "quickstart: done"
