@@ -82,9 +82,7 @@ public enum InputFile {
     /// Reads `descriptor` to its end. A regular file's size is checked before reading; a stream is refused
     /// as soon as it passes the limit, so at most `maximumBytes` + one chunk is ever held.
     static func read(descriptor: Int32, name: String, maximumBytes: Int) throws -> Data {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw InputReadError(file: name, reason: String(cString: strerror(errno)).lowercased()) }
-        if status.st_mode & S_IFMT == S_IFDIR { throw InputReadError(file: name, reason: "a directory, not a file") }
+        let status = try readableStatus(of: descriptor, name: name)
         let isRegular = status.st_mode & S_IFMT == S_IFREG
         if isRegular, Int(status.st_size) > maximumBytes {
             throw InputTooLargeError(file: name, limit: maximumBytes, size: Int(status.st_size))
@@ -118,6 +116,17 @@ public enum InputFile {
             throw error
         }
         return Data(bytesNoCopy: buffer, count: count, deallocator: .free)
+    }
+}
+
+extension InputFile {
+    /// What `fstat` says of an open input, refusing a directory (which opens, but reads as an error).
+    /// - Throws: ``InputReadError`` naming `name`.
+    static func readableStatus(of descriptor: Int32, name: String) throws -> stat {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw InputReadError(file: name, reason: String(cString: strerror(errno)).lowercased()) }
+        if status.st_mode & S_IFMT == S_IFDIR { throw InputReadError(file: name, reason: "a directory, not a file") }
+        return status
     }
 }
 

@@ -38,10 +38,7 @@ public enum InputLines {
 
     static func forEach(descriptor: Int32, name: String, maximumLineBytes: Int,
                         _ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
-        var status = stat()
-        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-            throw InputReadError(file: name, reason: "a directory, not a file")
-        }
+        _ = try InputFile.readableStatus(of: descriptor, name: name)
         let readSize = 1 << 16
         // The bytes read but not yet handed over: [start, end) of `buffer` is the unfinished line.
         var buffer = UnsafeMutableRawPointer.allocate(byteCount: 2 * readSize, alignment: 16)
