@@ -173,10 +173,11 @@ struct LanguageModelTrainCommand: ParsableCommand {
             Console.log(String(format: "epoch %d done in %.1f s  training loss %.4f", report.epoch, report.seconds,
                                            report.trainingLoss) + perplexity)
         case .checkpointSaved(let url):
-            Console.log("checkpoint saved: \(url.path)")
-            // What Ctrl-C keeps from here on, said when it stops the run.
+            // What Ctrl-C keeps from here on, said when it stops the run; set before the line is printed, so a
+            // signal sent on seeing the line finds it.
             Interruption.note = "interrupted: \(url.path) holds the epochs done so far; continue with the same command "
                 + "and --resume -o \(url.path)"
+            Console.log("checkpoint saved: \(url.path)")
         }
     }
 }
