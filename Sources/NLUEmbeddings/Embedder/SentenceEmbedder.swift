@@ -35,7 +35,7 @@ public struct SentenceEmbedder: Sendable {
     /// The number of floats in each embedding.
     public let dimension: Int
 
-    private let poolingStage: Pooling
+    private let poolingStage: TokenPooling
     private let denseModules: [DenseModule]
     /// The model directory, for errors about what it computes.
     private let modelPath: String
@@ -106,7 +106,7 @@ public struct SentenceEmbedder: Sendable {
         }
         guard let pooling else { throw SentenceEmbedderError.notAModel(path: modelDirectory.path) }
         self.pooling = pooling
-        poolingStage = Pooling(configuration: pooling, hiddenSize: hiddenSize)
+        poolingStage = TokenPooling(modes: pooling.modes, hiddenSize: hiddenSize)
         denseModules = dense
         modelPath = modelDirectory.path
         normalizesByDefault = normalizes
@@ -306,12 +306,7 @@ public struct SentenceEmbedder: Sendable {
         let width = dimension
         return try (0..<rows).map { row in
             var vector = Array(current[(row * width)..<((row + 1) * width)])
-            if normalize {
-                // torch.nn.functional.normalize: x / max(‖x‖, 1e-12).
-                let norm = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
-                let scale = 1 / max(norm, 1e-12)
-                for i in vector.indices { vector[i] *= scale }
-            }
+            if normalize { L2Normalization().normalize(&vector) }
             // Finite weights can still overflow (values near Float's limit): a NaN here would reach
             // JSON output as `nan`, which no reader accepts, and every similarity with it.
             if let (index, value) = vector.firstNonFinite() {

@@ -1,4 +1,5 @@
 import Foundation
+import NLUCore
 
 /// `1_Pooling/config.json`: the embedding width and the pooling modes, in either spelling
 /// sentence-transformers writes (`"pooling_mode": "mean"` or a list, or the legacy
@@ -60,7 +61,7 @@ public struct PoolingConfiguration: Sendable, Equatable {
                 throw invalid("field 'pooling_mode' lists \"\(repeated.rawValue)\" more than once")
             }
         } else {
-            modes = try PoolingMode.legacyKeys.compactMap { key, mode in
+            modes = try Self.legacyKeys.compactMap { key, mode in
                 guard let flag = object[key] else { return nil }
                 guard let isOn = flag as? Bool else { throw invalid("field '\(key)' must be true or false") }
                 return isOn ? mode : nil
@@ -68,4 +69,12 @@ public struct PoolingConfiguration: Sendable, Equatable {
             if modes.isEmpty { modes = [.mean] }
         }
     }
+
+    /// The legacy boolean keys of `1_Pooling/config.json`, in the order sentence-transformers
+    /// concatenates their results.
+    static let legacyKeys: [(key: String, mode: PoolingMode)] = [
+        ("pooling_mode_cls_token", .cls), ("pooling_mode_max_tokens", .max), ("pooling_mode_mean_tokens", .mean),
+        ("pooling_mode_mean_sqrt_len_tokens", .meanSqrtLength), ("pooling_mode_weightedmean_tokens", .weightedMean),
+        ("pooling_mode_lasttoken", .lastToken),
+    ]
 }

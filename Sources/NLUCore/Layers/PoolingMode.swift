@@ -1,5 +1,7 @@
 /// How token embeddings become one sentence embedding, as sentence-transformers' `Pooling` module
-/// does it. Several modes concatenate their results in the order the configuration lists them.
+/// does it. Several modes concatenate their results in the order a ``TokenPooling`` lists them.
+///
+///     let pooling = TokenPooling(modes: [.mean], hiddenSize: 384)
 public enum PoolingMode: String, Sendable, CaseIterable, Codable {
     /// The first token (`[CLS]`).
     case cls
@@ -13,12 +15,4 @@ public enum PoolingMode: String, Sendable, CaseIterable, Codable {
     case weightedMean = "weightedmean"
     /// The last real token.
     case lastToken = "lasttoken"
-
-    /// The legacy boolean keys of `1_Pooling/config.json`, in the order sentence-transformers
-    /// concatenates their results.
-    static let legacyKeys: [(key: String, mode: PoolingMode)] = [
-        ("pooling_mode_cls_token", .cls), ("pooling_mode_max_tokens", .max), ("pooling_mode_mean_tokens", .mean),
-        ("pooling_mode_mean_sqrt_len_tokens", .meanSqrtLength), ("pooling_mode_weightedmean_tokens", .weightedMean),
-        ("pooling_mode_lasttoken", .lastToken),
-    ]
 }
