@@ -56,7 +56,7 @@ if page == "evaluate":
     rows = set(re.findall(r'<th class="row">([^<]*)</th>', dom))
     missing = [i for i in intents if i not in columns or i not in rows]
     if missing: problems.append("intents missing from the matrix: " + ", ".join(missing))
-    for section in ("confusion", "intents", "confidence", "errors", "entities"):
+    for section in ("confusion", "intents", "confidence", "errors", "entities", "entity-confusion", "entity-errors"):
         if f'id="{section}"' not in dom: problems.append(f"no {section} section")
     if dom.count("<rect") < 10: problems.append("the histogram has no bars")
 else:

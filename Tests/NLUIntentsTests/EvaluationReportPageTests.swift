@@ -105,11 +105,48 @@ import NLUCore
         #expect(html.contains("<title>confidence 0.9–1.0: 2 wrong</title>"))
     }
 
+    // words:     fly to paris | fly to new  york  | book a table
+    // annotated: -   -  city  | -   -  city  city  | -    -  -
+    // predicted: -   -  city  | -   -  -     state | -    -  food
+    static let entityUtterances: [EvaluatedEntities] = [
+        .init(text: "fly to paris", expected: [.init(entity: "city", start: 7, end: 12)],
+              predicted: [.init(entity: "city", start: 7, end: 12)]),
+        .init(text: "fly to new york", expected: [.init(entity: "city", start: 7, end: 15)],
+              predicted: [.init(entity: "state", start: 11, end: 15)]),
+        .init(text: "book a table", expected: [], predicted: [.init(entity: "food", start: 7, end: 12)]),
+    ]
+
+    @Test func entityConfusionCountsWordsAndErrorsListMissedAndSpuriousEntities() throws {
+        let entities = EntityEvaluation(utterances: Self.entityUtterances)
+        #expect(entities.exactUtterances == 1.0 / 3)
+        let matrix = entities.wordConfusion
+        #expect(matrix.labels == ["city", "food", "state", "(none)"])
+        #expect(matrix.counts["city"] == ["city": 1, "food": 0, "state": 1, "(none)": 1])
+        #expect(matrix.counts["(none)"] == ["city": 0, "food": 1, "state": 0, "(none)": 6])
+        // Three confusions of one word each, by name: "(none)" sorts before "city".
+        #expect(matrix.labelsByConfusion == ["(none)", "food", "city", "state"])
+        #expect(entities.worstErrors(limit: 5).map(\.text) == ["fly to new york", "book a table"])
+        #expect(entities.worstErrors(limit: 1).map(\.text) == ["fly to new york"])
+
+        var evaluation = evaluation
+        evaluation.entities = entities
+        let html = EvaluationReportPage(evaluation: evaluation, title: "t", subtitle: "s").html
+        let section = try #require(html.range(of: "<section id=\"entity-confusion\">"))
+        let rows = matrixRows(String(html[section.lowerBound...]))
+        #expect(rows.map(\.label) == ["(none)", "food", "city", "state"])
+        #expect(rows[0].cells == ["6", "1", "", "", "7"])
+        #expect(rows[2].cells == ["1", "", "1", "1", "3"])
+        #expect(html.contains("<tr><td class=\"text\">fly to new york</td><td class=\"name\">city “new york”</td>"
+                              + "<td class=\"name\">state “york”</td></tr>"))
+        #expect(html.contains("<tr><td class=\"text\">book a table</td><td class=\"name\"></td><td class=\"name\">food “table”</td></tr>"))
+    }
+
     @Test func datasetTextIsEscaped() {
         let hostile = [EvaluatedUtterance(text: "<script>alert('x')</script> & \"quoted\"", expected: "<b>bold</b>",
                                           predicted: "x\" onmouseover=\"alert(1)", confidence: 0.9)]
         var evaluation = IntentEvaluation(utterances: hostile)
-        evaluation.entities = EntityEvaluation(expected: [[.init(entity: "<img src=x>", start: 0, end: 1)]], predicted: [[]])
+        evaluation.entities = EntityEvaluation(utterances: [EvaluatedEntities(
+            text: hostile[0].text, expected: [.init(entity: "<img src=x>", start: 0, end: 8)], predicted: [])])
         let html = EvaluationReportPage(evaluation: evaluation, title: "<title>", subtitle: "</p>").html
         #expect(!html.contains("<script"))
         #expect(!html.contains("<b>bold"))
@@ -118,6 +155,8 @@ import NLUCore
         #expect(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;quoted&quot;"))
         #expect(html.contains("<h1>&lt;title&gt;</h1>"))
         #expect(html.contains("id=\"entities\""))  // the entity section shows when there are entity scores
+        #expect(html.contains("id=\"entity-errors\""))
+        #expect(html.contains("&lt;img src=x&gt; “&lt;script&gt;”"))
     }
 
     @Test func pagesFetchNothing() {

@@ -40,6 +40,25 @@ public struct EntityEvaluation: Sendable, Encodable {
     public var perEntity: [String: Scores]
     /// Fraction of utterances whose predicted mentions are exactly the annotated ones.
     public var exactUtterances: Double
+    /// Every utterance with its annotated and predicted mentions, in evaluation order (empty when the
+    /// evaluation was made from mentions alone). Not part of the JSON form, like
+    /// ``IntentEvaluation/utterances``: the report page shows the word confusion and the errors.
+    public var utterances: [EvaluatedEntities] = []
+
+    // Every stored property but `utterances`.
+    private enum CodingKeys: String, CodingKey {
+        case microPrecision, microRecall, microF1, perEntity, exactUtterances
+    }
+
+    /// The label of a word outside every mention in ``wordConfusion``.
+    public static let noEntityLabel = "(none)"
+
+    /// Scores `utterances` (their annotated and predicted mentions) and keeps them for
+    /// ``wordConfusion`` and ``worstErrors(limit:)``.
+    public init(utterances: [EvaluatedEntities]) {
+        self.init(expected: utterances.map(\.expected), predicted: utterances.map(\.predicted))
+        self.utterances = utterances
+    }
 
     /// Compares per-utterance mention sets pairwise.
     public init(expected: [[Mention]], predicted: [[Mention]]) {
@@ -70,6 +89,36 @@ public struct EntityEvaluation: Sendable, Encodable {
         microRecall = micro.recall
         microF1 = micro.f1
         exactUtterances = expected.isEmpty ? 0 : Double(exact) / Double(min(expected.count, predicted.count))
+    }
+
+    /// Which entity each word of the evaluated utterances was annotated with (rows) and predicted as
+    /// (columns), ``noEntityLabel`` for a word outside every mention: Rasa's entity confusion matrix.
+    /// A word is inside a mention when the mention covers all of it. Entity types sorted, then
+    /// ``noEntityLabel``.
+    public var wordConfusion: ConfusionMatrix {
+        var expected: [String] = [], predicted: [String] = []
+        let tokenizer = WordTokenizer()
+        for utterance in utterances {
+            let words = utterance.text.scalarOffsets(of: tokenizer.tokens(in: utterance.text).map(\.range))
+            func label(_ word: Range<Int>, _ mentions: [Mention]) -> String {
+                mentions.first { $0.start <= word.lowerBound && word.upperBound <= $0.end }?.entity ?? Self.noEntityLabel
+            }
+            for word in words {
+                expected.append(label(word, utterance.expected))
+                predicted.append(label(word, utterance.predicted))
+            }
+        }
+        let types = Set(expected + predicted).subtracting([Self.noEntityLabel]).sorted()
+        return ConfusionMatrix(expected: expected, predicted: predicted, labels: types + [Self.noEntityLabel])
+    }
+
+    /// The utterances whose predicted mentions differ from the annotated ones, those with the most wrong
+    /// mentions (missed plus spurious) first, ties in evaluation order; at most `limit`.
+    public func worstErrors(limit: Int) -> [EvaluatedEntities] {
+        let wrong = utterances.enumerated().map { (offset: $0.offset, utterance: $0.element, count: $0.element.wrongMentionCount) }
+            .filter { $0.count > 0 }
+        let sorted = wrong.sorted { $0.count != $1.count ? $0.count > $1.count : $0.offset < $1.offset }
+        return sorted.prefix(max(0, limit)).map(\.utterance)
     }
 
     /// The annotations of `utterance` trimmed to the word tokens they cover (those covering none dropped).

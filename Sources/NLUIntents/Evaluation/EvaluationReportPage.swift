@@ -3,7 +3,8 @@ import Foundation
 /// An ``IntentEvaluation`` as one self-contained HTML page (`nlu intents evaluate --report`), what
 /// Rasa's `rasa test nlu` draws as separate images: the summary figures, the confusion matrix, the
 /// per-intent precision / recall / F1 with support, a histogram of the confidence of right and wrong
-/// predictions, the worst errors with their text, and per-entity scores when the model extracts
+/// predictions, the worst errors with their text, and, when the model extracts entities (slots), their
+/// page too: per-entity scores, the per-word entity confusion matrix and the utterances with wrong
 /// entities.
 ///
 /// The page needs nothing but itself: inline CSS and SVG, no script, no URL. Every string that
@@ -11,12 +12,13 @@ import Foundation
 /// `<script>…</script>` shows as text and never runs.
 ///
 /// Orders, chosen so problems come first:
-/// - the confusion matrix's rows and columns follow ``IntentEvaluation/labelsByConfusion`` (the labels
+/// - the confusion matrices' rows and columns follow ``ConfusionMatrix/labelsByConfusion`` (the labels
 ///   of the largest confusion first, the never-confused labels last), the diagonal in blue, errors in
 ///   orange, each cell's shade its share of the row (the expected intent's utterances);
 /// - the score tables list the lowest F1 first (ties by name);
 /// - the worst errors are the wrong predictions made with the highest confidence
-///   (``IntentEvaluation/worstErrors(limit:)``).
+///   (``IntentEvaluation/worstErrors(limit:)``); the entity errors, the utterances with the most
+///   missed and spurious entities (``EntityEvaluation/worstErrors(limit:)``).
 ///
 ///     let evaluation = classifier.evaluate(on: testSet)
 ///     try EvaluationReportPage(evaluation: evaluation, title: "test.json", subtitle: "car.nlumodel")
@@ -49,7 +51,17 @@ public struct EvaluationReportPage: Sendable {
             sections.append(confidenceHistogram)
             sections.append(worstErrors)
         }
-        if let entities = evaluation.entities { sections.append(entityScores(entities)) }
+        if let entities = evaluation.entities {
+            sections.append(entityScores(entities))
+            if !entities.utterances.isEmpty {
+                sections.append(matrixSection(id: "entity-confusion", title: "Entity confusion per word", matrix: entities.wordConfusion,
+                                              explanation: """
+                    Rows: the entity a word is annotated with; columns: the entity it was predicted as; \
+                    \(EntityEvaluation.noEntityLabel) for a word outside every entity. The largest confusions come first.
+                    """))
+                sections.append(entityErrors(entities))
+            }
+        }
         return ReportPage.document(title: title, subtitle: subtitle, facts: summary + facts, sections: sections)
     }
 
@@ -73,19 +85,27 @@ public struct EvaluationReportPage: Sendable {
     }
 
     private var confusionMatrix: String {
-        let labels = evaluation.labelsByConfusion
+        matrixSection(id: "confusion", title: "Confusion matrix", matrix: evaluation.confusionMatrix, explanation: """
+            Rows: expected intent; columns: predicted intent. The intents of the largest confusions come first; \
+            a cell's shade is its share of the row.
+            """)
+    }
+
+    /// A section with `matrix` drawn in ``ConfusionMatrix/labelsByConfusion`` order, then its most
+    /// confused pairs (at most 10).
+    private func matrixSection(id: String, title: String, matrix: ConfusionMatrix, explanation: String) -> String {
+        let labels = matrix.labelsByConfusion
         var html = """
-        <section id="confusion">
-        <h2>Confusion matrix</h2>
-        <p class="muted">Rows: expected intent; columns: predicted intent. The intents of the largest confusions come first; \
-        a cell's shade is its share of the row.</p>
+        <section id="\(id)">
+        <h2>\(title)</h2>
+        <p class="muted">\(explanation)</p>
         <table class="matrix">
         <tr><th class="corner">expected ↓ predicted →</th>
         """
         html += labels.map { "<th class=\"column\">\(ReportPage.escape($0))</th>" }.joined()
         html += "<th class=\"column\">total</th></tr>\n"
         for row in labels {
-            let counts = labels.map { evaluation.confusion[row]?[$0] ?? 0 }
+            let counts = labels.map { matrix.counts[row]?[$0] ?? 0 }
             let total = counts.reduce(0, +)
             html += "<tr><th class=\"row\">\(ReportPage.escape(row))</th>"
             for (column, count) in zip(labels, counts) {
@@ -95,9 +115,10 @@ public struct EvaluationReportPage: Sendable {
             html += "<td class=\"total\">\(total)</td></tr>\n"
         }
         html += "</table>\n"
-        if !evaluation.mostConfused.isEmpty {
+        let pairs = matrix.confusedPairs.prefix(10)
+        if !pairs.isEmpty {
             html += "<h2 style=\"margin-top:1em\">Most confused</h2>\n<table>\n<tr><th>count</th><th class=\"name\">expected</th><th class=\"name\">predicted</th></tr>\n"
-            for pair in evaluation.mostConfused {
+            for pair in pairs {
                 html += "<tr><td>\(pair.count)</td><td class=\"name\">\(ReportPage.escape(pair.expected))</td><td class=\"name\">\(ReportPage.escape(pair.predicted))</td></tr>\n"
             }
             html += "</table>\n"
@@ -171,6 +192,25 @@ public struct EvaluationReportPage: Sendable {
         for error in errors {
             html += "<tr><td>\(ReportPage.number(Double(error.confidence)))</td><td class=\"text\">\(ReportPage.escape(error.text))</td>"
             html += "<td class=\"name\">\(ReportPage.escape(error.expected ?? none))</td><td class=\"name\">\(ReportPage.escape(error.predicted ?? none))</td></tr>\n"
+        }
+        return html + "</table>\n</section>\n"
+    }
+
+    private func entityErrors(_ entities: EntityEvaluation) -> String {
+        let errors = entities.worstErrors(limit: errorLimit)
+        let wrong = entities.utterances.filter { $0.wrongMentionCount > 0 }.count
+        var html = "<section id=\"entity-errors\">\n<h2>Entity errors</h2>\n"
+        guard !errors.isEmpty else { return html + "<p>Every utterance has exactly its annotated entities.</p>\n</section>\n" }
+        html += "<p class=\"muted\">Utterances whose predicted entities differ from the annotated ones, most wrong entities first"
+        html += (wrong > errors.count ? " (\(errors.count) of \(wrong))" : "") + ". Missed: annotated but not predicted "
+        html += "with its exact type and span; spurious: predicted but not annotated so.</p>\n"
+        html += "<table>\n<tr><th class=\"name\">text</th><th class=\"name\">missed</th><th class=\"name\">spurious</th></tr>\n"
+        func list(_ mentions: [EntityEvaluation.Mention], of utterance: EvaluatedEntities) -> String {
+            mentions.map { "\(ReportPage.escape($0.entity)) “\(ReportPage.escape(utterance.surface(of: $0)))”" }.joined(separator: "<br>")
+        }
+        for error in errors {
+            html += "<tr><td class=\"text\">\(ReportPage.escape(error.text))</td>"
+            html += "<td class=\"name\">\(list(error.missed, of: error))</td><td class=\"name\">\(list(error.spurious, of: error))</td></tr>\n"
         }
         return html + "</table>\n</section>\n"
     }

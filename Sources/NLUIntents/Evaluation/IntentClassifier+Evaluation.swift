@@ -65,8 +65,7 @@ extension IntentClassifier {
 /// Expected and predicted intents and entities of the utterances evaluated so far.
 private struct EvaluationCollector {
     var utterances: [EvaluatedUtterance] = []
-    var expectedMentions: [[EntityEvaluation.Mention]] = []
-    var predictedMentions: [[EntityEvaluation.Mention]] = []
+    var entities: [EvaluatedEntities] = []
     var hasEntities = false
 
     /// Predicts every utterance of `dataset` (counterexamples expect no intent and no entity).
@@ -78,17 +77,18 @@ private struct EvaluationCollector {
             let prediction = classifier.predict(utterance.text, top: 1, threshold: threshold)
             utterances.append(EvaluatedUtterance(text: utterance.text, expected: intent, predicted: prediction.intent,
                                                  confidence: prediction.confidence))
-            expectedMentions.append(EntityEvaluation.mentions(of: utterance))
-            predictedMentions.append(prediction.entities.map { EntityEvaluation.Mention(entity: $0.entity, start: $0.start, end: $0.end) })
+            entities.append(EvaluatedEntities(
+                text: utterance.text, expected: EntityEvaluation.mentions(of: utterance),
+                predicted: prediction.entities.map { EntityEvaluation.Mention(entity: $0.entity, start: $0.start, end: $0.end) }))
         }
     }
 
     func report(threshold: Float) -> IntentEvaluation {
         var report = IntentEvaluation(utterances: utterances, threshold: threshold)
         guard hasEntities else { return report }
-        report.entities = EntityEvaluation(expected: expectedMentions, predicted: predictedMentions)
+        report.entities = EntityEvaluation(utterances: entities)
         var right = 0
-        for index in utterances.indices where utterances[index].isCorrect && Set(expectedMentions[index]) == Set(predictedMentions[index]) {
+        for (utterance, mentions) in zip(utterances, entities) where utterance.isCorrect && mentions.wrongMentionCount == 0 {
             right += 1
         }
         report.sentenceAccuracy = utterances.isEmpty ? 0 : Double(right) / Double(utterances.count)

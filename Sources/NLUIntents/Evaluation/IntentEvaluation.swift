@@ -21,11 +21,7 @@ public struct IntentEvaluation: Sendable, Encodable {
     }
 
     /// An (expected, predicted) pair of different labels and how often it happened.
-    public struct ConfusedPair: Sendable, Equatable, Encodable {
-        public var expected: String
-        public var predicted: String
-        public var count: Int
-    }
+    public typealias ConfusedPair = ConfusionMatrix.Pair
 
     /// The label standing for "no intent" in the confusion matrix and the pairs.
     public static let noIntentLabel = "(none)"
@@ -99,14 +95,11 @@ public struct IntentEvaluation: Sendable, Encodable {
 
         let noIntent = Self.noIntentLabel
         let hasNoIntent = expected.contains { $0 == nil } || predicted.contains { $0 == nil }
-        labels = intents + (hasNoIntent ? [noIntent] : [])
-        var matrix: [String: [String: Int]] = [:]
-        for row in labels { matrix[row] = Dictionary(uniqueKeysWithValues: labels.map { ($0, 0) }) }
-        for (truth, guess) in zip(expected, predicted) {
-            matrix[truth ?? noIntent, default: [:]][guess ?? noIntent, default: 0] += 1
-        }
-        confusion = matrix
-        mostConfused = Array(Self.confusedPairs(labels: labels, confusion: matrix).prefix(10))
+        let matrix = ConfusionMatrix(expected: expected.map { $0 ?? noIntent }, predicted: predicted.map { $0 ?? noIntent },
+                                     labels: intents + (hasNoIntent ? [noIntent] : []))
+        labels = matrix.labels
+        confusion = matrix.counts
+        mostConfused = Array(matrix.confusedPairs.prefix(10))
 
         let outOfScope = zip(expected, predicted).filter { $0.0 == nil }
         if !outOfScope.isEmpty {
@@ -128,31 +121,15 @@ public struct IntentEvaluation: Sendable, Encodable {
         return sorted.prefix(max(0, limit)).map(\.element)
     }
 
-    /// ``labels`` in the order of the confusions they take part in, largest first: for each
-    /// (expected, predicted) pair of different labels by count (ties by name), its expected then its
-    /// predicted label where not listed yet; then the labels never confused, in ``labels`` order. A
-    /// confusion matrix in this order has its largest errors in the top-left corner, the two labels of
-    /// each of them side by side.
-    public var labelsByConfusion: [String] {
-        var order: [String] = [], listed = Set<String>()
-        let pairs = Self.confusedPairs(labels: labels, confusion: confusion)
-        for label in pairs.flatMap({ [$0.expected, $0.predicted] }) + labels where listed.insert(label).inserted {
-            order.append(label)
-        }
-        return order
+    /// The intents' confusion matrix, for ``ConfusionMatrix/labelsByConfusion`` and the report page.
+    public var confusionMatrix: ConfusionMatrix {
+        var matrix = ConfusionMatrix(expected: [], predicted: [], labels: labels)
+        matrix.counts = confusion
+        return matrix
     }
 
-    /// Every (expected, predicted) pair of different labels that happened, most frequent first (ties by name).
-    private static func confusedPairs(labels: [String], confusion: [String: [String: Int]]) -> [ConfusedPair] {
-        var pairs: [ConfusedPair] = []
-        for row in labels {
-            for column in labels where column != row {
-                if let value = confusion[row]?[column], value > 0 { pairs.append(ConfusedPair(expected: row, predicted: column, count: value)) }
-            }
-        }
-        pairs.sort { $0.count != $1.count ? $0.count > $1.count : ($0.expected, $0.predicted) < ($1.expected, $1.predicted) }
-        return pairs
-    }
+    /// The labels in the order of the largest confusions (``ConfusionMatrix/labelsByConfusion``).
+    public var labelsByConfusion: [String] { confusionMatrix.labelsByConfusion }
 
     /// A readable report: summary, per-intent scores, confusion matrix, most confused pairs.
     public func table() -> String {
