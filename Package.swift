@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "NLUSearch", targets: ["NLUSearch"]),
         .library(name: "NLUSearchPostgres", targets: ["NLUSearchPostgres"]),
         .library(name: "NLUCoreML", targets: ["NLUCoreML"]),
+        .library(name: "NLUPipelines", targets: ["NLUPipelines"]),
         .library(name: "NLUServer", targets: ["NLUServer"]),
         .executable(name: "nlu", targets: ["nlu"]),
         .executable(name: "nlu-bench", targets: ["NLUBench"]),
@@ -103,13 +104,21 @@ let package = Package(
             dependencies: ["NLUCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             exclude: ["Proto"]
         ),
+        // The composition layer under both fronts: a model reference (directory, Hub id, .mlmodel) or an index
+        // location (file or postgres:// URL) resolved once into a task object, its embedders and featurizers attached.
+        .target(
+            name: "NLUPipelines",
+            dependencies: [
+                "NLUCore", "NLUText", "NLUHub", "NLUTransformers", "NLUEmbeddings", "NLUSearch", "NLUSearchPostgres",
+                "NLUQuestionAnswering", "NLUIntents", "NLUCoreML",
+            ]
+        ),
+        // Re-exports only: `import NLUKit` brings every capability.
         .target(
             name: "NLUKit",
             dependencies: [
                 "NLUCore", "NLUText", "NLUBuiltins", "NLUHub", "NLUTransformers", "NLUEmbeddings", "NLUSearch", "NLUQuestionAnswering",
-                "NLUIntents",
-                "NLUSequence",
-                "NLUCoreML",
+                "NLUIntents", "NLUSequence", "NLUCoreML", "NLUPipelines",
             ]
         ),
         // Hummingbird 2 needs macOS 14 / iOS 17: the server's types are marked @available for those,
@@ -117,7 +126,7 @@ let package = Package(
         .target(
             name: "NLUServer",
             dependencies: [
-                "NLUCore", "NLUBuiltins", "NLUIntents", "NLUQuestionAnswering", "NLUEmbeddings",
+                "NLUCore", "NLUBuiltins", "NLUIntents", "NLUQuestionAnswering", "NLUEmbeddings", "NLUPipelines",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -135,7 +144,7 @@ let package = Package(
         .executableTarget(
             name: "nlu",
             dependencies: [
-                "NLUKit", "NLUServer", "NLUSearchPostgres",
+                "NLUKit", "NLUServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

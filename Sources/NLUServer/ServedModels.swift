@@ -2,13 +2,14 @@ import Foundation
 import NLUCore
 import NLUEmbeddings
 import NLUIntents
+import NLUPipelines
 import NLUQuestionAnswering
 
 /// The models one server answers with, each loaded once and shared by every request (the task
 /// types are immutable `Sendable` values, so concurrent requests read them safely).
 ///
 ///     let models = try ServedModels.load(intents: "car.nlumodel", questionAnswering: nil,
-///                                     embeddings: "sentence-transformers/all-MiniLM-L6-v2")   // a directory or a cached Hub id
+///                                        embeddings: "sentence-transformers/all-MiniLM-L6-v2")   // a directory or a cached Hub id
 public struct ServedModels: Sendable {
     /// One loaded model: what it is and where it came from (for `/status`).
     public struct Info: Sendable, Equatable, Encodable {
@@ -52,33 +53,34 @@ public struct ServedModels: Sendable {
         }
     }
 
-    /// Loads the models at the given paths (nil: not served). `loadIntents` loads the intent package
-    /// (`nlu serve` passes NLUKit's loader, which also finds a model's sentence embeddings).
+    /// Loads the models at the given paths (nil: not served), each the way every `nlu` command loads its
+    /// kind: an intents package with the sentence-embedding model it records
+    /// (``IntentClassifier/loadWithSentenceFeatures(from:)``); a question-answering checkpoint (a directory or
+    /// a cached Hub id) or Core ML `.mlmodel` file (``QuestionAnswererLoading``, where `vocabulary` and
+    /// `lowercase` apply); a sentence-transformers model (a directory or a cached Hub id). `precision` is the
+    /// arithmetic of the question-answering and embedding encoders.
     /// - Throws: ``ModelLoadError`` naming the task and the file that failed, with the reason.
     public static func load(intents intentsPath: String?, questionAnswering qaPath: String?,
-                            embeddings embeddingsPath: String? = nil,
-                            loadIntents: (URL) throws -> IntentClassifier = { try IntentClassifier.load(from: $0) }) throws -> ServedModels {
-        func load<T>(_ task: String, _ path: String, _ body: (URL) throws -> T) throws -> T {
-            let url = URL(fileURLWithPath: path)
-            guard FileManager.default.fileExists(atPath: url.path) else {
-                throw ModelLoadError(task: task, path: path, reason: "no such file or directory")
-            }
-            do { return try body(url) } catch {
-                throw ModelLoadError(task: task, path: path, reason: "\(error)")
-            }
-        }
-        let intents = try intentsPath.map { path in try load("intents", path) { try loadIntents($0) } }
-        // Checkpoints, as everywhere else: a directory, or a Hugging Face id found in the cache.
-        func locate(_ task: String, _ reference: String) throws -> String {
-            do { return try ModelLocator.resolve(reference).path } catch {
+                            embeddings embeddingsPath: String? = nil, vocabulary: String? = nil, lowercase: Bool = true,
+                            precision: Precision = .f32) throws -> ServedModels {
+        func load<T>(_ task: String, _ reference: String, _ body: () throws -> T) throws -> T {
+            do { return try body() } catch {
                 throw ModelLoadError(task: task, path: reference, reason: "\(error)")
             }
         }
+        let intents = try intentsPath.map { path in
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw ModelLoadError(task: "intents", path: path, reason: "no such file or directory")
+            }
+            return try load("intents", path) { try IntentClassifier.loadWithSentenceFeatures(from: URL(fileURLWithPath: path)) }
+        }
         let qa = try qaPath.map { reference in
-            try load("question-answering", locate("question-answering", reference)) { try QuestionAnswerer(modelDirectory: $0) }
+            try load("question-answering", reference) {
+                try QuestionAnswererLoading.load(reference, vocabulary: vocabulary, lowercase: lowercase, precision: precision)
+            }
         }
         let embedder = try embeddingsPath.map { reference in
-            try load("embeddings", locate("embeddings", reference)) { try SentenceEmbedder(modelDirectory: $0) }
+            try load("embeddings", reference) { try SentenceEmbedder(modelDirectory: ModelLocator.resolve(reference), precision: precision) }
         }
         return ServedModels(intents: intents, intentsPath: intentsPath ?? "", questionAnswering: qa,
                             questionAnsweringPath: qaPath ?? "", embeddings: embedder, embeddingsPath: embeddingsPath ?? "")

@@ -181,6 +181,41 @@ import FoundationNetworking
         #expect(missing.stderr.contains("cannot load the embeddings model acme/other: acme/other: not a local directory, and not in the Hugging Face cache"))
     }
 
+    /// `--qa` takes what `nlu qa ask --model` takes, a Core ML `.mlmodel` with its vocabulary included, and
+    /// `--precision` as `qa ask` has it: the server answers what `qa ask` answers with the same options.
+    @Test func servesWhatQAAskLoadsWithTheSameOptions() throws {
+        let model = CoreMLQuestionAnsweringCommandTests.model
+        let vocabulary = CoreMLQuestionAnsweringCommandTests.checkpoint + "/vocab.txt"
+        let item = try #require(try CoreMLQuestionAnsweringCommandTests.pipelineCases().first)
+        let question = try #require(item["question"] as? String), context = try #require(item["document"] as? String)
+        let cases = [(serve: ["--qa", model, "--qa-vocab", vocabulary], ask: ["--model", model, "--vocab", vocabulary]),
+                     (serve: ["--qa", Self.qaModel, "--precision", "int8"], ask: ["--model", Self.qaModel, "--precision", "int8"])]
+        for (options, askOptions) in cases {
+            let asked = try runNLU(["qa", "ask"] + askOptions + ["--question", question, "--context", context, "--json"])
+            #expect(asked.status == 0, "\(asked.stderr)")
+            let expected = try #require(try CoreMLQuestionAnsweringCommandTests.answers(asked.stdout).first)
+
+            let server = try ServeProcess(options + ["--port", "0", "--workers", "1"])
+            let port = try #require(server.port(), "no start line: \(server.stderr)")
+            let body = String(decoding: try JSONSerialization.data(withJSONObject: ["question": question, "context": context]), as: UTF8.self)
+            let (status, answer) = try Self.post(port, "/question-answering", body)
+            kill(server.process.processIdentifier, SIGTERM)
+            #expect(server.wait() == 0)
+            #expect(status == 200, "\(answer)")
+            let served = try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
+            #expect(served["answer"] as? String == expected["answer"] as? String, "\(options)")
+            #expect(served["start"] as? Int == expected["start"] as? Int, "\(options)")
+            let score = served["score"] as? Double ?? -1, reference = expected["score"] as? Double ?? 1
+            #expect(abs(score - reference) <= 1e-6 * max(1, reference), "\(options): \(score) vs \(reference)")
+        }
+        let vocabularyWithACheckpoint = try runNLU(["serve", "--qa", Self.qaModel, "--qa-vocab", vocabulary])
+        #expect(vocabularyWithACheckpoint.status == 2)
+        #expect(vocabularyWithACheckpoint.stderr.contains("--qa-vocab and --qa-cased apply to a .mlmodel --qa file"))
+        let int8CoreML = try runNLU(["serve", "--qa", model, "--qa-vocab", vocabulary, "--precision", "int8", "--port", "0"])
+        #expect(int8CoreML.status == 1)
+        #expect(int8CoreML.stderr.contains("cannot load the question-answering model \(model)"), "\(int8CoreML.stderr)")
+    }
+
     @Test func portInUseIsNamed() throws {
         let first = try ServeProcess(["--qa", Self.qaModel, "--port", "0"])
         let port = try #require(first.port())

@@ -297,7 +297,7 @@ public struct IntentClassifier: Sendable {
 
     /// Loads a classifier saved by ``save(to:metadata:)`` (weights memory-mapped). A model trained
     /// with sentence embeddings gets its featurizer from `sentenceFeaturizer`, called with what the
-    /// package recorded (NLUKit's `IntentClassifier.load(from:)` overload passes a sentence-transformers model);
+    /// package recorded (NLUPipelines' `IntentClassifier.loadWithSentenceFeatures(from:)` passes a sentence-transformers model);
     /// an encoder slot tagger gets its word vectors from the same closure (the featurizer it returns
     /// must then also be a ``WordVectorFeaturizer``; the sentence features' one is reused when it is the same model).
     /// - Throws: ``ModelPackageError`` (missing files, newer format version, another kind),

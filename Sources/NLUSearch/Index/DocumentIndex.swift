@@ -138,7 +138,7 @@ public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
     /// without opening the file a second time.
     ///
     ///     let plain = try DocumentIndex(at: url, readOnly: true)        // no model loaded yet
-    ///     let index = try plain.withEmbedder(try EmbedderLoading.load(plain.modelSource!))   // NLUKit
+    ///     let index = try plain.withEmbedder(try EmbedderLoading.load(plain.modelSource!))   // NLUPipelines
     ///
     /// - Throws: ``SearchError/modelMismatch(path:index:given:)``, or ``SearchError/invalidArgument(_:)``
     ///   for a keyword-only index.

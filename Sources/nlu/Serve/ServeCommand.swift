@@ -22,8 +22,16 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "An intents model package (.nlumodel) for POST /model/parse.")
     var intents: String?
 
-    @Option(help: "A question-answering checkpoint (a directory, or a Hugging Face id in the cache) for POST /question-answering.")
+    @Option(help: "A question-answering checkpoint (a directory, or a Hugging Face id in the cache) or a Core ML .mlmodel file (as nlu qa ask --model) for POST /question-answering.")
     var qa: String?
+
+    @Option(help: ArgumentHelp("With a .mlmodel --qa: its WordPiece vocab.txt (default: vocab.txt beside the file).", valueName: "file"))
+    var qaVocab: String?
+
+    @Flag(help: "With a .mlmodel --qa: the model is cased (do not lower-case text; Apple's BERT-SQuAD is uncased).")
+    var qaCased = false
+
+    @OptionGroup var arithmetic: PrecisionOption
 
     @Option(help: "A sentence-transformers model (a directory, or a Hugging Face id in the cache) for POST /embed (TEI) and POST /v1/embeddings (OpenAI).")
     var embed: String?
@@ -71,6 +79,9 @@ struct ServeCommand: ParsableCommand {
         guard intents != nil || qa != nil || embed != nil else {
             throw ValidationError("nothing to serve: give one or more of --intents MODEL, --qa MODEL, --embed MODEL")
         }
+        if qaVocab != nil || qaCased, !(qa.map(QuestionAnswererLoading.isCoreMLFile) ?? false) {
+            throw ValidationError("--qa-vocab and --qa-cased apply to a .mlmodel --qa file; a checkpoint brings its own tokenizer")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical; got \(logLevel)")
         }
@@ -109,8 +120,10 @@ struct ServeCommand: ParsableCommand {
         let logger = Logger(label: "nlu.serve")
         // Models load before the port is bound: a bad file fails here, naming it, with nothing listening.
         let models: ServedModels
-        do { models = try ServedModels.load(intents: intents, questionAnswering: qa, embeddings: embed,
-                                                 loadIntents: IntentClassifier.loadWithSentenceFeatures(from:)) } catch {
+        do {
+            models = try ServedModels.load(intents: intents, questionAnswering: qa, embeddings: embed, vocabulary: qaVocab,
+                                           lowercase: !qaCased, precision: arithmetic.precision)
+        } catch {
             throw InputError("\(error)")
         }
         let configuration = serverConfiguration()

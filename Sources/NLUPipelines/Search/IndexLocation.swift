@@ -1,17 +1,20 @@
-import ArgumentParser
 import Foundation
-import NLUKit
+import NLUSearch
 import NLUSearchPostgres
 
-/// Where an index is, as the `DB` argument gives it: a file path (the SQLite backend) or a
-/// `postgres://` URL (PostgreSQL with pgvector). The commands work the same on both.
-enum IndexLocation {
+/// Where an index is, as a user names it: a file path (the SQLite backend) or a `postgres://` URL
+/// (PostgreSQL with pgvector). Every index command and `qa ask --index` open indexes here, so both
+/// backends work the same everywhere.
+///
+///     let index = try IndexLocation.open("docs.db", needsEmbedder: true, readOnly: true)
+///     print(try index.info().documentCount)
+public enum IndexLocation {
     /// Opens the index with the embedder it was built with — the model recorded at its creation,
     /// or `model` when given (which must be the same model) — or with none when `needsEmbedder` is
     /// false (keyword search, info, delete: no model is loaded).
     /// `readOnly` (search, info, QA) opens a file index for reading only, so that it also works on a
     /// read-only folder or mount.
-    static func open(_ location: String, model: String? = nil, needsEmbedder: Bool, readOnly: Bool = false) throws -> any SearchableIndex {
+    public static func open(_ location: String, model: String? = nil, needsEmbedder: Bool, readOnly: Bool = false) throws -> any SearchableIndex {
         try checkScheme(location)
         guard PostgresLocation.isURL(location) else {
             return try EmbedderLoading.openIndex(at: URL(fileURLWithPath: location), model: model, needsEmbedder: needsEmbedder,
@@ -22,16 +25,10 @@ enum IndexLocation {
         return try plain.withEmbedder(embedder)
     }
 
-    /// A `--model` whose built-in name is malformed (`hashing:0`) is a usage error, found before any work.
-    static func validateModelOption(_ model: String?) throws {
-        guard let model else { return }
-        do { try EmbedderLoading.checkBuiltInName(model) } catch { throw ValidationError("--model: \(error)") }
-    }
-
     /// Creates an empty index there (a file is never replaced; a PostgreSQL schema that holds an
     /// index is refused). `hnsw` is for PostgreSQL only.
-    static func create(_ location: String, embedder: any TextEmbedder, modelSource: String, chunking: ChunkingOptions,
-                       hnsw: Bool) throws -> any SearchableIndex {
+    public static func create(_ location: String, embedder: any TextEmbedder, modelSource: String, chunking: ChunkingOptions,
+                              hnsw: Bool) throws -> any SearchableIndex {
         try checkScheme(location)
         if PostgresLocation.isURL(location) {
             return try PostgresDocumentIndex.create(url: location, embedder: embedder, modelSource: modelSource, chunking: chunking, hnsw: hnsw)
@@ -42,7 +39,7 @@ enum IndexLocation {
 
     /// A URL of another scheme (`postgress://app:secret@db/x`, `mysql://...`) is refused as such, password
     /// masked, rather than read as a file path and echoed whole in "no such file".
-    static func checkScheme(_ location: String) throws {
+    public static func checkScheme(_ location: String) throws {
         guard !PostgresLocation.isURL(location), let scheme = location.range(of: "://"),
               location[..<scheme.lowerBound].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
               location.first?.isLetter == true else { return }
@@ -51,7 +48,7 @@ enum IndexLocation {
 
     /// How messages name the index: a file as the DB argument gave it (the path the user typed), a
     /// PostgreSQL URL as the index shows it (without its password).
-    static func name(_ location: String, of index: any SearchableIndex) -> String {
+    public static func name(_ location: String, of index: any SearchableIndex) -> String {
         PostgresLocation.isURL(location) ? index.location : location
     }
 }
