@@ -154,6 +154,21 @@ import Testing
         #expect(try BertQAModel(modelDirectory: directory).configuration.layerCount == 2)
     }
 
+    @Test func questionAnsweringHeadIsReadFromTheFileRoot() throws {
+        // The encoder's names are tried under its family's prefix (distilbert.), the head's at the root only.
+        let missing = try rewriteWeights(of: "distilbert-tiny") { $0["qa_outputs.bias"] = nil }
+        defer { QAFixtures.remove(missing) }
+        #expect(throws: CheckpointError.missingTensor(name: "qa_outputs.bias", file: missing.appendingPathComponent("model.safetensors").path)) {
+            try BertQAModel(modelDirectory: missing)
+        }
+    }
+
+    @Test func pretrainingHeadsOfTheFamilyMayBeLeftUnused() throws {
+        let directory = try rewriteWeights(of: "bert-tiny") { $0["cls.predictions.bias"] = Tensor(shape: [4]) }
+        defer { QAFixtures.remove(directory) }
+        #expect(try BertQAModel(modelDirectory: directory).configuration.architecture == .bert)
+    }
+
     // MARK: helpers
 
     private func editConfig(_ directory: URL, _ edit: (inout [String: Any]) -> Void) throws {

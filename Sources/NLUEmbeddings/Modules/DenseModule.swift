@@ -49,7 +49,7 @@ struct DenseModule: Sendable {
         }
         self.activation = activation
         weightsFile = try CheckpointDirectory(directory).weights()
-        let tensors = CheckpointTensors(file: weightsFile, prefix: "")
+        let tensors = CheckpointTensors(file: weightsFile)
         linear = try LinearWeights(tensors, "linear", output: config.out_features, input: config.in_features)
         try tensors.verifyAllUsed()
     }

@@ -3,8 +3,8 @@ import NLUCore
 import NLUTransformers
 
 /// An extractive question-answering model loaded from a Hugging Face checkpoint directory
-/// (`BertForQuestionAnswering` or `DistilBertForQuestionAnswering`): an encoder plus the
-/// `qa_outputs` head that scores each token as the start and the end of the answer.
+/// (`BertForQuestionAnswering`, `DistilBertForQuestionAnswering`, or the same head on any other encoder
+/// family): an encoder plus the `qa_outputs` head that scores each token as the start and the end of the answer.
 ///
 /// It is a ``Model`` with the feature names of Apple's Core ML BERT sample: inputs `wordIDs` and
 /// `wordTypes` (Int32 [batch, sequence]; `wordTypes` optional) and an optional `attentionMask`,
@@ -24,6 +24,10 @@ public struct BertQAModel: Model {
     /// Keeps the memory map alive for the embeddings and norms, used in place.
     let weightsFile: SafeTensors
 
+    /// The head's tensors in a `*ForQuestionAnswering` checkpoint (`qa_outputs.weight` [2, hidden], `qa_outputs.bias`):
+    /// at the file's root, outside the encoder's prefix (`bert.`, `distilbert.`, ...), which the encoder's family gives.
+    static let headName = "qa_outputs"
+
     /// Loads `config.json` and `model.safetensors` (F32, F16 or BF16) from `modelDirectory`, the
     /// encoder's dense layers at `precision` (``Precision/int8``: quantized at load).
     /// - Throws: ``CheckpointError`` or ``BertConfigurationError`` naming the file, field or tensor at fault.
@@ -39,9 +43,9 @@ public struct BertQAModel: Model {
         self.configuration = configuration
         self.precision = precision
         weightsFile = weights
-        let tensors = CheckpointTensors(file: weights, prefix: configuration.architecture.checkpointPrefix)
+        let tensors = CheckpointTensors(file: weights, family: configuration.architecture.family)
         encoder = try makeEncoder(configuration: configuration, tensors: tensors, precision: precision)
-        head = try LinearWeights(tensors, "qa_outputs", output: 2, input: configuration.hiddenSize)
+        head = try LinearWeights(tensors.root, Self.headName, output: 2, input: configuration.hiddenSize)
         try tensors.verifyAllUsed()
     }
 

@@ -1,22 +1,39 @@
 import Foundation
 
-/// The architecture hyper-parameters of a BERT, DistilBERT, MPNet, RoBERTa or XLM-R checkpoint, decoded from its
-/// `config.json` (both key schemes: BERT's and MPNet's `hidden_size`/`num_hidden_layers`/... and
-/// DistilBERT's `dim`/`n_layers`/...), with the defaults `transformers` uses for missing fields.
+/// The architecture hyper-parameters of a BERT-family encoder checkpoint (BERT, DistilBERT, MPNet,
+/// RoBERTa, XLM-R), decoded from its `config.json`: `model_type` (else `architectures`) picks the
+/// ``EncoderFamily`` in ``EncoderFamilies/byModelType``, whose ``ConfigurationKeys`` say which keys
+/// hold each size (BERT's `hidden_size`/`num_hidden_layers`/..., DistilBERT's `dim`/`n_layers`/...)
+/// and the defaults `transformers` uses for missing fields. The one configuration type of the encoder core.
 ///
 ///     let config = try JSONDecoder().decode(BertConfiguration.self, from: Data(contentsOf: configURL))
 ///     print(config.architecture, config.hiddenSize, config.layerCount)   // bert 768 12
 public struct BertConfiguration: Decodable, Sendable, Equatable {
-    /// Which encoder family the checkpoint holds.
-    public enum Architecture: String, Sendable, Equatable {
-        case bert, distilbert
-        /// MPNet (`all-mpnet-base-v2`): BERT's block shape, RoBERTa-style position ids, no token
-        /// types, and a relative position bias added to every layer's attention scores.
-        case mpnet
-        /// RoBERTa and XLM-RoBERTa (`all-distilroberta-v1`, `paraphrase-multilingual-mpnet-base-v2`):
-        /// BERT's blocks and tensor names under `roberta.`, position ids counted from after the
-        /// padding index (`pad_token_id`), one token type.
-        case roberta
+    /// Which encoder family the checkpoint holds: one constant per family (`.bert`, `.distilbert`,
+    /// `.mpnet`, `.roberta`), each declared in its family's file; printed as its name.
+    ///
+    ///     if config.architecture == .roberta { print(config.firstPositionID) }   // 2
+    public struct Architecture: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The family's name (`bert`, `distilbert`, `mpnet`, `roberta`), as listings and model metadata show it.
+        public let rawValue: String
+        /// The family that reads the configuration and builds the encoder.
+        package let family: any EncoderFamily.Type
+
+        /// The architecture of `family`.
+        package init(_ family: any EncoderFamily.Type) {
+            rawValue = family.name
+            self.family = family
+        }
+
+        /// The architecture named `rawValue`, or nil when no registered family has that name.
+        public init?(rawValue: String) {
+            guard let family = EncoderFamilies.family(named: rawValue) else { return nil }
+            self.init(family)
+        }
+
+        public static func == (left: Self, right: Self) -> Bool { left.rawValue == right.rawValue }
+        public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+        public var description: String { rawValue }
     }
 
     /// The feed-forward activation (`hidden_act` / `activation`).
@@ -28,7 +45,7 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
         case relu
     }
 
-    /// BERT or DistilBERT (`model_type`, else `architectures`).
+    /// The encoder family (`model_type`, else `architectures`).
     public var architecture: Architecture
     /// `vocab_size`.
     public var vocabularySize: Int
@@ -56,7 +73,7 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
     public var paddingIndex: Int
 
     /// Whether position ids count from after the padding index (MPNet, RoBERTa) instead of from 0.
-    public var positionsFollowPadding: Bool { architecture == .mpnet || architecture == .roberta }
+    public var positionsFollowPadding: Bool { architecture.family.embedding.positions == .afterPaddingIndex }
 
     /// The position id of a sequence's first token: 0, or for MPNet and RoBERTa `padding_idx + 1`
     /// (2), since their position ids count up from after the padding index.
@@ -69,11 +86,17 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
     /// The size of each attention head.
     public var headSize: Int { hiddenSize / attentionHeadCount }
 
-    /// Builds a configuration directly (for tests and benchmarks).
+    /// Builds a configuration directly (for tests and benchmarks). Omitted token types and relative
+    /// attention buckets take the family's defaults; a family that fixes its padding index (MPNet) ignores
+    /// `paddingIndex`.
+    ///
+    ///     let tiny = BertConfiguration(architecture: .bert, vocabularySize: 100, hiddenSize: 32, layerCount: 2,
+    ///                                  attentionHeadCount: 4, intermediateSize: 64)
     public init(architecture: Architecture, vocabularySize: Int, hiddenSize: Int, layerCount: Int,
                 attentionHeadCount: Int, intermediateSize: Int, activation: Activation = .gelu,
                 maxPositionEmbeddings: Int = 512, typeVocabularySize: Int? = nil, layerNormEpsilon: Float = 1e-12,
                 relativeAttentionBucketCount: Int? = nil, paddingIndex: Int = 1) {
+        let family = architecture.family
         self.architecture = architecture
         self.vocabularySize = vocabularySize
         self.hiddenSize = hiddenSize
@@ -82,11 +105,13 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
         self.intermediateSize = intermediateSize
         self.activation = activation
         self.maxPositionEmbeddings = maxPositionEmbeddings
-        self.typeVocabularySize = typeVocabularySize ?? (architecture == .bert ? 2 : architecture == .roberta ? 1 : 0)
-        self.paddingIndex = architecture == .mpnet ? MPNetPositions.paddingIndex : paddingIndex
+        self.typeVocabularySize = typeVocabularySize ?? family.embedding.tokenTypes
+        let fixedPadding = family.configurationKeys.paddingIndex
+        self.paddingIndex = family.embedding.positions == .afterPaddingIndex && fixedPadding.key == nil
+            ? fixedPadding.defaultValue : paddingIndex
         self.layerNormEpsilon = layerNormEpsilon
         self.relativeAttentionBucketCount = relativeAttentionBucketCount
-            ?? (architecture == .mpnet ? MPNetPositions.bucketCount : 0)
+            ?? family.configurationKeys.relativeAttentionBucketCount.defaultValue
     }
 
     private struct Key: CodingKey {
@@ -105,65 +130,44 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
     public static let sizeLimits = (vocabulary: 1 << 24, hidden: 1 << 16, layers: 1 << 10, heads: 1 << 10,
                                     intermediate: 1 << 18, positions: 1 << 20, smallTables: 1 << 16)
 
-    /// Decodes `config.json`, applying `transformers`' defaults.
+    /// Decodes `config.json` with the keys and defaults of the family its `model_type` names.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
-        func value<T: Decodable>(_ type: T.Type, _ keys: String...) throws -> T? {
-            for key in keys where container.contains(Key(key)) {
-                if try container.decodeNil(forKey: Key(key)) { continue }
-                return try container.decode(T.self, forKey: Key(key))
-            }
-            return nil
+        // A key that is absent or null takes the family's default.
+        func value<T: Decodable>(_ type: T.Type, _ key: String) throws -> T? {
+            guard container.contains(Key(key)), try !container.decodeNil(forKey: Key(key)) else { return nil }
+            return try container.decode(T.self, forKey: Key(key))
         }
-        let modelType = try value(String.self, "model_type")
-        let architectures = try value([String].self, "architectures") ?? []
-        switch modelType {
-        case "bert": architecture = .bert
-        case "distilbert": architecture = .distilbert
-        case "mpnet": architecture = .mpnet
-        case "roberta", "xlm-roberta": architecture = .roberta
-        case nil:
-            if architectures.contains(where: { $0.hasPrefix("DistilBert") }) {
-                architecture = .distilbert
-            } else if architectures.contains(where: { $0.hasPrefix("Bert") }) {
-                architecture = .bert
-            } else if architectures.contains(where: { $0.hasPrefix("MPNet") }) {
-                architecture = .mpnet
-            } else if architectures.contains(where: { $0.hasPrefix("Roberta") || $0.hasPrefix("XLMRoberta") }) {
-                architecture = .roberta
-            } else {
-                throw BertConfigurationError.unknownArchitecture(architectures)
-            }
-        case let other?:
-            throw BertConfigurationError.unsupportedModelType(other)
+        func read<T>(_ field: ConfigurationKeys.Field<T>) throws -> T {
+            guard let key = field.key else { return field.defaultValue }
+            return try value(T.self, key) ?? field.defaultValue
         }
-        // MPNet spells its sizes as BERT does (MPNetConfig's defaults: vocabulary 30527, 514 positions).
-        // RoBERTa too (RobertaConfig's defaults: vocabulary 50265, 514 positions, 2 token types).
-        let isMPNet = architecture == .mpnet
-        let isRoberta = architecture == .roberta
-        let isBert = architecture == .bert || isMPNet || isRoberta
-        vocabularySize = try value(Int.self, "vocab_size") ?? (isMPNet ? 30527 : isRoberta ? 50265 : 30522)
-        hiddenSize = try value(Int.self, isBert ? "hidden_size" : "dim") ?? 768
-        layerCount = try value(Int.self, isBert ? "num_hidden_layers" : "n_layers") ?? (isBert ? 12 : 6)
-        attentionHeadCount = try value(Int.self, isBert ? "num_attention_heads" : "n_heads") ?? 12
-        intermediateSize = try value(Int.self, isBert ? "intermediate_size" : "hidden_dim") ?? 3072
-        maxPositionEmbeddings = try value(Int.self, "max_position_embeddings") ?? (isMPNet || isRoberta ? 514 : 512)
-        typeVocabularySize = architecture == .bert || isRoberta ? (try value(Int.self, "type_vocab_size") ?? 2) : 0
-        // transformers' RobertaEmbeddings take padding_idx from pad_token_id; MPNet fixes it at 1.
-        paddingIndex = isRoberta ? try value(Int.self, "pad_token_id") ?? 1 : MPNetPositions.paddingIndex
-        layerNormEpsilon = isBert ? Float(try value(Double.self, "layer_norm_eps") ?? 1e-12) : 1e-12
-        relativeAttentionBucketCount = isMPNet
-            ? try value(Int.self, "relative_attention_num_buckets") ?? MPNetPositions.bucketCount : 0
-        let activationName = try value(String.self, isBert ? "hidden_act" : "activation") ?? "gelu"
+        let family = try EncoderFamilies.family(modelType: value(String.self, "model_type"),
+                                                architectures: value([String].self, "architectures") ?? [])
+        let keys = family.configurationKeys
+        architecture = Architecture(family)
+        vocabularySize = try read(keys.vocabularySize)
+        hiddenSize = try read(keys.hiddenSize)
+        layerCount = try read(keys.layerCount)
+        attentionHeadCount = try read(keys.attentionHeadCount)
+        intermediateSize = try read(keys.intermediateSize)
+        maxPositionEmbeddings = try read(keys.maxPositionEmbeddings)
+        typeVocabularySize = try read(keys.typeVocabularySize)
+        paddingIndex = try read(keys.paddingIndex)
+        layerNormEpsilon = Float(try read(keys.layerNormEpsilon))
+        relativeAttentionBucketCount = try read(keys.relativeAttentionBucketCount)
+        let activationName = try read(keys.activation)
         switch activationName {
         case "gelu": activation = .gelu
         case "gelu_new", "gelu_pytorch_tanh", "gelu_fast": activation = .geluTanh
         case "relu": activation = .relu
-        default: throw BertConfigurationError.unsupportedValue(field: isBert ? "hidden_act" : "activation",
+        default: throw BertConfigurationError.unsupportedValue(field: keys.activation.key ?? "activation",
                                                               value: activationName, supported: "gelu, gelu_new, gelu_pytorch_tanh, relu")
         }
-        if architecture == .bert || isRoberta, let kind = try value(String.self, "position_embedding_type"), kind != "absolute" {
-            throw BertConfigurationError.unsupportedValue(field: "position_embedding_type", value: kind, supported: "absolute")
+        for (key, required) in keys.requiredValues {
+            if let found = try value(String.self, key), found != required {
+                throw BertConfigurationError.unsupportedValue(field: key, value: found, supported: required)
+            }
         }
         try validate()
     }
@@ -193,18 +197,7 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
                     supported: "more than \(firstPositionID) (position ids start after the padding index \(paddingIndex))")
             }
         }
-        if architecture == .roberta && typeVocabularySize < 1 {
-            throw BertConfigurationError.unsupportedValue(field: "type_vocab_size", value: String(typeVocabularySize), supported: "at least 1")
-        }
-        if architecture == .mpnet {
-            // transformers' MPNet always looks up MPNetPositions.bucketCount (32) buckets, whatever
-            // the config says: a smaller table would be indexed out of range.
-            guard relativeAttentionBucketCount >= MPNetPositions.bucketCount else {
-                throw BertConfigurationError.unsupportedValue(
-                    field: "relative_attention_num_buckets", value: String(relativeAttentionBucketCount),
-                    supported: "at least \(MPNetPositions.bucketCount), the buckets MPNet's attention bias uses")
-            }
-        }
+        try architecture.family.validate(self)
         // Normalization divides by sqrt(variance + epsilon): a negative epsilon makes NaN embeddings and one past
         // Float's range (1e39) makes every embedding the bias alone, both without an error.
         guard layerNormEpsilon.isFinite, (0...1).contains(layerNormEpsilon) else {
@@ -219,7 +212,8 @@ public struct BertConfiguration: Decodable, Sendable, Equatable {
     }
 }
 
-/// Why a `config.json` cannot be used as a BERT / DistilBERT / MPNet encoder configuration.
+/// Why a `config.json` cannot be used as an encoder configuration: a `model_type` or `architectures` no
+/// registered family answers to, or a value out of range; each case names the field or value.
 public enum BertConfigurationError: Error, Equatable, CustomStringConvertible, LocalizedError {
     case unsupportedModelType(String)
     case unknownArchitecture([String])
@@ -228,9 +222,9 @@ public enum BertConfigurationError: Error, Equatable, CustomStringConvertible, L
     public var description: String {
         switch self {
         case let .unsupportedModelType(type):
-            return "unsupported model_type \"\(type)\" (supported: bert, distilbert, mpnet, roberta, xlm-roberta)"
+            return "unsupported model_type \"\(type)\" (supported: \(EncoderFamilies.modelTypes.joined(separator: ", ")))"
         case let .unknownArchitecture(names):
-            return "config.json has no model_type and its architectures \(names) name none of BERT, DistilBERT, MPNet, RoBERTa, XLM-RoBERTa"
+            return "config.json has no model_type and its architectures \(names) name none of \(EncoderFamilies.displayNames.joined(separator: ", "))"
         case let .unsupportedValue(field, value, supported):
             return "unsupported \(field) \"\(value)\" (expected \(supported))"
         }

@@ -4,31 +4,29 @@ import NLUCore
 /// sentence-transformers models, and RoBERTa / XLM-R, which differ only in their position ids):
 /// word + position + token-type embeddings, then `num_hidden_layers` post-norm transformer blocks.
 ///
-/// Tensor names follow Hugging Face (`bert.embeddings.word_embeddings.weight`,
-/// `bert.encoder.layer.N.attention.self.query.weight`, ...). F32 embeddings are used straight from
-/// the memory-mapped file; the dense layers' weights are packed once at load (``LinearWeights``).
+/// Tensor names come from the family (``BertFamily/tensorNames``: `bert.embeddings.word_embeddings.weight`,
+/// `bert.encoder.layer.N.attention.self.query.weight`, ...; ``RobertaFamily`` the same under `roberta.`),
+/// and so does the embedding step (positions from 0 or after the padding index). F32 embeddings are used
+/// straight from the memory-mapped file; the dense layers' weights are packed once at load (``LinearWeights``).
 ///
-///     let encoder = try BertEncoder(configuration: config, checkpoint: tensors)
+///     let encoder = try BertEncoder(configuration: config, checkpoint: tensors, names: BertFamily.tensorNames)
 ///     let states = try encoder.hiddenStates(EncoderBatch(tokenIDs: [[2, 40, 3]], padID: 0))
 public struct BertEncoder: WorkspaceEncoder {
     /// The checkpoint's hyper-parameters.
     public let configuration: BertConfiguration
     let layers: EncoderLayers
-    let tokenTypeEmbeddings: Tensor<Float>
+    /// `[token types, hidden]`; nil when the family's names have no token types.
+    let tokenTypeEmbeddings: Tensor<Float>?
     package var blocks: [TransformerBlock] { layers.blocks }
 
-    /// The tensor names of one layer's block.
-    static let blockNames = BlockTensorNames(
-        query: "attention.self.query", key: "attention.self.key", value: "attention.self.value",
-        attentionOutput: "attention.output.dense", attentionNorm: "attention.output.LayerNorm",
-        intermediate: "intermediate.dense", output: "output.dense", outputNorm: "output.LayerNorm")
-
-    package init(configuration: BertConfiguration, checkpoint tensors: CheckpointTensors, precision: Precision = .f32) throws {
+    /// Loads the encoder spelled as `names` says, its dense layers at `precision`.
+    package init(configuration: BertConfiguration, checkpoint tensors: CheckpointTensors, names: EncoderTensorNames,
+                 precision: Precision = .f32) throws {
         self.configuration = configuration
-        layers = try EncoderLayers(tensors, configuration: configuration, layerPrefix: "encoder.layer.",
-                                   blockNames: Self.blockNames, precision: precision)
-        tokenTypeEmbeddings = try tensors.tensor("embeddings.token_type_embeddings.weight",
-                                                 shape: [configuration.typeVocabularySize, configuration.hiddenSize])
+        layers = try EncoderLayers(tensors, configuration: configuration, names: names, precision: precision)
+        tokenTypeEmbeddings = try names.tokenTypeEmbeddings.map {
+            try tensors.tensor($0 + ".weight", shape: [configuration.typeVocabularySize, configuration.hiddenSize])
+        }
     }
 
     package func embed(_ batch: EncoderBatch, into workspace: EncoderWorkspace) throws {
@@ -36,10 +34,11 @@ public struct BertEncoder: WorkspaceEncoder {
         // RoBERTa counts positions from after the padding index; BERT from 0 in every row.
         let positions: [Int]? = configuration.positionsFollowPadding
             ? PaddingOffsetPositions.positionIDs(batch, paddingIndex: configuration.paddingIndex) : nil
-        try embedSum(batch, tables: [
+        var tables: [(table: Tensor<Float>, ids: (Int) -> Int, feature: String)] = [
             (layers.wordEmbeddings, { Int(batch.tokenIDs[$0]) }, "wordIDs"),
             (layers.positionEmbeddings, { positions?[$0] ?? $0 % length }, "position"),
-            (tokenTypeEmbeddings, { Int(batch.tokenTypeIDs[$0]) }, "wordTypes"),
-        ], norm: layers.embeddingNorm, into: workspace)
+        ]
+        if let tokenTypeEmbeddings { tables.append((tokenTypeEmbeddings, { Int(batch.tokenTypeIDs[$0]) }, "wordTypes")) }
+        try embedSum(batch, tables: tables, norm: layers.embeddingNorm, into: workspace)
     }
 }

@@ -3,10 +3,10 @@ import NLUCore
 /// The DistilBERT encoder of a DistilBERT checkpoint (`DistilBertModel`, `DistilBertForQuestionAnswering`): word + position
 /// embeddings (no token types), then `n_layers` post-norm transformer blocks.
 ///
-/// Tensor names follow Hugging Face (`distilbert.embeddings.word_embeddings.weight`,
+/// Tensor names come from ``DistilBertFamily/tensorNames`` (`distilbert.embeddings.word_embeddings.weight`,
 /// `distilbert.transformer.layer.N.attention.q_lin.weight`, ...).
 ///
-///     let encoder = try DistilBertEncoder(configuration: config, checkpoint: tensors)
+///     let encoder = try DistilBertEncoder(configuration: config, checkpoint: tensors, names: DistilBertFamily.tensorNames)
 ///     let states = try encoder.hiddenStates(EncoderBatch(tokenIDs: [[2, 40, 3]], padID: 0))
 public struct DistilBertEncoder: WorkspaceEncoder {
     /// The checkpoint's hyper-parameters.
@@ -14,16 +14,11 @@ public struct DistilBertEncoder: WorkspaceEncoder {
     let layers: EncoderLayers
     package var blocks: [TransformerBlock] { layers.blocks }
 
-    /// The tensor names of one layer's block.
-    static let blockNames = BlockTensorNames(
-        query: "attention.q_lin", key: "attention.k_lin", value: "attention.v_lin",
-        attentionOutput: "attention.out_lin", attentionNorm: "sa_layer_norm",
-        intermediate: "ffn.lin1", output: "ffn.lin2", outputNorm: "output_layer_norm")
-
-    package init(configuration: BertConfiguration, checkpoint tensors: CheckpointTensors, precision: Precision = .f32) throws {
+    /// Loads the encoder spelled as `names` says, its dense layers at `precision`.
+    package init(configuration: BertConfiguration, checkpoint tensors: CheckpointTensors, names: EncoderTensorNames,
+                 precision: Precision = .f32) throws {
         self.configuration = configuration
-        layers = try EncoderLayers(tensors, configuration: configuration, layerPrefix: "transformer.layer.",
-                                   blockNames: Self.blockNames, precision: precision)
+        layers = try EncoderLayers(tensors, configuration: configuration, names: names, precision: precision)
     }
 
     package func embed(_ batch: EncoderBatch, into workspace: EncoderWorkspace) throws {

@@ -31,7 +31,7 @@ public struct EncoderModel: Sendable {
         self.configuration = configuration
         self.precision = precision
         weightsFile = weights
-        let tensors = CheckpointTensors(file: weights, prefix: configuration.architecture.checkpointPrefix)
+        let tensors = CheckpointTensors(file: weights, family: configuration.architecture.family)
         encoder = try makeEncoder(configuration: configuration, tensors: tensors, precision: precision)
         try tensors.verifyAllUsed()
     }

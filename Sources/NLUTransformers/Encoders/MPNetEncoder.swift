@@ -6,32 +6,28 @@ import NLUCore
 /// `num_hidden_layers` post-norm blocks whose attention scores all get one relative position bias
 /// (`encoder.relative_attention_bias`, T5-style buckets) before the padding mask.
 ///
-/// Tensor names follow Hugging Face (`mpnet.embeddings.word_embeddings.weight`,
+/// Tensor names come from ``MPNetFamily/tensorNames`` (`mpnet.embeddings.word_embeddings.weight`,
 /// `mpnet.encoder.layer.N.attention.attn.q.weight`, ...).
 ///
-///     let encoder = try MPNetEncoder(configuration: config, checkpoint: tensors)
+///     let encoder = try MPNetEncoder(configuration: config, checkpoint: tensors, names: MPNetFamily.tensorNames)
 ///     let states = try encoder.hiddenStates(EncoderBatch(tokenIDs: [[0, 7596, 2]], padID: 1))
 public struct MPNetEncoder: WorkspaceEncoder {
     /// The checkpoint's hyper-parameters.
     public let configuration: BertConfiguration
     let layers: EncoderLayers
-    /// `[buckets, heads]`.
-    let relativeAttentionBias: Tensor<Float>
+    /// `[buckets, heads]`; nil when the family's names have no relative position bias.
+    let relativeAttentionBias: Tensor<Float>?
     package var blocks: [TransformerBlock] { layers.blocks }
 
-    /// The tensor names of one layer's block.
-    static let blockNames = BlockTensorNames(
-        query: "attention.attn.q", key: "attention.attn.k", value: "attention.attn.v",
-        attentionOutput: "attention.attn.o", attentionNorm: "attention.LayerNorm",
-        intermediate: "intermediate.dense", output: "output.dense", outputNorm: "output.LayerNorm")
-
-    package init(configuration: BertConfiguration, checkpoint tensors: CheckpointTensors, precision: Precision = .f32) throws {
+    /// Loads the encoder spelled as `names` says, its dense layers at `precision`.
+    package init(configuration: BertConfiguration, checkpoint tensors: CheckpointTensors, names: EncoderTensorNames,
+                 precision: Precision = .f32) throws {
         self.configuration = configuration
-        layers = try EncoderLayers(tensors, configuration: configuration, layerPrefix: "encoder.layer.",
-                                   blockNames: Self.blockNames, precision: precision)
-        relativeAttentionBias = try tensors.tensor("encoder.relative_attention_bias.weight",
-                                                   shape: [configuration.relativeAttentionBucketCount,
-                                                           configuration.attentionHeadCount]).contiguous()
+        layers = try EncoderLayers(tensors, configuration: configuration, names: names, precision: precision)
+        relativeAttentionBias = try names.relativeAttentionBias.map {
+            try tensors.tensor($0 + ".weight", shape: [configuration.relativeAttentionBucketCount,
+                                                       configuration.attentionHeadCount]).contiguous()
+        }
     }
 
     package func embed(_ batch: EncoderBatch, into workspace: EncoderWorkspace) throws {
@@ -43,6 +39,8 @@ public struct MPNetEncoder: WorkspaceEncoder {
     }
 
     package func attentionBias(sequenceLength: Int) -> RelativePositionBias? {
-        RelativePositionBias(table: relativeAttentionBias, heads: configuration.attentionHeadCount, sequenceLength: sequenceLength)
+        relativeAttentionBias.map {
+            RelativePositionBias(table: $0, heads: configuration.attentionHeadCount, sequenceLength: sequenceLength)
+        }
     }
 }

@@ -65,16 +65,3 @@ package struct TransformerBlock: Sendable {
         self.precision = precision
     }
 }
-
-/// How one architecture names the tensors of a ``TransformerBlock`` within a layer (without the
-/// model's and the layer's prefixes).
-struct BlockTensorNames {
-    var query, key, value, attentionOutput, attentionNorm, intermediate, output, outputNorm: String
-
-    /// The same names under `prefix` (e.g. `encoder.layer.3.`).
-    func prefixed(_ prefix: String) -> BlockTensorNames {
-        BlockTensorNames(query: prefix + query, key: prefix + key, value: prefix + value,
-                         attentionOutput: prefix + attentionOutput, attentionNorm: prefix + attentionNorm,
-                         intermediate: prefix + intermediate, output: prefix + output, outputNorm: prefix + outputNorm)
-    }
-}
