@@ -5,13 +5,18 @@ import Foundation
 /// bias-corrected moments, `epsilon` added after the square root).
 ///
 /// With `decoupledWeightDecay: false` weight decay is L2 (added to the gradient, as `Adam`); with
-/// `true` parameters shrink by `learningRate × weightDecay` before the step (as `AdamW`). The
-/// optimizer keeps one pair of moment tensors per parameter, aligned by index with the
-/// `parameters` passed to ``step(_:gradients:)``.
+/// `true` parameters shrink by `learningRate × weightDecay` before the step (as `AdamW`).
+/// `decayedParameters` chooses, per parameter, whether weight decay applies at all: PyTorch's two
+/// parameter groups (decay / no decay) as Hugging Face `Trainer` builds them
+/// (``trainerAdamW(parameterNames:layerNormParameters:learningRate:weightDecay:)``). The optimizer
+/// keeps one pair of moment tensors per parameter, aligned by index with the `parameters` passed
+/// to ``step(_:gradients:)``.
 ///
 ///     let adam = AdamOptimizer(learningRate: 1e-3)
 ///     var parameters = [weight, bias]
 ///     adam.step(&parameters, gradients: [weightGradient, biasGradient])
+///     let adamW = AdamOptimizer(learningRate: 1e-3, weightDecay: 0.01, decoupledWeightDecay: true,
+///                               decayedParameters: [true, false])   // the bias does not decay
 public final class AdamOptimizer {
     /// The optimizer's memory, for checkpoints: the number of steps taken and the moment
     /// estimates per parameter (empty before the first step).
@@ -33,17 +38,20 @@ public final class AdamOptimizer {
     public let epsilon: Float
     public let weightDecay: Float
     public let decoupledWeightDecay: Bool
+    /// Per parameter (by index), whether `weightDecay` applies to it; nil: to every parameter.
+    public let decayedParameters: [Bool]?
     /// Steps taken and moments; set it to resume from a checkpoint.
     public var state = State()
 
     public init(learningRate: Float, beta1: Float = 0.9, beta2: Float = 0.999, epsilon: Float = 1e-8,
-                weightDecay: Float = 0, decoupledWeightDecay: Bool = false) {
+                weightDecay: Float = 0, decoupledWeightDecay: Bool = false, decayedParameters: [Bool]? = nil) {
         self.learningRate = learningRate
         self.beta1 = beta1
         self.beta2 = beta2
         self.epsilon = epsilon
         self.weightDecay = weightDecay
         self.decoupledWeightDecay = decoupledWeightDecay
+        self.decayedParameters = decayedParameters
     }
 
     /// Updates `parameters` in place from `gradients` (same count and shapes, in the same order every step).
@@ -54,6 +62,8 @@ public final class AdamOptimizer {
             state.secondMoments = state.firstMoments
         }
         precondition(state.firstMoments.count == parameters.count, "Adam: the parameter list changed between steps")
+        precondition(decayedParameters.map { $0.count == parameters.count } ?? true,
+                     "Adam: \(decayedParameters?.count ?? 0) decay choices for \(parameters.count) parameters")
         state.step += 1
         let step = Double(state.step)
         let stepSize = Float(Double(learningRate) / (1 - Foundation.pow(Double(beta1), step)))
@@ -61,6 +71,7 @@ public final class AdamOptimizer {
         let (beta1, beta2, epsilon) = (beta1, beta2, epsilon)
         let l2 = decoupledWeightDecay ? 0 : weightDecay
         let shrink = decoupledWeightDecay ? 1 - learningRate * weightDecay : 1
+        let decays = decayedParameters
 
         // Moved out of `state` so both moment buffers can be written at once (and stay unique, no copy).
         var firstMoments = state.firstMoments, secondMoments = state.secondMoments
@@ -73,6 +84,8 @@ public final class AdamOptimizer {
         for index in parameters.indices {
             precondition(parameters[index].count == gradients[index].count && parameters[index].count == firstMoments[index].count,
                          "Adam: parameter \(index) has shape \(parameters[index].shape), gradient \(gradients[index].shape)")
+            // A parameter outside the decay group steps as with weight decay 0.
+            let (parameterL2, parameterShrink): (Float, Float) = (decays?[index] ?? true) ? (l2, shrink) : (0, 1)
             gradients[index].withUnsafeBufferPointer { g in
                 parameters[index].withUnsafeMutableBufferPointer { p in
                     firstMoments[index].withUnsafeMutableBufferPointer { m in
@@ -85,7 +98,7 @@ public final class AdamOptimizer {
                             Kernels.forEachChunk(count: p.count) { range in
                                 let start = range.lowerBound
                                 nlukit_adam_step(pBase + start, gBase + start, mBase + start, vBase + start, range.count,
-                                                 beta1, beta2, stepSize, correction2, epsilon, l2, shrink)
+                                                 beta1, beta2, stepSize, correction2, epsilon, parameterL2, parameterShrink)
                             }
                         }
                     }
