@@ -34,10 +34,18 @@ import Testing
         var biasGradient: StoredTensor
     }
 
+    struct ChainCase: Decodable {
+        var tokens: [StoredTensor]
+        var attentionMask: [Int32]
+        var loss: Float
+        var tokenGradients: [StoredTensor]
+    }
+
     struct Fixture: Decodable {
         var multipleNegativesRanking: [RankingCase]
         var cosineSimilarity: [CosineCase]
         var intentHead: [HeadCase]
+        var meanPoolingThenRanking: [ChainCase]
     }
 
     static func fixture() throws -> Fixture { try TrainingReferenceTests.load("losses", as: Fixture.self) }
@@ -77,6 +85,21 @@ import Testing
             #expect(firstMismatch(gradients.input.scalars, reference.pooledGradient.values) == nil, "intent head: pooled gradient")
             #expect(firstMismatch(gradients.weight.scalars, reference.weightGradient.values) == nil, "intent head: weight gradient")
             #expect(firstMismatch(gradients.bias?.scalars ?? [], reference.biasGradient.values) == nil, "intent head: bias gradient")
+        }
+    }
+
+    @Test func rankingLossReachesPaddedTokensThroughMeanPooling() throws {
+        for reference in try Self.fixture().meanPoolingThenRanking {
+            let pooling = TokenPooling(modes: [.mean], hiddenSize: reference.tokens[0].shape[2])
+            let tokens = reference.tokens.map(\.tensor)
+            let pooled = tokens.map { pooling($0, attentionMask: reference.attentionMask) }
+            let (loss, gradients) = MultipleNegativesRankingLoss().lossAndGradients(embeddings: pooled)
+            #expect(firstMismatch([loss], [reference.loss]) == nil, "pooling then MNRL: loss")
+            for (column, expected) in reference.tokenGradients.enumerated() {
+                let tokenGradient = pooling.backward(outputGradient: gradients[column], hiddenStates: tokens[column],
+                                                     attentionMask: reference.attentionMask)
+                #expect(firstMismatch(tokenGradient.scalars, expected.values) == nil, "pooling then MNRL: token gradient of column \(column)")
+            }
         }
     }
 
