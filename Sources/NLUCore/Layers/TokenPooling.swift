@@ -44,7 +44,7 @@ public struct TokenPooling: Sendable, Equatable {
     }
 
     /// The pooled vectors `[batch, outputSize]` of `hiddenStates` (`[batch, sequence, hiddenSize]`);
-    /// `attentionMask` (`batch × sequence`, row-major, as ``EncoderBatch``-style batches hold it) is 1
+    /// `attentionMask` (`batch × sequence`, row-major, as `EncoderBatch.attentionMask` holds it) is 1
     /// for real tokens and 0 for padding.
     ///
     ///     let sentences = pooling(hidden, attentionMask: [1, 1, 1, 1, 1, 0])   // two rows of 3
