@@ -163,6 +163,7 @@ let package = Package(
         .testTarget(name: "NLUTextTests", dependencies: ["NLUText", "NLUTestSupport"]),
         .testTarget(name: "NLUBuiltinsTests", dependencies: ["NLUBuiltins", "NLUTestSupport"]),
         .testTarget(name: "NLUEmbeddingsTests", dependencies: ["NLUEmbeddings", "NLUTestSupport"]),
+        .testTarget(name: "NLUTransformersTests", dependencies: ["NLUTransformers", "NLUTestSupport"]),
         // The Hub client against a Hub-shaped server on loopback in the test process.
         .testTarget(
             name: "NLUHubTests",

@@ -20,15 +20,23 @@ public enum Dropout {
     /// The mask ``apply(_:probability:generator:)`` draws for an input of `shape`, with the same
     /// draws: for a caller that applies it itself (step by step).
     public static func mask(shape: [Int], probability: Float, generator: inout SplitMix64) -> Tensor<Float> {
-        let scale = probability < 1 ? 1 / (1 - probability) : 0
         let mask = Tensor<Float>(shape: shape)
-        let maskPointer = mask.kernelPointer
-        for index in 0..<mask.count {
+        fillMask(UnsafeMutableBufferPointer(start: mask.kernelPointer, count: mask.count), probability: probability,
+                 generator: &generator)
+        return mask
+    }
+
+    /// Writes the draws of ``mask(shape:probability:generator:)`` into a caller's buffer (0 or the
+    /// scale per element), for training loops that keep their masks in buffers reused every step.
+    ///
+    ///     Dropout.fillMask(maskBuffer, probability: 0.1, generator: &generator)
+    public static func fillMask(_ mask: UnsafeMutableBufferPointer<Float>, probability: Float, generator: inout SplitMix64) {
+        let scale = probability < 1 ? 1 / (1 - probability) : 0
+        for index in mask.indices {
             // 24 random bits → uniform in [0, 1).
             let keep = Float(generator.next() >> 40) * 0x1p-24 >= probability
-            maskPointer[index] = keep ? scale : 0
+            mask[index] = keep ? scale : 0
         }
-        return mask
     }
 
     /// Multiplies `gradient` by `mask` element-wise in place (the backward pass of ``apply(_:probability:generator:)``).

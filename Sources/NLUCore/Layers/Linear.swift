@@ -154,32 +154,35 @@ public struct Linear: Sendable {
 
     /// The backward pass on raw row-major buffers: `weightGradient = dyᵀ·x` ([out, in]),
     /// `biasGradient = Σ_rows dy` ([out], when not nil), `inputGradient = dy·weight` ([rows, in],
-    /// when not nil). Each gradient is overwritten, not accumulated.
+    /// when not nil). Each gradient is overwritten, or added to what the buffer holds with
+    /// `accumulatingParameters` (the weight and bias gradients: several batches or uses of one
+    /// layer) and `accumulatingInput` (the input gradient: a branch joining a residual).
     ///
     ///     Linear.backward(outputGradient: dLogits, input: features, rows: n, weight: w, inputSize: h,
     ///                     outputSize: v, weightGradient: dW, biasGradient: db, inputGradient: dFeatures)
     public static func backward(outputGradient dy: UnsafePointer<Float>, input x: UnsafePointer<Float>, rows: Int,
                                 weight: UnsafePointer<Float>, inputSize: Int, outputSize: Int,
                                 weightGradient: UnsafeMutablePointer<Float>, biasGradient: UnsafeMutablePointer<Float>?,
-                                inputGradient: UnsafeMutablePointer<Float>?) {
+                                inputGradient: UnsafeMutablePointer<Float>?,
+                                accumulatingParameters: Bool = false, accumulatingInput: Bool = false) {
         precondition(rows >= 0 && inputSize >= 0 && outputSize >= 0, "Linear.backward: \(rows) rows of [\(outputSize), \(inputSize)]")
         if let biasGradient {
-            biasGradient.update(repeating: 0, count: outputSize)
+            if !accumulatingParameters { biasGradient.update(repeating: 0, count: outputSize) }
             for row in 0..<rows {
                 let line = dy + row * outputSize
                 for column in 0..<outputSize { biasGradient[column] += line[column] }
             }
         }
         guard rows > 0, inputSize > 0, outputSize > 0 else {
-            weightGradient.update(repeating: 0, count: outputSize * inputSize)
-            inputGradient?.update(repeating: 0, count: rows * inputSize)
+            if !accumulatingParameters { weightGradient.update(repeating: 0, count: outputSize * inputSize) }
+            if !accumulatingInput { inputGradient?.update(repeating: 0, count: rows * inputSize) }
             return
         }
         BLAS.sgemm(.transpose, .none, m: outputSize, n: inputSize, k: rows, alpha: 1, a: dy, lda: outputSize,
-                   b: x, ldb: inputSize, beta: 0, c: weightGradient, ldc: inputSize)
+                   b: x, ldb: inputSize, beta: accumulatingParameters ? 1 : 0, c: weightGradient, ldc: inputSize)
         if let inputGradient {
             BLAS.sgemm(.none, .none, m: rows, n: inputSize, k: outputSize, alpha: 1, a: dy, lda: outputSize,
-                       b: weight, ldb: inputSize, beta: 0, c: inputGradient, ldc: inputSize)
+                       b: weight, ldb: inputSize, beta: accumulatingInput ? 1 : 0, c: inputGradient, ldc: inputSize)
         }
     }
 }

@@ -1,0 +1,145 @@
+import NLUCore
+
+/// The activations a training forward pass keeps for its backward pass, and the backward pass's
+/// scratch, for one batch shape (`batchSize` sequences of `sequenceLength` positions). Allocated
+/// once per shape by ``TrainableEncoder/makeWorkspace(batchSize:sequenceLength:)`` and reused by
+/// every step: the passes allocate nothing per layer or per step.
+///
+/// About `layers · rows · (9·hidden + 2·intermediate) + layers · 2·batch·heads·sequence²` floats
+/// (``scalarCount``): for BERT-base, 32 sequences of 128 tokens, about 830 million floats (3.3 GB).
+///
+///     let workspace = try encoder.makeWorkspace(batchSize: 32, sequenceLength: 128)
+///     for batch in batches { _ = try encoder.forward(batch, workspace: workspace); ... }
+public final class EncoderTrainingWorkspace {
+    /// Sequences per batch.
+    public let batchSize: Int
+    /// Positions per sequence.
+    public let sequenceLength: Int
+    /// How many floats the workspace holds.
+    public private(set) var scalarCount = 0
+    let rows: Int
+    /// The configuration the buffers were sized for.
+    let configuration: BertConfiguration
+
+    /// One block's kept activations; the masks hold the dropout's 0-or-scale factors.
+    struct Layer {
+        let query, key, value: UnsafeMutablePointer<Float>          // [rows, hidden]
+        let probabilities: UnsafeMutablePointer<Float>              // [batch, heads, seq, seq], after softmax
+        let probabilityMask: UnsafeMutablePointer<Float>            // same shape
+        let context: UnsafeMutablePointer<Float>                    // [rows, hidden]
+        let attentionMask: UnsafeMutablePointer<Float>              // [rows, hidden]: attention output dropout
+        let attentionNormalized: UnsafeMutablePointer<Float>        // [rows, hidden]: x̂ of the first norm
+        let attentionInverseDeviation: UnsafeMutablePointer<Float>  // [rows]
+        let attentionOutput: UnsafeMutablePointer<Float>            // [rows, hidden]: the first norm's output
+        let preActivation: UnsafeMutablePointer<Float>              // [rows, intermediate]
+        let activation: UnsafeMutablePointer<Float>                 // [rows, intermediate]
+        let outputMask: UnsafeMutablePointer<Float>                 // [rows, hidden]: feed-forward output dropout
+        let outputNormalized: UnsafeMutablePointer<Float>           // [rows, hidden]
+        let outputInverseDeviation: UnsafeMutablePointer<Float>     // [rows]
+    }
+
+    /// `hidden[l]`: block l's input, [rows, hidden]; `hidden[layers]` is the encoder's output.
+    let hidden: [UnsafeMutablePointer<Float>]
+    let layers: [Layer]
+    let embeddingNormalized: UnsafeMutablePointer<Float>        // [rows, hidden]
+    let embeddingInverseDeviation: UnsafeMutablePointer<Float>  // [rows]
+    let embeddingMask: UnsafeMutablePointer<Float>              // [rows, hidden]
+    /// The position id of every token of the last forward batch.
+    let positionIDs: UnsafeMutablePointer<Int>
+    /// Per head, the relative position bias of each distance `key - query + seq - 1` (MPNet's
+    /// T5-style buckets, ``MPNetPositions``: the one family with a relative bias).
+    let positionBias: UnsafeMutablePointer<Float>               // [heads, 2·seq - 1]
+    /// The bias-table bucket of each distance (MPNet).
+    let distanceBuckets: UnsafeMutablePointer<Int>              // [2·seq - 1]
+
+    // Backward scratch.
+    let gradientHidden, gradientAttention, gradientScratch: UnsafeMutablePointer<Float>  // [rows, hidden]
+    let gradientQuery, gradientKey, gradientValue, gradientContext: UnsafeMutablePointer<Float>
+    let gradientIntermediate: UnsafeMutablePointer<Float>       // [rows, intermediate]
+    let headScores, headScratch: UnsafeMutablePointer<Float>    // [seq, seq]
+    /// The forward pass's sum before a layer norm, [rows, hidden].
+    let sumScratch: UnsafeMutablePointer<Float>
+
+    /// What the last forward pass left here, for its backward pass: the batch, and which dropout it drew.
+    var forwardBatch: EncoderBatch?
+    var forwardDropout = EncoderDropout(hidden: 0, attention: 0)
+
+    private var buffers: [UnsafeMutableRawPointer] = []
+
+    /// Allocates the buffers for `configuration` and the given shape (sizes checked by the caller).
+    init(configuration config: BertConfiguration, batchSize: Int, sequenceLength: Int) {
+        self.batchSize = batchSize
+        self.sequenceLength = sequenceLength
+        let rows = batchSize * sequenceLength
+        self.rows = rows
+        self.configuration = config
+        let h = config.hiddenSize, i = config.intermediateSize, heads = config.attentionHeadCount
+        let square = sequenceLength * sequenceLength, span = max(2 * sequenceLength - 1, 1)
+        var buffers: [UnsafeMutableRawPointer] = []
+        var scalars = 0
+        // Zeroed: attention products and the masks are read whole, and a zero start keeps any
+        // position a pass does not write deterministic.
+        func floats(_ count: Int) -> UnsafeMutablePointer<Float> {
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: max(count, 1))
+            buffer.initialize(repeating: 0, count: max(count, 1))
+            buffers.append(UnsafeMutableRawPointer(buffer))
+            scalars += count
+            return buffer
+        }
+        func integers(_ count: Int) -> UnsafeMutablePointer<Int> {
+            let buffer = UnsafeMutablePointer<Int>.allocate(capacity: max(count, 1))
+            buffer.initialize(repeating: 0, count: max(count, 1))
+            buffers.append(UnsafeMutableRawPointer(buffer))
+            return buffer
+        }
+        hidden = (0...config.layerCount).map { _ in floats(rows * h) }
+        layers = (0..<config.layerCount).map { _ in
+            Layer(query: floats(rows * h), key: floats(rows * h), value: floats(rows * h),
+                  probabilities: floats(batchSize * heads * square), probabilityMask: floats(batchSize * heads * square),
+                  context: floats(rows * h), attentionMask: floats(rows * h), attentionNormalized: floats(rows * h),
+                  attentionInverseDeviation: floats(rows), attentionOutput: floats(rows * h),
+                  preActivation: floats(rows * i), activation: floats(rows * i), outputMask: floats(rows * h),
+                  outputNormalized: floats(rows * h), outputInverseDeviation: floats(rows))
+        }
+        embeddingNormalized = floats(rows * h)
+        embeddingInverseDeviation = floats(rows)
+        embeddingMask = floats(rows * h)
+        positionIDs = integers(rows)
+        positionBias = floats(heads * span)
+        distanceBuckets = integers(span)
+        gradientHidden = floats(rows * h)
+        gradientAttention = floats(rows * h)
+        gradientScratch = floats(rows * h)
+        gradientQuery = floats(rows * h)
+        gradientKey = floats(rows * h)
+        gradientValue = floats(rows * h)
+        gradientContext = floats(rows * h)
+        gradientIntermediate = floats(rows * i)
+        headScores = floats(square)
+        headScratch = floats(square)
+        sumScratch = floats(rows * h)
+        self.buffers = buffers
+        scalarCount = scalars
+        if config.architecture.family.tensorNames.relativeAttentionBias != nil {
+            for distance in 0..<(2 * sequenceLength - 1) {
+                distanceBuckets[distance] = MPNetPositions.bucket(relative: distance - (sequenceLength - 1))
+            }
+        }
+    }
+
+    /// The floats a workspace for `configuration` and the shape would hold, or nil when the count
+    /// overflows: checked before allocating.
+    static func scalarCount(configuration config: BertConfiguration, batchSize: Int, sequenceLength: Int) -> Int? {
+        let (rows, o1) = batchSize.multipliedReportingOverflow(by: sequenceLength)
+        let (square, o2) = sequenceLength.multipliedReportingOverflow(by: sequenceLength)
+        let perRow = 12 * config.hiddenSize + 3 * config.intermediateSize + 3
+        let (rowScalars, o3) = rows.multipliedReportingOverflow(by: perRow * (config.layerCount + 1))
+        let (attention, o4) = square.multipliedReportingOverflow(by: 2 * batchSize * config.attentionHeadCount * config.layerCount + 2)
+        let (total, o5) = rowScalars.addingReportingOverflow(attention)
+        return o1 || o2 || o3 || o4 || o5 ? nil : total
+    }
+
+    deinit {
+        for buffer in buffers { buffer.deallocate() }
+    }
+}

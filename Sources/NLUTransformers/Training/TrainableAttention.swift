@@ -1,0 +1,125 @@
+import Foundation
+import NLUCore
+
+/// Multi-head scaled dot-product attention for training, head by head over the row-major
+/// `[rows, hidden]` queries, keys and values of one block: `softmax(Q·Kᵀ/√d + bias + mask)·V`,
+/// keeping the probabilities for the backward pass. Every product is a BLAS GEMM on a head's
+/// strided columns (leading dimension `hidden`), so nothing is copied per head.
+///
+/// Masked keys (attention mask 0) get probability 0, as `transformers`' additive `finfo.min` mask
+/// gives them; padding positions are queries like any other, so their outputs match `transformers`
+/// too. A sequence with every key masked attends uniformly, as the additive mask makes it.
+///
+///     TrainableAttention.forward(layer, workspace: workspace, mask: batch.attentionMask, heads: 4,
+///                                headSize: 8, biased: false, dropout: 0, generator: &generator)
+enum TrainableAttention {
+    /// Fills `layer.probabilities` and `layer.context` from `layer.query`, `.key`, `.value`; with
+    /// `biased`, adds `workspace.positionBias` to the scores; with `dropout` > 0, draws
+    /// `layer.probabilityMask` and multiplies the probabilities by it before the values.
+    static func forward(_ layer: EncoderTrainingWorkspace.Layer, workspace: EncoderTrainingWorkspace, mask: [Int32],
+                        heads: Int, headSize: Int, biased: Bool, dropout: Float, generator: inout SplitMix64) {
+        let length = workspace.sequenceLength, hidden = heads * headSize, square = length * length
+        let scale = 1 / Float(headSize).squareRoot()
+        let span = 2 * length - 1
+        for sequence in 0..<workspace.batchSize {
+            let base = sequence * length * hidden
+            let keyMask = mask[(sequence * length)..<((sequence + 1) * length)]
+            let anyKey = keyMask.contains { $0 != 0 }
+            for head in 0..<heads {
+                let scores = layer.probabilities + (sequence * heads + head) * square
+                let column = base + head * headSize
+                BLAS.sgemm(.none, .transpose, m: length, n: length, k: headSize, alpha: scale,
+                           a: layer.query + column, lda: hidden, b: layer.key + column, ldb: hidden,
+                           beta: 0, c: scores, ldc: length)
+                let bias = workspace.positionBias + head * span
+                for query in 0..<length {
+                    let row = scores + query * length
+                    if biased {
+                        for key in 0..<length { row[key] += bias[key - query + length - 1] }
+                    }
+                    softmax(row, length: length, keyMask: keyMask, anyKey: anyKey)
+                }
+                var weights = UnsafePointer(scores)
+                if dropout > 0 {
+                    let dropMask = layer.probabilityMask + (sequence * heads + head) * square
+                    Dropout.fillMask(UnsafeMutableBufferPointer(start: dropMask, count: square), probability: dropout,
+                                     generator: &generator)
+                    for index in 0..<square { workspace.headScratch[index] = scores[index] * dropMask[index] }
+                    weights = UnsafePointer(workspace.headScratch)
+                }
+                BLAS.sgemm(.none, .none, m: length, n: headSize, k: length, a: weights, lda: length,
+                           b: layer.value + column, ldb: hidden, beta: 0, c: layer.context + column, ldc: hidden)
+            }
+        }
+    }
+
+    /// One query's scores turned into probabilities in place, masked keys at 0.
+    private static func softmax(_ row: UnsafeMutablePointer<Float>, length: Int, keyMask: ArraySlice<Int32>, anyKey: Bool) {
+        let first = keyMask.startIndex
+        func attended(_ key: Int) -> Bool { !anyKey || keyMask[first + key] != 0 }
+        var maximum = -Float.infinity
+        for key in 0..<length where attended(key) { maximum = max(maximum, row[key]) }
+        var sum: Double = 0
+        for key in 0..<length {
+            let value = attended(key) ? exp(row[key] - maximum) : 0
+            row[key] = value
+            sum += Double(value)
+        }
+        let inverse = Float(1 / sum)
+        for key in 0..<length { row[key] *= inverse }
+    }
+
+    /// From `workspace.gradientContext` (d(context), [rows, hidden]) writes d(query), d(key),
+    /// d(value) into `workspace.gradientQuery`, `.gradientKey`, `.gradientValue`; with `biasGradient`
+    /// (MPNet's `[buckets, heads]` table gradient) adds each score's gradient to its distance's bucket.
+    static func backward(_ layer: EncoderTrainingWorkspace.Layer, workspace: EncoderTrainingWorkspace, heads: Int,
+                         headSize: Int, dropout: Bool, biasGradient: UnsafeMutablePointer<Float>?) {
+        let length = workspace.sequenceLength, hidden = heads * headSize, square = length * length
+        let scale = 1 / Float(headSize).squareRoot()
+        let gradientScores = workspace.headScores
+        for sequence in 0..<workspace.batchSize {
+            let base = sequence * length * hidden
+            for head in 0..<heads {
+                let probabilities = layer.probabilities + (sequence * heads + head) * square
+                let dropMask = layer.probabilityMask + (sequence * heads + head) * square
+                let column = base + head * headSize
+                let gradientContext = workspace.gradientContext + column
+                // d(weights) = d(context)·Vᵀ, with weights the (dropped) probabilities.
+                BLAS.sgemm(.none, .transpose, m: length, n: length, k: headSize, a: gradientContext, lda: hidden,
+                           b: layer.value + column, ldb: hidden, beta: 0, c: gradientScores, ldc: length)
+                var weights = UnsafePointer(probabilities)
+                if dropout {
+                    for index in 0..<square {
+                        workspace.headScratch[index] = probabilities[index] * dropMask[index]
+                        gradientScores[index] *= dropMask[index]
+                    }
+                    weights = UnsafePointer(workspace.headScratch)
+                }
+                // d(V) = weightsᵀ·d(context).
+                BLAS.sgemm(.transpose, .none, m: length, n: headSize, k: length, a: weights, lda: length,
+                           b: gradientContext, ldb: hidden, beta: 0, c: workspace.gradientValue + column, ldc: hidden)
+                // Softmax: d(score) = p ∘ (d(p) - Σ p ∘ d(p)) per query.
+                for query in 0..<length {
+                    let p = probabilities + query * length, g = gradientScores + query * length
+                    var dot: Double = 0
+                    for key in 0..<length { dot += Double(p[key]) * Double(g[key]) }
+                    for key in 0..<length { g[key] = Float(Double(p[key]) * (Double(g[key]) - dot)) }
+                }
+                if let biasGradient {
+                    for query in 0..<length {
+                        let g = gradientScores + query * length
+                        for key in 0..<length {
+                            biasGradient[workspace.distanceBuckets[key - query + length - 1] * heads + head] += g[key]
+                        }
+                    }
+                }
+                // Scores = Q·Kᵀ/√d: d(Q) = d(scores)·K/√d, d(K) = d(scores)ᵀ·Q/√d.
+                BLAS.sgemm(.none, .none, m: length, n: headSize, k: length, alpha: scale, a: gradientScores, lda: length,
+                           b: layer.key + column, ldb: hidden, beta: 0, c: workspace.gradientQuery + column, ldc: hidden)
+                BLAS.sgemm(.transpose, .none, m: length, n: headSize, k: length, alpha: scale, a: gradientScores,
+                           lda: length, b: layer.query + column, ldb: hidden, beta: 0, c: workspace.gradientKey + column,
+                           ldc: hidden)
+            }
+        }
+    }
+}
