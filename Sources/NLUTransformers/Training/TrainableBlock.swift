@@ -116,10 +116,11 @@ struct TrainableBlock {
                                     headSize: configuration.headSize, dropout: dropout.attention > 0,
                                     biasGradient: biasGradient)
         // The input feeds the residual (already in gradientOutput) and the three projections.
-        for (dense, gradient) in [(indices.query, workspace.gradientQuery), (indices.key, workspace.gradientKey),
-                                  (indices.value, workspace.gradientValue)] {
-            backward(dense, outputGradient: gradient, input: input, rows: rows, inputGradient: gradientOutput,
-                     accumulatingInput: true)
-        }
+        backward(indices.query, outputGradient: workspace.gradientQuery, input: input, rows: rows,
+                 inputGradient: gradientOutput, accumulatingInput: true)
+        backward(indices.key, outputGradient: workspace.gradientKey, input: input, rows: rows,
+                 inputGradient: gradientOutput, accumulatingInput: true)
+        backward(indices.value, outputGradient: workspace.gradientValue, input: input, rows: rows,
+                 inputGradient: gradientOutput, accumulatingInput: true)
     }
 }
