@@ -91,7 +91,7 @@ let package = Package(
         .target(
             name: "NLUIntents",
             dependencies: [
-                "NLUCore", "NLUText", "NLUBuiltins",
+                "NLUCore", "NLUText", "NLUBuiltins", "NLUTransformers",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]

@@ -1,0 +1,192 @@
+import NLUCore
+import NLUTransformers
+
+/// Fine-tunes a BERT-family encoder together with a softmax classification head over its pooled
+/// sentence vectors (the intent model of `nlu intents train --fine-tune`), one micro-batch at a time,
+/// with Hugging Face `Trainer`'s step: token ids → ``TrainableEncoder`` → pooling (the checkpoint's
+/// modes) → linear head → softmax cross-entropy (mean over the batch) → backward through all of it
+/// → after each accumulation group, gradient clipping by global norm, then AdamW with Trainer's
+/// decay groups (no decay on biases and layer norms) at the rate of a linear warm-up/decay schedule.
+/// Dropout is the encoder's (``TrainableEncoder/dropout``; nil is none, as in the PyTorch
+/// comparison). Twenty steps match PyTorch's run of the same step (`scripts/fixtures/intent_finetune.py`).
+///
+/// A final class: it owns the encoder's weights, the head and the optimizer's moments, which every
+/// call updates in place.
+///
+///     let encoder = try TrainableEncoder(checkpoint: url)
+///     var random = SplitMix64(seed: 42)
+///     let head = Linear(inputSize: encoder.configuration.hiddenSize, outputSize: intents.count, using: &random)
+///     let trainer = try EncoderClassifierTrainer(
+///         encoder: encoder, pooling: [.mean], head: head, learningRate: 5e-5, weightDecay: 0.01,
+///         schedule: try LinearWarmupSchedule(trainingSteps: 300, warmupRatio: 0.1),
+///         accumulationSteps: 1, batchesPerEpoch: 100)
+///     for (batch, labels) in batches {
+///         if let step = try trainer.train(batch, labels: labels).completedStep { print(step.loss) }
+///     }
+public final class EncoderClassifierTrainer {
+    /// The encoder being fine-tuned.
+    public let encoder: TrainableEncoder
+    /// Token embeddings to sentence vectors.
+    public let pooling: TokenPooling
+    /// The classification head; its layer is updated with the encoder.
+    public private(set) var head: SoftmaxClassifierHead
+    /// The learning rate at the peak of ``schedule``.
+    public let learningRate: Float
+    /// Trainer's `max_grad_norm`: the global gradient norm is clipped to it before each update.
+    public let maxGradientNorm: Float
+    /// The learning rate over the optimizer steps.
+    public let schedule: LinearWarmupSchedule
+    /// Optimizer steps taken so far.
+    public private(set) var optimizerSteps = 0
+    /// Micro-batches seen so far.
+    public private(set) var microBatches = 0
+
+    private let optimizer: AdamOptimizer
+    private var accumulator: GradientAccumulator
+    private var headGradients: [Tensor<Float>]
+    /// The loss of the current accumulation group so far, as Trainer logs it.
+    private var groupLoss: Float = 0
+    /// The buffers of the last batch shape: consecutive batches of one shape reuse them.
+    private var workspace: EncoderTrainingWorkspace?
+
+    /// A trainer of `encoder` with `head` (`[classes, pooled width]`, plus a bias) over `pooling`.
+    /// `schedule` counts optimizer steps (one per `accumulationSteps` micro-batches; epochs are
+    /// `batchesPerEpoch` micro-batches, and the last group of an epoch may be shorter, as in Trainer).
+    /// - Throws: ``TrainingSettingError`` naming the setting for a learning rate, weight decay or
+    ///   maximum gradient norm that is negative or not finite (the norm must be above 0), accumulation
+    ///   steps or batches per epoch below 1, or a head whose input is not the pooled width or that has
+    ///   fewer than 2 classes.
+    public init(encoder: TrainableEncoder, pooling modes: [PoolingMode], head: Linear, learningRate: Float,
+                weightDecay: Float = 0, maxGradientNorm: Float = 1, schedule: LinearWarmupSchedule,
+                accumulationSteps: Int = 1, batchesPerEpoch: Int) throws {
+        let pooling = TokenPooling(modes: modes, hiddenSize: encoder.configuration.hiddenSize)
+        guard !modes.isEmpty, head.inputSize == pooling.outputSize, head.bias != nil else {
+            throw TrainingSettingError(setting: "head", value: "a [\(head.outputSize), \(head.inputSize)] layer\(head.bias == nil ? " without bias" : "")",
+                                       requirement: "a layer with bias over the \(pooling.outputSize) pooled values (pooling modes: \(modes.map(\.rawValue)))")
+        }
+        guard head.outputSize >= 2 else {
+            throw TrainingSettingError(setting: "classes", value: "\(head.outputSize)", requirement: "at least 2")
+        }
+        guard maxGradientNorm.isFinite, maxGradientNorm > 0 else {
+            throw TrainingSettingError(setting: "maxGradientNorm", value: "\(maxGradientNorm)", requirement: "a finite number > 0")
+        }
+        let names = encoder.parameters.names + ["classifier.weight", "classifier.bias"]
+        optimizer = try AdamOptimizer.trainerAdamW(parameterNames: names, learningRate: learningRate, weightDecay: weightDecay)
+        accumulator = try GradientAccumulator(accumulationSteps: accumulationSteps, batchesPerEpoch: batchesPerEpoch)
+        self.encoder = encoder
+        self.pooling = pooling
+        self.head = SoftmaxClassifierHead(linear: head)
+        self.learningRate = learningRate
+        self.maxGradientNorm = maxGradientNorm
+        self.schedule = schedule
+        headGradients = head.tensors.map { Tensor(shape: $0.shape) }
+    }
+
+    /// What one micro-batch did: its own mean loss, and the optimizer step it completed, if it was
+    /// the last of its accumulation group.
+    public struct MicroBatchResult: Sendable, Equatable {
+        /// The micro-batch's mean cross-entropy, before any update.
+        public var loss: Float
+        /// The step this micro-batch completed, or nil when its group goes on.
+        public var completedStep: FineTuningStep?
+    }
+
+    /// Trains on one micro-batch: `labels` holds one class index per sequence of `batch`. The
+    /// gradients add up over the accumulation group; the group's last micro-batch clips them and
+    /// takes the optimizer step.
+    /// - Throws: `ModelError` for a label outside the head's classes, a label count that is not the
+    ///   batch size, or a batch the encoder refuses; ``TrainingDivergedError`` for a non-finite loss
+    ///   (nothing is updated by that micro-batch).
+    @discardableResult
+    public func train(_ batch: EncoderBatch, labels: [Int32]) throws -> MicroBatchResult {
+        try check(labels, for: batch)
+        if accumulator.batchInEpoch % accumulator.accumulationSteps == 0 {
+            encoder.zeroGradients()
+            for index in headGradients.indices { headGradients[index].withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
+            groupLoss = 0
+        }
+        let workspace = try workspace(for: batch)
+        let hidden = try encoder.forward(batch, workspace: workspace)
+        let pooled = pooling(hidden, attentionMask: batch.attentionMask)
+        let (loss, gradients) = head.lossAndGradients(pooled: pooled, targets: labels)
+        let epoch = microBatches / accumulator.batchesPerEpoch + 1
+        guard loss.isFinite else {
+            throw TrainingDivergedError(epoch: epoch, loss: loss, learningRate: optimizer.learningRate)
+        }
+        // Trainer divides each micro-batch's loss by its group's size before backward: the same
+        // factor on every gradient below.
+        let scale = accumulator.lossScale
+        groupLoss += loss * scale
+        for (index, gradient) in [gradients.weight, gradients.bias].enumerated() {
+            guard let gradient else { continue }
+            gradient.withUnsafeBufferPointer { source in
+                headGradients[index].withUnsafeMutableBufferPointer { target in
+                    for i in target.indices { target[i] += source[i] * scale }
+                }
+            }
+        }
+        var dPooled = gradients.input
+        dPooled.withUnsafeMutableBufferPointer { values in for i in values.indices { values[i] *= scale } }
+        let dHidden = pooling.backward(outputGradient: dPooled, hiddenStates: hidden, attentionMask: batch.attentionMask)
+        try encoder.backward(dHidden, workspace: workspace)
+        microBatches += 1
+        // The encoder and the head add their gradients up in place; the accumulator only counts the group.
+        guard accumulator.add([]) != nil else { return MicroBatchResult(loss: loss, completedStep: nil) }
+        return MicroBatchResult(loss: loss, completedStep: step())
+    }
+
+    /// The mean cross-entropy of `batch` against `labels` with the current weights, without gradients.
+    ///
+    ///     let heldOut = try trainer.loss(batch, labels: labels)
+    public func loss(_ batch: EncoderBatch, labels: [Int32]) throws -> Float {
+        try check(labels, for: batch)
+        return SoftmaxCrossEntropy.lossAndGradient(logits: try logits(batch), targets: labels).loss
+    }
+
+    /// The class logits `[batch, classes]` of `batch` with the current weights.
+    public func logits(_ batch: EncoderBatch) throws -> Tensor<Float> {
+        let hidden = try encoder.forward(batch, workspace: try workspace(for: batch))
+        return head.logits(pooling(hidden, attentionMask: batch.attentionMask))
+    }
+
+    /// Clips the group's gradients and updates every parameter.
+    private func step() -> FineTuningStep {
+        // Moved out of the encoder so each tensor's storage stays uniquely referenced and the optimizer
+        // updates it in place rather than copying it.
+        var values = encoder.parameters.values, gradients = encoder.parameters.gradients
+        encoder.parameters.values = []
+        encoder.parameters.gradients = []
+        let encoderCount = values.count
+        values += head.linear.tensors
+        gradients += headGradients
+        let norm = GradientClipping.clipByGlobalNorm(&gradients, maxNorm: maxGradientNorm)
+        let rate = schedule.learningRate(base: learningRate, step: optimizerSteps)
+        optimizer.learningRate = rate
+        optimizer.step(&values, gradients: gradients)
+        head.linear.tensors = Array(values[encoderCount...])
+        headGradients = Array(gradients[encoderCount...])
+        encoder.parameters.values = Array(values[..<encoderCount])
+        encoder.parameters.gradients = Array(gradients[..<encoderCount])
+        optimizerSteps += 1
+        return FineTuningStep(step: optimizerSteps, loss: groupLoss, learningRate: rate, gradientNorm: norm)
+    }
+
+    private func workspace(for batch: EncoderBatch) throws -> EncoderTrainingWorkspace {
+        if let workspace, workspace.batchSize == batch.batchSize, workspace.sequenceLength == batch.sequenceLength {
+            return workspace
+        }
+        let made = try encoder.makeWorkspace(batchSize: batch.batchSize, sequenceLength: batch.sequenceLength)
+        workspace = made
+        return made
+    }
+
+    private func check(_ labels: [Int32], for batch: EncoderBatch) throws {
+        guard labels.count == batch.batchSize else {
+            throw ModelError.invalidFeatureValue("labels", reason: "\(labels.count) labels for a batch of \(batch.batchSize) sequences")
+        }
+        let classes = head.linear.outputSize
+        if let label = labels.first(where: { !(0..<Int32(classes)).contains($0) }) {
+            throw ModelError.invalidFeatureValue("labels", reason: "label \(label) is outside the head's \(classes) classes (0..<\(classes))")
+        }
+    }
+}
