@@ -66,6 +66,19 @@ import Testing
         #expect(zero.gradient == none.gradient)
     }
 
+    @Test func sinusoidalPositionTableGetsNoGradient() throws {
+        let fixture = try EncoderGradientFixture.load("distilbert")
+        let checkpoint = try CheckpointDirectory(fixture.checkpoint)
+        let encoder = try TrainableEncoder(configuration: checkpoint.configuration(), weights: checkpoint.weights(),
+                                           sinusoidalPositions: true, ignoringTaskHead: true)
+        let batch = try fixture.batch()
+        let workspace = try encoder.makeWorkspace(batchSize: batch.batchSize, sequenceLength: batch.sequenceLength)
+        _ = try encoder.forward(batch, workspace: workspace)
+        try encoder.backward(fixture.outputGradient(hiddenSize: encoder.configuration.hiddenSize), workspace: workspace)
+        #expect(encoder.parameters.gradient("embeddings.position_embeddings.weight")?.scalars.allSatisfy { $0 == 0 } == true)
+        #expect(encoder.parameters.gradient("embeddings.word_embeddings.weight")?.scalars.contains { $0 != 0 } == true)
+    }
+
     @Test func dropoutProbabilityOutsideRangeIsRefused() throws {
         let fixture = try EncoderGradientFixture.load("bert")
         let encoder = try fixture.encoder()

@@ -6,7 +6,7 @@ import NLUCore
 /// every step: the passes allocate nothing per layer or per step.
 ///
 /// About `layers · rows · (9·hidden + 2·intermediate) + layers · 2·batch·heads·sequence²` floats
-/// (``scalarCount``): for BERT-base, 32 sequences of 128 tokens, about 830 million floats (3.3 GB).
+/// (``scalarCount``): for BERT-base, 32 sequences of 128 tokens, about 870 million floats (3.5 GB).
 ///
 ///     let workspace = try encoder.makeWorkspace(batchSize: 32, sequenceLength: 128)
 ///     for batch in batches { _ = try encoder.forward(batch, workspace: workspace); ... }

@@ -82,7 +82,7 @@ struct TrainableEmbeddings {
                 let target = words + word * h
                 for column in 0..<h { target[column] += source[column] }
             }
-            if place != layout.positionPaddingIndex {
+            if layout.trainsPositions && place != layout.positionPaddingIndex {
                 let target = places + place * h
                 for column in 0..<h { target[column] += source[column] }
             }

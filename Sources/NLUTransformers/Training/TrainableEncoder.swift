@@ -38,20 +38,24 @@ public final class TrainableEncoder {
     /// - Throws: ``CheckpointError`` naming the file, field or tensor at fault.
     public convenience init(checkpoint: URL, ignoringTaskHead: Bool = false, dropoutSeed: UInt64 = 0) throws {
         let directory = try CheckpointDirectory(checkpoint)
+        let fields = try Self.embeddingFields(in: directory)
         try self.init(configuration: directory.configuration(), weights: directory.weights(),
-                      padTokenID: Self.padTokenID(in: directory), ignoringTaskHead: ignoringTaskHead,
-                      dropoutSeed: dropoutSeed)
+                      padTokenID: fields.pad_token_id, sinusoidalPositions: fields.sinusoidal_pos_embds ?? false,
+                      ignoringTaskHead: ignoringTaskHead, dropoutSeed: dropoutSeed)
     }
 
     /// Builds the encoder from a configuration and an open safetensors file, checking that every
     /// tensor is present with the right shape and, unless `ignoringTaskHead`, none is left over
     /// (pooler weights aside). `padTokenID` is `config.json`'s `pad_token_id` (nil: the
-    /// architecture's default), whose word embedding row PyTorch never updates.
+    /// architecture's default), whose word embedding row PyTorch never updates. With
+    /// `sinusoidalPositions` (DistilBERT's `sinusoidal_pos_embds`), the position table is fixed,
+    /// as PyTorch makes it (`requires_grad = False`): its gradient stays zero.
     public init(configuration: BertConfiguration, weights: SafeTensors, padTokenID: Int? = nil,
-                ignoringTaskHead: Bool = false, dropoutSeed: UInt64 = 0) throws {
+                sinusoidalPositions: Bool = false, ignoringTaskHead: Bool = false, dropoutSeed: UInt64 = 0) throws {
         try configuration.validate()
         self.configuration = configuration
-        let layout = TrainableEncoderLayout(configuration: configuration, padTokenID: padTokenID)
+        let layout = TrainableEncoderLayout(configuration: configuration, padTokenID: padTokenID,
+                                            trainsPositions: !sinusoidalPositions)
         let tensors = CheckpointTensors(file: weights, family: configuration.architecture.family)
         var values: [Tensor<Float>] = []
         for (name, shape) in zip(layout.names, layout.shapes) {
@@ -71,16 +75,20 @@ public final class TrainableEncoder {
         generator = SplitMix64(seed: dropoutSeed)
     }
 
-    /// `config.json`'s `pad_token_id`, or nil when it has none.
-    static func padTokenID(in directory: CheckpointDirectory) throws -> Int? {
-        struct PadToken: Decodable {
-            var pad_token_id: Int?
-        }
+    /// What the embeddings' gradients depend on beyond ``BertConfiguration``: `config.json`'s
+    /// `pad_token_id` and DistilBERT's `sinusoidal_pos_embds`.
+    struct EmbeddingFields: Decodable {
+        var pad_token_id: Int?
+        var sinusoidal_pos_embds: Bool?
+    }
+
+    /// Reads ``EmbeddingFields`` from the directory's `config.json`.
+    static func embeddingFields(in directory: CheckpointDirectory) throws -> EmbeddingFields {
         let url = directory.url.appendingPathComponent("config.json")
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw CheckpointError.missingFile(path: url.path, expected: "the model configuration (config.json)")
         }
-        return try JSONFile.decode(PadToken.self, from: data, file: url.path).pad_token_id
+        return try JSONFile.decode(EmbeddingFields.self, from: data, file: url.path)
     }
 
     /// Buffers for batches of `batchSize` sequences of `sequenceLength` positions, to pass to every

@@ -27,7 +27,7 @@ struct BlockParameters {
 /// keeps at zero gradient (`nn.Embedding(padding_idx:)`) and whether the attention output has a
 /// dropout (DistilBERT's has none).
 ///
-///     let layout = TrainableEncoderLayout(configuration: config, padTokenID: 0)
+///     let layout = TrainableEncoderLayout(configuration: config, padTokenID: 0, trainsPositions: true)
 ///     print(layout.names.first!)   // embeddings.word_embeddings.weight
 struct TrainableEncoderLayout {
     private(set) var names: [String] = []
@@ -45,12 +45,15 @@ struct TrainableEncoderLayout {
     /// The position-embedding row whose gradient stays zero: the padding index for families whose
     /// positions count from after it (RoBERTa, MPNet); none for positions from 0 (BERT, DistilBERT).
     let positionPaddingIndex: Int?
+    /// Whether the position table learns (false for DistilBERT's fixed sinusoidal table).
+    let trainsPositions: Bool
     /// Whether the attention output passes through hidden dropout before its residual (all but DistilBERT).
     let dropsAttentionOutput: Bool
 
     /// The layout of `configuration`'s architecture; `padTokenID` is `config.json`'s `pad_token_id`
-    /// (nil: `transformers`' default for the architecture).
-    init(configuration config: BertConfiguration, padTokenID: Int?) {
+    /// (nil: `transformers`' default for the architecture); `trainsPositions` false freezes the position table.
+    init(configuration config: BertConfiguration, padTokenID: Int?, trainsPositions: Bool = true) {
+        self.trainsPositions = trainsPositions
         let h = config.hiddenSize, i = config.intermediateSize
         let tensorNames = config.architecture.family.tensorNames
         if config.positionsFollowPadding {
