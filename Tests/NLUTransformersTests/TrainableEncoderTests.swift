@@ -13,8 +13,10 @@ import Testing
         return try configuration.architecture.family.makeEncoder(configuration: configuration, tensors: tensors, precision: .f32)
     }
 
+    /// Every family, and BERT stored as F16, BF16 and with the legacy `LayerNorm.gamma/beta` names.
     static let checkpoints = ["qa/bert-tiny", "qa/bert-tiny-gelu-new", "embeddings/minilm-tiny", "embeddings/roberta-tiny",
-                              "embeddings/mpnet-tiny", "qa/distilbert-tiny"]
+                              "embeddings/mpnet-tiny", "qa/distilbert-tiny", "qa/bert-tiny-f16", "qa/bert-tiny-bf16",
+                              "qa/bert-tiny-gamma-beta"]
 
     /// Three sequences of different lengths (ids 3 ..< 40, never a padding id), right-padded.
     static func batch(padID: Int32, tokenTypes: Bool) throws -> EncoderBatch {
