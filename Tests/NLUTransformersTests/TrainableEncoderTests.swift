@@ -81,6 +81,25 @@ import Testing
         #expect(encoder.parameters.gradient("embeddings.word_embeddings.weight")?.scalars.contains { $0 != 0 } == true)
     }
 
+    @Test func backwardAccumulatesUntilZeroed() throws {
+        let fixture = try EncoderGradientFixture.load("roberta")
+        let encoder = try fixture.encoder()
+        let batch = try fixture.batch()
+        let workspace = try encoder.makeWorkspace(batchSize: batch.batchSize, sequenceLength: batch.sequenceLength)
+        let gradient = fixture.outputGradient(hiddenSize: encoder.configuration.hiddenSize)
+        let name = "encoder.layer.1.intermediate.dense.weight"
+        _ = try encoder.forward(batch, workspace: workspace)
+        try encoder.backward(gradient, workspace: workspace)
+        let once = try #require(encoder.parameters.gradient(name))
+        try encoder.backward(gradient, workspace: workspace)
+        let twice = try #require(encoder.parameters.gradient(name))
+        // The copy taken after one pass keeps its values: the store writes its own storage.
+        #expect(once.scalars != twice.scalars)
+        #expect(zip(once.scalars, twice.scalars).allSatisfy { abs($1 - 2 * $0) <= 1e-6 * max(1, abs($1)) })
+        encoder.zeroGradients()
+        #expect(encoder.parameters.gradients.allSatisfy { $0.scalars.allSatisfy { $0 == 0 } })
+    }
+
     @Test func dropoutProbabilityOutsideRangeIsRefused() throws {
         let fixture = try EncoderGradientFixture.load("bert")
         let encoder = try fixture.encoder()
