@@ -134,3 +134,61 @@ struct IntentFineTuneReference: Decodable {
         #expect(trainer.optimizerSteps == 0 && trainer.microBatches == 0)
     }
 }
+
+@Suite struct FineTunedCheckpointTests {
+    /// After the 20 reference steps, the saved folder reloads in NLUKit's inference encoder and gives
+    /// the trainable forward's last hidden states within 1e-5 (attended positions; the two passes
+    /// order their float sums differently). With NLUKIT_FINETUNE_SAVE_TO set, the folder is also
+    /// saved there for `scripts/fixtures/intent_finetune.py --check-saved`.
+    @Test func savedFolderReloadsWithTheTrainedOutputs() throws {
+        let reference = try IntentFineTuneReference.load()
+        let trainer = try reference.makeTrainer()
+        _ = try reference.run(trainer)
+        let destination = try temporaryDirectory().appendingPathComponent("fine-tuned")
+        try trainer.encoder.save(to: destination, source: reference.checkpointURL)
+        if let keep = ProcessInfo.processInfo.environment["NLUKIT_FINETUNE_SAVE_TO"] {
+            try trainer.encoder.save(to: URL(fileURLWithPath: keep), source: reference.checkpointURL)
+        }
+
+        let reloaded = try EncoderModel(modelDirectory: destination)
+        var worst: Float = 0
+        for batch in try reference.encoderBatches() {
+            let workspace = try trainer.encoder.makeWorkspace(batchSize: batch.batchSize, sequenceLength: batch.sequenceLength)
+            let trained = try trainer.encoder.forward(batch, workspace: workspace).scalars
+            let loaded = try reloaded.hiddenStates(batch).scalars
+            let hidden = trainer.encoder.configuration.hiddenSize
+            for position in 0..<(batch.batchSize * batch.sequenceLength) where batch.attentionMask[position] != 0 {
+                for c in 0..<hidden { worst = max(worst, abs(trained[position * hidden + c] - loaded[position * hidden + c])) }
+            }
+        }
+        #expect(worst <= 1e-5, "largest difference \(worst)")
+
+        // The checkpoint's own names, F32, marked; the configuration and sentence-transformers files as they were.
+        let source = try SafeTensors(contentsOf: reference.checkpointURL.appendingPathComponent("model.safetensors"))
+        let saved = try SafeTensors(contentsOf: destination.appendingPathComponent("model.safetensors"))
+        #expect(Set(saved.names) == Set(source.names.filter { source.info($0)?.dtype != .I64 }))
+        #expect(saved.names.allSatisfy { saved.info($0)?.dtype == .F32 })
+        #expect(saved.metadata["format"] == "pt")
+        for file in ["config.json", "vocab.txt", "tokenizer.json", "modules.json", "1_Pooling/config.json", "2_Dense/model.safetensors"] {
+            let copied = FileManager.default.contents(atPath: destination.appendingPathComponent(file).path)
+            #expect(copied != nil && copied == FileManager.default.contents(atPath: reference.checkpointURL.appendingPathComponent(file).path), "\(file)")
+        }
+        let word = try #require(trainer.encoder.parameters.value("embeddings.word_embeddings.weight"))
+        #expect(try saved.floatTensor("embeddings.word_embeddings.weight").scalars == word.scalars)
+
+        // Saving again replaces the folder it wrote.
+        try trainer.encoder.save(to: destination, source: reference.checkpointURL)
+        #expect(FileManager.default.fileExists(atPath: destination.appendingPathComponent("model.safetensors").path))
+    }
+
+    @Test func folderWithOtherFilesIsRefusedAndKept() throws {
+        let reference = try IntentFineTuneReference.load()
+        let encoder = try TrainableEncoder(checkpoint: reference.checkpointURL)
+        let folder = try temporaryDirectory()
+        let precious = folder.appendingPathComponent("notes.txt")
+        try Data("keep me".utf8).write(to: precious)
+        #expect(throws: ModelPackageError.self) { try encoder.save(to: folder, source: reference.checkpointURL) }
+        #expect(FileManager.default.contents(atPath: precious.path) == Data("keep me".utf8))
+        #expect(throws: ModelPackageError.self) { try encoder.save(to: reference.checkpointURL, source: reference.checkpointURL) }
+    }
+}

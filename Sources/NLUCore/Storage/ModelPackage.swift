@@ -215,7 +215,7 @@ public enum ModelPackage {
     /// exchanged atomically where the system can (Linux `renameat2(RENAME_EXCHANGE)`), else moved
     /// aside first; either way the old package is only deleted once the new one is in place.
     /// (`useExchange: false` forces the portable path, for tests.)
-    static func swapIntoPlace(_ temporary: URL, destination: URL, useExchange: Bool = true) throws {
+    package static func swapIntoPlace(_ temporary: URL, destination: URL, useExchange: Bool = true) throws {
         let fileManager = FileManager.default
         guard fileManager.fileExists(atPath: destination.path) else {
             guard rename(temporary.path, destination.path) == 0 else {
