@@ -91,7 +91,7 @@ let package = Package(
         .target(
             name: "NLUIntents",
             dependencies: [
-                "NLUCore", "NLUText", "NLUBuiltins", "NLUTransformers",
+                "NLUCore", "NLUText", "NLUBuiltins", "NLUTransformers", "NLUEmbeddings",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]

@@ -1,0 +1,113 @@
+import Foundation
+import NLUCore
+import NLUEmbeddings
+import NLUText
+import NLUTransformers
+
+/// Fine-tunes a BERT-family checkpoint (a Hugging Face or sentence-transformers folder, such as
+/// all-MiniLM-L6-v2) on an ``IntentDataset``: every utterance tokenized with the checkpoint's own
+/// tokenizer, pooled as its `1_Pooling` says (mean for a plain checkpoint), a softmax head over the
+/// intents, and Hugging Face `Trainer`'s loop (``EncoderClassifierTrainer``) over batches of
+/// similar lengths (``LengthGroupedBatches``), epoch after epoch. A seed makes a run repeat on one
+/// CPU level; a non-finite loss stops it with ``TrainingDivergedError``.
+///
+///     let tuner = try IntentFineTuner(checkpoint: URL(fileURLWithPath: "all-MiniLM-L6-v2"))
+///     let result = try tuner.train(dataset) { progress in
+///         print("epoch \(progress.epoch) step \(progress.step)/\(progress.totalSteps) loss \(progress.loss)")
+///     }
+///     try result.trainer.encoder.save(to: URL(fileURLWithPath: "minilm-intents"), source: tuner.checkpoint)
+public struct IntentFineTuner {
+    /// The checkpoint folder training starts from.
+    public let checkpoint: URL
+    /// The run's settings, validated.
+    public let options: IntentFineTuningOptions
+    /// The checkpoint's tokenizer, pooling and length limit, read as sentence-transformers reads them.
+    private let embedder: SentenceEmbedder
+
+    /// What a run gives: the intents in head order, the trainer holding the fine-tuned encoder and
+    /// head, and every optimizer step's record.
+    public struct Result {
+        /// Intent names; class `i` of the head is `intents[i]`.
+        public var intents: [String]
+        /// The encoder and head after training (``EncoderClassifierTrainer/logits(_:)`` scores batches).
+        public var trainer: EncoderClassifierTrainer
+        /// The optimizer steps, in order.
+        public var steps: [FineTuningStep]
+    }
+
+    /// Reads the checkpoint's tokenizer and pooling and checks `options`.
+    /// - Throws: ``TrainingSettingError`` naming an option out of range; the embedder's or the
+    ///   checkpoint's error for a folder that is not a model.
+    public init(checkpoint: URL, options: IntentFineTuningOptions = .init()) throws {
+        try options.validate()
+        embedder = try SentenceEmbedder(modelDirectory: checkpoint)
+        let positions = embedder.encoder.configuration.maxSequenceLength
+        if let length = options.maxSequenceLength, length > positions {
+            throw TrainingSettingError(setting: "maxSequenceLength", value: "\(length)",
+                                       requirement: "at most the checkpoint's \(positions) positions")
+        }
+        self.checkpoint = checkpoint
+        self.options = options
+    }
+
+    /// Tokens per utterance: the option, else the checkpoint's limit.
+    public var maxSequenceLength: Int { min(options.maxSequenceLength ?? embedder.maxSequenceLength, embedder.encoder.configuration.maxSequenceLength) }
+
+    /// Fine-tunes on every utterance of `dataset` (counterexamples and entities are not used),
+    /// calling `progress` after each optimizer step.
+    /// - Throws: ``TrainingSettingError`` for a dataset with fewer than 2 intents or an intent
+    ///   without utterances (named); ``TrainingDivergedError`` when the loss stops being finite.
+    public func train(_ dataset: IntentDataset, progress: (IntentFineTuningProgress) -> Void = { _ in }) throws -> Result {
+        guard dataset.intents.count >= 2 else {
+            throw TrainingSettingError(setting: "dataset", value: "\(dataset.intents.count) intent\(dataset.intents.count == 1 ? "" : "s")",
+                                       requirement: "at least 2 intents to tell apart")
+        }
+        if let empty = dataset.intents.first(where: { $0.utterances.isEmpty }) {
+            throw TrainingSettingError(setting: "dataset", value: "intent '\(empty.name)' with no utterance",
+                                       requirement: "at least one utterance per intent")
+        }
+        var sequences: [[Int32]] = [], labels: [Int32] = []
+        let limit = maxSequenceLength
+        for (label, intent) in dataset.intents.enumerated() {
+            for utterance in intent.utterances {
+                try TextLengthLimit.check(utterance.text, name: "an utterance of intent '\(intent.name)'")
+                var ids = embedder.tokenIDs(utterance.text)
+                if ids.count > limit { ids = Array(ids.prefix(limit - 1)) + [embedder.tokenizer.sepID] }
+                sequences.append(ids)
+                labels.append(Int32(label))
+            }
+        }
+
+        let encoder = try TrainableEncoder(checkpoint: checkpoint, ignoringTaskHead: true, dropoutSeed: options.seed)
+        encoder.dropout = options.dropout > 0 ? EncoderDropout(hidden: options.dropout, attention: options.dropout) : nil
+        var headRandom = SplitMix64(seed: options.seed &+ 1)
+        let pooledWidth = embedder.pooling.modes.count * encoder.configuration.hiddenSize
+        let head = Linear(inputSize: pooledWidth, outputSize: dataset.intents.count, using: &headRandom)
+        let batchesPerEpoch = (sequences.count + options.batchSize - 1) / options.batchSize
+        let stepsPerEpoch = (batchesPerEpoch + options.accumulationSteps - 1) / options.accumulationSteps
+        let schedule = try LinearWarmupSchedule(trainingSteps: stepsPerEpoch * options.epochs, warmupRatio: options.warmupRatio)
+        let trainer = try EncoderClassifierTrainer(
+            encoder: encoder, pooling: embedder.pooling.modes, head: head, learningRate: options.learningRate,
+            weightDecay: options.weightDecay, maxGradientNorm: options.maxGradientNorm, schedule: schedule,
+            accumulationSteps: options.accumulationSteps, batchesPerEpoch: batchesPerEpoch)
+
+        var order = SplitMix64(seed: options.seed)
+        var steps: [FineTuningStep] = []
+        var examples = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        for epoch in 1...options.epochs {
+            let batches = LengthGroupedBatches(lengths: sequences.map(\.count), batchSize: options.batchSize, using: &order).batches
+            for members in batches {
+                let batch = try EncoderBatch(tokenIDs: members.map { sequences[$0] }, padID: embedder.tokenizer.padID)
+                let result = try trainer.train(batch, labels: members.map { labels[$0] })
+                examples += members.count
+                guard let step = result.completedStep else { continue }
+                steps.append(step)
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                progress(IntentFineTuningProgress(epoch: epoch, step: step.step, totalSteps: schedule.trainingSteps, loss: step.loss,
+                                                  examplesPerSecond: seconds > 0 ? Double(examples) / seconds : 0))
+            }
+        }
+        return Result(intents: dataset.intents.map(\.name), trainer: trainer, steps: steps)
+    }
+}

@@ -1,0 +1,58 @@
+import NLUCore
+
+/// The settings of ``IntentFineTuner``, with Hugging Face `Trainer`'s defaults where it has them
+/// (learning rate 5e-5, AdamW, max gradient norm 1, linear decay) and the intent recipe's elsewhere
+/// (3 epochs, batches of 16, 10 % warm-up, weight decay 0.01, dropout 0.1). Every value is checked
+/// by ``validate()`` before training, and an error names the option.
+///
+///     var options = IntentFineTuningOptions()
+///     options.epochs = 5
+///     options.learningRate = 3e-5
+///     try options.validate()
+public struct IntentFineTuningOptions: Sendable, Equatable {
+    /// Passes over the training utterances (1 ... 1000).
+    public var epochs = 3
+    /// Utterances per micro-batch (1 ... 4096).
+    public var batchSize = 16
+    /// The peak learning rate, after warm-up (above 0, at most 1).
+    public var learningRate: Float = 5e-5
+    /// The share of optimizer steps over which the rate rises from 0 (0 ... 1).
+    public var warmupRatio: Double = 0.1
+    /// AdamW's decoupled weight decay, on every weight but biases and layer norms (0 ... 1).
+    public var weightDecay: Float = 0.01
+    /// Gradients are clipped to this global norm before each update (above 0).
+    public var maxGradientNorm: Float = 1
+    /// Micro-batches whose gradients add up into one optimizer step (1 ... 1024).
+    public var accumulationSteps = 1
+    /// Seeds the head's initial weights, the batch order and dropout: one seed, one run.
+    public var seed: UInt64 = 42
+    /// Tokens per utterance, `[CLS]` and `[SEP]` included; nil: the checkpoint's own limit. Longer
+    /// utterances are cut, as sentence-transformers cuts them (3 ... the checkpoint's positions).
+    public var maxSequenceLength: Int?
+    /// The probability of dropout in the encoder's hidden states and attention (0 ..< 1).
+    public var dropout: Float = 0.1
+
+    /// The defaults.
+    public init() {}
+
+    /// Throws for the first option outside its range.
+    /// - Throws: ``TrainingSettingError`` naming the option, its value and the range.
+    public func validate() throws {
+        func check(_ ok: Bool, _ setting: String, _ value: String, _ requirement: String) throws {
+            if !ok { throw TrainingSettingError(setting: setting, value: value, requirement: requirement) }
+        }
+        try check((1...1000).contains(epochs), "epochs", "\(epochs)", "between 1 and 1000")
+        try check((1...4096).contains(batchSize), "batchSize", "\(batchSize)", "between 1 and 4096")
+        // A rate of 1e30 is accepted by the arithmetic and diverges at the first step.
+        try check(learningRate.isFinite && learningRate > 0 && learningRate <= 1, "learningRate", "\(learningRate)",
+                  "a number above 0 and at most 1 (5e-5 is the usual choice)")
+        try check(warmupRatio.isFinite && (0...1).contains(warmupRatio), "warmupRatio", "\(warmupRatio)", "between 0 and 1")
+        try check(weightDecay.isFinite && (0...1).contains(weightDecay), "weightDecay", "\(weightDecay)", "between 0 and 1")
+        try check(maxGradientNorm.isFinite && maxGradientNorm > 0, "maxGradientNorm", "\(maxGradientNorm)", "a finite number above 0")
+        try check((1...1024).contains(accumulationSteps), "accumulationSteps", "\(accumulationSteps)", "between 1 and 1024")
+        try check(dropout.isFinite && dropout >= 0 && dropout < 1, "dropout", "\(dropout)", "at least 0 and below 1")
+        if let maxSequenceLength {
+            try check(maxSequenceLength >= 3, "maxSequenceLength", "\(maxSequenceLength)", "at least 3 ([CLS], a token, [SEP])")
+        }
+    }
+}
