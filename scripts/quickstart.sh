@@ -4,7 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 source scripts/blas-env.sh
-swift build -c release --product nlu
+source scripts/lib/build-config.sh
+swift build "${nlukit_build_flags[@]}" --product nlu
 nlu=".build/release/nlu"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: installs what is missing, then `swift test`.
+# Runs the whole test suite: installs what is missing, then `swift test` (arguments go to it:
+# `--filter NAME`). It builds in the quickstart's configuration (scripts/lib/build-config.sh), so
+# after the quickstart only the test targets are compiled.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 source scripts/blas-env.sh
-swift build --build-tests
+source scripts/lib/build-config.sh
+swift build "${nlukit_build_flags[@]}" --build-tests
 # The C kernels against scalar references at every CPU level this machine runs, and the AVX-VNNI
 # INT8 block through its exact AVX2 stand-in (the arm64 half: bash scripts/test-arm64-kernels.sh).
 bash scripts/test-arm64-kernels.sh --native
@@ -21,4 +24,4 @@ if [ -z "${NLUKIT_TEST_POSTGRES_URL:-}" ]; then
     echo "PostgreSQL tests will be skipped: the test server did not start (reason above)" >&2
   fi
 fi
-swift test --skip-build "$@"
+swift test "${nlukit_build_flags[@]}" --skip-build "$@"
