@@ -125,6 +125,20 @@ struct IntentFineTuneReference: Decodable {
         }
     }
 
+    /// A head whose logits overflow gives a non-finite loss: the step stops with the epoch and the
+    /// learning rate, and no optimizer step is taken.
+    @Test func nonFiniteLossStopsWithTrainingDivergedError() throws {
+        let reference = try IntentFineTuneReference.load()
+        let encoder = try TrainableEncoder(checkpoint: reference.checkpointURL)
+        let huge = try Linear(weight: Tensor(shape: [4, 32], repeating: 3e38), bias: Tensor(shape: [4]))
+        let trainer = try EncoderClassifierTrainer(encoder: encoder, pooling: [.mean], head: huge, learningRate: 1e-3,
+                                                   schedule: LinearWarmupSchedule(trainingSteps: 10), batchesPerEpoch: 5)
+        let batch = try reference.encoderBatches()[0]
+        let error = try #require(throws: TrainingDivergedError.self) { try trainer.train(batch, labels: reference.batches[0].labels) }
+        #expect(error.epoch == 1 && error.learningRate == 1e-3)
+        #expect(trainer.optimizerSteps == 0)
+    }
+
     @Test func labelOutsideTheHeadIsRefusedNamingIt() throws {
         let reference = try IntentFineTuneReference.load()
         let trainer = try reference.makeTrainer()

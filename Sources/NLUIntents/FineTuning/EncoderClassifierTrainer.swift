@@ -111,7 +111,7 @@ public final class EncoderClassifierTrainer {
         let (loss, gradients) = head.lossAndGradients(pooled: pooled, targets: labels)
         let epoch = microBatches / accumulator.batchesPerEpoch + 1
         guard loss.isFinite else {
-            throw TrainingDivergedError(epoch: epoch, loss: loss, learningRate: optimizer.learningRate)
+            throw TrainingDivergedError(epoch: epoch, loss: loss, learningRate: schedule.learningRate(base: learningRate, step: optimizerSteps))
         }
         // Trainer divides each micro-batch's loss by its group's size before backward: the same
         // factor on every gradient below.

@@ -78,7 +78,8 @@ public struct IntentFineTuner {
             }
         }
 
-        let encoder = try TrainableEncoder(checkpoint: checkpoint, ignoringTaskHead: true, dropoutSeed: options.seed)
+        let encoder = try TrainableEncoder(checkpoint: TrainableEncoder.checkpointDirectory(ofModel: checkpoint),
+                                           ignoringTaskHead: true, dropoutSeed: options.seed)
         encoder.dropout = options.dropout > 0 ? EncoderDropout(hidden: options.dropout, attention: options.dropout) : nil
         var headRandom = SplitMix64(seed: options.seed &+ 1)
         let pooledWidth = embedder.pooling.modes.count * encoder.configuration.hiddenSize

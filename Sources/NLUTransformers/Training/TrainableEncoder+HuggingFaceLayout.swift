@@ -37,7 +37,7 @@ extension TrainableEncoder {
     public func save(to destination: URL, source: URL) throws {
         let destination = try Self.checkReplaceable(destination, source: source)
         let sentenceModules = try Self.sentenceTransformerModules(in: source)
-        let transformerPath = sentenceModules?.first(where: { $0.type.hasSuffix(".Transformer") })?.path ?? ""
+        let transformerPath = Self.transformerPath(sentenceModules)
         let sourceCheckpoint = transformerPath.isEmpty ? source : source.appendingPathComponent(transformerPath)
         let weights = try CheckpointDirectory(sourceCheckpoint).weights()
 
@@ -92,6 +92,20 @@ extension TrainableEncoder {
             tensors[name] = try weights.floatTensor(name)
         }
         return tensors
+    }
+
+    /// The folder of a model's encoder checkpoint: the sentence-transformers Transformer module's
+    /// (`0_Transformer/` in older layouts, the model folder itself in newer ones), else `model` itself.
+    ///
+    ///     let checkpoint = try TrainableEncoder.checkpointDirectory(ofModel: url)   // url or url/0_Transformer
+    /// - Throws: ``CheckpointError`` for a `modules.json` that cannot be read or leaves the folder.
+    public static func checkpointDirectory(ofModel model: URL) throws -> URL {
+        let path = transformerPath(try sentenceTransformerModules(in: model))
+        return path.isEmpty ? model : model.appendingPathComponent(path)
+    }
+
+    private static func transformerPath(_ modules: [(path: String, type: String)]?) -> String {
+        modules?.first(where: { $0.type.hasSuffix(".Transformer") })?.path ?? ""
     }
 
     /// `modules.json`'s entries, or nil for a plain checkpoint folder.
