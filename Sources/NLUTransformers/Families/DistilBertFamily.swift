@@ -33,6 +33,9 @@ package enum DistilBertFamily: EncoderFamily {
     /// Positions from 0, no token types.
     package static let embedding = EmbeddingStep(positions: .fromZero, tokenTypes: 0)
 
+    /// `MultiHeadSelfAttention` hands `out_lin`'s output straight to the residual, without dropout.
+    package static let dropsOutAttentionOutput = false
+
     package static func makeEncoder(configuration: BertConfiguration, tensors: CheckpointTensors,
                                     precision: Precision) throws -> any WorkspaceEncoder {
         try DistilBertEncoder(configuration: configuration, checkpoint: tensors, names: tensorNames, precision: precision)

@@ -32,6 +32,9 @@ package protocol EncoderFamily: Sendable {
     static var tensorNames: EncoderTensorNames { get }
     /// How the family turns token ids into the first hidden states.
     static var embedding: EmbeddingStep { get }
+    /// Whether training passes the attention block's output projection through hidden dropout before its
+    /// residual (BERT's `BertSelfOutput`, MPNet; DistilBERT's `out_lin` goes straight to the residual).
+    static var dropsOutAttentionOutput: Bool { get }
     /// Checks what the shared ``BertConfiguration/validate()`` cannot know about the family.
     static func validate(_ configuration: BertConfiguration) throws
     /// Builds the family's encoder from `tensors` (a view made by ``CheckpointTensors/init(file:family:)``),
@@ -42,6 +45,9 @@ package protocol EncoderFamily: Sendable {
 }
 
 extension EncoderFamily {
+    /// BERT's block shape: dropout after the attention output projection.
+    package static var dropsOutAttentionOutput: Bool { true }
+
     /// Most families need no check beyond the shared ones.
     package static func validate(_ configuration: BertConfiguration) throws {}
 

@@ -61,8 +61,7 @@ struct TrainableEncoderLayout {
         } else {
             (wordPaddingIndex, positionPaddingIndex) = (padTokenID ?? 0, nil)
         }
-        // DistilBERT's attention hands out_lin's output straight to the residual, without dropout.
-        dropsAttentionOutput = config.architecture != .distilbert
+        dropsAttentionOutput = config.architecture.family.dropsOutAttentionOutput
         wordEmbeddings = add(tensorNames.wordEmbeddings + ".weight", [config.vocabularySize, h])
         positionEmbeddings = add(tensorNames.positionEmbeddings + ".weight", [config.maxPositionEmbeddings, h])
         if let tokenTypes = tensorNames.tokenTypeEmbeddings, config.typeVocabularySize > 0 {
