@@ -22,6 +22,7 @@ struct NLUBench: ParsableCommand {
             TokenizerBenchmark.self,
             EmbeddingsBenchmark.self,
             EntitiesBenchmark.self,
+            TrainingBenchmark.self,
         ]
     )
 
