@@ -37,9 +37,14 @@ public enum IndexLocation {
         return try DocumentIndex.create(at: URL(fileURLWithPath: location), embedder: embedder, modelSource: modelSource, chunking: chunking)
     }
 
-    /// A URL of another scheme (`postgress://app:secret@db/x`, `mysql://...`) is refused as such, password
-    /// masked, rather than read as a file path and echoed whole in "no such file".
+    /// A URL of another scheme (`postgress://app:secret@db/x`, `mysql://...`), or a PostgreSQL one mistyped
+    /// (`postgres:/app:secret@db/x`), is refused as such, password masked, rather than read as a file path
+    /// and echoed whole in "no such file".
     public static func checkScheme(_ location: String) throws {
+        if PostgresLocation.looksLikeURL(location) {
+            // `postgres:/app:secret@db/d`, `POSTGRES://...`: a mistyped URL, not a file to echo whole in "no such file".
+            throw SearchError.invalidArgument("\"\(PostgresLocation.redacted(location))\" is not a PostgreSQL URL (postgres://USER@HOST:PORT/DATABASE)")
+        }
         guard !PostgresLocation.isURL(location), let scheme = location.range(of: "://"),
               location[..<scheme.lowerBound].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
               location.first?.isLetter == true else { return }

@@ -69,6 +69,11 @@ struct QAAskCommand: ParsableCommand {
             guard let question, question.contains(where: { !$0.isWhitespace }) else { throw ValidationError("give --question") }
             // --index prints its answers: an --output (or --force) would be silently ignored.
             guard output == nil, !force else { throw ValidationError("--output and --force need --input (batch mode), not --index") }
+            // The question is the index's (hybrid) query: the library's query limits, as a usage error naming the flag,
+            // before the model and the index are opened.
+            do { _ = try KeywordQuery(question) } catch {
+                throw ValidationError("--question: \(error) (with --index, the question is the index's query)")
+            }
             return
         }
         if input != nil {
