@@ -93,7 +93,9 @@ public struct HubConfiguration: Sendable {
         } else {
             return nil
         }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        // A token is tens of bytes: a file past 64 KiB (HF_TOKEN_PATH naming a huge or endless file) is no token file.
+        guard let data = try? InputFile.read(URL(fileURLWithPath: path), maximumBytes: 64 << 10),
+              let text = String(data: data, encoding: .utf8) else { return nil }
         let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
         return token.isEmpty ? nil : token
     }

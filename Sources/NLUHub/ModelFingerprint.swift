@@ -1,4 +1,5 @@
 import Foundation
+import NLUCore
 
 /// What identifies a sentence-transformers model's files, recorded by a search index and by an
 /// intent model package trained on its embeddings: the same files are recognized wherever they are,
@@ -23,7 +24,7 @@ public enum ModelFingerprint {
         var hash = SHA256()
         for name in configurationFiles {
             // Name and length before the bytes: a file's end cannot pass for the next one's start.
-            let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path)
+            let data = try? InputFile.readModelFile(directory.appendingPathComponent(name))
             hash.update("\(name)\n\(data.map { String($0.count) } ?? "-")\n".utf8)
             if let data { hash.update(data) }
         }
@@ -52,7 +53,7 @@ public enum ModelFingerprint {
         }
         for name in configurationFiles {
             mix(name.utf8)
-            if let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) { mix(data) }
+            if let data = try? InputFile.readModelFile(directory.appendingPathComponent(name)) { mix(data) }
         }
         let weights = directory.appendingPathComponent(weightsFile).path
         if let handle = FileHandle(forReadingAtPath: weights), let size = try? handle.seekToEnd() {

@@ -73,6 +73,24 @@ public enum InputFile {
         return try read(descriptor: descriptor, name: name, maximumBytes: maximumBytes ?? self.maximumBytes)
     }
 
+    /// The most a model's own JSON or text file (`manifest.json`, `config.json`, `modules.json`, a saved
+    /// language-model state) may hold: 1 GiB, far above any real one (the largest tokenizer files are tens
+    /// of MiB), and not moved by `--max-input-size`, which is about the data a command reads: a user who
+    /// lowers that for a text file still loads the model.
+    public static let modelFileMaximumBytes = 1 << 30
+
+    /// The bytes of a model's file at `url`, up to ``modelFileMaximumBytes``: a 3 GB (or endless) `config.json`
+    /// is an error naming it rather than gigabytes of memory and a crash.
+    /// - Throws: ``InputTooLargeError`` (with ``InputTooLargeError/isModelFile``), or ``InputReadError``.
+    public static func readModelFile(_ url: URL, name: String? = nil) throws -> Data {
+        do {
+            return try read(url, name: name, maximumBytes: modelFileMaximumBytes)
+        } catch var error as InputTooLargeError {
+            error.isModelFile = true
+            throw error
+        }
+    }
+
     /// The bytes of standard input, up to the limit.
     /// - Throws: ``InputTooLargeError`` or ``InputReadError`` naming "standard input".
     public static func readStandardInput(maximumBytes: Int? = nil) throws -> Data {
@@ -152,17 +170,24 @@ public struct InputTooLargeError: Error, Equatable, CustomStringConvertible, Loc
     public var size: Int?
     /// The line, for a line-oriented input whose line passed the limit.
     public var line: Int?
+    /// Whether the input is a model's own file (``InputFile/modelFileMaximumBytes``), which no option raises.
+    public var isModelFile: Bool
 
-    public init(file: String, limit: Int, size: Int? = nil, line: Int? = nil) {
+    public init(file: String, limit: Int, size: Int? = nil, line: Int? = nil, isModelFile: Bool = false) {
         self.file = file
         self.limit = limit
         self.size = size
         self.line = line
+        self.isModelFile = isModelFile
     }
 
     public var description: String {
         let what = line.map { "\(file) line \($0)" } ?? file
         let found = size.map { "\(InputTooLargeError.format($0)) (\($0) bytes)" } ?? "more than \(InputTooLargeError.format(limit))"
+        if isModelFile {
+            return "\(what): \(found); a model's JSON or text file is read up to \(InputTooLargeError.format(limit)), "
+                + "and no model's is that large: check that this is the model's file"
+        }
         let kind = line == nil ? "an input is read whole up to" : "a line may hold at most"
         return "\(what): \(found); \(kind) \(InputTooLargeError.format(limit)): raise the limit with --max-input-size "
             + "or \(InputFile.environmentVariable) (for example 2G) if this really is the input"

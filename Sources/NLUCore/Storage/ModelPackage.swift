@@ -118,7 +118,7 @@ public enum ModelPackage {
         }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         if entries.isEmpty { return url }
-        guard let data = FileManager.default.contents(atPath: url.appendingPathComponent(manifestFileName).path),
+        guard let data = try? InputFile.readModelFile(url.appendingPathComponent(manifestFileName)),
               let header = try? JSONDecoder().decode(ManifestHeader.self, from: data), header.format == "nlumodel" else {
             let shown = entries.sorted().prefix(3).joined(separator: ", ") + (entries.count > 3 ? ", ..." : "")
             throw ModelPackageError.destinationInUse(
@@ -165,7 +165,8 @@ public enum ModelPackage {
         }
         guard isDirectory.boolValue else { throw ModelPackageError.notADirectory(package: url) }
         let manifestURL = url.appendingPathComponent(manifestFileName)
-        guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
+        let data: Data
+        do { data = try InputFile.readModelFile(manifestURL) } catch is InputReadError {
             throw ModelPackageError.missingFile(package: url, file: manifestFileName)
         }
         // One parse; the body's errors wait until the header says this is the right kind of package.

@@ -49,7 +49,8 @@ struct ModuleList {
 
 /// Decodes a JSON file, reporting the file and the field at fault.
 func decodeJSON<T: Decodable>(at url: URL) throws -> T {
-    guard let data = FileManager.default.contents(atPath: url.path) else {
+    let data: Data
+    do { data = try InputFile.readModelFile(url) } catch is InputReadError {
         throw SentenceEmbedderError.invalidFile(path: url.path, reason: "cannot be read")
     }
     do {

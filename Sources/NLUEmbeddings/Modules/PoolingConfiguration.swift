@@ -25,7 +25,9 @@ public struct PoolingConfiguration: Sendable, Equatable {
             self.init()
             return
         }
-        guard let data = FileManager.default.contents(atPath: url.path),
+        let data: Data?
+        do { data = try InputFile.readModelFile(url) } catch is InputReadError { data = nil }
+        guard let data,
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw SentenceEmbedderError.invalidFile(path: url.path, reason: "not a JSON object")
         }

@@ -27,7 +27,7 @@ public enum OwnOutputs {
     /// Whether the file at `url` is an NLUKit dataset: a JSON object whose `format` is
     /// `nlukit-intents` (hand-written datasets that say so too).
     static func isDataset(at url: URL) -> Bool {
-        guard startsWithJSONObject(url), let data = try? Data(contentsOf: url),
+        guard startsWithJSONObject(url), let data = try? InputFile.read(url),
               let object = try? JSONInput.object(from: data, file: url.path) as? [String: Any] else { return false }
         return object["format"] as? String == IntentDataset.formatName
     }
@@ -38,7 +38,7 @@ public enum OwnOutputs {
         case .rasa: return starts(url, with: rasaMark)
         case .lu: return starts(url, with: luMark)
         case .clu:
-            guard startsWithJSONObject(url), let data = try? Data(contentsOf: url),
+            guard startsWithJSONObject(url), let data = try? InputFile.read(url),
                   let object = try? JSONInput.object(from: data, file: url.path) as? [String: Any],
                   let metadata = object["metadata"] as? [String: Any] else { return false }
             return CLUImporter.isProject(object) && metadata["description"] as? String == cluMark

@@ -67,7 +67,8 @@ public struct SQuADDataset: Decodable, Sendable {
     /// Reads and decodes a SQuAD JSON file.
     /// - Throws: ``CheckpointError/unreadableFile(path:reason:)`` saying what is wrong where.
     public init(contentsOf url: URL) throws {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        let data: Data
+        do { data = try InputFile.read(url) } catch is InputReadError {
             throw CheckpointError.missingFile(path: url.path, expected: "a SQuAD JSON file")
         }
         try self.init(data: data, file: url.path)

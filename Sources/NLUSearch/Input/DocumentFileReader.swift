@@ -32,7 +32,8 @@ public struct DocumentFileReader {
         guard isJSONL || lowered.hasSuffix(".txt") || lowered.hasSuffix(".md") || lowered.hasSuffix(".markdown") else {
             throw SearchError.invalidArgument("\(path): expected a .jsonl file of {\"id\", \"text\", \"metadata\"} lines, or a .txt or .md document")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let data: Data
+        do { data = try InputFile.read(URL(fileURLWithPath: path), name: path) } catch is InputReadError {
             throw SearchError.invalidArgument("\(path): cannot read the file (\(ExistingPath.unreadableReason(path)))")
         }
         return try read(data, named: path, as: isJSONL ? .jsonl : .document(id: path))

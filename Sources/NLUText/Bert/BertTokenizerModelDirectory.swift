@@ -169,7 +169,7 @@ extension BertTokenizer {
     ///     BertTokenizer.modelMaxLength(in: modelDirectory)   // 512
     public static func modelMaxLength(in directory: URL) -> Int? {
         let url = directory.appendingPathComponent("tokenizer_config.json")
-        guard let data = FileManager.default.contents(atPath: url.path),
+        guard let data = (try? ModelFileBytes.contents(of: url)) ?? nil,
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let value = object["model_max_length"] as? NSNumber else { return nil }
         let length = value.doubleValue

@@ -9,7 +9,9 @@ struct JSONFile {
         name = url.lastPathComponent
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try ModelFileBytes.read(url)
+        } catch let error as ModelFileBytes.TooLarge {
+            throw BertTokenizerError.invalidFile(file: url.path, detail: error.description)
         } catch {
             throw BertTokenizerError.invalidFile(file: url.path, detail: "cannot read (\(FileReadProblem.reason(url.path)))")
         }

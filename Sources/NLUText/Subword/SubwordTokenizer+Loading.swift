@@ -262,7 +262,7 @@ extension SubwordTokenizer {
     ///                                          merges: dir.appendingPathComponent("merges.txt"))
     public init(vocabJSON: URL, merges mergesURL: URL) throws {
         let name = vocabJSON.path
-        guard let data = FileManager.default.contents(atPath: vocabJSON.path),
+        guard let data = try ModelFileBytes.contents(of: vocabJSON),
               let vocab = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw BertTokenizerError.invalidFile(file: name, detail: "not a JSON object of token → id")
         }
@@ -275,7 +275,7 @@ extension SubwordTokenizer {
             ids[token] = Int32(id)
             tokensByID[id] = token
         }
-        guard let mergesData = FileManager.default.contents(atPath: mergesURL.path),
+        guard let mergesData = try ModelFileBytes.contents(of: mergesURL),
               let mergesText = String(data: mergesData, encoding: .utf8) else {
             throw BertTokenizerError.invalidFile(file: mergesURL.path, detail: "cannot read as UTF-8 text")
         }
@@ -290,7 +290,7 @@ extension SubwordTokenizer {
         }
         let directory = vocabJSON.deletingLastPathComponent()
         var config: [String: Any] = [:]
-        if let configData = FileManager.default.contents(atPath: directory.appendingPathComponent("tokenizer_config.json").path) {
+        if let configData = try ModelFileBytes.contents(of: directory.appendingPathComponent("tokenizer_config.json")) {
             config = (try? JSONSerialization.jsonObject(with: configData) as? [String: Any]) ?? [:]
         }
         func configToken(_ key: String, _ fallback: String) -> String {

@@ -21,7 +21,9 @@ public struct Vocabulary: Sendable {
         let source = url.path
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try ModelFileBytes.read(url)
+        } catch let error as ModelFileBytes.TooLarge {
+            throw VocabularyError.unreadable(source: url.path, reason: error.description)
         } catch {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {

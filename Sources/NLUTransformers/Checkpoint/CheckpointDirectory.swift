@@ -26,7 +26,8 @@ public struct CheckpointDirectory: Sendable {
     /// - Throws: ``CheckpointError`` naming the file and the field at fault.
     public func configuration() throws -> BertConfiguration {
         let configURL = url.appendingPathComponent("config.json")
-        guard let data = FileManager.default.contents(atPath: configURL.path) else {
+        let data: Data
+        do { data = try InputFile.readModelFile(configURL) } catch is InputReadError {
             throw CheckpointError.missingFile(path: configURL.path, expected: "the model configuration (config.json)")
         }
         do {

@@ -62,7 +62,8 @@ struct LanguageModelPredictCommand: ParsableCommand {
         languageModel.probabilityCount = topK
         var state: FeatureValue? = nil
         if let stateIn {
-            guard let data = FileManager.default.contents(atPath: stateIn) else {
+            let data: Data
+            do { data = try InputFile.readModelFile(URL(fileURLWithPath: stateIn), name: stateIn) } catch is InputReadError {
                 throw LanguageModelError.file(stateIn, "cannot read the state file")
             }
             let saved: LanguageModelStateFile

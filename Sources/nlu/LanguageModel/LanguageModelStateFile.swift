@@ -26,7 +26,7 @@ struct LanguageModelStateFile: Codable {
     static func isState(at url: URL) -> Bool {
         // A state is one line; its head must open a JSON object before the file is read whole.
         guard OutputFile.prefix(of: url, count: 16).first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{"),
-              let data = try? Data(contentsOf: url),
+              let data = try? InputFile.read(url),
               let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
               Set(object.keys) == ["shape", "values"],
               let state = try? JSONDecoder().decode(LanguageModelStateFile.self, from: data) else { return false }
