@@ -1,0 +1,289 @@
+import Foundation
+import NLUCore
+import NLUText
+import NLUTransformers
+
+/// Fine-tunes a sentence-transformers model (or a plain BERT-family checkpoint, mean-pooled) on
+/// ``TrainingPairs`` and writes the result as a sentence-transformers folder that `nlu embed`,
+/// `nlu index` and Python's sentence-transformers load: every text tokenized as the model's
+/// tokenizer does, batches drawn as sentence-transformers draws them (``NoDuplicatesBatches`` for the
+/// ranking loss, shuffled batches for the cosine loss), and ``SentenceEncoderTrainer``'s step, epoch
+/// after epoch.
+///
+/// After each epoch a checkpoint is written (the model folder plus the run's state, see `--resume`):
+/// to `output` when it was new or empty, else (an earlier fine-tuned model there) to `output.partial`,
+/// which replaces `output` only when the last epoch is done. An interrupted run keeps the last
+/// checkpoint, and ``train(_:output:resume:onEvent:)`` with `resume` continues it (a resumed run's
+/// dropout masks differ from an uninterrupted run's). A non-finite loss stops training with
+/// ``TrainingDivergedError`` and writes nothing more: what is at `output` stays.
+///
+///     let tuner = try SentenceEncoderFineTuner(model: URL(fileURLWithPath: "all-MiniLM-L6-v2"))
+///     let pairs = try TrainingPairs.read(from: URL(fileURLWithPath: "pairs.jsonl"))
+///     let result = try tuner.train(pairs, output: URL(fileURLWithPath: "minilm-tuned")) { event in
+///         if case .step(let progress) = event { print("step \(progress.step)/\(progress.totalSteps) loss \(progress.loss)") }
+///     }
+public struct SentenceEncoderFineTuner {
+    /// The model folder training starts from.
+    public let model: URL
+    /// The run's settings, validated.
+    public let options: SentenceFineTuningOptions
+    /// The model's tokenizer, pooling, normalization and length limit, as sentence-transformers reads them.
+    private let embedder: SentenceEmbedder
+
+    /// What a run gives: the trainer holding the fine-tuned encoder, the steps this call took, and
+    /// the folder the model was written to.
+    public struct Result {
+        public var trainer: SentenceEncoderTrainer
+        public var steps: [FineTuningStep]
+        public var output: URL
+    }
+
+    /// Reads the model's modules and tokenizer and checks `options`.
+    /// - Throws: ``TrainingSettingError`` naming an option out of range;
+    ///   ``SentenceFineTuningError/unsupportedModule(model:module:)`` for a model with a `Dense`
+    ///   module; the embedder's error for a folder that is not a model.
+    public init(model: URL, options: SentenceFineTuningOptions = .init()) throws {
+        try options.validate()
+        if let dense = try ModuleList(modelDirectory: model).modules.first(where: { $0.kind == .dense }) {
+            throw SentenceFineTuningError.unsupportedModule(model: model.path, module: "Dense (\(dense.directory.lastPathComponent))")
+        }
+        embedder = try SentenceEmbedder(modelDirectory: model)
+        let positions = embedder.encoder.configuration.maxSequenceLength
+        if let length = options.maxSequenceLength, length > positions {
+            throw TrainingSettingError(setting: "maxSequenceLength", value: "\(length)", requirement: "at most the model's \(positions) positions")
+        }
+        self.model = model
+        self.options = options
+    }
+
+    /// Tokens per text: the option, else the model's `max_seq_length`.
+    public var maxSequenceLength: Int { min(options.maxSequenceLength ?? embedder.maxSequenceLength, embedder.encoder.configuration.maxSequenceLength) }
+
+    /// The loss `pairs` train with: the option, else the one their shape calls for.
+    /// - Throws: ``SentenceFineTuningError/unusablePairs(reason:)`` when the option's loss cannot use their shape.
+    public func loss(for pairs: TrainingPairs) throws -> SentenceTrainingLoss {
+        switch (options.loss, pairs) {
+        case (nil, .contrastive): return .multipleNegativesRanking(scale: SentenceTrainingLoss.defaultRankingScale)
+        case (nil, .scored): return .cosineSimilarity
+        case (.multipleNegativesRanking?, .contrastive), (.cosineSimilarity?, .scored): return options.loss ?? .cosineSimilarity
+        case (.multipleNegativesRanking?, .scored):
+            throw SentenceFineTuningError.unusablePairs(reason: "the ranking loss (mnrl) takes anchor/positive pairs; this file holds scored pairs (sentence1, sentence2, score): use the cosine loss")
+        case (.cosineSimilarity?, .contrastive):
+            throw SentenceFineTuningError.unusablePairs(reason: "the cosine loss takes scored pairs (sentence1, sentence2, score); this file holds anchor/positive pairs: use the ranking loss (mnrl)")
+        }
+    }
+
+    /// Fine-tunes on `pairs` and writes the model to `output` (see the type's description for the
+    /// checkpoints), calling `onEvent` as it goes.
+    /// - Throws: ``SentenceFineTuningError`` for pairs the loss cannot use (one pair for the ranking
+    ///   loss, hard negatives on some examples only) or a checkpoint `resume` cannot continue (none,
+    ///   another model, other pairs or settings); `ModelPackageError` for an `output` that may not be
+    ///   replaced (checked before training); ``TrainingDivergedError`` for a non-finite loss.
+    public func train(_ pairs: TrainingPairs, output: URL, resume: Bool = false,
+                      onEvent: (SentenceFineTuningEvent) -> Void = { _ in }) throws -> Result {
+        let loss = try loss(for: pairs)
+        let (columns, scores, texts) = try tokenizedColumns(pairs)
+        let examples = columns[0].count
+        if case .multipleNegativesRanking = loss, columns.count == 2 {
+            guard examples >= 2 else {
+                throw SentenceFineTuningError.unusablePairs(reason: "1 pair: the ranking loss (mnrl) needs at least 2 examples in a batch, since each anchor's negatives are the other examples' positives; add pairs, or give each a hard negative (\"negative\")")
+            }
+            guard options.batchSize >= 2 else {
+                throw TrainingSettingError(setting: "batchSize", value: "1", requirement: "at least 2 with the ranking loss (mnrl) and no hard negatives: the other examples of a batch are each anchor's negatives")
+            }
+        }
+        let settings = SentenceFineTuningCheckpoint.Settings(
+            loss: loss.name, scale: { if case .multipleNegativesRanking(let scale) = loss { return scale } else { return nil } }(),
+            epochs: options.epochs, batchSize: options.batchSize, learningRate: options.learningRate, warmupRatio: options.warmupRatio,
+            weightDecay: options.weightDecay, maxGradientNorm: options.maxGradientNorm, seed: options.seed,
+            maxSequenceLength: maxSequenceLength, dropout: options.dropout)
+        var pairsFingerprint = TrainingFingerprint()
+        for text in texts.joined() { pairsFingerprint.mix(text) }
+        for score in scores ?? [] { pairsFingerprint.mix("\(score)") }
+
+        let checkpointDirectory = try TrainableEncoder.checkpointDirectory(ofModel: model)
+        let encoder = try TrainableEncoder(checkpoint: checkpointDirectory, ignoringTaskHead: true, dropoutSeed: options.seed)
+        let modelFingerprint = try Self.fingerprint(encoder, configuration: checkpointDirectory.appendingPathComponent("config.json"))
+
+        // Where the epochs' checkpoints go, and what a resumed run continues from; all checked before training.
+        let checkpointURL: URL
+        var resumed: SentenceFineTuningCheckpoint?
+        if resume {
+            checkpointURL = output
+            guard let state = try SentenceFineTuningCheckpoint.read(in: output) else {
+                throw SentenceFineTuningError.cannotResume(
+                    folder: output.path, reason: "it holds no checkpoint (\(SentenceFineTuningCheckpoint.stateFileName)); a finished model has none: train without --resume")
+            }
+            guard state.modelFingerprint == modelFingerprint else {
+                throw SentenceFineTuningError.cannotResume(folder: output.path, reason: "it was trained from another model (\(state.model)), not \(model.path)")
+            }
+            guard state.examples == examples, state.pairsFingerprint == pairsFingerprint.hex else {
+                throw SentenceFineTuningError.cannotResume(folder: output.path, reason: "it was trained on other pairs (\(state.examples) examples; these are \(examples))")
+            }
+            if let (name, was, now) = state.settings.firstDifference(from: settings) {
+                throw SentenceFineTuningError.cannotResume(folder: output.path, reason: "it was run with \(name) \(was), not \(now); resume with the same settings")
+            }
+            guard state.epochsCompleted < state.settings.epochs else {
+                throw SentenceFineTuningError.cannotResume(folder: output.path, reason: "all \(state.settings.epochs) epochs are done")
+            }
+            let trained = try TrainableEncoder(checkpoint: TrainableEncoder.checkpointDirectory(ofModel: output), ignoringTaskHead: true)
+            guard trained.parameters.names == encoder.parameters.names, trained.parameters.shapes == encoder.parameters.shapes else {
+                throw SentenceFineTuningError.cannotResume(folder: output.path, reason: "its weights are not those of \(model.path)'s encoder")
+            }
+            encoder.parameters.values = trained.parameters.values
+            resumed = state
+        } else {
+            checkpointURL = try Self.holdsEarlierModel(output) ? output.appendingPathExtension("partial") : output
+            if checkpointURL != output { _ = try Self.holdsEarlierModel(checkpointURL) }
+        }
+        encoder.dropout = options.dropout > 0 ? EncoderDropout(hidden: options.dropout, attention: options.dropout) : nil
+
+        // Every epoch's batches up front: the schedule needs the run's step count, and a batch order
+        // that depends only on the seed and the epoch repeats on resume.
+        let epochBatches: [[[Int]]] = (1...options.epochs).map { epoch in
+            var random = SplitMix64(seed: options.seed &+ UInt64(epoch))
+            if case .multipleNegativesRanking = loss {
+                return NoDuplicatesBatches(texts: texts, batchSize: options.batchSize, using: &random).batches
+            }
+            var order = Array(0..<examples)
+            order.shuffle(using: &random)
+            return stride(from: 0, to: examples, by: options.batchSize).map { Array(order[$0..<min($0 + options.batchSize, examples)]) }
+        }
+        let schedule = try LinearWarmupSchedule(trainingSteps: epochBatches.reduce(0) { $0 + $1.count }, warmupRatio: options.warmupRatio)
+        let trainer = try SentenceEncoderTrainer(
+            encoder: encoder, pooling: embedder.pooling.modes, normalizes: embedder.normalizesByDefault, loss: loss,
+            padID: embedder.tokenizer.padID, learningRate: options.learningRate, weightDecay: options.weightDecay,
+            maxGradientNorm: options.maxGradientNorm, schedule: schedule, optimizerSteps: resumed?.optimizerSteps ?? 0)
+        if resumed != nil {
+            trainer.optimizerState = try SentenceFineTuningCheckpoint.readOptimizer(in: output, parameters: encoder.parameters)
+        }
+
+        let epochsDone = resumed?.epochsCompleted ?? 0
+        onEvent(.started(examples: examples, loss: loss, totalSteps: schedule.trainingSteps, epochsDone: epochsDone))
+        var steps: [FineTuningStep] = []
+        var examplesSeen = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        for epoch in (epochsDone + 1)...options.epochs {
+            var epochLoss: Double = 0
+            for members in epochBatches[epoch - 1] {
+                let step = try trainer.train(columns.map { column in members.map { column[$0] } },
+                                             scores: scores.map { scores in members.map { scores[$0] } }, epoch: epoch)
+                steps.append(step)
+                epochLoss += Double(step.loss)
+                examplesSeen += members.count
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                let remaining = Double(schedule.trainingSteps - step.step)
+                onEvent(.step(SentenceFineTuningProgress(
+                    epoch: epoch, epochs: options.epochs, step: step.step, totalSteps: schedule.trainingSteps, loss: step.loss,
+                    learningRate: step.learningRate, examplesPerSecond: seconds > 0 ? Double(examplesSeen) / seconds : 0,
+                    secondsLeft: seconds * remaining / Double(max(1, steps.count)))))
+            }
+            let meanLoss = Float(epochLoss / Double(max(1, epochBatches[epoch - 1].count)))
+            if epoch < options.epochs {
+                let state = SentenceFineTuningCheckpoint(
+                    model: model.path, modelFingerprint: modelFingerprint, examples: examples, pairsFingerprint: pairsFingerprint.hex,
+                    settings: settings, epochsCompleted: epoch, optimizerSteps: trainer.optimizerSteps, trainingSteps: schedule.trainingSteps)
+                try write(encoder, to: checkpointURL, state: state, optimizer: trainer.optimizerState)
+                onEvent(.epochFinished(epoch: epoch, meanLoss: meanLoss, checkpoint: checkpointURL))
+            } else {
+                // The finished model: the folder alone, without the run's state.
+                try write(encoder, to: output, state: nil, optimizer: trainer.optimizerState)
+                if checkpointURL != output, ExistingPath(checkpointURL) == .directory {
+                    try? FileManager.default.removeItem(at: checkpointURL)
+                }
+                onEvent(.epochFinished(epoch: epoch, meanLoss: meanLoss, checkpoint: output))
+            }
+        }
+        return Result(trainer: trainer, steps: steps, output: output)
+    }
+
+    /// Writes the model folder (and a checkpoint's `state` with the optimizer's moments) beside
+    /// `destination`, then swaps it in whole: a signal at any moment leaves the old folder or the new
+    /// one with its state, never new weights without their state.
+    private func write(_ encoder: TrainableEncoder, to destination: URL, state: SentenceFineTuningCheckpoint?,
+                       optimizer: AdamOptimizer.State) throws {
+        let staging = AtomicFile.temporaryURL(beside: destination)
+        TemporaryFiles.register(staging)
+        defer {
+            TemporaryFiles.unregister(staging)
+            try? FileManager.default.removeItem(at: staging)
+        }
+        try encoder.save(to: staging, source: model)
+        try state?.write(in: staging, optimizer: optimizer, parameterNames: encoder.parameters.names)
+        try ModelPackage.swapIntoPlace(staging, destination: destination)
+    }
+
+    /// The columns of token ids (anchors, positives[, negatives] or sentence1, sentence2), the scores
+    /// of scored pairs, and each example's texts.
+    private func tokenizedColumns(_ pairs: TrainingPairs) throws -> (columns: [[[Int32]]], scores: [Float]?, texts: [[String]]) {
+        let limit = maxSequenceLength
+        func ids(_ text: String, example: Int) throws -> [Int32] {
+            try TextLengthLimit.check(text, name: "a text of example \(example + 1)")
+            var ids = embedder.tokenIDs(text)
+            if ids.count > limit { ids = Array(ids.prefix(limit - 1)) + [embedder.tokenizer.sepID] }
+            return ids
+        }
+        switch pairs {
+        case .contrastive(let examples):
+            let withNegatives = examples.filter { $0.negative != nil }.count
+            if withNegatives > 0, withNegatives < examples.count, let index = examples.firstIndex(where: { $0.negative == nil }) {
+                throw SentenceFineTuningError.unusablePairs(
+                    reason: "\(withNegatives) of \(examples.count) examples have a hard negative but example \(index + 1) (\"\(examples[index].anchor)\") has none; give every example one or none")
+            }
+            var columns: [[[Int32]]] = Array(repeating: [], count: withNegatives > 0 ? 3 : 2)
+            var texts: [[String]] = []
+            for (index, example) in examples.enumerated() {
+                let row = [example.anchor, example.positive] + (example.negative.map { [$0] } ?? [])
+                for (column, text) in row.enumerated() { columns[column].append(try ids(text, example: index)) }
+                texts.append(row)
+            }
+            return (columns, nil, texts)
+        case .scored(let examples):
+            var columns: [[[Int32]]] = [[], []]
+            for (index, pair) in examples.enumerated() {
+                columns[0].append(try ids(pair.first, example: index))
+                columns[1].append(try ids(pair.second, example: index))
+            }
+            return (columns, examples.map(\.score), examples.map { [$0.first, $0.second] })
+        }
+    }
+
+    /// Whether `url` holds a fine-tuned model NLUKit saved (to be replaced only at the end of a run);
+    /// false for nothing or an empty folder.
+    /// - Throws: `ModelPackageError.destinationInUse` for anything else there; `OutputPath.Error`
+    ///   for a new path whose folder cannot be written.
+    static func holdsEarlierModel(_ url: URL) throws -> Bool {
+        // A link is judged by what it points to, as the save follows it.
+        switch ExistingPath((try? ExistingPath.resolvingSymbolicLinks(url)) ?? url) {
+        case .nothing:
+            try OutputPath.checkFolderWritable(url)
+            return false
+        case .directory:
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+            if entries.isEmpty { return false }
+            let weights = (try? TrainableEncoder.checkpointDirectory(ofModel: url))?.appendingPathComponent("model.safetensors")
+            let marked = weights.flatMap { try? SafeTensors(contentsOf: $0) }?.metadata["written_by"]
+                == TrainableEncoder.savedCheckpointMetadata["written_by"]
+            guard marked else {
+                throw ModelPackageError.destinationInUse(
+                    package: url, holds: "a folder that is not a fine-tuned model NLUKit saved (\(entries.count) entries)",
+                    remedy: "choose a new or empty folder, or move it away yourself")
+            }
+            return true
+        default:
+            throw ModelPackageError.destinationInUse(package: url, holds: "a file, not a folder", remedy: "choose a new or empty folder")
+        }
+    }
+
+    /// The fingerprint of the model trained from: its configuration and the first values of every weight.
+    private static func fingerprint(_ encoder: TrainableEncoder, configuration: URL) throws -> String {
+        var fingerprint = TrainingFingerprint()
+        fingerprint.mix(FileManager.default.contents(atPath: configuration.path) ?? Data())
+        for (name, value) in zip(encoder.parameters.names, encoder.parameters.values) {
+            fingerprint.mix(name)
+            // Two fine-tunes of one model differ in every weight: the first values of each tell them apart.
+            for scalar in value.scalars.prefix(64) { fingerprint.mix(withUnsafeBytes(of: scalar.bitPattern) { Array($0) }) }
+        }
+        return fingerprint.hex
+    }
+}

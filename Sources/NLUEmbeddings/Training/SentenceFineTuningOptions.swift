@@ -1,0 +1,62 @@
+import NLUCore
+
+/// The settings of ``SentenceEncoderFineTuner``, with sentence-transformers' training recipe as
+/// defaults (its model cards' `SentenceTransformerTrainingArguments`: 1 epoch, batches of 16, learning
+/// rate 2e-5, 10 % warm-up; weight decay 0.01 and clipping at norm 1 as its `fit` sets them; dropout 0.1
+/// as the model's config). Every value is checked by ``validate()`` before training, and an error
+/// names the option.
+///
+///     var options = SentenceFineTuningOptions()
+///     options.epochs = 3
+///     options.loss = .cosineSimilarity
+///     try options.validate()
+public struct SentenceFineTuningOptions: Sendable, Equatable {
+    /// The loss; nil: from the pairs file's shape (anchor/positive → ranking loss, scored pairs → cosine).
+    public var loss: SentenceTrainingLoss?
+    /// Passes over the pairs (1 ... 1000).
+    public var epochs = 1
+    /// Examples per batch (1 ... 4096); with the ranking loss, the other examples of a batch are each
+    /// anchor's negatives, so larger batches teach more (at least 2 needed).
+    public var batchSize = 16
+    /// The peak learning rate, after warm-up (above 0, at most 1).
+    public var learningRate: Float = 2e-5
+    /// The share of optimizer steps over which the rate rises from 0 (0 ... 1).
+    public var warmupRatio: Double = 0.1
+    /// AdamW's decoupled weight decay, on every weight but biases and layer norms (0 ... 1).
+    public var weightDecay: Float = 0.01
+    /// Gradients are clipped to this global norm before each update (above 0).
+    public var maxGradientNorm: Float = 1
+    /// Seeds the batch order and dropout: one seed, one run.
+    public var seed: UInt64 = 42
+    /// Tokens per text, `[CLS]` and `[SEP]` included; nil: the model's `max_seq_length` (3 ... the
+    /// model's positions). Longer texts are cut, as sentence-transformers cuts them.
+    public var maxSequenceLength: Int?
+    /// The probability of dropout in the encoder's hidden states and attention (0 ..< 1).
+    public var dropout: Float = 0.1
+
+    /// The defaults.
+    public init() {}
+
+    /// Throws for the first option outside its range.
+    /// - Throws: ``TrainingSettingError`` naming the option, its value and the range.
+    public func validate() throws {
+        func check(_ ok: Bool, _ setting: String, _ value: String, _ requirement: String) throws {
+            if !ok { throw TrainingSettingError(setting: setting, value: value, requirement: requirement) }
+        }
+        try check((1...1000).contains(epochs), "epochs", "\(epochs)", "between 1 and 1000")
+        try check((1...4096).contains(batchSize), "batchSize", "\(batchSize)", "between 1 and 4096")
+        // A rate of 1e30 passes the arithmetic and diverges at the first step.
+        try check(learningRate.isFinite && learningRate > 0 && learningRate <= 1, "learningRate", "\(learningRate)",
+                  "a number above 0 and at most 1 (2e-5 is the usual choice)")
+        try check(warmupRatio.isFinite && (0...1).contains(warmupRatio), "warmupRatio", "\(warmupRatio)", "between 0 and 1")
+        try check(weightDecay.isFinite && (0...1).contains(weightDecay), "weightDecay", "\(weightDecay)", "between 0 and 1")
+        try check(maxGradientNorm.isFinite && maxGradientNorm > 0, "maxGradientNorm", "\(maxGradientNorm)", "a finite number above 0")
+        try check(dropout.isFinite && dropout >= 0 && dropout < 1, "dropout", "\(dropout)", "at least 0 and below 1")
+        if case .multipleNegativesRanking(let scale) = loss {
+            try check(scale.isFinite && scale > 0 && scale <= 1000, "scale", "\(scale)", "above 0 and at most 1000 (20 is sentence-transformers' default)")
+        }
+        if let maxSequenceLength {
+            try check(maxSequenceLength >= 3, "maxSequenceLength", "\(maxSequenceLength)", "at least 3 ([CLS], a token, [SEP])")
+        }
+    }
+}
