@@ -120,6 +120,30 @@ struct SentenceFineTuneReference: Decodable {
         }
     }
 
+    /// After the 20 steps with hard negatives, the folder `TrainableEncoder.save` writes loads in
+    /// ``SentenceEmbedder`` (what `nlu embed` runs) and embeds as the trainer does, within 1e-5. With
+    /// NLUKIT_SENTENCE_FINETUNE_SAVE_TO set, the folder is also saved there for
+    /// `scripts/fixtures/sentence_finetune.py --check-saved DIR`: sentence-transformers loads it and its
+    /// embeddings are PyTorch's own 20 steps' within 3.4e-7 (measured by hand; CI has no Python).
+    @Test func savedFolderEmbedsAsTheTrainer() throws {
+        let reference = try SentenceFineTuneReference.load()
+        let trainer = try reference.makeTrainer("mnrl-negatives")
+        _ = try reference.train(trainer, run: "mnrl-negatives")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-sentence-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try trainer.encoder.save(to: folder, source: reference.modelURL)
+        if let keep = ProcessInfo.processInfo.environment["NLUKIT_SENTENCE_FINETUNE_SAVE_TO"] {
+            try trainer.encoder.save(to: URL(fileURLWithPath: keep), source: reference.modelURL)
+        }
+        let embedder = try SentenceEmbedder(modelDirectory: folder)
+        #expect(embedder.normalizesByDefault)
+        let sequences = try #require(reference.runs["mnrl-negatives"]).batches.flatMap { $0.columns.flatMap(\.sequences) }
+        let loaded = try embedder.embed(tokenIDs: sequences)
+        let trained = try trainer.embeddings(sequences)
+        let difference = zip(loaded.joined(), trained.scalars).map { abs($0 - $1) }.max() ?? 1
+        #expect(difference <= 1e-5, "largest difference \(difference)")
+    }
+
     /// Overflowing weights give a non-finite loss: the step stops with the epoch and rate, and no
     /// optimizer step is taken.
     @Test func nonFiniteLossStopsWithTrainingDivergedError() throws {
