@@ -31,6 +31,8 @@ import Testing
         ["qa", "evaluate", "--model", qaModel, "--squad", "/dev/zero"],
         ["embed", "--model", embeddingModel, "--input", "/dev/zero"],
         ["coreml", "predict", coreMLModel, "--input", "@/dev/zero"],
+        // A document named like one (`index add` takes .jsonl, .txt and .md files) that is a link to /dev/zero.
+        ["index", "add", "OUT/index.db", "OUT/zero.txt"],
     ]
 
     /// Runs `nlu arguments` under a limit of `megabytes` of address space (the Swift runtime, the binary and the
@@ -68,11 +70,15 @@ import Testing
                                       "--embedding", "8", "--layers", "1"])
             try #require(trained.status == 0, "\(trained.stderr)")
         }
+        if command.contains("OUT/index.db") {
+            try #require(try runNLU(["index", "create", folder.appendingPathComponent("index.db").path, "--model", "hashing"]).status == 0)
+            try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("zero.txt").path, withDestinationPath: "/dev/zero")
+        }
         let arguments = command.map { $0.replacingOccurrences(of: "OUT/", with: folder.path + "/") }
         let run = try runUnderMemoryLimit(arguments, megabytes: 1_400, timeout: 60)
         #expect(!run.timedOut && !run.signaled, "\(command): \(run.stderr)")
         #expect(run.status == 1, "\(command): \(run.stderr)")
-        #expect(run.stderr.contains("/dev/zero") && run.stderr.contains("256 MiB") && run.stderr.contains("--max-input-size"),
+        #expect((run.stderr.contains("/dev/zero") || run.stderr.contains("zero.txt")) && run.stderr.contains("256 MiB") && run.stderr.contains("--max-input-size"),
                 "\(command): \(run.stderr)")
     }
 

@@ -102,5 +102,28 @@ import Testing
                 #expect(run.status != 0 && run.stderr.contains("app:***@db") && !run.stderr.contains("Hunter2Secret"), "\(arguments): \(run.stderr)")
             }
         }
+        // Mistyped in other ways (a ?password= parameter, the host forgotten, the scheme without //): masked too,
+        // and `qa ask --index` says the same.
+        for location in ["postgres://app@db:5/d?password=Hunter2Secret", "postgres://app@db:abc/d?password=Hunter2Secret",
+                         "postgres://app:Hunter2Secret", "postgres:/app:Hunter2Secret@db/d", "POSTGRES://app:Hunter2Secret@db/d"] {
+            for arguments in [["index", "info", location], ["index", "search", location, "router"], ["index", "add", location, "-"],
+                              ["index", "create", location, "--model", "hashing"],
+                              ["qa", "ask", "--index", location, "--model", QACommandTests.bert, "--question", "where?"]] {
+                let run = try runNLU(arguments, input: "{\"id\": \"a\", \"text\": \"b\"}\n")
+                #expect(run.status == 1 && run.stderr.contains("***") && !run.stderr.contains("Hunter2Secret"), "\(arguments): \(run.stderr)")
+            }
+        }
+    }
+
+    /// `qa ask --index` searches the index with its question: a question over the query limits is a usage error
+    /// naming --question and the limit, before the model or the index is opened (a 2,000-word question took 8 s).
+    @Test func aQuestionOverTheQueryLimitsIsRefusedByQAAsk() throws {
+        let pasted = Array(repeating: "router", count: 2_000).joined(separator: " ")
+        let run = try runNLU(["qa", "ask", "--index", "/nonexistent/t.db", "--model", QACommandTests.bert, "--question", pasted])
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("--question: the query is 13999 bytes long (UTF-8); a query is at most 4096 bytes"), "\(run.stderr)")
+        let distinct = (0..<300).map { "w\($0)" }.joined(separator: " ")
+        let terms = try runNLU(["qa", "ask", "--index", "/nonexistent/t.db", "--model", QACommandTests.bert, "--question", distinct])
+        #expect(terms.status == 2 && terms.stderr.contains("--question: the query has 300 distinct terms"), "\(terms.stderr)")
     }
 }

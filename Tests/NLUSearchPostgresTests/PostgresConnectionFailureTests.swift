@@ -33,6 +33,37 @@ import Testing
         for (url, shown) in cases { #expect(PostgresLocation.redacted(url) == shown, "\(url)") }
     }
 
+    /// Every other shape a URL can be mistyped in keeps its password out of the message: a `?password=`
+    /// parameter (libpq reads one; it was echoed, parsed or not), the host forgotten (`app:secret` read as
+    /// host and port), the scheme without `//`, an `@` inside a query password.
+    @Test func everyShapeOfAMistypedURLIsShownWithoutItsPassword() throws {
+        let cases = [
+            ("postgres://app@db:5/d?password=Hunter2Secret", "postgres://app@db:5/d?password=***"),
+            ("postgres://app@db:abc/d?password=Hunter2Secret", "postgres://app@db:abc/d?password=***"),
+            ("postgres://app:Hunter2Secret@db/d?password=Hunter2Secret&schema=s", "postgres://app:***@db/d?password=***&schema=s"),
+            ("postgres://app@db/d?sslmode=require&sslpassword=Hunter2Secret", "postgres://app@db/d?sslmode=require&sslpassword=***"),
+            ("postgres://app@db/d?PASSWORD=Hunter2@Secret", "postgres://app@db/d?PASSWORD=***"),
+            ("postgres://app:Hunter2Secret", "postgres://app:***"),
+            ("postgres://app:Hunter2/Secret", "postgres://app:***"),
+            ("postgres:/app:Hunter2Secret@db/d", "postgres:/app:***@db/d"),
+            ("postgresql:app:Hunter2Secret@db/d", "postgresql:app:***@db/d"),
+            ("POSTGRES://app:Hunter2Secret@db/d", "POSTGRES://app:***@db/d"),
+            ("postgres://app:Hunter2%53ecret@db:abc/d", "postgres://app:***@db:abc/d"),
+            // Nothing secret: left as written.
+            ("postgres://db:5432/d?schema=s&sslmode=disable", "postgres://db:5432/d?schema=s&sslmode=disable"),
+            ("postgres://db/d", "postgres://db/d"),
+        ]
+        for (url, shown) in cases {
+            #expect(PostgresLocation.redacted(url) == shown, "\(url)")
+            // And through the errors the URL's parsing throws, whatever it finds wrong first.
+            do { _ = try PostgresLocation(url: url) } catch {
+                #expect(!"\(error)".contains("Hunter2"), "\(url): \(error)")
+            }
+        }
+        #expect(PostgresLocation.looksLikeURL("postgres:/app@db/d") && PostgresLocation.looksLikeURL("POSTGRESQL://db/d"))
+        #expect(!PostgresLocation.looksLikeURL("postgres://db/d") && !PostgresLocation.looksLikeURL("postgres.db"))
+    }
+
     /// A loopback port on which nothing listens: the host and port, "connection refused" and what to
     /// check, not `PSQLError(code: connectionError, underlying: NIOConnectionError(... SingleConnectionFailure(...)))`.
     @Test func nobodyListeningIsSaidInWords() throws {

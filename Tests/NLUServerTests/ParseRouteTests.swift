@@ -110,6 +110,10 @@ struct ParseRouteTests {
             let bad = try await server.request("POST", "/model/parse", json: #"{"text": "pay $20 tomorrow", "reference_time": "tomorrow"}"#)
             #expect(bad.status == 400)
             #expect(bad.errorMessage.hasPrefix("field 'reference_time': invalid reference time"))
+            // An offset no clock uses (issue 46: +99:00 was accepted and ignored) is refused as the CLI refuses it.
+            let offset = try await server.request("POST", "/model/parse", json: #"{"text": "pay $20 tomorrow", "reference_time": "2016-11-07T10:00:00+99:00"}"#)
+            #expect(offset.status == 400)
+            #expect(offset.errorMessage.contains("an offset from -14:00 to +14:00"), "\(offset.errorMessage)")
         }
     }
 
