@@ -100,6 +100,55 @@ import Testing
         #expect(reason.contains("another program's database") && reason.contains("nlu index create"), "\(reason)")
     }
 
+    /// A small index in a fresh folder, closed (its pages out of the -wal file).
+    static func makeSmall() throws -> (directory: URL, url: URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-damaged-small-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent("index.sqlite")
+        let index = try DocumentIndex.create(at: url, embedder: CompassEmbedder(), chunking: try ChunkingOptions(size: 6, overlap: 2))
+        try index.add(DocumentIndexTests.documents.map { try IndexDocument(id: $0.0, text: $0.1, metadataJSON: $0.2) })
+        return (directory, url)
+    }
+
+    /// The keyword table's own records damaged (one byte of a page, here its format version): FTS5 says
+    /// "invalid fts5 file format (found 0, expected 4) - run 'rebuild'" as a plain SQLite error, which
+    /// reached the user whole; it is a damaged index like any other.
+    @Test func damagedKeywordTablesAreADamagedIndex() throws {
+        let (directory, url) = try Self.makeSmall()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try DatabaseQueue(path: url.path).write { db in try db.execute(sql: "UPDATE chunks_fts_config SET v = 0 WHERE k = 'version'") }
+        guard case .damaged(let path, let reason)? = Self.firstError(url) else {
+            Issue.record("not named as damaged: \(String(describing: Self.firstError(url)))")
+            return
+        }
+        #expect(path == url.path)
+        #expect(reason == "it is not a whole NLUKit index (truncated, or bytes overwritten in it; SQLite: invalid fts5 file format "
+                + "(found 0, expected 4)); re-create it with nlu index create and add its documents again")
+    }
+
+    /// A folder where SQLite keeps its log (`-wal`) or the log's shared memory (`-shm`): named, instead of
+    /// "unable to open database file", "attempt to write a readonly database", or a reader's claim that the
+    /// log holds changes. A reader needs no `-shm` file, so a folder there does not stop a search.
+    @Test func aFolderInPlaceOfSQLitesSideFilesIsNamed() throws {
+        let (directory, url) = try Self.makeSmall()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for suffix in ["-wal", "-shm"] {
+            let folder = url.path + suffix
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let expected = SearchError.storage(path: url.path, message: "\(folder) is a folder, where SQLite keeps the index's "
+                + (suffix == "-wal" ? "write-ahead log" : "shared memory for that log") + " in a file; remove or rename that folder (nlu never makes it)")
+            #expect(throws: expected) { try DocumentIndex(at: url, embedder: CompassEmbedder()).add([try IndexDocument(id: "n", text: "north")]) }
+            if suffix == "-wal" {
+                #expect(throws: expected) { try DocumentIndex(at: url, embedder: CompassEmbedder(), readOnly: true) }
+            } else {
+                let results = try DocumentIndex(at: url, embedder: CompassEmbedder(), readOnly: true)
+                    .search("keeper north", options: SearchOptions(k: 1, mode: .keyword))
+                #expect(results.count == 1)
+            }
+        }
+    }
+
     /// Bytes after the last page (NULs, garbage) change nothing SQLite reads: same results, and the
     /// file takes writes.
     @Test func bytesAppendedAfterTheLastPageChangeNothing() throws {

@@ -23,6 +23,7 @@ enum IndexFile {
     /// whom permissions do not stop).
     static func open(_ path: String, readOnly: Bool, writable: Bool? = nil) throws -> (DatabaseQueue, IndexSchema.Settings) {
         do {
+            try checkSideFiles(path, readOnly: readOnly)
             guard readOnly else { return try open(path, location: path, configuration: configuration(readonly: false)) }
             if writable ?? canWrite(path) {
                 do {
@@ -49,6 +50,21 @@ enum IndexFile {
             throw error
         } catch {
             throw self.error(error, path: path)
+        }
+    }
+
+    /// Refuses a folder where SQLite keeps the index's side files: it failed every open with SQLite's
+    /// "unable to open database file" or "attempt to write a readonly database", and a reader took a
+    /// `-wal` folder for a log holding changes. A reader does without the `-shm` file (it opens the
+    /// index immutable), so only a writer is stopped by a `-shm` folder.
+    private static func checkSideFiles(_ path: String, readOnly: Bool) throws {
+        for (suffix, holds) in [("-wal", "write-ahead log"), ("-shm", "shared memory for that log")] where !(readOnly && suffix == "-shm") {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path + suffix, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            throw SearchError.storage(path: path, message: """
+                \(path + suffix) is a folder, where SQLite keeps the index's \(holds) in a file; \
+                remove or rename that folder (nlu never makes it)
+                """)
         }
     }
 
@@ -96,10 +112,11 @@ enum IndexFile {
         case .SQLITE_NOTADB:
             return .notAnIndex(path: path, reason: "not an SQLite file, or one whose first page is overwritten; an index is made by nlu index create")
         case .SQLITE_CORRUPT:
-            return .damaged(path: path, reason: """
-                it is not a whole NLUKit index (truncated, or bytes overwritten in it; SQLite: \(sqlite)); \
-                re-create it with nlu index create and add its documents again
-                """)
+            return damaged(path: path, sqlite: sqlite)
+        case .SQLITE_ERROR where sqlite.lowercased().contains("fts5"):
+            // FTS5 reports its own damaged records as a plain error ("invalid fts5 file format (found 0,
+            // expected 4) - run 'rebuild'"): an SQL command the user cannot run, about a table they never made.
+            return damaged(path: path, sqlite: sqlite.replacingOccurrences(of: " - run 'rebuild'", with: ""))
         case .SQLITE_READONLY:
             return .storage(path: path, message: "cannot be written: the file or its folder is read-only for this process, or it was opened for reading only (\(sqlite))")
         case .SQLITE_CANTOPEN:
@@ -109,5 +126,13 @@ enum IndexFile {
         default:
             return .storage(path: path, message: sqlite)
         }
+    }
+
+    /// A file whose pages or keyword tables do not hold a whole index.
+    private static func damaged(path: String, sqlite: String) -> SearchError {
+        .damaged(path: path, reason: """
+            it is not a whole NLUKit index (truncated, or bytes overwritten in it; SQLite: \(sqlite)); \
+            re-create it with nlu index create and add its documents again
+            """)
     }
 }
