@@ -66,6 +66,10 @@ public struct NLUHTTPServer: Sendable {
                                  availableConnectionsDelegate: limiter),
             onServerRunning: { channel in
                 bound.set()
+                // Before NIO's own accept backoff, which never sees these failures (AcceptFailureBackoff says why).
+                try? await channel.eventLoop.submit {
+                    try channel.pipeline.syncOperations.addHandler(AcceptFailureBackoff(limiter: limiter), position: .first)
+                }.get()
                 await onRunning(channel.localAddress?.port ?? configuration.port)
             },
             logger: logger)

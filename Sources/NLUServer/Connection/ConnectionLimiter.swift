@@ -72,6 +72,12 @@ final class ConnectionLimiter: AvailableConnectionsDelegate, Sendable {
         evicted?.close(promise: nil)
     }
 
+    /// Closes the connection idle the longest, whatever the count: `accept` failed for want of a
+    /// descriptor (``AcceptFailureBackoff``), and a waiting client needs one more than an idle one does.
+    func closeOldestIdle() {
+        state.withLockedValue { state in Self.removeOldestIdle(from: &state, over: 0, sparing: nil) }?.close(promise: nil)
+    }
+
     /// Connection `id` closed.
     func closed(_ id: Int) {
         _ = state.withLockedValue { $0.open.removeValue(forKey: id) }

@@ -63,7 +63,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The most texts one embeddings request may hold (2048 is OpenAI's limit); more gets 422 before any text is read.")
     var maxEmbedTexts: Int = ServerConfiguration().maxEmbeddingTexts
 
-    @Option(help: "The most connections held open at once; when one more opens, the connection idle the longest is closed (default: the open-files limit, ulimit -n, less 64).")
+    @Option(help: "The most connections held open at once; when one more opens, the connection idle the longest is closed (default: the open-files limit, ulimit -n, less 32 + 4 per core for its own files).")
     var maxConnections: Int?
 
     @Option(help: "Seconds a client has to send a whole request, and the longest idle keep-alive.")
