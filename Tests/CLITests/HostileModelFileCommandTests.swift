@@ -14,6 +14,43 @@ import Testing
         try runNLU(["coreml", "predict", Self.hostile(name), "--input", #"{"x": \#(x)}"#], timeout: 120)
     }
 
+    /// `nlu coreml info` and `predict` on `name` under a 1.4 GB address-space limit (the runtime takes about 400 MB
+    /// of it): a model that slipped past its load-time checks fails by running out of memory, not by taking the
+    /// test machine's gigabytes.
+    private func underMemoryLimit(_ name: String) throws -> [(command: String, run: NLURun)] {
+        let limited = ["/bin/sh", "-c", "ulimit -v \(1_400 * 1024) && exec \"$0\" \"$@\""]
+        return try [["coreml", "info", Self.hostile(name)], ["coreml", "predict", Self.hostile(name), "--input", #"{"x": [0.25, 0.75]}"#]]
+            .map { (command: $0[1], run: try runNLU($0, environment: ["NLUKIT_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"], launcher: limited)) }
+    }
+
+    @Test(arguments: [64, 65])
+    func concatenationPastTheLayerBudgetIsRefusedAtLoadNamingTheLayer(copies: Int) throws {
+        // Was: 64 × 2^22 values took 8 GB and 112 s to predict; 65 failed with an unclear message.
+        for (command, run) in try underMemoryLimit("concat_\(copies)_of_2_22") {
+            #expect(run.status == 1, "\(command): \(run.status) \(run.stderr)")
+            #expect(run.stderr.contains("concat_\(copies)_of_2_22.mlmodel: layer 'cat' (concat): concatenating \(copies) inputs along axis 2: "
+                + "its output 'cat' of shape [?, ?, \(copies << 22), 1, 1] would hold at least \(copies << 22) values, "
+                + "over the 67108864 values (256 MiB of floats) one layer may make"), "\(command): \(run.stderr)")
+        }
+    }
+
+    @Test func classifierWhoseLabelsOutnumberItsProbabilitiesIsRefusedAtLoad() throws {
+        for (command, run) in try underMemoryLimit("classifier_label_count_mismatch") {
+            #expect(run.status == 1, "\(command): \(run.status) \(run.stderr)")
+            #expect(run.stderr.contains("classifier_label_count_mismatch.mlmodel: invalid model: the classifier has 3 class labels, "
+                + "but layer 'softmax' (softmax) makes its probabilities 'probabilities' with 2 values a row"), "\(command): \(run.stderr)")
+        }
+    }
+
+    @Test func gatherOfTwoToTheThirtyIndicesIsRefusedAtLoad() throws {
+        for (command, run) in try underMemoryLimit("gather_2_30_indices") {
+            #expect(run.status == 1, "\(command): \(run.status) \(run.stderr)")
+            #expect(run.stderr.contains("gather_2_30_indices.mlmodel: layer 'gather' (gather): gathering 1073741824 indices "
+                + "(shape [1073741824]) along axis 0 of [2]: its output 'rows' of shape [1073741824] would hold 1073741824 values"),
+                "\(command): \(run.stderr)")
+        }
+    }
+
     @Test func repeatedClassLabelsAreRefusedAtLoad() throws {
         // Was: loaded, then trapped building the label → probability dictionary (SIGILL).
         let run = try predict("duplicate_class_labels")

@@ -38,4 +38,36 @@ import Testing
             if let problem { Issue.record("\(name) case \(number): \(problem)") }
         }
     }
+
+    /// The hostile models of `scripts/fixtures/coreml_hostile.py` (each refused at load or at its first prediction),
+    /// mutated: still refused, or loaded and run on a two-value `x` within the layer and blob budgets — a mutation
+    /// that drops a check's trigger must not find a way around it (a concatenation of 2^22-value inputs, a gather of
+    /// 2^30 indices, a classifier whose labels and probabilities disagree).
+    static let hostileModels = ["concat_64_of_2_22", "concat_65_of_2_22", "classifier_label_count_mismatch", "gather_2_30_indices",
+                                "duplicate_class_labels", "split_sizes_overflow", "softmax_of_a_scalar", "logarithm"]
+
+    @Test(arguments: hostileModels) func mutatedHostileModelsFailNamingTheFileOrRunBounded(_ name: String) throws {
+        let original = Array(try Data(contentsOf: CoreMLFixtures.directory.appendingPathComponent("hostile/\(name).mlmodel")))
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-fuzz-\(UUID().uuidString)-\(name).mlmodel")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var mutator = Mutator(seed: "coreml/hostile/" + name)
+        for number in 0..<FuzzCases.count(default: 60) {
+            try Data(mutator.mutate(original)).write(to: url)
+            let problem = FuzzCases.check({
+                let model = try CoreMLModel(contentsOf: url)
+                guard let provider = try? FeatureJSON.provider(from: Data(#"{"x": [0.25, 0.75]}"#.utf8), for: model.modelDescription) else {
+                    return
+                }
+                do {
+                    _ = try model.prediction(from: provider)
+                } catch {
+                    let message = FuzzCases.message(of: error)
+                    if let raw = FuzzCases.rawErrorText.first(where: { message.contains($0) }) {
+                        Issue.record("\(name) case \(number): raw '\(raw)' in prediction error: \(message)")
+                    }
+                }
+            }, naming: url.lastPathComponent)
+            if let problem { Issue.record("\(name) case \(number): \(problem)") }
+        }
+    }
 }
