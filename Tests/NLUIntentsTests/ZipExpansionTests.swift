@@ -36,6 +36,25 @@ import Testing
         #expect(budget.archiveBytes <= (64 << 10) + (64 << 10), "unpacked \(budget.archiveBytes) bytes")
     }
 
+    /// Entries named to escape the archive (`../../outside/…`, `/etc/…`), a symbolic link to /etc/passwd and a
+    /// folder 2,000 levels deep (scripts/fixtures/zip_hostile_names.py): entries are read by name from the
+    /// archive, never unpacked to disk or followed, so the import is exactly that of the same bot without them,
+    /// and nothing appears beside the zip.
+    @Test func entriesNamedOutsideTheArchiveAddNothingAndWriteNothing() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let zip = folder.appendingPathComponent("nested/bot.zip")
+        try FileManager.default.createDirectory(at: zip.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: platforms.appendingPathComponent("lexv2-hostile-names.zip"), to: zip)
+        let hostile = try IntentImporter.importDataset(from: zip, options: ImportOptions(format: .lexV2))
+        let plain = try IntentImporter.importDataset(from: fixture("lexv2-bot.zip"), options: ImportOptions(format: .lexV2))
+        #expect(hostile.dataset == plain.dataset)
+        #expect(hostile.dataset.intents.map(\.name) == ["CancelOrder", "OrderFlowers"])
+        let left = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String }.sorted()
+        #expect(left == ["nested", "nested/bot.zip"])
+        #expect(!FileManager.default.fileExists(atPath: "/etc/nlukit-absolute"))
+    }
+
     /// Many entries each under the entry limit still meet the archive's limit.
     @Test func theWholeArchiveReadIsCapped() throws {
         let zip = platforms.appendingPathComponent("dialogflow-cx-agent.zip")
