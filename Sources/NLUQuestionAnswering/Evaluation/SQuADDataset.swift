@@ -18,6 +18,9 @@ public struct SQuADDataset: Decodable, Sendable {
         public var context: String
         /// Gold answer texts (empty for an unanswerable SQuAD 2.0 question).
         public var answers: [String]
+        /// Each answer's `answer_start`: the Unicode-scalar offset of its text in ``context`` (as Python
+        /// counts characters), nil where the file gives none (evaluation needs none; training does).
+        public var answerStarts: [Int?]
         /// Whether the question has no answer in its context (SQuAD 2.0).
         public var isImpossible: Bool
     }
@@ -48,7 +51,10 @@ public struct SQuADDataset: Decodable, Sendable {
         var answers: [GoldAnswer]?
         var is_impossible: Bool?
     }
-    private struct GoldAnswer: Decodable { var text: String }
+    private struct GoldAnswer: Decodable {
+        var text: String
+        var answer_start: Int?
+    }
 
     /// Decodes the SQuAD layout, flattening articles and paragraphs into ``questions``.
     public init(from decoder: Decoder) throws {
@@ -58,7 +64,8 @@ public struct SQuADDataset: Decodable, Sendable {
             article.paragraphs.flatMap { paragraph in
                 paragraph.qas.map { qa in
                     Question(id: qa.id, question: qa.question, context: paragraph.context,
-                             answers: (qa.answers ?? []).map(\.text), isImpossible: qa.is_impossible ?? false)
+                             answers: (qa.answers ?? []).map(\.text), answerStarts: (qa.answers ?? []).map(\.answer_start),
+                             isImpossible: qa.is_impossible ?? false)
                 }
             }
         }

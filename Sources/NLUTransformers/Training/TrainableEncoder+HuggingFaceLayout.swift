@@ -127,7 +127,7 @@ extension TrainableEncoder {
         return entries.map { ($0.path, $0.type) }
     }
 
-    private static func copyIfPresent(_ source: URL, to target: URL) throws {
+    static func copyIfPresent(_ source: URL, to target: URL) throws {
         // sentence_bert_config.json is both a checkpoint file and a root file when they share a folder.
         guard FileManager.default.fileExists(atPath: source.path), !FileManager.default.fileExists(atPath: target.path) else { return }
         try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -135,7 +135,7 @@ extension TrainableEncoder {
     }
 
     /// Checks `destination` before any work (see ``save(to:source:)``) and returns it with links followed.
-    private static func checkReplaceable(_ destination: URL, source: URL) throws -> URL {
+    static func checkReplaceable(_ destination: URL, source: URL) throws -> URL {
         let url: URL
         do {
             url = try ExistingPath.resolvingSymbolicLinks(destination.standardizedFileURL)

@@ -1,0 +1,67 @@
+import NLUCore
+
+/// The settings of ``QuestionAnsweringFineTuner``, with the defaults of transformers' `run_qa` README recipe
+/// (2 epochs, batches of 12 windows, learning rate 3e-5, windows of 384 tokens overlapping by 128) and
+/// Trainer's elsewhere (no warm-up, no weight decay, max gradient norm 1, linear decay, BERT's dropout
+/// 0.1). Every value is checked by ``validate()`` before training, and an error names the option.
+///
+///     var options = QuestionAnsweringFineTuningOptions()
+///     options.epochs = 3
+///     options.maxSequenceLength = 256
+///     try options.validate()
+public struct QuestionAnsweringFineTuningOptions: Sendable, Equatable {
+    /// Passes over the training windows (1 ... 1000).
+    public var epochs = 2
+    /// Windows per micro-batch (1 ... 4096).
+    public var batchSize = 12
+    /// The peak learning rate, after warm-up (above 0, at most 1).
+    public var learningRate: Float = 3e-5
+    /// The share of optimizer steps over which the rate rises from 0 (0 ... 1).
+    public var warmupRatio: Double = 0
+    /// AdamW's decoupled weight decay, on every weight but biases and layer norms (0 ... 1).
+    public var weightDecay: Float = 0
+    /// Gradients are clipped to this global norm before each update (above 0).
+    public var maxGradientNorm: Float = 1
+    /// Micro-batches whose gradients add up into one optimizer step (1 ... 1024).
+    public var accumulationSteps = 1
+    /// Seeds a new head's initial weights, the batch order and dropout: one seed, one run.
+    public var seed: UInt64 = 42
+    /// Tokens per window, special tokens included (run_qa's `max_seq_length`; 8 ... the checkpoint's positions).
+    public var maxSequenceLength = 384
+    /// Tokens of context shared by consecutive windows of a long context (run_qa's `doc_stride`; 0 ...
+    /// below what a window leaves for the context).
+    public var documentStride = 128
+    /// The probability of dropout in the encoder's hidden states and attention (0 ..< 1).
+    public var dropout: Float = 0.1
+    /// Whether questions may have no answer (SQuAD 2.0; run_qa's `version_2_with_negative`); nil: when the file
+    /// says it is SQuAD 2.0 (``SQuADDataset/isVersion2``).
+    public var allowsUnanswerable: Bool?
+    /// Refuse a dataset whose answers' texts are not the context's at `answer_start`, instead of skipping
+    /// those questions.
+    public var strict = false
+
+    /// The defaults.
+    public init() {}
+
+    /// Throws for the first option outside its range.
+    /// - Throws: ``TrainingSettingError`` naming the option, its value and the range.
+    public func validate() throws {
+        func check(_ ok: Bool, _ setting: String, _ value: String, _ requirement: String) throws {
+            if !ok { throw TrainingSettingError(setting: setting, value: value, requirement: requirement) }
+        }
+        try check((1...1000).contains(epochs), "epochs", "\(epochs)", "between 1 and 1000")
+        try check((1...4096).contains(batchSize), "batchSize", "\(batchSize)", "between 1 and 4096")
+        // A rate of 1e30 is accepted by the arithmetic and diverges at the first step.
+        try check(learningRate.isFinite && learningRate > 0 && learningRate <= 1, "learningRate", "\(learningRate)",
+                  "a number above 0 and at most 1 (3e-5 is the usual choice)")
+        try check(warmupRatio.isFinite && (0...1).contains(warmupRatio), "warmupRatio", "\(warmupRatio)", "between 0 and 1")
+        try check(weightDecay.isFinite && (0...1).contains(weightDecay), "weightDecay", "\(weightDecay)", "between 0 and 1")
+        try check(maxGradientNorm.isFinite && maxGradientNorm > 0, "maxGradientNorm", "\(maxGradientNorm)", "a finite number above 0")
+        try check((1...1024).contains(accumulationSteps), "accumulationSteps", "\(accumulationSteps)", "between 1 and 1024")
+        try check(dropout.isFinite && dropout >= 0 && dropout < 1, "dropout", "\(dropout)", "at least 0 and below 1")
+        try check((8...1 << 20).contains(maxSequenceLength), "maxSequenceLength", "\(maxSequenceLength)",
+                  "between 8 and the checkpoint's positions")
+        try check(documentStride >= 0 && documentStride < maxSequenceLength, "documentStride", "\(documentStride)",
+                  "at least 0 and below the max sequence length \(maxSequenceLength)")
+    }
+}
