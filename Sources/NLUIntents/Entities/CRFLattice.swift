@@ -24,11 +24,17 @@ public struct CRFLattice: Sendable {
     let transitionScores: [Double]
 
     init(crf: LinearChainCRF, stateScores: [Double], length: Int) {
-        let labelCount = crf.labelCount
+        self.init(stateScores: stateScores, transitionScores: Array(crf.weights[crf.stateFeatureCount...]),
+                  length: length, labelCount: crf.labelCount)
+    }
+
+    /// The lattice of `length × labelCount` state scores (row-major) under `labelCount²` transition
+    /// scores (row = previous label): any linear-chain CRF, whatever computes its state scores.
+    init(stateScores: [Double], transitionScores: [Double], length: Int, labelCount: Int) {
         self.length = length
         self.labelCount = labelCount
         self.stateScores = stateScores
-        transitionScores = Array(crf.weights[crf.stateFeatureCount...])
+        self.transitionScores = transitionScores
         // Transitions are shifted by their maximum too: a weight above 709 (finite in a model file)
         // made exp infinite and every confidence NaN. Every path crosses length − 1 transitions.
         let transitionShift = transitionScores.max() ?? 0
@@ -82,6 +88,12 @@ public struct CRFLattice: Sendable {
     /// `P(y_t = label | x)`.
     public func marginal(label: Int, at t: Int) -> Double {
         alpha[t * labelCount + label] * beta[t * labelCount + label] / scale[t]
+    }
+
+    /// `P(y_{t−1} = previous, y_t = label | x)`, for `t` in `1 ..< length`.
+    public func transitionMarginal(from previous: Int, to label: Int, at t: Int) -> Double {
+        alpha[(t - 1) * labelCount + previous] * expTransition[previous * labelCount + label]
+            * expState[t * labelCount + label] * beta[t * labelCount + label]
     }
 
     /// `P(y = path | x)` for a whole labelling.

@@ -16,6 +16,8 @@ public struct ExtractedEntity: Sendable, Equatable, Encodable {
         case regex
         /// A built-in recognizer (NLUBuiltins: numbers, amounts, dates...).
         case builtin
+        /// The fine-tuned joint intent + slot model (``JointIntentSlotTagger``).
+        case transformer
     }
 
     /// The entity's name.

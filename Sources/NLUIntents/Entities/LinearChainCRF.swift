@@ -158,10 +158,19 @@ public struct LinearChainCRF: Sendable {
 
     /// The best labelling of a sequence (attribute indices per token) and its score.
     public func viterbi(_ sequence: [[Int32]]) -> (labels: [Int], score: Double) {
-        let length = sequence.count, labelCount = self.labelCount
-        guard length > 0 else { return ([], 0) }
-        let state = stateScores(sequence)
-        let transitionBase = featureLabels.count
+        Self.viterbi(stateScores: stateScores(sequence), length: sequence.count, labelCount: labelCount,
+                     transitions: weights[featureLabels.count...])
+    }
+
+    /// The best labelling and its score given the state scores of a sequence (`length × labelCount`,
+    /// row-major) and the `labelCount²` transition weights (row = previous label). Ties go to the
+    /// lowest label, as `torch.max` resolves them. Shared by every CRF of the package: the feature CRF
+    /// above and the transition layer of the joint model (``CRFLayer``).
+    static func viterbi<Transitions: RandomAccessCollection>(stateScores state: [Double], length: Int, labelCount: Int,
+                                                             transitions: Transitions) -> (labels: [Int], score: Double)
+        where Transitions.Element == Double, Transitions.Index == Int {
+        guard length > 0, labelCount > 0 else { return ([], 0) }
+        let transitionBase = transitions.startIndex
         var best = Array(state[0..<labelCount])
         var back = [Int32](repeating: 0, count: length * labelCount)
         var next = [Double](repeating: 0, count: labelCount)
@@ -169,7 +178,7 @@ public struct LinearChainCRF: Sendable {
             for j in 0..<labelCount {
                 var bestScore = -Double.infinity, bestPrevious = 0
                 for i in 0..<labelCount {
-                    let candidate = best[i] + weights[transitionBase + i * labelCount + j]
+                    let candidate = best[i] + transitions[transitionBase + i * labelCount + j]
                     if candidate > bestScore { bestScore = candidate; bestPrevious = i }
                 }
                 next[j] = bestScore + state[t * labelCount + j]

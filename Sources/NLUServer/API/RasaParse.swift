@@ -108,13 +108,15 @@ enum RasaParse {
 
     /// An extracted entity under the name of the Rasa component that does the same job: the slot
     /// tagger is Rasa's CRF extractor; dictionaries (Rasa's lookup tables) and regexes are its regex
-    /// extractor; the built-in recognizer is its Duckling extractor. `value` is the canonical value
+    /// extractor; the built-in recognizer is its Duckling extractor; the fine-tuned joint model is its
+    /// DIETClassifier (a transformer trained for intents and entities together). `value` is the canonical value
     /// (synonyms resolved, as Rasa's synonym mapper does; a built-in's resolved value).
     static func entity(_ entity: ExtractedEntity) -> Entity {
         let extractor = switch entity.extractor {
         case .crf: "CRFEntityExtractor"
         case .dictionary, .regex: "RegexEntityExtractor"
         case .builtin: "DucklingEntityExtractor"
+        case .transformer: "DIETClassifier"
         }
         var additionalInfo: AdditionalInfo?
         if let type = entity.builtin, let resolution = entity.resolution {

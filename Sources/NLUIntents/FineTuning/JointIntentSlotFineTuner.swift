@@ -1,0 +1,150 @@
+import Foundation
+import NLUCore
+import NLUEmbeddings
+import NLUText
+import NLUTransformers
+
+/// Fine-tunes a BERT-family checkpoint (a Hugging Face or sentence-transformers folder, such as
+/// all-MiniLM-L6-v2) jointly for the intents and the entities of an ``IntentDataset``: BIO tags of
+/// the annotated entity spans over the words as NLUKit counts them (``SlotTagScheme``, the CRF
+/// tagger's tags: entity, role and group), each word's tag learned from its first word piece
+/// (``JointUtteranceEncoding``), ``JointIntentSlotTrainer``'s step over batches of similar lengths,
+/// epoch after epoch, as ``IntentFineTuner`` runs it. The result parses text
+/// (``JointIntentSlotTagger``).
+///
+///     let tuner = try JointIntentSlotFineTuner(checkpoint: URL(fileURLWithPath: "all-MiniLM-L6-v2"))
+///     let result = try tuner.train(dataset) { print("step \($0.step)/\($0.totalSteps) loss \($0.loss)") }
+///     result.tagger.parse("book a table for 4 at 7pm").entities
+public struct JointIntentSlotFineTuner {
+    /// The checkpoint folder training starts from.
+    public let checkpoint: URL
+    /// The run's settings, validated.
+    public let options: JointIntentSlotOptions
+    /// The checkpoint's tokenizer, pooling and length limit, read as sentence-transformers reads them.
+    private let embedder: SentenceEmbedder
+
+    /// The most tags a model takes: far above any dataset's (Snips has 72, HWU64 109), and a bound on
+    /// the slot head and the CRF's tag × tag transitions.
+    public static let maximumTagCount = 4096
+
+    /// What a run gives: the trained tagger and every optimizer step's record.
+    public struct Result {
+        /// The model with its tokenizer and label names.
+        public var tagger: JointIntentSlotTagger
+        /// The optimizer steps, in order.
+        public var steps: [FineTuningStep]
+    }
+
+    /// Reads the checkpoint's tokenizer and pooling and checks `options`.
+    /// - Throws: ``TrainingSettingError`` naming an option out of range; the embedder's or the
+    ///   checkpoint's error for a folder that is not a model.
+    public init(checkpoint: URL, options: JointIntentSlotOptions = .init()) throws {
+        try options.validate()
+        embedder = try SentenceEmbedder(modelDirectory: checkpoint)
+        let positions = embedder.encoder.configuration.maxSequenceLength
+        if let length = options.training.maxSequenceLength, length > positions {
+            throw TrainingSettingError(setting: "maxSequenceLength", value: "\(length)",
+                                       requirement: "at most the checkpoint's \(positions) positions")
+        }
+        self.checkpoint = checkpoint
+        self.options = options
+    }
+
+    /// Tokens per utterance: the option, else the checkpoint's limit.
+    public var maxSequenceLength: Int {
+        min(options.training.maxSequenceLength ?? embedder.maxSequenceLength, embedder.encoder.configuration.maxSequenceLength)
+    }
+
+    /// One training utterance, encoded.
+    private struct Example {
+        var tokenIDs: [Int32]
+        var intent: Int32
+        var wordPositions: [Int]
+        var wordTags: [Int]
+    }
+
+    /// Fine-tunes on every utterance of `dataset` (counterexamples are not used), calling `progress`
+    /// after each optimizer step.
+    /// - Throws: ``TrainingSettingError`` for fewer than 2 intents, an intent without utterances or
+    ///   more than ``maximumTagCount`` tags; ``EntityAnnotationError`` naming an utterance whose entity
+    ///   span is out of range or overlaps another; ``TrainingDivergedError`` when the loss stops being finite.
+    public func train(_ dataset: IntentDataset, progress: (IntentFineTuningProgress) -> Void = { _ in }) throws -> Result {
+        guard dataset.intents.count >= 2 else {
+            throw TrainingSettingError(setting: "dataset", value: "\(dataset.intents.count) intent\(dataset.intents.count == 1 ? "" : "s")",
+                                       requirement: "at least 2 intents to tell apart")
+        }
+        if let empty = dataset.intents.first(where: { $0.utterances.isEmpty }) {
+            throw TrainingSettingError(setting: "dataset", value: "intent '\(empty.name)' with no utterance",
+                                       requirement: "at least one utterance per intent")
+        }
+        let limit = maxSequenceLength
+        var encoded: [(intent: Int32, encoding: JointUtteranceEncoding, tags: [String])] = []
+        var slotTags = Set<String>()
+        for (label, intent) in dataset.intents.enumerated() {
+            for utterance in intent.utterances {
+                try TextLengthLimit.check(utterance.text, name: "an utterance of intent '\(intent.name)'")
+                try EntityAnnotationError.check(utterance, intent: intent.name)
+                let encoding = JointUtteranceEncoding(text: utterance.text, tokenizer: embedder.tokenizer, maxLength: limit)
+                let tags = SlotTagScheme.tags(for: utterance, tokens: encoding.words)
+                slotTags.formUnion(tags)
+                encoded.append((Int32(label), encoding, tags))
+            }
+        }
+        // "O" first, then each slot's B- and I- tags; a slot seen only inside a mention still gets both.
+        let slots = Set(slotTags.filter { $0 != SlotTagScheme.outside }.map { String($0.dropFirst(2)) }).sorted()
+        let tagNames = [SlotTagScheme.outside] + slots.flatMap { ["B-" + $0, "I-" + $0] }
+        guard tagNames.count <= Self.maximumTagCount else {
+            throw TrainingSettingError(setting: "dataset", value: "\(tagNames.count) slot tags (entity, role and group, B- and I-)",
+                                       requirement: "at most \(Self.maximumTagCount): use fewer distinct entity names, roles and groups")
+        }
+        let tagIndex = Dictionary(uniqueKeysWithValues: tagNames.enumerated().map { ($1, $0) })
+        let examples = encoded.map { item in
+            let kept = zip(item.encoding.firstPieces, item.tags).compactMap { position, tag in position.map { ($0, tagIndex[tag] ?? 0) } }
+            return Example(tokenIDs: item.encoding.tokenIDs, intent: item.intent, wordPositions: kept.map(\.0), wordTags: kept.map(\.1))
+        }
+
+        let training = options.training
+        let encoder = try TrainableEncoder(checkpoint: TrainableEncoder.checkpointDirectory(ofModel: checkpoint),
+                                           ignoringTaskHead: true, dropoutSeed: training.seed)
+        encoder.dropout = training.dropout > 0 ? EncoderDropout(hidden: training.dropout, attention: training.dropout) : nil
+        var headRandom = SplitMix64(seed: training.seed &+ 1)
+        let hidden = encoder.configuration.hiddenSize
+        let intentHead = Linear(inputSize: embedder.pooling.modes.count * hidden, outputSize: dataset.intents.count, using: &headRandom)
+        // A head of one tag (no entity annotated) would learn nothing: two tags keep the shapes valid.
+        let slotHead = Linear(inputSize: hidden, outputSize: max(tagNames.count, 2), using: &headRandom)
+        let crf = options.crf ? CRFLayer(tagCount: slotHead.outputSize, using: &headRandom) : nil
+        let model = try JointIntentSlotModel(encoder: encoder, pooling: embedder.pooling.modes, intentHead: intentHead, slotHead: slotHead, crf: crf)
+        let batchesPerEpoch = (examples.count + training.batchSize - 1) / training.batchSize
+        let stepsPerEpoch = (batchesPerEpoch + training.accumulationSteps - 1) / training.accumulationSteps
+        let schedule = try LinearWarmupSchedule(trainingSteps: stepsPerEpoch * training.epochs, warmupRatio: training.warmupRatio)
+        let trainer = try JointIntentSlotTrainer(
+            model: model, slotLossCoefficient: options.slotLossCoefficient, headDropout: options.headDropout,
+            learningRate: training.learningRate, weightDecay: training.weightDecay, maxGradientNorm: training.maxGradientNorm,
+            schedule: schedule, accumulationSteps: training.accumulationSteps, batchesPerEpoch: batchesPerEpoch, seed: training.seed &+ 2)
+
+        var order = SplitMix64(seed: training.seed)
+        var steps: [FineTuningStep] = []
+        var seen = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        for epoch in 1...training.epochs {
+            let batches = LengthGroupedBatches(lengths: examples.map(\.tokenIDs.count), batchSize: training.batchSize, using: &order).batches
+            for members in batches {
+                let chosen = members.map { examples[$0] }
+                let batch = try JointIntentSlotBatch(encoderBatch: try EncoderBatch(tokenIDs: chosen.map(\.tokenIDs), padID: embedder.tokenizer.padID),
+                                                     intents: chosen.map(\.intent), wordPositions: chosen.map(\.wordPositions),
+                                                     wordTags: chosen.map(\.wordTags))
+                let result = try trainer.train(batch)
+                seen += members.count
+                guard let step = result.completedStep else { continue }
+                steps.append(step)
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                progress(IntentFineTuningProgress(epoch: epoch, step: step.step, totalSteps: schedule.trainingSteps, loss: step.loss,
+                                                  examplesPerSecond: seconds > 0 ? Double(seen) / seconds : 0))
+            }
+        }
+        encoder.dropout = nil
+        let tagger = JointIntentSlotTagger(model: model, tokenizer: embedder.tokenizer, maxSequenceLength: limit,
+                                           intents: dataset.intents.map(\.name), tags: tagNames + (tagNames.count < 2 ? ["O"] : []))
+        return Result(tagger: tagger, steps: steps)
+    }
+}

@@ -1,0 +1,144 @@
+import NLUCore
+import NLUTransformers
+
+/// A joint intent + slot model (JointBERT): one fine-tunable encoder, an intent head over the pooled
+/// sentence vector and a slot head over each word's first word piece, optionally followed by a CRF
+/// layer (``CRFLayer``, `torchcrf`'s) over the words' tags.
+///
+/// The intent head reads the checkpoint's own sentence pooling (mean for sentence-transformers
+/// models such as all-MiniLM-L6-v2), not BERT's `[CLS]` pooler as JointBERT does: those checkpoints
+/// were trained through their pooling, and their pooler weights were never trained.
+///
+///     let model = try JointIntentSlotModel(encoder: encoder, pooling: [.mean], intentHead: intents,
+///                                          slotHead: slots, crf: CRFLayer(tagCount: 9, using: &random))
+///     let outputs = try model.outputs(batch.encoderBatch, wordPositions: batch.wordPositions)
+///     let tags = model.decodeTags(outputs.slotLogits, wordCounts: batch.wordPositions.map(\.count))
+public final class JointIntentSlotModel {
+    /// The encoder being fine-tuned.
+    public let encoder: TrainableEncoder
+    /// Token states to sentence vectors, for the intent head.
+    public let pooling: TokenPooling
+    /// Pooled vector → intent logits (`intent_classifier`).
+    public internal(set) var intentHead: Linear
+    /// A word's first-piece state → tag logits (`slot_classifier`).
+    public internal(set) var slotHead: Linear
+    /// The transition scores over tags, when the slot loss is a CRF's; nil: softmax per word.
+    public internal(set) var crf: CRFLayer?
+    /// The buffers of the last batch shape: consecutive batches of one shape reuse them.
+    private var workspace: EncoderTrainingWorkspace?
+
+    /// The parameter names of the heads, in ``headTensors`` order (JointBERT's module names).
+    public var headParameterNames: [String] {
+        ["intent_classifier.weight", "intent_classifier.bias", "slot_classifier.weight", "slot_classifier.bias"]
+            + (crf == nil ? [] : ["crf.start_transitions", "crf.end_transitions", "crf.transitions"])
+    }
+
+    /// The heads' tensors, as the optimizer sees them.
+    var headTensors: [Tensor<Float>] {
+        get { intentHead.tensors + slotHead.tensors + (crf?.tensors ?? []) }
+        set {
+            intentHead.tensors = Array(newValue[0..<2])
+            slotHead.tensors = Array(newValue[2..<4])
+            if crf != nil { crf?.tensors = Array(newValue[4...]) }
+        }
+    }
+
+    /// A model from its parts.
+    /// - Throws: ``TrainingSettingError`` naming the head whose input is not the pooled (intent) or
+    ///   hidden (slot) width, that has no bias, or that has fewer than 2 classes, or a CRF whose tag
+    ///   count is not the slot head's.
+    public init(encoder: TrainableEncoder, pooling modes: [PoolingMode], intentHead: Linear, slotHead: Linear, crf: CRFLayer?) throws {
+        let hidden = encoder.configuration.hiddenSize
+        let pooling = TokenPooling(modes: modes, hiddenSize: hidden)
+        for (name, head, width) in [("intentHead", intentHead, pooling.outputSize), ("slotHead", slotHead, hidden)] {
+            guard !modes.isEmpty, head.inputSize == width, head.bias != nil, head.outputSize >= 2 else {
+                throw TrainingSettingError(setting: name, value: "a [\(head.outputSize), \(head.inputSize)] layer\(head.bias == nil ? " without bias" : "")",
+                                           requirement: "a layer with bias from \(width) values to at least 2 classes")
+            }
+        }
+        if let crf, crf.tagCount != slotHead.outputSize {
+            throw TrainingSettingError(setting: "crf", value: "\(crf.tagCount) tags", requirement: "the slot head's \(slotHead.outputSize) tags")
+        }
+        self.encoder = encoder
+        self.pooling = pooling
+        self.intentHead = intentHead
+        self.slotHead = slotHead
+        self.crf = crf
+    }
+
+    /// What one forward pass computes.
+    public struct Outputs {
+        /// The encoder's last hidden states, [batch, sequence, hidden].
+        public var hidden: Tensor<Float>
+        /// The pooled sentence vectors, [batch, pooled width].
+        public var pooled: Tensor<Float>
+        /// [batch, intents].
+        public var intentLogits: Tensor<Float>
+        /// The hidden states of every word's first piece, sequence after sequence, [words, hidden].
+        public var wordStates: Tensor<Float>
+        /// [words, tags], in the order of ``wordStates``.
+        public var slotLogits: Tensor<Float>
+    }
+
+    /// Runs the encoder (with its ``TrainableEncoder/dropout``) and both heads on `batch`; `wordPositions`
+    /// holds each sequence's first-piece positions.
+    /// - Throws: `ModelError` for a batch the encoder refuses.
+    public func outputs(_ batch: EncoderBatch, wordPositions: [[Int]], headDropout: ((inout Tensor<Float>) -> Void)? = nil) throws -> Outputs {
+        let hidden = try encoder.forward(batch, workspace: try workspace(for: batch))
+        var pooled = pooling(hidden, attentionMask: batch.attentionMask)
+        var wordStates = gather(hidden, rows: flatRows(wordPositions, sequenceLength: batch.sequenceLength))
+        if let headDropout {
+            headDropout(&pooled)
+            headDropout(&wordStates)
+        }
+        // A batch of sequences without words has no slot logits (a GEMM of 0 rows is not asked for).
+        let slotLogits = wordStates.shape[0] == 0 ? Tensor<Float>(shape: [0, slotHead.outputSize]) : slotHead(wordStates)
+        return Outputs(hidden: hidden, pooled: pooled, intentLogits: intentHead(pooled), wordStates: wordStates, slotLogits: slotLogits)
+    }
+
+    /// The best tag of each word: Viterbi over each sequence's words with the CRF, else the arg max of
+    /// each word's logits. `slotLogits` is [words, tags] with `wordCounts[s]` words for sequence `s`.
+    public func decodeTags(_ slotLogits: Tensor<Float>, wordCounts: [Int]) -> [[Int]] {
+        let tags = slotHead.outputSize, logits = slotLogits.scalars
+        var first = 0
+        return wordCounts.map { count in
+            defer { first += count }
+            let rows = logits[(first * tags)..<((first + count) * tags)].map(Double.init)
+            if let crf { return crf.decode(emissions: rows, length: count) }
+            return (0..<count).map { word in
+                var best = 0
+                for tag in 1..<tags where rows[word * tags + tag] > rows[word * tags + best] { best = tag }
+                return best
+            }
+        }
+    }
+
+    /// The encoder workspace for `batch`'s shape, reused while the shape repeats.
+    func workspace(for batch: EncoderBatch) throws -> EncoderTrainingWorkspace {
+        if let workspace, workspace.batchSize == batch.batchSize, workspace.sequenceLength == batch.sequenceLength {
+            return workspace
+        }
+        let made = try encoder.makeWorkspace(batchSize: batch.batchSize, sequenceLength: batch.sequenceLength)
+        workspace = made
+        return made
+    }
+
+    /// Indices into the `[batch × sequence]` rows of the hidden states.
+    func flatRows(_ wordPositions: [[Int]], sequenceLength: Int) -> [Int] {
+        wordPositions.enumerated().flatMap { row, positions in positions.map { row * sequenceLength + $0 } }
+    }
+
+    /// The rows `rows` of `hidden` ([batch, sequence, width]) as [rows, width].
+    func gather(_ hidden: Tensor<Float>, rows: [Int]) -> Tensor<Float> {
+        let width = hidden.shape.last ?? 0
+        var gathered = Tensor<Float>(shape: [rows.count, width])
+        hidden.contiguous().withUnsafeBufferPointer { source in
+            gathered.withUnsafeMutableBufferPointer { target in
+                for (index, row) in rows.enumerated() {
+                    for c in 0..<width { target[index * width + c] = source[row * width + c] }
+                }
+            }
+        }
+        return gathered
+    }
+}

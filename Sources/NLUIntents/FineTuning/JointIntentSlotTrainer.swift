@@ -1,0 +1,275 @@
+import NLUCore
+import NLUTransformers
+
+/// Fine-tunes a ``JointIntentSlotModel`` one micro-batch at a time with JointBERT's loss and Hugging
+/// Face `Trainer`'s step: intent cross-entropy (mean over the sequences) + `slotLossCoefficient` ×
+/// the slot loss, which is the cross-entropy of every word's first-piece logits (mean over the words)
+/// or, with a CRF, the mean over the sequences of the CRF's negative log-likelihood of their words'
+/// tags; backward through heads, CRF, pooling and encoder; after each accumulation group, clipping by
+/// global norm and AdamW with Trainer's decay groups (the CRF's transitions decay, as Trainer decays
+/// them) at the rate of a linear warm-up/decay schedule. Dropout before the heads (JointBERT's) is
+/// `headDropout`; the encoder's is its own. Twenty steps match PyTorch's run of the same model
+/// (`scripts/fixtures/joint_intent_slot.py`).
+///
+/// A final class: it owns the model's weights and the optimizer's moments, updated in place.
+///
+///     let trainer = try JointIntentSlotTrainer(model: model, learningRate: 5e-5, weightDecay: 0.01,
+///                                              schedule: try LinearWarmupSchedule(trainingSteps: 300, warmupRatio: 0.1),
+///                                              batchesPerEpoch: 100)
+///     if let step = try trainer.train(batch).completedStep { print(step.loss) }
+public final class JointIntentSlotTrainer {
+    /// The model being trained.
+    public let model: JointIntentSlotModel
+    /// JointBERT's `slot_loss_coef`: the weight of the slot loss beside the intent loss.
+    public let slotLossCoefficient: Float
+    /// The probability of dropout on the pooled vector and the word states before the heads.
+    public let headDropout: Float
+    /// The learning rate at the peak of ``schedule``.
+    public let learningRate: Float
+    /// Trainer's `max_grad_norm`.
+    public let maxGradientNorm: Float
+    /// The learning rate over the optimizer steps.
+    public let schedule: LinearWarmupSchedule
+    /// Optimizer steps taken so far.
+    public private(set) var optimizerSteps = 0
+    /// Micro-batches seen so far.
+    public private(set) var microBatches = 0
+
+    private let optimizer: AdamOptimizer
+    private var accumulator: GradientAccumulator
+    private var headGradients: [Tensor<Float>]
+    private var groupLoss: Float = 0
+    private var dropoutGenerator: SplitMix64
+
+    /// A trainer of `model`; `schedule` counts optimizer steps (one per `accumulationSteps`
+    /// micro-batches; epochs are `batchesPerEpoch` micro-batches).
+    /// - Throws: ``TrainingSettingError`` naming a learning rate, weight decay, gradient norm or slot
+    ///   loss coefficient that is negative or not finite, a head dropout outside 0 ..< 1, or
+    ///   accumulation steps or batches per epoch below 1.
+    public init(model: JointIntentSlotModel, slotLossCoefficient: Float = 1, headDropout: Float = 0, learningRate: Float,
+                weightDecay: Float = 0, maxGradientNorm: Float = 1, schedule: LinearWarmupSchedule,
+                accumulationSteps: Int = 1, batchesPerEpoch: Int, seed: UInt64 = 0) throws {
+        guard maxGradientNorm.isFinite, maxGradientNorm > 0 else {
+            throw TrainingSettingError(setting: "maxGradientNorm", value: "\(maxGradientNorm)", requirement: "a finite number > 0")
+        }
+        guard slotLossCoefficient.isFinite, slotLossCoefficient >= 0 else {
+            throw TrainingSettingError(setting: "slotLossCoefficient", value: "\(slotLossCoefficient)", requirement: "a finite number ≥ 0")
+        }
+        guard headDropout >= 0, headDropout < 1 else {
+            throw TrainingSettingError(setting: "headDropout", value: "\(headDropout)", requirement: "at least 0 and below 1")
+        }
+        optimizer = try AdamOptimizer.trainerAdamW(parameterNames: model.encoder.parameters.names + model.headParameterNames,
+                                                   learningRate: learningRate, weightDecay: weightDecay)
+        accumulator = try GradientAccumulator(accumulationSteps: accumulationSteps, batchesPerEpoch: batchesPerEpoch)
+        self.model = model
+        self.slotLossCoefficient = slotLossCoefficient
+        self.headDropout = headDropout
+        self.learningRate = learningRate
+        self.maxGradientNorm = maxGradientNorm
+        self.schedule = schedule
+        headGradients = model.headTensors.map { Tensor(shape: $0.shape) }
+        dropoutGenerator = SplitMix64(seed: seed)
+    }
+
+    /// What one micro-batch did: its joint loss before the update, and the optimizer step it completed.
+    public struct MicroBatchResult: Sendable, Equatable {
+        /// Intent loss + coefficient × slot loss of the micro-batch.
+        public var loss: Float
+        /// The step this micro-batch completed, or nil when its group goes on.
+        public var completedStep: FineTuningStep?
+    }
+
+    /// Trains on one micro-batch: the gradients add up over the accumulation group; its last
+    /// micro-batch clips them and takes the optimizer step.
+    /// - Throws: `ModelError` for an intent or tag outside the heads or a batch the encoder refuses;
+    ///   ``TrainingDivergedError`` for a non-finite loss (nothing is updated by that micro-batch).
+    @discardableResult
+    public func train(_ batch: JointIntentSlotBatch) throws -> MicroBatchResult {
+        try check(batch)
+        if accumulator.batchInEpoch % accumulator.accumulationSteps == 0 {
+            zeroGradients()
+            groupLoss = 0
+        }
+        // Trainer divides each micro-batch's loss by its group's size before backward.
+        let scale = accumulator.lossScale
+        let loss = try accumulateGradients(batch, scale: scale)
+        groupLoss += loss * scale
+        microBatches += 1
+        guard accumulator.add([]) != nil else { return MicroBatchResult(loss: loss, completedStep: nil) }
+        return MicroBatchResult(loss: loss, completedStep: step())
+    }
+
+    /// The gradients of `batch`'s joint loss with the current weights, by parameter name (the
+    /// encoder's Hugging Face names and ``JointIntentSlotModel/headParameterNames``); no step is taken.
+    /// Whatever the current accumulation group had gathered is dropped.
+    public func gradients(of batch: JointIntentSlotBatch) throws -> [String: Tensor<Float>] {
+        try check(batch)
+        zeroGradients()
+        _ = try accumulateGradients(batch, scale: 1)
+        let parameters = model.encoder.parameters
+        return Dictionary(uniqueKeysWithValues: zip(parameters.names + model.headParameterNames, parameters.gradients + headGradients))
+    }
+
+    private func zeroGradients() {
+        model.encoder.zeroGradients()
+        for index in headGradients.indices { headGradients[index].withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
+    }
+
+    /// Forward and backward of one micro-batch, adding `scale` × its gradients to the encoder's and
+    /// the heads'; returns its loss.
+    private func accumulateGradients(_ batch: JointIntentSlotBatch, scale: Float) throws -> Float {
+        var masks: [Tensor<Float>] = []
+        let dropout: ((inout Tensor<Float>) -> Void)? = headDropout > 0 ? { [self] values in masks.append(drop(&values)) } : nil
+        let outputs = try model.outputs(batch.encoderBatch, wordPositions: batch.wordPositions, headDropout: dropout)
+        let losses = lossesAndGradients(outputs, batch)
+        guard losses.loss.isFinite else {
+            throw TrainingDivergedError(epoch: microBatches / accumulator.batchesPerEpoch + 1, loss: losses.loss,
+                                        learningRate: schedule.learningRate(base: learningRate, step: optimizerSteps))
+        }
+        let intent = model.intentHead.backward(input: outputs.pooled, outputGradient: losses.dIntentLogits)
+        var tensorGradients = [intent.weight, intent.bias]
+        var dPooled = intent.input, dWords = Tensor<Float>(shape: outputs.wordStates.shape)
+        if outputs.wordStates.shape[0] > 0 {
+            let slot = model.slotHead.backward(input: outputs.wordStates, outputGradient: losses.dSlotLogits)
+            tensorGradients += [slot.weight, slot.bias]
+            dWords = slot.input
+        } else {
+            tensorGradients += [nil, nil]
+        }
+        tensorGradients += losses.crf.map { Optional($0) }
+        for (index, gradient) in tensorGradients.enumerated() {
+            guard let gradient else { continue }
+            add(gradient, times: scale, to: &headGradients[index])
+        }
+        if masks.count == 2 {
+            multiply(&dPooled, by: masks[0])
+            multiply(&dWords, by: masks[1])
+        }
+        scaleInPlace(&dPooled, by: scale)
+        scaleInPlace(&dWords, by: scale)
+        var dHidden = model.pooling.backward(outputGradient: dPooled, hiddenStates: outputs.hidden, attentionMask: batch.encoderBatch.attentionMask)
+        scatterAdd(dWords, rows: model.flatRows(batch.wordPositions, sequenceLength: batch.encoderBatch.sequenceLength), into: &dHidden)
+        try model.encoder.backward(dHidden, workspace: try model.workspace(for: batch.encoderBatch))
+        return losses.loss
+    }
+
+    /// The joint loss of `batch` with the current weights, without gradients (no head dropout).
+    public func loss(_ batch: JointIntentSlotBatch) throws -> Float {
+        try check(batch)
+        return lossesAndGradients(try model.outputs(batch.encoderBatch, wordPositions: batch.wordPositions), batch).loss
+    }
+
+    /// The joint loss and its gradients with respect to the logits and the CRF's tensors.
+    private func lossesAndGradients(_ outputs: JointIntentSlotModel.Outputs, _ batch: JointIntentSlotBatch)
+        -> (loss: Float, dIntentLogits: Tensor<Float>, dSlotLogits: Tensor<Float>, crf: [Tensor<Float>]) {
+        let (intentLoss, dIntent) = SoftmaxCrossEntropy.lossAndGradient(logits: outputs.intentLogits, targets: batch.intents)
+        let coefficient = slotLossCoefficient, tags = model.slotHead.outputSize
+        guard batch.wordCount > 0 else {
+            let crf = model.crf.map { $0.tensors.map { Tensor<Float>(shape: $0.shape) } } ?? []
+            return (intentLoss, dIntent, Tensor(shape: [0, tags]), crf)
+        }
+        guard let crf = model.crf else {
+            let targets = batch.wordTags.flatMap { $0.map(Int32.init) }
+            let (slotLoss, gradient) = SoftmaxCrossEntropy.lossAndGradient(logits: outputs.slotLogits, targets: targets)
+            var dSlot = gradient
+            scaleInPlace(&dSlot, by: coefficient)
+            return (intentLoss + coefficient * slotLoss, dIntent, dSlot, [])
+        }
+        // torchcrf's reduction "mean": over the sequences (those with words; a sequence of none has no tags).
+        let logits = outputs.slotLogits.scalars
+        let sequences = batch.wordTags.filter { !$0.isEmpty }.count
+        let weight = Double(coefficient) / Double(sequences)
+        var slotLoss = 0.0
+        var dSlot = [Float](repeating: 0, count: logits.count)
+        var dStart = [Double](repeating: 0, count: tags), dEnd = dStart, dTransitions = [Double](repeating: 0, count: tags * tags)
+        var first = 0
+        for wordTags in batch.wordTags where !wordTags.isEmpty {
+            let range = (first * tags)..<((first + wordTags.count) * tags)
+            let (loss, gradients) = crf.negativeLogLikelihood(emissions: logits[range].map(Double.init), length: wordTags.count, tags: wordTags)
+            slotLoss += loss
+            for (offset, value) in gradients.emissions.enumerated() { dSlot[range.lowerBound + offset] = Float(value * weight) }
+            for j in 0..<tags {
+                dStart[j] += gradients.startTransitions[j] * weight
+                dEnd[j] += gradients.endTransitions[j] * weight
+            }
+            for k in dTransitions.indices { dTransitions[k] += gradients.transitions[k] * weight }
+            first += wordTags.count
+        }
+        let crfGradients = [Tensor(shape: [tags], scalars: dStart.map(Float.init)), Tensor(shape: [tags], scalars: dEnd.map(Float.init)),
+                            Tensor(shape: [tags, tags], scalars: dTransitions.map(Float.init))]
+        let loss = Double(intentLoss) + Double(coefficient) * slotLoss / Double(sequences)
+        return (Float(loss), dIntent, Tensor(shape: outputs.slotLogits.shape, scalars: dSlot), crfGradients)
+    }
+
+    /// Clips the group's gradients and updates every parameter.
+    private func step() -> FineTuningStep {
+        let parameters = model.encoder.parameters
+        // Moved out so each tensor's storage stays uniquely referenced and the optimizer updates it in place.
+        var values = parameters.values, gradients = parameters.gradients
+        parameters.values = []
+        parameters.gradients = []
+        let encoderCount = values.count
+        values += model.headTensors
+        gradients += headGradients
+        let norm = GradientClipping.clipByGlobalNorm(&gradients, maxNorm: maxGradientNorm)
+        let rate = schedule.learningRate(base: learningRate, step: optimizerSteps)
+        optimizer.learningRate = rate
+        optimizer.step(&values, gradients: gradients)
+        model.headTensors = Array(values[encoderCount...])
+        headGradients = Array(gradients[encoderCount...])
+        parameters.values = Array(values[..<encoderCount])
+        parameters.gradients = Array(gradients[..<encoderCount])
+        optimizerSteps += 1
+        return FineTuningStep(step: optimizerSteps, loss: groupLoss, learningRate: rate, gradientNorm: norm)
+    }
+
+    private func check(_ batch: JointIntentSlotBatch) throws {
+        let intents = model.intentHead.outputSize, tags = model.slotHead.outputSize
+        if let intent = batch.intents.first(where: { !(0..<Int32(intents)).contains($0) }) {
+            throw ModelError.invalidFeatureValue("intents", reason: "intent \(intent) is outside the head's \(intents) intents (0..<\(intents))")
+        }
+        if let tag = batch.wordTags.joined().first(where: { !(0..<tags).contains($0) }) {
+            throw ModelError.invalidFeatureValue("wordTags", reason: "tag \(tag) is outside the head's \(tags) tags (0..<\(tags))")
+        }
+    }
+
+    /// Zeroes each value with probability ``headDropout`` and scales the rest by 1 / (1 − p), as
+    /// `nn.Dropout` in training; returns the mask (0 or the scale) for the backward pass.
+    private func drop(_ values: inout Tensor<Float>) -> Tensor<Float> {
+        let keep = 1 - headDropout, scale = 1 / keep
+        var mask = Tensor<Float>(shape: values.shape)
+        mask.withUnsafeMutableBufferPointer { mask in
+            for i in mask.indices { mask[i] = Float.random(in: 0..<1, using: &dropoutGenerator) < keep ? scale : 0 }
+        }
+        multiply(&values, by: mask)
+        return mask
+    }
+
+    private func multiply(_ values: inout Tensor<Float>, by mask: Tensor<Float>) {
+        mask.withUnsafeBufferPointer { mask in
+            values.withUnsafeMutableBufferPointer { values in for i in values.indices { values[i] *= mask[i] } }
+        }
+    }
+
+    private func scaleInPlace(_ values: inout Tensor<Float>, by factor: Float) {
+        values.withUnsafeMutableBufferPointer { values in for i in values.indices { values[i] *= factor } }
+    }
+
+    private func add(_ gradient: Tensor<Float>, times factor: Float, to total: inout Tensor<Float>) {
+        gradient.withUnsafeBufferPointer { source in
+            total.withUnsafeMutableBufferPointer { target in for i in target.indices { target[i] += source[i] * factor } }
+        }
+    }
+
+    /// Adds each row of `rows`' gradients to its row of `hidden` ([batch, sequence, width]).
+    private func scatterAdd(_ words: Tensor<Float>, rows: [Int], into hidden: inout Tensor<Float>) {
+        let width = words.shape.last ?? 0
+        words.withUnsafeBufferPointer { source in
+            hidden.withUnsafeMutableBufferPointer { target in
+                for (index, row) in rows.enumerated() {
+                    for c in 0..<width { target[row * width + c] += source[index * width + c] }
+                }
+            }
+        }
+    }
+}
