@@ -8,8 +8,9 @@ struct QACommand: ParsableCommand {
         discussion: """
         --model is a Hugging Face checkpoint directory: config.json, model.safetensors (F32, F16 or BF16) \
         and vocab.txt or tokenizer.json, e.g. distilbert-base-cased-distilled-squad saved with \
-        save_pretrained(). Answers are the same as transformers' pipeline("question-answering").
+        save_pretrained(). Answers are the same as transformers' pipeline("question-answering"). nlu qa train \
+        fine-tunes a checkpoint (or a sentence encoder such as all-MiniLM-L6-v2) on a SQuAD file.
         """,
-        subcommands: [QAAskCommand.self, QAEvaluateCommand.self]
+        subcommands: [QAAskCommand.self, QAEvaluateCommand.self, QATrainCommand.self]
     )
 }
