@@ -26,6 +26,7 @@ struct NLU: ParsableCommand {
             TokenizeCommand.self,
             EntitiesCommand.self,
             EmbedCommand.self,
+            EmbedTrainCommand.self,
             SimilarityCommand.self,
             ModelsCommand.self,
             LanguageModelCommand.self,
@@ -65,8 +66,9 @@ struct NLU: ParsableCommand {
             Foundation.exit(2)
         }
         var parsed: (any ParsableCommand.Type)? = nil
+        let arguments = EmbedTrainRouting.rewrite(Array(CommandLine.arguments.dropFirst()))
         do {
-            var command = try parseAsRoot(NegativeOptionValues.joined(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(NegativeOptionValues.joined(arguments))
             parsed = type(of: command)
             try command.run()
         } catch {
@@ -81,7 +83,7 @@ struct NLU: ParsableCommand {
                     message = "Error: \(Console.namingInputs(in: self.message(for: error)))\nUsage: \(usage)\n  See '\(path) --help' for more information."
                 }
                 // A typo in an option name is the real problem, whatever validate() said first.
-                if let unknown = UnknownOption.find(in: Array(CommandLine.arguments.dropFirst())),
+                if let unknown = UnknownOption.find(in: arguments),
                    !message.hasPrefix("Error: Unknown option") {
                     let rest = message.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).dropFirst()
                     message = (["Error: Unknown option '\(unknown)'"] + rest.map(String.init)).joined(separator: "\n")

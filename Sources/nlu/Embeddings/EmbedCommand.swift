@@ -21,6 +21,8 @@ struct EmbedCommand: ParsableCommand {
         Search: --query TEXT ranks the texts by cosine similarity with the query and prints the --top-k K \
         best as "score<TAB>line<TAB>text" (with --json one {"line", "score", "text"} object per line), best first.
 
+        Fine-tuning a model on your own pairs: nlu embed train MODEL --pairs FILE.jsonl -o DIR (see nlu embed train --help).
+
         Examples:
           nlu embed --model sentence-transformers/all-MiniLM-L6-v2 "A man is eating food."
           nlu embed --model ./all-MiniLM-L6-v2 --input sentences.txt --format npy -o vectors.npy

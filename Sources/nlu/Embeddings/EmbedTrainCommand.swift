@@ -1,0 +1,190 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu embed train`: fine-tunes a sentence-transformers model on pairs (sentence-transformers'
+/// MultipleNegativesRankingLoss or CosineSimilarityLoss) and writes a model folder `nlu embed`,
+/// `nlu index` and sentence-transformers load. Reached as `nlu embed train` (see ``EmbedTrainRouting``).
+struct EmbedTrainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: EmbedTrainRouting.commandName,
+        abstract: "Fine-tune a sentence-transformers model on text pairs.",
+        discussion: """
+        --pairs is a JSON Lines file, one example per line, in one of two shapes: \
+        {"anchor": ..., "positive": ..., "negative": ...} (negative optional, on every line or none) trains \
+        with MultipleNegativesRankingLoss (mnrl: each anchor should be nearer its positive than the other \
+        examples of its batch; batches never repeat a text); {"sentence1": ..., "sentence2": ..., "score": -1...1} \
+        trains with CosineSimilarityLoss (cosine). A broken line is an error naming it.
+
+        Defaults are sentence-transformers' recipe: 1 epoch, batches of 16, AdamW at 2e-5 with 10 % warm-up and \
+        linear decay, weight decay 0.01, gradients clipped at norm 1, dropout 0.1, scale 20. Progress goes to \
+        stderr (with --json, one JSON object per step and epoch on stdout).
+
+        -o may name a new path, an empty folder or a model folder nlu fine-tuned earlier; anything else is \
+        refused (exit 1). The model folder is written atomically after every epoch (with the run's state, \
+        for --resume); over an earlier model the epochs go to OUTPUT.partial, which replaces it at the end. \
+        An interrupted run keeps the last epoch's checkpoint: the same command with --resume continues it \
+        (-o OUTPUT.partial when it was written there).
+
+        Examples:
+          nlu embed train sentence-transformers/all-MiniLM-L6-v2 --pairs pairs.jsonl -o minilm-tuned
+          nlu embed train ./all-MiniLM-L6-v2 --pairs sts.jsonl --loss cosine --epochs 4 -o minilm-sts
+          nlu embed --model minilm-tuned "How do I reset my password?"
+        """)
+
+    @Argument(help: ArgumentHelp("The model to start from: a folder or a Hugging Face id found in the cache.", valueName: "model"))
+    var model: String
+
+    @Option(help: ArgumentHelp("The training pairs, JSON Lines.", valueName: "file.jsonl"))
+    var pairs: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The folder to write the fine-tuned model to.", valueName: "dir"))
+    var output: String
+
+    @Option(help: ArgumentHelp("mnrl or cosine (default: from the pairs file's shape).", valueName: "loss"))
+    var loss: LossName?
+
+    @Option(help: ArgumentHelp("Passes over the pairs (1-1000).", valueName: "n"))
+    var epochs = 1
+
+    @Option(help: ArgumentHelp("Examples per batch (1-4096; at least 2 for mnrl without negatives).", valueName: "n"))
+    var batchSize = 16
+
+    @Option(help: ArgumentHelp("Peak AdamW learning rate (above 0, at most 1).", valueName: "rate"))
+    var learningRate: Float = 2e-5
+
+    @Option(help: ArgumentHelp("Share of the steps spent warming the rate up from 0 (0-1).", valueName: "ratio"))
+    var warmupRatio: Double = 0.1
+
+    @Option(help: ArgumentHelp("Tokens per text, [CLS] and [SEP] included (default: the model's max_seq_length).", valueName: "n"))
+    var maxLength: Int?
+
+    @Option(help: ArgumentHelp("Seeds the batch order and dropout.", valueName: "n"))
+    var seed: UInt64 = 42
+
+    @Flag(help: "Continue the interrupted run whose checkpoint is at --output.")
+    var resume = false
+
+    @Flag(help: "Print progress as JSON lines on stdout.")
+    var json = false
+
+    @OptionGroup var inputSize: InputSizeOption
+
+    enum LossName: String, ExpressibleByArgument, CaseIterable {
+        case mnrl, cosine
+    }
+
+    var options: SentenceFineTuningOptions {
+        var options = SentenceFineTuningOptions()
+        options.loss = loss.map { $0 == .mnrl ? .multipleNegativesRanking(scale: SentenceTrainingLoss.defaultRankingScale) : .cosineSimilarity }
+        options.epochs = epochs
+        options.batchSize = batchSize
+        options.learningRate = learningRate
+        options.warmupRatio = warmupRatio
+        options.maxSequenceLength = maxLength
+        options.seed = seed
+        return options
+    }
+
+    func validate() throws {
+        do {
+            try options.validate()
+        } catch let error as TrainingSettingError {
+            let flags = ["epochs": "--epochs", "batchSize": "--batch-size", "learningRate": "--learning-rate",
+                         "warmupRatio": "--warmup-ratio", "maxSequenceLength": "--max-length"]
+            throw ValidationError("\(flags[error.setting] ?? error.setting) is \(error.value): it must be \(error.requirement)")
+        }
+    }
+
+    func run() throws {
+        try Console.checkOutput(output, inputs: [pairs, model])
+        let modelURL = try ModelLocator.resolve(model)
+        let tuner = try SentenceEncoderFineTuner(model: modelURL, options: options)
+        let examples = try TrainingPairs.read(from: URL(fileURLWithPath: pairs), name: pairs)
+        let reporter = ProgressReporter(json: json)
+        let result = try tuner.train(examples, output: URL(fileURLWithPath: output), resume: resume, onEvent: reporter.report)
+        let last = result.steps.last.map { String(format: "; last step's loss %.4f", $0.loss) } ?? ""
+        Interruption.note = nil
+        if json {
+            Console.print(try Console.json(Saved(event: "saved", output: output, steps: result.trainer.optimizerSteps)))
+        } else {
+            Console.print("Saved \(output): \(result.trainer.optimizerSteps) steps\(last)")
+        }
+    }
+
+    private struct Saved: Encodable {
+        var event: String
+        var output: String
+        var steps: Int
+    }
+
+    /// Progress on stderr, a line every ~2 % of the run and at each epoch's end; or JSON lines on stdout.
+    private final class ProgressReporter {
+        let json: Bool
+        init(json: Bool) { self.json = json }
+
+        private struct Line: Encodable {
+            var event: String
+            var epoch: Int?
+            var step: Int?
+            var totalSteps: Int?
+            var loss: Float?
+            var learningRate: Float?
+            var examplesPerSecond: Double?
+            var secondsLeft: Double?
+            var checkpoint: String?
+        }
+
+        func report(_ event: SentenceFineTuningEvent) {
+            switch event {
+            case let .started(examples, loss, totalSteps, epochsDone):
+                if !json {
+                    Console.log("training on \(examples) examples with \(loss.name == "mnrl" ? "MultipleNegativesRankingLoss" : "CosineSimilarityLoss"), "
+                                + "\(totalSteps) steps" + (epochsDone > 0 ? "; resuming after epoch \(epochsDone)" : ""))
+                }
+            case .step(let progress):
+                if json {
+                    emit(Line(event: "step", epoch: progress.epoch, step: progress.step, totalSteps: progress.totalSteps, loss: progress.loss,
+                              learningRate: progress.learningRate, examplesPerSecond: progress.examplesPerSecond, secondsLeft: progress.secondsLeft))
+                    return
+                }
+                let interval = max(1, progress.totalSteps / 50)
+                guard progress.step % interval == 0 || progress.step == progress.totalSteps else { return }
+                Console.log(String(format: "epoch %d/%d  step %d/%d  loss %.4f  lr %.2e  %.1f examples/s  ",
+                                   progress.epoch, progress.epochs, progress.step, progress.totalSteps, progress.loss,
+                                   progress.learningRate, progress.examplesPerSecond) + Self.duration(progress.secondsLeft) + " left")
+            case let .epochFinished(epoch, meanLoss, checkpoint):
+                // What Ctrl-C keeps from here on, set before the line is printed so a signal sent on seeing it finds it.
+                Interruption.note = "interrupted: \(checkpoint.path) holds the epochs done so far; continue with the same command, "
+                    + "--resume and -o \(checkpoint.path)"
+                if json {
+                    emit(Line(event: "epoch", epoch: epoch, loss: meanLoss, checkpoint: checkpoint.path))
+                } else {
+                    Console.log(String(format: "epoch %d done: mean loss %.4f; written to ", epoch, meanLoss) + checkpoint.path)
+                }
+            }
+        }
+
+        private func emit(_ line: Line) {
+            if let text = try? Console.json(line) { Console.print(text) }
+        }
+
+        static func duration(_ seconds: Double) -> String {
+            let whole = Int(seconds.rounded())
+            return whole >= 60 ? "\(whole / 60)m \(String(format: "%02d", whole % 60))s" : "\(whole)s"
+        }
+    }
+}
+
+/// `nlu embed` embeds texts, and its arguments are texts: `nlu embed train ...` is told apart before
+/// ArgumentParser sees it, by rewriting the two words into the train command's one name (parsing it
+/// as `embed` would hand `-o` and `--batch-size` to the embedding command).
+enum EmbedTrainRouting {
+    static let commandName = "embed train"
+
+    /// `arguments` (without the executable) with a leading `embed train` made one word.
+    static func rewrite(_ arguments: [String]) -> [String] {
+        guard arguments.count >= 2, arguments[0] == "embed", arguments[1] == "train" else { return arguments }
+        return [commandName] + arguments.dropFirst(2)
+    }
+}
