@@ -72,7 +72,7 @@ public struct ServedModels: Sendable {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw ModelLoadError(task: "intents", path: path, reason: "no such file or directory")
             }
-            return try load("intents", path) { try IntentClassifier.loadWithSentenceFeatures(from: URL(fileURLWithPath: path)) }
+            return try load("intents", path) { try IntentClassifier.loadWithSentenceFeatures(from: URL(fileURLWithPath: path), precision: precision) }
         }
         let qa = try qaPath.map { reference in
             try load("question-answering", reference) {

@@ -30,8 +30,11 @@ public enum ModelPackage {
     /// The training state a checkpoint keeps beside the weights (the language model's Adam moments,
     /// for `--resume`); loading a model ignores it.
     public static let optimizerStateFileName = "optimizer.safetensors"
+    /// The folder of a model a package carries whole beside its weights (a fine-tuned encoder in the
+    /// Hugging Face layout), written by the `folders` closure of ``save(to:kind:config:metadata:weights:replacing:folders:)``.
+    public static let encoderFolderName = "encoder"
     /// Everything NLUKit writes into a package; a folder holding more is not replaced.
-    static let packageFileNames: Set<String> = [manifestFileName, weightsFileName, optimizerStateFileName]
+    static let packageFileNames: Set<String> = [manifestFileName, weightsFileName, optimizerStateFileName, encoderFolderName]
 
     /// What ``save(to:kind:config:metadata:weights:replacing:)`` may replace at its destination.
     public enum Replacement: Sendable {
@@ -43,13 +46,14 @@ public enum ModelPackage {
 
     /// Writes a package at `url` (conventionally ending in `.nlumodel`), replacing an existing
     /// package atomically. What may be replaced is checked first by ``checkDestination(_:kind:replacing:)``:
-    /// a user's folder or file at `url` is never touched.
+    /// a user's folder or file at `url` is never touched. `folders`, when given, writes more of the
+    /// package (``encoderFolderName``) into the new package's folder before it is swapped in.
     /// - Throws: ``ModelPackageError/destinationInUse(package:holds:remedy:)`` or
     ///   ``ModelPackageError/writeFailed(package:reason:)``; the previous package, if any, is then unchanged.
     public static func save<Config: Encodable>(
         to url: URL, kind: String, config: Config,
         metadata: [String: String] = [:], weights: [String: Tensor<Float>],
-        replacing: Replacement = .sameKind
+        replacing: Replacement = .sameKind, folders: ((URL) throws -> Void)? = nil
     ) throws {
         let url = try checkDestination(url, kind: kind, replacing: replacing)
         let fileManager = FileManager.default
@@ -72,6 +76,7 @@ public enum ModelPackage {
             try AtomicFile.write(to: temporary.appendingPathComponent(manifestFileName)) { try $0.write(manifestData) }
             try SafeTensors.write(weights, metadata: ["format": "nlumodel", "kind": kind],
                                   to: temporary.appendingPathComponent(weightsFileName))
+            try folders?(temporary)
         } catch let EncodingError.invalidValue(value, context) {
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
             throw ModelPackageError.writeFailed(package: url, reason: "manifest field '\(field)' is \(value), which JSON cannot hold")

@@ -31,8 +31,12 @@ public struct IntentClassifier: Sendable {
     /// The entity extractors (slot tagger, dictionaries, regexes); `nil` for a model trained without
     /// entities or saved before they existed: its predictions have no entities.
     public let entityExtractor: EntityExtractor?
-    /// The sentence embeddings appended to the bag of words, when the model was trained with them.
+    /// The sentence embeddings appended to the bag of words, when the model was trained with them;
+    /// for a fine-tuned model, its encoder's pooled vectors (the only features).
     public let sentenceFeaturizer: (any SentenceFeaturizer)?
+    /// The settings the encoder was fine-tuned with, for a model ``fineTune(on:checkpoint:model:options:entities:file:saving:resume:checkpointSaved:progress:entityProgress:entityLog:)``
+    /// made (its network is then the linear head over the pooled vector); nil for a bag-of-words model.
+    public let fineTuning: IntentFineTuningOptions?
     /// The texts the model was trained on, as hashes (nil for a model saved before they were kept): an evaluation
     /// can tell that its test set repeats them.
     public internal(set) var trainingTexts: TrainingTextFingerprint?
@@ -42,7 +46,7 @@ public struct IntentClassifier: Sendable {
 
     init(labels: [String], hasNoneClass: Bool, featurizer: TextFeaturizer, network: IntentNetwork,
          threshold: Float, trainingOptions: TrainingOptions, entityExtractor: EntityExtractor? = nil,
-         sentenceFeaturizer: (any SentenceFeaturizer)? = nil) {
+         sentenceFeaturizer: (any SentenceFeaturizer)? = nil, fineTuning: IntentFineTuningOptions? = nil) {
         self.labels = labels
         self.hasNoneClass = hasNoneClass
         self.featurizer = featurizer
@@ -51,6 +55,7 @@ public struct IntentClassifier: Sendable {
         self.trainingOptions = trainingOptions
         self.entityExtractor = entityExtractor
         self.sentenceFeaturizer = sentenceFeaturizer
+        self.fineTuning = fineTuning
     }
 
     /// The network's input for `texts`: the bag of words, then the sentence features (when the model
@@ -101,20 +106,8 @@ public struct IntentClassifier: Sendable {
         if let reserved = dataset.intents.first(where: { $0.name == noneLabel }) {
             throw IntentClassifierError.reservedIntentName(reserved.name)
         }
-        var extractor: EntityExtractor?
-        if let entities {
-            let tagger: SlotTagger?
-            do {
-                tagger = try SlotTagger.train(on: dataset, options: entities, wordVectors: wordVectors, progress: entityProgress, log: entityLog)
-            } catch let EntityTaggerError.invalidPattern(entity, pattern, reason) {
-                // A pattern that runs away on the training data: the dataset's fault, named like its other errors.
-                throw IntentDatasetError.invalidEntity(file: file, entity: entity, detail: "pattern '\(pattern)': \(reason)")
-            } catch let EntityTaggerError.tooManyTags(_, count, needed, budget) {
-                throw EntityTaggerError.tooManyTags(file: file, count: count, neededMiB: needed, budgetMiB: budget)
-            }
-            let candidate = try EntityExtractor(tagger: tagger, definitions: dataset.entities)
-            extractor = candidate.isEmpty ? nil : candidate
-        }
+        let extractor = try trainEntities(on: dataset, options: entities, file: file, wordVectors: wordVectors,
+                                          progress: entityProgress, log: entityLog)
         let intents = dataset.intents.filter { !$0.utterances.isEmpty }
         let hasNone = !dataset.counterexamples.isEmpty
         let labels = intents.map(\.name) + (hasNone ? [noneLabel] : [])
@@ -167,6 +160,25 @@ public struct IntentClassifier: Sendable {
         return classifier
     }
 
+    /// The slot tagger trained on `dataset` and the dataset's entity dictionaries and regexes, nil
+    /// without `options` or when the dataset has no entities at all.
+    static func trainEntities(on dataset: IntentDataset, options: SlotTaggerOptions?, file: String,
+                              wordVectors: (any WordVectorFeaturizer)?, progress: (Int, Double) -> Void,
+                              log: (String) -> Void) throws -> EntityExtractor? {
+        guard let options else { return nil }
+        let tagger: SlotTagger?
+        do {
+            tagger = try SlotTagger.train(on: dataset, options: options, wordVectors: wordVectors, progress: progress, log: log)
+        } catch let EntityTaggerError.invalidPattern(entity, pattern, reason) {
+            // A pattern that runs away on the training data: the dataset's fault, named like its other errors.
+            throw IntentDatasetError.invalidEntity(file: file, entity: entity, detail: "pattern '\(pattern)': \(reason)")
+        } catch let EntityTaggerError.tooManyTags(_, count, needed, budget) {
+            throw EntityTaggerError.tooManyTags(file: file, count: count, neededMiB: needed, budgetMiB: budget)
+        }
+        let candidate = try EntityExtractor(tagger: tagger, definitions: dataset.entities)
+        return candidate.isEmpty ? nil : candidate
+    }
+
     /// Checks every training option's range (the CLI maps the error's option to its flag).
     /// - Throws: ``IntentClassifierError/invalidOption(option:reason:)``.
     public static func validate(_ options: TrainingOptions) throws {
@@ -216,7 +228,9 @@ public struct IntentClassifier: Sendable {
     /// sizes and count, labels, and the recorded training options (same ranges as for training).
     /// - Throws: ``OutOfRangeError`` or ``IntentClassifierError/invalidModel(_:)`` naming the manifest and field.
     private static func validate(_ configuration: IntentClassifierConfiguration, manifest: String) throws {
-        try InputLimits.check(configuration.hiddenSizes.count, in: 1...64, name: "config.hiddenSizes (count)", file: manifest)
+        // No hidden layer: a fine-tuned encoder's linear head.
+        try InputLimits.check(configuration.hiddenSizes.count, in: (configuration.fineTuning == nil ? 1 : 0)...64,
+                              name: "config.hiddenSizes (count)", file: manifest)
         for (index, size) in configuration.hiddenSizes.enumerated() {
             try InputLimits.check(size, in: 1...65_536, name: "config.hiddenSizes[\(index)]", file: manifest)
         }
@@ -238,6 +252,16 @@ public struct IntentClassifier: Sendable {
             try validate(configuration.training)
         } catch let IntentClassifierError.invalidOption(option, reason) {
             throw IntentClassifierError.invalidModel("\(manifest): field config.training (\(option)): \(reason)")
+        }
+        if let fineTuning = configuration.fineTuning {
+            do {
+                try fineTuning.validate()
+            } catch let error as TrainingSettingError {
+                throw IntentClassifierError.invalidModel("\(manifest): field config.fineTuning.\(error.setting): \(error.value) (expected \(error.requirement))")
+            }
+            guard configuration.sentenceEmbeddings?.packagedModel != nil else {
+                throw IntentClassifierError.invalidModel("\(manifest): field config.fineTuning is set but config.sentenceEmbeddings.packagedModel does not name the fine-tuned encoder's folder")
+            }
         }
     }
 
@@ -283,7 +307,15 @@ public struct IntentClassifier: Sendable {
             labels: labels, noneLabel: hasNoneClass ? Self.noneLabel : nil, hiddenSizes: network.hiddenSizes,
             features: featurizer.options, vocabulary: featurizer.terms, threshold: threshold, training: trainingOptions,
             entities: entityExtractor.map { IntentClassifierConfiguration.Entities(definitions: $0.definitions, tagger: $0.tagger?.configuration) },
-            sentenceEmbeddings: sentenceFeaturizer?.reference)
+            sentenceEmbeddings: sentenceFeaturizer?.reference, fineTuning: fineTuning)
+        var folders: ((URL) throws -> Void)?
+        if let folder = sentenceFeaturizer?.reference.packagedModel {
+            guard let packaged = sentenceFeaturizer as? any PackagedSentenceFeaturizer else {
+                throw IntentClassifierError.invalidOption(option: "sentence embeddings",
+                    reason: "the featurizer's model belongs in the package (\(folder)) but it cannot write its files")
+            }
+            folders = { try packaged.writeModel(to: $0.appendingPathComponent(folder)) }
+        }
         var weights = network.namedWeights
         if let tagger = entityExtractor?.tagger { weights.merge(tagger.namedWeights) { current, _ in current } }
         weights["featurizer.idf"] = Tensor(shape: [featurizer.dimension], scalars: featurizer.inverseDocumentFrequency)
@@ -292,7 +324,7 @@ public struct IntentClassifier: Sendable {
             metadata[TrainingTextFingerprint.metadataKey] = trainingTexts.encoded
         }
         try ModelPackage.save(to: url, kind: Self.modelKind, config: configuration, metadata: metadata, weights: weights,
-                              replacing: replacing)
+                              replacing: replacing, folders: folders)
     }
 
     /// Loads a classifier saved by ``save(to:metadata:)`` (weights memory-mapped). A model trained
@@ -318,8 +350,9 @@ public struct IntentClassifier: Sendable {
         let hiddenCount = configuration.hiddenSizes.count - 1
         let network: IntentNetwork
         do {
+            let linear = configuration.hiddenSizes.isEmpty
             network = try IntentNetwork(
-                inputWeight: tensor("input.weight"), inputBias: tensor("input.bias"),
+                inputWeight: linear ? nil : tensor("input.weight"), inputBias: linear ? nil : tensor("input.bias"),
                 hiddenWeights: (0..<max(0, hiddenCount)).map { try tensor("hidden.\($0).weight") },
                 hiddenBiases: (0..<max(0, hiddenCount)).map { try tensor("hidden.\($0).bias") },
                 outputWeight: tensor("output.weight"), outputBias: tensor("output.bias"))
@@ -379,7 +412,7 @@ public struct IntentClassifier: Sendable {
         var classifier = IntentClassifier(labels: configuration.labels, hasNoneClass: configuration.noneLabel != nil,
                                           featurizer: featurizer, network: network, threshold: configuration.threshold,
                                           trainingOptions: configuration.training, entityExtractor: extractor,
-                                          sentenceFeaturizer: sentence)
+                                          sentenceFeaturizer: sentence, fineTuning: configuration.fineTuning)
         if let encoded = metadata[TrainingTextFingerprint.metadataKey] {
             guard let fingerprint = TrainingTextFingerprint(encoded: encoded) else {
                 throw IntentClassifierError.invalidModel("\(manifest): metadata.\(TrainingTextFingerprint.metadataKey) is not the base64 of 4-byte hashes")

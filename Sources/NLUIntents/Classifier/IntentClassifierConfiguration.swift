@@ -21,6 +21,9 @@ struct IntentClassifierConfiguration: Codable, Sendable {
     /// The sentence embeddings appended to the bag of words (features `vocabulary.count ..<` + dimension);
     /// absent when the model was trained without them.
     var sentenceEmbeddings: SentenceFeaturizerReference?
+    /// The fine-tuning settings of a model whose encoder was fine-tuned with its head (the encoder is
+    /// the package's folder `sentenceEmbeddings.packagedModel`, the head `output.*`); absent otherwise.
+    var fineTuning: IntentFineTuningOptions?
 
     /// The entity part of the configuration (the tagger's weights are `tagger.*` tensors).
     struct Entities: Codable, Sendable {

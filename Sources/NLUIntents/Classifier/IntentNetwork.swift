@@ -5,14 +5,16 @@ import NLUCore
 /// softmax over the classes. The first layer stores one row of `hiddenSizes[0]` weights per
 /// feature (`input.weight` [features, hidden], an embedding bag), so a forward pass only reads the
 /// rows of the features an utterance has; the other layers are dense, in PyTorch's `nn.Linear`
-/// layout (`hidden.N.weight` [out, in], `output.weight` [classes, last hidden]).
+/// layout (`hidden.N.weight` [out, in], `output.weight` [classes, last hidden]). A network without
+/// hidden layers (a fine-tuned encoder's head over its dense pooled vector) has no input layer: the
+/// features go straight to `output.weight` [classes, features], as `nn.Linear` holds them.
 ///
 ///     let probabilities = network.probabilities(for: featurizer.vector(for: "play jazz"))
 public struct IntentNetwork: Sendable {
-    /// `input.weight` [features, hidden₀].
-    public let inputWeight: Tensor<Float>
-    /// `input.bias` [hidden₀].
-    public let inputBias: Tensor<Float>
+    /// `input.weight` [features, hidden₀]; nil in a network without hidden layers.
+    public let inputWeight: Tensor<Float>?
+    /// `input.bias` [hidden₀]; nil in a network without hidden layers.
+    public let inputBias: Tensor<Float>?
     /// `hidden.N.weight` [hiddenₙ₊₁, hiddenₙ].
     public let hiddenWeights: [Tensor<Float>]
     /// `hidden.N.bias` [hiddenₙ₊₁].
@@ -22,16 +24,25 @@ public struct IntentNetwork: Sendable {
     /// `output.bias` [classes].
     public let outputBias: Tensor<Float>
 
-    /// Assembles a network from its weights, checking that the shapes chain.
+    /// Assembles a network from its weights, checking that the shapes chain. Without `inputWeight`
+    /// and `inputBias` (both nil) the network has no hidden layer: `outputWeight` [classes, features]
+    /// maps the features to the logits.
     /// - Throws: ``IntentClassifierError/invalidModel(_:)`` naming the tensor whose shape is wrong.
-    public init(inputWeight: Tensor<Float>, inputBias: Tensor<Float>, hiddenWeights: [Tensor<Float>],
+    public init(inputWeight: Tensor<Float>?, inputBias: Tensor<Float>?, hiddenWeights: [Tensor<Float>],
                 hiddenBiases: [Tensor<Float>], outputWeight: Tensor<Float>, outputBias: Tensor<Float>) throws {
         func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
             if !condition { throw IntentClassifierError.invalidModel(message()) }
         }
-        try check(inputWeight.rank == 2, "input.weight must be [features, hidden], is \(inputWeight.shape)")
-        var width = inputWeight.shape[1]
-        try check(inputBias.shape == [width], "input.bias must be [\(width)], is \(inputBias.shape)")
+        var width: Int
+        if let inputWeight {
+            try check(inputWeight.rank == 2, "input.weight must be [features, hidden], is \(inputWeight.shape)")
+            width = inputWeight.shape[1]
+            try check(inputBias?.shape == [width], "input.bias must be [\(width)], is \(inputBias.map { "\($0.shape)" } ?? "missing")")
+        } else {
+            try check(inputBias == nil && hiddenWeights.isEmpty, "input.weight is missing")
+            try check(outputWeight.rank == 2, "output.weight must be [classes, features], is \(outputWeight.shape)")
+            width = outputWeight.shape[1]
+        }
         try check(hiddenWeights.count == hiddenBiases.count, "hidden weights and biases differ in number")
         for (index, (weight, bias)) in zip(hiddenWeights, hiddenBiases).enumerated() {
             try check(weight.rank == 2 && weight.shape[1] == width, "hidden.\(index).weight must be [out, \(width)], is \(weight.shape)")
@@ -40,8 +51,8 @@ public struct IntentNetwork: Sendable {
         }
         try check(outputWeight.rank == 2 && outputWeight.shape[1] == width, "output.weight must be [classes, \(width)], is \(outputWeight.shape)")
         try check(outputBias.shape == [outputWeight.shape[0]], "output.bias must be [\(outputWeight.shape[0])], is \(outputBias.shape)")
-        self.inputWeight = inputWeight.contiguous()
-        self.inputBias = inputBias.contiguous()
+        self.inputWeight = inputWeight?.contiguous()
+        self.inputBias = inputBias?.contiguous()
         self.hiddenWeights = hiddenWeights.map { $0.contiguous() }
         self.hiddenBiases = hiddenBiases.map { $0.contiguous() }
         self.outputWeight = outputWeight.contiguous()
@@ -49,16 +60,19 @@ public struct IntentNetwork: Sendable {
     }
 
     /// The number of input features.
-    public var inputDimension: Int { inputWeight.shape[0] }
+    public var inputDimension: Int { inputWeight?.shape[0] ?? outputWeight.shape[1] }
     /// The number of classes.
     public var classCount: Int { outputWeight.shape[0] }
-    /// The hidden layer sizes.
-    public var hiddenSizes: [Int] { [inputWeight.shape[1]] + hiddenWeights.map { $0.shape[0] } }
+    /// The hidden layer sizes (none for a linear network).
+    public var hiddenSizes: [Int] { inputWeight.map { [$0.shape[1]] + hiddenWeights.map { $0.shape[0] } } ?? [] }
 
     /// The weights under their package names.
     public var namedWeights: [String: Tensor<Float>] {
-        var result = ["input.weight": inputWeight, "input.bias": inputBias,
-                      "output.weight": outputWeight, "output.bias": outputBias]
+        var result = ["output.weight": outputWeight, "output.bias": outputBias]
+        if let inputWeight, let inputBias {
+            result["input.weight"] = inputWeight
+            result["input.bias"] = inputBias
+        }
         for (index, (weight, bias)) in zip(hiddenWeights, hiddenBiases).enumerated() {
             result["hidden.\(index).weight"] = weight
             result["hidden.\(index).bias"] = bias
@@ -77,6 +91,7 @@ public struct IntentNetwork: Sendable {
 
     /// The logits, in Float (the fast path).
     func logits(for features: SparseVector) -> [Float] {
+        guard let inputWeight, let inputBias else { return Self.dense(outputWeight, outputBias, denseInput(features)) }
         var activations = inputBias.scalars
         let width = activations.count
         inputWeight.withUnsafeBufferPointer { rows in
@@ -104,15 +119,20 @@ public struct IntentNetwork: Sendable {
     func wideLogits(for features: SparseVector) -> [Float] {
         let limit = Double(Float.greatestFiniteMagnitude)
         func saturated(_ x: Double, relu: Bool) -> Double { min(max(x, relu ? 0 : -limit), limit) }
-        let width = inputWeight.shape[1]
-        var activations = inputBias.scalars.map(Double.init)
-        inputWeight.withUnsafeBufferPointer { rows in
-            for (feature, value) in zip(features.indices, features.values) where feature >= 0 && Int(feature) < inputDimension {
-                let row = rows.baseAddress! + Int(feature) * width
-                for i in 0..<width { activations[i] += Double(value) * Double(row[i]) }
+        var activations: [Double]
+        if let inputWeight, let inputBias {
+            let width = inputWeight.shape[1]
+            activations = inputBias.scalars.map(Double.init)
+            inputWeight.withUnsafeBufferPointer { rows in
+                for (feature, value) in zip(features.indices, features.values) where feature >= 0 && Int(feature) < inputDimension {
+                    let row = rows.baseAddress! + Int(feature) * width
+                    for i in 0..<width { activations[i] += Double(value) * Double(row[i]) }
+                }
             }
+            activations = activations.map { saturated($0, relu: true) }
+        } else {
+            activations = denseInput(features).map(Double.init)
         }
-        activations = activations.map { saturated($0, relu: true) }
         func dense(_ weight: Tensor<Float>, _ bias: Tensor<Float>, relu: Bool) {
             let columns = weight.shape[1]
             let biases = bias.scalars
@@ -137,6 +157,16 @@ public struct IntentNetwork: Sendable {
             sparse.values.append(value)
         }
         return probabilities(for: sparse)
+    }
+
+    /// `features` as a dense vector of ``inputDimension`` values (features past it dropped, as the
+    /// input layer drops them).
+    private func denseInput(_ features: SparseVector) -> [Float] {
+        var values = [Float](repeating: 0, count: inputDimension)
+        for (feature, value) in zip(features.indices, features.values) where feature >= 0 && Int(feature) < values.count {
+            values[Int(feature)] += value
+        }
+        return values
     }
 
     /// `weight · x + bias` for weight [out, in] (NLUCore's ``Linear``, one row).

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Dense sentence features appended to the bag of words (as Rasa's `LanguageModelFeaturizer` adds a
 /// language model's sentence embedding): the classifier learns from both. NLUIntents does not know
 /// where the vectors come from — the `NLUKit` umbrella provides one backed by a sentence-transformers
@@ -13,20 +15,34 @@ public protocol SentenceFeaturizer: Sendable {
     func features(for texts: [String]) -> [[Float]]
 }
 
+/// A sentence featurizer whose model is stored inside the intent model package (a fine-tuned
+/// encoder, in the folder ``SentenceFeaturizerReference/packagedModel`` names):
+/// ``IntentClassifier/save(to:metadata:replacing:)`` asks it to write that folder.
+public protocol PackagedSentenceFeaturizer: SentenceFeaturizer {
+    /// Writes the model's files into `folder`, which does not exist yet.
+    func writeModel(to folder: URL) throws
+}
+
 /// The sentence features a model was trained with, as its manifest records them
 /// (`config.sentenceEmbeddings`): the model's Hub id or directory, its revision when known, and the
-/// width of its vectors.
+/// width of its vectors; for a fine-tuned encoder, the folder inside the package that holds it.
 public struct SentenceFeaturizerReference: Codable, Sendable, Equatable {
-    /// A Hub id (`ORG/NAME`) or a directory, as given to `--embeddings`.
+    /// A Hub id (`ORG/NAME`) or a directory, as given to `--embeddings` (for a fine-tuned encoder:
+    /// the model it was fine-tuned from, for the record).
     public var model: String
     /// The snapshot commit (or another fingerprint) the vectors came from, when known.
     public var revision: String?
     /// The number of values per text.
     public var dimension: Int
+    /// The folder, relative to the package, holding the fine-tuned encoder the features come from
+    /// (``IntentClassifier/fineTunedEncoderFolder``); nil for a model found by ``model``. Its
+    /// features are the pooled vectors before any `Normalize` module: what the head was trained on.
+    public var packagedModel: String?
 
-    public init(model: String, revision: String?, dimension: Int) {
+    public init(model: String, revision: String?, dimension: Int, packagedModel: String? = nil) {
         self.model = model
         self.revision = revision
         self.dimension = dimension
+        self.packagedModel = packagedModel
     }
 }

@@ -50,14 +50,25 @@ public struct IntentFineTuner {
         self.options = options
     }
 
+    /// The token ids of `text` as the checkpoint's sentence-transformers model makes them (cut to its length).
+    public func tokenIDs(_ text: String) -> [Int32] { embedder.tokenIDs(text) }
+    /// The padding token's id.
+    public var padID: Int32 { embedder.tokenizer.padID }
+
     /// Tokens per utterance: the option, else the checkpoint's limit.
     public var maxSequenceLength: Int { min(options.maxSequenceLength ?? embedder.maxSequenceLength, embedder.encoder.configuration.maxSequenceLength) }
 
     /// Fine-tunes on every utterance of `dataset` (counterexamples and entities are not used),
-    /// calling `progress` after each optimizer step.
+    /// calling `progress` after each optimizer step. With `saving`, the state after each epoch is
+    /// written there (then `checkpointSaved(epoch)` is called); with `resume`, the run continues from
+    /// the checkpoint found there, as the uninterrupted run would have gone on (batch order and
+    /// dropout are seeded per epoch).
     /// - Throws: ``TrainingSettingError`` for a dataset with fewer than 2 intents or an intent
-    ///   without utterances (named); ``TrainingDivergedError`` when the loss stops being finite.
-    public func train(_ dataset: IntentDataset, progress: (IntentFineTuningProgress) -> Void = { _ in }) throws -> Result {
+    ///   without utterances (named), or (setting `resume`) a checkpoint of another model, dataset or
+    ///   settings; ``TrainingDivergedError`` when the loss stops being finite.
+    public func train(_ dataset: IntentDataset, saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
+                      progress: (IntentFineTuningProgress) -> Void = { _ in },
+                      checkpointSaved: (Int) -> Void = { _ in }) throws -> Result {
         guard dataset.intents.count >= 2 else {
             throw TrainingSettingError(setting: "dataset", value: "\(dataset.intents.count) intent\(dataset.intents.count == 1 ? "" : "s")",
                                        requirement: "at least 2 intents to tell apart")
@@ -78,12 +89,25 @@ public struct IntentFineTuner {
             }
         }
 
-        let encoder = try TrainableEncoder(checkpoint: TrainableEncoder.checkpointDirectory(ofModel: checkpoint),
+        let checkpointFolder = try TrainableEncoder.checkpointDirectory(ofModel: checkpoint)
+        let modelFingerprint = IntentFineTuningCheckpoint.fingerprint(ofModel: checkpointFolder)
+        let datasetFingerprint = IntentFineTuningCheckpoint.fingerprint(of: dataset)
+        try saving?.checkReplaceable()
+        let saved = try resume ? saving.map {
+            try $0.read(model: checkpoint.path, modelFingerprint: modelFingerprint, datasetFingerprint: datasetFingerprint, options: options)
+        } : nil
+        let encoder = try TrainableEncoder(checkpoint: saved.map { try TrainableEncoder.checkpointDirectory(ofModel: $0.encoderFolder) } ?? checkpointFolder,
                                            ignoringTaskHead: true, dropoutSeed: options.seed)
+        try checkMemory(encoder: encoder, longest: sequences.map(\.count).max() ?? 1, classes: dataset.intents.count)
         encoder.dropout = options.dropout > 0 ? EncoderDropout(hidden: options.dropout, attention: options.dropout) : nil
         var headRandom = SplitMix64(seed: options.seed &+ 1)
         let pooledWidth = embedder.pooling.modes.count * encoder.configuration.hiddenSize
-        let head = Linear(inputSize: pooledWidth, outputSize: dataset.intents.count, using: &headRandom)
+        let head: Linear
+        if let saved {
+            head = saved.head
+        } else {
+            head = Linear(inputSize: pooledWidth, outputSize: dataset.intents.count, using: &headRandom)
+        }
         let batchesPerEpoch = (sequences.count + options.batchSize - 1) / options.batchSize
         let stepsPerEpoch = (batchesPerEpoch + options.accumulationSteps - 1) / options.accumulationSteps
         let schedule = try LinearWarmupSchedule(trainingSteps: stepsPerEpoch * options.epochs, warmupRatio: options.warmupRatio)
@@ -92,11 +116,19 @@ public struct IntentFineTuner {
             weightDecay: options.weightDecay, maxGradientNorm: options.maxGradientNorm, schedule: schedule,
             accumulationSteps: options.accumulationSteps, batchesPerEpoch: batchesPerEpoch)
 
-        var order = SplitMix64(seed: options.seed)
+        if let saved {
+            try trainer.resume(optimizerState: saved.optimizerState, optimizerSteps: saved.description.optimizerSteps,
+                               microBatches: saved.description.microBatches)
+        }
         var steps: [FineTuningStep] = []
         var examples = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        for epoch in 1...options.epochs {
+        let firstEpoch = (saved?.description.epoch ?? 0) + 1
+        for epoch in stride(from: firstEpoch, through: options.epochs, by: 1) {
+            // Seeded per epoch, so a run resumed at an epoch draws what the uninterrupted run draws.
+            let epochSeed = options.seed &+ UInt64(epoch) &* 0x9E37_79B9_7F4A_7C15
+            var order = SplitMix64(seed: epochSeed)
+            encoder.reseedDropout(epochSeed &+ 1)
             let batches = LengthGroupedBatches(lengths: sequences.map(\.count), batchSize: options.batchSize, using: &order).batches
             for members in batches {
                 let batch = try EncoderBatch(tokenIDs: members.map { sequences[$0] }, padID: embedder.tokenizer.padID)
@@ -108,7 +140,49 @@ public struct IntentFineTuner {
                 progress(IntentFineTuningProgress(epoch: epoch, step: step.step, totalSteps: schedule.trainingSteps, loss: step.loss,
                                                   examplesPerSecond: seconds > 0 ? Double(examples) / seconds : 0))
             }
+            if let saving {
+                let description = IntentFineTuningCheckpoint.Description(
+                    format: IntentFineTuningCheckpoint.format, epoch: epoch, optimizerSteps: trainer.optimizerSteps,
+                    microBatches: trainer.microBatches, model: checkpoint.path, modelFingerprint: modelFingerprint,
+                    datasetFingerprint: datasetFingerprint, options: options, intents: dataset.intents.map(\.name))
+                try saving.write(trainer, description: description, source: checkpoint)
+                checkpointSaved(epoch)
+            }
         }
         return Result(intents: dataset.intents.map(\.name), trainer: trainer, steps: steps)
+    }
+
+    /// The bytes a run needs at its peak: every parameter four times (value, gradient, AdamW's two
+    /// moments) and the activations of a full batch of the longest sequences.
+    public func memoryNeeded(encoder: TrainableEncoder, longest: Int, classes: Int) -> Int? {
+        let parameters = encoder.parameters.values.reduce(0) { $0 + $1.count }
+            + classes * (embedder.pooling.modes.count * encoder.configuration.hiddenSize + 1)
+        guard let activations = EncoderTrainingWorkspace.scalarCount(configuration: encoder.configuration, batchSize: options.batchSize,
+                                                                     sequenceLength: longest),
+              let weights = InputLimits.product([parameters, 4]) else { return nil }
+        let (total, overflow) = weights.addingReportingOverflow(activations)
+        return overflow ? nil : InputLimits.product([total, 4])
+    }
+
+    /// Refuses a run that would not fit in half of this machine's memory, with the figure and what to lower.
+    private func checkMemory(encoder: TrainableEncoder, longest: Int, classes: Int) throws {
+        let bytes = memoryNeeded(encoder: encoder, longest: longest, classes: classes)
+        do {
+            try InputLimits.checkMemory(elements: bytes.map { $0 / 4 }, what: "fine-tuning memory")
+        } catch let error as OutOfRangeError {
+            throw TrainingSettingError(
+                setting: "batchSize", value: "\(options.batchSize) (with utterances of up to \(longest) tokens: \(error.value) for weights, gradients, optimizer state and activations)",
+                requirement: "\(error.expected): lower the batch size (use gradient accumulation to keep the effective batch) or the maximum sequence length")
+        }
+    }
+
+    /// The sentence features of `trainer`'s encoder as this checkpoint tokenizes and pools, saved
+    /// into a model package's folder ``ModelPackage/encoderFolderName``; `model` is recorded as its origin.
+    func featurizer(for trainer: EncoderClassifierTrainer, model: String) -> FineTunedEncoderFeaturizer {
+        let embedder = self.embedder
+        let reference = SentenceFeaturizerReference(model: model, revision: nil, dimension: trainer.pooling.outputSize,
+                                                    packagedModel: ModelPackage.encoderFolderName)
+        return FineTunedEncoderFeaturizer(reference: reference, source: checkpoint, encoder: trainer.encoder, pooling: trainer.pooling,
+                                          tokenIDs: { embedder.tokenIDs($0) }, padID: embedder.tokenizer.padID)
     }
 }

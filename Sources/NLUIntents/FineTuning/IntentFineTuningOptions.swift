@@ -9,7 +9,7 @@ import NLUCore
 ///     options.epochs = 5
 ///     options.learningRate = 3e-5
 ///     try options.validate()
-public struct IntentFineTuningOptions: Sendable, Equatable {
+public struct IntentFineTuningOptions: Codable, Sendable, Equatable {
     /// Passes over the training utterances (1 ... 1000).
     public var epochs = 3
     /// Utterances per micro-batch (1 ... 4096).

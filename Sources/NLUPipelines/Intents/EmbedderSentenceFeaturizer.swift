@@ -14,7 +14,11 @@ import NLUIntents
 ///     let embeddings = try EmbedderSentenceFeaturizer(model: "sentence-transformers/all-MiniLM-L6-v2")
 ///     let classifier = try IntentClassifier.train(on: dataset, sentenceFeaturizer: embeddings)
 ///     let loaded = try IntentClassifier.loadWithSentenceFeatures(from: url)   // finds the model again
-public struct EmbedderSentenceFeaturizer: SentenceFeaturizer, WordVectorFeaturizer {
+///
+/// A fine-tuned intent model carries its encoder in its package (``SentenceFeaturizerReference/packagedModel``):
+/// that folder is loaded here too, giving the pooled vector before any `Normalize` (what its head
+/// was trained on), and copied into the package again when the classifier is saved.
+public struct EmbedderSentenceFeaturizer: PackagedSentenceFeaturizer, WordVectorFeaturizer {
     public let embedder: SentenceEmbedder
     public private(set) var reference: SentenceFeaturizerReference
     private let options: EmbeddingOptions
@@ -26,9 +30,11 @@ public struct EmbedderSentenceFeaturizer: SentenceFeaturizer, WordVectorFeaturiz
 
     /// Loads `model`: a sentence-transformers directory or a Hub id in the Hugging Face cache.
     /// - Throws: ``ModelLocatorError`` (not found; says how to download it) or the model's loading error.
-    public init(model: String) throws {
+    /// The encoder runs at `precision` (``Precision/int8``: quantized at load).
+    /// - Throws: ``ModelLocatorError`` (not found; says how to download it) or the model's loading error.
+    public init(model: String, precision: Precision = .f32) throws {
         let directory = try ModelLocator.resolve(model)
-        embedder = try SentenceEmbedder(modelDirectory: directory)
+        embedder = try SentenceEmbedder(modelDirectory: directory, precision: precision)
         modelDirectory = directory
         options = EmbeddingOptions()
         try options.validate()   // checked once here, so that features(for:) cannot fail
@@ -37,12 +43,37 @@ public struct EmbedderSentenceFeaturizer: SentenceFeaturizer, WordVectorFeaturiz
                                                 dimension: embedder.dimension)
     }
 
-    /// Loads the model `reference` names and checks that it is the same (fingerprint and width).
+    /// The fine-tuned encoder in `package`'s folder `reference.packagedModel`, its pooled vectors unnormalized.
+    private init(packaged reference: SentenceFeaturizerReference, folder: String, package: URL, precision: Precision) throws {
+        // The manifest is a file like any other: its folder must be one the package holds, not a path out of it.
+        guard folder == ModelPackage.encoderFolderName else {
+            throw IntentClassifierError.invalidModel("\(package.appendingPathComponent(ModelPackage.manifestFileName).path): field config.sentenceEmbeddings.packagedModel is '\(folder)'; expected '\(ModelPackage.encoderFolderName)'")
+        }
+        let directory = package.appendingPathComponent(folder)
+        guard ExistingPath(directory) == .directory else {
+            throw ModelPackageError.missingFile(package: package, file: folder + "/")
+        }
+        embedder = try SentenceEmbedder(modelDirectory: directory, precision: precision)
+        modelDirectory = directory
+        options = EmbeddingOptions(normalize: false)
+        try options.validate()
+        self.reference = reference
+    }
+
+    /// Loads the model `reference` names and checks that it is the same (fingerprint and width); a
+    /// fine-tuned encoder from `package` itself. The encoder runs at `precision`.
     /// - Throws: ``IntentClassifierError/sentenceFeaturizerRequired(model:needed:reason:)`` naming the difference.
-    public init(reference needed: SentenceFeaturizerReference, for package: URL) throws {
+    public init(reference needed: SentenceFeaturizerReference, for package: URL, precision: Precision = .f32) throws {
+        if let folder = needed.packagedModel {
+            self = try EmbedderSentenceFeaturizer(packaged: needed, folder: folder, package: package, precision: precision)
+            guard embedder.dimension == needed.dimension else {
+                throw IntentClassifierError.invalidModel("\(modelDirectory.path): the encoder gives \(embedder.dimension) values; the package's head reads \(needed.dimension)")
+            }
+            return
+        }
         let found: EmbedderSentenceFeaturizer
         do {
-            found = try EmbedderSentenceFeaturizer(model: needed.model)
+            found = try EmbedderSentenceFeaturizer(model: needed.model, precision: precision)
         } catch {
             throw IntentClassifierError.sentenceFeaturizerRequired(model: package.path, needed: needed, reason: "\(error)")
         }
@@ -68,6 +99,11 @@ public struct EmbedderSentenceFeaturizer: SentenceFeaturizer, WordVectorFeaturiz
             // Unreachable: embedding fails only for invalid options, validated in init.
             preconditionFailure("sentence embedding failed with validated options: \(error)")
         }
+    }
+
+    /// Copies the model's folder (a fine-tuned encoder loaded from a package) to `folder`.
+    public func writeModel(to folder: URL) throws {
+        try FileManager.default.copyItem(at: modelDirectory, to: folder)
     }
 
     /// The encoder's hidden size.
@@ -119,8 +155,10 @@ extension IntentClassifier {
     /// Loads an intent model package and, when it was trained with sentence embeddings, the
     /// sentence-transformers model it records (``EmbedderSentenceFeaturizer``).
     ///
+    /// A fine-tuned model's encoder is read from the package itself. The encoder runs at `precision`.
+    ///
     ///     let classifier = try IntentClassifier.loadWithSentenceFeatures(from: URL(fileURLWithPath: "car.nlumodel"))
-    public static func loadWithSentenceFeatures(from url: URL) throws -> IntentClassifier {
-        try load(from: url) { try EmbedderSentenceFeaturizer(reference: $0, for: url) }
+    public static func loadWithSentenceFeatures(from url: URL, precision: Precision = .f32) throws -> IntentClassifier {
+        try load(from: url) { try EmbedderSentenceFeaturizer(reference: $0, for: url, precision: precision) }
     }
 }

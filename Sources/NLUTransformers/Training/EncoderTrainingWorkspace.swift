@@ -129,7 +129,7 @@ public final class EncoderTrainingWorkspace {
 
     /// The floats a workspace for `configuration` and the shape would hold, or nil when the count
     /// overflows: checked before allocating.
-    static func scalarCount(configuration config: BertConfiguration, batchSize: Int, sequenceLength: Int) -> Int? {
+    public static func scalarCount(configuration config: BertConfiguration, batchSize: Int, sequenceLength: Int) -> Int? {
         let (rows, o1) = batchSize.multipliedReportingOverflow(by: sequenceLength)
         let (square, o2) = sequenceLength.multipliedReportingOverflow(by: sequenceLength)
         let perRow = 12 * config.hiddenSize + 3 * config.intermediateSize + 3

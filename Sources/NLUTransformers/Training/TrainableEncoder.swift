@@ -75,6 +75,12 @@ public final class TrainableEncoder {
         generator = SplitMix64(seed: dropoutSeed)
     }
 
+    /// Restarts the dropout draws from `seed`, as a new encoder made with `dropoutSeed: seed` draws
+    /// them: a trainer reseeds at each epoch so a run resumed from a checkpoint draws what it would have.
+    public func reseedDropout(_ seed: UInt64) {
+        generator = SplitMix64(seed: seed)
+    }
+
     /// What the embeddings' gradients depend on beyond ``BertConfiguration``: `config.json`'s
     /// `pad_token_id` and DistilBERT's `sinusoidal_pos_embds`.
     struct EmbeddingFields: Decodable {

@@ -46,6 +46,7 @@ struct IntentsEvaluateCommand: ParsableCommand {
     var force = false
 
     @OptionGroup var inputSize: InputSizeOption
+    @OptionGroup var precision: PrecisionOption
 
     func validate() throws {
         switch (model, folds) {
@@ -70,7 +71,7 @@ struct IntentsEvaluateCommand: ParsableCommand {
         let subtitle: String
         var foldAccuracies: [Double] = []
         if let model {
-            let classifier = try IntentClassifier.loadWithSentenceFeatures(from: URL(fileURLWithPath: model))
+            let classifier = try IntentClassifier.loadWithSentenceFeatures(from: URL(fileURLWithPath: model), precision: precision.precision)
             // Intents the model was never trained on can only be missed: say so rather than score them silently.
             let known = Set(classifier.intents)
             let unknown = data.intents.filter { !known.contains($0.name) && !$0.utterances.isEmpty }

@@ -37,6 +37,7 @@ struct IntentsPredictCommand: ParsableCommand {
     var texts: [String] = []
 
     @OptionGroup var inputSize: InputSizeOption
+    @OptionGroup var precision: PrecisionOption
 
     func validate() throws {
         guard topK >= 1 else { throw ValidationError("--top-k must be at least 1, got \(topK)") }
@@ -61,7 +62,7 @@ struct IntentsPredictCommand: ParsableCommand {
 
     func run() throws {
         let reference = try reference()
-        let classifier = try IntentClassifier.loadWithSentenceFeatures(from: URL(fileURLWithPath: model))
+        let classifier = try IntentClassifier.loadWithSentenceFeatures(from: URL(fileURLWithPath: model), precision: precision.precision)
         if texts.isEmpty {
             try Console.forEachLine(path: nil) { line in
                 let text = line.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -15,6 +15,15 @@ struct IntentsTrainCommand: ParsableCommand {
         --report FILE.html also writes the loss curve per epoch (and validation loss and accuracy, the kept \
         epoch marked; the slot tagger's loss per iteration) as one self-contained page; it replaces only an \
         earlier nlu report page (or an empty file) unless --force is given.
+
+        --fine-tune MODEL fine-tunes that BERT-family encoder (a sentence-transformers or Hugging Face folder, \
+        or a Hub id in the cache) with a softmax head over its pooled sentence vector, with AdamW, linear \
+        warm-up and decay and gradient clipping as Hugging Face Trainer; the package holds the fine-tuned \
+        encoder (folder encoder/). Entities train as without it; the bag-of-words options (n-grams, --hidden, \
+        --validation-split, ...) do not apply. A run that would not fit in half of this machine's memory is \
+        refused before training; a non-finite loss stops it; an interrupted run leaves --output as it was. \
+        After each epoch the run's state is written to OUTPUT.checkpoint/ (removed once the model is saved); \
+        --resume continues from it (a checkpoint of another model, dataset or settings is refused).
         """)
 
     @Argument(help: "The dataset: NLUKit JSON or a platform export (several are merged).")
@@ -30,6 +39,16 @@ struct IntentsTrainCommand: ParsableCommand {
         "Append this sentence-transformers model's sentence embedding to the bag of words, and give the slot tagger its contextual word vectors (see --tagger) (a directory or a Hub id in the Hugging Face cache); the package records it and prediction loads it again.",
         valueName: "MODEL"))
     var embeddings: String?
+
+    @Option(name: .customLong("fine-tune"), help: ArgumentHelp(
+        "Fine-tune this BERT-family encoder with the intent head instead of training the bag-of-words network (a directory or a Hub id in the Hugging Face cache).",
+        valueName: "MODEL"))
+    var fineTune: String?
+
+    @OptionGroup var fineTuning: IntentsFineTuningArguments
+
+    @Flag(help: "With --fine-tune: continue from the checkpoint an interrupted run left in OUTPUT.checkpoint/.")
+    var resume = false
 
     @Option(help: "Default confidence threshold stored in the model (under it: no intent).")
     var threshold: Float = 0
@@ -52,6 +71,16 @@ struct IntentsTrainCommand: ParsableCommand {
         if training.tagger == .encoder, embeddings == nil {
             throw ValidationError("--tagger encoder needs --embeddings MODEL (the encoder whose word vectors it uses)")
         }
+        if let fineTune {
+            guard !fineTune.isEmpty else { throw ValidationError("--fine-tune is empty; give a model directory or Hub id") }
+            guard embeddings == nil else {
+                throw ValidationError("--fine-tune and --embeddings exclude each other: a fine-tuned model's only features are its encoder's")
+            }
+            guard report == nil else { throw ValidationError("--report draws the bag-of-words network's epochs; it does not apply to --fine-tune") }
+            _ = try fineTuning.options(training)
+        } else if resume {
+            throw ValidationError("--resume continues a --fine-tune run; the bag-of-words network trains in seconds: run it again")
+        }
     }
 
     func run() throws {
@@ -64,6 +93,10 @@ struct IntentsTrainCommand: ParsableCommand {
         }
         let result = try input.load(dataset)
         let data = result.dataset
+        if let fineTune {
+            try runFineTuning(data, model: fineTune)
+            return
+        }
         let sentenceFeaturizer = try embeddings.map { try EmbedderSentenceFeaturizer(model: $0) }
         if let sentenceFeaturizer {
             Console.log("sentence features: \(sentenceFeaturizer.reference.model) (\(sentenceFeaturizer.reference.dimension) values per utterance)")
@@ -126,6 +159,109 @@ struct IntentsTrainCommand: ParsableCommand {
     }
 
     private var replacement: ModelPackage.Replacement { force ? .anyModelPackage : .sameKind }
+
+    /// `--fine-tune`: the encoder and its head trained on `data`, saved with the entities as one package.
+    private func runFineTuning(_ data: IntentDataset, model: String) throws {
+        let options = try fineTuning.options(training)
+        Console.log("fine-tuning \(model) on \(data.intents.count) intents, \(data.utteranceCount) utterances, \(data.counterexamples.count) counterexamples")
+        let clock = ContinuousClock()
+        let start = clock.now
+        var lastLine = start
+        var steps = 0
+        var lastLoss: Float = .nan
+        let checkpoint = IntentFineTuningCheckpoint(folder: URL(fileURLWithPath: output + ".checkpoint"))
+        // A signal ends the run at once; the package is written only at the end, atomically, so --output keeps what it held.
+        var classifier = try IntentClassifier.fineTune(
+            on: data, model: model, options: options, entities: training.entityOptions(), file: dataset.joined(separator: ", "),
+            saving: checkpoint, resume: resume,
+            checkpointSaved: { epoch in
+                // Set before the line is printed, so a signal sent on seeing the line finds it.
+                Interruption.note = "interrupted: \(checkpoint.folder.path) holds epoch \(epoch); continue with the same command and --resume"
+                Console.log("checkpoint saved after epoch \(epoch): \(checkpoint.folder.path)")
+            },
+            progress: { progress in
+                steps = progress.step
+                lastLoss = progress.loss
+                let now = clock.now
+                let finished = progress.step == progress.totalSteps
+                guard finished || progress.step == 1 || now - lastLine >= .seconds(2) else { return }
+                lastLine = now
+                let elapsed = Self.seconds(now - start)
+                let left = elapsed / Double(progress.step) * Double(progress.totalSteps - progress.step)
+                if json {
+                    let line = ProgressLine(epoch: progress.epoch, epochs: options.epochs, step: progress.step, steps: progress.totalSteps,
+                                            loss: Double(progress.loss), examplesPerSecond: (progress.examplesPerSecond * 10).rounded() / 10,
+                                            secondsLeft: left.rounded())
+                    if let text = try? Console.json(line, sortedKeys: false) { Console.log(text) }
+                } else {
+                    Console.log(String(format: "epoch %d/%d  step %d/%d  loss %.4f  %.1f examples/s  ", progress.epoch, options.epochs,
+                                       progress.step, progress.totalSteps, progress.loss, progress.examplesPerSecond)
+                                + Self.duration(left) + " left")
+                }
+            },
+            entityProgress: { iteration, loss in
+                if iteration == 1 || iteration % 10 == 0 { Console.log(String(format: "slot tagger iteration %d: loss %.4f", iteration, loss)) }
+            },
+            entityLog: { Console.log($0) })
+        let seconds = Self.seconds(clock.now - start)
+        classifier.threshold = threshold
+        try classifier.save(to: URL(fileURLWithPath: output), metadata: [
+            "trainedWith": "nlu intents train --fine-tune", "nlukitVersion": NLUKitVersion.string,
+            "utterances": "\(data.utteranceCount)", "counterexamples": "\(data.counterexamples.count)",
+        ], replacing: replacement)
+        Interruption.note = nil
+        checkpoint.remove()
+        let summary = FineTuningSummary(output: output, intents: classifier.intents.count, noneClass: classifier.hasNoneClass,
+                                        fineTuned: classifier.sentenceFeaturizer?.reference.model ?? model,
+                                        pooledDimension: classifier.network.inputDimension, epochs: options.epochs, steps: steps,
+                                        finalLoss: Double(lastLoss), seconds: (seconds * 100).rounded() / 100,
+                                        tagger: classifier.entityExtractor?.tagger?.kind.rawValue,
+                                        slotLabels: classifier.entityExtractor?.tagger?.crf.labelCount ?? 0,
+                                        entityDefinitions: classifier.entityExtractor?.definitions.count ?? 0)
+        if json {
+            Console.print(try Console.json(summary, sortedKeys: false))
+        } else {
+            Console.print("saved \(output): \(summary.intents) intents\(summary.noneClass ? " + none class" : ""), \(summary.fineTuned) fine-tuned "
+                          + "(\(summary.pooledDimension) pooled values), \(summary.epochs) epochs, \(steps) steps, final loss "
+                          + String(format: "%.4f, %.2f s", lastLoss, seconds))
+            if summary.slotLabels > 0 || summary.entityDefinitions > 0 {
+                Console.print("entities: slot tagger with \(summary.slotLabels) tags, \(summary.entityDefinitions) entity definitions")
+            }
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+
+    /// "1m05s" / "42s".
+    private static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        return whole >= 60 ? String(format: "%dm%02ds", whole / 60, whole % 60) : "\(whole)s"
+    }
+
+    /// One `--json` progress line on stderr.
+    struct ProgressLine: Encodable {
+        var epoch, epochs, step, steps: Int
+        var loss: Double
+        var examplesPerSecond: Double
+        var secondsLeft: Double
+    }
+
+    struct FineTuningSummary: Encodable {
+        var output: String
+        var intents: Int
+        var noneClass: Bool
+        var fineTuned: String
+        var pooledDimension: Int
+        var epochs: Int
+        var steps: Int
+        var finalLoss: Double
+        var seconds: Double
+        var tagger: String?
+        var slotLabels: Int
+        var entityDefinitions: Int
+    }
 
     /// The --report page: the classifier's loss (and validation) curves, the slot tagger's loss per iteration.
     private func writeReport(to path: String, summary: Summary, epochs: [EpochReport], taggerLosses: [TrainingReportPage.Point],

@@ -7,20 +7,21 @@ struct IntentsTrainingArguments: ParsableArguments {
     @Option(help: "Hidden layer sizes, comma-separated (e.g. 256 or 256,128).")
     var hidden: String = TrainingOptions().hiddenSizes.map(String.init).joined(separator: ",")
 
-    @Option(help: "Most epochs (early stopping may end sooner).")
-    var epochs: Int = TrainingOptions().epochs
+    // Optional: --fine-tune has other defaults for the same settings (IntentsFineTuningArguments).
+    @Option(help: "Most epochs (early stopping may end sooner) (default: \(TrainingOptions().epochs); with --fine-tune: \(IntentFineTuningOptions().epochs)).")
+    var epochs: Int?
 
-    @Option(help: "Utterances per mini-batch.")
-    var batchSize: Int = TrainingOptions().batchSize
+    @Option(help: "Utterances per mini-batch (default: \(TrainingOptions().batchSize); with --fine-tune: \(IntentFineTuningOptions().batchSize)).")
+    var batchSize: Int?
 
-    @Option(help: "Adam learning rate.")
-    var learningRate: Float = TrainingOptions().learningRate
+    @Option(help: "Adam learning rate (default: \(TrainingOptions().learningRate); with --fine-tune, AdamW's peak rate: \(IntentFineTuningOptions().learningRate)).")
+    var learningRate: Float?
 
-    @Option(help: "L2 weight decay.")
-    var weightDecay: Float = TrainingOptions().weightDecay
+    @Option(help: "L2 weight decay (default: \(TrainingOptions().weightDecay); with --fine-tune, AdamW's decoupled decay: \(IntentFineTuningOptions().weightDecay)).")
+    var weightDecay: Float?
 
-    @Option(help: "Dropout probability on hidden activations.")
-    var dropout: Float = TrainingOptions().dropout
+    @Option(help: "Dropout probability on hidden activations (default: \(TrainingOptions().dropout); with --fine-tune, in the encoder: \(IntentFineTuningOptions().dropout)).")
+    var dropout: Float?
 
     @Option(help: "Fraction of each intent held out for early stopping (0: no early stopping).")
     var validationSplit: Double = TrainingOptions().validationSplit
@@ -31,8 +32,8 @@ struct IntentsTrainingArguments: ParsableArguments {
     @Option(help: "Class weighting in the loss: balanced or none.")
     var classWeighting: TrainingOptions.ClassWeighting = TrainingOptions().classWeighting
 
-    @Option(help: "Random seed (initialization, shuffling, dropout, validation split).")
-    var seed: UInt64 = TrainingOptions().seed
+    @Option(help: "Random seed (initialization, shuffling, dropout, validation split) (default: \(TrainingOptions().seed)).")
+    var seed: UInt64?
 
     @Option(help: "Word n-gram lengths, e.g. 1-2.")
     var wordNgrams: String = "1-2"
@@ -106,15 +107,15 @@ struct IntentsTrainingArguments: ParsableArguments {
             throw ValidationError("--hidden expects comma-separated sizes between 1 and 65536, e.g. 256,128; got '\(hidden)'")
         }
         options.hiddenSizes = sizes.compactMap { $0 }
-        options.epochs = epochs
-        options.batchSize = batchSize
-        options.learningRate = learningRate
-        options.weightDecay = weightDecay
-        options.dropout = dropout
+        options.epochs = epochs ?? options.epochs
+        options.batchSize = batchSize ?? options.batchSize
+        options.learningRate = learningRate ?? options.learningRate
+        options.weightDecay = weightDecay ?? options.weightDecay
+        options.dropout = dropout ?? options.dropout
         options.validationSplit = validationSplit
         options.patience = patience
         options.classWeighting = classWeighting
-        options.seed = seed
+        options.seed = seed ?? options.seed
         do {
             try IntentClassifier.validate(options)  // the ranges live in the library; here they are named by flag
         } catch IntentClassifierError.invalidOption(let option, let reason) {

@@ -1,0 +1,94 @@
+import Foundation
+import NLUCore
+import NLUTransformers
+
+/// The sentence features of an encoder fine-tuned in this process: each text tokenized as the
+/// checkpoint tokenizes it, run through the trained encoder (no dropout) and pooled, the vector
+/// the intent head was trained on. It writes the encoder into the model package it is saved with
+/// (``PackagedSentenceFeaturizer``); a package loaded again gets its features from that folder
+/// through NLUPipelines' sentence-transformers featurizer, which computes the same vectors.
+///
+///     let classifier = try IntentClassifier.fineTune(on: dataset, checkpoint: url)
+///     classifier.sentenceFeaturizer?.features(for: ["play some jazz"])   // [[pooled vector]]
+public final class FineTunedEncoderFeaturizer: PackagedSentenceFeaturizer, @unchecked Sendable {
+    public let reference: SentenceFeaturizerReference
+    /// The checkpoint the encoder was fine-tuned from: its configuration, tokenizer and
+    /// sentence-transformers modules are copied from there when the encoder is saved.
+    public let source: URL
+    private let encoder: TrainableEncoder
+    private let pooling: TokenPooling
+    private let tokenIDs: @Sendable (String) -> [Int32]
+    private let padID: Int32
+    /// The encoder keeps one batch's activations at a time: one caller at a time.
+    private let lock = NSLock()
+    /// Texts per encoder pass.
+    private static let batchSize = 32
+
+    /// A featurizer over `encoder` (its dropout turned off) pooled by `pooling`, tokenizing with
+    /// `tokenIDs` (special tokens included, cut to the model's length) and padding with `padID`.
+    init(reference: SentenceFeaturizerReference, source: URL, encoder: TrainableEncoder, pooling: TokenPooling,
+         tokenIDs: @escaping @Sendable (String) -> [Int32], padID: Int32) {
+        encoder.dropout = nil
+        self.reference = reference
+        self.source = source
+        self.encoder = encoder
+        self.pooling = pooling
+        self.tokenIDs = tokenIDs
+        self.padID = padID
+    }
+
+    public func features(for texts: [String]) -> [[Float]] {
+        lock.lock()
+        defer { lock.unlock() }
+        var vectors: [[Float]] = []
+        vectors.reserveCapacity(texts.count)
+        var start = 0
+        while start < texts.count {
+            let end = min(start + Self.batchSize, texts.count)
+            do {
+                let batch = try EncoderBatch(tokenIDs: texts[start..<end].map(tokenIDs), padID: padID)
+                let hidden = try encoder.forward(batch, workspace: encoder.makeWorkspace(batchSize: batch.batchSize,
+                                                                                         sequenceLength: batch.sequenceLength))
+                let pooled = pooling(hidden, attentionMask: batch.attentionMask)
+                let width = pooled.shape[1]
+                let scalars = pooled.scalars
+                for row in 0..<batch.batchSize { vectors.append(Array(scalars[row * width..<(row + 1) * width])) }
+            } catch {
+                // Unreachable: the ids come from the model's own tokenizer, cut to its length, which
+                // training already ran through this encoder.
+                preconditionFailure("the fine-tuned encoder refused its own tokens: \(error)")
+            }
+            start = end
+        }
+        return vectors
+    }
+
+    /// Writes the encoder in the Hugging Face / sentence-transformers layout of ``source``, keeping
+    /// of its sentence-transformers modules only the Transformer and Pooling ones: the folder then
+    /// computes the pooled vector the head reads, in NLUKit as in sentence-transformers (a `Dense`
+    /// or `Normalize` module after pooling was not part of training).
+    public func writeModel(to folder: URL) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        try encoder.save(to: folder, source: source)
+        let modulesFile = folder.appendingPathComponent("modules.json")
+        guard let data = FileManager.default.contents(atPath: modulesFile.path) else { return }
+        guard let modules = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+            throw ModelPackageError.writeFailed(package: folder, reason: "\(modulesFile.path) is not a list of modules")
+        }
+        let kept = modules.filter { module in
+            let type = module["type"] as? String ?? ""
+            return type.hasSuffix(".Transformer") || type.hasSuffix(".Pooling")
+        }
+        guard kept.count < modules.count else { return }
+        for module in modules where !kept.contains(where: { ($0["path"] as? String) == (module["path"] as? String) }) {
+            // A module without files (Normalize) may have no folder; the path was checked not to leave the model when saving.
+            if let path = module["path"] as? String, !path.isEmpty {
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(path))
+            }
+        }
+        let renumbered = kept.enumerated().map { index, module in module.merging(["idx": index]) { _, new in new } }
+        let written = try JSONSerialization.data(withJSONObject: renumbered, options: [.prettyPrinted, .sortedKeys])
+        try AtomicFile.write(to: modulesFile) { try $0.write(written) }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import NLUCore
+
+extension IntentClassifier {
+    /// Fine-tunes a BERT-family checkpoint (a sentence-transformers or Hugging Face folder) with a
+    /// softmax head over its pooled sentence vector on `dataset` (``IntentFineTuner``), and returns
+    /// it as an intent classifier: the encoder is its sentence featurizer (saved inside the package,
+    /// folder ``ModelPackage/encoderFolderName``), the head its network without hidden layers.
+    /// Counterexamples train a "none" class, as in ``train(on:features:training:entities:file:sentenceFeaturizer:wordVectors:progress:entityProgress:entityLog:)``;
+    /// entities (slot tagger, dictionaries, regexes, built-ins) are trained exactly as there.
+    /// `model` is what the package records as the model fine-tuned from (a Hub id or a directory).
+    /// `saving` and `resume` are ``IntentFineTuner/train(_:saving:resume:progress:checkpointSaved:)``'s.
+    ///
+    ///     let classifier = try IntentClassifier.fineTune(on: dataset, checkpoint: URL(fileURLWithPath: "all-MiniLM-L6-v2"))
+    ///     try classifier.save(to: URL(fileURLWithPath: "tuned.nlumodel"))
+    /// - Throws: ``IntentDatasetError`` for an unusable dataset, ``TrainingSettingError`` naming an
+    ///   option out of range (or a dataset with fewer than 2 intents or an empty intent),
+    ///   ``TrainingDivergedError`` when the loss stops being finite, the checkpoint's errors.
+    public static func fineTune(on dataset: IntentDataset, checkpoint: URL, model: String? = nil,
+                                options: IntentFineTuningOptions = IntentFineTuningOptions(),
+                                entities: SlotTaggerOptions? = SlotTaggerOptions(), file: String = "dataset",
+                                saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
+                                checkpointSaved: (Int) -> Void = { _ in },
+                                progress: (IntentFineTuningProgress) -> Void = { _ in },
+                                entityProgress: (Int, Double) -> Void = { _, _ in },
+                                entityLog: (String) -> Void = { _ in }) throws -> IntentClassifier {
+        try entities?.validate()
+        try dataset.validateForTraining(file: file)
+        if let reserved = dataset.intents.first(where: { $0.name == noneLabel }) {
+            throw IntentClassifierError.reservedIntentName(reserved.name)
+        }
+        if let empty = dataset.intents.first(where: { $0.utterances.isEmpty }) {
+            throw TrainingSettingError(setting: "dataset", value: "\(file): intent '\(empty.name)' with no utterance",
+                                       requirement: "at least one utterance per intent (add some, or remove the intent)")
+        }
+        let tuner = try IntentFineTuner(checkpoint: checkpoint, options: options)
+        let extractor = try trainEntities(on: dataset, options: entities, file: file, wordVectors: nil,
+                                          progress: entityProgress, log: entityLog)
+        // The counterexamples are one more class for the head, the last, as the bag of words has it.
+        var classes = dataset
+        let hasNone = !dataset.counterexamples.isEmpty
+        if hasNone { classes.intents.append(Intent(name: noneLabel, utterances: dataset.counterexamples)) }
+        let result = try tuner.train(classes, saving: saving, resume: resume, progress: progress, checkpointSaved: checkpointSaved)
+        let head = result.trainer.head.linear
+        guard let bias = head.bias else {
+            preconditionFailure("EncoderClassifierTrainer refuses a head without bias")
+        }
+        let network = try IntentNetwork(inputWeight: nil, inputBias: nil, hiddenWeights: [], hiddenBiases: [],
+                                        outputWeight: head.weight, outputBias: bias)
+        let featurizer = tuner.featurizer(for: result.trainer, model: model ?? checkpoint.path)
+        var classifier = IntentClassifier(
+            labels: result.intents, hasNoneClass: hasNone,
+            featurizer: TextFeaturizer(options: FeatureOptions(), terms: [], inverseDocumentFrequency: []),
+            network: network, threshold: 0, trainingOptions: TrainingOptions(), entityExtractor: extractor,
+            sentenceFeaturizer: featurizer, fineTuning: options)
+        classifier.trainingTexts = TrainingTextFingerprint(classes.intents.flatMap { $0.utterances.map(\.text) })
+        return classifier
+    }
+}

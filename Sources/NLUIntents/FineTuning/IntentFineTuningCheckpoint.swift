@@ -1,0 +1,176 @@
+import Foundation
+import NLUCore
+import NLUTransformers
+
+/// A fine-tuning run's state at the end of an epoch, in a folder beside the output
+/// (`OUT.nlumodel.checkpoint/`): `encoder/` (the encoder in its Hugging Face layout),
+/// `state.safetensors` (the head, `classifier.weight` / `classifier.bias`, and AdamW's moments,
+/// `adam.m.N` / `adam.v.N` in parameter order) and `checkpoint.json` (the epoch, the step counts,
+/// the options, and fingerprints of the model and dataset, which a resumed run must match).
+/// Written beside the folder and swapped in, so an interrupted write leaves the previous epoch's.
+///
+///     let checkpoint = IntentFineTuningCheckpoint(folder: URL(fileURLWithPath: "car.nlumodel.checkpoint"))
+///     let result = try tuner.train(dataset, saving: checkpoint, resume: true)
+public struct IntentFineTuningCheckpoint: Sendable {
+    /// The checkpoint's folder.
+    public let folder: URL
+
+    /// The mark `checkpoint.json` carries: a folder with it may be replaced by the next checkpoint.
+    static let format = "nlukit-intent-fine-tuning-checkpoint"
+    static let stateFileName = "state.safetensors"
+    static let descriptionFileName = "checkpoint.json"
+
+    public init(folder: URL) {
+        self.folder = folder
+    }
+
+    /// `checkpoint.json`.
+    struct Description: Codable, Equatable {
+        var format: String
+        /// Epochs done.
+        var epoch: Int
+        var optimizerSteps: Int
+        var microBatches: Int
+        /// The checkpoint fine-tuned from, as given, and a fingerprint of its configuration and weights.
+        var model: String
+        var modelFingerprint: String
+        /// A fingerprint of the intents' names and utterances, in order.
+        var datasetFingerprint: String
+        var options: IntentFineTuningOptions
+        var intents: [String]
+    }
+
+    /// What a resumed run continues from.
+    struct Saved {
+        var description: Description
+        var head: Linear
+        var optimizerState: AdamOptimizer.State
+        var encoderFolder: URL
+    }
+
+    /// Refuses a folder that exists and is not a checkpoint this type wrote (it would be replaced).
+    func checkReplaceable() throws {
+        guard ExistingPath(folder) != .nothing else { return }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        if entries.isEmpty, ExistingPath(folder) == .directory { return }
+        guard (try? readDescription()) != nil else {
+            throw ModelPackageError.destinationInUse(package: folder, holds: "something that is not an nlu fine-tuning checkpoint",
+                                                     remedy: "move it away; nlu keeps its checkpoint there")
+        }
+    }
+
+    func readDescription() throws -> Description {
+        let url = folder.appendingPathComponent(Self.descriptionFileName)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ModelPackageError.missingFile(package: folder, file: Self.descriptionFileName)
+        }
+        let description = try JSONFile.decode(Description.self, from: data, file: url.path)
+        guard description.format == Self.format else {
+            throw ModelPackageError.invalidManifest(package: folder, field: "format", reason: "'\(description.format)' is not '\(Self.format)'")
+        }
+        return description
+    }
+
+    /// Reads the checkpoint and checks that it belongs to this run: same model, dataset and options.
+    /// - Throws: ``TrainingSettingError`` (setting `resume`) naming what differs; the files' errors.
+    func read(model: String, modelFingerprint: String, datasetFingerprint: String, options: IntentFineTuningOptions) throws -> Saved {
+        let description = try readDescription()
+        func refuse(_ value: String, _ requirement: String) -> TrainingSettingError {
+            TrainingSettingError(setting: "resume", value: "\(folder.path): \(value)", requirement: requirement)
+        }
+        guard description.modelFingerprint == modelFingerprint else {
+            throw refuse("a checkpoint of the model \(description.model)", "a checkpoint of \(model) (start again without --resume, or fine-tune \(description.model))")
+        }
+        guard description.datasetFingerprint == datasetFingerprint else {
+            throw refuse("a checkpoint of another dataset (other intents or utterances)", "a checkpoint of this dataset (start again without --resume)")
+        }
+        guard description.options == options else {
+            throw refuse("a checkpoint of other settings (\(description.options))", "the settings of the run it continues")
+        }
+        let weights = try SafeTensors(contentsOf: folder.appendingPathComponent(Self.stateFileName))
+        let head = try Linear(weight: weights.finiteFloatTensor("classifier.weight"), bias: weights.finiteFloatTensor("classifier.bias"))
+        var first: [Tensor<Float>] = [], second: [Tensor<Float>] = []
+        var index = 0
+        while weights.info("adam.m.\(index)") != nil {
+            first.append(try weights.finiteFloatTensor("adam.m.\(index)"))
+            second.append(try weights.finiteFloatTensor("adam.v.\(index)"))
+            index += 1
+        }
+        return Saved(description: description, head: head,
+                     optimizerState: AdamOptimizer.State(step: description.optimizerSteps, firstMoments: first, secondMoments: second),
+                     encoderFolder: folder.appendingPathComponent("encoder"))
+    }
+
+    /// Writes the trainer's state after `description.epoch` epochs, replacing the previous checkpoint.
+    func write(_ trainer: EncoderClassifierTrainer, description: Description, source: URL) throws {
+        try checkReplaceable()
+        AtomicFile.removeAbandonedTemporaries(beside: folder)
+        let temporary = AtomicFile.temporaryURL(beside: folder)
+        TemporaryFiles.register(temporary)
+        defer { TemporaryFiles.unregister(temporary) }
+        var swapped = false
+        defer { if !swapped { try? FileManager.default.removeItem(at: temporary) } }
+        do {
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
+            try trainer.encoder.save(to: temporary.appendingPathComponent("encoder"), source: source)
+            var tensors: [String: Tensor<Float>] = [:]
+            let head = trainer.head.linear.tensors
+            tensors["classifier.weight"] = head[0]
+            tensors["classifier.bias"] = head.count > 1 ? head[1] : nil
+            let state = trainer.optimizerState
+            for (index, (m, v)) in zip(state.firstMoments, state.secondMoments).enumerated() {
+                tensors["adam.m.\(index)"] = m
+                tensors["adam.v.\(index)"] = v
+            }
+            try SafeTensors.write(tensors, metadata: ["format": Self.format], to: temporary.appendingPathComponent(Self.stateFileName))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data = try encoder.encode(description)
+            try AtomicFile.write(to: temporary.appendingPathComponent(Self.descriptionFileName)) { try $0.write(data) }
+        } catch let error as ModelPackageError {
+            throw error
+        } catch {
+            throw ModelPackageError.writeFailed(package: folder, reason: (error as? LocalizedError)?.errorDescription ?? "\(error)")
+        }
+        try ModelPackage.swapIntoPlace(temporary, destination: folder)
+        swapped = true
+    }
+
+    /// Removes the checkpoint once the run's model is saved (only a folder this type wrote).
+    public func remove() {
+        guard (try? readDescription()) != nil else { return }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// FNV-1a over `parts`, each ended by a separator no text holds, as 16 hex digits.
+    static func fingerprint(_ parts: [String]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for part in parts {
+            for byte in part.utf8 + [0xFF] {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01B3
+            }
+        }
+        return String(format: "%016llx", hash)
+    }
+
+    /// The dataset's intents and utterances, in order.
+    static func fingerprint(of dataset: IntentDataset) -> String {
+        fingerprint(dataset.intents.flatMap { [$0.name] + $0.utterances.map(\.text) })
+    }
+
+    /// The checkpoint folder's `config.json` and the size of its weights: another model, or the same
+    /// model's weights changed, gives another fingerprint.
+    static func fingerprint(ofModel checkpoint: URL) -> String {
+        let config = (FileManager.default.contents(atPath: checkpoint.appendingPathComponent("config.json").path)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        var weights: [String] = []
+        for name in ["model.safetensors", "pytorch_model.bin"] {
+            let path = checkpoint.appendingPathComponent(name).path
+            if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int {
+                let head = FileHandle(forReadingAtPath: path).flatMap { try? $0.read(upToCount: 1 << 16) } ?? Data()
+                weights.append("\(name):\(size):" + head.base64EncodedString())
+            }
+        }
+        return fingerprint([config] + weights)
+    }
+}

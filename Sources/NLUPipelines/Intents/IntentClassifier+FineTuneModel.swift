@@ -1,0 +1,26 @@
+import Foundation
+import NLUCore
+import NLUIntents
+
+extension IntentClassifier {
+    /// ``fineTune(on:checkpoint:model:options:entities:file:saving:resume:checkpointSaved:progress:entityProgress:entityLog:)`` on a
+    /// model reference resolved as every `--model` is: a directory, or a Hub id in the Hugging Face
+    /// cache. The package records the reference (a directory as an absolute path) as its origin.
+    ///
+    ///     let classifier = try IntentClassifier.fineTune(on: dataset, model: "sentence-transformers/all-MiniLM-L6-v2")
+    /// - Throws: ``ModelLocatorError`` when the model is not found (says how to download it), then
+    ///   what fine-tuning throws.
+    public static func fineTune(on dataset: IntentDataset, model: String,
+                                options: IntentFineTuningOptions = IntentFineTuningOptions(),
+                                entities: SlotTaggerOptions? = SlotTaggerOptions(), file: String = "dataset",
+                                saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
+                                checkpointSaved: (Int) -> Void = { _ in },
+                                progress: (IntentFineTuningProgress) -> Void = { _ in },
+                                entityProgress: (Int, Double) -> Void = { _, _ in },
+                                entityLog: (String) -> Void = { _ in }) throws -> IntentClassifier {
+        try fineTune(on: dataset, checkpoint: ModelLocator.resolve(model), model: EmbedderLoading.recordedSource(model),
+                     options: options, entities: entities, file: file, saving: saving, resume: resume,
+                     checkpointSaved: checkpointSaved, progress: progress,
+                     entityProgress: entityProgress, entityLog: entityLog)
+    }
+}
