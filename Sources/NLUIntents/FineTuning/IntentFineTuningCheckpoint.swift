@@ -74,6 +74,10 @@ public struct IntentFineTuningCheckpoint: Sendable {
     /// Reads the checkpoint and checks that it belongs to this run: same model, dataset and options.
     /// - Throws: ``TrainingSettingError`` (setting `resume`) naming what differs; the files' errors.
     func read(model: String, modelFingerprint: String, datasetFingerprint: String, options: IntentFineTuningOptions) throws -> Saved {
+        guard ExistingPath(folder) == .directory else {
+            throw TrainingSettingError(setting: "resume", value: "\(folder.path), which does not exist",
+                                       requirement: "the checkpoint an interrupted run with the same output left (start without --resume)")
+        }
         let description = try readDescription()
         func refuse(_ value: String, _ requirement: String) -> TrainingSettingError {
             TrainingSettingError(setting: "resume", value: "\(folder.path): \(value)", requirement: requirement)

@@ -192,7 +192,7 @@ struct IntentsTrainCommand: ParsableCommand {
                     let line = ProgressLine(epoch: progress.epoch, epochs: options.epochs, step: progress.step, steps: progress.totalSteps,
                                             loss: Double(progress.loss), examplesPerSecond: (progress.examplesPerSecond * 10).rounded() / 10,
                                             secondsLeft: left.rounded())
-                    if let text = try? Console.json(line, sortedKeys: false) { Console.log(text) }
+                    if let text = try? Console.json(line) { Console.log(text) }
                 } else {
                     Console.log(String(format: "epoch %d/%d  step %d/%d  loss %.4f  %.1f examples/s  ", progress.epoch, options.epochs,
                                        progress.step, progress.totalSteps, progress.loss, progress.examplesPerSecond)

@@ -1,0 +1,68 @@
+import Foundation
+import NLUCore
+@testable import NLUIntents
+import Testing
+
+/// Checkpoints of a fine-tuning run: resumed after epoch 1, a run ends with the weights of the run
+/// that was never interrupted; a checkpoint of another dataset or settings is refused, naming which.
+@Suite struct IntentFineTuningCheckpointTests {
+    static func dataset() -> IntentDataset {
+        IntentDataset(intents: [
+            Intent(name: "play_music", utterances: ["play some jazz", "put on music", "play a song", "start the radio"]),
+            Intent(name: "weather", utterances: ["is it raining", "weather tomorrow", "how cold is it", "will it snow"]),
+            Intent(name: "lights_on", utterances: ["turn the lights on", "switch on the lamp", "lights please", "more light"]),
+        ])
+    }
+
+    static func options() -> IntentFineTuningOptions {
+        var options = IntentFineTuningOptions()
+        options.epochs = 2
+        options.batchSize = 4
+        options.learningRate = 5e-3
+        options.seed = 5
+        return options
+    }
+
+    @Test func resumedRunEndsWithTheUninterruptedRunsWeights() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("ft-checkpoint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let tuner = try IntentFineTuner(checkpoint: IntentFineTunerTests.checkpoint, options: Self.options())
+        let checkpoint = IntentFineTuningCheckpoint(folder: work.appendingPathComponent("m.nlumodel.checkpoint"))
+        let afterFirstEpoch = IntentFineTuningCheckpoint(folder: work.appendingPathComponent("epoch1.checkpoint"))
+        var saved: [Int] = []
+        let whole = try tuner.train(Self.dataset(), saving: checkpoint) { _ in } checkpointSaved: { epoch in
+            saved.append(epoch)
+            // What an interruption during epoch 2 would have left.
+            if epoch == 1 { try? FileManager.default.copyItem(at: checkpoint.folder, to: afterFirstEpoch.folder) }
+        }
+        #expect(saved == [1, 2])
+        let resumed = try tuner.train(Self.dataset(), saving: afterFirstEpoch, resume: true)
+        #expect(resumed.steps == Array(whole.steps.suffix(resumed.steps.count)) && resumed.steps.count == 3)
+        // Same seeds, same batches, same optimizer state: the same floats.
+        #expect(resumed.trainer.head.linear.tensors[0] == whole.trainer.head.linear.tensors[0])
+        #expect(resumed.trainer.encoder.parameters.values == whole.trainer.encoder.parameters.values)
+
+        var other = Self.dataset()
+        other.intents[0].utterances.append("some music")
+        let error = try #require(throws: TrainingSettingError.self) { try tuner.train(other, saving: afterFirstEpoch, resume: true) }
+        #expect(error.setting == "resume" && error.value.contains("another dataset"))
+        var longer = Self.options()
+        longer.learningRate = 1e-3
+        let settings = try #require(throws: TrainingSettingError.self) {
+            try IntentFineTuner(checkpoint: IntentFineTunerTests.checkpoint, options: longer).train(Self.dataset(), saving: afterFirstEpoch, resume: true)
+        }
+        #expect(settings.value.contains("other settings"))
+    }
+
+    @Test func aFolderThatIsNotACheckpointIsNotReplaced() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("ft-checkpoint-\(UUID().uuidString)")
+        let folder = work.appendingPathComponent("m.nlumodel.checkpoint")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        try Data("mine".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        let tuner = try IntentFineTuner(checkpoint: IntentFineTunerTests.checkpoint, options: Self.options())
+        #expect(throws: ModelPackageError.self) { try tuner.train(Self.dataset(), saving: IntentFineTuningCheckpoint(folder: folder)) }
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("notes.txt").path))
+    }
+}
