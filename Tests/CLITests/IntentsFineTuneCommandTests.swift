@@ -61,7 +61,7 @@ import Testing
         let before = try Data(contentsOf: model.appendingPathComponent("weights.safetensors"))
 
         let single = work.appendingPathComponent("one.json")
-        try Data(#"{"intents": [{"name": "greet", "utterances": [{"text": "hello"}, {"text": "hi"}]}]}"#.utf8).write(to: single)
+        try Data(#"{"format": "nlukit-intents", "intents": [{"name": "greet", "utterances": [{"text": "hello"}, {"text": "hi"}]}]}"#.utf8).write(to: single)
         let one = try runNLU(["intents", "train", single.path, "-o", model.path, "--fine-tune", Self.tinyEncoder])
         #expect(one.status == 1)
         #expect(one.stderr.contains("greet"), "\(one.stderr)")
