@@ -28,6 +28,23 @@ import Testing
         #expect(transposed.scalars == [1, 4, 2, 5, 3, 6])
         #expect(transposed.reshaped([-1]).scalars == [1, 4, 2, 5, 3, 6])
     }
+
+    @Test func permuteReordersAxesAsNumPyTransposeDoes() {
+        // Expected: NumPy, np.arange(24).reshape(2, 3, 4).transpose(2, 0, 1).ravel().
+        let tensor = Tensor<Float>(shape: [2, 3, 4], scalars: (0..<24).map(Float.init))
+        let permuted = tensor.permuted([2, 0, 1])
+        #expect(permuted.shape == [4, 2, 3])
+        #expect(permuted.storage === tensor.storage)
+        #expect(!permuted.isContiguous)
+        let expected: [Float] = [0, 4, 8, 12, 16, 20, 1, 5, 9, 13, 17, 21, 2, 6, 10, 14, 18, 22, 3, 7, 11, 15, 19, 23]
+        #expect(permuted.scalars == expected)
+        #expect(permuted.contiguous().isContiguous && permuted.contiguous().scalars == expected)
+        #expect(permuted.permuted([1, 2, 0]) == tensor)
+        // A view that starts inside its storage: np.arange(60).reshape(5, 3, 4)[1:3].transpose(1, 2, 0).ravel().
+        let rows = Tensor<Float>(shape: [5, 3, 4], scalars: (0..<60).map(Float.init)).slice(1..<3)
+        #expect(rows.permuted([1, 2, 0]).contiguous().scalars
+                == [12, 24, 13, 25, 14, 26, 15, 27, 16, 28, 17, 29, 18, 30, 19, 31, 20, 32, 21, 33, 22, 34, 23, 35])
+    }
 }
 
 @Suite struct TensorConstructionAndViewTests {

@@ -129,6 +129,17 @@ public struct Tensor<Scalar: TensorScalar>: Sendable {
         return Tensor(storage: storage, offset: offset, shape: newShape, strides: newStrides)
     }
 
+    /// The tensor with its axes reordered, as a view (not contiguous): axis `i` of the result is axis
+    /// `axes[i]` of this one, as NumPy's `transpose(axes)` and PyTorch's `permute` order them.
+    ///
+    ///     let x = Tensor<Float>(shape: [2, 3, 4], repeating: 1)
+    ///     print(x.permuted([2, 0, 1]).shape)   // [4, 2, 3]
+    /// - Precondition: `axes` holds each axis of the tensor once.
+    public func permuted(_ axes: [Int]) -> Tensor {
+        precondition(axes.count == rank && Set(axes) == Set(0..<rank), "permuted(\(axes)) does not reorder the axes of \(shape)")
+        return Tensor(storage: storage, offset: offset, shape: axes.map { shape[$0] }, strides: axes.map { strides[$0] })
+    }
+
     /// A row-major copy, or `self` when already contiguous.
     public func contiguous() -> Tensor {
         if isContiguous { return self }
@@ -140,7 +151,11 @@ public struct Tensor<Scalar: TensorScalar>: Sendable {
         if isContiguous {
             return Tensor(storage: TensorStorage(copying: storage.baseAddress + offset, count: count), shape: shape)
         }
-        return Tensor(shape: shape, scalars: scalars)
+        // Gathered straight into fresh storage: one copy of each element.
+        let fresh = TensorStorage<Scalar>(uninitializedCount: count)
+        var target = fresh.baseAddress
+        forEachIndex { target.initialize(to: storage.baseAddress[$0]); target += 1 }
+        return Tensor(storage: fresh, shape: shape)
     }
 
     /// Calls `body` with the elements as one contiguous read-only buffer (copying first if needed).
