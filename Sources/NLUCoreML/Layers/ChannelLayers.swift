@@ -17,22 +17,24 @@ enum ChannelLayers {
         return context.unary { x, fail in
             guard x.rank >= 3 else { throw fail("input of rank \(x.rank), expected rank 3 or more") }
             let group = acrossChannels ? x.shape[(x.rank - 3)...].reduce(1, *) : x.shape[(x.rank - 2)...].reduce(1, *)
-            var values = x.values
             guard group > 0 else { return x }
-            var start = 0
-            while start < values.count {
-                let slice = start..<(start + group)
-                // Double sums: a group can hold a whole [C, H, W] image.
-                let mean = values[slice].reduce(0.0) { $0 + Double($1) } / Double(group)
-                var scale = 1.0
-                if normalizeVariance {
-                    let variance = values[slice].reduce(0.0) { $0 + (Double($1) - mean) * (Double($1) - mean) } / Double(group)
-                    scale = 1 / (variance + epsilon).squareRoot()
+            var result = x
+            result.replaceElements { values, normalized in
+                var start = 0
+                while start < values.count {
+                    let slice = start..<(start + group)
+                    // Double sums: a group can hold a whole [C, H, W] image.
+                    let mean = values[slice].reduce(0.0) { $0 + Double($1) } / Double(group)
+                    var scale = 1.0
+                    if normalizeVariance {
+                        let variance = values[slice].reduce(0.0) { $0 + (Double($1) - mean) * (Double($1) - mean) } / Double(group)
+                        scale = 1 / (variance + epsilon).squareRoot()
+                    }
+                    for index in slice { normalized[index] = Float((Double(values[index]) - mean) * scale) }
+                    start += group
                 }
-                for index in slice { values[index] = Float((Double(values[index]) - mean) * scale) }
-                start += group
             }
-            return Blob(shape: x.shape, values: values)
+            return result
         }
     }
 
@@ -80,12 +82,14 @@ struct ChannelParameter: Sendable {
         }
         let indices = Shapes.broadcastIndices(from: shape, to: trailing)
         let group = indices.count
-        var values = x.values
-        for start in stride(from: 0, to: values.count, by: max(group, 1)) {
-            for (offset, index) in indices.enumerated() {
-                values[start + offset] = operation(values[start + offset], self.values[index])
+        var result = x
+        result.replaceElements { source, destination in
+            for start in stride(from: 0, to: source.count, by: max(group, 1)) {
+                for (offset, index) in indices.enumerated() {
+                    destination[start + offset] = operation(source[start + offset], values[index])
+                }
             }
         }
-        return Blob(shape: x.shape, values: values)
+        return result
     }
 }

@@ -9,9 +9,9 @@ enum DenseLayers {
         try context.expect(inputs: 1...1, outputs: 1...1)
         if params.int8DynamicQuantize { throw context.unsupported("int8 dynamic quantization") }
         let inputs = try context.checkedSize(params.inputChannels, "inputChannels")
-        let product = try context.denseProduct(params.weights, bias: params.hasBias_p ? params.bias : nil, inputs: inputs,
-                                               outputs: try context.checkedSize(params.outputChannels, "outputChannels"))
-        let outputs = product.outputs
+        let dense = try context.linear(params.weights, bias: params.hasBias_p ? params.bias : nil, inputs: inputs,
+                                       outputs: try context.checkedSize(params.outputChannels, "outputChannels"))
+        let outputs = dense.outputSize
         return context.unary { x, fail in
             // Rank-5 blobs carry the features in [C, H, W]; ND blobs in the last axis.
             let shape: [Int]
@@ -23,14 +23,14 @@ enum DenseLayers {
                 throw fail("input has shape \(x.shape), expected \(inputs) input channels")
             }
             try Shapes.checkOutput(shape, fail: fail)
-            return Blob(shape: shape, values: product.apply(x.values, rows: x.count / inputs))
+            return dense.apply(to: x, shape: shape)
         }
     }
 
     static func activation(_ params: CoreML_Specification_ActivationParams, _ context: LayerContext) throws -> CompiledLayer {
         try context.expect(inputs: 1...1, outputs: 1...1)
         let function = try Activation(params, context)
-        return context.unary { x, _ in Blob(shape: x.shape, values: function.apply(x.values)) }
+        return context.unary { x, _ in function.apply(x) }
     }
 
     static func softmax(_ context: LayerContext) throws -> CompiledLayer {
@@ -63,7 +63,7 @@ enum DenseLayers {
             if channelLast {
                 // [.., C, H, W] → [.., H, W, C] before flattening.
                 let r = x.rank
-                source = Elementwise.transpose(x, Array(0..<(r - 3)) + [r - 2, r - 1, r - 3])
+                source = x.permuted(Array(0..<(r - 3)) + [r - 2, r - 1, r - 3])
             }
             return source.reshaped(leading + [x.shape[(x.rank - 3)...].reduce(1, *), 1, 1])
         }
@@ -94,7 +94,7 @@ enum DenseLayers {
         try context.expect(inputs: 1...Int.max, outputs: 1...1)
         let alpha = params.alpha
         return context.layer { inputs, fail in
-            if inputs.count == 1 { return [Blob(shape: inputs[0].shape, values: inputs[0].values.map { $0 + alpha })] }
+            if inputs.count == 1 { return [inputs[0].mapped { $0 + alpha }] }
             return [try Elementwise.fold(inputs, +, fail: fail)]
         }
     }
@@ -103,7 +103,7 @@ enum DenseLayers {
         try context.expect(inputs: 1...Int.max, outputs: 1...1)
         let alpha = params.alpha
         return context.layer { inputs, fail in
-            if inputs.count == 1 { return [Blob(shape: inputs[0].shape, values: inputs[0].values.map { $0 * alpha })] }
+            if inputs.count == 1 { return [inputs[0].mapped { $0 * alpha }] }
             return [try Elementwise.fold(inputs, *, fail: fail)]
         }
     }
@@ -133,16 +133,21 @@ enum DenseLayers {
             } else {
                 throw fail("indices have shape \(ids.shape), expected \(nd ? "[..., 1]" : "[Seq, Batch, 1, 1, 1]")")
             }
-            var values = [Float]()
-            values.reserveCapacity(try Shapes.checkOutput(shape, fail: fail))
-            for id in ids.values {
-                guard id >= 0, id < Float(vocabularySize), id.rounded() == id else {
-                    throw fail("index \(id) is not a whole number in 0..<\(vocabularySize)")
+            try Shapes.checkOutput(shape, fail: fail)
+            var output = Blob(shape: shape)
+            try ids.withUnsafeBufferPointer { ids in
+                try rows.withUnsafeBufferPointer { table in
+                    try output.withUnsafeMutableBufferPointer { output in
+                        for (position, id) in ids.enumerated() {
+                            guard id >= 0, id < Float(vocabularySize), id.rounded() == id else {
+                                throw fail("index \(id) is not a whole number in 0..<\(vocabularySize)")
+                            }
+                            (output.baseAddress! + position * dimension).update(from: table.baseAddress! + Int(id) * dimension, count: dimension)
+                        }
+                    }
                 }
-                let start = Int(id) * dimension
-                values.append(contentsOf: rows[start..<(start + dimension)])
             }
-            return Blob(shape: shape, values: values)
+            return output
         }
     }
 
@@ -163,7 +168,7 @@ enum DenseLayers {
         case .threshold: function = { Swift.max($0, alpha) }
         case .UNRECOGNIZED(let value): throw context.unsupported("unary operation \(value)")
         }
-        return context.unary { x, _ in Blob(shape: x.shape, values: x.values.map { function(scale * $0 + shift) }) }
+        return context.unary { x, _ in x.mapped { function(scale * $0 + shift) } }
     }
 
     static func loadConstant(_ params: CoreML_Specification_LoadConstantLayerParams, _ context: LayerContext) throws -> CompiledLayer {
@@ -181,40 +186,29 @@ enum DenseLayers {
 
 /// An activation function of Core ML's `ActivationParams`, applied element by element.
 struct Activation: Sendable {
-    let apply: @Sendable ([Float]) -> [Float]
+    let apply: @Sendable (Blob) -> Blob
 
     /// `inRecurrentLayer`: coremltools writes a recurrent layer's hard sigmoid without parameters, meaning Keras'
     /// `0.2·x + 0.5`; a standalone activation layer always stores them.
     init(_ params: CoreML_Specification_ActivationParams, _ context: LayerContext, inRecurrentLayer: Bool = false) throws {
         switch params.nonlinearityType {
-        case .reLu: apply = Self.vectorized { Kernels.relu($0, count: $1) }
-        case .tanh: apply = Self.vectorized { Kernels.tanh($0, count: $1) }
-        case .sigmoid: apply = Self.vectorized { Kernels.sigmoid($0, count: $1) }
-        case .leakyReLu(let p): let alpha = p.alpha; apply = { $0.map { $0 >= 0 ? $0 : alpha * $0 } }
-        case .linear(let p): let alpha = p.alpha, beta = p.beta; apply = { $0.map { alpha * $0 + beta } }
-        case .scaledTanh(let p): let alpha = p.alpha, beta = p.beta; apply = { $0.map { alpha * Foundation.tanh(beta * $0) } }
+        case .reLu: apply = { $0.applying { Kernels.relu($0, count: $1) } }
+        case .tanh: apply = { $0.applying { Kernels.tanh($0, count: $1) } }
+        case .sigmoid: apply = { $0.applying { Kernels.sigmoid($0, count: $1) } }
+        case .leakyReLu(let p): let alpha = p.alpha; apply = { $0.mapped { $0 >= 0 ? $0 : alpha * $0 } }
+        case .linear(let p): let alpha = p.alpha, beta = p.beta; apply = { $0.mapped { alpha * $0 + beta } }
+        case .scaledTanh(let p): let alpha = p.alpha, beta = p.beta; apply = { $0.mapped { alpha * Foundation.tanh(beta * $0) } }
         case .sigmoidHard(let p):
             let unset = inRecurrentLayer && p.alpha == 0 && p.beta == 0
             let alpha = unset ? 0.2 : p.alpha, beta = unset ? 0.5 : p.beta
-            apply = { $0.map { Swift.min(Swift.max(alpha * $0 + beta, 0), 1) } }
-        case .elu(let p): let alpha = p.alpha; apply = { $0.map { $0 >= 0 ? $0 : alpha * (Foundation.exp($0) - 1) } }
-        case .thresholdedReLu(let p): let alpha = p.alpha; apply = { $0.map { $0 > alpha ? $0 : 0 } }
-        case .softsign: apply = { $0.map { $0 / (1 + Swift.abs($0)) } }
-        case .softplus: apply = { $0.map { Foundation.log(1 + Foundation.exp($0)) } }
+            apply = { $0.mapped { Swift.min(Swift.max(alpha * $0 + beta, 0), 1) } }
+        case .elu(let p): let alpha = p.alpha; apply = { $0.mapped { $0 >= 0 ? $0 : alpha * (Foundation.exp($0) - 1) } }
+        case .thresholdedReLu(let p): let alpha = p.alpha; apply = { $0.mapped { $0 > alpha ? $0 : 0 } }
+        case .softsign: apply = { $0.mapped { $0 / (1 + Swift.abs($0)) } }
+        case .softplus: apply = { $0.mapped { Foundation.log(1 + Foundation.exp($0)) } }
         case .preLu: throw context.unsupported("PReLU activation")
         case .parametricSoftplus: throw context.unsupported("parametric softplus activation")
         case nil: throw context.invalid("no activation function set")
-        }
-    }
-
-    /// One of NLUCore's in-place pointer kernels as an array function.
-    private static func vectorized(_ kernel: @escaping @Sendable (UnsafeMutablePointer<Float>, Int) -> Void) -> @Sendable ([Float]) -> [Float] {
-        { input in
-            var values = input
-            values.withUnsafeMutableBufferPointer { buffer in
-                if let base = buffer.baseAddress { kernel(base, buffer.count) }
-            }
-            return values
         }
     }
 }

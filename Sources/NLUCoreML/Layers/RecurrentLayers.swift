@@ -14,11 +14,11 @@ enum RecurrentLayers {
         let gates: Int
         let hidden: Int
         /// `x·Wᵀ + b` for all steps at once.
-        let input: DenseProduct
+        let input: Linear.Packed
         /// `h·Rᵀ` for the gates whose recurrent product reads `h` itself.
-        let recurrent: DenseProduct
+        let recurrent: Linear.Packed
         /// GRU only: `(r ⊙ h)·R_oᵀ`, the output gate's recurrent product, taken after the reset gate.
-        let resetRecurrent: DenseProduct?
+        let resetRecurrent: Linear.Packed?
         let activations: [Activation]
         let cellClip: Float?
     }
@@ -31,8 +31,8 @@ enum RecurrentLayers {
         let w = try context.weights.floats(p.weightMatrix, field: "weightMatrix", count: h * c, channels: h)
         let r = try context.weights.floats(p.recursionMatrix, field: "recursionMatrix", count: h * h, channels: h)
         let b = p.hasBiasVector_p ? try context.weights.floats(p.biasVector, field: "biasVector", count: h) : [Float](repeating: 0, count: h)
-        let direction = Direction(gates: 1, hidden: h, input: DenseProduct(weight: w, outputs: h, inputs: c, bias: b),
-                                  recurrent: DenseProduct(weight: r, outputs: h, inputs: h, bias: nil), resetRecurrent: nil,
+        let direction = Direction(gates: 1, hidden: h, input: Linear.Packed(weight: w, outputs: h, inputs: c, bias: b),
+                                  recurrent: Linear.Packed(weight: r, outputs: h, inputs: h, bias: nil), resetRecurrent: nil,
                                   activations: [try Activation(p.activation, context, inRecurrentLayer: true)], cellClip: nil)
         return layer(context, cell: .simple, directions: [direction], inputSize: c, sequenceOutput: p.sequenceOutput,
                      reverse: p.reverseInput)
@@ -55,9 +55,9 @@ enum RecurrentLayers {
                 + decode(p.outputGateBiasVector, "outputGateBiasVector", h)
             : zeros + zeros + zeros
         let activations = try activations(p.activations, count: 2, context)
-        let direction = Direction(gates: 3, hidden: h, input: DenseProduct(weight: w, outputs: 3 * h, inputs: c, bias: b),
-                                  recurrent: DenseProduct(weight: rzr, outputs: 2 * h, inputs: h, bias: nil),
-                                  resetRecurrent: DenseProduct(weight: ro, outputs: h, inputs: h, bias: nil),
+        let direction = Direction(gates: 3, hidden: h, input: Linear.Packed(weight: w, outputs: 3 * h, inputs: c, bias: b),
+                                  recurrent: Linear.Packed(weight: rzr, outputs: 2 * h, inputs: h, bias: nil),
+                                  resetRecurrent: Linear.Packed(weight: ro, outputs: h, inputs: h, bias: nil),
                                   activations: activations, cellClip: nil)
         return layer(context, cell: .gru, directions: [direction], inputSize: c, sequenceOutput: p.sequenceOutput,
                      reverse: p.reverseInput)
@@ -104,8 +104,8 @@ enum RecurrentLayers {
         if params.forgetBias {
             for k in h..<(2 * h) { bias[k] += 1 }
         }
-        return Direction(gates: 4, hidden: h, input: DenseProduct(weight: weights, outputs: 4 * h, inputs: c, bias: bias),
-                         recurrent: DenseProduct(weight: recursion, outputs: 4 * h, inputs: h, bias: nil), resetRecurrent: nil,
+        return Direction(gates: 4, hidden: h, input: Linear.Packed(weight: weights, outputs: 4 * h, inputs: c, bias: bias),
+                         recurrent: Linear.Packed(weight: recursion, outputs: 4 * h, inputs: h, bias: nil), resetRecurrent: nil,
                          activations: try activations(activationParams, count: 3, context),
                          cellClip: params.cellClipThreshold > 0 ? params.cellClipThreshold : nil)
     }
@@ -140,13 +140,13 @@ enum RecurrentLayers {
                         guard state.count == batch * direction.hidden else {
                             throw fail("state input '\(context.inputs[position])' has \(state.count) values, expected \(batch * direction.hidden) (batch \(batch) × \(direction.hidden))")
                         }
-                        states.append(state.values)
+                        states.append(state.scalars)
                     } else {
                         states.append([Float](repeating: 0, count: batch * direction.hidden))
                     }
                 }
                 let backwards = index == 1 ? !reverse : reverse
-                let run = Self.run(direction, cell: cell, x: x.values, steps: steps, batch: batch, states: states, backwards: backwards)
+                let run = Self.run(direction, cell: cell, x: x, steps: steps, batch: batch, states: states, backwards: backwards)
                 sequences.append(run.sequence)
                 finals.append(contentsOf: run.states)
             }
@@ -165,32 +165,32 @@ enum RecurrentLayers {
                     }
                 }
             }
-            let outputBlob = Blob(shape: [outputSteps, batch, width, 1, 1], values: output)
-            return [outputBlob] + finals.map { Blob(shape: [1, batch, hidden, 1, 1], values: $0) }
+            let outputBlob = Blob(shape: [outputSteps, batch, width, 1, 1], scalars: output)
+            return [outputBlob] + finals.map { Blob(shape: [1, batch, hidden, 1, 1], scalars: $0) }
         }
         compiled.optionalInputs = optional
         return compiled
     }
 
     /// Runs one direction over all steps; returns the hidden state of every step (in input order) and the final states.
-    private static func run(_ d: Direction, cell: Cell, x: [Float], steps: Int, batch: Int, states initial: [[Float]],
+    private static func run(_ d: Direction, cell: Cell, x: Blob, steps: Int, batch: Int, states initial: [[Float]],
                             backwards: Bool) -> (sequence: [Float], states: [[Float]]) {
         let h = d.hidden, width = d.gates * h
-        let projected = d.input.apply(x, rows: steps * batch)   // [steps × batch, gates × H], biases included
+        let projected = d.input.apply(to: x, shape: [steps * batch * width]).scalars   // [steps × batch, gates × H], biases included
         var hidden = initial[0]
         var cellState = cell == .lstm ? initial[1] : []
         var sequence = [Float](repeating: 0, count: steps * batch * h)
         let order = backwards ? Array((0..<steps).reversed()) : Array(0..<steps)
         for step in order {
             var gates = Array(projected[(step * batch * width)..<((step + 1) * batch * width)])
-            let recurrent = d.recurrent.apply(hidden, rows: batch)
-            let recurrentWidth = d.recurrent.outputs
+            let recurrent = d.recurrent(Blob(shape: [batch, h], scalars: hidden)).scalars
+            let recurrentWidth = d.recurrent.outputSize
             for row in 0..<batch {
                 for k in 0..<recurrentWidth { gates[row * width + k] += recurrent[row * recurrentWidth + k] }
             }
             switch cell {
             case .simple:
-                hidden = d.activations[0].apply(gates)
+                hidden = d.activations[0](gates)
             case .gru:
                 // z and r from f; then o = g(W_o x + R_o (r ⊙ h) + b_o); h = (1 − z) ⊙ o + z ⊙ h.
                 var z = [Float](), r = [Float](), reset = [Float]()
@@ -200,26 +200,31 @@ enum RecurrentLayers {
                     r += gates[(row * width + h)..<(row * width + 2 * h)]
                     outputGate += gates[(row * width + 2 * h)..<(row * width + 3 * h)]
                 }
-                z = d.activations[0].apply(z)
-                r = d.activations[0].apply(r)
+                z = d.activations[0](z)
+                r = d.activations[0](r)
                 reset = zip(r, hidden).map { $0 * $1 }
-                let resetProduct = d.resetRecurrent?.apply(reset, rows: batch) ?? []
-                let o = d.activations[1].apply(zip(outputGate, resetProduct).map { $0 + $1 })
+                let resetProduct = d.resetRecurrent.map { $0(Blob(shape: [batch, h], scalars: reset)).scalars } ?? []
+                let o = d.activations[1](zip(outputGate, resetProduct).map { $0 + $1 })
                 hidden = (0..<(batch * h)).map { (1 - z[$0]) * o[$0] + z[$0] * hidden[$0] }
             case .lstm:
                 var split = [[Float]](repeating: [], count: 4)
                 for row in 0..<batch {
                     for gate in 0..<4 { split[gate] += gates[(row * width + gate * h)..<(row * width + (gate + 1) * h)] }
                 }
-                let i = d.activations[0].apply(split[0]), f = d.activations[0].apply(split[1])
-                let o = d.activations[0].apply(split[2]), z = d.activations[1].apply(split[3])
+                let i = d.activations[0](split[0]), f = d.activations[0](split[1])
+                let o = d.activations[0](split[2]), z = d.activations[1](split[3])
                 cellState = (0..<(batch * h)).map { f[$0] * cellState[$0] + i[$0] * z[$0] }
                 if let clip = d.cellClip { cellState = cellState.map { Swift.min(Swift.max($0, -clip), clip) } }
-                let activated = d.activations[2].apply(cellState)
+                let activated = d.activations[2](cellState)
                 hidden = (0..<(batch * h)).map { o[$0] * activated[$0] }
             }
             sequence.replaceSubrange((step * batch * h)..<((step + 1) * batch * h), with: hidden)
         }
         return (sequence, cell == .lstm ? [hidden, cellState] : [hidden])
     }
+}
+
+extension Activation {
+    /// The function on one step's gate values of a recurrent layer.
+    func callAsFunction(_ values: [Float]) -> [Float] { apply(Blob(values)).scalars }
 }

@@ -13,14 +13,14 @@ enum TensorLayers {
             if p.transposeA { throw context.unsupported("transposeA with a weight matrix") }
             let inner = try context.checkedSize(p.weightMatrixFirstDimension, "weightMatrixFirstDimension")
             // Stored [second, first] = [C_out, C_in] (coremltools writes Wᵀ), as innerProduct stores its weights.
-            let product = try context.denseProduct(p.weights, bias: p.hasBias_p ? p.bias : nil, inputs: inner,
-                                                   outputs: try context.checkedSize(p.weightMatrixSecondDimension, "weightMatrixSecondDimension"))
-            let width = product.outputs
+            let dense = try context.linear(p.weights, bias: p.hasBias_p ? p.bias : nil, inputs: inner,
+                                           outputs: try context.checkedSize(p.weightMatrixSecondDimension, "weightMatrixSecondDimension"))
+            let width = dense.outputSize
             return context.unary { x, fail in
                 guard x.shape.last == inner else { throw fail("input has shape \(x.shape), expected last dimension \(inner)") }
                 let shape = Array(x.shape.dropLast()) + [width]
                 try Shapes.checkOutput(shape, fail: fail)
-                return Blob(shape: shape, values: product.apply(x.values, rows: x.count / inner))
+                return dense.apply(to: x, shape: shape)
             }
         }
         try context.expect(inputs: 2...2, outputs: 1...1)
@@ -37,24 +37,29 @@ enum TensorLayers {
             throw fail("cannot multiply shapes \(a.shape) and \(b.shape)")
         }
         // Broadcast batch axes multiply: [N, 1, ...] by [1, N, ...] makes N² products.
-        try Shapes.checkOutput(batchShape + [m, n], fail: fail)
+        let shape = batchShape + [m, n]
+        try Shapes.checkOutput(shape, fail: fail)
         let batches = batchShape.reduce(1, *)
+        let aBatches = a.shape.dropLast(2).reduce(1, *), bBatches = b.shape.dropLast(2).reduce(1, *)
+        let aMatrices = a.reshaped([aBatches] + a.shape.suffix(2)), bMatrices = b.reshaped([bBatches] + b.shape.suffix(2))
+        // Batch axes that match (attention's [batch, heads] on both sides), or one right-hand matrix for every batch:
+        // one call of NLUCore's batched product.
+        if aBatches == batches && (bBatches == batches || bBatches == 1) {
+            let right = bBatches == batches ? bMatrices : bMatrices[0]
+            return Kernels.matmul(aMatrices, right, transposeA: transposeA, transposeB: transposeB).reshaped(shape)
+        }
+        // Batch axes that broadcast against each other: one product per pair of matrices.
         let aIndex = Shapes.broadcastIndices(from: Array(a.shape.dropLast(2)), to: batchShape)
         let bIndex = Shapes.broadcastIndices(from: Array(b.shape.dropLast(2)), to: batchShape)
-        var values = [Float](repeating: 0, count: batches * m * n)
-        a.values.withUnsafeBufferPointer { aBuffer in
-            b.values.withUnsafeBufferPointer { bBuffer in
-                values.withUnsafeMutableBufferPointer { output in
-                    for batch in 0..<batches {
-                        BLAS.sgemm(transposeA ? .transpose : .none, transposeB ? .transpose : .none, m: m, n: n, k: k,
-                                   a: aBuffer.baseAddress! + aIndex[batch] * m * k, lda: transposeA ? m : k,
-                                   b: bBuffer.baseAddress! + bIndex[batch] * k * n, ldb: transposeB ? k : n,
-                                   c: output.baseAddress! + batch * m * n, ldc: n)
-                    }
-                }
+        var result = Blob(shape: shape)
+        result.withUnsafeMutableBufferPointer { output in
+            for batch in 0..<batches {
+                let product = Kernels.matmul(aMatrices[aIndex[batch]], bMatrices[bIndex[batch]], transposeA: transposeA,
+                                             transposeB: transposeB)
+                product.withUnsafeBufferPointer { (output.baseAddress! + batch * m * n).update(from: $0.baseAddress!, count: m * n) }
             }
         }
-        return Blob(shape: batchShape + [m, n], values: values)
+        return result
     }
 
     static func layerNormalization(_ p: CoreML_Specification_LayerNormalizationLayerParams, _ context: LayerContext) throws -> CompiledLayer {
@@ -71,16 +76,14 @@ enum TensorLayers {
             guard x.rank >= normalized.count, Array(x.shape.suffix(normalized.count)) == normalized else {
                 throw fail("input has shape \(x.shape), expected it to end in \(normalized)")
             }
-            var values = x.values
-            values.withUnsafeMutableBufferPointer { rows in
+            return x.applying { rows, count in
                 gamma.withUnsafeBufferPointer { g in
                     beta.withUnsafeBufferPointer { b in
-                        Kernels.layerNorm(rows.baseAddress!, rowCount: x.count / length, rowLength: length,
-                                          weight: g.baseAddress!, bias: b.baseAddress!, epsilon: epsilon)
+                        Kernels.layerNorm(rows, rowCount: count / length, rowLength: length, weight: g.baseAddress!,
+                                          bias: b.baseAddress!, epsilon: epsilon)
                     }
                 }
             }
-            return Blob(shape: x.shape, values: values)
         }
     }
 
@@ -89,26 +92,17 @@ enum TensorLayers {
         let mode = p.mode
         if case .UNRECOGNIZED(let value) = mode { throw context.unsupported("GELU mode \(value)") }
         return context.unary { x, _ in
-            var values = x.values
-            values.withUnsafeMutableBufferPointer { buffer in
-                guard let base = buffer.baseAddress else { return }
-                switch mode {
-                case .exact: Kernels.gelu(base, count: buffer.count)
-                case .tanhApproximation: Kernels.geluTanh(base, count: buffer.count)
-                default: for i in 0..<buffer.count { base[i] = base[i] / (1 + Foundation.exp(-1.702 * base[i])) }
-                }
+            switch mode {
+            case .exact: return x.applying { Kernels.gelu($0, count: $1) }
+            case .tanhApproximation: return x.applying { Kernels.geluTanh($0, count: $1) }
+            default: return x.mapped { $0 / (1 + Foundation.exp(-1.702 * $0)) }
             }
-            return Blob(shape: x.shape, values: values)
         }
     }
 
     static func erf(_ context: LayerContext) throws -> CompiledLayer {
         try context.expect(inputs: 1...1, outputs: 1...1)
-        return context.unary { x, _ in
-            var values = x.values
-            values.withUnsafeMutableBufferPointer { if let base = $0.baseAddress { Kernels.erf(base, count: $0.count) } }
-            return Blob(shape: x.shape, values: values)
-        }
+        return context.unary { x, _ in x.applying { Kernels.erf($0, count: $1) } }
     }
 
     static func softmaxND(_ p: CoreML_Specification_SoftmaxNDLayerParams, _ context: LayerContext) throws -> CompiledLayer {
@@ -126,7 +120,7 @@ enum TensorLayers {
         guard Set(axes) == Set(0..<axes.count) else { throw context.invalid("axes \(axes) are not a permutation") }
         return context.unary { x, fail in
             guard x.rank == axes.count else { throw fail("input has rank \(x.rank), axes \(axes) need rank \(axes.count)") }
-            return Elementwise.transpose(x, axes)
+            return x.permuted(axes).contiguous()
         }
     }
 
@@ -161,10 +155,11 @@ enum TensorLayers {
         try context.expect(inputs: 2...2, outputs: 1...1)
         return context.layer { inputs, fail in
             let x = inputs[0]
-            guard inputs[1].values.allSatisfy({ $0 >= -1 && $0 <= Float(1 << 28) && $0.rounded() == $0 }) else {
-                throw fail("shape input \(inputs[1].values) is not a list of sizes")
+            let sizes = inputs[1].scalars
+            guard sizes.allSatisfy({ $0 >= -1 && $0 <= Float(1 << 28) && $0.rounded() == $0 }) else {
+                throw fail("shape input \(sizes) is not a list of sizes")
             }
-            return [x.reshaped(try resolve(target: inputs[1].values.map { Int($0) }, for: x, fail: fail))]
+            return [x.reshaped(try resolve(target: sizes.map { Int($0) }, for: x, fail: fail))]
         }
     }
 
@@ -184,17 +179,20 @@ enum TensorLayers {
                 throw fail("cannot split dimension \(length) of \(x.shape) into \(sizes.isEmpty ? "\(parts) equal parts" : "\(sizes)")")
             }
             var start = 0
-            return lengths.map { part in
-                var shape = x.shape
-                shape[resolved] = part
-                var values = [Float]()
-                values.reserveCapacity(outer * part * inner)
-                for o in 0..<outer {
-                    let from = (o * length + start) * inner
-                    values.append(contentsOf: x.values[from..<(from + part * inner)])
+            return x.withUnsafeBufferPointer { source in
+                lengths.map { part in
+                    var shape = x.shape
+                    shape[resolved] = part
+                    var piece = Blob(shape: shape)
+                    piece.withUnsafeMutableBufferPointer { target in
+                        for o in 0..<outer {
+                            (target.baseAddress! + o * part * inner).update(from: source.baseAddress! + (o * length + start) * inner,
+                                                                            count: part * inner)
+                        }
+                    }
+                    start += part
+                    return piece
                 }
-                start += part
-                return Blob(shape: shape, values: values)
             }
         }
     }
@@ -228,13 +226,13 @@ enum TensorLayers {
     /// The elements at every combination of per-axis indices (a strided slice or a gather), read straight into the
     /// output: a table of their offsets in between took twice the output's bytes again.
     static func gatherProduct(_ x: Blob, _ ranges: [[Int]], squeeze: [Bool] = []) -> Blob {
-        let strides = Blob.strides(of: x.shape)
+        let strides = Blob.rowMajorStrides(for: x.shape)
         let counts = ranges.map(\.count)
         let total = counts.reduce(1, *)
         var values = [Float]()
         values.reserveCapacity(total)
         var counter = [Int](repeating: 0, count: ranges.count)
-        x.values.withUnsafeBufferPointer { source in
+        x.withUnsafeBufferPointer { source in
             for _ in 0..<total {
                 var offset = 0
                 for axis in ranges.indices { offset += ranges[axis][counter[axis]] * strides[axis] }
@@ -253,7 +251,7 @@ enum TensorLayers {
         if !squeeze.isEmpty {
             shape = shape.enumerated().filter { !(squeeze[$0.offset] && $0.element == 1) }.map(\.element)
         }
-        return Blob(shape: shape, values: values)
+        return Blob(shape: shape, scalars: values)
     }
 
     static func gather(_ p: CoreML_Specification_GatherLayerParams, _ context: LayerContext) throws -> CompiledLayer {
@@ -267,7 +265,7 @@ enum TensorLayers {
             let shape = Array(x.shape[..<resolved]) + indices.shape + Array(x.shape[(resolved + 1)...])
             try Shapes.checkOutput(shape) { fail("gathering \(indices.count) indices (shape \(indices.shape)) along axis \(resolved) of \(x.shape): \($0)") }
             let size = x.shape[resolved]
-            let picked = try indices.values.map { value -> Int in
+            let picked = try indices.scalars.map { value -> Int in
                 let index = Int(exactly: value.rounded()) ?? Int.max
                 guard index >= -size, index < size else { throw fail("index \(value) is out of range for dimension \(size)") }
                 return index < 0 ? index + size : index
@@ -290,7 +288,7 @@ enum TensorLayers {
         }
         let shape = p.shape.map(Int.init)
         guard let count = Shapes.checkedCount(shape) else { throw context.invalid("shape \(shape) is too large") }
-        let blob = Blob(shape: shape, values: try context.weights.floats(p.data, field: "data", count: count, channels: shape[0]))
+        let blob = Blob(shape: shape, scalars: try context.weights.floats(p.data, field: "data", count: count, channels: shape[0]))
         return context.layer { _, _ in [blob] }
     }
 
@@ -357,10 +355,12 @@ enum TensorLayers {
             let kept = x.shape.enumerated().map { resolved.contains($0.offset) ? 1 : $0.element }
             var sums = [Float](repeating: 0, count: kept.reduce(1, *))
             let index = Shapes.broadcastIndices(from: kept, to: x.shape)
-            for (position, value) in x.values.enumerated() { sums[index[position]] += value }
+            x.withUnsafeBufferPointer { values in
+                for (position, value) in values.enumerated() { sums[index[position]] += value }
+            }
             let divisor = Float(x.count / Swift.max(1, sums.count))
             let shape = keep ? kept : x.shape.enumerated().filter { !resolved.contains($0.offset) }.map(\.element)
-            return Blob(shape: shape.isEmpty ? [1] : shape, values: sums.map { $0 / divisor })
+            return Blob(shape: shape.isEmpty ? [1] : shape, scalars: sums.map { $0 / divisor })
         }
     }
 }

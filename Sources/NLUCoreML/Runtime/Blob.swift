@@ -1,32 +1,38 @@
 import NLUCore
 
-/// One intermediate value of a neural network: a dense row-major float array and its shape.
+/// One intermediate value of a neural network: NLUCore's `Tensor<Float>` under the name Core ML gives it.
 ///
-/// Core ML calls these blobs. In the old rank-5 layout every blob is `[Seq, Batch, C, H, W]`; with
-/// `EXACT_ARRAY_MAPPING` (ND layers) a blob has the rank its producer gives it.
-struct Blob: Sendable {
-    var shape: [Int]
-    var values: [Float]
+/// NeuralNetwork.proto names every layer input and output a blob, and so do this module's errors and its
+/// ``BlobBudget``; the alias keeps that vocabulary without a second array type. In the old rank-5 layout every blob
+/// is `[Seq, Batch, C, H, W]`; with `EXACT_ARRAY_MAPPING` (ND layers) a blob has the rank its producer gives it.
+typealias Blob = Tensor<Float>
 
-    init(shape: [Int], values: [Float]) {
-        precondition(shape.reduce(1, *) == values.count, "blob shape \(shape) does not hold \(values.count) values")
-        self.shape = shape
-        self.values = values
+extension Tensor where Scalar == Float {
+    /// A blob of `shape` holding `values` in row-major order.
+    init(shape: [Int], values: [Float]) { self.init(shape: shape, scalars: values) }
+
+    /// The elements in row-major order (a copy: layers read and write through buffers instead).
+    var values: [Float] { scalars }
+
+    /// `transform` of every element, written in one pass into fresh storage (this blob is shared with the ones a
+    /// prediction keeps).
+    func mapped(_ transform: (Float) -> Float) -> Blob {
+        var result = self
+        result.replaceElements { source, destination in
+            for index in source.indices { destination[index] = transform(source[index]) }
+        }
+        return result
     }
 
-    init(shape: [Int], repeating value: Float = 0) {
-        self.shape = shape
-        self.values = [Float](repeating: value, count: shape.reduce(1, *))
+    /// One of NLUCore's pointer kernels applied to a copy of every element (``replaceElements`` copies only
+    /// when the storage is shared, as an input blob always is).
+    func applying(_ kernel: (UnsafeMutablePointer<Float>, Int) -> Void) -> Blob {
+        var result = self
+        result.withUnsafeMutableBufferPointer { buffer in
+            if let base = buffer.baseAddress { kernel(base, buffer.count) }
+        }
+        return result
     }
-
-    var rank: Int { shape.count }
-    var count: Int { values.count }
-
-    /// Row-major strides of `shape`.
-    static func strides(of shape: [Int]) -> [Int] { Tensor<Float>.rowMajorStrides(for: shape) }
-
-    /// The same values under another shape with the same element count.
-    func reshaped(_ newShape: [Int]) -> Blob { Blob(shape: newShape, values: values) }
 }
 
 /// Shape arithmetic shared by the layers.
@@ -53,26 +59,20 @@ enum Shapes {
     /// broadcasting (input shape padded with leading 1s).
     static func broadcastIndices(from inputShape: [Int], to outputShape: [Int]) -> [Int] {
         let padded = [Int](repeating: 1, count: outputShape.count - inputShape.count) + inputShape
-        let inputStrides = Blob.strides(of: padded).enumerated().map { padded[$0.offset] == 1 ? 0 : $0.element }
-        return positions(shape: outputShape, strides: inputStrides)
-    }
-
-    /// Walking a blob of `shape` in row-major order, the position each element has in a source whose axes advance
-    /// by `strides` (0 for a broadcast axis, permuted strides for a transpose).
-    static func positions(shape: [Int], strides: [Int]) -> [Int] {
-        let count = shape.reduce(1, *)
+        let inputStrides = Blob.rowMajorStrides(for: padded).enumerated().map { padded[$0.offset] == 1 ? 0 : $0.element }
+        let count = outputShape.reduce(1, *)
         var positions = [Int](repeating: 0, count: count)
-        var counter = [Int](repeating: 0, count: shape.count)
+        var counter = [Int](repeating: 0, count: outputShape.count)
         var position = 0
         for element in 0..<count {
             positions[element] = position
             // Advance the multi-index like an odometer, keeping the source position in step.
-            var axis = shape.count - 1
+            var axis = outputShape.count - 1
             while axis >= 0 {
                 counter[axis] += 1
-                position += strides[axis]
-                if counter[axis] < shape[axis] { break }
-                position -= strides[axis] * counter[axis]
+                position += inputStrides[axis]
+                if counter[axis] < outputShape[axis] { break }
+                position -= inputStrides[axis] * counter[axis]
                 counter[axis] = 0
                 axis -= 1
             }

@@ -1,25 +1,41 @@
-import Foundation
 import NLUCore
 
-/// Element-wise math shared by several layer kinds.
+/// Element-wise math shared by several layer kinds: NumPy broadcasting, softmax along any axis, concatenation.
 enum Elementwise {
     /// `operation(a, b)` with NumPy broadcasting, or `nil` when the shapes do not broadcast (or would make a blob
-    /// of more than 2^28 values).
+    /// of more than 2^26 values).
     static func binary(_ a: Blob, _ b: Blob, _ operation: (Float, Float) -> Float) -> Blob? {
         if a.shape == b.shape {
-            return Blob(shape: a.shape, values: zip(a.values, b.values).map(operation))
+            var result = a
+            b.withUnsafeBufferPointer { right in
+                result.replaceElements { left, destination in
+                    for index in left.indices { destination[index] = operation(left[index], right[index]) }
+                }
+            }
+            return result
         }
-        guard let shape = Shapes.broadcast(a.shape, b.shape), Shapes.checkedCount(shape) != nil else { return nil }
-        if b.count == 1 { let scalar = b.values[0]; return Blob(shape: shape, values: a.values.map { operation($0, scalar) }) }
-        if a.count == 1 { let scalar = a.values[0]; return Blob(shape: shape, values: b.values.map { operation(scalar, $0) }) }
-        let left = a.shape == shape ? nil : Shapes.broadcastIndices(from: a.shape, to: shape)
-        let right = b.shape == shape ? nil : Shapes.broadcastIndices(from: b.shape, to: shape)
-        let count = shape.reduce(1, *)
-        var values = [Float](repeating: 0, count: count)
-        for index in 0..<count {
-            values[index] = operation(a.values[left?[index] ?? index], b.values[right?[index] ?? index])
+        let aShape = a.shape, bShape = b.shape
+        guard let shape = Shapes.broadcast(aShape, bShape), let count = Shapes.checkedCount(shape) else { return nil }
+        var result = Blob(shape: shape)
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                result.withUnsafeMutableBufferPointer { output in
+                    // A single value on one side broadcasts without index tables (the other side then holds every position).
+                    if b.count == 1 {
+                        let scalar = b[0]
+                        for index in 0..<count { output[index] = operation(a[index], scalar) }
+                    } else if a.count == 1 {
+                        let scalar = a[0]
+                        for index in 0..<count { output[index] = operation(scalar, b[index]) }
+                    } else {
+                        let left = a.count == count ? nil : Shapes.broadcastIndices(from: aShape, to: shape)
+                        let right = b.count == count ? nil : Shapes.broadcastIndices(from: bShape, to: shape)
+                        for index in 0..<count { output[index] = operation(a[left?[index] ?? index], b[right?[index] ?? index]) }
+                    }
+                }
+            }
         }
-        return Blob(shape: shape, values: values)
+        return result
     }
 
     /// Folds several inputs with `operation` (Core ML's add/multiply take one or more), broadcasting.
@@ -35,30 +51,24 @@ enum Elementwise {
         return result
     }
 
-    /// Softmax along `axis` of `blob`.
+    /// Softmax along `axis` of `blob`, by NLUCore's kernel (which normalizes the last axis).
     static func softmax(_ blob: Blob, axis: Int) -> Blob {
         let (outer, length, inner) = Shapes.around(axis: axis, of: blob.shape)
-        var values = blob.values
         if inner == 1 {
-            // The common case (last axis): rows are contiguous, so NLUCore's vectorized kernel applies.
-            values.withUnsafeMutableBufferPointer { Kernels.softmax($0.baseAddress!, rowCount: outer, rowLength: length) }
-            return Blob(shape: blob.shape, values: values)
+            // The axis is the last one that is not 1 (the common case): the rows are contiguous as they are.
+            var rows = blob.reshaped([outer, length])
+            Kernels.softmax(&rows)
+            return rows.reshaped(blob.shape)
         }
-        for o in 0..<outer {
-            for i in 0..<inner {
-                let base = o * length * inner + i
-                var maximum = -Float.infinity
-                for k in 0..<length { maximum = max(maximum, values[base + k * inner]) }
-                var sum: Float = 0
-                for k in 0..<length {
-                    let e = Foundation.exp(values[base + k * inner] - maximum)
-                    values[base + k * inner] = e
-                    sum += e
-                }
-                for k in 0..<length { values[base + k * inner] /= sum }
-            }
-        }
-        return Blob(shape: blob.shape, values: values)
+        // Another axis: moved last, normalized there, and moved back.
+        var order = Array(0..<blob.rank)
+        order.remove(at: axis)
+        order.append(axis)
+        var moved = blob.permuted(order).contiguous()
+        Kernels.softmax(&moved)
+        var back = [Int](repeating: 0, count: order.count)
+        for (position, source) in order.enumerated() { back[source] = position }
+        return moved.permuted(back).contiguous()
     }
 
     /// Concatenation along `axis`; every other dimension must agree.
@@ -72,24 +82,22 @@ enum Elementwise {
             }
         }
         shape[axis] = inputs.reduce(0) { $0 + $1.shape[axis] }
-        let count = try Shapes.checkOutput(shape, fail: fail)
+        try Shapes.checkOutput(shape, fail: fail)
         let outer = shape[..<axis].reduce(1, *)
-        var values = [Float]()
-        values.reserveCapacity(count)
-        for o in 0..<outer {
-            for input in inputs {
-                let chunk = input.shape[axis...].reduce(1, *)
-                values.append(contentsOf: input.values[(o * chunk)..<((o + 1) * chunk)])
+        let sources = inputs.map { $0.contiguous() }
+        var result = Blob(shape: shape)
+        result.withUnsafeMutableBufferPointer { output in
+            var target = output.baseAddress!
+            for o in 0..<outer {
+                for input in sources {
+                    let chunk = input.shape[axis...].reduce(1, *)
+                    input.withUnsafeBufferPointer { source in
+                        target.update(from: source.baseAddress! + o * chunk, count: chunk)
+                    }
+                    target += chunk
+                }
             }
         }
-        return Blob(shape: shape, values: values)
-    }
-
-    /// `blob` with its axes reordered: output axis i is input axis `permutation[i]`.
-    static func transpose(_ blob: Blob, _ permutation: [Int]) -> Blob {
-        let shape = permutation.map { blob.shape[$0] }
-        let inputStrides = Blob.strides(of: blob.shape)
-        let values = Shapes.positions(shape: shape, strides: permutation.map { inputStrides[$0] }).map { blob.values[$0] }
-        return Blob(shape: shape, values: values)
+        return result
     }
 }

@@ -146,17 +146,18 @@ struct NeuralNetworkRunner: Sendable {
                 let given = blobs[classification.probabilityBlob]
                 throw CoreMLError.invalidModel(labelMismatch(classification, values: given?.count ?? 0, shape: "\(given?.shape ?? [])"))
             }
-            let best = probabilities.values.indices.max { probabilities.values[$0] < probabilities.values[$1] } ?? 0
+            let scores = probabilities.scalars
+            let best = scores.indices.max { scores[$0] < scores[$1] } ?? 0
             switch classification.labels {
             case .strings(let labels):
                 features[classification.labelFeature] = .string(labels[best])
                 if let name = classification.probabilitiesFeature {
-                    features[name] = .dictionary(Dictionary(uniqueKeysWithValues: zip(labels, probabilities.values.map(Double.init))))
+                    features[name] = .dictionary(Dictionary(uniqueKeysWithValues: zip(labels, scores.map(Double.init))))
                 }
             case .integers(let labels):
                 features[classification.labelFeature] = .int(Int(labels[best]))
                 if let name = classification.probabilitiesFeature {
-                    features[name] = .dictionary(Dictionary(uniqueKeysWithValues: zip(labels.map(String.init), probabilities.values.map(Double.init))))
+                    features[name] = .dictionary(Dictionary(uniqueKeysWithValues: zip(labels.map(String.init), scores.map(Double.init))))
                 }
             }
         }
@@ -195,16 +196,16 @@ struct NeuralNetworkRunner: Sendable {
     /// An input value as a blob, in the layout the network expects; checks its shape against the declared one.
     private func blob(from value: FeatureValue, for input: FeatureSpecification) throws -> Blob {
         let name = input.feature.name
-        let tensor: (shape: [Int], values: [Float])
+        let tensor: Blob
         switch value {
-        case .floatTensor(let t): tensor = (t.shape, t.scalars)
-        case .int32Tensor(let t): tensor = (t.shape, t.scalars.map(Float.init))
-        case .double(let d): tensor = ([1], [Float(d)])
-        case .int(let i): tensor = ([1], [Float(i)])
+        case .floatTensor(let t): tensor = t
+        case .int32Tensor(let t): tensor = Blob(shape: t.shape, scalars: t.scalars.map(Float.init))
+        case .double(let d): tensor = Blob([Float(d)])
+        case .int(let i): tensor = Blob([Float(i)])
         default:
             throw ModelError.wrongFeatureType(name, expected: input.feature.type, actual: value.type)
         }
-        guard !tensor.values.isEmpty else {
+        guard tensor.count > 0 else {
             throw ModelError.invalidFeatureValue(name, reason: "an empty tensor (shape \(tensor.shape))")
         }
         guard let declared = input.shape else {
@@ -218,20 +219,20 @@ struct NeuralNetworkRunner: Sendable {
             guard declared.isEmpty || matches(given[...], declared) else {
                 throw ModelError.wrongFeatureShape(name, expected: declared, actual: given)
             }
-            return Blob(shape: given, values: tensor.values)
+            return tensor
         }
         // Rank-5 layout: a [C] or [C, H, W] feature becomes [1, 1, C, (H, W)]; a sequence comes as [Seq, Batch, C]
         // (for a [C] feature) or as the full [Seq, Batch, C, H, W].
         let chw = declared.count == 1 ? declared + [1, 1] : declared
         if declared.isEmpty || matches(given[...], declared) {
             let channels = given.count == 1 ? given + [1, 1] : given
-            return Blob(shape: [Int](repeating: 1, count: max(0, 5 - channels.count)) + channels, values: tensor.values)
+            return tensor.reshaped([Int](repeating: 1, count: max(0, 5 - channels.count)) + channels)
         }
         if declared.count == 1, given.count == 3, matches(given[2...], declared) {
-            return Blob(shape: given + [1, 1], values: tensor.values)
+            return tensor.reshaped(given + [1, 1])
         }
         if given.count == 5, matches(given[2...], chw) {
-            return Blob(shape: given, values: tensor.values)
+            return tensor
         }
         throw ModelError.wrongFeatureShape(name, expected: declared, actual: given)
     }
@@ -248,8 +249,8 @@ struct NeuralNetworkRunner: Sendable {
             }
         }
         if case .tensor(.int32, _) = output.feature.type {
-            return .int32Tensor(Tensor(shape: shape, scalars: blob.values.map { Int32(exactly: $0.rounded()) ?? 0 }))
+            return .int32Tensor(Tensor(shape: shape, scalars: blob.scalars.map { Int32(exactly: $0.rounded()) ?? 0 }))
         }
-        return .floatTensor(Tensor(shape: shape, scalars: blob.values))
+        return .floatTensor(blob.reshaped(shape))
     }
 }
