@@ -13,6 +13,7 @@ struct NLUBench: ParsableCommand {
             BLASInfoBenchmark.self,
             CoreMLBenchmark.self,
             IntentsBenchmark.self,
+            JointTaggerBenchmark.self,
             ImportBenchmark.self,
             KernelsBenchmark.self,
             LanguageModelBenchmark.self,
