@@ -194,6 +194,8 @@ public struct SentenceEncoderFineTuner {
                 onEvent(.epochFinished(epoch: epoch, meanLoss: meanLoss, checkpoint: output))
             }
         }
+        // The trained encoder embeds as in evaluation, without dropout.
+        encoder.dropout = nil
         return Result(trainer: trainer, steps: steps, output: output)
     }
 

@@ -149,6 +149,8 @@ public struct IntentFineTuner {
                 checkpointSaved(epoch)
             }
         }
+        // The trained encoder scores as in evaluation, without dropout (the trainer's logits and loss).
+        encoder.dropout = nil
         return Result(intents: dataset.intents.map(\.name), trainer: trainer, steps: steps)
     }
 

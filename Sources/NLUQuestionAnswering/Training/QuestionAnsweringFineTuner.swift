@@ -121,6 +121,8 @@ public struct QuestionAnsweringFineTuner {
                                   windowsPerSecond: seconds > 0 ? Double(processed) / seconds : 0, seconds: seconds))
             }
         }
+        // The trained encoder scores as in evaluation, without dropout.
+        encoder.dropout = nil
         return Result(trainer: trainer, steps: steps, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
 
