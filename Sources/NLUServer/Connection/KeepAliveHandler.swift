@@ -42,7 +42,9 @@ final class KeepAliveHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireChannelRead(data)
             return
         }
-        guard head.isKeepAlive else {
+        // NIO's isKeepAlive lets an HTTP/1.0 `keep-alive` token win over a `close` beside it; close wins (RFC 9112 9.3).
+        let asksToClose = head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "close" }
+        guard head.isKeepAlive && !asksToClose else {
             pending.append(.closed)
             head.headers.replaceOrAdd(name: "connection", value: "close")
             context.fireChannelRead(wrapInboundOut(.head(head)))
