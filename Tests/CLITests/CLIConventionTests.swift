@@ -26,6 +26,8 @@ import Testing
         "serve --intents", "serve --qa", "serve --embed",
         // The featurizer's model, beside the dataset; -m would read as the model being trained (that is -o).
         "intents train --embeddings",
+        // The checkpoint to fine-tune, beside the dataset, for the same reason.
+        "intents train --fine-tune",
         // The .mlmodel is the subject of the command, its one positional argument, as DB is for index info.
         "coreml info <file>", "coreml predict <file>",
         // The Hub id of a model to fetch into the cache, not a model the command loads.

@@ -30,10 +30,15 @@ import Testing
         case "intents predict": return ["intents", "predict", "--model", work.appendingPathComponent("intents.nlumodel").path, "turn on"]
         case "qa ask": return ["qa", "ask", "--model", qa, "--question", "Who jumped?", "--context", "The quick brown fox jumps over the dog."]
         case "qa evaluate": return ["qa", "evaluate", "--model", qa, "--squad", QACommandTests.squad, "--limit", "2"]
+        case "qa train": return ["qa", "train", "--squad", QATrainCommandTests.squad, "--model", qa, "-o", out.path, "--epochs", "1"]
+            + QATrainCommandTests.window
         case "index create": return ["index", "create", out.path + ".db", "--model", embedder]
         case "index search": return ["index", "search", work.appendingPathComponent("index.db").path, "keeper"]
         case "tokenize": return ["tokenize", "--model", qa, "--max-length", "8", "hello there you"]
         case "embed": return ["embed", "--model", embedder, "a text", "another text"]
+        case "embed train":
+            guard let pairs = try? EmbedTrainCommandTests.pairsFile(count: 8, in: work) else { return nil }
+            return ["embed", "train", EmbedTrainCommandTests.model, "--pairs", pairs, "-o", out.path, "--epochs", "1"]
         case "similarity": return ["similarity", "--model", embedder, "a text", "another text"]
         case "lm train": return ["lm", "train", corpus, "-o", out.path + ".nlumodel"] + SafeOutputCommandTests.tinyLM
         case "lm generate": return ["lm", "generate", "--model", lm, "--max-tokens", "3"]
