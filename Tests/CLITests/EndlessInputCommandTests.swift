@@ -31,6 +31,8 @@ import Testing
         ["qa", "evaluate", "--model", qaModel, "--squad", "/dev/zero"],
         ["embed", "--model", embeddingModel, "--input", "/dev/zero"],
         ["coreml", "predict", coreMLModel, "--input", "@/dev/zero"],
+        // A model read from a stream (a pipe, a FIFO, a device) instead of a file.
+        ["coreml", "info", "/dev/zero"],
         // A document named like one (`index add` takes .jsonl, .txt and .md files) that is a link to /dev/zero.
         ["index", "add", "OUT/index.db", "OUT/zero.txt"],
     ]

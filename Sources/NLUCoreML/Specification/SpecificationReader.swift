@@ -39,11 +39,14 @@ enum SpecificationReader {
         let data: Data
         do {
             // A pipe (`/dev/stdin` fed by `cat`, a FIFO) cannot be mapped, and reading it as a file failed with
-            // "input/output error": a stream is read into memory instead, up to the size a model can have.
+            // "input/output error": a stream is read into memory instead, up to the process's input limit (an
+            // endless stream must fail within seconds and well under 1 GB; a larger model raises the limit).
             let regular = attributes?[.type] as? FileAttributeType == .typeRegular
-            data = regular ? try Data(contentsOf: url, options: .mappedIfSafe) : try InputFile.read(url, maximumBytes: largestFile)
+            data = regular ? try Data(contentsOf: url, options: .mappedIfSafe)
+                           : try InputFile.read(url, maximumBytes: min(InputFile.maximumBytes, largestFile))
         } catch is InputTooLargeError {
-            throw CoreMLError.notAModel(path, reason: "the stream holds more than a protobuf message can (2 GiB)")
+            let limit = min(InputFile.maximumBytes, largestFile)
+            throw CoreMLError.notAModel(path, reason: "the stream holds more than \(limit >> 20) MiB, the input limit for a model read from a pipe; raise it with --max-input-size or \(InputFile.environmentVariable) (up to 2 GiB, the most a protobuf message can hold)")
         } catch {
             throw CoreMLError.unreadableFile(path, reason: ExistingPath.unreadableReason(url.path))
         }

@@ -21,6 +21,8 @@ struct CoreMLInfoCommand: ParsableCommand {
     @Flag(help: "Print one JSON object on stdout.")
     var json = false
 
+    @OptionGroup var inputSize: InputSizeOption
+
     func run() throws {
         let model = try CoreMLModel(contentsOf: URL(fileURLWithPath: file))
         let description = model.modelDescription
