@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Intent accuracy of a fine-tuned encoder beside today's bag of words and frozen sentence features.
+
+Issue #39's accuracy check on HWU64 (64 intents, ../shared/data/hwu64, CC BY 4.0, read in place; the
+utterances go to temporary CSV files, nothing of them into the project): for each training set (the full
+training split, and N examples per intent drawn with a fixed seed), it trains
+
+  - the bag of words (`nlu intents train`),
+  - the bag of words with frozen sentence embeddings (`--embeddings MODEL`),
+  - the fine-tuned encoder (`--fine-tune MODEL`),
+
+and scores each on HWU64's test split with `nlu intents evaluate --model M TEST --json`, printing accuracy,
+macro-F1 and training time per run. The model is all-MiniLM-L6-v2 by default (scripts/install-minilm.sh puts
+it in the Hugging Face cache). It runs the release `nlu` (`--nlu PATH`, default .build/release/nlu).
+
+    python3 benchmarks/intents_finetune.py --shots 10 [--full] [--epochs 3] [--only fine-tune]
+"""
+import argparse
+import csv
+import json
+import os
+import platform
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, "..", "shared", "data", "hwu64")
+
+
+def read_split(split):
+    """(intent, text) pairs of one HWU64 split: intent is scenario_intent, text the annotated utterance unmarked."""
+    folder = os.path.join(DATA, split)
+    rows = []
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".csv"):
+            continue
+        with open(os.path.join(folder, name), newline="", encoding="utf-8") as handle:
+            for row in csv.DictReader(handle, delimiter=";"):
+                text = (row.get("answer_from_anno") or "").strip()
+                if text:
+                    rows.append((f"{row['scenario']}_{row['intent']}", text))
+    return rows
+
+
+def write_csv(rows, path):
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["intent", "text"])
+        writer.writerows(rows)
+
+
+def few_shot(rows, shots, seed):
+    by_intent = {}
+    for intent, text in rows:
+        by_intent.setdefault(intent, []).append(text)
+    generator = random.Random(seed)
+    chosen = []
+    for intent in sorted(by_intent):
+        texts = sorted(set(by_intent[intent]))
+        generator.shuffle(texts)
+        chosen += [(intent, text) for text in texts[:shots]]
+    return chosen
+
+
+def run(command):
+    started = time.monotonic()
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"failed ({result.returncode}): {' '.join(command)}\n{result.stderr[-2000:]}")
+    return result, time.monotonic() - started
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--nlu", default=os.path.join(ROOT, ".build", "release", "nlu"))
+    parser.add_argument("--model", default="sentence-transformers/all-MiniLM-L6-v2")
+    parser.add_argument("--shots", type=int, default=10, help="examples per intent of the few-shot set (0: none)")
+    parser.add_argument("--full", action="store_true", help="also train on the whole training split")
+    parser.add_argument("--epochs", type=int, default=None, help="fine-tuning epochs (default: nlu's)")
+    parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--only", default="bow,embeddings,fine-tune")
+    args = parser.parse_args()
+    if not os.path.isfile(args.nlu):
+        sys.exit(f"{args.nlu}: no release nlu (swift build -c release --product nlu, or --nlu PATH)")
+    train, test = read_split("train"), read_split("test")
+    sets = []
+    if args.shots > 0:
+        sets.append((f"{args.shots}-shot", few_shot(train, args.shots, args.seed)))
+    if args.full:
+        sets.append(("full", train))
+    kinds = args.only.split(",")
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; nlu {args.nlu}")
+    print(f"HWU64: {len(train)} training and {len(test)} test utterances, {len({i for i, _ in train})} intents")
+    with tempfile.TemporaryDirectory(prefix="hwu64-") as work:
+        test_path = os.path.join(work, "test.csv")
+        write_csv(test, test_path)
+        print(f"{'set':>8} {'model':>11} {'utterances':>10} {'accuracy':>9} {'macro-F1':>9} {'train s':>8}")
+        for name, rows in sets:
+            train_path = os.path.join(work, f"{name}.csv")
+            write_csv(rows, train_path)
+            for kind in kinds:
+                model = os.path.join(work, f"{name}-{kind}.nlumodel")
+                command = [args.nlu, "intents", "train", train_path, "-o", model]
+                if kind == "embeddings":
+                    command += ["--embeddings", args.model]
+                elif kind == "fine-tune":
+                    command += ["--fine-tune", args.model]
+                    if args.epochs:
+                        command += ["--epochs", str(args.epochs)]
+                _, seconds = run(command)
+                result, _ = run([args.nlu, "intents", "evaluate", "--model", model, test_path, "--json"])
+                report = json.loads(result.stdout)
+                print(f"{name:>8} {kind:>11} {len(rows):>10} {report['accuracy'] * 100:>8.2f}% "
+                      f"{report['macroF1'] * 100:>8.2f}% {seconds:>8.1f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
