@@ -24,6 +24,7 @@ struct NLU: ParsableCommand {
             QACommand.self,
             IndexCommand.self,
             TokenizeCommand.self,
+            StemCommand.self,
             EntitiesCommand.self,
             EmbedCommand.self,
             EmbedTrainCommand.self,
