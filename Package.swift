@@ -126,7 +126,7 @@ let package = Package(
         .target(
             name: "NLUServer",
             dependencies: [
-                "NLUCore", "NLUBuiltins", "NLUIntents", "NLUQuestionAnswering", "NLUEmbeddings", "NLUPipelines",
+                "NLUCore", "NLUBuiltins", "NLUHub", "NLUIntents", "NLUQuestionAnswering", "NLUEmbeddings", "NLUPipelines",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -53,8 +53,8 @@
 // by the three rows' broadcasts before the next: 12 + 3 + 1 = 16, nothing spilled (7 loads per 12
 // FMAs). K runs in blocks of NLU_AVX2_K_BLOCK so the panel's block (128 KB) stays in L2 (256 KB
 // and up on every AVX2 core) for all the row blocks of A: the 768-deep layers run unblocked, the
-// 3072-deep one in 3 blocks. Blocks of 128 (the panel's block in L1) wrote partial sums to c 6 or
-// 24 times per panel: 89-92 % of the FMA peak against 94-96 % now (Zen 4, 1 thread, docs/benchmarks.md).
+// 3072-deep one in 3 blocks. Smaller blocks (the panel's block in L1) would write partial sums to c
+// 6 or 24 times per panel, which costs more than the L2 reads save.
 enum { NLU_AVX2_K_BLOCK = 1024 };
 
 NLU_TARGET static inline void NLU_NAME(block3)(const float *a0, long lda, long k0, long k1, const float *panel,
@@ -122,9 +122,7 @@ NLU_TARGET static inline void NLU_NAME(block_rest)(const float *a0, long lda, in
 // form. So the rows of A are first written out broadcast, four copies of each value, for a group of
 // NLU_SSE2_ROWS rows × NLU_SSE2_K_BLOCK values of K (32 KB, on the stack), then every panel of the
 // range reads them with plain aligned loads: 9 loads, 8 multiplies and 8 adds per K step. The
-// expansion is paid once per group and K block and shared by all the panels of the call (a C harness
-// over these sources, one Zen 4 core: 40 -> 41-46 GFLOP/s, 85 -> 88-97 % of the probe's peak;
-// docs/benchmarks.md). K blocks of 128 keep the panel's block (16 KB) in L1 for the group's rows;
+// expansion is paid once per group and K block and shared by all the panels of the call. K blocks of 128 keep the panel's block (16 KB) in L1 for the group's rows;
 // earlier blocks leave partial sums in c, the last one adds bias and activation, as at the AVX2 level.
 enum { NLU_SSE2_ROWS = 16, NLU_SSE2_K_BLOCK = 128 };
 

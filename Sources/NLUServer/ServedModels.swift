@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUHub
 import NLUEmbeddings
 import NLUIntents
 import NLUPipelines

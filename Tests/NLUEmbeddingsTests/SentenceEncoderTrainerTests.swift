@@ -145,6 +145,33 @@ struct SentenceFineTuneReference: Decodable {
         #expect(difference <= 1e-5, "largest difference \(difference)")
     }
 
+    /// A sentence-transformers folder in the older layout (the encoder in `0_Transformer/`) keeps that
+    /// layout when saved, and a second save may replace the folder the first one wrote.
+    @Test func savesOverItsOwnOlderLayoutFolder() throws {
+        let reference = try SentenceFineTuneReference.load()
+        let manager = FileManager.default
+        let scratch = manager.temporaryDirectory.appendingPathComponent("nlukit-older-layout-\(UUID().uuidString)")
+        defer { try? manager.removeItem(at: scratch) }
+        let source = scratch.appendingPathComponent("source")
+        let transformer = source.appendingPathComponent("0_Transformer")
+        try manager.createDirectory(at: transformer, withIntermediateDirectories: true)
+        for entry in try manager.contentsOfDirectory(atPath: reference.modelURL.path) {
+            let from = reference.modelURL.appendingPathComponent(entry)
+            let atRoot = ["modules.json", "1_Pooling", "config_sentence_transformers.json"].contains(entry)
+            try manager.copyItem(at: from, to: (atRoot ? source : transformer).appendingPathComponent(entry))
+        }
+        let modules = try String(contentsOf: source.appendingPathComponent("modules.json"), encoding: .utf8)
+            .replacingOccurrences(of: "\"path\": \"\"", with: "\"path\": \"0_Transformer\"")
+        try modules.write(to: source.appendingPathComponent("modules.json"), atomically: true, encoding: .utf8)
+
+        let encoder = try TrainableEncoder(checkpoint: transformer)
+        let destination = scratch.appendingPathComponent("fine-tuned")
+        try encoder.save(to: destination, source: source)
+        #expect(manager.fileExists(atPath: destination.appendingPathComponent("0_Transformer/model.safetensors").path))
+        try encoder.save(to: destination, source: source)
+        _ = try SentenceEmbedder(modelDirectory: destination)
+    }
+
     /// Overflowing weights give a non-finite loss: the step stops with the epoch and rate, and no
     /// optimizer step is taken.
     @Test func nonFiniteLossStopsWithTrainingDivergedError() throws {

@@ -14,8 +14,8 @@ import Foundation
 ///
 /// On Linux the process has one set of worker threads, the kernels' pool: OpenBLAS itself runs
 /// single-threaded, and large products are split into row or column blocks that the pool's
-/// threads hand to it side by side. With OpenBLAS's own threads beside the pool, the two took
-/// turns spinning on the same cores (about 15 % of LM training's time waiting, docs/benchmarks.md).
+/// threads hand to it side by side: OpenBLAS's own threads beside the pool would take turns
+/// spinning on the same cores.
 ///
 ///     BLAS.configure(threads: 2)
 ///     print(BLAS.configuration)   // "OpenBLAS 0.3.21 ... SkylakeX MAX_THREADS=64"

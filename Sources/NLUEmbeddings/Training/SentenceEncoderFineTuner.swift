@@ -103,6 +103,9 @@ public struct SentenceEncoderFineTuner {
 
         let checkpointDirectory = try TrainableEncoder.checkpointDirectory(ofModel: model)
         let encoder = try TrainableEncoder(checkpoint: checkpointDirectory, ignoringTaskHead: true, dropoutSeed: options.seed)
+        // Every column of a batch goes through the encoder in one pass.
+        try encoder.checkTrainingMemory(batchSize: options.batchSize, sequencesPerBatch: min(options.batchSize, examples) * columns.count,
+                                        longest: columns.joined().map(\.count).max() ?? 1, headParameters: 0)
         let modelFingerprint = try Self.fingerprint(encoder, configuration: checkpointDirectory.appendingPathComponent("config.json"))
 
         // Where the epochs' checkpoints go, and what a resumed run continues from; all checked before training.

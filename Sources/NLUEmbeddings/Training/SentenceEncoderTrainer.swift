@@ -153,30 +153,16 @@ public final class SentenceEncoderTrainer {
 
     /// Clips the gradients and updates every parameter.
     private func step(loss: Float) -> FineTuningStep {
-        // Moved out of the encoder so each tensor's storage stays uniquely referenced and the optimizer
-        // updates it in place rather than copying it.
-        var values = encoder.parameters.values, gradients = encoder.parameters.gradients
-        encoder.parameters.values = []
-        encoder.parameters.gradients = []
-        let norm = GradientClipping.clipByGlobalNorm(&gradients, maxNorm: maxGradientNorm)
         let rate = schedule.learningRate(base: learningRate, step: optimizerSteps)
-        optimizer.learningRate = rate
-        optimizer.step(&values, gradients: gradients)
-        encoder.parameters.values = values
-        encoder.parameters.gradients = gradients
+        var noHead: [Tensor<Float>] = [], noHeadGradients: [Tensor<Float>] = []
+        let norm = encoder.optimizerStep(optimizer, learningRate: rate, maxGradientNorm: maxGradientNorm,
+                                         head: &noHead, headGradients: &noHeadGradients)
         optimizerSteps += 1
         return FineTuningStep(step: optimizerSteps, loss: loss, learningRate: rate, gradientNorm: norm)
     }
 
     private func workspace(for batch: EncoderBatch) throws -> EncoderTrainingWorkspace {
-        if let workspace, workspace.batchSize == batch.batchSize, workspace.sequenceLength == batch.sequenceLength {
-            return workspace
-        }
-        // The previous buffers go first: two batches' activations at once could double the peak.
-        workspace = nil
-        let made = try encoder.makeWorkspace(batchSize: batch.batchSize, sequenceLength: batch.sequenceLength)
-        workspace = made
-        return made
+        try encoder.workspace(reusing: &workspace, for: batch)
     }
 
     private func check(_ columns: [[[Int32]]], scores: [Float]?, columnCountChecked: Bool = true) throws {

@@ -154,28 +154,19 @@ public struct IntentFineTuner {
         return Result(intents: dataset.intents.map(\.name), trainer: trainer, steps: steps)
     }
 
-    /// The bytes a run needs at its peak: every parameter four times (value, gradient, AdamW's two
-    /// moments) and the activations of a full batch of the longest sequences.
+    /// The bytes a run needs at its peak (``TrainableEncoder/trainingMemoryNeeded(sequencesPerBatch:longest:headParameters:)``
+    /// with the intent head over `classes`).
     public func memoryNeeded(encoder: TrainableEncoder, longest: Int, classes: Int) -> Int? {
-        let parameters = encoder.parameters.values.reduce(0) { $0 + $1.count }
-            + classes * (embedder.pooling.modes.count * encoder.configuration.hiddenSize + 1)
-        guard let activations = EncoderTrainingWorkspace.scalarCount(configuration: encoder.configuration, batchSize: options.batchSize,
-                                                                     sequenceLength: longest),
-              let weights = InputLimits.product([parameters, 4]) else { return nil }
-        let (total, overflow) = weights.addingReportingOverflow(activations)
-        return overflow ? nil : InputLimits.product([total, 4])
+        encoder.trainingMemoryNeeded(sequencesPerBatch: options.batchSize, longest: longest, headParameters: headParameters(encoder, classes: classes))
     }
 
-    /// Refuses a run that would not fit in half of this machine's memory, with the figure and what to lower.
+    private func headParameters(_ encoder: TrainableEncoder, classes: Int) -> Int {
+        classes * (embedder.pooling.modes.count * encoder.configuration.hiddenSize + 1)
+    }
+
     private func checkMemory(encoder: TrainableEncoder, longest: Int, classes: Int) throws {
-        let bytes = memoryNeeded(encoder: encoder, longest: longest, classes: classes)
-        do {
-            try InputLimits.checkMemory(elements: bytes.map { $0 / 4 }, what: "fine-tuning memory")
-        } catch let error as OutOfRangeError {
-            throw TrainingSettingError(
-                setting: "batchSize", value: "\(options.batchSize) (with utterances of up to \(longest) tokens: \(error.value) for weights, gradients, optimizer state and activations)",
-                requirement: "\(error.expected): lower the batch size (use gradient accumulation to keep the effective batch) or the maximum sequence length")
-        }
+        try encoder.checkTrainingMemory(batchSize: options.batchSize, sequencesPerBatch: options.batchSize, longest: longest,
+                                        headParameters: headParameters(encoder, classes: classes))
     }
 
     /// The sentence features of `trainer`'s encoder as this checkpoint tokenizes and pools, saved

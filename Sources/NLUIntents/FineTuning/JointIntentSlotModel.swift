@@ -115,12 +115,7 @@ public final class JointIntentSlotModel {
 
     /// The encoder workspace for `batch`'s shape, reused while the shape repeats.
     func workspace(for batch: EncoderBatch) throws -> EncoderTrainingWorkspace {
-        if let workspace, workspace.batchSize == batch.batchSize, workspace.sequenceLength == batch.sequenceLength {
-            return workspace
-        }
-        let made = try encoder.makeWorkspace(batchSize: batch.batchSize, sequenceLength: batch.sequenceLength)
-        workspace = made
-        return made
+        try encoder.workspace(reusing: &workspace, for: batch)
     }
 
     /// Indices into the `[batch × sequence]` rows of the hidden states.

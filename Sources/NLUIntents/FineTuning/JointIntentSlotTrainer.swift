@@ -203,22 +203,9 @@ public final class JointIntentSlotTrainer {
 
     /// Clips the group's gradients and updates every parameter.
     private func step() -> FineTuningStep {
-        let parameters = model.encoder.parameters
-        // Moved out so each tensor's storage stays uniquely referenced and the optimizer updates it in place.
-        var values = parameters.values, gradients = parameters.gradients
-        parameters.values = []
-        parameters.gradients = []
-        let encoderCount = values.count
-        values += model.headTensors
-        gradients += headGradients
-        let norm = GradientClipping.clipByGlobalNorm(&gradients, maxNorm: maxGradientNorm)
         let rate = schedule.learningRate(base: learningRate, step: optimizerSteps)
-        optimizer.learningRate = rate
-        optimizer.step(&values, gradients: gradients)
-        model.headTensors = Array(values[encoderCount...])
-        headGradients = Array(gradients[encoderCount...])
-        parameters.values = Array(values[..<encoderCount])
-        parameters.gradients = Array(gradients[..<encoderCount])
+        let norm = model.encoder.optimizerStep(optimizer, learningRate: rate, maxGradientNorm: maxGradientNorm,
+                                               head: &model.headTensors, headGradients: &headGradients)
         optimizerSteps += 1
         return FineTuningStep(step: optimizerSteps, loss: groupLoss, learningRate: rate, gradientNorm: norm)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUHub
 import NLUIntents
 
 extension IntentClassifier {

@@ -88,6 +88,8 @@ public struct QuestionAnsweringFineTuner {
         let encoder = try TrainableEncoder(checkpoint: encoderCheckpoint, ignoringTaskHead: true, dropoutSeed: options.seed)
         encoder.dropout = options.dropout > 0 ? EncoderDropout(hidden: options.dropout, attention: options.dropout) : nil
         let hidden = encoder.configuration.hiddenSize
+        try encoder.checkTrainingMemory(batchSize: options.batchSize, sequencesPerBatch: min(options.batchSize, set.windows.count),
+                                        longest: set.windows.map(\.tokenIDs.count).max() ?? 1, headParameters: 2 * (hidden + 1))
         let weights = try CheckpointDirectory(encoderCheckpoint).weights()
         var headRandom = SplitMix64(seed: options.seed &+ 1)
         let head = try QuestionAnsweringHead.stored(in: weights, hiddenSize: hidden)

@@ -46,22 +46,13 @@ public struct QuestionAnsweringFineTuningOptions: Sendable, Equatable {
     /// Throws for the first option outside its range.
     /// - Throws: ``TrainingSettingError`` naming the option, its value and the range.
     public func validate() throws {
-        func check(_ ok: Bool, _ setting: String, _ value: String, _ requirement: String) throws {
-            if !ok { throw TrainingSettingError(setting: setting, value: value, requirement: requirement) }
-        }
-        try check((1...1000).contains(epochs), "epochs", "\(epochs)", "between 1 and 1000")
-        try check((1...4096).contains(batchSize), "batchSize", "\(batchSize)", "between 1 and 4096")
-        // A rate of 1e30 is accepted by the arithmetic and diverges at the first step.
-        try check(learningRate.isFinite && learningRate > 0 && learningRate <= 1, "learningRate", "\(learningRate)",
-                  "a number above 0 and at most 1 (3e-5 is the usual choice)")
-        try check(warmupRatio.isFinite && (0...1).contains(warmupRatio), "warmupRatio", "\(warmupRatio)", "between 0 and 1")
-        try check(weightDecay.isFinite && (0...1).contains(weightDecay), "weightDecay", "\(weightDecay)", "between 0 and 1")
-        try check(maxGradientNorm.isFinite && maxGradientNorm > 0, "maxGradientNorm", "\(maxGradientNorm)", "a finite number above 0")
-        try check((1...1024).contains(accumulationSteps), "accumulationSteps", "\(accumulationSteps)", "between 1 and 1024")
-        try check(dropout.isFinite && dropout >= 0 && dropout < 1, "dropout", "\(dropout)", "at least 0 and below 1")
-        try check((8...1 << 20).contains(maxSequenceLength), "maxSequenceLength", "\(maxSequenceLength)",
-                  "between 8 and the checkpoint's positions")
-        try check(documentStride >= 0 && documentStride < maxSequenceLength, "documentStride", "\(documentStride)",
-                  "at least 0 and below the max sequence length \(maxSequenceLength)")
+        try OptimizationSettings.validate(
+            epochs: epochs, batchSize: batchSize, learningRate: learningRate, usualLearningRate: "3e-5", warmupRatio: warmupRatio,
+            weightDecay: weightDecay, maxGradientNorm: maxGradientNorm, accumulationSteps: accumulationSteps, dropout: dropout,
+            maxSequenceLength: nil)
+        try OptimizationSettings.check((8...1 << 20).contains(maxSequenceLength), "maxSequenceLength", "\(maxSequenceLength)",
+                                       "between 8 and the checkpoint's positions")
+        try OptimizationSettings.check(documentStride >= 0 && documentStride < maxSequenceLength, "documentStride", "\(documentStride)",
+                                       "at least 0 and below the max sequence length \(maxSequenceLength)")
     }
 }

@@ -144,33 +144,15 @@ public final class QuestionAnsweringTrainer {
 
     /// Clips the group's gradients and updates every parameter.
     private func step() -> FineTuningStep {
-        // Moved out of the encoder so each tensor's storage stays uniquely referenced and the optimizer
-        // updates it in place rather than copying it.
-        var values = encoder.parameters.values, gradients = encoder.parameters.gradients
-        encoder.parameters.values = []
-        encoder.parameters.gradients = []
-        let encoderCount = values.count
-        values += head.linear.tensors
-        gradients += headGradients
-        let norm = GradientClipping.clipByGlobalNorm(&gradients, maxNorm: maxGradientNorm)
         let rate = schedule.learningRate(base: learningRate, step: optimizerSteps)
-        optimizer.learningRate = rate
-        optimizer.step(&values, gradients: gradients)
-        head.linear.tensors = Array(values[encoderCount...])
-        headGradients = Array(gradients[encoderCount...])
-        encoder.parameters.values = Array(values[..<encoderCount])
-        encoder.parameters.gradients = Array(gradients[..<encoderCount])
+        let norm = encoder.optimizerStep(optimizer, learningRate: rate, maxGradientNorm: maxGradientNorm,
+                                         head: &head.linear.tensors, headGradients: &headGradients)
         optimizerSteps += 1
         return FineTuningStep(step: optimizerSteps, loss: groupLoss, learningRate: rate, gradientNorm: norm)
     }
 
     private func workspace(for batch: EncoderBatch) throws -> EncoderTrainingWorkspace {
-        if let workspace, workspace.batchSize == batch.batchSize, workspace.sequenceLength == batch.sequenceLength {
-            return workspace
-        }
-        let made = try encoder.makeWorkspace(batchSize: batch.batchSize, sequenceLength: batch.sequenceLength)
-        workspace = made
-        return made
+        try encoder.workspace(reusing: &workspace, for: batch)
     }
 
     private func check(_ starts: [Int], _ ends: [Int], for batch: EncoderBatch) throws {

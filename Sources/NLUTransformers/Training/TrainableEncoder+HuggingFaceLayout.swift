@@ -152,7 +152,10 @@ extension TrainableEncoder {
         case .directory:
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
             if entries.isEmpty { return url }
-            let weightsURL = url.appendingPathComponent("model.safetensors")
+            // A sentence-transformers folder saved in the older layout keeps its weights in `0_Transformer/`.
+            let modulePath = Self.transformerPath((try? Self.sentenceTransformerModules(in: url)) ?? nil)
+            let checkpointFolder = modulePath.isEmpty ? url : url.appendingPathComponent(modulePath)
+            let weightsURL = checkpointFolder.appendingPathComponent("model.safetensors")
             let marked = (try? SafeTensors(contentsOf: weightsURL))?.metadata["written_by"] == savedCheckpointMetadata["written_by"]
             let currentDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             guard marked, url.path != "/", !ExistingPath.isSameFile(url, currentDirectory) else {

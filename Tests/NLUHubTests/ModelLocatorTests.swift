@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+@testable import NLUHub
 import Testing
 
 /// `--model` resolution: local directories first, then Hub ids in the Hugging Face cache layout.

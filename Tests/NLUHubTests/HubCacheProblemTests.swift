@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+@testable import NLUHub
 import Testing
 
 /// A snapshot whose links lead to missing blobs (an interrupted download) was loaded as a folder
