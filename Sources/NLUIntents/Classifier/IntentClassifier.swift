@@ -100,6 +100,9 @@ public struct IntentClassifier: Sendable {
                              entityProgress: (Int, Double) -> Void = { _, _ in },
                              entityLog: (String) -> Void = { _ in }) throws -> IntentClassifier {
         try validate(training)
+        // The dataset's language chooses the stemmer unless the options name one; the model keeps it.
+        var features = features
+        features.language = features.language ?? dataset.language
         try features.validate()
         try entities?.validate()
         try dataset.validateForTraining(file: file)

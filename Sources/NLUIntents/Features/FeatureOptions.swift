@@ -1,4 +1,5 @@
 import NLUCore
+import NLUText
 
 /// How utterances become feature vectors: normalization, tokens, n-grams, weighting and vocabulary
 /// pruning. Stored in the model, so prediction featurizes exactly as training did.
@@ -22,8 +23,13 @@ public struct FeatureOptions: Codable, Sendable, Equatable {
     public var unicodeNormalization: Bool = true
     /// Lowercase before anything else.
     public var lowercase: Bool = true
-    /// Replace words by their Snowball English stems.
+    /// Replace words by their Snowball stems (in ``language``).
     public var stemming: Bool = true
+    /// The utterances' language (ISO 639-1 or culture code, `fr`, `pt-BR`), whose Snowball stemmer
+    /// stems the words. `nil` while training takes the dataset's language; a model stores the language
+    /// it was trained in, and `nil` in a model (one made before languages were recorded) is English.
+    /// A language without a stemmer (Chinese, Japanese...) keeps its words as they are.
+    public var language: String? = nil
     /// Keep punctuation and symbol tokens as words.
     public var includePunctuation: Bool = false
     /// Word n-gram lengths, e.g. `1...2` for words and word pairs.
@@ -42,6 +48,16 @@ public struct FeatureOptions: Codable, Sendable, Equatable {
     public var minDocumentFrequency: Int? = nil
     /// Keep at most this many terms (the most frequent), `nil` for no limit.
     public var maxFeatures: Int? = nil
+
+    /// The stemmer ``language`` selects (English when it is `nil`), or `nil` when no Snowball stemmer
+    /// stems that language.
+    ///
+    ///     var options = FeatureOptions()
+    ///     options.language = "fr-FR"
+    ///     options.stemmer?.language   // .french
+    public var stemmer: Stemmer? {
+        try? Stemmer(language: language ?? "en")
+    }
 
     /// The defaults, tuned on the Snips benchmark (benchmarks/intents.py): character 3–4-grams gave
     /// the best accuracy with a small vocabulary (fast loads); the vocabulary pruning adapts to the

@@ -2,7 +2,8 @@ import Foundation
 import NLUText
 
 /// Turns an utterance into its terms (the strings the vocabulary indexes): normalized, lowercased,
-/// tokenized with NLUText's ``WordTokenizer``, stemmed with ``EnglishStemmer``, then word n-grams
+/// tokenized with NLUText's ``WordTokenizer``, stemmed with the ``Stemmer`` of the options' language
+/// (English by default; none for a language Snowball has no stemmer for), then word n-grams
 /// (`"turn"`, `"turn on"`) and character n-grams inside word boundaries (`"# tu"`, `"#urn "`).
 ///
 ///     let extractor = TermExtractor(options: FeatureOptions())
@@ -11,12 +12,13 @@ public struct TermExtractor: Sendable {
     /// The options this extractor follows.
     public let options: FeatureOptions
     private let tokenizer: WordTokenizer
-    private let stemmer = EnglishStemmer()
+    private let stemmer: Stemmer?
 
     /// Creates an extractor.
     public init(options: FeatureOptions) {
         self.options = options
         self.tokenizer = WordTokenizer(includePunctuation: options.includePunctuation)
+        self.stemmer = options.stemming ? options.stemmer : nil
     }
 
     /// The normalized text the tokens are taken from.
@@ -38,7 +40,7 @@ public struct TermExtractor: Sendable {
         let words = tokenizer.tokens(in: normalized).map { String($0.text) }
         var terms: [String] = []
         terms.reserveCapacity(words.count * 12)
-        let units = options.stemming ? words.map(stemmer.stem) : words
+        let units = stemmer.map { words.map($0.stem) } ?? words
         for length in options.wordNGrams where length >= 1 && length <= units.count {
             if length == 1 {
                 terms += units

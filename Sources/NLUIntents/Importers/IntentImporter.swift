@@ -13,7 +13,14 @@ public enum IntentImporter {
         let source = try ImportSource(url: url)
         var warnings: [String] = []
         let format = try options.format ?? FormatDetector.detect(source, warnings: &warnings)
-        let splits = try importSplits(from: source, format: format, options: options, warnings: &warnings)
+        var splits = try importSplits(from: source, format: format, options: options, warnings: &warnings)
+        if let wanted = options.language {
+            recordLanguage(wanted, in: &splits.dataset, file: source.name, warnings: &warnings)
+            if var test = splits.test {
+                recordLanguage(wanted, in: &test, file: source.name, warnings: &warnings)
+                splits.test = test
+            }
+        }
         // Detection and import may both decode the same file: report each warning once.
         var seen = Set<String>()
         return ImportResult(dataset: splits.dataset, format: format, warnings: warnings.filter { seen.insert($0).inserted },
@@ -54,6 +61,18 @@ public enum IntentImporter {
         }
         try merged.validate(file: urls.map(\.path).joined(separator: ", "))
         return ImportResult(dataset: merged, format: formats[0], warnings: warnings, testDataset: test?.dataset)
+    }
+
+    /// `--language` names the dataset's language (it chooses the stemmer the intents model uses): a
+    /// format that records none (CSV, Rasa, Snips) takes it; an export recorded in another language is
+    /// overridden with a warning, so that the override is never silent.
+    static func recordLanguage(_ wanted: String, in dataset: inout IntentDataset, file: String, warnings: inout [String]) {
+        let code = LexV1Importer.languageCode(wanted)
+        guard !code.isEmpty else { return }
+        if let recorded = dataset.language, LexV1Importer.languageCode(recorded) != code {
+            warnings.append("\(file): the export's language is \(recorded); --language \(wanted) overrides it")
+        }
+        if dataset.language.map(LexV1Importer.languageCode) != code { dataset.language = code }
     }
 
     /// The training dataset and, for formats that mark test utterances (CLU), the test split.
