@@ -309,7 +309,10 @@ public struct IntentClassifier: Sendable {
         let configuration = IntentClassifierConfiguration(
             labels: labels, noneLabel: hasNoneClass ? Self.noneLabel : nil, hiddenSizes: network.hiddenSizes,
             features: featurizer.options, vocabulary: featurizer.terms, threshold: threshold, training: trainingOptions,
-            entities: entityExtractor.map { IntentClassifierConfiguration.Entities(definitions: $0.definitions, tagger: $0.tagger?.configuration) },
+            entities: entityExtractor.map {
+                IntentClassifierConfiguration.Entities(definitions: $0.definitions, tagger: $0.tagger?.configuration,
+                                                       transformerTagger: $0.transformerTagger?.configuration)
+            },
             sentenceEmbeddings: sentenceFeaturizer?.reference, fineTuning: fineTuning)
         var folders: ((URL) throws -> Void)?
         if let folder = sentenceFeaturizer?.reference.packagedModel {
@@ -321,6 +324,7 @@ public struct IntentClassifier: Sendable {
         }
         var weights = network.namedWeights
         if let tagger = entityExtractor?.tagger { weights.merge(tagger.namedWeights) { current, _ in current } }
+        if let tagger = entityExtractor?.transformerTagger { weights.merge(tagger.namedWeights) { current, _ in current } }
         weights["featurizer.idf"] = Tensor(shape: [featurizer.dimension], scalars: featurizer.inverseDocumentFrequency)
         var metadata = metadata
         if let trainingTexts, metadata[TrainingTextFingerprint.metadataKey] == nil {
@@ -406,8 +410,16 @@ public struct IntentClassifier: Sendable {
                     return made
                 }
             }
+            let transformerTagger = try entities.transformerTagger.map { stored -> TransformerSlotTagger in
+                // The joint model's tagger reads the fine-tuned encoder's states: the package's own encoder, as its intent head does.
+                guard configuration.fineTuning != nil, let encoder = sentence as? any TokenStateFeaturizer else {
+                    throw IntentClassifierError.invalidModel("\(manifest): field config.entities.transformerTagger needs the fine-tuned encoder "
+                        + "(config.fineTuning and config.sentenceEmbeddings.packagedModel); load it with NLUKit (nlu intents predict does)")
+                }
+                return try TransformerSlotTagger.load(stored, tensor: tensor, file: url.path, encoder: encoder)
+            }
             do {
-                extractor = try EntityExtractor(tagger: tagger, definitions: entities.definitions)
+                extractor = try EntityExtractor(tagger: tagger, transformerTagger: transformerTagger, definitions: entities.definitions)
             } catch let EntityTaggerError.invalidPattern(entity, pattern, reason) {
                 throw EntityTaggerError.invalidModel("\(url.path): invalid regex '\(pattern)' for entity '\(entity)': \(reason)")
             }

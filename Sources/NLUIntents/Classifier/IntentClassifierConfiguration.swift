@@ -25,9 +25,11 @@ struct IntentClassifierConfiguration: Codable, Sendable {
     /// the package's folder `sentenceEmbeddings.packagedModel`, the head `output.*`); absent otherwise.
     var fineTuning: IntentFineTuningOptions?
 
-    /// The entity part of the configuration (the tagger's weights are `tagger.*` tensors).
+    /// The entity part of the configuration (the tagger's weights are `tagger.*` tensors): the CRF
+    /// tagger's, or a joint model's transformer tagger's (whose encoder is the fine-tuned one).
     struct Entities: Codable, Sendable {
         var definitions: [EntityDefinition]
         var tagger: SlotTagger.Configuration?
+        var transformerTagger: TransformerSlotTagger.Configuration?
     }
 }

@@ -3,7 +3,8 @@ import NLUText
 
 /// All entity extractors of an intents model and the one place their results are merged:
 ///
-/// 1. the slot tagger's mentions are kept, except those of a closed entity that resolve to no listed value;
+/// 1. the slot tagger's mentions (the CRF ``SlotTagger``'s, or a joint model's ``TransformerSlotTagger``'s) are
+///    kept, except those of a closed entity that resolve to no listed value;
 /// 2. regex matches, then dictionary matches (longest first, then earlier first) are added only where
 ///    they overlap nothing already kept — so they win over the tagger only where it found nothing; phrase lists
 ///    (feature-only definitions) are tagger features and never entities;
@@ -16,8 +17,10 @@ import NLUText
 ///     let extractor = EntityExtractor(tagger: tagger, definitions: dataset.entities)
 ///     extractor.entities(in: "a short black please")   // coffee = "espresso" (dictionary)
 public struct EntityExtractor: Sendable {
-    /// The trained tagger, when the training data had annotations.
+    /// The trained CRF tagger, when the training data had annotations (and the tagger is not a transformer).
     public let tagger: SlotTagger?
+    /// The joint intent + slot model's tagger (`--tagger transformer`), in place of ``tagger``.
+    public let transformerTagger: TransformerSlotTagger?
     /// The dataset's entity definitions.
     public let definitions: [EntityDefinition]
     let dictionaries: EntityDictionaries
@@ -30,9 +33,14 @@ public struct EntityExtractor: Sendable {
     /// on a text are then searched once, for both.
     let taggerSharesPatterns: Bool
 
-    /// Makes an extractor. - Throws: ``EntityTaggerError/invalidPattern(entity:pattern:reason:)``.
-    public init(tagger: SlotTagger?, definitions: [EntityDefinition]) throws {
+    /// Makes an extractor (with at most one of `tagger` and `transformerTagger`).
+    /// - Throws: ``EntityTaggerError/invalidPattern(entity:pattern:reason:)``; ``EntityTaggerError/invalidModel(_:)`` for two taggers.
+    public init(tagger: SlotTagger?, transformerTagger: TransformerSlotTagger? = nil, definitions: [EntityDefinition]) throws {
+        if tagger != nil && transformerTagger != nil {
+            throw EntityTaggerError.invalidModel("a CRF slot tagger and a transformer tagger at once; an extractor has one tagger")
+        }
         self.tagger = tagger
+        self.transformerTagger = transformerTagger
         self.definitions = definitions
         dictionaries = EntityDictionaries(definitions)
         let patterns = try RegexEntityMatcher(definitions)
@@ -43,7 +51,7 @@ public struct EntityExtractor: Sendable {
     }
 
     /// Whether no extractor can find anything.
-    public var isEmpty: Bool { tagger == nil && dictionaries.gazetteer.isEmpty && patterns.isEmpty && builtins.isEmpty }
+    public var isEmpty: Bool { tagger == nil && transformerTagger == nil && dictionaries.gazetteer.isEmpty && patterns.isEmpty && builtins.isEmpty }
 
     /// The entities in `text`, in text order, merged as described above. Relative date-times ("tomorrow")
     /// resolve against `reference` (default: the local time now).
@@ -68,7 +76,9 @@ public struct EntityExtractor: Sendable {
         // patterns are the same (a runaway pattern then costs one time budget, not two).
         let tokens = WordTokenizer().tokens(in: text)
         let regexMatches = patterns.matches(in: text, tokens: tokens, timeouts: &timeouts)
-        for entity in tagger?.entities(in: text, patternTimeouts: &timeouts, regexMatches: taggerSharesPatterns ? regexMatches : nil) ?? [] {
+        let tagged = tagger?.entities(in: text, patternTimeouts: &timeouts, regexMatches: taggerSharesPatterns ? regexMatches : nil)
+            ?? transformerTagger?.entities(in: text) ?? []
+        for entity in tagged {
             guard let value = dictionaries.resolve(entity: entity.entity, text: entity.text) else { continue }
             var resolved = entity
             resolved.value = value

@@ -99,6 +99,8 @@ public struct SlotTagger: Sendable {
             }
             encoder = featurizer
         case .automatic: encoder = annotatedCount >= options.encoderMinimumUtterances ? featurizer : nil
+        case .transformer:
+            throw EntityTaggerError.invalidOption(option: "tagger kind", reason: "the transformer tagger is fine-tuned with the intents (nlu intents train --fine-tune MODEL --tagger transformer, IntentClassifier.fineTuneJoint), not trained beside a bag-of-words model")
         }
         var definitionPhrases: [String: Set<String>] = [:]
         for definition in dataset.entities {

@@ -28,6 +28,9 @@ public struct SlotTaggerOptions: Codable, Sendable, Equatable {
         case crf
         /// The CRF with, in addition, clusters of the encoder's contextual word vectors.
         case encoder
+        /// The joint intent + slot model: the fine-tuned encoder tags the words (``TransformerSlotTagger``),
+        /// trained with the intents by ``IntentClassifier/fineTuneJoint(on:checkpoint:model:options:entities:file:saving:resume:checkpointSaved:progress:entityLog:)``.
+        case transformer
     }
 
     /// Which tagger to train (``Kind/automatic`` picks).

@@ -1,16 +1,19 @@
 import Foundation
 import NLUCore
+import NLUEmbeddings
+import NLUText
 import NLUTransformers
 
 /// The sentence features of an encoder fine-tuned in this process: each text tokenized as the
 /// checkpoint tokenizes it, run through the trained encoder (no dropout) and pooled, the vector
 /// the intent head was trained on. It writes the encoder into the model package it is saved with
 /// (``PackagedSentenceFeaturizer``); a package loaded again gets its features from that folder
-/// through NLUPipelines' sentence-transformers featurizer, which computes the same vectors.
+/// through NLUPipelines' sentence-transformers featurizer, which computes the same vectors. For a
+/// joint intent + slot model it also gives the hidden states the slot head reads (``TokenStateFeaturizer``).
 ///
 ///     let classifier = try IntentClassifier.fineTune(on: dataset, checkpoint: url)
 ///     classifier.sentenceFeaturizer?.features(for: ["play some jazz"])   // [[pooled vector]]
-public final class FineTunedEncoderFeaturizer: PackagedSentenceFeaturizer, @unchecked Sendable {
+public final class FineTunedEncoderFeaturizer: PackagedSentenceFeaturizer, TokenStateFeaturizer, @unchecked Sendable {
     public let reference: SentenceFeaturizerReference
     /// The checkpoint the encoder was fine-tuned from: its configuration, tokenizer and
     /// sentence-transformers modules are copied from there when the encoder is saved.
@@ -19,22 +22,44 @@ public final class FineTunedEncoderFeaturizer: PackagedSentenceFeaturizer, @unch
     private let pooling: TokenPooling
     private let tokenIDs: @Sendable (String) -> [Int32]
     private let padID: Int32
+    /// The checkpoint's tokenizer.
+    public let tokenizer: any EncoderTokenizer
+    /// The most tokens per text, special tokens included (the checkpoint's sentence-transformers limit).
+    public let maxSequenceLength: Int
     /// The encoder keeps one batch's activations at a time: one caller at a time.
     private let lock = NSLock()
     /// Texts per encoder pass.
     private static let batchSize = 32
 
-    /// A featurizer over `encoder` (its dropout turned off) pooled by `pooling`, tokenizing with
-    /// `tokenIDs` (special tokens included, cut to the model's length) and padding with `padID`.
-    init(reference: SentenceFeaturizerReference, source: URL, encoder: TrainableEncoder, pooling: TokenPooling,
-         tokenIDs: @escaping @Sendable (String) -> [Int32], padID: Int32) {
+    /// A featurizer over `encoder` (its dropout turned off) pooled by `pooling`, tokenizing as
+    /// `embedder` (the checkpoint's sentence-transformers view) does.
+    init(reference: SentenceFeaturizerReference, source: URL, encoder: TrainableEncoder, pooling: TokenPooling, embedder: SentenceEmbedder) {
         encoder.dropout = nil
         self.reference = reference
         self.source = source
         self.encoder = encoder
         self.pooling = pooling
-        self.tokenIDs = tokenIDs
-        self.padID = padID
+        tokenIDs = { embedder.tokenIDs($0) }
+        padID = embedder.tokenizer.padID
+        tokenizer = embedder.tokenizer
+        maxSequenceLength = embedder.maxSequenceLength
+    }
+
+    public var hiddenSize: Int { encoder.configuration.hiddenSize }
+
+    public func pooledAndTokenStates(text: String, tokenIDs: [Int32], positions: [Int]) -> (pooled: [Float], states: [[Float]]) {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            let batch = try EncoderBatch(tokenIDs: [tokenIDs], padID: padID)
+            let hidden = try encoder.forward(batch, workspace: encoder.makeWorkspace(batchSize: 1, sequenceLength: batch.sequenceLength))
+            let pooled = pooling(hidden, attentionMask: batch.attentionMask).scalars
+            let width = hiddenSize, states = hidden.contiguous().scalars
+            return (pooled, positions.map { Array(states[($0 * width)..<(($0 + 1) * width)]) })
+        } catch {
+            // Unreachable: the ids come from the model's own tokenizer, cut to its length.
+            preconditionFailure("the fine-tuned encoder refused its own tokens: \(error)")
+        }
     }
 
     public func features(for texts: [String]) -> [[Float]] {

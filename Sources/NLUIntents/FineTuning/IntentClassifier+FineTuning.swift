@@ -25,14 +25,7 @@ extension IntentClassifier {
                                 entityProgress: (Int, Double) -> Void = { _, _ in },
                                 entityLog: (String) -> Void = { _ in }) throws -> IntentClassifier {
         try entities?.validate()
-        try dataset.validateForTraining(file: file)
-        if let reserved = dataset.intents.first(where: { $0.name == noneLabel }) {
-            throw IntentClassifierError.reservedIntentName(reserved.name)
-        }
-        if let empty = dataset.intents.first(where: { $0.utterances.isEmpty }) {
-            throw TrainingSettingError(setting: "dataset", value: "\(file): intent '\(empty.name)' with no utterance",
-                                       requirement: "at least one utterance per intent (add some, or remove the intent)")
-        }
+        try checkForFineTuning(dataset, file: file)
         let tuner = try IntentFineTuner(checkpoint: checkpoint, options: options)
         let extractor = try trainEntities(on: dataset, options: entities, file: file, wordVectors: nil,
                                           progress: entityProgress, log: entityLog)
@@ -55,5 +48,18 @@ extension IntentClassifier {
             sentenceFeaturizer: featurizer, fineTuning: options)
         classifier.trainingTexts = TrainingTextFingerprint(classes.intents.flatMap { $0.utterances.map(\.text) })
         return classifier
+    }
+
+    /// What every fine-tuning run asks of `dataset` (named `file` in errors): a usable dataset, no
+    /// intent named as the "none" class, and utterances in every intent.
+    static func checkForFineTuning(_ dataset: IntentDataset, file: String) throws {
+        try dataset.validateForTraining(file: file)
+        if let reserved = dataset.intents.first(where: { $0.name == noneLabel }) {
+            throw IntentClassifierError.reservedIntentName(reserved.name)
+        }
+        if let empty = dataset.intents.first(where: { $0.utterances.isEmpty }) {
+            throw TrainingSettingError(setting: "dataset", value: "\(file): intent '\(empty.name)' with no utterance",
+                                       requirement: "at least one utterance per intent (add some, or remove the intent)")
+        }
     }
 }

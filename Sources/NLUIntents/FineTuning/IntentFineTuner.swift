@@ -172,10 +172,9 @@ public struct IntentFineTuner {
     /// The sentence features of `trainer`'s encoder as this checkpoint tokenizes and pools, saved
     /// into a model package's folder ``ModelPackage/encoderFolderName``; `model` is recorded as its origin.
     func featurizer(for trainer: EncoderClassifierTrainer, model: String) -> FineTunedEncoderFeaturizer {
-        let embedder = self.embedder
         let reference = SentenceFeaturizerReference(model: model, revision: nil, dimension: trainer.pooling.outputSize,
                                                     packagedModel: ModelPackage.encoderFolderName)
         return FineTunedEncoderFeaturizer(reference: reference, source: checkpoint, encoder: trainer.encoder, pooling: trainer.pooling,
-                                          tokenIDs: { embedder.tokenIDs($0) }, padID: embedder.tokenizer.padID)
+                                          embedder: embedder)
     }
 }

@@ -4,9 +4,11 @@ import NLUTransformers
 
 /// A fine-tuning run's state at the end of an epoch, in a folder beside the output
 /// (`OUT.nlumodel.checkpoint/`): `encoder/` (the encoder in its Hugging Face layout),
-/// `state.safetensors` (the head, `classifier.weight` / `classifier.bias`, and AdamW's moments,
-/// `adam.m.N` / `adam.v.N` in parameter order) and `checkpoint.json` (the epoch, the step counts,
-/// the options, and fingerprints of the model and dataset, which a resumed run must match).
+/// `state.safetensors` (the heads: `classifier.weight` / `classifier.bias` for the intent model, the
+/// joint model's ``JointIntentSlotModel/headParameterNames``; and AdamW's moments, `adam.m.N` /
+/// `adam.v.N` in parameter order) and `checkpoint.json` (the epoch, the step counts, the options,
+/// the joint model's own and its tags, and fingerprints of the model and dataset, which a resumed
+/// run must match).
 /// Written beside the folder and swapped in, so an interrupted write leaves the previous epoch's.
 ///
 ///     let checkpoint = IntentFineTuningCheckpoint(folder: URL(fileURLWithPath: "car.nlumodel.checkpoint"))
@@ -38,12 +40,18 @@ public struct IntentFineTuningCheckpoint: Sendable {
         var datasetFingerprint: String
         var options: IntentFineTuningOptions
         var intents: [String]
+        /// The joint intent + slot model's settings and tag names; absent for the intent model.
+        var joint: JointIntentSlotOptions?
+        var tags: [String]?
     }
 
     /// What a resumed run continues from.
     struct Saved {
         var description: Description
+        /// The intent head (`classifier.*`, or the joint model's `intent_classifier.*`).
         var head: Linear
+        /// Every head tensor by name.
+        var heads: [String: Tensor<Float>]
         var optimizerState: AdamOptimizer.State
         var encoderFolder: URL
     }
@@ -73,7 +81,8 @@ public struct IntentFineTuningCheckpoint: Sendable {
 
     /// Reads the checkpoint and checks that it belongs to this run: same model, dataset and options.
     /// - Throws: ``TrainingSettingError`` (setting `resume`) naming what differs; the files' errors.
-    func read(model: String, modelFingerprint: String, datasetFingerprint: String, options: IntentFineTuningOptions) throws -> Saved {
+    func read(model: String, modelFingerprint: String, datasetFingerprint: String, options: IntentFineTuningOptions,
+              joint: JointIntentSlotOptions? = nil) throws -> Saved {
         guard ExistingPath(folder) == .directory else {
             throw TrainingSettingError(setting: "resume", value: "\(folder.path), which does not exist",
                                        requirement: "the checkpoint an interrupted run with the same output left (start without --resume)")
@@ -88,11 +97,17 @@ public struct IntentFineTuningCheckpoint: Sendable {
         guard description.datasetFingerprint == datasetFingerprint else {
             throw refuse("a checkpoint of another dataset (other intents or utterances)", "a checkpoint of this dataset (start again without --resume)")
         }
-        guard description.options == options else {
-            throw refuse("a checkpoint of other settings (\(description.options))", "the settings of the run it continues")
+        guard description.options == options, description.joint == joint else {
+            throw refuse("a checkpoint of other settings (\(description.joint.map { "\($0)" } ?? "\(description.options)"))", "the settings of the run it continues")
         }
         let weights = try SafeTensors(contentsOf: folder.appendingPathComponent(Self.stateFileName))
-        let head = try Linear(weight: weights.finiteFloatTensor("classifier.weight"), bias: weights.finiteFloatTensor("classifier.bias"))
+        var heads: [String: Tensor<Float>] = [:]
+        for name in weights.names where !name.hasPrefix("adam.") { heads[name] = try weights.finiteFloatTensor(name) }
+        let intent = joint == nil ? "classifier" : "intent_classifier"
+        guard let weight = heads[intent + ".weight"], let bias = heads[intent + ".bias"] else {
+            throw ModelPackageError.invalidManifest(package: folder, field: Self.stateFileName, reason: "the tensors \(intent).weight and \(intent).bias are missing")
+        }
+        let head = try Linear(weight: weight, bias: bias)
         var first: [Tensor<Float>] = [], second: [Tensor<Float>] = []
         var index = 0
         while weights.info("adam.m.\(index)") != nil {
@@ -100,13 +115,23 @@ public struct IntentFineTuningCheckpoint: Sendable {
             second.append(try weights.finiteFloatTensor("adam.v.\(index)"))
             index += 1
         }
-        return Saved(description: description, head: head,
+        return Saved(description: description, head: head, heads: heads,
                      optimizerState: AdamOptimizer.State(step: description.optimizerSteps, firstMoments: first, secondMoments: second),
                      encoderFolder: folder.appendingPathComponent("encoder"))
     }
 
     /// Writes the trainer's state after `description.epoch` epochs, replacing the previous checkpoint.
     func write(_ trainer: EncoderClassifierTrainer, description: Description, source: URL) throws {
+        let head = trainer.head.linear.tensors
+        var heads = ["classifier.weight": head[0]]
+        heads["classifier.bias"] = head.count > 1 ? head[1] : nil
+        try write(encoder: trainer.encoder, heads: heads, optimizerState: trainer.optimizerState, description: description, source: source)
+    }
+
+    /// Writes a run's state after `description.epoch` epochs: `encoder`, the `heads` by name and the
+    /// optimizer's state, replacing the previous checkpoint.
+    func write(encoder: TrainableEncoder, heads: [String: Tensor<Float>], optimizerState state: AdamOptimizer.State,
+               description: Description, source: URL) throws {
         try checkReplaceable()
         AtomicFile.removeAbandonedTemporaries(beside: folder)
         let temporary = AtomicFile.temporaryURL(beside: folder)
@@ -116,12 +141,8 @@ public struct IntentFineTuningCheckpoint: Sendable {
         defer { if !swapped { try? FileManager.default.removeItem(at: temporary) } }
         do {
             try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
-            try trainer.encoder.save(to: temporary.appendingPathComponent("encoder"), source: source)
-            var tensors: [String: Tensor<Float>] = [:]
-            let head = trainer.head.linear.tensors
-            tensors["classifier.weight"] = head[0]
-            tensors["classifier.bias"] = head.count > 1 ? head[1] : nil
-            let state = trainer.optimizerState
+            try encoder.save(to: temporary.appendingPathComponent("encoder"), source: source)
+            var tensors = heads
             for (index, (m, v)) in zip(state.firstMoments, state.secondMoments).enumerated() {
                 tensors["adam.m.\(index)"] = m
                 tensors["adam.v.\(index)"] = v
@@ -158,9 +179,20 @@ public struct IntentFineTuningCheckpoint: Sendable {
         return String(format: "%016llx", hash)
     }
 
-    /// The dataset's intents and utterances, in order.
-    static func fingerprint(of dataset: IntentDataset) -> String {
-        fingerprint(dataset.intents.flatMap { [$0.name] + $0.utterances.map(\.text) })
+    /// The dataset's intents and utterances, in order; with `entities`, each utterance's entity annotations too.
+    static func fingerprint(of dataset: IntentDataset, entities: Bool = false) -> String {
+        fingerprint(dataset.intents.flatMap { intent in
+            [intent.name] + intent.utterances.map { utterance in
+                entities ? utterance.text + utterance.entities.map { "\u{1}\($0.start) \($0.end) \($0.entity) \($0.role ?? "") \($0.group ?? "")" }.joined()
+                         : utterance.text
+            }
+        })
+    }
+
+    /// The seed of epoch `epoch`'s batch order and dropout: a run resumed at an epoch draws what the
+    /// uninterrupted run draws there.
+    static func epochSeed(_ seed: UInt64, epoch: Int) -> UInt64 {
+        seed &+ UInt64(epoch) &* 0x9E37_79B9_7F4A_7C15
     }
 
     /// The checkpoint folder's `config.json` and the size of its weights: another model, or the same

@@ -9,7 +9,8 @@ import NLUTransformers
 /// the annotated entity spans over the words as NLUKit counts them (``SlotTagScheme``, the CRF
 /// tagger's tags: entity, role and group), each word's tag learned from its first word piece
 /// (``JointUtteranceEncoding``), ``JointIntentSlotTrainer``'s step over batches of similar lengths,
-/// epoch after epoch, as ``IntentFineTuner`` runs it. The result parses text
+/// epoch after epoch, as ``IntentFineTuner`` runs it: seeded per epoch, with a checkpoint after each
+/// (``IntentFineTuningCheckpoint``) that a resumed run continues from. The result parses text
 /// (``JointIntentSlotTagger``).
 ///
 ///     let tuner = try JointIntentSlotFineTuner(checkpoint: URL(fileURLWithPath: "all-MiniLM-L6-v2"))
@@ -64,11 +65,16 @@ public struct JointIntentSlotFineTuner {
     }
 
     /// Fine-tunes on every utterance of `dataset` (counterexamples are not used), calling `progress`
-    /// after each optimizer step.
-    /// - Throws: ``TrainingSettingError`` for fewer than 2 intents, an intent without utterances or
-    ///   more than ``maximumTagCount`` tags; ``EntityAnnotationError`` naming an utterance whose entity
-    ///   span is out of range or overlaps another; ``TrainingDivergedError`` when the loss stops being finite.
-    public func train(_ dataset: IntentDataset, progress: (IntentFineTuningProgress) -> Void = { _ in }) throws -> Result {
+    /// after each optimizer step. With `saving`, the state after each epoch is written there (then
+    /// `checkpointSaved(epoch)` is called); with `resume`, the run continues from the checkpoint found
+    /// there, as the uninterrupted run would have gone on (batch order and dropout are seeded per epoch).
+    /// - Throws: ``TrainingSettingError`` for fewer than 2 intents, an intent without utterances,
+    ///   more than ``maximumTagCount`` tags, or (setting `resume`) a checkpoint of another model,
+    ///   dataset or settings; ``EntityAnnotationError`` naming an utterance whose entity span is out of
+    ///   range or overlaps another; ``TrainingDivergedError`` when the loss stops being finite.
+    public func train(_ dataset: IntentDataset, saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
+                      progress: (IntentFineTuningProgress) -> Void = { _ in },
+                      checkpointSaved: (Int) -> Void = { _ in }) throws -> Result {
         guard dataset.intents.count >= 2 else {
             throw TrainingSettingError(setting: "dataset", value: "\(dataset.intents.count) intent\(dataset.intents.count == 1 ? "" : "s")",
                                        requirement: "at least 2 intents to tell apart")
@@ -104,15 +110,40 @@ public struct JointIntentSlotFineTuner {
         }
 
         let training = options.training
-        let encoder = try TrainableEncoder(checkpoint: TrainableEncoder.checkpointDirectory(ofModel: checkpoint),
+        let checkpointFolder = try TrainableEncoder.checkpointDirectory(ofModel: checkpoint)
+        let modelFingerprint = IntentFineTuningCheckpoint.fingerprint(ofModel: checkpointFolder)
+        let datasetFingerprint = IntentFineTuningCheckpoint.fingerprint(of: dataset, entities: true)
+        try saving?.checkReplaceable()
+        let saved = try resume ? saving.map {
+            try $0.read(model: checkpoint.path, modelFingerprint: modelFingerprint, datasetFingerprint: datasetFingerprint,
+                        options: training, joint: options)
+        } : nil
+        let encoder = try TrainableEncoder(checkpoint: saved.map { try TrainableEncoder.checkpointDirectory(ofModel: $0.encoderFolder) } ?? checkpointFolder,
                                            ignoringTaskHead: true, dropoutSeed: training.seed)
         encoder.dropout = training.dropout > 0 ? EncoderDropout(hidden: training.dropout, attention: training.dropout) : nil
         var headRandom = SplitMix64(seed: training.seed &+ 1)
         let hidden = encoder.configuration.hiddenSize
-        let intentHead = Linear(inputSize: embedder.pooling.modes.count * hidden, outputSize: dataset.intents.count, using: &headRandom)
+        var intentHead = Linear(inputSize: embedder.pooling.modes.count * hidden, outputSize: dataset.intents.count, using: &headRandom)
         // A head of one tag (no entity annotated) would learn nothing: two tags keep the shapes valid.
-        let slotHead = Linear(inputSize: hidden, outputSize: max(tagNames.count, 2), using: &headRandom)
-        let crf = options.crf ? CRFLayer(tagCount: slotHead.outputSize, using: &headRandom) : nil
+        var slotHead = Linear(inputSize: hidden, outputSize: max(tagNames.count, 2), using: &headRandom)
+        var crf = options.crf ? CRFLayer(tagCount: slotHead.outputSize, using: &headRandom) : nil
+        if let saved {
+            func tensor(_ name: String) throws -> Tensor<Float> {
+                guard let tensor = saved.heads[name] else {
+                    throw TrainingSettingError(setting: "resume", value: "\(saving?.folder.path ?? "the checkpoint") without the tensor \(name)",
+                                               requirement: "a checkpoint of this joint model (start again without --resume)")
+                }
+                return tensor
+            }
+            guard saved.description.tags == tagNames else {
+                throw TrainingSettingError(setting: "resume", value: "a checkpoint of other tags (\(saved.description.tags ?? []))",
+                                           requirement: "the tags of this dataset, \(tagNames) (start again without --resume)")
+            }
+            intentHead = saved.head
+            slotHead = try Linear(weight: tensor("slot_classifier.weight"), bias: tensor("slot_classifier.bias"))
+            crf = options.crf ? try CRFLayer(startTransitions: tensor("crf.start_transitions"), endTransitions: tensor("crf.end_transitions"),
+                                             transitions: tensor("crf.transitions")) : nil
+        }
         let model = try JointIntentSlotModel(encoder: encoder, pooling: embedder.pooling.modes, intentHead: intentHead, slotHead: slotHead, crf: crf)
         let batchesPerEpoch = (examples.count + training.batchSize - 1) / training.batchSize
         let stepsPerEpoch = (batchesPerEpoch + training.accumulationSteps - 1) / training.accumulationSteps
@@ -121,12 +152,20 @@ public struct JointIntentSlotFineTuner {
             model: model, slotLossCoefficient: options.slotLossCoefficient, headDropout: options.headDropout,
             learningRate: training.learningRate, weightDecay: training.weightDecay, maxGradientNorm: training.maxGradientNorm,
             schedule: schedule, accumulationSteps: training.accumulationSteps, batchesPerEpoch: batchesPerEpoch, seed: training.seed &+ 2)
+        if let saved {
+            try trainer.resume(optimizerState: saved.optimizerState, optimizerSteps: saved.description.optimizerSteps,
+                               microBatches: saved.description.microBatches)
+        }
 
-        var order = SplitMix64(seed: training.seed)
         var steps: [FineTuningStep] = []
         var seen = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        for epoch in 1...training.epochs {
+        let firstEpoch = (saved?.description.epoch ?? 0) + 1
+        for epoch in stride(from: firstEpoch, through: training.epochs, by: 1) {
+            let epochSeed = IntentFineTuningCheckpoint.epochSeed(training.seed, epoch: epoch)
+            var order = SplitMix64(seed: epochSeed)
+            encoder.reseedDropout(epochSeed &+ 1)
+            trainer.reseedHeadDropout(epochSeed &+ 2)
             let batches = LengthGroupedBatches(lengths: examples.map(\.tokenIDs.count), batchSize: training.batchSize, using: &order).batches
             for members in batches {
                 let chosen = members.map { examples[$0] }
@@ -141,10 +180,29 @@ public struct JointIntentSlotFineTuner {
                 progress(IntentFineTuningProgress(epoch: epoch, step: step.step, totalSteps: schedule.trainingSteps, loss: step.loss,
                                                   examplesPerSecond: seconds > 0 ? Double(seen) / seconds : 0))
             }
+            if let saving {
+                let description = IntentFineTuningCheckpoint.Description(
+                    format: IntentFineTuningCheckpoint.format, epoch: epoch, optimizerSteps: trainer.optimizerSteps,
+                    microBatches: trainer.microBatches, model: checkpoint.path, modelFingerprint: modelFingerprint,
+                    datasetFingerprint: datasetFingerprint, options: training, intents: dataset.intents.map(\.name), joint: options, tags: tagNames)
+                try saving.write(encoder: encoder, heads: Dictionary(uniqueKeysWithValues: zip(model.headParameterNames, model.headTensors)),
+                                 optimizerState: trainer.optimizerState, description: description, source: checkpoint)
+                checkpointSaved(epoch)
+            }
         }
         encoder.dropout = nil
         let tagger = JointIntentSlotTagger(model: model, tokenizer: embedder.tokenizer, maxSequenceLength: limit,
                                            intents: dataset.intents.map(\.name), tags: tagNames + (tagNames.count < 2 ? ["O"] : []))
         return Result(tagger: tagger, steps: steps)
+    }
+
+    /// The sentence features (and token states) of `tagger`'s encoder as this checkpoint tokenizes
+    /// and pools, saved into a model package's folder ``ModelPackage/encoderFolderName``; `model` is
+    /// recorded as its origin.
+    func featurizer(for tagger: JointIntentSlotTagger, model: String) -> FineTunedEncoderFeaturizer {
+        let reference = SentenceFeaturizerReference(model: model, revision: nil, dimension: tagger.model.pooling.outputSize,
+                                                    packagedModel: ModelPackage.encoderFolderName)
+        return FineTunedEncoderFeaturizer(reference: reference, source: checkpoint, encoder: tagger.model.encoder,
+                                          pooling: tagger.model.pooling, embedder: embedder)
     }
 }

@@ -103,13 +103,8 @@ public final class JointIntentSlotModel {
         var first = 0
         return wordCounts.map { count in
             defer { first += count }
-            let rows = logits[(first * tags)..<((first + count) * tags)].map(Double.init)
-            if let crf { return crf.decode(emissions: rows, length: count) }
-            return (0..<count).map { word in
-                var best = 0
-                for tag in 1..<tags where rows[word * tags + tag] > rows[word * tags + best] { best = tag }
-                return best
-            }
+            return TransformerSlotTagger.bestTags(logits[(first * tags)..<((first + count) * tags)].map(Double.init), count: count,
+                                                  tagCount: tags, crf: crf)
         }
     }
 

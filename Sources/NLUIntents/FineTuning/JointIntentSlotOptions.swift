@@ -8,7 +8,7 @@ import NLUCore
 ///     var options = JointIntentSlotOptions()
 ///     options.crf = true
 ///     options.training.epochs = 5
-public struct JointIntentSlotOptions: Sendable, Equatable {
+public struct JointIntentSlotOptions: Codable, Sendable, Equatable {
     /// The loop's settings.
     public var training = IntentFineTuningOptions()
     /// Whether a CRF layer scores the words' tag sequence (decoded by Viterbi) instead of a softmax per word.

@@ -52,51 +52,15 @@ public struct JointIntentSlotTagger {
     public func parse(_ text: String) throws -> Parse {
         try TextLengthLimit.check(text)
         let encoding = JointUtteranceEncoding(text: text, tokenizer: tokenizer, maxLength: maxSequenceLength)
-        let positioned = encoding.firstPieces.indices.filter { encoding.firstPieces[$0] != nil }
-        let positions = positioned.compactMap { encoding.firstPieces[$0] }
+        let positions = encoding.firstPieces.compactMap { $0 }
         let batch = try EncoderBatch(tokenIDs: [encoding.tokenIDs], padID: tokenizer.padID)
         let outputs = try model.outputs(batch, wordPositions: [positions])
         var probabilities = outputs.intentLogits
         Kernels.softmax(&probabilities)
         let ranking = zip(intents, probabilities.scalars).map { (name: $0, probability: $1) }.sorted { $0.probability > $1.probability }
 
-        let tagCount = tags.count, logits = outputs.slotLogits.scalars.map(Double.init)
-        let path = model.decodeTags(outputs.slotLogits, wordCounts: [positions.count])[0]
-        // Each positioned word's tag; a word without a piece of its own continues the mention before it.
-        var chainIndex = [Int?](repeating: nil, count: encoding.words.count)
-        for (chain, word) in positioned.enumerated() { chainIndex[word] = chain }
-        var wordTags: [String] = []
-        for word in encoding.words.indices {
-            if let chain = chainIndex[word] {
-                wordTags.append(tags[path[chain]])
-            } else if let previous = wordTags.last, previous != SlotTagScheme.outside {
-                wordTags.append("I-" + previous.dropFirst(2))
-            } else {
-                wordTags.append(SlotTagScheme.outside)
-            }
-        }
-        let lattice = model.crf.map { $0.lattice(emissions: logits, length: positions.count) }
-        let entities = SlotTagScheme.spans(wordTags).map { span -> ExtractedEntity in
-            let slot = SlotTagScheme.Slot(key: span.slot)
-            let chain = span.tokens.compactMap { chainIndex[$0] }
-            let confidence: Double
-            if let lattice, let first = chain.first {
-                confidence = lattice.probability(of: chain.map { path[$0] }, from: first)
-            } else {
-                confidence = chain.reduce(1.0) { product, index in
-                    let row = logits[(index * tagCount)..<((index + 1) * tagCount)]
-                    let top = row.max() ?? 0
-                    let sum = row.reduce(0.0) { $0 + Foundation.exp($1 - top) }
-                    return product * Foundation.exp(row[row.startIndex + path[index]] - top) / sum
-                }
-            }
-            let words = encoding.words, offsets = encoding.wordOffsets
-            let range = words[span.tokens.lowerBound].range.lowerBound..<words[span.tokens.upperBound - 1].range.upperBound
-            let mention = String(text[range])
-            return ExtractedEntity(entity: slot.entity, start: offsets[span.tokens.lowerBound].lowerBound,
-                                   end: offsets[span.tokens.upperBound - 1].upperBound, text: mention, value: mention,
-                                   confidence: confidence, extractor: .transformer, role: slot.role, group: slot.group)
-        }
-        return Parse(intents: ranking, wordTags: wordTags, entities: entities)
+        let decoded = TransformerSlotTagger.decode(text: text, encoding: encoding, slotLogits: outputs.slotLogits.scalars.map(Double.init),
+                                                   crf: model.crf, tags: tags)
+        return Parse(intents: ranking, wordTags: decoded.wordTags, entities: decoded.entities)
     }
 }

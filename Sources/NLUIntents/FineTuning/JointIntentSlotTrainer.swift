@@ -153,6 +153,34 @@ public final class JointIntentSlotTrainer {
         return losses.loss
     }
 
+    /// AdamW's moments and step count (empty before the first step): what a checkpoint keeps.
+    public var optimizerState: AdamOptimizer.State { optimizer.state }
+
+    /// Continues a run from a checkpoint taken at an epoch's end: the optimizer's moments, the steps
+    /// and micro-batches done. The model must already hold the checkpoint's weights.
+    /// - Throws: ``TrainingSettingError`` (setting `resume`) when the moments do not fit the
+    ///   parameters or the counts are not those of an epoch's end.
+    public func resume(optimizerState: AdamOptimizer.State, optimizerSteps: Int, microBatches: Int) throws {
+        let shapes = model.encoder.parameters.values.map(\.shape) + model.headTensors.map(\.shape)
+        let fits = { (moments: [Tensor<Float>]) in moments.isEmpty || moments.map(\.shape) == shapes }
+        guard fits(optimizerState.firstMoments), fits(optimizerState.secondMoments),
+              optimizerState.firstMoments.count == optimizerState.secondMoments.count,
+              optimizerSteps >= 0, optimizerState.step == optimizerSteps,
+              microBatches >= 0, microBatches % accumulator.batchesPerEpoch == 0 else {
+            throw TrainingSettingError(setting: "resume", value: "optimizer state of \(optimizerState.firstMoments.count) tensors after \(optimizerSteps) steps and \(microBatches) batches",
+                                       requirement: "the state of this model's \(shapes.count) parameters at the end of an epoch")
+        }
+        optimizer.state = optimizerState
+        self.optimizerSteps = optimizerSteps
+        self.microBatches = microBatches
+    }
+
+    /// Restarts the head dropout's random numbers from `seed` (a run seeds each epoch, so that a
+    /// resumed one draws what the uninterrupted one drew).
+    public func reseedHeadDropout(_ seed: UInt64) {
+        dropoutGenerator = SplitMix64(seed: seed)
+    }
+
     /// The joint loss of `batch` with the current weights, without gradients (no head dropout).
     public func loss(_ batch: JointIntentSlotBatch) throws -> Float {
         try check(batch)

@@ -3,6 +3,7 @@ import NLUCore
 import NLUEmbeddings
 import NLUHub
 import NLUIntents
+import NLUText
 
 /// A sentence-transformers model as the intent classifier's sentence features (Rasa's
 /// `LanguageModelFeaturizer`) and the slot tagger's contextual word vectors: the glue between
@@ -121,6 +122,25 @@ public struct EmbedderSentenceFeaturizer: PackagedSentenceFeaturizer, WordVector
         } catch {
             // Unreachable: fails only for invalid options (validated in init) or counts (checked above).
             preconditionFailure("word vectors failed with validated options: \(error)")
+        }
+    }
+}
+
+/// The encoder of a joint intent + slot model loaded from its package: the slot tagger's pass also
+/// gives the pooled vector, which the intent head then reads without a second pass.
+extension EmbedderSentenceFeaturizer: TokenStateFeaturizer {
+    public var tokenizer: any EncoderTokenizer { embedder.tokenizer }
+    public var hiddenSize: Int { embedder.encoder.configuration.hiddenSize }
+    public var maxSequenceLength: Int { embedder.maxSequenceLength }
+
+    public func pooledAndTokenStates(text: String, tokenIDs: [Int32], positions: [Int]) -> (pooled: [Float], states: [[Float]]) {
+        do {
+            let pass = try embedder.pooledAndTokenStates(tokenIDs: tokenIDs, positions: positions)
+            lastPass.keep(texts: [text], vectors: [pass.pooled])
+            return pass
+        } catch {
+            // Unreachable: the ids come from this encoder's tokenizer within its length, the positions from among them.
+            preconditionFailure("the encoder refused its own tokens: \(error)")
         }
     }
 }

@@ -1,0 +1,25 @@
+import Foundation
+import NLUCore
+import NLUHub
+import NLUIntents
+
+extension IntentClassifier {
+    /// ``fineTuneJoint(on:checkpoint:model:options:entities:file:saving:resume:checkpointSaved:progress:entityLog:)`` on a
+    /// model reference resolved as every `--model` is: a directory, or a Hub id in the Hugging Face
+    /// cache. The package records the reference (a directory as an absolute path) as its origin.
+    ///
+    ///     let classifier = try IntentClassifier.fineTuneJoint(on: dataset, model: "sentence-transformers/all-MiniLM-L6-v2")
+    /// - Throws: ``ModelLocatorError`` when the model is not found (says how to download it), then
+    ///   what joint fine-tuning throws.
+    public static func fineTuneJoint(on dataset: IntentDataset, model: String,
+                                     options: JointIntentSlotOptions = JointIntentSlotOptions(),
+                                     entities: SlotTaggerOptions? = SlotTaggerOptions(), file: String = "dataset",
+                                     saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
+                                     checkpointSaved: (Int) -> Void = { _ in },
+                                     progress: (IntentFineTuningProgress) -> Void = { _ in },
+                                     entityLog: (String) -> Void = { _ in }) throws -> IntentClassifier {
+        try fineTuneJoint(on: dataset, checkpoint: ModelLocator.resolve(model), model: EmbedderLoading.recordedSource(model),
+                          options: options, entities: entities, file: file, saving: saving, resume: resume,
+                          checkpointSaved: checkpointSaved, progress: progress, entityLog: entityLog)
+    }
+}
