@@ -47,6 +47,14 @@
 #include "gemm_epilogue.h"
 
 #if NLU_LEVEL == 1
+// Why the AVX2 block is 3 rows × 32 columns among those 16 ymm registers allow (12 accumulators
+// each): in L1 they all run at the FMA peak; what separates them is A's side. 6 × 16 (B's half
+// row in 2 registers) halves the B lines read from L2 per FMA but doubles the broadcasts and the
+// rows of A read at once (six rows 12 KB apart, the FFN's second product, share one L1 set):
+// several per cent slower on Zen 3. 4 × 24 has 3 × 32's 7 loads per 12 FMAs with one broadcast
+// more, and would need 24-column panels: a packing of this level's own, where attention's
+// per-head products and INT8 share the 32-column one.
+//
 // AVX2+FMA: 16 ymm registers. Three rows × 32 columns take 12 accumulators; the generic block
 // also kept the panel's whole 32-float row in 4 registers (19 live, so it spilled, and ran at
 // 42 % of the FMA peak). Here each 8-float quarter of the row is loaded into one register and used
@@ -251,8 +259,20 @@ NLU_TARGET static void NLU_NAME(packed_gemm)(const float *a, long lda, long m, l
         for (long k0 = 0; m > 0 && (k0 < k || k0 == 0); k0 += NLU_AVX2_K_BLOCK) {  // k = 0: one empty block
             const long k1 = k - k0 < NLU_AVX2_K_BLOCK ? k : k0 + NLU_AVX2_K_BLOCK;
             const int last = k1 == k, add = k0 > 0 || accumulate;
+            // B's next block (this panel's next K block, or the next panel's first) is fetched into
+            // L2 a slice per row block while this one is read. In a forward pass a layer's weights
+            // come from memory (the other layers' pass through the caches between two uses), and
+            // the first row block of each panel would otherwise wait for them line by line.
+            const float *next = panel + k1 * NLUKIT_PANEL_WIDTH;
+            const long next_depth = !last ? (k - k1 < NLU_AVX2_K_BLOCK ? k - k1 : NLU_AVX2_K_BLOCK)
+                                          : (p + 1 < end_panel ? (k < NLU_AVX2_K_BLOCK ? k : NLU_AVX2_K_BLOCK) : 0);
+            const long next_lines = next_depth * (NLUKIT_PANEL_WIDTH / 16), row_blocks = full_rows / 3;
+            const long slice = row_blocks > 0 ? (next_lines + row_blocks - 1) / row_blocks : 0;
+            long fetched = 0;
             for (row = 0; row < full_rows; row += 3) {
                 nlu_v16 acc[3][2];
+                for (long line = 0; line < slice && fetched < next_lines; line++, fetched++)
+                    __builtin_prefetch(next + 16 * fetched, 0, 2);
                 NLU_NAME(block3)(a + row * lda, lda, k0, k1, panel, acc);
                 for (int r = 0; r < 3; r++)
                     store_row(c + (row + r) * ldc + column, acc[r], width, add, last ? panel_bias : NULL,
