@@ -35,6 +35,20 @@ def cpu_name():
     return platform.processor() or "unknown CPU"
 
 
+def cpu_identity():
+    """'family F model M' from /proc/cpuinfo (or NLUKIT_CPUINFO), for the machine line: what tells
+    one CPU generation from another when the model name is only 'AMD EPYC'."""
+    fields = {}
+    try:
+        with open(os.environ.get("NLUKIT_CPUINFO", "/proc/cpuinfo")) as cpuinfo:
+            for line in cpuinfo:
+                key, _, value = line.partition(":")
+                fields.setdefault(key.strip(), value.strip())
+    except OSError:
+        pass
+    return f"family {fields.get('cpu family', '?')} model {fields.get('model', '?')}"
+
+
 def configure(threads=None):
     """Sets OPENBLAS_CORETYPE from blas-env.sh (a user's own value is kept) and, when `threads` is
     given, every library's thread count; returns the core type in effect."""

@@ -52,19 +52,6 @@ def resolve(model):
     return os.path.join(repository, "snapshots", commit)
 
 
-def cpu_identity():
-    """'family F model M' from /proc/cpuinfo, for the machine line."""
-    fields = {}
-    try:
-        with open(os.environ.get("NLUKIT_CPUINFO", "/proc/cpuinfo")) as cpuinfo:
-            for line in cpuinfo:
-                key, _, value = line.partition(":")
-                fields.setdefault(key.strip(), value.strip())
-    except OSError:
-        pass
-    return f"family {fields.get('cpu family', '?')} model {fields.get('model', '?')}"
-
-
 def peak_resident_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -203,7 +190,7 @@ def main():
             ours = run_nlukit(binary, model, batches_path, args)
             rounds.append((ours, theirs))
 
-    print(f"{cpu_level.describe(level)}; {cpu_identity()}; {args.threads} threads per side; "
+    print(f"{cpu_level.describe(level)}; {blas_env.cpu_identity()}; {args.threads} threads per side; "
           f"OPENBLAS_CORETYPE {core or '(auto)'}, NLUKit BLAS core {rounds[0][0]['blas']}")
     shape = rounds[0][0]["shape"]
     print(f"model: {model}; batch {shape[0]} × {shape[1]} tokens, {args.intents} intents, dropout {args.dropout}; "
