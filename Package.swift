@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "NLUQuestionAnswering", targets: ["NLUQuestionAnswering"]),
         .library(name: "NLUIntents", targets: ["NLUIntents"]),
         .library(name: "NLUSequence", targets: ["NLUSequence"]),
+        .library(name: "NLUDialogue", targets: ["NLUDialogue"]),
         .library(name: "NLUSearch", targets: ["NLUSearch"]),
         .library(name: "NLUSearchPostgres", targets: ["NLUSearchPostgres"]),
         .library(name: "NLUCoreML", targets: ["NLUCoreML"]),
@@ -97,6 +98,9 @@ let package = Package(
             ]
         ),
         .target(name: "NLUSequence", dependencies: ["NLUCore", "NLUText"]),
+        // Conversations: the dialogue model (nodes, conditions, slots, responses), its runtime with Codable
+        // state, and importers of platforms' dialogues. Messages arrive already parsed, so no classifier here.
+        .target(name: "NLUDialogue", dependencies: ["NLUCore"]),
         // Core ML .mlmodel files: the protobuf code is generated once (scripts/generate-coreml-proto.sh) and
         // committed, so only the SwiftProtobuf runtime library is built, not its code-generating plugin.
         .target(
@@ -118,7 +122,7 @@ let package = Package(
             name: "NLUKit",
             dependencies: [
                 "NLUCore", "NLUText", "NLUBuiltins", "NLUHub", "NLUTransformers", "NLUEmbeddings", "NLUSearch", "NLUQuestionAnswering",
-                "NLUIntents", "NLUSequence", "NLUCoreML", "NLUPipelines",
+                "NLUIntents", "NLUSequence", "NLUDialogue", "NLUCoreML", "NLUPipelines",
             ]
         ),
         // Hummingbird 2 needs macOS 14 / iOS 17: the server's types are marked @available for those,
@@ -175,6 +179,7 @@ let package = Package(
         .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering", "NLUFuzzSupport", "NLUTestSupport"]),
         .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents", "NLUBuiltins", "NLUFuzzSupport", "NLUTestSupport"]),
         .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence", "NLUFuzzSupport"]),
+        .testTarget(name: "NLUDialogueTests", dependencies: ["NLUDialogue"]),
         .testTarget(name: "NLUSearchTests", dependencies: ["NLUSearch", "NLUFuzzSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         // Against a real server when NLUKIT_TEST_POSTGRES_URL is set (scripts/test.sh starts one); skipped otherwise.
         .testTarget(name: "NLUSearchPostgresTests", dependencies: ["NLUSearchPostgres", "NLUSearch", "NLUCore"]),

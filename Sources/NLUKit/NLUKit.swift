@@ -3,6 +3,7 @@
 @_exported import NLUBuiltins
 @_exported import NLUCore
 @_exported import NLUCoreML
+@_exported import NLUDialogue
 @_exported import NLUEmbeddings
 @_exported import NLUHub
 @_exported import NLUIntents

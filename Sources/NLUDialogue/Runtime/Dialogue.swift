@@ -1,0 +1,82 @@
+import Foundation
+
+/// A dialogue ready to run: a checked ``DialogueModel`` whose conditions and texts are parsed. It holds no
+/// conversation: each turn takes the conversation's ``DialogueState`` and returns the next one, so one
+/// `Dialogue` serves any number of conversations, from any thread.
+///
+///     let dialogue = try Dialogue(model)
+///     var state = dialogue.newState()
+///     let turn = try dialogue.respond(to: ParsedMessage(text: "hi", intents: [.init(intent: "greetings", confidence: 0.9)]),
+///                                     state: state)
+///     print(turn.texts)   // ["Hello! I'm here to help you."]
+///     state = turn.state
+public struct Dialogue: Sendable {
+    /// The model as loaded.
+    public let model: DialogueModel
+    /// Identifies the model's content: a state made by another dialogue is refused.
+    public let fingerprint: String
+    let nodes: [String: CompiledNode]
+    let fallback: [CompiledResponse]
+    /// Root node ids and each node's children, in sibling order.
+    let roots: [String]
+    let children: [String: [String]]
+
+    /// Checks and compiles `model`.
+    /// - Throws: ``DialogueModelError`` naming the node and field at fault.
+    public init(_ model: DialogueModel) throws(DialogueModelError) {
+        self.model = model
+        (self.nodes, self.fallback) = try DialogueCompiler.compile(model)
+        var roots: [String] = []
+        var children: [String: [String]] = [:]
+        for node in model.nodes {
+            if let parent = node.parent { children[parent, default: []].append(node.id) } else { roots.append(node.id) }
+        }
+        self.roots = roots
+        self.children = children
+        self.fingerprint = Self.fingerprint(of: model)
+    }
+
+    /// A new conversation's state; `seed` starts the generator of random responses.
+    public func newState(seed: UInt64 = 0) -> DialogueState {
+        DialogueState(dialogue: fingerprint, seed: seed)
+    }
+
+    /// Runs one turn: `message` against the conversation in `state`.
+    /// - Throws: ``DialogueError`` when the state is not this dialogue's or the turn loops past the step limit.
+    public func respond(to message: ParsedMessage, state: DialogueState) throws(DialogueError) -> DialogueTurn {
+        try check(state)
+        var runner = TurnRunner(dialogue: self, message: message, state: state)
+        try runner.run()
+        return runner.turn
+    }
+
+    /// Refuses a state of another dialogue, or one naming nodes or slots this dialogue does not have.
+    private func check(_ state: DialogueState) throws(DialogueError) {
+        guard state.dialogue == fingerprint else { throw .stateFromAnotherDialogue(expected: fingerprint, found: state.dialogue) }
+        guard state.turn >= 0 else { throw .invalidState("turn \(state.turn) is negative") }
+        for position in (state.position.map { [$0] } ?? []) + state.returns {
+            switch position {
+            case .children(let node), .jumpTarget(let node), .confirmation(let node):
+                guard nodes[node] != nil else { throw .invalidState("no node '\(node)'") }
+            case .slot(let frame, let slot):
+                guard let node = nodes[frame] else { throw .invalidState("no node '\(frame)'") }
+                guard node.slots.contains(where: { $0.variable == slot }) else { throw .invalidState("node '\(frame)' has no slot '\(slot)'") }
+            }
+        }
+        if state.returns.count > TurnRunner.maximumReturns {
+            throw .invalidState("\(state.returns.count) digressions to return from (at most \(TurnRunner.maximumReturns))")
+        }
+    }
+
+    /// FNV-1a (64 bits) of the model's canonical encoding: cheap, stable across platforms, and enough to tell
+    /// dialogues apart (it guards against mistakes, not against forgery).
+    private static func fingerprint(of model: DialogueModel) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in (try? model.encoded()) ?? Data() {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
