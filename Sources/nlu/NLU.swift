@@ -21,6 +21,7 @@ struct NLU: ParsableCommand {
         subcommands: [
             SelfCheckCommand.self,
             IntentsCommand.self,
+            DialogueCommand.self,
             QACommand.self,
             IndexCommand.self,
             TokenizeCommand.self,

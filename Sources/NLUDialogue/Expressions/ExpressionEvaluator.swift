@@ -21,7 +21,7 @@ struct EvaluationScope {
             return .bool(top.intent == name && top.confidence >= intentThreshold)
         case .entity(let name, let value):
             let mentions = message.entities.filter { $0.entity == name }
-            guard let value else { return mentions.first.map { .string($0.value) } ?? .null }
+            guard let value else { return mentions.first.map(Self.value(of:)) ?? .null }
             return .bool(mentions.contains { $0.value.caseInsensitiveCompare(value) == .orderedSame })
         case .variable(let name):
             return context[name] ?? .null
@@ -86,9 +86,14 @@ struct EvaluationScope {
         }
     }
 
+    /// A mention's value: its number when it has one, its text value otherwise.
+    static func value(of mention: ParsedMessage.Entity) -> DialogueValue {
+        mention.number.map(DialogueValue.number) ?? .string(mention.value)
+    }
+
     private func entityValue(_ mention: ParsedMessage.Entity) -> DialogueValue {
         var members: [String: DialogueValue] = [
-            "entity": .string(mention.entity), "value": .string(mention.value), "literal": .string(mention.text ?? mention.value),
+            "entity": .string(mention.entity), "value": Self.value(of: mention), "literal": .string(mention.text ?? mention.value),
             "confidence": .number(mention.confidence ?? 1),
         ]
         if let start = mention.start, let end = mention.end { members["location"] = [.number(Double(start)), .number(Double(end))] }

@@ -28,9 +28,14 @@ public struct ParsedMessage: Sendable, Equatable, Codable {
         public var start: Int?
         public var end: Int?
         public var confidence: Double?
-        public init(entity: String, value: String, text: String? = nil, start: Int? = nil, end: Int? = nil, confidence: Double? = nil) {
+        /// The number a numeric built-in (a number, a percentage, an amount) resolved to: `@sys-number`
+        /// then is that number in comparisons and in the context, as on the platforms.
+        public var number: Double?
+        public init(entity: String, value: String, text: String? = nil, start: Int? = nil, end: Int? = nil,
+                    confidence: Double? = nil, number: Double? = nil) {
             self.entity = entity
             self.value = value
+            self.number = number
             self.text = text
             self.start = start
             self.end = end

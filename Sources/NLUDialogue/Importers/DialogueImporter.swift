@@ -1,0 +1,51 @@
+import Foundation
+import NLUCore
+
+/// Reads a dialogue from what a user points at: NLUKit's own dialogue file, or a platform export with a
+/// dialogue in it (a Watson Assistant workspace with `dialog_nodes`), told apart by their content.
+///
+///     let (model, warnings) = try DialogueImporter.read(data, file: "car_workspace.json")
+public enum DialogueImporter {
+    /// The dialogue in `data` and what its import could not map (empty for NLUKit's own file).
+    /// - Throws: `JSONFileError` naming `file` when it is neither kind, or not valid as its kind.
+    public static func read(_ data: Data, file: String) throws -> (model: DialogueModel, warnings: [String]) {
+        let object: [String: Any]
+        do {
+            guard let parsed = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                throw JSONFileError(file: file, field: "", reason: "is not a JSON object: expected an NLUKit dialogue or a Watson Assistant workspace")
+            }
+            object = parsed
+        } catch let error as JSONFileError {
+            throw error
+        } catch {
+            // Let the decoder say where the syntax breaks.
+            _ = try JSONFile.decode(DialogueModel.self, from: data, file: file)
+            throw JSONFileError(file: file, field: "", reason: "is not valid JSON")
+        }
+        if object["format"] as? String == DialogueModel.formatName {
+            return (try DialogueModel.decode(from: data, file: file), [])
+        }
+        if object["dialog_nodes"] != nil {
+            return try WatsonDialogueImporter.read(data, file: file)
+        }
+        throw JSONFileError(file: file, field: "", reason: "is neither an NLUKit dialogue (\"format\": \"\(DialogueModel.formatName)\") nor a Watson Assistant workspace with dialog_nodes")
+    }
+
+    /// What `nlu dialogue import -o` may replace: a dialogue file NLUKit wrote (its `format` says so).
+    public static let ownOutput = OutputFile(kind: "an NLUKit dialogue (JSON)") { url in
+        isJSONObject(at: url) { $0["format"] as? String == DialogueModel.formatName }
+    }
+
+    /// What `nlu dialogue chat --state` may replace: a conversation state (its keys say so).
+    public static let stateOutput = OutputFile(kind: "an NLUKit conversation state (JSON)") { url in
+        isJSONObject(at: url) { $0["dialogue"] is String && $0["turn"] is NSNumber && $0["context"] is [String: Any] }
+    }
+
+    /// Whether the file at `url` is a JSON object (at most 64 MiB) for which `test` holds.
+    private static func isJSONObject(at url: URL, _ test: ([String: Any]) -> Bool) -> Bool {
+        let head = OutputFile.prefix(of: url, count: 1)
+        guard head.first == UInt8(ascii: "{"), let data = try? InputFile.read(url, name: url.path), data.count < 64 << 20,
+              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return false }
+        return test(object)
+    }
+}

@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import NLUKit
+
+/// `nlu dialogue chat`: a conversation with a dialogue, one user turn per line of standard input.
+struct DialogueChatCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chat",
+        abstract: "Talk to a dialogue: each line of stdin is a user turn; the bot's responses are printed.",
+        discussion: """
+        With --model, each line is classified by that intent model (its intents and entities drive the dialogue's \
+        conditions); without, a line starting with { is a message written as JSON ({"text", "intents": \
+        [{"intent", "confidence"}], "entities": [{"entity", "value", "number"?}]}), any other line is text with \
+        no intent. A new conversation starts with an empty turn (the greeting: conditions welcome and \
+        conversation_start). --state FILE keeps the conversation between runs: read when it exists, written \
+        atomically after every turn. --json prints one object per turn: {"input", "responses", "visited", \
+        "warnings", "state"}.
+        """)
+
+    @Argument(help: "The dialogue: an NLUKit dialogue JSON or a Watson Assistant workspace.")
+    var dialogue: String
+
+    @Option(name: .shortAndLong, help: "An intent model (.nlumodel) that parses each line.")
+    var model: String?
+
+    @Option(help: "A conversation state file: continued when it exists, written after every turn.")
+    var state: String?
+
+    @Option(help: "The seed of random responses in a new conversation.")
+    var seed: UInt64 = 0
+
+    @Flag(help: "Replace an existing --state file even when it is not a conversation state.")
+    var force = false
+
+    @Flag(help: "Print one JSON object per turn.")
+    var json = false
+
+    @OptionGroup var inputSize: InputSizeOption
+    @OptionGroup var precision: PrecisionOption
+
+    func run() throws {
+        if let state {
+            try Console.checkOutput(state, flag: "--state", inputs: [dialogue])
+            try DialogueImporter.stateOutput.checkReplaceable(URL(fileURLWithPath: state), force: force,
+                                                              remedy: "choose another path, move it away, or pass --force to replace it")
+        }
+        let running = try DialogueLoading.load(dialogue)
+        let reader = ChatMessageReader(classifier: try model.map {
+            try IntentClassifier.loadWithSentenceFeatures(from: URL(fileURLWithPath: $0), precision: precision.precision)
+        })
+        var conversation = try loadState(for: running)
+        if conversation.turn == 0 {
+            conversation = try take(ParsedMessage(text: ""), running, conversation)
+        }
+        var number = 0
+        try Console.forEachLine(path: nil) { line in
+            number += 1
+            let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !text.isEmpty else { return }
+            conversation = try take(try reader.message(text, source: "standard input", number: number), running, conversation)
+        }
+    }
+
+    /// The state in --state, or a new one.
+    private func loadState(for running: Dialogue) throws -> DialogueState {
+        guard let state, FileManager.default.fileExists(atPath: state), let size = try? FileManager.default.attributesOfItem(atPath: state)[.size] as? Int,
+              size > 0 else { return running.newState(seed: seed) }
+        return try JSONFile.decode(DialogueState.self, from: try Console.readData(path: state), file: state)
+    }
+
+    /// Runs one turn, prints it, saves the state.
+    private func take(_ message: ParsedMessage, _ running: Dialogue, _ current: DialogueState) throws -> DialogueState {
+        let turn: DialogueTurn
+        do {
+            turn = try running.respond(to: message, state: current)
+        } catch {
+            throw InputError((state.map { "\($0): " } ?? "") + "\(error)")
+        }
+        if let state {
+            let data = try JSONEncoder.sorted.encode(turn.state)
+            try AtomicFile.write(to: URL(fileURLWithPath: state)) { try $0.write(data) }
+        }
+        if json {
+            struct Line: Encodable {
+                var input: ParsedMessage, responses: [DialogueOutput], visited: [String], warnings: [String], state: DialogueState
+            }
+            Console.print(try Console.json(Line(input: message, responses: turn.responses, visited: turn.visited,
+                                                warnings: turn.warnings, state: turn.state)))
+            return turn.state
+        }
+        for warning in turn.warnings { Console.log("warning: \(warning)") }
+        for response in turn.responses { Console.print(Self.display(response)) }
+        return turn.state
+    }
+
+    /// A response as the terminal shows it.
+    static func display(_ response: DialogueOutput) -> String {
+        switch response {
+        case .text(let text):
+            return text
+        case .options(let title, let description, _, let options):
+            let lines = [title] + (description.map { [$0] } ?? []) + options.enumerated().map { "  \($0 + 1). \($1.label)" }
+            return lines.filter { !$0.isEmpty }.joined(separator: "\n")
+        case .image(let source, let title, _):
+            return "[image \(source)\(title.map { " \"\($0)\"" } ?? "")]"
+        case .pause(let milliseconds, _):
+            return "[pause \(milliseconds) ms]"
+        case .payload(let payload):
+            return "[payload \(payload.displayText)]"
+        }
+    }
+}
+
+private extension JSONEncoder {
+    /// Sorted keys: a state file diffs cleanly between turns.
+    static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}
