@@ -54,7 +54,7 @@ extension PostgresDocumentIndex {
                 for chunk in chunks {
                     pending += [PostgresData(int64: number), PostgresData(int64: Int64(chunk.position)), PostgresData(int64: Int64(chunk.start)),
                                 PostgresData(int64: Int64(chunk.end)), PostgresData(string: chunk.text),
-                                PostgresData(string: KeywordAnalyzer.analysedText(chunk.text))]
+                                PostgresData(string: keywordAnalyzer.analysedText(chunk.text))]
                     let n = pending.count
                     // The terms as the SQLite backend stores them (string_to_array of '' is the empty array).
                     var tuple = "($\(n - 5), $\(n - 4), $\(n - 3), $\(n - 2), $\(n - 1), string_to_array($\(n), ' ')"

@@ -24,6 +24,9 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
     public let chunking: ChunkingOptions
     /// Whether vector search goes through an HNSW index (approximate) instead of scoring every row.
     public let usesHNSW: Bool
+    /// How chunks and queries become keyword terms (the language recorded at creation; English for an
+    /// index made before languages were recorded).
+    public let keywordAnalyzer: KeywordAnalyzer
     /// The schema version of the index (``latestSchemaVersion``: an older one is upgraded when opened).
     public let schemaVersion: Int
     let embedder: (any TextEmbedder)?
@@ -44,7 +47,8 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
     /// - Throws: ``SearchError/invalidArgument(_:)`` (an index is there), ``SearchError/storage(path:message:)``
     ///   (cannot connect: host, port and why; pgvector missing).
     public static func create(url: String, embedder: (any TextEmbedder)?, modelSource: String? = nil,
-                              chunking: ChunkingOptions = .default, hnsw: Bool = false) throws -> PostgresDocumentIndex {
+                              chunking: ChunkingOptions = .default, hnsw: Bool = false,
+                              keywordAnalyzer: KeywordAnalyzer = .english) throws -> PostgresDocumentIndex {
         let location = try PostgresLocation(url: url)
         let session = try PostgresSession(location: location)
         let schema = "\"\(location.schema)\""
@@ -96,6 +100,7 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
                 settings += [("model_name", model.name), ("model_dimension", String(model.dimension)), ("model_revision", model.revision)]
             }
             if let modelSource { settings.append(("model_source", modelSource)) }
+            if let setting = keywordAnalyzer.setting { settings.append(setting) }
             for (key, value) in settings {
                 try session.query("INSERT INTO \(schema).index_info (key, value) VALUES ($1, $2)",
                                   [PostgresData(string: key), PostgresData(string: value)])
@@ -147,6 +152,7 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
         }
         try embedder?.checkSameModel(as: model, index: location.description)
         self.init(session: session, schema: schema, model: model, modelSource: values["model_source"], chunking: chunking,
+                  keywordAnalyzer: try KeywordAnalyzer.recorded(in: values, index: location.description),
                   usesHNSW: values["vector_index"] == "hnsw", schemaVersion: version, embedder: embedder)
     }
 
@@ -159,16 +165,17 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
     public func withEmbedder(_ embedder: any TextEmbedder) throws -> PostgresDocumentIndex {
         try embedder.checkSameModel(as: model, index: location)
         return PostgresDocumentIndex(session: session, schema: schema, model: model, modelSource: modelSource, chunking: chunking,
-                                     usesHNSW: usesHNSW, schemaVersion: schemaVersion, embedder: embedder)
+                                     keywordAnalyzer: keywordAnalyzer, usesHNSW: usesHNSW, schemaVersion: schemaVersion, embedder: embedder)
     }
 
     private init(session: PostgresSession, schema: String, model: EmbedderIdentity?, modelSource: String?, chunking: ChunkingOptions,
-                 usesHNSW: Bool, schemaVersion: Int, embedder: (any TextEmbedder)?) {
+                 keywordAnalyzer: KeywordAnalyzer, usesHNSW: Bool, schemaVersion: Int, embedder: (any TextEmbedder)?) {
         self.session = session
         self.schema = schema
         self.model = model
         self.modelSource = modelSource
         self.chunking = chunking
+        self.keywordAnalyzer = keywordAnalyzer
         self.usesHNSW = usesHNSW
         self.schemaVersion = schemaVersion
         self.embedder = embedder

@@ -26,15 +26,17 @@ public enum IndexLocation {
     }
 
     /// Creates an empty index there (a file is never replaced; a PostgreSQL schema that holds an
-    /// index is refused). `hnsw` is for PostgreSQL only.
+    /// index is refused). `hnsw` is for PostgreSQL only; `keywordAnalyzer` is the documents' language.
     public static func create(_ location: String, embedder: any TextEmbedder, modelSource: String, chunking: ChunkingOptions,
-                              hnsw: Bool) throws -> any SearchableIndex {
+                              hnsw: Bool, keywordAnalyzer: KeywordAnalyzer = .english) throws -> any SearchableIndex {
         try checkScheme(location)
         if PostgresLocation.isURL(location) {
-            return try PostgresDocumentIndex.create(url: location, embedder: embedder, modelSource: modelSource, chunking: chunking, hnsw: hnsw)
+            return try PostgresDocumentIndex.create(url: location, embedder: embedder, modelSource: modelSource, chunking: chunking, hnsw: hnsw,
+                                                    keywordAnalyzer: keywordAnalyzer)
         }
         guard !hnsw else { throw SearchError.invalidArgument("--hnsw is for PostgreSQL indexes (postgres://...); a file index is always exact") }
-        return try DocumentIndex.create(at: URL(fileURLWithPath: location), embedder: embedder, modelSource: modelSource, chunking: chunking)
+        return try DocumentIndex.create(at: URL(fileURLWithPath: location), embedder: embedder, modelSource: modelSource, chunking: chunking,
+                                        keywordAnalyzer: keywordAnalyzer)
     }
 
     /// A URL of another scheme (`postgress://app:secret@db/x`, `mysql://...`), or a PostgreSQL one mistyped

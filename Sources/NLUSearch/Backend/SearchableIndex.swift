@@ -3,9 +3,9 @@
 /// a collection and applications use either through one API.
 ///
 /// Both chunk with ``Chunker``, check documents with ``IndexDocument/validateBatch(_:)``, embed
-/// with ``TextEmbedder/checkedVectors(for:model:progress:)`` and fuse with
-/// ``HybridFusion/fuse(keyword:vector:options:key:score:rescored:)``: only storage and the two
-/// rankings differ.
+/// with ``TextEmbedder/checkedVectors(for:model:progress:)`` and search through one query pipeline
+/// over their ``SearchBackend`` primitives (checks, query embedding, ``HybridFusion``): only storage
+/// and the two rankings differ.
 public protocol SearchableIndex: AnyObject, Sendable {
     /// A file path, or a PostgreSQL URL without its password.
     var location: String { get }
@@ -14,6 +14,8 @@ public protocol SearchableIndex: AnyObject, Sendable {
     /// Where the model was loaded from at creation, if recorded.
     var modelSource: String? { get }
     var chunking: ChunkingOptions { get }
+    /// How chunks and queries become keyword terms: the documents' language, recorded at creation.
+    var keywordAnalyzer: KeywordAnalyzer { get }
     /// Whether vector and hybrid search are possible (vectors stored and their embedder given).
     var canSearchVectors: Bool { get }
 

@@ -38,7 +38,7 @@ extension DocumentIndex {
                         try db.execute(sql: """
                             INSERT INTO chunks (document, position, start, end, text, vector, keywords) VALUES (?, ?, ?, ?, ?, ?, ?)
                             """, arguments: [documentNumber, chunk.position, chunk.start, chunk.end, chunk.text, blob,
-                                             KeywordAnalyzer.analysedText(chunk.text)])
+                                             keywordAnalyzer.analysedText(chunk.text)])
                     }
                 }
             }

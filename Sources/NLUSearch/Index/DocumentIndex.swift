@@ -25,6 +25,9 @@ public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
     public let modelSource: String?
     public let chunking: ChunkingOptions
     let embedder: (any TextEmbedder)?
+    /// How chunks and queries become keyword terms: the language recorded at creation (English for
+    /// an index made before languages were recorded).
+    public let keywordAnalyzer: KeywordAnalyzer
     let database: DatabaseQueue
 
     // The vectors as one matrix, loaded at the first vector search and kept until the file changes.
@@ -35,10 +38,14 @@ public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
     /// Creates an index file at `url` (refusing if any file is there), for `embedder`'s vectors,
     /// or keyword-only when `embedder` is nil.
     ///
-    /// - Parameter modelSource: recorded so that tools can load the same model later.
+    /// - Parameters:
+    ///   - modelSource: recorded so that tools can load the same model later.
+    ///   - keywordAnalyzer: the keyword analysis of the documents' language (``KeywordAnalyzer/init(language:)``),
+    ///     recorded in the file.
     /// - Throws: ``SearchError/alreadyExists(path:)``, or ``SearchError/storage(path:message:)``.
     public static func create(at url: URL, embedder: (any TextEmbedder)?, modelSource: String? = nil,
-                              chunking: ChunkingOptions = .default) throws -> DocumentIndex {
+                              chunking: ChunkingOptions = .default,
+                              keywordAnalyzer: KeywordAnalyzer = .english) throws -> DocumentIndex {
         let path = url.path
         guard !FileManager.default.fileExists(atPath: path) else { throw SearchError.alreadyExists(path: path) }
         try checkCreatable(path)
@@ -60,7 +67,8 @@ public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
             let queue = try DatabaseQueue(path: temporary, configuration: IndexFile.configuration(readonly: false))
             try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
             try queue.write { db in
-                try IndexSchema.create(in: db, model: embedder?.identity, modelSource: modelSource, chunking: chunking)
+                try IndexSchema.create(in: db, model: embedder?.identity, modelSource: modelSource, chunking: chunking,
+                                       keywordAnalyzer: keywordAnalyzer)
             }
             try queue.close()
         }
@@ -112,24 +120,26 @@ public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
         guard !isDirectory.boolValue else { throw SearchError.notAnIndex(path: path, reason: "a directory") }
         let (queue, settings) = try IndexFile.open(path, readOnly: readOnly, writable: writable)
         try self.init(path: path, database: queue, model: settings.model, modelSource: settings.modelSource,
-                      chunking: settings.chunking, embedder: embedder)
+                      chunking: settings.chunking, keywordAnalyzer: settings.keywordAnalyzer, embedder: embedder)
     }
 
     /// An index that lives in memory only (for one document's passages, or tests).
     public convenience init(inMemoryWith embedder: (any TextEmbedder)? = nil, chunking: ChunkingOptions = .default) throws {
         let queue = try DatabaseQueue(configuration: IndexFile.configuration(readonly: false))
         try queue.write { db in try IndexSchema.create(in: db, model: embedder?.identity, modelSource: nil, chunking: chunking) }
-        try self.init(path: ":memory:", database: queue, model: embedder?.identity, modelSource: nil, chunking: chunking, embedder: embedder)
+        try self.init(path: ":memory:", database: queue, model: embedder?.identity, modelSource: nil, chunking: chunking,
+                      keywordAnalyzer: .english, embedder: embedder)
     }
 
     private init(path: String, database: DatabaseQueue, model: EmbedderIdentity?, modelSource: String?, chunking: ChunkingOptions,
-                 embedder: (any TextEmbedder)?) throws {
+                 keywordAnalyzer: KeywordAnalyzer, embedder: (any TextEmbedder)?) throws {
         try embedder?.checkSameModel(as: model, index: path)
         self.path = path
         self.database = database
         self.model = model
         self.modelSource = modelSource
         self.chunking = chunking
+        self.keywordAnalyzer = keywordAnalyzer
         self.embedder = embedder
     }
 
@@ -143,7 +153,8 @@ public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
     /// - Throws: ``SearchError/modelMismatch(path:index:given:)``, or ``SearchError/invalidArgument(_:)``
     ///   for a keyword-only index.
     public func withEmbedder(_ embedder: any TextEmbedder) throws -> DocumentIndex {
-        try DocumentIndex(path: path, database: database, model: model, modelSource: modelSource, chunking: chunking, embedder: embedder)
+        try DocumentIndex(path: path, database: database, model: model, modelSource: modelSource, chunking: chunking,
+                          keywordAnalyzer: keywordAnalyzer, embedder: embedder)
     }
 
     /// Runs `body`, turning SQLite's errors into ``SearchError``s that say what they mean for the file

@@ -61,7 +61,8 @@ enum IndexSchema {
     ]
 
     /// Creates the tables and records the settings, in the caller's transaction.
-    static func create(in db: Database, model: EmbedderIdentity?, modelSource: String?, chunking: ChunkingOptions) throws {
+    static func create(in db: Database, model: EmbedderIdentity?, modelSource: String?, chunking: ChunkingOptions,
+                       keywordAnalyzer: KeywordAnalyzer = .english) throws {
         for statement in statements { try db.execute(sql: statement) }
         var settings: [(String, String)] = [
             ("format", format),
@@ -73,6 +74,7 @@ enum IndexSchema {
                          ("model_revision", model.revision)]
         }
         if let modelSource { settings.append(("model_source", modelSource)) }
+        if let setting = keywordAnalyzer.setting { settings.append(setting) }
         for (key, value) in settings {
             try db.execute(sql: "INSERT INTO index_info (key, value) VALUES (?, ?)", arguments: [key, value])
         }
@@ -85,6 +87,7 @@ enum IndexSchema {
         var model: EmbedderIdentity?
         var modelSource: String?
         var chunking: ChunkingOptions
+        var keywordAnalyzer: KeywordAnalyzer
     }
 
     /// Reads and checks the version and settings of an existing file.
@@ -119,6 +122,8 @@ enum IndexSchema {
             }
             model = EmbedderIdentity(name: name, dimension: dimension, revision: revision)
         }
-        return Settings(version: found, model: model, modelSource: values["model_source"], chunking: chunking)
+        let keywordAnalyzer = try KeywordAnalyzer.recorded(in: values, index: path)
+        return Settings(version: found, model: model, modelSource: values["model_source"], chunking: chunking,
+                        keywordAnalyzer: keywordAnalyzer)
     }
 }

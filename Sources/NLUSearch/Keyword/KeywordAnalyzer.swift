@@ -5,27 +5,101 @@ import NLUText
 /// a chunk and look up for a query, so that the two backends match the same terms and count the same
 /// lengths. A term is a ``KeywordTerms`` term (lower-cased run of letters and digits, digits kept),
 /// its Latin letters' diacritics removed as SQLite's `unicode61 remove_diacritics 2` removes them
-/// ("Café" and "cafe" are one term; other scripts' letters, "й" or "ά", stay as they are), then stemmed by Snowball English (``EnglishStemmer``,
-/// checked word for word against the `snowballstemmer` package: "connection", "connected" → "connect").
+/// ("Café" and "cafe" are one term; other scripts' letters, "й" or "ά", stay as they are), and stemmed.
+///
+/// An index has a language (``english`` for every index made before languages were recorded). English
+/// folds the diacritics, then stems with Snowball English (``EnglishStemmer``: "connection", "connected"
+/// → "connect"), and keeps every word. Another language leaves out its Snowball stop words (``StopWords``,
+/// where Snowball publishes a list), stems the word as written with the language's ``Stemmer`` (the
+/// algorithms read accents: French "réservé", German "Häuser"), then folds the stem's diacritics.
 ///
 /// Terms longer than ``maximumTermBytes`` UTF-8 bytes (no word is; base64 runs and hashes are) are
 /// left out, in documents and queries alike: PostgreSQL's GIN index refuses entries near 2.7 kB.
 ///
 ///     KeywordAnalyzer.terms("Cafés connected in 2024")   // ["cafe", "connect", "in", "2024"]
-public enum KeywordAnalyzer {
+///     try KeywordAnalyzer(language: "fr").terms("Les réservations")   // ["reserv"]
+public struct KeywordAnalyzer: Sendable {
     /// The longest term kept, in UTF-8 bytes.
     public static let maximumTermBytes = 240
 
-    private static let stemmer = EnglishStemmer()
+    /// The analysis of English text, and of every index without a recorded language.
+    public static let english = KeywordAnalyzer(stemmer: Stemmer.english, stopWords: [])
+
+    /// The language whose stemmer (and stop words) this analysis uses.
+    public var language: StemmerLanguage { stemmer.language }
+    private let stemmer: Stemmer
+    private let stopWords: Set<String>
+
+    private init(stemmer: Stemmer, stopWords: Set<String>) {
+        self.stemmer = stemmer
+        self.stopWords = stopWords
+    }
+
+    /// The analysis of `language` (`fr`, `de-CH`, `pt_BR`, `german`...; ``StemmerLanguage/init(code:)``).
+    ///
+    /// - Throws: ``SearchError/invalidArgument(_:)`` naming the supported languages when Snowball has
+    ///   no stemmer for it.
+    public init(language code: String) throws {
+        let language: StemmerLanguage
+        do {
+            language = try StemmerLanguage(code: code)
+        } catch {
+            throw SearchError.invalidArgument("keyword search language: \(error)")
+        }
+        if language == .english {
+            self = .english
+            return
+        }
+        do {
+            self.init(stemmer: try Stemmer(language), stopWords: StopWords.list(for: language) ?? [])
+        } catch {
+            throw SearchError.invalidArgument("keyword search language: \(error)")
+        }
+    }
+
+    /// The index setting (`index_info` key, both backends) that records a language other than English.
+    public static let settingKey = "keyword_language"
+
+    /// The setting an index records for this analysis: none for English, as every earlier index.
+    public var setting: (key: String, value: String)? {
+        language == .english ? nil : (Self.settingKey, language.rawValue)
+    }
+
+    /// The analysis an index's settings record (English when they record none).
+    ///
+    /// - Throws: ``SearchError/notAnIndex(path:reason:)`` for a language NLUKit does not analyse.
+    public static func recorded(in settings: [String: String], index: String) throws -> KeywordAnalyzer {
+        guard let code = settings[settingKey] else { return .english }
+        do {
+            return try KeywordAnalyzer(language: code)
+        } catch {
+            throw SearchError.notAnIndex(path: index, reason: "index_info: \(settingKey) \(code) is not a language NLUKit analyses")
+        }
+    }
+
+    /// The analysed English terms of `text` (``english``), in order, repeats kept.
+    public static func terms(_ text: String) -> [String] {
+        english.terms(text)
+    }
+
+    /// The analysed English terms of each text (``english``).
+    public static func terms(ofEach texts: [String]) -> [[String]] {
+        english.terms(ofEach: texts)
+    }
+
+    /// The analysed English terms of `text` separated by single spaces (``english``).
+    public static func analysedText(_ text: String) -> String {
+        english.analysedText(text)
+    }
 
     /// The analysed terms of `text`, in order, repeats kept.
-    public static func terms(_ text: String) -> [String] {
+    public func terms(_ text: String) -> [String] {
         terms(ofEach: [text])[0]
     }
 
     /// The analysed terms of each text, as ``terms(_:)`` gives them; each distinct word is folded and
     /// stemmed once for all the texts (a long document repeats its words: stemming is most of the cost).
-    public static func terms(ofEach texts: [String]) -> [[String]] {
+    public func terms(ofEach texts: [String]) -> [[String]] {
         var analysed: [String: String] = [:]
         return texts.map { text in
             var result: [String] = []
@@ -34,18 +108,28 @@ public enum KeywordAnalyzer {
                 if let known = analysed[term] {
                     stem = known
                 } else {
-                    stem = stemmer.stem(foldingDiacritics(term))
+                    stem = analyse(term)
                     analysed[term] = stem
                 }
-                if !stem.isEmpty, stem.utf8.count <= maximumTermBytes { result.append(stem) }
+                if !stem.isEmpty, stem.utf8.count <= Self.maximumTermBytes { result.append(stem) }
             }
             return result
         }
     }
 
+    /// One term's analysis; "" for a stop word.
+    private func analyse(_ term: String) -> String {
+        // English as every index before languages: fold first (old indexes stay readable as they are).
+        guard language != .english else { return stemmer.stem(Self.foldingDiacritics(term)) }
+        // Composed, as the algorithms and the stop-word lists spell accented letters.
+        let composed = term.unicodeScalars.allSatisfy(\.isASCII) ? term : term.precomposedStringWithCanonicalMapping
+        if stopWords.contains(composed) { return "" }
+        return Self.foldingDiacritics(stemmer.stem(composed))
+    }
+
     /// The analysed terms of `text` separated by single spaces: what an index stores per chunk (SQLite's
     /// FTS5 `ascii` tokenizer and PostgreSQL's `string_to_array(_, ' ')` split it back into exactly these terms).
-    public static func analysedText(_ text: String) -> String {
+    public func analysedText(_ text: String) -> String {
         terms(text).joined(separator: " ")
     }
 

@@ -33,6 +33,13 @@ public struct KeywordQuery: Sendable, Equatable {
         try self.init(query, analysis: KeywordAnalyzer.terms)
     }
 
+    /// Analyses `query` as an index in `analyzer`'s language stores its chunks, keeping each term once.
+    ///
+    /// - Throws: ``SearchError/invalidArgument(_:)`` as ``init(_:)``.
+    public init(_ query: String, analyzer: KeywordAnalyzer) throws {
+        try self.init(query, analysis: analyzer.terms)
+    }
+
     /// `query` split by `analysis` (a version 1 index file looks up the plain ``KeywordTerms``).
     init(_ query: String, analysis: (String) -> [String]) throws {
         // Before the analysis, so that an oversized query costs nothing.

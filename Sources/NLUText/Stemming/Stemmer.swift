@@ -20,13 +20,20 @@ public struct Stemmer: Sendable {
         case snowball(SnowballProgram)
     }
 
+    /// Snowball English (``EnglishStemmer``): the one stemmer that cannot fail to be made.
+    public static let english = Stemmer(language: .english, implementation: .english(EnglishStemmer()))
+
+    private init(language: StemmerLanguage, implementation: Implementation) {
+        self.language = language
+        self.implementation = implementation
+    }
+
     /// The stemmer of `language`.
     public init(_ language: StemmerLanguage) throws(StemmerError) {
-        self.language = language
         if language == .english {
-            implementation = .english(EnglishStemmer())
+            self = .english
         } else {
-            implementation = .snowball(try SnowballAlgorithms.program(for: language).get())
+            self.init(language: language, implementation: .snowball(try SnowballAlgorithms.program(for: language).get()))
         }
     }
 
