@@ -1,69 +1,19 @@
 import NLUSearch
 import PostgresNIO
 
+/// The PostgreSQL backend's search primitives (``SearchBackend``); the query pipeline over them is NLUSearch's.
 extension PostgresDocumentIndex {
-    /// The `options.k` chunks that best match `query`, best first (ties by document id, then chunk),
-    /// with the same modes, options and checks as the SQLite backend.
-    public func search(_ query: String, embedding: [Float]? = nil, options: SearchOptions = .init()) throws -> [SearchResult] {
-        try options.validate()
-        guard query.contains(where: { !$0.isWhitespace }) else { throw SearchError.invalidArgument("the query is empty") }
-        try KeywordQuery.checkLength(query)
-        let found: [SearchResult]
-        switch options.mode {
-        case .keyword:
-            found = try keywordResults(try KeywordQuery(query), limit: options.k, filter: options.filter)
-        case .vector:
-            found = try vectorResults(try queryVector(query, embedding), limit: options.k, filter: options.filter)
-        case .hybrid:
-            let depth = max(options.k, options.fusion.candidateDepth)
-            // Checked before the query is embedded: a query over the limits costs nothing.
-            let terms = try KeywordQuery(query)
-            let vector = try queryVector(query, embedding)
-            let keyword = try keywordResults(terms, limit: depth, filter: options.filter)
-            let semantic = try vectorResults(vector, limit: depth, filter: options.filter)
-            found = HybridFusion.fuse(keyword: keyword, vector: semantic, options: options,
-                                      key: { ChunkKey(documentID: $0.documentID, position: $0.chunk) }, score: \.score) { result, score in
-                var fused = result
-                fused.score = score
-                return fused
-            }
-        }
-        try checkOffsets(of: found)
-        return found
-    }
-
-    /// Checks each result's chunk row against its document (``SearchResult/checkOffsets(of:inDocument:index:)``),
-    /// each document's text read once, one at a time.
-    func checkOffsets(of results: [SearchResult]) throws {
-        for id in Set(results.map(\.documentID)) {
+    /// `hits` (whole rows, read while ranking), each checked against its document
+    /// (``SearchResult/checkOffsets(of:inDocument:index:)``): each document's text read once, one at a time.
+    public func results(for hits: [SearchResult]) throws -> [SearchResult] {
+        for id in Set(hits.map(\.documentID)) {
             var text: String?
             for row in try session.query("SELECT text FROM \(schema).documents WHERE id = $1", [PostgresData(string: id)]) {
                 text = try row.decode(String.self)
             }
-            try SearchResult.checkOffsets(of: results.filter { $0.documentID == id }, inDocument: text, index: location)
+            try SearchResult.checkOffsets(of: hits.filter { $0.documentID == id }, inDocument: text, index: location)
         }
-    }
-
-    public func embedQueries(_ queries: [String]) throws -> [[Float]] {
-        let (model, embedder) = try checkedEmbedder()
-        return try embedder.checkedVectors(for: queries, model: model)
-    }
-
-    func checkedEmbedder() throws -> (EmbedderIdentity, any TextEmbedder) {
-        guard let model else { throw SearchError.noVectors(path: location) }
-        guard let embedder else { throw SearchError.embedderRequired("\(location): vector and hybrid search need the embedder of \(model)") }
-        return (model, embedder)
-    }
-
-    func queryVector(_ query: String, _ embedding: [Float]?) throws -> [Float] {
-        let (model, embedder) = try checkedEmbedder()
-        if let embedding {
-            guard embedding.count == model.dimension, embedding.allSatisfy(\.isFinite) else {
-                throw SearchError.badEmbedding("a query vector of \(embedding.count) numbers (finite) expected \(model.dimension)")
-            }
-            return embedding
-        }
-        return try embedder.checkedVectors(for: [query], model: model).first ?? []
+        return hits
     }
 
     /// SQL that keeps documents (`d`) whose metadata matches every key=value, as the SQLite backend
@@ -83,7 +33,7 @@ extension PostgresDocumentIndex {
 
     /// BM25 over the chunks' analysed terms (``bm25SQL(filterSQL:limit:)``), the same terms and the same
     /// formula as the SQLite backend's FTS5; any query term may match, each counted once.
-    func keywordResults(_ query: KeywordQuery, limit: Int, filter: [String: String]) throws -> [SearchResult] {
+    public func keywordHits(_ query: KeywordQuery, limit: Int, filter: [String: String]) throws -> [SearchResult] {
         let terms = query.terms
         guard !terms.isEmpty else { return [] }
         var binds = [PostgresData(array: terms.map { PostgresData(string: $0) }, elementType: .text)]
@@ -106,7 +56,7 @@ extension PostgresDocumentIndex {
     /// row left out could rank, or tie, in the top k; otherwise the query is repeated with four
     /// times as many rows. With an HNSW index the server's candidates are approximate, and the
     /// result is the exact order of those candidates.
-    func vectorResults(_ query: [Float], limit: Int, filter: [String: String]) throws -> [SearchResult] {
+    public func vectorHits(_ query: [Float], limit: Int, filter: [String: String]) throws -> [SearchResult] {
         // A zero query vector has no direction (pgvector's cosine distance to it is NaN): no vector
         // hits, as in the SQLite backend.
         guard !VectorMatrix.isZero(query) else { return [] }

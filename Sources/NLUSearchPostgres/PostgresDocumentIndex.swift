@@ -7,7 +7,7 @@ import PostgresNIO
 /// services share.
 ///
 /// Keyword search ranks the chunks' analysed terms (``KeywordAnalyzer``, a `text[]` column with a GIN
-/// index) by BM25 computed in SQL exactly as SQLite's FTS5 does (``keywordResults(_:limit:filter:)``):
+/// index) by BM25 computed in SQL exactly as SQLite's FTS5 does (``keywordHits(_:limit:filter:)``):
 /// both backends give the same keyword results, scores and order. Vector search uses a
 /// `vector(d)` column: exact by default (every row scored by the server, the best candidates
 /// re-scored exactly here, so the top k equals the SQLite backend's), or through an HNSW index
@@ -17,7 +17,7 @@ import PostgresNIO
 ///     let index = try PostgresDocumentIndex.create(url: "postgres://app@127.0.0.1/search", embedder: embedder)
 ///     try index.add([try IndexDocument(id: "faq-1", text: "To reset your password...")], progress: nil)
 ///     let results = try index.search("forgot my login", embedding: nil, options: SearchOptions(k: 5))
-public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
+public final class PostgresDocumentIndex: SearchBackend, @unchecked Sendable {
     public var location: String { session.location.description }
     public let model: EmbedderIdentity?
     public let modelSource: String?
@@ -29,7 +29,7 @@ public final class PostgresDocumentIndex: SearchableIndex, @unchecked Sendable {
     public let keywordAnalyzer: KeywordAnalyzer
     /// The schema version of the index (``latestSchemaVersion``: an older one is upgraded when opened).
     public let schemaVersion: Int
-    let embedder: (any TextEmbedder)?
+    public let embedder: (any TextEmbedder)?
     let session: PostgresSession
     /// The schema's name, checked by ``PostgresLocation`` (a-z, 0-9, _), quoted for SQL.
     let schema: String

@@ -1,63 +1,8 @@
 import Foundation
 import GRDB
 
+/// The SQLite backend's search primitives (``SearchBackend``); the query pipeline over them is QueryPipeline.swift.
 extension DocumentIndex {
-    /// The `options.k` chunks that best match `query`, best first (ties by document id, then chunk).
-    ///
-    /// - Parameter embedding: the query's vector when the caller has computed it already (a batch
-    ///   of queries embedded at once); otherwise the index's embedder embeds `query`.
-    /// - Throws: ``SearchError/invalidArgument(_:)`` (empty query, k out of range),
-    ///   ``SearchError/noVectors(path:)``, ``SearchError/embedderRequired(_:)``.
-    public func search(_ query: String, embedding: [Float]? = nil, options: SearchOptions = .init()) throws -> [SearchResult] {
-        try options.validate()
-        guard query.contains(where: { !$0.isWhitespace }) else { throw SearchError.invalidArgument("the query is empty") }
-        try KeywordQuery.checkLength(query)
-        let found: [Candidate]
-        switch options.mode {
-        case .keyword:
-            found = try keywordCandidates(try KeywordQuery(query), limit: options.k, filter: options.filter)
-        case .vector:
-            found = try vectorCandidates(try queryVector(query, embedding), limit: options.k, filter: options.filter)
-        case .hybrid:
-            let depth = max(options.k, options.fusion.candidateDepth)
-            // Checked before the query is embedded: a query over the limits costs nothing.
-            let terms = try KeywordQuery(query)
-            let vector = try queryVector(query, embedding)
-            let keyword = try keywordCandidates(terms, limit: depth, filter: options.filter)
-            let semantic = try vectorCandidates(vector, limit: depth, filter: options.filter)
-            found = HybridFusion.fuse(keyword: keyword, vector: semantic, options: options, key: \.key, score: \.score) { candidate, score in
-                Candidate(number: candidate.number, key: candidate.key, score: score)
-            }
-        }
-        return try results(for: found)
-    }
-
-    /// Embeds a batch of queries with the index's embedder (for ``search(_:embedding:options:)``).
-    public func embedQueries(_ queries: [String]) throws -> [[Float]] {
-        try checkedEmbedder()
-        return try embed(queries) ?? []
-    }
-
-    @discardableResult
-    func checkedEmbedder() throws -> any TextEmbedder {
-        guard let model else { throw SearchError.noVectors(path: path) }
-        guard let embedder else {
-            throw SearchError.embedderRequired("\(path): vector and hybrid search need the embedder of \(model)")
-        }
-        return embedder
-    }
-
-    func queryVector(_ query: String, _ embedding: [Float]?) throws -> [Float] {
-        let embedder = try checkedEmbedder()
-        if let embedding {
-            guard embedding.count == embedder.identity.dimension, embedding.allSatisfy(\.isFinite) else {
-                throw SearchError.badEmbedding("a query vector of \(embedding.count) numbers (finite) expected \(embedder.identity.dimension)")
-            }
-            return embedding
-        }
-        return try embed([query])?.first ?? []
-    }
-
     // MARK: Keyword
 
     /// FTS5 query text: every term of `query` quoted (so no word is read as an operator), any one may
@@ -73,7 +18,7 @@ extension DocumentIndex {
 
     /// BM25 (FTS5's bm25(): k1 1.2, b 0.75, idf ln((N − n + 0.5)/(n + 0.5)) floored at 1e-6, a chunk's
     /// length its number of terms), best first, ties by document id then chunk.
-    func keywordCandidates(_ query: KeywordQuery, limit: Int, filter: [String: String]) throws -> [Candidate] {
+    public func keywordHits(_ query: KeywordQuery, limit: Int, filter: [String: String]) throws -> [Candidate] {
         let (filterSQL, filterArguments) = Self.filterClause(filter)
         let sql = """
             SELECT c.number, d.id, c.position, bm25(chunks_fts) AS rank
@@ -118,7 +63,8 @@ extension DocumentIndex {
 
     // MARK: Vector
 
-    func vectorCandidates(_ query: [Float], limit: Int, filter: [String: String]) throws -> [Candidate] {
+    /// By cosine over the vectors in memory (``loadedVectors()``), ties by document id then chunk.
+    public func vectorHits(_ query: [Float], limit: Int, filter: [String: String]) throws -> [Candidate] {
         let cache = try loadedVectors()
         // A zero query vector (no term the model knows: "!!!" for the hashing embedder) has no
         // direction: every chunk's cosine with it is 0, so any order would be arbitrary. No vector
@@ -193,7 +139,7 @@ extension DocumentIndex {
 
     /// The chunk rows of `candidates`, in their order, each checked against its document
     /// (``SearchResult/checkOffsets(of:inDocument:index:)``: each document's text read once).
-    func results(for candidates: [Candidate]) throws -> [SearchResult] {
+    public func results(for candidates: [Candidate]) throws -> [SearchResult] {
         guard !candidates.isEmpty else { return [] }
         func placeholders(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ",") }
         return try Self.storage(path) {

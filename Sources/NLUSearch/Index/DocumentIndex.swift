@@ -15,7 +15,7 @@ import NLUCore
 ///     let index = try DocumentIndex.create(at: url, embedder: embedder)
 ///     try index.add([try IndexDocument(id: "a", text: "The fox jumps over the dog.")])
 ///     let results = try index.search("jumping fox", options: SearchOptions(k: 3, mode: .hybrid))
-public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
+public final class DocumentIndex: SearchBackend, @unchecked Sendable {
     /// The file's path (":memory:" for an in-memory index).
     public let path: String
     public var location: String { path }
@@ -24,7 +24,7 @@ public final class DocumentIndex: SearchableIndex, @unchecked Sendable {
     /// Where the model was loaded from at creation (a directory or a built-in name), if recorded.
     public let modelSource: String?
     public let chunking: ChunkingOptions
-    let embedder: (any TextEmbedder)?
+    public let embedder: (any TextEmbedder)?
     /// How chunks and queries become keyword terms: the language recorded at creation (English for
     /// an index made before languages were recorded).
     public let keywordAnalyzer: KeywordAnalyzer

@@ -24,9 +24,12 @@ public struct ChunkKey: Hashable, Comparable, Sendable {
     }
 }
 
-/// A chunk found by one mode, before its text is read.
-struct Candidate: Sendable {
-    var number: Int64
-    var key: ChunkKey
-    var score: Double
+extension DocumentIndex {
+    /// A chunk found by one ranking of the SQLite backend: its row number, to read its text by
+    /// once the ranking is final.
+    public struct Candidate: RankedChunk, Sendable {
+        var number: Int64
+        public var key: ChunkKey
+        public var score: Double
+    }
 }
