@@ -2,6 +2,7 @@ import Foundation
 import NLUCore
 import NLUIntents
 import NLUPipelines
+@testable import NLUServer
 import Testing
 
 /// The joint intent + slot model (`--tagger transformer`) as a package: saved with its encoder, slot
@@ -107,5 +108,26 @@ import Testing
         let codeTagged = tagged.contains { $0.end > 22 }
         #expect(regex.map { "\($0.entity) \($0.start)..<\($0.end)" } == (codeTagged ? [] : ["booking_code 22..<28"]), "\(entities)")
         #expect(entities.filter { $0.extractor == .transformer }.count == tagged.count)
+    }
+
+    /// `nlu serve` on the package: /model/parse answers with the joint model's intent and entities
+    /// (Rasa's extractor name for a transformer tagger, DIETClassifier), as `predict` does.
+    @Test func servedPackageParsesWithTheJointModel() async throws {
+        let classifier = try IntentClassifier.fineTuneJoint(on: Self.dataset(), checkpoint: Self.checkpoint, options: Self.options(crf: true))
+        let url = try Self.temporaryPackage()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        try classifier.save(to: url)
+        let text = "weather in paris tomorrow"
+        let expected = try IntentClassifier.loadWithSentenceFeatures(from: url).predict(text)
+        #expect(!expected.entities.isEmpty)
+        try await withTestServer(models: ServedModels.load(intents: url.path, questionAnswering: nil)) { server in
+            let response = try await server.request("POST", "/model/parse", json: #"{"text": "\#(text)"}"#)
+            #expect(response.status == 200)
+            #expect((response.object?["intent"] as? [String: Any])?["name"] as? String == expected.intent)
+            let entities = response.object?["entities"] as? [[String: Any]] ?? []
+            #expect(entities.map { "\($0["entity"] ?? "") \($0["start"] ?? "")..<\($0["end"] ?? "")" }
+                    == expected.entities.map { "\($0.entity) \($0.start)..<\($0.end)" })
+            #expect(entities.allSatisfy { $0["extractor"] as? String == "DIETClassifier" }, "\(entities)")
+        }
     }
 }
