@@ -86,11 +86,11 @@ import Testing
     @Test func syntaxErrorsNameTheLine() {
         let source = "routines ( r )\nexternals ( stem )\ndefine stem as ( r )\ndefine r as ( among ( 'a' ) 'b' ) )"
         #expect {
-            try SnowballProgram(source: source)
+            try SnowballProgram.read(source)
         } throws: { error in
             (error as? SnowballSyntaxError)?.line == 4
         }
-        #expect(throws: SnowballSyntaxError.self) { try SnowballProgram(source: "externals ( stem )") }
-        #expect(throws: SnowballSyntaxError.self) { try SnowballProgram(source: "externals ( stem ) define stem as ( $x = 1 )") }
+        #expect(throws: SnowballSyntaxError.self) { try SnowballProgram.read("externals ( stem )") }
+        #expect(throws: SnowballSyntaxError.self) { try SnowballProgram.read("externals ( stem ) define stem as ( $x = 1 )") }
     }
 }

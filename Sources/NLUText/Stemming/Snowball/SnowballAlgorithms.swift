@@ -3,7 +3,7 @@
 enum SnowballAlgorithms {
     /// Reads an embedded source; a failure names the algorithm (the tests read every one).
     static func read(_ name: String, _ source: String) -> Result<SnowballProgram, StemmerError> {
-        Result { () throws(SnowballSyntaxError) in try SnowballProgram(source: source) }
+        Result { () throws(SnowballSyntaxError) in try SnowballProgram.read(source) }
             .mapError { StemmerError.unreadableAlgorithm(name: name, problem: $0.description) }
     }
 

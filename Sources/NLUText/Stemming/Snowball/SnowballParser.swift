@@ -7,17 +7,6 @@ struct SnowballParser {
         case routine(Int), integer(Int), boolean(Int), string(Int), grouping(Int)
     }
 
-    /// What ``parseProgram()`` reads.
-    struct Parsed {
-        var routines: [SnowballProgram.Routine]
-        var groupings: [SnowballGrouping]
-        var amongs: [SnowballAmong]
-        var integerCount: Int
-        var booleanCount: Int
-        var stringCount: Int
-        var entry: Int
-    }
-
     private let tokens: [(token: SnowballToken, line: Int)]
     private var index = 0
     private var names: [String: Name] = [:]
@@ -69,7 +58,7 @@ struct SnowballParser {
 
     // MARK: Declarations
 
-    mutating func parseProgram() throws(SnowballSyntaxError) -> Parsed {
+    mutating func parseProgram() throws(SnowballSyntaxError) -> SnowballProgram {
         try parseDeclarations(until: nil)
         var resolvedRoutines: [SnowballProgram.Routine] = []
         for (slot, routine) in routines.enumerated() {
@@ -77,7 +66,7 @@ struct SnowballParser {
             resolvedRoutines.append(routine)
         }
         guard case .routine(let entry)? = names["stem"] else { throw error("no external 'stem'") }
-        return Parsed(routines: resolvedRoutines,
+        return SnowballProgram(routines: resolvedRoutines,
                       groupings: groupingSets.map { SnowballGrouping($0 ?? []) },
                       amongs: amongs.compactMap { $0 },
                       integerCount: integerCount, booleanCount: booleanCount, stringCount: stringCount,

@@ -29,11 +29,8 @@ final class SnowballProgram: Sendable {
     }
 
     /// Reads a Snowball source.
-    convenience init(source: String) throws(SnowballSyntaxError) {
+    static func read(_ source: String) throws(SnowballSyntaxError) -> SnowballProgram {
         var parser = try SnowballParser(source: source)
-        let parsed = try parser.parseProgram()
-        self.init(routines: parsed.routines, groupings: parsed.groupings, amongs: parsed.amongs,
-                  integerCount: parsed.integerCount, booleanCount: parsed.booleanCount,
-                  stringCount: parsed.stringCount, entry: parsed.entry)
+        return try parser.parseProgram()
     }
 }
