@@ -7,13 +7,18 @@ training split, and N examples per intent drawn with a fixed seed), it trains
 
   - the bag of words (`nlu intents train`),
   - the bag of words with frozen sentence embeddings (`--embeddings MODEL`),
-  - the fine-tuned encoder (`--fine-tune MODEL`),
+  - the fine-tuned encoder with a softmax head (`--fine-tune MODEL --no-few-shot`),
+  - few-shot training in SetFit's way (`--fine-tune MODEL --few-shot`: the encoder on contrastive pairs,
+    then a logistic-regression head),
 
 and scores each on HWU64's test split with `nlu intents evaluate --model M TEST --json`, printing accuracy,
 macro-F1 and training time per run. The model is all-MiniLM-L6-v2 by default (scripts/install-minilm.sh puts
 it in the Hugging Face cache). It runs the release `nlu` (`--nlu PATH`, default .build/release/nlu).
 
-    python3 benchmarks/intents_finetune.py --shots 10 [--full] [--epochs 3] [--only fine-tune]
+    python3 benchmarks/intents_finetune.py --shots 10 [--full] [--epochs 3] [--only fine-tune,few-shot]
+
+--epochs sets the fine-tuning epochs of both modes (few-shot: the contrastive stage's); --setfit-iterations
+the few-shot pairs per utterance; --calibration-split F calibrates both fine-tuned modes on that held-out share.
 """
 import argparse
 import csv
@@ -80,18 +85,26 @@ def main():
     parser.add_argument("--shots", type=int, default=10, help="examples per intent of the few-shot set (0: none)")
     parser.add_argument("--full", action="store_true", help="also train on the whole training split")
     parser.add_argument("--epochs", type=int, default=None, help="fine-tuning epochs (default: nlu's)")
+    parser.add_argument("--setfit-iterations", type=int, default=None, help="few-shot pairs per utterance (default: nlu's, 20)")
+    parser.add_argument("--calibration-split", type=float, default=None, help="held-out share for calibration (default: none)")
     parser.add_argument("--seed", type=int, default=42)
-    parser.add_argument("--only", default="bow,embeddings,fine-tune")
+    parser.add_argument("--intents", type=int, default=0, help="only the first N intents (by name) of both splits: a quick check")
+    parser.add_argument("--only", default="bow,embeddings,fine-tune,few-shot")
     args = parser.parse_args()
     if not os.path.isfile(args.nlu):
         sys.exit(f"{args.nlu}: no release nlu (swift build -c release --product nlu, or --nlu PATH)")
     train, test = read_split("train"), read_split("test")
+    if args.intents > 0:
+        kept = set(sorted({intent for intent, _ in train})[:args.intents])
+        train, test = [r for r in train if r[0] in kept], [r for r in test if r[0] in kept]
     sets = []
     if args.shots > 0:
         sets.append((f"{args.shots}-shot", few_shot(train, args.shots, args.seed)))
     if args.full:
         sets.append(("full", train))
     kinds = args.only.split(",")
+    if unknown := [k for k in kinds if k not in ("bow", "embeddings", "fine-tune", "few-shot")]:
+        sys.exit(f"--only: unknown {', '.join(unknown)} (choose among bow, embeddings, fine-tune, few-shot)")
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; nlu {args.nlu}")
     print(f"HWU64: {len(train)} training and {len(test)} test utterances, {len({i for i, _ in train})} intents")
     with tempfile.TemporaryDirectory(prefix="hwu64-") as work:
@@ -106,10 +119,14 @@ def main():
                 command = [args.nlu, "intents", "train", train_path, "-o", model]
                 if kind == "embeddings":
                     command += ["--embeddings", args.model]
-                elif kind == "fine-tune":
-                    command += ["--fine-tune", args.model]
+                elif kind in ("fine-tune", "few-shot"):
+                    command += ["--fine-tune", args.model, "--few-shot" if kind == "few-shot" else "--no-few-shot"]
                     if args.epochs:
                         command += ["--epochs", str(args.epochs)]
+                    if kind == "few-shot" and args.setfit_iterations:
+                        command += ["--setfit-iterations", str(args.setfit_iterations)]
+                    if args.calibration_split:
+                        command += ["--calibration-split", str(args.calibration_split)]
                 _, seconds = run(command)
                 result, _ = run([args.nlu, "intents", "evaluate", "--model", model, test_path, "--json"])
                 report = json.loads(result.stdout)

@@ -37,6 +37,12 @@ public struct IntentClassifier: Sendable {
     /// The settings the encoder was fine-tuned with, for a model ``fineTune(on:checkpoint:model:options:entities:file:saving:resume:checkpointSaved:progress:entityProgress:entityLog:)``
     /// made (its network is then the linear head over the pooled vector); nil for a bag-of-words model.
     public let fineTuning: IntentFineTuningOptions?
+    /// The settings of a few-shot model ``fewShotFineTune(on:checkpoint:model:options:entities:file:progress:entityProgress:entityLog:)``
+    /// made (SetFit's way: its network is the logistic-regression head over the encoder's normalized vectors); nil otherwise.
+    public let fewShot: SetFitOptions?
+    /// The temperature dividing the logits before the softmax: 1 unless the model was calibrated on
+    /// held-out utterances (``calibrate(on:)``), in range ``ConfidenceCalibration/temperatureRange``.
+    public internal(set) var temperature: Float = 1
     /// The texts the model was trained on, as hashes (nil for a model saved before they were kept): an evaluation
     /// can tell that its test set repeats them.
     public internal(set) var trainingTexts: TrainingTextFingerprint?
@@ -46,7 +52,8 @@ public struct IntentClassifier: Sendable {
 
     init(labels: [String], hasNoneClass: Bool, featurizer: TextFeaturizer, network: IntentNetwork,
          threshold: Float, trainingOptions: TrainingOptions, entityExtractor: EntityExtractor? = nil,
-         sentenceFeaturizer: (any SentenceFeaturizer)? = nil, fineTuning: IntentFineTuningOptions? = nil) {
+         sentenceFeaturizer: (any SentenceFeaturizer)? = nil, fineTuning: IntentFineTuningOptions? = nil,
+         fewShot: SetFitOptions? = nil) {
         self.labels = labels
         self.hasNoneClass = hasNoneClass
         self.featurizer = featurizer
@@ -56,6 +63,7 @@ public struct IntentClassifier: Sendable {
         self.entityExtractor = entityExtractor
         self.sentenceFeaturizer = sentenceFeaturizer
         self.fineTuning = fineTuning
+        self.fewShot = fewShot
     }
 
     /// The network's input for `texts`: the bag of words, then the sentence features (when the model
@@ -232,7 +240,8 @@ public struct IntentClassifier: Sendable {
     /// - Throws: ``OutOfRangeError`` or ``IntentClassifierError/invalidModel(_:)`` naming the manifest and field.
     private static func validate(_ configuration: IntentClassifierConfiguration, manifest: String) throws {
         // No hidden layer: a fine-tuned encoder's linear head.
-        try InputLimits.check(configuration.hiddenSizes.count, in: (configuration.fineTuning == nil ? 1 : 0)...64,
+        let linearHead = configuration.fineTuning != nil || configuration.fewShot != nil
+        try InputLimits.check(configuration.hiddenSizes.count, in: (linearHead ? 0 : 1)...64,
                               name: "config.hiddenSizes (count)", file: manifest)
         for (index, size) in configuration.hiddenSizes.enumerated() {
             try InputLimits.check(size, in: 1...65_536, name: "config.hiddenSizes[\(index)]", file: manifest)
@@ -256,15 +265,24 @@ public struct IntentClassifier: Sendable {
         } catch let IntentClassifierError.invalidOption(option, reason) {
             throw IntentClassifierError.invalidModel("\(manifest): field config.training (\(option)): \(reason)")
         }
-        if let fineTuning = configuration.fineTuning {
+        // A fine-tuned encoder's settings (softmax head or few-shot), in range, and the folder holding it.
+        let encoderSettings: [(field: String, validate: () throws -> Void)] = [
+            configuration.fineTuning.map { settings in ("fineTuning", { try settings.validate() }) },
+            configuration.fewShot.map { settings in ("fewShot", { try settings.validate() }) },
+        ].compactMap { $0 }
+        for (field, validate) in encoderSettings {
             do {
-                try fineTuning.validate()
+                try validate()
             } catch let error as TrainingSettingError {
-                throw IntentClassifierError.invalidModel("\(manifest): field config.fineTuning.\(error.setting): \(error.value) (expected \(error.requirement))")
+                throw IntentClassifierError.invalidModel("\(manifest): field config.\(field).\(error.setting): \(error.value) (expected \(error.requirement))")
             }
             guard configuration.sentenceEmbeddings?.packagedModel != nil else {
-                throw IntentClassifierError.invalidModel("\(manifest): field config.fineTuning is set but config.sentenceEmbeddings.packagedModel does not name the fine-tuned encoder's folder")
+                throw IntentClassifierError.invalidModel("\(manifest): field config.\(field) is set but config.sentenceEmbeddings.packagedModel does not name the fine-tuned encoder's folder")
             }
+        }
+        if let temperature = configuration.temperature {
+            try InputLimits.check(Double(temperature), in: Double(ConfidenceCalibration.temperatureRange.lowerBound)...Double(ConfidenceCalibration.temperatureRange.upperBound),
+                                  name: "config.temperature", file: manifest)
         }
     }
 
@@ -272,7 +290,7 @@ public struct IntentClassifier: Sendable {
 
     /// The probability of every class for `text`, by label (the "none" class under ``noneLabel``).
     public func probabilities(for text: String) -> [String: Float] {
-        Dictionary(uniqueKeysWithValues: zip(labels, network.probabilities(for: inputs(for: [text])[0])))
+        Dictionary(uniqueKeysWithValues: zip(labels, network.probabilities(for: inputs(for: [text])[0], temperature: temperature)))
     }
 
     /// The intent of `text`: the most probable class, `nil` when that is the "none" class or when the
@@ -283,7 +301,7 @@ public struct IntentClassifier: Sendable {
         // Entities first: an encoder tagger's pass also gives the sentence embedding (NLUKit's encoder keeps it).
         var timeouts: [RegexEntityMatcher.Timeout] = []
         let entities = entityExtractor?.entities(in: text, reference: reference, patternTimeouts: &timeouts) ?? []
-        let probabilities = network.probabilities(for: inputs(for: [text])[0])
+        let probabilities = network.probabilities(for: inputs(for: [text])[0], temperature: temperature)
         let intentCount = hasNoneClass ? labels.count - 1 : labels.count
         let order = (0..<intentCount).sorted { probabilities[$0] != probabilities[$1] ? probabilities[$0] > probabilities[$1] : $0 < $1 }
         let ranking = order.prefix(max(0, top)).map { IntentPrediction.RankedIntent(intent: labels[$0], confidence: probabilities[$0]) }
@@ -313,7 +331,8 @@ public struct IntentClassifier: Sendable {
                 IntentClassifierConfiguration.Entities(definitions: $0.definitions, tagger: $0.tagger?.configuration,
                                                        transformerTagger: $0.transformerTagger?.configuration)
             },
-            sentenceEmbeddings: sentenceFeaturizer?.reference, fineTuning: fineTuning)
+            sentenceEmbeddings: sentenceFeaturizer?.reference, fineTuning: fineTuning, fewShot: fewShot,
+            temperature: temperature == 1 ? nil : temperature)
         var folders: ((URL) throws -> Void)?
         if let folder = sentenceFeaturizer?.reference.packagedModel {
             guard let packaged = sentenceFeaturizer as? any PackagedSentenceFeaturizer else {
@@ -427,7 +446,9 @@ public struct IntentClassifier: Sendable {
         var classifier = IntentClassifier(labels: configuration.labels, hasNoneClass: configuration.noneLabel != nil,
                                           featurizer: featurizer, network: network, threshold: configuration.threshold,
                                           trainingOptions: configuration.training, entityExtractor: extractor,
-                                          sentenceFeaturizer: sentence, fineTuning: configuration.fineTuning)
+                                          sentenceFeaturizer: sentence, fineTuning: configuration.fineTuning,
+                                          fewShot: configuration.fewShot)
+        classifier.temperature = configuration.temperature ?? 1
         if let encoded = metadata[TrainingTextFingerprint.metadataKey] {
             guard let fingerprint = TrainingTextFingerprint(encoded: encoded) else {
                 throw IntentClassifierError.invalidModel("\(manifest): metadata.\(TrainingTextFingerprint.metadataKey) is not the base64 of 4-byte hashes")

@@ -24,6 +24,12 @@ struct IntentClassifierConfiguration: Codable, Sendable {
     /// The fine-tuning settings of a model whose encoder was fine-tuned with its head (the encoder is
     /// the package's folder `sentenceEmbeddings.packagedModel`, the head `output.*`); absent otherwise.
     var fineTuning: IntentFineTuningOptions?
+    /// The settings of a few-shot model (SetFit's contrastive encoder and logistic-regression head, the
+    /// head `output.*`, the encoder as for ``fineTuning``); absent otherwise.
+    var fewShot: SetFitOptions?
+    /// The temperature dividing the logits before the softmax, fitted on held-out utterances
+    /// (``IntentClassifier/calibrate(on:)``); absent: 1, an uncalibrated model.
+    var temperature: Float?
 
     /// The entity part of the configuration (the tagger's weights are `tagger.*` tensors): the CRF
     /// tagger's, or a joint model's transformer tagger's (whose encoder is the fine-tuned one).

@@ -25,7 +25,7 @@ public struct IntentModel: Model {
         guard let embeddings = input.featureValue(for: "embeddings")?.floatTensorValue else {
             throw ModelError.missingFeature("embeddings", expected: .tensor(.float32, shape: [classifier.featurizer.dimension]))
         }
-        let probabilities = classifier.network.probabilities(forDense: embeddings.scalars)
+        let probabilities = classifier.network.probabilities(forDense: embeddings.scalars, temperature: classifier.temperature)
         var entities: [String: Double] = [:]
         for (label, probability) in zip(classifier.labels, probabilities) { entities[label] = Double(probability) }
         return DictionaryFeatureProvider(["entities": .dictionary(entities)])

@@ -80,13 +80,22 @@ public struct IntentNetwork: Sendable {
         return result
     }
 
-    /// Class probabilities (softmax of the logits) for one feature vector: finite, summing to 1, for
-    /// any finite weights (see ``wideLogits(for:)``).
-    public func probabilities(for features: SparseVector) -> [Float] {
-        var logits = logits(for: features)
-        if !logits.allSatisfy(\.isFinite) { logits = wideLogits(for: features) }
+    /// Class probabilities (softmax of the logits divided by `temperature`, a calibrated model's) for
+    /// one feature vector: finite, summing to 1, for any finite weights (see ``wideLogits(for:)``).
+    public func probabilities(for features: SparseVector, temperature: Float = 1) -> [Float] {
+        var logits = finiteLogits(for: features)
+        if temperature != 1 {
+            let limit = Float.greatestFiniteMagnitude
+            for i in logits.indices { logits[i] = min(max(logits[i] / temperature, -limit), limit) }
+        }
         Self.softmax(&logits)
         return logits
+    }
+
+    /// The logits, finite for any finite weights: the fast path, else ``wideLogits(for:)``.
+    func finiteLogits(for features: SparseVector) -> [Float] {
+        let logits = logits(for: features)
+        return logits.allSatisfy(\.isFinite) ? logits : wideLogits(for: features)
     }
 
     /// The logits, in Float (the fast path).
@@ -150,13 +159,13 @@ public struct IntentNetwork: Sendable {
     }
 
     /// Class probabilities for a dense feature vector (the Core-ML-like `embeddings` input).
-    public func probabilities(forDense features: [Float]) -> [Float] {
+    public func probabilities(forDense features: [Float], temperature: Float = 1) -> [Float] {
         var sparse = SparseVector()
         for (index, value) in features.enumerated() where value != 0 {
             sparse.indices.append(Int32(index))
             sparse.values.append(value)
         }
-        return probabilities(for: sparse)
+        return probabilities(for: sparse, temperature: temperature)
     }
 
     /// `features` as a dense vector of ``inputDimension`` values (features past it dropped, as the

@@ -44,6 +44,11 @@ public struct IntentEvaluation: Sendable, Encodable {
     public var outOfScopeRecall: Double?
     /// Accuracy on the in-scope utterances only (when the test set has out-of-scope ones).
     public var inScopeAccuracy: Double?
+    /// How well the confidence tells out-of-scope utterances from in-scope ones, whatever the
+    /// threshold: the area under the ROC curve of 1 − confidence for "out of scope" (``ROCArea``; 0.5
+    /// is chance, 1 a threshold that separates them all). Set when the test set has both kinds and
+    /// the report was made from the utterances with their confidences.
+    public var outOfScopeAUROC: Double?
     /// The confidence threshold the predictions were made with, when known.
     public var threshold: Float?
     /// Entity scores, when the model extracts entities.
@@ -58,7 +63,7 @@ public struct IntentEvaluation: Sendable, Encodable {
 
     // Every stored property but `utterances`.
     private enum CodingKeys: String, CodingKey {
-        case count, accuracy, macroF1, perIntent, labels, confusion, mostConfused, outOfScopeRecall, inScopeAccuracy
+        case count, accuracy, macroF1, perIntent, labels, confusion, mostConfused, outOfScopeRecall, inScopeAccuracy, outOfScopeAUROC
         case threshold, entities, sentenceAccuracy
     }
 
@@ -67,6 +72,7 @@ public struct IntentEvaluation: Sendable, Encodable {
     public init(utterances: [EvaluatedUtterance], threshold: Float? = nil) {
         self.init(expected: utterances.map(\.expected), predicted: utterances.map(\.predicted), threshold: threshold)
         self.utterances = utterances
+        outOfScopeAUROC = ROCArea.value(labels: utterances.map { $0.expected == nil }, scores: utterances.map { 1 - Double($0.confidence) })
     }
 
     /// Compares `predicted` with `expected` pairwise (`nil` = no intent); answers beyond the shorter
@@ -138,6 +144,7 @@ public struct IntentEvaluation: Sendable, Encodable {
         lines.append("utterances: \(count)   accuracy: \(percent(accuracy))   macro-F1: \(String(format: "%.4f", macroF1))")
         if let outOfScopeRecall {
             lines.append("out-of-scope recall: \(percent(outOfScopeRecall))   in-scope accuracy: \(inScopeAccuracy.map(percent) ?? "-")"
+                         + (outOfScopeAUROC.map { String(format: "   AUROC: %.4f", $0) } ?? "")
                          + (threshold.map { String(format: "   (threshold %.2f)", $0) } ?? ""))
         }
         lines.append("")

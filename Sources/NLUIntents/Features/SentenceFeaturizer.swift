@@ -36,13 +36,17 @@ public struct SentenceFeaturizerReference: Codable, Sendable, Equatable {
     public var dimension: Int
     /// The folder, relative to the package, holding the fine-tuned encoder the features come from
     /// (``IntentClassifier/fineTunedEncoderFolder``); nil for a model found by ``model``. Its
-    /// features are the pooled vectors before any `Normalize` module: what the head was trained on.
+    /// features are the pooled vectors before any `Normalize` module (unless ``normalized``): what the head was trained on.
     public var packagedModel: String?
+    /// For a fine-tuned encoder: true when its features are scaled to unit length after pooling (a
+    /// few-shot model, whose head was fitted on its normalized embeddings, as SetFit's); nil: not.
+    public var normalized: Bool?
 
-    public init(model: String, revision: String?, dimension: Int, packagedModel: String? = nil) {
+    public init(model: String, revision: String?, dimension: Int, packagedModel: String? = nil, normalized: Bool? = nil) {
         self.model = model
         self.revision = revision
         self.dimension = dimension
         self.packagedModel = packagedModel
+        self.normalized = normalized
     }
 }

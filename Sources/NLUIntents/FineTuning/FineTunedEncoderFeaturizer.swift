@@ -22,6 +22,8 @@ public final class FineTunedEncoderFeaturizer: PackagedSentenceFeaturizer, Token
     private let pooling: TokenPooling
     private let tokenIDs: @Sendable (String) -> [Int32]
     private let padID: Int32
+    /// Whether each pooled vector is scaled to unit length (a few-shot model's features, as its head saw them).
+    private var normalizes: Bool { reference.normalized == true }
     /// The checkpoint's tokenizer.
     public let tokenizer: any EncoderTokenizer
     /// The most tokens per text, special tokens included (the checkpoint's sentence-transformers limit).
@@ -74,7 +76,8 @@ public final class FineTunedEncoderFeaturizer: PackagedSentenceFeaturizer, Token
                 let batch = try EncoderBatch(tokenIDs: texts[start..<end].map(tokenIDs), padID: padID)
                 let hidden = try encoder.forward(batch, workspace: encoder.makeWorkspace(batchSize: batch.batchSize,
                                                                                          sequenceLength: batch.sequenceLength))
-                let pooled = pooling(hidden, attentionMask: batch.attentionMask)
+                let pooled = normalizes ? L2Normalization()(pooling(hidden, attentionMask: batch.attentionMask))
+                    : pooling(hidden, attentionMask: batch.attentionMask)
                 let width = pooled.shape[1]
                 let scalars = pooled.scalars
                 for row in 0..<batch.batchSize { vectors.append(Array(scalars[row * width..<(row + 1) * width])) }

@@ -29,23 +29,37 @@ extension IntentClassifier {
         let tuner = try IntentFineTuner(checkpoint: checkpoint, options: options)
         let extractor = try trainEntities(on: dataset, options: entities, file: file, wordVectors: nil,
                                           progress: entityProgress, log: entityLog)
-        // The counterexamples are one more class for the head, the last, as the bag of words has it.
-        var classes = dataset
-        let hasNone = !dataset.counterexamples.isEmpty
-        if hasNone { classes.intents.append(Intent(name: noneLabel, utterances: dataset.counterexamples)) }
+        let classes = headClasses(dataset)
         let result = try tuner.train(classes, saving: saving, resume: resume, progress: progress, checkpointSaved: checkpointSaved)
         let head = result.trainer.head.linear
         guard let bias = head.bias else {
             preconditionFailure("EncoderClassifierTrainer refuses a head without bias")
         }
+        return try withEncoderHead(weight: head.weight, bias: bias, classes: classes, hasNoneClass: !dataset.counterexamples.isEmpty,
+                                   extractor: extractor, featurizer: tuner.featurizer(for: result.trainer, model: model ?? checkpoint.path),
+                                   fineTuning: options, fewShot: nil)
+    }
+
+    /// The classes an encoder's head is trained on: `dataset`'s intents, then its counterexamples as one
+    /// more class, the "none" class, the last (as the bag of words has it).
+    static func headClasses(_ dataset: IntentDataset) -> IntentDataset {
+        var classes = dataset
+        if !dataset.counterexamples.isEmpty { classes.intents.append(Intent(name: noneLabel, utterances: dataset.counterexamples)) }
+        return classes
+    }
+
+    /// The intent classifier of a fine-tuned encoder (`featurizer`, its only features) and its linear head
+    /// (`weight` [classes, pooled width], `bias`) over ``headClasses(_:)``, with the settings it was trained with.
+    static func withEncoderHead(weight: Tensor<Float>, bias: Tensor<Float>, classes: IntentDataset, hasNoneClass: Bool,
+                                extractor: EntityExtractor?, featurizer: FineTunedEncoderFeaturizer,
+                                fineTuning: IntentFineTuningOptions?, fewShot: SetFitOptions?) throws -> IntentClassifier {
         let network = try IntentNetwork(inputWeight: nil, inputBias: nil, hiddenWeights: [], hiddenBiases: [],
-                                        outputWeight: head.weight, outputBias: bias)
-        let featurizer = tuner.featurizer(for: result.trainer, model: model ?? checkpoint.path)
+                                        outputWeight: weight, outputBias: bias)
         var classifier = IntentClassifier(
-            labels: result.intents, hasNoneClass: hasNone,
+            labels: classes.intents.map(\.name), hasNoneClass: hasNoneClass,
             featurizer: TextFeaturizer(options: FeatureOptions(), terms: [], inverseDocumentFrequency: []),
             network: network, threshold: 0, trainingOptions: TrainingOptions(), entityExtractor: extractor,
-            sentenceFeaturizer: featurizer, fineTuning: options)
+            sentenceFeaturizer: featurizer, fineTuning: fineTuning, fewShot: fewShot)
         classifier.trainingTexts = TrainingTextFingerprint(classes.intents.flatMap { $0.utterances.map(\.text) })
         return classifier
     }

@@ -5,6 +5,16 @@
 ///         print("epoch \(progress.epoch) step \(progress.step)/\(progress.totalSteps) loss \(progress.loss)")
 ///     }
 public struct IntentFineTuningProgress: Sendable, Equatable {
+    /// What is being trained.
+    public enum Stage: String, Sendable {
+        /// The encoder with the softmax head (``IntentFineTuner``).
+        case classifier
+        /// Few-shot stage 1: the encoder on SetFit's contrastive pairs (``SetFitIntentTrainer``); a step is an optimizer step.
+        case contrastive
+        /// Few-shot stage 2: the logistic-regression head; a step is an L-BFGS iteration, `epoch` 1.
+        case head
+    }
+
     /// The epoch under way, from 1.
     public var epoch: Int
     /// Optimizer steps taken, from 1.
@@ -15,4 +25,6 @@ public struct IntentFineTuningProgress: Sendable, Equatable {
     public var loss: Float
     /// Training utterances processed per second of wall-clock time since the start.
     public var examplesPerSecond: Double
+    /// The stage the step belongs to.
+    public var stage: Stage = .classifier
 }

@@ -44,7 +44,8 @@ public struct EmbedderSentenceFeaturizer: PackagedSentenceFeaturizer, WordVector
                                                 dimension: embedder.dimension)
     }
 
-    /// The fine-tuned encoder in `package`'s folder `reference.packagedModel`, its pooled vectors unnormalized.
+    /// The fine-tuned encoder in `package`'s folder `reference.packagedModel`, its pooled vectors unnormalized
+    /// unless the reference says `normalized` (a few-shot model's head reads unit-length vectors).
     private init(packaged reference: SentenceFeaturizerReference, folder: String, package: URL, precision: Precision) throws {
         // The manifest is a file like any other: its folder must be one the package holds, not a path out of it.
         guard folder == ModelPackage.encoderFolderName else {
@@ -56,7 +57,7 @@ public struct EmbedderSentenceFeaturizer: PackagedSentenceFeaturizer, WordVector
         }
         embedder = try SentenceEmbedder(modelDirectory: directory, precision: precision)
         modelDirectory = directory
-        options = EmbeddingOptions(normalize: false)
+        options = EmbeddingOptions(normalize: reference.normalized ?? false)
         try options.validate()
         self.reference = reference
     }

@@ -24,4 +24,20 @@ extension IntentClassifier {
                      checkpointSaved: checkpointSaved, progress: progress,
                      entityProgress: entityProgress, entityLog: entityLog)
     }
+
+    /// ``fewShotFineTune(on:checkpoint:model:options:entities:file:progress:entityProgress:entityLog:)`` on a
+    /// model reference resolved as every `--model` is (a directory, or a Hub id in the Hugging Face cache).
+    ///
+    ///     let classifier = try IntentClassifier.fewShotFineTune(on: dataset, model: "sentence-transformers/all-MiniLM-L6-v2")
+    /// - Throws: ``ModelLocatorError`` when the model is not found (says how to download it), then
+    ///   what few-shot training throws.
+    public static func fewShotFineTune(on dataset: IntentDataset, model: String, options: SetFitOptions = SetFitOptions(),
+                                       entities: SlotTaggerOptions? = SlotTaggerOptions(), file: String = "dataset",
+                                       progress: (IntentFineTuningProgress) -> Void = { _ in },
+                                       entityProgress: (Int, Double) -> Void = { _, _ in },
+                                       entityLog: (String) -> Void = { _ in }) throws -> IntentClassifier {
+        try fewShotFineTune(on: dataset, checkpoint: ModelLocator.resolve(model), model: EmbedderLoading.recordedSource(model),
+                            options: options, entities: entities, file: file, progress: progress,
+                            entityProgress: entityProgress, entityLog: entityLog)
+    }
 }

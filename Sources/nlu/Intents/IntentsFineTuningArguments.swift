@@ -17,14 +17,43 @@ struct IntentsFineTuningArguments: ParsableArguments {
     @Option(help: "With --fine-tune: gradients are clipped to this global norm before each step (default: \(IntentFineTuningOptions().maxGradientNorm)).")
     var maxGradNorm: Float?
 
-    /// The flag of each ``IntentFineTuningOptions`` setting, for errors.
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+        "With --fine-tune: few-shot training in SetFit's way (the encoder on contrastive pairs of the utterances, then a logistic-regression head), or not (the encoder with a softmax head). Default: few-shot when the median intent has at most \(SetFitOptions.fewShotMedian) utterances."))
+    var fewShot: Bool?
+
+    @Option(help: "With --few-shot: positive and negative pairs per utterance, each (SetFit's num_iterations; default: \(SetFitOptions().iterations)).")
+    var setfitIterations: Int?
+
+    @Option(help: "With --fine-tune: the share of each intent (and of the counterexamples) held out to calibrate the confidences: a temperature fitted on it, and the threshold that answers it best (default: 0, no calibration).")
+    var calibrationSplit: Double?
+
+    /// The flag of each ``IntentFineTuningOptions`` and ``SetFitOptions`` setting, for errors.
     static let flags = ["epochs": "--epochs", "batchSize": "--batch-size", "learningRate": "--learning-rate",
                         "warmupRatio": "--warmup-ratio", "weightDecay": "--weight-decay", "maxGradientNorm": "--max-grad-norm",
-                        "accumulationSteps": "--gradient-accumulation", "maxSequenceLength": "--max-length", "dropout": "--dropout"]
+                        "accumulationSteps": "--gradient-accumulation", "maxSequenceLength": "--max-length", "dropout": "--dropout",
+                        "iterations": "--setfit-iterations"]
+
+    /// The few-shot options from these flags and the shared ones (they set the encoder stage), checked by
+    /// the library (errors name the flag).
+    func setFitOptions(_ shared: IntentsTrainingArguments) throws -> SetFitOptions {
+        if gradientAccumulation != nil {
+            throw ValidationError("--gradient-accumulation does not apply to --few-shot (each step is one batch of pairs)")
+        }
+        var options = SetFitOptions()
+        options.iterations = setfitIterations ?? options.iterations
+        return try checked(applyingShared(shared, to: options))
+    }
 
     /// The fine-tuning options from these flags and the shared ones, checked by the library (errors name the flag).
     func options(_ shared: IntentsTrainingArguments) throws -> IntentFineTuningOptions {
         var options = IntentFineTuningOptions()
+        options.accumulationSteps = gradientAccumulation ?? options.accumulationSteps
+        return try checked(applyingShared(shared, to: options))
+    }
+
+    /// `options` with the settings every encoder recipe has taken from the flags given.
+    private func applyingShared<Options: EncoderTrainingSettings>(_ shared: IntentsTrainingArguments, to options: Options) -> Options {
+        var options = options
         options.epochs = shared.epochs ?? options.epochs
         options.batchSize = shared.batchSize ?? options.batchSize
         options.learningRate = shared.learningRate ?? options.learningRate
@@ -33,8 +62,12 @@ struct IntentsFineTuningArguments: ParsableArguments {
         options.seed = shared.seed ?? options.seed
         options.warmupRatio = warmupRatio ?? options.warmupRatio
         options.maxSequenceLength = maxLength
-        options.accumulationSteps = gradientAccumulation ?? options.accumulationSteps
         options.maxGradientNorm = maxGradNorm ?? options.maxGradientNorm
+        return options
+    }
+
+    /// `options` once the library has checked them; its error, naming the flag, as a usage error.
+    private func checked<Options: EncoderTrainingSettings>(_ options: Options) throws -> Options {
         do {
             try options.validate()
         } catch let error as TrainingSettingError {
@@ -43,3 +76,20 @@ struct IntentsFineTuningArguments: ParsableArguments {
         return options
     }
 }
+
+/// The settings the shared training flags set in each encoder recipe's options.
+protocol EncoderTrainingSettings {
+    var epochs: Int { get set }
+    var batchSize: Int { get set }
+    var learningRate: Float { get set }
+    var weightDecay: Float { get set }
+    var dropout: Float { get set }
+    var seed: UInt64 { get set }
+    var warmupRatio: Double { get set }
+    var maxSequenceLength: Int? { get set }
+    var maxGradientNorm: Float { get set }
+    func validate() throws
+}
+
+extension IntentFineTuningOptions: EncoderTrainingSettings {}
+extension SetFitOptions: EncoderTrainingSettings {}

@@ -24,6 +24,15 @@ struct IntentsTrainCommand: ParsableCommand {
         refused before training; a non-finite loss stops it; an interrupted run leaves --output as it was. \
         After each epoch the run's state is written to OUTPUT.checkpoint/ (removed once the model is saved); \
         --resume continues from it (a checkpoint of another model, dataset or settings is refused).
+
+        --few-shot (the default with --fine-tune when the median intent has at most 16 utterances) trains in \
+        SetFit's way instead: the encoder on contrastive pairs of the utterances (cosine-similarity loss, 20 \
+        pairs of each kind per utterance, 1 epoch, batches of 16 pairs, learning rate 2e-5; --epochs, \
+        --batch-size, --learning-rate... set this stage), then a logistic-regression head on its normalized \
+        sentence vectors; --no-few-shot keeps the softmax head. --calibration-split F holds out that share of \
+        each intent (and of the counterexamples) and calibrates the confidences on it: a temperature fitted by \
+        the held-out log-likelihood, and the threshold that answers the held-out utterances best (0 without \
+        counterexamples), both stored in the model; --threshold sets the threshold instead.
         """)
 
     @Argument(help: "The dataset: NLUKit JSON or a platform export (several are merged).")
@@ -50,8 +59,8 @@ struct IntentsTrainCommand: ParsableCommand {
     @Flag(help: "With --fine-tune: continue from the checkpoint an interrupted run left in OUTPUT.checkpoint/.")
     var resume = false
 
-    @Option(help: "Default confidence threshold stored in the model (under it: no intent).")
-    var threshold: Float = 0
+    @Option(help: "Default confidence threshold stored in the model (under it: no intent; default: 0, or the one --calibration-split chooses).")
+    var threshold: Float?
 
     @Option(help: ArgumentHelp("Also write the training curves as a self-contained HTML page.", valueName: "FILE.html"))
     var report: String?
@@ -65,7 +74,9 @@ struct IntentsTrainCommand: ParsableCommand {
     @OptionGroup var inputSize: InputSizeOption
 
     func validate() throws {
-        guard threshold >= 0, threshold <= 1 else { throw ValidationError("--threshold must be between 0 and 1, got \(threshold)") }
+        if let threshold, !(threshold >= 0 && threshold <= 1) {
+            throw ValidationError("--threshold must be between 0 and 1, got \(threshold)")
+        }
         guard !output.isEmpty else { throw ValidationError("--output is empty; give a path such as model.nlumodel") }
         if let embeddings, embeddings.isEmpty { throw ValidationError("--embeddings is empty; give a model directory or Hub id") }
         if training.tagger == .encoder, embeddings == nil {
@@ -77,9 +88,26 @@ struct IntentsTrainCommand: ParsableCommand {
                 throw ValidationError("--fine-tune and --embeddings exclude each other: a fine-tuned model's only features are its encoder's")
             }
             guard report == nil else { throw ValidationError("--report draws the bag-of-words network's epochs; it does not apply to --fine-tune") }
-            _ = try fineTuning.options(training)
+            if fineTuning.fewShot == true {
+                guard !resume else { throw ValidationError("--resume continues a --no-few-shot run; a few-shot run keeps no checkpoint: run it again") }
+                _ = try fineTuning.setFitOptions(training)
+            } else {
+                if fineTuning.setfitIterations != nil, fineTuning.fewShot == false {
+                    throw ValidationError("--setfit-iterations sets the pairs of --few-shot; it does not apply with --no-few-shot")
+                }
+                _ = try fineTuning.options(training)
+            }
+            if let split = fineTuning.calibrationSplit {
+                do {
+                    _ = try IntentDataset(intents: []).heldOutSplit(fraction: split, seed: 0)
+                } catch let error as TrainingSettingError {
+                    throw ValidationError("--calibration-split is \(error.value): it must be \(error.requirement)")
+                }
+            }
         } else if resume {
             throw ValidationError("--resume continues a --fine-tune run; the bag-of-words network trains in seconds: run it again")
+        } else if fineTuning.fewShot != nil || fineTuning.setfitIterations != nil || fineTuning.calibrationSplit != nil {
+            throw ValidationError("--few-shot, --no-few-shot, --setfit-iterations and --calibration-split apply to --fine-tune MODEL")
         }
     }
 
@@ -127,7 +155,7 @@ struct IntentsTrainCommand: ParsableCommand {
         }, entityLog: { Console.log($0) })
         }
         let elapsed = clock.now - start
-        classifier.threshold = threshold
+        classifier.threshold = threshold ?? 0
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         try classifier.save(to: URL(fileURLWithPath: output), metadata: [
             "trainedWith": "nlu intents train", "nlukitVersion": NLUKitVersion.string,
@@ -160,70 +188,112 @@ struct IntentsTrainCommand: ParsableCommand {
 
     private var replacement: ModelPackage.Replacement { force ? .anyModelPackage : .sameKind }
 
-    /// `--fine-tune`: the encoder and its head trained on `data`, saved with the entities as one package.
+    /// `--fine-tune`: the encoder and its head trained on `data` (few-shot or not, calibrated or not),
+    /// saved with the entities as one package.
     private func runFineTuning(_ data: IntentDataset, model: String) throws {
+        let fewShot: SetFitOptions? = try fineTuning.fewShot ?? SetFitOptions.suits(data) ? fineTuning.setFitOptions(training) : nil
         let options = try fineTuning.options(training)
-        Console.log("fine-tuning \(model) on \(data.intents.count) intents, \(data.utteranceCount) utterances, \(data.counterexamples.count) counterexamples")
+        if fewShot != nil, fineTuning.fewShot == nil {
+            Console.log("few-shot training (SetFit): at most \(SetFitOptions.fewShotMedian) utterances in the median intent; --no-few-shot trains the softmax head instead")
+            if resume { throw ValidationError("--resume continues a --no-few-shot run; a few-shot run keeps no checkpoint: run it again") }
+        }
+        var trainingData = data, heldOut: IntentDataset?
+        if let fraction = fineTuning.calibrationSplit, fraction > 0 {
+            let split = try data.heldOutSplit(fraction: fraction, seed: fewShot?.seed ?? options.seed)
+            trainingData = split.training
+            heldOut = split.heldOut
+            Console.log("calibration: \(heldOut?.utteranceCount ?? 0) utterances and \(heldOut?.counterexamples.count ?? 0) counterexamples held out")
+        }
+        Console.log("fine-tuning \(model) on \(trainingData.intents.count) intents, \(trainingData.utteranceCount) utterances, \(trainingData.counterexamples.count) counterexamples")
         let clock = ContinuousClock()
         let start = clock.now
         var lastLine = start
         var steps = 0
         var lastLoss: Float = .nan
         let checkpoint = IntentFineTuningCheckpoint(folder: URL(fileURLWithPath: output + ".checkpoint"))
-        // A signal ends the run at once; the package is written only at the end, atomically, so --output keeps what it held.
-        var classifier = try IntentClassifier.fineTune(
-            on: data, model: model, options: options, entities: training.entityOptions(), file: dataset.joined(separator: ", "),
-            saving: checkpoint, resume: resume,
-            checkpointSaved: { epoch in
-                // Set before the line is printed, so a signal sent on seeing the line finds it.
-                Interruption.note = "interrupted: \(checkpoint.folder.path) holds epoch \(epoch); continue with the same command and --resume"
-                Console.log("checkpoint saved after epoch \(epoch): \(checkpoint.folder.path)")
-            },
-            progress: { progress in
+        let epochs = fewShot?.epochs ?? options.epochs
+        let report = { (progress: IntentFineTuningProgress) in
+            if progress.stage != .head {
                 steps = progress.step
                 lastLoss = progress.loss
-                let now = clock.now
-                let finished = progress.step == progress.totalSteps
-                guard finished || progress.step == 1 || now - lastLine >= .seconds(2) else { return }
-                lastLine = now
-                let elapsed = Self.seconds(now - start)
-                let left = elapsed / Double(progress.step) * Double(progress.totalSteps - progress.step)
-                if json {
-                    let line = ProgressLine(epoch: progress.epoch, epochs: options.epochs, step: progress.step, steps: progress.totalSteps,
-                                            loss: Double(progress.loss), examplesPerSecond: (progress.examplesPerSecond * 10).rounded() / 10,
-                                            secondsLeft: left.rounded())
-                    if let text = try? Console.json(line) { Console.log(text) }
-                } else {
-                    Console.log(String(format: "epoch %d/%d  step %d/%d  loss %.4f  %.1f examples/s  ", progress.epoch, options.epochs,
-                                       progress.step, progress.totalSteps, progress.loss, progress.examplesPerSecond)
-                                + Self.duration(left) + " left")
-                }
-            },
-            entityProgress: { iteration, loss in
-                if iteration == 1 || iteration % 10 == 0 { Console.log(String(format: "slot tagger iteration %d: loss %.4f", iteration, loss)) }
-            },
-            entityLog: { Console.log($0) })
+            }
+            let now = clock.now
+            let finished = progress.step == progress.totalSteps
+            guard finished || progress.step == 1 || now - lastLine >= .seconds(2) else { return }
+            lastLine = now
+            let elapsed = Self.seconds(now - start)
+            let left = elapsed / Double(progress.step) * Double(progress.totalSteps - progress.step)
+            if json {
+                let line = ProgressLine(epoch: progress.epoch, epochs: progress.stage == .head ? 1 : epochs, step: progress.step,
+                                        steps: progress.totalSteps, loss: Double(progress.loss),
+                                        examplesPerSecond: (progress.examplesPerSecond * 10).rounded() / 10, secondsLeft: left.rounded(),
+                                        stage: progress.stage == .classifier ? nil : progress.stage.rawValue)
+                if let text = try? Console.json(line) { Console.log(text) }
+            } else if progress.stage == .head {
+                Console.log(String(format: "head (logistic regression): iteration %d  loss %.4f", progress.step, progress.loss)
+                            + (finished ? "  done" : ""))
+            } else {
+                Console.log((progress.stage == .contrastive ? "contrastive pairs: " : "")
+                            + String(format: "epoch %d/%d  step %d/%d  loss %.4f  %.1f ", progress.epoch, epochs,
+                                     progress.step, progress.totalSteps, progress.loss, progress.examplesPerSecond)
+                            + (progress.stage == .contrastive ? "pairs/s  " : "examples/s  ")
+                            + Self.duration(left) + " left")
+            }
+        }
+        let entityProgress = { (iteration: Int, loss: Double) in
+            if iteration == 1 || iteration % 10 == 0 { Console.log(String(format: "slot tagger iteration %d: loss %.4f", iteration, loss)) }
+        }
+        // A signal ends the run at once; the package is written only at the end, atomically, so --output keeps what it held.
+        let checkpointSaved = { (epoch: Int) in
+            // Set before the line is printed, so a signal sent on seeing the line finds it.
+            Interruption.note = "interrupted: \(checkpoint.folder.path) holds epoch \(epoch); continue with the same command and --resume"
+            Console.log("checkpoint saved after epoch \(epoch): \(checkpoint.folder.path)")
+        }
+        var classifier: IntentClassifier
+        if let fewShot {
+            classifier = try IntentClassifier.fewShotFineTune(
+                on: trainingData, model: model, options: fewShot, entities: training.entityOptions(), file: dataset.joined(separator: ", "),
+                progress: report, entityProgress: entityProgress, entityLog: { Console.log($0) })
+        } else {
+            classifier = try IntentClassifier.fineTune(
+                on: trainingData, model: model, options: options, entities: training.entityOptions(), file: dataset.joined(separator: ", "),
+                saving: checkpoint, resume: resume, checkpointSaved: checkpointSaved, progress: report, entityProgress: entityProgress, entityLog: { Console.log($0) })
+        }
+        var calibration: IntentClassifier.Calibration?
+        if let heldOut {
+            calibration = classifier.calibrate(on: heldOut)
+            if let calibration {
+                Console.log(String(format: "calibrated on %d held-out utterances: temperature %.4f (held-out loss %.4f -> %.4f), threshold %.4f",
+                                   calibration.utterances, calibration.temperature, calibration.lossBefore, calibration.lossAfter,
+                                   calibration.threshold))
+            }
+        }
         let seconds = Self.seconds(clock.now - start)
-        classifier.threshold = threshold
+        if let threshold { classifier.threshold = threshold }
         try classifier.save(to: URL(fileURLWithPath: output), metadata: [
-            "trainedWith": "nlu intents train --fine-tune", "nlukitVersion": NLUKitVersion.string,
-            "utterances": "\(data.utteranceCount)", "counterexamples": "\(data.counterexamples.count)",
+            "trainedWith": "nlu intents train --fine-tune" + (fewShot != nil ? " --few-shot" : ""), "nlukitVersion": NLUKitVersion.string,
+            "utterances": "\(trainingData.utteranceCount)", "counterexamples": "\(trainingData.counterexamples.count)",
         ], replacing: replacement)
         Interruption.note = nil
         checkpoint.remove()
         let summary = FineTuningSummary(output: output, intents: classifier.intents.count, noneClass: classifier.hasNoneClass,
                                         fineTuned: classifier.sentenceFeaturizer?.reference.model ?? model,
-                                        pooledDimension: classifier.network.inputDimension, epochs: options.epochs, steps: steps,
+                                        pooledDimension: classifier.network.inputDimension, epochs: epochs, steps: steps,
                                         finalLoss: Double(lastLoss), seconds: (seconds * 100).rounded() / 100,
                                         tagger: classifier.entityExtractor?.tagger?.kind.rawValue,
                                         slotLabels: classifier.entityExtractor?.tagger?.crf.labelCount ?? 0,
-                                        entityDefinitions: classifier.entityExtractor?.definitions.count ?? 0)
+                                        entityDefinitions: classifier.entityExtractor?.definitions.count ?? 0,
+                                        fewShot: fewShot != nil ? true : nil,
+                                        temperature: calibration.map { Double($0.temperature) },
+                                        threshold: calibration != nil || threshold != nil ? Double(classifier.threshold) : nil)
         if json {
             Console.print(try Console.json(summary, sortedKeys: false))
         } else {
             Console.print("saved \(output): \(summary.intents) intents\(summary.noneClass ? " + none class" : ""), \(summary.fineTuned) fine-tuned "
+                          + (fewShot != nil ? "few-shot " : "")
                           + "(\(summary.pooledDimension) pooled values), \(summary.epochs) epochs, \(steps) steps, final loss "
-                          + String(format: "%.4f, %.2f s", lastLoss, seconds))
+                          + String(format: "%.4f, %.2f s", lastLoss, seconds)
+                          + (calibration.map { String(format: ", temperature %.4f, threshold %.4f", $0.temperature, classifier.threshold) } ?? ""))
             if summary.slotLabels > 0 || summary.entityDefinitions > 0 {
                 Console.print("entities: slot tagger with \(summary.slotLabels) tags, \(summary.entityDefinitions) entity definitions")
             }
@@ -246,6 +316,8 @@ struct IntentsTrainCommand: ParsableCommand {
         var loss: Double
         var examplesPerSecond: Double
         var secondsLeft: Double
+        /// `contrastive` or `head` for a few-shot run's stages; absent for the softmax head.
+        var stage: String?
     }
 
     struct FineTuningSummary: Encodable {
@@ -261,6 +333,9 @@ struct IntentsTrainCommand: ParsableCommand {
         var tagger: String?
         var slotLabels: Int
         var entityDefinitions: Int
+        var fewShot: Bool?
+        var temperature: Double?
+        var threshold: Double?
     }
 
     /// The --report page: the classifier's loss (and validation) curves, the slot tagger's loss per iteration.

@@ -1,0 +1,36 @@
+import Foundation
+import NLUCore
+
+extension IntentClassifier {
+    /// Trains an intent classifier from few examples per intent in SetFit's way (``SetFitIntentTrainer``):
+    /// the encoder of a BERT-family checkpoint (a sentence-transformers or Hugging Face folder)
+    /// fine-tuned on contrastive pairs of the utterances, then a logistic-regression head on its
+    /// normalized sentence vectors. The package holds the encoder (folder ``ModelPackage/encoderFolderName``)
+    /// and loads, predicts and serves as any fine-tuned model. Counterexamples are the "none" class;
+    /// entities train as in ``train(on:features:training:entities:file:sentenceFeaturizer:wordVectors:progress:entityProgress:entityLog:)``.
+    /// `model` is what the package records as the model fine-tuned from. ``SetFitOptions/suits(_:)``
+    /// tells whether a dataset is few-shot enough for this mode.
+    ///
+    ///     let classifier = try IntentClassifier.fewShotFineTune(on: dataset, checkpoint: URL(fileURLWithPath: "all-MiniLM-L6-v2"))
+    ///     try classifier.save(to: URL(fileURLWithPath: "few-shot.nlumodel"))
+    /// - Throws: ``IntentDatasetError`` for an unusable dataset, ``TrainingSettingError`` naming a
+    ///   setting out of range, or a dataset with fewer than 2 intents, an empty intent or too many
+    ///   utterances; ``TrainingDivergedError`` when the loss stops being finite; the checkpoint's errors.
+    public static func fewShotFineTune(on dataset: IntentDataset, checkpoint: URL, model: String? = nil,
+                                       options: SetFitOptions = SetFitOptions(),
+                                       entities: SlotTaggerOptions? = SlotTaggerOptions(), file: String = "dataset",
+                                       progress: (IntentFineTuningProgress) -> Void = { _ in },
+                                       entityProgress: (Int, Double) -> Void = { _, _ in },
+                                       entityLog: (String) -> Void = { _ in }) throws -> IntentClassifier {
+        try entities?.validate()
+        try checkForFineTuning(dataset, file: file)
+        let trainer = try SetFitIntentTrainer(checkpoint: checkpoint, options: options)
+        let extractor = try trainEntities(on: dataset, options: entities, file: file, wordVectors: nil,
+                                          progress: entityProgress, log: entityLog)
+        let classes = headClasses(dataset)
+        let result = try trainer.train(classes, progress: progress)
+        return try withEncoderHead(weight: result.head.weight, bias: result.headBias, classes: classes,
+                                   hasNoneClass: !dataset.counterexamples.isEmpty, extractor: extractor,
+                                   featurizer: trainer.featurizer(for: result, model: model ?? checkpoint.path), fineTuning: nil, fewShot: options)
+    }
+}

@@ -1,0 +1,68 @@
+import NLUCore
+
+/// The settings of few-shot intent training in SetFit's way (``SetFitIntentTrainer``), with setfit
+/// 1.2.0's `TrainingArguments` defaults for the encoder stage (batches of 16 pairs, 1 epoch, learning
+/// rate 2e-5, 10 % warm-up, weight decay 0.01 (`l2_weight`), `CosineSimilarityLoss`, Trainer's clipping
+/// at norm 1, the model's dropout 0.1, seed 42) and scikit-learn's `LogisticRegression()` for the head
+/// (C = 1). One default differs: `iterations` is 20 (setfit's `num_iterations`, the SetFit paper's
+/// setting and setfit 0.x's default) where setfit 1.2.0 leaves it unset and oversamples: 640 utterances
+/// (64 intents × 10) then make 403,200 pairs rather than 25,600, sixteen times the training for the
+/// few-shot regime. Every value is checked by ``validate()``; an error names the setting.
+///
+///     var options = SetFitOptions()
+///     options.iterations = 10
+///     try options.validate()
+public struct SetFitOptions: Codable, Sendable, Equatable {
+    /// Positive and negative pairs per training utterance (setfit's `num_iterations`): `iterations × utterances`
+    /// of each (1 ... 1000).
+    public var iterations = 20
+    /// Passes over the pairs (1 ... 1000).
+    public var epochs = 1
+    /// Pairs per optimizer step (1 ... 4096): twice as many texts go through the encoder.
+    public var batchSize = 16
+    /// The encoder's peak learning rate, after warm-up (above 0, at most 1).
+    public var learningRate: Float = 2e-5
+    /// The share of optimizer steps over which the rate rises from 0 (0 ... 1).
+    public var warmupRatio: Double = 0.1
+    /// AdamW's decoupled weight decay, on every weight but biases and layer norms (0 ... 1).
+    public var weightDecay: Float = 0.01
+    /// Gradients are clipped to this global norm before each update (above 0).
+    public var maxGradientNorm: Float = 1
+    /// Seeds the pairs' order and dropout: one seed, one run (the pairs themselves are setfit's, seed 42).
+    public var seed: UInt64 = 42
+    /// Tokens per utterance, `[CLS]` and `[SEP]` included; nil: the model's own limit (3 ... its positions).
+    public var maxSequenceLength: Int?
+    /// The probability of dropout in the encoder's hidden states and attention (0 ..< 1).
+    public var dropout: Float = 0.1
+    /// The head's inverse L2 strength, scikit-learn's `C` (above 0, at most 1e6).
+    public var headRegularization: Double = 1
+
+    /// The defaults.
+    public init() {}
+
+    /// The most examples per intent (the median over the intents) for which `nlu intents train
+    /// --fine-tune` picks this mode by itself: docs/intents.md gives the measurement behind it.
+    public static let fewShotMedian = 16
+
+    /// Whether `dataset` is few-shot: the median number of utterances per intent (counterexamples
+    /// aside) is at most ``fewShotMedian``.
+    public static func suits(_ dataset: IntentDataset) -> Bool {
+        let counts = dataset.intents.map(\.utterances.count).sorted()
+        guard !counts.isEmpty else { return false }
+        let middle = counts.count / 2
+        let median = counts.count % 2 == 1 ? Double(counts[middle]) : Double(counts[middle - 1] + counts[middle]) / 2
+        return median <= Double(fewShotMedian)
+    }
+
+    /// Throws for the first setting outside its range.
+    /// - Throws: ``TrainingSettingError`` naming the setting, its value and the range.
+    public func validate() throws {
+        try OptimizationSettings.validate(
+            epochs: epochs, batchSize: batchSize, learningRate: learningRate, usualLearningRate: "2e-5", warmupRatio: warmupRatio,
+            weightDecay: weightDecay, maxGradientNorm: maxGradientNorm, accumulationSteps: nil, dropout: dropout,
+            maxSequenceLength: maxSequenceLength)
+        try OptimizationSettings.check((1...1000).contains(iterations), "iterations", "\(iterations)", "between 1 and 1000 (20 is SetFit's)")
+        try OptimizationSettings.check(headRegularization.isFinite && headRegularization > 0 && headRegularization <= 1e6,
+                                       "headRegularization", "\(headRegularization)", "above 0 and at most 1e6 (scikit-learn's C; 1 is its default)")
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// `nlu intents train --fine-tune MODEL --few-shot` and `--calibration-split`: few-shot training in
+/// SetFit's way chosen by the default rule on a small dataset, its calibrated package used by predict
+/// (f32 and int8) and evaluate (out-of-scope recall and AUROC), and the flags' bad uses refused.
+@Suite struct IntentsFewShotCommandTests {
+    static let tinyEncoder = fixturesDirectory.appendingPathComponent("embeddings/minilm-tiny").path
+
+    /// Six intents of the car dashboard sample, eight utterances each, and eight of its counterexamples,
+    /// as an NLUKit dataset in `work`.
+    static func fewShotDataset(in work: URL) throws -> String {
+        let sample = fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Samples/intents/car-dashboard.json")
+        let workspace = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: sample)) as? [String: Any])
+        let intents = try #require(workspace["intents"] as? [[String: Any]]).prefix(6).map { intent -> [String: Any] in
+            let examples = (intent["examples"] as? [[String: Any]] ?? []).prefix(8)
+            return ["name": intent["intent"] ?? "", "utterances": examples.map { ["text": $0["text"] ?? ""] }]
+        }
+        let counterexamples = (workspace["counterexamples"] as? [[String: Any]] ?? []).prefix(8).map { ["text": $0["text"] ?? ""] }
+        let dataset: [String: Any] = ["format": "nlukit-intents", "version": 1, "intents": intents, "counterexamples": counterexamples]
+        let path = work.appendingPathComponent("few.json")
+        try JSONSerialization.data(withJSONObject: dataset).write(to: path)
+        return path.path
+    }
+
+    func workFolder() throws -> URL {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-intents-fs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        return work
+    }
+
+    @Test func fewShotIsTheDefaultForSmallDataAndItsCalibratedPackageIsUsed() throws {
+        let work = try workFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = try Self.fewShotDataset(in: work)
+        let model = work.appendingPathComponent("few.nlumodel").path
+        let train = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--setfit-iterations", "3",
+                                "--learning-rate", "5e-3", "--calibration-split", "0.25", "--no-entities", "--json"])
+        #expect(train.status == 0, "\(train.stderr)")
+        #expect(train.stderr.contains("few-shot training (SetFit)"), "\(train.stderr)")
+        #expect(train.stderr.contains("\"stage\":\"contrastive\"") && train.stderr.contains("\"stage\":\"head\""), "\(train.stderr)")
+        #expect(train.stderr.contains("calibrated on 14 held-out utterances"), "\(train.stderr)")   // 6 × 2 + 2 counterexamples
+        #expect(train.stdout.contains("\"fewShot\":true") && train.stdout.contains("\"temperature\":"), "\(train.stdout)")
+        let manifest = try String(contentsOfFile: model + "/manifest.json", encoding: .utf8)
+        #expect(manifest.contains("\"fewShot\"") && manifest.contains("\"temperature\"") && manifest.contains("\"normalized\""))
+
+        for precision in ["f32", "int8"] {
+            let predict = try runNLU(["intents", "predict", "-m", model, "--precision", precision, "--json", "turn the radio on"])
+            #expect(predict.status == 0, "\(predict.stderr)")
+            #expect(predict.stdout.contains("\"confidence\""))
+        }
+        let evaluate = try runNLU(["intents", "evaluate", "-m", model, data, "--json"])
+        #expect(evaluate.status == 0, "\(evaluate.stderr)")
+        #expect(evaluate.stdout.contains("\"outOfScopeAUROC\"") && evaluate.stdout.contains("\"outOfScopeRecall\""), "\(evaluate.stdout)")
+        let table = try runNLU(["intents", "evaluate", "-m", model, data])
+        #expect(table.stdout.contains("AUROC:"), "\(table.stdout)")
+    }
+
+    @Test func badUsesAreRefused() throws {
+        let work = try workFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = try Self.fewShotDataset(in: work)
+        let model = work.appendingPathComponent("m.nlumodel").path
+        let withoutFineTune = try runNLU(["intents", "train", data, "-o", model, "--few-shot"])
+        #expect(withoutFineTune.status == 2 && withoutFineTune.stderr.contains("apply to --fine-tune"), "\(withoutFineTune.stderr)")
+        let split = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--calibration-split", "0.9"])
+        #expect(split.status == 2 && split.stderr.contains("--calibration-split"), "\(split.stderr)")
+        let iterations = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--few-shot", "--setfit-iterations", "0"])
+        #expect(iterations.status == 2 && iterations.stderr.contains("--setfit-iterations"), "\(iterations.stderr)")
+        let resume = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--few-shot", "--resume"])
+        #expect(resume.status == 2, "\(resume.stderr)")
+
+        let single = work.appendingPathComponent("one.json")
+        try Data(#"{"format": "nlukit-intents", "intents": [{"name": "greet", "utterances": [{"text": "hello"}, {"text": "hi"}]}]}"#.utf8).write(to: single)
+        let one = try runNLU(["intents", "train", single.path, "-o", model, "--fine-tune", Self.tinyEncoder, "--few-shot"])
+        #expect(one.status == 1 && one.stderr.contains("greet"), "\(one.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: model))
+    }
+}
