@@ -162,14 +162,8 @@ public final class JointIntentSlotTrainer {
     ///   parameters or the counts are not those of an epoch's end.
     public func resume(optimizerState: AdamOptimizer.State, optimizerSteps: Int, microBatches: Int) throws {
         let shapes = model.encoder.parameters.values.map(\.shape) + model.headTensors.map(\.shape)
-        let fits = { (moments: [Tensor<Float>]) in moments.isEmpty || moments.map(\.shape) == shapes }
-        guard fits(optimizerState.firstMoments), fits(optimizerState.secondMoments),
-              optimizerState.firstMoments.count == optimizerState.secondMoments.count,
-              optimizerSteps >= 0, optimizerState.step == optimizerSteps,
-              microBatches >= 0, microBatches % accumulator.batchesPerEpoch == 0 else {
-            throw TrainingSettingError(setting: "resume", value: "optimizer state of \(optimizerState.firstMoments.count) tensors after \(optimizerSteps) steps and \(microBatches) batches",
-                                       requirement: "the state of this model's \(shapes.count) parameters at the end of an epoch")
-        }
+        try IntentFineTuningCheckpoint.checkResumable(optimizerState, shapes: shapes, optimizerSteps: optimizerSteps,
+                                                      microBatches: microBatches, batchesPerEpoch: accumulator.batchesPerEpoch)
         optimizer.state = optimizerState
         self.optimizerSteps = optimizerSteps
         self.microBatches = microBatches

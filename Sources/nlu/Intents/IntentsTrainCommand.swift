@@ -33,6 +33,12 @@ struct IntentsTrainCommand: ParsableCommand {
         each intent (and of the counterexamples) and calibrates the confidences on it: a temperature fitted by \
         the held-out log-likelihood, and the threshold that answers the held-out utterances best (0 without \
         counterexamples), both stored in the model; --threshold sets the threshold instead.
+
+        --tagger transformer (with --fine-tune MODEL) fine-tunes the encoder jointly for the intents and the \
+        entities (JointBERT): the intent from the pooled vector, each word's BIO tag from its first word piece, \
+        with --transformer-crf a CRF transition layer decoded by Viterbi. The package holds the encoder, the \
+        intent head and the slot head; predict, evaluate and serve merge its entities with the dictionaries, \
+        regexes and built-ins as for the CRF tagger. Checkpoints and --resume work as for --fine-tune.
         """)
 
     @Argument(help: "The dataset: NLUKit JSON or a platform export (several are merged).")
@@ -56,6 +62,8 @@ struct IntentsTrainCommand: ParsableCommand {
 
     @OptionGroup var fineTuning: IntentsFineTuningArguments
 
+    @OptionGroup var joint: IntentsJointTaggerArguments
+
     @Flag(help: "With --fine-tune: continue from the checkpoint an interrupted run left in OUTPUT.checkpoint/.")
     var resume = false
 
@@ -74,6 +82,10 @@ struct IntentsTrainCommand: ParsableCommand {
     @OptionGroup var inputSize: InputSizeOption
 
     func validate() throws {
+        try joint.validate(tagger: training.tagger, fineTune: fineTune, noEntities: training.noEntities)
+        if training.tagger == .transformer, fineTuning.fewShot == true {
+            throw ValidationError("--few-shot trains the intents alone; --tagger transformer fine-tunes the encoder with the intents and the entities (use --no-few-shot or leave it out)")
+        }
         if let threshold, !(threshold >= 0 && threshold <= 1) {
             throw ValidationError("--threshold must be between 0 and 1, got \(threshold)")
         }
@@ -191,7 +203,9 @@ struct IntentsTrainCommand: ParsableCommand {
     /// `--fine-tune`: the encoder and its head trained on `data` (few-shot or not, calibrated or not),
     /// saved with the entities as one package.
     private func runFineTuning(_ data: IntentDataset, model: String) throws {
-        let fewShot: SetFitOptions? = try fineTuning.fewShot ?? SetFitOptions.suits(data) ? fineTuning.setFitOptions(training) : nil
+        // The joint model (--tagger transformer) trains with the softmax head's loop, however few the utterances.
+        let fewShot: SetFitOptions? = try training.tagger != .transformer && (fineTuning.fewShot ?? SetFitOptions.suits(data))
+            ? fineTuning.setFitOptions(training) : nil
         let options = try fineTuning.options(training)
         if fewShot != nil, fineTuning.fewShot == nil {
             Console.log("few-shot training (SetFit): at most \(SetFitOptions.fewShotMedian) utterances in the median intent; --no-few-shot trains the softmax head instead")
@@ -250,7 +264,12 @@ struct IntentsTrainCommand: ParsableCommand {
             Console.log("checkpoint saved after epoch \(epoch): \(checkpoint.folder.path)")
         }
         var classifier: IntentClassifier
-        if let fewShot {
+        if training.tagger == .transformer {
+            classifier = try IntentClassifier.fineTuneJoint(
+                on: trainingData, model: model, options: joint.options(training: options), entities: training.entityOptions(),
+                file: dataset.joined(separator: ", "), saving: checkpoint, resume: resume, checkpointSaved: checkpointSaved,
+                progress: report, entityLog: { Console.log($0) })
+        } else if let fewShot {
             classifier = try IntentClassifier.fewShotFineTune(
                 on: trainingData, model: model, options: fewShot, entities: training.entityOptions(), file: dataset.joined(separator: ", "),
                 progress: report, entityProgress: entityProgress, entityLog: { Console.log($0) })
@@ -271,7 +290,8 @@ struct IntentsTrainCommand: ParsableCommand {
         let seconds = Self.seconds(clock.now - start)
         if let threshold { classifier.threshold = threshold }
         try classifier.save(to: URL(fileURLWithPath: output), metadata: [
-            "trainedWith": "nlu intents train --fine-tune" + (fewShot != nil ? " --few-shot" : ""), "nlukitVersion": NLUKitVersion.string,
+            "trainedWith": "nlu intents train --fine-tune" + (fewShot != nil ? " --few-shot" : "")
+                + (training.tagger == .transformer ? " --tagger transformer" : ""), "nlukitVersion": NLUKitVersion.string,
             "utterances": "\(trainingData.utteranceCount)", "counterexamples": "\(trainingData.counterexamples.count)",
         ], replacing: replacement)
         Interruption.note = nil
@@ -280,8 +300,10 @@ struct IntentsTrainCommand: ParsableCommand {
                                         fineTuned: classifier.sentenceFeaturizer?.reference.model ?? model,
                                         pooledDimension: classifier.network.inputDimension, epochs: epochs, steps: steps,
                                         finalLoss: Double(lastLoss), seconds: (seconds * 100).rounded() / 100,
-                                        tagger: classifier.entityExtractor?.tagger?.kind.rawValue,
-                                        slotLabels: classifier.entityExtractor?.tagger?.crf.labelCount ?? 0,
+                                        tagger: classifier.entityExtractor?.tagger?.kind.rawValue
+                                            ?? classifier.entityExtractor?.transformerTagger.map { _ in SlotTaggerOptions.Kind.transformer.rawValue },
+                                        slotLabels: classifier.entityExtractor?.tagger?.crf.labelCount
+                                            ?? classifier.entityExtractor?.transformerTagger?.tags.count ?? 0,
                                         entityDefinitions: classifier.entityExtractor?.definitions.count ?? 0,
                                         fewShot: fewShot != nil ? true : nil,
                                         temperature: calibration.map { Double($0.temperature) },
@@ -295,7 +317,9 @@ struct IntentsTrainCommand: ParsableCommand {
                           + String(format: "%.4f, %.2f s", lastLoss, seconds)
                           + (calibration.map { String(format: ", temperature %.4f, threshold %.4f", $0.temperature, classifier.threshold) } ?? ""))
             if summary.slotLabels > 0 || summary.entityDefinitions > 0 {
-                Console.print("entities: slot tagger with \(summary.slotLabels) tags, \(summary.entityDefinitions) entity definitions")
+                let crfLayer = classifier.entityExtractor?.transformerTagger?.crf != nil ? " and a CRF layer" : ""
+                Console.print("entities: \(summary.tagger == "transformer" ? "transformer " : "")slot tagger with \(summary.slotLabels) tags\(crfLayer), "
+                              + "\(summary.entityDefinitions) entity definitions")
             }
         }
     }

@@ -71,7 +71,7 @@ struct IntentsTrainingArguments: ParsableArguments {
     @Option(help: "Annotated mentions as slot-tagger dictionary features: 0 none, 1 all, k out of k folds (an utterance trains on the other folds' mentions).")
     var crfGazetteerFolds: Int = SlotTaggerOptions().gazetteerFolds
 
-    @Option(help: "Slot tagger: auto (the encoder's word clusters as CRF features when --embeddings is given and the data has enough annotated utterances), crf, or encoder (needs --embeddings).")
+    @Option(help: "Slot tagger: auto (the encoder's word clusters as CRF features when --embeddings is given and the data has enough annotated utterances), crf, encoder (needs --embeddings), or transformer (the --fine-tune encoder tags the words, trained jointly with the intents).")
     var tagger: SlotTaggerOptions.Kind = SlotTaggerOptions().kind
 
     @Option(help: "Built-in entity kinds as slot-tagger features (\"inside a date match\"): dataset (the kinds of the dataset's built-in entities), all, or none.")

@@ -1,0 +1,37 @@
+import ArgumentParser
+import NLUKit
+
+/// The settings only `intents train --tagger transformer` reads (the joint intent + slot model); the
+/// fine-tuning loop's come from ``IntentsFineTuningArguments`` and ``IntentsTrainingArguments``.
+struct IntentsJointTaggerArguments: ParsableArguments {
+    // Optional: given without --tagger transformer it is refused rather than ignored.
+    @Flag(inversion: .prefixedNo, exclusivity: .exclusive,
+          help: "With --tagger transformer: a CRF transition layer over the slot head's tags, decoded by Viterbi (default: \(JointIntentSlotOptions().crf ? "on" : "off")).")
+    var transformerCrf: Bool?
+
+    /// The joint model's options over the fine-tuning loop's `training` options.
+    func options(training: IntentFineTuningOptions) -> JointIntentSlotOptions {
+        var options = JointIntentSlotOptions()
+        options.training = training
+        options.crf = transformerCrf ?? options.crf
+        return options
+    }
+
+    /// Refuses a joint-model flag without `--tagger transformer`, and `--tagger transformer` without
+    /// `--fine-tune` or with `--no-entities`, saying what to add or remove.
+    func validate(tagger: SlotTaggerOptions.Kind, fineTune: String?, noEntities: Bool) throws {
+        guard tagger == .transformer else {
+            if transformerCrf != nil {
+                throw ValidationError("--transformer-crf and --no-transformer-crf apply to --tagger transformer")
+            }
+            return
+        }
+        guard fineTune != nil else {
+            throw ValidationError("--tagger transformer fine-tunes an encoder jointly for the intents and the entities: add --fine-tune MODEL "
+                                  + "(a sentence-transformers or Hugging Face folder, or a Hub id such as sentence-transformers/all-MiniLM-L6-v2)")
+        }
+        guard !noEntities else {
+            throw ValidationError("--tagger transformer learns the entities; it does not go with --no-entities (fine-tune without --tagger transformer instead)")
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// `nlu intents train --fine-tune MODEL --tagger transformer`: the joint intent + slot model trained,
+/// saved as an intents package that predict (F32 and INT8) and evaluate use like any other, and its
+/// bad inputs refused with messages that say what to change.
+@Suite struct IntentsJointTaggerCommandTests {
+    static let sample = IntentsFineTuneCommandTests.sample
+    static let tinyEncoder = IntentsFineTuneCommandTests.tinyEncoder
+
+    func workFolder() throws -> URL {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-joint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        return work
+    }
+
+    func write(_ json: String, to url: URL) throws -> String {
+        try Data(json.utf8).write(to: url)
+        return url.path
+    }
+
+    @Test func jointPackageIsUsedByPredictAndEvaluate() throws {
+        let work = try workFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let model = work.appendingPathComponent("car.nlumodel").path
+        let train = try runNLU(["intents", "train", Self.sample, "-o", model, "--fine-tune", Self.tinyEncoder, "--tagger", "transformer",
+                                "--transformer-crf", "--epochs", "2", "--learning-rate", "1e-2", "--batch-size", "16", "--json"])
+        #expect(train.status == 0, "\(train.stderr)")
+        #expect(train.stdout.contains("\"tagger\":\"transformer\"") && train.stdout.contains("\"slotLabels\":5"), "\(train.stdout)")
+        #expect(train.stderr.contains("\"epoch\":1,\"epochs\":2,") && train.stderr.contains("checkpoint saved after epoch 2"), "\(train.stderr)")
+        // The checkpoint goes once the package is saved; the package holds the encoder and the slot head with its CRF layer.
+        #expect(!FileManager.default.fileExists(atPath: model + ".checkpoint"))
+        let manifest = try String(contentsOfFile: model + "/manifest.json", encoding: .utf8)
+        #expect(manifest.contains("\"transformerTagger\"") && manifest.contains("--tagger transformer"), "\(manifest)")
+        let weights = try String(decoding: Data(contentsOf: URL(fileURLWithPath: model + "/weights.safetensors")).prefix(4096), as: UTF8.self)
+        #expect(weights.contains("tagger.slot_classifier.weight") && weights.contains("tagger.crf.transitions"))
+
+        for precision in ["f32", "int8"] {
+            let predict = try runNLU(["intents", "predict", "-m", model, "--precision", precision, "--json", "call mom"])
+            #expect(predict.status == 0, "\(predict.stderr)")
+            #expect(predict.stdout.contains("\"intent\"") && predict.stdout.contains("\"entities\""), "\(predict.stdout)")
+        }
+        let evaluate = try runNLU(["intents", "evaluate", "-m", model, Self.sample, "--json"])
+        #expect(evaluate.status == 0, "\(evaluate.stderr)")
+        #expect(evaluate.stdout.contains("\"perEntity\"") && evaluate.stdout.contains("\"appliance\""), "\(evaluate.stdout)")
+
+        // --resume with no checkpoint left: refused, saying how to start.
+        let resume = try runNLU(["intents", "train", Self.sample, "-o", model, "--fine-tune", Self.tinyEncoder, "--tagger", "transformer",
+                                 "--epochs", "2", "--resume"])
+        #expect(resume.status == 1)
+        #expect(resume.stderr.contains("without --resume"), "\(resume.stderr)")
+    }
+
+    @Test func flagsOutOfPlaceAreUsageErrorsThatSayWhatToAdd() throws {
+        let work = try workFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("m.nlumodel").path
+        let alone = try runNLU(["intents", "train", Self.sample, "-o", output, "--tagger", "transformer"])
+        #expect(alone.status == 2)
+        #expect(alone.stderr.contains("--tagger transformer") && alone.stderr.contains("add --fine-tune MODEL"), "\(alone.stderr)")
+        let crf = try runNLU(["intents", "train", Self.sample, "-o", output, "--fine-tune", Self.tinyEncoder, "--transformer-crf"])
+        #expect(crf.status == 2)
+        #expect(crf.stderr.contains("apply to --tagger transformer"), "\(crf.stderr)")
+        let noEntities = try runNLU(["intents", "train", Self.sample, "-o", output, "--fine-tune", Self.tinyEncoder,
+                                     "--tagger", "transformer", "--no-entities"])
+        #expect(noEntities.status == 2)
+        #expect(noEntities.stderr.contains("--no-entities"), "\(noEntities.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test func datasetsTheJointModelCannotLearnFromAreRefusedNamingTheProblem() throws {
+        let work = try workFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("m.nlumodel").path
+        let plain = try write(#"""
+            {"format": "nlukit-intents", "intents": [
+              {"name": "greet", "utterances": [{"text": "hello there"}, {"text": "hi"}]},
+              {"name": "bye", "utterances": [{"text": "goodbye"}, {"text": "see you"}]}]}
+            """#, to: work.appendingPathComponent("plain.json"))
+        let none = try runNLU(["intents", "train", plain, "-o", output, "--fine-tune", Self.tinyEncoder, "--tagger", "transformer"])
+        #expect(none.status == 1)
+        #expect(none.stderr.contains("plain.json") && none.stderr.contains("no utterance has an entity annotation"), "\(none.stderr)")
+
+        let overlapping = try write(#"""
+            {"format": "nlukit-intents", "intents": [
+              {"name": "book", "utterances": [{"text": "book in new york", "entities": [
+                {"start": 8, "end": 16, "entity": "city"}, {"start": 12, "end": 16, "entity": "place"}]}]},
+              {"name": "bye", "utterances": [{"text": "goodbye"}]}]}
+            """#, to: work.appendingPathComponent("overlap.json"))
+        let overlap = try runNLU(["intents", "train", overlapping, "-o", output, "--fine-tune", Self.tinyEncoder, "--tagger", "transformer"])
+        #expect(overlap.status == 1)
+        #expect(overlap.stderr.contains("book in new york") && overlap.stderr.contains("overlaps"), "\(overlap.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+}
