@@ -10,7 +10,8 @@ struct StemCommand: ParsableCommand {
         discussion: """
         Inputs are the WORD arguments, or else the lines of --file or of standard input (one word per \
         line). Each stem is printed on its own line, in input order. Words are stemmed as given: \
-        lowercase them first (the stemmers expect lowercase, as the featurizers give them).
+        lowercase them first (the stemmers expect lowercase, as the featurizers give them). With --json \
+        each line is {"stem": ..., "word": ...}.
 
         --language takes an ISO 639-1 code (fr), a culture code (fr-FR, pt_BR) or an algorithm name \
         (french, porter, dutch_porter); an unsupported one is an error listing the supported codes.
@@ -24,6 +25,9 @@ struct StemCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Read words from this file (one per line) instead of standard input.", valueName: "file"))
     var file: String?
 
+    @Flag(help: "Print one JSON object {\"stem\", \"word\"} per input on stdout.")
+    var json = false
+
     @Flag(help: "Print on stderr how many words were stemmed per second (stemming alone, input and output excluded).")
     var timing = false
 
@@ -31,6 +35,11 @@ struct StemCommand: ParsableCommand {
     var words: [String] = []
 
     @OptionGroup var inputSize: InputSizeOption
+
+    struct Output: Encodable {
+        var stem: String
+        var word: String
+    }
 
     func validate() throws {
         guard file == nil || words.isEmpty else { throw ValidationError("give WORD arguments or --file, not both") }
@@ -51,8 +60,8 @@ struct StemCommand: ParsableCommand {
         let stems = inputs.map(stemmer.stem)
         let elapsed = ContinuousClock.now - start
         var output = ""
-        for stem in stems {
-            output += stem
+        for (word, stem) in zip(inputs, stems) {
+            output += json ? try Console.json(Output(stem: stem, word: word)) : stem
             output += "\n"
             // In pieces: a vocabulary of a million words need not be held twice.
             if output.utf8.count > 1 << 16 {
