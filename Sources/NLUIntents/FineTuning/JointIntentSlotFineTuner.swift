@@ -69,7 +69,8 @@ public struct JointIntentSlotFineTuner {
     /// `checkpointSaved(epoch)` is called); with `resume`, the run continues from the checkpoint found
     /// there, as the uninterrupted run would have gone on (batch order and dropout are seeded per epoch).
     /// - Throws: ``TrainingSettingError`` for fewer than 2 intents, an intent without utterances,
-    ///   more than ``maximumTagCount`` tags, or (setting `resume`) a checkpoint of another model,
+    ///   more than ``maximumTagCount`` tags, a run that would not fit in half of the memory (setting
+    ///   `batchSize`), or (setting `resume`) a checkpoint of another model,
     ///   dataset or settings; ``EntityAnnotationError`` naming an utterance whose entity span is out of
     ///   range or overlaps another; ``TrainingDivergedError`` when the loss stops being finite.
     public func train(_ dataset: IntentDataset, saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
@@ -120,12 +121,18 @@ public struct JointIntentSlotFineTuner {
         } : nil
         let encoder = try TrainableEncoder(checkpoint: saved.map { try TrainableEncoder.checkpointDirectory(ofModel: $0.encoderFolder) } ?? checkpointFolder,
                                            ignoringTaskHead: true, dropoutSeed: training.seed)
+        let hidden = encoder.configuration.hiddenSize
+        // The heads: intents over the pooled vector, tags over a hidden state, and the CRF's tag × tag transitions.
+        let tagCount = max(tagNames.count, 2)
+        try encoder.checkTrainingMemory(batchSize: training.batchSize, sequencesPerBatch: training.batchSize,
+                                        longest: examples.map(\.tokenIDs.count).max() ?? 1,
+                                        headParameters: dataset.intents.count * (embedder.pooling.modes.count * hidden + 1)
+                                            + tagCount * (hidden + 1) + (options.crf ? tagCount * (tagCount + 2) : 0))
         encoder.dropout = training.dropout > 0 ? EncoderDropout(hidden: training.dropout, attention: training.dropout) : nil
         var headRandom = SplitMix64(seed: training.seed &+ 1)
-        let hidden = encoder.configuration.hiddenSize
         var intentHead = Linear(inputSize: embedder.pooling.modes.count * hidden, outputSize: dataset.intents.count, using: &headRandom)
         // A head of one tag (no entity annotated) would learn nothing: two tags keep the shapes valid.
-        var slotHead = Linear(inputSize: hidden, outputSize: max(tagNames.count, 2), using: &headRandom)
+        var slotHead = Linear(inputSize: hidden, outputSize: tagCount, using: &headRandom)
         var crf = options.crf ? CRFLayer(tagCount: slotHead.outputSize, using: &headRandom) : nil
         if let saved {
             func tensor(_ name: String) throws -> Tensor<Float> {
