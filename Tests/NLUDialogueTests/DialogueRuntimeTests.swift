@@ -183,11 +183,27 @@ import Testing
             == "node 'a', field 'slots[0].variable': '$x' is not a variable name (write it without '$')")
     }
 
+    @Test func aConversationKeepsItsStateAndLosesNothingOnAFailedTurn() throws {
+        let dialogue = try Self.dialogue()
+        var conversation = Conversation(dialogue: dialogue, seed: 3)
+        #expect(throws: DialogueError.self) { try conversation.send(Self.say("loop", "loop")) }
+        #expect(conversation.state == dialogue.newState(seed: 3))
+        #expect(try conversation.send(Self.say("pasta", nil, [("dish", "pasta")])).texts == ["Sauce?"])
+        #expect(try conversation.send(Self.say("cream", nil, [("sauce", "cream")])).texts == ["Cream, then. Anything else?"])
+        #expect(conversation.state.turn == 2)
+        let resumed = Conversation(dialogue: dialogue, state: conversation.state)
+        #expect(resumed.state.position == .jumpTarget(node: "anything"))
+    }
+
     @Test func theModelRoundTripsThroughItsFile() throws {
         let dialogue = try Self.dialogue()
         let decoded = try DialogueModel.decode(from: try dialogue.model.encoded(), file: "again.json")
         #expect(decoded == dialogue.model)
         #expect(try Dialogue(decoded).fingerprint == dialogue.fingerprint)
+        let outputs: [DialogueOutput] = [.text("a"), .options(title: "t", description: nil, preference: "button", options: [.init(label: "l", value: "v")]),
+                                         .image(source: "/a.png", title: "A", description: nil), .pause(milliseconds: 500, typing: true),
+                                         .payload(["ui_action": ["lights_on": ""]])]
+        #expect(try JSONDecoder().decode([DialogueOutput].self, from: JSONEncoder().encode(outputs)) == outputs)
         #expect(throws: (any Error).self) {
             try DialogueModel.decode(from: Data(#"{"format": "nlu-dialogue", "formatVersion": 2, "nodes": []}"#.utf8), file: "new.json")
         }

@@ -13,54 +13,39 @@ public enum DialogueOutput: Sendable, Equatable, Codable {
         return nil
     }
 
-    private enum CodingKeys: String, CodingKey { case type, text, title, description, preference, options, source, milliseconds, typing, payload }
+    private enum CodingKeys: String, CodingKey { case type, text }
 
+    /// A rendered text is `{"type": "text", "text"}`; the other kinds have the shape of their ``DialogueResponse``.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        switch try container.decode(String.self, forKey: .type) {
-        case "text": self = .text(try container.decode(String.self, forKey: .text))
-        case "options":
-            self = .options(title: try container.decode(String.self, forKey: .title),
-                            description: try container.decodeIfPresent(String.self, forKey: .description),
-                            preference: try container.decodeIfPresent(String.self, forKey: .preference),
-                            options: try container.decode([DialogueResponse.Option].self, forKey: .options))
-        case "image":
-            self = .image(source: try container.decode(String.self, forKey: .source),
-                          title: try container.decodeIfPresent(String.self, forKey: .title),
-                          description: try container.decodeIfPresent(String.self, forKey: .description))
-        case "pause":
-            self = .pause(milliseconds: try container.decode(Int.self, forKey: .milliseconds),
-                          typing: try container.decode(Bool.self, forKey: .typing))
-        case "payload": self = .payload(try container.decode(DialogueValue.self, forKey: .payload))
-        case let type:
-            throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unknown output type '\(type)'")
+        if try container.decode(String.self, forKey: .type) == "text" {
+            self = .text(try container.decode(String.self, forKey: .text))
+            return
+        }
+        switch try DialogueResponse(from: decoder) {
+        case .options(let title, let description, let preference, let options):
+            self = .options(title: title, description: description, preference: preference, options: options)
+        case .image(let source, let title, let description): self = .image(source: source, title: title, description: description)
+        case .pause(let milliseconds, let typing): self = .pause(milliseconds: milliseconds, typing: typing)
+        case .payload(let payload): self = .payload(payload)
+        case .text: throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "unreachable")
         }
     }
 
     public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
         case .text(let text):
+            var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("text", forKey: .type)
             try container.encode(text, forKey: .text)
         case .options(let title, let description, let preference, let options):
-            try container.encode("options", forKey: .type)
-            try container.encode(title, forKey: .title)
-            try container.encodeIfPresent(description, forKey: .description)
-            try container.encodeIfPresent(preference, forKey: .preference)
-            try container.encode(options, forKey: .options)
+            try DialogueResponse.options(title: title, description: description, preference: preference, options: options).encode(to: encoder)
         case .image(let source, let title, let description):
-            try container.encode("image", forKey: .type)
-            try container.encode(source, forKey: .source)
-            try container.encodeIfPresent(title, forKey: .title)
-            try container.encodeIfPresent(description, forKey: .description)
+            try DialogueResponse.image(source: source, title: title, description: description).encode(to: encoder)
         case .pause(let milliseconds, let typing):
-            try container.encode("pause", forKey: .type)
-            try container.encode(milliseconds, forKey: .milliseconds)
-            try container.encode(typing, forKey: .typing)
+            try DialogueResponse.pause(milliseconds: milliseconds, typing: typing).encode(to: encoder)
         case .payload(let payload):
-            try container.encode("payload", forKey: .type)
-            try container.encode(payload, forKey: .payload)
+            try DialogueResponse.payload(payload).encode(to: encoder)
         }
     }
 }

@@ -22,7 +22,7 @@ struct DialogueImportCommand: ParsableCommand {
     @Flag(help: "Replace an existing file at --output even when it is not an NLUKit dialogue.")
     var force = false
 
-    @Flag(help: "Print a JSON summary on stdout: {\"nodes\", \"warnings\", \"output\"}.")
+    @Flag(help: "Print a JSON summary on stdout: {\"nodes\", \"output\", \"warnings\"}.")
     var json = false
 
     @OptionGroup var inputSize: InputSizeOption
@@ -43,7 +43,7 @@ struct DialogueImportCommand: ParsableCommand {
         try AtomicFile.write(to: URL(fileURLWithPath: output)) { try $0.write(data) }
         if json {
             struct Summary: Encodable { var nodes: Int, warnings: Int, output: String }
-            Console.print(try Console.json(Summary(nodes: model.nodes.count, warnings: warnings.count, output: output), sortedKeys: false))
+            Console.print(try Console.json(Summary(nodes: model.nodes.count, warnings: warnings.count, output: output)))
         } else {
             Console.log("Imported \(Console.count(model.nodes.count, "node")) → \(output)"
                         + (warnings.isEmpty ? "" : ", \(Console.count(warnings.count, "warning"))"))

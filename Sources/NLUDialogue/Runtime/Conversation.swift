@@ -1,0 +1,25 @@
+/// One conversation: a dialogue and this conversation's state, kept together for an app that holds one
+/// conversation at a time (an iOS app saves ``state`` between launches, as it is `Codable`).
+///
+///     var conversation = Conversation(dialogue: dialogue)
+///     let greeting = try conversation.send(ParsedMessage(text: ""))
+///     let answer = try conversation.send(parsedUserMessage)
+///     UserDefaults.standard.set(try JSONEncoder().encode(conversation.state), forKey: "conversation")
+public struct Conversation: Sendable {
+    public let dialogue: Dialogue
+    /// The state after the last turn.
+    public private(set) var state: DialogueState
+
+    /// A conversation with `dialogue`, new, or continuing `state` (checked at the first ``send(_:)``).
+    public init(dialogue: Dialogue, state: DialogueState? = nil, seed: UInt64 = 0) {
+        self.dialogue = dialogue
+        self.state = state ?? dialogue.newState(seed: seed)
+    }
+
+    /// Runs one turn; the state moves on only when the turn succeeds.
+    public mutating func send(_ message: ParsedMessage) throws(DialogueError) -> DialogueTurn {
+        let turn = try dialogue.respond(to: message, state: state)
+        state = turn.state
+        return turn
+    }
+}
