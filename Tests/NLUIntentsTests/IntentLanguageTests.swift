@@ -89,4 +89,27 @@ import NLUText
         #expect(overridden.dataset.language == "fr")
         #expect(overridden.warnings.contains { $0.contains("the export's language is de; --language fr overrides it") })
     }
+
+    /// A Rasa project records its language in config.yml, as the platforms' exports record theirs.
+    @Test func rasaProjectConfigNamesTheLanguage() throws {
+        let project = try temporaryDirectory().appendingPathComponent("project")
+        let data = project.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try "language: de\npipeline:\n  - name: WhitespaceTokenizer\n".write(
+            to: project.appendingPathComponent("config.yml"), atomically: true, encoding: .utf8)
+        try """
+        version: "3.1"
+        nlu:
+        - intent: gruss
+          examples: |
+            - hallo
+            - guten tag
+        - intent: abschied
+          examples: |
+            - tschüss
+            - auf wiedersehen
+        """.write(to: data.appendingPathComponent("nlu.yml"), atomically: true, encoding: .utf8)
+        #expect(try IntentImporter.importDataset(from: project).dataset.language == "de")
+        #expect(try IntentImporter.importDataset(from: project, options: ImportOptions(language: "en")).dataset.language == "en")
+    }
 }

@@ -106,7 +106,10 @@ public enum IntentImporter {
             }
             // Built-ins once per import: a project folder's files (read without validation) are merged first.
             guard source.kind == .folder || options.validates else { return dataset }
-            let dimensions = source.kind == .folder ? RasaDucklingBuiltins.configuredDimensions(near: source.url, warnings: &warnings) : nil
+            let config = source.kind == .folder ? RasaDucklingBuiltins.config(near: source.url, warnings: &warnings) : nil
+            // The project's language (config.yml `language`), as the other platforms' exports record theirs.
+            dataset.language = dataset.language ?? config?.language
+            let dimensions = config.map { RasaDucklingBuiltins.configuredDimensions(in: $0, warnings: &warnings) }
             RasaDucklingBuiltins.add(to: &dataset, dimensions: dimensions, file: source.name, warnings: &warnings)
             return dataset
         case .luis: return try LUISImporter.read(source, options: options, warnings: &warnings)

@@ -34,15 +34,23 @@ enum RasaDucklingBuiltins {
         dataset.entities += builtins.definitions
     }
 
-    /// The dimensions `DucklingEntityExtractor` extracts according to the `config.yml` in `folder` or its
-    /// parent (a project's data folder is usually imported): its `dimensions:` list, every dimension
-    /// NLUKit has when the list is absent, none when the config runs no Duckling (its entities are learned),
-    /// `nil` when there is no config. A config that cannot be read is a warning, not an error: it only adds built-ins.
-    static func configuredDimensions(near folder: URL, warnings: inout [String]) -> [String]? {
+    /// A project's `config.yml`: the file and its top-level mapping.
+    struct Config {
+        var url: URL
+        var root: [String: Any]
+
+        /// The config's `language` (`de`, `pt-BR`), when it names one.
+        var language: String? {
+            (root["language"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        }
+    }
+
+    /// The `config.yml` in `folder` or its parent (a project's data folder is usually imported), `nil` when
+    /// there is none. A config that cannot be read is a warning, not an error: it only adds built-ins and the language.
+    static func config(near folder: URL, warnings: inout [String]) -> Config? {
         let candidates = [folder.appendingPathComponent("config.yml"),
                           folder.deletingLastPathComponent().appendingPathComponent("config.yml")]
         guard let url = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else { return nil }
-        let pipeline: [Any]
         do {
             // A pipeline file of more than 1 MiB is not a Rasa config: refused before it is read whole.
             let data = try InputFile.read(url, maximumBytes: 1 << 20)
@@ -51,11 +59,18 @@ enum RasaDucklingBuiltins {
                 return nil
             }
             try NestingLimits.checkYAML(text, file: url.path)
-            pipeline = ((try Yams.load(yaml: text)) as? [String: Any])?["pipeline"] as? [Any] ?? []
+            return Config(url: url, root: (try Yams.load(yaml: text)) as? [String: Any] ?? [:])
         } catch {
             warnings.append("\(url.path): \((error as? LocalizedError)?.errorDescription ?? "\(error)"); Duckling dimensions not read")
             return nil
         }
+    }
+
+    /// The dimensions `DucklingEntityExtractor` extracts according to `config`: its `dimensions:` list, every
+    /// dimension NLUKit has when the list is absent, none when the config runs no Duckling (its entities are learned).
+    static func configuredDimensions(in config: Config, warnings: inout [String]) -> [String] {
+        let url = config.url
+        let pipeline = config.root["pipeline"] as? [Any] ?? []
         for case let component as [String: Any] in pipeline where component["name"] as? String == "DucklingEntityExtractor" {
             guard let dimensions = component["dimensions"] else { return PlatformBuiltins.duckling.keys.sorted() }
             guard let list = dimensions as? [Any] else {
