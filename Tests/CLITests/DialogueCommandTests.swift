@@ -82,6 +82,12 @@ import Testing
         let neither = try runNLU(["dialogue", "import", notDialogue, "-o", directory.appendingPathComponent("x.json").path])
         #expect(neither.status == 1 && neither.stderr.contains("is not a JSON object"))
 
+        let deep = directory.appendingPathComponent("deep.json").path
+        try Data(("{\"format\":\"nlu-dialogue\",\"formatVersion\":1,\"nodes\":[{\"id\":\"a\",\"context\":{\"x\":"
+                  + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "}}]}").utf8).write(to: URL(fileURLWithPath: deep))
+        let nested = try runNLU(["dialogue", "chat", deep], input: "hi\n")
+        #expect(nested.status == 1 && nested.stderr.contains("deep.json: arrays and objects nest 304 deep; at most 256 levels are accepted"))
+
         let notes = directory.appendingPathComponent("notes.txt").path
         try Data("notes\n".utf8).write(to: URL(fileURLWithPath: notes))
         let kept = try runNLU(["dialogue", "import", Self.workspace, "-o", notes])

@@ -9,6 +9,11 @@ public enum DialogueImporter {
     /// The dialogue in `data` and what its import could not map (empty for NLUKit's own file).
     /// - Throws: `JSONFileError` naming `file` when it is neither kind, or not valid as its kind.
     public static func read(_ data: Data, file: String) throws -> (model: DialogueModel, warnings: [String]) {
+        // Measured before any recursive parser sees it: the model's values and their compiled forms recurse.
+        let depth = JSONNesting.depth(data)
+        guard depth <= JSONNesting.maximumDepth else {
+            throw JSONFileError(file: file, field: "", reason: "arrays and objects nest \(depth) deep; at most \(JSONNesting.maximumDepth) levels are accepted")
+        }
         let object: [String: Any]
         do {
             guard let parsed = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
