@@ -12,9 +12,10 @@ import NLUTransformers
 ///    fine-tuned on them with `CosineSimilarityLoss` by ``SentenceEncoderTrainer``, in shuffled batches.
 /// 2. **Head**: every utterance is embedded by the fine-tuned encoder, and a logistic regression is
 ///    fitted on those embeddings (``LogisticRegressionHead``: scikit-learn's `LogisticRegression()`,
-///    setfit's default head). It gave the better accuracy of the two heads tried: the intent network
-///    (ReLU hidden layer, dropout, early stopping on a held-out tenth) loses the tenth that few-shot
-///    data can least spare, and a linear head over a contrastively trained space is what SetFit reports.
+///    setfit's default head). The intent network (ReLU hidden layer, dropout, early stopping on a
+///    held-out tenth) is the alternative; it is not used because its early stopping holds out the tenth
+///    that few-shot data can least spare, and a linear head over a contrastively trained space is what
+///    SetFit's results are reported with.
 ///
 /// Counterexamples are one more class (the model's "none"), as in every intent model.
 ///
