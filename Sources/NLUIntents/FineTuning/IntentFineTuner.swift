@@ -40,12 +40,7 @@ public struct IntentFineTuner {
     ///   checkpoint's error for a folder that is not a model.
     public init(checkpoint: URL, options: IntentFineTuningOptions = .init()) throws {
         try options.validate()
-        embedder = try SentenceEmbedder(modelDirectory: checkpoint)
-        let positions = embedder.encoder.configuration.maxSequenceLength
-        if let length = options.maxSequenceLength, length > positions {
-            throw TrainingSettingError(setting: "maxSequenceLength", value: "\(length)",
-                                       requirement: "at most the checkpoint's \(positions) positions")
-        }
+        embedder = try .forFineTuning(checkpoint, maxSequenceLength: options.maxSequenceLength)
         self.checkpoint = checkpoint
         self.options = options
     }
@@ -56,7 +51,7 @@ public struct IntentFineTuner {
     public var padID: Int32 { embedder.tokenizer.padID }
 
     /// Tokens per utterance: the option, else the checkpoint's limit.
-    public var maxSequenceLength: Int { min(options.maxSequenceLength ?? embedder.maxSequenceLength, embedder.encoder.configuration.maxSequenceLength) }
+    public var maxSequenceLength: Int { embedder.fineTuningLength(options.maxSequenceLength) }
 
     /// Fine-tunes on every utterance of `dataset` (counterexamples and entities are not used),
     /// calling `progress` after each optimizer step. With `saving`, the state after each epoch is
@@ -82,9 +77,7 @@ public struct IntentFineTuner {
         for (label, intent) in dataset.intents.enumerated() {
             for utterance in intent.utterances {
                 try TextLengthLimit.check(utterance.text, name: "an utterance of intent '\(intent.name)'")
-                var ids = embedder.tokenIDs(utterance.text)
-                if ids.count > limit { ids = Array(ids.prefix(limit - 1)) + [embedder.tokenizer.sepID] }
-                sequences.append(ids)
+                sequences.append(embedder.tokenIDs(utterance.text, limit: limit))
                 labels.append(Int32(label))
             }
         }

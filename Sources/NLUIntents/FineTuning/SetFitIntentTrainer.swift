@@ -52,18 +52,13 @@ public struct SetFitIntentTrainer {
     ///   checkpoint's error for a folder that is not a model.
     public init(checkpoint: URL, options: SetFitOptions = .init()) throws {
         try options.validate()
-        embedder = try SentenceEmbedder(modelDirectory: checkpoint)
-        let positions = embedder.encoder.configuration.maxSequenceLength
-        if let length = options.maxSequenceLength, length > positions {
-            throw TrainingSettingError(setting: "maxSequenceLength", value: "\(length)",
-                                       requirement: "at most the checkpoint's \(positions) positions")
-        }
+        embedder = try .forFineTuning(checkpoint, maxSequenceLength: options.maxSequenceLength)
         self.checkpoint = checkpoint
         self.options = options
     }
 
     /// Tokens per utterance: the option, else the checkpoint's limit.
-    public var maxSequenceLength: Int { min(options.maxSequenceLength ?? embedder.maxSequenceLength, embedder.encoder.configuration.maxSequenceLength) }
+    public var maxSequenceLength: Int { embedder.fineTuningLength(options.maxSequenceLength) }
 
     /// Trains both stages on every utterance of `dataset` (entities are not used), calling `progress`
     /// after each optimizer step of the encoder stage and each iteration of the head's fit.
@@ -115,12 +110,7 @@ public struct SetFitIntentTrainer {
     }
 
     /// The token ids of `text`, cut to ``maxSequenceLength`` as sentence-transformers cuts them.
-    func tokenIDs(_ text: String) -> [Int32] {
-        var ids = embedder.tokenIDs(text)
-        let limit = maxSequenceLength
-        if ids.count > limit { ids = Array(ids.prefix(limit - 1)) + [embedder.tokenizer.sepID] }
-        return ids
-    }
+    func tokenIDs(_ text: String) -> [Int32] { embedder.tokenIDs(text, limit: maxSequenceLength) }
 
     /// Stage 1: the encoder fine-tuned on SetFit's pairs of `sentences`. Each epoch's batches are
     /// `batches(epoch, pairCount)` (pair indices), by default the pairs shuffled by the seed and the
