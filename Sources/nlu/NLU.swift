@@ -24,16 +24,17 @@ struct NLU: ParsableCommand {
             DialogueCommand.self,
             QACommand.self,
             IndexCommand.self,
-            TokenizeCommand.self,
+            TokenizerCommand.self,
             StemCommand.self,
             EntitiesCommand.self,
             EmbedCommand.self,
-            EmbedTrainCommand.self,
-            SimilarityCommand.self,
             ModelsCommand.self,
             LanguageModelCommand.self,
             CoreMLCommand.self,
             ServeCommand.self,
+            // Hidden: the spellings from before `nlu <capability> <verb>`, still accepted.
+            SimilarityFormerSpelling.self,
+            TokenizeFormerSpelling.self,
         ]
     )
 
@@ -68,7 +69,7 @@ struct NLU: ParsableCommand {
             Foundation.exit(2)
         }
         var parsed: (any ParsableCommand.Type)? = nil
-        let arguments = EmbedTrainRouting.rewrite(Array(CommandLine.arguments.dropFirst()))
+        let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             var command = try parseAsRoot(NegativeOptionValues.joined(arguments))
             parsed = type(of: command)

@@ -32,6 +32,9 @@ import Testing
         "coreml info <file>", "coreml predict <file>",
         // The Hub id of a model to fetch into the cache, not a model the command loads.
         "models download <id>",
+        // The model to start fine-tuning from, published as `nlu embed train MODEL --pairs FILE -o DIR` when the
+        // walk could not reach this command yet (it was one top-level name with a space, now a subcommand of embed).
+        "embed train <model>",
     ]
 
     @Test func everySubcommandKeepsTheConventions() throws {
@@ -93,6 +96,43 @@ import Testing
         let embed = try runNLU(["embed", "-m", embedder, "-o", output, "a text"])
         #expect(embed.status == 0, "\(embed.stderr)")
         #expect(FileManager.default.fileExists(atPath: output))
+    }
+
+    /// `embed`, `similarity` and `tokenize` follow `nlu <capability> <verb>` (`embed text` the default verb of
+    /// `embed`, `embed similarity`, `tokenizer encode`); the former spellings give the same answers, and usage
+    /// errors name the spelling typed. Checks that read the command tree follow the default verb: an unknown
+    /// option and a negative number reach `embed text`'s own messages, not the group's.
+    @Test func capabilityVerbSpellingsAndTheFormerOnesGiveTheSameAnswers() throws {
+        let embedder = fixturesDirectory.appendingPathComponent("embeddings/minilm-tiny").path
+        let embeds = try [["embed"], ["embed", "text"]].map { try runNLU($0 + ["-m", embedder, "a text"]) }
+        #expect(embeds[0].status == 0 && embeds[0].stdout.contains("\"embedding\"") && embeds[0].stdout == embeds[1].stdout,
+                "\(embeds.map(\.stderr))")
+        let similarities = try [["similarity"], ["embed", "similarity"]].map { try runNLU($0 + ["-m", embedder, "--json", "a", "b"]) }
+        #expect(similarities[0].status == 0 && similarities[0].stdout.contains("similarity") && similarities[0].stdout == similarities[1].stdout,
+                "\(similarities.map(\.stderr))")
+        let vocab = fixturesDirectory.appendingPathComponent("tokenizer/vocab-uncased.txt").path
+        let tokenized = try [["tokenize"], ["tokenizer", "encode"]].map { try runNLU($0 + ["--vocab", vocab, "--json", "Hello, world"]) }
+        #expect(tokenized[0].status == 0 && tokenized[0].stdout.contains("\"ids\"") && tokenized[0].stdout == tokenized[1].stdout,
+                "\(tokenized.map(\.stderr))")
+
+        let former = try runNLU(["similarity", "-m", embedder, "a", " "])
+        #expect(former.status == 2 && former.stderr.contains("Usage: nlu similarity ") && former.stderr.contains("See 'nlu similarity --help'"),
+                "\(former.stderr)")
+        let current = try runNLU(["embed", "similarity", "-m", embedder, "a", " "])
+        #expect(current.status == 2 && current.stderr.contains("Usage: nlu embed similarity ") && current.stderr.contains("both texts must be non-empty"),
+                "\(current.stderr)")
+        // --force without --output fails validation; the typo is the problem named, not --model (an option of embed text).
+        let typo = try runNLU(["embed", "-m", embedder, "--force", "--frob", "a"])
+        #expect(typo.status == 2 && typo.stderr.hasPrefix("Error: Unknown option '--frob'") && typo.stderr.contains("Usage: nlu embed text "),
+                "\(typo.stderr)")
+        // ArgumentParser's suggestion stays as it wrote it: no text hint built from the wrong quotes.
+        let suggested = try runNLU(["tokenize", "--vocab", vocab, "--frob", "x"])
+        #expect(suggested.status == 2 && suggested.stderr.hasPrefix("Error: Unknown option '--frob'. Did you mean '--file'?\nUsage: nlu tokenize "),
+                "\(suggested.stderr)")
+        let negative = try runNLU(["embed", "-m", embedder, "--query", "q", "--top-k", "-3", "a"])
+        #expect(negative.status == 2 && negative.stderr.contains("--top-k must be between 1 and 1000000, got -3"), "\(negative.stderr)")
+        let train = try runNLU(["embed", "train", "--help"])
+        #expect(train.status == 0 && train.stdout.contains("--pairs <file.jsonl>"), "\(train.stderr)")
     }
 
     /// Text output shows every span as [start..<end]: built-in entities, intents' entities, search results, answers.

@@ -35,11 +35,14 @@ import Testing
         case "index create": return ["index", "create", out.path + ".db", "--model", embedder]
         case "index search": return ["index", "search", work.appendingPathComponent("index.db").path, "keeper"]
         case "tokenize": return ["tokenize", "--model", qa, "--max-length", "8", "hello there you"]
+        case "tokenizer encode": return ["tokenizer", "encode", "--model", qa, "--max-length", "8", "hello there you"]
         case "embed": return ["embed", "--model", embedder, "a text", "another text"]
+        case "embed text": return ["embed", "text", "--model", embedder, "a text", "another text"]
         case "embed train":
             guard let pairs = try? EmbedTrainCommandTests.pairsFile(count: 8, in: work) else { return nil }
             return ["embed", "train", EmbedTrainCommandTests.model, "--pairs", pairs, "-o", out.path, "--epochs", "1"]
         case "similarity": return ["similarity", "--model", embedder, "a text", "another text"]
+        case "embed similarity": return ["embed", "similarity", "--model", embedder, "a text", "another text"]
         case "lm train": return ["lm", "train", corpus, "-o", out.path + ".nlumodel"] + SafeOutputCommandTests.tinyLM
         case "lm generate": return ["lm", "generate", "--model", lm, "--max-tokens", "3"]
         case "lm predict": return ["lm", "predict", "--model", lm, "the"]

@@ -4,10 +4,10 @@ import NLUKit
 
 /// `nlu embed train`: fine-tunes a sentence-transformers model on pairs (sentence-transformers'
 /// MultipleNegativesRankingLoss or CosineSimilarityLoss) and writes a model folder `nlu embed`,
-/// `nlu index` and sentence-transformers load. Reached as `nlu embed train` (see ``EmbedTrainRouting``).
+/// `nlu index` and sentence-transformers load.
 struct EmbedTrainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: EmbedTrainRouting.commandName,
+        commandName: "train",
         abstract: "Fine-tune a sentence-transformers model on text pairs.",
         discussion: """
         --pairs is a JSON Lines file, one example per line, in one of two shapes: \
@@ -173,18 +173,5 @@ struct EmbedTrainCommand: ParsableCommand {
             let whole = Int(seconds.rounded())
             return whole >= 60 ? "\(whole / 60)m \(String(format: "%02d", whole % 60))s" : "\(whole)s"
         }
-    }
-}
-
-/// `nlu embed` embeds texts, and its arguments are texts: `nlu embed train ...` is told apart before
-/// ArgumentParser sees it, by rewriting the two words into the train command's one name (parsing it
-/// as `embed` would hand `-o` and `--batch-size` to the embedding command).
-enum EmbedTrainRouting {
-    static let commandName = "embed train"
-
-    /// `arguments` (without the executable) with a leading `embed train` made one word.
-    static func rewrite(_ arguments: [String]) -> [String] {
-        guard arguments.count >= 2, arguments[0] == "embed", arguments[1] == "train" else { return arguments }
-        return [commandName] + arguments.dropFirst(2)
     }
 }

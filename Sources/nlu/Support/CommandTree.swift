@@ -8,6 +8,8 @@ struct CommandTree {
     var names: [String]
     var options: [String: Bool]
     var subcommands: [CommandTree]
+    /// The subcommand run when no subcommand name follows (`nlu embed TEXT` is `nlu embed text TEXT`).
+    var defaultSubcommand: String?
 
     /// The whole tree, or nil if ArgumentParser's description cannot be read.
     static func load() -> CommandTree? {
@@ -35,17 +37,24 @@ struct CommandTree {
         self.options = options
         names = [object["commandName"] as? String].compactMap { $0 } + (object["aliases"] as? [String] ?? [])
         subcommands = (object["subcommands"] as? [[String: Any]] ?? []).map(CommandTree.init)
+        defaultSubcommand = object["defaultSubcommand"] as? String
     }
 
     /// The subcommand `arguments` (without the executable) address, and the index of the first
-    /// argument after the subcommand names.
+    /// argument after the subcommand names. As ArgumentParser does, a group not followed by one of
+    /// its subcommands' names goes on to its default subcommand.
     func addressed(by arguments: [String]) -> (command: CommandTree, start: Int) {
         var command = self, index = arguments.startIndex
-        while index < arguments.endIndex, let next = command.subcommands.first(where: { $0.names.contains(arguments[index]) }) {
-            command = next
-            index += 1
+        while true {
+            if index < arguments.endIndex, let next = command.subcommands.first(where: { $0.names.contains(arguments[index]) }) {
+                command = next
+                index += 1
+            } else if let name = command.defaultSubcommand, let next = command.subcommands.first(where: { $0.names.contains(name) }) {
+                command = next
+            } else {
+                return (command, index)
+            }
         }
-        return (command, index)
     }
 
     /// Whether `argument` reads as a number (a negative one starts with "-" like an option).

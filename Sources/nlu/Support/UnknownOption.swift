@@ -37,8 +37,10 @@ enum UnknownOption {
         let prefix = "Error: Unknown option '"
         guard message.hasPrefix(prefix) else { return message }
         let lines = message.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let end = lines[0].lastIndex(of: "'"), end > lines[0].index(lines[0].startIndex, offsetBy: prefix.count) else { return message }
-        let unknown = String(lines[0][lines[0].index(lines[0].startIndex, offsetBy: prefix.count)..<end])
+        // ArgumentParser may add ". Did you mean '--json'?": the name is what comes before that.
+        let named = lines[0].range(of: "'. Did you mean '", options: .backwards).map { lines[0][...$0.lowerBound] } ?? lines[0]
+        guard let end = named.lastIndex(of: "'"), end > named.index(named.startIndex, offsetBy: prefix.count) else { return message }
+        let unknown = String(named[named.index(named.startIndex, offsetBy: prefix.count)..<end])
         return ([String(lines[0]) + textHint(for: unknown)] + lines.dropFirst().map(String.init)).joined(separator: "\n")
     }
 

@@ -2,10 +2,11 @@ import ArgumentParser
 import Foundation
 import NLUKit
 
-/// `nlu tokenize`: BERT tokens, ids, type ids and offsets of texts or question/context pairs.
-struct TokenizeCommand: ParsableCommand {
+/// `nlu tokenizer encode` (formerly `nlu tokenize`, still accepted): tokens, ids, type ids and
+/// offsets of texts or question/context pairs.
+struct TokenizerEncodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "tokenize",
+        commandName: "encode",
         abstract: "Tokenize text exactly as Hugging Face's fast tokenizers: BERT (WordPiece), RoBERTa (byte-level BPE), XLM-R (Unigram).",
         discussion: """
         Inputs are the TEXT arguments, or else the lines of --file or of standard input (one input per \
@@ -20,9 +21,16 @@ struct TokenizeCommand: ParsableCommand {
         objects, one per window: the context (or the text) is truncated to --max-length tokens and \
         the rest goes into overflow windows that repeat the last --stride tokens of the previous one.
 
-        Example: nlu tokenize --vocab vocab.txt --json "Hello, world!"
+        Example: nlu tokenizer encode --vocab vocab.txt --json "Hello, world!"
         """)
 
+    @OptionGroup var arguments: TokenizerEncodeArguments
+
+    func run() throws { try arguments.run() }
+}
+
+/// What `nlu tokenizer encode` and its former spelling `nlu tokenize` parse and run.
+struct TokenizerEncodeArguments: CommandBody {
     @Option(help: ArgumentHelp("A vocab.txt (one token per line; id = line number - 1).", valueName: "file"))
     var vocab: String?
 

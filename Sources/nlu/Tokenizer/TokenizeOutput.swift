@@ -1,7 +1,7 @@
 import Foundation
 import NLUKit
 
-/// Formats encodings for `nlu tokenize`: JSON lines (keys in a fixed order, UTF-8 kept as is) or text.
+/// Formats encodings for `nlu tokenizer encode`: JSON lines (keys in a fixed order, UTF-8 kept as is) or text.
 ///
 /// Written byte by byte into one buffer: a file of lines is mostly output, and building a String per
 /// line through JSONEncoder, `map(String.init)` and joins took about three times as long as the

@@ -2,17 +2,25 @@ import ArgumentParser
 import Foundation
 import NLUKit
 
-/// `nlu similarity`: cosine similarity of two texts' sentence embeddings.
-struct SimilarityCommand: ParsableCommand {
+/// `nlu embed similarity` (formerly `nlu similarity`, still accepted): cosine similarity of two
+/// texts' sentence embeddings.
+struct EmbedSimilarityCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "similarity",
         abstract: "Cosine similarity of two texts with a sentence-transformers model.",
         discussion: """
         Prints the cosine similarity of the two texts' embeddings (-1 to 1), or {"similarity": ...} with --json.
 
-        Example: nlu similarity --model sentence-transformers/all-MiniLM-L6-v2 "A man is eating food." "A man eats pasta."
+        Example: nlu embed similarity --model sentence-transformers/all-MiniLM-L6-v2 "A man is eating food." "A man eats pasta."
         """)
 
+    @OptionGroup var arguments: EmbedSimilarityArguments
+
+    func run() throws { try arguments.run() }
+}
+
+/// What `nlu embed similarity` and its former spelling `nlu similarity` parse and run.
+struct EmbedSimilarityArguments: CommandBody {
     @OptionGroup var modelOptions: EmbeddingModelOptions
 
     @Flag(help: "Print {\"similarity\": ...} on stdout.")
