@@ -77,4 +77,16 @@ import NLUText
             return reason.contains("keyword_language klingon")
         }
     }
+
+    /// A query to a French index is analysed as its chunks are: "confirmées" finds "confirmé" (both
+    /// `confirm`), which the English analysis ("confirme" and "confirm") would not match.
+    @Test func queriesFollowTheIndexLanguage() throws {
+        let url = try temporaryIndexURL()
+        let index = try DocumentIndex.create(at: url, embedder: nil, keywordAnalyzer: try KeywordAnalyzer(language: "fr"))
+        try index.add([try IndexDocument(id: "a", text: "Le rendez-vous est confirmé pour demain."),
+                       try IndexDocument(id: "b", text: "La salle reste fermée.")], progress: nil)
+        #expect(KeywordAnalyzer.terms("confirmées") != KeywordAnalyzer.terms("confirmé"))
+        let results = try index.search("réservations confirmées", embedding: nil, options: SearchOptions(k: 2, mode: .keyword))
+        #expect(results.map(\.documentID) == ["a"])
+    }
 }

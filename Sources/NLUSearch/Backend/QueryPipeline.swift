@@ -14,13 +14,13 @@ extension SearchBackend {
         let found: [Hit]
         switch options.mode {
         case .keyword:
-            found = try keywordHits(try KeywordQuery(query), limit: options.k, filter: options.filter)
+            found = try keywordHits(try KeywordQuery(query, analyzer: keywordAnalyzer), limit: options.k, filter: options.filter)
         case .vector:
             found = try vectorHits(try queryVector(query, embedding), limit: options.k, filter: options.filter)
         case .hybrid:
             let depth = max(options.k, options.fusion.candidateDepth)
             // Checked before the query is embedded: a query over the limits costs nothing.
-            let terms = try KeywordQuery(query)
+            let terms = try KeywordQuery(query, analyzer: keywordAnalyzer)
             let vector = try queryVector(query, embedding)
             let keyword = try keywordHits(terms, limit: depth, filter: options.filter)
             let semantic = try vectorHits(vector, limit: depth, filter: options.filter)
