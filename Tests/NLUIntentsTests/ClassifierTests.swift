@@ -90,6 +90,24 @@ import NLUCore
         #expect(first.probabilities(for: text) == second.probabilities(for: text))
     }
 
+    /// A model an older build would run while skipping part of it (here: French stemming) is written as
+    /// format version 2, which such a build refuses; an English bag-of-words model stays version 1.
+    @Test func packagesRecordTheOldestFormatThatReadsThemWhole() throws {
+        var dataset = try Self.smallDataset()
+        let directory = try temporaryDirectory()
+        func writtenVersion(_ name: String) throws -> Int? {
+            let url = directory.appendingPathComponent(name)
+            try IntentClassifier.train(on: dataset, training: Self.quickOptions(seed: 1), entities: nil).save(to: url)
+            let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: url.appendingPathComponent("manifest.json"))) as? [String: Any]
+            return manifest?["formatVersion"] as? Int
+        }
+        dataset.language = "en-US"
+        #expect(try writtenVersion("english.nlumodel") == 1)
+        dataset.language = "fr"
+        #expect(try writtenVersion("french.nlumodel") == 2)
+        #expect(try IntentClassifier.load(from: directory.appendingPathComponent("french.nlumodel")).featurizer.options.language == "fr")
+    }
+
     @Test func saveAndLoadGiveIdenticalPredictions() throws {
         let dataset = try Self.smallDataset()
         let classifier = try IntentClassifier.train(on: dataset, training: Self.quickOptions(seed: 1))

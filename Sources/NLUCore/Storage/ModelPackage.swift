@@ -21,8 +21,10 @@ import Foundation
 ///     let (config, metadata, weights) = try ModelPackage.load(from: url, kind: "toy", config: ToyConfig.self)
 ///     let w = try weights.floatTensor("w")
 public enum ModelPackage {
-    /// The manifest format version this build writes and the newest it reads.
-    public static let formatVersion = 1
+    /// The newest manifest format version this build reads. A package records the oldest version whose
+    /// readers understand all of it (``save(to:kind:config:metadata:weights:replacing:formatVersion:folders:)``),
+    /// so that an older NLUKit refuses a model it would otherwise run while silently ignoring part of it.
+    public static let formatVersion = 2
     /// The manifest's file name inside the package.
     public static let manifestFileName = "manifest.json"
     /// The weights' file name inside the package.
@@ -31,12 +33,12 @@ public enum ModelPackage {
     /// for `--resume`); loading a model ignores it.
     public static let optimizerStateFileName = "optimizer.safetensors"
     /// The folder of a model a package carries whole beside its weights (a fine-tuned encoder in the
-    /// Hugging Face layout), written by the `folders` closure of ``save(to:kind:config:metadata:weights:replacing:folders:)``.
+    /// Hugging Face layout), written by the `folders` closure of ``save(to:kind:config:metadata:weights:replacing:formatVersion:folders:)``.
     public static let encoderFolderName = "encoder"
     /// Everything NLUKit writes into a package; a folder holding more is not replaced.
     static let packageFileNames: Set<String> = [manifestFileName, weightsFileName, optimizerStateFileName, encoderFolderName]
 
-    /// What ``save(to:kind:config:metadata:weights:replacing:)`` may replace at its destination.
+    /// What ``save(to:kind:config:metadata:weights:replacing:formatVersion:folders:)`` may replace at its destination.
     public enum Replacement: Sendable {
         /// Only a model package of the same kind (the default).
         case sameKind
@@ -53,8 +55,9 @@ public enum ModelPackage {
     public static func save<Config: Encodable>(
         to url: URL, kind: String, config: Config,
         metadata: [String: String] = [:], weights: [String: Tensor<Float>],
-        replacing: Replacement = .sameKind, folders: ((URL) throws -> Void)? = nil
+        replacing: Replacement = .sameKind, formatVersion: Int = 1, folders: ((URL) throws -> Void)? = nil
     ) throws {
+        precondition((1...Self.formatVersion).contains(formatVersion), "format version \(formatVersion) is not one this build writes")
         let url = try checkDestination(url, kind: kind, replacing: replacing)
         let fileManager = FileManager.default
         AtomicFile.removeAbandonedTemporaries(beside: url)

@@ -350,7 +350,7 @@ public struct IntentClassifier: Sendable {
             metadata[TrainingTextFingerprint.metadataKey] = trainingTexts.encoded
         }
         try ModelPackage.save(to: url, kind: Self.modelKind, config: configuration, metadata: metadata, weights: weights,
-                              replacing: replacing, folders: folders)
+                              replacing: replacing, formatVersion: configuration.packageFormatVersion, folders: folders)
     }
 
     /// Loads a classifier saved by ``save(to:metadata:)`` (weights memory-mapped). A model trained

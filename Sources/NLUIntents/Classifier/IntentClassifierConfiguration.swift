@@ -31,6 +31,16 @@ struct IntentClassifierConfiguration: Codable, Sendable {
     /// (``IntentClassifier/calibrate(on:)``); absent: 1, an uncalibrated model.
     var temperature: Float?
 
+    /// The oldest package format whose readers understand all of this model: 2 when it holds what a
+    /// version-1 reader would skip and then answer differently without a word (a joint transformer
+    /// tagger, a few-shot head, a calibration temperature, a language other than English), else 1 so
+    /// that older builds keep reading the models they can.
+    var packageFormatVersion: Int {
+        let english = features.language.map { $0.lowercased().hasPrefix("en") } ?? true
+        let needsVersion2 = entities?.transformerTagger != nil || fewShot != nil || temperature != nil || !english
+        return needsVersion2 ? 2 : 1
+    }
+
     /// The entity part of the configuration (the tagger's weights are `tagger.*` tensors): the CRF
     /// tagger's, or a joint model's transformer tagger's (whose encoder is the fine-tuned one).
     struct Entities: Codable, Sendable {
