@@ -13,6 +13,7 @@ import Testing
     static let dataset = fixturesDirectory.appendingPathComponent("intents/nlukit-dataset.json").path
     static let embedder = fixturesDirectory.appendingPathComponent("embeddings/minilm-tiny").path
     static let coreml = fixturesDirectory.appendingPathComponent("coreml/dense_classifier.mlmodel").path
+    static let dialogue = fixturesDirectory.appendingPathComponent("dialogue/watson-car-dashboard/car_workspace.json").path
 
     /// Options whose value is a number but which have no default to tell it by.
     static let numbersWithoutDefault: Set<String> = ["--max-seq-length", "--doc-stride", "--passages", "--limit", "--folds", "--threshold",
@@ -46,6 +47,7 @@ import Testing
         case "lm train": return ["lm", "train", corpus, "-o", out.path + ".nlumodel"] + SafeOutputCommandTests.tinyLM
         case "lm generate": return ["lm", "generate", "--model", lm, "--max-tokens", "3"]
         case "lm predict": return ["lm", "predict", "--model", lm, "the"]
+        case "dialogue chat": return ["dialogue", "chat", dialogue]
         default: return nil
         }
     }
