@@ -4,7 +4,8 @@ import Foundation
 /// `intents[].examples[].text` with optional `mentions[]` (`entity`, `location` = [start, end) in
 /// UTF-16 units), `counterexamples[].text`, `entities[].values[]` (synonyms or patterns).
 /// System entities (`sys-number`, `sys-date`...) become built-ins (``PlatformBuiltins/watson``).
-/// `dialog_nodes` and the rest are ignored; a UTF-8 byte-order mark is tolerated.
+/// `dialog_nodes` are NLUDialogue's (`WatsonDialogueImporter`), not a dataset's, and the rest is ignored;
+/// a UTF-8 byte-order mark is tolerated.
 enum WatsonAssistantImporter {
     struct Workspace: Decodable {
         var language: String?
