@@ -47,17 +47,13 @@ public struct SentenceEncoderFineTuner {
         if let dense = try ModuleList(modelDirectory: model).modules.first(where: { $0.kind == .dense }) {
             throw SentenceFineTuningError.unsupportedModule(model: model.path, module: "Dense (\(dense.directory.lastPathComponent))")
         }
-        embedder = try SentenceEmbedder(modelDirectory: model)
-        let positions = embedder.encoder.configuration.maxSequenceLength
-        if let length = options.maxSequenceLength, length > positions {
-            throw TrainingSettingError(setting: "maxSequenceLength", value: "\(length)", requirement: "at most the model's \(positions) positions")
-        }
+        embedder = try SentenceEmbedder.forFineTuning(model, maxSequenceLength: options.maxSequenceLength)
         self.model = model
         self.options = options
     }
 
     /// Tokens per text: the option, else the model's `max_seq_length`.
-    public var maxSequenceLength: Int { min(options.maxSequenceLength ?? embedder.maxSequenceLength, embedder.encoder.configuration.maxSequenceLength) }
+    public var maxSequenceLength: Int { embedder.fineTuningLength(options.maxSequenceLength) }
 
     /// The loss `pairs` train with: the option, else the one their shape calls for.
     /// - Throws: ``SentenceFineTuningError/unusablePairs(reason:)`` when the option's loss cannot use their shape.
@@ -224,9 +220,7 @@ public struct SentenceEncoderFineTuner {
         let limit = maxSequenceLength
         func ids(_ text: String, example: Int) throws -> [Int32] {
             try TextLengthLimit.check(text, name: "a text of example \(example + 1)")
-            var ids = embedder.tokenIDs(text)
-            if ids.count > limit { ids = Array(ids.prefix(limit - 1)) + [embedder.tokenizer.sepID] }
-            return ids
+            return embedder.tokenIDs(text, limit: limit)
         }
         switch pairs {
         case .contrastive(let examples):
