@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "NLUKit", targets: ["NLUKit"]),
+        .library(name: "NLUInputOutput", targets: ["NLUInputOutput"]),
         .library(name: "NLUCore", targets: ["NLUCore"]),
         .library(name: "NLUText", targets: ["NLUText"]),
         .library(name: "NLUBuiltins", targets: ["NLUBuiltins"]),
@@ -53,28 +54,32 @@ let package = Package(
         // Element-wise kernels in C, compiled per CPU level (AVX-512 / AVX2 / baseline) and
         // picked at run time; Swift itself only targets baseline x86-64.
         .target(name: "CKernels", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+        // Files and policy, apart from the tensor core: inputs read with limits (files, standard input, lines),
+        // outputs written atomically and never over what nlu did not write, interruption, JSON problems by line
+        // and column, range checks on numbers a user or file supplies.
+        .target(name: "NLUInputOutput"),
         .target(
             name: "NLUCore",
             dependencies: [
-                "CKernels",
+                "NLUInputOutput", "CKernels",
                 .target(name: "CBLAS", condition: .when(platforms: [.linux])),
             ]
         ),
         .target(name: "NLUText"),
         // Downloads from the Hugging Face Hub into its cache (URLSession: FoundationNetworking on Linux).
         // Apart from NLUCore so that only what downloads links the HTTP stack.
-        .target(name: "NLUHub", dependencies: ["NLUCore"]),
+        .target(name: "NLUHub", dependencies: ["NLUInputOutput", "NLUCore"]),
         // Built-in entities (numbers, money, dates…) found and resolved; the Text layer's recognizers.
         .target(name: "NLUBuiltins", dependencies: ["NLUText"]),
         // The one BERT-family encoder (configuration, checkpoint names, packed weights, masked
         // attention) that every task needing a transformer builds on.
-        .target(name: "NLUTransformers", dependencies: ["NLUCore"]),
+        .target(name: "NLUTransformers", dependencies: ["NLUInputOutput", "NLUCore"]),
         // sentence-transformers models as on disk (pooling, dense, normalize) and batched embedding.
-        .target(name: "NLUEmbeddings", dependencies: ["NLUCore", "NLUText", "NLUTransformers"]),
+        .target(name: "NLUEmbeddings", dependencies: ["NLUInputOutput", "NLUCore", "NLUText", "NLUTransformers"]),
         // Retrieval: the document index (SQLite through GRDB: FTS5 keyword search, exact vectors, fusion).
         .target(
             name: "NLUSearch",
-            dependencies: ["NLUCore", "NLUText", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["NLUInputOutput", "NLUCore", "NLUText", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The same index on PostgreSQL with pgvector (postgres://...); apart so that only what opens such
         // URLs (the nlu CLI) builds and links postgres-nio.
@@ -88,24 +93,24 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "NLUQuestionAnswering", dependencies: ["NLUCore", "NLUText", "NLUTransformers", "NLUSearch"]),
+        .target(name: "NLUQuestionAnswering", dependencies: ["NLUInputOutput", "NLUCore", "NLUText", "NLUTransformers", "NLUSearch"]),
         .target(
             name: "NLUIntents",
             dependencies: [
-                "NLUCore", "NLUText", "NLUBuiltins", "NLUTransformers", "NLUEmbeddings",
+                "NLUInputOutput", "NLUCore", "NLUText", "NLUBuiltins", "NLUTransformers", "NLUEmbeddings",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
-        .target(name: "NLUSequence", dependencies: ["NLUCore", "NLUText"]),
+        .target(name: "NLUSequence", dependencies: ["NLUInputOutput", "NLUCore", "NLUText"]),
         // Conversations: the dialogue model (nodes, conditions, slots, responses), its runtime with Codable
         // state, and importers of platforms' dialogues. Messages arrive already parsed, so no classifier here.
-        .target(name: "NLUDialogue", dependencies: ["NLUCore"]),
+        .target(name: "NLUDialogue", dependencies: ["NLUInputOutput"]),
         // Core ML .mlmodel files: the protobuf code is generated once (scripts/generate-coreml-proto.sh) and
         // committed, so only the SwiftProtobuf runtime library is built, not its code-generating plugin.
         .target(
             name: "NLUCoreML",
-            dependencies: ["NLUCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            dependencies: ["NLUInputOutput", "NLUCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             exclude: ["Proto"]
         ),
         // The composition layer under both fronts: a model reference (directory, Hub id, .mlmodel) or an index
@@ -113,7 +118,7 @@ let package = Package(
         .target(
             name: "NLUPipelines",
             dependencies: [
-                "NLUCore", "NLUText", "NLUHub", "NLUTransformers", "NLUEmbeddings", "NLUSearch", "NLUSearchPostgres",
+                "NLUInputOutput", "NLUCore", "NLUText", "NLUHub", "NLUTransformers", "NLUEmbeddings", "NLUSearch", "NLUSearchPostgres",
                 "NLUQuestionAnswering", "NLUIntents", "NLUCoreML",
             ]
         ),
@@ -121,8 +126,8 @@ let package = Package(
         .target(
             name: "NLUKit",
             dependencies: [
-                "NLUCore", "NLUText", "NLUBuiltins", "NLUHub", "NLUTransformers", "NLUEmbeddings", "NLUSearch", "NLUQuestionAnswering",
-                "NLUIntents", "NLUSequence", "NLUDialogue", "NLUCoreML", "NLUPipelines",
+                "NLUInputOutput", "NLUCore", "NLUText", "NLUBuiltins", "NLUHub", "NLUTransformers", "NLUEmbeddings", "NLUSearch",
+                "NLUQuestionAnswering", "NLUIntents", "NLUSequence", "NLUDialogue", "NLUCoreML", "NLUPipelines",
             ]
         ),
         // Hummingbird 2 needs macOS 14 / iOS 17: the server's types are marked @available for those,
@@ -130,8 +135,8 @@ let package = Package(
         .target(
             name: "NLUServer",
             dependencies: [
-                "NLUCore", "NLUBuiltins", "NLUHub", "NLUIntents", "NLUQuestionAnswering", "NLUEmbeddings", "NLUPipelines",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "NLUInputOutput", "NLUCore", "NLUBuiltins", "NLUHub", "NLUIntents", "NLUQuestionAnswering", "NLUEmbeddings",
+                "NLUPipelines", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -163,7 +168,10 @@ let package = Package(
         // Test support only: the deterministic input mutator and the rules every fuzz test checks.
         .target(name: "NLUFuzzSupport", dependencies: ["NLUCore"], path: "Tests/FuzzSupport"),
         .target(name: "NLUTestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "NLUCoreTests", dependencies: ["NLUCore", "NLUFuzzSupport"]),
+        .testTarget(name: "NLUInputOutputTests", dependencies: ["NLUInputOutput", "NLUTestSupport"]),
+        // docs/architecture.md's module map against Package.swift and the sources' imports.
+        .testTarget(name: "RepositoryTests"),
+        .testTarget(name: "NLUCoreTests", dependencies: ["NLUCore", "NLUInputOutput", "NLUFuzzSupport", "NLUTestSupport"]),
         .testTarget(name: "NLUTextTests", dependencies: ["NLUText", "NLUTestSupport"]),
         .testTarget(name: "NLUBuiltinsTests", dependencies: ["NLUBuiltins", "NLUTestSupport"]),
         .testTarget(name: "NLUEmbeddingsTests", dependencies: ["NLUEmbeddings", "NLUTestSupport"]),
@@ -177,13 +185,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering", "NLUFuzzSupport", "NLUTestSupport"]),
-        .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents", "NLUBuiltins", "NLUFuzzSupport", "NLUTestSupport"]),
-        .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence", "NLUFuzzSupport"]),
-        .testTarget(name: "NLUDialogueTests", dependencies: ["NLUDialogue"]),
+        .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents", "NLUInputOutput", "NLUBuiltins", "NLUFuzzSupport", "NLUTestSupport"]),
+        .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence", "NLUInputOutput", "NLUFuzzSupport"]),
+        .testTarget(name: "NLUDialogueTests", dependencies: ["NLUDialogue", "NLUInputOutput"]),
         .testTarget(name: "NLUSearchTests", dependencies: ["NLUSearch", "NLUFuzzSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         // Against a real server when NLUKIT_TEST_POSTGRES_URL is set (scripts/test.sh starts one); skipped otherwise.
         .testTarget(name: "NLUSearchPostgresTests", dependencies: ["NLUSearchPostgres", "NLUSearch", "NLUCore"]),
-        .testTarget(name: "NLUCoreMLTests", dependencies: ["NLUCoreML", "NLUFuzzSupport"]),
+        .testTarget(name: "NLUCoreMLTests", dependencies: ["NLUCoreML", "NLUInputOutput", "NLUFuzzSupport"]),
         .testTarget(name: "NLUServerTests", dependencies: ["NLUServer", "NLUBuiltins", "NLUIntents", "NLUEmbeddings", "NLUFuzzSupport", "NLUTestSupport"]),
         // GRDB: to damage an index file the way a hand edit or a bad disk would, then run nlu on it.
         .testTarget(name: "CLITests", dependencies: ["nlu", "NLUFuzzSupport", "NLUTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),

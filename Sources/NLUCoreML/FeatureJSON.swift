@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// Features to and from JSON, as `nlu coreml predict` reads and prints them: an object of feature name → number,
 /// (nested) array of numbers, string, or string → number object.

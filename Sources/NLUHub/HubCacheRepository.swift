@@ -7,6 +7,7 @@ import Darwin
 #endif
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// One repository's folder in the Hugging Face cache, laid out exactly as `huggingface_hub` writes it,
 /// so Python and `huggingface-cli` find what NLUKit downloaded and the other way round:

@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// Where and how ``HubDownloader`` talks to the Hugging Face Hub, read from the environment the way
 /// Python's `huggingface_hub` reads it, so both tools agree on the server, the token and the cache.

@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// What identifies a sentence-transformers model's files, recorded by a search index and by an
 /// intent model package trained on its embeddings: the same files are recognized wherever they are,

@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// The SHA-256 of a model's weights file, found at the least cost: a file in the Hugging Face cache
 /// is a link to `blobs/SHA256` (the Hub names a large (LFS) file by the SHA-256 of its bytes, and

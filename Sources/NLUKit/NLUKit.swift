@@ -6,6 +6,7 @@
 @_exported import NLUDialogue
 @_exported import NLUEmbeddings
 @_exported import NLUHub
+@_exported import NLUInputOutput
 @_exported import NLUIntents
 @_exported import NLUPipelines
 @_exported import NLUQuestionAnswering

@@ -2,6 +2,7 @@ import Foundation
 import NLUCore
 import Testing
 @testable import NLUCoreML
+import NLUInputOutput
 
 /// What a user may hand us that is not a model we run: each gets an error naming what is wrong, never a crash.
 @Suite struct BadInputTests {

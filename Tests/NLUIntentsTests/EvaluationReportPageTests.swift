@@ -3,6 +3,7 @@ import NLUTestSupport
 import Testing
 import NLUCore
 @testable import NLUIntents
+import NLUInputOutput
 
 /// The evaluation and training report pages: what they show matches the evaluation, dataset text is
 /// escaped, nothing is fetched from elsewhere, and nlu recognises its own pages.

@@ -3,6 +3,7 @@ import NLUCore
 import NLUFuzzSupport
 import Testing
 @testable import NLUSequence
+import NLUInputOutput
 
 /// Mutated language-model manifests (sizes, vocabulary, tokens, metadata such as epochsCompleted)
 /// load and generate, or fail with an error naming the package — never trap, hang or allocate

@@ -1,4 +1,5 @@
 import Foundation
+import NLUInputOutput
 
 /// A quick end-to-end check of the numeric stack: a BLAS GEMM verified against a plain loop.
 public enum SelfCheck {

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Foundation
+import NLUInputOutput
 
 /// An NLUKit model package: a directory `NAME.nlumodel/` holding `manifest.json` and
 /// `weights.safetensors`.

@@ -1,4 +1,5 @@
 import Foundation
+import NLUInputOutput
 
 /// The JSON header of a safetensors file, parsed and checked field by field (the byte layout is
 /// checked afterwards by ``SafeTensors``).

@@ -1,4 +1,5 @@
 import Foundation
+import NLUInputOutput
 
 extension SafeTensors {
     /// Writes `tensors` as `F32` in the safetensors format, atomically (temporary file + rename).

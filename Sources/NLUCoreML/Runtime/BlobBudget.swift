@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// How large the blobs of one prediction may grow: each layer's output at most ``valuesPerLayer`` values, and all
 /// blobs of one prediction together (every one is kept to the end, as any later layer may read it) at most

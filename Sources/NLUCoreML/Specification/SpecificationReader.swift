@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 import SwiftProtobuf
+import NLUInputOutput
 
 /// Reads the `Model` protobuf of a `.mlmodel` file and refuses, with a clear error, what cannot be a model.
 enum SpecificationReader {

@@ -1,4 +1,5 @@
 import NLUCore
+import NLUInputOutput
 
 /// The floats a model's load decodes from FP16 and quantized weights, counted over the whole model
 /// (every layer of every pipeline stage) before each allocation: a 1-bit weight takes 32 times its

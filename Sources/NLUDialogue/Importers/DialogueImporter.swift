@@ -1,5 +1,5 @@
 import Foundation
-import NLUCore
+import NLUInputOutput
 
 /// Reads a dialogue from what a user points at: NLUKit's own dialogue file, or a platform export with a
 /// dialogue in it (a Watson Assistant workspace with `dialog_nodes`), told apart by their content.

@@ -1,5 +1,5 @@
 import Foundation
-import NLUCore
+import NLUInputOutput
 
 /// Reads the `dialog_nodes` of an IBM Watson Assistant workspace (v1 JSON export) into a ``DialogueModel``.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import NLUCore
+import NLUInputOutput
 
 /// A dialogue as NLUKit stores it (`"format": "nlu-dialogue"`, documented in docs/dialogue.md): settings,
 /// the node tree and a fallback. Importers produce it from platform exports; ``Dialogue`` checks and

@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// The modules of a sentence-transformers model in order, read from `modules.json`
 /// (`[{"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"}, ...]`).

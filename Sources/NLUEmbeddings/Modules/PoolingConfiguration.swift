@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// `1_Pooling/config.json`: the embedding width and the pooling modes, in either spelling
 /// sentence-transformers writes (`"pooling_mode": "mean"` or a list, or the legacy

@@ -2,6 +2,7 @@ import Foundation
 import NLUCore
 import NLUText
 import NLUTransformers
+import NLUInputOutput
 
 /// Fine-tunes a sentence-transformers model (or a plain BERT-family checkpoint, mean-pooled) on
 /// ``TrainingPairs`` and writes the result as a sentence-transformers folder that `nlu embed`,

@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 import NLUTransformers
+import NLUInputOutput
 
 /// What ``SentenceEncoderFineTuner`` keeps beside a checkpoint's model files so a run can continue
 /// (`--resume`): the run's settings, what it trained from (the model and the pairs, by fingerprint),

@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// What a sentence embedder is fine-tuned on, read from a JSON Lines file, one example per line, in the two
 /// shapes sentence-transformers' losses take:

@@ -1,6 +1,7 @@
 import Foundation
 import NLUBuiltins
 import NLUCore
+import NLUInputOutput
 
 /// An intent classifier trained on your machine: featurizes an utterance (``TextFeaturizer``) and
 /// runs a small ReLU network (``IntentNetwork``) to get a probability per intent, with a "none"

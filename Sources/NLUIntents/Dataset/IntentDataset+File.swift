@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 extension IntentDataset {
     /// Reads a dataset in NLUKit's JSON form and validates it. A file that is not valid UTF-8 is

@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// Reads JSON from dataset files with errors that say where: `line L, column C` for malformed JSON
 /// (Foundation reports only a character offset), the field path for a missing or mistyped field.

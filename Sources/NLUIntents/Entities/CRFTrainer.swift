@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// Trains a ``LinearChainCRF`` by minimizing crfsuite's objective: the negative log-likelihood of the
 /// training labellings plus `c2 · ‖w‖²` (L-BFGS), and `c1 · ‖w‖₁` when `c1 > 0` (OWL-QN).

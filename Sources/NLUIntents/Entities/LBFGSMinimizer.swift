@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// Limited-memory BFGS for a smooth objective, and its orthant-wise variant OWL-QN (Andrew & Gao 2007)
 /// when an L1 penalty `l1 · Σ|x_i|` is added, with liblbfgs's stopping rules as crfsuite uses them:

@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// What the evaluation and training report pages share: the self-contained HTML document around
 /// their sections (inline CSS, no script, nothing fetched from elsewhere, so the file opens offline

@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// How `nlu intents import` and `nlu intents export` recognise a file they wrote before, the only
 /// kind of existing file they replace without `--force` (``OutputFile``). A dataset is recognised

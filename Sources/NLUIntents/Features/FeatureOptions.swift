@@ -1,5 +1,6 @@
 import NLUCore
 import NLUText
+import NLUInputOutput
 
 /// How utterances become feature vectors: normalization, tokens, n-grams, weighting and vocabulary
 /// pruning. Stored in the model, so prediction featurizes exactly as training did.

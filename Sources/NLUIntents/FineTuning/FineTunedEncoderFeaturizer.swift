@@ -3,6 +3,7 @@ import NLUCore
 import NLUEmbeddings
 import NLUText
 import NLUTransformers
+import NLUInputOutput
 
 /// The sentence features of an encoder fine-tuned in this process: each text tokenized as the
 /// checkpoint tokenizes it, run through the trained encoder (no dropout) and pooled, the vector

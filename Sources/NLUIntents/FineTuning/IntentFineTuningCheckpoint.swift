@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 import NLUTransformers
+import NLUInputOutput
 
 /// A fine-tuning run's state at the end of an epoch, in a folder beside the output
 /// (`OUT.nlumodel.checkpoint/`): `encoder/` (the encoder in its Hugging Face layout),

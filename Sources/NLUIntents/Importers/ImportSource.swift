@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 import ZIPFoundation
+import NLUInputOutput
 
 /// The bytes an importer reads: one file, or the files of a folder or a zip archive addressed by
 /// their relative, `/`-separated paths (so Lex V2 and Dialogflow read both forms the same way).

@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// Reads Bot Framework `.lu` files (LUIS's Markdown-like source) and the files they import into
 /// one parsed app: `# Intent` or `## Intent` sections (LUDown and `bf luis:convert` write `##`) with

@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// Rasa 1.x lookup tables kept in text files (`## lookup:city` followed by `data/lookups/city.txt`,
 /// or `"elements": "data/lookups/city.txt"` in JSON): one value per line. The path is relative to

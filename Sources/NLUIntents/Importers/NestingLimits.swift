@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// Limits on nested input checked before a parser recurses into it: 10,000 nested `[` overflow the
 /// stack of recursive parsers, and a 1 KB YAML file whose aliases nest 9 deep ("billion laughs")

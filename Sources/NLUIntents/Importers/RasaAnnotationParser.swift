@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// Rasa's inline entity markup: `[text](entity)`, `[text](entity:value)` and
 /// `[text]{"entity": "e", "value": "v", "role": "r"}`, turned into plain text plus annotations.

@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 import Yams
+import NLUInputOutput
 
 /// Rasa gets its built-in entities from Duckling (`DucklingEntityExtractor`), which reports them under
 /// the dimension's name (`number`, `time`, `amount-of-money`). A project whose `config.yml` runs Duckling

@@ -1,4 +1,5 @@
 import NLUCore
+import NLUInputOutput
 
 /// How many bytes the entries of one zip export may expand to when read, and how many entries it may
 /// have. A zip's sizes are only claims until it is unpacked (a 1.5 MB archive can hold a 1.5 GB file

@@ -4,6 +4,7 @@ import NLUEmbeddings
 import NLUHub
 import NLUIntents
 import NLUText
+import NLUInputOutput
 
 /// A sentence-transformers model as the intent classifier's sentence features (Rasa's
 /// `LanguageModelFeaturizer`) and the slot tagger's contextual word vectors: the glue between

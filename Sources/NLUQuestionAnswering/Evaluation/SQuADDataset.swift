@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 import NLUTransformers
+import NLUInputOutput
 
 /// A question-answering dataset in the SQuAD v1.1 / v2.0 JSON format:
 /// `{"version": ..., "data": [{"title": ..., "paragraphs": [{"context": ..., "qas": [...]}]}]}`.

@@ -2,6 +2,7 @@ import Foundation
 import NLUCore
 import NLUText
 import NLUTransformers
+import NLUInputOutput
 
 /// Fine-tunes a BERT-family checkpoint for extractive question answering on a SQuAD v1.1 / v2.0 dataset,
 /// as transformers' `run_qa` does: the dataset cut into training windows (``QuestionAnsweringTrainingSet``),

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NLUCore
+import NLUInputOutput
 
 /// A collection of documents in one SQLite file, searchable by keyword (BM25), by meaning (exact
 /// cosine over chunk embeddings) and by both (reciprocal-rank fusion).

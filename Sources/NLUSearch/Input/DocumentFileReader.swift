@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// Reads the documents of files for ``DocumentIndex/add(_:progress:)``: JSONL (one
 /// `{"id": ..., "text": ..., "metadata": {...}}` per line, metadata optional) or a plain `.txt` /

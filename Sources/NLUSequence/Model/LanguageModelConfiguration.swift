@@ -1,4 +1,5 @@
 import NLUCore
+import NLUInputOutput
 
 /// The shape and vocabulary of a ``LanguageModel``: the `config` object of its model package's
 /// `manifest.json` (kind `language-model`).

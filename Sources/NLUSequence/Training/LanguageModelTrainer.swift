@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// What a ``LanguageModelTrainer`` reports while it works (the CLI prints these on stderr).
 public enum LanguageModelTrainingEvent: Sendable {

@@ -1,4 +1,5 @@
 import NLUCore
+import NLUInputOutput
 
 /// Everything ``LanguageModelTrainer`` needs to know: the model's shape, the vocabulary rule and the
 /// optimization (truncated BPTT over `sequenceLength` steps, `batchSize` parallel streams, Adam,

@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// `POST /embed` (Hugging Face Text Embeddings Inference) and `POST /v1/embeddings` (OpenAI).
 ///

@@ -1,5 +1,6 @@
 import HTTPTypes
 import NLUCore
+import NLUInputOutput
 
 /// An error the server answers with: an HTTP status and the JSON body
 /// `{"error": "<kind>", "message": "<what was wrong and what was expected>"}`.

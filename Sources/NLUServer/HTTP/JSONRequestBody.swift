@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import NLUCore
+import NLUInputOutput
 
 /// Reads a request's JSON body within the size limit and decodes it, turning every way it can be
 /// wrong into a 400/413 ``APIError`` that says what was expected.

@@ -1,6 +1,7 @@
 import Hummingbird
 import NLUBuiltins
 import NLUCore
+import NLUInputOutput
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension ServerRoutes {

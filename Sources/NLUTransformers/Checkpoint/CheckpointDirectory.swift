@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// A Hugging Face checkpoint directory as `transformers` saves it: `config.json` beside
 /// `model.safetensors`. Every model built on the encoder reads its files through here, so a missing

@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 extension TrainableEncoder {
     /// The metadata a fine-tuned `model.safetensors` carries: `format` `pt`, which `transformers`

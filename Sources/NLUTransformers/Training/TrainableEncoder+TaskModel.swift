@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// The head of a transformers task model saved with its fine-tuned encoder (``TrainableEncoder/save(to:source:head:)``):
 /// the suffix of its class name (`ForQuestionAnswering`: `BertForQuestionAnswering`, `DistilBertForQuestionAnswering`,

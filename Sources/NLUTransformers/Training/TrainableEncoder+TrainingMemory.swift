@@ -1,4 +1,5 @@
 import NLUCore
+import NLUInputOutput
 
 /// The memory a fine-tuning run needs at its peak, computed before the first step so that a run that
 /// would not fit is refused with the figure and what to lower, not killed by the system halfway.

@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUInputOutput
 
 /// A BERT-family encoder that can be fine-tuned: the forward pass of ``EncoderModel`` on weights
 /// held as plain F32 tensors (``EncoderParameters``, under their Hugging Face names), keeping its

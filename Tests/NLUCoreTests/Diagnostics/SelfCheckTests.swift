@@ -1,5 +1,6 @@
 import Testing
 @testable import NLUCore
+import NLUInputOutput
 
 /// `nlu selfcheck`'s library part: sizes are range-checked, and large sizes check evenly spread
 /// rows so that the documented maximum (4096) finishes in seconds.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NLUCore
+import NLUTestSupport
 
 /// `TensorStorage.releaseResidentPages` drops a mapped tensor's pages without losing its data (the
 /// pages come back from the file), touches nothing outside the tensor, and leaves owned memory alone.

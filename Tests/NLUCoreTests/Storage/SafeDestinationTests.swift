@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import Testing
 @testable import NLUCore
+@testable import NLUInputOutput
 
 /// Writers never destroy what they did not write: a model package replaces only a package of its
 /// kind, atomic files go through links and into special files, outputs never overwrite inputs.

@@ -2,6 +2,7 @@ import Foundation
 import NLUFuzzSupport
 import Testing
 @testable import NLUCore
+import NLUTestSupport
 
 /// Mutated safetensors files (mostly their JSON header, where the hostile numbers live) open with
 /// every tensor readable, or fail with an error naming the file — no trap, no huge allocation.

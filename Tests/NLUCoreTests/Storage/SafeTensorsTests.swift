@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NLUCore
+import NLUTestSupport
 
 @Suite struct SafeTensorsTests {
     let fixture = fixturesDirectory.appendingPathComponent("safetensors/all-dtypes.safetensors")

@@ -1,5 +1,5 @@
 import Testing
-import NLUCore
+import NLUInputOutput
 
 /// What an error message quotes of a value: all of a short one, the first 64 Unicode scalars of a long one.
 @Suite struct EchoedValueTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import NLUCore
+@testable import NLUInputOutput
 
 /// JSON decoding errors name the file and the field, including the numbers Foundation reports as
 /// "not valid JSON" for the whole document (a fraction or 10^30 where an integer belongs).

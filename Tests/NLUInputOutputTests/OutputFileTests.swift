@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import NLUCore
+@testable import NLUInputOutput
+import NLUTestSupport
 
 /// A file output replaces nothing but an empty file, a file of its own kind or, forced, any file;
 /// two spellings of one destination are recognised as one.
