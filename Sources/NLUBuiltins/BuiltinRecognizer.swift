@@ -1,4 +1,5 @@
-/// Finds and resolves built-in entities in English text: numbers, ordinals, percentages, money,
+/// Finds and resolves built-in entities in text (English by default; numbers, ordinals and percentages in
+/// the other ``BuiltinLanguage``s too): numbers, ordinals, percentages, money,
 /// temperatures, e-mails, URLs, phone numbers, and LUIS datetimeV2 dates, times, ranges, durations
 /// and sets relative to a reference time.
 ///
@@ -12,19 +13,37 @@
 ///                                        reference: try ReferenceTime(iso8601: "2016-11-07T10:00:00"))
 ///     entities.map(\.text) // ["$1.5k", "tomorrow at 7pm"]
 public struct BuiltinRecognizer: Sendable {
-    /// The kinds this recognizer reports.
+    /// The kinds this recognizer reports: those asked for that its language supports.
     public let types: Set<BuiltinEntityType>
+    /// The language it reads.
+    public let language: BuiltinLanguage
 
     private let recognizers: [any EntityRecognizer]
+    /// The number words of a language other than English, analysed once for every text.
+    private let analyzer: NumberWordAnalyzer?
 
-    /// A recognizer for `types` (all kinds by default).
-    public init(types: Set<BuiltinEntityType> = Set(BuiltinEntityType.allCases)) {
-        self.types = types
-        let all: [any EntityRecognizer] = [
-            NumberRecognizer(), PercentageRecognizer(), CurrencyRecognizer(), TemperatureRecognizer(),
-            EmailRecognizer(), URLRecognizer(), PhoneNumberRecognizer(), DateTimeRecognizer(),
-        ]
-        recognizers = all.filter { !$0.produces.isDisjoint(with: types) }
+    /// A recognizer for `types` (all kinds by default) in `language` (English by default); kinds the language
+    /// does not support (``BuiltinLanguage/supportedTypes``) are not reported.
+    ///
+    ///     let german = BuiltinRecognizer(language: .german, types: [.number])
+    ///     german.entities(in: "dreihundertvierundzwanzig Gäste").map(\.text) // ["dreihundertvierundzwanzig"]
+    public init(language: BuiltinLanguage = .english, types: Set<BuiltinEntityType> = Set(BuiltinEntityType.allCases)) {
+        self.language = language
+        let supported = types.intersection(language.supportedTypes)
+        self.types = supported
+        let all: [any EntityRecognizer]
+        if let lexicon = language.numberLexicon {
+            analyzer = NumberWordAnalyzer(lexicon)
+            all = [NumberRecognizer(), PercentageRecognizer(words: .init(lexicon)), EmailRecognizer(), URLRecognizer(),
+                   PhoneNumberRecognizer()]
+        } else {
+            analyzer = nil
+            all = [
+                NumberRecognizer(), PercentageRecognizer(), CurrencyRecognizer(), TemperatureRecognizer(),
+                EmailRecognizer(), URLRecognizer(), PhoneNumberRecognizer(), DateTimeRecognizer(),
+            ]
+        }
+        recognizers = all.filter { !$0.produces.isDisjoint(with: supported) }
     }
 
     /// The entities in `text`, in order of position, none overlapping.
@@ -115,7 +134,8 @@ public struct BuiltinRecognizer: Sendable {
     /// The entities of `text` read in one piece.
     func wholeTextEntities(in text: String, reference: ReferenceTime) -> [BuiltinEntity] {
         let tokens = TokenizedText(text)
-        let context = RecognitionContext(types: types, reference: reference, numbers: NumberParser(tokens))
+        let context = RecognitionContext(types: types, reference: reference, numbers: NumberParser(tokens), language: language,
+                                         reader: analyzer.map { LexiconNumberParser(tokens, analyzer: $0) })
         var candidates: [EntityMatch] = []
         for recognizer in recognizers {
             recognizer.recognize(tokens, context: context, into: &candidates)

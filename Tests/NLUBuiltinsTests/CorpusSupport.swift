@@ -48,10 +48,11 @@ struct CorpusScore: CustomStringConvertible {
 /// Runs `recognizer` on every case of the fixture `corpus/name.json`; a case passes when the entities
 /// found are exactly the expected ones: same kinds, offsets, and resolution (for date-times, the same set
 /// of values with their timex, type, value, start, end and Mod).
-func scoreCorpus(_ name: String, types: Set<BuiltinEntityType>, corpus: String = "recognizers-text") throws -> CorpusScore {
+func scoreCorpus(_ name: String, types: Set<BuiltinEntityType>, corpus: String = "recognizers-text",
+                 language: BuiltinLanguage = .english) throws -> CorpusScore {
     let data = try Data(contentsOf: builtinsFixtures.appendingPathComponent("\(corpus)/\(name).json"))
     let cases = try JSONDecoder().decode([CorpusCase].self, from: data)
-    let recognizer = BuiltinRecognizer(types: types)
+    let recognizer = BuiltinRecognizer(language: language, types: types)
     var score = CorpusScore()
     for item in cases {
         let reference = try item.reference.map { try ReferenceTime(iso8601: $0) }

@@ -7,10 +7,11 @@ struct NumberRecognizer: EntityRecognizer {
     private static let pronounLeads: Set<String> = ["the", "this", "that", "which", "each", "any", "every", "no", "another", "one"]
 
     func recognize(_ text: TokenizedText, context: RecognitionContext, into matches: inout [EntityMatch]) {
-        let parser = context.numbers
+        let parser = context.reader
+        let english = context.language == .english
         var index = 0
         while index < text.count {
-            if context.wants(.ordinal), let (value, last) = RelativeOrdinals.match(in: text, at: index) {
+            if english, context.wants(.ordinal), let (value, last) = RelativeOrdinals.match(in: text, at: index) {
                 matches.append(EntityMatch(type: .ordinal, tokens: text, first: index, last: last, resolution: .value(value)))
                 index = last + 1
                 continue
@@ -20,12 +21,12 @@ struct NumberRecognizer: EntityRecognizer {
                 continue
             }
             index = number.endToken
-            if isPronounOne(text, number) { continue }
+            if english, isPronounOne(text, number) { continue }
             let type: BuiltinEntityType = number.kind == .ordinal ? .ordinal : .number
             guard context.wants(type) else { continue }
             let last = repeatedInParentheses(text, parser, number) ?? number.endToken - 1
             matches.append(EntityMatch(type: type, tokens: text, first: number.firstToken, last: last,
-                                       resolution: .value(number.value.text)))
+                                       resolution: .value(context.valueText(number.value))))
             index = last + 1
         }
     }
@@ -38,7 +39,7 @@ struct NumberRecognizer: EntityRecognizer {
 
     /// "forty-five (45)", "45 (forty five)": the same number again in parentheses belongs to it (Duckling).
     /// The closing parenthesis's index, or nil.
-    private func repeatedInParentheses(_ text: TokenizedText, _ parser: NumberParser, _ number: NumberMatch) -> Int? {
+    private func repeatedInParentheses(_ text: TokenizedText, _ parser: any NumberReader, _ number: NumberMatch) -> Int? {
         guard let open = text.token(number.endToken), open.isSymbol("("), let inner = parser.parse(at: number.endToken + 1),
               inner.value == number.value, inner.spelled != number.spelled,
               let close = text.token(inner.endToken), close.isSymbol(")") else { return nil }

@@ -1,17 +1,61 @@
-/// Finds percentages: "50%", "50 %", "fifty percent", "12.5 per cent"; the value is the number ("50").
+/// Finds percentages: "50%", "50 %", "fifty percent", "12.5 per cent", "percent of 10"; in other languages
+/// their words ("vingt pour cent", "zwanzig Prozent", "percentage van 30"). The value is the number ("50").
 struct PercentageRecognizer: EntityRecognizer {
     var produces: Set<BuiltinEntityType> { [.percentage] }
 
+    /// The words that make a number a percentage: after it, and before it (with "of" / "de").
+    struct Words: Sendable {
+        var after: [[String]]
+        var before: [[String]]
+        /// Whether hyphens may join the words ("pour-cent").
+        var hyphens: Bool
+
+        static let english = Words(after: [["percent"], ["percentage"], ["pct"], ["per", "cent"], ["percents"]],
+                                   before: [["percent", "of"], ["percents", "of"], ["per", "cent", "of"]], hyphens: false)
+
+        init(after: [[String]], before: [[String]], hyphens: Bool) {
+            self.after = after
+            self.before = before
+            self.hyphens = hyphens
+        }
+
+        init(_ lexicon: NumberLexicon) {
+            self.init(after: lexicon.percentAfter, before: lexicon.percentBefore, hyphens: true)
+        }
+
+        /// The last token of the first phrase of `phrases` that starts at token `index`, or nil.
+        func match(_ phrases: [[String]], in text: TokenizedText, at index: Int) -> Int? {
+            guard let first = text.word(index) else { return nil }
+            let folded = hyphens ? NumberLexicon.fold(first) : first
+            for phrase in phrases where phrase[0] == folded {
+                var position = index
+                var matched = true
+                for word in phrase.dropFirst() {
+                    position += 1
+                    if hyphens, text.token(position)?.isSymbol("-") == true { position += 1 }
+                    guard let next = text.word(position), (hyphens ? NumberLexicon.fold(next) : next) == word else {
+                        matched = false
+                        break
+                    }
+                }
+                if matched { return position }
+            }
+            return nil
+        }
+    }
+
+    var words: Words = .english
+
     func recognize(_ text: TokenizedText, context: RecognitionContext, into matches: inout [EntityMatch]) {
-        let parser = context.numbers
+        let parser = context.reader
         let numbers = NumberRecognizer()
         var index = 0
         while index < text.count {
-            // "percent of 10", "per cent of twenty-two": the word first.
-            if let word = text.word(index), let ofIndex = Self.ofAfterPercentWord(text, word, index),
+            // "percent of 10", "per cent of twenty-two": the words first.
+            if let ofIndex = words.match(words.before, in: text, at: index),
                let number = parser.parse(at: ofIndex + 1), number.kind != .ordinal {
                 matches.append(EntityMatch(type: .percentage, tokens: text, first: index, last: number.endToken - 1,
-                                           resolution: .value(number.value.text)))
+                                           resolution: .value(context.valueText(number.value))))
                 index = number.endToken
                 continue
             }
@@ -26,25 +70,16 @@ struct PercentageRecognizer: EntityRecognizer {
             if let sign = text.token(next), sign.isSymbol("%"), !encoded,
                !(text.token(next + 1).map { !$0.spaceBefore && ($0.isDigits || $0.isWord) } ?? false) {
                 last = next
-            } else if let word = text.word(next) {
-                if word == "percent" || word == "percentage" || word == "pct" { last = next }
-                else if word == "per", text.word(next + 1) == "cent" { last = next + 1 }
-                else if word == "percents" { last = next }
+            } else {
+                last = words.match(words.after, in: text, at: next)
             }
             if let last {
                 matches.append(EntityMatch(type: .percentage, tokens: text, first: number.firstToken, last: last,
-                                           resolution: .value(number.value.text)))
+                                           resolution: .value(context.valueText(number.value))))
                 index = last + 1
             } else {
                 index = number.endToken
             }
         }
-    }
-
-    /// The index of "of" in "percent of" / "percents of" / "per cent of" starting at `index`.
-    private static func ofAfterPercentWord(_ text: TokenizedText, _ word: String, _ index: Int) -> Int? {
-        if word == "percent" || word == "percents", text.word(index + 1) == "of" { return index + 1 }
-        if word == "per", text.word(index + 1) == "cent", text.word(index + 2) == "of" { return index + 2 }
-        return nil
     }
 }

@@ -29,10 +29,36 @@ struct EntityMatch: Sendable {
 struct RecognitionContext {
     var types: Set<BuiltinEntityType>
     var reference: ReferenceTime
+    /// The English number parser (the English-only recognizers, money and date-times, read through it).
     var numbers: NumberParser
+    var language: BuiltinLanguage = .english
+    /// The numbers of the text in its language: `numbers` for English, a ``LexiconNumberParser`` otherwise.
+    var reader: any NumberReader
+
+    init(types: Set<BuiltinEntityType>, reference: ReferenceTime, numbers: NumberParser, language: BuiltinLanguage = .english,
+         reader: (any NumberReader)? = nil) {
+        self.types = types
+        self.reference = reference
+        self.numbers = numbers
+        self.language = language
+        self.reader = reader ?? numbers
+    }
 
     func wants(_ type: BuiltinEntityType) -> Bool { types.contains(type) }
+
+    /// A resolved value as the language writes it: Recognizers-Text's specs write "0,5" outside English.
+    func valueText(_ value: NumberValue) -> String {
+        let text = value.text
+        return language == .english ? text : String(text.map { $0 == "." ? "," : $0 })
+    }
 }
+
+/// Reads the number that starts at a token, remembering what it found; one per language family.
+protocol NumberReader: AnyObject {
+    func parse(at index: Int) -> NumberMatch?
+}
+
+extension NumberParser: NumberReader {}
 
 /// One family of built-in entities (numbers, money, sequences, date-times…).
 protocol EntityRecognizer: Sendable {

@@ -6,7 +6,7 @@ import NLUKit
 struct EntitiesExtractCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "extract",
-        abstract: "Find and resolve built-in entities in English text.",
+        abstract: "Find and resolve built-in entities in text (English by default, --language for others).",
         discussion: """
         Inputs are the TEXT arguments, or else the lines of --file or of standard input (one input per line).
 
@@ -20,8 +20,17 @@ struct EntitiesExtractCommand: ParsableCommand {
         temperatures; {"unit"} alone for a unit said without an amount) or {"values": [{"timex", "type", \
         "value" | "start", "end"}]} for date-times.
 
+        Languages (--language, a code or culture such as fr, fr-FR, de-de): \
+        \(BuiltinLanguage.allCases.map(\.rawValue).joined(separator: ", ")). English has every kind; the others \
+        have number, ordinal and percentage (written their way: "quatre-vingt-dix", "2.000,352", "1er") and the \
+        kinds that do not depend on the language (email, url, phonenumber); asking for another kind is an error.
+
         Example: nlu entities extract --reference-time 2016-11-07T10:00:00 --json "transfer $1.5k tomorrow at 7pm"
         """)
+
+    @Option(help: ArgumentHelp("The language of the texts: a code or culture (en, fr, fr-FR, de-de; default: en).",
+                               valueName: "code"))
+    var language: String?
 
     @Option(help: ArgumentHelp("Comma-separated kinds to report (default: all).", valueName: "kinds"))
     var types: String?
@@ -42,13 +51,20 @@ struct EntitiesExtractCommand: ParsableCommand {
     @OptionGroup var inputSize: InputSizeOption
 
     func validate() throws {
-        _ = try kinds()
+        let language = try builtinLanguage()
+        if types != nil {
+            let unsupported = try kinds().subtracting(language.supportedTypes)
+            guard unsupported.isEmpty else {
+                throw ValidationError("--types: \(language.name) has no " + unsupported.map(\.rawValue).sorted().joined(separator: ", ")
+                    + "; it has " + language.supportedTypes.map(\.rawValue).sorted().joined(separator: ", "))
+            }
+        }
         _ = try reference()
         guard file == nil || texts.isEmpty else { throw ValidationError("give TEXT arguments or --file, not both") }
     }
 
     func run() throws {
-        let recognizer = BuiltinRecognizer(types: try kinds())
+        let recognizer = BuiltinRecognizer(language: try builtinLanguage(), types: try kinds())
         let reference = try reference()
         var output = ""
         func flushIfLarge() {
@@ -106,6 +122,15 @@ struct EntitiesExtractCommand: ParsableCommand {
             kinds.insert(kind)
         }
         return kinds
+    }
+
+    private func builtinLanguage() throws -> BuiltinLanguage {
+        guard let language else { return .english }
+        do {
+            return try BuiltinLanguage(code: language)
+        } catch {
+            throw ValidationError("--language: \(error.description)")
+        }
     }
 
     private func reference() throws -> ReferenceTime {

@@ -1,0 +1,79 @@
+import Foundation
+
+/// The language a ``BuiltinRecognizer`` reads. English has every built-in kind; the other languages have
+/// numbers, ordinals and percentages written their way (words, decimal comma, thousands dots or spaces,
+/// "1er", "3.", "2º"), plus the kinds whose form does not depend on the language (e-mails, URLs, phone
+/// numbers). ``supportedTypes`` says which.
+///
+///     let french = try BuiltinLanguage(code: "fr-FR")
+///     BuiltinRecognizer(language: french).entities(in: "quatre-vingt-dix-sept pour cent").map(\.text)
+///     // ["quatre-vingt-dix-sept pour cent"]
+public enum BuiltinLanguage: String, CaseIterable, Sendable, Codable {
+    case english = "en"
+    case french = "fr"
+    case spanish = "es"
+    case german = "de"
+    case portuguese = "pt"
+    case italian = "it"
+    case dutch = "nl"
+
+    /// The language of a code or culture: "fr", "fr-FR", "fr_fr", "FR"; the region is not checked beyond its
+    /// shape (letters and digits), since every region of a language writes its numbers the same way here.
+    public init(code: String) throws(BuiltinLanguageError) {
+        let trimmed = code.trimmingCharacters(in: .whitespaces)
+        let parts = trimmed.split(separator: "-", omittingEmptySubsequences: false)
+            .flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
+        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }),
+              parts.dropFirst().allSatisfy({ !$0.isEmpty && $0.count <= 8 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
+        else { throw .malformed(code) }
+        guard let language = BuiltinLanguage(rawValue: first.lowercased()) else { throw .unsupported(code) }
+        self = language
+    }
+
+    /// The kinds this language recognizes.
+    public var supportedTypes: Set<BuiltinEntityType> {
+        self == .english ? Set(BuiltinEntityType.allCases) : [.number, .ordinal, .percentage, .email, .url, .phonenumber]
+    }
+
+    /// The language's name in English ("French").
+    public var name: String {
+        switch self {
+        case .english: "English"
+        case .french: "French"
+        case .spanish: "Spanish"
+        case .german: "German"
+        case .portuguese: "Portuguese"
+        case .italian: "Italian"
+        case .dutch: "Dutch"
+        }
+    }
+
+    /// The number words and rules of a language other than English (English keeps its own parser).
+    var numberLexicon: NumberLexicon? {
+        switch self {
+        case .english: nil
+        case .french: FrenchNumberWords.lexicon
+        case .spanish: SpanishNumberWords.lexicon
+        case .german: GermanNumberWords.lexicon
+        case .portuguese: PortugueseNumberWords.lexicon
+        case .italian: ItalianNumberWords.lexicon
+        case .dutch: DutchNumberWords.lexicon
+        }
+    }
+}
+
+/// A language code the built-in recognizers cannot use; the message lists the ones they can.
+public enum BuiltinLanguageError: Error, CustomStringConvertible, Equatable {
+    case malformed(String)
+    case unsupported(String)
+
+    public var description: String {
+        let supported = BuiltinLanguage.allCases.map(\.rawValue).joined(separator: ", ")
+        switch self {
+        case .malformed(let code):
+            return "'\(code)' is not a language code (expected a code such as 'fr' or a culture such as 'fr-FR'); supported: \(supported)"
+        case .unsupported(let code):
+            return "built-in entities do not support the language '\(code)'; supported: \(supported)"
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/// One piece of a number word, as a language's tables name it. A word is one piece ("vingt") or several
+/// glued together ("dreihundertvierundzwanzig": drei, hundert, vier, und, zwanzig).
+enum NumberMorpheme: Sendable, Equatable {
+    /// A value below a hundred added to the group: "sept" 7, "zwanzig" 20, "veinti" 20, "quatrevingt" 80.
+    case value(Int64)
+    /// A word that is already whole hundreds: "doscientos" 200, "quinhentos" 500.
+    case hundreds(Int64)
+    /// Multiplies the group by a hundred: "cent", "hundert", "cento", "honderd".
+    case hundred
+    /// Closes the group times the scale: "mille" 1e3, "Millionen" 1e6, "milliard" 1e9.
+    case scale(Int64)
+    /// Joins parts: "et", "y", "e", "und", "en".
+    case connector
+    /// An ordinal word adding its value: "premier" 1, "vigésimo" 20, "eerste" 1.
+    case ordinal(Int64)
+    /// An ordinal scale: "milésimo" 1e3 multiplies what came before and makes an ordinal.
+    case ordinalScale(Int64)
+    /// An ordinal ending ("-ième", "-ste", "-esimo"): what the word held before it is an ordinal.
+    case ordinalMark
+    /// A denominator: "tiers" 3, "Viertel" 4, "demi" 2, a plural ordinal ("cinquièmes" 5), "veinticincoavos" 25.
+    case fraction(Int64)
+    /// Plus one half: German "einhalb" ("zweieinhalb" 2.5).
+    case andHalf
+    /// One and a half on its own: "anderthalb".
+    case oneAndHalf
+    /// Twelve times: "douzaine", "Dutzend", "docena".
+    case dozen
+    /// Decimals follow in words: "virgule", "Komma", "coma".
+    case decimalPoint
+    /// A minus sign in words: "moins", "menos", "minus".
+    case negative
+}
+
+/// The number vocabulary and the few rules a language other than English supplies; ``LexiconNumberParser``
+/// reads every such language with it. Words are looked up folded (lower case, accents removed, "ß" kept),
+/// so "cinquième" and "cinquieme", "tweeëntwintig" and "tweeentwintig" read alike; the tables hold folded words.
+struct NumberLexicon: Sendable {
+    /// Whole words and the pieces glued words are made of.
+    var morphemes: [String: NumberMorpheme]
+    /// Pieces only found inside glued words (Spanish "veinti", Italian "vent"), never alone.
+    var gluedOnly: [String: NumberMorpheme] = [:]
+    /// Whether a number may be written as one word of several pieces (German, Dutch, Italian).
+    var gluesWords: Bool
+    /// Endings that make a cardinal stem an ordinal, longest first ("ieme", "ste", "esimo").
+    var ordinalEndings: [String] = []
+    /// Edits (drop, add) tried on an ordinal's stem before it is read: French "cinqu" + "ième" is "cinq".
+    var stemRepairs: [(drop: String, add: String)] = []
+    /// Plural endings that make an ordinal a denominator ("cinquièmes", "quintos", "quinti").
+    var pluralEndings: [(plural: String, singular: String)] = []
+    /// Endings after a cardinal stem that make a denominator (Spanish "avo"/"avos": "veinticincoavos").
+    var denominatorEndings: [String] = []
+    /// Whether ordinal words follow each other and add up (Spanish "centésimo vigésimo quinto"), rather
+    /// than an ordinal ending the number (French "cent vingt-cinquième").
+    var ordinalsContinue = false
+    /// Whether a unit may come before its tens, joined ("vierundzwanzig", "eenentwintig").
+    var unitBeforeTens = false
+    /// Words that are the numerator one of "un cinquième" (a fraction, not an ordinal).
+    var articleOnes: Set<String> = []
+    /// Words between a numerator and a denominator: "sur", "sobre", "su".
+    var ratioWords: Set<String> = []
+    /// What may follow digits glued as an ordinal: "er", "e", "eme", "º", "ste".
+    var digitOrdinalSuffixes: Set<String> = []
+    /// Whether "3." before a word is the ordinal third (German).
+    var dotOrdinal = false
+    /// Word sequences after a number that make it a percentage ("pour cent", "Prozent").
+    var percentAfter: [[String]] = []
+    /// Word sequences before a number that make it a percentage ("pourcentage de").
+    var percentBefore: [[String]] = []
+    /// French "quatre-vingt": a four before "vingt" multiplies it (80), it is not added.
+    var fourTwenties = false
+    /// Words that are a number only with more number words after them (Dutch "een" is mostly "a").
+    var weakWords: Set<String> = []
+
+    /// The decimal mark of numbers written with digits; every language here writes a decimal comma and
+    /// groups thousands with dots or spaces.
+    let decimalMark: String = ","
+    let groupMark: String = "."
+
+    /// The longest piece, which bounds the search for the pieces of a glued word.
+    var longestMorpheme: Int { Self.longest(morphemes.keys) }
+
+    static func longest(_ words: some Sequence<String>) -> Int { words.map(\.count).max() ?? 0 }
+
+    /// `word` in the form the tables hold: lower case without accents ("ß" and "ñ" aside).
+    static func fold(_ word: String) -> String {
+        guard !word.utf8.allSatisfy({ $0 < 128 }) else { return word }
+        var folded = String.UnicodeScalarView()
+        for scalar in word.unicodeScalars {
+            switch scalar {
+            case "à", "á", "â", "ä", "ã", "å": folded.append("a")
+            case "è", "é", "ê", "ë": folded.append("e")
+            case "ì", "í", "î", "ï": folded.append("i")
+            case "ò", "ó", "ô", "ö", "õ": folded.append("o")
+            case "ù", "ú", "û", "ü": folded.append("u")
+            case "ç": folded.append("c")
+            default: folded.append(scalar)
+            }
+        }
+        return String(folded)
+    }
+}

@@ -1,0 +1,105 @@
+/// Turns a word into the number pieces of a ``NumberLexicon``: a piece of the table ("vingt"), pieces glued
+/// together ("dreihundertvierundzwanzig"), an ordinal by its ending ("cinquième", "zwanzigste"), or a
+/// denominator ("cinquièmes", "veinticincoavos"). Nil for a word that is no number. Words are short, so
+/// trying every split point of a glued word costs little; a parser asks once per token.
+struct NumberWordAnalyzer: Sendable {
+    let lexicon: NumberLexicon
+    private let longest: Int
+
+    init(_ lexicon: NumberLexicon) {
+        self.lexicon = lexicon
+        longest = max(lexicon.longestMorpheme, NumberLexicon.longest(lexicon.gluedOnly.keys))
+    }
+
+    /// The pieces of `word` (lower case, as tokens hold it), or nil.
+    func morphemes(of word: String) -> [NumberMorpheme]? {
+        let folded = NumberLexicon.fold(word)
+        if let piece = lexicon.morphemes[folded] { return [piece] }
+        if lexicon.gluesWords, let pieces = segmented(Array(folded.unicodeScalars)), pieces.count > 1 { return pieces }
+        if let denominator = denominator(folded) { return [.fraction(denominator)] }
+        return ordinal(folded)
+    }
+
+    /// A cardinal's value read from its pieces alone ("vingt-cinq" in "vingt-cinquièmes"), or nil.
+    func cardinalValue(_ pieces: [NumberMorpheme]) -> Int64? {
+        var reading = NumberWordsReading(lexicon: lexicon)
+        for piece in pieces where !reading.add(piece) { return nil }
+        return reading.kind == .cardinal ? reading.integerValue : nil
+    }
+
+    /// "cinquièmes", "quintos", "quinti", "veinticincoavos": the denominator, or nil.
+    private func denominator(_ word: String) -> Int64? {
+        for ending in lexicon.denominatorEndings where word.count > ending.count && word.hasSuffix(ending) {
+            if let pieces = cardinal(String(word.dropLast(ending.count))), let value = cardinalValue(pieces), value > 2 { return value }
+        }
+        for (plural, singular) in lexicon.pluralEndings where word.count > plural.count + 2 && word.hasSuffix(plural) {
+            guard let pieces = ordinal(String(word.dropLast(plural.count)) + singular) else { continue }
+            var reading = NumberWordsReading(lexicon: lexicon)
+            for piece in pieces where !reading.add(piece) { return nil }
+            if reading.kind == .ordinal, let value = reading.integerValue, value > 2 { return value }
+        }
+        return nil
+    }
+
+    /// An ordinal word's pieces: a table word ("premier", "vigésimo"), or a cardinal stem and an ordinal ending.
+    private func ordinal(_ word: String) -> [NumberMorpheme]? {
+        switch lexicon.morphemes[word] {
+        case .ordinal(let value): return [.ordinal(value)]
+        case .ordinalScale(let value): return [.ordinalScale(value)]
+        default: break
+        }
+        if lexicon.gluesWords, let pieces = segmented(Array(word.unicodeScalars)), pieces.count > 1,
+           pieces.contains(where: { if case .ordinal = $0 { true } else if case .ordinalScale = $0 { true } else { false } }) {
+            return pieces
+        }
+        for ending in lexicon.ordinalEndings where word.count > ending.count && word.hasSuffix(ending) {
+            let stem = String(word.dropLast(ending.count))
+            for repair in [(drop: "", add: "")] + lexicon.stemRepairs where stem.hasSuffix(repair.drop) {
+                if let pieces = cardinal(String(stem.dropLast(repair.drop.count)) + repair.add) { return pieces + [.ordinalMark] }
+            }
+        }
+        return nil
+    }
+
+    /// A cardinal's pieces (values, hundreds, scales, connectors inside), or nil.
+    private func cardinal(_ word: String) -> [NumberMorpheme]? {
+        let pieces: [NumberMorpheme]
+        if let piece = lexicon.morphemes[word] ?? lexicon.gluedOnly[word] {
+            pieces = [piece]
+        } else if lexicon.gluesWords, let glued = segmented(Array(word.unicodeScalars)) {
+            pieces = glued
+        } else {
+            return nil
+        }
+        guard pieces.last != .connector, pieces.allSatisfy({ piece in
+            switch piece {
+            case .value, .hundreds, .hundred, .scale, .connector: true
+            default: false
+            }
+        }) else { return nil }
+        return pieces
+    }
+
+    /// `word` split into table pieces, longest piece first at each point, or nil.
+    private func segmented(_ word: [Unicode.Scalar]) -> [NumberMorpheme]? {
+        var pieces: [NumberMorpheme] = []
+        return split(word, from: 0, into: &pieces, depth: 0) ? pieces : nil
+    }
+
+    private func split(_ word: [Unicode.Scalar], from start: Int, into pieces: inout [NumberMorpheme], depth: Int) -> Bool {
+        if start == word.count { return true }
+        // A number word has a few dozen pieces at most; the bound keeps a long run of letters cheap.
+        guard depth < 24 else { return false }
+        var length = min(longest, word.count - start)
+        while length > 0 {
+            let piece = String(String.UnicodeScalarView(word[start..<start + length]))
+            if let morpheme = lexicon.morphemes[piece] ?? lexicon.gluedOnly[piece] {
+                pieces.append(morpheme)
+                if split(word, from: start + length, into: &pieces, depth: depth + 1) { return true }
+                pieces.removeLast()
+            }
+            length -= 1
+        }
+        return false
+    }
+}

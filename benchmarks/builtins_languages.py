@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Built-in entities beyond English: NLUKit (`nlu entities extract --language`) beside Microsoft
+Recognizers-Text's Python port (PyPI recognizers-text-suite) on the same cases: the number, ordinal and
+percentage specs of French, Spanish, German, Portuguese, Italian and Dutch, as
+scripts/fixtures/builtins_recognizers_text.py converts them (Tests/Fixtures/builtins/recognizers-text/<code>/).
+
+Prints per language and kind the share of cases each passes, a case passing when the entities found are
+exactly the expected ones (kind, offsets, text ignoring case, resolved value), as Tests/NLUBuiltinsTests
+score it; then the CPU seconds each took over all cases and the ratio. The port has no German number models
+(its German culture returns nothing), so it scores 0 there. Pass rates do not depend on the build; speed
+figures are only meaningful with a release `nlu` (--nlu .build/release/nlu).
+
+    pip install recognizers-text-suite==1.0.2a2 emoji==1.7.0    # emoji 2 removed what the port imports
+    python3 -P benchmarks/builtins_languages.py --nlu .build/x86_64-unknown-linux-gnu/debug/nlu
+"""
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURES = os.path.join(ROOT, "Tests", "Fixtures", "builtins", "recognizers-text")
+LANGUAGES = {"fr": "fr-fr", "es": "es-es", "de": "de-de", "pt": "pt-br", "it": "it-it", "nl": "nl-nl"}
+KINDS = ["number", "ordinal", "percentage"]
+
+
+def normalized(entities):
+    return sorted((e["entity"], e["start"], e["end"], e["text"].lower(), e["resolution"].get("value")) for e in entities)
+
+
+def cpu():
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
+def run_nlu(nlu, language, kind, texts):
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as f:
+        # One case a line: the few cases holding a line break are read with it as a space.
+        f.write("\n".join(t.replace("\n", " ") for t in texts) + "\n")
+        path = f.name
+    try:
+        before = cpu()[1]
+        result = subprocess.run([nlu, "entities", "extract", "--json", "--language", language, "--types", kind, "--file", path],
+                                capture_output=True, text=True, check=True)
+        seconds = cpu()[1] - before
+    finally:
+        os.unlink(path)
+    return [json.loads(line)["entities"] for line in result.stdout.splitlines()], seconds
+
+
+def python_model(culture, kind):
+    from recognizers_number import NumberRecognizer
+    recognizer = NumberRecognizer(culture)
+    return {"number": recognizer.get_number_model, "ordinal": recognizer.get_ordinal_model,
+            "percentage": recognizer.get_percentage_model}[kind](culture)
+
+
+def python_entities(model, kind, text):
+    entities = []
+    for r in model.parse(text):
+        value = (r.resolution or {}).get("value")
+        if kind == "percentage" and value and value.endswith("%"):
+            value = value[:-1]
+        entities.append({"entity": kind if not r.type_name.startswith("ordinal") else "ordinal", "start": r.start,
+                         "end": r.end + 1, "text": r.text, "resolution": {"value": value}})
+    return entities
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--nlu", default=os.path.join(ROOT, ".build", "release", "nlu"))
+    args = parser.parse_args()
+    total_ours = total_port = 0.0
+    print(f"{'language':<10} {'kind':<11} {'cases':>5}  {'NLUKit':>7}  {'Python port':>11}")
+    for code, culture in LANGUAGES.items():
+        for kind in KINDS:
+            with open(os.path.join(FIXTURES, code, kind + ".json"), encoding="utf-8") as f:
+                cases = json.load(f)
+            texts = [c["text"] for c in cases]
+            ours, seconds = run_nlu(args.nlu, code, kind, texts)
+            total_ours += seconds
+            model = python_model(culture, kind)
+            start = cpu()[0]
+            port = [python_entities(model, kind, t) for t in texts]
+            total_port += cpu()[0] - start
+            def passed(found):
+                return sum(1 for c, f in zip(cases, found) if normalized(f) == normalized(c["entities"]))
+            n = len(cases)
+            print(f"{code:<10} {kind:<11} {n:>5}  {100 * passed(ours) / n:>6.1f}%  {100 * passed(port) / n:>10.1f}%")
+    print(f"\nCPU seconds over all cases: NLUKit {total_ours:.3f} (process start included), "
+          f"Python port {total_port:.3f}; ratio {total_port / max(total_ours, 1e-9):.1f}x")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
