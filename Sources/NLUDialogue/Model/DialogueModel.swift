@@ -42,9 +42,11 @@ public struct DialogueModel: Sendable, Equatable, Codable {
     public var nodes: [DialogueNode]
     /// Said when no root node answers a turn.
     public var fallback: [DialogueResponse]
+    /// A dialogue driven by rules and forms (imported from Rasa) instead of nodes; `nil` for a node dialogue.
+    public var rules: DialogueRules?
 
     public init(name: String? = nil, language: String? = nil, source: String? = nil, settings: Settings = Settings(),
-                nodes: [DialogueNode], fallback: [DialogueResponse] = []) {
+                nodes: [DialogueNode], fallback: [DialogueResponse] = [], rules: DialogueRules? = nil) {
         self.format = Self.formatName
         self.formatVersion = Self.currentFormatVersion
         self.name = name
@@ -53,9 +55,10 @@ public struct DialogueModel: Sendable, Equatable, Codable {
         self.settings = settings
         self.nodes = nodes
         self.fallback = fallback
+        self.rules = rules
     }
 
-    private enum CodingKeys: String, CodingKey { case format, formatVersion, name, language, source, settings, nodes, fallback }
+    private enum CodingKeys: String, CodingKey { case format, formatVersion, name, language, source, settings, nodes, fallback, rules }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -75,6 +78,7 @@ public struct DialogueModel: Sendable, Equatable, Codable {
         settings = try container.decodeIfPresent(Settings.self, forKey: .settings) ?? Settings()
         nodes = try container.decode([DialogueNode].self, forKey: .nodes)
         fallback = try container.decodeIfPresent([DialogueResponse].self, forKey: .fallback) ?? []
+        rules = try container.decodeIfPresent(DialogueRules.self, forKey: .rules)
     }
 
     /// Reads a dialogue file's bytes.

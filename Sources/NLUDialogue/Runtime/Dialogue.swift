@@ -17,6 +17,8 @@ public struct Dialogue: Sendable {
     public let fingerprint: String
     let nodes: [String: CompiledNode]
     let fallback: [CompiledResponse]
+    /// A rule dialogue's responses by action name (empty for a node dialogue).
+    let namedResponses: [String: [CompiledResponse]]
     /// Root node ids and each node's children, in sibling order.
     let roots: [String]
     let children: [String: [String]]
@@ -26,6 +28,7 @@ public struct Dialogue: Sendable {
     public init(_ model: DialogueModel) throws(DialogueModelError) {
         self.model = model
         (self.nodes, self.fallback) = try DialogueCompiler.compile(model)
+        self.namedResponses = try model.rules.map { (rules: DialogueRules) throws(DialogueModelError) in try DialogueCompiler.compile(rules) } ?? [:]
         var roots: [String] = []
         var children: [String: [String]] = [:]
         for node in model.nodes {
@@ -45,6 +48,11 @@ public struct Dialogue: Sendable {
     /// - Throws: ``DialogueError`` when the state is not this dialogue's or the turn loops past the step limit.
     public func respond(to message: ParsedMessage, state: DialogueState) throws(DialogueError) -> DialogueTurn {
         try check(state)
+        if model.rules != nil {
+            var runner = RuleRunner(dialogue: self, message: message, state: state)
+            try runner.run()
+            return runner.turn
+        }
         var runner = TurnRunner(dialogue: self, message: message, state: state)
         try runner.run()
         return runner.turn

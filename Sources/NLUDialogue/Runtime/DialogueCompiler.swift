@@ -37,6 +37,39 @@ struct DialogueCompiler {
         return (compiled, try compiler.responses(model.fallback, field: "fallback"))
     }
 
+    /// Checks a rule dialogue (forms ask for declared slots, each step is one thing, no name is used twice)
+    /// and compiles its responses; errors name the response, form or rule as the node.
+    static func compile(_ rules: DialogueRules) throws(DialogueModelError) -> [String: [CompiledResponse]] {
+        let slots = Set(rules.slots.map(\.name))
+        if slots.count != rules.slots.count { throw DialogueModelError(node: nil, field: "rules.slots", reason: "a slot name is used twice") }
+        var formNames = Set<String>()
+        for form in rules.forms {
+            if !formNames.insert(form.name).inserted { throw DialogueModelError(node: form.name, field: "rules.forms", reason: "the form is defined twice") }
+            if rules.responses[form.name] != nil { throw DialogueModelError(node: form.name, field: "rules.forms", reason: "a response has the form's name") }
+            for slot in form.requiredSlots where !slots.contains(slot) {
+                throw DialogueModelError(node: form.name, field: "requiredSlots", reason: "no slot '\(slot)' is defined")
+            }
+        }
+        for rule in rules.rules {
+            for (index, step) in (rule.condition + rule.steps).enumerated() {
+                let kinds = [step.intent, step.action, step.activeLoop, step.slot].compactMap { $0 }.count
+                guard kinds == 1 else {
+                    throw DialogueModelError(node: rule.name, field: "steps[\(index)]", reason: "a step is one of intent, action, activeLoop, slot (found \(kinds))")
+                }
+            }
+            if rule.steps.count > RuleTracker.maximumEvents / 2 {
+                throw DialogueModelError(node: rule.name, field: "steps", reason: "\(rule.steps.count) steps; at most \(RuleTracker.maximumEvents / 2)")
+            }
+        }
+        var compiled: [String: [CompiledResponse]] = [:]
+        for name in rules.responses.keys.sorted() {
+            var compiler = DialogueCompiler()
+            compiler.node = name
+            compiled[name] = try compiler.responses(rules.responses[name] ?? [], field: "responses")
+        }
+        return compiled
+    }
+
     private func checkNext(_ next: DialogueNode.Next, field: String, ids: Set<String>) throws(DialogueModelError) {
         switch next.action {
         case .jump:

@@ -33,6 +33,8 @@ public struct DialogueState: Sendable, Equatable, Codable {
     public var counters: [String: Int]
     /// The random generator's state (random responses).
     public var random: UInt64
+    /// A rule dialogue's history and form (``RuleTracker``); `nil` in a node dialogue.
+    public var tracker: RuleTracker?
 
     public init(dialogue: String, seed: UInt64 = 0) {
         self.dialogue = dialogue

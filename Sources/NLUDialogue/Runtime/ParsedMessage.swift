@@ -31,8 +31,13 @@ public struct ParsedMessage: Sendable, Equatable, Codable {
         /// The number a numeric built-in (a number, a percentage, an amount) resolved to: `@sys-number`
         /// then is that number in comparisons and in the context, as on the platforms.
         public var number: Double?
+        /// The mention's role and group (Rasa's entity roles and groups), when the extractor gives them.
+        public var role: String?
+        public var group: String?
         public init(entity: String, value: String, text: String? = nil, start: Int? = nil, end: Int? = nil,
-                    confidence: Double? = nil, number: Double? = nil) {
+                    confidence: Double? = nil, number: Double? = nil, role: String? = nil, group: String? = nil) {
+            self.role = role
+            self.group = group
             self.entity = entity
             self.value = value
             self.number = number

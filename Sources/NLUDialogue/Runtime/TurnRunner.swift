@@ -19,9 +19,10 @@ struct TurnRunner {
     let dialogue: Dialogue
     let message: ParsedMessage
     var state: DialogueState
-    private var responses: [DialogueOutput] = []
-    private var visited: [String] = []
-    private var warnings: [String] = []
+    // Internal, not private: the rule runner (``RuleRunner``) gives responses through this runner.
+    var responses: [DialogueOutput] = []
+    var visited: [String] = []
+    var warnings: [String] = []
     private var steps = 0
     private var isReturning = false
 
@@ -296,7 +297,7 @@ struct TurnRunner {
         }
     }
 
-    private mutating func report(_ unset: [String]) {
+    mutating func report(_ unset: [String]) {
         for name in unset where !warnings.contains("\(name) has no value") { warnings.append("\(name) has no value") }
     }
 
@@ -308,7 +309,7 @@ struct TurnRunner {
     }
 
     /// Gives `list`; `key` names the responses for their sequential counters.
-    private mutating func give(_ list: [CompiledResponse], key: String) {
+    mutating func give(_ list: [CompiledResponse], key: String) {
         for (index, response) in list.enumerated() {
             switch response {
             case .text(let values, let selection):

@@ -14,10 +14,12 @@ struct DialogueChatCommand: ParsableCommand {
         no intent. A new conversation starts with an empty turn (the greeting: conditions welcome and \
         conversation_start). --state FILE keeps the conversation between runs: read when it exists, written \
         atomically after every turn. --json prints one object per turn: {"input", "responses", "visited", \
-        "warnings", "state"}.
+        "warnings", "state"}. --test FILE replays scripted conversations instead of reading stdin: Rasa test \
+        stories (.yml) or a JSONL transcript (one {"user": message, "bot": [texts], "actions": [...], "slots": \
+        {...}} per line); each step that differs is printed, and the exit code is 1 when any does.
         """)
 
-    @Argument(help: "The dialogue: an NLUKit dialogue JSON or a Watson Assistant workspace.")
+    @Argument(help: "The dialogue: an NLUKit dialogue JSON, a Watson Assistant workspace, or a Rasa project folder.")
     var dialogue: String
 
     @Option(name: .shortAndLong, help: "An intent model (.nlumodel) that parses each line.")
@@ -35,10 +37,17 @@ struct DialogueChatCommand: ParsableCommand {
     @Flag(help: "Print one JSON object per turn.")
     var json = false
 
+    @Option(help: "Replay the scripted conversations in this file (Rasa test stories .yml, or JSONL) and report differences.")
+    var test: String?
+
     @OptionGroup var inputSize: InputSizeOption
     @OptionGroup var precision: PrecisionOption
 
     func run() throws {
+        if let test {
+            try DialogueTestRun(dialogue: dialogue, conversations: test, json: json).run()
+            return
+        }
         if let state {
             try Console.checkOutput(state, flag: "--state", inputs: [dialogue])
             try DialogueImporter.stateOutput.checkReplaceable(URL(fileURLWithPath: state), force: force,

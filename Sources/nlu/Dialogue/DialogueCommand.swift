@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import NLUKit
 
 /// `nlu dialogue`: run a bot's dialogue offline (NLUKit's dialogue file, or a Watson Assistant workspace's
@@ -8,22 +9,37 @@ struct DialogueCommand: ParsableCommand {
         commandName: "dialogue",
         abstract: "Conversations: chat with a bot's dialogue offline, import a platform's dialogue.",
         discussion: """
-        A dialogue is NLUKit's dialogue JSON ("format": "nlu-dialogue") or a Watson Assistant workspace with \
-        dialog_nodes, told apart by content. See docs/dialogue.md.
+        A dialogue is NLUKit's dialogue JSON ("format": "nlu-dialogue"), a Watson Assistant workspace with \
+        dialog_nodes (told apart by content), or a Rasa project folder (domain.yml, data/ rules and stories). \
+        See docs/dialogue.md.
         """,
         subcommands: [DialogueChatCommand.self, DialogueImportCommand.self]
     )
 }
 
-/// Loads the dialogue at `path` (either kind), logging what its import could not map.
+/// Loads the dialogue at `path` (any kind), logging what its import could not map.
 enum DialogueLoading {
     static func load(_ path: String) throws -> Dialogue {
-        let (model, warnings) = try DialogueImporter.read(try Console.readData(path: path), file: path == "-" ? "standard input" : path)
+        let (model, warnings) = try read(path)
         for warning in warnings { Console.log("warning: \(warning)") }
         do {
             return try Dialogue(model)
         } catch {
             throw InputError("\(path): \(error)")
         }
+    }
+
+    /// The model at `path`: a Rasa project (a folder, or a `.yml` domain), else a JSON dialogue or workspace.
+    static func read(_ path: String) throws -> (model: DialogueModel, warnings: [String]) {
+        var isDirectory: ObjCBool = false
+        if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+           isDirectory.boolValue || ["yml", "yaml"].contains(URL(fileURLWithPath: path).pathExtension.lowercased()) {
+            do {
+                return try RasaDialogueImporter.read(project: URL(fileURLWithPath: path))
+            } catch let error as RasaDialogueError {
+                throw InputError(error.description)
+            }
+        }
+        return try DialogueImporter.read(try Console.readData(path: path), file: path == "-" ? "standard input" : path)
     }
 }

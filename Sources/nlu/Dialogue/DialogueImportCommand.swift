@@ -6,14 +6,14 @@ import NLUKit
 struct DialogueImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Convert a platform's dialogue (a Watson Assistant workspace's dialog_nodes) into an NLUKit dialogue (JSON).",
+        abstract: "Convert a platform's dialogue (a Watson Assistant workspace's dialog_nodes, a Rasa project) into an NLUKit dialogue (JSON).",
         discussion: """
         What the dialogue language of the platform has beyond what NLUKit runs is listed as warnings on stderr, \
         by node id (see docs/dialogue.md). The dialogue is checked as `nlu dialogue chat` loads it before it is \
         written. The output is written atomically, and replaces only an NLUKit dialogue or an empty file unless --force.
         """)
 
-    @Argument(help: "The export (\"-\": standard input).")
+    @Argument(help: "The export (\"-\": standard input), or a Rasa project folder.")
     var input: String
 
     @Option(name: .shortAndLong, help: "Where to write the dialogue JSON.")
@@ -32,7 +32,7 @@ struct DialogueImportCommand: ParsableCommand {
         try DialogueImporter.ownOutput.checkReplaceable(URL(fileURLWithPath: output), force: force,
                                                         remedy: "choose another path, move it away, or pass --force to replace it")
         let file = input == "-" ? "standard input" : input
-        let (model, warnings) = try DialogueImporter.read(try Console.readData(path: input), file: file)
+        let (model, warnings) = try DialogueLoading.read(input)
         for warning in warnings { Console.log("warning: \(warning)") }
         do {
             _ = try Dialogue(model)
@@ -44,6 +44,10 @@ struct DialogueImportCommand: ParsableCommand {
         if json {
             struct Summary: Encodable { var nodes: Int, warnings: Int, output: String }
             Console.print(try Console.json(Summary(nodes: model.nodes.count, warnings: warnings.count, output: output)))
+        } else if let rules = model.rules {
+            Console.log("Imported \(Console.count(rules.rules.count, "rule")) and stories, \(Console.count(rules.forms.count, "form")), "
+                        + "\(Console.count(rules.responses.count, "response")) → \(output)"
+                        + (warnings.isEmpty ? "" : ", \(Console.count(warnings.count, "warning"))"))
         } else {
             Console.log("Imported \(Console.count(model.nodes.count, "node")) → \(output)"
                         + (warnings.isEmpty ? "" : ", \(Console.count(warnings.count, "warning"))"))

@@ -1,0 +1,53 @@
+/// What a rule dialogue remembers of a conversation beyond its slot values: the events so far (the rules
+/// match their last steps), the form that runs, and whether that form rejected the last message.
+/// Part of ``DialogueState`` (`Codable`).
+public struct RuleTracker: Sendable, Equatable, Codable {
+    /// One event of the conversation.
+    public enum Event: Sendable, Equatable, Codable {
+        /// A user message: its top intent and the entities it mentions.
+        case user(intent: String?, entities: [String])
+        /// An action ran (`action_listen`: the bot waited for the user).
+        case action(String)
+        /// A form started (`name`) or stopped (`nil`).
+        case activeLoop(String?)
+        /// A slot was set.
+        case slot(String, DialogueValue)
+    }
+
+    /// The events, oldest first; only the last ``maximumEvents`` are kept.
+    public var events: [Event]
+    /// The form that runs, if any.
+    public var activeLoop: String?
+    /// The running form could not use the last message: the rules choose the next action instead.
+    public var loopRejected: Bool
+
+    /// Enough for any rule: a rule longer than this cannot match (``Dialogue`` refuses it).
+    public static let maximumEvents = 256
+
+    public init() {
+        events = []
+        activeLoop = nil
+        loopRejected = false
+    }
+
+    /// The name of the last action that ran.
+    var latestAction: String? {
+        for event in events.reversed() { if case .action(let name) = event { return name } }
+        return nil
+    }
+
+    mutating func append(_ event: Event) {
+        events.append(event)
+        switch event {
+        case .activeLoop(let name):
+            activeLoop = name
+            loopRejected = false
+        case .action(let name) where name == activeLoop:
+            // A form that runs again has taken the message (Rasa resets the rejection then).
+            loopRejected = false
+        default:
+            break
+        }
+        if events.count > Self.maximumEvents { events.removeFirst(events.count - Self.maximumEvents) }
+    }
+}
