@@ -105,7 +105,7 @@ let package = Package(
         .target(name: "NLUSequence", dependencies: ["NLUInputOutput", "NLUCore", "NLUText"]),
         // Conversations: the dialogue model (nodes, conditions, slots, responses), its runtime with Codable
         // state, and importers of platforms' dialogues. Messages arrive already parsed, so no classifier here.
-        .target(name: "NLUDialogue", dependencies: ["NLUInputOutput"]),
+        .target(name: "NLUDialogue", dependencies: ["NLUInputOutput", .product(name: "Yams", package: "Yams")]),
         // Core ML .mlmodel files: the protobuf code is generated once (scripts/generate-coreml-proto.sh) and
         // committed, so only the SwiftProtobuf runtime library is built, not its code-generating plugin.
         .target(
