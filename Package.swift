@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "NLUIntents", targets: ["NLUIntents"]),
         .library(name: "NLUSequence", targets: ["NLUSequence"]),
         .library(name: "NLUDialogue", targets: ["NLUDialogue"]),
+        .library(name: "NLUDialogueSQLite", targets: ["NLUDialogueSQLite"]),
+        .library(name: "NLUDialoguePostgres", targets: ["NLUDialoguePostgres"]),
         .library(name: "NLUSearch", targets: ["NLUSearch"]),
         .library(name: "NLUSearchPostgres", targets: ["NLUSearchPostgres"]),
         .library(name: "NLUCoreML", targets: ["NLUCoreML"]),
@@ -106,6 +108,18 @@ let package = Package(
         // Conversations: the dialogue model (nodes, conditions, slots, responses), its runtime with Codable
         // state, and importers of platforms' dialogues. Messages arrive already parsed, so no classifier here.
         .target(name: "NLUDialogue", dependencies: ["NLUInputOutput", .product(name: "Yams", package: "Yams")]),
+        // Conversation stores beside NLUDialogue's in-memory one, each apart so that only what keeps
+        // conversations there links its database: a SQLite file (GRDB), PostgreSQL shared by replicas
+        // (postgres-nio; its URL syntax and error texts are the PostgreSQL index's).
+        .target(name: "NLUDialogueSQLite", dependencies: ["NLUDialogue", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "NLUDialoguePostgres",
+            dependencies: [
+                "NLUDialogue", "NLUSearch", "NLUSearchPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Core ML .mlmodel files: the protobuf code is generated once (scripts/generate-coreml-proto.sh) and
         // committed, so only the SwiftProtobuf runtime library is built, not its code-generating plugin.
         .target(
@@ -119,7 +133,7 @@ let package = Package(
             name: "NLUPipelines",
             dependencies: [
                 "NLUInputOutput", "NLUCore", "NLUText", "NLUHub", "NLUTransformers", "NLUEmbeddings", "NLUSearch", "NLUSearchPostgres",
-                "NLUQuestionAnswering", "NLUIntents", "NLUCoreML",
+                "NLUQuestionAnswering", "NLUIntents", "NLUCoreML", "NLUBuiltins", "NLUDialogue", "NLUDialogueSQLite", "NLUDialoguePostgres",
             ]
         ),
         // Re-exports only: `import NLUKit` brings every capability.
@@ -136,7 +150,7 @@ let package = Package(
             name: "NLUServer",
             dependencies: [
                 "NLUInputOutput", "NLUCore", "NLUBuiltins", "NLUHub", "NLUIntents", "NLUQuestionAnswering", "NLUEmbeddings",
-                "NLUPipelines", .product(name: "Hummingbird", package: "hummingbird"),
+                "NLUPipelines", "NLUDialogue", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -192,7 +206,9 @@ let package = Package(
         // Against a real server when NLUKIT_TEST_POSTGRES_URL is set (scripts/test.sh starts one); skipped otherwise.
         .testTarget(name: "NLUSearchPostgresTests", dependencies: ["NLUSearchPostgres", "NLUSearch", "NLUCore"]),
         .testTarget(name: "NLUCoreMLTests", dependencies: ["NLUCoreML", "NLUInputOutput", "NLUFuzzSupport"]),
-        .testTarget(name: "NLUServerTests", dependencies: ["NLUServer", "NLUBuiltins", "NLUIntents", "NLUEmbeddings", "NLUFuzzSupport", "NLUTestSupport"]),
+        .testTarget(name: "NLUServerTests", dependencies: ["NLUServer", "NLUBuiltins", "NLUIntents", "NLUEmbeddings", "NLUDialogue", "NLUFuzzSupport", "NLUTestSupport"]),
+        // The conversation stores; the PostgreSQL one against a real server when NLUKIT_TEST_POSTGRES_URL is set.
+        .testTarget(name: "NLUDialogueStoreTests", dependencies: ["NLUDialogue", "NLUDialogueSQLite", "NLUDialoguePostgres"]),
         // GRDB: to damage an index file the way a hand edit or a bad disk would, then run nlu on it.
         .testTarget(name: "CLITests", dependencies: ["nlu", "NLUFuzzSupport", "NLUTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ],

@@ -10,9 +10,9 @@ import PostgresNIO
 ///
 ///     PostgresFailure.reason(error, location: location)
 ///     // "nothing listens on 127.0.0.1:1 (connection refused): is the server running, on this host and port?"
-enum PostgresFailure {
+public enum PostgresFailure {
     /// One sentence for `error`, met while connecting to or querying the server at `location`.
-    static func reason(_ error: any Error, location: PostgresLocation) -> String {
+    public static func reason(_ error: any Error, location: PostgresLocation) -> String {
         let address = "\(location.host):\(location.port)"
         if let error = error as? PSQLError {
             if let server = error.serverInfo { return serverReason(server, location: location) }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NLUDialogue
 import NIOConcurrencyHelpers
 import NIOCore
 import ServiceLifecycle
@@ -22,14 +23,20 @@ public struct NLUHTTPServer: Sendable {
     public let configuration: ServerConfiguration
     /// The metrics `/metrics` prints.
     public let metrics: ServerMetrics
+    /// Where the served dialogue's conversations are kept (`nil` without a dialogue).
+    public let conversations: (any ConversationStore)?
     private let logger: Logger
 
-    /// A server for `models` (checked with ``ServerConfiguration/validate()``).
+    /// A server for `models` (checked with ``ServerConfiguration/validate()``). With a dialogue among them, its
+    /// conversations are kept in `conversations`, by default in this process's memory with the configuration's expiry.
     /// - Throws: ``ServerConfigurationError`` for a setting out of range.
-    public init(models: ServedModels, configuration: ServerConfiguration, logger: Logger = Logger(label: "nlu.serve")) throws {
+    public init(models: ServedModels, configuration: ServerConfiguration, conversations: (any ConversationStore)? = nil,
+                logger: Logger = Logger(label: "nlu.serve")) throws {
         try configuration.validate()
         self.models = models
         self.configuration = configuration
+        self.conversations = models.dialogue == nil ? nil
+            : try conversations ?? MemoryConversationStore(expiry: configuration.conversationExpiry())
         self.logger = logger
         metrics = ServerMetrics(models: models.info.map(\.task))
     }
@@ -47,7 +54,7 @@ public struct NLUHTTPServer: Sendable {
         router.add(middleware: RequestLogMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
         if let token = configuration.token { router.add(middleware: TokenMiddleware(token: token)) }
-        ServerRoutes(models: models, pool: pool, configuration: configuration, metrics: metrics, started: .now)
+        ServerRoutes(models: models, conversations: conversations, pool: pool, configuration: configuration, metrics: metrics, started: .now)
             .register(on: router)
 
         let timeout = TimeAmount.nanoseconds(Int64(configuration.requestTimeout * 1e9))

@@ -1,7 +1,9 @@
 import Foundation
 import NLUCore
+import NLUDialogue
 import NLUHub
 import NLUEmbeddings
+import NLUInputOutput
 import NLUIntents
 import NLUPipelines
 import NLUQuestionAnswering
@@ -28,6 +30,10 @@ public struct ServedModels: Sendable {
     public var questionAnswering: QuestionAnswerer?
     /// The sentence embedder for `/embed` and `/v1/embeddings`, if served.
     public var embeddings: SentenceEmbedder?
+    /// The dialogue for `/webhooks/rest/webhook` and `/conversations`, if served (its messages parsed by ``intents``).
+    public var dialogue: Dialogue?
+    /// What the dialogue's import could not map (logged when the server starts).
+    public var dialogueWarnings: [String] = []
     /// The embedding model's name for OpenAI responses (its directory's name).
     public var embeddingsName: String = ""
     /// What is loaded, in the order given.
@@ -36,8 +42,10 @@ public struct ServedModels: Sendable {
     /// Serves the given models (tests build them in memory).
     public init(intents: IntentClassifier? = nil, intentsPath: String = "(in memory)",
                 questionAnswering: QuestionAnswerer? = nil, questionAnsweringPath: String = "(in memory)",
-                embeddings: SentenceEmbedder? = nil, embeddingsPath: String = "(in memory)") {
+                embeddings: SentenceEmbedder? = nil, embeddingsPath: String = "(in memory)",
+                dialogue: Dialogue? = nil, dialoguePath: String = "(in memory)") {
         self.intents = intents
+        self.dialogue = dialogue
         self.questionAnswering = questionAnswering
         self.embeddings = embeddings
         self.embeddingsName = URL(fileURLWithPath: embeddingsPath).lastPathComponent
@@ -52,6 +60,9 @@ public struct ServedModels: Sendable {
             info.append(Info(task: "embeddings", path: embeddingsPath,
                              detail: "dimension \(embeddings.dimension), pooling \(embeddings.pooling.modes.map { "\($0)" }.joined(separator: "+")), max \(embeddings.maxSequenceLength) tokens"))
         }
+        if let dialogue {
+            info.append(Info(task: "dialogue", path: dialoguePath, detail: "\(dialogue.model.nodes.count) nodes, fingerprint \(dialogue.fingerprint)"))
+        }
     }
 
     /// Loads the models at the given paths (nil: not served), each the way every `nlu` command loads its
@@ -59,10 +70,12 @@ public struct ServedModels: Sendable {
     /// (``IntentClassifier/loadWithSentenceFeatures(from:)``); a question-answering checkpoint (a directory or
     /// a cached Hub id) or Core ML `.mlmodel` file (``QuestionAnswererLoading``, where `vocabulary` and
     /// `lowercase` apply); a sentence-transformers model (a directory or a cached Hub id). `precision` is the
-    /// arithmetic of the question-answering and embedding encoders.
+    /// arithmetic of the question-answering and embedding encoders. A dialogue is NLUKit's dialogue JSON or a
+    /// Watson Assistant workspace (``DialogueImporter``).
     /// - Throws: ``ModelLoadError`` naming the task and the file that failed, with the reason.
     public static func load(intents intentsPath: String?, questionAnswering qaPath: String?,
-                            embeddings embeddingsPath: String? = nil, vocabulary: String? = nil, lowercase: Bool = true,
+                            embeddings embeddingsPath: String? = nil, dialogue dialoguePath: String? = nil,
+                            vocabulary: String? = nil, lowercase: Bool = true,
                             precision: Precision = .f32) throws -> ServedModels {
         func load<T>(_ task: String, _ reference: String, _ body: () throws -> T) throws -> T {
             do { return try body() } catch {
@@ -83,8 +96,17 @@ public struct ServedModels: Sendable {
         let embedder = try embeddingsPath.map { reference in
             try load("embeddings", reference) { try SentenceEmbedder(modelDirectory: ModelLocator.resolve(reference), precision: precision) }
         }
-        return ServedModels(intents: intents, intentsPath: intentsPath ?? "", questionAnswering: qa,
-                            questionAnsweringPath: qaPath ?? "", embeddings: embedder, embeddingsPath: embeddingsPath ?? "")
+        let dialogue = try dialoguePath.map { path in
+            try load("dialogue", path) { () throws -> (Dialogue, [String]) in
+                let (model, warnings) = try DialogueImporter.read(try InputFile.read(URL(fileURLWithPath: path), name: path), file: path)
+                return (try Dialogue(model), warnings)
+            }
+        }
+        var models = ServedModels(intents: intents, intentsPath: intentsPath ?? "", questionAnswering: qa,
+                                  questionAnsweringPath: qaPath ?? "", embeddings: embedder, embeddingsPath: embeddingsPath ?? "",
+                                  dialogue: dialogue?.0, dialoguePath: dialoguePath ?? "")
+        models.dialogueWarnings = dialogue?.1 ?? []
+        return models
     }
 
     /// Whether no model at all is served.

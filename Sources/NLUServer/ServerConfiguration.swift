@@ -1,4 +1,5 @@
 import Foundation
+import NLUDialogue
 
 /// How `nlu serve` listens and how much it accepts: the address, the optional bearer token, the
 /// inference concurrency and the limits that protect it from large or slow requests.
@@ -53,6 +54,24 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// none is idle, new connections wait in the listen queue until one closes. So idle clients
     /// cannot use up the process's file descriptors: at most ``connectionCapacity``, the default.
     public var maxConnections: Int = ServerConfiguration.connectionCapacity
+    /// Seconds without a message after which a conversation is forgotten (its next message starts it again,
+    /// as a Rasa session expires after `session_expiration_time`, 60 minutes by default); `nil`: never.
+    public var conversationIdleSeconds: Double? = 3600
+    /// The most conversations the in-memory store keeps; past it, the least recently used one is forgotten.
+    public var maxConversations: Int = 100_000
+
+    /// The conversation stores' expiry from ``conversationIdleSeconds`` and ``maxConversations``.
+    /// - Throws: ``ServerConfigurationError`` for a value out of range.
+    public func conversationExpiry() throws -> ConversationExpiry {
+        do {
+            return try ConversationExpiry(idleSeconds: conversationIdleSeconds, maxConversations: maxConversations)
+        } catch {
+            if let idle = conversationIdleSeconds, !(idle.isFinite && idle >= 1 && idle <= ConversationExpiry.maximumIdleSeconds) {
+                throw ServerConfigurationError(setting: "conversation idle", expected: "1 ... \(Int(ConversationExpiry.maximumIdleSeconds)) seconds", got: "\(idle)")
+            }
+            throw ServerConfigurationError(setting: "max conversations", expected: "1...\(ConversationExpiry.maximumConversations)", got: "\(maxConversations)")
+        }
+    }
 
     /// Descriptors the process keeps for itself beyond its connections: standard streams, each event
     /// loop's epoll, event and timer descriptors (about 17 on 2 cores), model and log files, and the few
@@ -116,6 +135,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         guard gracePeriod.isFinite, gracePeriod >= 0, gracePeriod <= 86_400 else {
             throw fail("grace period", "0 ... 86400 seconds", "\(gracePeriod)")
         }
+        _ = try conversationExpiry()
     }
 }
 

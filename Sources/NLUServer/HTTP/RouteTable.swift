@@ -20,13 +20,26 @@ enum RouteTable {
     static let questionAnswering = Route(method: .post, path: "/question-answering", isPublic: false)
     static let embed = Route(method: .post, path: "/embed", isPublic: false)
     static let openAIEmbeddings = Route(method: .post, path: "/v1/embeddings", isPublic: false)
+    static let rasaWebhook = Route(method: .post, path: "/webhooks/rest/webhook", isPublic: false)
+    static let conversationMessages = Route(method: .post, path: "/conversations/:id/messages", isPublic: false)
+    static let conversation = Route(method: .get, path: "/conversations/:id", isPublic: false)
+    static let conversationDeletion = Route(method: .delete, path: "/conversations/:id", isPublic: false)
 
-    static let all = [playground, health, version, status, metrics, parse, questionAnswering, embed, openAIEmbeddings]
+    static let all = [playground, health, version, status, metrics, parse, questionAnswering, embed, openAIEmbeddings,
+                      rasaWebhook, conversationMessages, conversation, conversationDeletion]
 
     /// The methods `path` accepts (empty for an unknown path).
     static func methods(for path: String) -> [String] {
         let normalized = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
-        return all.filter { $0.path == normalized }.map(\.method.rawValue)
+        return all.filter { matches($0.path, normalized) }.map(\.method.rawValue)
+    }
+
+    /// Whether `path` is an instance of `template`, whose `:name` segments stand for any one non-empty segment.
+    static func matches(_ template: String, _ path: String) -> Bool {
+        guard template.contains(":") else { return template == path }
+        let parts = template.split(separator: "/", omittingEmptySubsequences: false)
+        let given = path.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == given.count && zip(parts, given).allSatisfy { $0.first == ":" ? !$1.isEmpty : $0 == $1 }
     }
 
     /// The methods a request is counted under in `/metrics`: the ones clients use, so that a client
@@ -38,13 +51,14 @@ enum RouteTable {
     static let otherLabel = "other"
 
     /// The `route` and `method` labels of a request in `/metrics`: a known path and method as they
-    /// are, anything else ``otherLabel``, so the number of series is bounded whatever clients send.
+    /// are (a path with an id as its template, `/conversations/:id`), anything else ``otherLabel``, so the
+    /// number of series is bounded whatever clients send.
     static func metricLabels(method: HTTPRequest.Method, path: String) -> (route: String, method: String) {
-        (all.contains { $0.path == path } ? path : otherLabel, countedMethods.contains(method) ? method.rawValue : otherLabel)
+        (all.first { matches($0.path, path) }?.path ?? otherLabel, countedMethods.contains(method) ? method.rawValue : otherLabel)
     }
 
     /// Whether `method path` is answered without the token.
     static func isPublic(method: HTTPRequest.Method, path: String) -> Bool {
-        all.contains { $0.isPublic && $0.method == method && $0.path == path }
+        all.contains { $0.isPublic && $0.method == method && matches($0.path, path) }
     }
 }

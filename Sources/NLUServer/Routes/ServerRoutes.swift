@@ -1,4 +1,5 @@
 import Hummingbird
+import NLUDialogue
 
 /// What the route handlers share: the models, the inference pool, the limits and the metrics.
 /// Each route lives in its own file as an extension that registers it; handlers only decode the
@@ -6,6 +7,8 @@ import Hummingbird
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 struct ServerRoutes: Sendable {
     let models: ServedModels
+    /// Where conversations are kept, when a dialogue is served.
+    let conversations: (any ConversationStore)?
     let pool: InferencePool
     let configuration: ServerConfiguration
     let metrics: ServerMetrics
@@ -16,6 +19,8 @@ struct ServerRoutes: Sendable {
         registerParseRoute(on: router)
         registerQuestionAnsweringRoute(on: router)
         registerEmbeddingRoutes(on: router)
+        registerConversationRoutes(on: router)
+        registerRasaWebhookRoute(on: router)
         registerPlaygroundRoute(on: router)
     }
 

@@ -13,7 +13,9 @@ struct ServeCommand: ParsableCommand {
         Routes: GET / (playground page), GET /health, GET /version, GET /status, GET /metrics (Prometheus), \
         POST /model/parse (Rasa: {"text"}), POST /question-answering ({"question", "context"} or Hugging Face's \
         {"inputs": {"question", "context"}, "parameters": {"top_k"}}), POST /embed (Text Embeddings Inference: \
-        {"inputs": text or [texts], "normalize"}), POST /v1/embeddings (OpenAI: {"input", "model"}). Errors are JSON {"error", "message"}. \
+        {"inputs": text or [texts], "normalize"}), POST /v1/embeddings (OpenAI: {"input", "model"}). With --dialogue: \
+        POST /webhooks/rest/webhook (Rasa's REST channel: {"sender", "message"}), POST /conversations/ID/messages \
+        ({"text"} or {"message": parsed}), GET and DELETE /conversations/ID. Errors are JSON {"error", "message"}. \
         With a token, every route but /, /health and /version needs 'Authorization: Bearer TOKEN' or ?token=TOKEN. \
         Logs go to stderr, one line per request. SIGTERM or SIGINT: stop accepting, close idle connections, let requests in flight finish within --grace-period, exit 0. \
         See docs/server.md.
@@ -35,6 +37,18 @@ struct ServeCommand: ParsableCommand {
 
     @Option(help: "A sentence-transformers model (a directory, or a Hugging Face id in the cache) for POST /embed (TEI) and POST /v1/embeddings (OpenAI).")
     var embed: String?
+
+    @Option(help: "A dialogue (NLUKit dialogue JSON or a Watson Assistant workspace) for POST /webhooks/rest/webhook and /conversations; needs --intents to parse text.")
+    var dialogue: String?
+
+    @Option(help: "Where conversations are kept: memory (this process), a SQLite file (shared by the processes of one machine) or a postgres:// URL (shared by replicas).")
+    var conversations: String = "memory"
+
+    @Option(help: "Seconds without a message after which a conversation is forgotten (its next message starts it again).")
+    var conversationIdle: Double = 3600
+
+    @Option(help: "The most conversations kept in memory; past it, the least recently used one is forgotten.")
+    var maxConversations: Int = ServerConfiguration().maxConversations
 
     @Option(help: "The address to listen on.")
     var host: String = "127.0.0.1"
@@ -79,6 +93,12 @@ struct ServeCommand: ParsableCommand {
         guard intents != nil || qa != nil || embed != nil else {
             throw ValidationError("nothing to serve: give one or more of --intents MODEL, --qa MODEL, --embed MODEL")
         }
+        if dialogue != nil, intents == nil {
+            throw ValidationError("--dialogue needs --intents MODEL: the intents model parses each message for the dialogue's conditions")
+        }
+        if dialogue == nil, conversations != ConversationStoreLocation.memory {
+            throw ValidationError("--conversations is where a --dialogue's conversations are kept: give --dialogue too")
+        }
         if qaVocab != nil || qaCased, !(qa.map(QuestionAnswererLoading.isCoreMLFile) ?? false) {
             throw ValidationError("--qa-vocab and --qa-cased apply to a .mlmodel --qa file; a checkpoint brings its own tokenizer")
         }
@@ -104,6 +124,8 @@ struct ServeCommand: ParsableCommand {
         if let maxConnections { configuration.maxConnections = maxConnections }
         configuration.requestTimeout = timeout
         configuration.gracePeriod = gracePeriod
+        configuration.conversationIdleSeconds = conversationIdle
+        configuration.maxConversations = maxConversations
         return configuration
     }
 
@@ -121,19 +143,29 @@ struct ServeCommand: ParsableCommand {
         // Models load before the port is bound: a bad file fails here, naming it, with nothing listening.
         let models: ServedModels
         do {
-            models = try ServedModels.load(intents: intents, questionAnswering: qa, embeddings: embed, vocabulary: qaVocab,
+            models = try ServedModels.load(intents: intents, questionAnswering: qa, embeddings: embed, dialogue: dialogue, vocabulary: qaVocab,
                                            lowercase: !qaCased, precision: arithmetic.precision)
         } catch {
             throw InputError("\(error)")
         }
+        for warning in models.dialogueWarnings { logger.warning("dialogue: \(warning)") }
         let configuration = serverConfiguration()
-        let server = try NLUHTTPServer(models: models, configuration: configuration, logger: logger)
+        let location = conversations
         try BlockingTask.run {
+            let store: (any ConversationStore)?
+            do {
+                store = models.dialogue == nil ? nil
+                    : try await ConversationStoreLocation.open(location, expiry: try configuration.conversationExpiry())
+            } catch {
+                throw InputError("--conversations: \(error)")
+            }
+            let server = try NLUHTTPServer(models: models, configuration: configuration, conversations: store, logger: logger)
             try await server.run { port in
                 let served = models.info.map { "\($0.task) \($0.path) (\($0.detail))" }.joined(separator: "; ")
                 logger.notice("serving", metadata: [
                     "url": "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(port)",
                     "models": "\(served)",
+                    "conversations": "\(models.dialogue == nil ? "-" : ConversationStoreLocation.name(location))",
                     "workers": "\(configuration.workers)",
                     "token": "\(configuration.token == nil ? "none" : "required")",
                 ])

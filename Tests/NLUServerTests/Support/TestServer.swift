@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NLUDialogue
 import NLUEmbeddings
 import NLUIntents
 import NLUQuestionAnswering
@@ -19,7 +20,7 @@ final class TestServer: @unchecked Sendable {
     }
 
     /// Starts a server for `models` with `configure` applied to the defaults (port 0).
-    static func start(models: ServedModels? = nil,
+    static func start(models: ServedModels? = nil, conversations: (any ConversationStore)? = nil,
                       configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
         var configuration = ServerConfiguration()
         configuration.port = 0
@@ -27,7 +28,8 @@ final class TestServer: @unchecked Sendable {
         configure(&configuration)
         var logger = Logger(label: "test.server")
         logger.logLevel = .critical
-        let server = try NLUHTTPServer(models: try models ?? Fixtures.models(), configuration: configuration, logger: logger)
+        let server = try NLUHTTPServer(models: try models ?? Fixtures.models(), configuration: configuration, conversations: conversations,
+                                       logger: logger)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task(executorPreference: ServerThreads.shared) {
             defer { continuation.finish() }
@@ -107,9 +109,10 @@ enum Fixtures {
 }
 
 /// Runs `body` against a fresh server and stops the server afterwards, also when `body` throws.
-func withTestServer(models: ServedModels? = nil, configure: (inout ServerConfiguration) -> Void = { _ in },
+func withTestServer(models: ServedModels? = nil, conversations: (any ConversationStore)? = nil,
+                    configure: (inout ServerConfiguration) -> Void = { _ in },
                     _ body: (TestServer) async throws -> Void) async throws {
-    let server = try await TestServer.start(models: models, configure: configure)
+    let server = try await TestServer.start(models: models, conversations: conversations, configure: configure)
     do {
         try await body(server)
     } catch {
