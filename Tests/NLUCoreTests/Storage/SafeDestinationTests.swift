@@ -7,6 +7,7 @@ import Foundation
 import Testing
 @testable import NLUCore
 @testable import NLUInputOutput
+import NLUTestSupport
 
 /// Writers never destroy what they did not write: a model package replaces only a package of its
 /// kind, atomic files go through links and into special files, outputs never overwrite inputs.
