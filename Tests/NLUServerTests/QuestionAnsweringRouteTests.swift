@@ -53,6 +53,39 @@ struct QuestionAnsweringRouteTests {
         }
     }
 
+    /// The pipeline's reading parameters reach the reader as `nlu qa ask`'s flags do.
+    @Test func readingParametersAnswerLikeTheLibraryWithThoseOptions() async throws {
+        try await withTestServer { server in
+            let qa = try #require(try Fixtures.models().questionAnswering)
+            let options = AnswerOptions(topK: 2, maxSequenceLength: 24, documentStride: 8, maxQuestionLength: 6, alignToWords: false)
+            let expected = try qa.answers(to: Self.question, in: Self.context, options: options)
+            let body: [String: Any] = ["inputs": ["question": Self.question, "context": Self.context],
+                                       "parameters": ["top_k": 2, "max_seq_len": 24, "doc_stride": 8, "max_question_len": 6,
+                                                      "align_to_words": false]]
+            let response = try await server.request("POST", "/question-answering", json: try jsonString(body))
+            #expect(response.status == 200)
+            let answers = try #require(response.json as? [[String: Any]])
+            #expect(answers.map { $0["answer"] as? String } == expected.map(\.text))
+            #expect(answers.map { $0["start"] as? Int } == expected.map(\.start))
+            #expect(answers.map { $0["score"] as? Double } == expected.map(\.score))
+            // The defaults read the context in one window; 24 tokens with a stride of 8 need several: the answers differ.
+            let whole = try qa.answers(to: Self.question, in: Self.context, options: AnswerOptions(topK: 2))
+            #expect(whole.map(\.score) != expected.map(\.score))
+        }
+    }
+
+    @Test func outOfRangeReadingParametersAreA400NamingTheParameter() async throws {
+        try await withTestServer { server in
+            for (name, value, range) in [("max_seq_len", 3, "4...100000"), ("doc_stride", -1, "0...100000"),
+                                         ("max_question_len", 0, "1...100000")] {
+                let response = try await server.request("POST", "/question-answering",
+                                                        json: #"{"inputs": {"question": "q?", "context": "c"}, "parameters": {"\#(name)": \#(value)}}"#)
+                #expect(response.status == 400)
+                #expect(response.object?["message"] as? String == "field 'parameters.\(name)': expected \(range), got \(value)")
+            }
+        }
+    }
+
     @Test func emptyQuestionIsA422WithTheLibrarysReason() async throws {
         try await withTestServer { server in
             let response = try await server.request("POST", "/question-answering", json: #"{"question": " ", "context": "Some text."}"#)

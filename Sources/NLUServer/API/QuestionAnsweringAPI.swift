@@ -4,7 +4,9 @@ import NLUQuestionAnswering
 ///
 /// - flat: `{"question": "...", "context": "...", "top_k": 1}`
 /// - Hugging Face Inference: `{"inputs": {"question": "...", "context": "..."}, "parameters": {"top_k": 3,
-///   "max_answer_len": 15, "handle_impossible_answer": false}}`
+///   "max_answer_len": 15, "handle_impossible_answer": false, "max_seq_len": 384, "doc_stride": 128,
+///   "max_question_len": 64, "align_to_words": true}}` — the question-answering pipeline's parameters, the same
+///   reading options as `nlu qa ask`'s flags.
 ///
 /// The answer is `{"answer", "score", "start", "end"}` (offsets in Unicode scalars, as Python counts);
 /// with `top_k` above 1, a list of them, best first — as the Hugging Face pipeline returns.
@@ -13,11 +15,19 @@ enum QuestionAnsweringAPI {
         var topK: Int?
         var maxAnswerLength: Int?
         var handleImpossibleAnswer: Bool?
+        var maxSequenceLength: Int?
+        var documentStride: Int?
+        var maxQuestionLength: Int?
+        var alignToWords: Bool?
 
         enum CodingKeys: String, CodingKey {
             case topK = "top_k"
             case maxAnswerLength = "max_answer_len"
             case handleImpossibleAnswer = "handle_impossible_answer"
+            case maxSequenceLength = "max_seq_len"
+            case documentStride = "doc_stride"
+            case maxQuestionLength = "max_question_len"
+            case alignToWords = "align_to_words"
         }
     }
 
@@ -72,6 +82,27 @@ enum QuestionAnsweringAPI {
                 options.maxAnswerLength = length
             }
             if let impossible = parameters.handleImpossibleAnswer { options.handleImpossibleAnswer = impossible }
+            // The model's own bounds (positions, stride within a window) are the library's to check: its
+            // message comes back as a 422. These ranges only keep absurd numbers from reaching it.
+            if let length = parameters.maxSequenceLength {
+                guard (4...100_000).contains(length) else {
+                    throw APIError.badRequest("field 'parameters.max_seq_len': expected 4...100000, got \(length)")
+                }
+                options.maxSequenceLength = length
+            }
+            if let stride = parameters.documentStride {
+                guard (0...100_000).contains(stride) else {
+                    throw APIError.badRequest("field 'parameters.doc_stride': expected 0...100000, got \(stride)")
+                }
+                options.documentStride = stride
+            }
+            if let length = parameters.maxQuestionLength {
+                guard (1...100_000).contains(length) else {
+                    throw APIError.badRequest("field 'parameters.max_question_len': expected 1...100000, got \(length)")
+                }
+                options.maxQuestionLength = length
+            }
+            if let align = parameters.alignToWords { options.alignToWords = align }
             return options
         }
     }
