@@ -9,18 +9,7 @@ struct ChatMessageReader {
     let classifier: IntentClassifier?
 
     func message(_ line: String, source: String, number: Int) throws -> ParsedMessage {
-        if let classifier {
-            let prediction = classifier.predict(line, top: 10)
-            return ParsedMessage(
-                text: line,
-                intents: prediction.intent == nil ? [] : prediction.ranking.map { .init(intent: $0.intent, confidence: Double($0.confidence)) },
-                entities: prediction.entities.map { entity in
-                    let numeric: Set<BuiltinEntityType> = [.number, .ordinal, .percentage]
-                    return .init(entity: entity.entity, value: entity.value, text: entity.text, start: entity.start, end: entity.end,
-                                 confidence: entity.confidence,
-                                 number: entity.builtin.map(numeric.contains) == true ? Double(entity.value) : nil)
-                })
-        }
+        if let classifier { return ParsedMessage(prediction: classifier.predict(line, top: 10)) }
         guard line.first == "{" else { return ParsedMessage(text: line) }
         return try JSONFile.decode(ParsedMessage.self, from: Data(line.utf8), file: "\(source) line \(number)")
     }
