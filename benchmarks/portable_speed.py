@@ -7,7 +7,7 @@ times two threads against its peers):
   - benchmarks/qa.py         BERT-base QA forward at 384 and 128 tokens vs ONNX Runtime / OpenVINO / PyTorch
   - benchmarks/int8.py       INT8 vs F32 per question through `nlu qa ask`
   - benchmarks/lm.py         LSTM single-step latency and character-LSTM training vs PyTorch
-  - benchmarks/tokenizer.py  `nlu tokenize` vs the Rust `tokenizers` encode loop, process against process
+  - benchmarks/tokenizer.py  `nlu tokenizer encode` vs the Rust `tokenizers` encode loop, process against process
 On a CPU with AVX-512, qa.py, int8.py and lm.py run a second time forced to `--level avx2` (the issue
 asks for both levels). Each script's own output is shown as it runs; each figure with a target is
 also recorded (benchmarks/scorecard.py) and the table of them, met or MISSED, is printed last, with the

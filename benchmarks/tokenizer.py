@@ -11,7 +11,7 @@ totals of tokens and of ids must agree, so both do the same work.
 Python side: `Tokenizer.encode` in a loop, and `encode_batch` with RAYON_NUM_THREADS=1. Three interleaved
 rounds, best of each; throughput by CPU time (the machine may be shared) and by wall time.
 
-Through the CLI, process against process: `nlu tokenize --vocab V --file corpus --json` (release, output to
+Through the CLI, process against process: `nlu tokenizer encode --vocab V --file corpus --json` (release, output to
 /dev/null) against a Python process that loads the same vocabulary into `tokenizers` and runs the encode
 loop over the same lines (no output); each whole process timed from start to exit (wall, and user + system
 CPU time from the OS), three interleaved rounds, best of each.
@@ -161,14 +161,14 @@ def timed_process(command):
 
 cli = {"nlu": [float("inf")] * 2, "rust": [float("inf")] * 2}
 for _ in range(3):
-    for name, command in (("nlu", [os.path.join(ROOT, ".build/release/nlu"), "tokenize", "--vocab", vocab_path,
+    for name, command in (("nlu", [os.path.join(ROOT, ".build/release/nlu"), "tokenizer", "encode", "--vocab", vocab_path,
                                    "--file", corpus_path, "--json"]),
                           ("rust", [sys.executable, "-c", RUST_PROCESS, vocab_path, corpus_path])):
         wall, cpu = timed_process(command)
         cli[name] = [min(cli[name][0], wall), min(cli[name][1], cpu)]
 print(f"whole processes over the same {len(inputs)} lines, best of 3 interleaved rounds, seconds by CPU time (wall time):")
-print(f"nlu tokenize --file --json (release, output to /dev/null): {cli['nlu'][1]:6.2f} ({cli['nlu'][0]:.2f})")
+print(f"nlu tokenizer encode --file --json (release, output to /dev/null): {cli['nlu'][1]:6.2f} ({cli['nlu'][0]:.2f})")
 print(f"python3 + tokenizers encode loop (no output):             {cli['rust'][1]:6.2f} ({cli['rust'][0]:.2f})   "
       f"nlu ratio {cli['rust'][1] / cli['nlu'][1]:.2f}x ({cli['rust'][0] / cli['nlu'][0]:.2f}x)")
-scorecard.record("tokenizer", "nlu tokenize --file vs Rust tokenizers encode loop (CPU time)", cli["rust"][1] / cli["nlu"][1],
+scorecard.record("tokenizer", "nlu tokenizer encode --file vs Rust tokenizers encode loop (CPU time)", cli["rust"][1] / cli["nlu"][1],
                  ">=", 3)
