@@ -66,6 +66,10 @@ import Testing
         #expect(noEntities.status == 2)
         #expect(noEntities.stderr.contains("--no-entities"), "\(noEntities.stderr)")
         #expect(!FileManager.default.fileExists(atPath: output))
+        let folds = try runNLU(["intents", "evaluate", Self.sample, "--folds", "3", "--tagger", "transformer"])
+        #expect(folds.status == 2)
+        #expect(folds.stderr.contains("--folds does not train the transformer tagger") && folds.stderr.contains("--model M.nlumodel"),
+                "\(folds.stderr)")
     }
 
     @Test func datasetsTheJointModelCannotLearnFromAreRefusedNamingTheProblem() throws {

@@ -58,6 +58,13 @@ struct IntentsEvaluateCommand: ParsableCommand {
         if let threshold, !(0...1).contains(threshold) {
             throw ValidationError("--threshold must be between 0 and 1, got \(threshold)")
         }
+        // Cross-validation trains bag-of-words models; the joint tagger needs a fine-tuned encoder per fold.
+        if folds != nil, training.tagger == .transformer {
+            throw ValidationError("""
+                --folds does not train the transformer tagger (it fine-tunes an encoder): train it with nlu intents train \
+                DATA --fine-tune MODEL --tagger transformer -o M.nlumodel, then score a test set with --model M.nlumodel
+                """)
+        }
     }
 
     func run() throws {
