@@ -71,39 +71,34 @@ enum QuestionAnsweringAPI {
         /// - Throws: ``APIError`` 400 naming the parameter.
         func options() throws -> AnswerOptions {
             var options = AnswerOptions()
-            if let topK = parameters.topK {
-                guard (1...100).contains(topK) else { throw APIError.badRequest("field '\(topKField)': expected 1...100, got \(topK)") }
-                options.topK = topK
-            }
-            if let length = parameters.maxAnswerLength {
-                guard (1...512).contains(length) else {
-                    throw APIError.badRequest("field 'parameters.max_answer_len': expected 1...512, got \(length)")
-                }
+            if let topK = try Self.bounded(parameters.topK, 1...100, field: topKField) { options.topK = topK }
+            if let length = try Self.bounded(parameters.maxAnswerLength, 1...512, field: "parameters.max_answer_len") {
                 options.maxAnswerLength = length
             }
             if let impossible = parameters.handleImpossibleAnswer { options.handleImpossibleAnswer = impossible }
             // The model's own bounds (positions, stride within a window) are the library's to check: its
             // message comes back as a 422. These ranges only keep absurd numbers from reaching it.
-            if let length = parameters.maxSequenceLength {
-                guard (4...100_000).contains(length) else {
-                    throw APIError.badRequest("field 'parameters.max_seq_len': expected 4...100000, got \(length)")
-                }
+            if let length = try Self.bounded(parameters.maxSequenceLength, 4...100_000, field: "parameters.max_seq_len") {
                 options.maxSequenceLength = length
             }
-            if let stride = parameters.documentStride {
-                guard (0...100_000).contains(stride) else {
-                    throw APIError.badRequest("field 'parameters.doc_stride': expected 0...100000, got \(stride)")
-                }
+            if let stride = try Self.bounded(parameters.documentStride, 0...100_000, field: "parameters.doc_stride") {
                 options.documentStride = stride
             }
-            if let length = parameters.maxQuestionLength {
-                guard (1...100_000).contains(length) else {
-                    throw APIError.badRequest("field 'parameters.max_question_len': expected 1...100000, got \(length)")
-                }
+            if let length = try Self.bounded(parameters.maxQuestionLength, 1...100_000, field: "parameters.max_question_len") {
                 options.maxQuestionLength = length
             }
             if let align = parameters.alignToWords { options.alignToWords = align }
             return options
+        }
+
+        /// `value` when the request gave it within `range`; nil when it did not give it.
+        /// - Throws: ``APIError`` 400 naming `field` and the range.
+        private static func bounded(_ value: Int?, _ range: ClosedRange<Int>, field: String) throws -> Int? {
+            guard let value else { return nil }
+            guard range.contains(value) else {
+                throw APIError.badRequest("field '\(field)': expected \(range.lowerBound)...\(range.upperBound), got \(value)")
+            }
+            return value
         }
     }
 
