@@ -14,6 +14,13 @@ import PostgresNIO
 /// `COMMIT`, leaves the previous state. The table `conversations` is in the URL's schema (`?schema=NAME`,
 /// default `nlukit`), created when missing.
 ///
+/// The expiry is enforced in the same transactions: an expired row is never read as a conversation; a
+/// conversation starting first deletes the expired rows and then the least recently used ones beyond
+/// ``ConversationExpiry/maxConversations`` — skipping rows other turns hold locked (`FOR UPDATE SKIP LOCKED`),
+/// so neither waits for the other nor deadlocks, and a conversation in the middle of a turn is never taken; a
+/// state over ``ConversationExpiry/maxStateBytes`` is refused before it is written. ``purgeExpired()`` does
+/// both for conversations nobody touches again (a server runs it on a schedule; every replica may).
+///
 ///     let store = try await PostgresConversationStore(url: "postgres://app@db/bot", expiry: try ConversationExpiry())
 ///     defer { store.close() }
 public final class PostgresConversationStore: ConversationStore, @unchecked Sendable {
@@ -108,6 +115,7 @@ public final class PostgresConversationStore: ConversationStore, @unchecked Send
     public func update<Result: Sendable>(_ id: ConversationID,
                                          _ turn: @escaping @Sendable (DialogueState?) throws -> (DialogueState, Result)) async throws -> Result {
         let now = self.now().timeIntervalSince1970
+        let expiry = self.expiry
         let cutoff = expiry.cutoff(at: now)
         let table = self.table, logger = self.logger
         return try await access {
@@ -122,11 +130,56 @@ public final class PostgresConversationStore: ConversationStore, @unchecked Send
                     if let text, updated >= cutoff { current = try StoredStateCoding.decode(text, id: id.value) }
                 }
                 let (state, result) = try turn(current)
-                let encoded = try StoredStateCoding.encode(state)
+                let encoded = try StoredStateCoding.encode(state, id: id.value, limit: expiry.maxStateBytes)
                 try await connection.query("UPDATE \(unescaped: table) SET state = \(encoded), updated = \(now) WHERE id = \(id.value)", logger: logger)
+                // Only a conversation starting adds a row: it makes room, the others leave the count as it was.
+                if current == nil { _ = try await Self.makeRoom(connection, table: table, expiry: expiry, now: now, keeping: id.value, logger: logger) }
                 return result
             }
         }
+    }
+
+    /// Forgets the conversations idle past the expiry, then the least recently used beyond the limit; how many.
+    /// Rows other turns hold are skipped (the next purge takes them if they are still due).
+    @discardableResult
+    public func purgeExpired() async throws -> Int {
+        let now = self.now().timeIntervalSince1970
+        let expiry = self.expiry, table = self.table, logger = self.logger
+        return try await access {
+            try await client.withTransaction(logger: logger) { connection in
+                try await Self.makeRoom(connection, table: table, expiry: expiry, now: now, keeping: nil, logger: logger)
+            }
+        }
+    }
+
+    /// Deletes the expired rows, then the oldest beyond the limit, never `keeping` and never a row another
+    /// transaction holds; how many.
+    private static func makeRoom(_ connection: PostgresConnection, table: String, expiry: ConversationExpiry, now: Double,
+                                 keeping: String?, logger: Logger) async throws -> Int {
+        let cutoff = expiry.cutoff(at: now)
+        let keep = keeping ?? ""
+        var purged = 0
+        if expiry.idleSeconds != nil {
+            purged += try await count(connection.query("""
+                WITH gone AS (DELETE FROM \(unescaped: table) WHERE id IN (
+                    SELECT id FROM \(unescaped: table) WHERE updated < \(cutoff) AND id <> \(keep) FOR UPDATE SKIP LOCKED) RETURNING 1)
+                SELECT count(*)::bigint FROM gone
+                """, logger: logger))
+        }
+        guard expiry.maxConversations != nil else { return purged }
+        let excess = expiry.excess(over: try await count(connection.query("SELECT count(*)::bigint FROM \(unescaped: table)", logger: logger)))
+        guard excess > 0 else { return purged }
+        purged += try await count(connection.query("""
+            WITH gone AS (DELETE FROM \(unescaped: table) WHERE id IN (
+                SELECT id FROM \(unescaped: table) WHERE id <> \(keep) ORDER BY updated LIMIT \(excess) FOR UPDATE SKIP LOCKED) RETURNING 1)
+            SELECT count(*)::bigint FROM gone
+            """, logger: logger))
+        return purged
+    }
+
+    /// The single `bigint` a `count(*)` query answers.
+    private static func count(_ rows: PostgresRowSequence) async throws -> Int {
+        Int(try await rows.collect().first?.decode(Int64.self) ?? 0)
     }
 
     public func delete(_ id: ConversationID) async throws -> Bool {
@@ -136,18 +189,6 @@ public final class PostgresConversationStore: ConversationStore, @unchecked Send
                                    logger: logger).collect()
         }
         return try rows.first?.decode(Bool.self) ?? false
-    }
-
-    /// Forgets the conversations idle past the expiry; how many. (Expired rows are never read as
-    /// conversations; this only reclaims their space, e.g. from a periodic job.)
-    @discardableResult
-    public func purgeExpired() async throws -> Int {
-        let cutoff = expiry.cutoff(at: now().timeIntervalSince1970)
-        let rows = try await access {
-            try await client.query("WITH gone AS (DELETE FROM \(unescaped: table) WHERE updated < \(cutoff) RETURNING 1) SELECT count(*)::bigint FROM gone",
-                                   logger: logger).collect()
-        }
-        return Int(try rows.first?.decode(Int64.self) ?? 0)
     }
 
     /// `body`, with postgres-nio's errors said in words and named after the URL.

@@ -7,6 +7,12 @@ import NLUDialogue
 /// the turn runs and its state is written before any other process or thread may write, so concurrent
 /// messages for one conversation are serialised and a process killed mid-turn leaves the previous state.
 ///
+/// The expiry is enforced in the same transactions: each turn first deletes the conversations idle past
+/// ``ConversationExpiry/idleSeconds``; a conversation starting then deletes the least recently used ones beyond
+/// ``ConversationExpiry/maxConversations`` (the write lock makes the count exact across processes); a state over
+/// ``ConversationExpiry/maxStateBytes`` is refused before it is written. ``purgeExpired()`` does both for
+/// conversations nobody touches again (a server runs it on a schedule).
+///
 /// The file holds a `store_info` table naming its format; a file that is something else (an index, any
 /// other database) is refused, never written to.
 ///
@@ -90,24 +96,61 @@ public final class SQLiteConversationStore: ConversationStore, @unchecked Sendab
     public func update<Result: Sendable>(_ id: ConversationID,
                                          _ turn: @escaping @Sendable (DialogueState?) throws -> (DialogueState, Result)) async throws -> Result {
         let now = self.now().timeIntervalSince1970
-        let cutoff = expiry.cutoff(at: now)
+        let expiry = self.expiry
         return try await access { try await self.database.writeWithoutTransaction { db in
             var result: Result?
             try db.inTransaction(.immediate) {
                 // The expired conversations go first, so an expired one starts again below.
-                try db.execute(sql: "DELETE FROM conversations WHERE updated < ?", arguments: [cutoff])
+                try Self.deleteExpired(db, expiry: expiry, now: now)
                 let current = try String.fetchOne(db, sql: "SELECT state FROM conversations WHERE id = ?", arguments: [id.value])
                     .map { text throws(ConversationStoreError) in try StoredStateCoding.decode(text, id: id.value) }
                 let (state, value) = try turn(current)
                 try db.execute(sql: "INSERT INTO conversations (id, state, updated) VALUES (?, ?, ?) "
                                    + "ON CONFLICT (id) DO UPDATE SET state = excluded.state, updated = excluded.updated",
-                               arguments: [id.value, try StoredStateCoding.encode(state), now])
+                               arguments: [id.value, try StoredStateCoding.encode(state, id: id.value, limit: expiry.maxStateBytes), now])
+                // Only a conversation starting adds a row: the others leave the count as it was.
+                if current == nil { try Self.deleteLeastRecentlyUsed(db, expiry: expiry, keeping: id.value) }
                 result = value
                 return .commit
             }
             guard let result else { throw ConversationStoreError.storage(location: self.path, message: "the transaction ended without a result") }
             return result
         } }
+    }
+
+    @discardableResult
+    public func purgeExpired() async throws -> Int {
+        let now = self.now().timeIntervalSince1970
+        let expiry = self.expiry
+        return try await access { try await self.database.writeWithoutTransaction { db in
+            var purged = 0
+            try db.inTransaction(.immediate) {
+                purged = try Self.deleteExpired(db, expiry: expiry, now: now)
+                    + Self.deleteLeastRecentlyUsed(db, expiry: expiry, keeping: nil)
+                return .commit
+            }
+            return purged
+        } }
+    }
+
+    /// Deletes the conversations idle past the expiry (the `updated` index finds them); how many.
+    @discardableResult
+    private static func deleteExpired(_ db: Database, expiry: ConversationExpiry, now: Double) throws -> Int {
+        guard expiry.idleSeconds != nil else { return 0 }
+        try db.execute(sql: "DELETE FROM conversations WHERE updated < ?", arguments: [expiry.cutoff(at: now)])
+        return db.changesCount
+    }
+
+    /// Deletes the least recently updated conversations beyond the limit, never `keeping` (the one a turn
+    /// just stored); how many.
+    @discardableResult
+    private static func deleteLeastRecentlyUsed(_ db: Database, expiry: ConversationExpiry, keeping: String?) throws -> Int {
+        guard expiry.maxConversations != nil else { return 0 }
+        let excess = expiry.excess(over: try Int.fetchOne(db, sql: "SELECT count(*) FROM conversations") ?? 0)
+        guard excess > 0 else { return 0 }
+        try db.execute(sql: "DELETE FROM conversations WHERE id IN (SELECT id FROM conversations WHERE id IS NOT ? ORDER BY updated LIMIT ?)",
+                       arguments: [keeping, excess])
+        return db.changesCount
     }
 
     public func delete(_ id: ConversationID) async throws -> Bool {

@@ -87,6 +87,16 @@ public struct NLUHTTPServer: Sendable {
         }
         let group = ServiceGroup(configuration: .init(
             services: [service], gracefulShutdownSignals: stopOnSignals ? [.sigterm, .sigint] : [], logger: logger))
+        // Conversations nobody touches again are purged on a schedule (the stores also purge on access).
+        let interval = (try? configuration.conversationExpiry())?.purgeInterval ?? 60
+        let purging = conversations.map { store in
+            Task { [logger] in
+                await store.purgeExpiredPeriodically(every: interval) { error in
+                    logger.warning("purging expired conversations failed: \(error); trying again in \(interval) s")
+                }
+            }
+        }
+        defer { purging?.cancel() }
         do {
             try await group.run()
         } catch {

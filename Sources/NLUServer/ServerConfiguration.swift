@@ -57,17 +57,27 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Seconds without a message after which a conversation is forgotten (its next message starts it again,
     /// as a Rasa session expires after `session_expiration_time`, 60 minutes by default); `nil`: never.
     public var conversationIdleSeconds: Double? = 3600
-    /// The most conversations the in-memory store keeps; past it, the least recently used one is forgotten.
+    /// The most conversations the store keeps (in memory or in the database); past it, the least recently used
+    /// one is forgotten.
     public var maxConversations: Int = 100_000
+    /// The largest state of a conversation, in bytes of JSON; a turn that would store more is refused (422).
+    public var maxConversationStateBytes: Int = ConversationExpiry.defaultMaxStateBytes
 
-    /// The conversation stores' expiry from ``conversationIdleSeconds`` and ``maxConversations``.
+    /// The conversation stores' expiry from ``conversationIdleSeconds``, ``maxConversations`` and
+    /// ``maxConversationStateBytes``.
     /// - Throws: ``ServerConfigurationError`` for a value out of range.
     public func conversationExpiry() throws -> ConversationExpiry {
         do {
-            return try ConversationExpiry(idleSeconds: conversationIdleSeconds, maxConversations: maxConversations)
+            return try ConversationExpiry(idleSeconds: conversationIdleSeconds, maxConversations: maxConversations,
+                                          maxStateBytes: maxConversationStateBytes)
         } catch {
             if let idle = conversationIdleSeconds, !(idle.isFinite && idle >= 1 && idle <= ConversationExpiry.maximumIdleSeconds) {
                 throw ServerConfigurationError(setting: "conversation idle", expected: "1 ... \(Int(ConversationExpiry.maximumIdleSeconds)) seconds", got: "\(idle)")
+            }
+            if !ConversationExpiry.stateBytesRange.contains(maxConversationStateBytes) {
+                let range = ConversationExpiry.stateBytesRange
+                throw ServerConfigurationError(setting: "max conversation state", expected: "\(range.lowerBound)...\(range.upperBound) bytes",
+                                               got: "\(maxConversationStateBytes)")
             }
             throw ServerConfigurationError(setting: "max conversations", expected: "1...\(ConversationExpiry.maximumConversations)", got: "\(maxConversations)")
         }

@@ -3,8 +3,8 @@ import NLUDialogue
 import Testing
 
 @Suite struct MemoryConversationStoreTests {
-    static func store(idle: Double? = 3600, max: Int? = 1000, clock: TestClock = TestClock()) throws -> MemoryConversationStore {
-        MemoryConversationStore(expiry: try ConversationExpiry(idleSeconds: idle, maxConversations: max), now: { clock.now })
+    static func store(idle: Double? = 3600, max: Int? = 1000, stateBytes: Int? = nil, clock: TestClock = TestClock()) throws -> MemoryConversationStore {
+        MemoryConversationStore(expiry: try ConversationExpiry(idleSeconds: idle, maxConversations: max, maxStateBytes: stateBytes), now: { clock.now })
     }
 
     @Test func conversationsContinue() async throws { try await StoreBehaviour.conversationsContinue(try Self.store()) }
@@ -22,15 +22,19 @@ import Testing
     @Test func leastRecentlyUsedConversationGoesPastTheLimit() async throws {
         let clock = TestClock()
         let store = try Self.store(max: 2, clock: clock)
-        let (a, b, c) = (try ConversationID("a"), try ConversationID("b"), try ConversationID("c"))
-        for id in [a, b, a, c] {
-            clock.advance(1)
-            _ = try await store.respond(to: StoreBehaviour.say("x"), in: id, dialogue: StoreBehaviour.counter)
-        }
+        try await StoreBehaviour.leastRecentlyUsedGoesPastTheLimit(store, clock: clock)
         #expect(store.count == 2)
-        #expect(try await store.conversation(b) == nil)
-        #expect(try await store.conversation(a)?.state.context["count"] == 2)
-        #expect(try await store.conversation(c) != nil)
+    }
+    @Test func oversizedStateIsRefused() async throws {
+        try await StoreBehaviour.oversizedStateIsRefused(try Self.store(stateBytes: 1024))
+    }
+    @Test func purgeForgetsIdleConversations() async throws {
+        let clock = TestClock()
+        try await StoreBehaviour.purgeForgetsIdleConversations(try Self.store(idle: 60, clock: clock), clock: clock)
+    }
+    @Test func scheduledPurgeRuns() async throws {
+        let clock = TestClock()
+        try await StoreBehaviour.scheduledPurgeRuns(try Self.store(idle: 60, clock: clock), clock: clock)
     }
 
     @Test func limitsAreRangeChecked() throws {
@@ -39,6 +43,12 @@ import Testing
         }
         #expect(throws: ConversationStoreError.self) { try ConversationExpiry(idleSeconds: .nan) }
         #expect(throws: ConversationStoreError.self) { try ConversationExpiry(maxConversations: 0) }
+        #expect(throws: ConversationStoreError.invalidArgument("the largest state of a conversation must be 256 ... 67108864 bytes; got 100")) {
+            try ConversationExpiry(maxStateBytes: 100)
+        }
+        #expect(try ConversationExpiry(idleSeconds: 3600).purgeInterval == 60)
+        #expect(try ConversationExpiry(idleSeconds: 60).purgeInterval == 6)
+        #expect(try ConversationExpiry(idleSeconds: 1).purgeInterval == 1)
         #expect(throws: ConversationIDError.self) { try ConversationID("") }
         #expect(throws: ConversationIDError(reason: "has 129 characters; at most 128 are accepted")) {
             try ConversationID(String(repeating: "a", count: 129))

@@ -8,8 +8,10 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("conversations-\(UUID().uuidString).sqlite").path
     }
 
-    static func store(_ path: String = path(), idle: Double? = 3600, clock: TestClock = TestClock()) throws -> SQLiteConversationStore {
-        try SQLiteConversationStore(path: path, expiry: try ConversationExpiry(idleSeconds: idle, maxConversations: nil), now: { clock.now })
+    static func store(_ path: String = path(), idle: Double? = 3600, max: Int? = nil, stateBytes: Int? = nil,
+                      clock: TestClock = TestClock()) throws -> SQLiteConversationStore {
+        try SQLiteConversationStore(path: path, expiry: try ConversationExpiry(idleSeconds: idle, maxConversations: max, maxStateBytes: stateBytes),
+                                    now: { clock.now })
     }
 
     @Test func conversationsContinue() async throws { try await StoreBehaviour.conversationsContinue(try Self.store()) }
@@ -19,6 +21,34 @@ import Testing
         try await StoreBehaviour.idleConversationsExpire(try Self.store(idle: 60, clock: clock), clock: clock)
     }
     @Test func deletion() async throws { try await StoreBehaviour.deletion(try Self.store()) }
+    @Test func leastRecentlyUsedConversationGoesPastTheLimit() async throws {
+        let clock = TestClock()
+        try await StoreBehaviour.leastRecentlyUsedGoesPastTheLimit(try Self.store(max: 2, clock: clock), clock: clock)
+    }
+    @Test func oversizedStateIsRefused() async throws { try await StoreBehaviour.oversizedStateIsRefused(try Self.store(stateBytes: 1024)) }
+    @Test func purgeForgetsIdleConversations() async throws {
+        let clock = TestClock()
+        try await StoreBehaviour.purgeForgetsIdleConversations(try Self.store(idle: 60, clock: clock), clock: clock)
+    }
+    @Test func scheduledPurgeRuns() async throws {
+        let clock = TestClock()
+        try await StoreBehaviour.scheduledPurgeRuns(try Self.store(idle: 60, clock: clock), clock: clock)
+    }
+
+    /// The limit is one count for every process on the file: conversations started through two stores
+    /// (two server processes) leave at most `maxConversations` rows, the least recently used gone.
+    @Test func theLimitHoldsAcrossTwoStoresOnOneFile() async throws {
+        let clock = TestClock()
+        let path = Self.path()
+        let (one, two) = (try Self.store(path, max: 3, clock: clock), try Self.store(path, max: 3, clock: clock))
+        for number in 0..<6 {
+            clock.advance(1)
+            _ = try await (number % 2 == 0 ? one : two).respond(to: StoreBehaviour.say("x"), in: try ConversationID("c\(number)"), dialogue: StoreBehaviour.counter)
+        }
+        var kept: [String] = []
+        for number in 0..<6 where try await one.conversation(try ConversationID("c\(number)")) != nil { kept.append("c\(number)") }
+        #expect(kept == ["c3", "c4", "c5"])
+    }
     @Test func anotherDialoguesStateIsRefused() async throws { try await StoreBehaviour.anotherDialoguesStateIsRefused(try Self.store()) }
 
     /// Two stores on one file (two server processes): what one wrote, the other continues, and their

@@ -94,6 +94,99 @@ enum StoreBehaviour {
     }
 }
 
+extension StoreBehaviour {
+    /// Keeps the last message's text in its context: a long message makes a large state.
+    static let echo = try! Dialogue(try! DialogueModel.decode(from: Data(#"""
+    {"format": "nlu-dialogue", "formatVersion": 1, "name": "echo",
+     "nodes": [{"id": "echo", "condition": "true", "context": {"last": "<? input.text ?>"}, "responses": [{"type": "text", "values": ["ok"]}]}]}
+    """#.utf8), file: "echo.json"))
+
+    /// Past `maxConversations` (2 here), the conversation whose last message is the oldest goes; the one that
+    /// was used again stays.
+    static func leastRecentlyUsedGoesPastTheLimit(_ store: any ConversationStore, clock: TestClock) async throws {
+        let (a, b, c) = (try ConversationID("a"), try ConversationID("b"), try ConversationID("c"))
+        for id in [a, b, a, c] {
+            clock.advance(1)
+            _ = try await store.respond(to: say("x"), in: id, dialogue: counter)
+        }
+        #expect(try await store.conversation(b) == nil)
+        #expect(try await store.conversation(a)?.state.context["count"] == 2)
+        #expect(try await store.conversation(c)?.state.context["count"] == 1)
+        // Nothing beyond the limit is left for the purge.
+        #expect(try await store.purgeExpired() == 0)
+    }
+
+    /// A turn whose state is over `maxStateBytes` (1024 here) is refused by name and size; the conversation
+    /// stays as it was, and continues with a shorter message.
+    static func oversizedStateIsRefused(_ store: any ConversationStore) async throws {
+        let id = try ConversationID("talkative")
+        _ = try await store.respond(to: say("short"), in: id, dialogue: echo)
+        let before = try #require(try await store.conversation(id))
+        do {
+            _ = try await store.respond(to: say(String(repeating: "a", count: 2000)), in: id, dialogue: echo)
+            Issue.record("a 2000-character text in the state was stored under a 1024-byte limit")
+        } catch let error as ConversationStoreError {
+            guard case .stateTooLarge(let name, let bytes, let limit) = error else { throw error }
+            #expect(name == "talkative" && limit == 1024 && bytes > 2000)
+            #expect("\(error)".hasPrefix("the state of conversation 'talkative' after this turn is \(bytes) bytes of JSON, over the store's limit of 1024 bytes"))
+        }
+        #expect(try await store.conversation(id)?.state == before.state)
+        let next = try await store.respond(to: say("again"), in: id, dialogue: echo)
+        #expect(next.state.context["last"] == "again")
+    }
+
+    /// The purge forgets the conversations idle past the expiry (60 s here) that nobody touched again, and
+    /// only those.
+    static func purgeForgetsIdleConversations(_ store: any ConversationStore, clock: TestClock) async throws {
+        for name in ["old-1", "old-2"] { _ = try await store.respond(to: say("x"), in: try ConversationID(name), dialogue: counter) }
+        clock.advance(30)
+        _ = try await store.respond(to: say("x"), in: try ConversationID("recent"), dialogue: counter)
+        #expect(try await store.purgeExpired() == 0)
+        clock.advance(31)
+        #expect(try await store.purgeExpired() == 2)
+        #expect(try await store.conversation(try ConversationID("old-1")) == nil)
+        #expect(try await store.conversation(try ConversationID("recent"))?.state.context["count"] == 1)
+        #expect(try await store.purgeExpired() == 0)
+    }
+
+    /// The scheduled purge removes an expired conversation's row by itself: its rounds (watched through a
+    /// proxy, since a direct purge would remove the row too) purge it within 10 s, and the store is then empty.
+    static func scheduledPurgeRuns(_ store: any ConversationStore, clock: TestClock) async throws {
+        _ = try await store.respond(to: say("x"), in: try ConversationID("forgotten"), dialogue: counter)
+        clock.advance(61)
+        let watched = PurgeWatcher(store)
+        let purging = Task { await watched.purgeExpiredPeriodically(every: 0.05) }
+        for _ in 0..<200 where watched.purged == 0 { try await Task.sleep(nanoseconds: 50_000_000) }
+        purging.cancel()
+        await purging.value
+        #expect(watched.purged == 1 && watched.rounds >= 1)
+        #expect(try await store.purgeExpired() == 0)
+    }
+}
+
+/// A store that forwards to another and counts the purges made through it.
+final class PurgeWatcher: ConversationStore, @unchecked Sendable {
+    private let store: any ConversationStore
+    private let lock = NSLock()
+    private var counts = (rounds: 0, purged: 0)
+    init(_ store: any ConversationStore) { self.store = store }
+
+    var rounds: Int { lock.withLock { counts.rounds } }
+    var purged: Int { lock.withLock { counts.purged } }
+
+    func conversation(_ id: ConversationID) async throws -> StoredConversation? { try await store.conversation(id) }
+    func update<Result: Sendable>(_ id: ConversationID,
+                                  _ turn: @escaping @Sendable (DialogueState?) throws -> (DialogueState, Result)) async throws -> Result {
+        try await store.update(id, turn)
+    }
+    func delete(_ id: ConversationID) async throws -> Bool { try await store.delete(id) }
+    func purgeExpired() async throws -> Int {
+        let purged = try await store.purgeExpired()
+        lock.withLock { counts.rounds += 1; counts.purged += purged }
+        return purged
+    }
+}
+
 /// A clock the tests move by hand.
 final class TestClock: @unchecked Sendable {
     private let lock = NSLock()

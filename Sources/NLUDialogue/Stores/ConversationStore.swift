@@ -23,6 +23,35 @@ public protocol ConversationStore: Sendable {
 
     /// Forgets `id`; whether there was such a conversation.
     func delete(_ id: ConversationID) async throws -> Bool
+
+    /// Forgets, in one transaction, the conversations idle past the expiry, then the least recently used ones
+    /// beyond its ``ConversationExpiry/maxConversations``; how many went. Every store also does this on access
+    /// (expired conversations are never read, and a conversation starting makes room); this reclaims the space
+    /// of conversations nobody touches again (``purgeExpiredPeriodically(every:onFailure:)``).
+    @discardableResult
+    func purgeExpired() async throws -> Int
+}
+
+extension ConversationStore {
+    /// Runs ``purgeExpired()`` every `interval` seconds until the task is cancelled (a server runs it beside its
+    /// routes, every ``ConversationExpiry/purgeInterval``); a failed purge goes to `onFailure`, and the next
+    /// round tries again (a database down for a while is not a reason to stop purging).
+    public func purgeExpiredPeriodically(every interval: Double, onFailure: @escaping @Sendable (any Error) -> Void = { _ in }) async {
+        let nanoseconds = UInt64(max(0.001, interval) * 1e9)
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(nanoseconds: nanoseconds)
+            } catch {
+                return
+            }
+            do {
+                try await purgeExpired()
+            } catch {
+                if Task.isCancelled { return }
+                onFailure(error)
+            }
+        }
+    }
 }
 
 /// One conversation as a store holds it.
@@ -49,6 +78,9 @@ public enum ConversationStoreError: Error, Sendable, Equatable, CustomStringConv
     case damagedState(id: String, reason: String)
     /// The conversation kept changing under the turn (a version check failed this many times in a row).
     case contention(id: String, attempts: Int)
+    /// The state a turn left is larger than the store keeps (``ConversationExpiry/maxStateBytes``); the
+    /// conversation stays as it was.
+    case stateTooLarge(id: String, bytes: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -57,6 +89,9 @@ public enum ConversationStoreError: Error, Sendable, Equatable, CustomStringConv
         case .damagedState(let id, let reason): return "the stored state of conversation '\(id)' cannot be read: \(reason)"
         case .contention(let id, let attempts):
             return "conversation '\(id)' changed under \(attempts) attempts in a row to store a turn; retry"
+        case .stateTooLarge(let id, let bytes, let limit):
+            return "the state of conversation '\(id)' after this turn is \(bytes) bytes of JSON, over the store's limit of \(limit) bytes; "
+                + "the turn was not stored (the dialogue keeps too much in its context, or the message was too long)"
         }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// Conversations in this process's memory (the server's default): lost when it stops, not shared between
 /// replicas. Forgets a conversation idle longer than ``ConversationExpiry/idleSeconds`` and, past
-/// ``ConversationExpiry/maxConversations``, the least recently used one.
+/// ``ConversationExpiry/maxConversations``, the least recently used one; refuses a state over
+/// ``ConversationExpiry/maxStateBytes`` of JSON (measured as the database stores would store it).
 ///
 /// Turns of different conversations run in parallel: a turn reads the state under a lock, runs without it,
 /// and stores its result only if the conversation has not changed meanwhile (a version check), running again
@@ -41,12 +42,12 @@ public final class MemoryConversationStore: ConversationStore, @unchecked Sendab
 
     /// How many conversations are kept (expired ones not counted).
     public var count: Int {
-        locked { purgeExpired(); return entries.count }
+        locked { dropExpired(); return entries.count }
     }
 
     public func conversation(_ id: ConversationID) async throws -> StoredConversation? {
         locked {
-            purgeExpired()
+            dropExpired()
             return entries[id.value].map { StoredConversation(id: id, state: $0.state, updated: Date(timeIntervalSince1970: $0.updated)) }
         }
     }
@@ -54,10 +55,11 @@ public final class MemoryConversationStore: ConversationStore, @unchecked Sendab
     public func update<Result: Sendable>(_ id: ConversationID,
                                          _ turn: @escaping @Sendable (DialogueState?) throws -> (DialogueState, Result)) async throws -> Result {
         for _ in 0..<Self.maximumAttempts {
-            let read = locked { () -> Entry? in purgeExpired(); return entries[id.value] }
+            let read = locked { () -> Entry? in dropExpired(); return entries[id.value] }
             let (state, result) = try turn(read?.state)
+            if expiry.maxStateBytes != nil { _ = try StoredStateCoding.encode(state, id: id.value, limit: expiry.maxStateBytes) }
             let stored = locked { () -> Bool in
-                purgeExpired()
+                dropExpired()
                 guard entries[id.value]?.version == read?.version else { return false }
                 store(state, for: id.value)
                 return true
@@ -69,8 +71,18 @@ public final class MemoryConversationStore: ConversationStore, @unchecked Sendab
 
     public func delete(_ id: ConversationID) async throws -> Bool {
         locked {
-            purgeExpired()
+            dropExpired()
             return remove(id.value)
+        }
+    }
+
+    @discardableResult
+    public func purgeExpired() async throws -> Int {
+        locked {
+            let before = entries.count
+            dropExpired()
+            // Nothing is over the limit here: every store trims to it at once.
+            return before - entries.count
         }
     }
 
@@ -94,7 +106,7 @@ public final class MemoryConversationStore: ConversationStore, @unchecked Sendab
     }
 
     /// The list is in update order, so the expired conversations are its oldest ones.
-    private func purgeExpired() {
+    private func dropExpired() {
         let cutoff = expiry.cutoff(at: now().timeIntervalSince1970)
         while let victim = oldest, let entry = entries[victim], entry.updated < cutoff { remove(victim) }
     }

@@ -1,7 +1,10 @@
 /// The playground served at `GET /`: one static page (HTML, CSS and JavaScript inline, nothing
 /// fetched from elsewhere) that calls the server's own JSON routes — type a sentence and see its
 /// intent ranking and entities highlighted, ask a question over a pasted text, compare two
-/// sentences when an embedding model is served.
+/// sentences when an embedding model is served, and talk with the dialogue when one is served (through
+/// `/conversations/{id}/messages`: the bot's texts and buttons, a new conversation, the state's context and
+/// slots after each turn). Every text from an answer reaches the page escaped (`escapeHTML`) or as
+/// `textContent`, never as markup.
 enum PlaygroundPage {
     static let html = #"""
 <!doctype html>
@@ -26,6 +29,18 @@ enum PlaygroundPage {
   mark { background: #ffe28a; border-radius: 3px; padding: 0 .1em; }
   mark small { color: #7a5a00; margin-left: .2em; }
   .headline { font-size: 1.15em; margin: .6em 0 .3em; }
+  .chat-log { border: 1px solid #e3e6ee; border-radius: 6px; padding: .6em; min-height: 6em; max-height: 26em; overflow-y: auto; background: #fafbfd; }
+  .bubble { margin: .3em 0; padding: .35em .7em; border-radius: 12px; max-width: 80%; width: fit-content; white-space: pre-wrap; }
+  .bubble.user { margin-left: auto; background: #2f5fd0; color: white; }
+  .bubble.bot { background: #e8ebf3; }
+  .bubble .muted { display: block; }
+  .bubble.user .muted { color: #dbe3fa; }
+  .chat-buttons button { margin: .2em .3em .2em 0; padding: .2em .8em; background: white; color: #2f5fd0; border: 1px solid #2f5fd0; }
+  .chat-row { display: flex; gap: .5em; align-items: center; }
+  .chat-row button { margin-top: 0; }
+  table.chat-context { border-collapse: collapse; margin: .4em 0; font-size: .92em; }
+  table.chat-context td { border-top: 1px solid #e3e6ee; padding: .15em .6em .15em 0; vertical-align: top; }
+  pre { white-space: pre-wrap; word-break: break-word; font-size: .85em; background: #f4f5f8; padding: .5em; border-radius: 5px; }
 </style>
 </head>
 <body>
@@ -38,6 +53,20 @@ enum PlaygroundPage {
   <input type="text" id="parse-text" value="turn the radio on" aria-label="sentence">
   <button id="parse-button">Parse</button>
   <div id="parse-result" aria-live="polite"></div>
+</section>
+
+<section id="chat" hidden>
+  <h2>Conversation <span class="muted">POST /conversations/{id}/messages</span></h2>
+  <div class="muted">Conversation <code id="chat-id"></code></div>
+  <div class="chat-log" id="chat-log" aria-live="polite"></div>
+  <div class="chat-row">
+    <input type="text" id="chat-text" value="" placeholder="Say something to the bot" aria-label="message">
+    <button id="chat-send">Send</button>
+    <button id="chat-new" title="Forget this conversation (DELETE /conversations/{id}) and start another">New conversation</button>
+  </div>
+  <div id="chat-error" aria-live="polite"></div>
+  <h2 style="margin-top:.8em">State <span class="muted">after the last turn</span></h2>
+  <div id="chat-state"><p class="muted">No turn yet.</p></div>
 </section>
 
 <section id="qa">
@@ -148,6 +177,141 @@ async function compare() {
   } catch (error) { fail(result, error); }
 }
 
+// The conversation panel: one conversation id per page (a new one on "New conversation"); every text the
+// bot or the state holds is put in the page as textContent, never parsed as HTML.
+let chatID = "";
+let chatBusy = false;
+
+function newChatID() {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return "playground-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function chatBubble(kind, text, note) {
+  const bubble = element("div", "bubble " + kind, text);
+  if (note) bubble.appendChild(element("small", "muted", note));
+  $("chat-log").appendChild(bubble);
+  $("chat-log").scrollTop = $("chat-log").scrollHeight;
+  return bubble;
+}
+
+// One bot response as the conversation API gives it (DialogueOutput's JSON).
+function chatResponse(response) {
+  switch (response.type) {
+  case "text":
+    return chatBubble("bot", response.text);
+  case "options": {
+    const bubble = chatBubble("bot", response.title || "");
+    if (response.description) bubble.appendChild(element("small", "muted", response.description));
+    const buttons = element("div", "chat-buttons");
+    for (const option of response.options || []) {
+      const button = element("button", "", option.label);
+      button.title = option.value;
+      button.addEventListener("click", () => chatSend(option.value));
+      buttons.appendChild(button);
+    }
+    bubble.appendChild(buttons);
+    return bubble;
+  }
+  case "image":
+    // Shown as its address, not loaded: the page fetches nothing from elsewhere.
+    return chatBubble("bot", "[image] " + (response.title ? response.title + ": " : "") + response.source);
+  case "pause":
+    return chatBubble("bot", "…", "pause of " + response.milliseconds + " ms");
+  default: {
+    const bubble = chatBubble("bot", "", "payload for the app");
+    bubble.appendChild(element("pre", "", JSON.stringify(response.payload === undefined ? response : response.payload, null, 1)));
+    return bubble;
+  }
+  }
+}
+
+function describePosition(position) {
+  if (!position) return "at the root nodes";
+  if (position.slot) return "filling slot " + position.slot.slot + " of " + position.slot.frame;
+  if (position.confirmation) return "asking to confirm " + position.confirmation.frame;
+  if (position.children) return "after node " + position.children.node;
+  if (position.jumpTarget) return "at node " + position.jumpTarget.node;
+  return JSON.stringify(position);
+}
+
+function chatState(state, warnings) {
+  const panel = $("chat-state");
+  panel.replaceChildren();
+  const where = state.tracker && state.tracker.activeLoop ? "form " + state.tracker.activeLoop + " active" : describePosition(state.position);
+  panel.appendChild(element("p", "", "Turn " + state.turn + ", " + where + "."));
+  const names = Object.keys(state.context || {}).sort();
+  if (names.length === 0) {
+    panel.appendChild(element("p", "muted", "No context variables or slots set."));
+  } else {
+    const table = element("table", "chat-context");
+    table.id = "chat-context";
+    for (const name of names) {
+      const row = element("tr");
+      row.appendChild(element("td", "", name));
+      row.appendChild(element("td", "", JSON.stringify(state.context[name])));
+      table.appendChild(row);
+    }
+    panel.appendChild(table);
+  }
+  for (const warning of warnings || []) panel.appendChild(element("p", "error warning", warning));
+  const raw = element("details");
+  raw.appendChild(element("summary", "muted", "The whole state (JSON)"));
+  raw.appendChild(element("pre", "", JSON.stringify(state, null, 1)));
+  panel.appendChild(raw);
+}
+
+async function chatSend(text) {
+  if (chatBusy) return;
+  chatBusy = true;
+  $("chat-send").disabled = true;
+  const log = $("chat-log");
+  log.dataset.state = "loading";
+  $("chat-error").replaceChildren();
+  const mine = text === "" ? null : chatBubble("user", text);
+  try {
+    const answer = await call("POST", "/conversations/" + chatID + "/messages", {text});
+    const best = answer.message.intents && answer.message.intents[0];
+    if (mine && best) mine.appendChild(element("small", "muted", "#" + best.intent + " " + percent(best.confidence) +
+      (answer.message.entities || []).map((e) => " @" + e.entity + ":" + e.value).join("")));
+    for (const response of answer.responses) chatResponse(response);
+    if (answer.responses.length === 0) chatBubble("bot", "", "(no response)");
+    chatState(answer.state, answer.warnings);
+    log.dataset.turns = String(answer.state.turn);
+    log.dataset.state = "done";
+  } catch (error) {
+    log.dataset.state = "error";
+    $("chat-error").appendChild(element("p", "error", String(error.message || error)));
+  } finally {
+    chatBusy = false;
+    $("chat-send").disabled = false;
+  }
+}
+
+async function chatNew() {
+  // The old conversation is forgotten on the server (404 when it never started: nothing to forget).
+  if (chatID) await call("DELETE", "/conversations/" + chatID).catch(() => {});
+  chatID = newChatID();
+  $("chat-id").textContent = chatID;
+  $("chat-log").replaceChildren();
+  $("chat-state").replaceChildren(element("p", "muted", "No turn yet."));
+  await chatSend("");   // the opening turn: the dialogue's welcome
+}
+
+function chatSubmit() {
+  const text = $("chat-text").value;
+  if (text.trim() === "") return;
+  $("chat-text").value = "";
+  return chatSend(text);
+}
+
 async function loadStatus() {
   try {
     const status = await call("GET", "/status");
@@ -157,6 +321,7 @@ async function loadStatus() {
     $("parse-button").disabled = !tasks.includes("intents");
     $("qa-button").disabled = !tasks.includes("question-answering");
     $("compare-button").disabled = !tasks.includes("embeddings");
+    $("chat").hidden = !tasks.includes("dialogue");
   } catch (error) {
     $("served").textContent = "Could not read /status: " + error.message;
   }
@@ -166,10 +331,21 @@ $("parse-button").addEventListener("click", parse);
 $("parse-text").addEventListener("keydown", (event) => { if (event.key === "Enter") parse(); });
 $("qa-button").addEventListener("click", ask);
 $("compare-button").addEventListener("click", compare);
-// A link can carry a sentence (?text=...): it is parsed on load, as if typed and submitted.
-const shared = new URLSearchParams(location.search).get("text");
+$("chat-send").addEventListener("click", chatSubmit);
+$("chat-text").addEventListener("keydown", (event) => { if (event.key === "Enter") chatSubmit(); });
+$("chat-new").addEventListener("click", chatNew);
+// A link can carry a sentence (?text=...): it is parsed on load, as if typed and submitted; and messages for
+// the bot (?say=...&say=...): a conversation starts on load and they are sent one after the other.
+const parameters = new URLSearchParams(location.search);
+const shared = parameters.get("text");
+const said = parameters.getAll("say");
 if (shared) { $("parse-text").value = shared; }
-loadStatus().then(() => { if (shared) parse(); });
+loadStatus().then(async () => {
+  if (shared) parse();
+  if ($("chat").hidden) return;
+  await chatNew();
+  for (const text of said) await chatSend(text);
+});
 </script>
 </body>
 </html>

@@ -85,7 +85,8 @@ extension ServerRoutes {
     }
 
     /// `body`, with the store's failures as answers: 503 when its database fails (the client may retry; the
-    /// conversation is as it was), 500 for a stored state that cannot be read.
+    /// conversation is as it was), 500 for a stored state that cannot be read, 422 for a turn whose state is over
+    /// the store's limit (the conversation is as it was).
     func storeAccess<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
@@ -97,6 +98,8 @@ extension ServerRoutes {
                                headers: [HTTPField.Name("Retry-After")!: "1"])
             case .damagedState:
                 throw APIError(status: .internalServerError, error: "damaged_state", message: "\(error)")
+            case .stateTooLarge:
+                throw APIError(status: .unprocessableContent, error: "state_too_large", message: "\(error) (--max-conversation-state)")
             }
         }
     }

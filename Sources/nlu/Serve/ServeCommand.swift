@@ -47,8 +47,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds without a message after which a conversation is forgotten (its next message starts it again).")
     var conversationIdle: Double = 3600
 
-    @Option(help: "The most conversations kept in memory; past it, the least recently used one is forgotten.")
+    @Option(help: "The most conversations kept (in memory, SQLite or PostgreSQL); past it, the least recently used one is forgotten.")
     var maxConversations: Int = ServerConfiguration().maxConversations
+
+    @Option(help: ArgumentHelp("The largest state of a conversation, in bytes of JSON; a turn that would store more is refused (422).",
+                               valueName: "bytes"))
+    var maxConversationState: Int = ServerConfiguration().maxConversationStateBytes
 
     @Option(help: "The address to listen on.")
     var host: String = "127.0.0.1"
@@ -126,6 +130,7 @@ struct ServeCommand: ParsableCommand {
         configuration.gracePeriod = gracePeriod
         configuration.conversationIdleSeconds = conversationIdle
         configuration.maxConversations = maxConversations
+        configuration.maxConversationStateBytes = maxConversationState
         return configuration
     }
 
