@@ -201,7 +201,7 @@ let package = Package(
         .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering", "NLUFuzzSupport", "NLUTestSupport"]),
         .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents", "NLUInputOutput", "NLUBuiltins", "NLUFuzzSupport", "NLUTestSupport"]),
         .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence", "NLUInputOutput", "NLUFuzzSupport"]),
-        .testTarget(name: "NLUDialogueTests", dependencies: ["NLUDialogue", "NLUInputOutput"]),
+        .testTarget(name: "NLUDialogueTests", dependencies: ["NLUDialogue", "NLUInputOutput", "NLUPipelines"]),
         .testTarget(name: "NLUSearchTests", dependencies: ["NLUSearch", "NLUFuzzSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         // Against a real server when NLUKIT_TEST_POSTGRES_URL is set (scripts/test.sh starts one); skipped otherwise.
         .testTarget(name: "NLUSearchPostgresTests", dependencies: ["NLUSearchPostgres", "NLUSearch", "NLUCore"]),
