@@ -2,9 +2,11 @@ import Foundation
 import NLUInputOutput
 
 /// Reads a dialogue from what a user points at: NLUKit's own dialogue file, or a platform export with a
-/// dialogue in it (a Watson Assistant workspace with `dialog_nodes`), told apart by their content.
+/// dialogue in it (a Watson Assistant workspace with `dialog_nodes`, an Alexa interaction model with a
+/// `dialog`; a Lex V2 bot or a Dialogflow ES agent as a folder or zip), told apart by their content.
 ///
 ///     let (model, warnings) = try DialogueImporter.read(data, file: "car_workspace.json")
+///     let (bot, botWarnings) = try DialogueImporter.read(try DialogueExport.files(at: zipURL))   // NLUPipelines
 public enum DialogueImporter {
     /// The dialogue in `data` and what its import could not map (empty for NLUKit's own file).
     /// - Throws: `JSONFileError` naming `file` when it is neither kind, or not valid as its kind.
@@ -33,7 +35,19 @@ public enum DialogueImporter {
         if object["dialog_nodes"] != nil {
             return try WatsonDialogueImporter.read(data, file: file)
         }
-        throw JSONFileError(file: file, field: "", reason: "is neither an NLUKit dialogue (\"format\": \"\(DialogueModel.formatName)\") nor a Watson Assistant workspace with dialog_nodes")
+        if object["interactionModel"] != nil {
+            return try AlexaDialogueImporter.read(data, file: file)
+        }
+        throw JSONFileError(file: file, field: "", reason: "is neither an NLUKit dialogue (\"format\": \"\(DialogueModel.formatName)\"), a Watson Assistant workspace with dialog_nodes nor an Alexa interaction model")
+    }
+
+    /// The dialogue of an export that is a folder or a zip: a Lex V2 bot (`BotLocales/…/Intent.json`) or a
+    /// Dialogflow ES agent (`agent.json` and `intents/`).
+    /// - Throws: `JSONFileError` naming the export when it is neither, or the file and field at fault.
+    public static func read(_ files: some DialogueExportFiles) throws -> (model: DialogueModel, warnings: [String]) {
+        if LexV2DialogueImporter.isBot(files) { return try LexV2DialogueImporter.read(files) }
+        if DialogflowDialogueImporter.isAgent(files) { return try DialogflowDialogueImporter.read(files) }
+        throw JSONFileError(file: files.name, field: "", reason: "is neither a Lex V2 bot export (BotLocales/<locale>/Intents/<Name>/Intent.json), a Dialogflow ES agent (agent.json, intents/) nor a Rasa project (domain.yml)")
     }
 
     /// What `nlu dialogue import -o` may replace: a dialogue file NLUKit wrote (its `format` says so).

@@ -10,7 +10,8 @@ struct DialogueCommand: ParsableCommand {
         abstract: "Conversations: chat with a bot's dialogue offline, import a platform's dialogue.",
         discussion: """
         A dialogue is NLUKit's dialogue JSON ("format": "nlu-dialogue"), a Watson Assistant workspace with \
-        dialog_nodes (told apart by content), or a Rasa project folder (domain.yml, data/ rules and stories). \
+        dialog_nodes or an Alexa interaction model with a dialog (told apart by content), a Rasa project folder \
+        (domain.yml, data/ rules and stories), or a Lex V2 bot export or Dialogflow ES agent (a folder or zip). \
         See docs/dialogue.md.
         """,
         subcommands: [DialogueChatCommand.self, DialogueImportCommand.self]
@@ -32,14 +33,19 @@ enum DialogueLoading {
     /// The model at `path`: a Rasa project (a folder, or a `.yml` domain), else a JSON dialogue or workspace.
     static func read(_ path: String) throws -> (model: DialogueModel, warnings: [String]) {
         var isDirectory: ObjCBool = false
-        if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-           isDirectory.boolValue || ["yml", "yaml"].contains(URL(fileURLWithPath: path).pathExtension.lowercased()) {
+        let url = URL(fileURLWithPath: path)
+        let exists = path != "-" && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        let isRasa = isDirectory.boolValue ? FileManager.default.fileExists(atPath: url.appendingPathComponent("domain.yml").path)
+            : ["yml", "yaml"].contains(url.pathExtension.lowercased())
+        if exists, isRasa {
             do {
-                return try RasaDialogueImporter.read(project: URL(fileURLWithPath: path))
+                return try RasaDialogueImporter.read(project: url)
             } catch let error as RasaDialogueError {
                 throw InputError(error.description)
             }
         }
+        // A Lex V2 bot or a Dialogflow agent: a folder or a zip.
+        if exists, let imported = try DialogueExport.read(url) { return imported }
         return try DialogueImporter.read(try Console.readData(path: path), file: path == "-" ? "standard input" : path)
     }
 }
