@@ -15,27 +15,32 @@
 public struct BuiltinRecognizer: Sendable {
     /// The kinds this recognizer reports: those asked for that its language supports.
     public let types: Set<BuiltinEntityType>
-    /// The language it reads.
-    public let language: BuiltinLanguage
+    /// The language it reads; `nil` for none: only ``BuiltinLanguage/languageIndependentTypes``, numbers as
+    /// digits only (what an intents model in a language the built-ins do not read uses).
+    public let language: BuiltinLanguage?
 
     private let recognizers: [any EntityRecognizer]
     /// The number words of a language other than English, analysed once for every text.
     private let analyzer: NumberWordAnalyzer?
 
     /// A recognizer for `types` (all kinds by default) in `language` (English by default); kinds the language
-    /// does not support (``BuiltinLanguage/supportedTypes``) are not reported.
+    /// does not support (``BuiltinLanguage/supportedTypes``) are not reported. `language: nil` reads no
+    /// language's words: digits, e-mails, URLs and phone numbers.
     ///
     ///     let german = BuiltinRecognizer(language: .german, types: [.number])
     ///     german.entities(in: "dreihundertvierundzwanzig Gäste").map(\.text) // ["dreihundertvierundzwanzig"]
-    public init(language: BuiltinLanguage = .english, types: Set<BuiltinEntityType> = Set(BuiltinEntityType.allCases)) {
+    public init(language: BuiltinLanguage? = .english, types: Set<BuiltinEntityType> = Set(BuiltinEntityType.allCases)) {
         self.language = language
-        let supported = types.intersection(language.supportedTypes)
+        let supported = types.intersection(language?.supportedTypes ?? BuiltinLanguage.languageIndependentTypes)
         self.types = supported
         let all: [any EntityRecognizer]
-        if let lexicon = language.numberLexicon {
+        if let lexicon = language?.numberLexicon {
             analyzer = NumberWordAnalyzer(lexicon)
             all = [NumberRecognizer(), PercentageRecognizer(words: .init(lexicon)), EmailRecognizer(), URLRecognizer(),
                    PhoneNumberRecognizer()]
+        } else if language == nil {
+            analyzer = nil
+            all = [NumberRecognizer(), EmailRecognizer(), URLRecognizer(), PhoneNumberRecognizer()]
         } else {
             analyzer = nil
             all = [
@@ -134,8 +139,9 @@ public struct BuiltinRecognizer: Sendable {
     /// The entities of `text` read in one piece.
     func wholeTextEntities(in text: String, reference: ReferenceTime) -> [BuiltinEntity] {
         let tokens = TokenizedText(text)
+        let reader: (any NumberReader)? = language == nil ? DigitNumberReader(tokens) : analyzer.map { LexiconNumberParser(tokens, analyzer: $0) }
         let context = RecognitionContext(types: types, reference: reference, numbers: NumberParser(tokens), language: language,
-                                         reader: analyzer.map { LexiconNumberParser(tokens, analyzer: $0) })
+                                         reader: reader)
         var candidates: [EntityMatch] = []
         for recognizer in recognizers {
             recognizer.recognize(tokens, context: context, into: &candidates)

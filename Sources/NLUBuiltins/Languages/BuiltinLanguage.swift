@@ -35,6 +35,10 @@ public enum BuiltinLanguage: String, CaseIterable, Sendable, Codable {
         self == .english ? Set(BuiltinEntityType.allCases) : [.number, .ordinal, .percentage, .email, .url, .phonenumber]
     }
 
+    /// The kinds a recognizer without a language reads (``BuiltinRecognizer`` with `language: nil`): those
+    /// written alike in every language. Numbers are then digits only ("3", not "three" nor "1.500").
+    public static let languageIndependentTypes: Set<BuiltinEntityType> = [.number, .email, .url, .phonenumber]
+
     /// The language's name in English ("French").
     public var name: String {
         switch self {

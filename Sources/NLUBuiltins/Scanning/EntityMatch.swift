@@ -31,11 +31,13 @@ struct RecognitionContext {
     var reference: ReferenceTime
     /// The English number parser (the English-only recognizers, money and date-times, read through it).
     var numbers: NumberParser
-    var language: BuiltinLanguage = .english
-    /// The numbers of the text in its language: `numbers` for English, a ``LexiconNumberParser`` otherwise.
+    /// The language read; `nil` for none (digits only).
+    var language: BuiltinLanguage? = .english
+    /// The numbers of the text in its language: `numbers` for English, a ``LexiconNumberParser`` for another
+    /// language, a ``DigitNumberReader`` for none.
     var reader: any NumberReader
 
-    init(types: Set<BuiltinEntityType>, reference: ReferenceTime, numbers: NumberParser, language: BuiltinLanguage = .english,
+    init(types: Set<BuiltinEntityType>, reference: ReferenceTime, numbers: NumberParser, language: BuiltinLanguage? = .english,
          reader: (any NumberReader)? = nil) {
         self.types = types
         self.reference = reference

@@ -31,7 +31,7 @@ public struct IntentClassifier: Sendable {
     public let trainingOptions: TrainingOptions
     /// The entity extractors (slot tagger, dictionaries, regexes); `nil` for a model trained without
     /// entities or saved before they existed: its predictions have no entities.
-    public let entityExtractor: EntityExtractor?
+    public private(set) var entityExtractor: EntityExtractor?
     /// The sentence embeddings appended to the bag of words, when the model was trained with them;
     /// for a fine-tuned model, its encoder's pooled vectors (the only features).
     public let sentenceFeaturizer: (any SentenceFeaturizer)?
@@ -118,8 +118,8 @@ public struct IntentClassifier: Sendable {
         if let reserved = dataset.intents.first(where: { $0.name == noneLabel }) {
             throw IntentClassifierError.reservedIntentName(reserved.name)
         }
-        let extractor = try trainEntities(on: dataset, options: entities, file: file, wordVectors: wordVectors,
-                                          progress: entityProgress, log: entityLog)
+        let extractor = try trainEntities(on: dataset, language: features.language, options: entities, file: file,
+                                          wordVectors: wordVectors, progress: entityProgress, log: entityLog)
         let intents = dataset.intents.filter { !$0.utterances.isEmpty }
         let hasNone = !dataset.counterexamples.isEmpty
         let labels = intents.map(\.name) + (hasNone ? [noneLabel] : [])
@@ -173,11 +173,20 @@ public struct IntentClassifier: Sendable {
     }
 
     /// The slot tagger trained on `dataset` and the dataset's entity dictionaries and regexes, nil
-    /// without `options` or when the dataset has no entities at all.
-    static func trainEntities(on dataset: IntentDataset, options: SlotTaggerOptions?, file: String,
+    /// without `options` or when the dataset has no entities at all. The built-ins (entities and tagger
+    /// features) read `language` (the dataset's unless the options name one); one the built-ins do not read
+    /// is logged once as a warning.
+    static func trainEntities(on dataset: IntentDataset, language: String?, options: SlotTaggerOptions?, file: String,
                               wordVectors: (any WordVectorFeaturizer)?, progress: (Int, Double) -> Void,
                               log: (String) -> Void) throws -> EntityExtractor? {
         guard let options else { return nil }
+        var dataset = dataset
+        dataset.language = language
+        let builtinLanguage = BuiltinEntityLanguage(code: language)
+        if let warning = builtinLanguage.warning,
+           !BuiltinEntityMatcher(dataset.entities).isEmpty || !SlotTagger.builtinFeatureTypes(for: dataset, options: options).isEmpty {
+            log("warning: \(file): \(warning)")
+        }
         let tagger: SlotTagger?
         do {
             tagger = try SlotTagger.train(on: dataset, options: options, wordVectors: wordVectors, progress: progress, log: log)
@@ -187,7 +196,7 @@ public struct IntentClassifier: Sendable {
         } catch let EntityTaggerError.tooManyTags(_, count, needed, budget) {
             throw EntityTaggerError.tooManyTags(file: file, count: count, neededMiB: needed, budgetMiB: budget)
         }
-        let candidate = try EntityExtractor(tagger: tagger, definitions: dataset.entities)
+        let candidate = try EntityExtractor(tagger: tagger, definitions: dataset.entities, language: language)
         return candidate.isEmpty ? nil : candidate
     }
 
@@ -289,6 +298,16 @@ public struct IntentClassifier: Sendable {
 
     // MARK: Prediction
 
+    /// This model with its built-in entities read in `language` instead of the dataset's (the server's
+    /// `/model/parse` with a `language`); intents and the slot tagger answer as trained.
+    ///
+    ///     let french = classifier.readingBuiltins(in: try BuiltinLanguage(code: "fr-FR"))
+    public func readingBuiltins(in language: BuiltinLanguage) -> IntentClassifier {
+        var copy = self
+        copy.entityExtractor = entityExtractor?.readingBuiltins(in: language)
+        return copy
+    }
+
     /// The probability of every class for `text`, by label (the "none" class under ``noneLabel``).
     public func probabilities(for text: String) -> [String: Float] {
         Dictionary(uniqueKeysWithValues: zip(labels, network.probabilities(for: inputs(for: [text])[0], temperature: temperature)))
@@ -329,8 +348,10 @@ public struct IntentClassifier: Sendable {
             labels: labels, noneLabel: hasNoneClass ? Self.noneLabel : nil, hiddenSizes: network.hiddenSizes,
             features: featurizer.options, vocabulary: featurizer.terms, threshold: threshold, training: trainingOptions,
             entities: entityExtractor.map {
+                // The built-ins' language is written only where the features' does not already say it (fine-tuned models).
                 IntentClassifierConfiguration.Entities(definitions: $0.definitions, tagger: $0.tagger?.configuration,
-                                                       transformerTagger: $0.transformerTagger?.configuration)
+                                                       transformerTagger: $0.transformerTagger?.configuration,
+                                                       language: $0.language == featurizer.options.language ? nil : $0.language)
             },
             sentenceEmbeddings: sentenceFeaturizer?.reference, fineTuning: fineTuning, fewShot: fewShot,
             temperature: temperature == 1 ? nil : temperature)
@@ -416,8 +437,10 @@ public struct IntentClassifier: Sendable {
                                         inverseDocumentFrequency: idf.scalars)
         var extractor: EntityExtractor?
         if let entities = configuration.entities {
+            let language = entities.language ?? configuration.features.language
             let tagger = try entities.tagger.map {
-                try SlotTagger.load($0, tensor: tensor, file: url.path) { needed in
+                try SlotTagger.load($0, tensor: tensor, file: url.path,
+                                    builtinLanguage: BuiltinEntityLanguage(code: language).language) { needed in
                     if let reused = sentence as? any WordVectorFeaturizer, reused.reference == needed { return reused }
                     guard let sentenceFeaturizer else {
                         throw IntentClassifierError.sentenceFeaturizerRequired(model: url.path, needed: needed,
@@ -439,7 +462,8 @@ public struct IntentClassifier: Sendable {
                 return try TransformerSlotTagger.load(stored, tensor: tensor, file: url.path, encoder: encoder)
             }
             do {
-                extractor = try EntityExtractor(tagger: tagger, transformerTagger: transformerTagger, definitions: entities.definitions)
+                extractor = try EntityExtractor(tagger: tagger, transformerTagger: transformerTagger, definitions: entities.definitions,
+                                                language: language)
             } catch let EntityTaggerError.invalidPattern(entity, pattern, reason) {
                 throw EntityTaggerError.invalidModel("\(url.path): invalid regex '\(pattern)' for entity '\(entity)': \(reason)")
             }

@@ -37,7 +37,8 @@ struct IntentClassifierConfiguration: Codable, Sendable {
     /// that older builds keep reading the models they can.
     var packageFormatVersion: Int {
         let english = features.language.map { $0.lowercased().hasPrefix("en") } ?? true
-        let needsVersion2 = entities?.transformerTagger != nil || fewShot != nil || temperature != nil || !english
+        let builtinsEnglish = entities?.language.map { $0.lowercased().hasPrefix("en") } ?? true
+        let needsVersion2 = entities?.transformerTagger != nil || fewShot != nil || temperature != nil || !english || !builtinsEnglish
         return needsVersion2 ? 2 : 1
     }
 
@@ -47,5 +48,8 @@ struct IntentClassifierConfiguration: Codable, Sendable {
         var definitions: [EntityDefinition]
         var tagger: SlotTagger.Configuration?
         var transformerTagger: TransformerSlotTagger.Configuration?
+        /// The language the built-ins are read in (the dataset's code, ``BuiltinEntityLanguage``); absent: the
+        /// features' language, then English (models saved before built-ins followed the language).
+        var language: String?
     }
 }

@@ -19,8 +19,9 @@ public struct BuiltinEntityMatcher: Sendable {
     let nameByType: [BuiltinEntityType: String]
     let recognizer: BuiltinRecognizer
 
-    /// The matcher for `definitions` (those without `builtin` are ignored).
-    public init(_ definitions: [EntityDefinition]) {
+    /// The matcher for `definitions` (those without `builtin` are ignored), reading `language` (`nil`: the
+    /// language-independent kinds only, ``BuiltinEntityLanguage``).
+    public init(_ definitions: [EntityDefinition], language: BuiltinLanguage? = .english) {
         var typesByEntity: [String: Set<BuiltinEntityType>] = [:]
         var exact: [BuiltinEntityType: Set<String>] = [:]
         var family: [BuiltinEntityType: Set<String>] = [:]
@@ -39,7 +40,7 @@ public struct BuiltinEntityMatcher: Sendable {
         }
         self.typesByEntity = typesByEntity
         self.nameByType = nameByType
-        recognizer = BuiltinRecognizer(types: Set(nameByType.keys))
+        recognizer = BuiltinRecognizer(language: language, types: Set(nameByType.keys))
     }
 
     /// The kinds a definition's `builtin` names: one kind, the date-time family for `datetime`, `nil` when unknown.
@@ -47,6 +48,9 @@ public struct BuiltinEntityMatcher: Sendable {
         if builtin == BuiltinEntityType.datetime.rawValue { return BuiltinEntityType.dateTimeTypes }
         return BuiltinEntityType(rawValue: builtin).map { [$0] }
     }
+
+    /// The language the built-ins are read in.
+    public var language: BuiltinLanguage? { recognizer.language }
 
     /// Whether no entity name stands for a built-in.
     public var isEmpty: Bool { typesByEntity.isEmpty }

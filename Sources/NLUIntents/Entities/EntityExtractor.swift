@@ -27,15 +27,19 @@ public struct EntityExtractor: Sendable {
     let patterns: RegexEntityMatcher
     /// Definitions that only describe features (``EntityDefinition/featureOnly``): never returned as entities.
     let featureOnly: Set<String>
-    /// The built-in entities the definitions ask for.
-    public let builtins: BuiltinEntityMatcher
+    /// The built-in entities the definitions ask for, read in ``language``.
+    public private(set) var builtins: BuiltinEntityMatcher
+    /// The dataset's language code, which the built-ins are read in (``BuiltinEntityLanguage``); `nil`: English.
+    public private(set) var language: String?
     /// Whether the tagger's regex features are ``patterns`` (as a trained model's are): their matches
     /// on a text are then searched once, for both.
     let taggerSharesPatterns: Bool
 
-    /// Makes an extractor (with at most one of `tagger` and `transformerTagger`).
+    /// Makes an extractor (with at most one of `tagger` and `transformerTagger`) whose built-ins read `language`
+    /// (the dataset's code, ``BuiltinEntityLanguage``; `nil`: English).
     /// - Throws: ``EntityTaggerError/invalidPattern(entity:pattern:reason:)``; ``EntityTaggerError/invalidModel(_:)`` for two taggers.
-    public init(tagger: SlotTagger?, transformerTagger: TransformerSlotTagger? = nil, definitions: [EntityDefinition]) throws {
+    public init(tagger: SlotTagger?, transformerTagger: TransformerSlotTagger? = nil, definitions: [EntityDefinition],
+                language: String? = nil) throws {
         if tagger != nil && transformerTagger != nil {
             throw EntityTaggerError.invalidModel("a CRF slot tagger and a transformer tagger at once; an extractor has one tagger")
         }
@@ -46,8 +50,20 @@ public struct EntityExtractor: Sendable {
         let patterns = try RegexEntityMatcher(definitions)
         self.patterns = patterns
         featureOnly = Set(definitions.filter(\.featureOnly).map(\.name))
-        builtins = BuiltinEntityMatcher(definitions)
+        self.language = language
+        builtins = BuiltinEntityMatcher(definitions, language: BuiltinEntityLanguage(code: language).language)
         taggerSharesPatterns = tagger?.features.patterns.map { patterns.hasSamePatterns(as: $0) } ?? false
+    }
+
+    /// This extractor with its built-ins read in `language` instead (a request that says its text's language);
+    /// the tagger keeps the features it was trained with.
+    ///
+    ///     extractor.readingBuiltins(in: .french).entities(in: "deux pizzas")   // number "deux" = 2
+    public func readingBuiltins(in language: BuiltinLanguage) -> EntityExtractor {
+        var copy = self
+        copy.language = language.rawValue
+        copy.builtins = BuiltinEntityMatcher(definitions, language: language)
+        return copy
     }
 
     /// Whether no extractor can find anything.

@@ -23,6 +23,8 @@ public struct SlotTagger: Sendable {
     let patternDefinitions: [EntityDefinition]
     /// Built-in kinds used as features (empty: none).
     let builtinFeatureTypes: [BuiltinEntityType]
+    /// The language the built-in features are read in (the dataset's; `nil`: language-independent kinds only).
+    let builtinLanguage: BuiltinLanguage?
     /// The options it was trained with.
     public let options: SlotTaggerOptions
     /// The encoder's word-vector clusters and the encoder that computes the vectors, when the tagger
@@ -33,22 +35,23 @@ public struct SlotTagger: Sendable {
     public var kind: SlotTaggerOptions.Kind { wordVectors == nil ? .crf : .encoder }
 
     init(crf: LinearChainCRF, dictionaryPhrases: [String: [String]], patternDefinitions: [EntityDefinition],
-         builtinFeatureTypes: [BuiltinEntityType], options: SlotTaggerOptions,
+         builtinFeatureTypes: [BuiltinEntityType], builtinLanguage: BuiltinLanguage?, options: SlotTaggerOptions,
          wordVectors: (featurizer: any WordVectorFeaturizer, clusters: WordVectorClusters)? = nil) throws {
         self.crf = crf
         self.dictionaryPhrases = dictionaryPhrases
         self.patternDefinitions = patternDefinitions
         self.builtinFeatureTypes = builtinFeatureTypes
+        self.builtinLanguage = builtinLanguage
         self.options = options
         self.wordVectors = wordVectors
         features = SlotFeatureExtractor(gazetteer: Gazetteer(dictionaryPhrases.mapValues { $0.map { ($0, $0) } }),
                                         patterns: try RegexEntityMatcher(patternDefinitions),
-                                        builtins: Self.recognizer(builtinFeatureTypes), sentenceWords: options.sentenceWords)
+                                        builtins: Self.recognizer(builtinFeatureTypes, language: builtinLanguage), sentenceWords: options.sentenceWords)
     }
 
-    /// The recognizer of the built-in features, `nil` when there are none.
-    static func recognizer(_ types: [BuiltinEntityType]) -> BuiltinRecognizer? {
-        types.isEmpty ? nil : BuiltinRecognizer(types: Set(types))
+    /// The recognizer of the built-in features in `language`, `nil` when there are none.
+    static func recognizer(_ types: [BuiltinEntityType], language: BuiltinLanguage?) -> BuiltinRecognizer? {
+        types.isEmpty ? nil : BuiltinRecognizer(language: language, types: Set(types))
     }
 
     /// The built-in kinds that become features for `dataset` under `options`, in a stable order.
@@ -126,7 +129,9 @@ public struct SlotTagger: Sendable {
             return result.mapValues { $0.sorted() }
         }
         let builtinTypes = builtinFeatureTypes(for: dataset, options: options)
-        let builtins = recognizer(builtinTypes)
+        // The dataset's language reads the built-in features, as the model's extractor reads its built-ins.
+        let builtinLanguage = BuiltinEntityLanguage(code: dataset.language).language
+        let builtins = recognizer(builtinTypes, language: builtinLanguage)
         func extractor(_ phrases: [String: [String]]) throws -> SlotFeatureExtractor {
             SlotFeatureExtractor(gazetteer: Gazetteer(phrases.mapValues { $0.map { ($0, $0) } }),
                                  patterns: try RegexEntityMatcher(patternDefinitions), builtins: builtins,
@@ -192,7 +197,7 @@ public struct SlotTagger: Sendable {
         crf = crf.pruned()
         stage("CRF (\(crf.labelCount) tags, \(crf.stateFeatureCount) state features kept)")
         return try SlotTagger(crf: crf, dictionaryPhrases: dictionaryPhrases, patternDefinitions: patternDefinitions,
-                              builtinFeatureTypes: builtinTypes, options: options,
+                              builtinFeatureTypes: builtinTypes, builtinLanguage: builtinLanguage, options: options,
                               wordVectors: clustered)
     }
 
@@ -290,8 +295,10 @@ public struct SlotTagger: Sendable {
     }
 
     /// Rebuilds a tagger from its configuration and tensors (`file` names the package in errors); an
-    /// encoder tagger gets its encoder from `wordVectors`, called with the reference it recorded.
+    /// encoder tagger gets its encoder from `wordVectors`, called with the reference it recorded. Its built-in
+    /// features read `builtinLanguage`, the model's (English for a model that recorded none).
     static func load(_ configuration: Configuration, tensor: (String) throws -> Tensor<Float>, file: String,
+                     builtinLanguage: BuiltinLanguage? = .english,
                      wordVectors: (SentenceFeaturizerReference) throws -> any WordVectorFeaturizer) throws -> SlotTagger {
         func integers(_ name: String) throws -> [Int32] {
             let values = try tensor(name).scalars
@@ -318,7 +325,7 @@ public struct SlotTagger: Sendable {
             }
             return try SlotTagger(crf: crf, dictionaryPhrases: configuration.dictionaryPhrases,
                                   patternDefinitions: configuration.patterns, builtinFeatureTypes: configuration.builtinFeatures ?? [],
-                                  options: configuration.options, wordVectors: encoder)
+                                  builtinLanguage: builtinLanguage, options: configuration.options, wordVectors: encoder)
         } catch let EntityTaggerError.invalidModel(reason) {
             throw EntityTaggerError.invalidModel(reason.hasPrefix(file) ? reason : "\(file): \(reason)")
         } catch let EntityTaggerError.invalidPattern(entity, pattern, reason) {

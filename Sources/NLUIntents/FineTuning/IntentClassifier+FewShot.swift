@@ -25,7 +25,7 @@ extension IntentClassifier {
         try entities?.validate()
         try checkForFineTuning(dataset, file: file)
         let trainer = try SetFitIntentTrainer(checkpoint: checkpoint, options: options)
-        let extractor = try trainEntities(on: dataset, options: entities, file: file, wordVectors: nil,
+        let extractor = try trainEntities(on: dataset, language: dataset.language, options: entities, file: file, wordVectors: nil,
                                           progress: entityProgress, log: entityLog)
         let classes = headClasses(dataset)
         let result = try trainer.train(classes, progress: progress)

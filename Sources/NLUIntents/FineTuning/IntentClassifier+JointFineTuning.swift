@@ -52,7 +52,8 @@ extension IntentClassifier {
         let slots = try TransformerSlotTagger(slotHead: Linear(weight: tagger.model.slotHead.weight, bias: slotBias), crf: tagger.model.crf,
                                               tags: tagger.tags, maxSequenceLength: tagger.maxSequenceLength, options: options,
                                               encoder: featurizer)
-        let extractor = try EntityExtractor(tagger: nil, transformerTagger: slots, definitions: dataset.entities)
+        let extractor = try EntityExtractor(tagger: nil, transformerTagger: slots, definitions: dataset.entities,
+                                                language: dataset.language)
         var classifier = IntentClassifier(
             labels: tagger.intents, hasNoneClass: hasNone,
             featurizer: TextFeaturizer(options: FeatureOptions(), terms: [], inverseDocumentFrequency: []),

@@ -4,7 +4,9 @@ import NLUIntents
 /// `POST /model/parse` in Rasa's shape, so Rasa clients (bots, Rasa X style tools) switch by URL.
 ///
 /// Request: `{"text": "turn the radio on", "message_id": "optional", "reference_time": "optional"}`
-/// (`reference_time`, ISO 8601, is the "now" of relative date-times; default: the server's local time).
+/// (`reference_time`, ISO 8601, is the "now" of relative date-times; default: the server's local time), and
+/// ours, `"language": "fr-FR"` (optional): the language the built-in entities are read in for this text
+/// (default: the model's, its dataset's); a code the built-ins do not read is a 400 listing those they do.
 /// Response: `{"text", "intent": {"name", "confidence"}, "entities": [{"entity", "start", "end", "value",
 /// "confidence_entity", "extractor", "role"?, "group"?, "additional_info"?}], "intent_ranking": [...],
 /// "warnings"?: [...]}` (`warnings`, ours, only when a regex pattern ran out of time on the text);
@@ -15,11 +17,13 @@ enum RasaParse {
         var text: String
         var messageID: String?
         var referenceTime: String?
+        var language: String?
 
         enum CodingKeys: String, CodingKey {
             case text
             case messageID = "message_id"
             case referenceTime = "reference_time"
+            case language
         }
     }
 

@@ -16,8 +16,17 @@ extension ServerRoutes {
                     throw APIError.badRequest("field 'reference_time': \(ReferenceTimeError(text: EchoedValue.prefix(error.text)))")
                 }
             }
+            let language = try body.language.map { code in
+                do { return try BuiltinLanguage(code: code) } catch let error as BuiltinLanguageError {
+                    // The message echoes the code: a long one is cut, as every echoed field is.
+                    let echoed = EchoedValue.prefix(code)
+                    let shown: BuiltinLanguageError = error == .malformed(code) ? .malformed(echoed) : .unsupported(echoed)
+                    throw APIError.badRequest("field 'language': \(shown)")
+                }
+            }
+            let model = language.map(classifier.readingBuiltins(in:)) ?? classifier
             let prediction = try await pool.run(task: "intents") {
-                classifier.predict(body.text, top: RasaParse.rankingLength, reference: reference)
+                model.predict(body.text, top: RasaParse.rankingLength, reference: reference)
             }
             // The model's owner reads the log; the client reads the response's `warnings`.
             for warning in prediction.warnings { context.logger.warning("intents: \(warning)") }

@@ -1,0 +1,55 @@
+import Foundation
+import NLUIntents
+import Testing
+@testable import NLUServer
+
+/// POST /model/parse with `language`: the built-ins are read in that language for the request; the model's own
+/// (its dataset's) otherwise; a code the built-ins do not read is a 400 that lists the supported codes.
+@Suite("POST /model/parse with a language")
+struct ParseLanguageTests {
+    static func models(language: String?) throws -> ServedModels {
+        try ParseRouteTests.servedModels(trainedOn: IntentDataset(language: language, intents: [
+            Intent(name: "commander", utterances: ["je voudrais des pizzas", "une pizza margherita", "commander des pizzas"]),
+            Intent(name: "annuler", utterances: ["annulez ma commande", "je ne veux plus rien", "annuler tout"]),
+        ], entities: [EntityDefinition(name: "quantite", builtin: "number")]))
+    }
+
+    static func numbers(_ response: RawHTTPResponse) -> [String] {
+        ((response.object?["entities"] as? [[String: Any]]) ?? []).filter { $0["entity"] as? String == "quantite" }
+            .compactMap { $0["value"] as? String }
+    }
+
+    @Test func frenchModelReadsFrenchNumbersWithoutALanguageField() async throws {
+        try await withTestServer(models: try Self.models(language: "fr")) { server in
+            let response = try await server.request("POST", "/model/parse", json: #"{"text": "deux pizzas"}"#)
+            #expect(response.status == 200)
+            #expect(Self.numbers(response) == ["2"])
+        }
+    }
+
+    @Test func languageFieldReadsTheBuiltinsInThatLanguage() async throws {
+        try await withTestServer(models: try Self.models(language: nil)) { server in
+            let english = try await server.request("POST", "/model/parse", json: #"{"text": "deux pizzas"}"#)
+            #expect(Self.numbers(english).isEmpty)
+            let french = try await server.request("POST", "/model/parse", json: #"{"text": "deux pizzas", "language": "fr-FR"}"#)
+            #expect(french.status == 200)
+            #expect(Self.numbers(french) == ["2"])
+            let german = try await server.request("POST", "/model/parse", json: #"{"text": "zweiundzwanzig Pizzen", "language": "de_de"}"#)
+            #expect(Self.numbers(german) == ["22"])
+        }
+    }
+
+    @Test func unsupportedOrMalformedLanguageIsA400NamingTheSupportedCodes() async throws {
+        try await withTestServer(models: try Self.models(language: "fr")) { server in
+            let unsupported = try await server.request("POST", "/model/parse", json: #"{"text": "deux pizzas", "language": "zh-CN"}"#)
+            #expect(unsupported.status == 400)
+            #expect(unsupported.errorMessage.hasPrefix("field 'language': "), "\(unsupported.errorMessage)")
+            #expect(unsupported.errorMessage.contains("'zh-CN'") && unsupported.errorMessage.contains("supported: en, fr, es, de, pt, it, nl"),
+                    "\(unsupported.errorMessage)")
+            let long = String(repeating: "x", count: 5000)
+            let malformed = try await server.request("POST", "/model/parse", json: try jsonString(["text": "deux", "language": long]))
+            #expect(malformed.status == 400)
+            #expect(malformed.errorMessage.contains("not a language code") && malformed.errorMessage.count < 400, "\(malformed.errorMessage.prefix(200))")
+        }
+    }
+}
