@@ -1,5 +1,5 @@
-/// Finds and resolves built-in entities in text (English by default; numbers, ordinals and percentages in
-/// the other ``BuiltinLanguage``s too): numbers, ordinals, percentages, money,
+/// Finds and resolves built-in entities in text (English by default; numbers, ordinals, percentages, money and
+/// temperatures in the other ``BuiltinLanguage``s too): numbers, ordinals, percentages, money,
 /// temperatures, e-mails, URLs, phone numbers, and LUIS datetimeV2 dates, times, ranges, durations
 /// and sets relative to a reference time.
 ///
@@ -34,10 +34,10 @@ public struct BuiltinRecognizer: Sendable {
         let supported = types.intersection(language?.supportedTypes ?? BuiltinLanguage.languageIndependentTypes)
         self.types = supported
         let all: [any EntityRecognizer]
-        if let lexicon = language?.numberLexicon {
+        if let lexicon = language?.numberLexicon, let units = language?.unitLexicon {
             analyzer = NumberWordAnalyzer(lexicon)
-            all = [NumberRecognizer(), PercentageRecognizer(words: .init(lexicon)), EmailRecognizer(), URLRecognizer(),
-                   PhoneNumberRecognizer()]
+            all = [NumberRecognizer(), PercentageRecognizer(words: .init(lexicon)), LexiconCurrencyRecognizer(units: units, numbers: lexicon),
+                   LexiconTemperatureRecognizer(units: units), EmailRecognizer(), URLRecognizer(), PhoneNumberRecognizer()]
         } else if language == nil {
             analyzer = nil
             all = [NumberRecognizer(), EmailRecognizer(), URLRecognizer(), PhoneNumberRecognizer()]

@@ -2,8 +2,9 @@ import Foundation
 
 /// The language a ``BuiltinRecognizer`` reads. English has every built-in kind; the other languages have
 /// numbers, ordinals and percentages written their way (words, decimal comma, thousands dots or spaces,
-/// "1er", "3.", "2º"), plus the kinds whose form does not depend on the language (e-mails, URLs, phone
-/// numbers). ``supportedTypes`` says which.
+/// "1er", "3.", "2º"), money and temperatures in their words ("323 millions d'euros", "40 grados Celsius"),
+/// plus the kinds whose form does not depend on the language (e-mails, URLs, phone numbers).
+/// ``supportedTypes`` says which.
 ///
 ///     let french = try BuiltinLanguage(code: "fr-FR")
 ///     BuiltinRecognizer(language: french).entities(in: "quatre-vingt-dix-sept pour cent").map(\.text)
@@ -32,7 +33,8 @@ public enum BuiltinLanguage: String, CaseIterable, Sendable, Codable {
 
     /// The kinds this language recognizes.
     public var supportedTypes: Set<BuiltinEntityType> {
-        self == .english ? Set(BuiltinEntityType.allCases) : [.number, .ordinal, .percentage, .email, .url, .phonenumber]
+        self == .english ? Set(BuiltinEntityType.allCases)
+            : [.number, .ordinal, .percentage, .currency, .temperature, .email, .url, .phonenumber]
     }
 
     /// The kinds a recognizer without a language reads (``BuiltinRecognizer`` with `language: nil`): those
@@ -49,6 +51,19 @@ public enum BuiltinLanguage: String, CaseIterable, Sendable, Codable {
         case .portuguese: "Portuguese"
         case .italian: "Italian"
         case .dutch: "Dutch"
+        }
+    }
+
+    /// The money and temperature words of a language other than English (English keeps its own tables).
+    var unitLexicon: UnitLexicon? {
+        switch self {
+        case .english: nil
+        case .french: FrenchUnitWords.lexicon
+        case .spanish: SpanishUnitWords.lexicon
+        case .german: GermanUnitWords.lexicon
+        case .portuguese: PortugueseUnitWords.lexicon
+        case .italian: ItalianUnitWords.lexicon
+        case .dutch: DutchUnitWords.lexicon
         }
     }
 

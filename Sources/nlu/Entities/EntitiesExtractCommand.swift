@@ -22,8 +22,9 @@ struct EntitiesExtractCommand: ParsableCommand {
 
         Languages (--language, a code or culture such as fr, fr-FR, de-de): \
         \(BuiltinLanguage.allCases.map(\.rawValue).joined(separator: ", ")). English has every kind; the others \
-        have number, ordinal and percentage (written their way: "quatre-vingt-dix", "2.000,352", "1er") and the \
-        kinds that do not depend on the language (email, url, phonenumber); asking for another kind is an error.
+        have number, ordinal and percentage (written their way: "quatre-vingt-dix", "2.000,352", "1er"), currency \
+        and temperature ("323 millions d'euros", "40 grados Celsius", units named in the language) and the kinds \
+        that do not depend on the language (email, url, phonenumber); asking for another kind is an error.
 
         Example: nlu entities extract --reference-time 2016-11-07T10:00:00 --json "transfer $1.5k tomorrow at 7pm"
         """)
