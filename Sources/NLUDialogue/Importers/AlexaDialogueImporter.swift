@@ -154,6 +154,8 @@ public enum AlexaDialogueImporter {
             nodes.append(DialogueNode(id: intent.name, condition: IntentCondition.matching(intent.name), responses: [.payload(.object(completed))],
                                       conditionalResponses: reset, slots: slots, confirmation: confirmation))
         }
+        // Opening the skill is a LaunchRequest, which the skill's code answers: handed to the app as a payload.
+        nodes.insert(DialogueNode(id: "LaunchRequest", condition: "welcome", responses: [.payload(["request": "LaunchRequest"])]), at: 0)
         let name = model.languageModel.invocationName ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         return (DialogueModel(name: name, source: "alexa", nodes: nodes), warnings)
     }

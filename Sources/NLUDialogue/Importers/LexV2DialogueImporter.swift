@@ -127,6 +127,8 @@ public enum LexV2DialogueImporter {
             nodes.append(try reader.node(slots: slotFiles, customTypes: customTypes))
             warnings += reader.warnings
         }
+        // Lex does not speak first: the opening turn (no text) says nothing, rather than the fallback's answer.
+        nodes.insert(DialogueNode(id: "opening turn", condition: "welcome"), at: 0)
         let bot = files.paths.first { $0.hasSuffix("/Bot.json") || $0 == "Bot.json" }
             .map { $0.split(separator: "/").dropLast().last.map(String.init) ?? "" } ?? ""
         let name = bot.isEmpty ? URL(fileURLWithPath: files.name).deletingPathExtension().lastPathComponent : bot
