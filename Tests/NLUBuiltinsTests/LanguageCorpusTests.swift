@@ -60,6 +60,8 @@ import Testing
          ["currency US$ 1,17 mil millones 1170000000 Dólar estadounidense", "currency 3 euros con 99 céntimos 3,99 Euro"]),
         (.german, "zwei Euro und fünfzig Cent, 2,5 Mio USD", ["currency zwei Euro und fünfzig Cent 2,5 Euro", "currency 2,5 Mio USD 2500000 United States dollar"]),
         (.dutch, "vijf euro vijftig, een kwartje", ["currency vijf euro vijftig 5,5 Euro", "currency een kwartje 1 Kwartje"]),
+        (.french, "323 millions d'euros et 30 degrés celsius",
+         ["currency 323 millions d'euros 323000000 Euro", "temperature 30 degrés celsius 30 C"]),
         (.french, "-5 degrés fahrenheit, 98 degrés, un angle de 45 degrés",
          ["temperature -5 degrés fahrenheit -5 F", "temperature 98 degrés 98 Degré"]),
         (.spanish, "36,6ºC y 40 grados centígrados", ["temperature 36,6ºC 36,6 Grado Celsius", "temperature 40 grados centígrados 40 Grado Celsius"]),

@@ -127,7 +127,13 @@ struct LexiconCurrencyRecognizer: EntityRecognizer {
             return unit.subunit ? (cents.value.double, last) : nil
         }
         // A bare number after the amount ("15 dollars 50") is its hundredths from ten on: "1015 francs une" is not.
-        guard connected || cents.value.double >= 10 else { return nil }
+        // One after "et" / "y" / "und" only ends the amount ("15 dollars et 15."): in "323 millions d'euros et 30
+        // degrés" it starts something else.
+        if connected {
+            if let next = text.token(cents.endToken), next.isWord || next.isDigits { return nil }
+        } else if cents.value.double < 10 {
+            return nil
+        }
         return (cents.value.double, cents.endToken - 1)
     }
 }
