@@ -22,10 +22,10 @@ server_pid=""
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
-"$nlu" intents import Samples/intents/car-dashboard.json -o "$work/car.json" >/dev/null
-"$nlu" intents train "$work/car.json" -o "$work/car.nlumodel" >/dev/null 2>&1
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+# The intents of the dialogue's own workspace, so the dialogue sees the intents and entities it was written for.
 dialogue=Tests/Fixtures/dialogue/watson-car-dashboard/car_workspace.json
+"$nlu" intents train "$dialogue" -o "$work/car.nlumodel" >/dev/null 2>&1
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 "$nlu" serve --intents "$work/car.nlumodel" --dialogue "$dialogue" --port "$port" 2>"$work/server.log" &
 server_pid=$!
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break; sleep 0.1; done
