@@ -1,4 +1,6 @@
 #include "CKernels.h"
+#include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +69,37 @@ void nlukit_sigmoid(const float *source, float *destination, long count) { NLU_D
 void nlukit_relu(const float *source, float *destination, long count) { NLU_DISPATCH(relu, source, destination, count) }
 void nlukit_gelu(const float *source, float *destination, long count) { NLU_DISPATCH(gelu, source, destination, count) }
 void nlukit_gelu_tanh(const float *source, float *destination, long count) { NLU_DISPATCH(gelu_tanh, source, destination, count) }
+
+// erf_accurate.h's table, from double precision (libm's erf and exp) on first use.
+static pthread_once_t erf_table_once = PTHREAD_ONCE_INIT;
+static void nlu_erf_table_fill(void) {
+    for (int k = 0; k < NLU_ERF_TABLE_SIZE; k++) {
+        const double r = k / 128.0;
+        nlu_erf_value[k] = (float)erf(r);
+        nlu_erf_tail[k] = (float)(erf(r) - nlu_erf_value[k]);
+        nlu_erf_slope[k] = (float)(1.1283791670955126 * exp(-r * r));
+    }
+}
+
+void nlukit_erf_accurate(const float *source, float *destination, long count) {
+    pthread_once(&erf_table_once, nlu_erf_table_fill);
+    NLU_DISPATCH(erf_accurate, source, destination, count)
+}
+void nlukit_gelu_erf_forward(const float *input, float *output, long count) {
+    pthread_once(&erf_table_once, nlu_erf_table_fill);
+    NLU_DISPATCH(gelu_erf_forward, input, output, count)
+}
+void nlukit_gelu_erf_backward(const float *input, float *gradient, long count) {
+    pthread_once(&erf_table_once, nlu_erf_table_fill);
+    NLU_DISPATCH(gelu_erf_backward, input, gradient, count)
+}
+void nlukit_gelu_tanh_forward(const float *input, float *output, long count) { NLU_DISPATCH(gelu_tanh_forward, input, output, count) }
+void nlukit_gelu_tanh_backward(const float *input, float *gradient, long count) { NLU_DISPATCH(gelu_tanh_backward, input, gradient, count) }
+void nlukit_relu_backward(const float *input, float *gradient, long count) { NLU_DISPATCH(relu_backward, input, gradient, count) }
+
+void nlukit_dropout_mask(float *mask, long count, unsigned long long state, float probability, float scale) {
+    NLU_DISPATCH(dropout_mask, mask, count, state, probability, scale)
+}
 
 void nlukit_transpose(const float *a, long lda, long rows, long columns, float *t, long ldt, int accumulate) {
     NLU_DISPATCH(transpose, a, lda, rows, columns, t, ldt, accumulate)

@@ -5,6 +5,7 @@
 // without reassociation flags and give the same rounding on every level.
 
 #include "activation_functions.h"
+#include "erf_accurate.h"
 
 // Element-wise loops. In place (src == dst) the loop reads and writes through one pointer, which
 // clang vectorizes; with two pointers it guards the vector loop with an overlap check that sends an
@@ -103,3 +104,5 @@ NLU_TARGET static void NLU_NAME(layer_norm_rows)(const float *source, float *des
 
 #include "transpose_body.h"
 #include "training_body.h"
+#include "activation_gradients_body.h"
+#include "dropout_mask_body.h"

@@ -28,6 +28,21 @@ void nlukit_relu(const float *source, float *destination, long count);
 void nlukit_gelu(const float *source, float *destination, long count);
 void nlukit_gelu_tanh(const float *source, float *destination, long count);
 
+/// The training pass's feed-forward activations (transformers' formulas, ~1 ulp erf: see
+/// erf_accurate.h). Forward: output = GELU(input) (exact erf form) or the tanh form; `output` must
+/// not overlap `input`. Backward: gradient *= activation'(input), in place; `gradient` must not
+/// overlap `input`. nlukit_erf_accurate is that erf alone (tests).
+void nlukit_erf_accurate(const float *source, float *destination, long count);
+void nlukit_gelu_erf_forward(const float *input, float *output, long count);
+void nlukit_gelu_erf_backward(const float *input, float *gradient, long count);
+void nlukit_gelu_tanh_forward(const float *input, float *output, long count);
+void nlukit_gelu_tanh_backward(const float *input, float *gradient, long count);
+void nlukit_relu_backward(const float *input, float *gradient, long count);
+
+/// A dropout mask from SplitMix64 draws: mask[i] = scale when draw i + 1 after `state` (the
+/// generator's state), as (draw >> 40)·2^-24, is ≥ probability, else 0.
+void nlukit_dropout_mask(float *mask, long count, unsigned long long state, float probability, float scale);
+
 /// The index of the first NaN or infinity among `count` floats, or -1 when all are finite: a
 /// branch-free flag over blocks of 4,096 (vectorized, at memory speed), then a search of the block
 /// that holds one. Used on every weight at load and on a model's outputs.

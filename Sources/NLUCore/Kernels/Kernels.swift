@@ -24,7 +24,7 @@ public enum Kernels {
     /// Below this many elements an element-wise kernel runs on the calling thread. Measured on 2
     /// cores with the pool's sub-microsecond start: GELU gains from two threads from about 6K
     /// elements, layer norm from about 12K; 384×768 runs 1.6-1.9× faster on two threads than on one.
-    static let parallelThreshold = 1 << 14
+    @usableFromInline static let parallelThreshold = 1 << 14
 
     /// Runs `body(task)` for every task in `0..<tasks` on the kernel thread pool (the calling
     /// thread and `threadCount - 1` persistent workers) and returns when all have run. Tasks are
@@ -52,7 +52,7 @@ public enum Kernels {
     /// when the work (`rowCount × rowLength` elements, or multiply-adds) reaches `minimumWork`.
     /// More chunks than threads let a thread that started late or lost its core for a while (a
     /// shared VM) leave its last chunks to the others, which claim them as they finish.
-    static func forEachRowChunk(rowCount: Int, rowLength: Int, minimumWork: Int = parallelThreshold,
+    public static func forEachRowChunk(rowCount: Int, rowLength: Int, minimumWork: Int = parallelThreshold,
                                 chunksPerThread: Int = 1, _ body: (Range<Int>) -> Void) {
         let threads = min(threadCount, rowCount)
         guard threads > 1, rowCount * rowLength >= minimumWork else {

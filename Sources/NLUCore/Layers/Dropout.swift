@@ -1,3 +1,5 @@
+import CKernels
+
 /// Inverted dropout for training: zeroes each element with probability `probability` and scales the
 /// others by 1 / (1 - probability), so inference needs no rescaling (PyTorch's `nn.Dropout`).
 ///
@@ -32,11 +34,15 @@ public enum Dropout {
     ///     Dropout.fillMask(maskBuffer, probability: 0.1, generator: &generator)
     public static func fillMask(_ mask: UnsafeMutableBufferPointer<Float>, probability: Float, generator: inout SplitMix64) {
         let scale = probability < 1 ? 1 / (1 - probability) : 0
-        for index in mask.indices {
-            // 24 random bits → uniform in [0, 1).
-            let keep = Float(generator.next() >> 40) * 0x1p-24 >= probability
-            mask[index] = keep ? scale : 0
+        guard let base = mask.baseAddress, !mask.isEmpty else { return }
+        // Element i keeps its value when draw i + 1, as 24 random bits → uniform in [0, 1), is ≥
+        // probability; a C kernel draws the pieces of a long mask in parallel (see SplitMix64.increment).
+        let state = generator.state
+        Kernels.forEachChunk(count: mask.count) { range in
+            nlukit_dropout_mask(base + range.lowerBound, range.count,
+                                state &+ UInt64(range.lowerBound) &* SplitMix64.increment, probability, scale)
         }
+        generator.skip(mask.count)
     }
 
     /// Multiplies `gradient` by `mask` element-wise in place (the backward pass of ``apply(_:probability:generator:)``).

@@ -21,6 +21,12 @@ enum TrainableAttention {
         let length = workspace.sequenceLength, hidden = heads * headSize, square = length * length
         let scale = 1 / Float(headSize).squareRoot()
         let span = 2 * length - 1
+        if dropout > 0 {
+            // Every head's mask in one call, in the order the heads use them (the draws a mask per
+            // head gave; one long mask is drawn in parallel).
+            Dropout.fillMask(UnsafeMutableBufferPointer(start: layer.probabilityMask, count: workspace.batchSize * heads * square),
+                             probability: dropout, generator: &generator)
+        }
         for sequence in 0..<workspace.batchSize {
             let base = sequence * length * hidden
             let keyMask = mask[(sequence * length)..<((sequence + 1) * length)]
@@ -42,8 +48,6 @@ enum TrainableAttention {
                 var weights = UnsafePointer(scores)
                 if dropout > 0 {
                     let dropMask = layer.probabilityMask + (sequence * heads + head) * square
-                    Dropout.fillMask(UnsafeMutableBufferPointer(start: dropMask, count: square), probability: dropout,
-                                     generator: &generator)
                     for index in 0..<square { workspace.headScratch[index] = scores[index] * dropMask[index] }
                     weights = UnsafePointer(workspace.headScratch)
                 }
