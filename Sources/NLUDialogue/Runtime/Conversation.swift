@@ -22,4 +22,12 @@ public struct Conversation: Sendable {
         state = turn.state
         return turn
     }
+
+    /// Starts the conversation over (``Dialogue/restart(_:)``): the state cleared, the opening turn run again;
+    /// its turn is returned. Sending the message `/restart` does the same.
+    public mutating func restart() throws(DialogueError) -> DialogueTurn {
+        let turn = try dialogue.restart(state)
+        state = turn.state
+        return turn
+    }
 }

@@ -46,16 +46,38 @@ public struct Dialogue: Sendable {
 
     /// Runs one turn: `message` against the conversation in `state`.
     /// - Throws: ``DialogueError`` when the state is not this dialogue's or the turn loops past the step limit.
+    /// A `/restart` payload (``PayloadMessage/isRestart(_:)``) restarts the conversation (``restart(_:)``); in a
+    /// rule dialogue so does any message whose intent is `restart`, as in Rasa.
     public func respond(to message: ParsedMessage, state: DialogueState) throws(DialogueError) -> DialogueTurn {
         try check(state)
         if model.rules != nil {
             var runner = RuleRunner(dialogue: self, message: message, state: state)
             try runner.run()
-            return runner.turn
+            return runner.restarted ? try startOver(after: runner.turn) : runner.turn
         }
+        if PayloadMessage.isRestart(message) { return try startOver(after: DialogueTurn(responses: [], state: state, visited: [], warnings: [])) }
         var runner = TurnRunner(dialogue: self, message: message, state: state)
         try runner.run()
         return runner.turn
+    }
+
+    /// Starts the conversation in `state` over: its context, slots, position and history are cleared and the
+    /// opening turn runs again (a node dialogue's `welcome` node; a rule dialogue's slots back to their initial
+    /// values). A rule dialogue first runs Rasa's `action_restart`, which says `utter_restart` if the domain
+    /// has it. The random generator goes on where it was, so random responses do not repeat the first ones.
+    /// - Throws: ``DialogueError`` as ``respond(to:state:)``.
+    public func restart(_ state: DialogueState) throws(DialogueError) -> DialogueTurn {
+        try respond(to: ParsedMessage(text: "/" + PayloadMessage.restartIntent, intents: [.init(intent: PayloadMessage.restartIntent, confidence: 1)]),
+                    state: state)
+    }
+
+    /// The rest of a restart, after `turn` (what was said before it): a new state, then the opening turn.
+    private func startOver(after turn: DialogueTurn) throws(DialogueError) -> DialogueTurn {
+        var fresh = newState()
+        fresh.random = turn.state.random
+        let opening = try respond(to: ParsedMessage(text: ""), state: fresh)
+        return DialogueTurn(responses: turn.responses + opening.responses, state: opening.state,
+                            visited: turn.visited + opening.visited, warnings: turn.warnings + opening.warnings)
     }
 
     /// Refuses a state of another dialogue, or one naming nodes or slots this dialogue does not have.

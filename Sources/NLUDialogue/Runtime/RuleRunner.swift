@@ -6,6 +6,11 @@
 struct RuleRunner {
     static let deactivateActions: Set<String> = ["action_deactivate_loop", "action_deactivate_form"]
     static let requestedSlot = "requested_slot"
+    /// Rasa's `action_restart`: says `utter_restart` when the domain has it, then the conversation starts
+    /// over (``Dialogue`` clears the state and runs the opening turn: Rasa's `Restarted` event and the
+    /// `action_session_start` that follows it).
+    static let restartAction = "action_restart"
+    static let restartResponse = "utter_restart"
 
     let rules: DialogueRules
     let forms: [String: DialogueForm]
@@ -15,6 +20,10 @@ struct RuleRunner {
     var tracker: RuleTracker
     /// Slots set since the user's message (a form that gets none of its slots rejects the message).
     private var filledThisTurn: Set<String> = []
+    /// `action_restart` ran: the turn ends, and the conversation starts over.
+    private(set) var restarted = false
+    /// The form that rejected the message, until another action runs (it is not predicted again meanwhile).
+    private var justRejected: String?
 
     init(dialogue: Dialogue, message: ParsedMessage, state: DialogueState) {
         rules = dialogue.model.rules ?? DialogueRules()
@@ -63,7 +72,12 @@ struct RuleRunner {
     mutating func act() throws(DialogueError) {
         var steps = 0
         while true {
-            let prediction = predictor.predict(tracker, slots: base.state.context)
+            var prediction = predictor.predict(tracker, slots: base.state.context)
+            // A form that just rejected the message is not run again for it (Rasa's ensemble gives a rejected
+            // action no probability): the fallback answers instead.
+            if let rejected = justRejected, prediction.action == rejected {
+                prediction = RulePredictor.Prediction(action: rules.fallbackAction ?? RulePredictor.listen, source: "fallback after rejection")
+            }
             if prediction.action == RulePredictor.listen {
                 tracker.append(.action(RulePredictor.listen))
                 return
@@ -73,19 +87,36 @@ struct RuleRunner {
                 throw .stepLimitExceeded(limit: base.dialogue.model.settings.maxStepsPerTurn, lastNodes: Array(base.visited.suffix(5)))
             }
             run(prediction.action)
+            if restarted { return }
+            // Rasa's fallback reverts the user's message (and a form's rejection of it) and waits.
+            if prediction.source.hasPrefix("fallback") {
+                tracker.loopRejected = false
+                tracker.append(.action(RulePredictor.listen))
+                return
+            }
         }
     }
 
     /// Runs `action`; a form that rejects the message leaves no trace but the rejection.
     mutating func run(_ action: String) {
         if let form = forms[action] {
-            if runForm(form) { base.visited.append(action) } else { tracker.loopRejected = true }
+            if runForm(form) {
+                base.visited.append(action)
+                justRejected = nil
+            } else {
+                tracker.loopRejected = true
+                justRejected = action
+            }
             return
         }
+        justRejected = nil
         base.visited.append(action)
         tracker.append(.action(action))
         if Self.deactivateActions.contains(action) {
             deactivate()
+        } else if action == Self.restartAction {
+            if let responses = base.dialogue.namedResponses[Self.restartResponse] { base.give(responses, key: Self.restartResponse) }
+            restarted = true
         } else if let responses = base.dialogue.namedResponses[action] {
             base.give(responses, key: action)
         } else {
@@ -105,8 +136,11 @@ struct RuleRunner {
             set(Self.requestedSlot, .null)
             extractSlots(activating: form)
         } else {
+            // Rasa validates (and so may reject) the message only when the form answers it on its happy path: a
+            // form returning after something else answered an earlier message (its unhappy path, Rasa's
+            // LoopInterrupted) asks again instead.
             let answersUser = tracker.latestAction == RulePredictor.listen
-            if answersUser, filledThisTurn.isDisjoint(with: form.requiredSlots) { return false }
+            if answersUser, !tracker.interrupted(since: form.name), filledThisTurn.isDisjoint(with: form.requiredSlots) { return false }
             tracker.append(.action(form.name))
         }
         if let next = form.requiredSlots.first(where: { (base.state.context[$0] ?? .null) == .null }) {

@@ -36,6 +36,22 @@ public struct RuleTracker: Sendable, Equatable, Codable {
         return nil
     }
 
+    /// Whether, since `form` last ran, another action answered (the form's unhappy path).
+    func interrupted(since form: String) -> Bool {
+        for event in events.reversed() {
+            guard case .action(let name) = event else { continue }
+            if name == form { return false }
+            if name != RulePredictor.listen { return true }
+        }
+        return false
+    }
+
+    /// The intent of the last user message, if it had one.
+    var latestIntent: String? {
+        for event in events.reversed() { if case .user(let intent, _) = event { return intent } }
+        return nil
+    }
+
     mutating func append(_ event: Event) {
         events.append(event)
         switch event {

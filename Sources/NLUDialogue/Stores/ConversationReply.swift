@@ -19,7 +19,8 @@ public struct ConversationReply: Sendable, Equatable {
 extension ConversationStore {
     /// Runs `message` in conversation `id` of `dialogue`, as `nlu dialogue chat` does: a conversation not
     /// started (or expired) first takes the opening turn (an empty message: `welcome` and
-    /// `conversation_start` conditions), then the message unless it is empty too.
+    /// `conversation_start` conditions), then the message unless it is empty too. A restart (`/restart`) of a
+    /// conversation not started is its start: the restart alone runs (it ends with the opening turn).
     /// - Throws: ``DialogueError`` when the stored state is not `dialogue`'s (a conversation started with
     ///   another dialogue) or the turn loops; ``ConversationStoreError``.
     public func respond(to message: ParsedMessage, in id: ConversationID, dialogue: Dialogue,
@@ -27,7 +28,8 @@ extension ConversationStore {
         try await update(id) { current in
             var turns: [DialogueTurn] = []
             var state = current ?? dialogue.newState(seed: seed)
-            if current == nil {
+            let restarts = PayloadMessage.isRestart(message) || (dialogue.model.rules != nil && message.intents.first?.intent == PayloadMessage.restartIntent)
+            if current == nil, !restarts {
                 let opening = try dialogue.respond(to: ParsedMessage(text: ""), state: state)
                 turns.append(opening)
                 state = opening.state

@@ -55,10 +55,13 @@ public struct ScriptedConversation: Sendable, Equatable {
                 guard let step = node.mapping else { throw RasaDialogueError(file: file, line: node.mark?.line, reason: "story '\(name)': a step is not a mapping") }
                 let line = node.mark?.line ?? 0
                 if let text = step["user"]?.string {
-                    guard let intent = step["intent"]?.string else {
+                    var (plain, entities) = annotated(text.trimmingCharacters(in: .whitespacesAndNewlines))
+                    // A payload (`/inform{"cuisine": "thai"}`) names its entities, and its intent when the step does not (as Rasa reads it).
+                    let payload = PayloadMessage.parse(plain)?.message
+                    if let payload { entities = payload.entities }
+                    guard let intent = step["intent"]?.string ?? payload?.intents.first?.intent else {
                         throw RasaDialogueError(file: file, line: line, reason: "story '\(name)': a user step needs its intent (NLUKit replays parsed messages)")
                     }
-                    var (plain, entities) = annotated(text.trimmingCharacters(in: .whitespacesAndNewlines))
                     for entity in step["entities"]?.sequence ?? [] {
                         if let name = entity.string { entities.append(.init(entity: name, value: "")) }
                         for (key, value) in entity.mapping ?? [:] where key.string != nil {
@@ -127,9 +130,11 @@ public struct ScriptedConversation: Sendable, Equatable {
                 conversations.append(ScriptedConversation(name: name, kind: .transcript, steps: []))
                 continue
             }
-            guard let user = entry.user else {
+            guard var user = entry.user else {
                 throw RasaDialogueError(file: file, line: index + 1, reason: "a line is {\"conversation\": name} or a turn with \"user\"")
             }
+            // A text alone that is a payload (`/inform{"cuisine": "thai"}`, `/restart`) names its intent and entities.
+            if user.intents.isEmpty, user.entities.isEmpty, let payload = PayloadMessage.parse(user.text)?.message { user = payload }
             if conversations.isEmpty { conversations.append(ScriptedConversation(name: "conversation", kind: .transcript, steps: [])) }
             conversations[conversations.count - 1].steps.append((.user(user, bot: entry.bot, actions: entry.actions, slots: entry.slots), index + 1))
         }

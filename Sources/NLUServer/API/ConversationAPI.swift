@@ -35,9 +35,10 @@ enum ConversationAPI {
         var state: DialogueState
     }
 
-    static func reply(_ reply: ConversationReply, id: ConversationID, message: ParsedMessage) -> Reply {
+    /// `parsing`: what reading the text warned of (a payload's entities left out), before the turns' warnings.
+    static func reply(_ reply: ConversationReply, id: ConversationID, message: ParsedMessage, warnings parsing: [String] = []) -> Reply {
         Reply(id: id.value, started: reply.started, message: message, responses: reply.responses, visited: reply.visited,
-              warnings: reply.warnings, state: reply.state)
+              warnings: parsing + reply.warnings, state: reply.state)
     }
 
     static func conversation(_ stored: StoredConversation) -> Conversation {

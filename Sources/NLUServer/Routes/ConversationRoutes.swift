@@ -13,9 +13,10 @@ extension ServerRoutes {
             let id = try conversationID(context.parameters.get("id") ?? "", field: "the path's conversation id")
             let body = try await decode(ConversationAPI.Request.self, request)
             let message: ParsedMessage
+            var warnings: [String] = []
             switch (body.text, body.message) {
             case (let text?, nil):
-                message = try await parse(text, field: "text")
+                (message, warnings) = try await parse(text, field: "text")
             case (nil, let parsed?):
                 try checkLength(parsed.text, field: "message.text")
                 try ConversationAPI.check(parsed)
@@ -24,7 +25,7 @@ extension ServerRoutes {
                 throw APIError.badRequest("give either 'text' (parsed by the intents model) or 'message' (already parsed), not both or neither")
             }
             let reply = try await converse(message, id: id, store: store, dialogue: dialogue)
-            return try JSONResponse.make(ConversationAPI.reply(reply, id: id, message: message))
+            return try JSONResponse.make(ConversationAPI.reply(reply, id: id, message: message, warnings: warnings))
         }
         router.get(.init(RouteTable.conversation.path)) { _, context in
             let (store, _) = try conversationStore()
@@ -46,9 +47,20 @@ extension ServerRoutes {
         return (conversations, dialogue)
     }
 
-    /// `text` checked and parsed into the message the dialogue sees, by the intents model on the inference pool.
-    func parse(_ text: String, field: String) async throws -> ParsedMessage {
+    /// `text` checked and parsed into the message the dialogue sees: a Rasa payload (`/inform{"cuisine": "thai"}`,
+    /// `/restart`) as it names itself, with no model needed; other text by the intents model on the inference pool.
+    func parse(_ text: String, field: String) async throws -> (message: ParsedMessage, warnings: [String]) {
         try checkLength(text, field: field)
+        // A payload naming an intent the served model does not know is text, as in Rasa.
+        if let payload = PayloadMessage.parse(text, intents: models.intents.map { Set($0.intents) }) {
+            if let message = payload.message { return (message, payload.warnings) }
+            return (try await classify(text, field: field), payload.warnings)
+        }
+        return (try await classify(text, field: field), [])
+    }
+
+    /// `text` parsed by the intents model on the inference pool.
+    private func classify(_ text: String, field: String) async throws -> ParsedMessage {
         guard let classifier = models.intents else {
             throw APIError(status: .unprocessableContent, error: "unprocessable",
                            message: "no intents model is served to parse field '\(field)': start the server with --intents MODEL, or send an already parsed 'message'")

@@ -10,7 +10,8 @@ extension ServerRoutes {
             let body = try await decode(RasaRESTChannel.Request.self, request)
             let sender = body.sender ?? RasaRESTChannel.defaultSender
             let id = try conversationID(sender, field: "field 'sender'")
-            let message = try await parse(body.message, field: "message")
+            // Rasa logs what a payload left out; its channel answers only the bot's messages.
+            let (message, _) = try await parse(body.message, field: "message")
             let reply = try await converse(message, id: id, store: store, dialogue: dialogue)
             return try JSONResponse.make(RasaRESTChannel.messages(reply.responses, recipient: sender))
         }

@@ -38,7 +38,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "A sentence-transformers model (a directory, or a Hugging Face id in the cache) for POST /embed (TEI) and POST /v1/embeddings (OpenAI).")
     var embed: String?
 
-    @Option(help: "A dialogue (NLUKit dialogue JSON or a Watson Assistant workspace) for POST /webhooks/rest/webhook and /conversations; needs --intents to parse text.")
+    @Option(help: "A dialogue (NLUKit dialogue JSON, a Watson Assistant workspace, a Rasa project...) for POST /webhooks/rest/webhook and /conversations; text other than Rasa payloads (/intent{...}) needs --intents to be parsed.")
     var dialogue: String?
 
     @Option(help: "Where conversations are kept: memory (this process), a SQLite file (shared by the processes of one machine) or a postgres:// URL (shared by replicas).")
@@ -94,11 +94,10 @@ struct ServeCommand: ParsableCommand {
     var logLevel: String = "info"
 
     func validate() throws {
-        guard intents != nil || qa != nil || embed != nil else {
+        // A dialogue alone is served: payload messages (`/intent{...}`, Rasa's buttons) and already parsed messages
+        // need no model; other text is answered 422 naming --intents.
+        guard intents != nil || qa != nil || embed != nil || dialogue != nil else {
             throw ValidationError("nothing to serve: give one or more of --intents MODEL, --qa MODEL, --embed MODEL")
-        }
-        if dialogue != nil, intents == nil {
-            throw ValidationError("--dialogue needs --intents MODEL: the intents model parses each message for the dialogue's conditions")
         }
         if dialogue == nil, conversations != ConversationStoreLocation.memory {
             throw ValidationError("--conversations is where a --dialogue's conversations are kept: give --dialogue too")
