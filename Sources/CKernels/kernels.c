@@ -1,6 +1,5 @@
 #include "CKernels.h"
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,29 +69,8 @@ void nlukit_relu(const float *source, float *destination, long count) { NLU_DISP
 void nlukit_gelu(const float *source, float *destination, long count) { NLU_DISPATCH(gelu, source, destination, count) }
 void nlukit_gelu_tanh(const float *source, float *destination, long count) { NLU_DISPATCH(gelu_tanh, source, destination, count) }
 
-// erf_accurate.h's table, from double precision (libm's erf and exp) on first use.
-static pthread_once_t erf_table_once = PTHREAD_ONCE_INIT;
-static void nlu_erf_table_fill(void) {
-    for (int k = 0; k < NLU_ERF_TABLE_SIZE; k++) {
-        const double r = k / 128.0;
-        nlu_erf_value[k] = (float)erf(r);
-        nlu_erf_tail[k] = (float)(erf(r) - nlu_erf_value[k]);
-        nlu_erf_slope[k] = (float)(1.1283791670955126 * exp(-r * r));
-    }
-}
-
-void nlukit_erf_accurate(const float *source, float *destination, long count) {
-    pthread_once(&erf_table_once, nlu_erf_table_fill);
-    NLU_DISPATCH(erf_accurate, source, destination, count)
-}
-void nlukit_gelu_erf_forward(const float *input, float *output, long count) {
-    pthread_once(&erf_table_once, nlu_erf_table_fill);
-    NLU_DISPATCH(gelu_erf_forward, input, output, count)
-}
-void nlukit_gelu_erf_backward(const float *input, float *gradient, long count) {
-    pthread_once(&erf_table_once, nlu_erf_table_fill);
-    NLU_DISPATCH(gelu_erf_backward, input, gradient, count)
-}
+void nlukit_gelu_erf_forward(const float *input, float *output, long count) { NLU_DISPATCH(gelu_erf_forward, input, output, count) }
+void nlukit_gelu_erf_backward(const float *input, float *gradient, long count) { NLU_DISPATCH(gelu_erf_backward, input, gradient, count) }
 void nlukit_gelu_tanh_forward(const float *input, float *output, long count) { NLU_DISPATCH(gelu_tanh_forward, input, output, count) }
 void nlukit_gelu_tanh_backward(const float *input, float *gradient, long count) { NLU_DISPATCH(gelu_tanh_backward, input, gradient, count) }
 void nlukit_relu_backward(const float *input, float *gradient, long count) { NLU_DISPATCH(relu_backward, input, gradient, count) }

@@ -5,7 +5,7 @@
 // without reassociation flags and give the same rounding on every level.
 
 #include "activation_functions.h"
-#include "erf_accurate.h"
+#include "gelu_pytorch.h"
 
 // Element-wise loops. In place (src == dst) the loop reads and writes through one pointer, which
 // clang vectorizes; with two pointers it guards the vector loop with an overlap check that sends an

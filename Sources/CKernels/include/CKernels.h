@@ -28,11 +28,10 @@ void nlukit_relu(const float *source, float *destination, long count);
 void nlukit_gelu(const float *source, float *destination, long count);
 void nlukit_gelu_tanh(const float *source, float *destination, long count);
 
-/// The training pass's feed-forward activations (transformers' formulas, ~1 ulp erf: see
-/// erf_accurate.h). Forward: output = GELU(input) (exact erf form) or the tanh form; `output` must
-/// not overlap `input`. Backward: gradient *= activation'(input), in place; `gradient` must not
-/// overlap `input`. nlukit_erf_accurate is that erf alone (tests).
-void nlukit_erf_accurate(const float *source, float *destination, long count);
+/// The training pass's feed-forward activations. Forward: output = GELU(input), the exact-erf form
+/// as PyTorch's CPU kernel computes it bit for bit (gelu_pytorch.h), or transformers' tanh form;
+/// `output` must not overlap `input`. Backward: gradient *= activation'(input), in place; `gradient`
+/// must not overlap `input`. Every CPU level gives the same values.
 void nlukit_gelu_erf_forward(const float *input, float *output, long count);
 void nlukit_gelu_erf_backward(const float *input, float *gradient, long count);
 void nlukit_gelu_tanh_forward(const float *input, float *output, long count);

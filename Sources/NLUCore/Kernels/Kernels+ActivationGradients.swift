@@ -2,14 +2,16 @@ import CKernels
 
 extension Kernels {
     /// The feed-forward activations of a training pass and their derivatives, at the CPU's level and
-    /// split over the thread pool for large counts. They follow `transformers`' formulas in PyTorch's
-    /// order of operations with an erf within 1 ulp (the inference ``gelu(_:count:)`` uses a
-    /// cheaper erf, 4.2e-7 absolute): a training run is compared with PyTorch's step by step.
+    /// split over the thread pool for large counts; every level gives the same values, so a run does
+    /// not depend on the CPU or the thread count. The exact-erf GELU gives the bits of PyTorch's CPU
+    /// `F.gelu` and `gelu_backward` (oneDNN's Abramowitz-Stegun erf and exp, see the C header
+    /// gelu_pytorch.h): a training run is compared with PyTorch's step by step. The inference
+    /// ``gelu(_:count:)`` keeps its own erf (4.2e-7 absolute, fewer operations).
     ///
     ///     Kernels.trainingActivation(.gelu, preActivation, into: activation, count: n)
     ///     Kernels.trainingActivationBackward(.gelu, preActivation, gradient: dActivation, count: n)   // now d(preActivation)
     public enum TrainingActivation: Sendable {
-        /// `0.5·x·(1 + erf(x/√2))` (`"gelu"`).
+        /// `0.5·x·(1 + erf(x/√2))` (`"gelu"`), PyTorch's values bit for bit.
         case gelu
         /// `0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))` (`"gelu_new"`, `"gelu_pytorch_tanh"`).
         case geluTanh
@@ -36,14 +38,5 @@ extension Kernels {
         case .geluTanh: map(input, gradient, count: count) { nlukit_gelu_tanh_backward($0, $1, $2) }
         case .relu: map(input, gradient, count: count) { nlukit_relu_backward($0, $1, $2) }
         }
-    }
-
-    /// The training activations' erf on `count` floats at `pointer`, in place: within 1 ulp of the
-    /// exact value (0.62 ulp measured over every float in [-4, 4]).
-    ///
-    ///     var x: [Float] = [0.5]
-    ///     x.withUnsafeMutableBufferPointer { Kernels.accurateErf($0.baseAddress!, count: 1) }   // [0.5204999]
-    public static func accurateErf(_ pointer: UnsafeMutablePointer<Float>, count: Int) {
-        map(pointer, pointer, count: count) { nlukit_erf_accurate($0, $1, $2) }
     }
 }
