@@ -1,19 +1,21 @@
 #!/usr/bin/env python3
 """Built-in entities beyond English: NLUKit (`nlu entities extract --language`) beside Microsoft
 Recognizers-Text's Python port (PyPI recognizers-text-suite) on the same cases: the number, ordinal,
-percentage, currency and temperature specs of French, Spanish, German, Portuguese, Italian and Dutch, as
+percentage, currency, temperature and date-time specs of French, Spanish, German, Portuguese, Italian and Dutch, as
 scripts/fixtures/builtins_recognizers_text.py converts them (Tests/Fixtures/builtins/recognizers-text/<code>/).
 
 Prints per language and kind the share of cases each passes, a case passing when the entities found are
 exactly the expected ones (kind, offsets, text ignoring case, resolved value, and for currency and
-temperature the unit and ISO code too), as Tests/NLUBuiltinsTests score it; then the CPU seconds each took over all cases and the ratio. The port has no German number models
-(its German culture returns nothing), so it scores 0 there. Pass rates do not depend on the build; speed
+temperature the unit and ISO code too, for date-time the set of resolved values with their timex, type, value,
+start, end and Mod, each case against its own reference time), as Tests/NLUBuiltinsTests score it; then the CPU seconds each took over all cases and the ratio. The port has no German number models
+(its German culture returns nothing), so it scores 0 there; nor date-time models for German, Italian and Dutch. Pass rates do not depend on the build; speed
 figures are only meaningful with a release `nlu` (--nlu .build/release/nlu).
 
     pip install recognizers-text-suite==1.0.2a2 emoji==1.7.0    # emoji 2 removed what the port imports
     python3 -P benchmarks/builtins_languages.py --nlu .build/x86_64-unknown-linux-gnu/debug/nlu
 """
 import argparse
+import datetime
 import json
 import os
 import resource
@@ -25,13 +27,23 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "Tests", "Fixtures", "builtins", "recognizers-text")
 LANGUAGES = {"fr": "fr-fr", "es": "es-es", "de": "de-de", "pt": "pt-br", "it": "it-it", "nl": "nl-nl"}
-KINDS = ["number", "ordinal", "percentage", "currency", "temperature"]
+KINDS = ["number", "ordinal", "percentage", "currency", "temperature", "datetime"]
 UNIT_KINDS = {"currency", "temperature"}
+# What `--types datetime` stands for: LUIS's datetimeV2 kinds.
+DATETIME_TYPES = "date,time,datetime,daterange,timerange,datetimerange,duration,set"
+DATETIME_KEYS = ("timex", "type", "value", "start", "end", "Mod")
+
+
+def datetime_values(resolution):
+    """A date-time resolution's readings in one order, each as a tuple of the keys the specs keep."""
+    values = resolution.get("values") or []
+    return tuple(sorted(tuple(str(v.get(k) or v.get(k.lower()) or "") for k in DATETIME_KEYS) for v in values))
 
 
 def normalized(entities):
     return sorted((e["entity"], e["start"], e["end"], e["text"].lower(), e["resolution"].get("value"),
-                   e["resolution"].get("unit"), e["resolution"].get("isoCurrency")) for e in entities)
+                   e["resolution"].get("unit"), e["resolution"].get("isoCurrency"), datetime_values(e["resolution"]))
+                  for e in entities)
 
 
 def cpu():
@@ -40,22 +52,42 @@ def cpu():
     return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
 
 
-def run_nlu(nlu, language, kind, texts):
+def run_nlu(nlu, language, kind, texts, reference=None):
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as f:
         # One case a line: the few cases holding a line break are read with it as a space.
         f.write("\n".join(t.replace("\n", " ") for t in texts) + "\n")
         path = f.name
     try:
         before = cpu()[1]
-        result = subprocess.run([nlu, "entities", "extract", "--json", "--language", language, "--types", kind, "--file", path],
-                                capture_output=True, text=True, check=True)
+        command = [nlu, "entities", "extract", "--json", "--language", language, "--file", path,
+                   "--types", DATETIME_TYPES if kind == "datetime" else kind]
+        if reference is not None:
+            command += ["--reference-time", reference]
+        result = subprocess.run(command, capture_output=True, text=True, check=True)
         seconds = cpu()[1] - before
     finally:
         os.unlink(path)
     return [json.loads(line)["entities"] for line in result.stdout.splitlines()], seconds
 
 
+def run_nlu_datetime(nlu, language, cases):
+    """Date-time cases grouped by reference time (the CLI takes one a run), answers back in the cases' order."""
+    by_reference = {}
+    for index, case in enumerate(cases):
+        by_reference.setdefault(case["reference"], []).append(index)
+    found, seconds = [None] * len(cases), 0.0
+    for reference, indices in by_reference.items():
+        entities, spent = run_nlu(nlu, language, "datetime", [cases[i]["text"] for i in indices], reference)
+        seconds += spent
+        for i, e in zip(indices, entities):
+            found[i] = e
+    return found, seconds
+
+
 def python_model(culture, kind):
+    if kind == "datetime":
+        from recognizers_date_time import DateTimeRecognizer
+        return DateTimeRecognizer(culture).get_datetime_model()
     if kind in UNIT_KINDS:
         from recognizers_number_with_unit import NumberWithUnitRecognizer
         units = NumberWithUnitRecognizer(culture)
@@ -66,7 +98,12 @@ def python_model(culture, kind):
             "percentage": recognizer.get_percentage_model}[kind](culture)
 
 
-def python_entities(model, kind, text):
+def python_entities(model, kind, text, reference=None):
+    if kind == "datetime":
+        return [{"entity": r.type_name.split(".", 1)[-1], "start": r.start, "end": r.end + 1, "text": r.text,
+                 "resolution": {"values": [{k: v for k, v in value.items() if k in DATETIME_KEYS}
+                                           for value in (r.resolution or {}).get("values", [])]}}
+                for r in model.parse(text, datetime.datetime.fromisoformat(reference))]
     entities = []
     for r in model.parse(text):
         value = (r.resolution or {}).get("value")
@@ -81,10 +118,10 @@ def python_entities(model, kind, text):
     return entities
 
 
-def python_entities_safely(model, kind, text):
+def python_entities_safely(model, kind, text, reference=None):
     """The port's entities, none when it raises (its German and Dutch unit models fail on a few inputs)."""
     try:
-        return python_entities(model, kind, text)
+        return python_entities(model, kind, text, reference)
     except Exception:  # noqa: BLE001 - a crash of the reference counts as a miss, not as the benchmark's failure
         return []
 
@@ -92,19 +129,31 @@ def python_entities_safely(model, kind, text):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--nlu", default=os.path.join(ROOT, ".build", "release", "nlu"))
+    parser.add_argument("--kinds", default=",".join(KINDS), help="comma-separated kinds (default: all)")
+    parser.add_argument("--languages", default=",".join(LANGUAGES), help="comma-separated codes (default: all)")
+    parser.add_argument("--port-only", action="store_true", help="score the Python port alone (no nlu needed)")
     args = parser.parse_args()
     total_ours = total_port = 0.0
     print(f"{'language':<10} {'kind':<11} {'cases':>5}  {'NLUKit':>7}  {'Python port':>11}")
     for code, culture in LANGUAGES.items():
+        if code not in args.languages.split(","):
+            continue
         for kind in KINDS:
+            if kind not in args.kinds.split(","):
+                continue
             with open(os.path.join(FIXTURES, code, kind + ".json"), encoding="utf-8") as f:
                 cases = json.load(f)
             texts = [c["text"] for c in cases]
-            ours, seconds = run_nlu(args.nlu, code, kind, texts)
+            if args.port_only:
+                ours, seconds = [[] for _ in cases], 0.0
+            elif kind == "datetime":
+                ours, seconds = run_nlu_datetime(args.nlu, code, cases)
+            else:
+                ours, seconds = run_nlu(args.nlu, code, kind, texts)
             total_ours += seconds
             model = python_model(culture, kind)
             start = cpu()[0]
-            port = [python_entities_safely(model, kind, t) for t in texts]
+            port = [python_entities_safely(model, kind, c["text"], c.get("reference")) for c in cases]
             total_port += cpu()[0] - start
             def passed(found):
                 return sum(1 for c, f in zip(cases, found) if normalized(f) == normalized(c["entities"]))

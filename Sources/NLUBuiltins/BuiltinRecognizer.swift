@@ -38,6 +38,7 @@ public struct BuiltinRecognizer: Sendable {
             analyzer = NumberWordAnalyzer(lexicon)
             all = [NumberRecognizer(), PercentageRecognizer(words: .init(lexicon)), LexiconCurrencyRecognizer(units: units, numbers: lexicon),
                    LexiconTemperatureRecognizer(units: units), EmailRecognizer(), URLRecognizer(), PhoneNumberRecognizer()]
+                + (language?.dateTimeLexicon.map { [LexiconDateTimeRecognizer(words: $0)] } ?? [])
         } else if language == nil {
             analyzer = nil
             all = [NumberRecognizer(), EmailRecognizer(), URLRecognizer(), PhoneNumberRecognizer()]

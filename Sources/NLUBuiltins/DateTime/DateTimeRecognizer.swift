@@ -34,6 +34,8 @@ struct DateTimeCandidates {
     let times: TimeParser
     let ranges: DateRangeParser
     let durations: DurationParser
+    /// Turns what was read into LUIS values (shared with the other languages' ``LexiconDateTimeRecognizer``).
+    let resolve: DateTimeValues
 
     init(text: TokenizedText, reference: ReferenceTime, numbers: NumberParser) {
         self.text = text
@@ -43,6 +45,7 @@ struct DateTimeCandidates {
         ranges = DateRangeParser(text, dates: dates, reference: reference.date,
                                  afterMidnight: reference.hour + reference.minute + reference.second > 0)
         durations = DurationParser(text, numbers: numbers)
+        resolve = DateTimeValues(reference: reference)
     }
 
     private var today: CivilDate { reference.date }
@@ -104,25 +107,25 @@ struct DateTimeCandidates {
             if let joiner = text.token(position), joiner.isSymbol(",") || joiner.text == "at" || joiner.text == "around" { position += 1 }
             let bare = text.word(position - 1) == "at" || position == afterDate
             if let (range, afterRange) = timeRange(at: position, bare: true) {
-                emit(.datetimerange, afterRange - 1, dateTimeRangeValues(date, range))
+                emit(.datetimerange, afterRange - 1, resolve.dateTimeRangeValues(date, range))
             } else if let (time, afterTime) = times.time(at: position, bare: bare && text.word(position - 1) == "at") ?? times.time(at: position, bare: false) {
-                emit(.datetime, afterTime - 1, dateTimeValues(date, time))
+                emit(.datetime, afterTime - 1, resolve.dateTimeValues(date, time))
             }
             // "today before 4pm", "Feb 1st no later than 6:00", "Tuesday after 1pm".
             if let (mod, afterMod) = DateTimeModifier.read(text, at: afterDate), mod != .approx,
                let (time, afterTime) = times.time(at: afterMod, bare: true),
-               let (_, modified) = DateTimeModifier.apply(mod, type: .datetime, values: dateTimeValues(date, time)) {
+               let (_, modified) = DateTimeModifier.apply(mod, type: .datetime, values: resolve.dateTimeValues(date, time)) {
                 emit(.datetimerange, afterTime - 1, modified)
             }
             if let (part, afterPart) = partOfDay(at: afterDate, allowBare: true) {
-                emit(.datetimerange, afterPart - 1, partOfDayValues(date, part.part, mod: part.mod))
+                emit(.datetimerange, afterPart - 1, resolve.partOfDayValues(date, part.part, mod: part.mod))
                 // "tomorrow afternoon at 5", "Saturday morning at 9", "this morning @ 10": the hour in that part.
                 if isAt(afterPart), let (time, afterTime) = times.time(at: afterPart + 1, bare: true) {
-                    emit(.datetime, afterTime - 1, dateTimeValues(date, time.within(part.part)))
+                    emit(.datetime, afterTime - 1, resolve.dateTimeValues(date, time.within(part.part)))
                 }
                 // "Monday morning from 10am to 12pm", "next Monday morning 6-8": the hours within the part.
                 if let (range, afterRange) = timeRange(at: afterPart, bare: true) {
-                    emit(.datetimerange, afterRange - 1, dateTimeRangeValues(date, range.within(part.part)))
+                    emit(.datetimerange, afterRange - 1, resolve.dateTimeRangeValues(date, range.within(part.part)))
                 }
             }
         }
@@ -132,48 +135,48 @@ struct DateTimeCandidates {
         // "at 7" and "at 6.45" keep their "at" (it is what makes them times); "at 7pm" is "7pm".
         if let (time, afterTime) = times.time(at: timeStart, bare: timeStart > index) {
             if timeStart == index || times.time(at: timeStart, bare: false) == nil {
-                emit(.time, afterTime - 1, timeValues(time))
+                emit(.time, afterTime - 1, resolve.timeValues(time))
             }
             var position = afterTime
             if let joiner = text.word(position), joiner == "on" || joiner == "of" { position += 1 }
             if let comma = text.token(position), comma.isSymbol(",") { position += 1 }
             if let (date, afterDate) = dates.date(at: position) {
-                emit(.datetime, afterDate - 1, dateTimeValues(date, time))
+                emit(.datetime, afterDate - 1, resolve.dateTimeValues(date, time))
                 // "at 5 tomorrow afternoon": the part of the day after the date sets the half.
                 if let (part, afterPart) = partOfDay(at: afterDate, allowBare: true), part.relativeDay == nil {
-                    emit(.datetime, afterPart - 1, dateTimeValues(date, time.within(part.part)))
+                    emit(.datetime, afterPart - 1, resolve.dateTimeValues(date, time.within(part.part)))
                 }
             } else if let (part, afterPart) = partOfDay(at: position, allowBare: false), part.relativeDay != nil {
                 let date = SpokenDate(kind: .exact(today.adding(days: part.relativeDay!)))
                 let adjusted = part.part.afternoon ? time.afternoon() : time.morning()
-                emit(.datetime, afterPart - 1, dateTimeValues(date, adjusted))
+                emit(.datetime, afterPart - 1, resolve.dateTimeValues(date, adjusted))
             }
         }
         // "8 tonight", "eight this evening", "9 tomorrow morning": a bare hour made a time by the part of
         // the day (and day) after it.
         if times.time(at: index, bare: false) == nil, let (time, afterTime) = times.time(at: index, bare: true) {
             if let (part, afterPart) = partOfDay(at: afterTime, allowBare: false), let offset = part.relativeDay {
-                emit(.datetime, afterPart - 1, dateTimeValues(SpokenDate(kind: .exact(today.adding(days: offset))), time.within(part.part)))
+                emit(.datetime, afterPart - 1, resolve.dateTimeValues(SpokenDate(kind: .exact(today.adding(days: offset))), time.within(part.part)))
             } else if let (date, afterDate) = dates.relativeDay(at: afterTime),
                       let (part, afterPart) = partOfDay(at: afterDate, allowBare: true), part.relativeDay == nil {
-                emit(.datetime, afterPart - 1, dateTimeValues(date, time.within(part.part)))
+                emit(.datetime, afterPart - 1, resolve.dateTimeValues(date, time.within(part.part)))
             }
         }
         // "in the morning at 7": the part of the day first.
         if let (part, afterPart) = partOfDay(at: index, allowBare: false), part.relativeDay == nil,
            text.word(afterPart) == "at", let (time, afterTime) = times.time(at: afterPart + 1, bare: true) {
-            emit(.time, afterTime - 1, timeValues(part.part.afternoon ? time.afternoon() : time.morning()))
+            emit(.time, afterTime - 1, resolve.timeValues(part.part.afternoon ? time.afternoon() : time.morning()))
         }
         // A time range, and a date after it.
         if let (range, afterRange) = timeRange(at: index, bare: false) {
-            emit(.timerange, afterRange - 1, timeRangeValues(range))
+            emit(.timerange, afterRange - 1, resolve.timeRangeValues(range))
             var position = afterRange
             if let joiner = text.word(position), joiner == "on" { position += 1 }
             if let (date, afterDate) = dates.date(at: position) {
-                emit(.datetimerange, afterDate - 1, dateTimeRangeValues(date, range))
+                emit(.datetimerange, afterDate - 1, resolve.dateTimeRangeValues(date, range))
                 // "from 3-8pm yesterday afternoon", "10am to 12pm Monday morning".
                 if let (part, afterPart) = partOfDay(at: afterDate, allowBare: true), part.relativeDay == nil {
-                    emit(.datetimerange, afterPart - 1, dateTimeRangeValues(date, range.within(part.part)))
+                    emit(.datetimerange, afterPart - 1, resolve.dateTimeRangeValues(date, range.within(part.part)))
                 }
             } else if let (part, afterPart) = partOfDay(at: afterRange, allowBare: false), let offset = part.relativeDay {
                 var adjusted = range
@@ -181,11 +184,11 @@ struct DateTimeCandidates {
                     if adjusted.start.ambiguous { adjusted.start = adjusted.start.afternoon() }
                     if adjusted.end.ambiguous { adjusted.end = adjusted.end.afternoon() }
                 }
-                emit(.datetimerange, afterPart - 1, dateTimeRangeValues(SpokenDate(kind: .exact(today.adding(days: offset))), adjusted))
+                emit(.datetimerange, afterPart - 1, resolve.dateTimeRangeValues(SpokenDate(kind: .exact(today.adding(days: offset))), adjusted))
             }
         } else if let (range, afterRange) = timeRange(at: index, bare: true), let (date, afterDate) = dates.date(at: afterRange) {
             // "6-8 next Monday": bare hours become a range next to a date.
-            emit(.datetimerange, afterDate - 1, dateTimeRangeValues(date, range))
+            emit(.datetimerange, afterDate - 1, resolve.dateTimeRangeValues(date, range))
         }
         // "from 2pm for 2 hours", "for 3 hours from 10 am": a start and a length.
         if let (start, length, after) = startAndLength(at: index) {
@@ -204,14 +207,14 @@ struct DateTimeCandidates {
             if let offset = part.relativeDay, position > afterPart, let (time, afterTime) = times.time(at: position, bare: true) {
                 // "tonight at 2am", "last night at 8": the day from the phrase, the half from the part unless said.
                 let adjusted = time.ambiguous ? (part.part.afternoon ? time.afternoon() : time.morning()) : time
-                emit(.datetime, afterTime - 1, dateTimeValues(SpokenDate(kind: .exact(today.adding(days: offset))), adjusted))
+                emit(.datetime, afterTime - 1, resolve.dateTimeValues(SpokenDate(kind: .exact(today.adding(days: offset))), adjusted))
             }
             // "tonight from 7 to 7:30", "this evening from 7 to 9".
             if let offset = part.relativeDay, let (range, afterRange) = timeRange(at: afterPart, bare: false) {
-                emit(.datetimerange, afterRange - 1, dateTimeRangeValues(SpokenDate(kind: .exact(today.adding(days: offset))), range.within(part.part)))
+                emit(.datetimerange, afterRange - 1, resolve.dateTimeRangeValues(SpokenDate(kind: .exact(today.adding(days: offset))), range.within(part.part)))
             }
             if let offset = part.relativeDay {
-                emit(.datetimerange, afterPart - 1, partOfDayValues(SpokenDate(kind: .exact(today.adding(days: offset))), part.part, mod: part.mod))
+                emit(.datetimerange, afterPart - 1, resolve.partOfDayValues(SpokenDate(kind: .exact(today.adding(days: offset))), part.part, mod: part.mod))
             } else {
                 let p = part.part
                 emit(.timerange, afterPart - 1, [DateTimeValue(timex: "T" + p.code, type: "timerange", start: Timex.clock(p.start.0, p.start.1, p.start.2),
@@ -237,11 +240,11 @@ struct DateTimeCandidates {
             }
             let isTime = duration.timex.contains("T")
             if isTime, durationStart > index, text.word(index) == "in" {
-                if let value = moment(after: duration, sign: 1) { emit(.datetime, duration.end - 1, [value]) }
+                if let value = resolve.moment(after: duration, sign: 1) { emit(.datetime, duration.end - 1, [value]) }
             } else if isTime, durationStart == index, let word = text.word(duration.end), word == "ago" || word == "later" {
-                if let value = moment(after: duration, sign: word == "ago" ? -1 : 1) { emit(.datetime, duration.end, [value]) }
+                if let value = resolve.moment(after: duration, sign: word == "ago" ? -1 : 1) { emit(.datetime, duration.end, [value]) }
             } else if isTime, durationStart == index, text.word(duration.end) == "from", text.word(duration.end + 1) == "now" {
-                if let value = moment(after: duration, sign: 1) { emit(.datetime, duration.end + 1, [value]) }
+                if let value = resolve.moment(after: duration, sign: 1) { emit(.datetime, duration.end + 1, [value]) }
             }
         }
         // "last 2 minutes", "next 3 hours": the span of clock time up to now, or from now.
@@ -249,7 +252,7 @@ struct DateTimeCandidates {
                                                            "coming": true, "upcoming": true][relation],
            relation != "last" || !Self.beforeVerbLast.contains(text.word(index - 1) ?? ""),
            let duration = durations.duration(at: index + 1), duration.timex.hasPrefix("PT"), duration.seconds >= 1,
-           let start = moment(after: forward ? 0 : -duration.seconds), let end = moment(after: forward ? duration.seconds : 0),
+           let start = resolve.moment(after: forward ? 0 : -duration.seconds), let end = resolve.moment(after: forward ? duration.seconds : 0),
            let startValue = start.value, let endValue = end.value {
             emit(.datetimerange, duration.end - 1, [DateTimeValue(timex: "(" + start.timex + "," + end.timex + "," + duration.timex + ")",
                                                                   type: "datetimerange", start: startValue, end: endValue)])
@@ -360,16 +363,6 @@ struct DateTimeCandidates {
         return (SaidPartOfDay(part: part, relativeDay: nil), position + 1)
     }
 
-    struct SaidTimeRange {
-        var start: SpokenTime
-        var end: SpokenTime
-
-        /// The range said with a part of the day: its open hours take the part's half ("7 to 7:30" in the evening).
-        func within(_ part: DateTimeWords.PartOfDay) -> SaidTimeRange {
-            SaidTimeRange(start: start.within(part), end: end.within(part))
-        }
-    }
-
     /// "from 9 to 5", "between 3 and 5", "4:00 to 7 oclock", "8-9am", "10am-12pm", "0730-0930"; bare
     /// hours joined by a hyphen only when `bare`.
     private func timeRange(at index: Int, bare: Bool) -> (SaidTimeRange, Int)? {
@@ -471,95 +464,6 @@ struct DateTimeCandidates {
             return (time, length, afterTime)
         }
         return nil
-    }
-
-    // MARK: values
-
-    private func timeValues(_ time: SpokenTime) -> [DateTimeValue] {
-        time.readings.map { DateTimeValue(timex: time.timex($0), type: "time", value: Timex.clock($0.0, $0.1, $0.2)) }
-    }
-
-    private func dateTimeValues(_ date: SpokenDate, _ time: SpokenTime) -> [DateTimeValue] {
-        var values: [DateTimeValue] = []
-        for reading in time.readings {
-            for day in date.readings(today) {
-                values.append(DateTimeValue(timex: date.timex(of: day) + time.timex(reading), type: "datetime",
-                                            value: day.text + " " + Timex.clock(reading.0, reading.1, reading.2)))
-            }
-        }
-        return values
-    }
-
-    private func partOfDayValues(_ date: SpokenDate, _ part: DateTimeWords.PartOfDay, mod: String? = nil) -> [DateTimeValue] {
-        date.readings(today).map { day in
-            DateTimeValue(timex: date.timex(of: day) + "T" + part.code, type: "datetimerange",
-                          start: day.text + " " + Timex.clock(part.start.0, part.start.1, part.start.2),
-                          end: day.text + " " + Timex.clock(part.end.0, part.end.1, part.end.2), mod: mod)
-        }
-    }
-
-    /// The readings of a time range: as said, and also twelve hours later when both ends are open.
-    private func rangeReadings(_ range: SaidTimeRange) -> [((Int, Int, Int), (Int, Int, Int), String, String)] {
-        var pairs: [(SpokenTime, SpokenTime)] = [(range.start, range.end)]
-        if range.start.ambiguous && range.end.ambiguous && range.start.hour >= 1 && range.start.hour <= 11 && range.end.hour <= 11 {
-            if range.end.hour < range.start.hour || (range.end.hour == range.start.hour && range.end.minute <= range.start.minute) {
-                pairs = [(range.start, range.end.afternoon())]
-            } else {
-                pairs.append((range.start.afternoon(), range.end.afternoon()))
-            }
-        } else if range.start.ambiguous && range.end.ambiguous && range.start.hour == 12 {
-            pairs = [(range.start.morning(), range.end)]
-        }
-        return pairs.compactMap { start, end in
-            let a = (start.hour, start.minute, start.second), b = (end.hour, end.minute, end.second)
-            guard end.seconds > start.seconds else { return nil }
-            return (a, b, start.timex(a), end.timex(b))
-        }
-    }
-
-    private func timeRangeValues(_ range: SaidTimeRange) -> [DateTimeValue] {
-        rangeReadings(range).map { a, b, timexA, timexB in
-            let duration = Timex.duration(seconds: Double((b.0 - a.0) * 3600 + (b.1 - a.1) * 60 + b.2 - a.2))
-            return DateTimeValue(timex: "(" + timexA + "," + timexB + "," + duration + ")", type: "timerange",
-                                 start: Timex.clock(a.0, a.1, a.2), end: Timex.clock(b.0, b.1, b.2))
-        }
-    }
-
-    private func dateTimeRangeValues(_ date: SpokenDate, _ range: SaidTimeRange) -> [DateTimeValue] {
-        var values: [DateTimeValue] = []
-        for (a, b, timexA, timexB) in rangeReadings(range) {
-            let duration = Timex.duration(seconds: Double((b.0 - a.0) * 3600 + (b.1 - a.1) * 60 + b.2 - a.2))
-            for day in date.readings(today) {
-                values.append(DateTimeValue(timex: "(" + date.timex(of: day) + timexA + "," + date.timex(of: day) + timexB + "," + duration + ")",
-                                            type: "datetimerange", start: day.text + " " + Timex.clock(a.0, a.1, a.2),
-                                            end: day.text + " " + Timex.clock(b.0, b.1, b.2)))
-            }
-        }
-        return values
-    }
-
-    /// The reference moved by `seconds` ("in 2 minutes" is a datetime), or nil when that leaves the years 1…9999.
-    /// The moment a duration away from now: "in 1 year, 1 month, 1 day and 1 hour" moves the calendar by whole
-    /// months and days, then the clock (dateparser's and LUIS's reading); a duration with a fraction of a
-    /// calendar unit moves by its seconds.
-    private func moment(after duration: DurationParser.Duration, sign: Int) -> DateTimeValue? {
-        guard let shift = duration.calendarShift, shift.months != 0 || shift.days != 0 else {
-            return moment(after: Double(sign) * duration.seconds)
-        }
-        guard abs(duration.seconds) < 3e11,
-              let day = shift.months == 0 ? today : today.addingIfInRange(months: sign * shift.months) else { return nil }
-        return moment(after: Double(sign) * shift.seconds, from: day.adding(days: sign * shift.days))
-    }
-
-    private func moment(after seconds: Double, from day: CivilDate? = nil) -> DateTimeValue? {
-        guard abs(seconds) < 3e11 else { return nil }
-        let total = Int(seconds.rounded()) + reference.hour * 3600 + reference.minute * 60 + reference.second
-        let days = Int((Double(total) / 86400).rounded(.down))
-        let rest = total - days * 86400
-        let date = (day ?? today).adding(days: days)
-        guard date.year >= 1, date.year <= 9999 else { return nil }
-        let (h, m, s) = (rest / 3600, rest % 3600 / 60, rest % 60)
-        return DateTimeValue(timex: date.text + "T" + Timex.clock(h, m, s), type: "datetime", value: date.text + " " + Timex.clock(h, m, s))
     }
 }
 

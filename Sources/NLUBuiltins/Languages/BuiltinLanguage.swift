@@ -3,7 +3,8 @@ import Foundation
 /// The language a ``BuiltinRecognizer`` reads. English has every built-in kind; the other languages have
 /// numbers, ordinals and percentages written their way (words, decimal comma, thousands dots or spaces,
 /// "1er", "3.", "2º"), money and temperatures in their words ("323 millions d'euros", "40 grados Celsius"),
-/// plus the kinds whose form does not depend on the language (e-mails, URLs, phone numbers).
+/// plus the kinds whose form does not depend on the language (e-mails, URLs, phone numbers); French and Spanish
+/// also have date-times ("demain à 15h30", "du 3 au 5 mars", "el próximo lunes a las 3 de la tarde").
 /// ``supportedTypes`` says which.
 ///
 ///     let french = try BuiltinLanguage(code: "fr-FR")
@@ -33,8 +34,18 @@ public enum BuiltinLanguage: String, CaseIterable, Sendable, Codable {
 
     /// The kinds this language recognizes.
     public var supportedTypes: Set<BuiltinEntityType> {
-        self == .english ? Set(BuiltinEntityType.allCases)
-            : [.number, .ordinal, .percentage, .currency, .temperature, .email, .url, .phonenumber]
+        if self == .english { return Set(BuiltinEntityType.allCases) }
+        let common: Set<BuiltinEntityType> = [.number, .ordinal, .percentage, .currency, .temperature, .email, .url, .phonenumber]
+        return dateTimeLexicon == nil ? common : common.union(BuiltinEntityType.dateTimeTypes)
+    }
+
+    /// The date-time words of a language other than English that has them (English keeps its own parsers).
+    var dateTimeLexicon: DateTimeLexicon? {
+        switch self {
+        case .french: FrenchDateTimeWords.lexicon
+        case .spanish: SpanishDateTimeWords.lexicon
+        default: nil
+        }
     }
 
     /// The kinds a recognizer without a language reads (``BuiltinRecognizer`` with `language: nil`): those

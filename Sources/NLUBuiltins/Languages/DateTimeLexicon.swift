@@ -1,0 +1,187 @@
+import Foundation
+
+/// The date-time words of a language other than English, read by ``LexiconDateTimeRecognizer``: months,
+/// weekdays, days named from today ("demain", "pasado mañana"), parts of the day, units, and the small words
+/// that join them ("à", "a las", "du … au", "entre … y", "il y a", "dentro de", "chaque"). Phrases are written
+/// as the language writes them; they are looked up folded (``NumberLexicon/fold(_:)``: lower case, no accents),
+/// token by token, so "après-midi" and "apres-midi" read alike. One table per language
+/// (`Languages/<Language>/<Language>DateTimeWords.swift`); the rules that read them are shared.
+struct DateTimeLexicon: Sendable {
+    var months = PhraseTable<Int>()
+    /// Short month names ("sept", "ene"): a month only next to a day or a year, or after "ce" / "este".
+    var monthAbbreviations = PhraseTable<Int>()
+    var weekdays = PhraseTable<Int>()
+    /// Short weekday names ("mer", "lun"): a weekday only before a day of the month ("mer. 10 juin").
+    var weekdayAbbreviations = PhraseTable<Int>()
+    /// Days named from today: "aujourd'hui" 0, "demain" 1, "avant-hier" -2.
+    var relativeDays = PhraseTable<Int>()
+    /// A part of the day after a date or on its own ("matin", "après-midi", "tarde").
+    var partsOfDay = PhraseTable<DateTimeWords.PartOfDay>()
+    /// Words that make a part of the day of what follows ("dans le", "le", "en la", "por la").
+    var partOfDayLeads = PhraseTable<Bool>()
+    /// A part of the day after a time that sets its half: "du matin", "de l'après-midi", "de la tarde".
+    var timeSuffixes = PhraseTable<DateTimeWords.PartOfDay>()
+    /// Duration units: "jours" D, "heures" H, "minutos" M (a time), "años" Y.
+    var units = PhraseTable<DateTimeWords.Unit>()
+    /// Words that say a number of hours is a clock time: "heures", "h", "horas".
+    var hourWords = PhraseTable<Bool>()
+    var minuteWords = PhraseTable<Bool>()
+    /// Words before a clock time: "à", "vers", "a las", "a la".
+    var timeLeads = PhraseTable<Bool>()
+    /// Minutes said after the hour: "et demie" 30, "et quart" 15, "moins le quart" -15, "y media" 30.
+    var minuteFractions = PhraseTable<Int>()
+    /// The word before minutes taken off the next hour: "moins", "menos".
+    var minus = PhraseTable<Bool>()
+    /// The word before minutes added to the hour: "et", "y".
+    var plus = PhraseTable<Bool>()
+    /// Noon and midnight: 12 and 0.
+    var namedHours = PhraseTable<Int>()
+    var now = PhraseTable<Bool>()
+    /// "le plus tôt possible", "lo antes posible": FUTURE_REF.
+    var soonest = PhraseTable<Bool>()
+    /// "fin de": the last second of the day after it.
+    var endOf = PhraseTable<Bool>()
+    /// "dans les", "en las próximas": within so many hours or minutes from now.
+    var within = PhraseTable<Bool>()
+    /// "ce", "cette", "este", "esta": the current one.
+    var this = PhraseTable<Bool>()
+    /// Before or after what they qualify: "prochain" / "próximo" 1, "dernier" / "pasado" -1.
+    var relativeBefore = PhraseTable<Int>()
+    var relativeAfter = PhraseTable<Int>()
+    /// Whether an hour in words after a time lead is a time without "heures" ("a las siete": yes; French "a une
+    /// fête": no, "à" and "a" fold alike).
+    var spelledHoursAfterLeads = false
+    /// The article that makes a number the day of the month ("le 23", "el 21", "el día 21").
+    var dayArticles = PhraseTable<Bool>()
+    /// "plus de", "más de" ("more"), "moins de", "menos de" ("less") before an amount of time.
+    var durationModifiers = PhraseTable<String>()
+    /// Articles a date may start with ("le", "el", "la"), kept in the entity only where the specs keep them.
+    var articles = PhraseTable<Bool>()
+    /// Words between a day and its month or year: "de", "del".
+    var dateJoiners = PhraseTable<Bool>()
+    /// A range's first word ("de", "du", "desde", "entre") and the word between its ends ("à", "au", "a", "al",
+    /// "hasta", and after "entre" only: "et", "y").
+    var rangeStarts = PhraseTable<Bool>()
+    var rangeJoiners = PhraseTable<Bool>()
+    var betweenWords = PhraseTable<Bool>()
+    var betweenJoiners = PhraseTable<Bool>()
+    /// "dans", "dentro de", "en": a moment that far from now.
+    var inFuture = PhraseTable<Bool>()
+    /// "il y a", "hace": a moment that far back.
+    var ago = PhraseTable<Bool>()
+    /// "chaque", "tous les", "cada", "todos los": a repetition.
+    var each = PhraseTable<Bool>()
+    /// One-word repetitions: "hebdomadaire" P1W, "diariamente" P1D.
+    var repeatAdverbs = PhraseTable<String>()
+    /// "quelques", "unos": the number LUIS gives a few (3).
+    var few = PhraseTable<Bool>()
+    /// A whole unit: "toute la journée", "todo el día" (P1D).
+    var whole = PhraseTable<Bool>()
+    /// Seasons and their TIMEX code.
+    var seasons = PhraseTable<String>()
+    /// "avant", "après", "depuis", "antes de", "después de", "desde": what they make of the date after them.
+    var modifiers = PhraseTable<DateTimeModifier>()
+    /// The words for the week, month and year ("semaine", "mois", "année", "semana", "mes", "año").
+    var periods = PhraseTable<DateTimeWords.Unit>()
+}
+
+/// Phrases of a few tokens and their values, looked up at a token by the longest phrase that starts there.
+struct PhraseTable<Value: Sendable>: Sendable {
+    private var entries: [String: Value] = [:]
+    private var longest = 0
+
+    /// Adds `phrases`, each worth `value` (phrases are tokenized and folded as texts are).
+    mutating func add(_ phrases: [String], _ value: Value) {
+        for phrase in phrases {
+            let key = PhraseTable.tokens(of: phrase)
+            entries[key.joined(separator: " ")] = value
+            longest = max(longest, key.count)
+        }
+    }
+
+    /// The value of the longest phrase starting at token `index`, and the index after it.
+    func match(_ text: DateTimeText, at index: Int) -> (Value, Int)? {
+        guard longest > 0, let first = text.folded(index) else { return nil }
+        var key = first
+        var found: (Value, Int)?
+        var position = index
+        while true {
+            if let value = entries[key] { found = (value, position + 1) }
+            position += 1
+            guard position - index < longest, let next = text.folded(position) else { break }
+            key += " " + next
+        }
+        return found
+    }
+
+    /// Whether a phrase starts at `index`; the index after the longest one.
+    func end(_ text: DateTimeText, at index: Int) -> Int? { match(text, at: index)?.1 }
+
+    static func tokens(of phrase: String) -> [String] {
+        let tokens = TokenizedText(phrase)
+        return (0..<tokens.count).map { DateTimeText.fold(tokens[$0].text) }
+    }
+}
+
+/// A text as the lexicon date-time rules read it: its tokens, and each token folded once.
+struct DateTimeText {
+    let tokens: TokenizedText
+    private let foldedTokens: [String]
+
+    init(_ tokens: TokenizedText) {
+        self.tokens = tokens
+        foldedTokens = tokens.tokens.map { DateTimeText.fold($0.text) }
+    }
+
+    var count: Int { tokens.count }
+
+    func folded(_ index: Int) -> String? { index >= 0 && index < foldedTokens.count ? foldedTokens[index] : nil }
+
+    /// The folded word at `index` (nil for digits and symbols).
+    func word(_ index: Int) -> String? { tokens.word(index) == nil ? nil : foldedTokens[index] }
+
+    func isSymbol(_ index: Int, _ symbol: String) -> Bool { tokens.token(index)?.isSymbol(symbol) == true }
+
+    /// Digits at `index` (at most `maxDigits` of them), as a number.
+    func digits(_ index: Int, maxDigits: Int = 4) -> Int? {
+        guard let token = tokens.token(index), token.isDigits, token.text.count <= maxDigits else { return nil }
+        return Int(token.text)
+    }
+
+    /// Whether token `index` follows the one before it without a space.
+    func touches(_ index: Int) -> Bool { tokens.touchesPrevious(index) }
+
+    /// Lower case without accents, with the typographic apostrophe as "'".
+    static func fold(_ word: String) -> String {
+        let folded = NumberLexicon.fold(word)
+        return folded.contains("\u{2019}") ? folded.replacingOccurrences(of: "\u{2019}", with: "'") : folded
+    }
+}
+
+extension DateTimeLexicon {
+    /// The parts of the day, with the hours LUIS gives them (as English's ``DateTimeWords/partsOfDay``).
+    static let morning = DateTimeWords.PartOfDay(code: "MO", start: (8, 0, 0), end: (12, 0, 0), afternoon: false)
+    static let afternoon = DateTimeWords.PartOfDay(code: "AF", start: (12, 0, 0), end: (16, 0, 0), afternoon: true)
+    static let evening = DateTimeWords.PartOfDay(code: "EV", start: (16, 0, 0), end: (20, 0, 0), afternoon: true)
+    static let night = DateTimeWords.PartOfDay(code: "NI", start: (20, 0, 0), end: (23, 59, 59), afternoon: true)
+
+    static let week = DateTimeWords.Unit(letter: "W", isTime: false, seconds: 604_800)
+    static let month = DateTimeWords.Unit(letter: "M", isTime: false, seconds: 2_592_000)
+    static let year = DateTimeWords.Unit(letter: "Y", isTime: false, seconds: 31_536_000)
+
+    /// A language's unit words, each worth what English's ``DateTimeWords/units`` gives its unit.
+    static func units(years: [String], months: [String], weeks: [String], days: [String], hours: [String], minutes: [String],
+                      seconds: [String], decades: [String], centuries: [String]) -> PhraseTable<DateTimeWords.Unit> {
+        var table = PhraseTable<DateTimeWords.Unit>()
+        table.add(centuries, DateTimeWords.Unit(letter: "Y", isTime: false, seconds: 31_536_000 * 100, multiple: 100))
+        table.add(decades, DateTimeWords.Unit(letter: "Y", isTime: false, seconds: 31_536_000 * 10, multiple: 10))
+        table.add(years, year)
+        table.add(months, month)
+        table.add(weeks, week)
+        table.add(days, DateTimeWords.Unit(letter: "D", isTime: false, seconds: 86_400))
+        table.add(hours, DateTimeWords.Unit(letter: "H", isTime: true, seconds: 3_600))
+        table.add(minutes, DateTimeWords.Unit(letter: "M", isTime: true, seconds: 60))
+        table.add(seconds, DateTimeWords.Unit(letter: "S", isTime: true, seconds: 1))
+        return table
+    }
+}

@@ -1,0 +1,294 @@
+/// Spans of days in a language other than English, from its ``DateTimeLexicon``: a week, month or year named
+/// from now ("la semaine prochaine", "el mes pasado", "cette année"), a month ("juillet", "cette décembre",
+/// "juillet 98", "2015-3"), a year ("2020"), the next or last few units ("3 prochaines semaines", "los últimos
+/// 3 meses", "13 dernières minutes"), days from one to another ("du 3 au 5 mars", "del 3 al 5 de marzo",
+/// "novembre 19-20", "de 2010 à 2018") and seasons. Values as English writes them.
+struct LexiconDateRanges {
+    let read: LexiconDateTimeReader
+    let resolve: DateTimeValues
+
+    private var text: DateTimeText { read.text }
+    private var words: DateTimeLexicon { read.words }
+    private var today: CivilDate { read.today }
+
+    func ranges(at index: Int, emit: (BuiltinEntityType, Int, [DateTimeValue]) -> Void) {
+        for reading in [namedPeriod(at: index), month(at: index), season(at: index), dayRange(at: index)] {
+            if let (values, end) = reading { emit(.daterange, end, values) }
+        }
+        if let (values, end) = yearRange(at: index) ?? year(at: index) { emit(.daterange, end, values) }
+        if let (type, values, end) = fewUnits(at: index) { emit(type, end, values) }
+    }
+
+    // MARK: weeks, months and years from now
+
+    /// "la semaine prochaine", "cette semaine", "le mois dernier", "l'année prochaine", "la próxima semana",
+    /// "el año pasado", "este mes", "la semana que viene".
+    private func namedPeriod(at index: Int) -> ([DateTimeValue], Int)? {
+        var position = index
+        if let (_, after) = words.articles.match(text, at: position) { position = after }
+        var relation: Int?
+        if let (_, after) = words.this.match(text, at: position) {
+            relation = 0
+            position = after
+        } else if let (value, after) = words.relativeBefore.match(text, at: position) {
+            relation = value
+            position = after
+        }
+        guard let (unit, afterUnit) = words.periods.match(text, at: position) else { return nil }
+        var end = afterUnit
+        if relation == nil, let (value, after) = words.relativeAfter.match(text, at: afterUnit) {
+            relation = value
+            end = after
+        }
+        guard let relation else { return nil }
+        return (periodValues(unit, moved: relation), end)
+    }
+
+    private func periodValues(_ unit: DateTimeWords.Unit, moved: Int) -> [DateTimeValue] {
+        switch unit.letter {
+        case "W":
+            let start = today.weekStart.adding(days: 7 * moved)
+            let week = start.isoWeek
+            return [DateTimeValue(timex: Timex.pad(week.year, 4) + "-W" + Timex.pad(week.week, 2), type: "daterange",
+                                  start: start.text, end: start.adding(days: 7).text)]
+        case "M":
+            let start = CivilDate.first(ofMonth: today.month, year: today.year).adding(months: moved)
+            return [monthValue(start)]
+        default:
+            let year = today.year + moved
+            return [DateTimeValue(timex: Timex.pad(year, 4), type: "daterange", start: Timex.pad(year, 4) + "-01-01",
+                                  end: Timex.pad(year + 1, 4) + "-01-01")]
+        }
+    }
+
+    private func monthValue(_ first: CivilDate, timex: String? = nil) -> DateTimeValue {
+        DateTimeValue(timex: timex ?? String(first.text.prefix(7)), type: "daterange", start: first.text, end: first.adding(months: 1).text)
+    }
+
+    // MARK: months
+
+    /// "juillet" (the last and the next July), "cette décembre", "juillet 98", "mars de 2024", "2015-3".
+    private func month(at index: Int) -> ([DateTimeValue], Int)? {
+        if let year = text.digits(index), text.tokens[index].text.count == 4, text.isSymbol(index + 1, "-"), text.touches(index + 1),
+           text.touches(index + 2), let month = text.digits(index + 2, maxDigits: 2), (1...12).contains(month), year >= 1000,
+           !text.isSymbol(index + 3, "-") {
+            return ([monthValue(CivilDate.first(ofMonth: month, year: year))], index + 3)
+        }
+        var position = index
+        var this = false
+        if let (_, after) = words.this.match(text, at: position) {
+            this = true
+            position = after
+        }
+        guard let (month, full, afterMonth) = read.monthWord(at: position) else { return nil }
+        var yearPosition = afterMonth
+        if let (_, after) = words.dateJoiners.match(text, at: yearPosition) { yearPosition = after }
+        if let (year, end) = read.year(at: yearPosition), !text.isSymbol(end, "/"), !text.isSymbol(end, "-") {
+            return ([monthValue(CivilDate.first(ofMonth: month, year: year))], end)
+        }
+        if this { return ([monthValue(CivilDate.first(ofMonth: month, year: today.year))], afterMonth) }
+        guard full else { return nil }
+        // The month before the reference and the one after it, as English resolves "May".
+        let past = month < today.month ? today.year : today.year - 1
+        let future = month > today.month ? today.year : today.year + 1
+        let timex = "XXXX-" + Timex.pad(month, 2)
+        return ([past, future].map { monthValue(CivilDate.first(ofMonth: month, year: $0), timex: timex) }, afterMonth)
+    }
+
+    // MARK: years
+
+    /// A year alone in four digits, 1900 to 2099 ("en 2020", "avant 2000").
+    private func year(at index: Int) -> ([DateTimeValue], Int)? {
+        guard let token = text.tokens.token(index), token.isDigits, token.text.count == 4, let year = Int(token.text),
+              (1900...2099).contains(year), !continuesNumber(after: index + 1) else { return nil }
+        return ([yearValue(year)], index + 1)
+    }
+
+    private func yearValue(_ year: Int) -> DateTimeValue {
+        DateTimeValue(timex: Timex.pad(year, 4), type: "daterange", start: Timex.pad(year, 4) + "-01-01", end: Timex.pad(year + 1, 4) + "-01-01")
+    }
+
+    /// Whether the token at `index` goes on with the digits before it ("2020-09", "2020.5", "1999 €").
+    private func continuesNumber(after index: Int) -> Bool {
+        guard let token = text.tokens.token(index) else { return false }
+        return (token.kind == .symbol && !token.spaceBefore && !token.isSymbol(",") && !token.isSymbol("."))
+            || (token.kind != .symbol && !token.spaceBefore) || token.isDigits
+    }
+
+    /// "de 2010 à 2018", "desde 2014 hasta 2018", "entre 2010 et 2018".
+    private func yearRange(at index: Int) -> ([DateTimeValue], Int)? {
+        var position = index
+        var between = false
+        if let (_, after) = words.betweenWords.match(text, at: position) { between = true; position = after }
+        else if let (_, after) = words.rangeStarts.match(text, at: position) { position = after }
+        guard position > index, let (first, afterFirst) = read.fourDigitYear(at: position) else { return nil }
+        guard let joined = (between ? words.betweenJoiners.end(text, at: afterFirst) : nil) ?? words.rangeJoiners.end(text, at: afterFirst),
+              let (second, end) = read.fourDigitYear(at: joined), second > first else { return nil }
+        return ([DateTimeValue(timex: "(" + Timex.pad(first, 4) + "-01-01," + Timex.pad(second, 4) + "-01-01,P" + String(second - first) + "Y)",
+                               type: "daterange", start: Timex.pad(first, 4) + "-01-01", end: Timex.pad(second, 4) + "-01-01")], end)
+    }
+
+    // MARK: seasons
+
+    /// "été" (SU, not resolved), "cette été" (2016-SU).
+    private func season(at index: Int) -> ([DateTimeValue], Int)? {
+        var position = index
+        var this = false
+        if let (_, after) = words.this.match(text, at: position) { this = true; position = after }
+        guard let (code, end) = words.seasons.match(text, at: position) else { return nil }
+        return ([DateTimeValue(timex: (this ? Timex.pad(today.year, 4) + "-" : "") + code, type: "daterange", value: "not resolved")], end)
+    }
+
+    // MARK: days to days
+
+    /// "du 3 au 5 mars", "del 3 al 5 de marzo de 2020", "entre 3 et 12 de Sept", "novembre 19-20",
+    /// "de 26 Jun de 2020 a 28 Jun de 2020", "4-23 mois prochain", "28/2-1/3".
+    private func dayRange(at index: Int) -> ([DateTimeValue], Int)? {
+        var position = index
+        var between = false
+        if let (_, after) = words.betweenWords.match(text, at: position) { between = true; position = after }
+        else if let (_, after) = words.rangeStarts.match(text, at: position) { position = after }
+        if let (_, after) = words.articles.match(text, at: position), position > index { position = after }
+        // A month first: "novembre 19-20".
+        if position == index, let (month, _, afterMonth) = read.monthWord(at: position), let (first, afterFirst) = read.integer(at: afterMonth, max: 31),
+           text.isSymbol(afterFirst, "-"), let (second, end) = read.integer(at: afterFirst + 1, max: 31) {
+            return openRange(month: month, first: first, endMonth: month, second: second, year: nil, end: end)
+        }
+        // Two whole dates: "de 26 Jun de 2020 a 28 Jun de 2020", "28/2-1/3", "10/1-11/2/2017".
+        if let (start, afterStart) = read.calendarDate(at: position), let joined = joiner(after: afterStart, between: between),
+           let (finish, end) = read.calendarDate(at: joined) {
+            return datesRange(start, finish, end: end)
+        }
+        // A day, then a day of a month: "du 3 au 5 mars".
+        guard let (first, afterFirst) = read.integer(at: position, max: 31), first >= 1,
+              let joined = joiner(after: afterFirst, between: between) else { return nil }
+        var secondPosition = joined
+        if let (_, after) = words.articles.match(text, at: secondPosition) { secondPosition = after }
+        guard let (second, afterSecond) = read.integer(at: secondPosition, max: 31), second >= 1 else { return nil }
+        var monthPosition = afterSecond
+        if let (_, after) = words.dateJoiners.match(text, at: monthPosition) { monthPosition = after }
+        if let (month, _, afterMonth) = read.monthWord(at: monthPosition) {
+            var yearPosition = afterMonth
+            if let (_, after) = words.dateJoiners.match(text, at: yearPosition) { yearPosition = after }
+            if let (year, end) = read.year(at: yearPosition), text.tokens[yearPosition].isDigits == false || text.tokens[yearPosition].text.count == 4 {
+                return openRange(month: month, first: first, endMonth: month, second: second, year: year, end: end)
+            }
+            return openRange(month: month, first: first, endMonth: month, second: second, year: nil, end: afterMonth)
+        }
+        // "4-23 mois prochain": days of a month named from now.
+        if let (unit, afterUnit) = words.periods.match(text, at: afterSecond), unit.letter == "M", !unit.isTime,
+           let (relation, end) = words.relativeAfter.match(text, at: afterUnit) {
+            let month = CivilDate.first(ofMonth: today.month, year: today.year).adding(months: relation)
+            return openRange(month: month.month, first: first, endMonth: month.month, second: second, year: month.year, end: end)
+        }
+        return nil
+    }
+
+    private func joiner(after index: Int, between: Bool) -> Int? {
+        if between, let end = words.betweenJoiners.end(text, at: index) { return end }
+        if let end = words.rangeJoiners.end(text, at: index) { return end }
+        return text.isSymbol(index, "-") ? index + 1 : nil
+    }
+
+    /// Days of a month without a year read as the last and the next such span; with a year, that span.
+    private func openRange(month: Int, first: Int, endMonth: Int, second: Int, year: Int?, end: Int) -> ([DateTimeValue], Int)? {
+        if let year {
+            guard let start = CivilDate(year: year, month: month, day: first), let finish = CivilDate(year: year, month: endMonth, day: second),
+                  finish > start else { return nil }
+            return ([spanValue(start, finish, startTimex: start.text, endTimex: finish.text)], end)
+        }
+        let start = SpokenDate(kind: .monthDay(month: month, day: first))
+        let values = start.readings(today).compactMap { day -> DateTimeValue? in
+            guard let finish = CivilDate(year: day.year, month: endMonth, day: second), finish > day else { return nil }
+            return spanValue(day, finish, startTimex: start.timex, endTimex: SpokenDate(kind: .monthDay(month: endMonth, day: second)).timex)
+        }
+        return values.isEmpty ? nil : (values, end)
+    }
+
+    private func datesRange(_ start: SpokenDate, _ finish: SpokenDate, end: Int) -> ([DateTimeValue], Int)? {
+        switch (start.kind, finish.kind) {
+        case (.exact(let a), .exact(let b)) where b > a:
+            return ([spanValue(a, b, startTimex: a.text, endTimex: b.text)], end)
+        case (.monthDay(let m1, let d1), .monthDay(let m2, let d2)):
+            let values = start.readings(today).compactMap { day -> DateTimeValue? in
+                var year = day.year
+                if m2 < m1 || (m2 == m1 && d2 <= d1) { year += 1 }
+                guard let finish = CivilDate(year: year, month: m2, day: d2) else { return nil }
+                return spanValue(day, finish, startTimex: start.timex, endTimex: SpokenDate(kind: .monthDay(month: m2, day: d2)).timex)
+            }
+            _ = (m1, d1)
+            return values.isEmpty ? nil : (values, end)
+        case (.monthDay(let m1, let d1), .exact(let b)):
+            guard let a = CivilDate(year: b.year, month: m1, day: d1), b > a else { return nil }
+            return ([spanValue(a, b, startTimex: a.text, endTimex: b.text)], end)
+        default:
+            return nil
+        }
+    }
+
+    private func spanValue(_ start: CivilDate, _ end: CivilDate, startTimex: String, endTimex: String) -> DateTimeValue {
+        DateTimeValue(timex: "(" + startTimex + "," + endTimex + ",P" + String(start.days(until: end)) + "D)", type: "daterange",
+                      start: start.text, end: end.text)
+    }
+
+    // MARK: the next or last few units
+
+    /// "3 prochaines semaines", "dix derniers mois", "los próximos 3 días", "los últimos 3 meses", "2 próximos
+    /// meses", "dernière minute", "13 dernières minutes": from tomorrow on, or up to today; clock units from now.
+    private func fewUnits(at index: Int) -> (BuiltinEntityType, [DateTimeValue], Int)? {
+        var amount = 1.0, position = index, relation: Int?, counted = false
+        var fromToday = false
+        if let (_, after) = words.within.match(text, at: position), let (said, afterAmount) = read.amount(at: after),
+           words.units.match(text, at: afterAmount) != nil {
+            // "dans les 2h", "dentro de 9 meses": from now on.
+            (amount, relation, position, counted, fromToday) = (said, 1, afterAmount, true, true)
+        } else if let (value, after) = words.relativeBefore.match(text, at: position) {
+            relation = value
+            position = after
+            if let (said, afterAmount) = read.amount(at: position) { amount = said; position = afterAmount; counted = true }
+        } else if let (said, afterAmount) = read.amount(at: position), let (value, after) = words.relativeAfter.match(text, at: afterAmount) {
+            amount = said
+            relation = value
+            position = after
+            counted = true
+        } else if let (value, after) = words.relativeAfter.match(text, at: position) {
+            relation = value
+            position = after
+        }
+        guard let relation, relation != 0, let (unit, end) = words.units.match(text, at: position), amount >= 1, amount < 10000,
+              amount == amount.rounded() else { return nil }
+        let total = amount * Double(unit.multiple)
+        let base = unit.base
+        let durationTimex = (base.isTime ? "PT" : "P") + NumberValue.real(total).text + base.letter
+        if base.isTime {
+            let seconds = total * base.seconds
+            guard let start = resolve.moment(after: relation > 0 ? 0 : -seconds), let finish = resolve.moment(after: relation > 0 ? seconds : 0),
+                  let startValue = start.value, let endValue = finish.value else { return nil }
+            return (.datetimerange, [DateTimeValue(timex: "(" + start.timex + "," + finish.timex + "," + durationTimex + ")", type: "datetimerange",
+                                                   start: startValue, end: endValue)], end)
+        }
+        let count = Int(total)
+        func moved(_ day: CivilDate, _ sign: Int) -> CivilDate? {
+            switch base.letter {
+            case "D": return day.adding(days: sign * count)
+            case "W": return day.adding(days: sign * 7 * count)
+            case "M": return day.addingIfInRange(months: sign * count)
+            default: return day.addingIfInRange(months: sign * 12 * count)
+            }
+        }
+        let start: CivilDate, finish: CivilDate
+        if relation > 0 {
+            start = fromToday ? today : today.adding(days: 1)
+            guard let moved = moved(start, 1) else { return nil }
+            finish = moved
+        } else {
+            finish = today
+            guard let moved = moved(today, -1) else { return nil }
+            start = moved
+        }
+        // "la semaine prochaine" is the calendar week, read by the named periods.
+        guard counted else { return nil }
+        return (.daterange, [DateTimeValue(timex: "(" + start.text + "," + finish.text + "," + durationTimex + ")", type: "daterange",
+                                           start: start.text, end: finish.text)], end)
+    }
+}

@@ -1,0 +1,94 @@
+/// Spanish date-time words (Recognizers-Text's Spanish DateTimeModel spec, read for its meaning): "el 3 de marzo",
+/// "mañana a las 3 de la tarde", "pasado mañana", "el próximo lunes", "dentro de 3 días", "hace 2 semanas",
+/// "del 3 al 5 de marzo", "la semana que viene", "los últimos 3 meses", "cada dos semanas".
+enum SpanishDateTimeWords {
+    static let lexicon: DateTimeLexicon = {
+        var words = DateTimeLexicon()
+        for (month, names) in [["enero"], ["febrero"], ["marzo"], ["abril"], ["mayo"], ["junio"], ["julio"], ["agosto"],
+                               ["septiembre", "setiembre"], ["octubre"], ["noviembre"], ["diciembre"]].enumerated() {
+            words.months.add(names, month + 1)
+        }
+        for (month, names) in [["ene"], ["feb"], ["mar"], ["abr"], ["may"], ["jun"], ["jul"], ["ago"], ["sept", "sep", "set"], ["oct"],
+                               ["nov"], ["dic"]].enumerated() {
+            words.monthAbbreviations.add(names, month + 1)
+        }
+        for (day, names) in [["lunes"], ["martes"], ["miércoles"], ["jueves"], ["viernes"], ["sábado", "sabado"], ["domingo"]].enumerated() {
+            words.weekdays.add(names, day + 1)
+        }
+        for (day, names) in [["lu", "lun"], ["ma", "mar"], ["mi", "mie", "miérc", "mier"], ["ju", "jue", "juev"], ["vi", "vie", "vier"],
+                             ["sa", "sab", "sáb"], ["do", "dom"]].enumerated() {
+            words.weekdayAbbreviations.add(names, day + 1)
+        }
+        words.relativeDays.add(["hoy", "el día de hoy", "este día"], 0)
+        words.relativeDays.add(["mañana", "el día de mañana"], 1)
+        words.relativeDays.add(["pasado mañana", "pasado manana"], 2)
+        words.relativeDays.add(["ayer"], -1)
+        words.relativeDays.add(["anteayer", "antier", "antes de ayer", "antes de anoche"], -2)
+        words.partsOfDay.add(["mañana", "madrugada"], DateTimeLexicon.morning)
+        // The spec reads "la tarde" as the evening (TEV) and "mediodía" as the afternoon.
+        words.partsOfDay.add(["tarde"], DateTimeLexicon.evening)
+        words.partsOfDay.add(["mediodía", "mediodia"], DateTimeLexicon.afternoon)
+        words.partsOfDay.add(["noche"], DateTimeLexicon.night)
+        words.partOfDayLeads.add(["por la", "en la", "a la", "la", "de la", "durante la", "esta"], true)
+        words.timeSuffixes.add(["de la mañana", "por la mañana", "en la mañana", "de la madrugada"], DateTimeLexicon.morning)
+        words.timeSuffixes.add(["de la tarde", "por la tarde", "en la tarde"], DateTimeLexicon.afternoon)
+        words.timeSuffixes.add(["de la noche", "por la noche", "en la noche"], DateTimeLexicon.night)
+        words.units = DateTimeLexicon.units(years: ["año", "años", "ano", "anos"], months: ["mes", "meses"], weeks: ["semana", "semanas"],
+                                            days: ["día", "días", "dia", "dias"], hours: ["hora", "horas", "h", "hr", "hrs"],
+                                            minutes: ["minuto", "minutos", "min", "mins"], seconds: ["segundo", "segundos", "seg", "s"],
+                                            decades: ["década", "décadas"], centuries: ["siglo", "siglos"])
+        words.periods.add(["semana"], DateTimeLexicon.week)
+        words.periods.add(["mes"], DateTimeLexicon.month)
+        words.periods.add(["año"], DateTimeLexicon.year)
+        words.hourWords.add(["h", "horas", "hora", "en punto"], true)
+        words.spelledHoursAfterLeads = true
+        words.dayArticles.add(["el", "el día", "del"], true)
+        words.durationModifiers.add(["más de"], "more")
+        words.durationModifiers.add(["menos de"], "less")
+        words.minuteWords.add(["minuto", "minutos", "min"], true)
+        words.timeLeads.add(["a las", "a la", "las", "sobre las", "hacia las", "eran las", "son las", "es la"], true)
+        words.minuteFractions.add(["y media"], 30)
+        words.minuteFractions.add(["y cuarto"], 15)
+        words.minuteFractions.add(["menos cuarto", "menos un cuarto"], -15)
+        words.minus.add(["menos"], true)
+        words.plus.add(["y"], true)
+        words.namedHours.add(["mediodía", "mediodia"], 12)
+        words.namedHours.add(["medianoche"], 0)
+        words.now.add(["ahora", "ahora mismo", "en este momento", "justo ahora", "en este preciso momento"], true)
+        words.soonest.add(["lo antes posible", "lo más pronto posible", "cuanto antes"], true)
+        words.endOf.add(["final de", "fin de", "al final de"], true)
+        words.within.add(["dentro de", "en las próximas", "en los próximos", "dentro de las próximas", "dentro de los próximos"], true)
+        words.this.add(["este", "esta", "estos", "estas"], true)
+        words.relativeBefore.add(["próximo", "próxima", "próximos", "próximas", "siguiente", "siguientes"], 1)
+        words.relativeBefore.add(["último", "última", "últimos", "últimas", "pasado", "pasada", "pasados", "pasadas"], -1)
+        words.relativeAfter.add(["próximo", "próxima", "próximos", "próximas", "que viene", "siguiente", "siguientes", "entrante"], 1)
+        words.relativeAfter.add(["pasado", "pasada", "pasados", "pasadas", "anterior", "anteriores", "último", "última", "últimos", "últimas"], -1)
+        words.articles.add(["el", "la", "los", "las"], true)
+        words.dateJoiners.add(["de", "del"], true)
+        words.rangeStarts.add(["de", "del", "desde", "desde el", "a partir del", "de las", "desde las"], true)
+        words.rangeJoiners.add(["a", "al", "hasta", "hasta el", "a las", "hasta las", "-"], true)
+        words.betweenWords.add(["entre", "entre el", "entre las"], true)
+        words.betweenJoiners.add(["y", "y el", "y las"], true)
+        words.inFuture.add(["en"], true)
+        words.ago.add(["hace"], true)
+        words.each.add(["cada", "todos los", "todas las"], true)
+        words.repeatAdverbs.add(["diario", "diaria", "diariamente"], "P1D")
+        words.repeatAdverbs.add(["semanal", "semanalmente"], "P1W")
+        words.repeatAdverbs.add(["quincenal", "quincenalmente"], "P2W")
+        words.repeatAdverbs.add(["mensual", "mensualmente"], "P1M")
+        words.repeatAdverbs.add(["anual", "anualmente"], "P1Y")
+        words.repeatAdverbs.add(["semestral", "semestralmente"], "P6M")
+        words.few.add(["unos", "unas", "algunos", "algunas", "unos cuantos", "unas cuantas", "varios", "varias"], true)
+        words.whole.add(["todo el", "toda la"], true)
+        words.seasons.add(["verano"], "SU")
+        words.seasons.add(["invierno"], "WI")
+        words.seasons.add(["primavera"], "SP")
+        words.seasons.add(["otoño"], "FA")
+        words.modifiers.add(["antes de", "antes del", "antes de las", "no más tarde de"], .before)
+        words.modifiers.add(["después de", "después del", "después de las", "más tarde de"], .after)
+        words.modifiers.add(["desde", "desde el", "a partir de", "a partir del"], .since)
+        words.modifiers.add(["hasta", "hasta el"], .until)
+        words.modifiers.add(["alrededor de", "alrededor de las", "cerca de", "cerca de las", "sobre las"], .approx)
+        return words
+    }()
+}
