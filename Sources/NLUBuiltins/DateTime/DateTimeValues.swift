@@ -51,6 +51,8 @@ struct DateTimeValues: Sendable {
             }
         } else if range.start.ambiguous && range.end.ambiguous && range.start.hour == 12 {
             pairs = [(range.start.morning(), range.end)]
+            // "de las 12 a las 4": also noon to four (French and Spanish read an open 12 both ways).
+            if range.start.twelveIsMidnightToo, range.end.hour < 12 { pairs.append((range.start, range.end.afternoon())) }
         }
         return pairs.compactMap { start, end in
             let a = (start.hour, start.minute, start.second), b = (end.hour, end.minute, end.second)

@@ -51,6 +51,8 @@ struct DateTimeLexicon: Sendable {
     /// Whether an hour in words after a time lead is a time without "heures" ("a las siete": yes; French "a une
     /// fête": no, "à" and "a" fold alike).
     var spelledHoursAfterLeads = false
+    /// Whether "this evening" is a part of today (Spanish "esta tarde": 2016-11-07TEV) or of no day (French "ce soir": TEV).
+    var thisPartOfDayIsToday = false
     /// The article that makes a number the day of the month ("le 23", "el 21", "el día 21").
     var dayArticles = PhraseTable<Bool>()
     /// "plus de", "más de" ("more"), "moins de", "menos de" ("less") before an amount of time.
@@ -81,6 +83,10 @@ struct DateTimeLexicon: Sendable {
     var seasons = PhraseTable<String>()
     /// "avant", "après", "depuis", "antes de", "después de", "desde": what they make of the date after them.
     var modifiers = PhraseTable<DateTimeModifier>()
+    /// "trimestre": a quarter of the year.
+    var quarters = PhraseTable<Bool>()
+    /// "principios de" (start), "mediados de" (mid), "finales de" (end): a part of a year, month or week.
+    var periodParts = PhraseTable<String>()
     /// The words for the week, month and year ("semaine", "mois", "année", "semana", "mes", "año").
     var periods = PhraseTable<DateTimeWords.Unit>()
 }

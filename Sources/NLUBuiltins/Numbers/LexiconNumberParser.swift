@@ -36,6 +36,13 @@ final class LexiconNumberParser: NumberReader {
         }
     }
 
+    func wordValue(at index: Int) -> NumberValue? {
+        guard let token = text.token(index), token.isWord else { return nil }
+        let alone = LexiconNumberParser(TokenizedText(token.text), analyzer: analyzer)
+        guard let match = alone.parse(at: 0), match.endToken == 1, match.kind == .cardinal else { return nil }
+        return match.value
+    }
+
     /// The number pieces of the word at `index`, or nil.
     private func morphemes(at index: Int) -> [NumberMorpheme]? {
         guard index >= 0, index < text.count, text[index].isWord else { return nil }

@@ -58,6 +58,12 @@ struct RecognitionContext {
 /// Reads the number that starts at a token, remembering what it found; one per language family.
 protocol NumberReader: AnyObject {
     func parse(at index: Int) -> NumberMatch?
+    /// The number one word says on its own ("siete" in "siete y media", which ``parse(at:)`` reads as 7.5).
+    func wordValue(at index: Int) -> NumberValue?
+}
+
+extension NumberReader {
+    func wordValue(at index: Int) -> NumberValue? { nil }
 }
 
 extension NumberParser: NumberReader {}

@@ -12,7 +12,8 @@ struct LexiconDateRanges {
     private var today: CivilDate { read.today }
 
     func ranges(at index: Int, emit: (BuiltinEntityType, Int, [DateTimeValue]) -> Void) {
-        for reading in [namedPeriod(at: index), month(at: index), season(at: index), dayRange(at: index)] {
+        for reading in [namedPeriod(at: index), month(at: index), season(at: index), dayRange(at: index), monthRange(at: index),
+                        quarter(at: index), partOfPeriod(at: index)] {
             if let (values, end) = reading { emit(.daterange, end, values) }
         }
         if let (values, end) = yearRange(at: index) ?? year(at: index) { emit(.daterange, end, values) }
@@ -99,9 +100,12 @@ struct LexiconDateRanges {
 
     /// A year alone in four digits, 1900 to 2099 ("en 2020", "avant 2000").
     private func year(at index: Int) -> ([DateTimeValue], Int)? {
-        guard let token = text.tokens.token(index), token.isDigits, token.text.count == 4, let year = Int(token.text),
-              (1900...2099).contains(year), !continuesNumber(after: index + 1) else { return nil }
-        return ([yearValue(year)], index + 1)
+        var position = index
+        // "año 2008", "l'année 2020".
+        if let (unit, after) = words.periods.match(text, at: index), unit.letter == "Y" { position = after }
+        guard let token = text.tokens.token(position), token.isDigits, token.text.count == 4, let year = Int(token.text),
+              (1900...2099).contains(year), !continuesNumber(after: position + 1) else { return nil }
+        return ([yearValue(year)], position + 1)
     }
 
     private func yearValue(_ year: Int) -> DateTimeValue {
@@ -121,6 +125,7 @@ struct LexiconDateRanges {
         var between = false
         if let (_, after) = words.betweenWords.match(text, at: position) { between = true; position = after }
         else if let (_, after) = words.rangeStarts.match(text, at: position) { position = after }
+        if let (unit, after) = words.periods.match(text, at: position), unit.letter == "Y", position > index { position = after }
         guard position > index, let (first, afterFirst) = read.fourDigitYear(at: position) else { return nil }
         guard let joined = (between ? words.betweenJoiners.end(text, at: afterFirst) : nil) ?? words.rangeJoiners.end(text, at: afterFirst),
               let (second, end) = read.fourDigitYear(at: joined), second > first else { return nil }
@@ -251,11 +256,23 @@ struct LexiconDateRanges {
             relation = value
             position = after
             counted = true
+        } else if let (said, afterAmount) = read.amount(at: position), let (_, afterUnit) = words.units.match(text, at: afterAmount),
+                  let (value, end) = words.relativeAfter.match(text, at: afterUnit) {
+            // "los 2 días siguientes", "los 5 años pasados": the relation after the unit.
+            guard let (type, values, _) = span(amount: said, relation: value, unitAt: afterAmount, fromToday: false, counted: true) else { return nil }
+            return (type, values, end)
         } else if let (value, after) = words.relativeAfter.match(text, at: position) {
             relation = value
             position = after
         }
-        guard let relation, relation != 0, let (unit, end) = words.units.match(text, at: position), amount >= 1, amount < 10000,
+        guard let relation else { return nil }
+        return span(amount: amount, relation: relation, unitAt: position, fromToday: fromToday, counted: counted)
+    }
+
+    /// `amount` units from now on (`relation` 1) or up to now (-1), the unit at `position`.
+    private func span(amount: Double, relation: Int, unitAt position: Int, fromToday: Bool,
+                      counted: Bool) -> (BuiltinEntityType, [DateTimeValue], Int)? {
+        guard relation != 0, let (unit, end) = words.units.match(text, at: position), amount >= 1, amount < 10000,
               amount == amount.rounded() else { return nil }
         let total = amount * Double(unit.multiple)
         let base = unit.base
@@ -290,5 +307,112 @@ struct LexiconDateRanges {
         guard counted else { return nil }
         return (.daterange, [DateTimeValue(timex: "(" + start.text + "," + finish.text + "," + durationTimex + ")", type: "daterange",
                                            start: start.text, end: finish.text)], end)
+    }
+
+    // MARK: months to months
+
+    /// "de marzo a mayo", "entre agosto y octubre", "enero-febrero de 2017", "de abril a junio de 2017".
+    private func monthRange(at index: Int) -> ([DateTimeValue], Int)? {
+        var position = index
+        var between = false
+        if let (_, after) = words.betweenWords.match(text, at: position) { between = true; position = after }
+        else if let (_, after) = words.rangeStarts.match(text, at: position) { position = after }
+        guard let (first, _, afterFirst) = read.monthWord(at: position) else { return nil }
+        var startYear: Int?
+        var joinAt = afterFirst
+        if let (_, joined) = words.dateJoiners.match(text, at: joinAt), let (year, end) = read.year(at: joined), text.tokens[joined].text.count == 4 {
+            startYear = year
+            joinAt = end
+        }
+        guard position > index || text.isSymbol(joinAt, "-"), let joined = joiner(after: joinAt, between: between),
+              let (second, _, afterSecond) = read.monthWord(at: joined) else { return nil }
+        var end = afterSecond
+        var endYear: Int?
+        var yearAt = afterSecond
+        if let (_, after) = words.dateJoiners.match(text, at: yearAt) { yearAt = after } else if text.isSymbol(yearAt, ",") { yearAt += 1 }
+        if let (year, afterYear) = read.fourDigitYear(at: yearAt) { endYear = year; end = afterYear }
+        let months = (second - first + 12) % 12
+        guard months > 0 else { return nil }
+        if let endYear {
+            let start = CivilDate.first(ofMonth: first, year: startYear ?? (second > first ? endYear : endYear - 1))
+            let finish = CivilDate.first(ofMonth: second, year: endYear)
+            let count = (finish.year - start.year) * 12 + finish.month - start.month
+            guard count > 0 else { return nil }
+            return ([DateTimeValue(timex: "(" + start.text + "," + finish.text + ",P" + String(count) + "M)", type: "daterange",
+                                   start: start.text, end: finish.text)], end)
+        }
+        let past = first < today.month ? today.year : today.year - 1
+        let future = first > today.month ? today.year : today.year + 1
+        let timex = "(XXXX-" + Timex.pad(first, 2) + "-01,XXXX-" + Timex.pad(second, 2) + "-01,P" + String(months) + "M)"
+        var values: [DateTimeValue] = []
+        for year in Set([past, future]).sorted() {
+            let start = CivilDate.first(ofMonth: first, year: year)
+            let finish = start.adding(months: months)
+            values.append(DateTimeValue(timex: timex, type: "daterange", start: start.text, end: finish.text))
+        }
+        return (values, end)
+    }
+
+    // MARK: quarters
+
+    /// "este trimestre", "el próximo trimestre", "el trimestre pasado", "el primer trimestre de 2017".
+    private func quarter(at index: Int) -> ([DateTimeValue], Int)? {
+        var position = index
+        if let (_, after) = words.articles.match(text, at: position) { position = after }
+        let thisQuarter = (today.month - 1) / 3
+        var relation: Int?
+        var ordinal: Int?
+        if let (_, after) = words.this.match(text, at: position) { relation = 0; position = after }
+        else if let (value, after) = words.relativeBefore.match(text, at: position) { relation = value; position = after }
+        else if let (value, after) = read.integer(at: position, max: 4), value >= 1 { ordinal = value; position = after }
+        guard let (_, afterQuarter) = words.quarters.match(text, at: position) else { return nil }
+        var end = afterQuarter
+        var year = today.year
+        if relation == nil, ordinal == nil, let (value, after) = words.relativeAfter.match(text, at: afterQuarter) { relation = value; end = after }
+        if let ordinal {
+            var yearAt = afterQuarter
+            if let (_, after) = words.dateJoiners.match(text, at: yearAt) { yearAt = after }
+            if let (said, after) = read.fourDigitYear(at: yearAt) { year = said; end = after }
+            return ([quarterValue(year: year, quarter: ordinal - 1)], end)
+        }
+        guard let relation else { return nil }
+        let total = year * 4 + thisQuarter + relation
+        year = total / 4
+        return ([quarterValue(year: year, quarter: total % 4)], end)
+    }
+
+    private func quarterValue(year: Int, quarter: Int) -> DateTimeValue {
+        let start = CivilDate.first(ofMonth: quarter * 3 + 1, year: year), finish = start.adding(months: 3)
+        return DateTimeValue(timex: "(" + start.text + "," + finish.text + ",P3M)", type: "daterange", start: start.text, end: finish.text)
+    }
+
+    // MARK: the start, middle or end of a period
+
+    /// "principios de año" (Mod start), "mediados de 2000" (mid), "finales de este mes" (end), "fin de mes".
+    private func partOfPeriod(at index: Int) -> ([DateTimeValue], Int)? {
+        guard let (part, after) = words.periodParts.match(text, at: index) else { return nil }
+        var position = after
+        if let (_, afterArticle) = words.articles.match(text, at: position) { position = afterArticle }
+        var letter: String, year = today.year, month = today.month, end: Int
+        if let (said, afterYear) = read.fourDigitYear(at: position) {
+            (letter, year, end) = ("Y", said, afterYear)
+        } else if let (value, afterPeriod) = namedPeriod(at: position), let first = value.first, first.timex.count == 4 || first.timex.count == 7,
+                  let start = first.start.flatMap(CivilDate.parse) {
+            (letter, year, month, end) = (first.timex.count == 4 ? "Y" : "M", start.year, start.month, afterPeriod)
+        } else if let (unit, afterUnit) = words.periods.match(text, at: position), unit.letter != "W" {
+            (letter, end) = (unit.letter, afterUnit)
+        } else {
+            return nil
+        }
+        if letter == "Y" {
+            let (from, to) = part == "start" ? (1, 7) : part == "mid" ? (5, 9) : (9, 13)
+            let start = CivilDate.first(ofMonth: from, year: year)
+            let finish = CivilDate.first(ofMonth: 1, year: year).adding(months: to - 1)
+            return ([DateTimeValue(timex: Timex.pad(year, 4), type: "daterange", start: start.text, end: finish.text, mod: part)], end)
+        }
+        let first = CivilDate.first(ofMonth: month, year: year)
+        let (from, to) = part == "start" ? (0, 15) : part == "mid" ? (9, 20) : (15, first.days(until: first.adding(months: 1)))
+        return ([DateTimeValue(timex: String(first.text.prefix(7)), type: "daterange", start: first.adding(days: from).text,
+                               end: first.adding(days: to).text, mod: part)], end)
     }
 }

@@ -163,12 +163,15 @@ struct LexiconDateTimeReader {
         }
         guard clear || bare || (hourWord && hour > 12 && hour < 24) else { return nil }
         // "12:75", "3/4": digits going on past what was read are no hour.
-        if !clear, text.touches(end), text.isSymbol(end, ":") || text.isSymbol(end, "/") || text.isSymbol(end, ".") { return nil }
+        if !clear, text.touches(end), text.isSymbol(end, ":") || text.isSymbol(end, "/") || text.isSymbol(end, "."),
+           text.touches(end + 1), text.digits(end + 1, maxDigits: 9) != nil { return nil }
         // "à sept heures", but not "il y a une fête": a bare hour in words needs "heures".
         if !clear, !hourWord, !isDigits, !words.spelledHoursAfterLeads, words.timeSuffixes.match(text, at: end) == nil { return nil }
         // "à 3 jours" is no time.
         if !clear, !hourWord, words.units.match(text, at: end) != nil { return nil }
+        if time.hour == 24, time.minute == 0 { time.hour = 0 }
         if time.hour > 12 || time.hour == 0 { time.ambiguous = false }
+        time.twelveIsMidnightToo = true
         return (time, end)
     }
 
@@ -180,8 +183,10 @@ struct LexiconDateTimeReader {
                text.touches(index + 2) { return nil }
             return (value, index + 1)
         }
-        guard let (value, end) = integer(at: index, max: 24) else { return nil }
-        return (value, end)
+        if let (value, end) = integer(at: index, max: 24) { return (value, end) }
+        // "siete y media", "sept et demie": the hour is the first word alone.
+        guard let value = numbers.wordValue(at: index)?.integer, value <= 24 else { return nil }
+        return (value, index + 1)
     }
 
     /// Minutes after "heures" or "h": "dix", "et vingt-sept minutes", "moins dix", "et demie", "y cuarto".
@@ -243,8 +248,11 @@ struct LexiconDateTimeReader {
     /// A weekday ("lundi", "miércoles"), or a short one ("mer.", "miérc.") when `abbreviated` allows it.
     func weekday(at index: Int, abbreviated: Bool = false) -> (Int, Int)? {
         if let found = words.weekdays.match(text, at: index) { return found }
-        guard abbreviated, let (weekday, end) = words.weekdayAbbreviations.match(text, at: index) else { return nil }
-        return (weekday, text.isSymbol(end, ".") && text.touches(end) ? end + 1 : end)
+        guard let (weekday, end) = words.weekdayAbbreviations.match(text, at: index) else { return nil }
+        let dotted = text.isSymbol(end, ".") && text.touches(end)
+        // "sáb. a las 5": a short weekday with its period, followed by more of the sentence ("à la mer." ends one).
+        guard abbreviated || dotted && text.tokens.token(end + 1).map({ !$0.capitalized && $0.kind != .symbol }) == true else { return nil }
+        return (weekday, dotted ? end + 1 : end)
     }
 
     /// A day: "demain", "pasado mañana", "vendredi", "lundi prochain", "el próximo martes", "cette dimanche",
@@ -258,8 +266,8 @@ struct LexiconDateTimeReader {
             var position = afterWeekday
             if text.isSymbol(position, ",") { position += 1 }
             if let found = calendarDate(at: position) { return found }
-            // "mer" is also the sea: a short weekday only before its date.
-            guard words.weekdays.match(text, at: index) != nil else { return nil }
+            // "mer" is also the sea: a short weekday only before its date, or with its period.
+            guard words.weekdays.match(text, at: index) != nil || self.weekday(at: index) != nil else { return nil }
             if let (day, end) = integer(at: position, max: 31), day >= 1, !startsTime(at: end) {
                 return (SpokenDate(kind: .weekdayAndDay(weekday: weekday, day: day)), end)
             }
@@ -435,7 +443,13 @@ struct LexiconDateTimeReader {
             guard let (said, after) = self.amount(at: index) else { return nil }
             (amount, position) = (said, after)
         }
-        guard let (unit, end) = words.units.match(text, at: position) else { return nil }
+        guard let (unit, afterUnit) = words.units.match(text, at: position) else { return nil }
+        var end = afterUnit
+        // "tres años y medio", "une heure et demie".
+        if let (minutes, afterHalf) = words.minuteFractions.match(text, at: afterUnit), minutes == 30 {
+            amount += 0.5
+            end = afterHalf
+        }
         let total = amount * Double(unit.multiple)
         let base = unit.base
         let timex = (base.isTime ? "PT" : "P") + NumberValue.real(total).text + base.letter

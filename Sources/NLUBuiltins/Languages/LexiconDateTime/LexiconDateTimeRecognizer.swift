@@ -88,6 +88,10 @@ struct LexiconDateTimeCandidates {
 
     private func dateCandidates(at index: Int, emit: (BuiltinEntityType, Int, [DateTimeValue]) -> Void) {
         var found = read.date(at: index)
+        // "el día 9 Mayo": the words before the date are part of it.
+        if found == nil, let (_, after) = words.dayArticles.match(text, at: index), after > index + 1, let (date, end) = read.date(at: after) {
+            found = (date, end)
+        }
         // "le 23", "el día 21": a day of the month alone after an article.
         var dayStart = index
         if let (_, after) = words.dayArticles.match(text, at: index), after > index + 1 { dayStart = after }  // "el día 21"
@@ -239,15 +243,22 @@ struct LexiconDateTimeCandidates {
             }
         }
         if let (part, afterPart) = partOfDay(at: index, bare: false) {
-            let p = part
-            emit(.timerange, afterPart, [DateTimeValue(timex: "T" + p.code, type: "timerange", start: Timex.clock(p.start.0, p.start.1, p.start.2),
-                                                       end: Timex.clock(p.end.0, p.end.1, p.end.2))])
+            emit(.timerange, afterPart, [partOfDayValue(part)])
         }
-        if let (part, _, afterPart) = partOfTheDay(at: index) {
-            emit(.timerange, afterPart, [DateTimeValue(timex: "T" + part.code, type: "timerange", start: Timex.clock(part.start.0, part.start.1, part.start.2),
-                                                       end: Timex.clock(part.end.0, part.end.1, part.end.2))])
+        if let (part, offset, afterPart) = partOfTheDay(at: index) {
+            if words.thisPartOfDayIsToday {
+                emit(.datetimerange, afterPart, resolve.partOfDayValues(SpokenDate(kind: .exact(today.adding(days: offset))), part))
+            } else {
+                emit(.timerange, afterPart, [partOfDayValue(part)])
+            }
         }
         LexiconDateRanges(read: read, resolve: resolve).ranges(at: index, emit: emit)
+    }
+
+    /// A part of no day in particular: "TMO", 08:00 to 12:00.
+    private func partOfDayValue(_ part: DateTimeWords.PartOfDay) -> DateTimeValue {
+        DateTimeValue(timex: "T" + part.code, type: "timerange", start: Timex.clock(part.start.0, part.start.1, part.start.2),
+                      end: Timex.clock(part.end.0, part.end.1, part.end.2))
     }
 
     // MARK: amounts of time

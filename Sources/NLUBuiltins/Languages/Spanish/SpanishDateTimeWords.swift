@@ -40,14 +40,21 @@ enum SpanishDateTimeWords {
         words.periods.add(["semana"], DateTimeLexicon.week)
         words.periods.add(["mes"], DateTimeLexicon.month)
         words.periods.add(["año"], DateTimeLexicon.year)
+        words.quarters.add(["trimestre"], true)
+        words.periodParts.add(["principios de", "a principios de", "inicios de", "a inicios de", "inicio de", "comienzos de", "a comienzos de",
+                               "primeros de", "a primeros de"], "start")
+        words.periodParts.add(["mediados de", "a mediados de", "medianos de"], "mid")
+        words.periodParts.add(["finales de", "a finales de", "fines de", "a fines de", "fin de", "a fin de", "final de", "al final de",
+                               "últimos de"], "end")
         words.hourWords.add(["h", "horas", "hora", "en punto"], true)
         words.spelledHoursAfterLeads = true
+        words.thisPartOfDayIsToday = true
         words.dayArticles.add(["el", "el día", "del"], true)
         words.durationModifiers.add(["más de"], "more")
         words.durationModifiers.add(["menos de"], "less")
         words.minuteWords.add(["minuto", "minutos", "min"], true)
         words.timeLeads.add(["a las", "a la", "las", "sobre las", "hacia las", "eran las", "son las", "es la"], true)
-        words.minuteFractions.add(["y media"], 30)
+        words.minuteFractions.add(["y media", "y medio"], 30)
         words.minuteFractions.add(["y cuarto"], 15)
         words.minuteFractions.add(["menos cuarto", "menos un cuarto"], -15)
         words.minus.add(["menos"], true)
@@ -65,8 +72,8 @@ enum SpanishDateTimeWords {
         words.relativeAfter.add(["pasado", "pasada", "pasados", "pasadas", "anterior", "anteriores", "último", "última", "últimos", "últimas"], -1)
         words.articles.add(["el", "la", "los", "las"], true)
         words.dateJoiners.add(["de", "del"], true)
-        words.rangeStarts.add(["de", "del", "desde", "desde el", "a partir del", "de las", "desde las"], true)
-        words.rangeJoiners.add(["a", "al", "hasta", "hasta el", "a las", "hasta las", "-"], true)
+        words.rangeStarts.add(["de", "del", "desde", "desde el", "a partir del", "de las", "desde las", "de la", "desde la"], true)
+        words.rangeJoiners.add(["a", "al", "hasta", "hasta el", "a las", "hasta las", "a la", "hasta la", "-", "~", "hacia"], true)
         words.betweenWords.add(["entre", "entre el", "entre las"], true)
         words.betweenJoiners.add(["y", "y el", "y las"], true)
         words.inFuture.add(["en"], true)
