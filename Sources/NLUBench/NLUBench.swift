@@ -12,6 +12,7 @@ struct NLUBench: ParsableCommand {
         subcommands: [
             BLASInfoBenchmark.self,
             CoreMLBenchmark.self,
+            DialogueBenchmark.self,
             IntentsBenchmark.self,
             JointTaggerBenchmark.self,
             ImportBenchmark.self,
