@@ -170,6 +170,10 @@ extension DateTimeLexicon {
     static let afternoon = DateTimeWords.PartOfDay(code: "AF", start: (12, 0, 0), end: (16, 0, 0), afternoon: true)
     static let evening = DateTimeWords.PartOfDay(code: "EV", start: (16, 0, 0), end: (20, 0, 0), afternoon: true)
     static let night = DateTimeWords.PartOfDay(code: "NI", start: (20, 0, 0), end: (23, 59, 59), afternoon: true)
+    static let dawn = DateTimeWords.PartOfDay(code: "DA", start: (4, 0, 0), end: (8, 0, 0), afternoon: false)
+    static let breakfast = DateTimeWords.PartOfDay(code: "MEB", start: (8, 0, 0), end: (12, 0, 0), afternoon: false, isMeal: true)
+    static let lunch = DateTimeWords.PartOfDay(code: "MEL", start: (11, 0, 0), end: (13, 0, 0), afternoon: false, isMeal: true)
+    static let dinner = DateTimeWords.PartOfDay(code: "MED", start: (16, 0, 0), end: (20, 0, 0), afternoon: true, isMeal: true)
 
     static let week = DateTimeWords.Unit(letter: "W", isTime: false, seconds: 604_800)
     static let month = DateTimeWords.Unit(letter: "M", isTime: false, seconds: 2_592_000)

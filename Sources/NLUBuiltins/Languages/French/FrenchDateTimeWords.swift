@@ -34,7 +34,7 @@ enum FrenchDateTimeWords {
         words.timeSuffixes.add(["du soir", "ce soir", "le soir", "dans la soirée", "de la soirée"], DateTimeLexicon.evening)
         words.timeSuffixes.add(["de la nuit", "cette nuit", "la nuit"], DateTimeLexicon.night)
         words.units = DateTimeLexicon.units(years: ["an", "ans", "année", "années", "annee", "annees"], months: ["mois"],
-                                            weeks: ["semaine", "semaines", "sem"], days: ["jour", "jours", "journée", "journées", "j"],
+                                            weeks: ["semaine", "semaines", "sem"], days: ["jour", "jours", "journée", "journées", "j", "nuits"],
                                             hours: ["heure", "heures", "h", "hr", "hrs"], minutes: ["minute", "minutes", "min", "mins"],
                                             seconds: ["seconde", "secondes", "sec", "secs", "s"],
                                             decades: ["décennie", "décennies"], centuries: ["siècle", "siècles"])
@@ -80,6 +80,11 @@ enum FrenchDateTimeWords {
         words.repeatAdverbs.add(["hebdomadaire", "hebdomadairement"], "P1W")
         words.repeatAdverbs.add(["mensuel", "mensuelle", "mensuellement"], "P1M")
         words.repeatAdverbs.add(["annuel", "annuelle", "annuellement"], "P1Y")
+        words.repeatAdverbs.add(["trimestriel", "trimestrielle", "trimestriellement"], "P3M")
+        words.repeatAdverbs.add(["une fois par jour"], "P1D")
+        words.repeatAdverbs.add(["une fois par semaine"], "P1W")
+        words.repeatAdverbs.add(["une fois par mois"], "P1M")
+        words.repeatAdverbs.add(["une fois par an"], "P1Y")
         words.few.add(["quelques", "quel ques"], true)
         words.whole.add(["toute le", "toute la", "tout le", "toute l'", "toute une", "tout un"], true)
         words.seasons.add(["été"], "SU")

@@ -186,8 +186,9 @@ struct LexiconDateTimeCandidates {
         if let (_, afterLead) = words.partOfDayLeads.match(text, at: index), let (part, end) = words.partsOfDay.match(text, at: afterLead) {
             return (part, end)
         }
-        guard bare else { return nil }
-        return words.partsOfDay.match(text, at: index)
+        // Meals need no article: "après le déjeuner" reads "déjeuner" after the modifier's own "le".
+        guard let (part, end) = words.partsOfDay.match(text, at: index), bare || part.isMeal else { return nil }
+        return (part, end)
     }
 
     /// "ce soir", "cette nuit", "esta noche": a part of today.

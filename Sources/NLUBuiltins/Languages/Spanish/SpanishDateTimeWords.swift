@@ -24,17 +24,21 @@ enum SpanishDateTimeWords {
         words.relativeDays.add(["pasado mañana", "pasado manana"], 2)
         words.relativeDays.add(["ayer"], -1)
         words.relativeDays.add(["anteayer", "antier", "antes de ayer", "antes de anoche"], -2)
-        words.partsOfDay.add(["mañana", "madrugada"], DateTimeLexicon.morning)
+        words.partsOfDay.add(["mañana"], DateTimeLexicon.morning)
+        words.partsOfDay.add(["madrugada"], DateTimeLexicon.dawn)
+        words.partsOfDay.add(["desayuno", "hora del desayuno", "hora de desayuno"], DateTimeLexicon.breakfast)
+        words.partsOfDay.add(["almuerzo", "hora del almuerzo", "hora de almuerzo", "comida"], DateTimeLexicon.lunch)
+        words.partsOfDay.add(["cena", "hora de la cena", "hora de cena"], DateTimeLexicon.dinner)
         // The spec reads "la tarde" as the evening (TEV) and "mediodía" as the afternoon.
         words.partsOfDay.add(["tarde"], DateTimeLexicon.evening)
         words.partsOfDay.add(["mediodía", "mediodia"], DateTimeLexicon.afternoon)
         words.partsOfDay.add(["noche"], DateTimeLexicon.night)
-        words.partOfDayLeads.add(["por la", "en la", "a la", "la", "de la", "durante la", "esta"], true)
+        words.partOfDayLeads.add(["por la", "en la", "a la", "la", "de la", "durante la", "del", "el", "al", "de"], true)
         words.timeSuffixes.add(["de la mañana", "por la mañana", "en la mañana", "de la madrugada"], DateTimeLexicon.morning)
         words.timeSuffixes.add(["de la tarde", "por la tarde", "en la tarde"], DateTimeLexicon.afternoon)
         words.timeSuffixes.add(["de la noche", "por la noche", "en la noche"], DateTimeLexicon.night)
         words.units = DateTimeLexicon.units(years: ["año", "años", "ano", "anos"], months: ["mes", "meses"], weeks: ["semana", "semanas"],
-                                            days: ["día", "días", "dia", "dias"], hours: ["hora", "horas", "h", "hr", "hrs"],
+                                            days: ["día", "días", "dia", "dias", "noches"], hours: ["hora", "horas", "h", "hr", "hrs"],
                                             minutes: ["minuto", "minutos", "min", "mins"], seconds: ["segundo", "segundos", "seg", "s"],
                                             decades: ["década", "décadas"], centuries: ["siglo", "siglos"])
         words.periods.add(["semana"], DateTimeLexicon.week)
@@ -46,7 +50,8 @@ enum SpanishDateTimeWords {
         words.periodParts.add(["mediados de", "a mediados de", "medianos de"], "mid")
         words.periodParts.add(["finales de", "a finales de", "fines de", "a fines de", "fin de", "a fin de", "final de", "al final de",
                                "últimos de"], "end")
-        words.hourWords.add(["h", "horas", "hora", "en punto"], true)
+        // "una hora y media" is an amount of time: Spanish says a clock time without "horas" ("a las 3 y media").
+        words.hourWords.add(["h", "en punto"], true)
         words.spelledHoursAfterLeads = true
         words.thisPartOfDayIsToday = true
         words.dayArticles.add(["el", "el día", "del"], true)
@@ -85,6 +90,11 @@ enum SpanishDateTimeWords {
         words.repeatAdverbs.add(["mensual", "mensualmente"], "P1M")
         words.repeatAdverbs.add(["anual", "anualmente"], "P1Y")
         words.repeatAdverbs.add(["semestral", "semestralmente"], "P6M")
+        words.repeatAdverbs.add(["trimestral", "trimestralmente"], "P3M")
+        words.repeatAdverbs.add(["una vez al día", "una vez por día"], "P1D")
+        words.repeatAdverbs.add(["una vez a la semana", "una vez por semana"], "P1W")
+        words.repeatAdverbs.add(["una vez al mes", "una vez por mes"], "P1M")
+        words.repeatAdverbs.add(["una vez al año", "una vez por año"], "P1Y")
         words.few.add(["unos", "unas", "algunos", "algunas", "unos cuantos", "unas cuantas", "varios", "varias"], true)
         words.whole.add(["todo el", "toda la"], true)
         words.seasons.add(["verano"], "SU")
