@@ -39,6 +39,23 @@ struct ParseLanguageTests {
         }
     }
 
+    /// Date-times follow the dataset's language too: a French model resolves "demain à 15h30".
+    @Test func frenchModelReadsFrenchDateTimes() async throws {
+        let models = try ParseRouteTests.servedModels(trainedOn: IntentDataset(language: "fr", intents: [
+            Intent(name: "rappeler", utterances: ["rappelle-moi plus tard", "un rappel s'il te plaît", "rappel"]),
+            Intent(name: "annuler", utterances: ["annulez ma commande", "je ne veux plus rien", "annuler tout"]),
+        ], entities: [EntityDefinition(name: "quand", builtin: "datetime")]))
+        try await withTestServer(models: models) { server in
+            let response = try await server.request("POST", "/model/parse", json:
+                #"{"text": "rappelle-moi demain à 15h30", "reference_time": "2016-11-07T10:00:00"}"#)
+            #expect(response.status == 200)
+            let entities = (response.object?["entities"] as? [[String: Any]]) ?? []
+            let when = try #require(entities.first { $0["entity"] as? String == "quand" })
+            #expect(when["start"] as? Int == 13 && when["end"] as? Int == 27)
+            #expect(when["value"] as? String == "2016-11-08 15:30:00")
+        }
+    }
+
     @Test func unsupportedOrMalformedLanguageIsA400NamingTheSupportedCodes() async throws {
         try await withTestServer(models: try Self.models(language: "fr")) { server in
             let unsupported = try await server.request("POST", "/model/parse", json: #"{"text": "deux pizzas", "language": "zh-CN"}"#)
