@@ -78,6 +78,10 @@ CONVERSATIONS = {
     "stop form + continue": [
         button("request_restaurant"), button("stop"), button("affirm"), button("inform", cuisine="thai"),
     ],
+    "back inside the form": [
+        button("request_restaurant"), button("inform", cuisine="thai"), button("back"), button("inform", cuisine="greek"),
+        button("inform", number=3), button("back"), button("back"), button("inform", number=5),
+    ],
     "malformed payload": [
         button("request_restaurant"),
         ('/inform{"cuisine": thai}', {"text": '/inform{"cuisine": thai}', "intents": [{"intent": "inform", "confidence": 1.0}],

@@ -88,6 +88,28 @@ import Testing
         #expect(conversation.state.context["visits"] == .number(1))
     }
 
+    /// Rasa's `/back` (`action_back`): the user's last two messages are taken back with what followed them —
+    /// the slot the earlier one filled is empty again and the form asks from there; a second `/back` goes back
+    /// one more message. Nothing is said (formbot has no `utter_back`).
+    @Test func rasaBackTakesBackTheLastMessage() throws {
+        var conversation = Conversation(dialogue: try Self.formbot())
+        func send(_ text: String) throws -> DialogueTurn { try conversation.send(try #require(PayloadMessage.parse(text)?.message)) }
+        #expect(try send("/request_restaurant").texts == ["What cuisine?"])
+        #expect(try send("/inform{\"cuisine\": \"thai\"}").texts == ["How many people?"])
+        let back = try send("/back")
+        #expect(back.texts.isEmpty && back.visited == ["action_back"])
+        #expect(conversation.state.context["cuisine"] == .null)
+        #expect(conversation.state.context["requested_slot"] == .string("cuisine"))
+        #expect(conversation.state.tracker?.activeLoop == "restaurant_form")
+        #expect(try send("/inform{\"cuisine\": \"greek\"}").texts == ["How many people?"])
+        #expect(try send("/inform{\"number\": 3}").texts == ["Do you want to sit outside?"])
+        _ = try send("/back")
+        _ = try send("/back")
+        #expect(conversation.state.context["cuisine"] == .null)
+        #expect(conversation.state.context["num_people"] == .null)
+        #expect(try send("/inform{\"cuisine\": \"thai\"}").texts == ["How many people?"])
+    }
+
     /// A node dialogue (NLUKit's own, Watson's) restarts on `/restart` or `Conversation.restart()`: the context
     /// and the position are cleared, the welcome node answers again, and random responses go on (the generator
     /// is not reset). A typed "restart" classified as an intent is left to the dialogue's own nodes.

@@ -11,7 +11,7 @@ import Yams
 ///     let (model, warnings) = try RasaDialogueImporter.read(project: URL(fileURLWithPath: "formbot"))
 public enum RasaDialogueImporter {
     /// Built-in actions the rule runner knows.
-    static let builtinActions: Set<String> = ["action_listen", "action_deactivate_loop", "action_deactivate_form", RuleRunner.restartAction]
+    static let builtinActions: Set<String> = ["action_listen", "action_deactivate_loop", "action_deactivate_form", RuleRunner.restartAction, RuleRunner.backAction]
 
     /// A project folder (`domain.yml` or `domain/`, and `data/`), or a domain file alone.
     /// - Throws: ``RasaDialogueError`` naming the file and line.

@@ -11,6 +11,11 @@ struct RuleRunner {
     /// `action_session_start` that follows it).
     static let restartAction = "action_restart"
     static let restartResponse = "utter_restart"
+    /// Rasa's `action_back`: says `utter_back` when the domain has it, then takes back the user's last two
+    /// messages (the `back` itself and the one before) with what followed them (Rasa's two
+    /// `UserUtteranceReverted`), and waits.
+    static let backAction = "action_back"
+    static let backResponse = "utter_back"
 
     let rules: DialogueRules
     let forms: [String: DialogueForm]
@@ -88,6 +93,10 @@ struct RuleRunner {
             }
             run(prediction.action)
             if restarted { return }
+            if prediction.action == Self.backAction {
+                if tracker.latestAction != RulePredictor.listen { tracker.append(.action(RulePredictor.listen)) }
+                return
+            }
             // Rasa's fallback reverts the user's message (and a form's rejection of it) and waits.
             if prediction.source.hasPrefix("fallback") {
                 tracker.loopRejected = false
@@ -114,6 +123,9 @@ struct RuleRunner {
         tracker.append(.action(action))
         if Self.deactivateActions.contains(action) {
             deactivate()
+        } else if action == Self.backAction {
+            if let responses = base.dialogue.namedResponses[Self.backResponse] { base.give(responses, key: Self.backResponse) }
+            goBack()
         } else if action == Self.restartAction {
             if let responses = base.dialogue.namedResponses[Self.restartResponse] { base.give(responses, key: Self.restartResponse) }
             restarted = true
@@ -156,6 +168,28 @@ struct RuleRunner {
             deactivate()
         }
         return true
+    }
+
+    /// Rasa's two `UserUtteranceReverted`: the events from the user's second-to-last message on are dropped,
+    /// and the slots and the form are as those before it left them (a slot no kept event sets gets its initial
+    /// value). The tracker keeps its last ``RuleTracker/maximumEvents`` events only, so in a longer conversation
+    /// a slot set before them and changed since reads as its initial value.
+    private mutating func goBack() {
+        let users = tracker.events.indices.filter { if case .user = tracker.events[$0] { return true } else { return false } }
+        guard users.count >= 2 else { return }
+        let cut = users[users.count - 2]
+        let dropped = tracker.events[cut...]
+        let kept = Array(tracker.events[..<cut])
+        for case .slot(let name, _) in dropped {
+            var value: DialogueValue = rules.slots.first { $0.name == name }?.initialValue ?? .null
+            for case .slot(name, let earlier) in kept { value = earlier }
+            base.state.context[name] = value
+        }
+        var loop: String?
+        for case .activeLoop(let name) in kept { loop = name }
+        tracker.events = kept
+        tracker.activeLoop = loop
+        tracker.loopRejected = false
     }
 
     private mutating func deactivate() {
