@@ -114,6 +114,40 @@ struct ConversationRouteTests {
         }
     }
 
+    /// Rasa's formbot served with no intents model: button payloads drive it through the REST channel, a
+    /// malformed payload warns on /conversations, `/restart` starts over on both routes, and text that is no
+    /// payload is answered 422 naming --intents.
+    @Test func formbotPayloadsAndRestartWithoutAnIntentsModel() async throws {
+        let formbot = Fixtures.directory.appendingPathComponent("dialogue/rasa-formbot")
+        let dialogue = try Dialogue(try RasaDialogueImporter.read(project: formbot).model)
+        try await withTestServer(models: ServedModels(dialogue: dialogue, dialoguePath: "formbot")) { server in
+            func say(_ message: String) async throws -> [String] {
+                let response = try await server.request("POST", "/webhooks/rest/webhook", json: try jsonString(["sender": "f1", "message": message]))
+                #expect(response.status == 200, "\(message): \(response.text)")
+                return (response.json as? [[String: Any]])?.compactMap { $0["text"] as? String } ?? []
+            }
+            #expect(try await say("/request_restaurant") == ["What cuisine?"])
+            #expect(try await say(#"/inform{"cuisine": "thai"}"#) == ["How many people?"])
+            #expect(try await say("/restart") == ["restarted"])
+            #expect(try await say(#"/inform{"number": 2}"#) == ["Sorry, I didn't understand you, please try input something else"])
+            let state = try await server.request("GET", "/conversations/f1")
+            let context = try #require((state.object?["state"] as? [String: Any])?["context"] as? [String: Any])
+            #expect(context["cuisine"] == nil)
+
+            let malformed = try await server.request("POST", "/conversations/f2/messages", json: try jsonString(["text": #"/request_restaurant{"cuisine": thai}"#]))
+            #expect(malformed.status == 200)
+            #expect(Self.texts(malformed) == ["What cuisine?"])
+            #expect((malformed.object?["warnings"] as? [String])?.first?.contains("not a JSON object") == true)
+            let restarted = try await server.request("POST", "/conversations/f2/messages", json: try jsonString(["text": "/restart"]))
+            #expect(Self.texts(restarted) == ["restarted"])
+            #expect((restarted.object?["visited"] as? [String]) == ["action_restart"])
+
+            let text = try await server.request("POST", "/conversations/f3/messages", json: try jsonString(["text": "a table for two"]))
+            #expect(text.status == 422)
+            #expect(text.errorMessage.contains("--intents"))
+        }
+    }
+
     /// Options become Rasa buttons (title, payload).
     @Test func optionsBecomeRasaButtons() throws {
         let messages = RasaRESTChannel.messages([.options(title: "Which?", description: nil, preference: nil,
