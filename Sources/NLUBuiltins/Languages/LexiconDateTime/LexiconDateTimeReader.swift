@@ -271,6 +271,11 @@ struct LexiconDateTimeReader {
             if let (day, end) = integer(at: position, max: 31), day >= 1, !startsTime(at: end) {
                 return (SpokenDate(kind: .weekdayAndDay(weekday: weekday, day: day)), end)
             }
+            // "martes el día 25", "martes el veinticinco": as "le 25 Mardi", the last such day.
+            if let (_, afterArticle) = words.dayArticles.match(text, at: position), let (day, end) = integer(at: afterArticle, max: 31), day >= 1,
+               !startsTime(at: end), let past = SpokenDate(kind: .weekdayAndDay(weekday: weekday, day: day)).readings(today).first {
+                return (SpokenDate(kind: .exact(past)), end)
+            }
             if let (relation, end) = words.relativeAfter.match(text, at: afterWeekday) {
                 return (SpokenDate(kind: .exact(relativeWeekday(weekday, relation))), end)
             }
@@ -282,7 +287,10 @@ struct LexiconDateTimeReader {
         if let (_, after) = words.this.match(text, at: index) {
             // "ce lundi", "este pasado miércoles".
             if let (relation, afterRelation) = words.relativeBefore.match(text, at: after), let (weekday, end) = weekday(at: afterRelation) {
-                return (SpokenDate(kind: .exact(relativeWeekday(weekday, relation))), end)
+                // "este pasado miércoles": the most recent one; "este próximo lunes": the coming one.
+                let readings = SpokenDate(kind: .weekday(weekday)).readings(today)
+                guard let day = relation < 0 ? readings.first : readings.last else { return nil }
+                return (SpokenDate(kind: .exact(day)), end)
             }
             if let (weekday, end) = weekday(at: after) { return (SpokenDate(kind: .exact(relativeWeekday(weekday, 0))), end) }
         }
@@ -316,6 +324,10 @@ struct LexiconDateTimeReader {
             if let (_, after) = words.dateJoiners.match(text, at: position) { position = after }
             if let (month, _, afterMonth) = monthWord(at: position) {
                 return dated(month: month, day: day, after: afterMonth)
+            }
+            // "17 del 11", "9 de 8 de 1971": the month in digits after a joiner.
+            if position > afterDay, let month = text.digits(position, maxDigits: 2), (1...12).contains(month), !startsTime(at: position + 1) {
+                return dated(month: month, day: day, after: position + 1)
             }
         }
         // "novembre 23 de 1987", "Mai vingt-neuf", "Oct/2", "Sep-23-2020".

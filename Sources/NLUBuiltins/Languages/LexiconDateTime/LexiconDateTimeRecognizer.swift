@@ -273,9 +273,11 @@ struct LexiconDateTimeCandidates {
         if let (mod, after) = words.durationModifiers.match(text, at: index), let duration = read.duration(at: after), duration.seconds > 0 {
             emit(.duration, duration.end, [DateTimeValue(timex: duration.timex, type: "duration", value: NumberValue.real(duration.seconds).text, mod: mod)])
         }
-        // "dos días después de hoy", "tres semanas antes de ayer": a day that far from another.
+        // "dos días después de hoy", "tres semanas antes de ayer", "3 días a partir de hoy": a day that far from another.
         if let duration = read.duration(at: index), !duration.timex.contains("T"), let (modifier, afterModifier) = words.modifiers.match(text, at: duration.end),
-           modifier == .after || modifier == .before, let (date, end) = read.date(at: afterModifier), case .exact(let day) = date.kind,
+           modifier == .after || modifier == .before || modifier == .since,
+           let (date, end) = read.date(at: afterModifier) ?? words.now.match(text, at: afterModifier).map({ (SpokenDate(kind: .exact(today)), $0.1) }),
+           case .exact(let day) = date.kind,
            let moved = DateTimeValues(reference: ReferenceTime(date: day)).moment(after: duration, sign: modifier == .after ? 1 : -1)?.value {
             let text = String(moved.prefix(10))
             emit(.date, end, [DateTimeValue(timex: text, type: "date", value: text)])
