@@ -114,8 +114,8 @@ import Testing
         #expect(last.visited == ["restaurant_form", "utter_submit", "utter_slots_values"])
         #expect(conversation.state.context["cuisine"] == .string("thai"))
         #expect(conversation.state.context["num_people"] == .number(4))
-        // A text slot holds the text of the value (Rasa keeps the Python value True: see docs/dialogue.md).
-        #expect(conversation.state.context["outdoor_seating"] == .string("true"))
+        // A text slot keeps the boolean its from_intent mapping gives, as Rasa's does.
+        #expect(conversation.state.context["outdoor_seating"] == .bool(true))
         #expect(conversation.state.context["preferences"] == .string("no additional preferences"))
         #expect(conversation.state.context["feedback"] == .string("great"))
     }

@@ -43,7 +43,7 @@ import Testing
             (Self.user("affirm", "yes"), ["Please provide additional preferences"], ["restaurant_form"]),
             (Self.user("deny", "no"), ["Please give your feedback on your experience so far"], ["restaurant_form"]),
             (Self.user("inform", "great service"),
-             ["All done!", "I am going to run a restaurant search using the following parameters:\n - cuisine: afghan\n - num_people: 2\n - outdoor_seating: true\n - preferences: no additional preferences\n - feedback: great service"],
+             ["All done!", "I am going to run a restaurant search using the following parameters:\n - cuisine: afghan\n - num_people: 2\n - outdoor_seating: True\n - preferences: no additional preferences\n - feedback: great service"],
              ["restaurant_form", "utter_submit", "utter_slots_values"]),
             (Self.user("thankyou", "thanks"), ["You are welcome :)"], ["utter_noworries"]),
         ]

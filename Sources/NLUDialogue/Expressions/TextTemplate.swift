@@ -61,8 +61,9 @@ struct TextTemplate: Sendable, Equatable {
     }
 
     /// The text with every reference replaced by its value; the variables and entities that had none are
-    /// added to `unset` (they render as nothing, as Watson renders them).
-    func render(in scope: EvaluationScope, unset: inout [String]) -> String {
+    /// added to `unset` (they render as nothing, as Watson renders them). `pythonBooleans`: `True`/`False`,
+    /// as Rasa's responses print a boolean slot (Python's `str`).
+    func render(in scope: EvaluationScope, unset: inout [String], pythonBooleans: Bool = false) -> String {
         var result = ""
         for segment in segments {
             switch segment {
@@ -71,7 +72,7 @@ struct TextTemplate: Sendable, Equatable {
             case .reference(let expression):
                 let value = scope.evaluate(expression)
                 if value == .null { unset.append(Self.describe(expression)) }
-                result += value.displayText
+                if pythonBooleans, case .bool(let flag) = value { result += flag ? "True" : "False" } else { result += value.displayText }
             }
         }
         return result

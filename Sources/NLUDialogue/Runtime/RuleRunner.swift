@@ -273,7 +273,10 @@ struct RuleRunner {
         case .list:
             if case .array = value { return value }
             return .array([value])
-        case .text, .categorical:
+        case .text:
+            // Rasa's text slot keeps what it is given (a `from_intent` value of `true` stays a boolean).
+            return value
+        case .categorical:
             if case .string = value { return value }
             return .string(value.displayText)
         case .any:

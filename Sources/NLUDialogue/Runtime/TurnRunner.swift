@@ -303,7 +303,8 @@ struct TurnRunner {
 
     private mutating func render(_ template: TextTemplate) -> String {
         var unset: [String] = []
-        let text = template.render(in: scope, unset: &unset)
+        // A rule dialogue is Rasa's: its responses print booleans as Python does.
+        let text = template.render(in: scope, unset: &unset, pythonBooleans: dialogue.model.rules != nil)
         report(unset)
         return text
     }
