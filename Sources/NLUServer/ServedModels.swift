@@ -70,8 +70,9 @@ public struct ServedModels: Sendable {
     /// (``IntentClassifier/loadWithSentenceFeatures(from:)``); a question-answering checkpoint (a directory or
     /// a cached Hub id) or Core ML `.mlmodel` file (``QuestionAnswererLoading``, where `vocabulary` and
     /// `lowercase` apply); a sentence-transformers model (a directory or a cached Hub id). `precision` is the
-    /// arithmetic of the question-answering and embedding encoders. A dialogue is NLUKit's dialogue JSON or a
-    /// Watson Assistant workspace (``DialogueImporter``).
+    /// arithmetic of the question-answering and embedding encoders. A dialogue is what `nlu dialogue` reads:
+    /// NLUKit's dialogue JSON, a Watson workspace, an Alexa model (``DialogueImporter``), a Rasa project, a Lex V2
+    /// bot or a Dialogflow ES agent (``DialogueExport/readProject(_:)``).
     /// - Throws: ``ModelLoadError`` naming the task and the file that failed, with the reason.
     public static func load(intents intentsPath: String?, questionAnswering qaPath: String?,
                             embeddings embeddingsPath: String? = nil, dialogue dialoguePath: String? = nil,
@@ -98,7 +99,9 @@ public struct ServedModels: Sendable {
         }
         let dialogue = try dialoguePath.map { path in
             try load("dialogue", path) { () throws -> (Dialogue, [String]) in
-                let (model, warnings) = try DialogueImporter.read(try InputFile.read(URL(fileURLWithPath: path), name: path), file: path)
+                let url = URL(fileURLWithPath: path)
+                let (model, warnings) = try DialogueExport.readProject(url)
+                    ?? DialogueImporter.read(try InputFile.read(url, name: path), file: path)
                 return (try Dialogue(model), warnings)
             }
         }

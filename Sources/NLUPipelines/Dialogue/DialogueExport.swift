@@ -23,4 +23,18 @@ public enum DialogueExport {
         guard files.isFolderOrZip else { return nil }
         return try DialogueImporter.read(files)
     }
+
+    /// A dialogue that is a project rather than one JSON file: a Rasa project (a folder with `domain.yml`, or a
+    /// `.yml` domain alone), a Lex V2 bot or a Dialogflow ES agent (a folder or a zip). `nil` for an existing
+    /// plain file (``DialogueImporter/read(_:file:)`` reads its bytes) or a path that does not exist.
+    /// What `nlu dialogue` and `nlu serve --dialogue` both accept.
+    /// - Throws: `RasaDialogueError`, `IntentDatasetError` or `JSONFileError`, naming the file at fault.
+    public static func readProject(_ url: URL) throws -> (model: DialogueModel, warnings: [String])? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return nil }
+        let isRasa = isDirectory.boolValue ? FileManager.default.fileExists(atPath: url.appendingPathComponent("domain.yml").path)
+            : ["yml", "yaml"].contains(url.pathExtension.lowercased())
+        if isRasa { return try RasaDialogueImporter.read(project: url) }
+        return try read(url)
+    }
 }

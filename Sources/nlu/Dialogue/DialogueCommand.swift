@@ -32,20 +32,14 @@ enum DialogueLoading {
 
     /// The model at `path`: a Rasa project (a folder, or a `.yml` domain), else a JSON dialogue or workspace.
     static func read(_ path: String) throws -> (model: DialogueModel, warnings: [String]) {
-        var isDirectory: ObjCBool = false
-        let url = URL(fileURLWithPath: path)
-        let exists = path != "-" && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        let isRasa = isDirectory.boolValue ? FileManager.default.fileExists(atPath: url.appendingPathComponent("domain.yml").path)
-            : ["yml", "yaml"].contains(url.pathExtension.lowercased())
-        if exists, isRasa {
+        // A Rasa project, a Lex V2 bot or a Dialogflow agent: a folder, a zip or a .yml domain.
+        if path != "-" {
             do {
-                return try RasaDialogueImporter.read(project: url)
+                if let imported = try DialogueExport.readProject(URL(fileURLWithPath: path)) { return imported }
             } catch let error as RasaDialogueError {
                 throw InputError(error.description)
             }
         }
-        // A Lex V2 bot or a Dialogflow agent: a folder or a zip.
-        if exists, let imported = try DialogueExport.read(url) { return imported }
         return try DialogueImporter.read(try Console.readData(path: path), file: path == "-" ? "standard input" : path)
     }
 }
