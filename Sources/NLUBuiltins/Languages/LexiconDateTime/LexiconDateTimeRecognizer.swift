@@ -126,6 +126,10 @@ struct LexiconDateTimeCandidates {
             if let lead = words.timeLeads.end(text, at: afterPart), let (time, afterTime) = read.time(at: lead, bare: true) {
                 emit(.datetime, afterTime, resolve.dateTimeValues(date, time.within(part)))
             }
+            // "ayer por la tarde de 3 a 8", "lunes por la mañana de 10 a.m. a 12 p.m.": the hours within that part.
+            if let (range, afterRange) = timeRange(at: afterPart) {
+                emit(.datetimerange, afterRange, resolve.dateTimeRangeValues(date, range.within(part)))
+            }
         }
     }
 
@@ -237,10 +241,14 @@ struct LexiconDateTimeCandidates {
         if let (range, afterRange) = timeRange(at: index) {
             emit(.timerange, afterRange, resolve.timeRangeValues(range))
             var position = afterRange
-            if let (_, afterArticle) = words.articles.match(text, at: position) { position = afterArticle }
-            // "de 5 a 7 aujourd'hui", "de 5 a 6pm 22 Avril", "de 3:00 au 4:00 lendemain".
+            if let (_, afterArticle) = words.articles.match(text, at: position) ?? words.dateJoiners.match(text, at: position) { position = afterArticle }
+            // "de 5 a 7 aujourd'hui", "de 5 a 6pm 22 Avril", "de 3:00 au 4:00 lendemain", "de las 5 a las 6 de 22 de abril".
             if let (date, afterDate) = read.date(at: position) {
                 emit(.datetimerange, afterDate, resolve.dateTimeRangeValues(date, range))
+                // "de 3 a 8 p.m. ayer por la tarde".
+                if let (part, afterPart) = partOfDay(at: afterDate, bare: true) {
+                    emit(.datetimerange, afterPart, resolve.dateTimeRangeValues(date, range.within(part)))
+                }
             }
         }
         if let (part, afterPart) = partOfDay(at: index, bare: false) {
