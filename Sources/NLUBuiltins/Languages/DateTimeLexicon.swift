@@ -83,6 +83,10 @@ struct DateTimeLexicon: Sendable {
     var seasons = PhraseTable<String>()
     /// "avant", "après", "depuis", "antes de", "después de", "desde": what they make of the date after them.
     var modifiers = PhraseTable<DateTimeModifier>()
+    /// "les années", "los años" before a decade ("los años 90", "les années quatre-vingt-dix"); "la décennie de",
+    /// "la década de" before its first year ("década de 1990").
+    var decadesOf = PhraseTable<Bool>()
+    var decadeOfYear = PhraseTable<Bool>()
     /// "trimestre": a quarter of the year.
     var quarters = PhraseTable<Bool>()
     /// "principios de" (start), "mediados de" (mid), "finales de" (end): a part of a year, month or week.

@@ -13,7 +13,7 @@ struct LexiconDateRanges {
 
     func ranges(at index: Int, emit: (BuiltinEntityType, Int, [DateTimeValue]) -> Void) {
         for reading in [namedPeriod(at: index), month(at: index), season(at: index), dayRange(at: index), monthRange(at: index),
-                        quarter(at: index), partOfPeriod(at: index)] {
+                        quarter(at: index), partOfPeriod(at: index), decade(at: index), weekNumber(at: index)] {
             if let (values, end) = reading { emit(.daterange, end, values) }
         }
         if let (values, end) = yearRange(at: index) ?? year(at: index) { emit(.daterange, end, values) }
@@ -414,5 +414,44 @@ struct LexiconDateRanges {
         let (from, to) = part == "start" ? (0, 15) : part == "mid" ? (9, 20) : (15, first.days(until: first.adding(months: 1)))
         return ([DateTimeValue(timex: String(first.text.prefix(7)), type: "daterange", start: first.adding(days: from).text,
                                end: first.adding(days: to).text, mod: part)], end)
+    }
+
+    // MARK: decades and numbered weeks
+
+    /// "los años 90", "les années quatre-vingt-dix" (the 1990s and the 2090s: XX90), "la década de 1990".
+    private func decade(at index: Int) -> ([DateTimeValue], Int)? {
+        func span(_ first: Int, _ timexStart: String, _ timexEnd: String) -> DateTimeValue {
+            DateTimeValue(timex: "(" + timexStart + "," + timexEnd + ",P10Y)", type: "daterange",
+                          start: Timex.pad(first, 4) + "-01-01", end: Timex.pad(first + 10, 4) + "-01-01")
+        }
+        if let (_, after) = words.decadeOfYear.match(text, at: index), let (year, end) = read.fourDigitYear(at: after), year % 10 == 0 {
+            return ([span(year, Timex.pad(year, 4) + "-01-01", Timex.pad(year + 10, 4) + "-01-01")], end)
+        }
+        guard let (_, after) = words.decadesOf.match(text, at: index), let (value, end) = read.integer(at: after, max: 90),
+              value % 10 == 0, value >= 10 else { return nil }
+        let next = (value + 10) % 100
+        let timexStart = "XX" + Timex.pad(value, 2) + "-01-01", timexEnd = "XX" + Timex.pad(next, 2) + "-01-01"
+        return ([span(1900 + value, timexStart, timexEnd), span(2000 + value, timexStart, timexEnd)], end)
+    }
+
+    /// "semana 31", "la semana 1", "semana 27 del año pasado": the ISO week of this (or that) year.
+    private func weekNumber(at index: Int) -> ([DateTimeValue], Int)? {
+        guard let (unit, after) = words.periods.match(text, at: index), unit.letter == "W",
+              let week = text.digits(after, maxDigits: 2), (1...53).contains(week) else { return nil }
+        var end = after + 1
+        var year = today.year
+        var position = end
+        if let (_, joined) = words.dateJoiners.match(text, at: position) { position = joined }
+        if let (values, afterPeriod) = namedPeriod(at: position), let first = values.first, first.timex.count == 4, let said = Int(first.timex) {
+            year = said
+            end = afterPeriod
+        }
+        // ISO week 1 holds 4 January.
+        guard let january4 = CivilDate(year: year, month: 1, day: 4) else { return nil }
+        let start = january4.weekStart.adding(days: 7 * (week - 1))
+        let iso = start.isoWeek
+        guard iso.year == year else { return nil }
+        return ([DateTimeValue(timex: Timex.pad(year, 4) + "-W" + Timex.pad(week, 2), type: "daterange", start: start.text,
+                               end: start.adding(days: 7).text)], end)
     }
 }

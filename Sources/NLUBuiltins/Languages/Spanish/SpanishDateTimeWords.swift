@@ -45,6 +45,8 @@ enum SpanishDateTimeWords {
         words.periods.add(["mes"], DateTimeLexicon.month)
         words.periods.add(["año"], DateTimeLexicon.year)
         words.quarters.add(["trimestre"], true)
+        words.decadesOf.add(["los años", "los anos"], true)
+        words.decadeOfYear.add(["década de", "decada de", "la década de"], true)
         words.periodParts.add(["principios de", "a principios de", "inicios de", "a inicios de", "inicio de", "comienzos de", "a comienzos de",
                                "primeros de", "a primeros de"], "start")
         words.periodParts.add(["mediados de", "a mediados de", "medianos de"], "mid")
