@@ -61,6 +61,12 @@ public struct Dialogue: Sendable {
         return runner.turn
     }
 
+    /// Whether `message` starts the conversation over: the `/restart` payload in any dialogue, and in a rule
+    /// dialogue any message whose intent is `restart` (Rasa's default action mapping, ``RulePredictor``).
+    public func restarts(on message: ParsedMessage) -> Bool {
+        PayloadMessage.isRestart(message) || (model.rules != nil && message.intents.first?.intent == PayloadMessage.restartIntent)
+    }
+
     /// Starts the conversation in `state` over: its context, slots, position and history are cleared and the
     /// opening turn runs again (a node dialogue's `welcome` node; a rule dialogue's slots back to their initial
     /// values). A rule dialogue first runs Rasa's `action_restart`, which says `utter_restart` if the domain

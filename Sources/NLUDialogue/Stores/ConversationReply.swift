@@ -28,8 +28,7 @@ extension ConversationStore {
         try await update(id) { current in
             var turns: [DialogueTurn] = []
             var state = current ?? dialogue.newState(seed: seed)
-            let restarts = PayloadMessage.isRestart(message) || (dialogue.model.rules != nil && message.intents.first?.intent == PayloadMessage.restartIntent)
-            if current == nil, !restarts {
+            if current == nil, !dialogue.restarts(on: message) {
                 let opening = try dialogue.respond(to: ParsedMessage(text: ""), state: state)
                 turns.append(opening)
                 state = opening.state
