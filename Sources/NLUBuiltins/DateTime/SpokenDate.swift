@@ -94,10 +94,10 @@ struct SpokenTime: Sendable, Equatable {
     /// No "am"/"pm" or part of the day: an hour from 1 to 11 may be morning or evening.
     var ambiguous: Bool
 
-    /// The readings as (hour, minute, second): one, or the morning and the evening one.
     /// Whether an open 12 is also midnight ("a las 12", "12h55" in the French and Spanish specs; English reads noon).
     var twelveIsMidnightToo = false
 
+    /// The readings as (hour, minute, second): one, or the morning and the evening one.
     var readings: [(Int, Int, Int)] {
         if ambiguous, hour >= 1, hour <= 11 { return [(hour, minute, second), (hour + 12, minute, second)] }
         if ambiguous, twelveIsMidnightToo, hour == 12 { return [(12, minute, second), (0, minute, second)] }
