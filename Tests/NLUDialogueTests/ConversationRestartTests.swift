@@ -167,8 +167,13 @@ import Testing
         let again = try await store.respond(to: Self.restart, in: id, dialogue: dialogue)
         #expect(!again.started)
         #expect(again.responses.compactMap(\.text) == ["Hi! Pizza or pasta?"])
-        #expect(try await store.conversation(id)?.state.position == nil)
-        let rasa = try await store.respond(to: Self.restart, in: try ConversationID("user-2"), dialogue: try Self.formbot())
+        // Each awaited call on a line of its own: inside #expect, or with `try` arguments, this function crashed
+        // the Swift 6.3.1 optimizer (CoroSplit, release with -enable-testing).
+        let stored = try await store.conversation(id)
+        #expect(stored?.state.position == nil)
+        let formbot = try Self.formbot()
+        let other = try ConversationID("user-2")
+        let rasa = try await store.respond(to: Self.restart, in: other, dialogue: formbot)
         #expect(rasa.responses.compactMap(\.text) == ["restarted"])
     }
 
