@@ -16,8 +16,9 @@ import PostgresNIO
 ///
 /// The expiry is enforced in the same transactions: an expired row is never read as a conversation; a
 /// conversation starting first deletes the expired rows and then the least recently used ones beyond
-/// ``ConversationExpiry/maxConversations`` — skipping rows other turns hold locked (`FOR UPDATE SKIP LOCKED`),
-/// so neither waits for the other nor deadlocks, and a conversation in the middle of a turn is never taken; a
+/// ``ConversationExpiry/maxConversations`` — one replica's transaction at a time (a transaction advisory lock
+/// it only tries for), skipping rows other turns hold locked (`FOR UPDATE SKIP LOCKED`), so none waits for
+/// another nor deadlocks, and a conversation in the middle of a turn is never taken; a
 /// state over ``ConversationExpiry/maxStateBytes`` is refused before it is written. ``purgeExpired()`` does
 /// both for conversations nobody touches again (a server runs it on a schedule; every replica may).
 ///
@@ -167,6 +168,12 @@ public final class PostgresConversationStore: ConversationStore, @unchecked Send
                 """, logger: logger))
         }
         guard expiry.maxConversations != nil else { return purged }
+        // One trimmer at a time: two counting at once would each delete the whole excess (SKIP LOCKED hands them
+        // different rows) and leave fewer conversations than the limit. A start that finds another trimming leaves
+        // the work to it; rows not yet committed elsewhere may exceed the limit until the next start or purge.
+        let trimming = try await connection.query("SELECT pg_try_advisory_xact_lock(hashtextextended(\(table), 0))", logger: logger)
+            .collect().first?.decode(Bool.self) ?? false
+        guard trimming else { return purged }
         let excess = expiry.excess(over: try await count(connection.query("SELECT count(*)::bigint FROM \(unescaped: table)", logger: logger)))
         guard excess > 0 else { return purged }
         purged += try await count(connection.query("""
