@@ -35,9 +35,13 @@ struct EncoderGradientFixture: Decodable {
     let loss: Double
     let hiddenStates: [Double]
     let gradients: [String: Gradient]
+    /// Parameter name → PyTorch's own float32 pass's distance from the float64 gradient, by
+    /// ``EncoderGradientTests/worstError(_:_:floor:)`` with the test's floor.
+    let float32Errors: [String: Double]
 
     enum CodingKeys: String, CodingKey {
         case family, fixture, loss, gradients
+        case float32Errors = "float32_errors"
         case inputIDs = "input_ids", tokenTypeIDs = "token_type_ids", attentionMask = "attention_mask"
         case lossWeights = "R", hiddenStates = "hidden_states"
     }

@@ -19,6 +19,13 @@ import Testing
         return worst
     }
 
+    /// The RMS of the nonzero values: a tensor's scale, which an embedding table's untouched
+    /// (zero-gradient) rows do not dilute.
+    static func rootMeanSquare(_ values: [Double]) -> Double {
+        let nonzero = values.filter { $0 != 0 }
+        return (nonzero.reduce(0) { $0 + $1 * $1 } / Double(max(nonzero.count, 1))).squareRoot()
+    }
+
     /// ‖actual - expected‖ and ‖expected‖.
     static func norms(_ actual: [Float], _ expected: [Double]) -> (difference: Double, reference: Double) {
         var difference = 0.0, norm = 0.0
@@ -50,18 +57,22 @@ import Testing
             guard let expected = fixture.gradients[name] else { continue }
             let actual = encoder.parameters.gradients[index]
             #expect(actual.shape == expected.shape, "\(family): \(name) gradient shape")
-            // Two bounds. Per element: 5e-4 of its magnitude, or 5e-6 absolute near zero. PyTorch's own
-            // float32 pass is 1.4e-4 to 3.9e-4 off its float64 one by this measure on these fixtures
-            // (their weights are drawn with std 0.2, larger than trained models'), so 1e-4 per element
-            // is past what F32 arithmetic gives. Per parameter: the whole tensor within 1e-5 of its
+            // Two bounds. Per element, relative to its value and absolute near zero at 1 % of the
+            // tensor's RMS (of its nonzero values) (a position's gradient sums the batch's rows, and where they cancel to
+            // 1e-3 of the tensor's scale F32 rounding alone leaves a large relative error): 1e-4, or
+            // twice PyTorch's own float32 pass where that is further off the float64 gradient (up to
+            // 2.3e-4 on these fixtures, whose weights are drawn with std 0.2, larger than trained
+            // models'), so F32 rounding passes and a wrong formula does not. Per parameter: the whole tensor within 1e-5 of its
             // norm (a wrong row, head or sign shows there at once), plus 1e-5 absolute for the key
             // biases, whose gradient is zero in exact arithmetic (softmax ignores a shift shared by a
             // query's scores: autograd's float64 value is ~1e-17, ours F32 rounding, ~1e-6).
             let scalars = actual.scalars, reference = expected.dense
-            let worst = Self.worstError(scalars, reference, floor: 1e-2)
+            let worst = Self.worstError(scalars, reference, floor: 1e-2 * max(1, Self.rootMeanSquare(reference)))
             let norms = Self.norms(scalars, reference)
-            report.append("\(family) \(name) element \(worst.error) norm \(norms.difference / max(norms.reference, 1e-300))")
-            #expect(worst.error <= 5e-4, "\(family): \(name)[\(worst.index)] off by \(worst.error) relative")
+            let pytorch = fixture.float32Errors[name] ?? 0
+            let bound = max(1e-4, 2 * pytorch)
+            report.append("\(family) \(name) element \(worst.error) (PyTorch F32 \(pytorch)) norm \(norms.difference / max(norms.reference, 1e-300))")
+            #expect(worst.error <= bound, "\(family): \(name)[\(worst.index)] off by \(worst.error) relative, bound \(bound)")
             #expect(norms.difference <= 1e-5 * norms.reference + 1e-5,
                     "\(family): \(name) off by \(norms.difference), its norm \(norms.reference)")
         }
