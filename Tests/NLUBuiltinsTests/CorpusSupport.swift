@@ -63,7 +63,7 @@ func scoreCorpus(_ name: String, types: Set<BuiltinEntityType>, corpus: String =
         if normalized(found) == normalized(item.entities) {
             score.passed[group, default: 0] += 1
         } else {
-            score.failures.append("\(item.text) | expected \(describe(item.entities)) | got \(describe(found))")
+            score.failures.append("\(item.text)\(item.reference.map { " @ " + $0 } ?? "") | expected \(describe(item.entities)) | got \(describe(found))")
         }
     }
     return score

@@ -15,6 +15,8 @@ final class LexiconNumberParser: NumberReader {
     private var cache: [Cached]
     private enum Pieces { case unknown, none, pieces([NumberMorpheme]) }
     private var pieces: [Pieces]
+    /// ``wordValue(at:)`` per token: the date-time readers ask it of the same words many times.
+    private var wordValues: [Cached]
 
     init(_ text: TokenizedText, analyzer: NumberWordAnalyzer) {
         self.text = text
@@ -22,6 +24,7 @@ final class LexiconNumberParser: NumberReader {
         lexicon = analyzer.lexicon
         cache = [Cached](repeating: .unknown, count: text.count)
         pieces = [Pieces](repeating: .unknown, count: text.count)
+        wordValues = [Cached](repeating: .unknown, count: text.count)
     }
 
     func parse(at index: Int) -> NumberMatch? {
@@ -36,11 +39,22 @@ final class LexiconNumberParser: NumberReader {
         }
     }
 
+    /// The cardinal the word at `index` says on its own, read within that one token (as if the text were that
+    /// word alone), remembered per token.
     func wordValue(at index: Int) -> NumberValue? {
         guard let token = text.token(index), token.isWord else { return nil }
-        let alone = LexiconNumberParser(TokenizedText(token.text), analyzer: analyzer)
-        guard let match = alone.parse(at: 0), match.endToken == 1, match.kind == .cardinal else { return nil }
-        return match.value
+        switch wordValues[index] {
+        case .absent: return nil
+        case .number(let match): return match.value
+        case .unknown:
+            var found: NumberMatch?
+            if morphemes(at: index) != [.negative], let match = readWords(at: index, from: NumberWordsReading(lexicon: lexicon), first: index, end: index + 1),
+               match.kind == .cardinal, !lexicon.weakWords.contains(NumberLexicon.fold(token.text)) {
+                found = match
+            }
+            wordValues[index] = found.map(Cached.number) ?? .absent
+            return found?.value
+        }
     }
 
     /// The number pieces of the word at `index`, or nil.
@@ -124,13 +138,14 @@ final class LexiconNumberParser: NumberReader {
 
     // MARK: words
 
-    /// Number words from `index` on, continuing `reading`; the match starts at token `first`.
-    private func readWords(at index: Int, from start: NumberWordsReading, first: Int) -> NumberMatch? {
+    /// Number words from `index` on, continuing `reading`; the match starts at token `first` and reads no token
+    /// at or after `bound` (``wordValue(at:)`` reads one word).
+    private func readWords(at index: Int, from start: NumberWordsReading, first: Int, end bound: Int? = nil) -> NumberMatch? {
         var reading = start
         var end = index
         var position = index
         var spelled = false
-        let limit = min(text.count, index + NumberParser.maxTokens)
+        let limit = min(bound ?? text.count, text.count, index + NumberParser.maxTokens)
         while position < limit {
             let token = text[position]
             if token.isSymbol("-") || token.isSymbol("\u{2013}") {
