@@ -41,6 +41,12 @@ struct DateTimeLexicon: Sendable {
     var soonest = PhraseTable<Bool>()
     /// "fin de": the last second of the day after it.
     var endOf = PhraseTable<Bool>()
+    /// "día" after "fin de": today ("al final del día").
+    var theDay = PhraseTable<Bool>()
+    /// "después" after an amount of time: that far from now ("30 minutos después").
+    var later = PhraseTable<Bool>()
+    /// A part of a day named from today in one word: "anoche" (-1, the night).
+    var dayParts = PhraseTable<DayPart>()
     /// "dans les", "en las próximas": within so many hours or minutes from now.
     var within = PhraseTable<Bool>()
     /// "ce", "cette", "este", "esta": the current one.
@@ -93,6 +99,12 @@ struct DateTimeLexicon: Sendable {
     var periodParts = PhraseTable<String>()
     /// The words for the week, month and year ("semaine", "mois", "année", "semana", "mes", "año").
     var periods = PhraseTable<DateTimeWords.Unit>()
+}
+
+/// A part of a day said with its day: "anoche" is yesterday's night.
+struct DayPart: Sendable {
+    var days: Int
+    var part: DateTimeWords.PartOfDay
 }
 
 /// Phrases of a few tokens and their values, looked up at a token by the longest phrase that starts there.

@@ -214,14 +214,14 @@ struct LexiconDateRanges {
         switch (start.kind, finish.kind) {
         case (.exact(let a), .exact(let b)) where b > a:
             return ([spanValue(a, b, startTimex: a.text, endTimex: b.text)], end)
-        case (.monthDay(let m1, let d1), .monthDay(let m2, let d2)):
-            let values = start.readings(today).compactMap { day -> DateTimeValue? in
-                var year = day.year
-                if m2 < m1 || (m2 == m1 && d2 <= d1) { year += 1 }
-                guard let finish = CivilDate(year: year, month: m2, day: d2) else { return nil }
-                return spanValue(day, finish, startTimex: start.timex, endTimex: SpokenDate(kind: .monthDay(month: m2, day: d2)).timex)
+        case (.monthDay, .monthDay(let month, let day)):
+            guard let pastStart = start.readings(today).first, let futureStart = start.readings(today).last,
+                  let futureEnd = finish.readings(today).last,
+                  let pastEnd = (0...8).lazy.compactMap({ CivilDate(year: pastStart.year + $0, month: month, day: day) }).first(where: { $0 > pastStart })
+            else { return nil }
+            let values = Self.pastAndFutureSpans(pastStart: pastStart, pastEnd: pastEnd, future: (futureStart, futureEnd)).compactMap { span -> DateTimeValue? in
+                span.1 > span.0 ? spanValue(span.0, span.1, startTimex: start.timex, endTimex: finish.timex) : nil
             }
-            _ = (m1, d1)
             return values.isEmpty ? nil : (values, end)
         case (.monthDay(let m1, let d1), .exact(let b)):
             guard let a = CivilDate(year: b.year, month: m1, day: d1), b > a else { return nil }
@@ -229,6 +229,16 @@ struct LexiconDateRanges {
         default:
             return nil
         }
+    }
+
+    /// The last and the next span between two ends said without a year: the past span runs from the start's last
+    /// occurrence to the end's first occurrence after it; the future span ends at the end's next occurrence and
+    /// starts at the start's, or at its last one when that comes after the end (as Recognizers-Text merges two
+    /// dates), so a span the reference falls in is read once.
+    static func pastAndFutureSpans(pastStart: CivilDate, pastEnd: CivilDate, future: (CivilDate, CivilDate)) -> [(CivilDate, CivilDate)] {
+        let futureSpan = (future.0 > future.1 ? pastStart : future.0, future.1)
+        let pastSpan = (pastStart, pastEnd)
+        return futureSpan == pastSpan ? [pastSpan] : [pastSpan, futureSpan]
     }
 
     private func spanValue(_ start: CivilDate, _ end: CivilDate, startTimex: String, endTimex: String) -> DateTimeValue {
@@ -341,14 +351,15 @@ struct LexiconDateRanges {
             return ([DateTimeValue(timex: "(" + start.text + "," + finish.text + ",P" + String(count) + "M)", type: "daterange",
                                    start: start.text, end: finish.text)], end)
         }
-        let past = first < today.month ? today.year : today.year - 1
-        let future = first > today.month ? today.year : today.year + 1
+        // Each month is its last and next occurrence, this month being both last year's and this year's.
+        func occurrences(_ month: Int) -> (CivilDate, CivilDate) {
+            (CivilDate.first(ofMonth: month, year: month < today.month ? today.year : today.year - 1),
+             CivilDate.first(ofMonth: month, year: month >= today.month ? today.year : today.year + 1))
+        }
+        let (pastStart, futureStart) = occurrences(first), futureEnd = occurrences(second).1
         let timex = "(XXXX-" + Timex.pad(first, 2) + "-01,XXXX-" + Timex.pad(second, 2) + "-01,P" + String(months) + "M)"
-        var values: [DateTimeValue] = []
-        for year in Set([past, future]).sorted() {
-            let start = CivilDate.first(ofMonth: first, year: year)
-            let finish = start.adding(months: months)
-            values.append(DateTimeValue(timex: timex, type: "daterange", start: start.text, end: finish.text))
+        let values = Self.pastAndFutureSpans(pastStart: pastStart, pastEnd: pastStart.adding(months: months), future: (futureStart, futureEnd)).map {
+            DateTimeValue(timex: timex, type: "daterange", start: $0.0.text, end: $0.1.text)
         }
         return (values, end)
     }
@@ -359,6 +370,7 @@ struct LexiconDateRanges {
     private func quarter(at index: Int) -> ([DateTimeValue], Int)? {
         var position = index
         if let (_, after) = words.articles.match(text, at: position) { position = after }
+        let articled = position > index
         let thisQuarter = (today.month - 1) / 3
         var relation: Int?
         var ordinal: Int?
@@ -375,7 +387,8 @@ struct LexiconDateRanges {
             if let (said, after) = read.fourDigitYear(at: yearAt) { year = said; end = after }
             return ([quarterValue(year: year, quarter: ordinal - 1)], end)
         }
-        guard let relation else { return nil }
+        // "el próximo trimestre": the spec keeps the article with a numbered quarter only.
+        guard let relation, !articled else { return nil }
         let total = year * 4 + thisQuarter + relation
         year = total / 4
         return ([quarterValue(year: year, quarter: total % 4)], end)

@@ -458,13 +458,16 @@ struct LexiconDateTimeReader {
         guard let (unit, afterUnit) = words.units.match(text, at: position) else { return nil }
         var end = afterUnit
         // "tres años y medio", "une heure et demie".
+        var halfHour = false
         if let (minutes, afterHalf) = words.minuteFractions.match(text, at: afterUnit), minutes == 30 {
+            halfHour = unit.base.letter == "H" && amount == amount.rounded()
             amount += 0.5
             end = afterHalf
         }
         let total = amount * Double(unit.multiple)
         let base = unit.base
-        let timex = (base.isTime ? "PT" : "P") + NumberValue.real(total).text + base.letter
+        // "1 hora y media" is PT1H30M, as the specs write it.
+        let timex = halfHour ? "PT" + NumberValue.real(total - 0.5).text + "H30M" : (base.isTime ? "PT" : "P") + NumberValue.real(total).text + base.letter
         return DurationParser.Duration(timex: timex, seconds: total * base.seconds, end: end, parts: [(total, base)])
     }
 }

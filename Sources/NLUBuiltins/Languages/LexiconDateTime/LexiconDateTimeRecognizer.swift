@@ -69,7 +69,8 @@ struct LexiconDateTimeCandidates {
             emit(.datetime, end, [DateTimeValue(timex: "FUTURE_REF", type: "datetime", value: read.reference.text)])
         }
         // "fin de demain", "fin de dimanche": the day's last second.
-        if let (_, afterEnd) = words.endOf.match(text, at: index), let (date, end) = read.date(at: afterEnd) {
+        if let (_, afterEnd) = words.endOf.match(text, at: index),
+           let (date, end) = read.date(at: afterEnd) ?? words.theDay.match(text, at: afterEnd).map({ (SpokenDate(kind: .exact(today)), $0.1) }) {
             emit(.datetime, end, date.readings(today).map {
                 DateTimeValue(timex: date.timex(of: $0) + "T23:59:59", type: "datetime", value: $0.text + " 23:59:59")
             })
@@ -254,6 +255,14 @@ struct LexiconDateTimeCandidates {
         if let (part, afterPart) = partOfDay(at: index, bare: false) {
             emit(.timerange, afterPart, [partOfDayValue(part)])
         }
+        // "anoche", then "a las 8" in it.
+        if let (said, afterPart) = words.dayParts.match(text, at: index) {
+            let date = SpokenDate(kind: .exact(today.adding(days: said.days)))
+            emit(.datetimerange, afterPart, resolve.partOfDayValues(date, said.part))
+            if let lead = words.timeLeads.end(text, at: afterPart), let (time, afterTime) = read.time(at: lead, bare: true) {
+                emit(.datetime, afterTime, resolve.dateTimeValues(date, time.within(said.part)))
+            }
+        }
         if let (part, offset, afterPart) = partOfTheDay(at: index) {
             if words.thisPartOfDayIsToday {
                 emit(.datetimerange, afterPart, resolve.partOfDayValues(SpokenDate(kind: .exact(today.adding(days: offset))), part))
@@ -282,23 +291,44 @@ struct LexiconDateTimeCandidates {
             emit(.duration, duration.end, [DateTimeValue(timex: duration.timex, type: "duration", value: NumberValue.real(duration.seconds).text, mod: mod)])
         }
         // "dos días después de hoy", "tres semanas antes de ayer", "3 días a partir de hoy": a day that far from another.
-        if let duration = read.duration(at: index), !duration.timex.contains("T"), let (modifier, afterModifier) = words.modifiers.match(text, at: duration.end),
-           modifier == .after || modifier == .before || modifier == .since,
-           let (date, end) = read.date(at: afterModifier) ?? words.now.match(text, at: afterModifier).map({ (SpokenDate(kind: .exact(today)), $0.1) }),
-           case .exact(let day) = date.kind,
-           let moved = DateTimeValues(reference: ReferenceTime(date: day)).moment(after: duration, sign: modifier == .after ? 1 : -1)?.value {
-            let text = String(moved.prefix(10))
-            emit(.date, end, [DateTimeValue(timex: text, type: "date", value: text)])
+        if let duration = read.duration(at: index), let (modifier, afterModifier) = words.modifiers.match(text, at: duration.end),
+           modifier == .after || modifier == .before || modifier == .since {
+            let sign = modifier == .before ? -1 : 1
+            if !duration.timex.contains("T"),
+               let (date, end) = read.date(at: afterModifier) ?? words.now.match(text, at: afterModifier).map({ (SpokenDate(kind: .exact(today)), $0.1) }),
+               case .exact(let day) = date.kind,
+               let moved = DateTimeValues(reference: ReferenceTime(date: day)).moment(after: duration, sign: sign)?.value {
+                let text = String(moved.prefix(10))
+                emit(.date, end, [DateTimeValue(timex: text, type: "date", value: text)])
+            } else if duration.timex.contains("T"), let (_, end) = words.now.match(text, at: afterModifier),
+                      let moment = resolve.moment(after: duration, sign: sign) {
+                // "3 minutos a partir de ahora": that moment.
+                emit(.datetime, end, [moment])
+            }
         }
-        // "dans trois ans", "dentro de 3 días", "il y a 30 minutes", "hace 2 semanas".
+        // "30 minutos después", "3 semanas después": that far from now.
+        if let duration = read.duration(at: index), duration.seconds > 0, let (_, end) = words.later.match(text, at: duration.end) {
+            emitMoment(duration, sign: 1, end: end, emit: emit)
+        }
+        // "dans trois ans", "dentro de 3 días", "il y a 30 minutes", "hace 2 semanas", "dentro de 3 minutos a partir de ahora".
         let future = words.inFuture.end(text, at: index), past = words.ago.end(text, at: index)
-        guard let after = future ?? past, let duration = read.duration(at: after), duration.seconds > 0,
-              let moment = resolve.moment(after: duration, sign: future != nil ? 1 : -1), let value = moment.value else { return }
+        guard let after = future ?? past, let duration = read.duration(at: after), duration.seconds > 0 else { return }
+        var end = duration.end
+        if future != nil, let (modifier, afterModifier) = words.modifiers.match(text, at: end), modifier == .since,
+           let (_, afterNow) = words.now.match(text, at: afterModifier) {
+            end = afterNow
+        }
+        emitMoment(duration, sign: future != nil ? 1 : -1, end: end, emit: emit)
+    }
+
+    /// The moment `duration` from now (a datetime) or the day it falls on (a date, for days and longer).
+    private func emitMoment(_ duration: DurationParser.Duration, sign: Int, end: Int, emit: (BuiltinEntityType, Int, [DateTimeValue]) -> Void) {
+        guard let moment = resolve.moment(after: duration, sign: sign), let value = moment.value else { return }
         if duration.timex.contains("T") {
-            emit(.datetime, duration.end, [moment])
+            emit(.datetime, end, [moment])
         } else {
             let day = String(value.prefix(10))
-            emit(.date, duration.end, [DateTimeValue(timex: day, type: "date", value: day)])
+            emit(.date, end, [DateTimeValue(timex: day, type: "date", value: day)])
         }
     }
 

@@ -38,7 +38,7 @@ enum SpanishDateTimeWords {
         words.timeSuffixes.add(["de la tarde", "por la tarde", "en la tarde"], DateTimeLexicon.afternoon)
         words.timeSuffixes.add(["de la noche", "por la noche", "en la noche"], DateTimeLexicon.night)
         words.units = DateTimeLexicon.units(years: ["año", "años", "ano", "anos"], months: ["mes", "meses"], weeks: ["semana", "semanas"],
-                                            days: ["día", "días", "dia", "dias", "noches"], hours: ["hora", "horas", "h", "hr", "hrs"],
+                                            days: ["día", "días", "dia", "dias", "noche", "noches"], hours: ["hora", "horas", "h", "hr", "hrs"],
                                             minutes: ["minuto", "minutos", "min", "mins"], seconds: ["segundo", "segundos", "seg", "s"],
                                             decades: ["década", "décadas"], centuries: ["siglo", "siglos"])
         words.periods.add(["semana"], DateTimeLexicon.week)
@@ -46,12 +46,11 @@ enum SpanishDateTimeWords {
         words.periods.add(["año"], DateTimeLexicon.year)
         words.quarters.add(["trimestre"], true)
         words.decadesOf.add(["los años", "los anos"], true)
-        words.decadeOfYear.add(["década de", "decada de", "la década de"], true)
-        words.periodParts.add(["principios de", "a principios de", "inicios de", "a inicios de", "inicio de", "comienzos de", "a comienzos de",
-                               "primeros de", "a primeros de"], "start")
-        words.periodParts.add(["mediados de", "a mediados de", "medianos de"], "mid")
-        words.periodParts.add(["finales de", "a finales de", "fines de", "a fines de", "fin de", "a fin de", "final de", "al final de",
-                               "últimos de"], "end")
+        words.decadeOfYear.add(["década de", "decada de"], true)
+        // The spec leaves "a" / "al" before them out of the entity ("a finales de año": "finales de año").
+        words.periodParts.add(["principios de", "inicios de", "inicio de", "comienzos de", "primeros de"], "start")
+        words.periodParts.add(["mediados de", "medianos de"], "mid")
+        words.periodParts.add(["finales de", "fines de", "fin de", "final de", "últimos de"], "end")
         // "una hora y media" is an amount of time: Spanish says a clock time without "horas" ("a las 3 y media").
         words.hourWords.add(["h", "en punto"], true)
         words.spelledHoursAfterLeads = true
@@ -70,12 +69,16 @@ enum SpanishDateTimeWords {
         words.namedHours.add(["medianoche"], 0)
         words.now.add(["ahora", "ahora mismo", "en este momento", "justo ahora", "en este preciso momento"], true)
         words.soonest.add(["lo antes posible", "lo más pronto posible", "cuanto antes"], true)
-        words.endOf.add(["final de", "fin de", "al final de", "al final del", "al fin de", "final del", "fin del"], true)
+        words.endOf.add(["final de", "fin de", "al final de", "al final del", "al fin de", "final del", "fin del", "el fin de"], true)
+        words.theDay.add(["día", "dia"], true)
+        words.later.add(["después", "despues"], true)
+        words.dayParts.add(["anoche"], DayPart(days: -1, part: DateTimeLexicon.night))
         words.within.add(["dentro de", "dentro de las próximas", "dentro de los próximos"], true)
         words.this.add(["este", "esta", "estos", "estas"], true)
         words.relativeBefore.add(["próximo", "próxima", "próximos", "próximas", "siguiente", "siguientes"], 1)
         words.relativeBefore.add(["último", "última", "últimos", "últimas", "pasado", "pasada", "pasados", "pasadas"], -1)
         words.relativeAfter.add(["próximo", "próxima", "próximos", "próximas", "que viene", "siguiente", "siguientes", "entrante"], 1)
+        words.relativeAfter.add(["actual", "en curso"], 0)
         words.relativeAfter.add(["pasado", "pasada", "pasados", "pasadas", "anterior", "anteriores", "último", "última", "últimos", "últimas"], -1)
         words.articles.add(["el", "la", "los", "las"], true)
         words.dateJoiners.add(["de", "del"], true)
@@ -91,7 +94,7 @@ enum SpanishDateTimeWords {
         words.repeatAdverbs.add(["quincenal", "quincenalmente"], "P2W")
         words.repeatAdverbs.add(["mensual", "mensualmente"], "P1M")
         words.repeatAdverbs.add(["anual", "anualmente"], "P1Y")
-        words.repeatAdverbs.add(["semestral", "semestralmente"], "P6M")
+        words.repeatAdverbs.add(["semestral", "semestralmente"], "P0.5Y")
         words.repeatAdverbs.add(["trimestral", "trimestralmente"], "P3M")
         words.repeatAdverbs.add(["una vez al día", "una vez por día"], "P1D")
         words.repeatAdverbs.add(["una vez a la semana", "una vez por semana"], "P1W")
