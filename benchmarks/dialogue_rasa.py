@@ -97,10 +97,11 @@ def free_port():
         return probe.getsockname()[1]
 
 
-def wait_until_up(port, process, path, what, tries=1200):
+def wait_until_up(port, process, path, what, log_path, tries=1200):
     for _ in range(tries):
         if process.poll() is not None:
-            sys.exit(f"{what} stopped: " + (process.stderr.read().decode(errors="replace")[-3000:] if process.stderr else ""))
+            with open(log_path, errors="replace") as log:
+                sys.exit(f"{what} stopped: " + log.read()[-3000:])
         try:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
             connection.request("GET", path)
@@ -310,10 +311,13 @@ def main():
         command = [args.nlu, "serve", "--dialogue", dialogue, "--port", str(ours_port), "--log-level", "warning"]
         if args.intents:
             command += ["--intents", args.intents]
-        ours = subprocess.Popen(command, stderr=subprocess.PIPE)
+        # The server's log goes to a file: a pipe nobody reads fills, and a server that blocked on its log used to
+        # stop answering (docs/server.md, "Logs").
+        ours_log_path = os.path.join(folder, "nlu.log")
+        ours = subprocess.Popen(command, stderr=open(ours_log_path, "w"))
         servers.append(ours)
-        wait_until_up(ours_port, ours, "/health", "nlu serve")
-        wait_until_up(rasa_port, rasa, "/status", "rasa run")
+        wait_until_up(ours_port, ours, "/health", "nlu serve", ours_log_path)
+        wait_until_up(rasa_port, rasa, "/status", "rasa run", os.path.join(folder, "rasa.log"))
         result = {"conversations": list(CONVERSATIONS),
                   "rasa": "3.6.21 (MemoizationPolicy + RulePolicy, REST channel)",
                   "nlukit": f"{args.nlu} ({'POST /webhooks/rest/webhook' if args.ours == 'webhook' else 'POST /conversations/{id}/messages, parsed'})",

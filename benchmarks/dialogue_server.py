@@ -20,6 +20,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.parse
@@ -82,7 +83,10 @@ def start_server(args):
         port = probe.getsockname()[1]
     command = [args.nlu, "serve", "--intents", args.intents, "--dialogue", args.dialogue, "--port", str(port),
                "--log-level", "warning", "--conversations", args.conversations]
-    server = subprocess.Popen(command, stderr=subprocess.PIPE)
+    # The log goes to a temporary file, not a pipe this script would never read (a full pipe used to stop the
+    # server: docs/server.md, "Logs").
+    log = tempfile.TemporaryFile()
+    server = subprocess.Popen(command, stderr=log)
     for _ in range(300):
         try:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
@@ -92,7 +96,8 @@ def start_server(args):
         except OSError:
             time.sleep(0.1)
     server.kill()
-    sys.exit("the server did not start: " + server.stderr.read().decode(errors="replace")[-2000:])
+    log.seek(0)
+    sys.exit("the server did not start: " + log.read().decode(errors="replace")[-2000:])
 
 
 def main():

@@ -22,6 +22,17 @@ import FoundationNetworking
             if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
             process.standardError = stderrPipe
             process.standardOutput = FileHandle.nullDevice
+            resumeReadingStderr()
+            try process.run()
+        }
+
+        /// Leaves stderr unread, as a supervisor that stopped reading does: the pipe fills.
+        func stopReadingStderr() {
+            stderrPipe.fileHandleForReading.readabilityHandler = nil
+        }
+
+        /// Reads stderr as it arrives (from the start).
+        func resumeReadingStderr() {
             stderrPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
                 let data = handle.availableData
                 guard let self, !data.isEmpty else { return }
@@ -29,7 +40,6 @@ import FoundationNetworking
                 self.stderrText += String(decoding: data, as: UTF8.self)
                 self.lock.unlock()
             }
-            try process.run()
         }
 
         var stderr: String {
@@ -228,7 +238,7 @@ import FoundationNetworking
     @Test func usageErrorsExitWith2() throws {
         let nothing = try runNLU(["serve"])
         #expect(nothing.status == 2)
-        #expect(nothing.stderr.contains("nothing to serve: give one or more of --intents MODEL, --qa MODEL, --embed MODEL"))
+        #expect(nothing.stderr.contains("nothing to serve: give one or more of --intents MODEL, --qa MODEL, --embed MODEL, --dialogue DIALOGUE"))
         let badPort = try runNLU(["serve", "--qa", Self.qaModel, "--port", "99999"])
         #expect(badPort.status == 2)
         #expect(badPort.stderr.contains("--port: expected 0...65535, got 99999"))

@@ -97,7 +97,7 @@ struct ServeCommand: ParsableCommand {
         // A dialogue alone is served: payload messages (`/intent{...}`, Rasa's buttons) and already parsed messages
         // need no model; other text is answered 422 naming --intents.
         guard intents != nil || qa != nil || embed != nil || dialogue != nil else {
-            throw ValidationError("nothing to serve: give one or more of --intents MODEL, --qa MODEL, --embed MODEL")
+            throw ValidationError("nothing to serve: give one or more of --intents MODEL, --qa MODEL, --embed MODEL, --dialogue DIALOGUE")
         }
         if dialogue == nil, conversations != ConversationStoreLocation.memory {
             throw ValidationError("--conversations is where a --dialogue's conversations are kept: give --dialogue too")
@@ -138,8 +138,12 @@ struct ServeCommand: ParsableCommand {
             throw InputError("nlu serve needs macOS 14 or later (Hummingbird 2)")
         }
         let level = Logger.Level(rawValue: logLevel) ?? .info
+        // Lines are written by a thread of their own: a standard error nobody reads must not stop the server
+        // (NonBlockingLogStream says how it did). The last lines are flushed before the process exits.
+        let stream = NonBlockingLogStream(fileDescriptor: STDERR_FILENO)
+        defer { stream.flush(within: 2) }
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = StreamLogHandler(label: label, stream: stream)
             handler.logLevel = level
             return handler
         }
