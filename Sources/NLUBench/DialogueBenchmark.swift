@@ -30,11 +30,12 @@ struct DialogueBenchmark: ParsableCommand {
             $0.split(separator: "\n").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }.filter { !$0.isEmpty }
         guard !scripts.isEmpty else { throw ValidationError("\(conversations) holds no conversation") }
-        let known = classifier.map { Set($0.intents) }
+        let reader = MessageReader(knownIntents: classifier.map { Set($0.intents) })
         func parse(_ line: String) throws -> ParsedMessage {
-            if let payload = PayloadMessage.parse(line, intents: known), let message = payload.message { return message }
-            guard let classifier else { throw ValidationError("'\(line)' is no payload: give --model to parse text") }
-            return ParsedMessage(prediction: classifier.predict(line, top: 10))
+            try reader.read(line) { text in
+                guard let classifier else { throw ValidationError("'\(text)' is no payload: give --model to parse text") }
+                return ParsedMessage(prediction: classifier.predict(text, top: 10))
+            }.message
         }
         let clock = ContinuousClock()
         var turns: [Double] = [], steps: [Double] = [], parses: [Double] = []

@@ -47,16 +47,14 @@ extension ServerRoutes {
         return (conversations, dialogue)
     }
 
-    /// `text` checked and parsed into the message the dialogue sees: a Rasa payload (`/inform{"cuisine": "thai"}`,
-    /// `/restart`) as it names itself, with no model needed; other text by the intents model on the inference pool.
+    /// `text` checked and parsed into the message the dialogue sees (``MessageReader``): a Rasa payload
+    /// (`/inform{"cuisine": "thai"}`, `/restart`) as it names itself, with no model needed; other text by the
+    /// intents model on the inference pool.
     func parse(_ text: String, field: String) async throws -> (message: ParsedMessage, warnings: [String]) {
         try checkLength(text, field: field)
-        // A payload naming an intent the served model does not know is text, as in Rasa.
-        if let payload = PayloadMessage.parse(text, intents: models.intents.map { Set($0.intents) }) {
-            if let message = payload.message { return (message, payload.warnings) }
-            return (try await classify(text, field: field), payload.warnings)
-        }
-        return (try await classify(text, field: field), [])
+        let read = try await MessageReader(knownIntents: models.intents.map { Set($0.intents) })
+            .read(text) { try await classify($0, field: field) }
+        return (read.message, read.warnings)
     }
 
     /// `text` parsed by the intents model on the inference pool.
