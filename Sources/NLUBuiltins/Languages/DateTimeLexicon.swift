@@ -97,6 +97,8 @@ struct DateTimeLexicon: Sendable {
     var quarters = PhraseTable<Bool>()
     /// "principios de" (start), "mediados de" (mid), "finales de" (end): a part of a year, month or week.
     var periodParts = PhraseTable<String>()
+    /// "primera" (true) and "última" (false) before a week or a month of a year, or a few of a year's units.
+    var firstOrLast = PhraseTable<Bool>()
     /// The words for the week, month and year ("semaine", "mois", "année", "semana", "mes", "año").
     var periods = PhraseTable<DateTimeWords.Unit>()
 }

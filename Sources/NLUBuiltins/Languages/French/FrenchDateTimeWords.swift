@@ -42,6 +42,8 @@ enum FrenchDateTimeWords {
         words.periods.add(["mois"], DateTimeLexicon.month)
         words.periods.add(["année", "an", "l'année", "l'an"], DateTimeLexicon.year)
         words.quarters.add(["trimestre"], true)
+        words.firstOrLast.add(["premier", "première", "premiers", "premières"], true)
+        words.firstOrLast.add(["dernier", "dernière", "derniers", "dernières"], false)
         words.decadesOf.add(["les années"], true)
         words.decadeOfYear.add(["décennie de", "la décennie de"], true)
         words.periodParts.add(["début", "début de", "au début de", "début d'"], "start")

@@ -7,13 +7,13 @@ struct LexiconDateRanges {
     let read: LexiconDateTimeReader
     let resolve: DateTimeValues
 
-    private var text: DateTimeText { read.text }
-    private var words: DateTimeLexicon { read.words }
-    private var today: CivilDate { read.today }
+    var text: DateTimeText { read.text }
+    var words: DateTimeLexicon { read.words }
+    var today: CivilDate { read.today }
 
     func ranges(at index: Int, emit: (BuiltinEntityType, Int, [DateTimeValue]) -> Void) {
         for reading in [namedPeriod(at: index), month(at: index), season(at: index), dayRange(at: index), monthRange(at: index),
-                        quarter(at: index), partOfPeriod(at: index), decade(at: index), weekNumber(at: index)] {
+                        quarter(at: index), partOfPeriod(at: index), decade(at: index), periodByPlace(at: index)] {
             if let (values, end) = reading { emit(.daterange, end, values) }
         }
         if let (values, end) = yearRange(at: index) ?? year(at: index) { emit(.daterange, end, values) }
@@ -24,7 +24,7 @@ struct LexiconDateRanges {
 
     /// "la semaine prochaine", "cette semaine", "le mois dernier", "l'année prochaine", "la próxima semana",
     /// "el año pasado", "este mes", "la semana que viene".
-    private func namedPeriod(at index: Int) -> ([DateTimeValue], Int)? {
+    func namedPeriod(at index: Int) -> ([DateTimeValue], Int)? {
         var position = index
         if let (_, after) = words.articles.match(text, at: position) { position = after }
         var relation: Int?
@@ -429,7 +429,7 @@ struct LexiconDateRanges {
                                end: first.adding(days: to).text, mod: part)], end)
     }
 
-    // MARK: decades and numbered weeks
+    // MARK: decades
 
     /// "los años 90", "les années quatre-vingt-dix" (the 1990s and the 2090s: XX90), "la década de 1990".
     private func decade(at index: Int) -> ([DateTimeValue], Int)? {
@@ -445,26 +445,5 @@ struct LexiconDateRanges {
         let next = (value + 10) % 100
         let timexStart = "XX" + Timex.pad(value, 2) + "-01-01", timexEnd = "XX" + Timex.pad(next, 2) + "-01-01"
         return ([span(1900 + value, timexStart, timexEnd), span(2000 + value, timexStart, timexEnd)], end)
-    }
-
-    /// "semana 31", "la semana 1", "semana 27 del año pasado": the ISO week of this (or that) year.
-    private func weekNumber(at index: Int) -> ([DateTimeValue], Int)? {
-        guard let (unit, after) = words.periods.match(text, at: index), unit.letter == "W",
-              let week = text.digits(after, maxDigits: 2), (1...53).contains(week) else { return nil }
-        var end = after + 1
-        var year = today.year
-        var position = end
-        if let (_, joined) = words.dateJoiners.match(text, at: position) { position = joined }
-        if let (values, afterPeriod) = namedPeriod(at: position), let first = values.first, first.timex.count == 4, let said = Int(first.timex) {
-            year = said
-            end = afterPeriod
-        }
-        // ISO week 1 holds 4 January.
-        guard let january4 = CivilDate(year: year, month: 1, day: 4) else { return nil }
-        let start = january4.weekStart.adding(days: 7 * (week - 1))
-        let iso = start.isoWeek
-        guard iso.year == year else { return nil }
-        return ([DateTimeValue(timex: Timex.pad(year, 4) + "-W" + Timex.pad(week, 2), type: "daterange", start: start.text,
-                               end: start.adding(days: 7).text)], end)
     }
 }

@@ -48,7 +48,8 @@ struct LexiconDateTimeReader {
             }
             return (Double(whole), index + 1)
         }
-        guard text.word(index) != nil, let match = numbers.parse(at: index), match.firstToken == index else { return nil }
+        // "primera semana" is no amount of weeks.
+        guard text.word(index) != nil, let match = numbers.parse(at: index), match.firstToken == index, match.kind != .ordinal else { return nil }
         let value = match.value.double
         guard value.isFinite, value > 0, value < 1e7 else { return nil }
         return (value, match.endToken)

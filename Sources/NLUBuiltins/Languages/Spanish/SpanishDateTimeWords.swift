@@ -45,6 +45,8 @@ enum SpanishDateTimeWords {
         words.periods.add(["mes"], DateTimeLexicon.month)
         words.periods.add(["año"], DateTimeLexicon.year)
         words.quarters.add(["trimestre"], true)
+        words.firstOrLast.add(["primer", "primera", "primeros", "primeras"], true)
+        words.firstOrLast.add(["último", "última", "últimos", "últimas"], false)
         words.decadesOf.add(["los años", "los anos"], true)
         words.decadeOfYear.add(["década de", "decada de"], true)
         // The spec leaves "a" / "al" before them out of the entity ("a finales de año": "finales de año").
