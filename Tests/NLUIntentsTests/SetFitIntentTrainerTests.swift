@@ -110,8 +110,13 @@ import Testing
         var stages: Set<String> = []
         let classifier = try IntentClassifier.fewShotFineTune(on: dataset, checkpoint: IntentFineTunerTests.checkpoint, options: options,
                                                               entities: nil, progress: { stages.insert($0.stage.rawValue) })
-        #expect(stages == ["contrastive", "head"])
-        #expect(classifier.hasNoneClass && classifier.fewShot == options && classifier.sentenceFeaturizer?.reference.normalized == true)
+        #expect(stages == ["contrastive", "head-selection", "head"])
+        // The package records the C cross-validation chose, one of the grid's.
+        let chosen = try #require(classifier.fewShot?.headRegularization)
+        #expect(LogisticRegressionHead.regularizationGrid.contains(chosen))
+        var recorded = options
+        recorded.headRegularization = chosen
+        #expect(classifier.hasNoneClass && classifier.fewShot == recorded && classifier.sentenceFeaturizer?.reference.normalized == true)
         let texts = dataset.intents.flatMap { intent in intent.utterances.map { (intent.name, $0.text) } }
         let right = texts.filter { classifier.predict($0.1).intent == $0.0 }.count
         #expect(Double(right) >= 0.75 * Double(texts.count), "\(right) of \(texts.count) training utterances right")

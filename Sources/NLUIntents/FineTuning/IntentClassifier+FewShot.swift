@@ -29,8 +29,10 @@ extension IntentClassifier {
                                           progress: entityProgress, log: entityLog)
         let classes = headClasses(dataset)
         let result = try trainer.train(classes, progress: progress)
+        var recorded = options
+        recorded.headRegularization = result.headRegularization
         return try withEncoderHead(weight: result.head.weight, bias: result.headBias, classes: classes,
                                    hasNoneClass: !dataset.counterexamples.isEmpty, extractor: extractor,
-                                   featurizer: trainer.featurizer(for: result, model: model ?? checkpoint.path), fineTuning: nil, fewShot: options)
+                                   featurizer: trainer.featurizer(for: result, model: model ?? checkpoint.path), fineTuning: nil, fewShot: recorded)
     }
 }

@@ -11,6 +11,9 @@ public struct IntentFineTuningProgress: Sendable, Equatable {
         case classifier
         /// Few-shot stage 1: the encoder on SetFit's contrastive pairs (``SetFitIntentTrainer``); a step is an optimizer step.
         case contrastive
+        /// Few-shot stage 2, first part: the head's `C` chosen by cross-validation; a step is one fit of
+        /// one `C` on one fold, `epoch` 1.
+        case headSelection = "head-selection"
         /// Few-shot stage 2: the logistic-regression head; a step is an L-BFGS iteration, `epoch` 1.
         case head
     }

@@ -12,8 +12,8 @@ import NLUTransformers
 ///    fine-tuned on them with `CosineSimilarityLoss` by ``SentenceEncoderTrainer``, in shuffled batches
 ///    of pairs of similar lengths.
 /// 2. **Head**: every utterance is embedded by the fine-tuned encoder, and a logistic regression is
-///    fitted on those embeddings (``LogisticRegressionHead``: scikit-learn's `LogisticRegression()`,
-///    setfit's default head). The intent network (ReLU hidden layer, dropout, early stopping on a
+///    fitted on those embeddings (``LogisticRegressionHead``: scikit-learn's `LogisticRegression`,
+///    setfit's default head, its `C` chosen by cross-validation unless the options fix it). The intent network (ReLU hidden layer, dropout, early stopping on a
 ///    held-out tenth) is the alternative; it is not used because its early stopping holds out the tenth
 ///    that few-shot data can least spare, and a linear head over a contrastively trained space is what
 ///    SetFit's results are reported with.
@@ -46,6 +46,13 @@ public struct SetFitIntentTrainer {
         /// The head's L-BFGS iterations and its final objective.
         public var headIterations: Int
         public var headLoss: Double
+        /// The `C` the head was fitted with: the option, or cross-validation's choice.
+        public var headRegularization: Double
+        /// Cross-validation's mean held-out accuracy per `C` of ``headRegularizationGrid``; empty when
+        /// the option fixed `C` or no intent had two utterances to hold one out (then `C` is 1).
+        public var headRegularizationAccuracies: [Double]
+        /// The `C`s cross-validation tried.
+        public var headRegularizationGrid: [Double] { LogisticRegressionHead.regularizationGrid }
     }
 
     /// Reads the checkpoint's tokenizer, pooling and normalization and checks `options`.
@@ -97,8 +104,17 @@ public struct SetFitIntentTrainer {
             let width = embeddings.shape[1], scalars = embeddings.scalars
             for row in 0..<embeddings.shape[0] { features.append(Array(scalars[row * width..<(row + 1) * width])) }
         }
+        var choice: LogisticRegressionHead.RegularizationChoice?
+        if options.headRegularization == nil {
+            choice = LogisticRegressionHead.crossValidatedRegularization(features: features, labels: labels,
+                                                                          classes: dataset.intents.count) { fit, fits in
+                progress(IntentFineTuningProgress(epoch: 1, step: fit, totalSteps: fits, loss: 0, examplesPerSecond: 0,
+                                                  stage: .headSelection))
+            }
+        }
+        let regularization = options.headRegularization ?? choice?.regularization ?? 1
         let fitted = LogisticRegressionHead.fit(features: features, labels: labels, classes: dataset.intents.count,
-                                                inverseRegularization: options.headRegularization) { iteration, loss in
+                                                inverseRegularization: regularization) { iteration, loss in
             progress(IntentFineTuningProgress(epoch: 1, step: iteration, totalSteps: LogisticRegressionHead.maxIterations,
                                               loss: Float(loss), examplesPerSecond: 0, stage: .head))
         }
@@ -107,7 +123,7 @@ public struct SetFitIntentTrainer {
         let head = try Linear(weight: fitted.weight, bias: fitted.bias)
         return Result(intents: dataset.intents.map(\.name), encoder: trainer.encoder, pooling: trainer.pooling,
                       normalizes: trainer.normalizes, head: head, headBias: fitted.bias, encoderSteps: steps, headIterations: fitted.iterations,
-                      headLoss: fitted.loss)
+                      headLoss: fitted.loss, headRegularization: regularization, headRegularizationAccuracies: choice?.accuracies ?? [])
     }
 
     /// The token ids of `text`, cut to ``maxSequenceLength`` as sentence-transformers cuts them.

@@ -3,8 +3,10 @@ import NLUCore
 /// The settings of few-shot intent training in SetFit's way (``SetFitIntentTrainer``), with setfit
 /// 1.2.0's `TrainingArguments` defaults for the encoder stage (batches of 16 pairs, 1 epoch, learning
 /// rate 2e-5, 10 % warm-up, weight decay 0.01 (`l2_weight`), `CosineSimilarityLoss`, Trainer's clipping
-/// at norm 1, the model's dropout 0.1, seed 42) and scikit-learn's `LogisticRegression()` for the head
-/// (C = 1). One default differs: `iterations` is 20 (setfit's `num_iterations`, the SetFit paper's
+/// at norm 1, the model's dropout 0.1, seed 42) and scikit-learn's logistic regression for the head.
+/// Two defaults differ. The head's `C` is chosen by cross-validation (``headRegularization`` nil; setfit
+/// fixes it at 1, which holds many-intent heads back: ``LogisticRegressionHead/crossValidatedRegularization(features:labels:classes:grid:progress:)``).
+/// And `iterations` is 20 (setfit's `num_iterations`, the SetFit paper's
 /// setting and setfit 0.x's default) where setfit 1.2.0 leaves it unset and oversamples: 640 utterances
 /// (64 intents × 10) then make 403,200 pairs rather than 25,600, sixteen times the training for the
 /// few-shot regime. Every value is checked by ``validate()``; an error names the setting.
@@ -34,8 +36,10 @@ public struct SetFitOptions: Codable, Sendable, Equatable {
     public var maxSequenceLength: Int?
     /// The probability of dropout in the encoder's hidden states and attention (0 ..< 1).
     public var dropout: Float = 0.1
-    /// The head's inverse L2 strength, scikit-learn's `C` (above 0, at most 1e6).
-    public var headRegularization: Double = 1
+    /// The head's inverse L2 strength, scikit-learn's `C` (above 0, at most 1e6); nil: chosen by
+    /// 5-fold cross-validation over 0.1 ... 1000 (setfit's head has 1). A saved model records the `C`
+    /// its head was fitted with.
+    public var headRegularization: Double?
 
     /// The defaults.
     public init() {}
@@ -62,7 +66,9 @@ public struct SetFitOptions: Codable, Sendable, Equatable {
             weightDecay: weightDecay, maxGradientNorm: maxGradientNorm, accumulationSteps: nil, dropout: dropout,
             maxSequenceLength: maxSequenceLength)
         try OptimizationSettings.check((1...1000).contains(iterations), "iterations", "\(iterations)", "between 1 and 1000 (20 is SetFit's)")
-        try OptimizationSettings.check(headRegularization.isFinite && headRegularization > 0 && headRegularization <= 1e6,
-                                       "headRegularization", "\(headRegularization)", "above 0 and at most 1e6 (scikit-learn's C; 1 is its default)")
+        if let headRegularization {
+            try OptimizationSettings.check(headRegularization.isFinite && headRegularization > 0 && headRegularization <= 1e6,
+                                           "headRegularization", "\(headRegularization)", "above 0 and at most 1e6 (scikit-learn's C; 1 is its default)")
+        }
     }
 }

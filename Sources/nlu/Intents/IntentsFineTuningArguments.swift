@@ -24,6 +24,9 @@ struct IntentsFineTuningArguments: ParsableArguments {
     @Option(help: "With --few-shot: positive and negative pairs per utterance, each (SetFit's num_iterations; default: \(SetFitOptions().iterations)).")
     var setfitIterations: Int?
 
+    @Option(help: "With --few-shot: the logistic-regression head's inverse regularization strength (scikit-learn's C, above 0, at most 1e6; default: chosen by 5-fold cross-validation from 0.1 to 1000).")
+    var setfitHeadC: Double?
+
     @Option(help: "With --fine-tune: the share of each intent (and of the counterexamples) held out to calibrate the confidences: a temperature fitted on it, and the threshold that answers it best (default: 0, no calibration).")
     var calibrationSplit: Double?
 
@@ -31,7 +34,7 @@ struct IntentsFineTuningArguments: ParsableArguments {
     static let flags = ["epochs": "--epochs", "batchSize": "--batch-size", "learningRate": "--learning-rate",
                         "warmupRatio": "--warmup-ratio", "weightDecay": "--weight-decay", "maxGradientNorm": "--max-grad-norm",
                         "accumulationSteps": "--gradient-accumulation", "maxSequenceLength": "--max-length", "dropout": "--dropout",
-                        "iterations": "--setfit-iterations"]
+                        "iterations": "--setfit-iterations", "headRegularization": "--setfit-head-c"]
 
     /// The few-shot options from these flags and the shared ones (they set the encoder stage), checked by
     /// the library (errors name the flag).
@@ -41,6 +44,7 @@ struct IntentsFineTuningArguments: ParsableArguments {
         }
         var options = SetFitOptions()
         options.iterations = setfitIterations ?? options.iterations
+        options.headRegularization = setfitHeadC ?? options.headRegularization
         return try checked(applyingShared(shared, to: options))
     }
 

@@ -107,6 +107,9 @@ struct IntentsTrainCommand: ParsableCommand {
                 if fineTuning.setfitIterations != nil, fineTuning.fewShot == false {
                     throw ValidationError("--setfit-iterations sets the pairs of --few-shot; it does not apply with --no-few-shot")
                 }
+                if fineTuning.setfitHeadC != nil, fineTuning.fewShot == false {
+                    throw ValidationError("--setfit-head-c sets the head of --few-shot; it does not apply with --no-few-shot")
+                }
                 _ = try fineTuning.options(training)
             }
             if let split = fineTuning.calibrationSplit {
@@ -118,8 +121,9 @@ struct IntentsTrainCommand: ParsableCommand {
             }
         } else if resume {
             throw ValidationError("--resume continues a --fine-tune run; the bag-of-words network trains in seconds: run it again")
-        } else if fineTuning.fewShot != nil || fineTuning.setfitIterations != nil || fineTuning.calibrationSplit != nil {
-            throw ValidationError("--few-shot, --no-few-shot, --setfit-iterations and --calibration-split apply to --fine-tune MODEL")
+        } else if fineTuning.fewShot != nil || fineTuning.setfitIterations != nil || fineTuning.setfitHeadC != nil
+                    || fineTuning.calibrationSplit != nil {
+            throw ValidationError("--few-shot, --no-few-shot, --setfit-iterations, --setfit-head-c and --calibration-split apply to --fine-tune MODEL")
         }
     }
 
@@ -238,11 +242,14 @@ struct IntentsTrainCommand: ParsableCommand {
             let elapsed = Self.seconds(now - start)
             let left = elapsed / Double(progress.step) * Double(progress.totalSteps - progress.step)
             if json {
-                let line = ProgressLine(epoch: progress.epoch, epochs: progress.stage == .head ? 1 : epochs, step: progress.step,
+                let line = ProgressLine(epoch: progress.epoch, epochs: progress.stage == .head || progress.stage == .headSelection ? 1 : epochs, step: progress.step,
                                         steps: progress.totalSteps, loss: Double(progress.loss),
                                         examplesPerSecond: (progress.examplesPerSecond * 10).rounded() / 10, secondsLeft: left.rounded(),
                                         stage: progress.stage == .classifier ? nil : progress.stage.rawValue)
                 if let text = try? Console.json(line) { Console.log(text) }
+            } else if progress.stage == .headSelection {
+                Console.log("head (logistic regression): choosing C by cross-validation, fit \(progress.step)/\(progress.totalSteps)  "
+                            + Self.duration(left) + " left")
             } else if progress.stage == .head {
                 Console.log(String(format: "head (logistic regression): iteration %d  loss %.4f", progress.step, progress.loss)
                             + (finished ? "  done" : ""))
