@@ -22,7 +22,8 @@ import Testing
         #expect(rules.responses.count == 17)
         #expect(rules.fallbackAction == "utter_default")
         #expect(warnings.contains { $0.contains("validate_restaurant_form") && $0.contains("without its validation") })
-        #expect(warnings.contains { $0.contains("session_config ignored") })
+        #expect(rules.session == DialogueSession(expirationMinutes: 60, carryOverSlots: true))
+        #expect(!warnings.contains { $0.contains("session_config") })
         let text = try #require(rules.responses["utter_slots_values"]?.first)
         guard case .text(let values, _) = text else { Issue.record("not a text"); return }
         #expect(values[0].contains("- cuisine: <? $cuisine ?>"))

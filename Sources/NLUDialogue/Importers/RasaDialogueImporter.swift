@@ -6,12 +6,13 @@ import Yams
 /// slots with their mappings, forms with `required_slots`; Rasa 2's mappings inside `forms` too) and the
 /// `rules:` and `stories:` of the YAML files under `data/`. What cannot run here is returned as warnings,
 /// by item: custom actions (`action_*`, `validate_*`), stories with checkpoints or `or`, response
-/// conditions and channels, `session_config`.
+/// conditions and channels.
 ///
 ///     let (model, warnings) = try RasaDialogueImporter.read(project: URL(fileURLWithPath: "formbot"))
 public enum RasaDialogueImporter {
     /// Built-in actions the rule runner knows.
-    static let builtinActions: Set<String> = ["action_listen", "action_deactivate_loop", "action_deactivate_form", RuleRunner.restartAction, RuleRunner.backAction]
+    static let builtinActions: Set<String> = ["action_listen", "action_deactivate_loop", "action_deactivate_form", RuleRunner.restartAction,
+                                              RuleRunner.backAction, RuleRunner.sessionStartAction]
 
     /// A project folder (`domain.yml` or `domain/`, and `data/`), or a domain file alone.
     /// - Throws: ``RasaDialogueError`` naming the file and line.
@@ -35,6 +36,31 @@ public enum RasaDialogueImporter {
             try readTrainingData(file, into: &rules, warnings: &warnings)
         }
         return try finish(rules, name: url.lastPathComponent, warnings: warnings)
+    }
+
+    /// Rasa's `session_config` (its schema: `session_expiration_time` a number of minutes ≥ 0, 0 turning sessions
+    /// off; `carry_over_slots_to_new_session` a boolean); what is missing or null takes Rasa's default (60, true).
+    private static func session(_ node: Node?, file: String) throws -> DialogueSession {
+        var session = DialogueSession.rasaDefault
+        guard let node, node.null == nil else { return session }
+        guard let config = node.mapping else {
+            throw RasaDialogueError(file: file, line: node.mark.map { $0.line }, reason: "session_config: expected a mapping")
+        }
+        if let minutes = config["session_expiration_time"], minutes.null == nil {
+            guard minutes.bool == nil, let value = minutes.float, value.isFinite, value >= 0 else {
+                throw RasaDialogueError(file: file, line: minutes.mark.map { $0.line },
+                                        reason: "session_config.session_expiration_time: expected a number of minutes, 0 or more; got '\(minutes.scalar?.string ?? "a collection")'")
+            }
+            session.expirationMinutes = value
+        }
+        if let carry = config["carry_over_slots_to_new_session"], carry.null == nil {
+            guard let value = carry.bool else {
+                throw RasaDialogueError(file: file, line: carry.mark.map { $0.line },
+                                        reason: "session_config.carry_over_slots_to_new_session: expected true or false; got '\(carry.scalar?.string ?? "a collection")'")
+            }
+            session.carryOverSlots = value
+        }
+        return session
     }
 
     private static func finish(_ rules: DialogueRules, name: String, warnings: [String]) throws -> (model: DialogueModel, warnings: [String]) {
@@ -86,9 +112,7 @@ public enum RasaDialogueImporter {
     private static func readDomain(_ url: URL, into rules: inout DialogueRules, warnings: inout [String]) throws {
         let file = url.path
         guard let domain = try parse(url) else { throw RasaDialogueError(file: file, line: nil, reason: "the domain is not a mapping") }
-        if domain["session_config"] != nil {
-            warnings.append("\(file): session_config ignored (a conversation lasts as long as its state is kept)")
-        }
+        rules.session = try session(domain["session_config"], file: file)
         for (key, value) in domain["responses"]?.mapping ?? [:] {
             guard let name = key.string else { continue }
             rules.responses[name] = try responses(value, name: name, file: file, warnings: &warnings)

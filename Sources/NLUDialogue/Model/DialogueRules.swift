@@ -16,14 +16,17 @@ public struct DialogueRules: Sendable, Equatable, Codable {
     public var rules: [DialogueRule]
     /// The action run when nothing predicts one (its responses, then wait for the user); none: just wait.
     public var fallbackAction: String?
+    /// When a conversation starts a new session (Rasa's `session_config`); none: it never does, but on `/session_start`.
+    public var session: DialogueSession?
 
     public init(responses: [String: [DialogueResponse]] = [:], slots: [RuleSlot] = [], forms: [DialogueForm] = [],
-                rules: [DialogueRule] = [], fallbackAction: String? = nil) {
+                rules: [DialogueRule] = [], fallbackAction: String? = nil, session: DialogueSession? = nil) {
         self.responses = responses
         self.slots = slots
         self.forms = forms
         self.rules = rules
         self.fallbackAction = fallbackAction
+        self.session = session
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One conversation: a dialogue and this conversation's state, kept together for an app that holds one
 /// conversation at a time (an iOS app saves ``state`` between launches, as it is `Codable`).
 ///
@@ -16,9 +18,10 @@ public struct Conversation: Sendable {
         self.state = state ?? dialogue.newState(seed: seed)
     }
 
-    /// Runs one turn; the state moves on only when the turn succeeds.
-    public mutating func send(_ message: ParsedMessage) throws(DialogueError) -> DialogueTurn {
-        let turn = try dialogue.respond(to: message, state: state)
+    /// Runs one turn (`message` sent at `now`: a rule dialogue's session may have expired); the state moves on only
+    /// when the turn succeeds.
+    public mutating func send(_ message: ParsedMessage, at now: Date = Date()) throws(DialogueError) -> DialogueTurn {
+        let turn = try dialogue.respond(to: message, state: state, at: now)
         state = turn.state
         return turn
     }

@@ -44,16 +44,25 @@ public struct Dialogue: Sendable {
         DialogueState(dialogue: fingerprint, seed: seed)
     }
 
-    /// Runs one turn: `message` against the conversation in `state`.
+    /// Runs one turn: `message`, sent at `now`, against the conversation in `state`.
     /// - Throws: ``DialogueError`` when the state is not this dialogue's or the turn loops past the step limit.
     /// A `/restart` payload (``PayloadMessage/isRestart(_:)``) restarts the conversation (``restart(_:)``); in a
-    /// rule dialogue so does any message whose intent is `restart`, as in Rasa.
-    public func respond(to message: ParsedMessage, state: DialogueState) throws(DialogueError) -> DialogueTurn {
+    /// rule dialogue so does any message whose intent is `restart`, as in Rasa. In a rule dialogue a message after
+    /// its session expired (``DialogueSession``), or the intent `session_start`, starts a new session.
+    public func respond(to message: ParsedMessage, state: DialogueState, at now: Date = Date()) throws(DialogueError) -> DialogueTurn {
         try check(state)
-        if model.rules != nil {
-            var runner = RuleRunner(dialogue: self, message: message, state: state)
+        if let rules = model.rules {
+            let now = now.timeIntervalSince1970
+            var state = state
+            if rules.session?.hasExpired(lastUserMessage: state.tracker?.lastUserMessageAt, now: now) == true {
+                state = newSession(after: state)
+            }
+            var runner = RuleRunner(dialogue: self, message: message, state: state, now: now)
             try runner.run()
-            return runner.restarted ? try startOver(after: runner.turn) : runner.turn
+            if runner.restarted { return try startOver(after: runner.turn) }
+            var turn = runner.turn
+            if runner.sessionStarted { turn.state = newSession(after: turn.state) }
+            return turn
         }
         if PayloadMessage.isRestart(message) { return try startOver(after: DialogueTurn(responses: [], state: state, visited: [], warnings: [])) }
         var runner = TurnRunner(dialogue: self, message: message, state: state)

@@ -1,7 +1,8 @@
 /// Chooses a rule dialogue's next action from the conversation so far, in the order of Rasa's RulePolicy:
 ///
 /// 0. Rasa's default actions overrule everything, a running form included: right after a user message whose
-///    intent is `restart`, `action_restart`; `back`, `action_back` (Rasa's `DEFAULT_ACTION_MAPPINGS`).
+///    intent is `restart`, `action_restart`; `back`, `action_back`; `session_start`, `action_session_start`
+///    (Rasa's `DEFAULT_ACTION_MAPPINGS`).
 /// 1. A running form that has not rejected the last message runs again after anything else, and the bot
 ///    waits for the user once it has run (the form loop's happy path).
 /// 2. Otherwise the rules, then (when no rule matches) the stories: a rule predicts the action that follows
@@ -13,7 +14,8 @@ struct RulePredictor {
     static let listen = "action_listen"
     /// Intents that always predict an action of Rasa's own (`rasa.core.policies.rule_policy.DEFAULT_ACTION_MAPPINGS`).
     static let defaultActions: [String: String] = [PayloadMessage.restartIntent: RuleRunner.restartAction,
-                                                   "back": RuleRunner.backAction]
+                                                   "back": RuleRunner.backAction,
+                                                   "session_start": RuleRunner.sessionStartAction]
 
     /// A prediction and the rule or reason that gave it (for reports).
     struct Prediction: Equatable {

@@ -16,6 +16,9 @@ struct RuleRunner {
     /// `UserUtteranceReverted`), and waits.
     static let backAction = "action_back"
     static let backResponse = "utter_back"
+    /// Rasa's `action_session_start` (the intent `session_start`): the turn ends and a new session starts
+    /// (``Dialogue`` resets the state, ``DialogueSession``); nothing is said.
+    static let sessionStartAction = "action_session_start"
 
     let rules: DialogueRules
     let forms: [String: DialogueForm]
@@ -27,10 +30,15 @@ struct RuleRunner {
     private var filledThisTurn: Set<String> = []
     /// `action_restart` ran: the turn ends, and the conversation starts over.
     private(set) var restarted = false
+    /// `action_session_start` ran: the turn ends, and a new session starts.
+    private(set) var sessionStarted = false
+    /// When the message came (seconds since 1970): a session expires from the user's last message.
+    let now: Double
     /// The form that rejected the message, until another action runs (it is not predicted again meanwhile).
     private var justRejected: String?
 
-    init(dialogue: Dialogue, message: ParsedMessage, state: DialogueState) {
+    init(dialogue: Dialogue, message: ParsedMessage, state: DialogueState, now: Double) {
+        self.now = now
         rules = dialogue.model.rules ?? DialogueRules()
         forms = Dictionary(rules.forms.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         predictor = RulePredictor(rules: rules)
@@ -69,6 +77,8 @@ struct RuleRunner {
     /// Records the user's message and fills the slots it maps to.
     mutating func receive() {
         tracker.append(.user(intent: intent, entities: message.entities.map(\.entity)))
+        // Only a dialogue whose sessions expire keeps the time (a state without it stays the same from run to run).
+        if (rules.session?.expirationMinutes ?? 0) > 0 { tracker.lastUserMessageAt = now }
         filledThisTurn = []
         extractSlots(activating: nil)
     }
@@ -92,7 +102,7 @@ struct RuleRunner {
                 throw .stepLimitExceeded(limit: base.dialogue.model.settings.maxStepsPerTurn, lastNodes: Array(base.visited.suffix(5)))
             }
             run(prediction.action)
-            if restarted { return }
+            if restarted || sessionStarted { return }
             if prediction.action == Self.backAction {
                 if tracker.latestAction != RulePredictor.listen { tracker.append(.action(RulePredictor.listen)) }
                 return
@@ -129,6 +139,8 @@ struct RuleRunner {
         } else if action == Self.restartAction {
             if let responses = base.dialogue.namedResponses[Self.restartResponse] { base.give(responses, key: Self.restartResponse) }
             restarted = true
+        } else if action == Self.sessionStartAction {
+            sessionStarted = true
         } else if let responses = base.dialogue.namedResponses[action] {
             base.give(responses, key: action)
         } else {

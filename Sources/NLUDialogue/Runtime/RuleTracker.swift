@@ -20,6 +20,9 @@ public struct RuleTracker: Sendable, Equatable, Codable {
     public var activeLoop: String?
     /// The running form could not use the last message: the rules choose the next action instead.
     public var loopRejected: Bool
+    /// When the user's last message came (seconds since 1970), kept when the dialogue has sessions that expire
+    /// (``DialogueSession``); `nil` before the first message of a session.
+    public var lastUserMessageAt: Double?
 
     /// Enough for any rule: a rule longer than this cannot match (``Dialogue`` refuses it).
     public static let maximumEvents = 256
