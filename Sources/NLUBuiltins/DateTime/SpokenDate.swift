@@ -13,6 +13,9 @@ struct SpokenDate: Sendable, Equatable {
         /// "christmas", "thanksgiving", "easter": a holiday without its year, with the TIMEX shared by its readings
         /// ("XXXX-12-25", "XXXX-11-WXX-4-4"); one that moves has a TIMEX per reading (``SpokenDate/timex(of:)``).
         case holiday(Holiday, timex: String)
+        /// "este 12/05", "próximo 6 de abril": a day said without its year, the words before it choosing which
+        /// one; its TIMEX leaves the year open ("XXXX-05-12").
+        case yearChosen(CivilDate)
     }
 
     var kind: Kind
@@ -25,6 +28,7 @@ struct SpokenDate: Sendable, Equatable {
         case .dayOfMonth(let day): return "XXXX-XX-" + Timex.pad(day, 2)
         case .weekday(let weekday), .weekdayAndDay(let weekday, _): return "XXXX-WXX-" + String(weekday)
         case .openCentury(let date): return "XX" + String(date.text.dropFirst(2))
+        case .yearChosen(let date): return "XXXX" + String(date.text.dropFirst(4))
         case .holiday(_, let timex): return timex
         }
     }
@@ -45,7 +49,7 @@ struct SpokenDate: Sendable, Equatable {
     /// The dates meant: the one date, or the past and the future readings relative to `reference`.
     func readings(_ reference: CivilDate) -> [CivilDate] {
         switch kind {
-        case .exact(let date), .openCentury(let date):
+        case .exact(let date), .openCentury(let date), .yearChosen(let date):
             return [date]
         case .monthDay(let month, let day):
             let candidates = (reference.year - 4...reference.year + 4).compactMap { CivilDate(year: $0, month: month, day: day) }

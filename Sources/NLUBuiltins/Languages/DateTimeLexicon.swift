@@ -41,6 +41,10 @@ struct DateTimeLexicon: Sendable {
     var soonest = PhraseTable<Bool>()
     /// "fin de": the last second of the day after it.
     var endOf = PhraseTable<Bool>()
+    /// "o más tarde", "y después" after a date or time: since then.
+    var orLater = PhraseTable<Bool>()
+    /// "más tarde" (true) and "más temprano" (false) before this week, month or year: its later or earlier part.
+    var laterOrEarlier = PhraseTable<Bool>()
     /// "día" after "fin de": today ("al final del día").
     var theDay = PhraseTable<Bool>()
     /// "después" after an amount of time: that far from now ("30 minutos después").

@@ -12,7 +12,7 @@ struct LexiconDateRanges {
     var today: CivilDate { read.today }
 
     func ranges(at index: Int, emit: (BuiltinEntityType, Int, [DateTimeValue]) -> Void) {
-        for reading in [namedPeriod(at: index), month(at: index), season(at: index), dayRange(at: index), monthRange(at: index),
+        for reading in [spanWithToday(at: index), laterOrEarlierPart(at: index), namedPeriod(at: index), month(at: index), season(at: index), dayRange(at: index), monthRange(at: index),
                         quarter(at: index), partOfPeriod(at: index), decade(at: index), periodByPlace(at: index)] {
             if let (values, end) = reading { emit(.daterange, end, values) }
         }

@@ -280,7 +280,35 @@ struct LexiconDateTimeReader {
             if let (relation, end) = words.relativeAfter.match(text, at: afterWeekday) {
                 return (SpokenDate(kind: .exact(relativeWeekday(weekday, relation))), end)
             }
+            // "lunes de la semana siguiente", "martes de semana pasada", "lunes esta semana".
+            var weekAt = afterWeekday
+            if let (_, after) = words.dateJoiners.match(text, at: weekAt) { weekAt = after }
+            if let (weeks, end) = weekRelation(at: weekAt) {
+                return (SpokenDate(kind: .exact(relativeWeekday(weekday, weeks))), end)
+            }
             return (SpokenDate(kind: .weekday(weekday)), afterWeekday)
+        }
+        // "próxima semana el martes", "la semana anterior - lunes".
+        if let (weeks, afterWeek) = weekRelation(at: index) {
+            var position = afterWeek
+            if text.isSymbol(position, "-") || text.isSymbol(position, ",") { position += 1 }
+            if let (_, after) = words.articles.match(text, at: position) { position = after }
+            if let (weekday, end) = weekday(at: position) { return (SpokenDate(kind: .exact(relativeWeekday(weekday, weeks))), end) }
+        }
+        // "este 12/05", "este viernes 15 de junio" (this year's), "próximo 6 de abril" (the next one).
+        if let (relation, afterRelation) = words.this.match(text, at: index).map({ (0, $0.1) }) ?? words.relativeBefore.match(text, at: index) {
+            var position = afterRelation
+            var saidWeekday = false
+            if let (_, after) = weekday(at: position) {
+                saidWeekday = true
+                position = after
+                if text.isSymbol(position, ",") { position += 1 }
+            }
+            if let (date, end) = calendarDate(at: position), case .monthDay(let month, let day) = date.kind {
+                let readings = date.readings(today)
+                let chosen = relation == 0 || saidWeekday ? CivilDate(year: today.year, month: month, day: day) : relation > 0 ? readings.last : readings.first
+                if let chosen { return (SpokenDate(kind: .yearChosen(chosen)), end) }
+            }
         }
         if let (relation, after) = words.relativeBefore.match(text, at: index), let (weekday, end) = weekday(at: after) {
             return (SpokenDate(kind: .exact(relativeWeekday(weekday, relation))), end)
@@ -302,6 +330,23 @@ struct LexiconDateTimeReader {
             return (SpokenDate(kind: .exact(past)), end)
         }
         return nil
+    }
+
+    /// "la semana siguiente", "esta semana", "semana pasada", "la próxima semana": the week that many weeks from this one.
+    func weekRelation(at index: Int) -> (Int, Int)? {
+        var position = index
+        if let (_, after) = words.articles.match(text, at: position) { position = after }
+        var relation: Int?
+        if let (_, after) = words.this.match(text, at: position) {
+            relation = 0
+            position = after
+        } else if let (value, after) = words.relativeBefore.match(text, at: position) {
+            relation = value
+            position = after
+        }
+        guard let (unit, afterUnit) = words.periods.match(text, at: position), unit.letter == "W" else { return nil }
+        if let relation { return (relation, afterUnit) }
+        return words.relativeAfter.match(text, at: afterUnit)
     }
 
     /// The weekday of this week (Monday to Sunday) moved by `weeks`.

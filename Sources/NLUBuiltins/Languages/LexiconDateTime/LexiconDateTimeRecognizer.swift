@@ -49,7 +49,14 @@ struct LexiconDateTimeCandidates {
     /// Calls `emit(kind, index after, values)` for each reading at `index`, and for what a modifier before
     /// it ("avant", "después de") makes of it.
     func candidates(at index: Int, emit: (BuiltinEntityType, Int, [DateTimeValue]) -> Void) {
-        plain(at: index, emit: emit)
+        plain(at: index) { type, end, values in
+            emit(type, end, values)
+            // "2018 o más tarde", "1/1/2016 y después", "3 pm o más tarde": since then.
+            if let (_, afterLater) = words.orLater.match(text, at: end),
+               let (modified, modifiedValues) = DateTimeModifier.apply(.since, type: type, values: values) {
+                emit(modified, afterLater, modifiedValues)
+            }
+        }
         guard let (modifier, after) = words.modifiers.match(text, at: index) else { return }
         plain(at: after) { type, end, values in
             if let (modified, modifiedValues) = DateTimeModifier.apply(modifier, type: type, values: values) {

@@ -8,7 +8,7 @@ extension LexiconDateRanges {
     func periodByPlace(at index: Int) -> ([DateTimeValue], Int)? {
         var position = index
         if let (_, after) = words.articles.match(text, at: position) { position = after }
-        let articled = position > index
+        let articled = position > index || (index > 0 && words.articles.end(text, at: index - 1) == index)
         // "semana diez", "semana 3 de 2027".
         if let (unit, afterUnit) = words.periods.match(text, at: position), unit.letter == "W",
            let (week, afterWeek) = read.integer(at: afterUnit, max: 53), week >= 1 {
@@ -30,8 +30,8 @@ extension LexiconDateRanges {
                 }
                 return (values, end)
             }
-            // "décima semana": of this year; "la primera semana" alone the spec leaves unread.
-            guard !articled, place > 0 else { return nil }
+            // "décima semana": of this year; "la primera semana" and "1ª semana" alone the spec leaves unread.
+            guard !articled, place > 1 else { return nil }
             return isoWeek(place, of: today.year).map { ([$0], afterUnit) }
         case "M":
             guard place <= 12, let (year, end) = yearOf(at: afterUnit) else { return nil }
