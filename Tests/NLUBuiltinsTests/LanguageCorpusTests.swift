@@ -21,7 +21,7 @@ import Testing
         (.german, "currency", 1.0), (.german, "temperature", 1.0),
         (.portuguese, "currency", 0.98), (.portuguese, "temperature", 1.0),
         (.italian, "currency", 1.0), (.italian, "temperature", 0.91),
-        (.dutch, "currency", 0.84), (.dutch, "temperature", 1.0),
+        (.dutch, "currency", 0.87), (.dutch, "temperature", 1.0),
     ]
 
     @Test(arguments: floors.map { "\($0.0.rawValue)/\($0.1)" })
@@ -60,6 +60,8 @@ import Testing
          ["currency US$ 1,17 mil millones 1170000000 Dólar estadounidense", "currency 3 euros con 99 céntimos 3,99 Euro"]),
         (.german, "zwei Euro und fünfzig Cent, 2,5 Mio USD", ["currency zwei Euro und fünfzig Cent 2,5 Euro", "currency 2,5 Mio USD 2500000 United States dollar"]),
         (.dutch, "vijf euro vijftig, een kwartje", ["currency vijf euro vijftig 5,5 Euro", "currency een kwartje 1 Kwartje"]),
+        // "nog een" is "another": the coin alone is the amount.
+        (.dutch, "hij is me nog een tientje schuldig", ["currency tientje 1 Tientje"]),
         (.french, "323 millions d'euros et 30 degrés celsius",
          ["currency 323 millions d'euros 323000000 Euro", "temperature 30 degrés celsius 30 C"]),
         (.french, "-5 degrés fahrenheit, 98 degrés, un angle de 45 degrés",

@@ -34,6 +34,8 @@ struct UnitLexicon: Sendable {
     var scaleAbbreviations: [String: Int64] = [:]
     /// Words between an amount and its hundredths: "et", "y", "con", "und", "en".
     var hundredthsConnectors: Set<String> = []
+    /// Words that make the article after them "another", not one: Dutch "nog een tientje" is the coin, "een" left out.
+    var anotherWords: Set<String> = []
 
     /// The words of "degrees" ("degrés", "grados", "Grad", "°"); "deg" and "gr" also with a dot.
     var degreeWords: Set<String> = []

@@ -30,6 +30,7 @@ struct LexiconCurrencyRecognizer: EntityRecognizer {
                 if let (unit, last) = units.currency(in: text, at: index), !text.touchesPrevious(index) || text[index - 1].kind == .symbol {
                     // "een kwartje", "een cent": an article that the number reader leaves alone (Dutch "een") says one.
                     let article = text.word(index - 1).map { numbers.morphemes[NumberLexicon.fold($0)] == .value(1) } == true
+                        && text.word(index - 2).map { units.anotherWords.contains(NumberLexicon.fold($0)) } != true
                     if unit.impliedOne || article {
                         matches.append(EntityMatch(type: .currency, tokens: text, first: article ? index - 1 : index, last: last,
                                                    resolution: .value("1", unit: unit.name, isoCurrency: unit.iso)))

@@ -31,6 +31,7 @@ enum DutchUnitWords {
         units.currency("Dubbeltje", impliedOne: true, ["dubbeltje"])
         units.currency("Stuiver", impliedOne: true, ["stuiver"])
         units.hundredthsConnectors = ["en"]
+        units.anotherWords = ["nog"]
         units.degreeWords = ["graad", "graden", "gr", "°", "º"]
         units.degreeUnit = "Degree"
         units.scales = ["c": "C", "celsius": "C", "f": "F", "fahrenheit": "F", "k": "K", "kelvin": "K"]
