@@ -12,7 +12,7 @@ import Testing
 @Suite struct LanguageDateTimeTests {
     /// (language, minimum share of the spec's cases passed). Measured: French 164/177 (92.7 %), Spanish 566/823
     /// (68.8 %); the Python port 1.0.2a2 passes 50.3 % and 28.7 % of the same cases.
-    static let floors: [(BuiltinLanguage, Double)] = [(.french, 0.92), (.spanish, 0.68)]
+    static let floors: [(BuiltinLanguage, Double)] = [(.french, 0.92), (.spanish, 0.68), (.german, 0.52)]
 
     @Test(arguments: floors.map(\.0))
     func shareOfSpecCasesPassedStaysAtItsFloor(_ language: BuiltinLanguage) throws {
@@ -97,7 +97,7 @@ import Testing
     /// Other languages without date-time words report none, and say so in their kinds.
     @Test func languagesWithoutDateTimeWordsHaveNoDateTimes() {
         #expect(BuiltinLanguage.french.supportedTypes.isSuperset(of: BuiltinEntityType.dateTimeTypes))
-        #expect(BuiltinRecognizer(language: .german, types: [.date, .number]).types == [.number])
+        #expect(BuiltinRecognizer(language: .portuguese, types: [.date, .number]).types == [.number])
     }
 
     /// Adversarial French: every pattern's look-ahead meets a run that could go on; ten times the text is about

@@ -44,6 +44,7 @@ public enum BuiltinLanguage: String, CaseIterable, Sendable, Codable {
         switch self {
         case .french: FrenchDateTimeWords.lexicon
         case .spanish: SpanishDateTimeWords.lexicon
+        case .german: GermanDateTimeWords.lexicon
         default: nil
         }
     }

@@ -58,6 +58,14 @@ struct DateTimeLexicon: Sendable {
     /// Before or after what they qualify: "prochain" / "próximo" 1, "dernier" / "pasado" -1.
     var relativeBefore = PhraseTable<Int>()
     var relativeAfter = PhraseTable<Int>()
+    /// Whether a number before an hour word is always a clock time ("zehn Uhr"; French "heures" is also an amount).
+    var hourWordIsClock = false
+    /// Whether a day of the month is written with a period, as German ordinals are ("2. Oktober").
+    var dayDot = false
+    /// Minutes said before the hour they move: "halb 8" (-30 from 8), "Viertel nach 8" (+15), "dreiviertel 8" (-15).
+    var hourFractionsBefore = PhraseTable<Int>()
+    /// A weekday and a part of its day in one word: "Dienstagmorgen", "Montagnachmittag".
+    var weekdayParts = PhraseTable<WeekdayPart>()
     /// Whether an hour in words after a time lead is a time without "heures" ("a las siete": yes; French "a une
     /// fête": no, "à" and "a" fold alike).
     var spelledHoursAfterLeads = false
@@ -110,6 +118,12 @@ struct DateTimeLexicon: Sendable {
 /// A part of a day said with its day: "anoche" is yesterday's night.
 struct DayPart: Sendable {
     var days: Int
+    var part: DateTimeWords.PartOfDay
+}
+
+/// A weekday said with a part of its day: "Dienstagmorgen" is Tuesday's morning.
+struct WeekdayPart: Sendable {
+    var weekday: Int
     var part: DateTimeWords.PartOfDay
 }
 

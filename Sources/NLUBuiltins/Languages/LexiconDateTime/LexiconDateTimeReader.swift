@@ -24,6 +24,8 @@ struct LexiconDateTimeReader {
             // "1er", "2e", "1ro", "9º", "1.º".
             if text.isSymbol(end, "."), text.touches(end), text.touches(end + 1), text.folded(end + 1) == "º" { end += 1 }
             if let suffix = text.folded(end), text.touches(end), ["er", "re", "e", "eme", "o", "a", "ro", "do", "º", "ª", "°"].contains(suffix) { end += 1 }
+            // "2. Oktober": a German ordinal day.
+            if words.dayDot, end == index + 1, text.isSymbol(end, "."), text.touches(end) { end += 1 }
             return value <= max ? (value, end) : nil
         }
         guard text.word(index) != nil, let match = numbers.parse(at: index), match.firstToken == index,
@@ -95,6 +97,15 @@ struct LexiconDateTimeReader {
     }
 
     private func clock(at index: Int, bare: Bool) -> (SpokenTime, Int)? {
+        // "halb 8", "Viertel nach 8", "dreiviertel 8": minutes from the hour that follows.
+        if let (minutes, afterFraction) = words.hourFractionsBefore.match(text, at: index),
+           let (hour, end) = hourNumber(at: afterFraction), hour >= 1, hour <= 24 {
+            let time = SpokenTime(hour: hour, minute: 0, second: 0, precision: 1, ambiguous: hour <= 12)
+            var moved = adding(minutes, to: time)
+            if moved.hour > 12 || moved.hour == 0 { moved.ambiguous = false }
+            moved.twelveIsMidnightToo = true
+            return (moved, end)
+        }
         // "1140 a.m.": hours and minutes in four digits, only with the half of the day.
         if let token = text.tokens.token(index), token.isDigits, token.text.count == 4, let value = Int(token.text),
            value / 100 <= 12, value % 100 < 60, let (pm, end) = meridiem(at: index + 1) {
@@ -162,7 +173,7 @@ struct LexiconDateTimeReader {
             end = after
             clear = true
         }
-        guard clear || bare || (hourWord && hour > 12 && hour < 24) else { return nil }
+        guard clear || bare || (hourWord && (words.hourWordIsClock || hour > 12 && hour < 24)) else { return nil }
         // "12:75", "3/4": digits going on past what was read are no hour.
         if !clear, text.touches(end), text.isSymbol(end, ":") || text.isSymbol(end, "/") || text.isSymbol(end, "."),
            text.touches(end + 1), text.digits(end + 1, maxDigits: 9) != nil { return nil }

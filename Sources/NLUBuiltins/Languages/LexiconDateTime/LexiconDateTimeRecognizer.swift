@@ -262,6 +262,15 @@ struct LexiconDateTimeCandidates {
         if let (part, afterPart) = partOfDay(at: index, bare: false) {
             emit(.timerange, afterPart, [partOfDayValue(part)])
         }
+        // "Dienstagmorgen", "nächsten Montagnachmittag": a weekday's part of the day.
+        var weekdayAt = index
+        var weeks: Int?
+        if let (relation, after) = words.relativeBefore.match(text, at: index) { (weeks, weekdayAt) = (relation, after) }
+        else if let (_, after) = words.this.match(text, at: index) { (weeks, weekdayAt) = (0, after) }
+        if let (said, afterPart) = words.weekdayParts.match(text, at: weekdayAt) {
+            let date = SpokenDate(kind: weeks.map { .exact(read.relativeWeekday(said.weekday, $0)) } ?? .weekday(said.weekday))
+            emit(.datetimerange, afterPart, resolve.partOfDayValues(date, said.part))
+        }
         // "anoche", then "a las 8" in it.
         if let (said, afterPart) = words.dayParts.match(text, at: index) {
             let date = SpokenDate(kind: .exact(today.adding(days: said.days)))
