@@ -75,6 +75,8 @@ struct DateTimeLexicon: Sendable {
     var dayArticles = PhraseTable<Bool>()
     /// "plus de", "más de" ("more"), "moins de", "menos de" ("less") before an amount of time.
     var durationModifiers = PhraseTable<String>()
+    /// Day articles kept in the date they start: German "den 28. Oktober".
+    var dateArticles = PhraseTable<Bool>()
     /// Articles a date may start with ("le", "el", "la"), kept in the entity only where the specs keep them.
     var articles = PhraseTable<Bool>()
     /// Words between a day and its month or year: "de", "del".

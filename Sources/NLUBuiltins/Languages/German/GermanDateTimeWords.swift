@@ -46,8 +46,8 @@ enum GermanDateTimeWords {
                                             minutes: ["minute", "minuten", "min"], seconds: ["sekunde", "sekunden", "sek", "s"],
                                             decades: ["jahrzehnt", "jahrzehnte"], centuries: ["jahrhundert", "jahrhunderte"])
         words.periods.add(["woche"], DateTimeLexicon.week)
-        words.periods.add(["monat"], DateTimeLexicon.month)
-        words.periods.add(["jahr"], DateTimeLexicon.year)
+        words.periods.add(["monat", "monats"], DateTimeLexicon.month)
+        words.periods.add(["jahr", "jahres"], DateTimeLexicon.year)
         words.quarters.add(["quartal"], true)
         words.firstOrLast.add(["erste", "ersten", "erstes"], true)
         words.firstOrLast.add(["letzte", "letzten", "letztes"], false)
@@ -73,6 +73,8 @@ enum GermanDateTimeWords {
         }
         words.articles.add(["der", "die", "das", "den", "dem"], true)
         words.dayArticles.add(["den", "der"], true)
+        words.dateArticles.add(["den"], true)
+        words.thisPartOfDayIsToday = true
         words.rangeStarts.add(["von", "vom", "von dem"], true)
         words.rangeJoiners.add(["bis", "bis zum", "bis zur", "bis den", "-", "–"], true)
         words.betweenWords.add(["zwischen", "zwischen dem", "zwischen den"], true)
@@ -97,7 +99,8 @@ enum GermanDateTimeWords {
         words.modifiers.add(["vor", "vor dem", "vor der"], .before)
         words.modifiers.add(["nach", "nach dem", "nach der"], .after)
         words.modifiers.add(["seit", "seit dem", "ab"], .since)
-        words.modifiers.add(["bis", "bis zum", "bis zur"], .until)
+        // The spec reads "bis März 2008" as before its start.
+        words.modifiers.add(["bis", "bis zum", "bis zur"], .before)
         words.modifiers.add(["gegen", "um etwa", "etwa um", "ungefähr um"], .approx)
         words.durationModifiers.add(["mehr als", "über"], "more")
         words.durationModifiers.add(["weniger als"], "less")

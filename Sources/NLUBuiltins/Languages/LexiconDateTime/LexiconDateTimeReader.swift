@@ -88,9 +88,12 @@ struct LexiconDateTimeReader {
         }
         guard let (found, end) = clock(at: index, bare: bare) else { return nil }
         var time = found, after = end
+        if words.hourWordIsClock, let (_, afterHours) = words.hourWords.match(text, at: after) { after = afterHours }  // "11:00 Uhr"
         if let (part, afterPart) = words.timeSuffixes.match(text, at: after) {
+            // "12 Uhr nachts", "12 abends": midnight.
+            let midnight = time.hour == 12 && time.minute == 0 && (part.code == "NI" || part.code == "EV")
             time = time.within(part)
-            if !part.afternoon, time.hour == 12 { time.hour = 0 }
+            if !part.afternoon || midnight, time.hour == 12 { time.hour = 0 }
             after = afterPart
         }
         return (time, after)
@@ -174,6 +177,8 @@ struct LexiconDateTimeReader {
             clear = true
         }
         guard clear || bare || (hourWord && (words.hourWordIsClock || hour > 12 && hour < 24)) else { return nil }
+        // "um 15%" is a percentage.
+        if text.isSymbol(end, "%") { return nil }
         // "12:75", "3/4": digits going on past what was read are no hour.
         if !clear, text.touches(end), text.isSymbol(end, ":") || text.isSymbol(end, "/") || text.isSymbol(end, "."),
            text.touches(end + 1), text.digits(end + 1, maxDigits: 9) != nil { return nil }
@@ -443,8 +448,12 @@ struct LexiconDateTimeReader {
             return spacedDate(at: index)
         }
         guard separator != nil, parts.contains(where: { !$0.isMonthWord }) || parts.count == 3 else { return nil }
+        // "22.04." ends with the period of its ordinal month (German), kept in the entity.
+        if words.dayDot, separator == ".", text.isSymbol(position, "."), text.touches(position), !text.touches(position + 1) { position += 1 }
         // Not the start of a range of dates written without spaces ("10/1-11/2/2017") or a decimal number.
         if text.isSymbol(position, separator ?? ""), text.touches(position) { return nil }
+        // "18.12 Uhr" is a time.
+        if words.hourWordIsClock, words.hourWords.match(text, at: position) != nil { return nil }
         let namedMonth = parts.firstIndex { $0.isMonthWord }
         var day: Int, month: Int, year: Int?
         if parts.count == 3, let named = namedMonth, let yearIndex = parts.firstIndex(where: { $0.digits == 4 }) {

@@ -96,8 +96,9 @@ struct LexiconDateTimeCandidates {
 
     private func dateCandidates(at index: Int, emit: (BuiltinEntityType, Int, [DateTimeValue]) -> Void) {
         var found = read.date(at: index)
-        // "el día 9 Mayo": the words before the date are part of it.
-        if found == nil, let (_, after) = words.dayArticles.match(text, at: index), after > index + 1, let (date, end) = read.date(at: after) {
+        // "el día 9 Mayo", "den 28. Oktober": the words before the date are part of it.
+        if found == nil, let (_, after) = words.dayArticles.match(text, at: index), after > index + 1 || words.dateArticles.end(text, at: index) == after,
+           let (date, end) = read.date(at: after) {
             found = (date, end)
         }
         // "le 23", "el día 21": a day of the month alone after an article.
@@ -372,6 +373,12 @@ struct LexiconDateTimeCandidates {
                 return ("XXXX-WXX-" + String(weekday) + time.timex(time.readings[0]), afterTime)
             }
             return ("XXXX-WXX-" + String(weekday), end)
+        }
+        // "jeden Tag um 3 Uhr Nachmittags", "jeden Abend um 19:13 Uhr": that time every day.
+        if count == 1, let afterDay = words.units.match(text, at: position).flatMap({ $0.0.letter == "D" ? $0.1 : nil })
+            ?? words.partsOfDay.match(text, at: position)?.1,
+           let lead = words.timeLeads.end(text, at: afterDay), let (time, afterTime) = read.time(at: lead, bare: true) {
+            return (time.timex(time.readings[0]), afterTime)
         }
         guard let (unit, end) = words.units.match(text, at: position) else { return nil }
         let total = count * Double(unit.multiple)

@@ -114,7 +114,9 @@ enum SpanishDateTimeWords {
         words.modifiers.add(["antes de", "antes del", "antes de las", "no más tarde de", "no más tarde que", "no más tarde que el"], .before)
         words.modifiers.add(["después de", "después del", "después de las", "más tarde de"], .after)
         words.modifiers.add(["desde", "desde el", "a partir de", "a partir del"], .since)
-        words.modifiers.add(["hasta", "hasta el"], .until)
+        // The spec reads "hasta 2010" as before its start; "tan tarde como" is until its end.
+        words.modifiers.add(["hasta", "hasta el"], .before)
+        words.modifiers.add(["tan tarde como"], .until)
         words.modifiers.add(["alrededor de", "alrededor de las", "cerca de", "cerca de las", "sobre las"], .approx)
         return words
     }()
