@@ -34,6 +34,8 @@ struct CorpusScore: CustomStringConvertible {
     var passed: [String: Int] = [:]
     var total: [String: Int] = [:]
     var failures: [String] = []
+    /// Each passed case as [reference time, text] (reference "" when the case has none).
+    var passedCases: [[String]] = []
 
     var overallShare: Double { Double(passed.values.reduce(0, +)) / Double(max(1, total.values.reduce(0, +))) }
     func share(_ group: String) -> Double { Double(passed[group] ?? 0) / Double(max(1, total[group] ?? 0)) }
@@ -62,6 +64,7 @@ func scoreCorpus(_ name: String, types: Set<BuiltinEntityType>, corpus: String =
         score.total[group, default: 0] += 1
         if normalized(found) == normalized(item.entities) {
             score.passed[group, default: 0] += 1
+            score.passedCases.append([item.reference ?? "", item.text])
         } else {
             score.failures.append("\(item.text)\(item.reference.map { " @ " + $0 } ?? "") | expected \(describe(item.entities)) | got \(describe(found))")
         }
@@ -114,4 +117,15 @@ func dumpFailures(_ score: CorpusScore, name: String) {
     guard let folder = ProcessInfo.processInfo.environment["NLUKIT_CORPUS_FAILURES"] else { return }
     let url = URL(fileURLWithPath: folder).appendingPathComponent("\(name).txt")
     try? score.failures.joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)
+}
+
+/// Writes the cases a corpus run passed to `<name>-passing.json` when NLUKIT_CORPUS_PASSING names a folder (how
+/// the committed lists of passed spec cases are made).
+func dumpPassedCases(_ score: CorpusScore, name: String) throws {
+    guard let folder = ProcessInfo.processInfo.environment["NLUKIT_CORPUS_PASSING"] else { return }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let lines = try score.passedCases.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+    try ("[\n" + lines.joined(separator: ",\n") + "\n]\n").write(to: URL(fileURLWithPath: folder).appendingPathComponent("\(name)-passing.json"),
+                                                                atomically: true, encoding: .utf8)
 }

@@ -3,8 +3,8 @@ import Foundation
 /// The language a ``BuiltinRecognizer`` reads. English has every built-in kind; the other languages have
 /// numbers, ordinals and percentages written their way (words, decimal comma, thousands dots or spaces,
 /// "1er", "3.", "2º"), money and temperatures in their words ("323 millions d'euros", "40 grados Celsius"),
-/// plus the kinds whose form does not depend on the language (e-mails, URLs, phone numbers); French and Spanish
-/// also have date-times ("demain à 15h30", "du 3 au 5 mars", "el próximo lunes a las 3 de la tarde").
+/// plus the kinds whose form does not depend on the language (e-mails, URLs, phone numbers); French, Spanish and
+/// German also have date-times ("demain à 15h30", "el próximo lunes a las 3 de la tarde", "morgen um 18 Uhr").
 /// ``supportedTypes`` says which.
 ///
 ///     let french = try BuiltinLanguage(code: "fr-FR")
