@@ -14,10 +14,13 @@ import Testing
         #expect(run.stdout == """
             FAILED  Happy path
               line 14: action: expected utter_slots_values, got utter_submit
+              line 15: action: expected action_listen, got action_default_fallback
             FAILED  Happy path with message providing requested value
               line 36: action: expected utter_slots_values, got utter_submit
+              line 37: action: expected action_listen, got action_default_fallback
             FAILED  unhappy path
               line 59: action: expected utter_slots_values, got utter_submit
+              line 60: action: expected action_listen, got action_default_fallback
             3 conversations: 0 passed, 3 failed
 
             """)

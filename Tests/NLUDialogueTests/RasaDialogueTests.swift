@@ -20,7 +20,7 @@ import Testing
         #expect(rules.rules.filter { $0.kind == .story }.count == 2)
         #expect(rules.forms == [DialogueForm(name: "restaurant_form", requiredSlots: ["cuisine", "num_people", "outdoor_seating", "preferences", "feedback"])])
         #expect(rules.responses.count == 17)
-        #expect(rules.fallbackAction == "utter_default")
+        #expect(rules.fallbackAction == "action_default_fallback")
         #expect(warnings.contains { $0.contains("validate_restaurant_form") && $0.contains("without its validation") })
         #expect(rules.session == DialogueSession(expirationMinutes: 60, carryOverSlots: true))
         #expect(!warnings.contains { $0.contains("session_config") })
@@ -81,11 +81,17 @@ import Testing
         #expect(stories.map(\.name) == ["Happy path", "Happy path with message providing requested value", "unhappy path"])
         let differences = try ConversationTester(dialogue: dialogue).run(stories)
         // The stories expect utter_slots_values right after the form; the rules (version 3.1) give
-        // utter_submit first. Every other action matches.
+        // utter_submit first; after the forced utter_slots_values no rule follows, and the fallback is predicted.
+        // Rasa 3.6.21's `rasa test core` reports the same six predictions (its failed_test_stories.yml:
+        // `utter_slots_values  # predicted: utter_submit`, `action_listen  # predicted: action_default_fallback`,
+        // in each story). Every other action matches.
         #expect(differences.map(\.description) == [
             "'Happy path', line 14: action: expected utter_slots_values, got utter_submit",
+            "'Happy path', line 15: action: expected action_listen, got action_default_fallback",
             "'Happy path with message providing requested value', line 36: action: expected utter_slots_values, got utter_submit",
+            "'Happy path with message providing requested value', line 37: action: expected action_listen, got action_default_fallback",
             "'unhappy path', line 59: action: expected utter_slots_values, got utter_submit",
+            "'unhappy path', line 60: action: expected action_listen, got action_default_fallback",
         ])
     }
 
@@ -128,6 +134,7 @@ import Testing
           utter_ask_size: [{text: "Which size?"}]
           utter_done: [{text: "A {size} one."}]
           utter_more: [{text: "Anything else?"}]
+          utter_noted: [{text: "Noted."}]
         """
 
     @Test func ruleConditionsConversationStartAndTriggerIntents() throws {
@@ -151,11 +158,15 @@ import Testing
               wait_for_user_input: false
             - rule: more
               steps: [{action: utter_done}, {action: utter_more}]
+            - rule: vip
+              steps: [{intent: i_am_vip}, {action: utter_noted}]
             """)
         var conversation = Conversation(dialogue: dialogue)
         #expect(try conversation.send(Self.user("greet")).texts == ["First time here?"])
         #expect(try conversation.send(Self.user("greet")).texts == ["Hello!"])
-        #expect(try conversation.send(Self.user("i_am_vip")).texts == [])
+        // A rule answers, so the slot stays (with no rule, RulePolicy's fallback would take the message back, and
+        // the slot its mapping set with it: RasaFallbackTests).
+        #expect(try conversation.send(Self.user("i_am_vip")).texts == ["Noted."])
         #expect(try conversation.send(Self.user("greet")).texts == ["Welcome back, VIP."])
         #expect(try conversation.send(Self.user("order")).texts == ["Which size?"])
         // An entity outside the requested slot's condition is not taken; the requested one is.

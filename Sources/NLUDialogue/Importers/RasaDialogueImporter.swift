@@ -12,7 +12,7 @@ import Yams
 public enum RasaDialogueImporter {
     /// Built-in actions the rule runner knows.
     static let builtinActions: Set<String> = ["action_listen", "action_deactivate_loop", "action_deactivate_form", RuleRunner.restartAction,
-                                              RuleRunner.backAction, RuleRunner.sessionStartAction]
+                                              RuleRunner.backAction, RuleRunner.sessionStartAction, RuleRunner.defaultFallbackAction]
 
     /// A project folder (`domain.yml` or `domain/`, and `data/`), or a domain file alone.
     /// - Throws: ``RasaDialogueError`` naming the file and line.
@@ -25,7 +25,7 @@ public enum RasaDialogueImporter {
         var rules = DialogueRules()
         guard isDirectory.boolValue else {
             try readDomain(url, into: &rules, warnings: &warnings)
-            return try finish(rules, name: url.deletingPathExtension().lastPathComponent, warnings: warnings)
+            return try finish(rules, name: url.deletingPathExtension().lastPathComponent, warnings: warnings, fallback: nil)
         }
         let domain = url.appendingPathComponent("domain.yml")
         guard FileManager.default.fileExists(atPath: domain.path) else {
@@ -35,7 +35,37 @@ public enum RasaDialogueImporter {
         for file in yamlFiles(under: url.appendingPathComponent("data")) {
             try readTrainingData(file, into: &rules, warnings: &warnings)
         }
-        return try finish(rules, name: url.lastPathComponent, warnings: warnings)
+        let config = url.appendingPathComponent("config.yml")
+        let fallback = FileManager.default.fileExists(atPath: config.path) ? try readFallback(config) : nil
+        return try finish(rules, name: url.lastPathComponent, warnings: warnings, fallback: fallback)
+    }
+
+    /// RulePolicy's fallback in `config.yml`: `enable_fallback_prediction` (default true) and
+    /// `core_fallback_action_name` (default `action_default_fallback`); `nil` without a RulePolicy entry.
+    /// (`core_fallback_threshold` is the fallback's confidence: with rules and stories every other prediction is
+    /// certain, so it decides nothing here; it is range-checked as Rasa's schema does.)
+    private static func readFallback(_ url: URL) throws -> (enabled: Bool, action: String)? {
+        guard let config = try parse(url) else { return nil }
+        let policies = config["policies"]?.sequence ?? []
+        guard let policy = policies.first(where: { $0.mapping?["name"]?.string == "RulePolicy" })?.mapping else { return nil }
+        func field(_ name: String) -> Node? { policy[name].flatMap { $0.null == nil ? $0 : nil } }
+        func refuse(_ node: Node, _ name: String, _ expected: String) -> RasaDialogueError {
+            RasaDialogueError(file: url.path, line: node.mark.map { $0.line },
+                              reason: "RulePolicy.\(name): expected \(expected); got '\(node.scalar?.string ?? "a collection")'")
+        }
+        var enabled = true, action = RuleRunner.defaultFallbackAction
+        if let node = field("enable_fallback_prediction") {
+            guard let value = node.bool else { throw refuse(node, "enable_fallback_prediction", "true or false") }
+            enabled = value
+        }
+        if let node = field("core_fallback_action_name") {
+            guard let value = node.string, !value.isEmpty, node.scalar != nil else { throw refuse(node, "core_fallback_action_name", "an action name") }
+            action = value
+        }
+        if let node = field("core_fallback_threshold") {
+            guard node.bool == nil, let value = node.float, (0...1).contains(value) else { throw refuse(node, "core_fallback_threshold", "a number from 0 to 1") }
+        }
+        return (enabled, action)
     }
 
     /// Rasa's `session_config` (its schema: `session_expiration_time` a number of minutes ≥ 0, 0 turning sessions
@@ -63,10 +93,19 @@ public enum RasaDialogueImporter {
         return session
     }
 
-    private static func finish(_ rules: DialogueRules, name: String, warnings: [String]) throws -> (model: DialogueModel, warnings: [String]) {
+    private static func finish(_ rules: DialogueRules, name: String, warnings: [String],
+                               fallback: (enabled: Bool, action: String)?) throws -> (model: DialogueModel, warnings: [String]) {
         var rules = rules
         var warnings = warnings
-        if rules.responses["utter_default"] != nil { rules.fallbackAction = "utter_default" }
+        // RulePolicy's fallback: Rasa's action_default_fallback (built in: utter_default when the domain has it, then
+        // the message taken back) unless config.yml names another action or turns fallback prediction off.
+        let fallback = fallback ?? (true, RuleRunner.defaultFallbackAction)
+        if fallback.enabled {
+            rules.fallbackAction = fallback.action
+            if !builtinActions.contains(fallback.action), rules.responses[fallback.action] == nil {
+                warnings.append("config.yml: RulePolicy.core_fallback_action_name '\(fallback.action)' is a custom action of the source platform: not run")
+            }
+        }
         let known = Set(rules.responses.keys).union(rules.forms.map(\.name)).union(builtinActions)
         var reported = Set<String>()
         for rule in rules.rules {

@@ -14,7 +14,8 @@ public struct DialogueRules: Sendable, Equatable, Codable {
     public var forms: [DialogueForm]
     /// Rules, then stories (``DialogueRule/kind``): a conversation's last steps predict the next action.
     public var rules: [DialogueRule]
-    /// The action run when nothing predicts one (its responses, then wait for the user); none: just wait.
+    /// The action run when nothing predicts one, after a user message or a bot action (then the bot waits); none:
+    /// just wait. `action_default_fallback` (Rasa's) says `utter_default` and takes the user's message back.
     public var fallbackAction: String?
     /// When a conversation starts a new session (Rasa's `session_config`); none: it never does, but on `/session_start`.
     public var session: DialogueSession?

@@ -9,7 +9,9 @@
 ///    its steps when the conversation ends with those steps (the longest such match wins). A form's happy
 ///    path is folded away (``view(of:forms:)``), so that a rule sees the form as one step from start to end.
 ///    Waiting for the user after a rule that says nothing of forms, while a form runs, runs the form instead.
-/// 3. Nothing matched: the fallback action right after a user message, else wait.
+/// 3. Nothing matched: the fallback action, after a user message or a bot action alike (Rasa's RulePolicy predicts
+///    its `core_fallback_action_name` whenever nothing else does, unless `enable_fallback_prediction` is off: then
+///    the dialogue has no fallback action and the bot waits).
 struct RulePredictor {
     static let listen = "action_listen"
     /// Intents that always predict an action of Rasa's own (`rasa.core.policies.rule_policy.DEFAULT_ACTION_MAPPINGS`).
@@ -41,7 +43,7 @@ struct RulePredictor {
             }
             return Prediction(action: action, source: "\(kind.rawValue) '\(rule.name)'")
         }
-        if tracker.latestAction == Self.listen, let fallback = rules.fallbackAction {
+        if let fallback = rules.fallbackAction {
             return Prediction(action: fallback, source: "fallback")
         }
         return Prediction(action: Self.listen, source: "no rule")

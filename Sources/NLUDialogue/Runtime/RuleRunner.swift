@@ -19,6 +19,10 @@ struct RuleRunner {
     /// Rasa's `action_session_start` (the intent `session_start`): the turn ends and a new session starts
     /// (``Dialogue`` resets the state, ``DialogueSession``); nothing is said.
     static let sessionStartAction = "action_session_start"
+    /// Rasa's RulePolicy fallback (its `core_fallback_action_name` by default): says `utter_default` when the domain
+    /// has it, then takes the user's message back; predicted whenever nothing else is (``RulePredictor``).
+    static let defaultFallbackAction = "action_default_fallback"
+    static let defaultFallbackResponse = "utter_default"
 
     let rules: DialogueRules
     let forms: [String: DialogueForm]
@@ -107,10 +111,11 @@ struct RuleRunner {
                 if tracker.latestAction != RulePredictor.listen { tracker.append(.action(RulePredictor.listen)) }
                 return
             }
-            // Rasa's fallback reverts the user's message (and a form's rejection of it) and waits.
+            // Rasa's fallback takes the user's message back (a form's rejection of it, the slots it set and what
+            // followed it: `UserUtteranceReverted`) and waits.
             if prediction.source.hasPrefix("fallback") {
-                tracker.loopRejected = false
-                tracker.append(.action(RulePredictor.listen))
+                takeBack(userMessages: 1)
+                if tracker.latestAction != RulePredictor.listen { tracker.append(.action(RulePredictor.listen)) }
                 return
             }
         }
@@ -135,12 +140,15 @@ struct RuleRunner {
             deactivate()
         } else if action == Self.backAction {
             if let responses = base.dialogue.namedResponses[Self.backResponse] { base.give(responses, key: Self.backResponse) }
-            goBack()
+            takeBack(userMessages: 2)
         } else if action == Self.restartAction {
             if let responses = base.dialogue.namedResponses[Self.restartResponse] { base.give(responses, key: Self.restartResponse) }
             restarted = true
         } else if action == Self.sessionStartAction {
             sessionStarted = true
+        } else if action == Self.defaultFallbackAction {
+            // Says utter_default when the domain has it (Rasa's is silent otherwise); act() then takes the message back.
+            if let responses = base.dialogue.namedResponses[Self.defaultFallbackResponse] { base.give(responses, key: Self.defaultFallbackResponse) }
         } else if let responses = base.dialogue.namedResponses[action] {
             base.give(responses, key: action)
         } else {
@@ -182,14 +190,14 @@ struct RuleRunner {
         return true
     }
 
-    /// Rasa's two `UserUtteranceReverted`: the events from the user's second-to-last message on are dropped,
-    /// and the slots and the form are as those before it left them (a slot no kept event sets gets its initial
-    /// value). The tracker keeps its last ``RuleTracker/maximumEvents`` events only, so in a longer conversation
-    /// a slot set before them and changed since reads as its initial value.
-    private mutating func goBack() {
+    /// Rasa's `UserUtteranceReverted`, `count` times (2 for `action_back`, 1 for the fallback): the events from the
+    /// user's `count`-th last message on are dropped, and the slots and the form are as those before it left them
+    /// (a slot no kept event sets gets its initial value). The tracker keeps its last ``RuleTracker/maximumEvents``
+    /// events only, so in a longer conversation a slot set before them and changed since reads as its initial value.
+    private mutating func takeBack(userMessages count: Int) {
         let users = tracker.events.indices.filter { if case .user = tracker.events[$0] { return true } else { return false } }
-        guard users.count >= 2 else { return }
-        let cut = users[users.count - 2]
+        guard users.count >= count else { tracker.loopRejected = false; return }
+        let cut = users[users.count - count]
         let dropped = tracker.events[cut...]
         let kept = Array(tracker.events[..<cut])
         for case .slot(let name, _) in dropped {
