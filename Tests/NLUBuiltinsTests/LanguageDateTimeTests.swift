@@ -11,8 +11,9 @@ import Testing
 /// (benchmarks/builtins_languages.py).
 @Suite struct LanguageDateTimeTests {
     /// (language, minimum share of the spec's cases passed). Measured: French 164/177 (92.7 %), Spanish 570/823
-    /// (69.3 %), German 127/202 (62.9 %); the Python port 1.0.2a2 passes 50.3 %, 28.7 % and 5.0 % of the same cases.
-    static let floors: [(BuiltinLanguage, Double)] = [(.french, 0.92), (.spanish, 0.69), (.german, 0.62)]
+    /// (69.3 %), German 127/202 (62.9 %), Portuguese 89/156 (57.1 %); the Python port 1.0.2a2 passes 50.3 %, 28.7 %,
+    /// 5.0 % and 7.7 % of the same cases.
+    static let floors: [(BuiltinLanguage, Double)] = [(.french, 0.92), (.spanish, 0.69), (.german, 0.62), (.portuguese, 0.56)]
 
     @Test(arguments: floors.map(\.0))
     func shareOfSpecCasesPassedStaysAtItsFloor(_ language: BuiltinLanguage) throws {
@@ -132,7 +133,7 @@ import Testing
     /// Other languages without date-time words report none, and say so in their kinds.
     @Test func languagesWithoutDateTimeWordsHaveNoDateTimes() {
         #expect(BuiltinLanguage.french.supportedTypes.isSuperset(of: BuiltinEntityType.dateTimeTypes))
-        #expect(BuiltinRecognizer(language: .portuguese, types: [.date, .number]).types == [.number])
+        #expect(BuiltinRecognizer(language: .italian, types: [.date, .number]).types == [.number])
     }
 
     /// Adversarial French: every pattern's look-ahead meets a run that could go on; ten times the text is about

@@ -45,6 +45,7 @@ public enum BuiltinLanguage: String, CaseIterable, Sendable, Codable {
         case .french: FrenchDateTimeWords.lexicon
         case .spanish: SpanishDateTimeWords.lexicon
         case .german: GermanDateTimeWords.lexicon
+        case .portuguese: PortugueseDateTimeWords.lexicon
         default: nil
         }
     }
