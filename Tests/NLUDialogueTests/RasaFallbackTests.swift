@@ -8,20 +8,12 @@ import Testing
 /// Formbot's "Thank you" rule is trained there with `wait_for_user_input: false`, so nothing says what follows
 /// `utter_noworries`: the fallback answers after that bot action too, not only after a user message.
 @Suite struct RasaFallbackTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/dialogue")
+    static let fixtures = RasaRecordedTurn.fixtures
 
     struct Case: Decodable {
-        struct Turn: Decodable {
-            var text: String
-            var bot: [String]
-            var slots: [String: DialogueValue]
-            var activeLoop: String?
-            enum CodingKeys: String, CodingKey { case text, bot, slots, activeLoop = "active_loop" }
-        }
         var name: String
         var enableFallbackPrediction: Bool
-        var turns: [Turn]
+        var turns: [RasaRecordedTurn]
         enum CodingKeys: String, CodingKey { case name, turns, enableFallbackPrediction = "enable_fallback_prediction" }
     }
 
@@ -50,13 +42,7 @@ import Testing
             var conversation = Conversation(dialogue: try Self.formbot(enableFallbackPrediction: expected.enableFallbackPrediction))
             _ = try conversation.send(ParsedMessage(text: ""))
             for turn in expected.turns {
-                let answer = try conversation.send(try #require(PayloadMessage.parse(turn.text)?.message, "\(turn.text)"))
-                let place = "\(expected.name), \(turn.text)"
-                #expect(answer.texts == turn.bot, "\(place)")
-                for (slot, value) in turn.slots {
-                    #expect((conversation.state.context[slot] ?? .null) == value, "\(place): slot \(slot)")
-                }
-                #expect(conversation.state.tracker?.activeLoop == turn.activeLoop, "\(place): form")
+                turn.expectSame(try conversation.send(try turn.message()), conversation.state, in: expected.name)
             }
         }
     }

@@ -7,22 +7,13 @@ import Testing
 /// configuration, each message (and how many minutes passed before it), the bot's texts, the formbot slots and
 /// the running form after it. Every text, slot value and form must be the same here (slot values exactly).
 @Suite struct RasaSessionTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/dialogue")
+    static let fixtures = RasaRecordedTurn.fixtures
 
     struct Case: Decodable {
-        struct Turn: Decodable {
-            var text: String
-            var minutesLater: Double?
-            var bot: [String]
-            var slots: [String: DialogueValue]
-            var activeLoop: String?
-            enum CodingKeys: String, CodingKey { case text, bot, slots, minutesLater = "minutes_later", activeLoop = "active_loop" }
-        }
         var name: String
         var expirationMinutes: Double
         var carryOverSlots: Bool
-        var turns: [Turn]
+        var turns: [RasaRecordedTurn]
         enum CodingKeys: String, CodingKey {
             case name, turns, expirationMinutes = "expiration_minutes", carryOverSlots = "carry_over_slots"
         }
@@ -42,14 +33,8 @@ import Testing
             _ = try conversation.send(ParsedMessage(text: ""), at: now)
             for turn in expected.turns {
                 now += 1 + (turn.minutesLater ?? 0) * 60
-                let message = try #require(PayloadMessage.parse(turn.text)?.message, "\(turn.text)")
-                let answer = try conversation.send(message, at: now)
-                let place = "\(expected.name), \(turn.text)"
-                #expect(answer.texts == turn.bot, "\(place)")
-                for (slot, value) in turn.slots {
-                    #expect((conversation.state.context[slot] ?? .null) == value, "\(place): slot \(slot)")
-                }
-                #expect(conversation.state.tracker?.activeLoop == turn.activeLoop, "\(place): form")
+                let answer = try conversation.send(try turn.message(), at: now)
+                turn.expectSame(answer, conversation.state, in: expected.name)
             }
         }
     }
