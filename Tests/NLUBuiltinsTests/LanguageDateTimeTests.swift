@@ -11,9 +11,9 @@ import Testing
 /// (benchmarks/builtins_languages.py).
 @Suite struct LanguageDateTimeTests {
     /// (language, minimum share of the spec's cases passed). Measured: French 164/177 (92.7 %), Spanish 570/823
-    /// (69.3 %), German 127/202 (62.9 %), Portuguese 89/156 (57.1 %); the Python port 1.0.2a2 passes 50.3 %, 28.7 %,
+    /// (69.3 %), German 127/202 (62.9 %), Portuguese 97/156 (62.2 %); the Python port 1.0.2a2 passes 50.3 %, 28.7 %,
     /// 5.0 % and 7.7 % of the same cases.
-    static let floors: [(BuiltinLanguage, Double)] = [(.french, 0.92), (.spanish, 0.69), (.german, 0.62), (.portuguese, 0.56)]
+    static let floors: [(BuiltinLanguage, Double)] = [(.french, 0.92), (.spanish, 0.69), (.german, 0.62), (.portuguese, 0.62)]
 
     @Test(arguments: floors.map(\.0))
     func shareOfSpecCasesPassedStaysAtItsFloor(_ language: BuiltinLanguage) throws {
@@ -35,7 +35,7 @@ import Testing
             "recognizers-text/\(language.rawValue)/datetime-passing.json")))
         let score = try scoreCorpus("\(language.rawValue)/datetime", types: BuiltinEntityType.dateTimeTypes, language: language)
         let passed = Set(score.passedCases)
-        #expect(listed.count > 100)
+        #expect(listed.count > 50)
         for item in listed where !passed.contains(item) {
             Issue.record("\(language.rawValue): no longer read as the spec reads it: \(item)")
         }

@@ -69,6 +69,9 @@ struct DateTimeLexicon: Sendable {
     /// Whether an hour in words after a time lead is a time without "heures" ("a las siete": yes; French "a une
     /// fête": no, "à" and "a" fold alike).
     var spelledHoursAfterLeads = false
+    /// Whether a part of the day said on its own is the part word alone, without the words before it (Portuguese
+    /// "na tarde", "de noite": "tarde", "noite").
+    var partOfDayAlone = false
     /// Whether "this evening" is a part of today (Spanish "esta tarde": 2016-11-07TEV) or of no day (French "ce soir": TEV).
     var thisPartOfDayIsToday = false
     /// The article that makes a number the day of the month ("le 23", "el 21", "el día 21").

@@ -260,7 +260,9 @@ struct LexiconDateTimeCandidates {
                 }
             }
         }
-        if let (part, afterPart) = partOfDay(at: index, bare: false) {
+        if words.partOfDayAlone, let (part, afterPart) = words.partsOfDay.match(text, at: index) {
+            emit(.timerange, afterPart, [partOfDayValue(part)])
+        } else if !words.partOfDayAlone, let (part, afterPart) = partOfDay(at: index, bare: false) {
             emit(.timerange, afterPart, [partOfDayValue(part)])
         }
         // "Dienstagmorgen", "nächsten Montagnachmittag": a weekday's part of the day.

@@ -54,9 +54,14 @@ extension LexiconDateRanges {
         return (value, number.endToken)
     }
 
-    /// The year after "de" / "del": "2015", "dos mil veintisiete", "del próximo año", "de este año".
+    /// The year after "de" / "del": "2015", "dos mil veintisiete", "del próximo año", "de este año"; Portuguese
+    /// "deste ano" says the "de" in its "this".
     private func yearOf(at index: Int) -> (Int, Int)? {
-        guard let (_, position) = words.dateJoiners.match(text, at: index) else { return nil }
+        guard let (_, position) = words.dateJoiners.match(text, at: index) else {
+            guard words.this.match(text, at: index) != nil, let (values, end) = namedPeriod(at: index), let first = values.first,
+                  first.timex.count == 4, let year = Int(first.timex) else { return nil }
+            return (year, end)
+        }
         if let (year, end) = read.fourDigitYear(at: position) { return (year, end) }
         if text.digits(position) == nil, let (year, end) = read.year(at: position) { return (year, end) }
         guard let (values, end) = namedPeriod(at: position), let first = values.first, first.timex.count == 4, let year = Int(first.timex) else {

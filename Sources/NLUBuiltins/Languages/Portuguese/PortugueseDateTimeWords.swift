@@ -46,7 +46,8 @@ enum PortugueseDateTimeWords {
         words.hourWords.add(["h", "em ponto"], true)
         words.spelledHoursAfterLeads = true
         words.thisPartOfDayIsToday = true
-        words.dayArticles.add(["o", "o dia", "dia", "do dia", "no dia"], true)
+        words.partOfDayAlone = true
+        words.dayArticles.add(["o", "o dia", "dia"], true)
         words.minuteWords.add(["minuto", "minutos", "min"], true)
         words.timeLeads.add(["às", "as", "a", "à", "das", "por volta das", "lá pelas"], true)
         words.minuteFractions.add(["e meia", "e meio"], 30)
