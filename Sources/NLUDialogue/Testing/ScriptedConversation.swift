@@ -12,6 +12,8 @@ public struct ScriptedConversation: Sendable, Equatable {
         case user(ParsedMessage, bot: [String]?, actions: [String]?, slots: [String: DialogueValue]?)
         /// An action the dialogue must predict next (test stories).
         case action(String)
+        /// A text the dialogue's next action must say (a test story's end-to-end `bot:` step).
+        case bot(String)
         /// A form started or stopped, as the story says (test stories).
         case activeLoop(String?)
         /// Slots set, as the story says (test stories).
@@ -70,8 +72,11 @@ public struct ScriptedConversation: Sendable, Equatable {
                     }
                     steps.append((.user(ParsedMessage(text: plain, intents: [.init(intent: intent, confidence: 1)], entities: entities),
                                         bot: nil, actions: nil, slots: nil), line))
-                } else if step["bot"] != nil {
-                    throw RasaDialogueError(file: file, line: line, reason: "story '\(name)': 'bot' steps (end-to-end texts) are not supported; name the response's action")
+                } else if let bot = step["bot"] {
+                    guard let text = bot.string else {
+                        throw RasaDialogueError(file: file, line: line, reason: "story '\(name)': a 'bot' step is the text the bot says")
+                    }
+                    steps.append((.bot(text), line))
                 } else {
                     for ruleStep in try RasaDialogueImporter.ruleSteps(step, node: node, place: "story '\(name)'", file: file) {
                         if let action = ruleStep.action { steps.append((.action(action), line)) }
