@@ -133,30 +133,41 @@ struct WeekdayPart: Sendable {
 }
 
 /// Phrases of a few tokens and their values, looked up at a token by the longest phrase that starts there.
+/// Stored as a tree of folded tokens, so a look-up hashes each token it reads once and builds no string: every
+/// table is asked at every token of a text.
 struct PhraseTable<Value: Sendable>: Sendable {
-    private var entries: [String: Value] = [:]
-    private var longest = 0
+    private struct Node: Sendable {
+        var value: Value?
+        var next: [String: Node] = [:]
+    }
+    private var root = Node()
 
     /// Adds `phrases`, each worth `value` (phrases are tokenized and folded as texts are).
     mutating func add(_ phrases: [String], _ value: Value) {
         for phrase in phrases {
             let key = PhraseTable.tokens(of: phrase)
-            entries[key.joined(separator: " ")] = value
-            longest = max(longest, key.count)
+            guard !key.isEmpty else { continue }
+            Self.insert(key[...], value, into: &root)
         }
+    }
+
+    private static func insert(_ key: ArraySlice<String>, _ value: Value, into node: inout Node) {
+        guard let first = key.first else {
+            node.value = value
+            return
+        }
+        insert(key.dropFirst(), value, into: &node.next[first, default: Node()])
     }
 
     /// The value of the longest phrase starting at token `index`, and the index after it.
     func match(_ text: DateTimeText, at index: Int) -> (Value, Int)? {
-        guard longest > 0, let first = text.folded(index) else { return nil }
-        var key = first
+        var node = root
         var found: (Value, Int)?
         var position = index
-        while true {
-            if let value = entries[key] { found = (value, position + 1) }
+        while let token = text.folded(position), let next = node.next[token] {
             position += 1
-            guard position - index < longest, let next = text.folded(position) else { break }
-            key += " " + next
+            if let value = next.value { found = (value, position) }
+            node = next
         }
         return found
     }

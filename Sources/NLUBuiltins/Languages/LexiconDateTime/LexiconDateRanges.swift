@@ -25,24 +25,7 @@ struct LexiconDateRanges {
     /// "la semaine prochaine", "cette semaine", "le mois dernier", "l'année prochaine", "la próxima semana",
     /// "el año pasado", "este mes", "la semana que viene".
     func namedPeriod(at index: Int) -> ([DateTimeValue], Int)? {
-        var position = index
-        if let (_, after) = words.articles.match(text, at: position) { position = after }
-        var relation: Int?
-        if let (_, after) = words.this.match(text, at: position) {
-            relation = 0
-            position = after
-        } else if let (value, after) = words.relativeBefore.match(text, at: position) {
-            relation = value
-            position = after
-        }
-        guard let (unit, afterUnit) = words.periods.match(text, at: position) else { return nil }
-        var end = afterUnit
-        if relation == nil, let (value, after) = words.relativeAfter.match(text, at: afterUnit) {
-            relation = value
-            end = after
-        }
-        guard let relation else { return nil }
-        return (periodValues(unit, moved: relation), end)
+        read.periodRelation(at: index).map { (periodValues($0.0, moved: $0.1), $0.2) }
     }
 
     private func periodValues(_ unit: DateTimeWords.Unit, moved: Int) -> [DateTimeValue] {
@@ -121,10 +104,8 @@ struct LexiconDateRanges {
 
     /// "de 2010 à 2018", "desde 2014 hasta 2018", "entre 2010 et 2018".
     private func yearRange(at index: Int) -> ([DateTimeValue], Int)? {
-        var position = index
-        var between = false
-        if let (_, after) = words.betweenWords.match(text, at: position) { between = true; position = after }
-        else if let (_, after) = words.rangeStarts.match(text, at: position) { position = after }
+        let (between, start) = read.rangeStart(at: index)
+        var position = start
         if let (unit, after) = words.periods.match(text, at: position), unit.letter == "Y", position > index { position = after }
         guard position > index, let (first, afterFirst) = read.fourDigitYear(at: position) else { return nil }
         guard let joined = (between ? words.betweenJoiners.end(text, at: afterFirst) : nil) ?? words.rangeJoiners.end(text, at: afterFirst),
@@ -149,10 +130,8 @@ struct LexiconDateRanges {
     /// "du 3 au 5 mars", "del 3 al 5 de marzo de 2020", "entre 3 et 12 de Sept", "novembre 19-20",
     /// "de 26 Jun de 2020 a 28 Jun de 2020", "4-23 mois prochain", "28/2-1/3".
     private func dayRange(at index: Int) -> ([DateTimeValue], Int)? {
-        var position = index
-        var between = false
-        if let (_, after) = words.betweenWords.match(text, at: position) { between = true; position = after }
-        else if let (_, after) = words.rangeStarts.match(text, at: position) { position = after }
+        let (between, start) = read.rangeStart(at: index)
+        var position = start
         if let (_, after) = words.articles.match(text, at: position), position > index { position = after }
         // A month first: "novembre 19-20".
         if position == index, let (month, _, afterMonth) = read.monthWord(at: position), let (first, afterFirst) = read.integer(at: afterMonth, max: 31),
@@ -323,10 +302,7 @@ struct LexiconDateRanges {
 
     /// "de marzo a mayo", "entre agosto y octubre", "enero-febrero de 2017", "de abril a junio de 2017".
     private func monthRange(at index: Int) -> ([DateTimeValue], Int)? {
-        var position = index
-        var between = false
-        if let (_, after) = words.betweenWords.match(text, at: position) { between = true; position = after }
-        else if let (_, after) = words.rangeStarts.match(text, at: position) { position = after }
+        let (between, position) = read.rangeStart(at: index)
         guard let (first, _, afterFirst) = read.monthWord(at: position) else { return nil }
         var startYear: Int?
         var joinAt = afterFirst

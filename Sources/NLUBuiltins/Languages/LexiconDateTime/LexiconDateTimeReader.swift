@@ -6,9 +6,24 @@
 /// (cached) number reader, so recognition stays linear in the length of the text.
 struct LexiconDateTimeReader {
     let text: DateTimeText
-    let words: DateTimeLexicon
     let numbers: any NumberReader
     let reference: ReferenceTime
+    /// The lexicon behind one reference: the readers, the candidates and their closures copy this struct often, and
+    /// a copy of the lexicon itself would retain each of its tables.
+    private let lexicon: Lexicon
+    private final class Lexicon: Sendable {
+        let words: DateTimeLexicon
+        init(_ words: DateTimeLexicon) { self.words = words }
+    }
+
+    var words: DateTimeLexicon { lexicon.words }
+
+    init(text: DateTimeText, words: DateTimeLexicon, numbers: any NumberReader, reference: ReferenceTime) {
+        self.text = text
+        self.numbers = numbers
+        self.reference = reference
+        lexicon = Lexicon(words)
+    }
 
     var today: CivilDate { reference.date }
 
@@ -350,6 +365,13 @@ struct LexiconDateTimeReader {
 
     /// "la semana siguiente", "esta semana", "semana pasada", "la próxima semana": the week that many weeks from this one.
     func weekRelation(at index: Int) -> (Int, Int)? {
+        guard let (unit, relation, end) = periodRelation(at: index), unit.letter == "W" else { return nil }
+        return (relation, end)
+    }
+
+    /// A week, month or year named from this one: "la semaine prochaine", "el año pasado", "este mes", "la semana que
+    /// viene"; the unit, how many from this one, and the index after.
+    func periodRelation(at index: Int) -> (DateTimeWords.Unit, Int, Int)? {
         var position = index
         if let (_, after) = words.articles.match(text, at: position) { position = after }
         var relation: Int?
@@ -360,9 +382,16 @@ struct LexiconDateTimeReader {
             relation = value
             position = after
         }
-        guard let (unit, afterUnit) = words.periods.match(text, at: position), unit.letter == "W" else { return nil }
-        if let relation { return (relation, afterUnit) }
-        return words.relativeAfter.match(text, at: afterUnit)
+        guard let (unit, afterUnit) = words.periods.match(text, at: position) else { return nil }
+        if let relation { return (unit, relation, afterUnit) }
+        return words.relativeAfter.match(text, at: afterUnit).map { (unit, $0.0, $0.1) }
+    }
+
+    /// The words a range starts with: "entre" (whether its ends are then joined by "et" / "y"), "de", "du", "desde";
+    /// the index after them (`index` when there are none).
+    func rangeStart(at index: Int) -> (between: Bool, end: Int) {
+        if let (_, after) = words.betweenWords.match(text, at: index) { return (true, after) }
+        return (false, words.rangeStarts.end(text, at: index) ?? index)
     }
 
     /// The weekday of this week (Monday to Sunday) moved by `weeks`.

@@ -213,14 +213,7 @@ struct LexiconDateTimeCandidates {
     /// "de 5 à 7", "entre 14h et 16h", "17 a 18", "16-17 heures", "de 3:00 au 4:00", "entre las 5 y las 6 de la
     /// tarde"; the half of the day said once applies to both ends.
     private func timeRange(at index: Int) -> (SaidTimeRange, Int)? {
-        var position = index
-        var between = false
-        if let (_, after) = words.betweenWords.match(text, at: position) {
-            between = true
-            position = after
-        } else if let (_, after) = words.rangeStarts.match(text, at: position) {
-            position = after
-        }
+        let (between, position) = read.rangeStart(at: index)
         let led = position > index
         guard let (first, afterFirst) = read.time(at: position, bare: true) else { return nil }
         var joinerEnd: Int?

@@ -5,14 +5,7 @@ extension LexiconDateRanges {
     /// A date and today (now, or a day named from today) as the two ends of a span, in either order. A day said
     /// without its year is its last occurrence before today, or its next one after it.
     func spanWithToday(at index: Int) -> ([DateTimeValue], Int)? {
-        var position = index
-        var between = false
-        if let (_, after) = words.betweenWords.match(text, at: position) {
-            between = true
-            position = after
-        } else if let (_, after) = words.rangeStarts.match(text, at: position) {
-            position = after
-        }
+        let (between, position) = read.rangeStart(at: index)
         guard let first = end(at: position) else { return nil }
         let joined = between ? words.betweenJoiners.end(text, at: first.end) : words.rangeJoiners.end(text, at: first.end)
         guard let afterJoiner = joined, let second = end(at: afterJoiner), first.fromToday != second.fromToday else { return nil }
