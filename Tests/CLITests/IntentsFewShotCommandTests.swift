@@ -39,7 +39,13 @@ import Testing
                                 "--learning-rate", "5e-3", "--calibration-split", "0.25", "--no-entities", "--json"])
         #expect(train.status == 0, "\(train.stderr)")
         #expect(train.stderr.contains("few-shot training (SetFit)"), "\(train.stderr)")
-        #expect(train.stderr.contains("\"stage\":\"contrastive\"") && train.stderr.contains("\"stage\":\"head\""), "\(train.stderr)")
+        #expect(train.stderr.contains("\"stage\":\"contrastive\"") && train.stderr.contains("\"stage\":\"head-selection\"")
+                && train.stderr.contains("\"stage\":\"head\""), "\(train.stderr)")
+        // The summary counts the encoder's optimizer steps, not the head's fits or iterations.
+        let lastContrastive = try #require(train.stderr.split(separator: "\n").last { $0.contains("\"stage\":\"contrastive\"") })
+        let encoderSteps = (try JSONSerialization.jsonObject(with: Data(lastContrastive.utf8)) as? [String: Any])?["steps"] as? Int
+        let summary = try JSONSerialization.jsonObject(with: Data(train.stdout.utf8)) as? [String: Any]
+        #expect(encoderSteps != nil && summary?["steps"] as? Int == encoderSteps, "\(train.stdout)")
         #expect(train.stderr.contains("calibrated on 14 held-out utterances"), "\(train.stderr)")   // 6 × 2 + 2 counterexamples
         #expect(train.stdout.contains("\"fewShot\":true") && train.stdout.contains("\"temperature\":"), "\(train.stdout)")
         let manifest = try String(contentsOfFile: model + "/manifest.json", encoding: .utf8)
@@ -68,6 +74,11 @@ import Testing
         #expect(split.status == 2 && split.stderr.contains("--calibration-split"), "\(split.stderr)")
         let iterations = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--few-shot", "--setfit-iterations", "0"])
         #expect(iterations.status == 2 && iterations.stderr.contains("--setfit-iterations"), "\(iterations.stderr)")
+        let headC = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--few-shot", "--setfit-head-c", "0"])
+        #expect(headC.status == 2 && headC.stderr.contains("--setfit-head-c"), "\(headC.stderr)")
+        let headCWithoutFewShot = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--no-few-shot",
+                                              "--setfit-head-c", "10"])
+        #expect(headCWithoutFewShot.status == 2 && headCWithoutFewShot.stderr.contains("does not apply"), "\(headCWithoutFewShot.stderr)")
         let resume = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--few-shot", "--resume"])
         #expect(resume.status == 2, "\(resume.stderr)")
 

@@ -231,7 +231,7 @@ struct IntentsTrainCommand: ParsableCommand {
         let checkpoint = IntentFineTuningCheckpoint(folder: URL(fileURLWithPath: output + ".checkpoint"))
         let epochs = fewShot?.epochs ?? options.epochs
         let report = { (progress: IntentFineTuningProgress) in
-            if progress.stage != .head {
+            if progress.stage == .classifier || progress.stage == .contrastive {
                 steps = progress.step
                 lastLoss = progress.loss
             }
@@ -248,8 +248,7 @@ struct IntentsTrainCommand: ParsableCommand {
                                         stage: progress.stage == .classifier ? nil : progress.stage.rawValue)
                 if let text = try? Console.json(line) { Console.log(text) }
             } else if progress.stage == .headSelection {
-                Console.log("head (logistic regression): choosing C by cross-validation, fit \(progress.step)/\(progress.totalSteps)  "
-                            + Self.duration(left) + " left")
+                Console.log("head (logistic regression): choosing C by cross-validation, fit \(progress.step)/\(progress.totalSteps)")
             } else if progress.stage == .head {
                 Console.log(String(format: "head (logistic regression): iteration %d  loss %.4f", progress.step, progress.loss)
                             + (finished ? "  done" : ""))
