@@ -80,6 +80,9 @@ struct DateTimeLexicon: Sendable {
     var durationModifiers = PhraseTable<String>()
     /// Day articles kept in the date they start: German "den 28. Oktober".
     var dateArticles = PhraseTable<Bool>()
+    /// Day articles kept before a day of the month said alone: Portuguese "dia 12" (but "no dia 20 de junho" is "20
+    /// de junho").
+    var dayAloneArticles = PhraseTable<Bool>()
     /// Articles a date may start with ("le", "el", "la"), kept in the entity only where the specs keep them.
     var articles = PhraseTable<Bool>()
     /// Words between a day and its month or year: "de", "del".
@@ -94,6 +97,8 @@ struct DateTimeLexicon: Sendable {
     var inFuture = PhraseTable<Bool>()
     /// "il y a", "hace": a moment that far back.
     var ago = PhraseTable<Bool>()
+    /// "atrás" after an amount of time: that far back ("dois meses atrás").
+    var agoAfter = PhraseTable<Bool>()
     /// "chaque", "tous les", "cada", "todos los": a repetition.
     var each = PhraseTable<Bool>()
     /// One-word repetitions: "hebdomadaire" P1W, "diariamente" P1D.

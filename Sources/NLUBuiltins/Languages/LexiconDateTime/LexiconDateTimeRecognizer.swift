@@ -103,7 +103,9 @@ struct LexiconDateTimeCandidates {
         }
         // "le 23", "el día 21": a day of the month alone after an article.
         var dayStart = index
-        if let (_, after) = words.dayArticles.match(text, at: index), after > index + 1 { dayStart = after }  // "el día 21"
+        if let (_, after) = words.dayArticles.match(text, at: index), after > index + 1 || words.dayAloneArticles.end(text, at: index) == after {
+            dayStart = after  // "el día 21", "dia 12"
+        }
         let articled = dayStart > index || (1...2).contains { index >= $0 && words.dayArticles.end(text, at: index - $0) == index }
         // "le 1er" stays the ordinal.
         if found == nil, articled, let (day, end) = read.integer(at: dayStart, max: 31), day >= 1, end == dayStart + 1 || text.word(dayStart) != nil,
@@ -319,8 +321,10 @@ struct LexiconDateTimeCandidates {
             }
         }
         // "30 minutos después", "3 semanas después": that far from now.
-        if let duration = read.duration(at: index), duration.seconds > 0, let (_, end) = words.later.match(text, at: duration.end) {
-            emitMoment(duration, sign: 1, end: end, emit: emit)
+        if let duration = read.duration(at: index), duration.seconds > 0 {
+            if let (_, end) = words.later.match(text, at: duration.end) { emitMoment(duration, sign: 1, end: end, emit: emit) }
+            // "dois meses atrás": that far back.
+            if let (_, end) = words.agoAfter.match(text, at: duration.end) { emitMoment(duration, sign: -1, end: end, emit: emit) }
         }
         // "dans trois ans", "dentro de 3 días", "il y a 30 minutes", "hace 2 semanas", "dentro de 3 minutos a partir de ahora".
         let future = words.inFuture.end(text, at: index), past = words.ago.end(text, at: index)

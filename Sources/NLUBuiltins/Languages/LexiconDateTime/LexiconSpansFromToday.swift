@@ -2,13 +2,13 @@
 /// ahora y 15 de noviembre", "entre enero de 2019 y hoy", "desde 01-agosto-2019 hasta hoy", "entre hoy y mañana"),
 /// and the later or earlier part of this week, month or year ("más tarde esta semana", "más temprano de este mes").
 extension LexiconDateRanges {
-    /// A date and today (now, or a day named from today) as the two ends of a span, in either order. A day said
-    /// without its year is its last occurrence before today, or its next one after it.
+    /// A date and today (now, or a day named from today) as the two ends of a span, in either order, or two days named
+    /// from today ("de ontem até hoje"). A day said without its year is its last occurrence before today, or its next one after it.
     func spanWithToday(at index: Int) -> ([DateTimeValue], Int)? {
         let (between, position) = read.rangeStart(at: index)
         guard let first = end(at: position) else { return nil }
         let joined = between ? words.betweenJoiners.end(text, at: first.end) : words.rangeJoiners.end(text, at: first.end)
-        guard let afterJoiner = joined, let second = end(at: afterJoiner), first.fromToday != second.fromToday else { return nil }
+        guard let afterJoiner = joined, let second = end(at: afterJoiner), first.fromToday || second.fromToday else { return nil }
         let start: CivilDate, finish: CivilDate
         switch (first.date, second.date) {
         case (.known(let a), .known(let b)): (start, finish) = (a, b)

@@ -27,7 +27,8 @@ enum PortugueseDateTimeWords {
         words.relativeDays.add(["anteontem"], -2)
         words.partsOfDay.add(["manhã", "manha"], DateTimeLexicon.morning)
         words.partsOfDay.add(["madrugada"], DateTimeLexicon.dawn)
-        words.partsOfDay.add(["tarde"], DateTimeLexicon.afternoon)
+        // The spec reads "a tarde" alone as the evening (TEV), as the Spanish spec reads "la tarde".
+        words.partsOfDay.add(["tarde"], DateTimeLexicon.evening)
         words.partsOfDay.add(["noite"], DateTimeLexicon.night)
         words.partOfDayLeads.add(["de", "pela", "na", "à", "a", "da", "durante a"], true)
         words.timeSuffixes.add(["da manhã", "da manha", "de manhã", "pela manhã", "da madrugada"], DateTimeLexicon.morning)
@@ -48,6 +49,7 @@ enum PortugueseDateTimeWords {
         words.thisPartOfDayIsToday = true
         words.partOfDayAlone = true
         words.dayArticles.add(["o", "o dia", "dia"], true)
+        words.dayAloneArticles.add(["dia"], true)
         words.minuteWords.add(["minuto", "minutos", "min"], true)
         words.timeLeads.add(["às", "as", "a", "à", "das", "por volta das", "lá pelas"], true)
         words.minuteFractions.add(["e meia", "e meio"], 30)
@@ -73,6 +75,7 @@ enum PortugueseDateTimeWords {
         words.betweenJoiners.add(["e", "e as", "e o"], true)
         words.inFuture.add(["em"], true)
         words.ago.add(["há", "ha"], true)
+        words.agoAfter.add(["atrás", "atras"], true)
         words.later.add(["depois"], true)
         words.each.add(["cada", "todos os", "todas as", "toda", "todo"], true)
         words.repeatAdverbs.add(["diário", "diária", "diariamente"], "P1D")
