@@ -11,9 +11,9 @@ import Testing
 /// (benchmarks/builtins_languages.py).
 @Suite struct LanguageDateTimeTests {
     /// (language, minimum share of the spec's cases passed). Measured: French 164/177 (92.7 %), Spanish 571/823
-    /// (69.4 %), German 127/202 (62.9 %), Portuguese 105/156 (67.3 %); the Python port 1.0.2a2 passes 50.3 %, 28.7 %,
+    /// (69.4 %), German 128/202 (63.4 %), Portuguese 105/156 (67.3 %); the Python port 1.0.2a2 passes 50.3 %, 28.7 %,
     /// 5.0 % and 7.7 % of the same cases.
-    static let floors: [(BuiltinLanguage, Double)] = [(.french, 0.92), (.spanish, 0.69), (.german, 0.62), (.portuguese, 0.67)]
+    static let floors: [(BuiltinLanguage, Double)] = [(.french, 0.92), (.spanish, 0.69), (.german, 0.63), (.portuguese, 0.67)]
 
     @Test(arguments: floors.map(\.0))
     func shareOfSpecCasesPassedStaysAtItsFloor(_ language: BuiltinLanguage) throws {

@@ -64,7 +64,7 @@ enum GermanDateTimeWords {
         words.plus.add(["und", "nach"], true)
         words.namedHours.add(["mittag", "mittagszeit"], 12)
         words.namedHours.add(["mitternacht", "mitternachts"], 0)
-        words.now.add(["jetzt", "gerade", "sofort", "gleich", "momentan", "aktuell"], true)
+        words.now.add(["jetzt", "gerade", "sofort", "gleich", "momentan", "aktuell", "aktuelle"], true)
         words.soonest.add(["so bald wie möglich", "baldmöglichst", "schnellstmöglich"], true)
         words.within.add(["innerhalb der nächsten", "innerhalb von"], true)
         words.this.add(["dieser", "diese", "dieses", "diesen", "diesem"], true)
