@@ -65,18 +65,20 @@ extension LogisticRegressionHead {
         let folds = min(crossValidationFolds, counts.values.max() ?? 0)
         guard folds >= 2 else { return nil }
         let testFold = stratifiedFolds(labels: labels, folds: folds)
-        var correct = [Int](repeating: 0, count: grid.count), scores = [Double](repeating: 0, count: grid.count)
+        var scores = [Double](repeating: 0, count: grid.count)
         var fitted = 0
         for fold in 0..<folds {
             let train = labels.indices.filter { testFold[$0] != fold }, test = labels.indices.filter { testFold[$0] == fold }
             guard !train.isEmpty, !test.isEmpty else { continue }
+            // The fold's training part, taken once for every C.
+            let trainFeatures = train.map { features[$0] }, trainLabels = train.map { labels[$0] }
             var previous: LogisticRegressionHead?
             for (index, c) in grid.enumerated() {
-                let head = fit(features: train.map { features[$0] }, labels: train.map { labels[$0] }, classes: classes,
+                let head = fit(features: trainFeatures, labels: trainLabels, classes: classes,
                                inverseRegularization: c, start: previous)
                 previous = head
-                correct[index] = test.filter { head.predict(features[$0]) == labels[$0] }.count
-                scores[index] += Double(correct[index]) / Double(test.count)
+                let correct = test.filter { head.predict(features[$0]) == labels[$0] }.count
+                scores[index] += Double(correct) / Double(test.count)
                 fitted += 1
                 progress(fitted, folds * grid.count)
             }
