@@ -95,10 +95,12 @@ struct SentenceFineTuneReference: Decodable {
         print("\(run): largest relative loss difference over 20 steps: \(worst)")
     }
 
-    /// The encoder weights after the 20 steps within 1e-5 absolute of PyTorch's (measured: at most
-    /// 3.1e-6, where the weights moved by up to 20 × the 2e-3 rate; the ranking loss's scale of 20
-    /// multiplies the float rounding of the cosines, and Adam's division by √v amplifies it where a
-    /// second moment is tiny), and the embeddings of the first batch within 1e-5.
+    /// The encoder weights after the 20 steps within 5e-5 absolute of PyTorch's, where the weights
+    /// moved by up to 20 × the 2e-3 rate (measured: at most 2.1e-5, a word-embedding element; 3.1e-6
+    /// while the trailing padding was computed: the same gradients summed over other rows round
+    /// otherwise; the ranking loss's scale of 20 multiplies the float rounding of the cosines, and
+    /// Adam's division by √v amplifies it where a second moment is tiny), and the embeddings of the
+    /// first batch within 1e-5.
     @Test(arguments: ["mnrl", "mnrl-negatives", "cosine"])
     func weightsAndEmbeddingsAfterTwentyStepsMatchPyTorch(run: String) throws {
         let reference = try SentenceFineTuneReference.load()
@@ -109,7 +111,7 @@ struct SentenceFineTuneReference: Decodable {
             let tensor = try #require(trainer.encoder.parameters.value(name), "no parameter \(name)")
             #expect(tensor.shape == values.shape, "\(name)")
             let difference = zip(tensor.scalars, values.values).map { abs($0 - $1) }.max() ?? 0
-            #expect(difference <= 1e-5, "\(run) \(name): largest difference \(difference)")
+            #expect(difference <= 5e-5, "\(run) \(name): largest difference \(difference)")
         }
         let first = try #require(reference.runs[run]).batches[0]
         for (column, expected) in zip(first.columns, after.embeddings) {

@@ -79,6 +79,8 @@ public final class SentenceEncoderTrainer {
         }
         optimizer = try AdamOptimizer.trainerAdamW(parameterNames: encoder.parameters.names, learningRate: learningRate,
                                                    weightDecay: weightDecay)
+        // Pooling reads attended positions only: trailing padding need not be computed.
+        encoder.skipsTrailingPadding = true
         self.encoder = encoder
         pooling = TokenPooling(modes: modes, hiddenSize: encoder.configuration.hiddenSize)
         self.normalizes = normalizes

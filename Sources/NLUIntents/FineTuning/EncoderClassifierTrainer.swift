@@ -73,6 +73,8 @@ public final class EncoderClassifierTrainer {
         let names = encoder.parameters.names + ["classifier.weight", "classifier.bias"]
         optimizer = try AdamOptimizer.trainerAdamW(parameterNames: names, learningRate: learningRate, weightDecay: weightDecay)
         accumulator = try GradientAccumulator(accumulationSteps: accumulationSteps, batchesPerEpoch: batchesPerEpoch)
+        // Pooling reads attended positions only: trailing padding need not be computed.
+        encoder.skipsTrailingPadding = true
         self.encoder = encoder
         self.pooling = pooling
         self.head = SoftmaxClassifierHead(linear: head)

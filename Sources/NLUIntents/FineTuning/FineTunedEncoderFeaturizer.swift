@@ -38,6 +38,7 @@ public final class FineTunedEncoderFeaturizer: PackagedSentenceFeaturizer, Token
     /// `embedder` (the checkpoint's sentence-transformers view) does.
     init(reference: SentenceFeaturizerReference, source: URL, encoder: TrainableEncoder, pooling: TokenPooling, embedder: SentenceEmbedder) {
         encoder.dropout = nil
+        encoder.skipsTrailingPadding = true   // pooling reads attended positions only
         self.reference = reference
         self.source = source
         self.encoder = encoder

@@ -59,6 +59,8 @@ public final class JointIntentSlotModel {
         if let crf, crf.tagCount != slotHead.outputSize {
             throw TrainingSettingError(setting: "crf", value: "\(crf.tagCount) tags", requirement: "the slot head's \(slotHead.outputSize) tags")
         }
+        // Pooling and the slot head read attended positions only: trailing padding need not be computed.
+        encoder.skipsTrailingPadding = true
         self.encoder = encoder
         self.pooling = pooling
         self.intentHead = intentHead

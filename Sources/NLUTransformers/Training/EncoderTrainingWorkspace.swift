@@ -17,7 +17,18 @@ public final class EncoderTrainingWorkspace {
     public let sequenceLength: Int
     /// How many floats the workspace holds.
     public private(set) var scalarCount = 0
-    let rows: Int
+    /// The token rows the buffers hold: `batchSize × sequenceLength`.
+    let capacityRows: Int
+    /// The token rows the last forward pass computed (``arrange(computedLengths:)``): every row of
+    /// every sequence, or only the positions up to each sequence's last attended token.
+    private(set) var rows: Int
+    /// Per sequence, the positions computed, `0 ..< computedLengths[s]`, stored as the rows
+    /// `sequenceOffsets[s] ..< sequenceOffsets[s] + computedLengths[s]`: the sequences' computed rows
+    /// back to back, so every dense product runs over computed rows only.
+    private(set) var computedLengths: [Int]
+    private(set) var sequenceOffsets: [Int]
+    /// For each computed row, its index in the batch's row-major `[batch, sequence]` layout.
+    let batchIndex: UnsafeMutablePointer<Int>
     /// The configuration the buffers were sized for.
     let configuration: BertConfiguration
 
@@ -71,7 +82,10 @@ public final class EncoderTrainingWorkspace {
         self.batchSize = batchSize
         self.sequenceLength = sequenceLength
         let rows = batchSize * sequenceLength
+        capacityRows = rows
         self.rows = rows
+        computedLengths = Array(repeating: sequenceLength, count: batchSize)
+        sequenceOffsets = (0..<batchSize).map { $0 * sequenceLength }
         self.configuration = config
         let h = config.hiddenSize, i = config.intermediateSize, heads = config.attentionHeadCount
         let square = sequenceLength * sequenceLength, span = max(2 * sequenceLength - 1, 1)
@@ -105,6 +119,8 @@ public final class EncoderTrainingWorkspace {
         embeddingInverseDeviation = floats(rows)
         embeddingMask = floats(rows * h)
         positionIDs = integers(rows)
+        batchIndex = integers(rows)
+        for row in 0..<rows { batchIndex[row] = row }
         positionBias = floats(heads * span)
         distanceBuckets = integers(span)
         gradientHidden = floats(rows * h)
@@ -125,6 +141,22 @@ public final class EncoderTrainingWorkspace {
                 distanceBuckets[distance] = MPNetPositions.bucket(relative: distance - (sequenceLength - 1))
             }
         }
+    }
+
+    /// Lays out the next forward pass: sequence `s` computes its positions `0 ..< lengths[s]`
+    /// (each between 1 and ``sequenceLength``; checked by the caller).
+    func arrange(computedLengths lengths: [Int]) {
+        precondition(lengths.count == batchSize && lengths.allSatisfy { $0 >= 1 && $0 <= sequenceLength },
+                     "computed lengths \(lengths) for \(batchSize) sequences of \(sequenceLength)")
+        guard lengths != computedLengths else { return }
+        var row = 0
+        for (sequence, length) in lengths.enumerated() {
+            sequenceOffsets[sequence] = row
+            for position in 0..<length { batchIndex[row + position] = sequence * sequenceLength + position }
+            row += length
+        }
+        computedLengths = lengths
+        rows = row
     }
 
     /// The floats a workspace for `configuration` and the shape would hold, or nil when the count

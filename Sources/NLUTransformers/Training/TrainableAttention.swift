@@ -6,9 +6,11 @@ import NLUCore
 /// keeping the probabilities for the backward pass. Every product is a BLAS GEMM on a head's
 /// strided columns (leading dimension `hidden`), so nothing is copied per head.
 ///
-/// Masked keys (attention mask 0) get probability 0, as `transformers`' additive `finfo.min` mask
-/// gives them; padding positions are queries like any other, so their outputs match `transformers`
-/// too. A sequence with every key masked attends uniformly, as the additive mask makes it.
+/// Each sequence attends over its computed positions (``EncoderTrainingWorkspace/computedLengths``;
+/// a `length × length` block of its `sequenceLength²` probability slot). Masked keys (attention mask
+/// 0) get probability 0, as `transformers`' additive `finfo.min` mask gives them; computed padding
+/// positions are queries like any other, so their outputs match `transformers` too. A sequence with
+/// every computed key masked attends uniformly, as the additive mask makes it.
 ///
 ///     TrainableAttention.forward(layer, workspace: workspace, mask: batch.attentionMask, heads: 4,
 ///                                headSize: 8, biased: false, dropout: 0, generator: &generator)
@@ -18,9 +20,9 @@ enum TrainableAttention {
     /// `layer.probabilityMask` and multiplies the probabilities by it before the values.
     static func forward(_ layer: EncoderTrainingWorkspace.Layer, workspace: EncoderTrainingWorkspace, mask: [Int32],
                         heads: Int, headSize: Int, biased: Bool, dropout: Float, generator: inout SplitMix64) {
-        let length = workspace.sequenceLength, hidden = heads * headSize, square = length * length
+        let capacity = workspace.sequenceLength, hidden = heads * headSize, square = capacity * capacity
         let scale = 1 / Float(headSize).squareRoot()
-        let span = 2 * length - 1
+        let span = 2 * capacity - 1
         if dropout > 0 {
             // Every head's mask in one call, in the order the heads use them (the draws a mask per
             // head gave; one long mask is drawn in parallel).
@@ -28,8 +30,9 @@ enum TrainableAttention {
                              probability: dropout, generator: &generator)
         }
         for sequence in 0..<workspace.batchSize {
-            let base = sequence * length * hidden
-            let keyMask = mask[(sequence * length)..<((sequence + 1) * length)]
+            // The sequence's computed positions 0 ..< length, stored from row `sequenceOffsets[sequence]`.
+            let length = workspace.computedLengths[sequence], base = workspace.sequenceOffsets[sequence] * hidden
+            let keyMask = mask[(sequence * capacity)..<(sequence * capacity + length)]
             let anyKey = keyMask.contains { $0 != 0 }
             for head in 0..<heads {
                 let scores = layer.probabilities + (sequence * heads + head) * square
@@ -41,14 +44,14 @@ enum TrainableAttention {
                 for query in 0..<length {
                     let row = scores + query * length
                     if biased {
-                        for key in 0..<length { row[key] += bias[key - query + length - 1] }
+                        for key in 0..<length { row[key] += bias[key - query + capacity - 1] }
                     }
                     softmax(row, length: length, keyMask: keyMask, anyKey: anyKey)
                 }
                 var weights = UnsafePointer(scores)
                 if dropout > 0 {
                     let dropMask = layer.probabilityMask + (sequence * heads + head) * square
-                    for index in 0..<square { workspace.headScratch[index] = scores[index] * dropMask[index] }
+                    for index in 0..<(length * length) { workspace.headScratch[index] = scores[index] * dropMask[index] }
                     weights = UnsafePointer(workspace.headScratch)
                 }
                 BLAS.sgemm(.none, .none, m: length, n: headSize, k: length, a: weights, lda: length,
@@ -78,11 +81,11 @@ enum TrainableAttention {
     /// (MPNet's `[buckets, heads]` table gradient) adds each score's gradient to its distance's bucket.
     static func backward(_ layer: EncoderTrainingWorkspace.Layer, workspace: EncoderTrainingWorkspace, heads: Int,
                          headSize: Int, dropout: Bool, biasGradient: UnsafeMutablePointer<Float>?) {
-        let length = workspace.sequenceLength, hidden = heads * headSize, square = length * length
+        let capacity = workspace.sequenceLength, hidden = heads * headSize, square = capacity * capacity
         let scale = 1 / Float(headSize).squareRoot()
         let gradientScores = workspace.headScores
         for sequence in 0..<workspace.batchSize {
-            let base = sequence * length * hidden
+            let length = workspace.computedLengths[sequence], base = workspace.sequenceOffsets[sequence] * hidden
             for head in 0..<heads {
                 let probabilities = layer.probabilities + (sequence * heads + head) * square
                 let dropMask = layer.probabilityMask + (sequence * heads + head) * square
@@ -93,7 +96,7 @@ enum TrainableAttention {
                            b: layer.value + column, ldb: hidden, beta: 0, c: gradientScores, ldc: length)
                 var weights = UnsafePointer(probabilities)
                 if dropout {
-                    for index in 0..<square {
+                    for index in 0..<(length * length) {
                         workspace.headScratch[index] = probabilities[index] * dropMask[index]
                         gradientScores[index] *= dropMask[index]
                     }
@@ -113,7 +116,7 @@ enum TrainableAttention {
                     for query in 0..<length {
                         let g = gradientScores + query * length
                         for key in 0..<length {
-                            biasGradient[workspace.distanceBuckets[key - query + length - 1] * heads + head] += g[key]
+                            biasGradient[workspace.distanceBuckets[key - query + capacity - 1] * heads + head] += g[key]
                         }
                     }
                 }

@@ -1,7 +1,8 @@
 import NLUCore
 
-/// The embedding step of a training pass: `LayerNorm(word[id] + position[p] + type[t])` per token,
-/// then hidden dropout, into `workspace.hidden[0]`; and its backward pass, which adds each token's
+/// The embedding step of a training pass: `LayerNorm(word[id] + position[p] + type[t])` per computed
+/// token (``EncoderTrainingWorkspace/arrange(computedLengths:)``), then hidden dropout, into
+/// `workspace.hidden[0]`; and its backward pass, which adds each token's
 /// gradient to the rows it read. Rows an `nn.Embedding(padding_idx:)` keeps at zero gradient in
 /// PyTorch (the padding token's word row; RoBERTa's and MPNet's padding position row) get none.
 ///
@@ -22,9 +23,10 @@ struct TrainableEmbeddings {
     /// Checks every id against its table, then fills `workspace.hidden[0]`.
     func forward(_ batch: EncoderBatch, workspace: EncoderTrainingWorkspace, dropout: Float,
                  generator: inout SplitMix64) throws {
-        let rows = workspace.rows, h = configuration.hiddenSize
+        let h = configuration.hiddenSize
         let positions = positionIDs(batch)
-        for row in 0..<rows {
+        // Every position is checked, computed or not: a batch is refused the same way in both layouts.
+        for row in 0..<(batch.batchSize * batch.sequenceLength) {
             let word = Int(batch.tokenIDs[row]), type = Int(batch.tokenTypeIDs[row])
             guard word >= 0 && word < configuration.vocabularySize else {
                 throw ModelError.invalidFeatureValue("wordIDs", reason: "value \(word) at position \(row) is outside 0..<\(configuration.vocabularySize)")
@@ -35,17 +37,18 @@ struct TrainableEmbeddings {
             if layout.tokenTypeEmbeddings != nil, type < 0 || type >= configuration.typeVocabularySize {
                 throw ModelError.invalidFeatureValue("wordTypes", reason: "value \(type) at position \(row) is outside 0..<\(configuration.typeVocabularySize)")
             }
-            workspace.positionIDs[row] = positions[row]
         }
+        let rows = workspace.rows, index = workspace.batchIndex
+        for row in 0..<rows { workspace.positionIDs[row] = positions[index[row]] }
         let words = parameters.value(at: layout.wordEmbeddings), places = parameters.value(at: layout.positionEmbeddings)
         let types = layout.tokenTypeEmbeddings.map { parameters.value(at: $0) }
         let sum = workspace.sumScratch
         for row in 0..<rows {
             let target = sum + row * h
-            let word = words + Int(batch.tokenIDs[row]) * h, place = places + workspace.positionIDs[row] * h
+            let word = words + Int(batch.tokenIDs[index[row]]) * h, place = places + workspace.positionIDs[row] * h
             for column in 0..<h { target[column] = word[column] + place[column] }
             if let types {
-                let type = types + Int(batch.tokenTypeIDs[row]) * h
+                let type = types + Int(batch.tokenTypeIDs[index[row]]) * h
                 for column in 0..<h { target[column] += type[column] }
             }
         }
@@ -63,7 +66,7 @@ struct TrainableEmbeddings {
 
     /// From d(hidden[0]) in `workspace.gradientHidden`, adds the tables' and the norm's gradients.
     func backward(_ batch: EncoderBatch, workspace: EncoderTrainingWorkspace, dropout: Bool) {
-        let rows = workspace.rows, h = configuration.hiddenSize
+        let rows = workspace.rows, h = configuration.hiddenSize, index = workspace.batchIndex
         let gradient = workspace.gradientHidden, sumGradient = workspace.gradientScratch
         if dropout {
             for element in 0..<(rows * h) { gradient[element] *= workspace.embeddingMask[element] }
@@ -77,7 +80,7 @@ struct TrainableEmbeddings {
         let types = layout.tokenTypeEmbeddings.map { parameters.gradient(at: $0) }
         for row in 0..<rows {
             let source = sumGradient + row * h
-            let word = Int(batch.tokenIDs[row]), place = workspace.positionIDs[row]
+            let word = Int(batch.tokenIDs[index[row]]), place = workspace.positionIDs[row]
             if word != layout.wordPaddingIndex {
                 let target = words + word * h
                 for column in 0..<h { target[column] += source[column] }
@@ -87,7 +90,7 @@ struct TrainableEmbeddings {
                 for column in 0..<h { target[column] += source[column] }
             }
             if let types {
-                let target = types + Int(batch.tokenTypeIDs[row]) * h
+                let target = types + Int(batch.tokenTypeIDs[index[row]]) * h
                 for column in 0..<h { target[column] += source[column] }
             }
         }

@@ -10,7 +10,7 @@ import NLUInputOutput
 /// (`Tests/Fixtures/training/encoder-gradients-*.json`).
 ///
 /// The output covers every position, padding included, as `transformers` computes it; a loss that
-/// ignores padding passes zeros there.
+/// ignores padding passes zeros there, or sets ``skipsTrailingPadding`` so that padding is not computed.
 ///
 ///     let encoder = try TrainableEncoder(checkpoint: URL(fileURLWithPath: "all-MiniLM-L6-v2"))
 ///     let workspace = try encoder.makeWorkspace(batchSize: 2, sequenceLength: 16)
@@ -25,6 +25,14 @@ public final class TrainableEncoder {
     public let parameters: EncoderParameters
     /// The dropout of the next forward passes; nil (the default) is none, as in evaluation.
     public var dropout: EncoderDropout?
+    /// Whether the passes skip each sequence's trailing padding: false (the default) computes every
+    /// position, as `transformers` does; true computes only the positions up to each sequence's last
+    /// attended token (at least its first), leaves zeros in the output after them and ignores the
+    /// output gradient there. Real positions come out the same either way (padding keys are masked),
+    /// so for a loss that ignores the padding (pooling by the attention mask, labels on real tokens)
+    /// the gradients are the same, and the work shrinks with the padding. A loss that reads padding
+    /// positions (`transformers`' question-answering head, whose softmax spans them) needs false.
+    public var skipsTrailingPadding = false
     /// Draws the dropout masks; seeded at init so runs repeat.
     private var generator: SplitMix64
     let layout: TrainableEncoderLayout
@@ -135,6 +143,9 @@ public final class TrainableEncoder {
         try dropout.validate()
         try parameters.prepareStorage()
         workspace.forwardBatch = nil
+        workspace.arrange(computedLengths: skipsTrailingPadding
+            ? batch.attendedLengths.map { max($0, 1) }
+            : Array(repeating: batch.sequenceLength, count: batch.batchSize))
         try embeddings.forward(batch, workspace: workspace, dropout: dropout.hidden, generator: &generator)
         if let bias = layout.relativeAttentionBias {
             // [buckets, heads] → per head, one value per distance, shared by every layer.
@@ -151,9 +162,18 @@ public final class TrainableEncoder {
         }
         workspace.forwardBatch = batch
         workspace.forwardDropout = dropout
-        let output = workspace.hidden[configuration.layerCount]
-        return Tensor(shape: [batch.batchSize, batch.sequenceLength, configuration.hiddenSize],
-                      scalars: Array(UnsafeBufferPointer(start: output, count: workspace.rows * configuration.hiddenSize)))
+        let output = workspace.hidden[configuration.layerCount], h = configuration.hiddenSize
+        let shape = [batch.batchSize, batch.sequenceLength, h]
+        if workspace.rows == workspace.capacityRows {
+            return Tensor(shape: shape, scalars: Array(UnsafeBufferPointer(start: output, count: workspace.rows * h)))
+        }
+        var states = Tensor<Float>(shape: shape)
+        states.withUnsafeMutableBufferPointer { target in
+            for row in 0..<workspace.rows {
+                (target.baseAddress! + workspace.batchIndex[row] * h).update(from: output + row * h, count: h)
+            }
+        }
+        return states
     }
 
     /// Adds to ``EncoderParameters/gradients`` the gradient of a loss whose gradient with respect to
@@ -171,8 +191,15 @@ public final class TrainableEncoder {
             throw ModelError.invalidFeatureValue("outputGradient", reason: "shape \(outputGradient.shape), expected \(shape)")
         }
         try parameters.prepareStorage()
+        let h = configuration.hiddenSize
         outputGradient.withUnsafeBufferPointer { source in
-            workspace.gradientHidden.update(from: source.baseAddress!, count: source.count)
+            if workspace.rows == workspace.capacityRows {
+                workspace.gradientHidden.update(from: source.baseAddress!, count: source.count)
+            } else {
+                for row in 0..<workspace.rows {
+                    (workspace.gradientHidden + row * h).update(from: source.baseAddress! + workspace.batchIndex[row] * h, count: h)
+                }
+            }
         }
         let dropout = workspace.forwardDropout
         let biasGradient = layout.relativeAttentionBias.map { parameters.gradient(at: $0) }
