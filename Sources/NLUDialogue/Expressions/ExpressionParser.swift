@@ -164,7 +164,12 @@ public struct ExpressionParser {
             return .variable(name)
         case "@":
             position += 1
-            let name = readName()
+            var name = readName()
+            // Dialogflow's system entities keep their dot (`@sys.number`): an importer names them so.
+            if name == "sys", peek("."), position + 1 < scalars.count, scalars[position + 1].properties.isAlphabetic {
+                position += 1
+                name += "." + readName()
+            }
             if name.isEmpty { throw error("expected an entity name after '@'", at: start) }
             guard peek(":") else { return .entity(name, value: nil) }
             position += 1

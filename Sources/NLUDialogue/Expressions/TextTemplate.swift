@@ -61,9 +61,9 @@ struct TextTemplate: Sendable, Equatable {
     }
 
     /// The text with every reference replaced by its value; the variables and entities that had none are
-    /// added to `unset` (they render as nothing, as Watson renders them). `pythonBooleans`: `True`/`False`,
-    /// as Rasa's responses print a boolean slot (Python's `str`).
-    func render(in scope: EvaluationScope, unset: inout [String], pythonBooleans: Bool = false) -> String {
+    /// added to `unset` (they render as nothing, as Watson renders them). `python`: values as Rasa's responses
+    /// print a slot (Python's `str`): a boolean `True`/`False`, no value `None`.
+    func render(in scope: EvaluationScope, unset: inout [String], python: Bool = false) -> String {
         var result = ""
         for segment in segments {
             switch segment {
@@ -72,7 +72,12 @@ struct TextTemplate: Sendable, Equatable {
             case .reference(let expression):
                 let value = scope.evaluate(expression)
                 if value == .null { unset.append(Self.describe(expression)) }
-                if pythonBooleans, case .bool(let flag) = value { result += flag ? "True" : "False" } else { result += value.displayText }
+                guard python else { result += value.displayText; continue }
+                switch value {
+                case .bool(let flag): result += flag ? "True" : "False"
+                case .null: result += "None"
+                default: result += value.displayText
+                }
             }
         }
         return result

@@ -41,13 +41,15 @@ public enum DialogueImporter {
         throw JSONFileError(file: file, field: "", reason: "is neither an NLUKit dialogue (\"format\": \"\(DialogueModel.formatName)\"), a Watson Assistant workspace with dialog_nodes nor an Alexa interaction model")
     }
 
-    /// The dialogue of an export that is a folder or a zip: a Lex V2 bot (`BotLocales/…/Intent.json`) or a
-    /// Dialogflow ES agent (`agent.json` and `intents/`).
+    /// The dialogue of an export that is a folder or a zip: a Lex V2 bot (`BotLocales/…/Intent.json`), a
+    /// Dialogflow CX agent (`agent.json` and `flows/`) or a Dialogflow ES agent (`agent.json` and `intents/`).
     /// - Throws: `JSONFileError` naming the export when it is neither, or the file and field at fault.
     public static func read(_ files: some DialogueExportFiles) throws -> (model: DialogueModel, warnings: [String]) {
         if LexV2DialogueImporter.isBot(files) { return try LexV2DialogueImporter.read(files) }
+        // A CX agent has agent.json and intents/ too: its flows/ tell it from an ES agent.
+        if DialogflowCXDialogueImporter.isAgent(files) { return try DialogflowCXDialogueImporter.read(files) }
         if DialogflowDialogueImporter.isAgent(files) { return try DialogflowDialogueImporter.read(files) }
-        throw JSONFileError(file: files.name, field: "", reason: "is neither a Lex V2 bot export (BotLocales/<locale>/Intents/<Name>/Intent.json), a Dialogflow ES agent (agent.json, intents/) nor a Rasa project (domain.yml)")
+        throw JSONFileError(file: files.name, field: "", reason: "is neither a Lex V2 bot export (BotLocales/<locale>/Intents/<Name>/Intent.json), a Dialogflow CX agent (agent.json, flows/), a Dialogflow ES agent (agent.json, intents/) nor a Rasa project (domain.yml)")
     }
 
     /// What `nlu dialogue import -o` may replace: a dialogue file NLUKit wrote (its `format` says so).

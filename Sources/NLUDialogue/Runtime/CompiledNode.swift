@@ -70,6 +70,7 @@ struct CompiledHandler: Sendable {
     let context: CompiledContext
     let responses: [CompiledResponse]
     let action: SlotHandler.Action
+    let next: DialogueNode.Next?
 }
 
 struct CompiledConfirmation: Sendable {

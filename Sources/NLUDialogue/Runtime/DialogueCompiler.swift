@@ -29,6 +29,9 @@ struct DialogueCompiler {
             for (index, conditional) in node.conditionalResponses.enumerated() {
                 if let next = conditional.next { try compiler.checkNext(next, field: "conditionalResponses[\(index)].next", ids: ids) }
             }
+            for (index, handler) in node.slotHandlers.enumerated() {
+                if let next = handler.next { try compiler.checkNext(next, field: "slotHandlers[\(index)].next", ids: ids) }
+            }
             compiled[node.id] = try compiler.compile(node)
         }
         try checkParentCycles(model)
@@ -161,7 +164,7 @@ struct DialogueCompiler {
             compiled.append(CompiledHandler(condition: try expression(handler.condition, field: field + ".condition"),
                                             context: try context(handler.context ?? [:], field: field + ".context"),
                                             responses: try responses(handler.responses, field: field + ".responses"),
-                                            action: handler.action))
+                                            action: handler.action, next: handler.next))
         }
         return compiled
     }

@@ -153,11 +153,16 @@ struct TurnRunner {
             give(conditional.responses, key: conditional.id ?? node.id + "/conditional")
             if let replacement = conditional.next { next = replacement }
         }
+        try follow(next, from: node.id)
+    }
+
+    /// Goes on from node `id` as `next` says.
+    private mutating func follow(_ next: DialogueNode.Next, from id: String) throws(DialogueError) {
         switch next.action {
         case .wait:
-            if children(of: node.id).isEmpty { try finishBranch() } else { state.position = .children(node: node.id) }
+            if children(of: id).isEmpty { try finishBranch() } else { state.position = .children(node: id) }
         case .skipUserInput:
-            if try !evaluate(children(of: node.id)) { try evaluateRoot() }
+            if try !evaluate(children(of: id)) { try evaluateRoot() }
         case .jump:
             guard let target = next.target else { return }
             switch next.selector ?? .condition {
@@ -235,6 +240,10 @@ struct TurnRunner {
         if let handler = node.slotHandlers.first(where: { scope.holds($0.condition) }) {
             apply(handler.context)
             give(handler.responses, key: "\(frame)/handler")
+            if let next = handler.next {
+                try follow(next, from: frame)
+                return
+            }
             switch handler.action {
             case .reprompt:
                 try proceedWithSlots(node)
@@ -303,9 +312,11 @@ struct TurnRunner {
 
     private mutating func render(_ template: TextTemplate) -> String {
         var unset: [String] = []
-        // A rule dialogue is Rasa's: its responses print booleans as Python does.
-        let text = template.render(in: scope, unset: &unset, pythonBooleans: dialogue.model.rules != nil)
-        report(unset)
+        // A rule dialogue is Rasa's: its responses print values as Python does, an unset slot as `None` (no
+        // warning: that is the text Rasa gives); elsewhere an unset reference renders as nothing, with a warning.
+        let isRasa = dialogue.model.rules != nil
+        let text = template.render(in: scope, unset: &unset, python: isRasa)
+        if !isRasa { report(unset) }
         return text
     }
 

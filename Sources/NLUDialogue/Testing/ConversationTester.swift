@@ -125,7 +125,7 @@ public struct ConversationTester: Sendable {
                                     intentThreshold: dialogue.model.settings.intentThreshold)
         func render(_ template: TextTemplate) -> String {
             var unset: [String] = []
-            return template.render(in: scope, unset: &unset, pythonBooleans: true)
+            return template.render(in: scope, unset: &unset, python: true)
         }
         return (dialogue.namedResponses[action] ?? []).flatMap { response -> [String] in
             switch response {

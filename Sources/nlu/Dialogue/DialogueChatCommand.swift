@@ -19,7 +19,7 @@ struct DialogueChatCommand: ParsableCommand {
         {...}} per line); each step that differs is printed, and the exit code is 1 when any does.
         """)
 
-    @Argument(help: "The dialogue: an NLUKit dialogue JSON, a Watson Assistant workspace, an Alexa interaction model, a Rasa project folder, or a Lex V2 bot or Dialogflow ES agent (folder or zip).")
+    @Argument(help: "The dialogue: an NLUKit dialogue JSON, a Watson Assistant workspace, an Alexa interaction model, a Rasa project folder, or a Lex V2 bot or Dialogflow ES or CX agent (folder or zip).")
     var dialogue: String
 
     @Option(name: .shortAndLong, help: "An intent model (.nlumodel) that parses each line.")

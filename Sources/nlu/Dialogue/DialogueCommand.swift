@@ -11,7 +11,7 @@ struct DialogueCommand: ParsableCommand {
         discussion: """
         A dialogue is NLUKit's dialogue JSON ("format": "nlu-dialogue"), a Watson Assistant workspace with \
         dialog_nodes or an Alexa interaction model with a dialog (told apart by content), a Rasa project folder \
-        (domain.yml, data/ rules and stories), or a Lex V2 bot export or Dialogflow ES agent (a folder or zip). \
+        (domain.yml, data/ rules and stories), or a Lex V2 bot export or Dialogflow ES or CX agent (a folder or zip). \
         See docs/dialogue.md.
         """,
         subcommands: [DialogueChatCommand.self, DialogueImportCommand.self]

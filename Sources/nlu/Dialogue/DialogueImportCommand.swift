@@ -6,14 +6,14 @@ import NLUKit
 struct DialogueImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Convert a platform's dialogue (Watson Assistant dialog_nodes, a Rasa project, a Lex V2 bot, an Alexa dialog model, a Dialogflow ES agent) into an NLUKit dialogue (JSON).",
+        abstract: "Convert a platform's dialogue (Watson Assistant dialog_nodes, a Rasa project, a Lex V2 bot, an Alexa dialog model, a Dialogflow ES agent, a Dialogflow CX agent's flows and pages) into an NLUKit dialogue (JSON).",
         discussion: """
         What the dialogue language of the platform has beyond what NLUKit runs is listed as warnings on stderr, \
         by node id (see docs/dialogue.md). The dialogue is checked as `nlu dialogue chat` loads it before it is \
         written. The output is written atomically, and replaces only an NLUKit dialogue or an empty file unless --force.
         """)
 
-    @Argument(help: "The export (\"-\": standard input): a JSON file, a Rasa project folder, or a Lex V2 bot or Dialogflow ES agent (folder or zip).")
+    @Argument(help: "The export (\"-\": standard input): a JSON file, a Rasa project folder, or a Lex V2 bot or Dialogflow ES or CX agent (folder or zip).")
     var input: String
 
     @Option(name: .shortAndLong, help: "Where to write the dialogue JSON.")
