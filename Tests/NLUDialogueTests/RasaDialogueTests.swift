@@ -237,8 +237,13 @@ import Testing
               steps: [{action: utter_hello}, {action: utter_more}]
               wait_for_user_input: false
             """)
+        // Rasa's processor stops a message's actions at 10 (its circuit breaker) and waits; so does NLUKit.
         var conversation = Conversation(dialogue: looping)
-        #expect(throws: DialogueError.self) { _ = try conversation.send(Self.user("greet")) }
+        let stopped = try conversation.send(Self.user("greet"))
+        #expect(stopped.texts == Array(repeating: ["Hello!", "Anything else?"], count: 5).flatMap { $0 })
+        #expect(stopped.warnings.contains("Rasa's limit of 10 actions since the bot last waited is reached (its circuit breaker): no action runs"))
+        // Nothing waited: the next message trips it again at once, as in Rasa (RasaCustomFallbackTests).
+        #expect(try conversation.send(Self.user("greet")).texts == [])
     }
 
     @Test func transcriptReportsEachDifferingTurn() throws {

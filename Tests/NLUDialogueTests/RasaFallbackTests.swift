@@ -53,7 +53,7 @@ import Testing
         let rules = DialogueRules(
             responses: ["utter_default": [DialogueResponse.text(values: ["Sorry?"], selection: .sequential)]],
             slots: [RuleSlot(name: "mood", type: .text, mappings: [SlotMapping(type: .fromIntent, intent: ["happy"], value: .string("happy"))])],
-            fallbackAction: "utter_default")
+            fallbackAction: RuleRunner.defaultFallbackAction)
         var conversation = Conversation(dialogue: try Dialogue(DialogueModel(name: "moods", nodes: [], rules: rules)))
         _ = try conversation.send(ParsedMessage(text: ""))
         let answer = try conversation.send(ParsedMessage(text: "yay", intents: [.init(intent: "happy", confidence: 1)]))

@@ -152,9 +152,12 @@ public enum RasaDialogueImporter {
         let file = url.path
         guard let domain = try parse(url) else { throw RasaDialogueError(file: file, line: nil, reason: "the domain is not a mapping") }
         rules.session = try session(domain["session_config"], file: file)
+        // Rasa fills a response's `{name}` from the tracker's slots (`requested_slot` among them when forms exist).
+        var slotNames = Set((domain["slots"]?.mapping ?? [:]).keys.compactMap(\.string))
+        if domain["forms"] != nil { slotNames.insert(RuleRunner.requestedSlot) }
         for (key, value) in domain["responses"]?.mapping ?? [:] {
             guard let name = key.string else { continue }
-            rules.responses[name] = try responses(value, name: name, file: file, warnings: &warnings)
+            rules.responses[name] = try responses(value, name: name, file: file, slots: slotNames, warnings: &warnings)
         }
         var formMappings: [String: [SlotMapping]] = [:]
         for (key, value) in domain["forms"]?.mapping ?? [:] {
@@ -216,7 +219,8 @@ public enum RasaDialogueImporter {
         }
     }
 
-    private static func responses(_ node: Node, name: String, file: String, warnings: inout [String]) throws -> [DialogueResponse] {
+    private static func responses(_ node: Node, name: String, file: String, slots: Set<String>,
+                                  warnings: inout [String]) throws -> [DialogueResponse] {
         guard let variations = node.sequence else { throw error(file, node, "response '\(name)' is not a list of variations") }
         var texts: [String] = []
         var others: [DialogueResponse] = []
@@ -226,7 +230,15 @@ public enum RasaDialogueImporter {
                 warnings.append("\(file) line \(line(variation)): response '\(name)': a variation with a condition or channel is skipped")
                 continue
             }
-            if let text = body["text"]?.string { texts.append(template(text)) }
+            if let text = body["text"]?.string {
+                if let unknown = placeholders(text).first(where: { !slots.contains($0) }) {
+                    // Rasa's interpolation fails on the missing key and gives the whole text as written.
+                    warnings.append("\(file) line \(line(variation)): response '\(name)': {\(unknown)} names no slot; the text is shown as written, as Rasa does")
+                    texts.append(text)
+                } else {
+                    texts.append(template(text))
+                }
+            }
             if let buttons = body["buttons"]?.sequence {
                 others.append(.options(title: "", description: nil, preference: "button", options: buttons.compactMap { button in
                     guard let title = button.mapping?["title"]?.string else { return nil }
@@ -237,6 +249,24 @@ public enum RasaDialogueImporter {
             if let custom = body["custom"] { others.append(.payload(value(custom))) }
         }
         return (texts.isEmpty ? [] : [.text(values: texts, selection: texts.count > 1 ? .random : .sequential)]) + others
+    }
+
+    /// The names of `text`'s `{name}` placeholders as Rasa's interpolation reads them (anything but a newline or
+    /// a brace between braces).
+    static func placeholders(_ text: String) -> [String] {
+        var names: [String] = []
+        var open: String.Index?
+        for index in text.indices {
+            switch text[index] {
+            case "{": open = index
+            case "}":
+                if let start = open, text.index(after: start) < index { names.append(String(text[text.index(after: start)..<index])) }
+                open = nil
+            case "\n": open = nil
+            default: break
+            }
+        }
+        return names
     }
 
     /// Rasa's `{slot}` as NLUKit's `<? $slot ?>`.

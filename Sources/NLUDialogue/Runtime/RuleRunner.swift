@@ -22,6 +22,9 @@ struct RuleRunner {
     /// Rasa's RulePolicy fallback (its `core_fallback_action_name` by default): says `utter_default` when the domain
     /// has it, then takes the user's message back; predicted whenever nothing else is (``RulePredictor``).
     static let defaultFallbackAction = "action_default_fallback"
+    /// Rasa's `MAX_NUMBER_OF_PREDICTIONS` (its default): the actions since the bot last waited for the user after
+    /// which Rasa's processor stops predicting (its circuit breaker).
+    static let maximumActionsPerMessage = 10
     static let defaultFallbackResponse = "utter_default"
 
     let rules: DialogueRules
@@ -70,7 +73,10 @@ struct RuleRunner {
         }
         // The opening turn of `nlu dialogue chat` (no text, nothing recognized) starts the conversation only.
         let isEmpty = message.text.isEmpty && message.intents.isEmpty && message.entities.isEmpty
-        if tracker.latestAction != RulePredictor.listen { tracker.append(.action(RulePredictor.listen)) }
+        // After Rasa's circuit breaker nothing waited for the user: the actions keep counting into the next message.
+        if tracker.latestAction != RulePredictor.listen, tracker.actionsSinceListen < Self.maximumActionsPerMessage {
+            tracker.append(.action(RulePredictor.listen))
+        }
         if !isEmpty {
             receive()
             try act()
@@ -91,6 +97,14 @@ struct RuleRunner {
     mutating func act() throws(DialogueError) {
         var steps = 0
         while true {
+            // Rasa's circuit breaker: 10 actions since the bot last waited stop the predictions, and nothing records
+            // a wait, so every later message of the conversation (a restart too) trips it again before any action
+            // (Rasa 3.6's processor; a new session ends it).
+            if tracker.latestAction != RulePredictor.listen, tracker.actionsSinceListen >= Self.maximumActionsPerMessage {
+                let warning = "Rasa's limit of \(Self.maximumActionsPerMessage) actions since the bot last waited is reached (its circuit breaker): no action runs"
+                if !base.warnings.contains(warning) { base.warnings.append(warning) }
+                return
+            }
             var prediction = predictor.predict(tracker, slots: base.state.context)
             // A form that just rejected the message is not run again for it (Rasa's ensemble gives a rejected
             // action no probability): the fallback answers instead.
@@ -112,8 +126,10 @@ struct RuleRunner {
                 return
             }
             // Rasa's fallback takes the user's message back (a form's rejection of it, the slots it set and what
-            // followed it: `UserUtteranceReverted`) and waits.
-            if prediction.source.hasPrefix("fallback") {
+            // followed it: `UserUtteranceReverted`) and waits. Another fallback action (a `core_fallback_action_name`
+            // of the domain's) takes nothing back: the policies predict again, the fallback again when nothing else
+            // applies, up to the circuit breaker.
+            if prediction.source.hasPrefix("fallback"), prediction.action == Self.defaultFallbackAction {
                 takeBack(userMessages: 1)
                 if tracker.latestAction != RulePredictor.listen { tracker.append(.action(RulePredictor.listen)) }
                 return

@@ -39,6 +39,17 @@ public struct RuleTracker: Sendable, Equatable, Codable {
         return nil
     }
 
+    /// The actions run since the bot last waited for the user (what Rasa's circuit breaker counts).
+    var actionsSinceListen: Int {
+        var count = 0
+        for event in events.reversed() {
+            guard case .action(let name) = event else { continue }
+            if name == RulePredictor.listen || name == RuleRunner.sessionStartAction { break }
+            count += 1
+        }
+        return count
+    }
+
     /// Whether, since `form` last ran, another action answered (the form's unhappy path).
     func interrupted(since form: String) -> Bool {
         for event in events.reversed() {
