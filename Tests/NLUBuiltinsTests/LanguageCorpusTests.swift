@@ -1,5 +1,6 @@
 import Foundation
 import NLUBuiltins
+import NLUTestSupport
 import Testing
 
 /// Recognizers-Text's number, ordinal, percentage, currency and temperature specs of the other languages (MIT), converted by
@@ -9,17 +10,20 @@ import Testing
 @Suite struct LanguageCorpusTests {
     /// (language, fixture, minimum share of cases passed).
     static let floors: [(BuiltinLanguage, String, Double)] = [
-        (.french, "number", 0.60), (.french, "ordinal", 0.61), (.french, "percentage", 0.94),
-        (.spanish, "number", 0.90), (.spanish, "ordinal", 0.79), (.spanish, "percentage", 0.84),
-        (.german, "number", 0.90), (.german, "ordinal", 0.71), (.german, "percentage", 1.0),
-        (.portuguese, "number", 0.85), (.portuguese, "ordinal", 0.63), (.portuguese, "percentage", 0.88),
-        (.italian, "number", 0.92), (.italian, "ordinal", 0.54), (.italian, "percentage", 1.0),
-        (.dutch, "number", 0.77), (.dutch, "ordinal", 0.72), (.dutch, "percentage", 1.0),
+        // French numbers: 144 of the 273 cases are marked unsupported by every implementation in the spec, and about
+        // 60 of those want a decimal point ("0.08") where the supported ones want the comma ("0,08"): no reader
+        // passes both (docs/builtins.md).
+        (.french, "number", 0.66), (.french, "ordinal", 0.91), (.french, "percentage", 0.94),
+        (.spanish, "number", 0.96), (.spanish, "ordinal", 0.93), (.spanish, "percentage", 1.0),
+        (.german, "number", 0.98), (.german, "ordinal", 0.97), (.german, "percentage", 1.0),
+        (.portuguese, "number", 0.98), (.portuguese, "ordinal", 1.0), (.portuguese, "percentage", 1.0),
+        (.italian, "number", 0.96), (.italian, "ordinal", 0.90), (.italian, "percentage", 1.0),
+        (.dutch, "number", 0.92), (.dutch, "ordinal", 1.0), (.dutch, "percentage", 1.0),
         // Money and temperatures: value, unit (the language's name for it) and ISO code all as the spec says.
         (.french, "currency", 0.99), (.french, "temperature", 1.0),
-        (.spanish, "currency", 0.97), (.spanish, "temperature", 1.0),
+        (.spanish, "currency", 0.99), (.spanish, "temperature", 1.0),
         (.german, "currency", 1.0), (.german, "temperature", 1.0),
-        (.portuguese, "currency", 0.98), (.portuguese, "temperature", 1.0),
+        (.portuguese, "currency", 0.99), (.portuguese, "temperature", 1.0),
         (.italian, "currency", 1.0), (.italian, "temperature", 0.91),
         (.dutch, "currency", 0.87), (.dutch, "temperature", 1.0),
     ]
@@ -30,8 +34,25 @@ import Testing
         let type = try #require(BuiltinEntityType(rawValue: kind))
         let score = try scoreCorpus(name, types: [type], language: language)
         dumpFailures(score, name: name.replacingOccurrences(of: "/", with: "-"))
+        try dumpPassedCases(score, name: name.replacingOccurrences(of: "/", with: "-"))
         print("recognizers-text \(name): \(score)")
         #expect(score.overallShare >= floor, "\(name): \(score)")
+    }
+
+    /// Every spec case listed as passed when the list was made (recognizers-text/<code>/<kind>-passing.json, written by
+    /// the test above with NLUKIT_CORPUS_PASSING set, then moved beside the spec) still passes: a regression in one
+    /// reading fails here by name, where the share could hide it behind a gain elsewhere.
+    @Test(arguments: floors.map { "\($0.0.rawValue)/\($0.1)" })
+    func specCasesOnceReadStillRead(_ name: String) throws {
+        let (language, kind, _) = try #require(Self.floors.first { "\($0.0.rawValue)/\($0.1)" == name })
+        let type = try #require(BuiltinEntityType(rawValue: kind))
+        let listed = try JSONDecoder().decode([[String]].self, from: Data(contentsOf: builtinsFixtures.appendingPathComponent(
+            "recognizers-text/\(name)-passing.json")))
+        let passed = Set(try scoreCorpus(name, types: [type], language: language).passedCases)
+        #expect(!listed.isEmpty)
+        for item in listed where !passed.contains(item) {
+            Issue.record("\(name): no longer read as the spec reads it: \(item)")
+        }
     }
 
     /// Representative readings, worked by hand: compounds, "quatre-vingt", decimal comma and thousands dots,
@@ -48,6 +69,50 @@ import Testing
     ])
     func readsRepresentativeCases(_ language: BuiltinLanguage, _ text: String, _ expected: [String]) {
         #expect(readings(language, text) == expected)
+    }
+
+    /// Ordinals relative to the end or the current item, worked by hand from the specs' phrases: an elided article
+    /// left out ("l’antépénultième") or kept where the phrase holds it ("l'ultima"), phrases of several words.
+    @Test(arguments: [
+        (BuiltinLanguage.french, "Montrez-moi l’antépénultième, le dernier et celle d’avant la dernière",
+         ["ordinal antépénultième end-2", "ordinal dernier end+0", "ordinal celle d’avant la dernière end-1"]),
+        (.spanish, "el penúltimo y los próximos 3", ["ordinal penúltimo end-1", "ordinal próximos current+1"]),
+        (.german, "das vorletzte und die nächsten", ["ordinal vorletzte end-1", "ordinal nächsten current+1"]),
+        (.portuguese, "o último mas um", ["ordinal último mas um end-1"]),
+        (.italian, "l'ultima e il terzultimo", ["ordinal l'ultima end+0", "ordinal terzultimo end-2"]),
+        (.dutch, "de op één na laatste, de vorige", ["ordinal de op één na laatste end-1", "ordinal vorige current-1"]),
+    ])
+    func readsRelativeOrdinals(_ language: BuiltinLanguage, _ text: String, _ expected: [String]) {
+        #expect(readings(language, text, types: [.ordinal]) == expected)
+    }
+
+    /// Fractions worked by hand: of a scale said before or after them, a numerator joined by the connector (Spanish),
+    /// a denominator said as a cardinal and "avos" (Portuguese), a ratio with its article and the article "een"
+    /// (Dutch), half a dozen, half a million.
+    @Test(arguments: [
+        (BuiltinLanguage.french, "cinq milliards et trois quarts", ["number cinq milliards et trois quarts 5750000000"]),
+        (.spanish, "un billón y medio millón", ["number un billón y medio millón 1000000500000"]),
+        (.spanish, "ciento treinta y dos quintos", ["number ciento treinta y dos quintos 26,4"]),
+        (.german, "eine halbe Million", ["number eine halbe Million 500000"]),
+        (.dutch, "een op de twintig, min een, anderhalf", ["number een op de twintig 0,05", "number min een -1", "number anderhalf 1,5"]),
+        (.portuguese, "um vinte e um avos, meia dúzia", ["number um vinte e um avos 0,0476190476190476", "number meia dúzia 6"]),
+        (.italian, "mezzo milione", ["number mezzo milione 500000"]),
+    ])
+    func readsFractions(_ language: BuiltinLanguage, _ text: String, _ expected: [String]) {
+        #expect(readings(language, text, types: [.number]) == expected)
+    }
+
+    /// Adversarial Dutch and Portuguese: ratios, relative ordinals, denominators said in two words and dates at every
+    /// turn, each a look-ahead that could go on; ten times the text is about ten times the work.
+    @Test(arguments: [
+        (BuiltinLanguage.dutch, "een op de twintig, de op één na laatste drieëntwintig vijfde 1.5 17/5/2018 anderhalf miljoen "),
+        (.portuguese, "cento e trinta e tres vinte e um avos tres dois milesimos meia dúzia o último mas um 5.00 "),
+    ])
+    func numbersAndRelativeOrdinalsAreReadInLinearTime(_ language: BuiltinLanguage, _ piece: String) {
+        let recognizer = BuiltinRecognizer(language: language, types: [.number, .ordinal, .percentage])
+        let small = String(repeating: piece, count: 100), large = String(repeating: piece, count: 1_000)
+        let growth = linearWorkGrowth { _ = recognizer.entities(in: small) } large: { _ = recognizer.entities(in: large) }
+        #expect(growth.ratio < linearWorkBound, "\(language.rawValue): 10x the text: \(growth)")
     }
 
     /// Money and temperatures worked by hand: the unit before or after, scales after a decimal, an elided "d'",

@@ -68,8 +68,21 @@ struct NumberLexicon: Sendable {
     var percentBefore: [[String]] = []
     /// French "quatre-vingt": a four before "vingt" multiplies it (80), it is not added.
     var fourTwenties = false
-    /// Words that are a number only with more number words after them (Dutch "een" is mostly "a").
+    /// Words that are a number only with more number words after them (Dutch "een" is mostly "a"), as written
+    /// in lower case: "één" with its accents is always one.
     var weakWords: Set<String> = []
+    /// Articles a ratio word may take before the denominator (Dutch "1 op de 3", "een van de drie").
+    var ratioArticles: Set<String> = []
+    /// Whether the connector belongs to the numerator of a fraction rather than starting a mixed number: Spanish
+    /// "ciento treinta y dos quintos" is 132/5, where French "vingt et trois cinquièmes" is 20 + 3/5.
+    var connectorJoinsNumerator = false
+    /// Words after a cardinal that make it a denominator (Portuguese "vinte e um avos", 1/21 after "um"); with
+    /// them, a cardinal before a plural ordinal scale is a denominator too ("três dois milésimos", 3/2000).
+    var denominatorWords: Set<String> = []
+    /// Nouns that are one half on their own ("la mitad").
+    var halfNouns: Set<String> = []
+    /// Ordinals relative to the end or the current item ("dernier", "vorletzte").
+    var relativeOrdinals: RelativeOrdinalPhrases?
 
     /// The decimal mark of numbers written with digits; every language here writes a decimal comma and
     /// groups thousands with dots or spaces.

@@ -15,7 +15,11 @@ struct NumberWordAnalyzer: Sendable {
     func morphemes(of word: String) -> [NumberMorpheme]? {
         let folded = NumberLexicon.fold(word)
         if let piece = lexicon.morphemes[folded] { return [piece] }
-        if lexicon.gluesWords, let pieces = segmented(Array(folded.unicodeScalars)), pieces.count > 1 { return pieces }
+        // A connector joins pieces inside a word; one at either end ("mili": "mil" + "i") makes no number word.
+        if lexicon.gluesWords, let pieces = segmented(Array(folded.unicodeScalars)), pieces.count > 1,
+           pieces.first != .connector, pieces.last != .connector {
+            return pieces
+        }
         if let denominator = denominator(folded) { return [.fraction(denominator)] }
         return ordinal(folded)
     }

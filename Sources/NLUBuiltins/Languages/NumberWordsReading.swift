@@ -25,12 +25,15 @@ struct NumberWordsReading {
     private var groupAtConnector: Int64?
     /// A fraction or a decimal reading: the value is final except for a scale after it ("eine halbe Million").
     private var real: Double?
+    /// A fraction said after a scale and a connector: it is a fraction of that scale ("cinq milliards et trois
+    /// quarts" 5.75e9), or of a smaller scale said after it ("un milliard et demi million" 1000500000).
+    private var scaleFraction: (base: Double, fraction: Double)?
     /// Whether any piece was read.
     private(set) var started = false
     /// Whether the reading is only a numerator one so far ("un", "ein"): a following ordinal is a denominator.
     var isOne: Bool { step == .value && total == .integer(0) && group == 1 && groupAtConnector == nil && real == nil }
-    /// Whether the reading can take no more pieces.
-    var isComplete: Bool { step == .done }
+    /// Whether the reading can take no more pieces (a fraction of a scale may still take a smaller scale).
+    var isComplete: Bool { step == .done && scaleFraction == nil }
 
     init(lexicon: NumberLexicon) { self.lexicon = lexicon }
 
@@ -65,6 +68,13 @@ struct NumberWordsReading {
     }
 
     private mutating func read(_ piece: NumberMorpheme) -> Bool {
+        if let split = scaleFraction, case .scale(let scale) = piece {
+            guard scale < lastScale else { return false }
+            real = split.base + split.fraction * Double(scale)
+            scaleFraction = nil
+            step = .done
+            return true
+        }
         if step == .done { return false }
         if step == .ordinal {
             // After an ordinal only more ordinal words follow ("centésimo vigésimo quinto").
@@ -102,8 +112,9 @@ struct NumberWordsReading {
                 return false
             }
             group += value
-            smallest = (11...19).contains(value) ? 1 : max(value, 1)
-            if value == 0 { smallest = 0 }
+            // Nothing smaller joins a unit ("deux premiers" is two firsts, "tres dos" no number); tens and teens
+            // take what their language lets follow them.
+            smallest = value < 10 ? 0 : (11...19).contains(value) ? 1 : value
             lastValue = value
             step = .value
         case .hundreds(let value):
@@ -123,11 +134,9 @@ struct NumberWordsReading {
         case .scale(let scale), .ordinalScale(let scale):
             if case .ordinalScale = piece { kind = .ordinal }
             if let real {
-                // "eine halbe Million", "fünf und drei Viertel Milliarde".
+                // "eine halbe Million", "fünf und drei Viertel Milliarde": the whole reading times the scale.
                 guard kind != .cardinal || group == 0 else { return false }
-                self.real = nil
-                total = NumberValue.real(real) * .integer(scale)
-                if case .real(let product) = total { self.real = product }
+                self.real = real * Double(scale)
                 step = .done
                 return true
             }
@@ -188,6 +197,10 @@ struct NumberWordsReading {
             guard step == .value || step == .hundred || real != nil else { return false }
             if let real {
                 self.real = real * 12
+            } else if hasHundred, step == .value, group % 100 > 0 {
+                // "trois cent deux douzaines": the dozens are the words after the hundred.
+                total = total + .integer(group - group % 100) + .integer(group % 100) * .integer(12)
+                group = 0
             } else if let atConnector = groupAtConnector {
                 total = total + .integer(atConnector) + .integer(group - atConnector) * .integer(12)
                 group = 0
@@ -208,16 +221,18 @@ struct NumberWordsReading {
         guard real == nil else { return false }
         let whole: Double, numerator: Double
         if step == .connector, group == groupAtConnector, lastScale != .max, group == 0 {
-            // "tres millones y medio": half of the last scale.
-            real = total.double + Double(lastScale) / denominator
-            kind = .fraction
-            step = .done
+            // "tres millones y medio": half of the last scale (or of a smaller one said next).
+            takeFractionOfScale(1 / denominator)
+            return true
+        } else if step == .value, groupAtConnector == 0, lastScale != .max {
+            // "cinq milliards et trois quarts", "drie miljoen en een half".
+            takeFractionOfScale(Double(group) / denominator)
             return true
         } else if step == .connector {
             // "einundhalb": and a half.
             whole = (total + .integer(group)).double
             numerator = 1
-        } else if let atConnector = groupAtConnector, step == .value {
+        } else if let atConnector = groupAtConnector, step == .value, !lexicon.connectorJoinsNumerator {
             whole = total.double + Double(atConnector)
             numerator = Double(group - atConnector)
         } else if step == .value || step == .hundred {
@@ -232,8 +247,31 @@ struct NumberWordsReading {
         return true
     }
 
-    /// Ends the reading with decimals read in words ("zwei Komma drei" 2.3).
-    mutating func addDecimals(_ decimals: Double) {
+    private mutating func takeFractionOfScale(_ fraction: Double) {
+        scaleFraction = (total.double, fraction)
+        real = total.double + fraction * Double(lastScale)
+        kind = .fraction
+        step = .done
+    }
+
+    /// Starts the reading with a fraction a scale or dozen follows: "media docena", "mezzo milione".
+    mutating func startWithFraction(_ denominator: Int64) {
+        real = 1 / Double(denominator)
+        kind = .fraction
+        step = .value
+        started = true
+    }
+
+    /// A connector inside one glued word ("drieëntwintig") joins units and tens; it starts no mixed number.
+    mutating func forgetConnector() { groupAtConnector = nil }
+
+    /// Ends the reading with decimals read in words ("zwei Komma drei" 2.3); a fraction said after a scale is a
+    /// fraction of it ("cinco billones con tres cuartos" 5.75e12).
+    mutating func addDecimals(_ decimals: Double, spokenFraction: Bool = false) {
+        if spokenFraction, step == .scale, lastScale != .max {
+            takeFractionOfScale(decimals)
+            return
+        }
         real = (value ?? .integer(0)).double + decimals
         step = .done
     }
@@ -241,7 +279,12 @@ struct NumberWordsReading {
     /// Makes the reading the fraction `numerator`/`denominator` ("un cinquième", "trois cinquièmes").
     mutating func divide(by denominator: Int64) {
         let numerator: Double, whole: Double
-        if let atConnector = groupAtConnector, step == .value {
+        if step == .value, groupAtConnector == 0, lastScale != .max {
+            // "zes miljoen en twee derde".
+            takeFractionOfScale(Double(group) / Double(denominator))
+            return
+        }
+        if let atConnector = groupAtConnector, step == .value, !lexicon.connectorJoinsNumerator {
             whole = total.double + Double(atConnector)
             numerator = Double(group - atConnector)
         } else {

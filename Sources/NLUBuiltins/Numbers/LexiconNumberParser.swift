@@ -49,7 +49,7 @@ final class LexiconNumberParser: NumberReader {
         case .unknown:
             var found: NumberMatch?
             if morphemes(at: index) != [.negative], let match = readWords(at: index, from: NumberWordsReading(lexicon: lexicon), first: index, end: index + 1),
-               match.kind == .cardinal, !lexicon.weakWords.contains(NumberLexicon.fold(token.text)) {
+               match.kind == .cardinal, !lexicon.weakWords.contains(token.text) {
                 found = match
             }
             wordValues[index] = found.map(Cached.number) ?? .absent
@@ -82,8 +82,13 @@ final class LexiconNumberParser: NumberReader {
             negative = true
             start = index + 1
         }
-        guard var match = parseUnsigned(at: start) else { return nil }
-        if match.kind == .cardinal, let ratio = ratio(after: match) { match = ratio }
+        guard var match = parseUnsigned(at: start, allowingWeak: true) else { return nil }
+        if match.kind == .cardinal, let ratio = ratio(after: match) {
+            match = ratio
+        } else if !negative, isWeakAlone(match) {
+            // Dutch "een" alone is the article; "een op de twintig" and "min een" are numbers.
+            return nil
+        }
         if negative {
             guard match.kind != .ordinal else { return nil }
             match.value = -match.value
@@ -92,17 +97,24 @@ final class LexiconNumberParser: NumberReader {
         return match
     }
 
-    /// "un sur trois", "1 sobre 3", "uno su centoventicinque".
+    /// Whether `match` is one weak word ("een") and nothing more.
+    private func isWeakAlone(_ match: NumberMatch) -> Bool {
+        match.endToken == match.firstToken + 1 && text.word(match.firstToken).map(lexicon.weakWords.contains) == true
+    }
+
+    /// "un sur trois", "1 sobre 3", "uno su centoventicinque", "1 op de 3".
     private func ratio(after numerator: NumberMatch) -> NumberMatch? {
-        guard numerator.value.isInteger, let word = text.word(numerator.endToken), lexicon.ratioWords.contains(NumberLexicon.fold(word)),
-              let denominator = parseUnsigned(at: numerator.endToken + 1), denominator.kind == .cardinal,
+        guard numerator.value.isInteger, let word = text.word(numerator.endToken), lexicon.ratioWords.contains(NumberLexicon.fold(word)) else { return nil }
+        var next = numerator.endToken + 1
+        if let article = text.word(next), lexicon.ratioArticles.contains(article) { next += 1 }
+        guard let denominator = parseUnsigned(at: next), denominator.kind == .cardinal,
               denominator.value.isInteger, numerator.value.double < denominator.value.double,
               let quotient = numerator.value / denominator.value else { return nil }
         return NumberMatch(value: quotient, firstToken: numerator.firstToken, endToken: denominator.endToken, kind: .fraction,
                            spelled: numerator.spelled || denominator.spelled)
     }
 
-    private func parseUnsigned(at index: Int) -> NumberMatch? {
+    private func parseUnsigned(at index: Int, allowingWeak: Bool = false) -> NumberMatch? {
         guard let token = text.token(index) else { return nil }
         switch token.kind {
         case .digits:
@@ -129,9 +141,12 @@ final class LexiconNumberParser: NumberReader {
             }
             return nil
         case .word:
+            if lexicon.halfNouns.contains(NumberLexicon.fold(token.text)) {
+                return NumberMatch(value: .real(0.5), firstToken: index, endToken: index + 1, kind: .fraction, spelled: true)
+            }
             guard let match = readWords(at: index, from: NumberWordsReading(lexicon: lexicon), first: index) else { return nil }
             // Dutch "een" alone is the article.
-            if match.endToken == index + 1, lexicon.weakWords.contains(NumberLexicon.fold(token.text)) { return nil }
+            if !allowingWeak, isWeakAlone(match) { return nil }
             return match
         }
     }
@@ -145,6 +160,9 @@ final class LexiconNumberParser: NumberReader {
         var end = index
         var position = index
         var spelled = false
+        // Whether the last word read ended with tens ("twintig"): where units come before their tens, a unit
+        // in the next word starts something else ("twintig vijfde" is 20/5).
+        var afterTens = false
         let limit = min(bound ?? text.count, text.count, index + NumberParser.maxTokens)
         while position < limit {
             let token = text[position]
@@ -158,7 +176,7 @@ final class LexiconNumberParser: NumberReader {
             guard let pieces = morphemes(at: position) else { break }
             if pieces == [.decimalPoint] {
                 guard reading.started, reading.kind == .cardinal, let decimals = decimalWords(at: position + 1) else { break }
-                reading.addDecimals(decimals.value)
+                reading.addDecimals(decimals.value, spokenFraction: decimals.spokenFraction)
                 end = decimals.end
                 spelled = true
                 break
@@ -177,15 +195,27 @@ final class LexiconNumberParser: NumberReader {
                 var next = reading
                 guard next.add(.connector) else { break }
                 reading = next
+                afterTens = false
                 position += 1
                 continue
             }
+            if !reading.started, pieces.count == 1, case .fraction(let denominator) = pieces[0], startsScaleOrDozen(at: position + 1) {
+                // "media docena", "mezzo milione", "een half miljoen" without its "een".
+                reading.startWithFraction(denominator)
+                end = position + 1
+                position += 1
+                spelled = true
+                continue
+            }
             var next = reading
-            if pieces.allSatisfy({ next.add($0) }) {
+            let unitAfterTens = lexicon.unitBeforeTens && afterTens && pieces.first.map { if case .value(let v) = $0 { v < 10 } else { false } } == true
+            if !unitAfterTens, pieces.allSatisfy({ next.add($0) }) {
+                if pieces.count > 1, pieces.last != .connector, pieces.contains(.connector) { next.forgetConnector() }
                 reading = next
                 end = position + 1
                 position += 1
                 spelled = true
+                afterTens = pieces.last.map { if case .value(let v) = $0 { v >= 20 && v < 100 && v % 10 == 0 } else { false } } == true
                 if reading.isComplete { break }
                 continue
             }
@@ -198,6 +228,12 @@ final class LexiconNumberParser: NumberReader {
                 if let scale = morphemes(at: position + 1), scale.count == 1, case .scale = scale[0], reading.add(scale[0]) {
                     end = position + 2
                 }
+            } else if reading.started, reading.kind == .cardinal, !lexicon.denominatorWords.isEmpty,
+                      let (denominator, after) = compoundDenominator(at: position) {
+                // "um vinte e um avos", "três dois milésimos".
+                reading.divide(by: denominator)
+                end = after
+                spelled = true
             }
             break
         }
@@ -210,6 +246,32 @@ final class LexiconNumberParser: NumberReader {
         return NumberMatch(value: value, firstToken: first, endToken: end, kind: kind, spelled: true)
     }
 
+    /// Whether a scale ("milione") or a dozen starts at `index`, perhaps after a hyphen ("demi-douzaine").
+    private func startsScaleOrDozen(at index: Int) -> Bool {
+        let position = text.token(index)?.isSymbol("-") == true ? index + 1 : index
+        guard let pieces = morphemes(at: position), pieces.count == 1 else { return false }
+        switch pieces[0] {
+        case .scale, .dozen: return true
+        default: return false
+        }
+    }
+
+    /// A denominator said as a cardinal and a word: "vinte e um avos" 21, "dois milésimos" 2000, "vinte milésimos"
+    /// 20000; its value and the token after it.
+    private func compoundDenominator(at index: Int) -> (Int64, Int)? {
+        guard let number = readWords(at: index, from: NumberWordsReading(lexicon: lexicon), first: index) else { return nil }
+        if number.kind == .cardinal, let value = number.value.integer, value > 1,
+           let word = text.word(number.endToken), lexicon.denominatorWords.contains(NumberLexicon.fold(word)) {
+            return (Int64(value), number.endToken + 1)
+        }
+        // "dois milésimos" reads as 2/1000: its denominator is 2 × 1000.
+        guard number.kind == .fraction, let last = morphemes(at: number.endToken - 1), last.count == 1,
+              case .fraction(let scale) = last[0], scale >= 1000 else { return nil }
+        let numerator = (number.value.double * Double(scale)).rounded()
+        guard numerator > 1, numerator < 1e6 else { return nil }
+        return (Int64(numerator) * scale, number.endToken)
+    }
+
     /// The value of a word that is an ordinal on its own ("cinquième" 5, "derde" 3, "centième" 100), or nil.
     private func ordinalValue(_ pieces: [NumberMorpheme]) -> Int64? {
         var reading = NumberWordsReading(lexicon: lexicon)
@@ -219,7 +281,7 @@ final class LexiconNumberParser: NumberReader {
 
     /// Decimals spelled after "virgule"/"Komma": zeros, then one number read for its digits ("cero tres" .03,
     /// "veintidós" .22); Spanish "con" may also bring a fraction ("ciento treinta con tres veintiunavos").
-    private func decimalWords(at index: Int) -> (value: Double, end: Int)? {
+    private func decimalWords(at index: Int) -> (value: Double, end: Int, spokenFraction: Bool)? {
         var digits = ""
         var position = index
         while morphemes(at: position) == [.value(0)], digits.count < 16 {
@@ -227,7 +289,7 @@ final class LexiconNumberParser: NumberReader {
             position += 1
         }
         if let number = readWords(at: position, from: NumberWordsReading(lexicon: lexicon), first: position) {
-            if number.kind == .fraction, digits.isEmpty { return (number.value.double, number.endToken) }
+            if number.kind == .fraction, digits.isEmpty { return (number.value.double, number.endToken, true) }
             guard number.kind == .cardinal, let whole = number.value.integer else { return nil }
             digits += String(whole)
             position = number.endToken
@@ -236,7 +298,7 @@ final class LexiconNumberParser: NumberReader {
             position += 1
         }
         guard !digits.isEmpty, let value = Double("0." + digits) else { return nil }
-        return (value, position)
+        return (value, position, false)
     }
 
     // MARK: digits
@@ -267,10 +329,19 @@ final class LexiconNumberParser: NumberReader {
         }
         var value = NumberValue(digits: Substring(digits))
         var plain = true
-        // A decimal comma: "9,2321312", "4,800" (4.8).
+        // A decimal comma: "9,2321312", "4,800" (4.8); not in a run "1,2,3" (a comma and a space may follow).
         if let comma = text.token(end), comma.isSymbol(lexicon.decimalMark), !comma.spaceBefore,
            let fraction = text.token(end + 1), fraction.isDigits, !fraction.spaceBefore,
-           !(text.token(end + 2).map { $0.isSymbol(lexicon.decimalMark) && !$0.spaceBefore } ?? false) {
+           !(gluedSymbolThenDigits(at: end + 2, lexicon.decimalMark)) {
+            value = .real(Double(digits + "." + fraction.text) ?? value.double)
+            end += 2
+            plain = false
+        } else if !grouped, let dot = text.token(end), dot.isSymbol("."), !dot.spaceBefore,
+                  let fraction = text.token(end + 1), fraction.isDigits, !fraction.spaceBefore,
+                  digits.count > 3 || digits == "0" || fraction.text.count != 3,
+                  !gluedSymbolThenDigits(at: end + 2, "."), !gluedSymbolThenDigits(at: index - 1, ".") {
+            // A decimal point where it cannot group thousands: "5.00", "0.683", "1111.13", "1234567.0"; not a
+            // date or an address ("17.05.2018", "192.168.1.2").
             value = .real(Double(digits + "." + fraction.text) ?? value.double)
             end += 2
             plain = false
@@ -284,8 +355,8 @@ final class LexiconNumberParser: NumberReader {
             guard power.isFinite else { return nil }
             return match(.real(power), exponent.end)
         }
-        // "3/4", "-4/5"; "2 1/4", "1 4/5".
-        if value.isInteger, let slash = text.token(end), slash.isSymbol("/"), !slash.spaceBefore,
+        // "3/4", "-4/5"; "2 1/4", "1 4/5"; not a date ("17/5/2018").
+        if value.isInteger, !gluedSymbolThenDigits(at: index - 1, "/"), let slash = text.token(end), slash.isSymbol("/"), !slash.spaceBefore,
            let denominator = text.token(end + 1), denominator.isDigits, !denominator.spaceBefore,
            !(text.token(end + 2).map { $0.isSymbol("/") && !$0.spaceBefore } ?? false),
            let den = Int64(denominator.text), den > 0, let quotient = value / .integer(den) {
@@ -331,6 +402,13 @@ final class LexiconNumberParser: NumberReader {
             return match(value * .integer(multiplier), end + 1)
         }
         return (NumberMatch(value: value, firstToken: index, endToken: end, kind: .cardinal, spelled: false), plain && !grouped)
+    }
+
+    /// Whether token `index` is `symbol` glued to digits before and after it ("1,2" in "1,2,3").
+    private func gluedSymbolThenDigits(at index: Int, _ symbol: String) -> Bool {
+        guard let mark = text.token(index), mark.isSymbol(symbol), !mark.spaceBefore, index > 0, text[index - 1].isDigits,
+              let after = text.token(index + 1), after.isDigits, !after.spaceBefore else { return false }
+        return true
     }
 
     /// An exponent's digits after signs ("-1", "+23", "--23" being +23).

@@ -9,10 +9,18 @@ struct NumberRecognizer: EntityRecognizer {
     func recognize(_ text: TokenizedText, context: RecognitionContext, into matches: inout [EntityMatch]) {
         let parser = context.reader
         let english = context.language == .english
+        // Other languages' relative ordinals are looked up in folded words, folded once here.
+        let relatives = context.wants(.ordinal) ? context.language?.numberLexicon?.relativeOrdinals : nil
+        let folded = relatives.map { _ in DateTimeText(text) }
         var index = 0
         while index < text.count {
             if english, context.wants(.ordinal), let (value, last) = RelativeOrdinals.match(in: text, at: index) {
                 matches.append(EntityMatch(type: .ordinal, tokens: text, first: index, last: last, resolution: .value(value)))
+                index = last + 1
+                continue
+            }
+            if let relatives, let folded, let (value, start, last) = relatives.match(folded, at: index) {
+                matches.append(EntityMatch(type: .ordinal, start: start, end: text[last].end, resolution: .value(value)))
                 index = last + 1
                 continue
             }

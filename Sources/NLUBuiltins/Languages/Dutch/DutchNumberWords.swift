@@ -16,14 +16,28 @@ enum DutchNumberWords {
             "biljoen": .scale(1_000_000_000_000), "biljoenen": .scale(1_000_000_000_000),
             "en": .connector, "min": .negative, "komma": .decimalPoint, "dozijn": .dozen, "dozijnen": .dozen,
             "half": .fraction(2), "halve": .fraction(2), "kwart": .fraction(4),
+            "anderhalf": .oneAndHalf, "anderhalve": .oneAndHalf,
             "eerste": .ordinal(1), "derde": .ordinal(3),
         ],
         gluesWords: true,
         ordinalEndings: ["ste", "de"],
+        // "vijf achtsten": a plural ordinal is a denominator.
+        pluralEndings: [("n", "")],
         unitBeforeTens: true,
         articleOnes: ["een"],
+        // "1 uit drie", "een op de twintig", "één van de twintig".
+        ratioWords: ["uit", "op", "van"],
         digitOrdinalSuffixes: ["e", "de", "ste"],
         percentAfter: [["procent"], ["percent"]],
         percentBefore: [["percentage", "van"]],
-        weakWords: ["een"])
+        weakWords: ["een"],
+        ratioArticles: ["de"],
+        relativeOrdinals: RelativeOrdinalPhrases([
+            ("end+0", ["laatste"]),
+            ("end-1", ["voorlaatste", "op één na laatste", "de op één na laatste", "de een voor de laatste",
+                       "die voor de laatste"]),
+            ("end-2", ["twee na laatste", "op twee na laatste"]),
+            ("current+1", ["volgende"]),
+            ("current-1", ["vorige"]),
+        ]))
 }

@@ -16,7 +16,7 @@ enum FrenchNumberWords {
             "milliard": .scale(1_000_000_000), "milliards": .scale(1_000_000_000),
             "billion": .scale(1_000_000_000_000), "billions": .scale(1_000_000_000_000),
             "trillion": .scale(1_000_000_000_000_000_000), "trillions": .scale(1_000_000_000_000_000_000),
-            "et": .connector, "moins": .negative, "virgule": .decimalPoint,
+            "et": .connector, "moins": .negative, "negatif": .negative, "negative": .negative, "virgule": .decimalPoint,
             "douzaine": .dozen, "douzaines": .dozen,
             "demi": .fraction(2), "demie": .fraction(2), "demis": .fraction(2), "tiers": .fraction(3),
             "quart": .fraction(4), "quarts": .fraction(4),
@@ -32,5 +32,14 @@ enum FrenchNumberWords {
         digitOrdinalSuffixes: ["er", "re", "ere", "e", "eme", "ieme", "nd", "nde", "d", "de"],
         percentAfter: [["pourcent"], ["pourcents"], ["pourcentage"], ["pourcentages"], ["pour", "cent"]],
         percentBefore: [["pourcentage", "de"], ["pourcentage", "des"], ["pourcent", "de"], ["pourcent", "des"]],
-        fourTwenties: true)
+        fourTwenties: true,
+        relativeOrdinals: RelativeOrdinalPhrases([
+            ("end+0", ["dernier", "dernière", "derniers", "dernières"]),
+            ("end-1", ["pénultième", "avant-dernier", "avant-dernière", "l'avant-dernier", "l'avant-dernière",
+                       "celui d'avant le dernier", "celle d'avant la dernière"]),
+            ("end-2", ["antépénultième"]),
+            ("current+1", RelativeOrdinalPhrases.inflected(["prochain", "suivant"], ["", "e", "s", "es"])),
+            ("current-1", RelativeOrdinalPhrases.inflected(["précédent"], ["", "e", "s", "es"])),
+            ("current+0", ["actuel", "actuelle", "actuels", "actuelles", "l'actuel un", "l'actuelle une"]),
+        ], elisions: ["l'"]))
 }

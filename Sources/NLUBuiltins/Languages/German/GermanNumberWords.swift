@@ -37,5 +37,15 @@ enum GermanNumberWords {
         unitBeforeTens: true,
         articleOnes: ["ein", "eine", "einen", "einem", "einer"],
         dotOrdinal: true,
-        percentAfter: [["prozent"], ["prozentpunkte"], ["prozentpunkten"], ["prozentpunkt"]])
+        percentAfter: [["prozent"], ["prozentpunkte"], ["prozentpunkten"], ["prozentpunkt"]],
+        relativeOrdinals: RelativeOrdinalPhrases([
+            ("end+0", RelativeOrdinalPhrases.inflected(["letzt"], declension)),
+            ("end-1", RelativeOrdinalPhrases.inflected(["vorletzt"], declension)),
+            ("end-2", RelativeOrdinalPhrases.inflected(["drittletzt"], declension)),
+            ("current+1", RelativeOrdinalPhrases.inflected(["nächst"], declension)),
+            ("current-1", RelativeOrdinalPhrases.inflected(["vorherig"], declension)),
+        ]))
+
+    /// The endings of an adjective ("letzte", "letzten", "letzter", "letztes", "letztem").
+    private static let declension = ["e", "en", "er", "es", "em"]
 }

@@ -17,7 +17,7 @@ enum ItalianNumberWords {
             "miliardi": .scale(1_000_000_000), "bilione": .scale(1_000_000_000_000), "bilioni": .scale(1_000_000_000_000),
             "trilione": .scale(1_000_000_000_000_000_000), "trilioni": .scale(1_000_000_000_000_000_000),
             "e": .connector, "meno": .negative, "virgola": .decimalPoint, "punto": .decimalPoint, "dozzina": .dozen, "dozzine": .dozen,
-            "mezzo": .fraction(2), "mezza": .fraction(2),
+            "mezzo": .fraction(2), "mezza": .fraction(2), "mezzi": .fraction(2), "mezze": .fraction(2),
             "primo": .ordinal(1), "prima": .ordinal(1), "secondo": .ordinal(2), "seconda": .ordinal(2),
             "terzo": .ordinal(3), "terza": .ordinal(3), "quarto": .ordinal(4), "quarta": .ordinal(4),
             "quinto": .ordinal(5), "quinta": .ordinal(5), "sesto": .ordinal(6), "sesta": .ordinal(6),
@@ -36,5 +36,13 @@ enum ItalianNumberWords {
         articleOnes: ["un", "uno", "una"],
         ratioWords: ["su"],
         digitOrdinalSuffixes: ["o", "a", "esimo", "esima", "mo", "ma", "°", "º", "ª"],
-        percentAfter: [["percento"], ["percentuale"], ["per", "cento"]])
+        percentAfter: [["percento"], ["percentuale"], ["per", "cento"]],
+        relativeOrdinals: RelativeOrdinalPhrases([
+            ("end+0", RelativeOrdinalPhrases.inflected(["ultim", "l'ultim"], ["o", "a", "i", "e"])),
+            ("end-1", RelativeOrdinalPhrases.inflected(["penultim"], ["o", "a", "i", "e"])
+                + ["quello prima dell'ultimo", "quella prima dell'ultima"]),
+            ("end-2", RelativeOrdinalPhrases.inflected(["terzultim"], ["o", "a", "i", "e"])),
+            ("current+1", RelativeOrdinalPhrases.inflected(["prossim", "successiv"], ["o", "a", "i", "e"])),
+            ("current-1", ["precedente", "precedenti"]),
+        ]))
 }

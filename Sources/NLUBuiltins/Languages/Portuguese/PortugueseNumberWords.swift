@@ -4,7 +4,7 @@
 enum PortugueseNumberWords {
     static let lexicon = NumberLexicon(
         morphemes: RomanceOrdinals.withFeminines([
-            "zero": .value(0), "um": .value(1), "uma": .value(1), "dois": .value(2), "duas": .value(2), "tres": .value(3),
+            "zero": .value(0), "um": .value(1), "hum": .value(1), "uma": .value(1), "dois": .value(2), "duas": .value(2), "tres": .value(3),
             "quatro": .value(4), "cinco": .value(5), "seis": .value(6), "sete": .value(7), "oito": .value(8),
             "nove": .value(9), "dez": .value(10), "onze": .value(11), "doze": .value(12), "treze": .value(13),
             "catorze": .value(14), "quatorze": .value(14), "quinze": .value(15), "dezesseis": .value(16),
@@ -21,7 +21,7 @@ enum PortugueseNumberWords {
             "mil": .scale(1_000), "milhao": .scale(1_000_000), "milhoes": .scale(1_000_000),
             "bilhao": .scale(1_000_000_000), "bilhoes": .scale(1_000_000_000),
             "trilhao": .scale(1_000_000_000_000), "trilhoes": .scale(1_000_000_000_000),
-            "e": .connector, "menos": .negative, "virgula": .decimalPoint,
+            "e": .connector, "menos": .negative, "virgula": .decimalPoint, "com": .decimalPoint,
             "duzia": .dozen, "duzias": .dozen,
             "meio": .fraction(2), "meia": .fraction(2), "terco": .fraction(3), "tercos": .fraction(3),
             "primeiro": .ordinal(1), "segundo": .ordinal(2), "terceiro": .ordinal(3), "quarto": .ordinal(4),
@@ -42,5 +42,17 @@ enum PortugueseNumberWords {
         articleOnes: ["um", "uma"],
         ratioWords: ["sobre"],
         digitOrdinalSuffixes: ["o", "a", "º", "ª"],
-        percentAfter: [["por", "cento"], ["porcento"]])
+        percentAfter: [["por", "cento"], ["porcento"]],
+        // The old spelling of "um" ("hum mil e três") is mostly a hesitation when alone.
+        weakWords: ["hum"],
+        connectorJoinsNumerator: true,
+        denominatorWords: ["avos", "avo"],
+        relativeOrdinals: RelativeOrdinalPhrases([
+            ("end+0", RelativeOrdinalPhrases.inflected(["últim"], ["o", "a", "os", "as"])),
+            ("end-1", RelativeOrdinalPhrases.inflected(["penúltim"], ["o", "a", "os", "as"])
+                + ["último mas um", "última mas uma", "anterior ao último", "anterior à última"]),
+            ("end-2", RelativeOrdinalPhrases.inflected(["antepenúltim"], ["o", "a", "os", "as"])),
+            ("current+1", ["seguinte", "seguintes"] + RelativeOrdinalPhrases.inflected(["próxim"], ["o", "a", "os", "as"])),
+            ("current-1", ["anterior", "anteriores"]),
+        ]))
 }

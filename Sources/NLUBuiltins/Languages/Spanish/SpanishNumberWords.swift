@@ -24,7 +24,7 @@ enum SpanishNumberWords {
             "billon": .scale(1_000_000_000_000), "billones": .scale(1_000_000_000_000),
             "y": .connector, "menos": .negative, "coma": .decimalPoint, "con": .decimalPoint,
             "docena": .dozen, "docenas": .dozen, "dz": .dozen, "dzs": .dozen, "doz": .dozen, "dozs": .dozen,
-            "medio": .fraction(2), "media": .fraction(2), "tercio": .fraction(3), "tercios": .fraction(3),
+            "medio": .fraction(2), "media": .fraction(2), "medios": .fraction(2), "medias": .fraction(2), "tercio": .fraction(3), "tercios": .fraction(3),
             "primero": .ordinal(1), "primer": .ordinal(1), "segundo": .ordinal(2), "tercero": .ordinal(3),
             "tercer": .ordinal(3), "cuarto": .ordinal(4), "quinto": .ordinal(5), "sexto": .ordinal(6),
             "septimo": .ordinal(7), "setimo": .ordinal(7), "octavo": .ordinal(8), "noveno": .ordinal(9),
@@ -37,8 +37,8 @@ enum SpanishNumberWords {
             "noningentesimo": .ordinal(900), "milesimo": .ordinalScale(1_000), "millonesimo": .ordinalScale(1_000_000),
             "billonesimo": .ordinalScale(1_000_000_000_000),
         ]),
-        // "decimoctavo", "decimonoveno": "décimo" loses its "o" before a vowel.
-        gluedOnly: ["decim": .ordinal(10)],
+        // "decimoctavo", "decimonoveno": "décimo" loses its "o" before a vowel; "treintaicinco" glues "y" as "i".
+        gluedOnly: ["decim": .ordinal(10), "i": .connector],
         gluesWords: true,
         pluralEndings: [("os", "o"), ("as", "a")],
         denominatorEndings: ["avos", "avo", "vos", "vo"],
@@ -46,5 +46,15 @@ enum SpanishNumberWords {
         articleOnes: ["un", "una", "uno"],
         ratioWords: ["sobre"],
         digitOrdinalSuffixes: ["o", "a", "ro", "ra", "do", "da", "er", "to", "ta", "mo", "ma", "vo", "va", "no", "na", "º", "ª"],
-        percentAfter: [["por", "ciento"], ["porciento"]])
+        percentAfter: [["por", "ciento"], ["porciento"], ["por", "cien"]],
+        connectorJoinsNumerator: true,
+        halfNouns: ["mitad"],
+        relativeOrdinals: RelativeOrdinalPhrases([
+            ("end+0", RelativeOrdinalPhrases.inflected(["últim"], ["o", "a", "os", "as"])),
+            ("end-1", RelativeOrdinalPhrases.inflected(["penúltim"], ["o", "a", "os", "as"])
+                + ["antes del último", "antes de la última", "anterior al último", "anterior a la última"]),
+            ("end-2", RelativeOrdinalPhrases.inflected(["antepenúltim"], ["o", "a", "os", "as"])),
+            ("current+1", ["siguiente", "siguientes"] + RelativeOrdinalPhrases.inflected(["próxim"], ["o", "a", "os", "as"])),
+            ("current-1", ["anterior", "anteriores"]),
+        ]))
 }
