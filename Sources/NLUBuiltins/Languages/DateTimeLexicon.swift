@@ -123,6 +123,14 @@ struct DateTimeLexicon: Sendable {
     var firstOrLast = PhraseTable<Bool>()
     /// The words for the week, month and year ("semaine", "mois", "année", "semana", "mes", "año").
     var periods = PhraseTable<DateTimeWords.Unit>()
+    /// Holidays by name ("Ostermontag", "Tag der Arbeit", "Heiligabend"), each the rule that gives its day in a year.
+    var holidays = PhraseTable<Holiday>()
+    /// Words between a holiday and its year ("im Jahr 2020", "im nächsten Jahr").
+    var holidayYearLeads = PhraseTable<Bool>()
+    /// This week's weekend ("am Wochenende").
+    var weekend = PhraseTable<Bool>()
+    /// This week's working days ("unter der Woche").
+    var workingWeek = PhraseTable<Bool>()
 }
 
 /// A part of a day said with its day: "anoche" is yesterday's night.

@@ -1,7 +1,53 @@
 /// German date-time words (Recognizers-Text's German DateTimeModel spec, read for its meaning): "2. Oktober",
 /// "22.04.", "nächsten Freitag", "morgen um 18 Uhr", "halb 8", "Viertel nach 8 Abends", "von 17 bis 18 Uhr",
-/// "in 5 Minuten", "vor 3 Wochen", "nächstes Jahr", "Dienstagmorgen", "jeden Mittwoch um 16 Uhr".
+/// "in 5 Minuten", "vor 3 Wochen", "nächstes Jahr", "Dienstagmorgen", "jeden Mittwoch um 16 Uhr", holidays
+/// ("Ostermontag", "Heiligabend", "Pfingsten 2022"), "am Wochenende" and "unter der Woche".
 enum GermanDateTimeWords {
+    /// The holidays the German spec names, by the day they fall on: fixed, Easter's, or the nth weekday of a month.
+    private static let holidays: [([String], Holiday)] = [
+        (["neujahr", "neujahrstag"], .fixed(month: 1, day: 1)),
+        (["heilige drei könige", "heiligen drei könige", "dreikönigstag"], .fixed(month: 1, day: 6)),
+        (["valentinstag"], .fixed(month: 2, day: 14)),
+        (["tag der arbeit", "maifeiertag"], .fixed(month: 5, day: 1)),
+        (["weltkindertag"], .fixed(month: 6, day: 1)),
+        (["johannistag"], .fixed(month: 6, day: 24)),
+        (["peter und paul"], .fixed(month: 6, day: 29)),
+        (["augsburger friedensfest"], .fixed(month: 8, day: 8)),
+        (["mariä himmelfahrt"], .fixed(month: 8, day: 15)),
+        (["herbstanfang"], .fixed(month: 9, day: 22)),
+        (["tag der deutschen einheit"], .fixed(month: 10, day: 3)),
+        (["reformationstag"], .fixed(month: 10, day: 31)),
+        (["allerheiligen"], .fixed(month: 11, day: 1)),
+        (["allerseelen"], .fixed(month: 11, day: 2)),
+        (["martinstag"], .fixed(month: 11, day: 11)),
+        (["barbaratag"], .fixed(month: 12, day: 4)),
+        (["nikolaus", "nikolaustag"], .fixed(month: 12, day: 6)),
+        (["heiligabend", "heiliger abend"], .fixed(month: 12, day: 24)),
+        (["weihnachten", "weihnachtstag", "weihnachtsfeiertag", "erster weihnachtstag", "ersten weihnachtstag",
+          "erster weihnachtsfeiertag", "ersten weihnachtsfeiertag"], .fixed(month: 12, day: 25)),
+        (["zweiter weihnachtstag", "zweiten weihnachtstag", "zweiter weihnachtsfeiertag", "zweiten weihnachtsfeiertag",
+          "stephanstag"], .fixed(month: 12, day: 26)),
+        (["silvester"], .fixed(month: 12, day: 31)),
+        (["weiberfastnacht"], .easter(days: -52)),
+        (["fastnachtssamstag"], .easter(days: -50)),
+        (["fastnachtssonntag"], .easter(days: -49)),
+        (["rosenmontag"], .easter(days: -48)),
+        (["fastnachtsdienstag", "faschingsdienstag"], .easter(days: -47)),
+        (["aschermittwoch"], .easter(days: -46)),
+        (["palmsonntag"], .easter(days: -7)),
+        (["gründonnerstag"], .easter(days: -3)),
+        (["karfreitag"], .easter(days: -2)),
+        (["karsamstag"], .easter(days: -1)),
+        (["ostern", "ostersonntag"], .easter(days: 0)),
+        (["ostermontag"], .easter(days: 1)),
+        (["christi himmelfahrt", "himmelfahrt", "vatertag"], .easter(days: 39)),
+        (["pfingsten", "pfingstsonntag"], .easter(days: 49)),
+        (["pfingstmontag"], .easter(days: 50)),
+        (["fronleichnam"], .easter(days: 60)),
+        (["muttertag"], .nthWeekday(month: 5, weekday: 7, nth: 2)),
+        (["erntedankfest"], .nthWeekday(month: 10, weekday: 7, nth: 1)),
+    ]
+
     static let lexicon: DateTimeLexicon = {
         var words = DateTimeLexicon()
         let monthNames = [["januar", "jänner"], ["februar", "feber"], ["märz"], ["april"], ["mai"], ["juni"], ["juli"], ["august"],
@@ -107,6 +153,10 @@ enum GermanDateTimeWords {
         words.periodParts.add(["anfang", "anfang des", "anfang der"], "start")
         words.periodParts.add(["mitte", "mitte des", "mitte der"], "mid")
         words.periodParts.add(["ende", "ende des", "ende der"], "end")
+        for (names, holiday) in holidays { words.holidays.add(names, holiday) }
+        words.holidayYearLeads.add(["im", "im jahr", "in", "in dem jahr"], true)
+        words.weekend.add(["wochenende", "am wochenende"], true)
+        words.workingWeek.add(["unter der woche"], true)
         return words
     }()
 }

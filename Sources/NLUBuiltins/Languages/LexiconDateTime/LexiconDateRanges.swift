@@ -13,7 +13,7 @@ struct LexiconDateRanges {
 
     func ranges(at index: Int, emit: (BuiltinEntityType, Int, [DateTimeValue]) -> Void) {
         for reading in [spanWithToday(at: index), laterOrEarlierPart(at: index), namedPeriod(at: index), month(at: index), season(at: index), dayRange(at: index), monthRange(at: index),
-                        quarter(at: index), partOfPeriod(at: index), decade(at: index), periodByPlace(at: index)] {
+                        quarter(at: index), partOfPeriod(at: index), decade(at: index), periodByPlace(at: index), weekPart(at: index)] {
             if let (values, end) = reading { emit(.daterange, end, values) }
         }
         if let (values, end) = yearRange(at: index) ?? year(at: index) { emit(.daterange, end, values) }

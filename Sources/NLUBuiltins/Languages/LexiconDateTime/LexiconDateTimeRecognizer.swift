@@ -95,6 +95,7 @@ struct LexiconDateTimeCandidates {
     // MARK: dates, with a time or a part of the day
 
     private func dateCandidates(at index: Int, emit: (BuiltinEntityType, Int, [DateTimeValue]) -> Void) {
+        if let (values, end) = read.holiday(at: index) { emit(.date, end, values) }
         var found = read.date(at: index)
         // "el día 9 Mayo", "den 28. Oktober": the words before the date are part of it.
         if found == nil, let (_, after) = words.dayArticles.match(text, at: index), after > index + 1 || words.dateArticles.end(text, at: index) == after,
