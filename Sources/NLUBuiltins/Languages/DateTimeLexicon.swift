@@ -127,6 +127,8 @@ struct DateTimeLexicon: Sendable {
     var holidays = PhraseTable<Holiday>()
     /// Words between a holiday and its year ("im Jahr 2020", "im nächsten Jahr").
     var holidayYearLeads = PhraseTable<Bool>()
+    /// Words between an amount of minutes and the hour they come before: Italian "(mancano) 5 minuti alle 4" (3:55).
+    var minutesBeforeHour = PhraseTable<Bool>()
     /// This week's weekend ("am Wochenende").
     var weekend = PhraseTable<Bool>()
     /// This week's working days ("unter der Woche").

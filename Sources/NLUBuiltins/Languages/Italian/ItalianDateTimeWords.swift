@@ -57,6 +57,7 @@ enum ItalianDateTimeWords {
         words.minuteFractions.add(["e un quarto", "e quarto"], 15)
         words.minuteFractions.add(["e tre quarti"], 45)
         words.minuteFractions.add(["meno un quarto", "meno quarto"], -15)
+        words.minutesBeforeHour.add(["alle"], true)
         words.minus.add(["meno"], true)
         words.plus.add(["e"], true)
         words.namedHours.add(["mezzogiorno", "mezzodì"], 12)

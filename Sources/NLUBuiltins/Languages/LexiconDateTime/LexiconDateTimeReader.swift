@@ -124,6 +124,17 @@ struct LexiconDateTimeReader {
             moved.twelveIsMidnightToo = true
             return (moved, end)
         }
+        // "5 minuti alle 4", "dieci minuti alle otto": minutes before the hour that follows.
+        if let (minutes, afterAmount) = integer(at: index, max: 59), minutes >= 1,
+           let (_, afterMinutes) = words.minuteWords.match(text, at: afterAmount),
+           let (_, afterLead) = words.minutesBeforeHour.match(text, at: afterMinutes),
+           let (hour, end) = hourNumber(at: afterLead), hour >= 1, hour <= 24 {
+            let time = SpokenTime(hour: hour, minute: 0, second: 0, precision: 1, ambiguous: hour <= 12)
+            var moved = adding(-minutes, to: time)
+            if moved.hour > 12 || moved.hour == 0 { moved.ambiguous = false }
+            moved.twelveIsMidnightToo = true
+            return (moved, end)
+        }
         // "1140 a.m.": hours and minutes in four digits, only with the half of the day.
         if let token = text.tokens.token(index), token.isDigits, token.text.count == 4, let value = Int(token.text),
            value / 100 <= 12, value % 100 < 60, let (pm, end) = meridiem(at: index + 1) {
