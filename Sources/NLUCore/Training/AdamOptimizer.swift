@@ -41,7 +41,14 @@ public final class AdamOptimizer {
     /// Per parameter (by index), whether `weightDecay` applies to it; nil: to every parameter.
     public let decayedParameters: [Bool]?
     /// Steps taken and moments; set it to resume from a checkpoint.
-    public var state = State()
+    public var state = State() {
+        didSet { if !steppingState { rowsWithMoments = [:] } }
+    }
+    /// Per parameter given ``SparseGradientRows``, which rows have nonzero moments (grown by each
+    /// step's rows; read off the moments after ``state`` is set from outside).
+    private var rowsWithMoments: [Int: [Bool]] = [:]
+    /// True while ``step(_:gradients:sparseRows:)`` moves the moments out of ``state`` and back.
+    private var steppingState = false
 
     public init(learningRate: Float, beta1: Float = 0.9, beta2: Float = 0.999, epsilon: Float = 1e-8,
                 weightDecay: Float = 0, decoupledWeightDecay: Bool = false, decayedParameters: [Bool]? = nil) {
@@ -54,8 +61,25 @@ public final class AdamOptimizer {
         self.decayedParameters = decayedParameters
     }
 
+    /// Per row of `width` elements, whether either moment holds a nonzero value there.
+    private static func rowsWithMoments(_ first: Tensor<Float>, _ second: Tensor<Float>, width: Int) -> [Bool] {
+        let m = first.scalars, v = second.scalars
+        return (0..<(m.count / width)).map { row in
+            (row * width..<(row + 1) * width).contains { m[$0] != 0 || v[$0] != 0 }
+        }
+    }
+
     /// Updates `parameters` in place from `gradients` (same count and shapes, in the same order every step).
-    public func step(_ parameters: inout [Tensor<Float>], gradients: [Tensor<Float>]) {
+    ///
+    /// A parameter listed in `sparseRows` (by index) has a zero gradient outside those rows. Its rows
+    /// that never had a gradient have zero moments, so Adam's step there reduces to the decoupled
+    /// weight decay: they are only scaled, and the moments are read and written for the other rows
+    /// alone. The result is the dense step's, bit for bit. (With L2 weight decay every row gets a
+    /// gradient, so such a parameter steps densely.)
+    public func step(_ parameters: inout [Tensor<Float>], gradients: [Tensor<Float>],
+                     sparseRows: [Int: SparseGradientRows] = [:]) {
+        steppingState = true
+        defer { steppingState = false }
         precondition(parameters.count == gradients.count, "Adam: \(parameters.count) parameters but \(gradients.count) gradients")
         if state.firstMoments.isEmpty {
             state.firstMoments = parameters.map { Tensor(shape: $0.shape) }
@@ -86,6 +110,38 @@ public final class AdamOptimizer {
                          "Adam: parameter \(index) has shape \(parameters[index].shape), gradient \(gradients[index].shape)")
             // A parameter outside the decay group steps as with weight decay 0.
             let (parameterL2, parameterShrink): (Float, Float) = (decays?[index] ?? true) ? (l2, shrink) : (0, 1)
+            if let sparse = sparseRows[index], parameterL2 == 0 {
+                sparse.validate(count: parameters[index].count, parameter: index)
+                var active = rowsWithMoments[index]
+                    ?? Self.rowsWithMoments(firstMoments[index], secondMoments[index], width: sparse.width)
+                for row in sparse.rows { active[row] = true }
+                rowsWithMoments[index] = active
+                let width = sparse.width
+                gradients[index].withUnsafeBufferPointer { g in
+                    parameters[index].withUnsafeMutableBufferPointer { p in
+                        firstMoments[index].withUnsafeMutableBufferPointer { m in
+                            secondMoments[index].withUnsafeMutableBufferPointer { v in
+                                guard let pBase = p.baseAddress, let gBase = g.baseAddress, let mBase = m.baseAddress,
+                                      let vBase = v.baseAddress else { return }
+                                active.withUnsafeBufferPointer { active in
+                                    Kernels.forEachRowChunk(rowCount: active.count, rowLength: width) { rows in
+                                        for row in rows {
+                                            let start = row * width
+                                            if active[row] {
+                                                nlukit_adam_step(pBase + start, gBase + start, mBase + start, vBase + start, width,
+                                                                 beta1, beta2, stepSize, correction2, epsilon, 0, parameterShrink)
+                                            } else if parameterShrink != 1 {
+                                                for i in start..<(start + width) { pBase[i] *= parameterShrink }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                continue
+            }
             gradients[index].withUnsafeBufferPointer { g in
                 parameters[index].withUnsafeMutableBufferPointer { p in
                     firstMoments[index].withUnsafeMutableBufferPointer { m in

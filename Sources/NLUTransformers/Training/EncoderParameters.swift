@@ -19,16 +19,63 @@ public final class EncoderParameters {
     /// forward pass throw.
     public var values: [Tensor<Float>]
     /// d(loss)/d(parameter), accumulated by every backward pass until ``zeroGradients()``.
-    public var gradients: [Tensor<Float>]
+    /// Changing a gradient from outside makes the next clipping, optimizer step and zeroing treat
+    /// the row table's gradient as dense again, until ``zeroGradients()``.
+    public var gradients: [Tensor<Float>] {
+        didSet { if !movingTensors { rowsWithGradient = nil } }
+    }
     private let indexByName: [String: Int]
+    /// The parameter whose gradient has rows for the batch's tokens only (the word-embedding table),
+    /// and its row width.
+    private let rowTable: (index: Int, width: Int)?
+    /// Which of the row table's rows may have a nonzero gradient since ``zeroGradients()``, as marked
+    /// by the backward passes; nil when unknown (a gradient changed from outside).
+    private var rowsWithGradient: [Bool]?
+    private var markedRows: [Int] = []
+    /// True while the passes or the optimizer step hold the tensors (``withTensorsMovedOut(_:)``).
+    private var movingTensors = false
 
-    /// Parameters with the given names and values, gradients zero.
-    init(names: [String], values: [Tensor<Float>]) {
+    /// Parameters with the given names and values, gradients zero; `rowTable` names the parameter
+    /// (a `[rows, width]` matrix) whose gradient the backward passes fill row by row
+    /// (``markGradientRow(_:)``).
+    init(names: [String], values: [Tensor<Float>], rowTable: Int? = nil) {
         self.names = names
         shapes = values.map(\.shape)
         self.values = values
         gradients = values.map { Tensor(shape: $0.shape) }
         indexByName = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+        self.rowTable = rowTable.map { (index: $0, width: values[$0].shape.last ?? 1) }
+        rowsWithGradient = rowTable.map { [Bool](repeating: false, count: values[$0].shape.first ?? 0) }
+    }
+
+    /// Records that the row table's `row` gets a gradient in this step.
+    func markGradientRow(_ row: Int) {
+        guard rowsWithGradient?[row] == false else { return }
+        rowsWithGradient?[row] = true
+        markedRows.append(row)
+    }
+
+    /// The row table's rows that may have a nonzero gradient, by parameter index, for
+    /// ``GradientClipping`` and ``AdamOptimizer``; empty when unknown (then every row counts).
+    public var sparseGradientRows: [Int: SparseGradientRows] {
+        guard let rowTable, rowsWithGradient != nil else { return [:] }
+        return [rowTable.index: SparseGradientRows(width: rowTable.width, rows: markedRows)]
+    }
+
+    /// Runs `body` on ``values`` and ``gradients`` moved out of the store, so that each tensor's
+    /// storage stays uniquely referenced and is updated in place, then puts them back, keeping
+    /// what the backward passes marked.
+    func withTensorsMovedOut<Result>(_ body: (inout [Tensor<Float>], inout [Tensor<Float>]) throws -> Result) rethrows -> Result {
+        movingTensors = true
+        defer { movingTensors = false }
+        var movedValues = values, movedGradients = gradients
+        values = []
+        gradients = []
+        defer {
+            values = movedValues
+            gradients = movedGradients
+        }
+        return try body(&movedValues, &movedGradients)
     }
 
     /// The position of `name` in ``names``, or nil.
@@ -45,8 +92,21 @@ public final class EncoderParameters {
 
     /// Sets every gradient to zero (before a step's first backward pass).
     public func zeroGradients() {
+        movingTensors = true
+        defer { movingTensors = false }
         for index in gradients.indices {
-            gradients[index].withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            gradients[index].withUnsafeMutableBufferPointer { values in
+                // The row table: only the rows the passes marked (all when unknown).
+                if let rowTable, index == rowTable.index, rowsWithGradient != nil {
+                    for row in markedRows { values[(row * rowTable.width)..<((row + 1) * rowTable.width)].update(repeating: 0) }
+                } else {
+                    values.update(repeating: 0)
+                }
+            }
+        }
+        if let rowTable {
+            rowsWithGradient = [Bool](repeating: false, count: shapes[rowTable.index].first ?? 0)
+            markedRows = []
         }
     }
 
@@ -54,6 +114,8 @@ public final class EncoderParameters {
     /// gradient's storage this store's own, so the passes may read and write them through raw
     /// pointers (a gradient a caller copied out keeps its own values).
     func prepareStorage() throws {
+        movingTensors = true
+        defer { movingTensors = false }
         for index in values.indices {
             guard values[index].shape == shapes[index], gradients[index].shape == shapes[index] else {
                 throw ModelError.invalidFeatureValue(

@@ -82,6 +82,7 @@ struct TrainableEmbeddings {
             let source = sumGradient + row * h
             let word = Int(batch.tokenIDs[index[row]]), place = workspace.positionIDs[row]
             if word != layout.wordPaddingIndex {
+                parameters.markGradientRow(word)
                 let target = words + word * h
                 for column in 0..<h { target[column] += source[column] }
             }

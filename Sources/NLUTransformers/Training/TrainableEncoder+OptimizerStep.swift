@@ -9,26 +9,26 @@ extension TrainableEncoder {
     /// - Returns: the global gradient norm before clipping.
     public func optimizerStep(_ optimizer: AdamOptimizer, learningRate: Float, maxGradientNorm: Float,
                               head: inout [Tensor<Float>], headGradients: inout [Tensor<Float>]) -> Float {
-        // Moved out of the encoder (and the head out of its owner) so each tensor's storage stays
-        // uniquely referenced and the optimizer updates it in place rather than copying it.
-        var values = parameters.values, gradients = parameters.gradients
-        parameters.values = []
-        parameters.gradients = []
-        let encoderCount = values.count
-        values += head
-        gradients += headGradients
-        head = []
-        headGradients = []
-        let norm = GradientClipping.clipByGlobalNorm(&gradients, maxNorm: maxGradientNorm)
-        optimizer.learningRate = learningRate
-        optimizer.step(&values, gradients: gradients)
-        head = Array(values[encoderCount...])
-        headGradients = Array(gradients[encoderCount...])
-        values.removeLast(values.count - encoderCount)
-        gradients.removeLast(gradients.count - encoderCount)
-        parameters.values = values
-        parameters.gradients = gradients
-        return norm
+        // The word-embedding table's gradient has rows for the batch's tokens only: clipping and the
+        // step read those (the optimizer scales the table's other rows for the weight decay alone).
+        let sparseRows = parameters.sparseGradientRows
+        return parameters.withTensorsMovedOut { values, gradients in
+            // The head moved out of its owner too, so each tensor's storage stays uniquely referenced
+            // and the optimizer updates it in place rather than copying it.
+            let encoderCount = values.count
+            values += head
+            gradients += headGradients
+            head = []
+            headGradients = []
+            let norm = GradientClipping.clipByGlobalNorm(&gradients, maxNorm: maxGradientNorm, sparseRows: sparseRows)
+            optimizer.learningRate = learningRate
+            optimizer.step(&values, gradients: gradients, sparseRows: sparseRows)
+            head = Array(values[encoderCount...])
+            headGradients = Array(gradients[encoderCount...])
+            values.removeLast(values.count - encoderCount)
+            gradients.removeLast(gradients.count - encoderCount)
+            return norm
+        }
     }
 
     /// `cached` when it was made for `batch`'s shape, else a new workspace for it (stored in `cached`).

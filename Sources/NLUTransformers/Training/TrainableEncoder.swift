@@ -74,7 +74,7 @@ public final class TrainableEncoder {
         }
         if !ignoringTaskHead { try tensors.verifyAllUsed() }
         self.layout = layout
-        let parameters = EncoderParameters(names: layout.names, values: values)
+        let parameters = EncoderParameters(names: layout.names, values: values, rowTable: layout.wordEmbeddings)
         self.parameters = parameters
         embeddings = TrainableEmbeddings(parameters: parameters, layout: layout, configuration: configuration)
         blocks = layout.blocks.enumerated().map { index, indices in
