@@ -103,6 +103,21 @@ enum PortugueseDateTimeWords {
         words.periodParts.add(["fim de", "final de", "fins de"], "end")
         words.orLater.add(["ou depois", "ou mais tarde"], true)
         words.dayParts.add(["ontem à noite", "ontem a noite"], DayPart(days: -1, part: DateTimeLexicon.night))
+        // Holidays by name, with a year after them or not ("dia do trabalho", "natal de 2018").
+        let holidays: [([String], Holiday)] = [
+            (["ano novo", "dia de ano novo"], .fixed(month: 1, day: 1)),
+            (["dia de reis"], .fixed(month: 1, day: 6)),
+            (["tiradentes", "dia de tiradentes"], .fixed(month: 4, day: 21)),
+            (["dia do trabalho", "dia do trabalhador"], .fixed(month: 5, day: 1)),
+            (["dia de finados"], .fixed(month: 11, day: 2)),
+            (["véspera de natal"], .fixed(month: 12, day: 24)),
+            (["natal", "dia de natal"], .fixed(month: 12, day: 25)),
+            (["páscoa", "domingo de páscoa"], .easter(days: 0)),
+            (["sexta-feira santa"], .easter(days: -2)),
+            (["carnaval", "terça-feira de carnaval"], .easter(days: -47)),
+        ]
+        for (names, holiday) in holidays { words.holidays.add(names, holiday) }
+        words.holidayYearLeads.add(["de", "do"], true)
         return words
     }()
 }

@@ -118,6 +118,24 @@ enum SpanishDateTimeWords {
         words.modifiers.add(["hasta", "hasta el"], .before)
         words.modifiers.add(["tan tarde como"], .until)
         words.modifiers.add(["alrededor de", "alrededor de las", "cerca de", "cerca de las", "sobre las"], .approx)
+        // Holidays by name, with a year after them or not ("día de la Tierra 2010", "la semana santa 2018").
+        let holidays: [([String], Holiday)] = [
+            (["año nuevo", "día de año nuevo"], .fixed(month: 1, day: 1)),
+            (["día de reyes", "día de los reyes magos"], .fixed(month: 1, day: 6)),
+            (["día de san valentín", "san valentín"], .fixed(month: 2, day: 14)),
+            (["día de san patricio", "san patricio"], .fixed(month: 3, day: 17)),
+            (["día de la tierra"], .fixed(month: 4, day: 22)),
+            (["día del trabajador", "día del trabajo", "día internacional de los trabajadores"], .fixed(month: 5, day: 1)),
+            (["día de todos los santos"], .fixed(month: 11, day: 1)),
+            (["nochebuena"], .fixed(month: 12, day: 24)),
+            (["navidad", "día de navidad"], .fixed(month: 12, day: 25)),
+            (["nochevieja"], .fixed(month: 12, day: 31)),
+            (["la semana santa", "semana santa", "pascua", "domingo de pascua", "domingo de resurrección"], .easter(days: 0)),
+            (["viernes santo"], .easter(days: -2)),
+            (["jueves santo"], .easter(days: -3)),
+        ]
+        for (names, holiday) in holidays { words.holidays.add(names, holiday) }
+        words.holidayYearLeads.add(["de", "del"], true)
         return words
     }()
 }
