@@ -110,37 +110,17 @@ public final class AdamOptimizer {
                          "Adam: parameter \(index) has shape \(parameters[index].shape), gradient \(gradients[index].shape)")
             // A parameter outside the decay group steps as with weight decay 0.
             let (parameterL2, parameterShrink): (Float, Float) = (decays?[index] ?? true) ? (l2, shrink) : (0, 1)
-            if let sparse = sparseRows[index], parameterL2 == 0 {
+            // With sparse rows (and no L2 term, which would give every row a gradient): the rows with
+            // moments step, the others only decay.
+            var active: [Bool]?
+            let sparse = parameterL2 == 0 ? sparseRows[index] : nil
+            if let sparse {
                 sparse.validate(count: parameters[index].count, parameter: index)
-                var active = rowsWithMoments[index]
+                var rows = rowsWithMoments[index]
                     ?? Self.rowsWithMoments(firstMoments[index], secondMoments[index], width: sparse.width)
-                for row in sparse.rows { active[row] = true }
-                rowsWithMoments[index] = active
-                let width = sparse.width
-                gradients[index].withUnsafeBufferPointer { g in
-                    parameters[index].withUnsafeMutableBufferPointer { p in
-                        firstMoments[index].withUnsafeMutableBufferPointer { m in
-                            secondMoments[index].withUnsafeMutableBufferPointer { v in
-                                guard let pBase = p.baseAddress, let gBase = g.baseAddress, let mBase = m.baseAddress,
-                                      let vBase = v.baseAddress else { return }
-                                active.withUnsafeBufferPointer { active in
-                                    Kernels.forEachRowChunk(rowCount: active.count, rowLength: width) { rows in
-                                        for row in rows {
-                                            let start = row * width
-                                            if active[row] {
-                                                nlukit_adam_step(pBase + start, gBase + start, mBase + start, vBase + start, width,
-                                                                 beta1, beta2, stepSize, correction2, epsilon, 0, parameterShrink)
-                                            } else if parameterShrink != 1 {
-                                                for i in start..<(start + width) { pBase[i] *= parameterShrink }
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-                continue
+                for row in sparse.rows { rows[row] = true }
+                rowsWithMoments[index] = rows
+                active = rows
             }
             gradients[index].withUnsafeBufferPointer { g in
                 parameters[index].withUnsafeMutableBufferPointer { p in
@@ -151,6 +131,21 @@ public final class AdamOptimizer {
                             // on one thread while the other waited), in C for the CPU's vector width.
                             guard let pBase = p.baseAddress, let gBase = g.baseAddress, let mBase = m.baseAddress,
                                   let vBase = v.baseAddress else { return }
+                            if let sparse, let active {
+                                let width = sparse.width
+                                Kernels.forEachRowChunk(rowCount: active.count, rowLength: width) { rows in
+                                    for row in rows {
+                                        let start = row * width
+                                        if active[row] {
+                                            nlukit_adam_step(pBase + start, gBase + start, mBase + start, vBase + start, width,
+                                                             beta1, beta2, stepSize, correction2, epsilon, 0, parameterShrink)
+                                        } else if parameterShrink != 1 {
+                                            for i in start..<(start + width) { pBase[i] *= parameterShrink }
+                                        }
+                                    }
+                                }
+                                return
+                            }
                             Kernels.forEachChunk(count: p.count) { range in
                                 let start = range.lowerBound
                                 nlukit_adam_step(pBase + start, gBase + start, mBase + start, vBase + start, range.count,
