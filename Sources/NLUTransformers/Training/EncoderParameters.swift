@@ -105,8 +105,13 @@ public final class EncoderParameters {
             }
         }
         if let rowTable {
-            rowsWithGradient = [Bool](repeating: false, count: shapes[rowTable.index].first ?? 0)
-            markedRows = []
+            // Unmark what was marked (a step's few hundred rows) rather than rebuilding the table's flags.
+            if rowsWithGradient == nil {
+                rowsWithGradient = [Bool](repeating: false, count: shapes[rowTable.index].first ?? 0)
+            } else {
+                for row in markedRows { rowsWithGradient?[row] = false }
+            }
+            markedRows.removeAll(keepingCapacity: true)
         }
     }
 
