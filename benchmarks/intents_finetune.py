@@ -85,7 +85,7 @@ def main():
     parser.add_argument("--shots", type=int, default=10, help="examples per intent of the few-shot set (0: none)")
     parser.add_argument("--full", action="store_true", help="also train on the whole training split")
     parser.add_argument("--epochs", type=int, default=None, help="fine-tuning epochs (default: nlu's)")
-    parser.add_argument("--setfit-iterations", type=int, default=None, help="few-shot pairs per utterance (default: nlu's, 20)")
+    parser.add_argument("--setfit-iterations", type=int, default=None, help="few-shot pairs per utterance (default: nlu's, 20 up to 6,400 pairs, fewer beyond)")
     parser.add_argument("--calibration-split", type=float, default=None, help="held-out share for calibration (default: none)")
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--intents", type=int, default=0, help="only the first N intents (by name) of both splits: a quick check")

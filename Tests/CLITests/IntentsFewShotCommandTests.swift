@@ -47,6 +47,9 @@ import Testing
         let summary = try JSONSerialization.jsonObject(with: Data(train.stdout.utf8)) as? [String: Any]
         #expect(encoderSteps != nil && summary?["steps"] as? Int == encoderSteps, "\(train.stdout)")
         #expect(train.stderr.contains("calibrated on 14 held-out utterances"), "\(train.stderr)")   // 6 × 2 + 2 counterexamples
+        // The contrastive stage's epoch was checkpointed; the checkpoint goes once the package is saved.
+        #expect(train.stderr.contains("checkpoint saved after epoch 1"), "\(train.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: model + ".checkpoint"))
         #expect(train.stdout.contains("\"fewShot\":true") && train.stdout.contains("\"temperature\":"), "\(train.stdout)")
         let manifest = try String(contentsOfFile: model + "/manifest.json", encoding: .utf8)
         #expect(manifest.contains("\"fewShot\"") && manifest.contains("\"temperature\"") && manifest.contains("\"normalized\""))
@@ -79,8 +82,9 @@ import Testing
         let headCWithoutFewShot = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--no-few-shot",
                                               "--setfit-head-c", "10"])
         #expect(headCWithoutFewShot.status == 2 && headCWithoutFewShot.stderr.contains("does not apply"), "\(headCWithoutFewShot.stderr)")
+        // --resume with no checkpoint: refused, saying how to start.
         let resume = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--few-shot", "--resume"])
-        #expect(resume.status == 2, "\(resume.stderr)")
+        #expect(resume.status == 1 && resume.stderr.contains("without --resume"), "\(resume.stderr)")
 
         let single = work.appendingPathComponent("one.json")
         try Data(#"{"format": "nlukit-intents", "intents": [{"name": "greet", "utterances": [{"text": "hello"}, {"text": "hi"}]}]}"#.utf8).write(to: single)

@@ -55,6 +55,51 @@ import Testing
         #expect(settings.value.contains("other settings"))
     }
 
+    /// A few-shot run checkpoints each epoch of its contrastive stage: resumed after epoch 1 it ends with
+    /// the uninterrupted run's encoder and head; resumed after the last epoch it fits the head alone, to
+    /// the same result; a checkpoint of other settings or of the softmax head's run is refused.
+    @Test func resumedFewShotRunEndsWithTheUninterruptedRunsEncoderAndHead() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("ft-checkpoint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        var options = SetFitOptions()
+        options.iterations = 2
+        options.epochs = 2
+        options.batchSize = 8
+        options.learningRate = 5e-3
+        options.headRegularization = 1
+        let trainer = try SetFitIntentTrainer(checkpoint: IntentFineTunerTests.checkpoint, options: options)
+        let checkpoint = IntentFineTuningCheckpoint(folder: work.appendingPathComponent("m.nlumodel.checkpoint"))
+        let afterFirstEpoch = IntentFineTuningCheckpoint(folder: work.appendingPathComponent("epoch1.checkpoint"))
+        var saved: [Int] = []
+        let whole = try trainer.train(Self.dataset(), saving: checkpoint) { _ in } checkpointSaved: { epoch in
+            saved.append(epoch)
+            if epoch == 1 { try? FileManager.default.copyItem(at: checkpoint.folder, to: afterFirstEpoch.folder) }
+        }
+        #expect(saved == [1, 2])
+        let resumed = try trainer.train(Self.dataset(), saving: afterFirstEpoch, resume: true)
+        #expect(resumed.encoderSteps.count == whole.encoderSteps.count / 2 && resumed.encoderSteps == Array(whole.encoderSteps.suffix(resumed.encoderSteps.count)))
+        #expect(resumed.encoder.parameters.values == whole.encoder.parameters.values)
+        #expect(resumed.head.weight == whole.head.weight && resumed.headBias == whole.headBias)
+        // After the last epoch: the encoder as saved, the head fitted again.
+        let headOnly = try trainer.train(Self.dataset(), saving: checkpoint, resume: true)
+        #expect(headOnly.encoderSteps.isEmpty && headOnly.head.weight == whole.head.weight)
+
+        var other = options
+        other.iterations = 3
+        let settings = try #require(throws: TrainingSettingError.self) {
+            try SetFitIntentTrainer(checkpoint: IntentFineTunerTests.checkpoint, options: other).train(Self.dataset(), saving: afterFirstEpoch, resume: true)
+        }
+        #expect(settings.setting == "resume" && settings.value.contains("other settings"), "\(settings)")
+        // The softmax head's checkpoint is not a few-shot run's, nor the other way round.
+        let softmax = IntentFineTuningCheckpoint(folder: work.appendingPathComponent("softmax.checkpoint"))
+        _ = try IntentFineTuner(checkpoint: IntentFineTunerTests.checkpoint, options: Self.options()).train(Self.dataset(), saving: softmax)
+        #expect(throws: TrainingSettingError.self) { try trainer.train(Self.dataset(), saving: softmax, resume: true) }
+        #expect(throws: TrainingSettingError.self) {
+            try IntentFineTuner(checkpoint: IntentFineTunerTests.checkpoint, options: Self.options()).train(Self.dataset(), saving: afterFirstEpoch, resume: true)
+        }
+    }
+
     @Test func aFolderThatIsNotACheckpointIsNotReplaced() throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("ft-checkpoint-\(UUID().uuidString)")
         let folder = work.appendingPathComponent("m.nlumodel.checkpoint")

@@ -9,7 +9,9 @@ extension IntentClassifier {
     /// and loads, predicts and serves as any fine-tuned model. Counterexamples are the "none" class;
     /// entities train as in ``train(on:features:training:entities:file:sentenceFeaturizer:wordVectors:progress:entityProgress:entityLog:)``.
     /// `model` is what the package records as the model fine-tuned from. ``SetFitOptions/suits(_:)``
-    /// tells whether a dataset is few-shot enough for this mode.
+    /// tells whether a dataset is few-shot enough for this mode. `saving` and `resume` are
+    /// ``SetFitIntentTrainer/train(_:saving:resume:progress:checkpointSaved:)``'s: a checkpoint after
+    /// each epoch of the contrastive stage.
     ///
     ///     let classifier = try IntentClassifier.fewShotFineTune(on: dataset, checkpoint: URL(fileURLWithPath: "all-MiniLM-L6-v2"))
     ///     try classifier.save(to: URL(fileURLWithPath: "few-shot.nlumodel"))
@@ -19,6 +21,8 @@ extension IntentClassifier {
     public static func fewShotFineTune(on dataset: IntentDataset, checkpoint: URL, model: String? = nil,
                                        options: SetFitOptions = SetFitOptions(),
                                        entities: SlotTaggerOptions? = SlotTaggerOptions(), file: String = "dataset",
+                                       saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
+                                       checkpointSaved: (Int) -> Void = { _ in },
                                        progress: (IntentFineTuningProgress) -> Void = { _ in },
                                        entityProgress: (Int, Double) -> Void = { _, _ in },
                                        entityLog: (String) -> Void = { _ in }) throws -> IntentClassifier {
@@ -28,9 +32,10 @@ extension IntentClassifier {
         let extractor = try trainEntities(on: dataset, language: dataset.language, options: entities, file: file, wordVectors: nil,
                                           progress: entityProgress, log: entityLog)
         let classes = headClasses(dataset)
-        let result = try trainer.train(classes, progress: progress)
+        let result = try trainer.train(classes, saving: saving, resume: resume, progress: progress, checkpointSaved: checkpointSaved)
         var recorded = options
         recorded.headRegularization = result.headRegularization
+        recorded.iterations = result.iterations
         return try withEncoderHead(weight: result.head.weight, bias: result.headBias, classes: classes,
                                    hasNoneClass: !dataset.counterexamples.isEmpty, extractor: extractor,
                                    featurizer: trainer.featurizer(for: result, model: model ?? checkpoint.path), fineTuning: nil, fewShot: recorded)

@@ -96,8 +96,8 @@ public struct IntentFineTuner {
         var headRandom = SplitMix64(seed: options.seed &+ 1)
         let pooledWidth = embedder.pooling.modes.count * encoder.configuration.hiddenSize
         let head: Linear
-        if let saved {
-            head = saved.head
+        if let savedHead = saved?.head {
+            head = savedHead
         } else {
             head = Linear(inputSize: pooledWidth, outputSize: dataset.intents.count, using: &headRandom)
         }

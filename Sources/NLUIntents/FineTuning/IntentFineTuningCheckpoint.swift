@@ -6,10 +6,11 @@ import NLUInputOutput
 /// A fine-tuning run's state at the end of an epoch, in a folder beside the output
 /// (`OUT.nlumodel.checkpoint/`): `encoder/` (the encoder in its Hugging Face layout),
 /// `state.safetensors` (the heads: `classifier.weight` / `classifier.bias` for the intent model, the
-/// joint model's ``JointIntentSlotModel/headParameterNames``; and AdamW's moments, `adam.m.N` /
-/// `adam.v.N` in parameter order) and `checkpoint.json` (the epoch, the step counts, the options,
-/// the joint model's own and its tags, and fingerprints of the model and dataset, which a resumed
-/// run must match).
+/// joint model's ``JointIntentSlotModel/headParameterNames``, none for a few-shot run's contrastive
+/// stage, whose head is fitted after it; and AdamW's moments, `adam.m.N` / `adam.v.N` in parameter
+/// order) and `checkpoint.json` (the epoch, the step counts, the options (the few-shot settings for a
+/// few-shot run), the joint model's own and its tags, and fingerprints of the model and dataset,
+/// which a resumed run must match).
 /// Written beside the folder and swapped in, so an interrupted write leaves the previous epoch's.
 ///
 ///     let checkpoint = IntentFineTuningCheckpoint(folder: URL(fileURLWithPath: "car.nlumodel.checkpoint"))
@@ -39,18 +40,22 @@ public struct IntentFineTuningCheckpoint: Sendable {
         var modelFingerprint: String
         /// A fingerprint of the intents' names and utterances, in order.
         var datasetFingerprint: String
-        var options: IntentFineTuningOptions
+        /// The softmax head's run settings (the joint model's too); absent for a few-shot run.
+        var options: IntentFineTuningOptions?
         var intents: [String]
         /// The joint intent + slot model's settings and tag names; absent for the intent model.
         var joint: JointIntentSlotOptions?
         var tags: [String]?
+        /// A few-shot run's settings; its epochs are those of the contrastive stage.
+        var fewShot: SetFitOptions?
     }
 
     /// What a resumed run continues from.
     struct Saved {
         var description: Description
-        /// The intent head (`classifier.*`, or the joint model's `intent_classifier.*`).
-        var head: Linear
+        /// The intent head (`classifier.*`, or the joint model's `intent_classifier.*`); nil for a
+        /// few-shot run, which fits its head after the encoder's epochs.
+        var head: Linear?
         /// Every head tensor by name.
         var heads: [String: Tensor<Float>]
         var optimizerState: AdamOptimizer.State
@@ -80,10 +85,11 @@ public struct IntentFineTuningCheckpoint: Sendable {
         return description
     }
 
-    /// Reads the checkpoint and checks that it belongs to this run: same model, dataset and options.
+    /// Reads the checkpoint and checks that it belongs to this run: same model, dataset and options
+    /// (`options` for the softmax and joint heads, `fewShot` for a few-shot run).
     /// - Throws: ``TrainingSettingError`` (setting `resume`) naming what differs; the files' errors.
-    func read(model: String, modelFingerprint: String, datasetFingerprint: String, options: IntentFineTuningOptions,
-              joint: JointIntentSlotOptions? = nil) throws -> Saved {
+    func read(model: String, modelFingerprint: String, datasetFingerprint: String, options: IntentFineTuningOptions?,
+              joint: JointIntentSlotOptions? = nil, fewShot: SetFitOptions? = nil) throws -> Saved {
         guard ExistingPath(folder) == .directory else {
             throw TrainingSettingError(setting: "resume", value: "\(folder.path), which does not exist",
                                        requirement: "the checkpoint an interrupted run with the same output left (start without --resume)")
@@ -98,17 +104,22 @@ public struct IntentFineTuningCheckpoint: Sendable {
         guard description.datasetFingerprint == datasetFingerprint else {
             throw refuse("a checkpoint of another dataset (other intents or utterances)", "a checkpoint of this dataset (start again without --resume)")
         }
-        guard description.options == options, description.joint == joint else {
-            throw refuse("a checkpoint of other settings (\(description.joint.map { "\($0)" } ?? "\(description.options)"))", "the settings of the run it continues")
+        guard description.options == options, description.joint == joint, description.fewShot == fewShot else {
+            let settings: String = description.joint.map { "\($0)" } ?? description.fewShot.map { "few-shot, \($0)" }
+                ?? description.options.map { "\($0)" } ?? "none"
+            throw refuse("a checkpoint of other settings (\(settings))", "the settings of the run it continues")
         }
         let weights = try SafeTensors(contentsOf: folder.appendingPathComponent(Self.stateFileName))
         var heads: [String: Tensor<Float>] = [:]
         for name in weights.names where !name.hasPrefix("adam.") { heads[name] = try weights.finiteFloatTensor(name) }
-        let intent = joint == nil ? "classifier" : "intent_classifier"
-        guard let weight = heads[intent + ".weight"], let bias = heads[intent + ".bias"] else {
-            throw ModelPackageError.invalidManifest(package: folder, field: Self.stateFileName, reason: "the tensors \(intent).weight and \(intent).bias are missing")
+        var head: Linear?
+        if fewShot == nil {
+            let intent = joint == nil ? "classifier" : "intent_classifier"
+            guard let weight = heads[intent + ".weight"], let bias = heads[intent + ".bias"] else {
+                throw ModelPackageError.invalidManifest(package: folder, field: Self.stateFileName, reason: "the tensors \(intent).weight and \(intent).bias are missing")
+            }
+            head = try Linear(weight: weight, bias: bias)
         }
-        let head = try Linear(weight: weight, bias: bias)
         var first: [Tensor<Float>] = [], second: [Tensor<Float>] = []
         var index = 0
         while weights.info("adam.m.\(index)") != nil {

@@ -146,7 +146,7 @@ public struct JointIntentSlotFineTuner {
                 throw TrainingSettingError(setting: "resume", value: "a checkpoint of other tags (\(saved.description.tags ?? []))",
                                            requirement: "the tags of this dataset, \(tagNames) (start again without --resume)")
             }
-            intentHead = saved.head
+            intentHead = saved.head ?? intentHead
             slotHead = try Linear(weight: tensor("slot_classifier.weight"), bias: tensor("slot_classifier.bias"))
             crf = options.crf ? try CRFLayer(startTransitions: tensor("crf.start_transitions"), endTransitions: tensor("crf.end_transitions"),
                                              transitions: tensor("crf.transitions")) : nil

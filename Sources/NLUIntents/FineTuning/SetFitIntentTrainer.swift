@@ -46,6 +46,8 @@ public struct SetFitIntentTrainer {
         /// The head's L-BFGS iterations and its final objective.
         public var headIterations: Int
         public var headLoss: Double
+        /// The pairs of each kind made per utterance: the option, or ``SetFitOptions/defaultIterations(utterances:)``.
+        public var iterations: Int
         /// The `C` the head was fitted with: the option, or cross-validation's choice.
         public var headRegularization: Double
         /// Cross-validation's mean held-out accuracy per `C` of ``headRegularizationGrid``; empty when
@@ -69,11 +71,19 @@ public struct SetFitIntentTrainer {
     public var maxSequenceLength: Int { embedder.fineTuningLength(options.maxSequenceLength) }
 
     /// Trains both stages on every utterance of `dataset` (entities are not used), calling `progress`
-    /// after each optimizer step of the encoder stage and each iteration of the head's fit.
+    /// after each optimizer step of the encoder stage and each iteration of the head's fit. With
+    /// `saving`, the encoder's state after each epoch of the contrastive stage is written there (then
+    /// `checkpointSaved(epoch)` is called); with `resume`, the run continues from the checkpoint found
+    /// there as the uninterrupted run would have gone on (pair order and dropout are seeded per
+    /// epoch), straight to the head when every epoch is done: the head is fitted anew, as it is
+    /// deterministic.
     /// - Throws: ``TrainingSettingError`` (setting `dataset`) for fewer than 2 intents, an intent
     ///   without utterances, or more utterances than SetFit's pairs can be made of
-    ///   (``SetFitPairs/maximumSentences``); ``TrainingDivergedError`` when the loss stops being finite.
-    public func train(_ dataset: IntentDataset, progress: (IntentFineTuningProgress) -> Void = { _ in }) throws -> Result {
+    ///   (``SetFitPairs/maximumSentences``), or (setting `resume`) a checkpoint of another model,
+    ///   dataset or settings; ``TrainingDivergedError`` when the loss stops being finite.
+    public func train(_ dataset: IntentDataset, saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
+                      progress: (IntentFineTuningProgress) -> Void = { _ in },
+                      checkpointSaved: (Int) -> Void = { _ in }) throws -> Result {
         guard dataset.intents.count >= 2 else {
             throw TrainingSettingError(setting: "dataset", value: "\(dataset.intents.count) intent\(dataset.intents.count == 1 ? "" : "s")",
                                        requirement: "at least 2 intents to tell apart (SetFit's negative pairs join two intents)")
@@ -94,7 +104,9 @@ public struct SetFitIntentTrainer {
             throw TrainingSettingError(setting: "dataset", value: "\(sentences.count) utterances",
                                        requirement: "at most \(SetFitPairs.maximumSentences) for few-shot training (its pairs grow as the square): train without --few-shot")
         }
-        let (trainer, steps) = try trainEncoder(sentences: sentences, labels: labels, progress: progress)
+        let checkpointing = saving.map { Checkpointing(checkpoint: $0, resume: resume, dataset: dataset) }
+        let (trainer, steps) = try trainEncoder(sentences: sentences, labels: labels, checkpointing: checkpointing, progress: progress,
+                                                checkpointSaved: checkpointSaved)
         // Stage 2: the utterances as the fine-tuned encoder embeds them, without dropout.
         var features: [[Float]] = []
         features.reserveCapacity(sentences.count)
@@ -123,22 +135,43 @@ public struct SetFitIntentTrainer {
         let head = try Linear(weight: fitted.weight, bias: fitted.bias)
         return Result(intents: dataset.intents.map(\.name), encoder: trainer.encoder, pooling: trainer.pooling,
                       normalizes: trainer.normalizes, head: head, headBias: fitted.bias, encoderSteps: steps, headIterations: fitted.iterations,
-                      headLoss: fitted.loss, headRegularization: regularization, headRegularizationAccuracies: choice?.accuracies ?? [])
+                      headLoss: fitted.loss, iterations: options.iterations ?? SetFitOptions.defaultIterations(utterances: sentences.count),
+                      headRegularization: regularization, headRegularizationAccuracies: choice?.accuracies ?? [])
     }
 
     /// The token ids of `text`, cut to ``maxSequenceLength`` as sentence-transformers cuts them.
     func tokenIDs(_ text: String) -> [Int32] { embedder.tokenIDs(text, limit: maxSequenceLength) }
 
+    /// Where a run keeps its epochs' checkpoints, whether it continues one, and what it is a run of.
+    struct Checkpointing {
+        var checkpoint: IntentFineTuningCheckpoint
+        var resume: Bool
+        /// The dataset the classes were made of, for the checkpoint's fingerprint and intents.
+        var dataset: IntentDataset
+    }
+
     /// Stage 1: the encoder fine-tuned on SetFit's pairs of `sentences`. Each epoch's batches are
     /// `batches(epoch, pairCount)` (pair indices), by default the pairs shuffled by the seed and the
     /// epoch and grouped by length (``LengthGroupedBatches`` of each pair's longer text) into
-    /// ``SetFitOptions/batchSize``; the encoder comes back without dropout.
-    func trainEncoder(sentences: [String], labels: [Int], batches: ((Int, Int) -> [[Int]])? = nil,
-                      progress: (IntentFineTuningProgress) -> Void) throws -> (SentenceEncoderTrainer, [FineTuningStep]) {
-        let pairs = try SetFitPairs.make(sentences: sentences, labels: labels, iterations: options.iterations)
+    /// ``SetFitOptions/batchSize``; with `checkpointing`, each epoch's state is saved (then
+    /// `checkpointSaved(epoch)` is called), and a resumed run starts after the saved epoch. The encoder
+    /// comes back without dropout.
+    func trainEncoder(sentences: [String], labels: [Int], batches: ((Int, Int) -> [[Int]])? = nil, checkpointing: Checkpointing? = nil,
+                      progress: (IntentFineTuningProgress) -> Void,
+                      checkpointSaved: (Int) -> Void = { _ in }) throws -> (SentenceEncoderTrainer, [FineTuningStep]) {
+        let pairs = try SetFitPairs.make(sentences: sentences, labels: labels,
+                                         iterations: options.iterations ?? SetFitOptions.defaultIterations(utterances: sentences.count))
         var ids: [String: [Int32]] = [:]
         for sentence in sentences where ids[sentence] == nil { ids[sentence] = tokenIDs(sentence) }
-        let encoder = try TrainableEncoder(checkpoint: TrainableEncoder.checkpointDirectory(ofModel: checkpoint),
+        let checkpointFolder = try TrainableEncoder.checkpointDirectory(ofModel: checkpoint)
+        let modelFingerprint = IntentFineTuningCheckpoint.fingerprint(ofModel: checkpointFolder)
+        let datasetFingerprint = checkpointing.map { IntentFineTuningCheckpoint.fingerprint(of: $0.dataset) } ?? ""
+        try checkpointing?.checkpoint.checkReplaceable()
+        let saved = try checkpointing.flatMap { run in
+            try run.resume ? run.checkpoint.read(model: checkpoint.path, modelFingerprint: modelFingerprint,
+                                                 datasetFingerprint: datasetFingerprint, options: nil, fewShot: options) : nil
+        }
+        let encoder = try TrainableEncoder(checkpoint: saved.map { try TrainableEncoder.checkpointDirectory(ofModel: $0.encoderFolder) } ?? checkpointFolder,
                                            ignoringTaskHead: true, dropoutSeed: options.seed)
         try encoder.checkTrainingMemory(batchSize: options.batchSize, sequencesPerBatch: 2 * options.batchSize,
                                         longest: ids.values.map(\.count).max() ?? 1, headParameters: 0)
@@ -156,13 +189,24 @@ public struct SetFitIntentTrainer {
         let trainer = try SentenceEncoderTrainer(
             encoder: encoder, pooling: embedder.pooling.modes, normalizes: embedder.normalizesByDefault, loss: .cosineSimilarity,
             padID: embedder.tokenizer.padID, learningRate: options.learningRate, weightDecay: options.weightDecay,
-            maxGradientNorm: options.maxGradientNorm, schedule: schedule)
+            maxGradientNorm: options.maxGradientNorm, schedule: schedule, optimizerSteps: saved?.description.optimizerSteps ?? 0)
+        if let saved {
+            try IntentFineTuningCheckpoint.checkResumable(saved.optimizerState, shapes: encoder.parameters.shapes,
+                                                          optimizerSteps: saved.description.optimizerSteps,
+                                                          microBatches: saved.description.microBatches, batchesPerEpoch: 1)
+            guard saved.description.epoch >= 1, saved.description.epoch <= options.epochs,
+                  saved.description.optimizerSteps == epochBatches.prefix(saved.description.epoch).reduce(0, { $0 + $1.count }) else {
+                throw TrainingSettingError(setting: "resume", value: "a checkpoint after epoch \(saved.description.epoch), step \(saved.description.optimizerSteps)",
+                                           requirement: "the end of one of this run's \(options.epochs) epochs")
+            }
+            if !saved.optimizerState.firstMoments.isEmpty { trainer.optimizerState = saved.optimizerState }
+        }
         var steps: [FineTuningStep] = []
         var examples = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        for (index, members) in epochBatches.enumerated() {
+        for (index, members) in epochBatches.enumerated() where index >= saved?.description.epoch ?? 0 {
             let epoch = index + 1
-            encoder.reseedDropout(options.seed &+ UInt64(epoch) &* 0x9E37_79B9_7F4A_7C15)
+            encoder.reseedDropout(IntentFineTuningCheckpoint.epochSeed(options.seed, epoch: epoch))
             for batch in members {
                 let chosen = batch.map { pairs[$0] }
                 let step = try trainer.train([chosen.map { ids[$0.first] ?? [] }, chosen.map { ids[$0.second] ?? [] }],
@@ -172,6 +216,15 @@ public struct SetFitIntentTrainer {
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
                 progress(IntentFineTuningProgress(epoch: epoch, step: step.step, totalSteps: schedule.trainingSteps, loss: step.loss,
                                                   examplesPerSecond: seconds > 0 ? Double(examples) / seconds : 0, stage: .contrastive))
+            }
+            if let checkpointing {
+                let description = IntentFineTuningCheckpoint.Description(
+                    format: IntentFineTuningCheckpoint.format, epoch: epoch, optimizerSteps: trainer.optimizerSteps,
+                    microBatches: trainer.optimizerSteps, model: checkpoint.path, modelFingerprint: modelFingerprint,
+                    datasetFingerprint: datasetFingerprint, options: nil, intents: checkpointing.dataset.intents.map(\.name), fewShot: options)
+                try checkpointing.checkpoint.write(encoder: encoder, heads: [:], optimizerState: trainer.optimizerState,
+                                                   description: description, source: checkpoint)
+                checkpointSaved(epoch)
             }
         }
         encoder.dropout = nil

@@ -27,9 +27,10 @@ struct IntentsTrainCommand: ParsableCommand {
 
         --few-shot (the default with --fine-tune when the median intent has at most 16 utterances) trains in \
         SetFit's way instead: the encoder on contrastive pairs of the utterances (cosine-similarity loss, 20 \
-        pairs of each kind per utterance, 1 epoch, batches of 16 pairs, learning rate 2e-5; --epochs, \
+        pairs of each kind per utterance, fewer down to 5 above 6,400 pairs in all, 1 epoch, batches of 16 pairs, learning rate 2e-5; --epochs, \
         --batch-size, --learning-rate... set this stage), then a logistic-regression head on its normalized \
-        sentence vectors; --no-few-shot keeps the softmax head. --calibration-split F holds out that share of \
+        sentence vectors (checkpoints after each epoch of the encoder stage and --resume as above); \
+        --no-few-shot keeps the softmax head. --calibration-split F holds out that share of \
         each intent (and of the counterexamples) and calibrates the confidences on it: a temperature fitted by \
         the held-out log-likelihood, and the threshold that answers the held-out utterances best (0 without \
         counterexamples), both stored in the model; --threshold sets the threshold instead.
@@ -101,7 +102,6 @@ struct IntentsTrainCommand: ParsableCommand {
             }
             guard report == nil else { throw ValidationError("--report draws the bag-of-words network's epochs; it does not apply to --fine-tune") }
             if fineTuning.fewShot == true {
-                guard !resume else { throw ValidationError("--resume continues a --no-few-shot run; a few-shot run keeps no checkpoint: run it again") }
                 _ = try fineTuning.setFitOptions(training)
             } else {
                 if fineTuning.setfitIterations != nil, fineTuning.fewShot == false {
@@ -213,7 +213,6 @@ struct IntentsTrainCommand: ParsableCommand {
         let options = try fineTuning.options(training)
         if fewShot != nil, fineTuning.fewShot == nil {
             Console.log("few-shot training (SetFit): at most \(SetFitOptions.fewShotMedian) utterances in the median intent; --no-few-shot trains the softmax head instead")
-            if resume { throw ValidationError("--resume continues a --no-few-shot run; a few-shot run keeps no checkpoint: run it again") }
         }
         var trainingData = data, heldOut: IntentDataset?
         if let fraction = fineTuning.calibrationSplit, fraction > 0 {
@@ -278,6 +277,7 @@ struct IntentsTrainCommand: ParsableCommand {
         } else if let fewShot {
             classifier = try IntentClassifier.fewShotFineTune(
                 on: trainingData, model: model, options: fewShot, entities: training.entityOptions(), file: dataset.joined(separator: ", "),
+                saving: checkpoint, resume: resume, checkpointSaved: checkpointSaved,
                 progress: report, entityProgress: entityProgress, entityLog: { Console.log($0) })
         } else {
             classifier = try IntentClassifier.fineTune(
