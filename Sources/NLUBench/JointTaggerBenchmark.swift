@@ -17,7 +17,7 @@ struct JointTaggerBenchmark: ParsableCommand {
     @Option(parsing: .upToNextOption, help: "Training files (any importable format).") var train: [String]
     @Option(parsing: .upToNextOption, help: "Test files (any importable format).") var test: [String]
     @Flag(help: "A CRF layer over the words' tags.") var crf = false
-    @Option(help: "Epochs.") var epochs = 3
+    @Option(help: "Epochs (default: the joint model's, JointBERT's 10).") var epochs = JointIntentSlotOptions.defaultEpochs
     @Option(help: "Utterances per batch.") var batchSize = 32
     @Option(help: "Peak learning rate.") var learningRate: Float = 5e-5
     @Option(help: "The first N utterances of each training intent (0: all).") var perIntent = 0

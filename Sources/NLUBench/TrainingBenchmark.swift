@@ -98,11 +98,12 @@ struct TrainingBenchmark: ParsableCommand {
             defer { totals[phase, default: 0] += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 }
             return try body()
         }
-        let first = data[0].0
-        let workspace = try trainer.encoder.makeWorkspace(batchSize: first.batchSize, sequenceLength: first.sequenceLength)
+        // One workspace per batch shape, as the trainer keeps it (--batches may hold batches of several lengths).
+        var cached: EncoderTrainingWorkspace?
         for index in 0..<steps {
             let (batch, labels) = data[index % data.count]
             _ = try timed("wholeStep") { try trainer.train(batch, labels: labels) }
+            let workspace = try trainer.encoder.workspace(reusing: &cached, for: batch)
             let hidden = try timed("forward") { try trainer.encoder.forward(batch, workspace: workspace) }
             let dHidden = timed("poolingAndHead") { () -> Tensor<Float> in
                 let pooled = trainer.pooling(hidden, attentionMask: batch.attentionMask)

@@ -24,6 +24,23 @@ import Testing
         return folder
     }
 
+    /// JointBERT's defaults: 10 epochs (the intent head's loop trains 3), the rest of the loop as the
+    /// intent head's, slot loss coefficient 1, dropout 0.1 before the heads, no CRF; ranges checked.
+    @Test func defaultsAreJointBERTs() throws {
+        let options = JointIntentSlotOptions()
+        var loop = IntentFineTuningOptions()
+        #expect(loop.epochs == 3 && options.training.epochs == 10)
+        loop.epochs = 10
+        #expect(options.training == loop)
+        #expect(options.slotLossCoefficient == 1 && options.headDropout == 0.1 && !options.crf)
+        var bad = options
+        bad.slotLossCoefficient = 101
+        #expect(throws: TrainingSettingError.self) { try bad.validate() }
+        bad = options
+        bad.headDropout = 1
+        #expect(throws: TrainingSettingError.self) { try bad.validate() }
+    }
+
     /// Two runs with one seed take the same steps to the bit (dropout in the encoder and before the
     /// heads, batch order, head initialization all seeded); another seed takes others.
     @Test func trainingRepeatsForASeed() throws {

@@ -48,9 +48,10 @@ struct IntentsFineTuningArguments: ParsableArguments {
         return try checked(applyingShared(shared, to: options))
     }
 
-    /// The fine-tuning options from these flags and the shared ones, checked by the library (errors name the flag).
-    func options(_ shared: IntentsTrainingArguments) throws -> IntentFineTuningOptions {
-        var options = IntentFineTuningOptions()
+    /// The fine-tuning options from these flags and the shared ones over `defaults` (the joint model's
+    /// differ), checked by the library (errors name the flag).
+    func options(_ shared: IntentsTrainingArguments, defaults: IntentFineTuningOptions = IntentFineTuningOptions()) throws -> IntentFineTuningOptions {
+        var options = defaults
         options.accumulationSteps = gradientAccumulation ?? options.accumulationSteps
         return try checked(applyingShared(shared, to: options))
     }

@@ -39,7 +39,8 @@ struct IntentsTrainCommand: ParsableCommand {
         entities (JointBERT): the intent from the pooled vector, each word's BIO tag from its first word piece, \
         with --transformer-crf a CRF transition layer decoded by Viterbi. The package holds the encoder, the \
         intent head and the slot head; predict, evaluate and serve merge its entities with the dictionaries, \
-        regexes and built-ins as for the CRF tagger. Checkpoints and --resume work as for --fine-tune.
+        regexes and built-ins as for the CRF tagger; it trains 10 epochs by default (JointBERT's). Checkpoints \
+        and --resume work as for --fine-tune.
         """)
 
     @Argument(help: "The dataset: NLUKit JSON or a platform export (several are merged).")
@@ -210,7 +211,7 @@ struct IntentsTrainCommand: ParsableCommand {
         // The joint model (--tagger transformer) trains with the softmax head's loop, however few the utterances.
         let fewShot: SetFitOptions? = try training.tagger != .transformer && (fineTuning.fewShot ?? SetFitOptions.suits(data))
             ? fineTuning.setFitOptions(training) : nil
-        let options = try fineTuning.options(training)
+        let options = try fineTuning.options(training, defaults: training.tagger == .transformer ? JointIntentSlotOptions().training : IntentFineTuningOptions())
         if fewShot != nil, fineTuning.fewShot == nil {
             Console.log("few-shot training (SetFit): at most \(SetFitOptions.fewShotMedian) utterances in the median intent; --no-few-shot trains the softmax head instead")
         }
