@@ -54,7 +54,9 @@ public struct NLUHTTPServer: Sendable {
         router.add(middleware: RequestLogMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
         if let token = configuration.token { router.add(middleware: TokenMiddleware(token: token)) }
-        ServerRoutes(models: models, conversations: conversations, pool: pool, configuration: configuration, metrics: metrics, started: .now)
+        let batchers = EncoderBatchers(models: models, configuration: configuration, pool: pool, metrics: metrics)
+        ServerRoutes(models: models, conversations: conversations, pool: pool, batchers: batchers, configuration: configuration,
+                     metrics: metrics, started: .now)
             .register(on: router)
 
         let timeout = TimeAmount.nanoseconds(Int64(configuration.requestTimeout * 1e9))

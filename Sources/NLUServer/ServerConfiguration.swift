@@ -62,6 +62,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxConversations: Int = 100_000
     /// The largest state of a conversation, in bytes of JSON; a turn that would store more is refused (422).
     public var maxConversationStateBytes: Int = ConversationExpiry.defaultMaxStateBytes
+    /// The most texts one encoder batch gathers from concurrent `/embed`, `/v1/embeddings` and
+    /// `/model/parse` requests into one encoder call; 1 turns batching off: each request its own encoder call.
+    public var maxBatch: Int = 64
+    /// Milliseconds a request that finds the encoder idle waits for others to share its batch (0: none;
+    /// requests arriving while a batch runs still share the next one).
+    public var batchWindowMilliseconds: Double = 2
 
     /// The conversation stores' expiry from ``conversationIdleSeconds``, ``maxConversations`` and
     /// ``maxConversationStateBytes``.
@@ -107,7 +113,7 @@ public struct ServerConfiguration: Sendable, Equatable {
 
     /// The defaults: 127.0.0.1:5005, no token, one worker per core, 1 MiB bodies, 30 s, a 5 s grace period,
     /// texts of 100,000 characters, 32 QA windows, 2048 texts and 65,536 embedding tokens per request,
-    /// and as many connections as the open-files limit allows.
+    /// as many connections as the open-files limit allows, and encoder batches of up to 64 texts gathered within 2 ms.
     public init() {}
 
     /// Checks every value before it sizes a pool, a buffer or a timer.
@@ -133,6 +139,10 @@ public struct ServerConfiguration: Sendable, Equatable {
         }
         guard (1...1_000_000).contains(maxEmbeddingTexts) else {
             throw fail("max embed texts", "1...1000000", "\(maxEmbeddingTexts)")
+        }
+        guard (1...4096).contains(maxBatch) else { throw fail("max batch", "1...4096 texts (1: no batching across requests)", "\(maxBatch)") }
+        guard batchWindowMilliseconds.isFinite, batchWindowMilliseconds >= 0, batchWindowMilliseconds <= 1000 else {
+            throw fail("batch window ms", "0 ... 1000 milliseconds", "\(batchWindowMilliseconds)")
         }
         let capacity = Self.connectionCapacity
         guard (1...capacity).contains(maxConnections) else {

@@ -75,16 +75,20 @@ public struct IntentClassifier: Sendable {
 
     private static func inputs(for texts: [String], featurizer: TextFeaturizer,
                                sentenceFeaturizer: (any SentenceFeaturizer)?) -> [SparseVector] {
-        var vectors = texts.map(featurizer.vector(for:))
+        let vectors = texts.map(featurizer.vector(for:))
         guard let sentenceFeaturizer else { return vectors }
+        return zip(vectors, sentenceFeaturizer.features(for: texts)).map { appending($1, to: $0, featurizer: featurizer) }
+    }
+
+    /// `vector` (a bag of words) with the sentence features `dense` at indices from the vocabulary's size on.
+    static func appending(_ dense: [Float], to vector: SparseVector, featurizer: TextFeaturizer) -> SparseVector {
+        var vector = vector
         let offset = Int32(featurizer.dimension)
-        for (index, dense) in sentenceFeaturizer.features(for: texts).enumerated() where index < vectors.count {
-            for (position, value) in dense.enumerated() where value != 0 {
-                vectors[index].indices.append(offset + Int32(position))
-                vectors[index].values.append(value)
-            }
+        for (position, value) in dense.enumerated() where value != 0 {
+            vector.indices.append(offset + Int32(position))
+            vector.values.append(value)
         }
-        return vectors
+        return vector
     }
 
     // MARK: Training
@@ -316,12 +320,15 @@ public struct IntentClassifier: Sendable {
     /// The intent of `text`: the most probable class, `nil` when that is the "none" class or when the
     /// best intent's probability is under `threshold` (default: the model's ``threshold``), and the
     /// `top` most probable intents. Built-in date-times ("tomorrow at 7pm") resolve against `reference`
-    /// (default: the local time now).
-    public func predict(_ text: String, top: Int = 5, threshold: Float? = nil, reference: ReferenceTime? = nil) -> IntentPrediction {
+    /// (default: the local time now). `sentenceFeatures`, when given, is the text's
+    /// ``sentenceFeatures(for:)`` computed beforehand in one pass with other texts (``sharesEncoderPasses``).
+    public func predict(_ text: String, top: Int = 5, threshold: Float? = nil, reference: ReferenceTime? = nil,
+                        sentenceFeatures: [Float]? = nil) -> IntentPrediction {
         // Entities first: an encoder tagger's pass also gives the sentence embedding (NLUKit's encoder keeps it).
         var timeouts: [RegexEntityMatcher.Timeout] = []
         let entities = entityExtractor?.entities(in: text, reference: reference, patternTimeouts: &timeouts) ?? []
-        let probabilities = network.probabilities(for: inputs(for: [text])[0], temperature: temperature)
+        let input = sentenceFeatures.map { Self.appending($0, to: featurizer.vector(for: text), featurizer: featurizer) } ?? inputs(for: [text])[0]
+        let probabilities = network.probabilities(for: input, temperature: temperature)
         let intentCount = hasNoneClass ? labels.count - 1 : labels.count
         let order = (0..<intentCount).sorted { probabilities[$0] != probabilities[$1] ? probabilities[$0] > probabilities[$1] : $0 < $1 }
         let ranking = order.prefix(max(0, top)).map { IntentPrediction.RankedIntent(intent: labels[$0], confidence: probabilities[$0]) }

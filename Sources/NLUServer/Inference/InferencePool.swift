@@ -26,6 +26,30 @@ final class InferencePool: Sendable {
     /// Runs `body` on a worker thread and records its time under `task`.
     /// - Throws: ``APIError/busy`` when the queue is full, or what `body` throws.
     func run<T: Sendable>(task: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try admit()
+        defer { leave() }
+        return try await threads.runIfActive(timed(task: task, body))
+    }
+
+    /// ``run(task:_:)`` for a caller that does not await (``EncoderBatcher``, whose batches must not
+    /// wait for a thread of the concurrency pool): `completion` gets the result on the worker thread,
+    /// or at once on the calling thread when the queue is full (``APIError/busy``).
+    func submit<T: Sendable>(task: String, _ body: @escaping @Sendable () throws -> T,
+                             completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        do { try admit() } catch {
+            completion(.failure(error))
+            return
+        }
+        let timedBody = timed(task: task, body)
+        threads.submit { [self] state in
+            let result: Result<T, any Error> = state == .active ? Result(catching: timedBody) : .failure(CancellationError())
+            leave()
+            completion(result)
+        }
+    }
+
+    /// Counts one more call, or throws ``APIError/busy`` when `workers + maxQueued` are running or waiting.
+    private func admit() throws {
         let admitted = pending.withLockedValue { count -> Int? in
             guard count < capacity else { return nil }
             count += 1
@@ -33,9 +57,16 @@ final class InferencePool: Sendable {
         }
         guard let depth = admitted else { throw APIError.busy }
         metrics.recordQueueDepth(depth)
-        defer { metrics.recordQueueDepth(pending.withLockedValue { $0 -= 1; return $0 }) }
+    }
+
+    private func leave() {
+        metrics.recordQueueDepth(pending.withLockedValue { $0 -= 1; return $0 })
+    }
+
+    /// `body` as a worker runs it: failing instead once the server stops its queued calls, timed under `task`.
+    private func timed<T>(task: String, _ body: @escaping @Sendable () throws -> T) -> @Sendable () throws -> T {
         let metrics = self.metrics, stopped = self.stopped
-        return try await threads.runIfActive {
+        return {
             if let error = stopped.withLockedValue({ $0 }) { throw error }
             let clock = ContinuousClock()
             let start = clock.now

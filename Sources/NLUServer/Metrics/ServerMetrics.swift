@@ -11,6 +11,10 @@ import Prometheus
 /// - `nlu_inference_duration_seconds{task}` — time in the model, queueing excluded.
 /// - `nlu_inference_queue_depth` — requests running or waiting for a worker.
 /// - `nlu_models_loaded{task}` — 1 per model served.
+/// - `nlu_encoder_batch_requests{task}` — requests per encoder batch (``EncoderBatcher``); its `_count`
+///   is the number of batches.
+/// - `nlu_encoder_batch_texts{task}` — texts per encoder batch.
+/// - `nlu_encoder_batch_queue{task}` — requests waiting for an encoder batch.
 public final class ServerMetrics: Sendable {
     /// The registry `/metrics` prints.
     public let registry: PrometheusCollectorRegistry
@@ -28,6 +32,10 @@ public final class ServerMetrics: Sendable {
             .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
             .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
         ]
+        // Batch sizes in powers of two up to the largest --max-batch.
+        let sizes = (0...12).map { Double(1 << $0) }
+        factory.valueHistogramBuckets["nlu_encoder_batch_requests"] = sizes
+        factory.valueHistogramBuckets["nlu_encoder_batch_texts"] = sizes
         self.factory = factory
         queueDepth = CoreMetrics.Gauge(label: "nlu_inference_queue_depth", factory: factory)
         for task in models {
@@ -52,6 +60,17 @@ public final class ServerMetrics: Sendable {
     /// Records how many requests are running or waiting for an inference worker.
     func recordQueueDepth(_ depth: Int) {
         queueDepth.record(depth)
+    }
+
+    /// Records one encoder batch: how many requests it gathered and their texts.
+    func recordBatch(task: String, requests: Int, texts: Int) {
+        CoreMetrics.Recorder(label: "nlu_encoder_batch_requests", dimensions: [("task", task)], aggregate: true, factory: factory).record(requests)
+        CoreMetrics.Recorder(label: "nlu_encoder_batch_texts", dimensions: [("task", task)], aggregate: true, factory: factory).record(texts)
+    }
+
+    /// Records how many requests wait for an encoder batch of `task`.
+    func recordBatchQueue(task: String, waiting: Int) {
+        CoreMetrics.Gauge(label: "nlu_encoder_batch_queue", dimensions: [("task", task)], factory: factory).record(waiting)
     }
 
     /// The metrics in Prometheus' text format.

@@ -31,26 +31,22 @@ extension ServerRoutes {
 
     /// The embeddings of the request's texts (its `field`) and the tokens the encoder saw. Each text's
     /// length is checked first, then, on a worker (tokenizing a megabyte is not for an event loop),
-    /// the request's tokens against ``ServerConfiguration/maxEmbeddingTokens`` before the model runs.
+    /// the request's tokens against ``ServerConfiguration/maxEmbeddingTokens`` before the model runs
+    /// (``EmbeddingBatchJob``). With batching on, a request of fewer than `--max-batch` texts shares an
+    /// encoder batch with concurrent ones (``EncoderBatcher``); a larger one is a batch by itself and goes to
+    /// the pool as before, so it never holds up the small ones queued for a batch.
     private func embed(_ input: EmbeddingsAPI.Texts, field: String, with embedder: SentenceEmbedder,
                        normalize: Bool) async throws -> (vectors: [[Float]], tokens: Int) {
         let texts = input.texts
         for (index, text) in texts.enumerated() { try checkLength(text, field: input.isArray ? "\(field)[\(index)]" : field) }
-        let budget = configuration.maxEmbeddingTokens
-        do {
-            return try await pool.run(task: "embeddings") {
-                // Tokenized once: the same sequences are counted and embedded.
-                let sequences = texts.map(embedder.tokenIDs)
-                let tokens = sequences.reduce(0) { $0 + $1.count }
-                guard tokens <= budget else {
-                    throw APIError.unprocessable(
-                        "field '\(field)': \(tokens) tokens (each text as the model reads it, at most \(embedder.maxSequenceLength)) "
-                            + "is over this server's limit of \(budget) per request (--max-embed-tokens); send fewer or shorter texts")
-                }
-                return (try embedder.embed(tokenIDs: sequences, options: EmbeddingOptions(normalize: normalize)), tokens)
-            }
-        } catch SentenceEmbedderError.nonFiniteOutput(_, let detail) {
-            throw APIError.modelFault(task: "embeddings", detail: detail)
+        let job = EmbeddingBatchJob(texts: texts, field: field, normalize: normalize)
+        let answer: EmbeddingBatchJob.Answer
+        if let batcher = batchers.embeddings, texts.count < configuration.maxBatch {
+            answer = try await batcher.submit(job, size: texts.count)
+        } else {
+            let budget = configuration.maxEmbeddingTokens
+            answer = try await pool.run(task: "embeddings") { try EmbeddingBatchJob.run([job], embedder: embedder, tokenBudget: budget)[0].get() }
         }
+        return (answer.vectors, answer.tokens)
     }
 }

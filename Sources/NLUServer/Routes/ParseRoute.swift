@@ -25,8 +25,11 @@ extension ServerRoutes {
                 }
             }
             let model = language.map(classifier.readingBuiltins(in:)) ?? classifier
-            let prediction = try await pool.run(task: "intents") {
-                model.predict(body.text, top: RasaParse.rankingLength, reference: reference)
+            // A model whose encoder can be shared computes its sentence features in a batch with concurrent requests'.
+            let prediction = if let batcher = batchers.parse {
+                try await batcher.submit(ParseBatchJob(model: model, text: body.text, reference: reference), size: 1)
+            } else {
+                try await pool.run(task: "intents") { model.predict(body.text, top: RasaParse.rankingLength, reference: reference) }
             }
             // The model's owner reads the log; the client reads the response's `warnings`.
             for warning in prediction.warnings { context.logger.warning("intents: \(warning)") }

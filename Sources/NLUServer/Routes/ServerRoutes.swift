@@ -1,7 +1,7 @@
 import Hummingbird
 import NLUDialogue
 
-/// What the route handlers share: the models, the inference pool, the limits and the metrics.
+/// What the route handlers share: the models, the inference pool and encoder batchers, the limits and the metrics.
 /// Each route lives in its own file as an extension that registers it; handlers only decode the
 /// request, call the task API on the pool and encode its answer.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
@@ -10,6 +10,8 @@ struct ServerRoutes: Sendable {
     /// Where conversations are kept, when a dialogue is served.
     let conversations: (any ConversationStore)?
     let pool: InferencePool
+    /// The encoder batchers of the models whose requests share batches.
+    let batchers: EncoderBatchers
     let configuration: ServerConfiguration
     let metrics: ServerMetrics
     let started: ContinuousClock.Instant

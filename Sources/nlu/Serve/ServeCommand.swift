@@ -84,6 +84,14 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The most connections held open at once; when one more opens, the connection idle the longest is closed (default: the open-files limit, ulimit -n, less 32 + 4 per core for its own files).")
     var maxConnections: Int?
 
+    @Option(help: ArgumentHelp("The most texts one encoder batch gathers from concurrent /embed, /v1/embeddings and /model/parse requests (1...4096; 1: no batching across requests, each request its own encoder call).",
+                               valueName: "texts"))
+    var maxBatch: Int = ServerConfiguration().maxBatch
+
+    @Option(help: ArgumentHelp("Milliseconds a request that finds the encoder idle waits for others to share its batch (0...1000; 0: none, requests that arrive while a batch runs still share the next one).",
+                               valueName: "ms"))
+    var batchWindowMs: Double = ServerConfiguration().batchWindowMilliseconds
+
     @Option(help: "Seconds a client has to send a whole request, and the longest idle keep-alive.")
     var timeout: Double = 30
 
@@ -125,6 +133,8 @@ struct ServeCommand: ParsableCommand {
         configuration.maxEmbeddingTokens = maxEmbedTokens
         configuration.maxEmbeddingTexts = maxEmbedTexts
         if let maxConnections { configuration.maxConnections = maxConnections }
+        configuration.maxBatch = maxBatch
+        configuration.batchWindowMilliseconds = batchWindowMs
         configuration.requestTimeout = timeout
         configuration.gracePeriod = gracePeriod
         configuration.conversationIdleSeconds = conversationIdle
@@ -175,6 +185,7 @@ struct ServeCommand: ParsableCommand {
                     "models": "\(served)",
                     "conversations": "\(models.dialogue == nil ? "-" : ConversationStoreLocation.name(location))",
                     "workers": "\(configuration.workers)",
+                    "batching": "\(configuration.maxBatch > 1 ? "up to \(configuration.maxBatch) texts, window \(configuration.batchWindowMilliseconds) ms" : "off")",
                     "token": "\(configuration.token == nil ? "none" : "required")",
                 ])
             }
