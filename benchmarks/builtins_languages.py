@@ -34,7 +34,7 @@ UNIT_KINDS = {"currency", "temperature"}
 DATETIME_TYPES = "date,time,datetime,daterange,timerange,datetimerange,duration,set"
 DATETIME_KEYS = ("timex", "type", "value", "start", "end", "Mod")
 # The languages whose date-times NLUKit reads (the others print n/a).
-DATETIME_LANGUAGES = {"fr", "es", "de", "pt", "it"}
+DATETIME_LANGUAGES = {"fr", "es", "de", "pt", "it", "nl"}
 
 
 def datetime_values(resolution):

@@ -159,8 +159,9 @@ import Testing
         #expect(BuiltinLanguageError.unsupported("zh").description.contains("supported: en, fr, es, de, pt, it, nl"))
     }
 
-    @Test func otherLanguagesReportOnlyTheirKinds() {
-        let recognizer = BuiltinRecognizer(language: .dutch, types: [.number, .currency, .datetime])
-        #expect(recognizer.types == [.number, .currency])
+    /// A recognizer without a language reports only the kinds written alike in every language.
+    @Test func noLanguageReportsOnlyLanguageIndependentKinds() {
+        let recognizer = BuiltinRecognizer(language: nil, types: [.number, .currency, .datetime])
+        #expect(recognizer.types == [.number])
     }
 }

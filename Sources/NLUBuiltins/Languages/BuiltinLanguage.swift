@@ -3,9 +3,8 @@ import Foundation
 /// The language a ``BuiltinRecognizer`` reads. English has every built-in kind; the other languages have
 /// numbers, ordinals and percentages written their way (words, decimal comma, thousands dots or spaces,
 /// "1er", "3.", "2º"), money and temperatures in their words ("323 millions d'euros", "40 grados Celsius"),
-/// plus the kinds whose form does not depend on the language (e-mails, URLs, phone numbers); French, Spanish, German,
-/// Portuguese and Italian also have date-times ("demain à 15h30", "el próximo lunes a las 3 de la tarde", "morgen um
-/// 18 Uhr", "domani alle 8:00am").
+/// plus the kinds whose form does not depend on the language (e-mails, URLs, phone numbers), and date-times ("demain
+/// à 15h30", "el próximo lunes a las 3 de la tarde", "morgen um 18 Uhr", "domani alle 8:00am", "morgen om 15.00").
 /// ``supportedTypes`` says which.
 ///
 ///     let french = try BuiltinLanguage(code: "fr-FR")
@@ -48,7 +47,8 @@ public enum BuiltinLanguage: String, CaseIterable, Sendable, Codable {
         case .german: GermanDateTimeWords.lexicon
         case .portuguese: PortugueseDateTimeWords.lexicon
         case .italian: ItalianDateTimeWords.lexicon
-        default: nil
+        case .dutch: DutchDateTimeWords.lexicon
+        case .english: nil
         }
     }
 

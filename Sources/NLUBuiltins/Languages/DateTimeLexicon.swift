@@ -58,8 +58,21 @@ struct DateTimeLexicon: Sendable {
     /// Before or after what they qualify: "prochain" / "próximo" 1, "dernier" / "pasado" -1.
     var relativeBefore = PhraseTable<Int>()
     var relativeAfter = PhraseTable<Int>()
+    /// Before a weekday or a month, its nearest occurrence: the coming one (1, Dutch "aanstaande vrijdag", "aanstaande
+    /// september") or the last one (-1, "afgelopen woensdag"), where "volgende" and "vorige" move by whole weeks.
+    var nearest = PhraseTable<Int>()
     /// Whether a number before an hour word is always a clock time ("zehn Uhr"; French "heures" is also an amount).
     var hourWordIsClock = false
+    /// The hours a number before an hour word says as a clock time when ``hourWordIsClock``: every one for German
+    /// "Uhr"; Dutch "uur" is also the amount ("10 uur" is ten o'clock, "1 uur" and "24 uur" are amounts of time).
+    var hourWordClockHours = 0...24
+    /// Whether hours and minutes written with a period are a clock time without a word before them (Dutch "15.00",
+    /// "8.30"); a day and month written so ("20.10") are then no date.
+    var dotClockTimes = false
+    /// Words after a number that make it no clock time: Dutch "6.45 procent".
+    var notTimes = PhraseTable<Bool>()
+    /// Time leads the spec keeps in a time written with a period (Dutch "om 6.45", "om 20.15u"; "om 8:00" is "8:00").
+    var dotTimeLeads = PhraseTable<Bool>()
     /// Whether a day of the month is written with a period, as German ordinals are ("2. Oktober").
     var dayDot = false
     /// Minutes said before the hour they move: "halb 8" (-30 from 8), "Viertel nach 8" (+15), "dreiviertel 8" (-15).
@@ -72,6 +85,9 @@ struct DateTimeLexicon: Sendable {
     /// Whether a part of the day said on its own is the part word alone, without the words before it (Portuguese
     /// "na tarde", "de noite": "tarde", "noite").
     var partOfDayAlone = false
+    /// Whether an article before a bare week, month or year names the current one and is left out before a relation
+    /// (Dutch "de week", "het jaar"; "de komende week" is "komende week").
+    var periodArticleMeansThis = false
     /// Whether "this evening" is a part of today (Spanish "esta tarde": 2016-11-07TEV) or of no day (French "ce soir": TEV).
     var thisPartOfDayIsToday = false
     /// The article that makes a number the day of the month ("le 23", "el 21", "el día 21").
@@ -80,6 +96,15 @@ struct DateTimeLexicon: Sendable {
     var durationModifiers = PhraseTable<String>()
     /// Day articles kept in the date they start: German "den 28. Oktober".
     var dateArticles = PhraseTable<Bool>()
+    /// Whether those articles are kept only before a day in digits (Dutch "de 9e van mei", but "de tweede van augustus"
+    /// is "tweede van augustus").
+    var dateArticlesBeforeDigitsOnly = false
+    /// Whether a weekday, an article and a day ("vrijdag de 26e") is the nearest such day, after or before today (Dutch);
+    /// otherwise the last one ("martes el día 25").
+    var articledWeekdayDayIsNearest = false
+    /// Words between a time and the date it falls on that the date does not take itself: Dutch "om 14.00 op dinsdag",
+    /// "tussen 3 en 5 op 1-1-2015".
+    var timeDateJoiners = PhraseTable<Bool>()
     /// Day articles kept before a day of the month said alone: Portuguese "dia 12" (but "no dia 20 de junho" is "20
     /// de junho").
     var dayAloneArticles = PhraseTable<Bool>()
@@ -87,6 +112,39 @@ struct DateTimeLexicon: Sendable {
     var articles = PhraseTable<Bool>()
     /// Words between a day and its month or year: "de", "del".
     var dateJoiners = PhraseTable<Bool>()
+    /// Words between a date or a month and its year only: Dutch "28 juni in 2020", "van april in 2016".
+    var yearJoiners = PhraseTable<Bool>()
+    /// The word the spec keeps before a weekday of a week named from this one, and that may stand between them: Dutch
+    /// "op volgende week maandag", "op dinsdag van volgende week", "volgende week op dinsdag" (but "op vrijdag" is
+    /// "vrijdag").
+    var weekDateLeads = PhraseTable<Bool>()
+    /// Whether a day the calendar does not have ("30 feb", "29/2/2019") is read, not resolved, as the Dutch spec reads
+    /// it (the other specs leave it out).
+    var impossibleDatesUnresolved = false
+    /// "de week van", "de week beginnend op" before a date: the week that holds it.
+    var weekOf = PhraseTable<Bool>()
+    /// Before a part of the day, its first half (Mod start: "vroeg in de ochtend", 08:00 to 10:00) or its second (Mod
+    /// end: "later in de middag", 14:00 to 16:00; "later deze middag" is today's).
+    var partOfDayHalves = PhraseTable<String>()
+    /// Years that are no calendar years, and their TIMEX prefix: "schooljaar" SY, "fiscaal jaar" FY (not resolved).
+    var specialYears = PhraseTable<String>()
+    /// Words after an amount of time that count it from a date, beyond the modifiers ("3 dagen vanaf vandaag"), where
+    /// before a date alone they are no modifier ("vanaf oktober" is "oktober").
+    var durationAnchors = PhraseTable<Bool>()
+    /// Whether an hour in words is one word (Dutch glues its compounds: "tussen vijf en zeven" is two hours, where French
+    /// "vingt et un heures" is 21:00).
+    var spelledHourIsOneWord = false
+    /// Whether a day of the month alone may be an ordinal in digits ("de 15e"; French "le 1er" stays the ordinal).
+    var ordinalDaysAlone = false
+    /// Whether quarters and the week of a date take no modifier before them (Dutch "voor dit kwartaal" is "for this
+    /// quarter").
+    var quartersTakeNoModifier = false
+    /// Whether a meal is a part of the day only after its article ("na het ontbijt"; "lunch eten" is none).
+    var mealsNeedArticle = false
+    /// Ordinal centuries: "15e eeuw" (1400 to 1500).
+    var centuries = PhraseTable<Bool>()
+    /// "tot nu toe", "tot op heden": up to now (PRESENT_REF, Mod before).
+    var untilNow = PhraseTable<Bool>()
     /// A range's first word ("de", "du", "desde", "entre") and the word between its ends ("à", "au", "a", "al",
     /// "hasta", and after "entre" only: "et", "y").
     var rangeStarts = PhraseTable<Bool>()
@@ -105,6 +163,10 @@ struct DateTimeLexicon: Sendable {
     var repeatAdverbs = PhraseTable<String>()
     /// "quelques", "unos": the number LUIS gives a few (3).
     var few = PhraseTable<Bool>()
+    /// "een paar", "paar": the number LUIS gives a couple (2).
+    var couple = PhraseTable<Bool>()
+    /// An article that is one of a unit ("een uur", "een week"), where the number words leave it alone as the article.
+    var articleOne = PhraseTable<Bool>()
     /// A whole unit: "toute la journée", "todo el día" (P1D).
     var whole = PhraseTable<Bool>()
     /// Seasons and their TIMEX code.
@@ -224,10 +286,12 @@ struct DateTimeText {
     /// Whether token `index` follows the one before it without a space.
     func touches(_ index: Int) -> Bool { tokens.touchesPrevious(index) }
 
-    /// Lower case without accents, with the typographic apostrophe as "'".
+    /// Lower case without accents, with the typographic apostrophes ("’", and "‘" as Dutch "‘s morgens" is sometimes
+    /// typed) as "'".
     static func fold(_ word: String) -> String {
         let folded = NumberLexicon.fold(word)
-        return folded.contains("\u{2019}") ? folded.replacingOccurrences(of: "\u{2019}", with: "'") : folded
+        guard folded.contains("\u{2019}") || folded.contains("\u{2018}") else { return folded }
+        return folded.replacingOccurrences(of: "\u{2019}", with: "'").replacingOccurrences(of: "\u{2018}", with: "'")
     }
 }
 

@@ -13,9 +13,11 @@ struct LexiconDateRanges {
 
     func ranges(at index: Int, emit: (BuiltinEntityType, Int, [DateTimeValue]) -> Void) {
         for reading in [spanWithToday(at: index), laterOrEarlierPart(at: index), namedPeriod(at: index), month(at: index), season(at: index), dayRange(at: index), monthRange(at: index),
-                        quarter(at: index), partOfPeriod(at: index), decade(at: index), periodByPlace(at: index), weekPart(at: index)] {
+                        partOfPeriod(at: index), decade(at: index), periodByPlace(at: index), weekPart(at: index),
+                        letteredPeriod(at: index), specialYear(at: index)] {
             if let (values, end) = reading { emit(.daterange, end, values) }
         }
+        if !words.quartersTakeNoModifier { quartersAndWeeks(at: index, emit: emit) }
         if let (values, end) = yearRange(at: index) ?? year(at: index) { emit(.daterange, end, values) }
         if let (type, values, end) = fewUnits(at: index) { emit(type, end, values) }
     }
@@ -64,9 +66,19 @@ struct LexiconDateRanges {
             this = true
             position = after
         }
+        // "aanstaande september": the next one only.
+        if let (relation, after) = words.nearest.match(text, at: position), let (month, _, end) = read.monthWord(at: after) {
+            let year = relation < 0 ? (month < today.month ? today.year : today.year - 1) : (month > today.month ? today.year : today.year + 1)
+            return ([monthValue(CivilDate.first(ofMonth: month, year: year))], end)
+        }
         guard let (month, full, afterMonth) = read.monthWord(at: position) else { return nil }
+        // "dec-2018", "dec/2018", "dec, 2018".
+        if text.isSymbol(afterMonth, "-") || text.isSymbol(afterMonth, "/") || text.isSymbol(afterMonth, ","),
+           text.touches(afterMonth), let (year, end) = read.fourDigitYear(at: afterMonth + 1), !text.isSymbol(end, "/"), !text.isSymbol(end, "-") {
+            return ([monthValue(CivilDate.first(ofMonth: month, year: year))], end)
+        }
         var yearPosition = afterMonth
-        if let (_, after) = words.dateJoiners.match(text, at: yearPosition) { yearPosition = after }
+        if let (_, after) = words.dateJoiners.match(text, at: yearPosition) ?? words.yearJoiners.match(text, at: yearPosition) { yearPosition = after }
         if let (year, end) = read.year(at: yearPosition), !text.isSymbol(end, "/"), !text.isSymbol(end, "-") {
             return ([monthValue(CivilDate.first(ofMonth: month, year: year))], end)
         }
@@ -102,16 +114,47 @@ struct LexiconDateRanges {
             || (token.kind != .symbol && !token.spaceBefore) || token.isDigits
     }
 
-    /// "de 2010 à 2018", "desde 2014 hasta 2018", "entre 2010 et 2018".
+    /// "de 2010 à 2018", "desde 2014 hasta 2018", "entre 2010 et 2018", "2014-2018", "2014 tot 2018" (not within a
+    /// longer run of digits and dashes: "+86 138-2010-2015").
     private func yearRange(at index: Int) -> ([DateTimeValue], Int)? {
         let (between, start) = read.rangeStart(at: index)
         var position = start
         if let (unit, after) = words.periods.match(text, at: position), unit.letter == "Y", position > index { position = after }
-        guard position > index, let (first, afterFirst) = read.fourDigitYear(at: position) else { return nil }
+        guard position > index || !text.touches(index), let (first, afterFirst) = read.fourDigitYear(at: position) else { return nil }
         guard let joined = (between ? words.betweenJoiners.end(text, at: afterFirst) : nil) ?? words.rangeJoiners.end(text, at: afterFirst),
               let (second, end) = read.fourDigitYear(at: joined), second > first else { return nil }
+        if position == index, text.touches(end), text.isSymbol(end, "-") || text.tokens.token(end)?.kind != .symbol { return nil }
         return ([DateTimeValue(timex: "(" + Timex.pad(first, 4) + "-01-01," + Timex.pad(second, 4) + "-01-01,P" + String(second - first) + "Y)",
                                type: "daterange", start: Timex.pad(first, 4) + "-01-01", end: Timex.pad(second, 4) + "-01-01")], end)
+    }
+
+    /// "el próximo trimestre", "de week van 10 april": read with the other ranges, or on their own where a modifier
+    /// before them is no modifier of theirs (``DateTimeLexicon/quartersTakeNoModifier``).
+    func quartersAndWeeks(at index: Int, emit: (BuiltinEntityType, Int, [DateTimeValue]) -> Void) {
+        for reading in [quarter(at: index), weekOfDate(at: index)] {
+            if let (values, end) = reading { emit(.daterange, end, values) }
+        }
+    }
+
+    // MARK: school and fiscal years
+
+    /// "dit schooljaar" (SY2019), "vorig fiscaal jaar" (FY2018), "schooljaar 2008", "schooljaar '18", "fiscale jaar"
+    /// (FYXXXX): not resolved, as the specs write them.
+    func specialYear(at index: Int) -> ([DateTimeValue], Int)? {
+        let before = read.relationBefore(at: index)
+        guard let (prefix, afterName) = words.specialYears.match(text, at: before?.1 ?? index) else { return nil }
+        let relation = before?.0
+        var year = relation.map { today.year + $0 }
+        var end = afterName
+        if relation == nil, let (said, after) = read.fourDigitYear(at: afterName) {
+            year = said
+            end = after
+        } else if relation == nil, text.folded(afterName) == "'", text.touches(afterName + 1),
+                  let two = text.digits(afterName + 1, maxDigits: 2), text.tokens[afterName + 1].text.count == 2 {
+            year = two < 50 ? 2000 + two : 1900 + two
+            end = afterName + 2
+        }
+        return ([DateTimeValue(timex: prefix + (year.map { Timex.pad($0, 4) } ?? "XXXX"), type: "daterange", value: "not resolved")], end)
     }
 
     // MARK: seasons
@@ -138,9 +181,9 @@ struct LexiconDateRanges {
            text.isSymbol(afterFirst, "-"), let (second, end) = read.integer(at: afterFirst + 1, max: 31) {
             return openRange(month: month, first: first, endMonth: month, second: second, year: nil, end: end)
         }
-        // Two whole dates: "de 26 Jun de 2020 a 28 Jun de 2020", "28/2-1/3", "10/1-11/2/2017".
+        // Two whole dates: "de 26 Jun de 2020 a 28 Jun de 2020", "28/2-1/3", "10/1-11/2/2017", "van de 26e juni tot de 28e juni".
         if let (start, afterStart) = read.calendarDate(at: position), let joined = joiner(after: afterStart, between: between),
-           let (finish, end) = read.calendarDate(at: joined) {
+           let (finish, end) = read.calendarDate(at: joined) ?? (position > index ? words.articles.end(text, at: joined).flatMap(read.calendarDate) : nil) {
             return datesRange(start, finish, end: end)
         }
         // A day, then a day of a month: "du 3 au 5 mars".
@@ -306,7 +349,8 @@ struct LexiconDateRanges {
         guard let (first, _, afterFirst) = read.monthWord(at: position) else { return nil }
         var startYear: Int?
         var joinAt = afterFirst
-        if let (_, joined) = words.dateJoiners.match(text, at: joinAt), let (year, end) = read.year(at: joined), text.tokens[joined].text.count == 4 {
+        if let (_, joined) = words.dateJoiners.match(text, at: joinAt) ?? words.yearJoiners.match(text, at: joinAt), let (year, end) = read.year(at: joined),
+           text.tokens[joined].text.count == 4 {
             startYear = year
             joinAt = end
         }
@@ -315,7 +359,8 @@ struct LexiconDateRanges {
         var end = afterSecond
         var endYear: Int?
         var yearAt = afterSecond
-        if let (_, after) = words.dateJoiners.match(text, at: yearAt) { yearAt = after } else if text.isSymbol(yearAt, ",") { yearAt += 1 }
+        if let (_, after) = words.dateJoiners.match(text, at: yearAt) ?? words.yearJoiners.match(text, at: yearAt) { yearAt = after }
+        else if text.isSymbol(yearAt, ",") { yearAt += 1 }
         if let (year, afterYear) = read.fourDigitYear(at: yearAt) { endYear = year; end = afterYear }
         let months = (second - first + 12) % 12
         guard months > 0 else { return nil }
@@ -390,6 +435,16 @@ struct LexiconDateRanges {
             (letter, year, month, end) = (first.timex.count == 4 ? "Y" : "M", start.year, start.month, afterPeriod)
         } else if let (unit, afterUnit) = words.periods.match(text, at: position), unit.letter != "W" {
             (letter, end) = (unit.letter, afterUnit)
+        } else if let (said, _, afterMonth) = read.monthWord(at: position) {
+            // "half november", "eind juli 2018": a part of a month, of its year, or of the last and the next one.
+            let yearAt = words.dateJoiners.end(text, at: afterMonth) ?? afterMonth
+            if let (saidYear, afterYear) = read.fourDigitYear(at: yearAt) {
+                (letter, year, month, end) = ("M", saidYear, said, afterYear)
+            } else {
+                let past = said < today.month ? today.year : today.year - 1, future = said > today.month ? today.year : today.year + 1
+                let timex = "XXXX-" + Timex.pad(said, 2)
+                return ([past, future].map { monthPart(CivilDate.first(ofMonth: said, year: $0), part: part, timex: timex) }, afterMonth)
+            }
         } else {
             return nil
         }
@@ -399,10 +454,14 @@ struct LexiconDateRanges {
             let finish = CivilDate.first(ofMonth: 1, year: year).adding(months: to - 1)
             return ([DateTimeValue(timex: Timex.pad(year, 4), type: "daterange", start: start.text, end: finish.text, mod: part)], end)
         }
-        let first = CivilDate.first(ofMonth: month, year: year)
+        return ([monthPart(CivilDate.first(ofMonth: month, year: year), part: part, timex: nil)], end)
+    }
+
+    /// The first half of a month (Mod start), its middle days (mid) or its second half (end).
+    private func monthPart(_ first: CivilDate, part: String, timex: String?) -> DateTimeValue {
         let (from, to) = part == "start" ? (0, 15) : part == "mid" ? (9, 20) : (15, first.days(until: first.adding(months: 1)))
-        return ([DateTimeValue(timex: String(first.text.prefix(7)), type: "daterange", start: first.adding(days: from).text,
-                               end: first.adding(days: to).text, mod: part)], end)
+        return DateTimeValue(timex: timex ?? String(first.text.prefix(7)), type: "daterange", start: first.adding(days: from).text,
+                             end: first.adding(days: to).text, mod: part)
     }
 
     // MARK: decades
@@ -416,8 +475,10 @@ struct LexiconDateRanges {
         if let (_, after) = words.decadeOfYear.match(text, at: index), let (year, end) = read.fourDigitYear(at: after), year % 10 == 0 {
             return ([span(year, Timex.pad(year, 4) + "-01-01", Timex.pad(year + 10, 4) + "-01-01")], end)
         }
-        guard let (_, after) = words.decadesOf.match(text, at: index), let (value, end) = read.integer(at: after, max: 90),
-              value % 10 == 0, value >= 10 else { return nil }
+        guard let (_, afterWords) = words.decadesOf.match(text, at: index) else { return nil }
+        // "de jaren '90".
+        let after = text.folded(afterWords) == "'" && text.touches(afterWords + 1) ? afterWords + 1 : afterWords
+        guard let (value, end) = read.integer(at: after, max: 90), value % 10 == 0, value >= 10 else { return nil }
         let next = (value + 10) % 100
         let timexStart = "XX" + Timex.pad(value, 2) + "-01-01", timexEnd = "XX" + Timex.pad(next, 2) + "-01-01"
         return ([span(1900 + value, timexStart, timexEnd), span(2000 + value, timexStart, timexEnd)], end)

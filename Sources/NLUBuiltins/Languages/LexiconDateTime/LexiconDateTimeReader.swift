@@ -57,6 +57,8 @@ struct LexiconDateTimeReader {
     /// An amount of units: digits with a decimal point or comma ("3.5", "123,45"), words, or "a few" (3).
     func amount(at index: Int) -> (Double, Int)? {
         if let (_, end) = words.few.match(text, at: index) { return (3, end) }
+        if let (_, end) = words.couple.match(text, at: index) { return (2, end) }
+        if let (_, end) = words.articleOne.match(text, at: index) { return (1, end) }
         if let whole = text.digits(index, maxDigits: 9) {
             if text.isSymbol(index + 1, ".") || text.isSymbol(index + 1, ","), text.touches(index + 1), text.touches(index + 2),
                let fraction = text.tokens.token(index + 2), fraction.isDigits, fraction.text.count <= 6,
@@ -157,12 +159,17 @@ struct LexiconDateTimeReader {
                 end += 2
             }
         } else if isDigits, text.isSymbol(end, "."), text.touches(end), let minute = twoDigits(end + 1), minute < 60,
-                  bare || meridiem(at: end + 2) != nil {
-            // "3.30 p.m.", "a las 11.00".
+                  bare || words.dotClockTimes || meridiem(at: end + 2) != nil, words.notTimes.match(text, at: end + 2) == nil {
+            // "3.30 p.m.", "a las 11.00", "12.23:59".
             time.minute = minute
             time.precision = 2
             end += 2
             clear = true
+            if words.dotClockTimes, text.isSymbol(end, ":"), text.touches(end), let second = twoDigits(end + 1), second < 60 {
+                time.second = second
+                time.precision = 3
+                end += 2
+            }
         } else if isDigits, text.word(end) == "h" {
             // "16h", "4h45", "12h00", "8 h et vingt minute".
             end += 1
@@ -202,7 +209,10 @@ struct LexiconDateTimeReader {
             end = after
             clear = true
         }
-        guard clear || bare || (hourWord && (words.hourWordIsClock || hour > 12 && hour < 24)) else { return nil }
+        // "1 uur 's middags", "3 heures du matin": an hour word and a part of the day say a clock time.
+        guard clear || bare || (hourWord && (words.hourWordIsClock && words.hourWordClockHours.contains(hour) || hour > 12 && hour < 24
+                                             || words.timeSuffixes.match(text, at: end) != nil))
+        else { return nil }
         // "um 15%" is a percentage.
         if text.isSymbol(end, "%") { return nil }
         // "12:75", "3/4": digits going on past what was read are no hour.
@@ -226,7 +236,8 @@ struct LexiconDateTimeReader {
                text.touches(index + 2) { return nil }
             return (value, index + 1)
         }
-        if let (value, end) = integer(at: index, max: 24) { return (value, end) }
+        // "tussen vijf en zeven": where an hour is one word, the words after it are no part of it.
+        if let (value, end) = integer(at: index, max: 24), end == index + 1 || !words.spelledHourIsOneWord { return (value, end) }
         // "siete y media", "sept et demie": the hour is the first word alone.
         guard let value = numbers.wordValue(at: index)?.integer, value <= 24 else { return nil }
         return (value, index + 1)
@@ -271,6 +282,8 @@ struct LexiconDateTimeReader {
         if word == "am" || word == "pm" {
             var end = index + 1
             if text.isSymbol(end, "."), text.touches(end) { end += 1 }
+            // "3am3io" in a URL goes on as one run of letters and digits.
+            if end == index + 1, text.touches(end), text.tokens.token(end)?.kind != .symbol { return nil }
             return (word == "pm", end)
         }
         guard word == "a" || word == "p", text.isSymbol(index + 1, "."), text.word(index + 2) == "m" else { return nil }
@@ -309,15 +322,21 @@ struct LexiconDateTimeReader {
             var position = afterWeekday
             if text.isSymbol(position, ",") { position += 1 }
             if let found = calendarDate(at: position) { return found }
+            // "vrijdag de vijftiende maart": an article between the weekday and its date.
+            if let (_, afterArticle) = words.dayArticles.match(text, at: position), let found = calendarDate(at: afterArticle) { return found }
             // "mer" is also the sea: a short weekday only before its date, or with its period.
             guard words.weekdays.match(text, at: index) != nil || self.weekday(at: index) != nil else { return nil }
             if let (day, end) = integer(at: position, max: 31), day >= 1, !startsTime(at: end) {
                 return (SpokenDate(kind: .weekdayAndDay(weekday: weekday, day: day)), end)
             }
-            // "martes el día 25", "martes el veinticinco": as "le 25 Mardi", the last such day.
+            // "martes el día 25", "martes el veinticinco": as "le 25 Mardi", the last such day; "dinsdag de elfde": the
+            // nearest one.
             if let (_, afterArticle) = words.dayArticles.match(text, at: position), let (day, end) = integer(at: afterArticle, max: 31), day >= 1,
-               !startsTime(at: end), let past = SpokenDate(kind: .weekdayAndDay(weekday: weekday, day: day)).readings(today).first {
-                return (SpokenDate(kind: .exact(past)), end)
+               !startsTime(at: end) {
+                let readings = SpokenDate(kind: .weekdayAndDay(weekday: weekday, day: day)).readings(today)
+                let chosen = words.articledWeekdayDayIsNearest
+                    ? readings.min { abs(today.days(until: $0)) < abs(today.days(until: $1)) } : readings.first
+                if let chosen { return (SpokenDate(kind: .exact(chosen)), end) }
             }
             if let (relation, end) = words.relativeAfter.match(text, at: afterWeekday) {
                 return (SpokenDate(kind: .exact(relativeWeekday(weekday, relation))), end)
@@ -330,10 +349,11 @@ struct LexiconDateTimeReader {
             }
             return (SpokenDate(kind: .weekday(weekday)), afterWeekday)
         }
-        // "próxima semana el martes", "la semana anterior - lunes".
+        // "próxima semana el martes", "la semana anterior - lunes", "volgende week op dinsdag".
         if let (weeks, afterWeek) = weekRelation(at: index) {
             var position = afterWeek
             if text.isSymbol(position, "-") || text.isSymbol(position, ",") { position += 1 }
+            if let after = words.weekDateLeads.end(text, at: position) { position = after }
             if let (_, after) = words.articles.match(text, at: position) { position = after }
             if let (weekday, end) = weekday(at: position) { return (SpokenDate(kind: .exact(relativeWeekday(weekday, weeks))), end) }
         }
@@ -352,6 +372,11 @@ struct LexiconDateTimeReader {
                 if let chosen { return (SpokenDate(kind: .yearChosen(chosen)), end) }
             }
         }
+        // "aanstaande vrijdag", "afgelopen woensdag": the nearest one after or before today.
+        if let (relation, after) = words.nearest.match(text, at: index), let (weekday, end) = weekday(at: after),
+           let day = nearestWeekday(weekday, relation) {
+            return (SpokenDate(kind: .exact(day)), end)
+        }
         if let (relation, after) = words.relativeBefore.match(text, at: index), let (weekday, end) = weekday(at: after) {
             return (SpokenDate(kind: .exact(relativeWeekday(weekday, relation))), end)
         }
@@ -359,8 +384,7 @@ struct LexiconDateTimeReader {
             // "ce lundi", "este pasado miércoles".
             if let (relation, afterRelation) = words.relativeBefore.match(text, at: after), let (weekday, end) = weekday(at: afterRelation) {
                 // "este pasado miércoles": the most recent one; "este próximo lunes": the coming one.
-                let readings = SpokenDate(kind: .weekday(weekday)).readings(today)
-                guard let day = relation < 0 ? readings.first : readings.last else { return nil }
+                guard let day = nearestWeekday(weekday, relation) else { return nil }
                 return (SpokenDate(kind: .exact(day)), end)
             }
             if let (weekday, end) = weekday(at: after) { return (SpokenDate(kind: .exact(relativeWeekday(weekday, 0))), end) }
@@ -384,18 +408,21 @@ struct LexiconDateTimeReader {
     /// viene"; the unit, how many from this one, and the index after.
     func periodRelation(at index: Int) -> (DateTimeWords.Unit, Int, Int)? {
         var position = index
-        if let (_, after) = words.articles.match(text, at: position) { position = after }
+        var articled = false
+        if let (_, after) = words.articles.match(text, at: position) { (position, articled) = (after, true) }
         var relation: Int?
-        if let (_, after) = words.this.match(text, at: position) {
-            relation = 0
-            position = after
-        } else if let (value, after) = words.relativeBefore.match(text, at: position) {
-            relation = value
-            position = after
-        }
+        if let (value, after) = relationBefore(at: position) { (relation, position) = (value, after) }
         guard let (unit, afterUnit) = words.periods.match(text, at: position) else { return nil }
+        // Dutch "de komende week" is "komende week", read from "komende"; "de week", "het jaar" are the current one.
+        if articled, words.periodArticleMeansThis { return relation == nil ? (unit, 0, afterUnit) : nil }
         if let relation { return (unit, relation, afterUnit) }
         return words.relativeAfter.match(text, at: afterUnit).map { (unit, $0.0, $0.1) }
+    }
+
+    /// "this" (0) or a relation said before what it qualifies ("next" 1, "last" -1), and the index after it.
+    func relationBefore(at index: Int) -> (Int, Int)? {
+        if let (_, after) = words.this.match(text, at: index) { return (0, after) }
+        return words.relativeBefore.match(text, at: index)
     }
 
     /// The words a range starts with: "entre" (whether its ends are then joined by "et" / "y"), "de", "du", "desde";
@@ -403,6 +430,12 @@ struct LexiconDateTimeReader {
     func rangeStart(at index: Int) -> (between: Bool, end: Int) {
         if let (_, after) = words.betweenWords.match(text, at: index) { return (true, after) }
         return (false, words.rangeStarts.end(text, at: index) ?? index)
+    }
+
+    /// The last (`relation` below 0) or the next such weekday, as an open weekday resolves.
+    func nearestWeekday(_ weekday: Int, _ relation: Int) -> CivilDate? {
+        let readings = SpokenDate(kind: .weekday(weekday)).readings(today)
+        return relation < 0 ? readings.first : readings.last
     }
 
     /// The weekday of this week (Monday to Sunday) moved by `weeks`.
@@ -451,13 +484,40 @@ struct LexiconDateTimeReader {
     /// A day and month, then a year when one follows ("2024", "de 1987", "del 2019", ", 2020").
     private func dated(month: Int, day: Int, after: Int) -> (SpokenDate, Int)? {
         var position = after
-        if let (_, joined) = words.dateJoiners.match(text, at: position) { position = joined } else if text.isSymbol(position, ",") { position += 1 }
+        if let (_, joined) = words.dateJoiners.match(text, at: position) ?? words.yearJoiners.match(text, at: position) { position = joined }
+        else if text.isSymbol(position, ",") { position += 1 }
         if let (year, end) = year(at: position), text.digits(position).map({ _ in text.tokens[position].text.count == 4 }) ?? true,
            !startsTime(at: end), !text.isSymbol(end, ":") {
             return CivilDate(year: year, month: month, day: day).map { (SpokenDate(kind: .exact($0)), end) }
         }
         guard CivilDate(year: 2000, month: month, day: day) != nil else { return nil }
         return (SpokenDate(kind: .monthDay(month: month, day: day)), after)
+    }
+
+    /// A day and month the calendar does not have ("30 feb", "31 april 2019", "29/2/2019"): its TIMEX ("XXXX-02-30",
+    /// "2019-02-29") and the index after.
+    func impossibleDate(at index: Int) -> (String, Int)? {
+        let day: Int, month: Int
+        var year: Int?, end: Int
+        if let (said, afterDay) = integer(at: index, max: 31), let (saidMonth, _, afterMonth) = monthWord(at: afterDay) {
+            day = said
+            month = saidMonth
+            end = afterMonth
+            if let (saidYear, afterYear) = fourDigitYear(at: afterMonth) {
+                year = saidYear
+                end = afterYear
+            }
+        } else if let said = text.digits(index, maxDigits: 2), text.isSymbol(index + 1, "/"), let saidMonth = text.digits(index + 2, maxDigits: 2),
+                  text.isSymbol(index + 3, "/"), (1...4).allSatisfy({ text.touches(index + $0) }), let (saidYear, afterYear) = fourDigitYear(at: index + 4) {
+            day = said
+            month = saidMonth
+            year = saidYear
+            end = afterYear
+        } else {
+            return nil
+        }
+        guard (1...12).contains(month), (1...31).contains(day), CivilDate(year: year ?? 2000, month: month, day: day) == nil else { return nil }
+        return ((year.map { Timex.pad($0, 4) } ?? "XXXX") + "-" + Timex.pad(month, 2) + "-" + Timex.pad(day, 2), end)
     }
 
     /// Dates in digits, day first: "22/04", "23/06/18", "15.05.99", "29/2/2020", "2020-09-23", "23/Sep/2020",
@@ -488,10 +548,15 @@ struct LexiconDateTimeReader {
             return spacedDate(at: index)
         }
         guard separator != nil, parts.contains(where: { !$0.isMonthWord }) || parts.count == 3 else { return nil }
+        // "20.10" is a time where hours and minutes are written with a period (Dutch).
+        if words.dotClockTimes, separator == ".", parts.count == 2 { return nil }
         // "22.04." ends with the period of its ordinal month (German), kept in the entity.
         if words.dayDot, separator == ".", text.isSymbol(position, "."), text.touches(position), !text.touches(position + 1) { position += 1 }
-        // Not the start of a range of dates written without spaces ("10/1-11/2/2017") or a decimal number.
+        // Not the start of a range of dates written without spaces ("10/1-11/2/2017") or a decimal number, nor a
+        // formula ("8/1.5", "30/4.85").
         if text.isSymbol(position, separator ?? ""), text.touches(position) { return nil }
+        if text.isSymbol(position, ".") || text.isSymbol(position, ","), text.touches(position), text.touches(position + 1),
+           text.digits(position + 1, maxDigits: 9) != nil { return nil }
         // "18.12 Uhr" is a time.
         if words.hourWordIsClock, words.hourWords.match(text, at: position) != nil { return nil }
         let namedMonth = parts.firstIndex { $0.isMonthWord }

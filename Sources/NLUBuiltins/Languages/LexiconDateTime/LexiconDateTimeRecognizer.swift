@@ -37,10 +37,11 @@ struct LexiconDateTimeCandidates {
     private var words: DateTimeLexicon { read.words }
     private var today: CivilDate { read.today }
 
-    /// A reading starts at a word or digits that do not continue the token before ("15h30" is read from "15").
+    /// A reading starts at a word or digits that do not continue the token before ("15h30" is read from "15"), or at
+    /// an apostrophe before a word (Dutch "'s morgens").
     func mayStart(at index: Int) -> Bool {
         let token = text.tokens[index]
-        if token.kind == .symbol { return false }
+        if token.kind == .symbol { return text.folded(index) == "'" && text.word(index + 1) != nil && text.touches(index + 1) }
         if index > 0, !token.spaceBefore, text.tokens[index - 1].kind != .symbol { return false }
         if index > 1, !token.spaceBefore, !text.tokens[index - 1].spaceBefore, text.tokens[index - 2].isDigits, token.isDigits { return false }
         return true
@@ -49,6 +50,7 @@ struct LexiconDateTimeCandidates {
     /// Calls `emit(kind, index after, values)` for each reading at `index`, and for what a modifier before
     /// it ("avant", "después de") makes of it.
     func candidates(at index: Int, emit: (BuiltinEntityType, Int, [DateTimeValue]) -> Void) {
+        if words.quartersTakeNoModifier { LexiconDateRanges(read: read, resolve: resolve).quartersAndWeeks(at: index, emit: emit) }
         plain(at: index) { type, end, values in
             emit(type, end, values)
             // "2018 o más tarde", "1/1/2016 y después", "3 pm o más tarde": since then.
@@ -75,6 +77,9 @@ struct LexiconDateTimeCandidates {
         if let (_, end) = words.soonest.match(text, at: index) {
             emit(.datetime, end, [DateTimeValue(timex: "FUTURE_REF", type: "datetime", value: read.reference.text)])
         }
+        if let (_, end) = words.untilNow.match(text, at: index) {
+            emit(.daterange, end, [DateTimeValue(timex: "PRESENT_REF", type: "daterange", end: today.text, mod: "before")])
+        }
         // "fin de demain", "fin de dimanche": the day's last second.
         if let (_, afterEnd) = words.endOf.match(text, at: index),
            let (date, end) = read.date(at: afterEnd) ?? words.theDay.match(text, at: afterEnd).map({ (SpokenDate(kind: .exact(today)), $0.1) }) {
@@ -87,6 +92,16 @@ struct LexiconDateTimeCandidates {
             || index > 1 && words.timeLeads.end(text, at: index - 2) == index
         dateCandidates(at: index, emit: emit)
         timeCandidates(at: index, bare: ledByTime, emit: emit)
+        // "om 6.45", "om 20.15u", "om 14.00 - 14.30 op dinsdag": the spec keeps the lead with a time written with a period
+        // (but not with the date after it: "om 20.30 vandaag" is "20.30 vandaag").
+        if let after = words.dotTimeLeads.end(text, at: index), text.digits(after, maxDigits: 2) != nil, text.isSymbol(after + 1, "."),
+           text.touches(after + 1) {
+            let withoutDates: (BuiltinEntityType, Int, [DateTimeValue]) -> Void = { type, end, values in
+                if type != .datetime { emit(type, end, values) }
+            }
+            timeCandidates(at: after, bare: true, emit: withoutDates)
+            rangeCandidates(at: after, emit: withoutDates)
+        }
         rangeCandidates(at: index, emit: emit)
         amountCandidates(at: index, ledByTime: ledByTime, emit: emit)
         repetitionCandidates(at: index, emit: emit)
@@ -96,11 +111,23 @@ struct LexiconDateTimeCandidates {
 
     private func dateCandidates(at index: Int, emit: (BuiltinEntityType, Int, [DateTimeValue]) -> Void) {
         if let (values, end) = read.holiday(at: index) { emit(.date, end, values) }
+        // "30 feb", "30 feb 2019 17.20": a day the calendar does not have, not resolved.
+        if words.impossibleDatesUnresolved, let (timex, afterDate) = read.impossibleDate(at: index) {
+            emit(.date, afterDate, [DateTimeValue(timex: timex, type: "date", value: "not resolved")])
+            let lead = words.timeLeads.end(text, at: afterDate)
+            if let (time, afterTime) = read.time(at: lead ?? afterDate, bare: lead != nil) {
+                emit(.datetime, afterTime, [DateTimeValue(timex: timex + time.timex(time.readings[0]), type: "datetime", value: "not resolved")])
+            }
+        }
         var found = read.date(at: index)
         // "el día 9 Mayo", "den 28. Oktober": the words before the date are part of it.
         if found == nil, let (_, after) = words.dayArticles.match(text, at: index), after > index + 1 || words.dateArticles.end(text, at: index) == after,
-           let (date, end) = read.date(at: after) {
+           !words.dateArticlesBeforeDigitsOnly || text.digits(after) != nil, let (date, end) = read.date(at: after) {
             found = (date, end)
+        }
+        // "op volgende week maandag", "op dinsdag van volgende week": a weekday of next week keeps "op".
+        if found == nil, let after = words.weekDateLeads.end(text, at: index), namesNextWeek(at: after), let date = read.date(at: after) {
+            found = date
         }
         // "le 23", "el día 21": a day of the month alone after an article.
         var dayStart = index
@@ -109,7 +136,8 @@ struct LexiconDateTimeCandidates {
         }
         let articled = dayStart > index || (1...2).contains { index >= $0 && words.dayArticles.end(text, at: index - $0) == index }
         // "le 1er" stays the ordinal.
-        if found == nil, articled, let (day, end) = read.integer(at: dayStart, max: 31), day >= 1, end == dayStart + 1 || text.word(dayStart) != nil,
+        if found == nil, articled, let (day, end) = read.integer(at: dayStart, max: 31), day >= 1,
+           end == dayStart + 1 || text.word(dayStart) != nil || words.ordinalDaysAlone,
            words.units.match(text, at: end) == nil, words.hourWords.match(text, at: end) == nil, text.word(end) != "h",
            !continuesAsDate(at: end) {
             found = (SpokenDate(kind: .dayOfMonth(day)), end)
@@ -156,7 +184,9 @@ struct LexiconDateTimeCandidates {
             var position = afterTime
             if text.isSymbol(position, ",") { position += 1 }
             if let (_, afterArticle) = words.articles.match(text, at: position) { position = afterArticle }
-            else if let (_, afterJoiner) = words.dateJoiners.match(text, at: position) { position = afterJoiner }
+            else if let (_, afterJoiner) = words.dateJoiners.match(text, at: position) ?? words.timeDateJoiners.match(text, at: position) {
+                position = afterJoiner
+            }
             // "9h le Mardi", "Dix heures mercredi matin", "siete de la tarde del 15".
             // "une heure", "una hora" before a date is an amount of time.
             let saysHours = alone != nil || words.hourWords.match(text, at: afterTime - 1) != nil && time.hour != 1
@@ -165,8 +195,9 @@ struct LexiconDateTimeCandidates {
                 if let (part, afterPart) = partOfDay(at: afterDate, bare: true) {
                     emit(.datetime, afterPart, resolve.dateTimeValues(date, time.within(part)))
                 }
-            } else if let (part, offset, afterPart) = partOfTheDay(at: position) {
-                // "10, ce soir": the hour in this evening.
+            } else if let (part, offset, afterPart) = partOfTheDay(at: position)
+                        ?? words.dayParts.match(text, at: position).map({ ($0.0.part, $0.0.days, $0.1) }) {
+                // "10, ce soir", "8 vanmorgen", "half zes morgenavond": the hour in that part of the day.
                 emit(.datetime, afterPart, resolve.dateTimeValues(SpokenDate(kind: .exact(today.adding(days: offset))), time.within(part)))
             }
             // "4pm chaque lundi", "15 heures tous les jours".
@@ -180,6 +211,15 @@ struct LexiconDateTimeCandidates {
            let (time, afterTime) = read.time(at: lead, bare: true) {
             emit(.time, afterTime, resolve.timeValues(time.within(part)))
         }
+    }
+
+    /// Whether a weekday of next week starts at `index`: "volgende week maandag", "dinsdag van volgende week" (the Dutch
+    /// spec keeps "op" before next week's days only: "op vorige week dinsdag" is "vorige week dinsdag").
+    private func namesNextWeek(at index: Int) -> Bool {
+        if let (weeks, _) = read.weekRelation(at: index) { return weeks > 0 }
+        guard let (_, afterWeekday) = read.weekday(at: index),
+              let (weeks, _) = read.weekRelation(at: words.dateJoiners.end(text, at: afterWeekday) ?? afterWeekday) else { return false }
+        return weeks > 0
     }
 
     /// Whether a month or a date separator follows a day: "31 février" and "30/02/2019" that are no dates are no
@@ -202,8 +242,8 @@ struct LexiconDateTimeCandidates {
         if let (_, afterLead) = words.partOfDayLeads.match(text, at: index), let (part, end) = words.partsOfDay.match(text, at: afterLead) {
             return (part, end)
         }
-        // Meals need no article: "après le déjeuner" reads "déjeuner" after the modifier's own "le".
-        guard let (part, end) = words.partsOfDay.match(text, at: index), bare || part.isMeal else { return nil }
+        // Meals need no article: "après le déjeuner" reads "déjeuner" after the modifier's own "le" (Dutch: "na het ontbijt").
+        guard let (part, end) = words.partsOfDay.match(text, at: index), bare || part.isMeal && !words.mealsNeedArticle else { return nil }
         return (part, end)
     }
 
@@ -226,7 +266,8 @@ struct LexiconDateTimeCandidates {
         guard let afterJoiner = joinerEnd, let (second, afterSecond) = read.time(at: afterJoiner, bare: true) else { return nil }
         // Two bare numbers joined by "a" are a time range only when something says hours ("16-17" aside).
         guard led || !first.ambiguous || !second.ambiguous || first.precision > 1 || second.precision > 1
-                || text.isSymbol(afterFirst, "-") || words.hourWords.match(text, at: afterSecond) != nil else { return nil }
+                || text.isSymbol(afterFirst, "-") || words.hourWords.match(text, at: afterSecond) != nil
+                || words.timeSuffixes.match(text, at: afterSecond) != nil else { return nil }
         var start = first, end = second, after = afterSecond
         if let (_, afterHours) = words.hourWords.match(text, at: after) { after = afterHours }
         if let (part, afterPart) = words.timeSuffixes.match(text, at: after) {
@@ -246,7 +287,8 @@ struct LexiconDateTimeCandidates {
         if let (range, afterRange) = timeRange(at: index) {
             emit(.timerange, afterRange, resolve.timeRangeValues(range))
             var position = afterRange
-            if let (_, afterArticle) = words.articles.match(text, at: position) ?? words.dateJoiners.match(text, at: position) { position = afterArticle }
+            if let (_, afterArticle) = words.articles.match(text, at: position) ?? words.dateJoiners.match(text, at: position)
+                ?? words.timeDateJoiners.match(text, at: position) { position = afterArticle }
             // "de 5 a 7 aujourd'hui", "de 5 a 6pm 22 Avril", "de 3:00 au 4:00 lendemain", "de las 5 a las 6 de 22 de abril".
             if let (date, afterDate) = read.date(at: position) {
                 emit(.datetimerange, afterDate, resolve.dateTimeRangeValues(date, range))
@@ -254,6 +296,10 @@ struct LexiconDateTimeCandidates {
                 if let (part, afterPart) = partOfDay(at: afterDate, bare: true) {
                     emit(.datetimerange, afterPart, resolve.dateTimeRangeValues(date, range.within(part)))
                 }
+            } else if let (part, offset, afterPart) = partOfTheDay(at: afterRange)
+                        ?? words.dayParts.match(text, at: afterRange).map({ ($0.0.part, $0.0.days, $0.1) }) {
+                // "tussen 19.00 en 21.30 gisterenavond", "tussen 10 en 11.30 deze ochtend".
+                emit(.datetimerange, afterPart, resolve.dateTimeRangeValues(SpokenDate(kind: .exact(today.adding(days: offset))), range.within(part)))
             }
         }
         if words.partOfDayAlone, let (part, afterPart) = words.partsOfDay.match(text, at: index) {
@@ -269,13 +315,34 @@ struct LexiconDateTimeCandidates {
         if let (said, afterPart) = words.weekdayParts.match(text, at: weekdayAt) {
             let date = SpokenDate(kind: weeks.map { .exact(read.relativeWeekday(said.weekday, $0)) } ?? .weekday(said.weekday))
             emit(.datetimerange, afterPart, resolve.partOfDayValues(date, said.part))
+            // "maandagmorgen van 10:00 tot 12:00": the hours on that day, as said (the spec keeps both halves of "6-8").
+            if let (range, afterRange) = timeRange(at: afterPart) {
+                emit(.datetimerange, afterRange, resolve.dateTimeRangeValues(date, range))
+            }
         }
-        // "anoche", then "a las 8" in it.
+        // "anoche", then "a las 8" or "van 15:00-20:00" in it.
         if let (said, afterPart) = words.dayParts.match(text, at: index) {
             let date = SpokenDate(kind: .exact(today.adding(days: said.days)))
             emit(.datetimerange, afterPart, resolve.partOfDayValues(date, said.part))
             if let lead = words.timeLeads.end(text, at: afterPart), let (time, afterTime) = read.time(at: lead, bare: true) {
                 emit(.datetime, afterTime, resolve.dateTimeValues(date, time.within(said.part)))
+            }
+            if let (range, afterRange) = timeRange(at: afterPart) {
+                emit(.datetimerange, afterRange, resolve.dateTimeRangeValues(date, range.within(said.part)))
+            }
+        }
+        // "later in de middag" (14:00 to 16:00, Mod end), "vroeg deze avond": the first or the second half of a part of the day.
+        if let (mod, afterHalf) = words.partOfDayHalves.match(text, at: index) {
+            let thisOne = words.this.end(text, at: afterHalf)
+            if let (part, afterPart) = words.partsOfDay.match(text, at: thisOne ?? afterHalf), !part.isMeal {
+                var half = part
+                let middle = (part.start.0 + part.end.0) / 2
+                if mod == "start" { half.end = (middle, 0, 0) } else { half.start = (middle, 0, 0) }
+                if thisOne != nil {
+                    emit(.datetimerange, afterPart, resolve.partOfDayValues(SpokenDate(kind: .exact(today)), half, mod: mod))
+                } else {
+                    emit(.timerange, afterPart, [partOfDayValue(half, mod: mod)])
+                }
             }
         }
         if let (part, offset, afterPart) = partOfTheDay(at: index) {
@@ -289,9 +356,9 @@ struct LexiconDateTimeCandidates {
     }
 
     /// A part of no day in particular: "TMO", 08:00 to 12:00.
-    private func partOfDayValue(_ part: DateTimeWords.PartOfDay) -> DateTimeValue {
+    private func partOfDayValue(_ part: DateTimeWords.PartOfDay, mod: String? = nil) -> DateTimeValue {
         DateTimeValue(timex: "T" + part.code, type: "timerange", start: Timex.clock(part.start.0, part.start.1, part.start.2),
-                      end: Timex.clock(part.end.0, part.end.1, part.end.2))
+                      end: Timex.clock(part.end.0, part.end.1, part.end.2), mod: mod)
     }
 
     // MARK: amounts of time
@@ -306,7 +373,9 @@ struct LexiconDateTimeCandidates {
             emit(.duration, duration.end, [DateTimeValue(timex: duration.timex, type: "duration", value: NumberValue.real(duration.seconds).text, mod: mod)])
         }
         // "dos días después de hoy", "tres semanas antes de ayer", "3 días a partir de hoy": a day that far from another.
-        if let duration = read.duration(at: index), let (modifier, afterModifier) = words.modifiers.match(text, at: duration.end),
+        if let duration = read.duration(at: index),
+           let (modifier, afterModifier) = words.modifiers.match(text, at: duration.end)
+            ?? words.durationAnchors.match(text, at: duration.end).map({ (DateTimeModifier.since, $0.1) }),
            modifier == .after || modifier == .before || modifier == .since {
             let sign = modifier == .before ? -1 : 1
             if !duration.timex.contains("T"),
@@ -357,9 +426,21 @@ struct LexiconDateTimeCandidates {
         }
     }
 
+    /// The time said after a repeated day: after a time lead ("à 9h", "om 16.00"), or a clock time on its own ("elke dag
+    /// 15.00").
+    private func timeAfter(_ index: Int) -> (SpokenTime, Int)? {
+        if let lead = words.timeLeads.end(text, at: index) { return read.time(at: lead, bare: true) }
+        guard let (time, end) = read.time(at: index, bare: false), time.precision > 1 else { return nil }
+        return (time, end)
+    }
+
     /// "chaque lundi", "tous les jours", "toutes les trois semaines", "cada dos días", "hebdomadaire".
     private func repetition(at index: Int) -> (String, Int)? {
-        if let found = words.repeatAdverbs.match(text, at: index) { return found }
+        if let (timex, end) = words.repeatAdverbs.match(text, at: index) {
+            // "Donderdagen om 17.30": that time every such day.
+            if timex.hasPrefix("XXXX-WXX-"), let (time, afterTime) = timeAfter(end) { return (timex + time.timex(time.readings[0]), afterTime) }
+            return (timex, end)
+        }
         guard let (_, after) = words.each.match(text, at: index) else { return nil }
         var position = after
         var count = 1.0
@@ -369,7 +450,7 @@ struct LexiconDateTimeCandidates {
         }
         if let (weekday, end) = read.weekday(at: position) {
             // "cada lunes a las 4 p.m.", "chaque lundi à 9h".
-            if let lead = words.timeLeads.end(text, at: end), let (time, afterTime) = read.time(at: lead, bare: true) {
+            if let (time, afterTime) = timeAfter(end) {
                 return ("XXXX-WXX-" + String(weekday) + time.timex(time.readings[0]), afterTime)
             }
             return ("XXXX-WXX-" + String(weekday), end)
@@ -377,7 +458,7 @@ struct LexiconDateTimeCandidates {
         // "jeden Tag um 3 Uhr Nachmittags", "jeden Abend um 19:13 Uhr": that time every day.
         if count == 1, let afterDay = words.units.match(text, at: position).flatMap({ $0.0.letter == "D" ? $0.1 : nil })
             ?? words.partsOfDay.match(text, at: position)?.1,
-           let lead = words.timeLeads.end(text, at: afterDay), let (time, afterTime) = read.time(at: lead, bare: true) {
+           let (time, afterTime) = timeAfter(afterDay) {
             return (time.timex(time.readings[0]), afterTime)
         }
         guard let (unit, end) = words.units.match(text, at: position) else { return nil }

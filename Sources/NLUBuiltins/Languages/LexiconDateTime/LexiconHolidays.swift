@@ -4,9 +4,17 @@
 /// As the language's spec resolves them: without a year, the last and the next one, under "XXXX-12-24" for a day
 /// fixed in the calendar and "XXXX" for one that moves (Easter's, "der erste Sonntag im Oktober"); with a year
 /// ("Pfingsten 2022", "Heilige Drei Könige im Jahr 2020", "Fastnachtssonntag im nächsten Jahr"), that year's day.
-/// A holiday stands alone: a time after it is its own entity, as the spec reads "Ostermontag um 10:30 Uhr".
+/// A holiday stands alone: a time after it is its own entity, as the spec reads "Ostermontag um 10:30 Uhr". After
+/// "next" or "last" ("volgende Pasen", "vorige koningsdag") it is the next or the last one, written as that day.
 extension LexiconDateTimeReader {
     func holiday(at index: Int) -> ([DateTimeValue], Int)? {
+        // "volgende Pasen", "vorige koningsdag": the next or the last one.
+        if let (relation, after) = words.relativeBefore.match(text, at: index), relation == 1 || relation == -1,
+           let (holiday, end) = words.holidays.match(text, at: after) {
+            let readings = SpokenDate(kind: .holiday(holiday, timex: "XXXX")).readings(today)
+            guard let day = relation < 0 ? readings.first : readings.last else { return nil }
+            return ([DateTimeValue(timex: day.text, type: "date", value: day.text)], end)
+        }
         guard let (holiday, afterName) = words.holidays.match(text, at: index) else { return nil }
         if let (year, end) = holidayYear(at: afterName) {
             guard let day = holiday.date(in: year) else { return nil }

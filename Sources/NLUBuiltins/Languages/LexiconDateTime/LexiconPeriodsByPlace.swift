@@ -3,7 +3,7 @@
 /// de enero", "la última semana de julio" (a week belongs to the month that holds its Thursday), "décima semana"
 /// and "semana diez" (of this year), "semana 3 de dos mil veintisiete", "el tercer mes de 2021", "el noveno mes
 /// del próximo año"; and the first or last few of a year's units: "las primeras 2 semanas de 2021", "los últimos
-/// cuatro meses de 2021", "los primeros diez días del último año".
+/// cuatro meses de 2021", "los primeros diez días del último año"; and centuries ("15e eeuw").
 extension LexiconDateRanges {
     func periodByPlace(at index: Int) -> ([DateTimeValue], Int)? {
         var position = index
@@ -16,7 +16,13 @@ extension LexiconDateRanges {
             return isoWeek(week, of: year).map { ([$0], end) }
         }
         if let found = firstOrLastUnits(at: position) { return found }
-        guard let (place, afterPlace) = place(at: position), let (unit, afterUnit) = words.periods.match(text, at: afterPlace) else { return nil }
+        guard let (place, afterPlace) = place(at: position) else { return nil }
+        // "15e eeuw": 1400 to 1500.
+        if place >= 1, let end = words.centuries.end(text, at: afterPlace) {
+            let first = Timex.pad((place - 1) * 100, 4) + "-01-01", last = Timex.pad(place * 100, 4) + "-01-01"
+            return ([DateTimeValue(timex: "(" + first + "," + last + ",P100Y)", type: "daterange", start: first, end: last)], end)
+        }
+        guard let (unit, afterUnit) = words.periods.match(text, at: afterPlace) else { return nil }
         switch unit.letter {
         case "W":
             if let (year, end) = yearOf(at: afterUnit) {
@@ -75,7 +81,8 @@ extension LexiconDateRanges {
         guard let (_, position) = words.dateJoiners.match(text, at: index), let (month, _, afterMonth) = read.monthWord(at: position) else {
             return nil
         }
-        if let (year, end) = yearOf(at: afterMonth) {
+        // "de eerste week van jan 2015": the year may follow the month without a joiner.
+        if let (year, end) = yearOf(at: afterMonth) ?? read.fourDigitYear(at: afterMonth) {
             let first = CivilDate.first(ofMonth: month, year: year)
             return ([first], String(first.text.prefix(7)), end)
         }

@@ -38,6 +38,8 @@ extension LexiconDateRanges {
     /// One end: now, a day named from today, a date, or a month with its year ("enero de 2019": its first day).
     private func end(at index: Int) -> End? {
         if let (_, end) = words.now.match(text, at: index) { return End(date: .known(today), fromToday: true, end: end) }
+        // "tussen nu en de 21e van mei": a date with the article it keeps.
+        if let after = words.dateArticles.end(text, at: index), after > index, text.digits(after) != nil, let found = end(at: after) { return found }
         if let (offset, end) = words.relativeDays.match(text, at: index) {
             return End(date: .known(today.adding(days: offset)), fromToday: true, end: end)
         }
@@ -48,8 +50,10 @@ extension LexiconDateRanges {
             default: return nil
             }
         }
-        guard let (month, _, afterMonth) = read.monthWord(at: index), let (_, yearAt) = words.dateJoiners.match(text, at: afterMonth),
-              let (year, end) = read.fourDigitYear(at: yearAt) else { return nil }
+        // "enero de 2019", "jan 2019".
+        guard let (month, _, afterMonth) = read.monthWord(at: index) else { return nil }
+        let yearAt = words.dateJoiners.end(text, at: afterMonth) ?? afterMonth
+        guard let (year, end) = read.fourDigitYear(at: yearAt) else { return nil }
         return End(date: .known(CivilDate.first(ofMonth: month, year: year)), fromToday: false, end: end)
     }
 
