@@ -27,6 +27,11 @@ struct CorpusCase: Decodable {
     var entities: [Entity]
     /// The group a case is counted in when the fixture names one (number-parser: the function it tests).
     var group: String?
+    /// The implementations the spec says fail the case ("dotnet, javascript, python, java"), when it says so.
+    var notSupported: String?
+
+    /// Whether the spec's reference implementation (.NET) supports the case: the ones it does not are counted apart.
+    var isSupported: Bool { !(notSupported ?? "").contains("dotnet") }
 }
 
 /// How a corpus fared: cases passed per group (the expected entity kind, "none" for texts with none).
@@ -36,14 +41,20 @@ struct CorpusScore: CustomStringConvertible {
     var failures: [String] = []
     /// Each passed case as [reference time, text] (reference "" when the case has none).
     var passedCases: [[String]] = []
+    /// The cases the spec's reference implementation supports (``CorpusCase/isSupported``), and those passed.
+    var supportedPassed = 0
+    var supportedTotal = 0
 
     var overallShare: Double { Double(passed.values.reduce(0, +)) / Double(max(1, total.values.reduce(0, +))) }
+    var supportedShare: Double { Double(supportedPassed) / Double(max(1, supportedTotal)) }
     func share(_ group: String) -> Double { Double(passed[group] ?? 0) / Double(max(1, total[group] ?? 0)) }
 
     var description: String {
         total.keys.sorted().map { key in
             "\(key): \(passed[key] ?? 0)/\(total[key]!) (\(String(format: "%.1f", 100 * share(key)))%)"
         }.joined(separator: ", ") + String(format: "; overall %.1f%%", 100 * overallShare)
+            + (supportedTotal < total.values.reduce(0, +)
+               ? String(format: "; cases .NET supports %d/%d (%.1f%%)", supportedPassed, supportedTotal, 100 * supportedShare) : "")
     }
 }
 
@@ -62,8 +73,10 @@ func scoreCorpus(_ name: String, types: Set<BuiltinEntityType>, corpus: String =
         let found = recognizer.entities(in: item.text, reference: reference).map(corpusEntity)
         let group = item.group ?? item.entities.first?.entity ?? "none"
         score.total[group, default: 0] += 1
+        if item.isSupported { score.supportedTotal += 1 }
         if normalized(found) == normalized(item.entities) {
             score.passed[group, default: 0] += 1
+            if item.isSupported { score.supportedPassed += 1 }
             score.passedCases.append([item.reference ?? "", item.text])
         } else {
             score.failures.append("\(item.text)\(item.reference.map { " @ " + $0 } ?? "") | expected \(describe(item.entities)) | got \(describe(found))")
