@@ -111,7 +111,8 @@ enum DutchDateTimeWords {
         words.spelledHoursAfterLeads = true
         words.thisPartOfDayIsToday = true
         words.minuteWords.add(["minuut", "minuten", "min"], true)
-        words.timeLeads.add(["om", "rond", "omstreeks", "tegen"], true)
+        // "tegen 2 uur" is before two: a modifier, not a lead.
+        words.timeLeads.add(["om", "rond", "omstreeks"], true)
         words.hourFractionsBefore.add(["half"], -30)
         words.hourFractionsBefore.add(["kwart over"], 15)
         words.hourFractionsBefore.add(["kwart voor"], -15)

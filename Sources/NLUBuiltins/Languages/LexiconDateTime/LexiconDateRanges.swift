@@ -71,6 +71,10 @@ struct LexiconDateRanges {
             let year = relation < 0 ? (month < today.month ? today.year : today.year - 1) : (month > today.month ? today.year : today.year + 1)
             return ([monthValue(CivilDate.first(ofMonth: month, year: year))], end)
         }
+        // "2017 april": the year first.
+        if !this, let (year, afterYear) = read.fourDigitYear(at: position), let (month, _, end) = read.monthWord(at: afterYear) {
+            return ([monthValue(CivilDate.first(ofMonth: month, year: year))], end)
+        }
         guard let (month, full, afterMonth) = read.monthWord(at: position) else { return nil }
         // "dec-2018", "dec/2018", "dec, 2018".
         if text.isSymbol(afterMonth, "-") || text.isSymbol(afterMonth, "/") || text.isSymbol(afterMonth, ","),

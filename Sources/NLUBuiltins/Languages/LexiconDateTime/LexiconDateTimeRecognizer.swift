@@ -242,14 +242,17 @@ struct LexiconDateTimeCandidates {
         if let (_, afterLead) = words.partOfDayLeads.match(text, at: index), let (part, end) = words.partsOfDay.match(text, at: afterLead) {
             return (part, end)
         }
-        // Meals need no article: "après le déjeuner" reads "déjeuner" after the modifier's own "le" (Dutch: "na het ontbijt").
-        guard let (part, end) = words.partsOfDay.match(text, at: index), bare || part.isMeal && !words.mealsNeedArticle else { return nil }
+        // Meals need no article: "après le déjeuner" reads "déjeuner" after the modifier's own "le"; Dutch "na het ontbijt"
+        // needs it ("lunch eten" is none).
+        guard let (part, end) = words.partsOfDay.match(text, at: index),
+              bare || part.isMeal && (!words.mealsNeedArticle || words.articles.end(text, at: index - 1) == index) else { return nil }
         return (part, end)
     }
 
-    /// "ce soir", "cette nuit", "esta noche": a part of today.
+    /// "ce soir", "cette nuit", "esta noche": a part of today ("deze lunch" is none where meals need their article).
     private func partOfTheDay(at index: Int) -> (DateTimeWords.PartOfDay, Int, Int)? {
-        guard let (_, after) = words.this.match(text, at: index), let (part, end) = words.partsOfDay.match(text, at: after) else { return nil }
+        guard let (_, after) = words.this.match(text, at: index), let (part, end) = words.partsOfDay.match(text, at: after),
+              !(part.isMeal && words.mealsNeedArticle) else { return nil }
         return (part, 0, end)
     }
 
@@ -378,9 +381,7 @@ struct LexiconDateTimeCandidates {
             ?? words.durationAnchors.match(text, at: duration.end).map({ (DateTimeModifier.since, $0.1) }),
            modifier == .after || modifier == .before || modifier == .since {
             let sign = modifier == .before ? -1 : 1
-            if !duration.timex.contains("T"),
-               let (date, end) = read.date(at: afterModifier) ?? words.now.match(text, at: afterModifier).map({ (SpokenDate(kind: .exact(today)), $0.1) }),
-               case .exact(let day) = date.kind,
+            if !duration.timex.contains("T"), let (day, end) = anchorDay(at: afterModifier),
                let moved = DateTimeValues(reference: ReferenceTime(date: day)).moment(after: duration, sign: sign)?.value {
                 let text = String(moved.prefix(10))
                 emit(.date, end, [DateTimeValue(timex: text, type: "date", value: text)])
@@ -405,6 +406,18 @@ struct LexiconDateTimeCandidates {
             end = afterNow
         }
         emitMoment(duration, sign: future != nil ? 1 : -1, end: end, emit: emit)
+    }
+
+    /// The day an amount of time counts from: a date (its next occurrence when said without a year: "3 dagen vanaf
+    /// dinsdag"), now, or a holiday's next occurrence ("2 weken voor Kerst").
+    private func anchorDay(at index: Int) -> (CivilDate, Int)? {
+        if let (date, end) = read.date(at: index) {
+            if case .exact(let day) = date.kind { return (day, end) }
+            return date.readings(today).last.map { ($0, end) }
+        }
+        if let (_, end) = words.now.match(text, at: index) { return (today, end) }
+        guard let (values, end) = read.holiday(at: index), let said = values.last?.value, let day = CivilDate.parse(said) else { return nil }
+        return (day, end)
     }
 
     /// The moment `duration` from now (a datetime) or the day it falls on (a date, for days and longer).

@@ -9,8 +9,8 @@ extension LexiconDateRanges {
         var position = index
         if let (_, after) = words.articles.match(text, at: position) { position = after }
         let articled = position > index || (index > 0 && words.articles.end(text, at: index - 1) == index)
-        // "semana diez", "semana 3 de 2027".
-        if let (unit, afterUnit) = words.periods.match(text, at: position), unit.letter == "W",
+        // "semana diez", "semana 3 de 2027"; Dutch "in de week 31" is "week 31".
+        if position == index || !words.periodArticleMeansThis, let (unit, afterUnit) = words.periods.match(text, at: position), unit.letter == "W",
            let (week, afterWeek) = read.integer(at: afterUnit, max: 53), week >= 1 {
             let (year, end) = yearOf(at: afterWeek) ?? (today.year, afterWeek)
             return isoWeek(week, of: year).map { ([$0], end) }
