@@ -35,6 +35,28 @@ import Testing
         #expect(try runNLU(["dialogue", "chat", Self.workspace], input: Self.lightsOn + "\n\nhello\n").stdout == chat.stdout)
     }
 
+    /// On a terminal the user types with the line editor: the prompt is shown, a typo is mended with
+    /// Backspace, and Ctrl-D on the empty line ends the conversation (exit 0).
+    @Test func aTerminalGetsALineEditor() throws {
+        let terminal = try PseudoTerminal()
+        let errors = try workDirectory().appendingPathComponent("stderr.txt")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("nlu")
+        process.arguments = ["dialogue", "chat", Self.workspace]
+        let tty = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
+        process.standardInput = tty
+        process.standardOutput = tty
+        process.standardError = try FileHandle(forWritingTo: errors)
+        terminal.type("hellp\u{7F}o\r\u{4}")
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self))")
+        let screen = terminal.screen()
+        #expect(screen.contains("Hi. It looks like a nice drive today") && screen.contains("\r> hello\u{1B}[K")
+                && screen.contains("I'm not sure about that."), "\(screen.debugDescription)")
+    }
+
     @Test func theStateFileContinuesAConversation() throws {
         let directory = try workDirectory()
         let state = directory.appendingPathComponent("state.json").path

@@ -12,7 +12,9 @@ struct DialogueChatCommand: ParsableCommand {
         conditions); without, a line starting with { is a message written as JSON ({"text", "intents": \
         [{"intent", "confidence"}], "entities": [{"entity", "value", "number"?}]}), any other line is text with \
         no intent. A new conversation starts with an empty turn (the greeting: conditions welcome and \
-        conversation_start). --state FILE keeps the conversation between runs: read when it exists, written \
+        conversation_start). On a terminal the line is typed after a "> " prompt with a line editor (arrows, \
+        Home/End, Ctrl-A/E/K/U/W, Up/Down through the conversation's earlier lines; Ctrl-D or Ctrl-C on an empty \
+        line ends the conversation); from a pipe or file, lines are read as they come. --state FILE keeps the conversation between runs: read when it exists, written \
         atomically after every turn. --json prints one object per turn: {"input", "responses", "visited", \
         "warnings", "state"}. --test FILE replays scripted conversations instead of reading stdin: Rasa test \
         stories (.yml) or a JSONL transcript (one {"user": message, "bot": [texts], "actions": [...], "slots": \
@@ -62,12 +64,20 @@ struct DialogueChatCommand: ParsableCommand {
             conversation = try take(ParsedMessage(text: ""), running, conversation)
         }
         var number = 0
-        try Console.forEachLine(path: nil) { line in
+        let turn = { (line: String) throws in
             number += 1
             let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !text.isEmpty else { return }
             conversation = try take(try reader.message(text, source: "standard input", number: number), running, conversation)
         }
+        // A person at a terminal types with a line editor (arrows, history, Ctrl-D or Ctrl-C to end);
+        // a pipe or a file is read line by line.
+        guard !json, TerminalLineReader.isInteractive() else {
+            try Console.forEachLine(path: nil, turn)
+            return
+        }
+        let editor = TerminalLineReader(prompt: "> ")
+        while case .line(let line) = try editor.read() { try turn(line) }
     }
 
     /// The state in --state, or a new one.
