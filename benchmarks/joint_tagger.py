@@ -8,14 +8,22 @@ benchmarks/entities.py's code (slot F1 on exact (type, start, end) spans, micro;
 word tokens they cover) and intent accuracy, and prints the median prediction latency of each.
 
     python3 benchmarks/joint_tagger.py --bench .build/release/nlu-bench --model sentence-transformers/all-MiniLM-L6-v2 \
-        [--per-intent 0] [--epochs 3] [--crf] [--batch-size 32] [--learning-rate 5e-5] [--test-limit N]
+        [--per-intent 0] [--epochs 10] [--crf] [--batch-size 32] [--learning-rate 5e-5] [--test-limit N] [--dataset atis]
+
+--dataset atis trains and tests on ATIS instead (the joint papers' split: train + dev 4,978 utterances, test 893,
+obtained and converted by benchmarks/atis.py), scoring slots as conlleval does (the papers' slot F1) and intents
+by exact label; --dataset hwu64 on ../shared/data/hwu64 (its train and test splits, 64 intents, the `[type : words]`
+annotations as entity spans), scored as Snips.
 """
 import argparse
+import csv
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
+import tempfile
 import time
 import types
 
@@ -24,6 +32,7 @@ sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 # entities.py imports python-crfsuite for its own baseline; the scoring functions used here do not need it.
 sys.modules.setdefault("pycrfsuite", types.ModuleType("pycrfsuite"))
 from entities import read_snips, score, trimmed  # noqa: E402
+import atis  # noqa: E402
 
 SNIPS = os.path.join(ROOT, "..", "shared", "data", "snips")
 
@@ -33,39 +42,133 @@ def main():
     parser.add_argument("--bench", required=True)
     parser.add_argument("--model", required=True)
     parser.add_argument("--per-intent", type=int, default=200)
-    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--epochs", type=int, default=10, help="(the joint model's default, JointBERT's)")
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--learning-rate", default="5e-5")
     parser.add_argument("--crf", action="store_true")
     parser.add_argument("--test-limit", type=int, default=0, help="the first N test utterances (0: all)")
+    parser.add_argument("--dataset", choices=["snips", "atis", "hwu64"], default="snips")
     args = parser.parse_args()
+    if args.dataset != "snips":
+        with tempfile.TemporaryDirectory() as folder:
+            (run_atis if args.dataset == "atis" else run_hwu64)(args, folder)
+        return
     train = sorted(glob.glob(os.path.join(SNIPS, "train_*_full.json")))
     test = sorted(glob.glob(os.path.join(SNIPS, "validate_*.json")))
-    command = [args.bench, "joint-tagger", "--model", args.model, "--train", *train, "--test", *test, "--epochs", str(args.epochs),
-               "--batch-size", str(args.batch_size), "--learning-rate", args.learning_rate, "--per-intent", str(args.per_intent),
-               "--test-limit", str(args.test_limit), "--baseline"] + (["--crf"] if args.crf else [])
     began = time.perf_counter()
-    run = subprocess.run(command, capture_output=True, text=True)
-    if run.returncode != 0:
-        sys.exit("nlu-bench joint-tagger failed:\n" + run.stderr[-3000:])
-    result = json.loads(run.stdout)
+    result = bench(args, train, test)
     predicted_texts = {p["text"] for p in result["predictions"]}
     gold = [example for example in read_snips(test) if example[1] in predicted_texts]
     gold_spans = [trimmed(text, spans) for _, text, spans in gold]
-    print(f"Snips, first {args.per_intent or 'all'} training utterances per intent ({result['trainingUtterances']}), "
-          f"{len(gold)} test utterances; {args.epochs} epochs, batch {args.batch_size}, lr {args.learning_rate}, "
-          f"CRF layer {'on' if args.crf else 'off'}; whole run {time.perf_counter() - began:.0f} s; load average {os.getloadavg()[0]:.1f}")
+    report(f"Snips, first {args.per_intent or 'all'} training utterances per intent ({result['trainingUtterances']}), "
+           f"{len(gold)} test utterances", args, began, result, [(intent, text) for intent, text, _ in gold],
+           lambda by_text: score(gold_spans, [{(e["entity"], e["start"], e["end"]) for e in by_text[text]["entities"]} for _, text, _ in gold]))
+
+
+def report(title, args, began, result, gold, slots):
+    """Prints the run and a line for each model (the joint model at F32 and INT8, the bag of words + CRF): slot
+    precision, recall and F1 (and the share of utterances with every slot right, when given) from
+    `slots(predictions by text)`, intent accuracy over `gold` [(intent, text)], training time, median latency."""
+    print(f"{title}; {args.epochs} epochs, batch {args.batch_size}, lr {args.learning_rate}, CRF layer {'on' if args.crf else 'off'}; "
+          f"whole run {time.perf_counter() - began:.0f} s; load average {os.getloadavg()[0]:.1f}")
     for name, key, seconds, latency in [
             ("joint model, F32", "predictions", result["trainingSeconds"], result["latencyP50Milliseconds"]),
             ("joint model, INT8", "predictionsInt8", result["trainingSeconds"], result["latencyP50MillisecondsInt8"]),
             ("bag of words + CRF tagger", "baselinePredictions", result["baselineTrainingSeconds"], result["baselineLatencyP50Milliseconds"])]:
         by_text = {p["text"]: p for p in result[key]}
-        predicted = [{(e["entity"], e["start"], e["end"]) for e in by_text[text]["entities"]} for _, text, _ in gold]
-        intents = sum(by_text[text]["intent"] == intent for intent, text, _ in gold) / len(gold)
-        precision, recall, f1, exact = score(gold_spans, predicted)
+        precision, recall, f1, *exact = slots(by_text)
+        intents = sum(by_text[text]["intent"] == intent for intent, text in gold) / len(gold)
         print(f"{name:26s} slot F1 {f1:.4f} (P {precision:.4f} R {recall:.4f})  intent accuracy {intents:.4f}  "
-              f"all slots right {exact:.4f}  training {seconds:.1f} s  prediction p50 {latency:.2f} ms")
+              + (f"all slots right {exact[0]:.4f}  " if exact else "") + f"training {seconds:.1f} s  prediction p50 {latency:.2f} ms")
     print(f"joint model: {result['optimizerSteps']} optimizer steps")
+
+
+def bench(args, train, test):
+    """`nlu-bench joint-tagger --baseline`'s JSON for these training and test files."""
+    command = [args.bench, "joint-tagger", "--model", args.model, "--train", *train, "--test", *test, "--epochs", str(args.epochs),
+               "--batch-size", str(args.batch_size), "--learning-rate", args.learning_rate, "--per-intent", str(args.per_intent),
+               "--test-limit", str(args.test_limit), "--baseline"] + (["--crf"] if args.crf else [])
+    run = subprocess.run(command, capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit("nlu-bench joint-tagger failed:\n" + run.stderr[-3000:])
+    return json.loads(run.stdout)
+
+
+HWU64 = os.path.join(ROOT, "..", "shared", "data", "hwu64")
+ANNOTATION = re.compile(r"\[\s*([^\]:]+?)\s*:\s*([^\]]*?)\s*\]")
+
+
+def read_hwu64(split):
+    """[(intent, text, [(entity, start, end)])] of one HWU64 split: intent scenario_intent, text the annotation with
+    each `[type : words]` replaced by its words, spans in Unicode scalars; rows without an annotation skipped."""
+    examples = []
+    for name in sorted(os.listdir(os.path.join(HWU64, split))):
+        if not name.endswith(".csv"):
+            continue
+        with open(os.path.join(HWU64, split, name), newline="", encoding="utf-8") as handle:
+            for row in csv.DictReader(handle, delimiter=";"):
+                annotated = (row.get("answer_annotation") or "").strip()
+                if not annotated:
+                    continue
+                text, spans, position = "", [], 0
+                for match in ANNOTATION.finditer(annotated):
+                    text += annotated[position:match.start()]
+                    start = len(text)
+                    text += match.group(2)
+                    if match.group(2):
+                        spans.append((match.group(1).strip(), start, len(text)))
+                    position = match.end()
+                text += annotated[position:]
+                examples.append((f"{row['scenario']}_{row['intent']}", text, spans))
+    return examples
+
+
+def write_examples(examples, path):
+    """NLUKit's dataset JSON of (intent, text, spans) examples."""
+    intents = {}
+    for intent, text, spans in examples:
+        utterance = {"text": text}
+        if spans:
+            utterance["entities"] = [{"entity": entity, "start": start, "end": end, "value": text[start:end]} for entity, start, end in spans]
+        intents.setdefault(intent, []).append(utterance)
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump({"format": "nlukit-intents", "version": 1, "language": "en",
+                   "intents": [{"name": name, "utterances": utterances} for name, utterances in intents.items()]}, handle)
+
+
+def run_hwu64(args, folder):
+    """HWU64 (../shared/data/hwu64, its 54 entity types): slot F1 on exact spans (trimmed to words), intent accuracy."""
+    train, test = os.path.join(folder, "hwu64-train.json"), os.path.join(folder, "hwu64-test.json")
+    write_examples(read_hwu64("train"), train)
+    examples = read_hwu64("test")
+    write_examples(examples, test)
+    began = time.perf_counter()
+    result = bench(args, [train], [test])
+    predicted_texts = {p["text"] for p in result["predictions"]}
+    gold = [example for example in examples if example[1] in predicted_texts]
+    gold_spans = [trimmed(text, spans) for _, text, spans in gold]
+    report(f"HWU64 (train {result['trainingUtterances']}, test {len(gold)})", args, began, result,
+           [(intent, text) for intent, text, _ in gold],
+           lambda by_text: score(gold_spans, [{(e["entity"], e["start"], e["end"]) for e in by_text[text]["entities"]} for _, text, _ in gold]))
+
+
+def run_atis(args, folder):
+    """ATIS: both models on the papers' split, slot F1 by conlleval over words, intent accuracy by exact label."""
+    train_file, test_file = atis.fetch()
+    train, test = os.path.join(folder, "atis-train.json"), os.path.join(folder, "atis-test.json")
+    atis.write_dataset(atis.read(train_file), train)
+    examples = atis.read(test_file)
+    atis.write_dataset(examples, test)
+    began = time.perf_counter()
+    result = bench(args, [train], [test])
+    predicted_texts = {p["text"] for p in result["predictions"]}
+    gold = [(intent, words, tags) for intent, words, tags in examples if " ".join(words) in predicted_texts]
+    def slots(by_text):
+        predicted = [atis.predicted_word_tags(words, {(e["entity"], e["start"], e["end"]) for e in by_text[" ".join(words)]["entities"]})
+                     for _, words, _ in gold]
+        return atis.conlleval([tags for _, _, tags in gold], predicted)
+    report(f"ATIS (train + dev {result['trainingUtterances']}, test {len(gold)})", args, began, result,
+           [(intent, " ".join(words)) for intent, words, _ in gold], slots)
 
 
 if __name__ == "__main__":
