@@ -11,10 +11,10 @@ import Testing
 /// (benchmarks/builtins_languages.py).
 @Suite struct LanguageDateTimeTests {
     /// (language, minimum share of the spec's cases passed). Measured: French 164/177 (92.7 %), Spanish 581/823
-    /// (70.6 %), German 151/202 (74.8 %), Portuguese 106/156 (67.9 %), Italian 100/123 (81.3 %), Dutch 562/736 (76.4 %); the
+    /// (70.6 %), German 151/202 (74.8 %), Portuguese 106/156 (67.9 %), Italian 100/123 (81.3 %), Dutch 569/736 (77.3 %); the
     /// Python port 1.0.2a2 passes 50.3 %, 28.7 %, 5.0 %, 7.7 %, 5.7 % and 11.7 % of the same cases.
     static let floors: [(BuiltinLanguage, Double)] = [
-        (.french, 0.92), (.spanish, 0.70), (.german, 0.74), (.portuguese, 0.67), (.italian, 0.81), (.dutch, 0.76),
+        (.french, 0.92), (.spanish, 0.70), (.german, 0.74), (.portuguese, 0.67), (.italian, 0.81), (.dutch, 0.77),
     ]
 
     @Test(arguments: floors.map(\.0))

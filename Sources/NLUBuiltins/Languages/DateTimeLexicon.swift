@@ -309,6 +309,8 @@ extension DateTimeLexicon {
     static let week = DateTimeWords.Unit(letter: "W", isTime: false, seconds: 604_800)
     static let month = DateTimeWords.Unit(letter: "M", isTime: false, seconds: 2_592_000)
     static let year = DateTimeWords.Unit(letter: "Y", isTime: false, seconds: 31_536_000)
+    /// Weekends counted: "drie weekenden" is P3WE, two days each.
+    static let weekend = DateTimeWords.Unit(letter: "WE", isTime: false, seconds: 172_800)
 
     /// A language's unit words, each worth what English's ``DateTimeWords/units`` gives its unit.
     static func units(years: [String], months: [String], weeks: [String], days: [String], hours: [String], minutes: [String],

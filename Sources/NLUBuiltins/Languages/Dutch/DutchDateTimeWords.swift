@@ -95,6 +95,7 @@ enum DutchDateTimeWords {
                                             days: ["dag", "dagen", "dgn", "nacht", "nachten"], hours: ["uur", "uren", "u"],
                                             minutes: ["minuut", "minuten", "min"], seconds: ["seconde", "seconden", "secondes", "sec", "secs"],
                                             decades: ["decennium", "decennia"], centuries: ["eeuw", "eeuwen"])
+        words.units.add(["weekenden"], DateTimeLexicon.weekend)
         words.periods.add(["week"], DateTimeLexicon.week)
         words.periods.add(["maand"], DateTimeLexicon.month)
         words.periods.add(["jaar", "kalenderjaar"], DateTimeLexicon.year)
@@ -173,6 +174,8 @@ enum DutchDateTimeWords {
         words.repeatAdverbs.add(["driemaandelijks", "driemaandelijkse"], "P3M")
         words.repeatAdverbs.add(["halfjaarlijks", "halfjaarlijkse"], "P0.5Y")
         words.repeatAdverbs.add(["jaarlijks", "jaarlijkse", "eenmaal per jaar", "eens per jaar"], "P1Y")
+        words.repeatAdverbs.add(["weekenden", "welk weekend dan ook", "alle weekenden"], "P1WE")
+        words.repeatAdverbs.add(["elk weekend", "ieder weekend"], "XXXX-WXX-WE")
         for (day, names) in weekdayNames.enumerated() {
             // "maandagen": every such day.
             words.repeatAdverbs.add(names.map { $0 + "en" }, "XXXX-WXX-" + String(day + 1))

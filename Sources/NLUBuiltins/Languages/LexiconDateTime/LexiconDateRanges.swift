@@ -309,7 +309,7 @@ struct LexiconDateRanges {
     private func span(amount: Double, relation: Int, unitAt position: Int, fromToday: Bool,
                       counted: Bool) -> (BuiltinEntityType, [DateTimeValue], Int)? {
         guard relation != 0, let (unit, end) = words.units.match(text, at: position), amount >= 1, amount < 10000,
-              amount == amount.rounded() else { return nil }
+              amount == amount.rounded(), unit.letter != "WE" else { return nil }
         let total = amount * Double(unit.multiple)
         let base = unit.base
         let durationTimex = (base.isTime ? "PT" : "P") + NumberValue.real(total).text + base.letter
