@@ -12,6 +12,9 @@ struct EmbeddingBatchJob: Sendable {
     /// Whether the vectors are scaled to unit length (TEI's `normalize`).
     var normalize: Bool
 
+    /// Texts per encoder pass of a shared batch.
+    static let passSize = 8
+
     /// The embeddings of one request and the tokens the encoder saw.
     struct Answer: Sendable {
         var vectors: [[Float]]
@@ -56,7 +59,9 @@ struct EmbeddingBatchJob: Sendable {
         if members.count == 1, let only = members.first {
             results[only.job] = alone(only.job, only.rows, only.tokens)
         } else if members.count > 1 {
-            let shared = try? embedder.embed(tokenIDs: sequences, options: EmbeddingOptions(normalize: false))
+            // Passes of 8: the texts are sorted by length first, so a short text is padded to the longest of its 8,
+            // not of the whole batch (requests' sentences differ in length: one pass of 32 was half padding).
+            let shared = try? embedder.embed(tokenIDs: sequences, options: EmbeddingOptions(batchSize: Self.passSize, normalize: false))
             for member in members {
                 guard let shared else {
                     results[member.job] = alone(member.job, member.rows, member.tokens)
