@@ -43,7 +43,7 @@ struct EncoderBatcherTests {
         let metrics: ServerMetrics
         let encoder: RecordingEncoder
 
-        init(window: Duration = .zero, maxBatch: Int = 64, maxQueued: Int = 100, deadline: Duration = .seconds(60), holding: Bool = true) {
+        init(window: Duration = .zero, maxBatch: Int = 64, maxQueued: Int = 100, deadline: Duration = .seconds(600), holding: Bool = true) {
             metrics = ServerMetrics(models: [])
             pool = InferencePool(workers: 1, maxQueued: 16, metrics: metrics)
             let encoder = RecordingEncoder(holding: holding)
@@ -74,9 +74,12 @@ struct EncoderBatcherTests {
         }
     }
 
-    /// Polls `condition` (a state change, not a speed) for at most about 10 s.
+    /// Polls `condition` (a state change, not a speed) for at most 120 s: in the whole suite, other tests'
+    /// work can keep the submitting tasks' threads busy for many seconds.
     static func until(_ condition: () -> Bool) async throws {
-        for _ in 0..<10_000 where !condition() { try await Task.sleep(for: .milliseconds(1)) }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(120)
+        while !condition(), clock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
         #expect(condition())
     }
 
@@ -114,8 +117,8 @@ struct EncoderBatcherTests {
     }
 
     @Test func aFullBatchStartsWithoutWaitingForTheWindow() async throws {
-        // A window of a minute: the batch can only have started because it was full.
-        let harness = Harness(window: .seconds(60), maxBatch: 3, holding: false)
+        // A window of an hour: the batch can only have started because it was full.
+        let harness = Harness(window: .seconds(3600), maxBatch: 3, holding: false)
         let a = try await harness.enqueue(1, waiting: 1)
         let b = try await harness.enqueue(2, waiting: 2)
         let c = harness.submit(3)
@@ -125,9 +128,11 @@ struct EncoderBatcherTests {
     }
 
     @Test func aRequestFindingTheEncoderIdleWaitsForTheWindowThenRunsWithThoseThatCame() async throws {
-        // Nothing fills the batch: only the window's timer can start it. Both are submitted at once, well within it.
-        let harness = Harness(window: .seconds(1), maxBatch: 64, holding: false)
-        let a = harness.submit(1), b = harness.submit(2)
+        // Nothing fills the batch: only the window's timer can start it. Both wait in the queue well within
+        // it (20 s: in the whole suite a submitting task can wait seconds for a thread).
+        let harness = Harness(window: .seconds(20), maxBatch: 64, holding: false)
+        let a = try await harness.enqueue(1, waiting: 1)
+        let b = try await harness.enqueue(2, waiting: 2)
         #expect(try await [a.value, b.value] == [10, 20])
         #expect(harness.encoder.batches.map { $0.sorted() } == [[1, 2]])
         try await harness.pool.shutdown()
