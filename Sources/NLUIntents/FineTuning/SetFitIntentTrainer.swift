@@ -135,7 +135,7 @@ public struct SetFitIntentTrainer {
         let head = try Linear(weight: fitted.weight, bias: fitted.bias)
         return Result(intents: dataset.intents.map(\.name), encoder: trainer.encoder, pooling: trainer.pooling,
                       normalizes: trainer.normalizes, head: head, headBias: fitted.bias, encoderSteps: steps, headIterations: fitted.iterations,
-                      headLoss: fitted.loss, iterations: options.iterations ?? SetFitOptions.defaultIterations(utterances: sentences.count),
+                      headLoss: fitted.loss, iterations: options.iterations(forUtterances: sentences.count),
                       headRegularization: regularization, headRegularizationAccuracies: choice?.accuracies ?? [])
     }
 
@@ -160,7 +160,7 @@ public struct SetFitIntentTrainer {
                       progress: (IntentFineTuningProgress) -> Void,
                       checkpointSaved: (Int) -> Void = { _ in }) throws -> (SentenceEncoderTrainer, [FineTuningStep]) {
         let pairs = try SetFitPairs.make(sentences: sentences, labels: labels,
-                                         iterations: options.iterations ?? SetFitOptions.defaultIterations(utterances: sentences.count))
+                                         iterations: options.iterations(forUtterances: sentences.count))
         var ids: [String: [Int32]] = [:]
         for sentence in sentences where ids[sentence] == nil { ids[sentence] = tokenIDs(sentence) }
         let checkpointFolder = try TrainableEncoder.checkpointDirectory(ofModel: checkpoint)

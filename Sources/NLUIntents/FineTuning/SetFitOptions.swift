@@ -60,6 +60,11 @@ public struct SetFitOptions: Codable, Sendable, Equatable {
         return min(20, max(5, (pairBudget + 2 * utterances - 1) / (2 * utterances)))
     }
 
+    /// The pairs of each kind a run on `utterances` utterances makes per utterance: ``iterations``, else the default.
+    public func iterations(forUtterances utterances: Int) -> Int {
+        iterations ?? Self.defaultIterations(utterances: utterances)
+    }
+
     /// The most examples per intent (the median over the intents) for which `nlu intents train
     /// --fine-tune` picks this mode by itself: docs/intents.md gives the measurement behind it.
     public static let fewShotMedian = 16
