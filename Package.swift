@@ -206,7 +206,9 @@ let package = Package(
         // Against a real server when NLUKIT_TEST_POSTGRES_URL is set (scripts/test.sh starts one); skipped otherwise.
         .testTarget(name: "NLUSearchPostgresTests", dependencies: ["NLUSearchPostgres", "NLUSearch", "NLUCore"]),
         .testTarget(name: "NLUCoreMLTests", dependencies: ["NLUCoreML", "NLUInputOutput", "NLUFuzzSupport"]),
-        .testTarget(name: "NLUServerTests", dependencies: ["NLUServer", "NLUBuiltins", "NLUIntents", "NLUEmbeddings", "NLUDialogue", "NLUFuzzSupport", "NLUTestSupport"]),
+        // NIOEmbedded: the batcher's window timer on a test event loop whose clock the test advances.
+        .testTarget(name: "NLUServerTests", dependencies: ["NLUServer", "NLUBuiltins", "NLUIntents", "NLUEmbeddings", "NLUDialogue", "NLUFuzzSupport", "NLUTestSupport",
+                                                         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
         // The conversation stores; the PostgreSQL one against a real server when NLUKIT_TEST_POSTGRES_URL is set.
         .testTarget(name: "NLUDialogueStoreTests", dependencies: ["NLUDialogue", "NLUDialogueSQLite", "NLUDialoguePostgres"]),
         // GRDB: to damage an index file the way a hand edit or a bad disk would, then run nlu on it.

@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import NIOEmbedded
 import NLUTestSupport
 import Testing
 @testable import NLUServer
@@ -42,14 +44,18 @@ struct EncoderBatcherTests {
         let pool: InferencePool
         let metrics: ServerMetrics
         let encoder: RecordingEncoder
+        /// The window's timers, on a clock that only the test advances.
+        let timers: NIOAsyncTestingEventLoop
 
         init(window: Duration = .zero, maxBatch: Int = 64, maxQueued: Int = 100, deadline: Duration = .seconds(600), holding: Bool = true) {
             metrics = ServerMetrics(models: [])
             pool = InferencePool(workers: 1, maxQueued: 16, metrics: metrics)
             let encoder = RecordingEncoder(holding: holding)
             self.encoder = encoder
+            let timers = NIOAsyncTestingEventLoop()
+            self.timers = timers
             batcher = EncoderBatcher(task: "test", window: window, maxBatch: maxBatch, slots: 1, maxQueued: maxQueued, deadline: deadline,
-                                     pool: pool, metrics: metrics) { encoder.process($0) }
+                                     pool: pool, metrics: metrics, timers: timers) { encoder.process($0) }
         }
 
         /// Submits `input` from a task on threads of its own (the concurrency pool may be held by other
@@ -65,6 +71,11 @@ struct EncoderBatcherTests {
             let batcher = self.batcher
             try await EncoderBatcherTests.until { batcher.waiting >= waiting }
             return task
+        }
+
+        func shutdown() async throws {
+            try await pool.shutdown()
+            try await timers.shutdownGracefully()
         }
 
         /// A metric's value in `/metrics`' text (the line `name value`), or nil.
@@ -97,7 +108,7 @@ struct EncoderBatcherTests {
         #expect(harness.metric(#"nlu_encoder_batch_requests_count{task="test"}"#) == 2)
         #expect(harness.metric(#"nlu_encoder_batch_requests_sum{task="test"}"#) == 6)
         #expect(harness.metric(#"nlu_encoder_batch_texts_sum{task="test"}"#) == 6)
-        try await harness.pool.shutdown()
+        try await harness.shutdown()
     }
 
     @Test func aBatchHoldsAtMostMaxBatchTextsAndALargerRequestRunsAlone() async throws {
@@ -113,7 +124,7 @@ struct EncoderBatcherTests {
         // 3 + 1 texts fill a batch; 2 + 5 would not fit, and 5 alone is over the limit: it runs alone.
         #expect(harness.encoder.batches == [[0], [1, 2], [3], [4]])
         #expect(harness.metric(#"nlu_encoder_batch_texts_sum{task="test"}"#) == 12)
-        try await harness.pool.shutdown()
+        try await harness.shutdown()
     }
 
     @Test func aFullBatchStartsWithoutWaitingForTheWindow() async throws {
@@ -124,18 +135,22 @@ struct EncoderBatcherTests {
         let c = harness.submit(3)
         #expect(try await [a.value, b.value, c.value] == [10, 20, 30])
         #expect(harness.encoder.batches == [[1, 2, 3]])
-        try await harness.pool.shutdown()
+        try await harness.shutdown()
     }
 
     @Test func aRequestFindingTheEncoderIdleWaitsForTheWindowThenRunsWithThoseThatCame() async throws {
-        // Nothing fills the batch: only the window's timer can start it. Both wait in the queue well within
-        // it (20 s: in the whole suite a submitting task can wait seconds for a thread).
-        let harness = Harness(window: .seconds(20), maxBatch: 64, holding: false)
+        // Nothing fills the batch, so only advancing the timers' clock past the window can start it,
+        // however slowly the submitting tasks get a thread.
+        let harness = Harness(window: .milliseconds(2), maxBatch: 64, holding: false)
+        let timers = harness.timers
         let a = try await harness.enqueue(1, waiting: 1)
         let b = try await harness.enqueue(2, waiting: 2)
+        await timers.advanceTime(by: .milliseconds(1))
+        #expect(harness.encoder.batches.isEmpty && harness.batcher.waiting == 2)   // still within the window
+        await timers.advanceTime(by: .milliseconds(1))
         #expect(try await [a.value, b.value] == [10, 20])
-        #expect(harness.encoder.batches.map { $0.sorted() } == [[1, 2]])
-        try await harness.pool.shutdown()
+        #expect(harness.encoder.batches == [[1, 2]])
+        try await harness.shutdown()
     }
 
     @Test func aFullQueueIsRefusedWithTheServersBusyAnswer() async throws {
@@ -149,7 +164,7 @@ struct EncoderBatcherTests {
         harness.encoder.release()
         #expect(try await [first.value, a.value, b.value] == [0, 10, 20])
         #expect(harness.encoder.batches == [[0], [1, 2]])
-        try await harness.pool.shutdown()
+        try await harness.shutdown()
     }
 
     @Test func aRequestStillWaitingAtItsDeadlineIsAnswered503AndNeverRuns() async throws {
@@ -169,7 +184,7 @@ struct EncoderBatcherTests {
             #expect(error.message == "this request waited 0.1 s (--timeout) for the encoder without being served; the server is overloaded; retry shortly")
         }
         #expect(harness.encoder.batches == [[0]])
-        try await harness.pool.shutdown()
+        try await harness.shutdown()
     }
 
     @Test func requestsStillQueuedWhenTheServerStopsFailAsThePoolsDo() async throws {
@@ -182,7 +197,7 @@ struct EncoderBatcherTests {
         #expect(try await first.value == 0)
         await #expect(throws: ServerStoppingError.self) { try await queued.value }
         #expect(harness.encoder.batches == [[0]])
-        try await harness.pool.shutdown()
+        try await harness.shutdown()
     }
 
     @Test func batchingSettingsAreRangeCheckedNamingTheOption() throws {
