@@ -45,6 +45,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // The PostgreSQL index backend (NLUSearchPostgres) only.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // HMAC-SHA256 for signed conversation states (NLUDialogue); CryptoKit itself on Apple platforms. Already
+        // in the graph through postgres-nio, whose range (3.9 ..< 6) this one stays inside.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
     ],
     targets: [
         // BLAS: OpenBLAS's cblas.h on Linux; Accelerate is imported directly on Apple platforms.
@@ -106,8 +109,12 @@ let package = Package(
         ),
         .target(name: "NLUSequence", dependencies: ["NLUInputOutput", "NLUCore", "NLUText"]),
         // Conversations: the dialogue model (nodes, conditions, slots, responses), its runtime with Codable
-        // state, and importers of platforms' dialogues. Messages arrive already parsed, so no classifier here.
-        .target(name: "NLUDialogue", dependencies: ["NLUInputOutput", .product(name: "Yams", package: "Yams")]),
+        // state (signed with HMAC when it leaves the application), and importers of platforms' dialogues.
+        // Messages arrive already parsed, so no classifier here.
+        .target(
+            name: "NLUDialogue",
+            dependencies: ["NLUInputOutput", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // Conversation stores beside NLUDialogue's in-memory one, each apart so that only what keeps
         // conversations there links its database: a SQLite file (GRDB), PostgreSQL shared by replicas
         // (postgres-nio; its URL syntax and error texts are the PostgreSQL index's).

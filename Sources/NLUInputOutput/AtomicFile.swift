@@ -17,8 +17,9 @@ import Foundation
 public enum AtomicFile {
     /// The open temporary file that ``write(to:_:)`` hands to its body.
     public struct Output {
-        fileprivate let descriptor: Int32
-        fileprivate let url: URL
+        // Internal, not fileprivate: `createNew(at:permissions:_:)` hands one to its body too.
+        let descriptor: Int32
+        let url: URL
 
         /// Appends `bytes` to the file.
         public func write(_ bytes: UnsafeRawBufferPointer) throws {

@@ -57,9 +57,13 @@ public enum DialogueImporter {
         isJSONObject(at: url) { $0["format"] as? String == DialogueModel.formatName }
     }
 
-    /// What `nlu dialogue chat --state` may replace: a conversation state (its keys say so).
+    /// What `nlu dialogue chat --state` may replace: a signed conversation state (its `format` says so), or a bare
+    /// one as nlu wrote before states were signed (its keys say so).
     public static let stateOutput = OutputFile(kind: "an NLUKit conversation state (JSON)") { url in
-        isJSONObject(at: url) { $0["dialogue"] is String && $0["turn"] is NSNumber && $0["context"] is [String: Any] }
+        isJSONObject(at: url) {
+            $0["format"] as? String == SignedDialogueState.formatName
+                || ($0["dialogue"] is String && $0["turn"] is NSNumber && $0["context"] is [String: Any])
+        }
     }
 
     /// Whether the file at `url` is a JSON object (at most 64 MiB) for which `test` holds.

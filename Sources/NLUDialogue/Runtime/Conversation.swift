@@ -1,12 +1,14 @@
 import Foundation
 
 /// One conversation: a dialogue and this conversation's state, kept together for an app that holds one
-/// conversation at a time (an iOS app saves ``state`` between launches, as it is `Codable`).
+/// conversation at a time (an iOS app saves ``state`` between launches, as it is `Codable`). A state kept where
+/// someone else can change it goes out signed and comes back verified (``signedState(using:conversation:)``,
+/// ``init(dialogue:signedState:signer:conversation:)``).
 ///
 ///     var conversation = Conversation(dialogue: dialogue)
 ///     let greeting = try conversation.send(ParsedMessage(text: ""))
 ///     let answer = try conversation.send(parsedUserMessage)
-///     UserDefaults.standard.set(try JSONEncoder().encode(conversation.state), forKey: "conversation")
+///     UserDefaults.standard.set(try conversation.signedState(using: signer).jsonData(), forKey: "conversation")
 public struct Conversation: Sendable {
     public let dialogue: Dialogue
     /// The state after the last turn.

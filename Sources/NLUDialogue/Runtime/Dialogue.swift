@@ -96,7 +96,8 @@ public struct Dialogue: Sendable {
     }
 
     /// Refuses a state of another dialogue, or one naming nodes or slots this dialogue does not have.
-    private func check(_ state: DialogueState) throws(DialogueError) {
+    /// Internal: a signed state is checked when it is loaded too (``verifiedState(_:signer:conversation:source:)``).
+    func check(_ state: DialogueState) throws(DialogueError) {
         guard state.dialogue == fingerprint else { throw .stateFromAnotherDialogue(expected: fingerprint, found: state.dialogue) }
         guard state.turn >= 0 else { throw .invalidState("turn \(state.turn) is negative") }
         for position in (state.position.map { [$0] } ?? []) + state.returns {
@@ -114,7 +115,7 @@ public struct Dialogue: Sendable {
     }
 
     /// FNV-1a (64 bits) of the model's canonical encoding: cheap, stable across platforms, and enough to tell
-    /// dialogues apart (it guards against mistakes, not against forgery).
+    /// dialogues apart (it guards against mistakes, not against forgery: that is ``DialogueStateSigner``'s part).
     private static func fingerprint(of model: DialogueModel) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in (try? model.encoded()) ?? Data() {
