@@ -238,6 +238,25 @@ struct ConversationRouteTests {
         #expect(try await store.conversation(try ConversationID("old")) == before)
     }
 
+    /// No route takes a state from a client (states cross no trust boundary here, so none is signed): a message that
+    /// carries one, edited to skip ahead, is refused with 400 and the stored conversation is as it was.
+    @Test func aStateSentByAClientIsRefused() async throws {
+        try await withTestServer(models: try Self.models(Self.counter)) { server in
+            _ = try await server.request("POST", "/conversations/kept/messages", json: try Self.parsed("one"))
+            let before = try await server.request("GET", "/conversations/kept")
+            var edited = try #require(before.object?["state"] as? [String: Any])
+            edited["context"] = ["count": 1000]
+            for state in [edited as Any, "anything" as Any] {
+                let response = try await server.request("POST", "/conversations/kept/messages",
+                                                        json: try jsonString(["text": "two", "state": state] as [String: Any]))
+                #expect(response.status == 400 && response.object?["error"] as? String == "bad_request", "\(response.text)")
+                #expect(response.errorMessage.hasPrefix("field 'state': the conversation's state stays on the server"), "\(response.errorMessage)")
+            }
+            let after = try await server.request("GET", "/conversations/kept")
+            #expect(NSDictionary(dictionary: after.object ?? [:]).isEqual(to: before.object ?? ["": 0]), "\(after.text)")
+        }
+    }
+
     @Test func routesWithAnIdAreOneMetricSeries() {
         #expect(RouteTable.metricLabels(method: .post, path: "/conversations/abc/messages").route == "/conversations/:id/messages")
         #expect(RouteTable.metricLabels(method: .get, path: "/conversations/abc").route == "/conversations/:id")

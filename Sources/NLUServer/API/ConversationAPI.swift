@@ -8,7 +8,8 @@ import NLUDialogue
 /// The answer: `{"id", "started", "message", "responses", "visited", "warnings", "state"}` — `started` when the
 /// message began the conversation (its opening turn's responses come first), `message` as the dialogue saw it.
 /// The state is the server's: clients read it, they never send it back (so no state of another dialogue, or
-/// edited, can be handed in).
+/// edited, can be handed in, and states need no signature here). A request that carries a `state` is refused
+/// rather than silently ignored: a client that believes it restores a conversation that way learns it does not.
 enum ConversationAPI {
     /// The most intents or entities an already parsed message may hold.
     static let maxParsedItems = 1000
@@ -16,7 +17,18 @@ enum ConversationAPI {
     struct Request: Decodable, Sendable {
         var text: String?
         var message: ParsedMessage?
+        /// Present when the client sent a `state` member, whatever its value (never decoded: it is refused).
+        var state: PresentMember?
     }
+
+    /// A member whose presence alone matters: any JSON value is accepted and dropped unread.
+    struct PresentMember: Decodable, Sendable {
+        init(from decoder: any Decoder) throws {}
+    }
+
+    /// 400 for a request body that hands the server a state.
+    static let clientStateRefusal = "field 'state': the conversation's state stays on the server and is never taken from a request "
+        + "(a state a client edited would be accepted); read it with GET /conversations/{id}, and send only 'text' or 'message'"
 
     struct Reply: Encodable, Sendable {
         var id: String

@@ -12,6 +12,7 @@ extension ServerRoutes {
             let (store, dialogue) = try conversationStore()
             let id = try conversationID(context.parameters.get("id") ?? "", field: "the path's conversation id")
             let body = try await decode(ConversationAPI.Request.self, request)
+            if body.state != nil { throw APIError.badRequest(ConversationAPI.clientStateRefusal) }
             let message: ParsedMessage
             var warnings: [String] = []
             switch (body.text, body.message) {
