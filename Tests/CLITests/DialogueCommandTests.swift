@@ -149,6 +149,14 @@ import Testing
                                         environment: ["NLUKIT_DIALOGUE_STATE_KEY": "s3cr3t-but-short"])
         #expect(badEnvironment.status == 1 && badEnvironment.stderr.contains("state key $NLUKIT_DIALOGUE_STATE_KEY: holds 16 characters"))
         #expect(!badEnvironment.stderr.contains("s3cr3t"))
+        // Rotation through the environment: the first key still verifies as an old one.
+        let rotatedEnvironment = try runNLU(["dialogue", "chat", Self.workspace, "--state", fresh], input: "",
+                                            environment: ["NLUKIT_DIALOGUE_STATE_KEY": String(repeating: "cd", count: 32),
+                                                          "NLUKIT_DIALOGUE_STATE_OLD_KEYS": String(repeating: "ef", count: 32) + "," + String(repeating: "ab", count: 32)])
+        #expect(rotatedEnvironment.status == 0, "\(rotatedEnvironment.stderr)")
+        let missingOld = directory.appendingPathComponent("none.key").path
+        let missing = try runNLU(["dialogue", "chat", Self.workspace, "--state", fresh, "--old-state-key", missingOld] + key, input: "")
+        #expect(missing.status == 1 && missing.stderr.contains("state key \(missingOld): cannot be read"), "\(missing.stderr)")
         let config = directory.appendingPathComponent("config")
         let defaulted = try runNLU(["dialogue", "chat", Self.workspace, "--state", directory.appendingPathComponent("d.json").path], input: "",
                                    environment: ["XDG_CONFIG_HOME": config.path, "NLUKIT_DIALOGUE_STATE_KEY": ""])
