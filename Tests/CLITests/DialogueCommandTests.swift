@@ -154,6 +154,10 @@ import Testing
                                             environment: ["NLUKIT_DIALOGUE_STATE_KEY": String(repeating: "cd", count: 32),
                                                           "NLUKIT_DIALOGUE_STATE_OLD_KEYS": String(repeating: "ef", count: 32) + "," + String(repeating: "ab", count: 32)])
         #expect(rotatedEnvironment.status == 0, "\(rotatedEnvironment.stderr)")
+        // A key file others may read works, with a warning.
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: keyFile.path)
+        let shared = try runNLU(["dialogue", "chat", Self.workspace, "--state", directory.appendingPathComponent("s.json").path] + key, input: "")
+        #expect(shared.status == 0 && shared.stderr.contains("warning: state key \(keyFile.path) can be read by other users (mode 644)"), "\(shared.stderr)")
         let missingOld = directory.appendingPathComponent("none.key").path
         let missing = try runNLU(["dialogue", "chat", Self.workspace, "--state", fresh, "--old-state-key", missingOld] + key, input: "")
         #expect(missing.status == 1 && missing.stderr.contains("state key \(missingOld): cannot be read"), "\(missing.stderr)")

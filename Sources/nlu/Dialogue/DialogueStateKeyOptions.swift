@@ -75,6 +75,16 @@ struct DialogueStateKeyOptions: ParsableArguments {
     private static func loadOrCreate(_ path: String) throws -> DialogueStateKey {
         let (key, created) = try DialogueStateKey.loadOrCreate(at: URL(fileURLWithPath: path))
         if created { Console.log("made a new key for signing conversation states: \(path) (keep it; states signed with it need it)") }
+        warnIfShared(path)
         return key
+    }
+
+    /// A warning when others may read the key file (as ssh says of a private key): whoever reads it can forge
+    /// states. Not an error: the owner may share it on purpose, with a group that runs the same bot.
+    private static func warnIfShared(_ path: String) {
+        guard let permissions = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int,
+              permissions & 0o077 != 0 else { return }
+        Console.log("warning: state key \(path) can be read by other users (mode \(String(permissions, radix: 8))): "
+                    + "whoever reads it can forge conversation states; chmod 600 \(path)")
     }
 }
