@@ -65,6 +65,39 @@ import Testing
         #expect(kinds("我爱") == [.word, .word])
     }
 
+    /// Japanese: kanji, hiragana and katakana are one word per character (a Katakana run too), Latin
+    /// words and numbers inside stay whole; the offsets count Unicode scalars of the original text.
+    @Test func japaneseIsOneWordPerCharacterWithExactOffsets() {
+        let text = "明日iPhone15を2台買いたい！ タワー"
+        let tokens = WordTokenizer().tokens(in: text)
+        #expect(tokens.map { String($0.text) } == ["明", "日", "iPhone15", "を", "2", "台", "買", "い", "た", "い", "！", "タ", "ワ", "ー"])
+        #expect(tokens.map(\.isUnspacedScriptCharacter) == [true, true, false, true, false, true, true, true, true, true, false, true, true, true])
+        #expect(text.scalarOffsets(of: tokens.map(\.range)) == [0..<1, 1..<2, 2..<10, 10..<11, 11..<12, 12..<13, 13..<14,
+                                                               14..<15, 15..<16, 16..<17, 17..<18, 19..<20, 20..<21, 21..<22])
+        for token in tokens { #expect(text[token.range] == token.text) }
+    }
+
+    /// A Han character outside the Basic Multilingual Plane is one scalar (two UTF-16 units): the offsets
+    /// stay scalar offsets; a combining voiced sound mark stays with its kana.
+    @Test func astralIdeographsAndCombiningKanaMarks() {
+        let text = "𠮷野家でか\u{3099}"
+        let tokens = WordTokenizer().tokens(in: text)
+        #expect(tokens.map { String($0.text) } == ["𠮷", "野", "家", "で", "か\u{3099}"])
+        #expect(text.scalarOffsets(of: tokens.map(\.range)) == [0..<1, 1..<2, 2..<3, 3..<4, 4..<6])
+        #expect(tokens.map { text.utf16.distance(from: text.startIndex, to: $0.range.lowerBound) } == [0, 2, 3, 4, 5])
+    }
+
+    /// Thai has no spaces between words either: one word per letter and its marks (no dictionary).
+    @Test func thaiIsOneWordPerLetter() {
+        #expect(pieces("สวัสดีครับ") == ["ส", "วั", "ส", "ดี", "ค", "รั", "บ"])
+        #expect(WordTokenizer().tokens(in: "สวัสดี").allSatisfy { $0.isUnspacedScriptCharacter })
+    }
+
+    /// Latin-script text is not marked as unspaced, whatever its letters.
+    @Test func spacedScriptsAreNotUnspaced() {
+        #expect(!WordTokenizer().tokens(in: "naïve 한국어 привет 3.5").contains { $0.isUnspacedScriptCharacter })
+    }
+
     @Test func emojiSequencesAreSingleSymbols() {
         let family = "👨‍👩‍👧‍👦"
         #expect(pieces("hi 👍🏽\(family)🇫🇷 1️⃣") == ["hi", "👍🏽", family, "🇫🇷", "1️⃣"])

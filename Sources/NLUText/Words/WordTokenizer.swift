@@ -1,18 +1,25 @@
 /// Splits a string into words, numbers, punctuation and symbols, each with its range in the string:
 /// the Linux stand-in for the Natural Language framework's `NLTokenizer(unit: .word)`.
 ///
-/// The rules, applied to grapheme clusters (so an emoji ZWJ sequence or a letter with combining marks
-/// stays whole):
+/// Tokens are the segments between the Unicode word boundaries of UAX #29, with NLUKit's tailoring
+/// (``WordBoundaries/Rules/nlukit``), less the spaces, controls and format characters between them:
 /// - A **word** is a run of letters, combining marks and digits in any script ("naïve", "Ünïcödé",
-///   "R2D2", "3rd", "한국어", "привет"). An apostrophe (`'` U+0027, `’` U+2019) between two letters
+///   "R2D2", "3rd", "한국어", "привет", "m²"). An apostrophe (`'` U+0027, `’` U+2019) between two letters
 ///   stays inside the word ("don't", "O’Brien", "rock'n'roll"); elsewhere it is punctuation
-///   ("students'" is "students" + "'"). Hyphens, dots and slashes separate words ("well-known" is three
-///   tokens). Han ideographs, kana and other scripts written without spaces are one word per ideograph
-///   for Han, otherwise a run (there is no dictionary segmentation on Linux).
+///   ("students'" is "students" + "'"). Hyphens, dots, colons, underscores and slashes separate words
+///   ("well-known" is three tokens).
+/// - Scripts written without spaces between words are split into characters: every Han ideograph,
+///   Hiragana or Katakana character, and every Thai, Lao, Khmer or Myanmar letter (with the marks that
+///   follow it) is a word of its own (``Token/isUnspacedScriptCharacter``); the intent featurizer and keyword
+///   search pair adjacent ones. There is no dictionary segmentation.
 /// - A **number** is a run of digits that may contain `.` or `,` (also the Arabic separators U+066B,
-///   U+066C) between two digits: "3.5", "1,000", "1.000.000,25". A sign is not part of it.
-/// - **punctuation** (Unicode `P*`) and **symbols** (`S*`, emoji) are one token per grapheme cluster.
+///   U+066C, and the fullwidth ones) between two digits: "3.5", "1,000", "1.000.000,25". A sign is not part of it.
+/// - **punctuation** (Unicode `P*`) and **symbols** (`S*`, emoji) are one token per character; an emoji
+///   sequence (skin tone, ZWJ family, flag, keycap) is one symbol.
 /// - Whitespace, control and format characters separate tokens and are never returned.
+///
+/// Ranges are exact: each token's range is a slice of the string it was given, so its Unicode-scalar
+/// offsets (`String.scalarOffsets(of:)`) count the original text.
 ///
 ///     let tokens = WordTokenizer().tokens(in: "Don't pay $1,000.50!")
 ///     // "Don't" word, "pay" word, "$" symbol, "1,000.50" number, "!" punctuation
@@ -37,12 +44,16 @@ public struct WordTokenizer: Sendable {
         public var range: Range<String.Index>
         /// Word, number, punctuation or symbol.
         public var kind: Kind
+        /// Whether the token is one character of a script written without spaces (Han, kana, Thai...):
+        /// ``WordBoundaries/isUnspacedScriptLetter(_:)`` of its first scalar.
+        public var isUnspacedScriptCharacter: Bool
 
         /// Makes a token.
-        public init(text: Substring, range: Range<String.Index>, kind: Kind) {
+        public init(text: Substring, range: Range<String.Index>, kind: Kind, isUnspacedScriptCharacter: Bool = false) {
             self.text = text
             self.range = range
             self.kind = kind
+            self.isUnspacedScriptCharacter = isUnspacedScriptCharacter
         }
     }
 
@@ -60,93 +71,51 @@ public struct WordTokenizer: Sendable {
     ///
     ///     WordTokenizer().tokens(in: "It's 3.5 km.").map(\.text) // ["It's", "3.5", "km", "."]
     public func tokens(in text: String) -> [Token] {
+        let (scalars, indices, infos) = WordBreakTable.scalars(of: text)
+        let boundaries = WordBoundaries.boundaryOffsets(scalars, infos: infos, rules: .nlukit)
         var tokens: [Token] = []
-        var index = text.startIndex
-        let end = text.endIndex
-        while index < end {
-            let character = text[index]
-            let next = text.index(after: index)
-            switch CharacterClass(character) {
-            case .separator:
-                index = next
-            case .ideograph:
-                append(.word, index..<next, to: &tokens, in: text)
-                index = next
-            case .punctuation:
-                if includePunctuation { append(.punctuation, index..<next, to: &tokens, in: text) }
-                index = next
-            case .symbol:
-                if includePunctuation { append(.symbol, index..<next, to: &tokens, in: text) }
-                index = next
-            case .letter, .digit:
-                let (tokenEnd, kind) = scanWord(in: text, from: index)
-                append(kind, index..<tokenEnd, to: &tokens, in: text)
-                index = tokenEnd
-            }
+        for segment in 0..<max(0, boundaries.count - 1) {
+            let start = boundaries[segment], end = boundaries[segment + 1]
+            guard let kind = Self.kind(of: scalars[start..<end]) else { continue }
+            if !includePunctuation && (kind == .punctuation || kind == .symbol) { continue }
+            let range = indices[start]..<indices[end]
+            tokens.append(Token(text: text[range], range: range, kind: kind,
+                                isUnspacedScriptCharacter: infos[start].isUnspacedScriptLetter))
         }
         return tokens
     }
 
-    private func append(_ kind: Kind, _ range: Range<String.Index>, to tokens: inout [Token], in text: String) {
-        tokens.append(Token(text: text[range], range: range, kind: kind))
-    }
-
-    /// Scans a word or number starting at `start` (a letter or digit); returns its end and kind.
-    private func scanWord(in text: String, from start: String.Index) -> (String.Index, Kind) {
-        var index = start
-        var hasLetter = false
-        var previous: CharacterClass? = nil
-        let end = text.endIndex
-        while index < end {
-            let character = text[index]
-            let kind = CharacterClass(character)
-            if kind == .letter || kind == .digit {
-                hasLetter = hasLetter || kind == .letter
-                previous = kind
-                index = text.index(after: index)
-                continue
-            }
-            // A joiner continues the token only between two matching characters.
-            let after = text.index(after: index)
-            guard after < end, let previous else { break }
-            let following = CharacterClass(text[after])
-            if previous == .letter, following == .letter, Self.isApostrophe(character) {
-                index = after
-                continue
-            }
-            if previous == .digit, following == .digit, !hasLetter, Self.isNumberSeparator(character) {
-                index = after
-                continue
-            }
-            break
+    /// What a segment of ``WordBoundaries`` (NLUKit's rules) is, or `nil` for spaces, controls and
+    /// format characters, which separate tokens and are never returned. Decided as the earlier
+    /// grapheme-cluster tokenizer decided, so that Latin-script text gives the same tokens.
+    static func kind(of segment: ArraySlice<Unicode.Scalar>) -> Kind? {
+        guard let first = segment.first else { return nil }
+        // A keycap ("1️⃣") or emoji-presentation sequence is a symbol whatever its base.
+        if segment.count > 1, segment.contains(where: { $0.value == 0x20E3 || $0.value == 0xFE0F }) {
+            return .symbol
         }
-        return (index, hasLetter ? .word : .number)
-    }
-
-    static func isApostrophe(_ character: Character) -> Bool {
-        character == "'" || character == "\u{2019}"
-    }
-
-    static func isNumberSeparator(_ character: Character) -> Bool {
-        character == "." || character == "," || character == "\u{066B}" || character == "\u{066C}"
+        switch CharacterClass(first) {
+        case .separator: return nil
+        case .punctuation: return .punctuation
+        case .symbol: return .symbol
+        case .letter: return .word
+        case .digit:
+            // A segment that starts with a digit is a word when a letter follows ("3rd", "mp3").
+            let hasLetter = segment.contains { scalar in
+                if scalar.isASCII { return (scalar.value | 0x20) >= 0x61 && (scalar.value | 0x20) <= 0x7A }
+                let info = WordBreakTable.info(scalar)
+                return info.property.isAHLetter || info.property == .katakana || info.isUnspacedScriptLetter
+            }
+            return hasLetter ? .word : .number
+        }
     }
 }
 
-/// How the word tokenizer sees one grapheme cluster (decided by its first scalar).
+/// How the word tokenizer sees the first scalar of a segment.
 private enum CharacterClass: Equatable {
-    case letter, digit, ideograph, punctuation, symbol, separator
+    case letter, digit, punctuation, symbol, separator
 
-    init(_ character: Character) {
-        guard let scalar = character.unicodeScalars.first else {
-            self = .separator
-            return
-        }
-        // A keycap ("1️⃣") or emoji-presentation sequence is a symbol whatever its base.
-        if character.unicodeScalars.count > 1,
-           character.unicodeScalars.contains(where: { $0.value == 0x20E3 || $0.value == 0xFE0F }) {
-            self = .symbol
-            return
-        }
+    init(_ scalar: Unicode.Scalar) {
         // ASCII fast path: most text is ASCII.
         if scalar.value < 0x80 {
             switch UInt8(scalar.value) {
@@ -160,13 +129,11 @@ private enum CharacterClass: Equatable {
             }
             return
         }
-        // A lone combining mark (after a space) still belongs to a word.
+        // A lone combining mark (after a line break) still belongs to a word.
         switch scalar.properties.generalCategory {
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter,
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
              .spacingMark, .nonspacingMark, .enclosingMark:
             self = .letter
-        case .otherLetter:
-            self = Self.isIdeograph(scalar) ? .ideograph : .letter
         case .decimalNumber, .letterNumber, .otherNumber:
             self = .digit
         case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
@@ -177,17 +144,6 @@ private enum CharacterClass: Equatable {
         default:
             // Spaces, controls, format characters (soft hyphen, bidi marks), private use, unassigned.
             self = .separator
-        }
-    }
-
-    /// Han ideographs (the CJK blocks BERT isolates too) are one word each.
-    static func isIdeograph(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x4E00...0x9FFF, 0x3400...0x4DBF, 0x20000...0x2A6DF, 0x2A700...0x2B73F,
-             0x2B740...0x2B81F, 0x2B820...0x2CEAF, 0xF900...0xFAFF, 0x2F800...0x2FA1F:
-            return true
-        default:
-            return false
         }
     }
 }
