@@ -42,7 +42,7 @@ extension PostgresDocumentIndex {
                     UPDATE \(schema).chunks c SET terms = string_to_array(v.keywords, ' ')
                     FROM unnest($1::bigint[], $2::text[]) AS v(number, keywords) WHERE c.number = v.number
                     """, [PostgresData(array: batch.map { PostgresData(int64: $0.0) }, elementType: .int8),
-                          PostgresData(array: batch.map { PostgresData(string: KeywordAnalyzer.analysedText($0.1)) }, elementType: .text)])
+                          PostgresData(array: batch.map { PostgresData(string: KeywordAnalyzer.englishWithoutSegmentation.analysedText($0.1)) }, elementType: .text)])
             }
             try session.query("ALTER TABLE \(schema).chunks ADD COLUMN \(keywordColumns[1])")
             for statement in keywordStatisticsSchema(schema) { try session.query(statement) }

@@ -100,7 +100,7 @@ public final class PostgresDocumentIndex: SearchBackend, @unchecked Sendable {
                 settings += [("model_name", model.name), ("model_dimension", String(model.dimension)), ("model_revision", model.revision)]
             }
             if let modelSource { settings.append(("model_source", modelSource)) }
-            if let setting = keywordAnalyzer.setting { settings.append(setting) }
+            settings += keywordAnalyzer.settings.map { ($0.key, $0.value) }
             for (key, value) in settings {
                 try session.query("INSERT INTO \(schema).index_info (key, value) VALUES ($1, $2)",
                                   [PostgresData(string: key), PostgresData(string: value)])

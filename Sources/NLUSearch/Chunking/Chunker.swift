@@ -1,3 +1,5 @@
+import NLUText
+
 /// A passage of a document: its text and where it lies in the document, in Unicode scalars
 /// (as Python counts them).
 public struct Chunk: Sendable, Equatable {
@@ -9,7 +11,8 @@ public struct Chunk: Sendable, Equatable {
     public var text: String
 }
 
-/// Cuts a document into overlapping chunks of whole words (see ``ChunkingOptions``).
+/// Cuts a document into overlapping chunks of whole words (see ``ChunkingOptions``). Words are separated
+/// by whitespace; in a script written without spaces (Chinese, Japanese, Thai) each character counts as a word.
 ///
 ///     let chunks = Chunker(options: try ChunkingOptions(size: 3, overlap: 1)).chunks(of: "a b c d e")
 ///     // "a b c" (0..<5), "c d e" (4..<9)
@@ -29,7 +32,15 @@ public struct Chunker: Sendable {
         while index < scalars.count {
             while index < scalars.count, scalars[index].properties.isWhitespace { index += 1 }
             let start = index
-            while index < scalars.count, !scalars[index].properties.isWhitespace { index += 1 }
+            if index < scalars.count, WordBoundaries.isUnspacedScriptLetter(scalars[index]) {
+                // Chinese, Japanese or Thai has no spaces to count words by: each character (with its
+                // marks) counts as one, or a whole document would be one chunk.
+                index += 1
+                while index < scalars.count, KeywordTerms.isMark(scalars[index]) { index += 1 }
+            } else {
+                while index < scalars.count, !scalars[index].properties.isWhitespace,
+                      !WordBoundaries.isUnspacedScriptLetter(scalars[index]) { index += 1 }
+            }
             if index > start { words.append(start..<index) }
         }
         var chunks: [Chunk] = []

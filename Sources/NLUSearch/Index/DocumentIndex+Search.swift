@@ -11,7 +11,7 @@ extension DocumentIndex {
     /// terms; a version 1 file (not yet upgraded by a write) the plain ``KeywordTerms`` its porter
     /// tokenizer stems, each once too.
     static func ftsQuery(_ query: KeywordQuery, schemaVersion: Int = IndexSchema.version) throws -> String? {
-        let terms = schemaVersion >= 2 ? query.terms : try KeywordQuery(query.text, analysis: KeywordTerms.terms).terms
+        let terms = schemaVersion >= 2 ? query.terms : try KeywordQuery(query.text, analysis: { KeywordTerms.terms($0) }).terms
         guard !terms.isEmpty else { return nil }
         return terms.map { "\"\($0)\"" }.joined(separator: " OR ")
     }

@@ -25,7 +25,8 @@ enum IndexMigration {
         for row in chunks {
             let number: Int64 = try row.decode(atIndex: 0)
             let text: String = try row.decode(atIndex: 1)
-            try update.execute(arguments: [KeywordAnalyzer.analysedText(text), number])
+            // A version 1 file records no segmentation of unspaced scripts: its terms stay one per run.
+            try update.execute(arguments: [KeywordAnalyzer.englishWithoutSegmentation.analysedText(text), number])
         }
         for statement in IndexSchema.keywordStatements { try db.execute(sql: statement) }
         try db.execute(sql: "INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')")

@@ -74,7 +74,7 @@ enum IndexSchema {
                          ("model_revision", model.revision)]
         }
         if let modelSource { settings.append(("model_source", modelSource)) }
-        if let setting = keywordAnalyzer.setting { settings.append(setting) }
+        settings += keywordAnalyzer.settings.map { ($0.key, $0.value) }
         for (key, value) in settings {
             try db.execute(sql: "INSERT INTO index_info (key, value) VALUES (?, ?)", arguments: [key, value])
         }

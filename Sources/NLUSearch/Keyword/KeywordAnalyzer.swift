@@ -13,6 +13,13 @@ import NLUText
 /// where Snowball publishes a list), stems the word as written with the language's ``Stemmer`` (the
 /// algorithms read accents: French "réservé", German "Häuser"), then folds the stem's diacritics.
 ///
+/// Text in a script written without spaces (Chinese, Japanese, Thai) is segmented into its characters
+/// and the pairs of adjacent characters (``KeywordTerms/forEachTerm(in:segmentingUnspacedScripts:_:)``),
+/// in every language: before, each run of such characters was one term, and a query found a document only
+/// when it held the same whole run. An index records this (``segmentationSettingKey``); one made before
+/// keeps its run terms for its documents and queries alike (``englishWithoutSegmentation``), until it is
+/// made again.
+///
 /// Terms longer than ``maximumTermBytes`` UTF-8 bytes (no word is; base64 runs and hashes are) are
 /// left out, in documents and queries alike: PostgreSQL's GIN index refuses entries near 2.7 kB.
 ///
@@ -22,17 +29,31 @@ public struct KeywordAnalyzer: Sendable {
     /// The longest term kept, in UTF-8 bytes.
     public static let maximumTermBytes = 240
 
-    /// The analysis of English text, and of every index without a recorded language.
-    public static let english = KeywordAnalyzer(stemmer: Stemmer.english, stopWords: [])
+    /// The analysis of English text, what a new index without a language uses.
+    public static let english = KeywordAnalyzer(stemmer: Stemmer.english, stopWords: [], segmentsUnspacedScripts: true)
+
+    /// The analysis of an index made before NLUKit segmented unspaced scripts and without a recorded
+    /// language: English, each run of Han, kana or Thai one term (the analysis such an index stores).
+    public static let englishWithoutSegmentation = KeywordAnalyzer(stemmer: Stemmer.english, stopWords: [],
+                                                                   segmentsUnspacedScripts: false)
 
     /// The language whose stemmer (and stop words) this analysis uses.
     public var language: StemmerLanguage { stemmer.language }
+    /// Whether text in scripts written without spaces becomes character and character-pair terms
+    /// (every new index), or one term per run (indexes made before).
+    public let segmentsUnspacedScripts: Bool
     private let stemmer: Stemmer
     private let stopWords: Set<String>
 
-    private init(stemmer: Stemmer, stopWords: Set<String>) {
+    private init(stemmer: Stemmer, stopWords: Set<String>, segmentsUnspacedScripts: Bool) {
         self.stemmer = stemmer
         self.stopWords = stopWords
+        self.segmentsUnspacedScripts = segmentsUnspacedScripts
+    }
+
+    /// This analysis with unspaced scripts segmented or not.
+    func segmentingUnspacedScripts(_ segments: Bool) -> KeywordAnalyzer {
+        KeywordAnalyzer(stemmer: stemmer, stopWords: stopWords, segmentsUnspacedScripts: segments)
     }
 
     /// The analysis of `language` (`fr`, `de-CH`, `pt_BR`, `german`...; ``StemmerLanguage/init(code:)``).
@@ -51,7 +72,8 @@ public struct KeywordAnalyzer: Sendable {
             return
         }
         do {
-            self.init(stemmer: try Stemmer(language), stopWords: StopWords.list(for: language) ?? [])
+            self.init(stemmer: try Stemmer(language), stopWords: StopWords.list(for: language) ?? [],
+                      segmentsUnspacedScripts: true)
         } catch {
             throw SearchError.invalidArgument("keyword search language: \(error)")
         }
@@ -60,18 +82,37 @@ public struct KeywordAnalyzer: Sendable {
     /// The index setting (`index_info` key, both backends) that records a language other than English.
     public static let settingKey = "keyword_language"
 
-    /// The setting an index records for this analysis: none for English, as every earlier index.
-    public var setting: (key: String, value: String)? {
-        language == .english ? nil : (Self.settingKey, language.rawValue)
+    /// The index setting (`index_info` key, both backends) that records the segmentation of unspaced
+    /// scripts, with the value ``segmentationSettingValue``; an index without it keeps one term per run.
+    public static let segmentationSettingKey = "keyword_unspaced_scripts"
+    /// The value of ``segmentationSettingKey``: characters and adjacent pairs.
+    public static let segmentationSettingValue = "characters-and-pairs"
+
+    /// The settings an index records for this analysis: its language unless English (as every earlier
+    /// index), and the segmentation of unspaced scripts when it segments them.
+    public var settings: [(key: String, value: String)] {
+        var settings: [(key: String, value: String)] = []
+        if language != .english { settings.append((Self.settingKey, language.rawValue)) }
+        if segmentsUnspacedScripts { settings.append((Self.segmentationSettingKey, Self.segmentationSettingValue)) }
+        return settings
     }
 
-    /// The analysis an index's settings record (English when they record none).
+    /// The analysis an index's settings record (English when they record no language; runs of unspaced
+    /// scripts as one term when they do not record their segmentation).
     ///
-    /// - Throws: ``SearchError/notAnIndex(path:reason:)`` for a language NLUKit does not analyse.
+    /// - Throws: ``SearchError/notAnIndex(path:reason:)`` for a language NLUKit does not analyse, or a
+    ///   segmentation it does not know.
     public static func recorded(in settings: [String: String], index: String) throws -> KeywordAnalyzer {
-        guard let code = settings[settingKey] else { return .english }
+        var segments = false
+        if let segmentation = settings[segmentationSettingKey] {
+            guard segmentation == segmentationSettingValue else {
+                throw SearchError.notAnIndex(path: index, reason: "index_info: \(segmentationSettingKey) \(segmentation) is not a segmentation NLUKit knows (\(segmentationSettingValue))")
+            }
+            segments = true
+        }
+        guard let code = settings[settingKey] else { return english.segmentingUnspacedScripts(segments) }
         do {
-            return try KeywordAnalyzer(language: code)
+            return try KeywordAnalyzer(language: code).segmentingUnspacedScripts(segments)
         } catch {
             throw SearchError.notAnIndex(path: index, reason: "index_info: \(settingKey) \(code) is not a language NLUKit analyses")
         }
@@ -103,7 +144,7 @@ public struct KeywordAnalyzer: Sendable {
         var analysed: [String: String] = [:]
         return texts.map { text in
             var result: [String] = []
-            KeywordTerms.forEachTerm(in: text) { term, _ in
+            KeywordTerms.forEachTerm(in: text, segmentingUnspacedScripts: segmentsUnspacedScripts) { term, _ in
                 let stem: String
                 if let known = analysed[term] {
                     stem = known

@@ -1,4 +1,5 @@
 import Foundation
+import NLUText
 
 /// The terms keyword ranking compares: lower-cased runs of letters and digits (a combining mark
 /// inside a run stays in it, so a decomposed "cafe\u{301}" is one term, as the composed "café" is).
@@ -8,28 +9,74 @@ import Foundation
 /// megabytes of a long book.
 ///
 ///     KeywordTerms.terms("Café au lait, 2 cups!")   // ["café", "au", "lait", "2", "cups"]
+///
+/// With `segmentingUnspacedScripts`, text in a script written without spaces (Han, Hiragana, Katakana,
+/// Thai...: ``WordBoundaries/isUnspacedScriptLetter(_:)``) is not one term per run: each character is a
+/// term and so is each pair of adjacent characters, as Lucene's CJK bigram analysis with unigrams makes
+/// them. A query then matches a document that shares a word of two characters without knowing where its
+/// words begin, and a single-character query still matches.
+///
+///     KeywordTerms.terms("東京タワー", segmentingUnspacedScripts: true)
+///     // ["東", "東京", "京", "京タ", "タ", "タワ", "ワ", "ワー", "ー"]
 public enum KeywordTerms {
     /// The terms of `text`, in order.
-    public static func terms(_ text: String) -> [String] {
+    public static func terms(_ text: String, segmentingUnspacedScripts: Bool = false) -> [String] {
         var result: [String] = []
-        forEachTerm(in: text) { term, _ in result.append(term) }
+        forEachTerm(in: text, segmentingUnspacedScripts: segmentingUnspacedScripts) { term, _ in result.append(term) }
         return result
     }
 
     /// Calls `body(term, scalarRange)` for every term of `text`, in order; the range counts
-    /// Unicode scalars from the start of `text`.
-    public static func forEachTerm(in text: String, _ body: (String, Range<Int>) -> Void) {
+    /// Unicode scalars from the start of `text` (a character pair's range covers both characters).
+    public static func forEachTerm(in text: String, segmentingUnspacedScripts: Bool = false,
+                                   _ body: (String, Range<Int>) -> Void) {
         var current = String.UnicodeScalarView()
         var hasUpper = false
         var start = 0, position = 0
-        func flush() {
+        // The run of unspaced-script characters being read: each one's text (its marks included) and start.
+        var unspaced: [(text: String.UnicodeScalarView, start: Int)] = []
+        func flushUnspaced() {
+            guard !unspaced.isEmpty else { return }
+            for (index, character) in unspaced.enumerated() {
+                let end = index + 1 < unspaced.count ? unspaced[index + 1].start : position
+                body(String(character.text), character.start..<end)
+                if index + 1 < unspaced.count {
+                    let next = unspaced[index + 1]
+                    let pairEnd = index + 2 < unspaced.count ? unspaced[index + 2].start : position
+                    body(String(character.text) + String(next.text), character.start..<pairEnd)
+                }
+            }
+            unspaced.removeAll(keepingCapacity: true)
+        }
+        func flushRun() {
             guard !current.isEmpty else { return }
             let term = String(current)
             body(hasUpper ? term.lowercased() : term, start..<position)
             current = String.UnicodeScalarView()
             hasUpper = false
         }
+        func flush() {
+            flushUnspaced()
+            flushRun()
+        }
         for scalar in text.unicodeScalars {
+            if !scalar.isASCII, segmentingUnspacedScripts {
+                if WordBoundaries.isUnspacedScriptLetter(scalar) {
+                    // The run of letters and digits before ends here; the unspaced run goes on.
+                    flushRun()
+                    unspaced.append((String.UnicodeScalarView([scalar]), position))
+                    position += 1
+                    continue
+                }
+                if !unspaced.isEmpty, Self.isMark(scalar) {
+                    unspaced[unspaced.count - 1].text.append(scalar)
+                    position += 1
+                    continue
+                }
+                flushUnspaced()
+            } else if !unspaced.isEmpty {
+                flushUnspaced()
+            }
             if scalar.isASCII {
                 let value = scalar.value
                 if (value >= 0x61 && value <= 0x7A) || (value >= 0x30 && value <= 0x39) {
