@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Intent accuracy (and slot F1) in Chinese and Japanese beside English, on xSID, with NLUKit's default
+pipeline before and after a change, and a scikit-learn baseline in the same run.
+
+xSID (van der Goot et al., NAACL 2021; github mainlp/xsid, CC BY-SA 4.0) has, per language, a dev set
+(300 utterances; Japanese 150) and a test set (500; Japanese 250) of the same intents and slots
+(alarm, reminder, weather, Snips). Its training data is English only, so here every language trains on
+its own dev set and is scored on its own test set: a small monolingual set per language.
+
+The Chinese and Japanese `# text` lines of the files are tokenized with spaces; text as users write it
+has none, so an utterance is its tokens joined without spaces (a space is kept only between two ASCII
+letters or digits: "iPhone X"); English tokens are joined with spaces. Slots come from the tokens' BIO
+labels, as Unicode-scalar spans of that text.
+
+    python3 benchmarks/languages_intents.py --xsid /work/.mirror/mainlp+xsid/repo \\
+        --nlu .build/debug/nlu --nlu-before /tmp/nlu-before
+
+`--xsid` is a checkout or a bare git directory (read with `git show`, nothing copied); `--nlu-before`
+is optional (an `nlu` built before the change). Each NLUKit model trains with `nlu intents train` (default
+options, the dataset's language, `--seed` 1, 2, 3) and is scored with `nlu intents evaluate --json`; the
+table gives the mean over the seeds. The baseline: TF-IDF over character n-grams (`char_wb`, 1-4,
+sublinear tf) + LogisticRegression (C 10), scikit-learn 1.9.1 (scripts/reference-requirements.txt); where
+jieba 0.42.1 (Chinese) or janome 0.5.0 (Japanese) is installed, the same with the dictionary segmenter's words
+(unigrams and bigrams) added: whether a dictionary segmenter helps beyond characters on this data.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+UNSPACED = {"ja", "zh"}
+
+
+def read_conll(xsid, version, name):
+    """The file's text, from a checkout or a bare git directory."""
+    path = os.path.join(xsid, "data", version, name)
+    if os.path.exists(path):
+        return open(path, encoding="utf-8").read()
+    run = subprocess.run(["git", f"--git-dir={xsid}", "show", f"HEAD:data/{version}/{name}"],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"cannot read data/{version}/{name} from {xsid}: {run.stderr.strip()}")
+    return run.stdout
+
+
+def utterances(conll, language):
+    """[(text, intent, [(start, end, slot)])] from xSID's CoNLL: one block per utterance."""
+    result = []
+    for block in conll.split("\n\n"):
+        intent, tokens = None, []
+        for line in block.split("\n"):
+            if line.startswith("# intent = "):
+                intent = line[len("# intent = "):].strip()
+            elif line and not line.startswith("#"):
+                fields = line.split("\t")
+                if len(fields) >= 4:
+                    tokens.append((fields[1], fields[3]))
+        if intent is None or not tokens:
+            continue
+        text, spans, open_span = "", [], None
+        for word, label in tokens:
+            if not word:
+                continue
+            if text:
+                ascii_pair = text[-1].isascii() and text[-1].isalnum() and word[0].isascii() and word[0].isalnum()
+                if language not in UNSPACED or ascii_pair:
+                    text += " "
+            start = len(text)  # Python counts Unicode scalars, as NLUKit's offsets do
+            text += word
+            if label.startswith("B-") or (label.startswith("I-") and (open_span is None or open_span[2] != label[2:])):
+                if open_span:
+                    spans.append(tuple(open_span))
+                open_span = [start, len(text), label[2:]]
+            elif label.startswith("I-"):
+                open_span[1] = len(text)
+            else:
+                if open_span:
+                    spans.append(tuple(open_span))
+                open_span = None
+        if open_span:
+            spans.append(tuple(open_span))
+        result.append((text, intent, spans))
+    return result
+
+
+def write_dataset(path, language, rows):
+    intents = {}
+    for text, intent, spans in rows:
+        entities = [{"start": s, "end": e, "entity": slot, "value": text[s:e]} for s, e, slot in spans]
+        utterance = {"text": text}
+        if entities:
+            utterance["entities"] = entities
+        intents.setdefault(intent, []).append(utterance)
+    dataset = {"format": "nlukit-intents", "version": 1, "language": language,
+               "intents": [{"name": name, "utterances": examples} for name, examples in sorted(intents.items())]}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(dataset, f, ensure_ascii=False)
+
+
+def nlukit(nlu, train_path, test_path, work, seed):
+    model = os.path.join(work, f"model-{os.getpid()}-{seed}.nlumodel")
+    started = time.time()
+    run = subprocess.run([nlu, "intents", "train", train_path, "--output", model, "--seed", str(seed)],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"{nlu} intents train failed:\n{run.stderr[-3000:]}")
+    seconds = time.time() - started
+    run = subprocess.run([nlu, "intents", "evaluate", "--model", model, test_path, "--json"], capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"{nlu} intents evaluate failed:\n{run.stderr[-3000:]}")
+    report = json.loads(run.stdout)
+    slots = (report.get("entities") or {}).get("microF1")
+    return report["accuracy"], slots, seconds
+
+
+def dictionary_segmenter(language):
+    """A dictionary word segmenter for `language` (jieba 0.42.1 for Chinese, janome 0.5.0 for Japanese),
+    or None when the language has none here or the package is not installed (then the row is skipped)."""
+    try:
+        if language == "zh":
+            import jieba
+            jieba.setLogLevel(60)
+            return lambda text: [w for w in jieba.lcut(text) if w.strip()]
+        if language == "ja":
+            from janome.tokenizer import Tokenizer
+            tokenizer = Tokenizer(wakati=True)
+            return lambda text: [w for w in tokenizer.tokenize(text) if w.strip()]
+    except ImportError:
+        return None
+    return None
+
+
+def sklearn_baseline(train, test, segmenter=None):
+    """TF-IDF over character n-grams + logistic regression; with `segmenter`, the dictionary words' unigrams
+    and bigrams are added as features (does a dictionary segmenter help beyond the characters?)."""
+    from scipy.sparse import hstack
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import accuracy_score
+    vectorizers = [TfidfVectorizer(analyzer="char_wb", ngram_range=(1, 4), sublinear_tf=True)]
+    if segmenter:
+        vectorizers.append(TfidfVectorizer(analyzer=lambda text: (lambda w: w + [a + " " + b for a, b in zip(w, w[1:])])(segmenter(text.lower())),
+                                           sublinear_tf=True))
+    features = hstack([v.fit_transform([t for t, _, _ in train]) for v in vectorizers]).tocsr()
+    classifier = LogisticRegression(C=10, max_iter=5000)
+    classifier.fit(features, [i for _, i, _ in train])
+    test_features = hstack([v.transform([t for t, _, _ in test]) for v in vectorizers]).tocsr()
+    predicted = classifier.predict(test_features)
+    return accuracy_score([i for _, i, _ in test], predicted)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--xsid", default="/work/.mirror/mainlp+xsid/repo")
+    parser.add_argument("--version", default="xSID-0.7")
+    parser.add_argument("--languages", default="en,zh,ja")
+    parser.add_argument("--nlu", default=os.path.join(ROOT, ".build/debug/nlu"))
+    parser.add_argument("--nlu-before", help="an nlu built before the change, run beside --nlu")
+    parser.add_argument("--seeds", default="1,2,3")
+    args = parser.parse_args()
+    seeds = [int(s) for s in args.seeds.split(",")]
+    binaries = [("NLUKit before", args.nlu_before)] if args.nlu_before else []
+    binaries.append(("NLUKit" if not args.nlu_before else "NLUKit after", args.nlu))
+    work = tempfile.mkdtemp(prefix="nlukit-xsid-")
+    import sklearn
+    print(f"xSID {args.version}: train on each language's dev set, test on its test set; seeds {seeds}; "
+          f"scikit-learn {sklearn.__version__}")
+    print(f"{'language':>8} {'system':>24} {'train':>6} {'test':>5} {'intent acc':>10} {'slot F1':>8} {'train s':>8}")
+    for language in args.languages.split(","):
+        train = utterances(read_conll(args.xsid, args.version, f"{language}.valid.conll"), language)
+        test = utterances(read_conll(args.xsid, args.version, f"{language}.test.conll"), language)
+        train_path = os.path.join(work, f"{language}-train.json")
+        test_path = os.path.join(work, f"{language}-test.json")
+        write_dataset(train_path, language, train)
+        write_dataset(test_path, language, test)
+        for name, nlu in binaries:
+            results = [nlukit(nlu, train_path, test_path, work, seed) for seed in seeds]
+            accuracy = statistics.mean(r[0] for r in results)
+            slot_values = [r[1] for r in results if r[1] is not None]
+            slots = f"{statistics.mean(slot_values) * 100:7.2f}%" if slot_values else f"{'-':>8}"
+            spread = max(r[0] for r in results) - min(r[0] for r in results)
+            print(f"{language:>8} {name:>24} {len(train):>6} {len(test):>5} {accuracy * 100:9.2f}% {slots} "
+                  f"{statistics.mean(r[2] for r in results):8.1f}   (accuracy spread over seeds {spread * 100:.1f})")
+        started = time.time()
+        accuracy = sklearn_baseline(train, test)
+        print(f"{language:>8} {'sklearn char 1-4 + LR':>24} {len(train):>6} {len(test):>5} {accuracy * 100:9.2f}% "
+              f"{'-':>8} {time.time() - started:8.1f}")
+        segmenter = dictionary_segmenter(language)
+        if segmenter:
+            started = time.time()
+            accuracy = sklearn_baseline(train, test, segmenter)
+            print(f"{language:>8} {'sklearn + dictionary words':>24} {len(train):>6} {len(test):>5} {accuracy * 100:9.2f}% "
+                  f"{'-':>8} {time.time() - started:8.1f}   ({'jieba' if language == 'zh' else 'janome'} words, unigrams + bigrams)")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
