@@ -7,7 +7,7 @@ import NLUText
 /// its Latin letters' diacritics removed as SQLite's `unicode61 remove_diacritics 2` removes them
 /// ("Café" and "cafe" are one term; other scripts' letters, "й" or "ά", stay as they are), and stemmed.
 ///
-/// An index has a language (``english`` for every index made before languages were recorded). English
+/// An index has a language (English for every index made before languages were recorded). English
 /// folds the diacritics, then stems with Snowball English (``EnglishStemmer``: "connection", "connected"
 /// → "connect"), and keeps every word. Another language leaves out its Snowball stop words (``StopWords``,
 /// where Snowball publishes a list), stems the word as written with the language's ``Stemmer`` (the
