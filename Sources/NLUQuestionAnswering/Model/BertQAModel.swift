@@ -47,6 +47,7 @@ public struct BertQAModel: Model {
         encoder = try makeEncoder(configuration: configuration, tensors: tensors, precision: precision)
         head = try LinearWeights(tensors.root, Self.headName, output: 2, input: configuration.hiddenSize)
         try tensors.verifyAllUsed()
+        tensors.releaseResidentPages()
     }
 
     /// Reads `config.json` in `directory`.

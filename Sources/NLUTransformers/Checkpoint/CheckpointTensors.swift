@@ -21,6 +21,8 @@ package final class CheckpointTensors {
 
     private final class Usage {
         var usedNames: Set<String> = []
+        /// The storage of every tensor handed out as a view of the file's mapping, until ``CheckpointTensors/releaseResidentPages()``.
+        var storages: [TensorStorage<Float>] = []
         /// Starts of stored names loading may leave unread (an encoder family's pooler, pretraining heads).
         let unreadPrefixes: [String]
         init(unreadPrefixes: [String]) { self.unreadPrefixes = unreadPrefixes }
@@ -76,7 +78,20 @@ package final class CheckpointTensors {
             throw CheckpointError.wrongShape(name: stored, expected: shape, actual: info.shape, file: fileName)
         }
         usage.usedNames.insert(stored)
-        return try file.finiteFloatTensor(stored)
+        let tensor = try file.finiteFloatTensor(stored)
+        // Only views of the mapping: a tensor converted from F16 or BF16 is memory of its own, freed as
+        // soon as the loader is done with it (kept here, it would raise the loading peak).
+        if !tensor.storage.isWritable { usage.storages.append(tensor.storage) }
+        return tensor
+    }
+
+    /// Drops from resident memory the checkpoint's pages of every tensor handed out (by any view of the
+    /// file), once the model is built. Loading read them all (the finite-values check); the dense layers
+    /// are packed copies now, and of what is used in place a pass reads only part (an embedding table's
+    /// rows of its tokens): those pages come back from the file as they are read, the rest stays out.
+    package func releaseResidentPages() {
+        for storage in usage.storages { storage.releaseResidentPages() }
+        usage.storages = []
     }
 
     /// Throws naming the tensors that no view of the file asked for (other than the ones the family

@@ -34,6 +34,7 @@ public struct EncoderModel: Sendable {
         let tensors = CheckpointTensors(file: weights, family: configuration.architecture.family)
         encoder = try makeEncoder(configuration: configuration, tensors: tensors, precision: precision)
         try tensors.verifyAllUsed()
+        tensors.releaseResidentPages()
     }
 
     /// The last layer's hidden states, shape [batch, sequence, hidden].

@@ -31,7 +31,7 @@ package final class EncoderWorkspace {
         queryKeyValue = allocate(rows * hiddenSize * 3)
         context = allocate(rows * hiddenSize, zeroed: true)
         self.feedForwardRows = max(1, min(rows, feedForwardRows))
-        intermediate = allocate(feedForwardRows * intermediateSize)
+        intermediate = allocate(self.feedForwardRows * intermediateSize)
         buffers = [hidden, queryKeyValue, context, intermediate]
     }
 
