@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import Testing
 
@@ -90,6 +95,67 @@ import Testing
         let tsvRows = tsv.stdout.split(separator: "\n").map { $0.split(separator: "\t").compactMap { Float($0) } }
         #expect(tsvRows.count == 2 && tsvRows.allSatisfy { $0.count == 24 })
         #expect(Self.cosine(tsvRows[1], expected.full[1]) >= 0.99999)
+    }
+
+    /// Lines from a stream are embedded a window at a time (the embedder's sort window, 4,096 lines), each
+    /// window written before the next is read: the embeddings of a first window arrive while standard input is
+    /// still open, so memory stays bounded whatever the line count. A command that read its whole input
+    /// first would write nothing until the input ends; the watchdog then stops it and the test fails.
+    @Test func aStreamIsEmbeddedWindowByWindowBeforeItEnds() throws {
+        var input: [Int32] = [0, 0], output: [Int32] = [0, 0]
+        try #require(pipe(&input) == 0 && pipe(&output) == 0)
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("nlu")
+        process.arguments = ["embed", "--model", Self.model, "--format", "tsv"]
+        process.standardInput = FileHandle(fileDescriptor: input[0], closeOnDealloc: false)
+        process.standardOutput = FileHandle(fileDescriptor: output[1], closeOnDealloc: false)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        close(input[0])
+        close(output[1])
+        defer { close(output[0]) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 300) { if process.isRunning { process.terminate() } }
+        // One window of lines (61,440 bytes), written by a thread that blocks SIGPIPE for itself: a child that
+        // died early makes the write fail (EPIPE) instead of ending the test process.
+        let window = Array(String(repeating: "a line of text\n", count: 4096).utf8)
+        let written = LockedCount()
+        let inputEnd = input[1]
+        let writer = Thread {
+            var signals = sigset_t()
+            sigemptyset(&signals)
+            sigaddset(&signals, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &signals, nil)
+            var offset = 0
+            while offset < window.count {
+                let count = window[offset...].withUnsafeBytes { write(inputEnd, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                offset += count
+            }
+            written.set(offset)
+        }
+        writer.start()
+        func readRows(until wanted: Int) -> Int {
+            var rows = 0
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while rows < wanted {
+                let count = buffer.withUnsafeMutableBytes { read(output[0], $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                rows += buffer[..<count].filter { $0 == UInt8(ascii: "\n") }.count
+            }
+            return rows
+        }
+        // The writer flushes every 64 KiB: most of the window's 4,096 rows (about 250 bytes each) are out.
+        let beforeTheEnd = readRows(until: 2048)
+        #expect(beforeTheEnd >= 2048, "rows written before standard input ended: \(beforeTheEnd)")
+        while written.value == nil { usleep(10_000) }   // the writer is done (it has written everything by now)
+        #expect(written.value == window.count)
+        close(input[1])
+        let afterTheEnd = readRows(until: Int.max)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(beforeTheEnd + afterTheEnd == 4096)
     }
 
     @Test func queryRanksLinesByCosineWithTheReference() throws {
@@ -189,4 +255,12 @@ import Testing
         #expect(entry["snapshots"] as? [String] == [commit])
         #expect((entry["directory"] as? String)?.hasSuffix("snapshots/\(commit)") == true)
     }
+}
+
+/// A count one thread sets and another reads.
+private final class LockedCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Int?
+    var value: Int? { lock.withLock { stored } }
+    func set(_ value: Int) { lock.withLock { stored = value } }
 }

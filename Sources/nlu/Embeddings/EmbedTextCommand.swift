@@ -91,10 +91,10 @@ struct EmbedTextCommand: ParsableCommand {
             try kind.checkReplaceable(URL(fileURLWithPath: output), force: force,
                                       remedy: "choose another path, move it away, or pass --force to replace it")
         }
-        let lines = texts.isEmpty ? try readInputLines() : texts
-        let embedder = try modelOptions.loadEmbedder()
-        try withOutput { sink in
-            if let query {
+        if let query {
+            let lines = texts.isEmpty ? try readInputLines() : texts
+            let embedder = try modelOptions.loadEmbedder()
+            try withOutput { sink in
                 let matches = try embedder.nearest(to: query, in: lines, top: topK ?? 5, options: modelOptions.embeddingOptions)
                 var text = ""
                 for match in matches {
@@ -105,15 +105,83 @@ struct EmbedTextCommand: ParsableCommand {
                     }
                 }
                 try sink(Data(text.utf8))
-                return
             }
-            let writer = EmbeddingWriter(format: format ?? .jsonl, sink: sink)
+            return
+        }
+        guard texts.isEmpty else {
+            let embedder = try modelOptions.loadEmbedder()
+            try withOutput { sink in
+                try embed(texts.forEach, count: texts.count, with: embedder, sink: sink)
+            }
+            return
+        }
+        // Embeddings of the lines of a file stream: a window of lines at a time is held (the embedder's
+        // sort window), whatever the line count. A first pass over the lines checks them (an empty line is
+        // named before anything is written) and counts them (npy's header holds the count). A stream
+        // read as it arrives needs no first pass unless the format is npy; for npy it is copied first.
+        let path = input ?? "-"
+        let name = path == "-" ? "standard input" : path
+        let streaming = (format ?? .jsonl) != .npy && !Self.isRegularFile(path)
+        let file = streaming ? path : try Console.inputFile(path).path
+        let count = streaming ? nil : try Self.countLines(of: file, name: name)
+        let embedder = try modelOptions.loadEmbedder()
+        try withOutput { sink in
+            try embed({ body in
+                var number = 0
+                try Console.forEachLine(path: file) { line in
+                    number += 1
+                    try Self.checkNotEmpty(line, number: number, name: name)
+                    try body(line)
+                }
+                guard number > 0 else { throw InputError("\(name): no text to embed") }
+            }, count: count, with: embedder, sink: sink)
+        }
+    }
+
+    /// Embeds the texts `forEachText` hands over in windows of the embedder's sort window, writing each
+    /// embedding as it comes (`count`: how many there are, when known; npy needs it).
+    private func embed(_ forEachText: ((String) throws -> Void) throws -> Void, count: Int?,
+                       with embedder: SentenceEmbedder, sink: @escaping (Data) throws -> Void) throws {
+        let options = modelOptions.embeddingOptions
+        let writer = EmbeddingWriter(format: format ?? .jsonl, rows: count ?? 0, dimension: embedder.dimension, sink: sink)
+        var window: [String] = []
+        // The same windows as `embed(_:options:_:)` makes of the whole sequence, so the same batches
+        // and the same numbers.
+        func embedWindow() throws {
             var index = 0
-            try embedder.embed(lines, options: modelOptions.embeddingOptions) { vector in
-                try writer.write(text: lines[index], embedding: vector)
+            try embedder.embed(window, options: options) { vector in
+                try writer.write(text: window[index], embedding: vector)
                 index += 1
             }
-            try writer.finish()
+            window.removeAll(keepingCapacity: true)
+        }
+        try forEachText { text in
+            window.append(text)
+            if window.count == options.sortWindow { try embedWindow() }
+        }
+        if !window.isEmpty { try embedWindow() }
+        try writer.finish()
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return path != "-" && stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// The number of lines of `file`, each checked (UTF-8, not empty) and none held.
+    private static func countLines(of file: String, name: String) throws -> Int {
+        var count = 0
+        try Console.forEachLine(path: file) { line in
+            count += 1
+            try checkNotEmpty(line, number: count, name: name)
+        }
+        guard count > 0 else { throw InputError("\(name): no text to embed") }
+        return count
+    }
+
+    private static func checkNotEmpty(_ line: String, number: Int, name: String) throws {
+        if line.allSatisfy(\.isWhitespace) {
+            throw InputError("\(name) line \(number): empty (give one text per line)")
         }
     }
 

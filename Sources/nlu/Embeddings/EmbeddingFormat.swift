@@ -11,19 +11,25 @@ enum EmbeddingFormat: String, ExpressibleByArgument, CaseIterable {
     case npy
 }
 
-/// Writes embeddings in an ``EmbeddingFormat`` to a sink, one text at a time (npy collects the rows:
-/// its header needs their count).
+/// Writes embeddings in an ``EmbeddingFormat`` to a sink as they come, through a 64 KiB buffer: what it
+/// holds does not grow with the number of texts. npy's header comes first and holds the row count, so the
+/// caller counts the texts before the first row.
 final class EmbeddingWriter {
     private let format: EmbeddingFormat
     private let sink: (Data) throws -> Void
     private var buffer = Data()
-    private var matrix: [Float] = []
+    /// The rows the header announced (npy).
+    private let declaredRows: Int
+    private let dimension: Int
     private var rows = 0
-    private var dimension = 0
 
-    init(format: EmbeddingFormat, sink: @escaping (Data) throws -> Void) {
+    /// A writer of `rows` embeddings of `dimension` floats in `format` (the shape is npy's header).
+    init(format: EmbeddingFormat, rows: Int, dimension: Int, sink: @escaping (Data) throws -> Void) {
         self.format = format
         self.sink = sink
+        declaredRows = rows
+        self.dimension = dimension
+        if format == .npy { buffer.append(Self.npyHeader(rows: rows, columns: dimension)) }
     }
 
     private let textEncoder: JSONEncoder = {
@@ -33,7 +39,7 @@ final class EmbeddingWriter {
     }()
 
     func write(text: String, embedding: [Float]) throws {
-        dimension = embedding.count
+        precondition(embedding.count == dimension, "an embedding of \(embedding.count) floats, not \(dimension)")
         rows += 1
         switch format {
         case .jsonl:
@@ -45,19 +51,22 @@ final class EmbeddingWriter {
         case .tsv:
             buffer.append(Data((embedding.map { "\($0)" }.joined(separator: "\t") + "\n").utf8))
         case .npy:
-            matrix += embedding
+            guard rows <= declaredRows else { throw Self.changedInput(declaredRows) }
+            embedding.withUnsafeBytes { buffer.append(contentsOf: $0) }   // x86-64 and arm64 are little-endian
         }
         if buffer.count >= 1 << 16 { try flush() }
     }
 
-    /// Writes what is pending (for npy: the whole matrix).
+    /// Writes what is pending. An npy writer checks that it wrote the rows its header announced.
+    /// - Throws: what the sink throws; ``InputError`` when an npy input held another number of texts
+    ///   than counted before (the file changed while it was read).
     func finish() throws {
-        if format == .npy {
-            buffer.append(Self.npyHeader(rows: rows, columns: dimension))
-            matrix.withUnsafeBytes { buffer.append(contentsOf: $0) }   // x86-64 and arm64 are little-endian
-            matrix = []
-        }
+        if format == .npy, rows != declaredRows { throw Self.changedInput(declaredRows) }
         try flush()
+    }
+
+    private static func changedInput(_ counted: Int) -> InputError {
+        InputError("the input changed while it was read: \(counted) texts were counted for the npy header, and then another number embedded")
     }
 
     private func flush() throws {
