@@ -33,11 +33,12 @@ The machine line names the CPU (model name, family/model) and the kernel level. 
 peer (target: <= 1.0). Memory figures do not depend on the machine's load; times do.
 
     python3 benchmarks/memory.py [--skip-build] [--nlu PATH] [--only qa,embed] [--questions 40] [--clients 2]
-                                 [--lines 100000] [--work-dir DIR] [--no-peers] [--level avx512|avx2|portable]
+                                 [--lines 100000] [--work-dir DIR] [--no-peers] [--concurrent] [--level avx512|avx2|portable]
 
 --work-dir keeps the generated checkpoint, ONNX files and lines between runs (default: a temporary folder,
 removed at the end). --nlu runs another build (e.g. a saved binary from before a change); --no-peers measures
-NLUKit alone (for such a before/after). The real
+NLUKit alone (for such a before/after). --concurrent runs the embedding sides at the same time, for a machine
+too busy to run them one after another: each side is its own process, so its memory figures hold; its time does not. The real
 all-MiniLM-L6-v2 comes from the Hugging Face cache (scripts/install-minilm.sh puts it there;
 --minilm DIR names another copy).
 
@@ -538,9 +539,26 @@ def embed_benchmark(args, nlu, work):
     outputs = {name: os.path.join(work, f"{name}.npy") for name in ("nlukit", "nlukit-tenth", "st", "ort")}
 
     def nlukit(path, output):
-        return measure_command([nlu, "embed", "text", "--model", model, "--input", path, "--format", "npy", "-o", output])
+        return [nlu, "embed", "text", "--model", model, "--input", path, "--format", "npy", "-o", output]
 
-    results = {"nlukit-tenth": nlukit(tenth, outputs["nlukit-tenth"]), "nlukit": nlukit(lines, outputs["nlukit"])}
+    commands = {"nlukit-tenth": nlukit(tenth, outputs["nlukit-tenth"]), "nlukit": nlukit(lines, outputs["nlukit"])}
+    if not args.no_peers:
+        commands["st"] = [sys.executable, SCRIPT, "--worker", "st-embed", model, lines, outputs["st"]]
+        commands["ort"] = [sys.executable, SCRIPT, "--worker", "ort-embed", model, onnx_path, lines, outputs["ort"]]
+    results = {}
+    if args.concurrent:
+        # Each side is its own process: its memory does not depend on what runs beside it (its time does).
+        threads = [threading.Thread(target=lambda key=key: results.__setitem__(key, measure_command(commands[key])))
+                   for key in commands]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if set(results) != set(commands):
+            raise RuntimeError(f"sides that failed: {', '.join(sorted(set(commands) - set(results)))}")
+    else:
+        for key, command in commands.items():
+            results[key] = measure_command(command)
     if args.no_peers:
         print(f"\n(b) embeddings, NLUKit only: {args.lines:,} lines peak {mb(results['nlukit']['peak']):.0f} MB, median "
               f"{mb(results['nlukit']['median']):.0f} MB, {results['nlukit']['seconds']:.1f} s; {args.lines // 10:,} lines peak "
@@ -549,8 +567,6 @@ def embed_benchmark(args, nlu, work):
             if os.path.exists(output):
                 os.remove(output)
         return results
-    results["st"] = measure_command([sys.executable, SCRIPT, "--worker", "st-embed", model, lines, outputs["st"]])
-    results["ort"] = measure_command([sys.executable, SCRIPT, "--worker", "ort-embed", model, onnx_path, lines, outputs["ort"]])
     parity = json.loads(run_worker("compare", outputs["st"], outputs["nlukit"], outputs["ort"], capture=True))
     ours = results["nlukit"]
     print(f"\n(b) embeddings of {args.lines:,} lines (all-MiniLM-L6-v2, F32, batch 32, {THREADS} threads each side; "
@@ -588,6 +604,8 @@ def main():
     parser.add_argument("--minilm", help="all-MiniLM-L6-v2 directory (default: the Hugging Face cache)")
     parser.add_argument("--work-dir", help="keep generated models and lines here (default: a temporary folder)")
     parser.add_argument("--no-peers", action="store_true", help="NLUKit's figures only (e.g. a build from before a change)")
+    parser.add_argument("--concurrent", action="store_true",
+                        help="run the embedding sides at the same time (a busy machine: memory figures hold, times do not)")
     cpu_level.add_argument(parser)
     args = parser.parse_args()
     level = cpu_level.from_arguments()
