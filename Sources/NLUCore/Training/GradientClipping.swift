@@ -10,18 +10,27 @@ public enum GradientClipping {
     @discardableResult
     public static func clipByGlobalNorm(_ gradients: inout [Tensor<Float>], maxNorm: Float,
                                         sparseRows: [Int: SparseGradientRows] = [:]) -> Float {
-        var sumOfSquares = 0.0  // Double: millions of squares summed (blocks of 4,096 in float)
-        for (index, gradient) in gradients.enumerated() {
-            gradient.withUnsafeBufferPointer { values in
-                guard let base = values.baseAddress else { return }
+        // Each gradient's squares (per marked row for a sparse one) on the pool's threads, then added
+        // in the order of the list: the same sum, to the bit, as one thread adding them one by one.
+        for index in gradients.indices where !gradients[index].isContiguous { gradients[index] = gradients[index].contiguous() }
+        var sums = [[Double]](repeating: [], count: gradients.count)
+        sums.withUnsafeMutableBufferPointer { sums in
+            let sums = sums   // the buffer itself, not an inout capture: each task writes its own slot
+            // Contiguous now, so each pointer is into the gradient's own storage, which nothing changes below.
+            let bases = gradients.map { $0.withUnsafeBufferPointer { $0.baseAddress } }
+            let counts = gradients.map(\.count)
+            for (index, sparse) in sparseRows { sparse.validate(count: counts[index], parameter: index) }
+            Kernels.parallelFor(gradients.count) { index in
+                guard let base = bases[index] else { return }
                 if let sparse = sparseRows[index] {
-                    sparse.validate(count: values.count, parameter: index)
-                    for row in sparse.rows { sumOfSquares += nlukit_sum_of_squares(base + row * sparse.width, sparse.width) }
+                    sums[index] = sparse.rows.map { nlukit_sum_of_squares(base + $0 * sparse.width, sparse.width) }
                 } else {
-                    sumOfSquares += nlukit_sum_of_squares(base, values.count)
+                    sums[index] = [nlukit_sum_of_squares(base, counts[index])]
                 }
             }
         }
+        var sumOfSquares = 0.0  // Double: millions of squares summed (blocks of 4,096 in float)
+        for parameter in sums { for sum in parameter { sumOfSquares += sum } }
         let norm = Float(sumOfSquares.squareRoot())
         let coefficient = maxNorm / (norm + 1e-6)
         guard coefficient < 1 else { return norm }

@@ -94,14 +94,17 @@ public final class EncoderParameters {
     public func zeroGradients() {
         movingTensors = true
         defer { movingTensors = false }
-        for index in gradients.indices {
-            gradients[index].withUnsafeMutableBufferPointer { values in
-                // The row table: only the rows the passes marked (all when unknown).
-                if let rowTable, index == rowTable.index, rowsWithGradient != nil {
-                    for row in markedRows { values[(row * rowTable.width)..<((row + 1) * rowTable.width)].update(repeating: 0) }
-                } else {
-                    values.update(repeating: 0)
-                }
+        // Each gradient's own storage first (a copy a caller took keeps its values), then the zeroing
+        // over the pool's threads, a tensor a task: tens of megabytes a step for a small encoder.
+        for index in gradients.indices { gradients[index].withUnsafeMutableBufferPointer { _ in } }
+        let counts = gradients.map(\.count), sparseTable = rowsWithGradient != nil ? rowTable : nil
+        Kernels.parallelFor(gradients.count) { index in
+            let values = gradient(at: index)
+            // The row table: only the rows the passes marked (all when unknown).
+            if let sparseTable, index == sparseTable.index {
+                for row in markedRows { (values + row * sparseTable.width).update(repeating: 0, count: sparseTable.width) }
+            } else {
+                values.update(repeating: 0, count: counts[index])
             }
         }
         if let rowTable {

@@ -67,7 +67,8 @@ public final class EncoderTrainingWorkspace {
     let gradientHidden, gradientAttention, gradientScratch: UnsafeMutablePointer<Float>  // [rows, hidden]
     let gradientQuery, gradientKey, gradientValue, gradientContext: UnsafeMutablePointer<Float>
     let gradientIntermediate: UnsafeMutablePointer<Float>       // [rows, intermediate]
-    let headScores, headScratch: UnsafeMutablePointer<Float>    // [seq, seq]
+    /// One `[seq, seq]` slot per head: the attention passes run the heads in parallel.
+    let headScores, headScratch: UnsafeMutablePointer<Float>    // [heads, seq, seq]
     /// The forward pass's sum before a layer norm, [rows, hidden].
     let sumScratch: UnsafeMutablePointer<Float>
 
@@ -131,8 +132,8 @@ public final class EncoderTrainingWorkspace {
         gradientValue = floats(rows * h)
         gradientContext = floats(rows * h)
         gradientIntermediate = floats(rows * i)
-        headScores = floats(square)
-        headScratch = floats(square)
+        headScores = floats(heads * square)
+        headScratch = floats(heads * square)
         sumScratch = floats(rows * h)
         self.buffers = buffers
         scalarCount = scalars
@@ -166,7 +167,7 @@ public final class EncoderTrainingWorkspace {
         let (square, o2) = sequenceLength.multipliedReportingOverflow(by: sequenceLength)
         let perRow = 12 * config.hiddenSize + 3 * config.intermediateSize + 3
         let (rowScalars, o3) = rows.multipliedReportingOverflow(by: perRow * (config.layerCount + 1))
-        let (attention, o4) = square.multipliedReportingOverflow(by: 2 * batchSize * config.attentionHeadCount * config.layerCount + 2)
+        let (attention, o4) = square.multipliedReportingOverflow(by: 2 * config.attentionHeadCount * (batchSize * config.layerCount + 1))
         let (total, o5) = rowScalars.addingReportingOverflow(attention)
         return o1 || o2 || o3 || o4 || o5 ? nil : total
     }

@@ -29,12 +29,15 @@ enum TrainableAttention {
             Dropout.fillMask(UnsafeMutableBufferPointer(start: layer.probabilityMask, count: workspace.batchSize * heads * square),
                              probability: dropout, generator: &generator)
         }
-        for sequence in 0..<workspace.batchSize {
-            // The sequence's computed positions 0 ..< length, stored from row `sequenceOffsets[sequence]`.
-            let length = workspace.computedLengths[sequence], base = workspace.sequenceOffsets[sequence] * hidden
-            let keyMask = mask[(sequence * capacity)..<(sequence * capacity + length)]
-            let anyKey = keyMask.contains { $0 != 0 }
-            for head in 0..<heads {
+        // Head by head in parallel: each head writes only its own probabilities, context columns and
+        // scratch slot, and runs its sequences in order, so the result is the serial loop's to the bit.
+        Kernels.parallelFor(heads) { head in
+            let scratch = workspace.headScratch + head * square
+            for sequence in 0..<workspace.batchSize {
+                // The sequence's computed positions 0 ..< length, stored from row `sequenceOffsets[sequence]`.
+                let length = workspace.computedLengths[sequence], base = workspace.sequenceOffsets[sequence] * hidden
+                let keyMask = mask[(sequence * capacity)..<(sequence * capacity + length)]
+                let anyKey = keyMask.contains { $0 != 0 }
                 let scores = layer.probabilities + (sequence * heads + head) * square
                 let column = base + head * headSize
                 BLAS.sgemm(.none, .transpose, m: length, n: length, k: headSize, alpha: scale,
@@ -51,8 +54,8 @@ enum TrainableAttention {
                 var weights = UnsafePointer(scores)
                 if dropout > 0 {
                     let dropMask = layer.probabilityMask + (sequence * heads + head) * square
-                    for index in 0..<(length * length) { workspace.headScratch[index] = scores[index] * dropMask[index] }
-                    weights = UnsafePointer(workspace.headScratch)
+                    for index in 0..<(length * length) { scratch[index] = scores[index] * dropMask[index] }
+                    weights = UnsafePointer(scratch)
                 }
                 BLAS.sgemm(.none, .none, m: length, n: headSize, k: length, a: weights, lda: length,
                            b: layer.value + column, ldb: hidden, beta: 0, c: layer.context + column, ldc: hidden)
@@ -83,10 +86,13 @@ enum TrainableAttention {
                          headSize: Int, dropout: Bool, biasGradient: UnsafeMutablePointer<Float>?) {
         let capacity = workspace.sequenceLength, hidden = heads * headSize, square = capacity * capacity
         let scale = 1 / Float(headSize).squareRoot()
-        let gradientScores = workspace.headScores
-        for sequence in 0..<workspace.batchSize {
-            let length = workspace.computedLengths[sequence], base = workspace.sequenceOffsets[sequence] * hidden
-            for head in 0..<heads {
+        // Head by head in parallel, as the forward pass: a head writes its own columns of d(Q), d(K),
+        // d(V), its own scratch slots and (MPNet) its own column of the bias table's gradient, adding
+        // its sequences in order, so the result is the serial loop's to the bit.
+        Kernels.parallelFor(heads) { head in
+            let gradientScores = workspace.headScores + head * square, scratch = workspace.headScratch + head * square
+            for sequence in 0..<workspace.batchSize {
+                let length = workspace.computedLengths[sequence], base = workspace.sequenceOffsets[sequence] * hidden
                 let probabilities = layer.probabilities + (sequence * heads + head) * square
                 let dropMask = layer.probabilityMask + (sequence * heads + head) * square
                 let column = base + head * headSize
@@ -97,10 +103,10 @@ enum TrainableAttention {
                 var weights = UnsafePointer(probabilities)
                 if dropout {
                     for index in 0..<(length * length) {
-                        workspace.headScratch[index] = probabilities[index] * dropMask[index]
+                        scratch[index] = probabilities[index] * dropMask[index]
                         gradientScores[index] *= dropMask[index]
                     }
-                    weights = UnsafePointer(workspace.headScratch)
+                    weights = UnsafePointer(scratch)
                 }
                 // d(V) = weightsᵀ·d(context).
                 BLAS.sgemm(.transpose, .none, m: length, n: headSize, k: length, a: weights, lda: length,
