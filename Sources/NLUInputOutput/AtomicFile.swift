@@ -59,6 +59,16 @@ public enum AtomicFile {
         let target = try ExistingPath.resolvingSymbolicLinks(url)
         var existing = stat()
         let mode = stat(target.path, &existing) == 0 ? mode_t(existing.st_mode & 0o7777) : 0o644
+        try writeTemporary(beside: target, for: url, mode: mode, body) { temporary in
+            guard rename(temporary.path, target.path) == 0 else { throw error(url, "cannot move the new file into place") }
+        }
+    }
+
+    /// Writes `body`'s output to a new temporary file beside `target` (created with `mode`, flushed and
+    /// closed), then lets `place` move it to where it belongs; the temporary's name is gone afterwards
+    /// whatever happened. Errors name `url`, the path the caller was given.
+    static func writeTemporary<Result>(beside target: URL, for url: URL, mode: mode_t, _ body: (Output) throws -> Void,
+                                       place: (URL) throws -> Result) throws -> Result {
         removeAbandonedTemporaries(beside: target)
         let temporary = temporaryURL(beside: target)
         TemporaryFiles.register(temporary)
@@ -72,10 +82,10 @@ public enum AtomicFile {
             default: throw error(url, "cannot create the temporary file \(temporary.lastPathComponent)")
             }
         }
-        var renamed = false
-        defer { if !renamed { unlink(temporary.path) } }
+        // After a rename the name is already gone; after a link the file lives on under its new name.
+        defer { unlink(temporary.path) }
         do {
-            _ = fchmod(descriptor, mode)  // the umask may have narrowed it
+            _ = fchmod(descriptor, mode)  // the umask may have narrowed it; never widened beyond `mode`
             try body(Output(descriptor: descriptor, url: url))
             guard fsync(descriptor) == 0 else { throw error(url, "cannot flush") }
         } catch {
@@ -83,8 +93,7 @@ public enum AtomicFile {
             throw error
         }
         guard close(descriptor) == 0 else { throw error(url, "cannot close") }
-        guard rename(temporary.path, target.path) == 0 else { throw error(url, "cannot move the new file into place") }
-        renamed = true
+        return try place(temporary)
     }
 
     /// Writes a FIFO or device directly: there is nothing to swap, and renaming over it would replace the node.
