@@ -1,5 +1,5 @@
 /// Finds and resolves built-in entities in text (English by default; numbers, ordinals, percentages, money and
-/// temperatures in the other ``BuiltinLanguage``s too): numbers, ordinals, percentages, money,
+/// temperatures in the other ``BuiltinLanguage``s too, numbers, ordinals and percentages in Chinese and Japanese): numbers, ordinals, percentages, money,
 /// temperatures, e-mails, URLs, phone numbers, and LUIS datetimeV2 dates, times, ranges, durations
 /// and sets relative to a reference time.
 ///
@@ -39,6 +39,10 @@ public struct BuiltinRecognizer: Sendable {
             all = [NumberRecognizer(), PercentageRecognizer(words: .init(lexicon)), LexiconCurrencyRecognizer(units: units, numbers: lexicon),
                    LexiconTemperatureRecognizer(units: units), EmailRecognizer(), URLRecognizer(), PhoneNumberRecognizer()]
                 + (language?.dateTimeLexicon.map { [LexiconDateTimeRecognizer(words: $0)] } ?? [])
+        } else if let numerals = language?.cjkNumerals {
+            // Chinese and Japanese numbers are read on characters: nothing separates them from the words around them.
+            analyzer = nil
+            all = [CJKNumberRecognizer(numerals: numerals), EmailRecognizer(), URLRecognizer(), PhoneNumberRecognizer()]
         } else if language == nil {
             analyzer = nil
             all = [NumberRecognizer(), EmailRecognizer(), URLRecognizer(), PhoneNumberRecognizer()]

@@ -31,6 +31,25 @@ import Testing
         #expect(run.stdout == "pay 20 dollars on May 4th\n  [4..<6]  number  20  20\n")
     }
 
+    /// Chinese and Japanese: numbers and percentages inside unspaced text, offsets in Unicode scalars; a kind the
+    /// language has not is a usage error naming the ones it has, and an unknown code one listing the supported codes.
+    @Test func chineseAndJapaneseAreReadInsideUnspacedText() throws {
+        let chinese = try runNLU(["entities", "extract", "--language", "zh-CN", "--json", "我有两千三百五十个苹果和百分之二十的梨"])
+        #expect(chinese.status == 0, "\(chinese.stderr)")
+        #expect(chinese.stdout == #"{"entities":[{"end":8,"entity":"number","resolution":{"value":"2350"},"start":2,"text":"两千三百五十"},"#
+                + #"{"end":17,"entity":"percentage","resolution":{"value":"20"},"start":12,"text":"百分之二十"}],"#
+                + #""text":"我有两千三百五十个苹果和百分之二十的梨"}"# + "\n")
+        let japanese = try runNLU(["entities", "extract", "--language", "ja-JP", "--types", "ordinal", "前から3番目の席"])
+        #expect(japanese.status == 0, "\(japanese.stderr)")
+        #expect(japanese.stdout == "前から3番目の席\n  [3..<6]  ordinal  3番目  3\n")
+        let noDates = try runNLU(["entities", "extract", "--language", "ja", "--types", "datetime", "明日"])
+        #expect(noDates.status == 2)
+        #expect(noDates.stderr.contains("Japanese has no datetime"), "\(noDates.stderr)")
+        let unknown = try runNLU(["entities", "extract", "--language", "ko-KR", "x"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("supported: en, fr, es, de, pt, it, nl, zh, ja"), "\(unknown.stderr)")
+    }
+
     @Test func unknownTypeIsAUsageErrorListingTheKnownOnes() throws {
         let run = try runNLU(["entities", "extract", "--types", "number,money", "x"])
         #expect(run.status == 2)

@@ -64,6 +64,18 @@ import Testing
         #expect(Self.number(try Self.train(unannotated), "quatre-vingt-dix-sept pizzas") == ["97"])
     }
 
+    /// A Chinese dataset's model reads Chinese numerals inside unspaced utterances, with the built-ins' exact spans.
+    @Test func chineseModelReadsChineseNumerals() throws {
+        let dataset = IntentDataset(language: "zh-CN", intents: [
+            Intent(name: "order", utterances: [Utterance("我要三个披萨"), Utterance("来两个披萨"), Utterance("订十二个披萨")]),
+            Intent(name: "cancel", utterances: [Utterance("取消订单"), Utterance("我不要了"), Utterance("全部取消")]),
+        ], entities: [EntityDefinition(name: "sys-number", builtin: "number")])
+        let classifier = try Self.train(dataset)
+        #expect(classifier.entityExtractor?.builtins.language == .chinese)
+        #expect(Self.number(classifier, "我要二十五个披萨") == ["25"])
+        #expect(Self.number(classifier, "来两千四百五个") == ["2450"])
+    }
+
     @Test func datasetWithoutLanguageStaysEnglish() throws {
         let classifier = try Self.train(Self.dataset(language: nil))
         #expect(classifier.entityExtractor?.builtins.language == .english)
@@ -101,8 +113,10 @@ import Testing
     @Test func languageCodesResolveAsTheBuiltinsReadThem() {
         #expect(BuiltinEntityLanguage(code: nil).language == .english)
         #expect(BuiltinEntityLanguage(code: "de_DE").language == .german)
-        #expect(BuiltinEntityLanguage(code: "zh-CN").language == nil)
-        #expect(BuiltinEntityLanguage(code: "zh-CN").warning?.contains("zh-CN") == true)
+        #expect(BuiltinEntityLanguage(code: "zh-CN").language == .chinese)
+        #expect(BuiltinEntityLanguage(code: "ja-JP").language == .japanese)
+        #expect(BuiltinEntityLanguage(code: "ko-KR").language == nil)
+        #expect(BuiltinEntityLanguage(code: "ko-KR").warning?.contains("ko-KR") == true)
         #expect(BuiltinEntityLanguage(code: "pt-BR").warning == nil)
     }
 }

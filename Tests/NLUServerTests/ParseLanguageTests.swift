@@ -58,10 +58,10 @@ struct ParseLanguageTests {
 
     @Test func unsupportedOrMalformedLanguageIsA400NamingTheSupportedCodes() async throws {
         try await withTestServer(models: try Self.models(language: "fr")) { server in
-            let unsupported = try await server.request("POST", "/model/parse", json: #"{"text": "deux pizzas", "language": "zh-CN"}"#)
+            let unsupported = try await server.request("POST", "/model/parse", json: #"{"text": "deux pizzas", "language": "ko-KR"}"#)
             #expect(unsupported.status == 400)
             #expect(unsupported.errorMessage.hasPrefix("field 'language': "), "\(unsupported.errorMessage)")
-            #expect(unsupported.errorMessage.contains("'zh-CN'") && unsupported.errorMessage.contains("supported: en, fr, es, de, pt, it, nl"),
+            #expect(unsupported.errorMessage.contains("'ko-KR'") && unsupported.errorMessage.contains("supported: en, fr, es, de, pt, it, nl, zh, ja"),
                     "\(unsupported.errorMessage)")
             let long = String(repeating: "x", count: 5000)
             let malformed = try await server.request("POST", "/model/parse", json: try jsonString(["text": "deux", "language": long]))

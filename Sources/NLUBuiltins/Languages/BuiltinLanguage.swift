@@ -5,7 +5,8 @@ import Foundation
 /// "1er", "3.", "2º"), money and temperatures in their words ("323 millions d'euros", "40 grados Celsius"),
 /// plus the kinds whose form does not depend on the language (e-mails, URLs, phone numbers), and date-times ("demain
 /// à 15h30", "el próximo lunes a las 3 de la tarde", "morgen um 18 Uhr", "domani alle 8:00am", "morgen om 15.00").
-/// ``supportedTypes`` says which.
+/// Chinese and Japanese have numbers, ordinals and percentages found inside unspaced text ("两千四百五", "第三",
+/// "百分之五十", "3番目", "5割"), plus e-mails, URLs and phone numbers. ``supportedTypes`` says which.
 ///
 ///     let french = try BuiltinLanguage(code: "fr-FR")
 ///     BuiltinRecognizer(language: french).entities(in: "quatre-vingt-dix-sept pour cent").map(\.text)
@@ -18,6 +19,8 @@ public enum BuiltinLanguage: String, CaseIterable, Sendable, Codable {
     case portuguese = "pt"
     case italian = "it"
     case dutch = "nl"
+    case chinese = "zh"
+    case japanese = "ja"
 
     /// The language of a code or culture: "fr", "fr-FR", "fr_fr", "FR"; the region is not checked beyond its
     /// shape (letters and digits), since every region of a language writes its numbers the same way here.
@@ -35,6 +38,7 @@ public enum BuiltinLanguage: String, CaseIterable, Sendable, Codable {
     /// The kinds this language recognizes.
     public var supportedTypes: Set<BuiltinEntityType> {
         if self == .english { return Set(BuiltinEntityType.allCases) }
+        if cjkNumerals != nil { return [.number, .ordinal, .percentage, .email, .url, .phonenumber] }
         let common: Set<BuiltinEntityType> = [.number, .ordinal, .percentage, .currency, .temperature, .email, .url, .phonenumber]
         return dateTimeLexicon == nil ? common : common.union(BuiltinEntityType.dateTimeTypes)
     }
@@ -48,7 +52,7 @@ public enum BuiltinLanguage: String, CaseIterable, Sendable, Codable {
         case .portuguese: PortugueseDateTimeWords.lexicon
         case .italian: ItalianDateTimeWords.lexicon
         case .dutch: DutchDateTimeWords.lexicon
-        case .english: nil
+        case .english, .chinese, .japanese: nil
         }
     }
 
@@ -66,13 +70,15 @@ public enum BuiltinLanguage: String, CaseIterable, Sendable, Codable {
         case .portuguese: "Portuguese"
         case .italian: "Italian"
         case .dutch: "Dutch"
+        case .chinese: "Chinese"
+        case .japanese: "Japanese"
         }
     }
 
     /// The money and temperature words of a language other than English (English keeps its own tables).
     var unitLexicon: UnitLexicon? {
         switch self {
-        case .english: nil
+        case .english, .chinese, .japanese: nil
         case .french: FrenchUnitWords.lexicon
         case .spanish: SpanishUnitWords.lexicon
         case .german: GermanUnitWords.lexicon
@@ -85,13 +91,24 @@ public enum BuiltinLanguage: String, CaseIterable, Sendable, Codable {
     /// The number words and rules of a language other than English (English keeps its own parser).
     var numberLexicon: NumberLexicon? {
         switch self {
-        case .english: nil
+        case .english, .chinese, .japanese: nil
         case .french: FrenchNumberWords.lexicon
         case .spanish: SpanishNumberWords.lexicon
         case .german: GermanNumberWords.lexicon
         case .portuguese: PortugueseNumberWords.lexicon
         case .italian: ItalianNumberWords.lexicon
         case .dutch: DutchNumberWords.lexicon
+        }
+    }
+}
+
+extension BuiltinLanguage {
+    /// The numerals of a language written without spaces (Chinese, Japanese), read on characters rather than words.
+    var cjkNumerals: CJKNumerals? {
+        switch self {
+        case .chinese: ChineseNumerals.numerals
+        case .japanese: JapaneseNumerals.numerals
+        default: nil
         }
     }
 }

@@ -20,11 +20,13 @@ struct EntitiesExtractCommand: ParsableCommand {
         temperatures; {"unit"} alone for a unit said without an amount) or {"values": [{"timex", "type", \
         "value" | "start", "end"}]} for date-times.
 
-        Languages (--language, a code or culture such as fr, fr-FR, de-de): \
+        Languages (--language, a code or culture such as fr, fr-FR, de-de, zh-CN, ja-JP): \
         \(BuiltinLanguage.allCases.map(\.rawValue).joined(separator: ", ")). English has every kind; the others \
-        have number, ordinal and percentage (written their way: "quatre-vingt-dix", "2.000,352", "1er"), currency \
-        and temperature ("323 millions d'euros", "40 grados Celsius", units named in the language) and the kinds \
-        that do not depend on the language (email, url, phonenumber); asking for another kind is an error.
+        have number, ordinal and percentage (written their way: "quatre-vingt-dix", "2.000,352", "1er"; Chinese and \
+        Japanese inside unspaced text: "两千四百五", "第三", "百分之五十", "3番目", "5割"), currency and temperature \
+        ("323 millions d'euros", "40 grados Celsius", units named in the language; not yet in Chinese and Japanese) \
+        and the kinds that do not depend on the language (email, url, phonenumber); French, Spanish, German, \
+        Portuguese, Italian and Dutch also date-times; asking for another kind is an error.
 
         Example: nlu entities extract --reference-time 2016-11-07T10:00:00 --json "transfer $1.5k tomorrow at 7pm"
         """)
