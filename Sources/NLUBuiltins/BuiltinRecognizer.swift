@@ -1,5 +1,5 @@
 /// Finds and resolves built-in entities in text (English by default; numbers, ordinals, percentages, money and
-/// temperatures in the other ``BuiltinLanguage``s too, numbers, ordinals and percentages in Chinese and Japanese): numbers, ordinals, percentages, money,
+/// temperatures in the other ``BuiltinLanguage``s too): numbers, ordinals, percentages, money,
 /// temperatures, e-mails, URLs, phone numbers, and LUIS datetimeV2 dates, times, ranges, durations
 /// and sets relative to a reference time.
 ///
@@ -43,6 +43,7 @@ public struct BuiltinRecognizer: Sendable {
             // Chinese and Japanese numbers are read on characters: nothing separates them from the words around them.
             analyzer = nil
             all = [CJKNumberRecognizer(numerals: numerals), EmailRecognizer(), URLRecognizer(), PhoneNumberRecognizer()]
+                + (language?.cjkUnits.map { [CJKUnitRecognizer(numerals: numerals, units: $0)] } ?? [])
         } else if language == nil {
             analyzer = nil
             all = [NumberRecognizer(), EmailRecognizer(), URLRecognizer(), PhoneNumberRecognizer()]

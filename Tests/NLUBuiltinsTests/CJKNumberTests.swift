@@ -91,9 +91,34 @@ import Testing
         #expect(readings(.chinese, "𠀀三个", types: [.number]) == ["number [1,2) 三 3"])
     }
 
-    /// Chinese and Japanese have no money, temperature or date-time readers yet: asking for them gives none.
+    /// Money and temperatures: the currency after the amount or before it, sub-units, a scale before or after the
+    /// amount, and a scale named alone (the unit without a value).
+    @Test(arguments: [
+        (BuiltinLanguage.chinese, "东芝重组另需1万亿日元，五元三毛，￥300", [
+            "currency [6,11) 1万亿日元 1000000000000 Japanese yen", "currency [12,16) 五元三毛 5.3 Chinese yuan",
+            "currency [17,21) ￥300 300 Chinese yuan"]),
+        (.chinese, "华氏温度51度转换为摄氏度，20℃", [
+            "temperature [0,7) 华氏温度51度 51 F", "temperature [10,13) 摄氏度  C", "temperature [14,17) 20℃ 20 C"]),
+        (.japanese, "2222円13銭と545ドルと5セント", [
+            "currency [0,8) 2222円13銭 2222.13 Japanese yen", "currency [9,19) 545ドルと5セント 545.05 United States dollar"]),
+        (.japanese, "華氏 マイナス 5度、三十九度", ["temperature [0,10) 華氏 マイナス 5度 -5 F", "temperature [11,15) 三十九度 39 Degree"]),
+    ])
+    func readsMoneyAndTemperatures(_ language: BuiltinLanguage, _ text: String, _ expected: [String]) {
+        let found = BuiltinRecognizer(language: language, types: [.currency, .temperature]).entities(in: text).map { entity in
+            let (value, unit): (String, String) = switch entity.resolution {
+            case .value(let value, let unit, _): (value, unit ?? "")
+            case .unit(let unit): ("", unit)
+            case .dateTimes: ("", "")
+            }
+            return "\(entity.type.rawValue) [\(entity.scalarRange.lowerBound),\(entity.scalarRange.upperBound)) \(entity.text) \(value) \(unit)"
+        }
+        #expect(found == expected)
+    }
+
+    /// Chinese and Japanese have no date-time readers yet: asking for them gives none.
     @Test func unsupportedKindsAreNotReported() {
-        #expect(BuiltinRecognizer(language: .chinese, types: [.currency, .temperature, .datetime]).types.isEmpty)
-        #expect(BuiltinRecognizer(language: .japanese).types == [.number, .ordinal, .percentage, .email, .url, .phonenumber])
+        #expect(BuiltinRecognizer(language: .chinese, types: [.datetime, .date, .duration]).types.isEmpty)
+        #expect(BuiltinRecognizer(language: .japanese).types
+                == [.number, .ordinal, .percentage, .currency, .temperature, .email, .url, .phonenumber])
     }
 }

@@ -32,6 +32,9 @@ import Testing
         // contradict the supported ones ("8割引" 20 % where "5割引" is 50 %): docs/builtins.md.
         (.chinese, "number", 0.99), (.chinese, "ordinal", 1.0), (.chinese, "percentage", 0.98),
         (.japanese, "number", 0.89), (.japanese, "ordinal", 0.99), (.japanese, "percentage", 0.88),
+        // Money named without an amount ("人民币", "ドル") is a unit with its ISO code and no value, which
+        // BuiltinResolution cannot say yet: those cases fail.
+        (.chinese, "currency", 0.91), (.chinese, "temperature", 1.0), (.japanese, "currency", 0.92), (.japanese, "temperature", 1.0),
     ]
 
     @Test(arguments: floors.map { "\($0.0.rawValue)/\($0.1)" })

@@ -5,8 +5,9 @@ import Foundation
 /// "1er", "3.", "2º"), money and temperatures in their words ("323 millions d'euros", "40 grados Celsius"),
 /// plus the kinds whose form does not depend on the language (e-mails, URLs, phone numbers), and date-times ("demain
 /// à 15h30", "el próximo lunes a las 3 de la tarde", "morgen um 18 Uhr", "domani alle 8:00am", "morgen om 15.00").
-/// Chinese and Japanese have numbers, ordinals and percentages found inside unspaced text ("两千四百五", "第三",
-/// "百分之五十", "3番目", "5割"), plus e-mails, URLs and phone numbers. ``supportedTypes`` says which.
+/// Chinese and Japanese have numbers, ordinals, percentages, money and temperatures found inside unspaced text
+/// ("两千四百五", "第三", "百分之五十", "3番目", "5割", "1万亿日元", "20摄氏度", "華氏98.6度"), plus e-mails, URLs and
+/// phone numbers. ``supportedTypes`` says which.
 ///
 ///     let french = try BuiltinLanguage(code: "fr-FR")
 ///     BuiltinRecognizer(language: french).entities(in: "quatre-vingt-dix-sept pour cent").map(\.text)
@@ -38,7 +39,7 @@ public enum BuiltinLanguage: String, CaseIterable, Sendable, Codable {
     /// The kinds this language recognizes.
     public var supportedTypes: Set<BuiltinEntityType> {
         if self == .english { return Set(BuiltinEntityType.allCases) }
-        if cjkNumerals != nil { return [.number, .ordinal, .percentage, .email, .url, .phonenumber] }
+        if cjkNumerals != nil { return [.number, .ordinal, .percentage, .currency, .temperature, .email, .url, .phonenumber] }
         let common: Set<BuiltinEntityType> = [.number, .ordinal, .percentage, .currency, .temperature, .email, .url, .phonenumber]
         return dateTimeLexicon == nil ? common : common.union(BuiltinEntityType.dateTimeTypes)
     }
@@ -108,6 +109,15 @@ extension BuiltinLanguage {
         switch self {
         case .chinese: ChineseNumerals.numerals
         case .japanese: JapaneseNumerals.numerals
+        default: nil
+        }
+    }
+
+    /// The money and temperature words of a language written without spaces.
+    var cjkUnits: CJKUnits? {
+        switch self {
+        case .chinese: ChineseUnits.units
+        case .japanese: JapaneseUnits.units
         default: nil
         }
     }

@@ -109,7 +109,9 @@ struct CJKNumberReader {
                 }
             }
         }
-        var number = CJKNumber(start: index, end: position, value: NumberValue(digits: Substring(text)))
+        // Past Int64 the specs write a double ("2.02107211321364E+23"), as .NET parses such digits.
+        let whole = text.count > 18 ? .real(Double(text) ?? .infinity) : NumberValue(digits: Substring(text))
+        var number = CJKNumber(start: index, end: position, value: whole)
         number.digitRun = text.count
         // "2222.2222.22222": numbers joined by dots (versions, addresses) have no decimals.
         let inDottedRun = isDot(index - 1) && digit(index - 2) != nil

@@ -24,7 +24,7 @@ struct EntitiesExtractCommand: ParsableCommand {
         \(BuiltinLanguage.allCases.map(\.rawValue).joined(separator: ", ")). English has every kind; the others \
         have number, ordinal and percentage (written their way: "quatre-vingt-dix", "2.000,352", "1er"; Chinese and \
         Japanese inside unspaced text: "两千四百五", "第三", "百分之五十", "3番目", "5割"), currency and temperature \
-        ("323 millions d'euros", "40 grados Celsius", units named in the language; not yet in Chinese and Japanese) \
+        ("323 millions d'euros", "40 grados Celsius", "1万亿日元", "20摄氏度", units named in the language) \
         and the kinds that do not depend on the language (email, url, phonenumber); French, Spanish, German, \
         Portuguese, Italian and Dutch also date-times; asking for another kind is an error.
 

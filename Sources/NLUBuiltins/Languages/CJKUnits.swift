@@ -1,0 +1,51 @@
+/// The money and temperature words of a language written without spaces (Chinese, Japanese), read by
+/// ``CJKUnitRecognizer`` around the numbers ``CJKNumberReader`` reads: "15元", "1万亿日元", "两美元又三美分",
+/// "2222円13銭", "$ 48.2 万", "20摄氏度", "华氏温度98.6度", "摂氏 40度", "20℃". Units are named as
+/// Recognizers-Text's Chinese and Japanese specs name them ("Chinese yuan" CNY, "Japanese yen" JPY; temperatures
+/// "C", "F", "Degree").
+struct CJKUnits: Sendable {
+    /// A currency as a word names it: the spec's unit name and ISO 4217 code (none for "Dollar" said without a country).
+    struct Currency: Sendable {
+        var word: [Unicode.Scalar]
+        var unit: String
+        var isoCurrency: String?
+
+        init(_ word: String, _ unit: String, _ isoCurrency: String?) {
+            self.word = CJKNumerals.word(word)
+            self.unit = unit
+            self.isoCurrency = isoCurrency
+        }
+    }
+
+    /// A sub-unit after an amount of its currency ("三毛", "5銭", "3セント") and how many make one.
+    struct Subunit: Sendable {
+        var word: [Unicode.Scalar]
+        var perUnit: Int64
+    }
+
+    /// Currency words written after the amount ("元", "美元", "円", "ドル"), longest first.
+    var currencies: [Currency]
+    /// Currency signs and names written before the amount ("$", "￥", "US$", "€"; "人民币 8千元" reads the one after).
+    var currencyPrefixes: [Currency]
+    /// Names written before an amount that also carries its unit word ("人民元八千元").
+    var leadingNames: [Currency] = []
+    /// Counters between an amount and its currency ("20个比特币").
+    var counters: [[Unicode.Scalar]] = []
+    /// Sub-units, longest first.
+    var subunits: [Subunit]
+    /// What may join an amount to its sub-units ("两美元又三美分", "545ドルと5セント").
+    var subunitJoiners: [[Unicode.Scalar]]
+    /// Whether a bare number after a joiner is hundredths ("100ユーロと30" 100.30).
+    var bareSubunitAfterJoiner = false
+    /// Names that may repeat the currency after the amount ("8亿元人民币").
+    var trailingNames: [[Unicode.Scalar]] = []
+
+    /// Temperature scales written before the amount ("华氏温度98.6度", "摂氏 40度"), longest first, with their unit.
+    var temperaturePrefixes: [([Unicode.Scalar], String)]
+    /// What may stand between such a scale and the amount ("華氏温度の51度").
+    var temperatureJoiners: [[Unicode.Scalar]] = []
+    /// Words after the amount: "度" (the spec's "Degree"), "摄氏度" (C), "℃", "°C".
+    var temperatureSuffixes: [([Unicode.Scalar], String)]
+    /// Scales named without an amount ("convert to 摄氏度"), reported as the unit alone.
+    var temperatureNames: [([Unicode.Scalar], String)]
+}

@@ -1,0 +1,139 @@
+/// Finds money and temperatures in Chinese or Japanese text with a language's ``CJKUnits``: an amount with its
+/// currency after it ("15元", "1200亿美元", "1,280円"), before it ("$20", "￥300", "us$ 48.2 万") or both ("人民元八千元"),
+/// with sub-units ("五元三毛" 5.3, "2222円13銭" 2222.13), and temperatures with their scale before ("华氏温度98.6度",
+/// "摂氏 40度") or after ("20摄氏度", "20℃", "85度"), or a scale named alone ("摄氏度": the unit C without a value).
+struct CJKUnitRecognizer: EntityRecognizer {
+    let numerals: CJKNumerals
+    let units: CJKUnits
+
+    var produces: Set<BuiltinEntityType> { [.currency, .temperature] }
+
+    func recognize(_ text: TokenizedText, context: RecognitionContext, into matches: inout [EntityMatch]) {
+        let reader = CJKNumberReader(scalars: text.scalars, numerals: numerals)
+        var index = 0
+        while index < reader.count {
+            if context.wants(.temperature), let (end, match) = prefixedTemperature(reader, at: index) {
+                matches.append(EntityMatch(type: .temperature, start: index, end: end, resolution: match))
+                index = end
+                continue
+            }
+            if context.wants(.currency), let (end, match) = prefixedMoney(reader, at: index) {
+                matches.append(EntityMatch(type: .currency, start: index, end: end, resolution: match))
+                index = end
+                continue
+            }
+            if let (word, unit) = units.temperatureNames.first(where: { reader.match($0.0, at: index) != nil }) {
+                if context.wants(.temperature) {
+                    matches.append(EntityMatch(type: .temperature, start: index, end: index + word.count, resolution: .unit(unit)))
+                }
+                index += word.count
+                continue
+            }
+            guard index == 0 || !isASCIIWordCharacter(reader.scalars[index - 1]),
+                  case .number(let number)? = reader.number(at: index) else {
+                index += 1
+                continue
+            }
+            if let (end, resolution) = money(after: number, reader) {
+                if context.wants(.currency) { matches.append(EntityMatch(type: .currency, start: index, end: end, resolution: resolution)) }
+                index = end
+            } else if let (end, unit) = temperatureSuffix(after: number.end, reader) {
+                if context.wants(.temperature) {
+                    matches.append(EntityMatch(type: .temperature, start: index, end: end, resolution: .value(number.value.text, unit: unit)))
+                }
+                index = end
+            } else {
+                index = max(number.end, index + 1)
+            }
+        }
+    }
+
+    private func isASCIIWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 128 && (scalar.properties.isAlphabetic || CJKNumberReader.digitValue(scalar) != nil)
+    }
+
+    // MARK: - Temperatures
+
+    /// "华氏温度98.6度", "摂氏 40度", "華氏 マイナス 5度", "華氏温度の51度": a scale, the amount, then "度".
+    private func prefixedTemperature(_ reader: CJKNumberReader, at index: Int) -> (Int, BuiltinResolution)? {
+        for (word, unit) in units.temperaturePrefixes {
+            guard let afterScale = reader.match(word, at: index) else { continue }
+            var start = reader.skipSpaces(afterScale)
+            if let joined = reader.match(any: units.temperatureJoiners, at: start) { start = reader.skipSpaces(joined) }
+            guard case .number(let number)? = reader.number(at: start),
+                  let (end, _) = temperatureSuffix(after: number.end, reader) else { return nil }
+            return (end, .value(number.value.text, unit: unit))
+        }
+        return nil
+    }
+
+    private func temperatureSuffix(after end: Int, _ reader: CJKNumberReader) -> (Int, String)? {
+        let at = reader.skipSpaces(end)
+        for (word, unit) in units.temperatureSuffixes {
+            if let after = reader.match(word, at: at, spaced: true) { return (after, unit) }
+        }
+        return nil
+    }
+
+    // MARK: - Money
+
+    /// "$20", "￥300", "€ 1.5", "us$ 48.2 万", "人民币 8千元": a sign or name, then the amount (and a unit word that
+    /// repeats the currency).
+    private func prefixedMoney(_ reader: CJKNumberReader, at index: Int) -> (Int, BuiltinResolution)? {
+        for currency in units.currencyPrefixes + units.leadingNames {
+            guard let afterSign = matchIgnoringCase(currency.word, reader, at: index),
+                  case .number(let number)? = reader.number(at: reader.skipSpaces(afterSign)) else { continue }
+            // A sign glued to the end of a word is no sign of this amount ("abc$5").
+            if index > 0, isASCIIWordCharacter(reader.scalars[index - 1]), currency.word.first?.value ?? 0 < 128 { continue }
+            if let (end, resolution) = money(after: number, reader) { return (end, resolution) }
+            guard units.currencyPrefixes.contains(where: { $0.word == currency.word }) else { continue }
+            return (number.end, .value(number.value.text, unit: currency.unit, isoCurrency: currency.isoCurrency))
+        }
+        return nil
+    }
+
+    private func matchIgnoringCase(_ word: [Unicode.Scalar], _ reader: CJKNumberReader, at index: Int) -> Int? {
+        var position = index
+        for scalar in word {
+            guard position < reader.count else { return nil }
+            let here = reader.scalars[position]
+            guard here == scalar || (here.value < 128 && scalar.value < 128 && here.properties.lowercaseMapping == scalar.properties.lowercaseMapping)
+            else { return nil }
+            position += 1
+        }
+        return position
+    }
+
+    /// The currency after an amount, and its sub-units: "15元", "20个比特币", "五元三毛", "2ドル3セント", "8亿元人民币".
+    private func money(after number: CJKNumber, _ reader: CJKNumberReader) -> (Int, BuiltinResolution)? {
+        var at = reader.skipSpaces(number.end)
+        if let counted = reader.match(any: units.counters, at: at) { at = counted }
+        guard let currency = units.currencies.first(where: { reader.match($0.word, at: at) != nil }) else { return nil }
+        var end = at + currency.word.count
+        var value = number.value
+        // Sub-units: "五元三毛", "50元6角三分", "两美元又三美分", "545ドルと5セント", "100ユーロと30".
+        var position = end
+        var joined = false
+        if let afterJoiner = reader.match(any: units.subunitJoiners, at: position) {
+            position = afterJoiner
+            joined = true
+        }
+        var readSubunit = false
+        while case .number(let amount)? = reader.number(at: position), amount.value.double >= 0 {
+            guard let subunit = units.subunits.first(where: { reader.match($0.word, at: amount.end) != nil }),
+                  let part = amount.value / .integer(subunit.perUnit) else {
+                if joined, !readSubunit, units.bareSubunitAfterJoiner, amount.isDecimal == false, let part = amount.value / .integer(100) {
+                    value = value + part
+                    end = amount.end
+                }
+                break
+            }
+            value = value + part
+            position = amount.end + subunit.word.count
+            end = position
+            readSubunit = true
+        }
+        if let trailing = reader.match(any: units.trailingNames, at: end) { end = trailing }
+        return (end, .value(CJKNumberReader.exact(value).text, unit: currency.unit, isoCurrency: currency.isoCurrency))
+    }
+}
