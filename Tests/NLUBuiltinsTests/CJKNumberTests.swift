@@ -91,6 +91,16 @@ import Testing
         #expect(readings(.chinese, "𠀀三个", types: [.number]) == ["number [1,2) 三 3"])
     }
 
+    /// Input that would overflow or never end: a per-hundred whose units multiply past Int64, exponents and powers past
+    /// a Double, the last of a count from the end.
+    @Test func hostileNumbersAreReadWithoutOverflow() {
+        #expect(readings(.chinese, "亿亿亿分之一", types: [.percentage]) == [])
+        #expect(readings(.chinese, "1e9999", types: [.number]) == ["number [0,1) 1 1"])
+        #expect(readings(.chinese, "2^9999", types: [.number]) == ["number [0,1) 2 2", "number [2,6) 9999 9999"])
+        #expect(readings(.japanese, "十の九千乗", types: [.number]) == ["number [0,1) 十 10", "number [2,4) 九千 9000"])
+        #expect(readings(.japanese, "最後から1番目", types: [.ordinal]) == ["ordinal [0,7) 最後から1番目 end+0"])
+    }
+
     /// Money and temperatures: the currency after the amount or before it, sub-units, a scale before or after the
     /// amount, and a scale named alone (the unit without a value).
     @Test(arguments: [

@@ -36,6 +36,14 @@ struct ParseLanguageTests {
             #expect(Self.numbers(french) == ["2"])
             let german = try await server.request("POST", "/model/parse", json: #"{"text": "zweiundzwanzig Pizzen", "language": "de_de"}"#)
             #expect(Self.numbers(german) == ["22"])
+            // Chinese and Japanese numbers are found inside unspaced text, offsets in Unicode scalars.
+            let chinese = try await server.request("POST", "/model/parse", json: #"{"text": "来两千四百五个披萨", "language": "zh-CN"}"#)
+            #expect(chinese.status == 200)
+            #expect(Self.numbers(chinese) == ["2450"])
+            let mention = ((chinese.object?["entities"] as? [[String: Any]]) ?? []).first { $0["entity"] as? String == "quantite" }
+            #expect(mention?["start"] as? Int == 1 && mention?["end"] as? Int == 6)
+            let japanese = try await server.request("POST", "/model/parse", json: #"{"text": "ピザを一万三枚", "language": "ja-JP"}"#)
+            #expect(Self.numbers(japanese) == ["10003"])
         }
     }
 

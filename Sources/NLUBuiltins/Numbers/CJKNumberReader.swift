@@ -154,7 +154,12 @@ struct CJKNumberReader {
         }
         if !decimal.isEmpty || hasExponent {
             let mantissa = (text.isEmpty ? "0" : text) + (decimal.isEmpty ? "" : "." + decimal)
-            let value = (Double(mantissa) ?? 0) * pow(10, Double(exponent))
+            var value = (Double(mantissa) ?? 0) * pow(10, Double(exponent))
+            // "1e9999" is no number a value can hold: the exponent is left unread.
+            if !value.isFinite {
+                value = Double(mantissa) ?? 0
+                position = number.end + (decimal.isEmpty ? 0 : decimal.count + 1)
+            }
             number.value = Self.normalized(value)
             number.isDecimal = !decimal.isEmpty
             number.digitRun = 0
@@ -169,9 +174,12 @@ struct CJKNumberReader {
             }
             if end - position <= 4, let power = digits(at: end), !power.isFraction, power.end - end <= 4 {
                 let exponentValue = negatives % 2 == 1 ? -power.value.double : power.value.double
-                number.value = Self.normalized(pow(number.value.double, exponentValue))
-                number.end = power.end
-                number.digitRun = 0
+                let raised = pow(number.value.double, exponentValue)
+                if raised.isFinite {
+                    number.value = Self.normalized(raised)
+                    number.end = power.end
+                    number.digitRun = 0
+                }
             }
         }
         return number

@@ -108,8 +108,9 @@ struct CJKNumberRecognizer: EntityRecognizer {
         if let afterFromEnd = reader.match(relatives.fromEnd, at: index),
            case .number(let number)? = reader.numeral(at: afterFromEnd), let count = number.value.integer {
             for (ending, taken) in relatives.countedEndings {
-                if let end = reader.match(ending, at: number.end) {
-                    found = (end, "end-\(count - taken)")
+                // "最後から1番目" is the last one itself: end+0, as LUIS writes it.
+                if let end = reader.match(ending, at: number.end), count >= taken {
+                    found = (end, count == taken ? "end+0" : "end-\(count - taken)")
                     break
                 }
             }
@@ -149,9 +150,11 @@ struct CJKNumberRecognizer: EntityRecognizer {
         var units = 0
         while units < 3, position < reader.count {
             let scalar = reader.scalars[position]
+            // "百万万分之七": at most three units, each at most 1e8, their product kept inside Int64 ("亿亿亿" stops).
             guard let unit = numerals.smallUnits[scalar].flatMap({ $0 >= 100 ? $0 : nil }) ?? numerals.bigUnits[scalar],
-                  unit <= 100_000_000 else { break }
-            denominator *= unit
+                  unit <= 100_000_000, case let (product, overflow) = denominator.multipliedReportingOverflow(by: unit),
+                  !overflow, product <= 1_000_000_000_000 else { break }
+            denominator = product
             units += 1
             position = reader.skipSpaces(position + 1)
         }

@@ -5,6 +5,14 @@
 struct CJKUnitRecognizer: EntityRecognizer {
     let numerals: CJKNumerals
     let units: CJKUnits
+    /// Signs and names before an amount, the signs first ("$20", then "人民币 8千元"), joined once.
+    private let leads: [(currency: CJKUnits.Currency, isSign: Bool)]
+
+    init(numerals: CJKNumerals, units: CJKUnits) {
+        self.numerals = numerals
+        self.units = units
+        leads = units.currencyPrefixes.map { ($0, true) } + units.leadingNames.map { ($0, false) }
+    }
 
     var produces: Set<BuiltinEntityType> { [.currency, .temperature] }
 
@@ -80,13 +88,13 @@ struct CJKUnitRecognizer: EntityRecognizer {
     /// "$20", "￥300", "€ 1.5", "us$ 48.2 万", "人民币 8千元": a sign or name, then the amount (and a unit word that
     /// repeats the currency).
     private func prefixedMoney(_ reader: CJKNumberReader, at index: Int) -> (Int, BuiltinResolution)? {
-        for currency in units.currencyPrefixes + units.leadingNames {
+        for (currency, isSign) in leads {
             guard let afterSign = matchIgnoringCase(currency.word, reader, at: index),
                   case .number(let number)? = reader.number(at: reader.skipSpaces(afterSign)) else { continue }
             // A sign glued to the end of a word is no sign of this amount ("abc$5").
             if index > 0, isASCIIWordCharacter(reader.scalars[index - 1]), currency.word.first?.value ?? 0 < 128 { continue }
             if let (end, resolution) = money(after: number, reader) { return (end, resolution) }
-            guard units.currencyPrefixes.contains(where: { $0.word == currency.word }) else { continue }
+            guard isSign else { continue }
             return (number.end, .value(number.value.text, unit: currency.unit, isoCurrency: currency.isoCurrency))
         }
         return nil
