@@ -10,6 +10,9 @@ Embeddings: the real all-MiniLM-L6-v2 (Hugging Face cache; scripts/install-minil
 sentences over the difference in time, again without load time. Also prints how often INT8's best
 answer equals F32's (random weights: timing only) and the cosine between INT8 and F32 embeddings of
 every sentence (a real model: accuracy).
+Issue #44: the same checkpoint and questions through ONNX Runtime, F32 and dynamically quantized INT8
+(quantize_dynamic), per question (tokenizers encoding + session.run + best span), against `nlu qa ask
+--precision int8` (target >= 1.3x), and how often each side's INT8 best span equals its own F32's.
 
 Rounds are interleaved (F32, INT8, F32, INT8, ...) and the best round of each is kept. 2 threads;
 OPENBLAS_CORETYPE from scripts/blas-env.sh. `--level avx2` sets NLUKIT_CPU_LEVEL for the CLI runs.
@@ -54,6 +57,56 @@ def questions(count, context):
              "context": context} for i in range(count)]
 
 
+def best_span(start_logits, end_logits, context_tokens, longest=30):
+    """The (start, end) token pair of the highest start + end score with start <= end < start + longest,
+    both in the context: run_qa's postprocessing, over every pair rather than its top 20 of each (NumPy,
+    so that it costs the peer well under a millisecond)."""
+    import numpy as np
+    tokens = np.array(context_tokens)
+    scores = start_logits[tokens][:, None] + end_logits[tokens][None, :]
+    offsets = tokens[None, :] - tokens[:, None]
+    scores = np.where((offsets >= 0) & (offsets < longest), scores, -np.inf)
+    i, j = np.unravel_index(int(np.argmax(scores)), scores.shape)
+    return int(tokens[i]), int(tokens[j])
+
+
+def onnx_runtime_questions(model, directory, question_list, rounds, threads):
+    """ONNX Runtime on the same checkpoint, F32 and dynamically quantized to INT8 (quantize_dynamic: INT8
+    weights, activations quantized per call, as ONNX Runtime documents for transformers): seconds per
+    question (the `tokenizers` encoding, one session.run on the window and the best span: what `nlu qa
+    ask` does per question) as the best of `rounds`, and the best spans of both."""
+    import numpy as np
+    import onnxruntime
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from transformers import BertTokenizerFast
+    f32_path, int8_path = os.path.join(directory, "model.onnx"), os.path.join(directory, "model-int8.onnx")
+    qa_benchmark.export_onnx(model, f32_path, 384)
+    quantize_dynamic(f32_path, int8_path, weight_type=QuantType.QInt8)
+    tokenizer = BertTokenizerFast(vocab_file=os.path.join(directory, "vocab.txt"), do_lower_case=True)
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    seconds, spans = {}, {}
+    for name, path in (("f32", f32_path), ("int8", int8_path)):
+        session = onnxruntime.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+
+        def answer(question):
+            encoded = tokenizer(question["question"], question["context"], truncation="only_second", max_length=384)
+            feed = {key: np.array([encoded[key]], dtype=np.int64)
+                    for key in ("input_ids", "attention_mask", "token_type_ids")}
+            start, end = session.run(None, feed)
+            context = [i for i, kind in enumerate(encoded["token_type_ids"]) if kind == 1][:-1]  # without the last [SEP]
+            return best_span(start[0], end[0], context)
+
+        answer(question_list[0])  # warm-up
+        for _ in range(rounds):
+            started = time.perf_counter()
+            found = [answer(question) for question in question_list]
+            seconds[name] = min(seconds.get(name, float("inf")), (time.perf_counter() - started) / len(question_list))
+        spans[name] = found
+    return seconds, spans
+
+
 def run_timed(command, stdin_path=None):
     started = time.perf_counter()
     with open(stdin_path, "rb") if stdin_path else open(os.devnull, "rb") as stdin:
@@ -85,7 +138,7 @@ def main():
 
     with tempfile.TemporaryDirectory() as scratch:
         model = os.path.join(scratch, "bert-base-qa")
-        qa_benchmark.build_model(model)
+        qa_model = qa_benchmark.build_model(model)
         context = document(330)
         files = {}
         for count in (2, 12):
@@ -113,6 +166,24 @@ def main():
                          ">=", 1.8, level=args.level)
         print(f"  INT8 speed-up per question: {per_question['f32'] / per_question['int8']:.2f}x  (target >= 1.8x); "
               f"same best answer as F32 on {same} of 12 (random weights)")
+
+        # Issue #44: INT8 against INT8, the same checkpoint and questions through ONNX Runtime.
+        import onnxruntime
+        peer_seconds, peer_spans = onnx_runtime_questions(qa_model, model, questions(12, context), args.rounds,
+                                                          args.threads)
+        peer_same = sum(a == b for a, b in zip(peer_spans["f32"], peer_spans["int8"]))
+        print(f"ONNX Runtime {onnxruntime.__version__} on the same checkpoint and 12 questions (tokenizers + one "
+              f"session.run + best span per question, {args.threads} threads; its MLAS kernels use the CPU's best "
+              f"instructions whatever --level says), best of {args.rounds}:")
+        for p in ("f32", "int8"):
+            print(f"  {p:5s} per question {peer_seconds[p] * 1e3:.0f} ms")
+        ratio = peer_seconds["int8"] / per_question["int8"]
+        print(f"  NLUKit INT8 vs ONNX Runtime INT8 (quantize_dynamic): {ratio:.2f}x faster (target >= 1.3x); "
+              f"best span equal to its own F32's: NLUKit {same} of 12, ONNX Runtime {peer_same} of 12")
+        scorecard.record("int8", "nlu qa ask per question, INT8 vs ONNX Runtime's INT8", ratio, ">=", 1.3,
+                         level=args.level, issue=44)
+        scorecard.record("int8", "INT8 best spans equal to F32's, NLUKit minus ONNX Runtime", same - peer_same, ">=", 0,
+                         level=args.level, unit="", issue=44)
 
     try:
         embedding_model = embeddings_benchmark.resolve(args.embedding_model)

@@ -4,7 +4,8 @@ family) and PyTorch (element-wise kernels) on the same BERT-base shapes, in the 
 
 Both sides run with the OPENBLAS_CORETYPE of scripts/blas-env.sh (override with --core-type, "" to leave it alone)
 and the same thread count (default 2). Targets: GEMM >= 0.95x NumPy, element-wise >= 1.0x PyTorch;
-our packed GEMM >= 1.1x OpenBLAS and >= 85 % of the FMA peak at every CPU level (printed per level).
+our packed GEMM >= 1.1x OpenBLAS and >= 85 % of the FMA peak at every CPU level (issue #13), >= 95 % (issue #44),
+printed per level.
 
 On a busy machine elapsed times are noise; --clock cpu measures the CPU time of the calling
 thread on both sides instead, with one thread (what each call costs, whatever else runs).
@@ -142,6 +143,8 @@ def print_packed(swift):
                              level=row["level"])
         scorecard.record("kernels", f"packed GEMM {shape}, % of FMA peak", row["percentOfPeak"], ">=", 85,
                          level=row["level"], unit="%")
+        scorecard.record("kernels", f"packed GEMM {shape}, % of FMA peak", row["percentOfPeak"], ">=", 95,
+                         level=row["level"], unit="%", issue=44)
     print("(packed: PackedMatrix.multiply, B packed once as a model's weights are; OpenBLAS: sgemm only above)")
     for row in swift.get("int8", []):
         shape = f"{row['m']}x{row['k']} . {row['k']}x{row['n']}"

@@ -94,6 +94,39 @@ def input_ids(length):
     return ids, types
 
 
+def export_onnx(model, path, length):
+    """The QA model as ONNX (opset 17, dynamic batch and sequence), traced on one input of `length` tokens."""
+    import torch
+    ids, types = input_ids(length)
+    sample = (torch.tensor([ids]), torch.ones(1, length, dtype=torch.long), torch.tensor([types]))
+    with torch.no_grad():
+        torch.onnx.export(model, sample, path, input_names=["input_ids", "attention_mask", "token_type_ids"],
+                          output_names=["start_logits", "end_logits"], opset_version=17, dynamo=False,
+                          dynamic_axes={k: {0: "batch", 1: "sequence"} for k in
+                                        ["input_ids", "attention_mask", "token_type_ids"]})
+
+
+def forward_flops(length, layers=12, hidden=768, intermediate=3072):
+    """Multiply-add FLOPs (2 per multiply-add) of one BERT-base encoder pass over `length` tokens: per layer
+    Q, K, V and the attention output (4 · 2·L·h²), the feed-forward (2 · 2·L·h·i) and attention's two
+    products (2 · 2·L²·h). Layer norms, softmax, GELU and the QA head are left out: they are what the
+    share of the peak has to absorb."""
+    per_layer = 4 * 2 * length * hidden ** 2 + 2 * 2 * length * hidden * intermediate + 2 * 2 * length ** 2 * hidden
+    return layers * per_layer
+
+
+def fma_peak(level):
+    """The FMA peak (GFLOP/s, all threads) of NLUKit's kernels at `level`, from `nlu-bench kernels` (independent
+    multiply-add chains on every thread): the yardstick of issue #44's share-of-peak targets."""
+    command = [os.path.join(ROOT, ".build", "release", "nlu-bench"), "kernels", "--levels", level, "--repeats", "3"]
+    report = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+    return max(peak["gflops"] for peak in report["peaks"] if peak["level"] == level)
+
+
+# Issue #44: the share of the measured FMA peak a whole QA pass must reach at each level.
+PEAK_SHARE_TARGETS = {"avx512": 92.0, "avx2": 90.0, "portable": 85.0}
+
+
 def time_it(function, iterations):
     function()  # warm-up
     function()
@@ -141,13 +174,7 @@ def main():
         import numpy as np
         import onnxruntime
         onnx_path = os.path.join(directory, "model.onnx")
-        ids, types = input_ids(lengths[0])
-        sample = (torch.tensor([ids]), torch.ones(1, lengths[0], dtype=torch.long), torch.tensor([types]))
-        with torch.no_grad():
-            torch.onnx.export(model, sample, onnx_path, input_names=["input_ids", "attention_mask", "token_type_ids"],
-                              output_names=["start_logits", "end_logits"], opset_version=17, dynamo=False,
-                              dynamic_axes={k: {0: "batch", 1: "sequence"} for k in
-                                            ["input_ids", "attention_mask", "token_type_ids"]})
+        export_onnx(model, onnx_path, lengths[0])
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = THREADS
         options.inter_op_num_threads = 1
@@ -188,9 +215,11 @@ def main():
         # Interleaved rounds (ours, PyTorch, ONNX Runtime, per length): on a shared machine the load
         # changes from minute to minute, so each side keeps its best round.
         mine_rounds, torch_rounds, onnx_rounds, openvino_rounds = [], [], [], []
+        peaks = []
         for round_index in range(args.rounds):
             ours = run_ours(answer=round_index == args.rounds - 1)
             mine_rounds.append({length: ours["latencies"][str(length)] for length in lengths})
+            peaks.append(fma_peak(ours["level"]))  # beside each round: the VM's speed drifts
             torch_rounds.append({length: run_torch(length) for length in lengths})
             onnx_rounds.append({length: run_onnx(length) for length in lengths})
             if compiled is not None:
@@ -224,12 +253,31 @@ def main():
             if label == "median":
                 scorecard.record("qa", f"forward {length} tokens, time vs faster of ONNX Runtime/OpenVINO", mine / fastest,
                                  "<=", 0.9, level=ours.get("level"))
-    print("target: <= 0.90x the faster of ONNX Runtime and OpenVINO at both lengths")
+    print("target: <= 0.90x the faster of ONNX Runtime and OpenVINO at both lengths (issue #13); "
+          "never behind it, <= 1.0x (issue #44)")
+    for length in lengths:
+        fastest = min(onnx_times[length][0], openvino_times[length][0]) if openvino_times else onnx_times[length][0]
+        scorecard.record("qa", f"forward {length} tokens vs faster of ONNX Runtime/OpenVINO",
+                         mine_times[length][0] / fastest, "<=", 1.0, level=ours.get("level"), issue=44)
+    # The highest peak of the rounds: a slow round's peak would flatter the share.
+    peak = max(peaks)
+    target = PEAK_SHARE_TARGETS.get(ours.get("level"), 90.0)
+    print(f"FMA peak at {ours.get('level')}: {peak:.1f} GFLOP/s (highest of {len(peaks)} probes beside the rounds: "
+          f"{', '.join(f'{p:.1f}' for p in peaks)})")
+    for length in lengths:
+        flops = forward_flops(length)
+        floor = flops / (peak * 1e9)
+        share = 100 * floor / mine_times[length][0]
+        fastest = min(onnx_times[length][0], openvino_times[length][0]) if openvino_times else onnx_times[length][0]
+        print(f"  {length} tokens: {flops / 1e9:.1f} GFLOP, floor at the peak {floor * 1000:.1f} ms; NLUKit (median) "
+              f"{share:.1f} % of the peak, the faster peer {100 * floor / fastest:.1f} % (target >= {target:g} %)")
+        scorecard.record("qa", f"forward {length} tokens, % of the level's FMA peak", share, ">=", target,
+                         level=ours.get("level"), unit="%", issue=44)
     print(f"start logits at sequence {lengths[-1]}: max |NLUKit - PyTorch| = {logit_difference:.2e}")
-    peak = ours["peakResidentMB"]
-    print(f"peak resident memory answering a {ours['answerWindows']}-window document: {peak:.0f} MB "
+    resident = ours["peakResidentMB"]
+    print(f"peak resident memory answering a {ours['answerWindows']}-window document: {resident:.0f} MB "
           f"(F32 weights {weight_mb:.0f} MB + 300 MB = {weight_mb + 300:.0f} MB budget) "
-          f"{'OK' if peak <= weight_mb + 300 else 'OVER'}")
+          f"{'OK' if resident <= weight_mb + 300 else 'OVER'}")
     print(f"100-page text (2,000 paragraphs) with BM25 passage search, 3 paragraphs read: "
           f"{ours['passageSearchSeconds']:.2f} s")
 
