@@ -180,10 +180,12 @@ def main():
         ratio = peer_seconds["int8"] / per_question["int8"]
         print(f"  NLUKit INT8 vs ONNX Runtime INT8 (quantize_dynamic): {ratio:.2f}x faster (target >= 1.3x); "
               f"best span equal to its own F32's: NLUKit {same} of 12, ONNX Runtime {peer_same} of 12")
-        scorecard.record("int8", "nlu qa ask per question, INT8 vs ONNX Runtime's INT8", ratio, ">=", 1.3,
-                         level=args.level, issue=44)
-        scorecard.record("int8", "INT8 best spans equal to F32's, NLUKit minus ONNX Runtime", same - peer_same, ">=", 0,
-                         level=args.level, unit="", issue=44)
+        if args.level:  # ONNX Runtime cannot be held to a lower level: VNNI against AVX2 measures no target
+            print("  (not on the scorecard: NLUKit forced to a lower level than ONNX Runtime runs)")
+        else:
+            scorecard.record("int8", "nlu qa ask per question, INT8 vs ONNX Runtime's INT8", ratio, ">=", 1.3, issue=44)
+            scorecard.record("int8", "INT8 best spans equal to F32's, NLUKit minus ONNX Runtime", same - peer_same, ">=",
+                             0, unit="", issue=44)
 
     try:
         embedding_model = embeddings_benchmark.resolve(args.embedding_model)

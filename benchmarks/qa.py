@@ -116,11 +116,12 @@ def forward_flops(length, layers=12, hidden=768, intermediate=3072):
 
 
 def fma_peak(level):
-    """The FMA peak (GFLOP/s, all threads) of NLUKit's kernels at `level`, from `nlu-bench kernels` (independent
-    multiply-add chains on every thread): the yardstick of issue #44's share-of-peak targets."""
-    command = [os.path.join(ROOT, ".build", "release", "nlu-bench"), "kernels", "--levels", level, "--repeats", "3"]
-    report = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
-    return max(peak["gflops"] for peak in report["peaks"] if peak["level"] == level)
+    """The FMA peak (GFLOP/s, all threads) of NLUKit's kernels at `level` ("best": the CPU's), from `nlu-bench
+    kernels` (independent multiply-add chains on every thread): the yardstick of issue #44's share-of-peak targets."""
+    command = [os.path.join(ROOT, ".build", "release", "nlu-bench"), "kernels", "--repeats", "3"]
+    report = json.loads(subprocess.run(command + ([] if level == "best" else ["--levels", level]),
+                                       check=True, capture_output=True, text=True).stdout)
+    return report["peaks"][0]["gflops"]  # the highest level first: the one asked for, or the CPU's best
 
 
 # Issue #44: the share of the measured FMA peak a whole QA pass must reach at each level.
@@ -228,9 +229,12 @@ def main():
         mine_rounds, torch_rounds, onnx_rounds, openvino_rounds = [], [], [], []
         peaks = []
         for round_index in range(args.rounds):
+            # The peers' thread pools spin for a while after their last call (OpenMP, TBB): a second's pause
+            # keeps them off the cores that our run and the peak probe then time.
+            time.sleep(1)
+            peaks.append(fma_peak(level or "best"))  # beside each round: the VM's speed drifts
             ours = run_ours(answer=round_index == args.rounds - 1)
             mine_rounds.append({length: ours["latencies"][str(length)] for length in lengths})
-            peaks.append(fma_peak(ours["level"]))  # beside each round: the VM's speed drifts
             torch_rounds.append({length: run_torch(length) for length in lengths})
             onnx_rounds.append({length: run_onnx(length) for length in lengths})
             if compiled is not None:
@@ -261,12 +265,14 @@ def main():
             openvino_text = f"{openvino_time * 1000:>8.1f}ms" if openvino_time else f"{'-':>10}"
             print(f"{length:>8} {label:>6} {mine * 1000:>8.1f}ms {theirs * 1000:>8.1f}ms {onnx * 1000:>8.1f}ms {openvino_text} "
                   f"{mine / theirs:>11.2f} {mine / onnx:>11.2f} {mine / fastest:>19.2f}x")
-            if label == "median":
+            if label == "median" and level != "portable":
                 scorecard.record("qa", f"forward {length} tokens, time vs faster of ONNX Runtime/OpenVINO", mine / fastest,
                                  "<=", 0.9, level=ours.get("level"))
     print("target: <= 0.90x the faster of ONNX Runtime and OpenVINO at both lengths (issue #13); "
           "never behind it, <= 1.0x (issue #44)")
-    for length in lengths:
+    # At the portable level the peers keep AVX-512 or AVX2 (ONNX Runtime has no switch, OpenVINO refuses SSE4.1):
+    # the ratio is printed above but is no measure of either issue's target there.
+    for length in lengths if level != "portable" else []:
         fastest = min(onnx_times[length][0], openvino_times[length][0]) if openvino_times else onnx_times[length][0]
         scorecard.record("qa", f"forward {length} tokens vs faster of ONNX Runtime/OpenVINO",
                          mine_times[length][0] / fastest, "<=", 1.0, level=ours.get("level"), issue=44)
