@@ -82,8 +82,10 @@ struct CJKNumberRecognizer: EntityRecognizer {
         if previous.value < 128, previous.properties.isAlphabetic || CJKNumberReader.digitValue(previous) != nil { return false }
         if CJKNumberReader.digitValue(previous) != nil || numerals.digits[previous] != nil || numerals.smallUnits[previous] != nil
             || numerals.bigUnits[previous] != nil { return false }
-        return !["%", "％", "~", "～"].contains(previous)
+        return !Self.noStartAfter.contains(previous)
     }
+
+    private static let noStartAfter: Set<Unicode.Scalar> = ["%", "％", "~", "～"]
 
     /// The positions inside words that hold a numeral and are no number ("四川", "一切", "收拾").
     private func blockedPositions(_ reader: CJKNumberReader) -> [Bool] {
