@@ -30,12 +30,13 @@ void nlukit_pack(const float *b, long ldb, int transposed, long k, long n, float
         float *panel = packed + p * k * NLUKIT_PANEL_WIDTH;
         const long column = p * NLUKIT_PANEL_WIDTH;
         const long width = n - column < NLUKIT_PANEL_WIDTH ? n - column : NLUKIT_PANEL_WIDTH;
-        // Column j of the panel is row (column + j) of b: read each row once, contiguously.
+        // Column j of the panel is row (column + j) of b: the panel is the transpose of b's `width`
+        // rows, made by the per-level 8 × 8 register transpose. Element by element (one float written
+        // to each of the panel's k lines per row of b) it took 2-3.5x as long (Zen 4, one core, warm
+        // caches: 0.47 against 0.22 ms for a 1536 × 384 weight, 0.10 against 0.03 ms for 384 × 384),
+        // and training packs every weight at every step.
         if (width < NLUKIT_PANEL_WIDTH) memset(panel, 0, sizeof(float) * k * NLUKIT_PANEL_WIDTH);
-        for (long j = 0; j < width; j++) {
-            const float *source = b + (column + j) * ldb;
-            for (long kk = 0; kk < k; kk++) panel[kk * NLUKIT_PANEL_WIDTH + j] = source[kk];
-        }
+        nlukit_transpose(b + column * ldb, ldb, width, k, panel, NLUKIT_PANEL_WIDTH, 0);
     }
 }
 

@@ -48,7 +48,7 @@ public final class PackedMatrix: @unchecked Sendable {
         precondition(inner >= 0 && width >= 0, "PackedMatrix of \(inner) × \(width)")
         self.inner = inner
         self.width = width
-        let floats = max(1, nlukit_packed_size(inner, width))
+        let floats = Self.storageSize(inner: inner, width: width)
         // 64-byte alignment: the kernel loads whole panel rows as aligned vectors.
         packed = UnsafeMutableRawPointer.allocate(byteCount: floats * MemoryLayout<Float>.stride, alignment: 64)
         panelCount = (width + Int(NLUKIT_PANEL_WIDTH) - 1) / Int(NLUKIT_PANEL_WIDTH)
@@ -77,17 +77,28 @@ public final class PackedMatrix: @unchecked Sendable {
         }
     }
 
-    /// Packs B (`b[kk·ldb + j]`, or `b[j·ldb + kk]` when `transposed`) a range of panels per kernel
-    /// thread: panels are independent, and packing a model's weights at load was 7 % of a one-question
-    /// `nlu qa ask` on one thread.
     private func pack(_ b: UnsafePointer<Float>, ldb: Int, transposed: Bool) {
-        let panel = Int(NLUKIT_PANEL_WIDTH), destination = packed.assumingMemoryBound(to: Float.self)
+        Self.pack(b, ldb: ldb, transposed: transposed, inner: inner, width: width,
+                  into: packed.assumingMemoryBound(to: Float.self))
+    }
+
+    /// Packs the `inner × width` matrix B (`b[kk·ldb + j]`, or `b[j·ldb + kk]` when `transposed`)
+    /// into `storage` (``storageSize(inner:width:)`` floats, 64-byte aligned), a range of panels per
+    /// kernel thread: panels are independent, and packing a model's weights at load was 7 % of a
+    /// one-question `nlu qa ask` on one thread. For matrices packed into a caller's buffer
+    /// (``TrainingProducts``) as well as this type's own.
+    static func pack(_ b: UnsafePointer<Float>, ldb: Int, transposed: Bool, inner: Int, width: Int,
+                     into storage: UnsafeMutablePointer<Float>) {
+        let panel = Int(NLUKIT_PANEL_WIDTH), panelCount = (width + panel - 1) / panel
         Kernels.forEachRowChunk(rowCount: panelCount, rowLength: inner * panel) { panels in
             let first = panels.lowerBound * panel, count = min(width, panels.upperBound * panel) - first
             nlukit_pack(transposed ? b + first * ldb : b + first, ldb, transposed ? 1 : 0, inner, count,
-                        destination + panels.lowerBound * inner * panel)
+                        storage + panels.lowerBound * inner * panel)
         }
     }
+
+    /// The floats a packed `inner × width` matrix takes (whole panels), at least 1.
+    static func storageSize(inner: Int, width: Int) -> Int { max(1, nlukit_packed_size(inner, width)) }
 
     deinit { packed.deallocate() }
 
@@ -107,10 +118,20 @@ public final class PackedMatrix: @unchecked Sendable {
                          activation: Activation = .none) {
         let lda = lda ?? inner, ldc = ldc ?? width
         precondition(m >= 0 && lda >= inner && ldc >= width, "PackedMatrix.multiply: m \(m), lda \(lda), ldc \(ldc) for \(inner) × \(width)")
+        Self.multiply(packed: UnsafePointer(packed.assumingMemoryBound(to: Float.self)), inner: inner, width: width, x, rows: m,
+                      lda: lda, into: output, ldc: ldc, accumulate: accumulate, bias: bias, activation: activation)
+    }
+
+    /// ``multiply(_:rows:lda:into:ldc:accumulate:bias:activation:)`` over a matrix packed by
+    /// ``pack(_:ldb:transposed:inner:width:into:)`` into `packed`: the panels split over the pool's threads.
+    static func multiply(packed: UnsafePointer<Float>, inner: Int, width: Int, _ x: UnsafePointer<Float>, rows m: Int,
+                         lda: Int, into output: UnsafeMutablePointer<Float>, ldc: Int, accumulate: Bool,
+                         bias: UnsafePointer<Float>?, activation: Activation) {
+        let panelCount = (width + Int(NLUKIT_PANEL_WIDTH) - 1) / Int(NLUKIT_PANEL_WIDTH)
         Kernels.forEachRowChunk(rowCount: panelCount, rowLength: m * inner, minimumWork: 1 << 15,
-                                chunksPerThread: Self.chunksPerThread) { panels in
-            run(x, m: m, lda: lda, output: output, ldc: ldc, accumulate: accumulate, bias: bias, activation: activation,
-                panels: panels)
+                                chunksPerThread: chunksPerThread) { panels in
+            nlukit_packed_gemm(x, lda, m, inner, packed, width, panels.lowerBound, panels.upperBound, output, ldc,
+                               accumulate ? 1 : 0, bias, activation.code)
         }
     }
 
