@@ -177,10 +177,16 @@ import Testing
         #expect(found.allSatisfy { !$0.hasPrefix("date ") && !$0.hasPrefix("datetime ") && !$0.hasPrefix("time ") }, "\(text): \(found)")
     }
 
-    /// Every language reads date-times; a recognizer without a language reads none, and says so in its kinds.
+    /// Every language but Chinese and Japanese (no date-times yet) reads date-times; those two say they read none,
+    /// as a recognizer without a language reads none, and says so in its kinds.
     @Test func everyLanguageHasDateTimesAndNoLanguageNone() {
+        let withoutDateTimes: Set<BuiltinLanguage> = [.chinese, .japanese]
         for language in BuiltinLanguage.allCases {
-            #expect(language.supportedTypes.isSuperset(of: BuiltinEntityType.dateTimeTypes), "\(language)")
+            if withoutDateTimes.contains(language) {
+                #expect(language.supportedTypes.isDisjoint(with: BuiltinEntityType.dateTimeTypes), "\(language)")
+            } else {
+                #expect(language.supportedTypes.isSuperset(of: BuiltinEntityType.dateTimeTypes), "\(language)")
+            }
         }
         #expect(BuiltinRecognizer(language: nil, types: [.date, .number]).types == [.number])
     }

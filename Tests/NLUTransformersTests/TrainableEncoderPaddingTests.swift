@@ -66,8 +66,9 @@ import Testing
             }
         }
         // Every parameter's gradient within 1e-5 of its norm (F32 sums over fewer rows, in another order),
-        // plus 1e-6 absolute for the key biases, whose gradient is zero in exact arithmetic (softmax
-        // ignores a shift shared by a query's scores) and F32 rounding, ~5e-7, in both passes.
+        // plus 2e-6 absolute for the key biases, whose gradient is zero in exact arithmetic (softmax
+        // ignores a shift shared by a query's scores): what is left is each pass's F32 rounding, ~5e-7
+        // with OpenBLAS's Haswell kernels and up to ~1.1e-6 apart with its SkylakeX ones (AVX-512 CPUs).
         let encoder = try fixture.encoder()
         for (index, name) in encoder.parameters.names.enumerated() {
             let a = full.gradients[index].scalars, b = skipped.gradients[index].scalars
@@ -76,7 +77,7 @@ import Testing
                 difference += Double(x - y) * Double(x - y)
                 norm += Double(x) * Double(x)
             }
-            #expect(difference.squareRoot() <= 1e-5 * norm.squareRoot() + 1e-6,
+            #expect(difference.squareRoot() <= 1e-5 * norm.squareRoot() + 2e-6,
                     "\(family): \(name) gradient off by \(difference.squareRoot()), its norm \(norm.squareRoot())")
         }
     }
