@@ -103,8 +103,9 @@ struct CJKNumberReader {
             if text.count <= 3 {
                 while position < count, scalars[position] == "," || scalars[position] == "，"
                         || (!afterUnit && numerals.extraGroupSeparators.contains(scalars[position])),
-                      digit(position + 1) != nil, digit(position + 2) != nil, digit(position + 3) != nil, digit(position + 4) == nil {
-                    for offset in 1...3 { text.append(Character(String(digit(position + offset)!))) }
+                      let first = digit(position + 1), let second = digit(position + 2), let third = digit(position + 3),
+                      digit(position + 4) == nil {
+                    text += "\(first)\(second)\(third)"
                     position += 4
                 }
             }
@@ -119,8 +120,8 @@ struct CJKNumberReader {
         // Japanese "5,00", "５、００": a comma before exactly two digits is a decimal comma.
         if numerals.decimalCommaBeforeTwoDigits, position < count, !leadingPoint,
            scalars[position] == "," || scalars[position] == "，" || numerals.extraGroupSeparators.contains(scalars[position]),
-           digit(position + 1) != nil, digit(position + 2) != nil, digit(position + 3) == nil {
-            decimal = String(digit(position + 1)!) + String(digit(position + 2)!)
+           let first = digit(position + 1), let second = digit(position + 2), digit(position + 3) == nil {
+            decimal = "\(first)\(second)"
             position += 3
         }
         if decimal.isEmpty, isDot(position), digit(position + 1) != nil, !inDottedRun {
