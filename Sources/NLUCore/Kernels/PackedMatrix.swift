@@ -51,7 +51,7 @@ public final class PackedMatrix: @unchecked Sendable {
         let floats = Self.storageSize(inner: inner, width: width)
         // 64-byte alignment: the kernel loads whole panel rows as aligned vectors.
         packed = UnsafeMutableRawPointer.allocate(byteCount: floats * MemoryLayout<Float>.stride, alignment: 64)
-        panelCount = (width + Int(NLUKIT_PANEL_WIDTH) - 1) / Int(NLUKIT_PANEL_WIDTH)
+        panelCount = Self.panelCount(width: width)
     }
 
     /// Packs `weight` (`rows × columns`, row-major): B = weightᵀ when `transposed` (k = columns,
@@ -89,13 +89,16 @@ public final class PackedMatrix: @unchecked Sendable {
     /// (``TrainingProducts``) as well as this type's own.
     static func pack(_ b: UnsafePointer<Float>, ldb: Int, transposed: Bool, inner: Int, width: Int,
                      into storage: UnsafeMutablePointer<Float>) {
-        let panel = Int(NLUKIT_PANEL_WIDTH), panelCount = (width + panel - 1) / panel
-        Kernels.forEachRowChunk(rowCount: panelCount, rowLength: inner * panel) { panels in
+        let panel = Int(NLUKIT_PANEL_WIDTH)
+        Kernels.forEachRowChunk(rowCount: panelCount(width: width), rowLength: inner * panel) { panels in
             let first = panels.lowerBound * panel, count = min(width, panels.upperBound * panel) - first
             nlukit_pack(transposed ? b + first * ldb : b + first, ldb, transposed ? 1 : 0, inner, count,
                         storage + panels.lowerBound * inner * panel)
         }
     }
+
+    /// The 32-column panels a matrix `width` columns wide is packed in (the last one zero-padded).
+    static func panelCount(width: Int) -> Int { (width + Int(NLUKIT_PANEL_WIDTH) - 1) / Int(NLUKIT_PANEL_WIDTH) }
 
     /// The floats a packed `inner × width` matrix takes (whole panels), at least 1.
     static func storageSize(inner: Int, width: Int) -> Int { max(1, nlukit_packed_size(inner, width)) }
@@ -127,8 +130,7 @@ public final class PackedMatrix: @unchecked Sendable {
     static func multiply(packed: UnsafePointer<Float>, inner: Int, width: Int, _ x: UnsafePointer<Float>, rows m: Int,
                          lda: Int, into output: UnsafeMutablePointer<Float>, ldc: Int, accumulate: Bool,
                          bias: UnsafePointer<Float>?, activation: Activation) {
-        let panelCount = (width + Int(NLUKIT_PANEL_WIDTH) - 1) / Int(NLUKIT_PANEL_WIDTH)
-        Kernels.forEachRowChunk(rowCount: panelCount, rowLength: m * inner, minimumWork: 1 << 15,
+        Kernels.forEachRowChunk(rowCount: panelCount(width: width), rowLength: m * inner, minimumWork: 1 << 15,
                                 chunksPerThread: chunksPerThread) { panels in
             nlukit_packed_gemm(x, lda, m, inner, packed, width, panels.lowerBound, panels.upperBound, output, ldc,
                                accumulate ? 1 : 0, bias, activation.code)
