@@ -29,9 +29,11 @@ enum TrainableAttention {
             Dropout.fillMask(UnsafeMutableBufferPointer(start: layer.probabilityMask, count: workspace.batchSize * heads * square),
                              probability: dropout, generator: &generator)
         }
-        // Head by head in parallel: each head writes only its own probabilities, context columns and
-        // scratch slot, and runs its sequences in order, so the result is the serial loop's to the bit.
-        Kernels.parallelFor(heads) { head in
+        // Head by head: each head writes only its own probabilities, context columns and scratch slot.
+        // On the calling thread: one head per pool task crashed a test run once in the pool's
+        // non-escaping check (session 32) and gave no measurable speed; the BLAS products inside use
+        // both cores anyway.
+        for head in 0..<heads {
             let scratch = workspace.headScratch + head * square
             for sequence in 0..<workspace.batchSize {
                 // The sequence's computed positions 0 ..< length, stored from row `sequenceOffsets[sequence]`.
@@ -86,10 +88,9 @@ enum TrainableAttention {
                          headSize: Int, dropout: Bool, biasGradient: UnsafeMutablePointer<Float>?) {
         let capacity = workspace.sequenceLength, hidden = heads * headSize, square = capacity * capacity
         let scale = 1 / Float(headSize).squareRoot()
-        // Head by head in parallel, as the forward pass: a head writes its own columns of d(Q), d(K),
-        // d(V), its own scratch slots and (MPNet) its own column of the bias table's gradient, adding
-        // its sequences in order, so the result is the serial loop's to the bit.
-        Kernels.parallelFor(heads) { head in
+        // Head by head, on the calling thread as the forward pass: a head writes its own columns of d(Q),
+        // d(K), d(V), its own scratch slots and (MPNet) its own column of the bias table's gradient.
+        for head in 0..<heads {
             let gradientScores = workspace.headScores + head * square, scratch = workspace.headScratch + head * square
             for sequence in 0..<workspace.batchSize {
                 let length = workspace.computedLengths[sequence], base = workspace.sequenceOffsets[sequence] * hidden
