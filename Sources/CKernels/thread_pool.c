@@ -8,8 +8,14 @@
 // A job is published by storing (generation << 32 | 0) into `claim`; participants take task
 // indices by compare-and-swap on the whole word, so a worker that wakes late, after its job was
 // finished and another published, can never run a task of the new job with the old job's function.
+// When its job is done the caller closes it (index CLOSED) before the pool is free again: the next
+// caller writes its function, context and task count while `claim` still holds the old generation,
+// and a worker that read the old word (all tasks taken) together with the new, larger task count
+// would otherwise win its compare-and-swap and run a task of a job not yet published, which then
+// runs twice and counts one finished task too many.
 
 enum { MAX_WORKERS = 63 };
+static const uint32_t CLOSED = UINT32_MAX;  // a task index no job reaches
 // A waiting worker spins this long, then yields this long, before sleeping. A transformer layer
 // runs a dozen kernels within a few milliseconds: spinning keeps their start-up at a fraction of a
 // microsecond, and yielding leaves the core to other runnable threads (OpenBLAS's workers spin the
@@ -147,7 +153,8 @@ void nlukit_parallel_for(long tasks, nlukit_task_function function, void *contex
     if (tasks <= 0) return;
     const int threads = nlukit_pool_threads();
     int expected = 0;
-    if (tasks == 1 || threads == 1 || !atomic_compare_exchange_strong(&busy, &expected, 1)) {
+    if (tasks == 1 || threads == 1 || tasks >= (long)CLOSED ||
+        !atomic_compare_exchange_strong(&busy, &expected, 1)) {
         for (long task = 0; task < tasks; task++) function(context, task);
         return;
     }
@@ -172,6 +179,7 @@ void nlukit_parallel_for(long tasks, nlukit_task_function function, void *contex
     // A worker still in a task is normally microseconds from done; on an oversubscribed machine it
     // may have lost its core, so after a short spin the caller yields rather than compete for it.
     for (unsigned spin = 0; atomic_load_explicit(&finished, memory_order_acquire) < tasks; spin++) back_off(spin);
+    atomic_store(&claim, (uint64_t)generation << 32 | CLOSED);
     atomic_store_explicit(&busy, 0, memory_order_release);
 }
 

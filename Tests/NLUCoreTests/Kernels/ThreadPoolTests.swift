@@ -52,6 +52,38 @@ import Testing
         #expect(succeeded, "two tasks never ran at the same time")
     }
 
+    /// Jobs of different sizes back to back, on oversubscribed cores: a worker still leaving a
+    /// finished small job must never take a task of the next, larger one before that job is
+    /// published (the task would run twice, and the caller, counting one finished task too many,
+    /// could return while a task still ran). The race needs the worker preempted inside a few
+    /// instructions, so threads that only spin share the cores while the jobs run (before the fix
+    /// this failed one run in three, or crashed on "non-escaping closure has escaped").
+    @Test func jobsOfDifferentSizesBackToBackRunEachTaskOnce() {
+        let small = 2, large = 64, rounds = 200_000
+        let counts = TaskCounts(large)
+        let stop = NSLock()
+        nonisolated(unsafe) var stopped = false
+        let spinners = (0..<2 * ProcessInfo.processInfo.activeProcessorCount).map { _ in
+            Thread {
+                var spins = 0
+                while true {
+                    spins &+= 1
+                    if spins % 1024 == 0 && stop.withLock({ stopped }) { return }
+                }
+            }
+        }
+        spinners.forEach { $0.start() }
+        var mismatches = 0
+        for _ in 0..<rounds {
+            Kernels.parallelFor(small) { task in counts.slots[task] += 1 }
+            Kernels.parallelFor(large) { task in counts.slots[task] += 1 }
+            for task in 0..<large where counts.slots[task] != (task < small ? 2 : 1) { mismatches += 1 }
+            counts.slots.update(repeating: 0, count: large)
+        }
+        stop.withLock { stopped = true }
+        #expect(mismatches == 0, "\(mismatches) tasks ran other than once in \(rounds) rounds")
+    }
+
     @Test func nestedJobsRunOnTheCallingThread() {
         let outer = 8, inner = 50
         let counts = TaskCounts(outer * inner)
