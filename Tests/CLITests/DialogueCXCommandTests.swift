@@ -15,7 +15,8 @@ import Testing
         #expect(run.stdout == """
             passed  a pizza ordered: intent parameter, re-prompt, no to the confirmation, reprompt handler, page no-match
             passed  cancelled in the middle of the form by the flow's intent route, then the start page's no-match
-            2 conversations: 2 passed, 0 failed
+            passed  route groups: the page's own group in the middle of the form, the agent's group listed by the flow on every page
+            3 conversations: 3 passed, 0 failed
 
             """)
     }

@@ -10,7 +10,8 @@ import Testing
 /// (Tests/Fixtures/dialogue/dialogflow-cx-pizza.jsonl): entry fulfillment before the first prompt, a form
 /// prefilled by the intent's parameter, the initial prompt again when no reprompt handler is defined, the
 /// `sys.no-match-default` reprompt handler, the `$page.params.status = "FINAL"` route, a flow intent route
-/// taken in the middle of the form, `End Session` clearing the session's parameters.
+/// taken in the middle of the form, `End Session` clearing the session's parameters, route groups (the flow's
+/// `Help` listed by one page, the agent's `Small talk` listed by the flow and so in scope on every page).
 @Suite struct DialogflowCXDialogueImporterTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/dialogue")
@@ -25,11 +26,20 @@ import Testing
         #expect(model.source == "dialogflow-cx")
         #expect(model.name == "pizza-cx")
         let nodes = Dictionary(uniqueKeysWithValues: model.nodes.map { ($0.id, $0) })
-        // The page's own intent routes, then the flow's (in scope on every page), then the no-match handler.
+        // The page's own intent routes, then the flow's (in scope on every page) and the flow's route group's,
+        // then the no-match handler.
         #expect(model.nodes.filter { $0.parent == "Confirm" }.map(\.id) == [
             "Confirm/entry", "Confirm/wait", "Confirm/turn", "Confirm/route[0]", "Confirm/route[1]",
-            "Confirm/flow route[0]", "Confirm/flow route[1]", "Confirm/flow route[2]", "Confirm/no-match",
+            "Confirm/flow route[0]", "Confirm/flow route[1]", "Confirm/flow route[2]",
+            "Confirm/flow group 'Small talk' route[0]", "Confirm/no-match",
         ])
+        // The page's route group comes after its own routes and before the flow's.
+        #expect(model.nodes.filter { $0.parent == "Order" }.map(\.id) == [
+            "Order/form", "Order/entry", "Order/entry route[0]", "Order/wait", "Order/turn", "Order/group 'Help' route[0]",
+            "Order/flow route[0]", "Order/flow route[1]", "Order/flow route[2]", "Order/flow group 'Small talk' route[0]",
+            "Order/route[0]", "Order/no-match",
+        ])
+        #expect(try #require(nodes["Default Start Flow/group 'Small talk' route[0]"]).condition == "(\(IntentCondition.matching("smalltalk.thanks")))")
         let form = try #require(nodes["Order/form"])
         #expect(form.slots.map(\.variable) == ["size", "topping", "count"])
         #expect(form.slots.map(\.entity) == ["size", "topping", "sys.number"])
@@ -37,9 +47,10 @@ import Testing
         #expect(form.slots[0].prompt == [.text(values: ["What size would you like?"], selection: .random)])
         #expect(form.slots[0].noMatch == [ConditionalResponse(responses: [.text(values: ["Small or large?"], selection: .random)])])
         #expect(form.slots[1].noMatch.isEmpty)
-        // The flow's intent routes interrupt the form; "order.cancel" ends the session.
-        #expect(form.slotHandlers.count == 3)
-        #expect(form.slotHandlers[2].next == DialogueNode.Next(action: .jump, target: "end of session", selector: .body))
+        // The page's route group's and the flow's intent routes interrupt the form; "order.cancel" ends the session.
+        #expect(form.slotHandlers.count == 5)
+        #expect(form.slotHandlers[0].responses == [.text(values: ["I take pizza orders: tell me a size and a topping."], selection: .random)])
+        #expect(form.slotHandlers[3].next == DialogueNode.Next(action: .jump, target: "end of session", selector: .body))
         let final = try #require(nodes["Order/entry route[0]"])
         #expect(final.condition == "(($size != null && $topping != null))")
         #expect(final.next == DialogueNode.Next(action: .jump, target: "Confirm", selector: .body))
@@ -58,7 +69,7 @@ import Testing
     @Test func scriptedConversationsGiveCXsResponses() throws {
         let dialogue = try Dialogue(try Self.read().model)
         let conversations = try ScriptedConversation.read(Self.fixtures.appendingPathComponent("dialogflow-cx-pizza.jsonl"))
-        #expect(conversations.count == 2)
+        #expect(conversations.count == 3)
         #expect(try ConversationTester(dialogue: dialogue).run(conversations) == [])
     }
 
@@ -90,6 +101,21 @@ import Testing
         let dropped = DialogflowCXExpressions.template("Hi $intent.params.name, 5$ each")
         #expect(dropped.text == "Hi , 5$ each")
         #expect(dropped.unsupported == ["$intent.params.name"])
+    }
+
+    /// A route group no flow or agent file defines is refused at import, naming the file and the field.
+    @Test func aMissingRouteGroupIsRefused() throws {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("cx-missing-group-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: Self.agent, to: copy)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try FileManager.default.removeItem(at: copy.appendingPathComponent("flows/Default Start Flow/transitionRouteGroups/Help.json"))
+        #expect {
+            _ = try DialogueExport.read(copy)
+        } throws: { error in
+            let description = "\(error)"
+            return description.contains("Order.json") && description.contains("transitionRouteGroups[0]")
+                && description.contains("'Help' names no route group of flow 'Default Start Flow' or of the agent (its route groups: Small talk)")
+        }
     }
 
     /// A route to a page the flow lacks is refused at import, naming the file and the field.

@@ -11,12 +11,13 @@ import NLUInputOutput
 /// | a page (a flow's start page) | node `<Page>` (`<Flow>`; pages of other flows `<Flow>: <Page>`): entry fulfillment, then the form, then the condition routes, then it waits |
 /// | `form.parameters[]`: `required`, `entityType`, `fillBehavior.initialPromptFulfillment`, the `sys.no-match-default` reprompt handler | node `<Page>/form`: slots (the entity of the type's name), prompt, `noMatch` |
 /// | routes in scope on a page, in CX's order: the page's intent routes, the flow's intent routes, the page's condition routes | children `<Page>/route[i]`, `<Page>/flow route[i]`; while the form collects, the intent routes are slot handlers |
+/// | `transitionRouteGroups` of a page or flow (the flow's `transitionRouteGroups/<Group>.json`, else the agent's) | the group's routes after the page's (or flow's) own, in the listed order: children `<Page>/group '<Group>' route[i]` |
 /// | `condition` (`$session.params.x`, `$page.params.x`, `$page.params.status = "FINAL"`, `=`, `!=`, `<`…, `AND`, `OR`, `NOT`) | `condition` (`$x`; FINAL: every required parameter of the page set) |
 /// | `triggerFulfillment`, `entryFulfillment`: `messages[].text.text` (one drawn at random), `payload`; `setParameterActions` | responses; context |
 /// | `targetPage` (a page, `End Session`, `End Flow`, `Start`, `Current Page`), `targetFlow`, none | a `body` jump; none: the session stays on the page |
 /// | `sys.no-match-default` handlers (page, else flow) | child `<Page>/no-match` on `anything_else` |
 ///
-/// Reported by flow, page and route, never dropped silently: webhooks, conditional cases, route groups, events
+/// Reported by flow, page and route, never dropped silently: webhooks, conditional cases, events
 /// other than no-match, numbered reprompt handlers, references and conditions outside the subset above, default
 /// values, list parameters. Parameters are context variables: a session's parameters and a page's are one.
 ///
@@ -69,6 +70,7 @@ public enum DialogflowCXDialogueImporter {
         var conditionalCases: DialogueValue?
     }
     struct SetParameter: Decodable { var parameter: String; var value: DialogueValue? }
+    struct RouteGroup: Decodable { var name: String?; var displayName: String?; var transitionRoutes: [Route]? }
     struct IntentFile: Decodable { var displayName: String?; var parameters: [IntentParameter]? }
     struct IntentParameter: Decodable { var id: String }
 
@@ -118,6 +120,14 @@ public enum DialogflowCXDialogueImporter {
             parameters.formUnion((intent.parameters ?? []).map(\.id))
         }
         let entityTypes = Set(definitions("entityTypes/").map { String($0.split(separator: "/").dropLast().last ?? "") })
+        // Route groups: a flow's in `flows/<Flow>/transitionRouteGroups/`, the agent's in `transitionRouteGroups/`.
+        func routeGroups(in folder: String) throws -> [RouteGroupSource] {
+            try files.paths.filter { $0.hasPrefix(folder) && $0.hasSuffix(".json") }.sorted().map { path in
+                let group = try decode(RouteGroup.self, path, files)
+                let fileName = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+                return RouteGroupSource(group: group, name: group.displayName ?? fileName, file: files.displayName(path))
+            }
+        }
         var flows: [FlowSource] = []
         for path in definitions("flows/") {
             let flow = try decode(Flow.self, path, files)
@@ -127,8 +137,10 @@ public enum DialogflowCXDialogueImporter {
                 pages.append((try decode(Page.self, pagePath, files), files.displayName(pagePath)))
             }
             let name = flow.displayName ?? String(path.split(separator: "/").dropLast().last ?? "")
-            flows.append(FlowSource(flow: flow, name: name, file: files.displayName(path), pages: pages))
+            flows.append(FlowSource(flow: flow, name: name, file: files.displayName(path), pages: pages,
+                                    routeGroups: try routeGroups(in: folder + "transitionRouteGroups/")))
         }
+        let agentRouteGroups = try routeGroups(in: root + "transitionRouteGroups/")
         // The start flow first: agent.json names it by id; exports call it "Default Start Flow".
         guard let start = flows.firstIndex(where: { $0.flow.name != nil && $0.flow.name == agent.startFlow })
                 ?? flows.firstIndex(where: { $0.name == "Default Start Flow" }) ?? flows.indices.first else {
@@ -142,9 +154,13 @@ public enum DialogflowCXDialogueImporter {
                     parameters.formUnion((fulfillment?.setParameterActions ?? []).map(\.parameter))
                 }
             }
-            for route in flow.flow.transitionRoutes ?? [] { parameters.formUnion((route.triggerFulfillment?.setParameterActions ?? []).map(\.parameter)) }
+            let groupRoutes = (flow.routeGroups + agentRouteGroups).flatMap { $0.group.transitionRoutes ?? [] }
+            for route in (flow.flow.transitionRoutes ?? []) + groupRoutes {
+                parameters.formUnion((route.triggerFulfillment?.setParameterActions ?? []).map(\.parameter))
+            }
         }
-        var builder = DialogflowCXNodeBuilder(language: language, intents: intents, entityTypes: entityTypes, flows: flows)
+        var builder = DialogflowCXNodeBuilder(language: language, intents: intents, entityTypes: entityTypes, flows: flows,
+                                              agentRouteGroups: agentRouteGroups)
         var nodes = [
             DialogueNode(id: openingTurn, condition: "welcome", next: .init(action: .jump, target: flows[0].name, selector: .body)),
             DialogueNode(id: sessionStart, condition: "true", next: .init(action: .jump, target: builder.firstTurnRoute(ofState: flows[0].name), selector: .condition)),
@@ -158,12 +174,20 @@ public enum DialogflowCXDialogueImporter {
         return (DialogueModel(name: name, language: language, source: "dialogflow-cx", nodes: nodes), warnings)
     }
 
-    /// A flow file read, with its pages.
+    /// A flow file read, with its pages and route groups.
     struct FlowSource {
         let flow: Flow
         let name: String
         let file: String
         let pages: [(page: Page, file: String)]
+        var routeGroups: [RouteGroupSource] = []
+    }
+
+    /// A route group file read: its display name is how pages and flows list it.
+    struct RouteGroupSource {
+        let group: RouteGroup
+        let name: String
+        let file: String
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ path: String, _ files: some DialogueExportFiles) throws -> T {

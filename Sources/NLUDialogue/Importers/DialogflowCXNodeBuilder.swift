@@ -10,7 +10,8 @@ import NLUInputOutput
 ///       <State>/entry route[i] …   the condition routes, first true one transitions
 ///       <State>/wait          none did: wait for the user at <State>/turn
 ///       <State>/turn          (never matches) where a user turn is evaluated
-///       <State>/route[i], <State>/flow route[i] …   intent routes (page, flow), then condition routes
+///       <State>/route[i], <State>/group 'G' route[i], <State>/flow route[i] …   intent routes (the page's own, its
+///                             route groups', the flow's own, the flow's groups'), then condition routes (page, groups)
 ///       <State>/no-match      anything else: the no-match handler, then stay
 ///
 /// A route that names no target stays on its page (waits at `<State>/turn` again).
@@ -20,13 +21,17 @@ struct DialogflowCXNodeBuilder {
     let intents: Set<String>
     let entityTypes: Set<String>
     let flows: [Source.FlowSource]
+    /// The agent's route groups (`transitionRouteGroups/` beside `flows/`), listed by any flow or page.
+    let agentRouteGroups: [Source.RouteGroupSource]
     var warnings: [String] = []
 
-    init(language: String, intents: Set<String>, entityTypes: Set<String>, flows: [Source.FlowSource]) {
+    init(language: String, intents: Set<String>, entityTypes: Set<String>, flows: [Source.FlowSource],
+         agentRouteGroups: [Source.RouteGroupSource] = []) {
         self.language = language
         self.intents = intents
         self.entityTypes = entityTypes
         self.flows = flows
+        self.agentRouteGroups = agentRouteGroups
     }
 
     /// One state of the session: where a route can lead and the session waits.
@@ -37,6 +42,16 @@ struct DialogflowCXNodeBuilder {
         let file: String
         let flow: Source.FlowSource
         let page: Source.Page?
+    }
+
+    /// A route in scope on a state, with where it is written: `name` makes its node ids (`<State>/<name>`,
+    /// `<State>/entry <name>`), `field`, `file` and `label` name it in errors and warnings.
+    private struct ScopedRoute {
+        let route: Source.Route
+        let name: String
+        let field: String
+        let file: String
+        let label: String
     }
 
     /// The node where a user turn on `state` is evaluated.
@@ -50,9 +65,6 @@ struct DialogflowCXNodeBuilder {
     mutating func nodes() throws -> [DialogueNode] {
         var nodes: [DialogueNode] = []
         for flow in flows {
-            for group in flow.flow.transitionRouteGroups ?? [] {
-                warnings.append("flow '\(flow.name)': route group '\(group)' is not mapped")
-            }
             nodes += try stateNodes(State(id: stateID(flow: flow, page: nil), label: "flow '\(flow.name)'", file: flow.file, flow: flow, page: nil))
             for (page, file) in flow.pages {
                 let name = page.displayName ?? file
@@ -65,28 +77,25 @@ struct DialogflowCXNodeBuilder {
 
     private mutating func stateNodes(_ state: State) throws -> [DialogueNode] {
         let page = state.page
-        let flowRoutes = state.flow.flow.transitionRoutes ?? []
         let parameters = page?.form?.parameters ?? []
         let required = parameters.filter { $0.required == true }.map(\.displayName)
-        for group in page?.transitionRouteGroups ?? [] { warnings.append("\(state.label): route group '\(group)' is not mapped") }
-        // Routes in scope, in CX's order. On a start page: the flow's intent routes, then its condition routes;
-        // on a page: its intent routes, the flow's intent routes, its condition routes.
+        // Routes in scope, in CX's order. On a start page: the flow's intent routes (its own, then its route
+        // groups'), then its condition routes; on a page: its intent routes (own, then its groups'), the flow's
+        // intent routes (own, then the flow's groups'), then its condition routes (own, then its groups').
         // A flow's routes are reported once, by the flow, however many pages they are in scope on.
-        let flowLabel = "flow '\(state.flow.name)'"
-        var routes: [(route: Source.Route, id: String, field: String, file: String, label: String)] = []
-        let own = page?.transitionRoutes ?? flowRoutes
-        for (index, route) in own.enumerated() where route.intent != nil {
-            routes.append((route, "\(state.id)/route[\(index)]", "transitionRoutes[\(index)]", state.file, state.label))
-        }
-        if page != nil {
-            for (index, route) in flowRoutes.enumerated() where route.intent != nil {
-                routes.append((route, "\(state.id)/flow route[\(index)]", "transitionRoutes[\(index)]", state.flow.file, flowLabel))
-            }
-        }
-        let conditionRoutes = own.enumerated().filter { $0.element.intent == nil }
-        for (index, route) in conditionRoutes {
-            routes.append((route, "\(state.id)/route[\(index)]", "transitionRoutes[\(index)]", state.file, state.label))
-        }
+        let flow = state.flow
+        let flowLabel = "flow '\(flow.name)'"
+        let flowListed = try listedRoutes(own: flow.flow.transitionRoutes ?? [], groups: flow.flow.transitionRouteGroups ?? [],
+                                          flow: flow, file: flow.file, label: flowLabel, ownName: page == nil ? "route" : "flow route",
+                                          groupName: page == nil ? "group" : "flow group")
+        let listed = try page.map {
+            try listedRoutes(own: $0.transitionRoutes ?? [], groups: $0.transitionRouteGroups ?? [], flow: flow, file: state.file,
+                             label: state.label, ownName: "route", groupName: "group")
+        } ?? flowListed
+        var routes = listed.filter { $0.route.intent != nil }
+        if page != nil { routes += flowListed.filter { $0.route.intent != nil } }
+        let conditionRoutes = listed.filter { $0.route.intent == nil }
+        routes += conditionRoutes
 
         var children: [DialogueNode] = []
         let stay = DialogueNode.Next(action: .jump, target: firstTurnRoute(ofState: state.id), selector: .userInput)
@@ -96,33 +105,29 @@ struct DialogflowCXNodeBuilder {
             for (index, parameter) in parameters.enumerated() {
                 slots.append(try slot(parameter, state: state, field: "form.parameters[\(index)]"))
             }
-            for (route, _, field, file, label) in routes where route.intent != nil {
-                let (condition, context, responses) = try routeParts(route, label: label, required: required, field: field, file: file)
-                let next = try transition(page: route.targetPage, flow: route.targetFlow, from: state, label: label, field: field, file: file)
+            for scoped in routes where scoped.route.intent != nil {
+                let (condition, context, responses) = try routeParts(scoped, required: required)
+                let next = try transition(scoped, from: state)
                 handlers.append(SlotHandler(condition: condition, context: context, responses: responses, next: next))
             }
-            for (index, route) in conditionRoutes where !(route.condition ?? "").contains("$page.params.status") {
-                warnings.append("\(state.label): transitionRoutes[\(index)]: a condition route is evaluated once the form is complete, not while it collects")
+            for scoped in conditionRoutes where !(scoped.route.condition ?? "").contains("$page.params.status") {
+                warnings.append("\(scoped.label): \(scoped.field): a condition route is evaluated once the form is complete, not while it collects")
             }
             children.append(DialogueNode(id: state.id + "/form", parent: state.id, slots: slots, slotHandlers: handlers,
                                          next: .init(action: .jump, target: state.id + "/entry", selector: .condition)))
         }
         children.append(DialogueNode(id: state.id + "/entry", parent: state.id))
-        for (index, route) in conditionRoutes {
-            let field = "transitionRoutes[\(index)]"
-            let (condition, context, responses) = try routeParts(route, label: state.label, required: required, field: field, file: state.file)
-            children.append(DialogueNode(id: "\(state.id)/entry route[\(index)]", parent: state.id, condition: condition, context: context,
-                                         responses: responses,
-                                         next: try transition(page: route.targetPage, flow: route.targetFlow, from: state, label: state.label,
-                                                              field: field, file: state.file) ?? stay))
+        for scoped in conditionRoutes {
+            let (condition, context, responses) = try routeParts(scoped, required: required)
+            children.append(DialogueNode(id: "\(state.id)/entry \(scoped.name)", parent: state.id, condition: condition, context: context,
+                                         responses: responses, next: try transition(scoped, from: state) ?? stay))
         }
         children.append(DialogueNode(id: state.id + "/wait", parent: state.id, condition: "true", next: stay))
         children.append(DialogueNode(id: firstTurnRoute(ofState: state.id), parent: state.id))
-        for (route, id, field, file, label) in routes {
-            let (condition, context, responses) = try routeParts(route, label: label, required: required, field: field, file: file)
-            children.append(DialogueNode(id: id, parent: state.id, condition: condition, context: context, responses: responses,
-                                         next: try transition(page: route.targetPage, flow: route.targetFlow, from: state, label: label,
-                                                              field: field, file: file) ?? stay))
+        for scoped in routes {
+            let (condition, context, responses) = try routeParts(scoped, required: required)
+            children.append(DialogueNode(id: "\(state.id)/\(scoped.name)", parent: state.id, condition: condition, context: context,
+                                         responses: responses, next: try transition(scoped, from: state) ?? stay))
         }
         // No-match: the page's handler, else the flow's; other events cannot happen to typed text or are not mapped.
         var noMatch: (handler: Source.EventHandler, field: String, file: String, label: String)?
@@ -153,9 +158,38 @@ struct DialogflowCXNodeBuilder {
         return [DialogueNode(id: state.id, title: state.label, context: context, responses: responses, next: next)] + children
     }
 
+    /// The routes a page or flow lists itself (`<ownName>[i]`), then those of the route groups it lists, in
+    /// its order (`<groupName> '<Group>' route[i]`); a group is the flow's of that name, else the agent's.
+    /// - Throws: `JSONFileError` naming `file` and the field when a listed group is neither.
+    private func listedRoutes(own: [Source.Route], groups: [String], flow: Source.FlowSource, file: String, label: String,
+                              ownName: String, groupName: String) throws -> [ScopedRoute] {
+        var routes = own.enumerated().map { index, route in
+            ScopedRoute(route: route, name: "\(ownName)[\(index)]", field: "transitionRoutes[\(index)]", file: file, label: label)
+        }
+        for (index, reference) in groups.enumerated() {
+            // Exports list a group by display name; the API by resource name (`…/transitionRouteGroups/<id>`).
+            let id = reference.components(separatedBy: "/transitionRouteGroups/").last ?? reference
+            func matches(_ source: Source.RouteGroupSource) -> Bool {
+                source.name == reference || source.group.name.map { $0 == id || $0.hasSuffix("/" + id) } == true
+            }
+            guard let source = flow.routeGroups.first(where: matches) ?? agentRouteGroups.first(where: matches) else {
+                let known = (flow.routeGroups + agentRouteGroups).map(\.name)
+                throw JSONFileError(file: file, field: "transitionRouteGroups[\(index)]",
+                                    reason: "'\(reference)' names no route group of flow '\(flow.name)' or of the agent (its route groups: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
+            }
+            let groupLabel = "\(label), route group '\(source.name)'"
+            for (routeIndex, route) in (source.group.transitionRoutes ?? []).enumerated() {
+                routes.append(ScopedRoute(route: route, name: "\(groupName) '\(source.name)' route[\(routeIndex)]",
+                                          field: "transitionRoutes[\(routeIndex)]", file: source.file, label: groupLabel))
+            }
+        }
+        return routes
+    }
+
     /// A route's condition (its intent and its condition, both when both are set), context and responses.
-    private mutating func routeParts(_ route: Source.Route, label: String, required: [String], field: String,
-                                     file: String) throws -> (String, [String: DialogueValue], [DialogueResponse]) {
+    private mutating func routeParts(_ scoped: ScopedRoute,
+                                     required: [String]) throws -> (String, [String: DialogueValue], [DialogueResponse]) {
+        let (route, label, field, file) = (scoped.route, scoped.label, scoped.field, scoped.file)
         var parts: [String] = []
         if let intent = route.intent {
             guard intents.contains(intent) else {
@@ -174,6 +208,12 @@ struct DialogflowCXNodeBuilder {
         }
         let (context, responses) = try fulfillment(route.triggerFulfillment, label: label, field: field + ".triggerFulfillment")
         return (parts.isEmpty ? "false" : parts.joined(separator: " && "), context, responses)
+    }
+
+    /// Where a route leads; `nil` when it names no target (the session stays on the page).
+    private mutating func transition(_ scoped: ScopedRoute, from state: State) throws -> DialogueNode.Next? {
+        try transition(page: scoped.route.targetPage, flow: scoped.route.targetFlow, from: state, label: scoped.label,
+                       field: scoped.field, file: scoped.file)
     }
 
     /// Where a route or handler leads; `nil` when it names no target (the session stays on the page).
