@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Built-in entities beyond English: NLUKit (`nlu entities extract --language`) beside Microsoft
 Recognizers-Text's Python port (PyPI recognizers-text-suite) on the same cases: the number, ordinal,
-percentage, currency, temperature and date-time specs of French, Spanish, German, Portuguese, Italian and Dutch, and the
-number, ordinal, percentage, currency and temperature specs of Chinese and Japanese, as
+percentage, currency, temperature and date-time specs of French, Spanish, German, Portuguese, Italian, Dutch, Chinese and
+Japanese, as
 scripts/fixtures/builtins_recognizers_text.py converts them (Tests/Fixtures/builtins/recognizers-text/<code>/).
 
 Prints per language and kind the share of cases each passes, a case passing when the entities found are
@@ -41,7 +41,7 @@ UNIT_KINDS = {"currency", "temperature"}
 DATETIME_TYPES = "date,time,datetime,daterange,timerange,datetimerange,duration,set"
 DATETIME_KEYS = ("timex", "type", "value", "start", "end", "Mod")
 # The languages whose date-times NLUKit reads (the others print n/a).
-DATETIME_LANGUAGES = {"fr", "es", "de", "pt", "it", "nl"}
+DATETIME_LANGUAGES = {"fr", "es", "de", "pt", "it", "nl", "zh", "ja"}
 
 
 def datetime_values(resolution):
@@ -113,7 +113,8 @@ def python_model(culture, kind):
 
 def python_entities(model, kind, text, reference=None, text_from_offsets=False):
     if kind == "datetime":
-        return [{"entity": r.type_name.split(".", 1)[-1], "start": r.start, "end": r.end + 1, "text": r.text,
+        return [{"entity": r.type_name.split(".", 1)[-1], "start": r.start, "end": r.end + 1,
+                 "text": text[r.start:r.end + 1] if text_from_offsets else r.text,
                  "resolution": {"values": [{k: v for k, v in value.items() if k in DATETIME_KEYS}
                                            for value in (r.resolution or {}).get("values", [])]}}
                 for r in model.parse(text, datetime.datetime.fromisoformat(reference))]
@@ -159,7 +160,7 @@ def main():
             if kind not in args.kinds.split(","):
                 continue
             path = os.path.join(FIXTURES, code, kind + ".json")
-            if not os.path.exists(path):  # Chinese and Japanese have no date-time fixtures
+            if not os.path.exists(path):
                 continue
             with open(path, encoding="utf-8") as f:
                 cases = json.load(f)

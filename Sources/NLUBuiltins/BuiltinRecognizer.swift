@@ -1,5 +1,5 @@
-/// Finds and resolves built-in entities in text (English by default; numbers, ordinals, percentages, money and
-/// temperatures in the other ``BuiltinLanguage``s too): numbers, ordinals, percentages, money,
+/// Finds and resolves built-in entities in text (English by default; numbers, ordinals, percentages, money,
+/// temperatures and date-times in the other ``BuiltinLanguage``s too): numbers, ordinals, percentages, money,
 /// temperatures, e-mails, URLs, phone numbers, and LUIS datetimeV2 dates, times, ranges, durations
 /// and sets relative to a reference time.
 ///
@@ -44,6 +44,7 @@ public struct BuiltinRecognizer: Sendable {
             analyzer = nil
             all = [CJKNumberRecognizer(numerals: numerals), EmailRecognizer(), URLRecognizer(), PhoneNumberRecognizer()]
                 + (language?.cjkUnits.map { [CJKUnitRecognizer(numerals: numerals, units: $0)] } ?? [])
+                + (language?.cjkDateTimeWords.map { [CJKDateTimeRecognizer(numerals: numerals, words: $0)] } ?? [])
         } else if language == nil {
             analyzer = nil
             all = [NumberRecognizer(), EmailRecognizer(), URLRecognizer(), PhoneNumberRecognizer()]

@@ -31,8 +31,8 @@ import Testing
         #expect(run.stdout == "pay 20 dollars on May 4th\n  [4..<6]  number  20  20\n")
     }
 
-    /// Chinese and Japanese: numbers and percentages inside unspaced text, offsets in Unicode scalars; a kind the
-    /// language has not is a usage error naming the ones it has, and an unknown code one listing the supported codes.
+    /// Chinese and Japanese: numbers, percentages and date-times inside unspaced text, offsets in Unicode scalars; an
+    /// unknown code is a usage error listing the supported codes.
     @Test func chineseAndJapaneseAreReadInsideUnspacedText() throws {
         let chinese = try runNLU(["entities", "extract", "--language", "zh-CN", "--json", "我有两千三百五十个苹果和百分之二十的梨"])
         #expect(chinese.status == 0, "\(chinese.stderr)")
@@ -42,9 +42,14 @@ import Testing
         let japanese = try runNLU(["entities", "extract", "--language", "ja-JP", "--types", "ordinal", "前から3番目の席"])
         #expect(japanese.status == 0, "\(japanese.stderr)")
         #expect(japanese.stdout == "前から3番目の席\n  [3..<6]  ordinal  3番目  3\n")
-        let noDates = try runNLU(["entities", "extract", "--language", "ja", "--types", "datetime", "明日"])
-        #expect(noDates.status == 2)
-        #expect(noDates.stderr.contains("Japanese has no datetime"), "\(noDates.stderr)")
+        let japaneseDate = try runNLU(["entities", "extract", "--language", "ja", "--types", "date", "--reference-time", "2016-11-07T10:00:00", "明日"])
+        #expect(japaneseDate.status == 0, "\(japaneseDate.stderr)")
+        #expect(japaneseDate.stdout == "明日\n  [0..<2]  date  明日  2016-11-08 [2016-11-08]\n")
+        let chineseDateTime = try runNLU(["entities", "extract", "--language", "zh", "--reference-time", "2016-11-07T10:00:00",
+                                          "下周一下午3点开会，两个小时"])
+        #expect(chineseDateTime.status == 0, "\(chineseDateTime.stderr)")
+        #expect(chineseDateTime.stdout == "下周一下午3点开会，两个小时\n  [0..<7]    datetime  下周一下午3点  2016-11-14 15:00:00 [2016-11-14T15]\n"
+                + "  [10..<14]  duration  两个小时     7200 [PT2H]\n")
         let unknown = try runNLU(["entities", "extract", "--language", "ko-KR", "x"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("supported: en, fr, es, de, pt, it, nl, zh, ja"), "\(unknown.stderr)")

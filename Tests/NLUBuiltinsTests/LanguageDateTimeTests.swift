@@ -3,7 +3,8 @@ import Foundation
 import NLUTestSupport
 import Testing
 
-/// Date-times beyond English (``LexiconDateTimeRecognizer`` reading a language's ``DateTimeLexicon``): the share
+/// Date-times beyond English (``LexiconDateTimeRecognizer`` reading a language's ``DateTimeLexicon``, and
+/// ``CJKDateTimeRecognizer`` reading Chinese and Japanese on characters): the share
 /// of Recognizers-Text's DateTimeModel spec of each language passed (converted by
 /// scripts/fixtures/builtins_recognizers_text.py into recognizers-text/<code>/datetime.json, each case against its
 /// own reference time), with floors at the level measured when they were set; readings worked by hand against a
@@ -11,10 +12,12 @@ import Testing
 /// (benchmarks/builtins_languages.py).
 @Suite struct LanguageDateTimeTests {
     /// (language, minimum share of the spec's cases passed). Measured: French 164/177 (92.7 %), Spanish 581/823
-    /// (70.6 %), German 151/202 (74.8 %), Portuguese 106/156 (67.9 %), Italian 100/123 (81.3 %), Dutch 569/736 (77.3 %); the
-    /// Python port 1.0.2a2 passes 50.3 %, 28.7 %, 5.0 %, 7.7 %, 5.7 % and 11.7 % of the same cases.
+    /// (70.6 %), German 151/202 (74.8 %), Portuguese 106/156 (67.9 %), Italian 100/123 (81.3 %), Dutch 569/736 (77.3 %),
+    /// Chinese 222/261 (85.1 %), Japanese 456/584 (78.1 %); the Python port 1.0.2a2 passes 50.3 %, 28.7 %, 5.0 %, 7.7 %,
+    /// 5.7 %, 11.7 %, 41.4 % and 5.7 % of the same cases.
     static let floors: [(BuiltinLanguage, Double)] = [
         (.french, 0.92), (.spanish, 0.70), (.german, 0.74), (.portuguese, 0.67), (.italian, 0.81), (.dutch, 0.77),
+        (.chinese, 0.85), (.japanese, 0.78),
     ]
 
     @Test(arguments: floors.map(\.0))
@@ -167,6 +170,43 @@ import Testing
         #expect(values(.dutch, text) == expected)
     }
 
+    @Test(arguments: [
+        ("2016年11月3日下午3点半开会", ["datetime 2016年11月3日下午3点半: 2016-11-03T15:30 2016-11-03 15:30:00"]),
+        ("下周一上午", ["datetimerange 下周一上午: 2016-11-14TMO 2016-11-14 08:00:00 2016-11-14 12:00:00"]),
+        ("明天下午5:00到6:00", ["datetimerange 明天下午5:00到6:00: (2016-11-08T17:00,2016-11-08T18:00,PT1H) 2016-11-08 17:00:00 2016-11-08 18:00:00"]),
+        ("两个小时", ["duration 两个小时: PT2H 7200"]),
+        ("每周一晚上八点", ["set 每周一晚上八点: XXXX-WXX-1T20 not resolved"]),
+        ("3天前", ["date 3天前: 2016-11-04 2016-11-04"]),
+        ("2010年1月4日或之前", ["daterange 2010年1月4日或之前: 2010-01-04 2010-01-04 until"]),
+        ("这周", ["daterange 这周: 2016-W45 2016-11-07 2016-11-14"]),
+        ("11月3号", ["date 11月3号: XXXX-11-03 2016-11-03; XXXX-11-03 2017-11-03"]),
+    ])
+    func chineseReadingsResolveAgainstTheReference(_ text: String, _ expected: [String]) {
+        #expect(values(.chinese, text) == expected)
+    }
+
+    @Test(arguments: [
+        ("来週の月曜日午後3時", ["datetime 来週の月曜日午後3時: 2016-11-14T15 2016-11-14 15:00:00"]),
+        ("明日の朝", ["datetimerange 明日の朝: 2016-11-08TMO 2016-11-08 08:00:00 2016-11-08 12:00:00"]),
+        ("3時間", ["duration 3時間: PT3H 10800"]),
+        ("毎週", ["set 毎週: P1W not resolved"]),
+        ("3日後", ["date 3日後: 2016-11-10 2016-11-10"]),
+        ("2019年1月4日に戻ります。", ["date 2019年1月4日: 2019-01-04 2019-01-04"]),
+        ("午後5時から6時まで", ["timerange 午後5時から6時まで: (T17,T18,PT1H) 17:00:00 18:00:00"]),
+        ("2018年以降", ["daterange 2018年以降: 2018 2019-01-01 after"]),
+    ])
+    func japaneseReadingsResolveAgainstTheReference(_ text: String, _ expected: [String]) {
+        #expect(values(.japanese, text) == expected)
+    }
+
+    /// Dates that do not exist are no dates, in Chinese and Japanese too.
+    @Test(arguments: [(BuiltinLanguage.chinese, "2019年2月30日"), (.chinese, "13月5日"), (.japanese, "2月31日"), (.japanese, "25時70分"),
+                      (.chinese, "99999999999999999999天前")])
+    func impossibleCJKDatesAreNotRead(_ language: BuiltinLanguage, _ text: String) {
+        let found = values(language, text)
+        #expect(found.allSatisfy { !$0.hasPrefix("date ") && !$0.hasPrefix("datetime ") && !$0.hasPrefix("time ") }, "\(text): \(found)")
+    }
+
     /// Dates that do not exist are no dates; numbers too large for a date or a duration are left alone.
     @Test(arguments: [
         "le 31 février", "le 30/02/2019", "le 45/13", "le 29 février 2019", "dans 99999999999999999999 jours",
@@ -177,16 +217,10 @@ import Testing
         #expect(found.allSatisfy { !$0.hasPrefix("date ") && !$0.hasPrefix("datetime ") && !$0.hasPrefix("time ") }, "\(text): \(found)")
     }
 
-    /// Every language but Chinese and Japanese (no date-times yet) reads date-times; those two say they read none,
-    /// as a recognizer without a language reads none, and says so in its kinds.
+    /// Every language reads date-times; a recognizer without a language reads none, and says so in its kinds.
     @Test func everyLanguageHasDateTimesAndNoLanguageNone() {
-        let withoutDateTimes: Set<BuiltinLanguage> = [.chinese, .japanese]
         for language in BuiltinLanguage.allCases {
-            if withoutDateTimes.contains(language) {
-                #expect(language.supportedTypes.isDisjoint(with: BuiltinEntityType.dateTimeTypes), "\(language)")
-            } else {
-                #expect(language.supportedTypes.isSuperset(of: BuiltinEntityType.dateTimeTypes), "\(language)")
-            }
+            #expect(language.supportedTypes.isSuperset(of: BuiltinEntityType.dateTimeTypes), "\(language)")
         }
         #expect(BuiltinRecognizer(language: nil, types: [.date, .number]).types == [.number])
     }
@@ -196,6 +230,8 @@ import Testing
     @Test(arguments: [
         (BuiltinLanguage.french, "du 3 au 5 mars 12/12/12/ à 7 heures moins dix lundi prochain il y a 2 semaines entre 14h et "),
         (.dutch, "van 3 tot 5 maart 12.12.12. om 7 uur 's half acht aanstaande vrijdag maandagmorgen van 10 tot tussen 2014- "),
+        (.chinese, "从一月十日到十二日或之前下下周一3点半到5:00之间每周一两个小时又三天后过去十年"),
+        (.japanese, "２０１５年1月１日またはその前来週の月曜日1時から3時までの間毎週1時間30分以上"),
     ])
     func dateTimesAreReadInLinearTime(_ language: BuiltinLanguage, _ piece: String) {
         let recognizer = BuiltinRecognizer(language: language)

@@ -64,6 +64,23 @@ struct ParseLanguageTests {
         }
     }
 
+    /// A Chinese model resolves "明天下午3点" inside unspaced text, offsets in Unicode scalars.
+    @Test func chineseModelReadsChineseDateTimes() async throws {
+        let models = try ParseRouteTests.servedModels(trainedOn: IntentDataset(language: "zh-CN", intents: [
+            Intent(name: "remind", utterances: ["提醒我", "给我一个提醒", "请提醒"]),
+            Intent(name: "cancel", utterances: ["取消订单", "我不要了", "全部取消"]),
+        ], entities: [EntityDefinition(name: "when", builtin: "datetime")]))
+        try await withTestServer(models: models) { server in
+            let response = try await server.request("POST", "/model/parse", json:
+                #"{"text": "明天下午3点提醒我", "reference_time": "2016-11-07T10:00:00"}"#)
+            #expect(response.status == 200)
+            let entities = (response.object?["entities"] as? [[String: Any]]) ?? []
+            let when = try #require(entities.first { $0["entity"] as? String == "when" })
+            #expect(when["start"] as? Int == 0 && when["end"] as? Int == 6)
+            #expect(when["value"] as? String == "2016-11-08 15:00:00")
+        }
+    }
+
     @Test func unsupportedOrMalformedLanguageIsA400NamingTheSupportedCodes() async throws {
         try await withTestServer(models: try Self.models(language: "fr")) { server in
             let unsupported = try await server.request("POST", "/model/parse", json: #"{"text": "deux pizzas", "language": "ko-KR"}"#)

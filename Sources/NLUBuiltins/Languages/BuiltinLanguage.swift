@@ -6,8 +6,9 @@ import Foundation
 /// plus the kinds whose form does not depend on the language (e-mails, URLs, phone numbers), and date-times ("demain
 /// à 15h30", "el próximo lunes a las 3 de la tarde", "morgen um 18 Uhr", "domani alle 8:00am", "morgen om 15.00").
 /// Chinese and Japanese have numbers, ordinals, percentages, money and temperatures found inside unspaced text
-/// ("两千四百五", "第三", "百分之五十", "3番目", "5割", "1万亿日元", "20摄氏度", "華氏98.6度"), plus e-mails, URLs and
-/// phone numbers. ``supportedTypes`` says which.
+/// ("两千四百五", "第三", "百分之五十", "3番目", "5割", "1万亿日元", "20摄氏度", "華氏98.6度"), e-mails, URLs and
+/// phone numbers, and date-times ("2016年11月3日", "下周一下午3点", "来週の月曜日", "午後3時30分", "3天", "毎週").
+/// ``supportedTypes`` says which.
 ///
 ///     let french = try BuiltinLanguage(code: "fr-FR")
 ///     BuiltinRecognizer(language: french).entities(in: "quatre-vingt-dix-sept pour cent").map(\.text)
@@ -39,9 +40,8 @@ public enum BuiltinLanguage: String, CaseIterable, Sendable, Codable {
     /// The kinds this language recognizes.
     public var supportedTypes: Set<BuiltinEntityType> {
         if self == .english { return Set(BuiltinEntityType.allCases) }
-        if cjkNumerals != nil { return [.number, .ordinal, .percentage, .currency, .temperature, .email, .url, .phonenumber] }
         let common: Set<BuiltinEntityType> = [.number, .ordinal, .percentage, .currency, .temperature, .email, .url, .phonenumber]
-        return dateTimeLexicon == nil ? common : common.union(BuiltinEntityType.dateTimeTypes)
+        return dateTimeLexicon == nil && cjkDateTimeWords == nil ? common : common.union(BuiltinEntityType.dateTimeTypes)
     }
 
     /// The date-time words of a language other than English that has them (English keeps its own parsers).
@@ -109,6 +109,15 @@ extension BuiltinLanguage {
         switch self {
         case .chinese: ChineseNumerals.numerals
         case .japanese: JapaneseNumerals.numerals
+        default: nil
+        }
+    }
+
+    /// The date-time words of a language written without spaces.
+    var cjkDateTimeWords: CJKDateTimeWords? {
+        switch self {
+        case .chinese: ChineseDateTimeWords.words
+        case .japanese: JapaneseDateTimeWords.words
         default: nil
         }
     }

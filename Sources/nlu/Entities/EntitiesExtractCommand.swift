@@ -24,9 +24,9 @@ struct EntitiesExtractCommand: ParsableCommand {
         \(BuiltinLanguage.allCases.map(\.rawValue).joined(separator: ", ")). English has every kind; the others \
         have number, ordinal and percentage (written their way: "quatre-vingt-dix", "2.000,352", "1er"; Chinese and \
         Japanese inside unspaced text: "两千四百五", "第三", "百分之五十", "3番目", "5割"), currency and temperature \
-        ("323 millions d'euros", "40 grados Celsius", "1万亿日元", "20摄氏度", units named in the language) \
-        and the kinds that do not depend on the language (email, url, phonenumber); French, Spanish, German, \
-        Portuguese, Italian and Dutch also date-times; asking for another kind is an error.
+        ("323 millions d'euros", "40 grados Celsius", "1万亿日元", "20摄氏度", units named in the language), \
+        the kinds that do not depend on the language (email, url, phonenumber), and date-times ("demain à 15h30", \
+        "下周一下午3点", "来週の月曜日"); asking for another kind is an error.
 
         Example: nlu entities extract --reference-time 2016-11-07T10:00:00 --json "transfer $1.5k tomorrow at 7pm"
         """)
