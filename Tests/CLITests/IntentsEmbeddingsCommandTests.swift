@@ -86,6 +86,32 @@ import Testing
         #expect(unknown.status == 2)
     }
 
+    /// `--no-bag-of-words`: the embedding is the only feature (the summary's vocabulary is 0 terms); it needs
+    /// `--embeddings` and excludes `--max-features`, usage errors before anything is read.
+    @Test func embeddingsAloneWithoutTheBagOfWords() throws {
+        let (work, embedder) = try setUp()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let model = work.appendingPathComponent("car.nlumodel").path
+        let train = try runNLU(["intents", "train", Self.sample, "-o", model, "--epochs", "4", "--hidden", "32",
+                                "--no-entities", "--embeddings", embedder.path, "--no-bag-of-words", "--json"])
+        #expect(train.status == 0, "\(train.stderr)")
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: model).appendingPathComponent("manifest.json"))) as? [String: Any]
+        let config = manifest?["config"] as? [String: Any]
+        #expect((config?["vocabulary"] as? [Any])?.isEmpty == true, "\(String(describing: config?.keys))")
+        #expect((config?["features"] as? [String: Any])?["maxFeatures"] as? Int == 0)
+        let predict = try runNLU(["intents", "predict", "-m", model, "--json", "turn the radio on"])
+        #expect(predict.status == 0, "\(predict.stderr)")
+        #expect(predict.stdout.contains("\"intent\""))
+
+        let alone = try runNLU(["intents", "train", Self.sample, "-o", work.appendingPathComponent("b.nlumodel").path, "--no-bag-of-words"])
+        #expect(alone.status == 2)
+        #expect(alone.stderr.contains("--no-bag-of-words needs --embeddings MODEL"))
+        let both = try runNLU(["intents", "train", Self.sample, "-o", work.appendingPathComponent("c.nlumodel").path,
+                               "--embeddings", embedder.path, "--no-bag-of-words", "--max-features", "10"])
+        #expect(both.status == 2)
+        #expect(both.stderr.contains("--max-features and --no-bag-of-words exclude each other"))
+    }
+
     @Test func unknownEmbedderIsRefusedBeforeTraining() throws {
         let (work, _) = try setUp()
         defer { try? FileManager.default.removeItem(at: work) }

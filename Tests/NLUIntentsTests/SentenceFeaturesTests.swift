@@ -62,6 +62,32 @@ import NLUCore
         #expect(throws: IntentClassifierError.self) { try IntentClassifier.load(from: url) { _ in narrow } }
     }
 
+    /// `maxFeatures` 0: no bag of words, the sentence features are the whole input; the package saves,
+    /// loads and predicts the same. Without sentence features that leaves nothing to train on.
+    @Test func sentenceFeaturesAloneWithoutABagOfWords() throws {
+        let dataset = try ClassifierTests.smallDataset()
+        var features = FeatureOptions()
+        features.maxFeatures = 0
+        let classifier = try IntentClassifier.train(on: dataset, features: features, training: ClassifierTests.quickOptions(seed: 3),
+                                                    entities: nil, sentenceFeaturizer: CountingFeaturizer())
+        #expect(classifier.featurizer.dimension == 0)
+        #expect(classifier.network.inputDimension == 3)
+        let input = classifier.inputs(for: ["turn the radio on"])[0]
+        #expect(input.indices == [0, 1, 2])
+        #expect(input.values == [17, 2, 0.5])
+        let url = try temporaryDirectory().appendingPathComponent("embeddings-only.nlumodel")
+        try classifier.save(to: url)
+        let loaded = try IntentClassifier.load(from: url) { _ in CountingFeaturizer() }
+        #expect(loaded.featurizer.dimension == 0)
+        for text in ["turn the heater off", "will it snow", "ring my brother"] {
+            #expect(loaded.predict(text, top: 3) == classifier.predict(text, top: 3))
+        }
+        #expect(throws: IntentClassifierError.noFeatures(
+            reason: "maxFeatures is 0 (no bag of words) and no sentence embeddings are given: the model would have no features")) {
+            try IntentClassifier.train(on: dataset, features: features, training: ClassifierTests.quickOptions(seed: 3), entities: nil)
+        }
+    }
+
     @Test func modelsWithoutSentenceFeaturesLoadAsBefore() throws {
         let dataset = try ClassifierTests.smallDataset()
         let classifier = try IntentClassifier.train(on: dataset, training: ClassifierTests.quickOptions(seed: 1), entities: nil)

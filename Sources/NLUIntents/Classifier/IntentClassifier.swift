@@ -143,11 +143,13 @@ public struct IntentClassifier: Sendable {
             trainingExamples += members.dropFirst(held)
         }
         let featurizer = TextFeaturizer.fit(trainingExamples.map(\.0), options: features)
-        guard featurizer.dimension > 0 else {
+        guard featurizer.dimension > 0 || sentenceFeaturizer != nil else {
             let minimum = featurizer.options.minDocumentFrequency ?? 1
-            throw IntentClassifierError.noFeatures(reason: "\(file): " + (minimum > 1
-                ? "no term occurs in at least \(minimum) training utterances (minimum document frequency)"
-                : "no training utterance yields a term (word or character n-gram)"))
+            throw IntentClassifierError.noFeatures(reason: features.maxFeatures == 0
+                ? "maxFeatures is 0 (no bag of words) and no sentence embeddings are given: the model would have no features"
+                : "\(file): " + (minimum > 1
+                    ? "no term occurs in at least \(minimum) training utterances (minimum document frequency)"
+                    : "no training utterance yields a term (word or character n-gram)"))
         }
         if let sentenceFeaturizer {
             let dimension = sentenceFeaturizer.reference.dimension

@@ -47,7 +47,9 @@ public struct FeatureOptions: Codable, Sendable, Equatable {
     /// number of training utterances (``automaticMinimumDocumentFrequency(trainingUtterances:)``), a
     /// number forces it. A fitted ``TextFeaturizer`` records the value it used.
     public var minDocumentFrequency: Int? = nil
-    /// Keep at most this many terms (the most frequent), `nil` for no limit.
+    /// Keep at most this many terms (the most frequent), `nil` for no limit. 0 keeps none: no bag of
+    /// words, for a model whose only features are sentence embeddings (a model trained in one language
+    /// and asked in others leans on the words of the first; the embedding alone carries across).
     public var maxFeatures: Int? = nil
 
     /// The stemmer ``language`` selects (English when it is `nil`), or `nil` when no Snowball stemmer
@@ -97,7 +99,7 @@ public struct FeatureOptions: Codable, Sendable, Equatable {
         try check(wordNGrams, within: Self.wordNGramLengths, "wordNGrams")
         if let characterNGrams { try check(characterNGrams, within: Self.characterNGramLengths, "characterNGrams") }
         if let minDocumentFrequency { try InputLimits.check(minDocumentFrequency, in: 0...Int.max, name: prefix + "minDocumentFrequency", file: file) }
-        if let maxFeatures { try InputLimits.check(maxFeatures, in: 1...Int.max, name: prefix + "maxFeatures", file: file) }
+        if let maxFeatures { try InputLimits.check(maxFeatures, in: 0...Int.max, name: prefix + "maxFeatures", file: file) }
     }
 
     public static func automaticMinimumDocumentFrequency(trainingUtterances count: Int) -> Int {

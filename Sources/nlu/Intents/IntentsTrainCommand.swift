@@ -93,6 +93,11 @@ struct IntentsTrainCommand: ParsableCommand {
         }
         guard !output.isEmpty else { throw ValidationError("--output is empty; give a path such as model.nlumodel") }
         if let embeddings, embeddings.isEmpty { throw ValidationError("--embeddings is empty; give a model directory or Hub id") }
+        if training.noBagOfWords, embeddings == nil {
+            throw ValidationError(fineTune == nil
+                ? "--no-bag-of-words needs --embeddings MODEL: without the bag of words the sentence embedding is the only feature"
+                : "--no-bag-of-words applies to --embeddings; a --fine-tune model has no bag of words already")
+        }
         if training.tagger == .encoder, embeddings == nil {
             throw ValidationError("--tagger encoder needs --embeddings MODEL (the encoder whose word vectors it uses)")
         }

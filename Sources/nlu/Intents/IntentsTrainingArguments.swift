@@ -50,6 +50,9 @@ struct IntentsTrainingArguments: ParsableArguments {
     @Option(help: "Keep at most this many terms (most frequent first).")
     var maxFeatures: Int?
 
+    @Flag(help: "With --embeddings: no bag of words, the sentence embedding is the only feature (train in one language, predict in others).")
+    var noBagOfWords = false
+
     @Flag(help: "Do not stem words (Snowball English).")
     var noStemming = false
 
@@ -134,9 +137,11 @@ struct IntentsTrainingArguments: ParsableArguments {
             options.minDocumentFrequency = minDf
         }
         if let maxFeatures {
-            guard maxFeatures >= 1 else { throw ValidationError("--max-features must be at least 1, got \(maxFeatures)") }
+            guard maxFeatures >= 1 else { throw ValidationError("--max-features must be at least 1, got \(maxFeatures) (--no-bag-of-words drops the bag of words)") }
+            guard !noBagOfWords else { throw ValidationError("--max-features and --no-bag-of-words exclude each other") }
             options.maxFeatures = maxFeatures
         }
+        if noBagOfWords { options.maxFeatures = 0 }
         options.stemming = !noStemming
         options.lowercase = !keepCase
         return options
