@@ -7,6 +7,10 @@ enum CJKDatePiece {
     case dayClock(SpokenDate, SpokenTime)
     case dayPart(SpokenDate, DateTimeWords.PartOfDay)
     case part(DateTimeWords.PartOfDay)
+    /// A season of a year ("2017-SU"), which LUIS leaves unresolved.
+    case season(String)
+    /// The last moment of a day ("日曜日の終わり").
+    case dayEnd(SpokenDate)
 }
 
 /// A span of days as said: its TIMEX ("2016", "XXXX-03", "2017-W14"), its readings (one, or a past and a future one

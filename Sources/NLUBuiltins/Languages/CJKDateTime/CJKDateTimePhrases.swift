@@ -67,6 +67,12 @@ struct CJKDateTimePhrases {
             return (.datetime, resolve.dateTimeValues(day, time))
         case .dayPart(let day, let part):
             return (.datetimerange, resolve.partOfDayValues(day, part))
+        case .season(let timex):
+            return (.daterange, [DateTimeValue(timex: timex, type: "daterange", value: "not resolved")])
+        case .dayEnd(let day):
+            return (.datetime, day.readings(today).map {
+                DateTimeValue(timex: day.timex(of: $0) + "T23:59:59", type: "datetime", value: $0.text + " 23:59:59")
+            })
         case .part(let part):
             return (.timerange, [DateTimeValue(timex: "T" + part.code, type: "timerange", start: Timex.clock(part.start.0, part.start.1, part.start.2),
                                                end: Timex.clock(part.end.0, part.end.1, part.end.2))])
@@ -158,6 +164,11 @@ struct CJKDateTimePhrases {
             guard let sameYear = CivilDate(year: start.year, month: toStart.month, day: toStart.day) else { return nil }
             return sameYear > start ? sameYear : CivilDate(year: start.year + 1, month: toStart.month, day: toStart.day)
         }
+        if from.span.openYear, let first = from.span.readings.first?.start, to.span.openYear || to.day.map({
+            if case .dayOfMonth = $0.kind { return true } else { return false }
+        }) ?? false, let values = openYearRange(from: first, to: to, unit: unit) {
+            return values
+        }
         var starts = from.span.readings.map(\.start)
         if from.span.openYear, !to.span.openYear, let toStart = to.span.readings.first?.start, let first = starts.first,
            let sameYear = CivilDate(year: toStart.year, month: first.month, day: first.day) {
@@ -169,6 +180,30 @@ struct CJKDateTimePhrases {
             let startTimex = openTimex ? "XXXX" + start.text.dropFirst(4) : start.text
             let endTimex = openTimex || (to.span.openYear && from.span.openYear) ? "XXXX" + end.text.dropFirst(4) : end.text
             return CJKDaySpan.between(start, end, startTimex: startTimex, endTimex: endTimex, unit: unit)?.values().first
+        }
+        return values.isEmpty ? nil : values
+    }
+
+    /// A range whose year is not said ("3月到5月", "1月10日から20日まで"), read as the specs read it: a start still ahead
+    /// this year (or in this month, for months) means last year's and this year's; a range already over this year
+    /// this year's and next year's; one under way (or running into next year) this year's only.
+    private func openYearRange(from first: CivilDate, to: (span: CJKDaySpan, day: SpokenDate?), unit: CJKDaySpan.Unit) -> [DateTimeValue]? {
+        // February 29th is read in the leap years before and after, as a day alone is.
+        guard let toStart = to.span.readings.first?.start, !(first.month == 2 && first.day == 29) else { return nil }
+        var endMonth = toStart.month, endDay = toStart.day
+        if case .dayOfMonth(let day)? = to.day?.kind { endMonth = first.month; endDay = day }
+        func key(_ month: Int, _ day: Int) -> Int { unit == .month ? month * 100 : month * 100 + day }
+        let startKey = key(first.month, first.day), endKey = key(endMonth, endDay), now = key(today.month, today.day)
+        let wraps = endKey <= startKey
+        let years: [Int]
+        if startKey >= now { years = [today.year - 1, today.year] }
+        else if !wraps, endKey < now { years = [today.year, today.year + 1] }
+        else { years = [today.year] }
+        let values = years.compactMap { year -> DateTimeValue? in
+            guard let start = CivilDate(year: year, month: first.month, day: first.day),
+                  let end = CivilDate(year: wraps ? year + 1 : year, month: endMonth, day: endDay) else { return nil }
+            return CJKDaySpan.between(start, end, startTimex: "XXXX" + start.text.dropFirst(4), endTimex: "XXXX" + end.text.dropFirst(4),
+                                      unit: unit)?.values().first
         }
         return values.isEmpty ? nil : values
     }

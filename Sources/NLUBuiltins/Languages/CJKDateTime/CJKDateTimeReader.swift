@@ -159,11 +159,15 @@ struct CJKDateTimeReader {
             let timex = unit == .year ? Timex.pad(today.year, 4) : Timex.pad(today.year, 4) + "-" + Timex.pad(today.month, 2)
             return (.span(CJKDaySpan(timex: timex, readings: [(first, stop)], unit: .other, mod: "end")), end)
         }
+        if let (code, end) = text.match(words.thisYearSeasons, at: index) { return (.season(Timex.pad(today.year, 4) + "-" + code), end) }
         if let (years, end) = text.match(words.relativeYears, at: index) {
             guard var span = CJKDaySpan.year(today.year + years) else { return nil }
             // "今年" said alone in the specs runs from New Year to today ("我今年18周岁了").
             let afterLinker = text.match(any: words.linkers, at: end) ?? end
-            if years == 0, month(at: afterLinker) == nil, text.match(words.halves, at: afterLinker) == nil, let first = span.readings.first, first.start < today {
+            if let (code, seasonEnd) = text.match(words.seasons, at: afterLinker) {
+                return (.season(Timex.pad(today.year + years, 4) + "-" + code), seasonEnd)
+            }
+            if years == 0, text.scalars[index] == "今", month(at: afterLinker) == nil, text.match(words.halves, at: afterLinker) == nil, let first = span.readings.first, first.start < today {
                 span.readings = [(first.start, today)]
             }
             return (.span(span), end)
@@ -209,6 +213,69 @@ struct CJKDateTimeReader {
         return CJKDaySpan.month(month, of: year).map { (.span($0), afterMonth) }
     }
 
+    /// What follows a year, a month or a week and narrows it: its start or end ("今月初め", "今週の終わりごろ"), a third of
+    /// a month ("5月中旬", "11月半ば"), or a week counted in it ("2015年の最初の週", "1月の第3週", "十月的第一周").
+    func partOfSpan(_ span: CJKDaySpan, at index: Int) -> (CJKDatePiece, Int)? {
+        let after = text.match(any: words.linkers, at: index) ?? index
+        if span.unit == .month, let (mod, end) = text.match(words.monthThirds, at: after) {
+            var narrowed = span
+            narrowed.readings = span.readings.map { reading in
+                let first = reading.start
+                switch mod {
+                case "start": return (first, first.adding(days: 9))
+                case "mid": return (first.adding(days: 9), first.adding(days: 20))
+                default: return (first.adding(days: 20), reading.end)
+                }
+            }
+            narrowed.mod = mod
+            return (.span(narrowed), end)
+        }
+        if span.unit != .other, let (mod, end) = text.match(words.periodParts, at: after) {
+            var narrowed = span
+            narrowed.readings = span.readings.map { reading in
+                let middle: CivilDate
+                switch span.unit {
+                case .year: middle = reading.start.adding(months: 6)
+                case .month: middle = reading.start.adding(days: 15)
+                default: middle = reading.start.adding(days: 3)
+                }
+                return mod == "start" ? (reading.start, middle) : (middle, reading.end)
+            }
+            narrowed.mod = mod
+            return (.span(narrowed), end)
+        }
+        guard span.unit == .year || span.unit == .month else { return nil }
+        // The week counted: first, last, or "第N".
+        var ordinal: Int?, position = after
+        if let end = text.match(any: words.firstWords, at: after) {
+            ordinal = 1
+            position = end
+        } else if let end = text.match(any: words.lastWords, at: after) {
+            ordinal = 0
+            position = end
+        } else if let start = text.match(words.ordinalPrefix, at: after), let number = text.integer(at: start), (1...53).contains(number.value) {
+            ordinal = number.value
+            position = number.end
+        }
+        guard let ordinal, let end = text.match(any: words.weekWords, at: position) else { return nil }
+        let readings = span.readings.compactMap { reading -> (start: CivilDate, end: CivilDate, week: Int)? in
+            // A period's weeks start with the one holding its first Thursday, as ISO 8601 counts a year's.
+            let firstThursday = reading.start.adding(days: (4 - reading.start.weekday + 7) % 7)
+            let firstMonday = firstThursday.adding(days: -3)
+            let lastDay = reading.end.adding(days: -1)
+            let lastThursday = lastDay.adding(days: -((lastDay.weekday - 4 + 7) % 7))
+            let count = (lastThursday.dayNumber - firstMonday.dayNumber) / 7 + 1
+            let week = ordinal == 0 ? count : ordinal
+            guard week <= count else { return nil }
+            let monday = firstMonday.adding(days: 7 * (week - 1))
+            return (monday, monday.adding(days: 7), week)
+        }
+        guard let first = readings.first else { return nil }
+        // "2015-W01" for a year's week, "XXXX-10-W01" for a month's.
+        let timex = span.timex + "-W" + Timex.pad(first.week, 2)
+        return (.span(CJKDaySpan(timex: timex, readings: readings.map { ($0.start, $0.end) }, unit: .other)), end)
+    }
+
     /// "1990年代" (a decade), "九十年代" (a decade of an open century), "15世紀" (a century).
     func decadeOrCentury(at index: Int) -> (CJKDatePiece, Int)? {
         guard let number = text.integer(at: index) else { return nil }
@@ -250,6 +317,7 @@ struct CJKDateTimeReader {
         consider(decadeOrCentury(at: index))
         guard let (piece, found) = best else { return nil }
         var end = found
+        if case .span(let span) = piece, let part = partOfSpan(span, at: found) { return part }
         if case .span(let span) = piece, span.unit == .year, let year = span.readings.first?.start.year {
             let afterLinker = text.match(any: words.linkers, at: end) ?? end
             if let (half, afterHalf) = text.match(words.halves, at: afterLinker),
@@ -260,6 +328,7 @@ struct CJKDateTimeReader {
                 }
             }
         }
+        if case .day(let day) = piece, let afterEnd = text.match(any: words.dayEnds, at: end) { return (.dayEnd(day), afterEnd) }
         if case .day = piece {
             var after = end
             if after < text.count, ["，", "、", ",", " "].contains(text.scalars[after]) { after += 1 }

@@ -112,6 +112,19 @@ struct CJKDateTimeWords: Sendable {
     var durationLeads: [Word]
     /// Joiners of a range that need a word closing it ("和" only in "X和Y之间").
     var joinersNeedingEnd: [Word]
+    /// After a year, a month or a week: its start or end ("初め", "終わりごろ": Mod "start", "end"), and after a month its
+    /// thirds ("上旬", "中旬", "下旬", "半ば": "start", "mid", "end").
+    var periodParts: [(Word, String)]
+    var monthThirds: [(Word, String)]
+    /// After a day: its last moment ("日曜日の終わり": 23:59:59).
+    var dayEnds: [Word]
+    /// Weeks counted in a year or a month: "第" before a number and the first and last ("最初の", "最後の") before the week.
+    var ordinalPrefix: Word
+    var firstWords: [Word]
+    var lastWords: [Word]
+    /// Seasons after a year counted from this one ("今年夏天", "今年の夏"), and this year's said in one word ("今夏").
+    var seasons: [(Word, String)]
+    var thisYearSeasons: [(Word, String)]
 
     static func word(_ text: String) -> Word { Array(text.unicodeScalars) }
     static func words(_ texts: [String]) -> [Word] { texts.map(word).sorted { $0.count > $1.count } }

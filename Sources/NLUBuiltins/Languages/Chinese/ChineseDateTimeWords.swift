@@ -94,6 +94,14 @@ enum ChineseDateTimeWords {
         decadeMarks: W.words(["年代"]),
         centuryMarks: W.words(["世纪", "世紀"]),
         durationLeads: [],
-        joinersNeedingEnd: W.words(["和"])
+        joinersNeedingEnd: W.words(["和"]),
+        periodParts: [],
+        monthThirds: W.pairs([("上旬", "start"), ("中旬", "mid"), ("下旬", "end")]),
+        dayEnds: [],
+        ordinalPrefix: W.word("第"),
+        firstWords: W.words(["第一个"]),
+        lastWords: W.words(["最后一个", "最後一個"]),
+        seasons: W.pairs([("春天", "SP"), ("夏天", "SU"), ("秋天", "FA"), ("冬天", "WI")]),
+        thisYearSeasons: []
     )
 }

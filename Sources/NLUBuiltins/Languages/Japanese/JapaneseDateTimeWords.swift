@@ -89,6 +89,14 @@ enum JapaneseDateTimeWords {
         decadeMarks: W.words(["年代"]),
         centuryMarks: W.words(["世紀"]),
         durationLeads: W.words(["まる"]),
-        joinersNeedingEnd: []
+        joinersNeedingEnd: [],
+        periodParts: W.pairs([("終わりごろ", "end"), ("終わり頃", "end"), ("終わり", "end"), ("初め", "start"), ("はじめ", "start")]),
+        monthThirds: W.pairs([("上旬", "start"), ("中旬", "mid"), ("下旬", "end"), ("半ば", "mid")]),
+        dayEnds: W.words(["の終わり"]),
+        ordinalPrefix: W.word("第"),
+        firstWords: W.words(["最初の"]),
+        lastWords: W.words(["最後の", "最終"]),
+        seasons: W.pairs([("春", "SP"), ("夏", "SU"), ("秋", "FA"), ("冬", "WI")]),
+        thisYearSeasons: W.pairs([("今春", "SP"), ("今夏", "SU"), ("今秋", "FA"), ("今冬", "WI")])
     )
 }
