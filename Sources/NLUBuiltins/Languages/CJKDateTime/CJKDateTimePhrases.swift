@@ -16,6 +16,7 @@ struct CJKDateTimePhrases {
     /// Calls `emit(kind, end, values)` for each reading at `index`, the preferred one first (the first of two
     /// readings of the same length wins).
     func candidates(at index: Int, emit: Emit) {
+        if text.match(any: words.names, at: index) != nil { return }
         if let end = text.match(any: words.nowWords, at: index), !text.isNumeral(end), text.match(any: words.notNowAfter, at: end) == nil {
             emit(.datetime, end, [DateTimeValue(timex: "PRESENT_REF", type: "datetime", value: reference.text)])
         }
@@ -27,6 +28,9 @@ struct CJKDateTimePhrases {
             if let (modified, modifiedValues) = apply(modifier, type, values) { emit(modified, end, modifiedValues) }
         }
         if let (piece, end) = read.point(at: start) {
+            if start == index, case .day(let day) = piece, case .exact(let date) = day.kind, let (moved, movedEnd) = counted(from: date, at: end) {
+                emit(.date, movedEnd, [DateTimeValue(timex: moved.text, type: "date", value: moved.text)])
+            }
             if let (type, values, rangeEnd) = range(from: piece, at: end) { emit(type, rangeEnd, values) }
             let (type, values) = self.values(of: piece)
             let afterSpaces = text.skipSpaces(end)
@@ -52,6 +56,19 @@ struct CJKDateTimePhrases {
               let from = CivilDate(year: first.value, month: 1, day: 1), let to = CivilDate(year: last, month: 1, day: 1),
               let span = CJKDaySpan.between(from, to, startTimex: from.text, endTimex: to.text, unit: .year) else { return }
         emit(.daterange, end, span.values())
+    }
+
+    /// "今日から2日後", "明日から3週間", "昨日の2日前": days counted from a day, forward after "から" (since), either way
+    /// after a linker when "前" or "後" says which.
+    private func counted(from date: CivilDate, at index: Int) -> (CivilDate, Int)? {
+        var afterSince: Int?
+        if let (modifier, end) = text.match(words.modifierSuffixes, at: index), modifier == .since { afterSince = end }
+        guard let start = afterSince ?? text.match(any: words.linkers, at: index),
+              let (duration, end) = durations.duration(at: start), duration.isCalendar else { return nil }
+        if let afterAgo = text.match(any: words.agoWords, at: end) { return duration.day(from: date, sign: -1).map { ($0, afterAgo) } }
+        let afterLater = text.match(any: words.laterWords, at: end)
+        guard afterLater != nil || afterSince != nil else { return nil }
+        return duration.day(from: date, sign: 1).map { ($0, afterLater ?? end) }
     }
 
     /// A piece's kind and values.

@@ -82,7 +82,13 @@ struct CJKDateTimeReader {
             month = value
             position = end
         }
-        if let month, let (day, end) = dayOfMonth(at: position, afterMonth: true) {
+        var dayRead = month == nil ? nil : dayOfMonth(at: position, afterMonth: true)
+        if month != nil, dayRead == nil, let afterLinker = text.match(any: words.linkers, at: position),
+           let (day, end) = dayOfMonth(at: afterLinker, afterMonth: true), text.match(any: words.dayMarks, at: end - 1) != nil {
+            // "正月の３０日": a linker before a day written with its mark.
+            dayRead = (day, end)
+        }
+        if let month, let (day, end) = dayRead {
             if let year {
                 guard let date = CivilDate(year: year, month: month, day: day) else { return nil }
                 return (.day(SpokenDate(kind: .exact(date))), end)
@@ -159,6 +165,7 @@ struct CJKDateTimeReader {
             let timex = unit == .year ? Timex.pad(today.year, 4) : Timex.pad(today.year, 4) + "-" + Timex.pad(today.month, 2)
             return (.span(CJKDaySpan(timex: timex, readings: [(first, stop)], unit: .other, mod: "end")), end)
         }
+        if let end = text.match(any: words.todayEnds, at: index) { return (.dayEnd(SpokenDate(kind: .exact(today))), end) }
         if let (code, end) = text.match(words.thisYearSeasons, at: index) { return (.season(Timex.pad(today.year, 4) + "-" + code), end) }
         if let (years, end) = text.match(words.relativeYears, at: index) {
             guard var span = CJKDaySpan.year(today.year + years) else { return nil }

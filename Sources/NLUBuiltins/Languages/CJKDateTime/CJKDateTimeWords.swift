@@ -125,6 +125,10 @@ struct CJKDateTimeWords: Sendable {
     /// Seasons after a year counted from this one ("今年夏天", "今年の夏"), and this year's said in one word ("今夏").
     var seasons: [(Word, String)]
     var thisYearSeasons: [(Word, String)]
+    /// Names holding a date word that are no date: "今日头条" (a newspaper), "明日之后" (a game).
+    var names: [Word]
+    /// Today's end said in words ("一日の終わり": 23:59:59).
+    var todayEnds: [Word]
 
     static func word(_ text: String) -> Word { Array(text.unicodeScalars) }
     static func words(_ texts: [String]) -> [Word] { texts.map(word).sorted { $0.count > $1.count } }

@@ -102,6 +102,8 @@ enum ChineseDateTimeWords {
         firstWords: W.words(["第一个"]),
         lastWords: W.words(["最后一个", "最後一個"]),
         seasons: W.pairs([("春天", "SP"), ("夏天", "SU"), ("秋天", "FA"), ("冬天", "WI")]),
-        thisYearSeasons: []
+        thisYearSeasons: [],
+        names: W.words(["今日头条", "今日頭條", "明日之后", "明日之後"]),
+        todayEnds: []
     )
 }
