@@ -125,6 +125,24 @@ struct IntentFineTuneReference: Decodable {
         }
     }
 
+    /// The word-embedding rows a step does not use have their AdamW steps put off until a batch
+    /// reads them (``TrainableEncoder/defersIdleEmbeddingRows``): the 20 steps' losses, the weights
+    /// and the optimizer's moments are those of stepping every row at every step, bit for bit.
+    @Test func puttingOffIdleEmbeddingRowsChangesNoBit() throws {
+        let reference = try IntentFineTuneReference.load()
+        let eager = try reference.makeTrainer(), deferred = try reference.makeTrainer()
+        eager.encoder.defersIdleEmbeddingRows = false
+        #expect(deferred.encoder.defersIdleEmbeddingRows)
+        let eagerSteps = try reference.run(eager), deferredSteps = try reference.run(deferred)
+        #expect(eagerSteps.map(\.loss.bitPattern) == deferredSteps.map(\.loss.bitPattern))
+        func bits(_ tensors: [Tensor<Float>]) -> [[UInt32]] { tensors.map { $0.scalars.map(\.bitPattern) } }
+        let eagerState = eager.optimizerState, deferredState = deferred.optimizerState
+        #expect(bits(eagerState.firstMoments) == bits(deferredState.firstMoments))
+        #expect(bits(eagerState.secondMoments) == bits(deferredState.secondMoments))
+        #expect(bits(eager.encoder.parameters.values) == bits(deferred.encoder.parameters.values))
+        #expect(bits(eager.head.linear.tensors) == bits(deferred.head.linear.tensors))
+    }
+
     /// A head whose logits overflow gives a non-finite loss: the step stops with the epoch and the
     /// learning rate, and no optimizer step is taken.
     @Test func nonFiniteLossStopsWithTrainingDivergedError() throws {

@@ -40,15 +40,44 @@ public final class AdamOptimizer {
     public let decoupledWeightDecay: Bool
     /// Per parameter (by index), whether `weightDecay` applies to it; nil: to every parameter.
     public let decayedParameters: [Bool]?
-    /// Steps taken and moments; set it to resume from a checkpoint.
-    public var state = State() {
-        didSet { if !steppingState { rowsWithMoments = [:] } }
+    /// Steps taken and moments, as the eager optimizer would hold them (the moments of rows whose
+    /// steps were put off are brought up to date in the copy returned); set it to resume from a
+    /// checkpoint, which also forgets every put-off step (the parameters come from the checkpoint too).
+    public var state: State {
+        get { stateWithDeferredRowsCaughtUp() }
+        set {
+            storedState = newValue
+            rowsWithMomentsByParameter = [:]
+            deferredRowSteps = DeferredRowSteps(firstStep: newValue.step)
+        }
     }
+    /// The moments as stored: a row whose steps were put off keeps those of its last step.
+    var storedState = State()
+    var storedStep: Int { storedState.step }
     /// Per parameter given ``SparseGradientRows``, which rows have nonzero moments (grown by each
     /// step's rows; read off the moments after ``state`` is set from outside).
-    private var rowsWithMoments: [Int: [Bool]] = [:]
-    /// True while ``step(_:gradients:sparseRows:)`` moves the moments out of ``state`` and back.
-    private var steppingState = false
+    var rowsWithMomentsByParameter: [Int: [Bool]] = [:]
+    /// The steps put off for idle rows (``step(_:gradients:sparseRows:deferringIdleRows:)``).
+    var deferredRowSteps = DeferredRowSteps(firstStep: 0)
+
+    /// Whether some row of a sparse parameter is behind (its steps put off); see
+    /// ``catchUpDeferredRows(_:ofParameter:in:)``.
+    public var hasDeferredRows: Bool {
+        deferredRowSteps.parameterIndices.contains { index in
+            (0..<deferredRowSteps.rowCount(of: index)).contains { (deferredRowSteps.stepsTaken(row: $0, of: index) ?? storedStep) < storedStep }
+        }
+    }
+
+    /// Runs `body` on the moments moved out of ``storedState`` (so both can be written at once and
+    /// stay uniquely referenced: updated in place, not copied), then puts them back.
+    func withMomentsMovedOut(_ body: (inout [Tensor<Float>], inout [Tensor<Float>]) -> Void) {
+        var first = storedState.firstMoments, second = storedState.secondMoments
+        storedState.firstMoments = []
+        storedState.secondMoments = []
+        body(&first, &second)
+        storedState.firstMoments = first
+        storedState.secondMoments = second
+    }
 
     public init(learningRate: Float, beta1: Float = 0.9, beta2: Float = 0.999, epsilon: Float = 1e-8,
                 weightDecay: Float = 0, decoupledWeightDecay: Bool = false, decayedParameters: [Bool]? = nil) {
@@ -76,34 +105,54 @@ public final class AdamOptimizer {
     /// weight decay: they are only scaled, and the moments are read and written for the other rows
     /// alone. The result is the dense step's, bit for bit. (With L2 weight decay every row gets a
     /// gradient, so such a parameter steps densely.)
+    ///
+    /// With `deferringIdleRows`, the rows of such a parameter outside this step's `sparseRows` are
+    /// not touched at all: their step (moments decaying, the update from them, the weight decay) is
+    /// put off until the row is next given a gradient here, or brought up to date by
+    /// ``catchUpDeferredRows(_:ofParameter:in:)`` before it is read, or by
+    /// ``catchUpAllDeferredRows(ofParameter:in:)``. A put-off step is then taken with the constants
+    /// of its own step number and the same kernel, so the row ends with the bits the eager step gives
+    /// (an embedding table with a few hundred rows in a batch and ten thousand that had one: a
+    /// fine-tuning step then reads and writes the table's active rows only). Whoever reads the
+    /// parameter between steps must bring the rows it reads up to date first (``TrainableEncoder``
+    /// does it for its word-embedding table).
     public func step(_ parameters: inout [Tensor<Float>], gradients: [Tensor<Float>],
-                     sparseRows: [Int: SparseGradientRows] = [:]) {
-        steppingState = true
-        defer { steppingState = false }
+                     sparseRows: [Int: SparseGradientRows] = [:], deferringIdleRows: Bool = false) {
         precondition(parameters.count == gradients.count, "Adam: \(parameters.count) parameters but \(gradients.count) gradients")
-        if state.firstMoments.isEmpty {
-            state.firstMoments = parameters.map { Tensor(shape: $0.shape) }
-            state.secondMoments = state.firstMoments
+        if storedState.firstMoments.isEmpty {
+            storedState.firstMoments = parameters.map { Tensor(shape: $0.shape) }
+            storedState.secondMoments = storedState.firstMoments
         }
-        precondition(state.firstMoments.count == parameters.count, "Adam: the parameter list changed between steps")
+        precondition(storedState.firstMoments.count == parameters.count, "Adam: the parameter list changed between steps")
         precondition(decayedParameters.map { $0.count == parameters.count } ?? true,
                      "Adam: \(decayedParameters?.count ?? 0) decay choices for \(parameters.count) parameters")
-        state.step += 1
-        let step = Double(state.step)
+        let l2Decays = !decoupledWeightDecay && weightDecay != 0
+        // Steps put off before for a parameter that steps whole now (not deferring, no sparse rows
+        // this time, or an L2 term): taken first, so its rows enter this step current.
+        for index in deferredRowSteps.parameterIndices
+        where !deferringIdleRows || sparseRows[index] == nil || (l2Decays && (decayedParameters?[index] ?? true)) {
+            parameters[index].withUnsafeMutableBufferPointer { values in
+                if let base = values.baseAddress { catchUpAllDeferredRows(ofParameter: index, in: base) }
+            }
+            deferredRowSteps.untrack(parameter: index)
+        }
+        storedState.step += 1
+        let step = Double(storedState.step)
         let stepSize = Float(Double(learningRate) / (1 - Foundation.pow(Double(beta1), step)))
         let correction2 = Float((1 - Foundation.pow(Double(beta2), step)).squareRoot())
         let (beta1, beta2, epsilon) = (beta1, beta2, epsilon)
         let l2 = decoupledWeightDecay ? 0 : weightDecay
         let shrink = decoupledWeightDecay ? 1 - learningRate * weightDecay : 1
         let decays = decayedParameters
+        deferredRowSteps.record(StepConstants(stepSize: stepSize, correction2: correction2, shrink: shrink), step: storedState.step)
 
-        // Moved out of `state` so both moment buffers can be written at once (and stay unique, no copy).
-        var firstMoments = state.firstMoments, secondMoments = state.secondMoments
-        state.firstMoments = []
-        state.secondMoments = []
+        // Moved out of `storedState` so both moment buffers can be written at once (and stay unique, no copy).
+        var firstMoments = storedState.firstMoments, secondMoments = storedState.secondMoments
+        storedState.firstMoments = []
+        storedState.secondMoments = []
         defer {
-            state.firstMoments = firstMoments
-            state.secondMoments = secondMoments
+            storedState.firstMoments = firstMoments
+            storedState.secondMoments = secondMoments
         }
         for index in parameters.indices {
             precondition(parameters[index].count == gradients[index].count && parameters[index].count == firstMoments[index].count,
@@ -116,10 +165,39 @@ public final class AdamOptimizer {
             let sparse = parameterL2 == 0 ? sparseRows[index] : nil
             if let sparse {
                 sparse.validate(count: parameters[index].count, parameter: index)
-                var rows = rowsWithMoments[index]
+                var rows = rowsWithMomentsByParameter[index]
                     ?? Self.rowsWithMoments(firstMoments[index], secondMoments[index], width: sparse.width)
+                if deferringIdleRows {
+                    // The step's rows: their put-off steps first, then this one; the other rows wait.
+                    deferredRowSteps.track(parameter: index, rowCount: rows.count, currentThrough: storedState.step - 1)
+                    let hadMoments = rows
+                    for row in sparse.rows { rows[row] = true }
+                    rowsWithMomentsByParameter[index] = rows
+                    parameters[index].withUnsafeMutableBufferPointer { p in
+                        gradients[index].withUnsafeBufferPointer { g in
+                            firstMoments[index].withUnsafeMutableBufferPointer { m in
+                                secondMoments[index].withUnsafeMutableBufferPointer { v in
+                                    guard let pBase = p.baseAddress, let gBase = g.baseAddress, let mBase = m.baseAddress,
+                                          let vBase = v.baseAddress else { return }
+                                    let buffers = RowBuffers(parameters: pBase, first: mBase, second: vBase, width: sparse.width)
+                                    catchUp(sparse.rows, of: index, buffers, hadMoments: hadMoments, through: storedState.step - 1)
+                                    let width = sparse.width
+                                    Kernels.forEachRowChunk(rowCount: sparse.rows.count, rowLength: width) { chunk in
+                                        for row in sparse.rows[chunk] {
+                                            let start = row * width
+                                            nlukit_adam_step(pBase + start, gBase + start, mBase + start, vBase + start, width,
+                                                             beta1, beta2, stepSize, correction2, epsilon, 0, parameterShrink)
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    deferredRowSteps.markCurrent(sparse.rows, of: index, through: storedState.step)
+                    continue
+                }
                 for row in sparse.rows { rows[row] = true }
-                rowsWithMoments[index] = rows
+                rowsWithMomentsByParameter[index] = rows
                 active = rows
             }
             gradients[index].withUnsafeBufferPointer { g in

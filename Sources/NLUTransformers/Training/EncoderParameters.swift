@@ -16,8 +16,30 @@ public final class EncoderParameters {
     /// The shapes the configuration gives, in the same order.
     public let shapes: [[Int]]
     /// The parameters themselves. Replacing one with a tensor of another shape makes the next
-    /// forward pass throw.
-    public var values: [Tensor<Float>]
+    /// forward pass throw. Reading or writing them first takes the word-embedding rows' steps an
+    /// optimizer put off (``deferringOptimizer``), so they always read as after eager steps.
+    public var values: [Tensor<Float>] {
+        get {
+            catchUpDeferredRows()
+            return storedValues
+        }
+        set {
+            catchUpDeferredRows()
+            storedValues = newValue
+        }
+    }
+    /// The parameters as stored: the row table's rows may be behind ``deferringOptimizer``'s steps.
+    private var storedValues: [Tensor<Float>]
+    /// The optimizer whose last steps put off the row table's idle rows
+    /// (``AdamOptimizer/step(_:gradients:sparseRows:deferringIdleRows:)``): the rows a forward pass
+    /// reads are brought up to date first (``catchUpRows(_:)``), and all of them before ``values``
+    /// is read from outside. Set by ``TrainableEncoder/optimizerStep(_:learningRate:maxGradientNorm:head:headGradients:)``.
+    var deferringOptimizer: AdamOptimizer? {
+        willSet {
+            // Another optimizer (or none) from now on: this one's put-off steps are taken first.
+            if newValue !== deferringOptimizer { catchUpDeferredRows() }
+        }
+    }
     /// d(loss)/d(parameter), accumulated by every backward pass until ``zeroGradients()``.
     /// Changing a gradient from outside makes the next clipping, optimizer step and zeroing treat
     /// the row table's gradient as dense again, until ``zeroGradients()``.
@@ -41,11 +63,30 @@ public final class EncoderParameters {
     init(names: [String], values: [Tensor<Float>], rowTable: Int? = nil) {
         self.names = names
         shapes = values.map(\.shape)
-        self.values = values
+        storedValues = values
         gradients = values.map { Tensor(shape: $0.shape) }
         indexByName = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
         self.rowTable = rowTable.map { (index: $0, width: values[$0].shape.last ?? 1) }
         rowsWithGradient = rowTable.map { [Bool](repeating: false, count: values[$0].shape.first ?? 0) }
+    }
+
+    /// Takes the steps ``deferringOptimizer`` put off for the row table's rows `rows` (token ids; ids
+    /// outside the table are left to the forward pass to refuse): before a pass reads them.
+    func catchUpRows(_ rows: [Int32]) {
+        guard let optimizer = deferringOptimizer, let rowTable else { return }
+        storedValues[rowTable.index].withUnsafeMutableBufferPointer { table in
+            guard let base = table.baseAddress else { return }
+            optimizer.catchUpDeferredRows(rows.lazy.map { Int($0) }, ofParameter: rowTable.index, in: base)
+        }
+    }
+
+    /// Takes every step ``deferringOptimizer`` put off for the row table.
+    private func catchUpDeferredRows() {
+        guard let optimizer = deferringOptimizer, let rowTable, optimizer.hasDeferredRows else { return }
+        storedValues[rowTable.index].withUnsafeMutableBufferPointer { table in
+            guard let base = table.baseAddress else { return }
+            optimizer.catchUpAllDeferredRows(ofParameter: rowTable.index, in: base)
+        }
     }
 
     /// Records that the row table's `row` gets a gradient in this step.
@@ -68,11 +109,11 @@ public final class EncoderParameters {
     func withTensorsMovedOut<Result>(_ body: (inout [Tensor<Float>], inout [Tensor<Float>]) throws -> Result) rethrows -> Result {
         movingTensors = true
         defer { movingTensors = false }
-        var movedValues = values, movedGradients = gradients
-        values = []
+        var movedValues = storedValues, movedGradients = gradients
+        storedValues = []
         gradients = []
         defer {
-            values = movedValues
+            storedValues = movedValues
             gradients = movedGradients
         }
         return try body(&movedValues, &movedGradients)
@@ -88,7 +129,7 @@ public final class EncoderParameters {
     public func gradient(_ name: String) -> Tensor<Float>? { indexByName[name].map { gradients[$0] } }
 
     /// How many scalars the parameters hold together.
-    public var scalarCount: Int { values.reduce(0) { $0 + $1.count } }
+    public var scalarCount: Int { storedValues.reduce(0) { $0 + $1.count } }
 
     /// Sets every gradient to zero (before a step's first backward pass).
     public func zeroGradients() {
@@ -124,19 +165,19 @@ public final class EncoderParameters {
     func prepareStorage() throws {
         movingTensors = true
         defer { movingTensors = false }
-        for index in values.indices {
-            guard values[index].shape == shapes[index], gradients[index].shape == shapes[index] else {
+        for index in storedValues.indices {
+            guard storedValues[index].shape == shapes[index], gradients[index].shape == shapes[index] else {
                 throw ModelError.invalidFeatureValue(
-                    names[index], reason: "parameter has shape \(values[index].shape) and gradient \(gradients[index].shape), expected \(shapes[index])")
+                    names[index], reason: "parameter has shape \(storedValues[index].shape) and gradient \(gradients[index].shape), expected \(shapes[index])")
             }
-            if !values[index].isContiguous { values[index] = values[index].contiguous() }
+            if !storedValues[index].isContiguous { storedValues[index] = storedValues[index].contiguous() }
             gradients[index].withUnsafeMutableBufferPointer { _ in }
         }
     }
 
     /// Parameter `index`'s first element (valid until ``values`` changes; after ``prepareStorage()``).
     func value(at index: Int) -> UnsafePointer<Float> {
-        UnsafePointer(values[index].storage.baseAddress + values[index].offset)
+        UnsafePointer(storedValues[index].storage.baseAddress + storedValues[index].offset)
     }
 
     /// Parameter `index`'s gradient's first element (after ``prepareStorage()``).

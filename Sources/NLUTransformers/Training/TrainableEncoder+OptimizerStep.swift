@@ -10,8 +10,11 @@ extension TrainableEncoder {
     public func optimizerStep(_ optimizer: AdamOptimizer, learningRate: Float, maxGradientNorm: Float,
                               head: inout [Tensor<Float>], headGradients: inout [Tensor<Float>]) -> Float {
         // The word-embedding table's gradient has rows for the batch's tokens only: clipping and the
-        // step read those (the optimizer scales the table's other rows for the weight decay alone).
+        // step read those. The table's other rows step later, when a batch reads them or the
+        // parameters are read from outside (``defersIdleEmbeddingRows``; the same bits as stepping
+        // them now, without reading the whole table at every step).
         let sparseRows = parameters.sparseGradientRows
+        parameters.deferringOptimizer = defersIdleEmbeddingRows ? optimizer : nil
         return parameters.withTensorsMovedOut { values, gradients in
             // The head moved out of its owner too, so each tensor's storage stays uniquely referenced
             // and the optimizer updates it in place rather than copying it.
@@ -22,7 +25,7 @@ extension TrainableEncoder {
             headGradients = []
             let norm = GradientClipping.clipByGlobalNorm(&gradients, maxNorm: maxGradientNorm, sparseRows: sparseRows)
             optimizer.learningRate = learningRate
-            optimizer.step(&values, gradients: gradients, sparseRows: sparseRows)
+            optimizer.step(&values, gradients: gradients, sparseRows: sparseRows, deferringIdleRows: defersIdleEmbeddingRows)
             head = Array(values[encoderCount...])
             headGradients = Array(gradients[encoderCount...])
             values.removeLast(values.count - encoderCount)

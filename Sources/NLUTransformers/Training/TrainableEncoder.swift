@@ -33,6 +33,12 @@ public final class TrainableEncoder {
     /// the gradients are the same, and the work shrinks with the padding. A loss that reads padding
     /// positions (`transformers`' question-answering head, whose softmax spans them) needs false.
     public var skipsTrailingPadding = false
+    /// Whether ``optimizerStep(_:learningRate:maxGradientNorm:head:headGradients:)`` puts off the
+    /// AdamW step of word-embedding rows the batch did not use until a batch reads them (or the
+    /// parameters are read), rather than reading and writing the whole table at every step: the same
+    /// weights bit for bit (``AdamOptimizer/step(_:gradients:sparseRows:deferringIdleRows:)``). True
+    /// by default; false for comparisons.
+    public var defersIdleEmbeddingRows = true
     /// Draws the dropout masks; seeded at init so runs repeat.
     private var generator: SplitMix64
     let layout: TrainableEncoderLayout
@@ -146,6 +152,8 @@ public final class TrainableEncoder {
         workspace.arrange(computedLengths: skipsTrailingPadding
             ? batch.attendedLengths.map { max($0, 1) }
             : Array(repeating: batch.sequenceLength, count: batch.batchSize))
+        // The word-embedding rows this pass reads, with the optimizer's put-off steps taken.
+        parameters.catchUpRows(batch.tokenIDs)
         try embeddings.forward(batch, workspace: workspace, dropout: dropout.hidden, generator: &generator)
         if let bias = layout.relativeAttentionBias {
             // [buckets, heads] → per head, one value per distance, shared by every layer.
