@@ -17,6 +17,7 @@ struct NLUBench: ParsableCommand {
             JointTaggerBenchmark.self,
             ImportBenchmark.self,
             KernelsBenchmark.self,
+            TrainingProductsBenchmark.self,
             LanguageModelBenchmark.self,
             QABenchmark.self,
             SearchBenchmark.self,
