@@ -21,6 +21,7 @@ public enum IntentImporter {
                 splits.test = test
             }
         }
+        if let warning = splits.dataset.scriptMismatchWarning(file: source.name) { warnings.append(warning) }
         // Detection and import may both decode the same file: report each warning once.
         var seen = Set<String>()
         return ImportResult(dataset: splits.dataset, format: format, warnings: warnings.filter { seen.insert($0).inserted },

@@ -35,6 +35,9 @@ struct EntitiesExtractCommand: ParsableCommand {
                                valueName: "code"))
     var language: String?
 
+    @Flag(help: "Say on stderr when a text is written in a script the language does not use.")
+    var verbose = false
+
     @Option(help: ArgumentHelp("Comma-separated kinds to report (default: all).", valueName: "kinds"))
     var types: String?
 
@@ -78,7 +81,9 @@ struct EntitiesExtractCommand: ParsableCommand {
         }
         // The entities of a line are written as the recognizer finds them (it reads a long line in windows), so
         // a line dense with entities needs no list of them all: JSON is written in pieces, the table in blocks.
+        let code = try builtinLanguage().rawValue
         func answer(_ input: String) throws {
+            if verbose { ScriptNotes.note(on: input, language: code, reader: "the built-ins") }
             if json {
                 output += #"{"entities":["#
                 var first = true

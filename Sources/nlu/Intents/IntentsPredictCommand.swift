@@ -33,6 +33,9 @@ struct IntentsPredictCommand: ParsableCommand {
     @Flag(help: "Print one JSON object per utterance.")
     var json = false
 
+    @Flag(help: "Say on stderr when an utterance is written in a script the model's language does not use.")
+    var verbose = false
+
     @Argument(help: "Utterances (default: one per line from stdin).")
     var texts: [String] = []
 
@@ -75,6 +78,7 @@ struct IntentsPredictCommand: ParsableCommand {
 
     private func answer(_ text: String, _ classifier: IntentClassifier, _ reference: ReferenceTime?) throws {
         let prediction = classifier.predict(text, top: topK, threshold: threshold, reference: reference)
+        if verbose { ScriptNotes.note(on: text, language: classifier.featurizer.options.language ?? "en", reader: "the model's words and built-ins") }
         if json {
             Console.print(try Self.jsonLine(prediction))
             return
