@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Intent accuracy (and slot F1) in Chinese and Japanese beside English, on xSID, with NLUKit's default
-pipeline before and after a change, and a scikit-learn baseline in the same run.
+"""Intent accuracy and slot F1 per language beside English, on xSID (and on Facebook's multilingual
+task-oriented dialog data for Spanish and Thai), with NLUKit's default pipeline before and after a change,
+and scikit-learn / CRFsuite baselines in the same run.
 
 xSID (van der Goot et al., NAACL 2021; github mainlp/xsid, CC BY-SA 4.0) has, per language, a dev set
 (300 utterances; Japanese 150) and a test set (500; Japanese 250) of the same intents and slots
@@ -14,6 +15,15 @@ labels, as Unicode-scalar spans of that text.
 
     python3 benchmarks/languages_intents.py --xsid /work/.mirror/mainlp+xsid/repo \\
         --nlu .build/debug/nlu --nlu-before /tmp/nlu-before
+    python3 benchmarks/languages_intents.py --dataset facebook --languages en,es,th \\
+        --facebook /work/.mirror/zliucr+mixed-language-training/repo/.git
+
+The default languages are every xSID language NLUKit has a Snowball stemmer (ar, da, de, id, it, lt, nl,
+no, sr, tr) or a segmentation (zh, ja) for, and English. The Facebook data (Schuster et al., NAACL 2019,
+CC BY-SA; its PyText TSV files, found in github zliucr/mixed-language-training under data/nlu/nlu_data)
+trains on each language's train split and is scored on its test split; its English train file is absent
+from that snapshot (a large file), so English trains on its eval split (4,181 utterances) instead. Its slots
+are character spans of the untokenized utterance, kept as they are.
 
 `--xsid` is a checkout or a bare git directory (read with `git show`, nothing copied); `--nlu-before`
 is optional (an `nlu` built before the change). Each NLUKit model trains with `nlu intents train` (default
@@ -21,10 +31,16 @@ options, the dataset's language, `--seed` 1, 2, 3) and is scored with `nlu inten
 table gives the mean over the seeds. The baseline: TF-IDF over character n-grams (`char_wb`, 1-4,
 sublinear tf) + LogisticRegression (C 10), scikit-learn 1.9.1 (scripts/reference-requirements.txt); where
 jieba 0.42.1 (Chinese) or janome 0.5.0 (Japanese) is installed, the same with the dictionary segmenter's words
-(unigrams and bigrams) added: whether a dictionary segmenter helps beyond characters on this data.
+(unigrams and bigrams) added: whether a dictionary segmenter helps beyond characters on this data. The slot
+baseline, where python-crfsuite (0.9.12) is installed: a linear-chain CRF (L-BFGS, c1 0.1, c2 0.01, 100
+iterations) over BIO tags of the same words NLUKit sees roughly (runs of letters and digits, one word per
+Han / kana / Thai character, punctuation alone) with simple word features (the lowercased word, its 3- and
+2-letter suffixes and prefix, shape flags, the words either side), scored like `nlu intents evaluate`:
+micro F1 over exact (slot, start, end) mentions.
 """
 import argparse
 import json
+import re
 import os
 import statistics
 import subprocess
@@ -34,6 +50,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UNSPACED = {"ja", "zh"}
+# Every xSID 0.7 language NLUKit stems (Snowball) or segments (Chinese, Japanese), English first.
+XSID_LANGUAGES = "en,ar,da,de,id,it,lt,nl,no,sr,tr,zh,ja"
 
 
 def read_conll(xsid, version, name):
@@ -84,6 +102,37 @@ def utterances(conll, language):
                 open_span = None
         if open_span:
             spans.append(tuple(open_span))
+        result.append((text, intent, spans))
+    return result
+
+
+def read_facebook(root, language, split):
+    """[(text, intent, [(start, end, slot)])] from the PyText TSV of Facebook's multilingual task-oriented
+    dialog data (`<language>/<split>-<language>.tsv`): intent, slots as `start:end:slot` character spans,
+    the utterance. From a directory or a (bare) git directory read with `git show`."""
+    name = f"data/nlu/nlu_data/{language}/{split}-{language}.tsv"
+    path = os.path.join(root, name)
+    if os.path.exists(path):
+        content = open(path, encoding="utf-8").read()
+    else:
+        run = subprocess.run(["git", f"--git-dir={root}", "show", f"HEAD:{name}"], capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.exit(f"cannot read {name} from {root}: {run.stderr.strip()}")
+        content = run.stdout
+    result = []
+    for line in content.split("\n"):
+        fields = line.split("\t")
+        if len(fields) < 3 or not fields[2].strip():
+            continue
+        intent, slots, text = fields[0], fields[1], fields[2].rstrip()
+        spans = []
+        for slot in filter(None, slots.split(",")):
+            start, end, name = slot.split(":", 2)
+            start, end = int(start), min(int(end), len(text))
+            while end > start and text[end - 1].isspace():  # a few spans end in the trailing space
+                end -= 1
+            if 0 <= start < end:  # one Spanish test span starts at -2: dropped
+                spans.append((start, end, name))
         result.append((text, intent, spans))
     return result
 
@@ -154,26 +203,135 @@ def sklearn_baseline(train, test, segmenter=None):
     return accuracy_score([i for _, i, _ in test], predicted)
 
 
+UNSPACED_CHARACTER = re.compile(r"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def crf_words(text):
+    """(start, end) of each word: runs of letters, digits and marks; one word per Han, kana or Thai character
+    (a rough stand-in for NLUKit's UAX #29 words); other characters alone."""
+    words = []
+    for match in re.finditer(r"\w+|[^\w\s]", text):
+        start = match.start()
+        for index in range(match.start(), match.end()):
+            if UNSPACED_CHARACTER.match(text[index]):
+                if index > start:
+                    words.append((start, index))
+                words.append((index, index + 1))
+                start = index + 1
+        if match.end() > start:
+            words.append((start, match.end()))
+    return words
+
+
+def crf_features(text, words):
+    def of(word, prefix):
+        lower = word.lower()
+        return {f"{prefix}w": lower, f"{prefix}s3": lower[-3:], f"{prefix}s2": lower[-2:], f"{prefix}p3": lower[:3],
+                f"{prefix}digit": word.isdigit(), f"{prefix}title": word.istitle(), f"{prefix}upper": word.isupper()}
+    tokens = [text[s:e] for s, e in words]
+    features = []
+    for index, token in enumerate(tokens):
+        feature = {"bias": 1.0, **of(token, "")}
+        feature.update({k: v for k, v in of(tokens[index - 1], "-1").items() if k in ("-1w", "-1s3")} if index > 0 else {"BOS": True})
+        feature.update({k: v for k, v in of(tokens[index + 1], "+1").items() if k in ("+1w", "+1s3")} if index + 1 < len(tokens) else {"EOS": True})
+        features.append({k: (v if isinstance(v, (bool, float)) else str(v)) for k, v in feature.items()})
+    return features
+
+
+def crf_labels(words, spans):
+    labels = []
+    for start, end in words:
+        label = "O"
+        for s, e, slot in spans:
+            if s <= start and end <= e:
+                label = ("B-" if start == s or not any(lab != "O" and lab[2:] == slot for lab in labels[-1:]) else "I-") + slot
+                break
+        labels.append(label)
+    return labels
+
+
+def crf_mentions(words, labels):
+    mentions, current = set(), None
+    for (start, end), label in zip(words, labels):
+        if label.startswith("B-") or (label.startswith("I-") and (current is None or current[2] != label[2:])):
+            if current:
+                mentions.add(tuple(current))
+            current = [start, end, label[2:]]
+        elif label.startswith("I-"):
+            current[1] = end
+        else:
+            if current:
+                mentions.add(tuple(current))
+            current = None
+    if current:
+        mentions.add(tuple(current))
+    return mentions
+
+
+def crf_baseline(train, test, work):
+    """Slot micro F1 of a CRFsuite tagger with simple word features, or None without python-crfsuite."""
+    try:
+        import pycrfsuite
+    except ImportError:
+        return None
+    trainer = pycrfsuite.Trainer(verbose=False)
+    for text, _, spans in train:
+        words = crf_words(text)
+        if words:
+            trainer.append(crf_features(text, words), crf_labels(words, spans))
+    trainer.set_params({"c1": 0.1, "c2": 0.01, "max_iterations": 100, "feature.possible_transitions": True})
+    path = os.path.join(work, f"slots-{os.getpid()}.crfsuite")
+    trainer.train(path)
+    tagger = pycrfsuite.Tagger()
+    tagger.open(path)
+    true_positives = predicted = support = 0
+    for text, _, spans in test:
+        words = crf_words(text)
+        guess = crf_mentions(words, tagger.tag(crf_features(text, words))) if words else set()
+        gold = set(spans)
+        true_positives += len(gold & guess)
+        predicted += len(guess)
+        support += len(gold)
+    precision = true_positives / predicted if predicted else 0
+    recall = true_positives / support if support else 0
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dataset", choices=["xsid", "facebook"], default="xsid")
     parser.add_argument("--xsid", default="/work/.mirror/mainlp+xsid/repo")
     parser.add_argument("--version", default="xSID-0.7")
-    parser.add_argument("--languages", default="en,zh,ja")
+    parser.add_argument("--facebook", default="/work/.mirror/zliucr+mixed-language-training/repo/.git")
+    parser.add_argument("--languages", help=f"xSID: {XSID_LANGUAGES} by default; facebook: en,es,th")
     parser.add_argument("--nlu", default=os.path.join(ROOT, ".build/debug/nlu"))
     parser.add_argument("--nlu-before", help="an nlu built before the change, run beside --nlu")
     parser.add_argument("--seeds", default="1,2,3")
+    parser.add_argument("--baselines-only", action="store_true", help="run the scikit-learn and CRFsuite baselines only")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]
     binaries = [("NLUKit before", args.nlu_before)] if args.nlu_before else []
     binaries.append(("NLUKit" if not args.nlu_before else "NLUKit after", args.nlu))
+    if args.baselines_only:
+        binaries = []
     work = tempfile.mkdtemp(prefix="nlukit-xsid-")
     import sklearn
-    print(f"xSID {args.version}: train on each language's dev set, test on its test set; seeds {seeds}; "
-          f"scikit-learn {sklearn.__version__}")
+    if args.dataset == "xsid":
+        languages = args.languages or XSID_LANGUAGES
+        print(f"xSID {args.version}: train on each language's dev set, test on its test set; seeds {seeds}; "
+              f"scikit-learn {sklearn.__version__}")
+    else:
+        languages = args.languages or "en,es,th"
+        print(f"Facebook multilingual task-oriented dialog: train on each language's train split (English: eval), "
+              f"test on its test split; seeds {seeds}; scikit-learn {sklearn.__version__}")
     print(f"{'language':>8} {'system':>24} {'train':>6} {'test':>5} {'intent acc':>10} {'slot F1':>8} {'train s':>8}")
-    for language in args.languages.split(","):
-        train = utterances(read_conll(args.xsid, args.version, f"{language}.valid.conll"), language)
-        test = utterances(read_conll(args.xsid, args.version, f"{language}.test.conll"), language)
+    for language in languages.split(","):
+        if args.dataset == "xsid":
+            train = utterances(read_conll(args.xsid, args.version, f"{language}.valid.conll"), language)
+            test = utterances(read_conll(args.xsid, args.version, f"{language}.test.conll"), language)
+        else:
+            train = read_facebook(args.facebook, language, "eval" if language == "en" else "train")
+            test = read_facebook(args.facebook, language, "test")
         train_path = os.path.join(work, f"{language}-train.json")
         test_path = os.path.join(work, f"{language}-test.json")
         write_dataset(train_path, language, train)
@@ -190,6 +348,11 @@ def main():
         accuracy = sklearn_baseline(train, test)
         print(f"{language:>8} {'sklearn char 1-4 + LR':>24} {len(train):>6} {len(test):>5} {accuracy * 100:9.2f}% "
               f"{'-':>8} {time.time() - started:8.1f}")
+        started = time.time()
+        slots = crf_baseline(train, test, work)
+        if slots is not None:
+            print(f"{language:>8} {'CRFsuite word features':>24} {len(train):>6} {len(test):>5} {'-':>10} "
+                  f"{slots * 100:7.2f}% {time.time() - started:8.1f}")
         segmenter = dictionary_segmenter(language)
         if segmenter:
             started = time.time()
