@@ -53,7 +53,7 @@ struct IntentsTrainingArguments: ParsableArguments {
     @Flag(help: "With --embeddings: no bag of words, the sentence embedding is the only feature (train in one language, predict in others).")
     var noBagOfWords = false
 
-    @Flag(help: "Do not stem words (Snowball English).")
+    @Flag(help: "Do not stem words (by default they are stemmed with the Snowball stemmer of the dataset's language, English when it has none recorded).")
     var noStemming = false
 
     @Flag(help: "Do not lowercase.")
