@@ -15,7 +15,7 @@ final class TokenizerProbe: EncoderTokenizer, @unchecked Sendable {
     private let release = DispatchSemaphore(value: 0)
 
     /// Wraps `tokenizer`; a thread tokenizing `heldText` waits in ``tokenize(_:)`` until ``releaseHeld()``
-    /// (or 60 s, so that a server that wrongly waits for it is answered late instead of never).
+    /// (or ``bound``, so that a server that wrongly waits for it is answered late instead of never).
     init(wrapping tokenizer: any EncoderTokenizer, holding heldText: String? = nil) {
         wrapped = tokenizer
         self.heldText = heldText
@@ -24,11 +24,15 @@ final class TokenizerProbe: EncoderTokenizer, @unchecked Sendable {
     /// The texts tokenized so far, in order.
     var texts: [String] { lock.withLock { tokenized } }
 
+    /// How long a wait here lasts at most: long enough for a request to reach the tokenizer while the rest of
+    /// the suite holds both cores and the concurrency pool (60 s once fell short), under the tests' 180 s reads.
+    static let bound = 170
+
     /// Waits (off the concurrency pool) until a thread is held tokenizing the held text; throws
-    /// after 60 s (the request never reached the tokenizer) instead of hanging the test.
+    /// after ``bound`` seconds (the request never reached the tokenizer) instead of hanging the test.
     func waitUntilHolding() async throws {
-        let held = try await offThePool { self.holding.wait(timeout: .now() + 60) == .success }
-        guard held else { throw RawHTTPError(description: "no thread tokenized \(heldText ?? "") within 60 s") }
+        let held = try await offThePool { self.holding.wait(timeout: .now() + .seconds(Self.bound)) == .success }
+        guard held else { throw RawHTTPError(description: "no thread tokenized \(heldText ?? "") within \(Self.bound) s") }
     }
 
     /// Lets the held thread go on.
@@ -40,7 +44,7 @@ final class TokenizerProbe: EncoderTokenizer, @unchecked Sendable {
         lock.withLock { tokenized.append(text) }
         if text == heldText {
             holding.signal()
-            _ = release.wait(timeout: .now() + 60)
+            _ = release.wait(timeout: .now() + .seconds(Self.bound))
         }
         return wrapped.tokenize(text)
     }
