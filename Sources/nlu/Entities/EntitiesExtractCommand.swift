@@ -70,7 +70,8 @@ struct EntitiesExtractCommand: ParsableCommand {
     }
 
     func run() throws {
-        let recognizer = BuiltinRecognizer(language: try builtinLanguage(), types: try kinds())
+        let language = try builtinLanguage()
+        let recognizer = BuiltinRecognizer(language: language, types: try kinds())
         let reference = try reference()
         var output = ""
         func flushIfLarge() {
@@ -81,9 +82,8 @@ struct EntitiesExtractCommand: ParsableCommand {
         }
         // The entities of a line are written as the recognizer finds them (it reads a long line in windows), so
         // a line dense with entities needs no list of them all: JSON is written in pieces, the table in blocks.
-        let code = try builtinLanguage().rawValue
         func answer(_ input: String) throws {
-            if verbose { ScriptNotes.note(on: input, language: code, reader: "the built-ins") }
+            if verbose { ScriptNotes.note(on: input, language: language.rawValue, reader: "the built-ins") }
             if json {
                 output += #"{"entities":["#
                 var first = true
