@@ -63,22 +63,25 @@ struct BatchedRouteTests {
     @Test func concurrentEmbeddingRequestsShareBatchesAndGetTheirUnbatchedAnswers() async throws {
         let embedder = try #require(try Fixtures.models().embeddings)
         let count = Self.texts.count
-        // The batch starts when all have come (it is full) or after the window of a second.
+        // The batch starts when all have come (it is full) or after the window of a second. The requests go
+        // out at once from threads of their own: tasks would each send theirs when a thread of the concurrency
+        // pool is free, which other tests can make more than the window apart.
         try await withTestServer(configure: { $0.maxBatch = count; $0.batchWindowMilliseconds = 1000 }) { server in
-            let answers = try await withThrowingTaskGroup(of: (Int, [[Double]]).self) { group in
-                for (index, text) in Self.texts.enumerated() {
-                    group.addTask {
-                        let normalize = index % 3 != 0
-                        if index % 2 == 0 {
-                            let response = try await server.request("POST", "/embed", json: try jsonString(["inputs": text, "normalize": normalize]))
-                            return (index, try #require(response.json as? [[Double]], "\(response.status) \(response.text)"))
-                        }
-                        let response = try await server.request("POST", "/v1/embeddings", json: try jsonString(["input": [text]]))
-                        let data = try #require(response.object?["data"] as? [[String: Any]], "\(response.status) \(response.text)")
-                        return (index, data.compactMap { $0["embedding"] as? [Double] })
-                    }
+            let port = server.port
+            let requests = try Self.texts.enumerated().map { index, text in
+                let (path, body) = index % 2 == 0 ? ("/embed", try jsonString(["inputs": text, "normalize": index % 3 != 0]))
+                                                  : ("/v1/embeddings", try jsonString(["input": [text]]))
+                return StartedThread { try blockingRequest(port: port, "POST", path, json: body, readTimeout: 60) }
+            }
+            var answers: [Int: [[Double]]] = [:]
+            for (index, request) in requests.enumerated() {
+                let response = try await request.value()
+                if index % 2 == 0 {
+                    answers[index] = try #require(response.json as? [[Double]], "\(response.status) \(response.text)")
+                } else {
+                    let data = try #require(response.object?["data"] as? [[String: Any]], "\(response.status) \(response.text)")
+                    answers[index] = data.compactMap { $0["embedding"] as? [Double] }
                 }
-                return try await group.reduce(into: [Int: [[Double]]]()) { $0[$1.0] = $1.1 }
             }
             for (index, text) in Self.texts.enumerated() {
                 let normalize = index % 2 == 0 ? index % 3 != 0 : true
@@ -114,15 +117,16 @@ struct BatchedRouteTests {
         try await withTestServer(models: ServedModels(intents: classifier),
                                  configure: { $0.maxBatch = texts.count; $0.batchWindowMilliseconds = 1000 }) { server in
             // Each answer's ranking: intent names and confidences.
-            let answers = try await withThrowingTaskGroup(of: (String, [String?], [Double]).self) { group in
-                for text in texts {
-                    group.addTask {
-                        let response = try await server.request("POST", "/model/parse", json: try jsonString(["text": text]))
-                        let ranking = try #require(response.object?["intent_ranking"] as? [[String: Any]], "\(response.status) \(response.text)")
-                        return (text, ranking.map { $0["name"] as? String }, ranking.map { $0["confidence"] as? Double ?? -1 })
-                    }
-                }
-                return try await group.reduce(into: [String: ([String?], [Double])]()) { $0[$1.0] = ($1.1, $1.2) }
+            let port = server.port
+            let requests = try texts.map { text in
+                let body = try jsonString(["text": text])
+                return StartedThread { try blockingRequest(port: port, "POST", "/model/parse", json: body, readTimeout: 60) }
+            }
+            var answers: [String: ([String?], [Double])] = [:]
+            for (text, request) in zip(texts, requests) {
+                let response = try await request.value()
+                let ranking = try #require(response.object?["intent_ranking"] as? [[String: Any]], "\(response.status) \(response.text)")
+                answers[text] = (ranking.map { $0["name"] as? String }, ranking.map { $0["confidence"] as? Double ?? -1 })
             }
             for text in texts {
                 let alone = classifier.predict(text, top: RasaParse.rankingLength)

@@ -46,15 +46,15 @@ struct ConnectionLimitTests {
         let (models, probe) = try TokenizerProbe.servedModels(holding: "hold the worker")
         try await withTestServer(models: models, configure: { $0.maxConnections = 1 }) { server in
             let port = server.port
-            let held = Task.detached {
-                try await httpRequest(port: port, "POST", "/embed", json: #"{"inputs": "hold the worker"}"#, readTimeout: 180)
+            let (waiting, held) = try await offThePool {
+                try probe.holdingAWorker(port: port) {
+                    let waiting = StartedThread { try blockingRequest(port: port, "GET", "/health", readTimeout: 60) }
+                    Self.settle()
+                    return waiting
+                }
             }
-            try await probe.waitUntilHolding()
-            let waiting = Task.detached { try await httpRequest(port: port, "GET", "/health", readTimeout: 180) }
-            try await offThePool { Self.settle() }
-            probe.releaseHeld()
-            #expect(try await held.value.status == 200)
-            #expect(try await waiting.value.status == 200)
+            #expect(held.status == 200)
+            #expect(try await waiting.value().status == 200)
         }
     }
 

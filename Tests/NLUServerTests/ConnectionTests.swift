@@ -59,31 +59,22 @@ struct ConnectionTests {
         // One worker and no queue: while an embeddings request holds the worker (its tokenizer waits
         // for the test), a parse request is refused at once. A server that queued it instead leaves it
         // unanswered until the client's 60 s read timeout fails the test (the hold is then released).
-        // The timeouts are long because the whole suite runs at once on a 2-core CI machine: with the
-        // default 10 s, the held request's wait (its hold, the parse round trip, then its own answer)
-        // once ran out on a correct server there.
+        // The hold, the parse request and the release run on one thread of the test's own, so no other
+        // test holding the concurrency pool can stretch the hold past the probe's bound.
         let (models, probe) = try TokenizerProbe.servedModels(holding: "hold the worker")
         try await withTestServer(models: models, configure: { $0.workers = 1; $0.maxQueuedRequests = 0 }) { server in
             let port = server.port
-            let held = Task.detached {
-                try await httpRequest(port: port, "POST", "/embed", json: #"{"inputs": "hold the worker"}"#, readTimeout: 180)
+            let (response, held) = try await offThePool {
+                try probe.holdingAWorker(port: port) {
+                    try blockingRequest(port: port, "POST", "/model/parse", json: #"{"text": "turn on the radio"}"#, readTimeout: 60)
+                }
             }
-            try await probe.waitUntilHolding()
-            let response: RawHTTPResponse
-            do {
-                response = try await httpRequest(port: port, "POST", "/model/parse", json: #"{"text": "turn on the radio"}"#,
-                                                 readTimeout: 60)
-            } catch {
-                probe.releaseHeld()
-                throw error
-            }
-            probe.releaseHeld()
             let refused: RawHTTPResponse? = response.status == 503 ? response : nil
             let busy = try #require(refused, "answered \(response.status): \(response.text)")
             #expect(busy.object?["error"] as? String == "busy")
             #expect(busy.headers["retry-after"] == "1")
             // The request holding the worker is answered once it goes on.
-            #expect(try await held.value.status == 200)
+            #expect(held.status == 200)
         }
     }
 

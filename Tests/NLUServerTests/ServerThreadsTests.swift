@@ -5,58 +5,49 @@ import Testing
 /// synchronous tests (trainings, child processes) run beside the server tests on a small machine.
 @Suite("Server threads")
 struct ServerThreadsTests {
+    /// Each pool thread is held until the requests are answered: a server that needed the pool could not
+    /// answer them, and each read would give up after its timeout instead (a failure, not a hang). Asked: a
+    /// plain route, the batched routes (their window timers and inference workers), and a parse request
+    /// beside a worker held at the tokenizer, the way the connection tests hold one.
     @Test func serverAnswersWhileTheCooperativePoolIsBlocked() async throws {
-        try await withTestServer { server in
+        let (models, probe) = try TokenizerProbe.servedModels(holding: "hold the worker")
+        let classifier = try #require(models.intents)
+        try await withTestServer(models: models) { server in
             let port = server.port
-            let blockSeconds = 3.0
-            let answered = AnsweredAt()
-            let start = Date()
-            // Fill every pool thread with a blocking sleep, then ask from a thread of our own.
-            await withTaskGroup(of: Void.self) { group in
-                for _ in 0..<ProcessInfo.processInfo.activeProcessorCount {
-                    group.addTask { blockThisThread(seconds: blockSeconds) }
+            let threads = ProcessInfo.processInfo.activeProcessorCount
+            let taken = DispatchSemaphore(value: 0), answered = DispatchSemaphore(value: 0)
+            let asking = StartedThread {
+                // Once every pool thread is taken, however long other tests hold them first.
+                for _ in 0..<threads { taken.wait() }
+                defer { for _ in 0..<threads { answered.signal() } }
+                let parse = #"{"text": "turn on the radio"}"#
+                let health = try blockingRequest(port: port, "GET", "/health", readTimeout: 60)
+                let parsed = try blockingRequest(port: port, "POST", "/model/parse", json: parse, readTimeout: 60)
+                let embedded = try blockingRequest(port: port, "POST", "/embed", json: #"{"inputs": ["a short text"]}"#, readTimeout: 60)
+                let (beside, held) = try probe.holdingAWorker(port: port) {
+                    try blockingRequest(port: port, "POST", "/model/parse", json: parse, readTimeout: 60)
                 }
-                Thread.detachNewThread {
-                    Thread.sleep(forTimeInterval: 0.2)   // let the sleepers take the threads first
-                    let status = (try? blockingGet(port: port, "/health"))?.status
-                    answered.set(status: status, after: Date().timeIntervalSince(start))
-                }
+                return [health, parsed, embedded, beside, held]
             }
-            // Served from the pool, the answer could only come after the sleepers end.
-            let (status, seconds) = try await answered.wait()
-            #expect(status == 200)
-            #expect(seconds < blockSeconds, "answered after \(seconds) s, the pool was blocked for \(blockSeconds) s")
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<threads { group.addTask { holdThisThread(signalling: taken, until: answered) } }
+            }
+            let responses = try await asking.value()
+            #expect(responses.map(\.status) == [200, 200, 200, 200, 200], "\(responses.map(\.text))")
+            let intent = classifier.predict("turn on the radio").intent
+            #expect(responses[1].intentName == intent && responses[3].intentName == intent)
+            #expect((responses[2].json as? [[Double]])?.count == 1)
         }
     }
 }
 
-/// Sleeps holding the calling thread (what a synchronous test does to a pool thread).
-private func blockThisThread(seconds: Double) { Thread.sleep(forTimeInterval: seconds) }
-
-private func blockingGet(port: Int, _ path: String) throws -> RawHTTPResponse {
-    let connection = try RawHTTPConnection(port: port)
-    connection.sendRequest("GET", path, headers: [:], body: nil)
-    return try connection.readResponse()
+/// Says this thread is taken, then holds it until `answered` (what a synchronous test does to a pool thread).
+private func holdThisThread(signalling taken: DispatchSemaphore, until answered: DispatchSemaphore) {
+    taken.signal()
+    answered.wait()
 }
 
-/// The answer's status and time, set by the asking thread.
-private final class AnsweredAt: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var result: (status: Int?, seconds: Double)?   // guarded by `condition`
-
-    func set(status: Int?, after seconds: Double) {
-        condition.lock()
-        result = (status, seconds)
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func wait() async throws -> (Int?, Double) {
-        try await offThePool {
-            self.condition.lock()
-            defer { self.condition.unlock() }
-            while self.result == nil { self.condition.wait() }
-            return self.result ?? (nil, 0)
-        }
-    }
+private extension RawHTTPResponse {
+    /// The intent a `/model/parse` answer names.
+    var intentName: String? { (object?["intent"] as? [String: Any])?["name"] as? String }
 }

@@ -24,20 +24,37 @@ final class TokenizerProbe: EncoderTokenizer, @unchecked Sendable {
     /// The texts tokenized so far, in order.
     var texts: [String] { lock.withLock { tokenized } }
 
-    /// How long a wait here lasts at most: long enough for a request to reach the tokenizer while the rest of
-    /// the suite holds both cores and the concurrency pool (60 s once fell short), under the tests' 180 s reads.
-    static let bound = 170
+    /// How long a wait here lasts at most. The held request reaches the tokenizer through threads of its
+    /// own (the client's, the server's, the inference workers), never the concurrency pool that the suite's
+    /// synchronous tests may hold for minutes; a test holds the worker only for a few requests of its own.
+    static let bound = 60
 
-    /// Waits (off the concurrency pool) until a thread is held tokenizing the held text; throws
-    /// after ``bound`` seconds (the request never reached the tokenizer) instead of hanging the test.
-    func waitUntilHolding() async throws {
-        let held = try await offThePool { self.holding.wait(timeout: .now() + .seconds(Self.bound)) == .success }
-        guard held else { throw RawHTTPError(description: "no thread tokenized \(heldText ?? "") within \(Self.bound) s") }
+    /// Waits until a thread is held tokenizing the held text, blocking the calling thread (off the
+    /// pool: in ``offThePool(_:)``, with the request sent from a ``StartedThread``); throws after
+    /// ``bound`` seconds (the request never reached the tokenizer) instead of hanging the test.
+    func waitUntilHolding() throws {
+        guard holding.wait(timeout: .now() + .seconds(Self.bound)) == .success else {
+            throw RawHTTPError(description: "no thread tokenized \(heldText ?? "") within \(Self.bound) s")
+        }
     }
 
     /// Lets the held thread go on.
     func releaseHeld() {
         release.signal()
+    }
+
+    /// Sends the held text to `/embed` on the server at `port`, waits until its worker is held, runs
+    /// `whileHeld`, then lets the worker go on: `whileHeld`'s result and the held request's answer. Blocks the
+    /// calling thread throughout, so call it in ``offThePool(_:)``: nothing between the hold and its release
+    /// then waits for a thread of the concurrency pool, which other tests may hold for longer than ``bound``.
+    func holdingAWorker<T>(port: Int, while whileHeld: () throws -> T) throws -> (T, held: RawHTTPResponse) {
+        // The held request's reads wait out the hold as well as its own answer.
+        let body = try jsonString(["inputs": heldText ?? ""])
+        let held = StartedThread { try blockingRequest(port: port, "POST", "/embed", json: body, readTimeout: Double(2 * Self.bound)) }
+        let outcome = Result { try waitUntilHolding(); return try whileHeld() }
+        releaseHeld()
+        let value = try outcome.get()
+        return (value, try held.join())
     }
 
     func tokenize(_ text: String) -> TokenizedSequence {
