@@ -14,6 +14,8 @@
 # client cores since Alder Lake, Zen 5) with its instruction replaced by an exact AVX2 sum, so its
 # accumulation, +128 correction and dispatch are checked on CPUs without AVX-VNNI; and with
 # NLUKIT_TEST_WIDE_BLOCKS: the baseline level with the AVX-512 level's F32 row blocks (8, 4, 2, 1).
+# Natively it also replays the thread pool's race between back-to-back jobs step by step
+# (scripts/tests/thread-pool-race-test.c, with the pool's NLUKIT_TEST_POOL_HOOKS compiled in).
 #
 #     bash scripts/test-arm64-kernels.sh           # ~20 s; installs qemu-user and the arm64 cross files if missing
 #     bash scripts/test-arm64-kernels.sh --native  # this machine only (what scripts/test.sh runs): ~5 s
@@ -29,6 +31,9 @@ trap 'rm -rf "$out"' EXIT
 echo "== native ($(uname -m))"
 clang "${flags[@]}" -o "$out/native" "${sources[@]}" -lm -lpthread
 "$out/native"
+echo "== native, the thread pool's race between jobs replayed"
+clang "${flags[@]}" -DNLUKIT_TEST_POOL_HOOKS -o "$out/pool-race" Sources/CKernels/thread_pool.c scripts/tests/thread-pool-race-test.c -lpthread
+"$out/pool-race"
 if [ "$(uname -m)" = "x86_64" ]; then
   echo "== native, AVX-VNNI block emulated"
   clang "${flags[@]}" -DNLUKIT_EMULATE_AVX_VNNI -o "$out/avx-vnni" "${sources[@]}" -lm -lpthread

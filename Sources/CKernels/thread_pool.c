@@ -60,10 +60,23 @@ static uint64_t now_nanoseconds(void) {
 
 static inline uint32_t generation_of(uint64_t word) { return (uint32_t)(word >> 32); }
 
+#ifdef NLUKIT_TEST_POOL_HOOKS
+// scripts/tests/thread-pool-race-test.c only (the package never defines this): called where a thread
+// losing its core opens a race between jobs, so that the test can hold a thread there and replay the
+// interleaving deterministically.
+void nlukit_test_hook_claim_read(uint64_t word);  // any thread, in run_tasks, having read `claim`
+void nlukit_test_hook_job_done(void);             // the caller, all tasks finished, before closing
+void nlukit_test_hook_job_written(void);          // the caller, the next job written, before publishing
+#define TEST_HOOK(call) call
+#else
+#define TEST_HOOK(call)
+#endif
+
 // Claims and runs tasks of job `generation` until none is left (or a newer job is out).
 static void run_tasks(uint32_t generation) {
     for (;;) {
         uint64_t word = atomic_load_explicit(&claim, memory_order_acquire);
+        TEST_HOOK(nlukit_test_hook_claim_read(word));
         if (generation_of(word) != generation) return;
         const long task = (long)(uint32_t)word;
         const nlukit_task_function function = atomic_load_explicit(&job_function, memory_order_relaxed);
@@ -167,6 +180,7 @@ void nlukit_parallel_for(long tasks, nlukit_task_function function, void *contex
     atomic_store_explicit(&job_tasks, tasks, memory_order_relaxed);
     atomic_store_explicit(&job_workers, workers, memory_order_relaxed);
     atomic_store_explicit(&finished, 0, memory_order_relaxed);
+    TEST_HOOK(nlukit_test_hook_job_written());
     const uint32_t generation = generation_of(atomic_load(&claim)) + 1;
     atomic_store(&claim, (uint64_t)generation << 32);  // publishes the job (sequentially consistent)
     if (atomic_load(&sleepers) > 0) {
@@ -179,6 +193,7 @@ void nlukit_parallel_for(long tasks, nlukit_task_function function, void *contex
     // A worker still in a task is normally microseconds from done; on an oversubscribed machine it
     // may have lost its core, so after a short spin the caller yields rather than compete for it.
     for (unsigned spin = 0; atomic_load_explicit(&finished, memory_order_acquire) < tasks; spin++) back_off(spin);
+    TEST_HOOK(nlukit_test_hook_job_done());
     atomic_store(&claim, (uint64_t)generation << 32 | CLOSED);
     atomic_store_explicit(&busy, 0, memory_order_release);
 }

@@ -59,7 +59,10 @@ import Testing
     /// instructions, so threads that only spin share the cores while the jobs run (before the fix
     /// this failed or crashed ("non-escaping closure has escaped") in one run of three to five). On a loaded
     /// machine every round waits for a preempted worker: the rounds stop after two seconds so that
-    /// the test, and its spinning threads, never hold the cores from the rest of the suite.
+    /// the test, and its spinning threads, never hold the cores from the rest of the suite. The one
+    /// known interleaving is replayed step by step, every time, by scripts/tests/thread-pool-race-test.c
+    /// (through test hooks the package's build leaves out); this test looks for it and any other under
+    /// real preemption.
     @Test func jobsOfDifferentSizesBackToBackRunEachTaskOnce() {
         let small = 2, large = 64, rounds = 200_000
         let counts = TaskCounts(large)
