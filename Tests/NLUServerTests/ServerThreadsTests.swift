@@ -17,8 +17,10 @@ struct ServerThreadsTests {
             let threads = ProcessInfo.processInfo.activeProcessorCount
             let taken = DispatchSemaphore(value: 0), answered = DispatchSemaphore(value: 0)
             let asking = StartedThread {
-                // Once every pool thread is taken, however long other tests hold them first.
-                for _ in 0..<threads { taken.wait() }
+                // Once every pool thread is taken, however long other tests hold them first; after 10 minutes the
+                // requests go out all the same (a pool narrower than the core count would otherwise hang the test).
+                let deadline = DispatchTime.now() + .seconds(600)
+                for _ in 0..<threads { _ = taken.wait(timeout: deadline) }
                 defer { for _ in 0..<threads { answered.signal() } }
                 let parse = #"{"text": "turn on the radio"}"#
                 let health = try blockingRequest(port: port, "GET", "/health", readTimeout: 60)
