@@ -25,7 +25,7 @@ public enum ModelPackage {
     /// The newest manifest format version this build reads. A package records the oldest version whose
     /// readers understand all of it (``save(to:kind:config:metadata:weights:replacing:formatVersion:folders:)``),
     /// so that an older NLUKit refuses a model it would otherwise run while silently ignoring part of it.
-    public static let formatVersion = 2
+    public static let formatVersion = 3
     /// The manifest's file name inside the package.
     public static let manifestFileName = "manifest.json"
     /// The weights' file name inside the package.

@@ -31,11 +31,14 @@ struct IntentClassifierConfiguration: Codable, Sendable {
     /// (``IntentClassifier/calibrate(on:)``); absent: 1, an uncalibrated model.
     var temperature: Float?
 
-    /// The oldest package format whose readers understand all of this model: 2 when it holds what a
-    /// version-1 reader would skip and then answer differently without a word (a joint transformer
-    /// tagger, a few-shot head, a calibration temperature, a language other than English), else 1 so
-    /// that older builds keep reading the models they can.
+    /// The oldest package format whose readers understand all of this model: 3 when its vocabulary holds
+    /// n-grams across runs of Thai, Lao, Khmer or Myanmar letters (``LetterRunNGrams``: an earlier reader
+    /// never makes them, and would answer without those features); 2 when it holds what a version-1 reader
+    /// would skip and then answer differently without a word (a joint transformer tagger, a few-shot head,
+    /// a calibration temperature, a language other than English); else 1, so that older builds keep
+    /// reading the models they can.
     var packageFormatVersion: Int {
+        if features.letterRunNGrams != nil, vocabulary.contains(where: LetterRunNGrams.isTerm) { return 3 }
         let english = features.language.map { $0.lowercased().hasPrefix("en") } ?? true
         let builtinsEnglish = entities?.language.map { $0.lowercased().hasPrefix("en") } ?? true
         let needsVersion2 = entities?.transformerTagger != nil || fewShot != nil || temperature != nil || !english || !builtinsEnglish

@@ -10,7 +10,8 @@ import NLUText
 /// character a word, so its word unigrams and bigrams are character unigrams and bigrams (as Lucene's CJK
 /// analysis indexes them). Character n-grams stay inside each word: taken across a whole run of such
 /// characters instead, they cost 1.7 points of intent accuracy in Chinese and 0.1 in Japanese on xSID
-/// (`benchmarks/languages_intents.py`, docs/benchmarks.md).
+/// (`benchmarks/languages_intents.py`, docs/benchmarks.md). Runs of Thai, Lao, Khmer or Myanmar letters,
+/// whose words are several letters, also get n-grams across the run (``LetterRunNGrams``, `"#~ปิด"`).
 ///
 ///     let extractor = TermExtractor(options: FeatureOptions())
 ///     extractor.terms(in: "Turn ON the lights")   // ["turn", "on", "the", "light", "turn on", ..., "# t", ...]
@@ -43,7 +44,8 @@ public struct TermExtractor: Sendable {
     /// All terms of `text`, repeated as often as they occur.
     public func terms(in text: String) -> [String] {
         let normalized = normalize(text)
-        let words = tokenizer.tokens(in: normalized).map { String($0.text) }
+        let tokens = tokenizer.tokens(in: normalized)
+        let words = tokens.map { String($0.text) }
         var terms: [String] = []
         terms.reserveCapacity(words.count * 12)
         let units = stemmer.map { words.map($0.stem) } ?? words
@@ -58,6 +60,9 @@ public struct TermExtractor: Sendable {
         }
         if let range = options.characterNGrams {
             for word in words { appendCharacterNGrams(of: word, lengths: range, to: &terms) }
+        }
+        if let range = options.letterRunNGrams {
+            LetterRunNGrams.append(from: tokens, of: normalized, lengths: range, to: &terms)
         }
         return terms
     }

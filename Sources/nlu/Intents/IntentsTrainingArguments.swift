@@ -41,6 +41,9 @@ struct IntentsTrainingArguments: ParsableArguments {
     @Option(help: "Character n-gram lengths inside words, e.g. 3-4, or none.")
     var charNgrams: String = FeatureOptions().characterNGrams.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "none"
 
+    @Option(help: "Character n-gram lengths across runs of Thai, Lao, Khmer or Myanmar letters (written without spaces), e.g. 3-4, or none.")
+    var letterRunNgrams: String = FeatureOptions().letterRunNGrams.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "none"
+
     @Option(help: "Feature weighting: tfidf, counts or binary.")
     var weighting: FeatureOptions.Weighting = FeatureOptions().weighting
 
@@ -131,6 +134,8 @@ struct IntentsTrainingArguments: ParsableArguments {
         var options = FeatureOptions()
         options.wordNGrams = try IntentsOutput.range(wordNgrams, option: "--word-ngrams")
         options.characterNGrams = charNgrams.lowercased() == "none" ? nil : try IntentsOutput.range(charNgrams, option: "--char-ngrams")
+        options.letterRunNGrams = letterRunNgrams.lowercased() == "none" ? nil
+            : try IntentsOutput.range(letterRunNgrams, option: "--letter-run-ngrams")
         options.weighting = weighting
         if let minDf {
             guard minDf >= 1 else { throw ValidationError("--min-df must be at least 1, got \(minDf)") }

@@ -119,7 +119,7 @@ import NLUTestSupport
     }
 
     static let faults: [(manifest: String, weights: Bool, expected: String)] = [
-        (#"{"format":"nlumodel","formatVersion":3,"kind":"toy","config":{}}"#, true, "format version 3 was written by a newer NLUKit"),
+        (#"{"format":"nlumodel","formatVersion":4,"kind":"toy","config":{}}"#, true, "format version 4 was written by a newer NLUKit"),
         (#"{"format":"nlumodel","formatVersion":1,"kind":"lm","config":{"labels":[],"hiddenSize":1}}"#, true, "is a 'lm' package, expected 'toy'"),
         (#"{"format":"onnx","formatVersion":1,"kind":"toy","config":{}}"#, true, "format is 'onnx', expected 'nlumodel'"),
         // Another kind's config would not decode as ours: the kind is what gets reported.
