@@ -332,6 +332,27 @@ import Testing
         #expect(run.stderr.contains("9"))
     }
 
+    /// `--letter-run-ngrams` (on by default) makes the `#~` n-grams across runs of Thai letters, and its package needs
+    /// format version 3; `none` makes none, and the package stays at 2 (Thai is not English).
+    @Test func letterRunNGramsOptionChoosesTheThaiFeatures() throws {
+        let directory = try workDirectory()
+        let dataset = Self.intentFixtures.appendingPathComponent("thai-lights-weather.json").path
+        for (option, version, hasRuns) in [([String](), 3, true), (["--letter-run-ngrams", "none"], 2, false)] {
+            let model = directory.appendingPathComponent("th-\(version).nlumodel").path
+            let run = try runNLU(["intents", "train", dataset, "-o", model] + Self.fast + option)
+            #expect(run.status == 0, "\(run.stderr)")
+            let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: model).appendingPathComponent("manifest.json"))) as? [String: Any]
+            #expect(manifest?["formatVersion"] as? Int == version)
+            let config = manifest?["config"] as? [String: Any]
+            let vocabulary = config?["vocabulary"] as? [String] ?? []
+            #expect(vocabulary.contains("#~ปิดไ") == hasRuns, "\(option)")
+            #expect(((config?["features"] as? [String: Any])?["letterRunNGrams"] != nil) == hasRuns)
+        }
+        let bad = try runNLU(["intents", "train", dataset, "-o", directory.appendingPathComponent("never.nlumodel").path, "--letter-run-ngrams", "0-4"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--letter-run-ngrams"))
+    }
+
     @Test func usageErrorsExitTwo() throws {
         let badHidden = try runNLU(["intents", "train", Self.sample, "-o", "/tmp/never.nlumodel", "--hidden", "256,x"])
         #expect(badHidden.status == 2)
