@@ -91,6 +91,19 @@ import NLUText
         try options.validate()
     }
 
+    /// A manifest's lengths are checked on load, naming the field and the file.
+    @Test func aManifestWithLengthsOutOfRangeIsRefused() throws {
+        let url = try temporaryDirectory().appendingPathComponent("bad.nlumodel")
+        try FileManager.default.copyItem(at: fixture("thai-before-letter-runs.nlumodel"), to: url)
+        let manifest = url.appendingPathComponent("manifest.json")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        #expect(text.contains("\"features\" : {"))
+        try Data(text.replacingOccurrences(of: "\"features\" : {", with: "\"features\" : {\"letterRunNGrams\" : [0, 4],").utf8).write(to: manifest)
+        let error = #expect(throws: OutOfRangeError.self) { try IntentClassifier.load(from: url) }
+        #expect(error?.name == "config.features.letterRunNGrams")
+        #expect(error?.file == manifest.path)
+    }
+
     static let thaiDataset = IntentDataset(language: "th", intents: [
         Intent(name: "lights_on", utterances: ["เปิดไฟ", "เปิดไฟห้องนอน", "ช่วยเปิดไฟหน่อย"]),
         Intent(name: "lights_off", utterances: ["ปิดไฟ", "ปิดไฟห้องครัว", "ช่วยปิดไฟหน่อย"]),
