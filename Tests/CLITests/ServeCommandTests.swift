@@ -134,24 +134,24 @@ import FoundationNetworking
 
     /// SIGTERM ends the server within its grace period even with a client that sent a request head
     /// and half its body, then stalled: that request is answered 503 when the grace period ends.
-    /// (It held the process for the whole --timeout, 30 s, and then got 408.)
+    /// (It held the process for the whole --timeout, 30 s, and then got 408.) `--timeout` here is far beyond
+    /// the bounded waits, so the answer and the exit can only come from the grace period.
     @Test func sigtermAnswersAStalledBody503WhenTheGracePeriodEnds() throws {
-        let server = try ServeProcess(["--qa", Self.qaModel, "--port", "0", "--grace-period", "0.5"])
+        let server = try ServeProcess(["--qa", Self.qaModel, "--port", "0", "--grace-period", "0.5", "--timeout", "3600"])
         let port = try #require(server.port(), "no start line: \(server.stderr)")
-        let stalled = try RawHTTPConnection(port: port, readTimeout: 20)
+        let stalled = try RawHTTPConnection(port: port, readTimeout: 120)
         stalled.send("POST /question-answering HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{\"question\": ")
         #expect(try Self.post(port, "/health", "").0 == 200)
         Thread.sleep(forTimeInterval: 0.2)   // the stalled head read (else it is half a head, closed at once)
-        let signalled = Date()
         kill(server.process.processIdentifier, SIGTERM)
         let refused = try stalled.readResponse()
         #expect(refused.status == 503)
         #expect(refused.object?["error"] as? String == "stopping")
         #expect(refused.text.contains("--grace-period of 0.5 seconds"), "\(refused.text)")
         #expect(refused.headers["connection"] == "close")
-        #expect(server.wait() == 0)
-        let stopped = Date().timeIntervalSince(signalled)
-        #expect(stopped < 10, "exit \(stopped) s after SIGTERM with a 0.5 s grace period")
+        // A hang bound, not a speed target: a server still waiting for the stalled body (--timeout) is killed at
+        // the bound and its status is not 0.
+        #expect(server.wait(seconds: 120) == 0, "the server did not exit after SIGTERM and its grace period: \(server.stderr)")
     }
 
     @Test func gracePeriodOutOfRangeIsAUsageError() throws {

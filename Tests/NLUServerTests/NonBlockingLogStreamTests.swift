@@ -44,6 +44,12 @@ struct NonBlockingLogStreamTests {
             }
             return String(decoding: text, as: UTF8.self)
         }
+
+        /// Whether the pipe takes more bytes now (POLLOUT); false once a writer has filled its buffer.
+        func hasRoom() -> Bool {
+            var ready = pollfd(fd: writer, events: Int16(POLLOUT), revents: 0)
+            return poll(&ready, 1, 0) == 1 && ready.revents & Int16(POLLOUT) != 0
+        }
     }
 
     static func line(_ number: Int) -> String {
@@ -56,9 +62,10 @@ struct NonBlockingLogStreamTests {
         let lines = (0..<3000).map(Self.line)
         let sent = lines.joined()
         // 3000 lines are about 340 KB: more than a pipe holds, so the writer waits for the reader in between.
-        let reading = Thread.detachedResult { pipe.read(within: 20) { $0.utf8.count >= sent.utf8.count } }
+        // The bounds (here and below) only catch a hang: the lines arrive as fast as the machine lets them.
+        let reading = Thread.detachedResult { pipe.read(within: 120) { $0.utf8.count >= sent.utf8.count } }
         for line in lines { stream.write(line) }
-        #expect(stream.flush(within: 20))
+        #expect(stream.flush(within: 120))
         #expect(reading.value() == sent)
         #expect(stream.droppedLines == 0)
     }
@@ -67,35 +74,48 @@ struct NonBlockingLogStreamTests {
         let pipe = try Pipe()
         let capacity = 32 << 10
         let stream = NonBlockingLogStream(fileDescriptor: pipe.writer, capacity: capacity)
-        let lines = (0..<40_000).map(Self.line)
-        // Nobody reads: 2.3 MB against a 64 KiB pipe and a 32 KiB queue. Each write must return at once (a
-        // blocking logger stops here for good); the bound is generous for a loaded machine.
-        let clock = ContinuousClock()
-        var written = 20_000
-        let took = clock.measure { for line in lines[..<written] { stream.write(line) } }
-        #expect(took < .seconds(5), "writing 20,000 lines nobody reads took \(took)")
-        // Flushing cannot finish while the pipe is full and lines wait; it gives up at its deadline. On a loaded
-        // machine the writer thread may not have run yet (the pipe then holds all it was given and a flush
-        // finishes), so more lines go in, a little apart, until the pipe is full.
-        var flushed = true, flushing = Duration.zero
-        while flushed && written < lines.count {
-            Thread.sleep(forTimeInterval: 0.05)
-            for line in lines[written..<(written + 2_000)] { stream.write(line) }
-            written += 2_000
-            flushing = clock.measure { flushed = stream.flush(within: 0.3) }
+        var lines: [String] = []
+        func send(_ count: Int) {
+            for _ in 0..<count {
+                lines.append(Self.line(lines.count))
+                stream.write(lines[lines.count - 1])
+            }
         }
-        #expect(!flushed, "a flush finished though nobody read the pipe")
-        #expect(flushing < .seconds(3))
+        // Nobody reads: lines go in, a little apart, until the writer thread has filled the pipe (64 KiB) and waits
+        // in write(2) for a reader. The bound only catches a writer thread that never writes.
+        let filling = Date().addingTimeInterval(120)
+        while pipe.hasRoom() && Date() < filling {
+            send(50)
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        try #require(!pipe.hasRoom(), "the pipe did not fill in 120 s: the writer thread did not write the queued lines")
+
+        // With the writer thread stuck on the full pipe, 20,000 more lines (2.3 MB against a 32 KiB queue) must go
+        // in without waiting for the reader: a blocking logger never returns here, so the bound only catches that.
+        let more = (lines.count..<(lines.count + 20_000)).map(Self.line)
+        let writing = Thread.detachedResult { for line in more { stream.write(line) }; return true }
+        guard writing.value(within: 120) == true else {
+            Issue.record("writing 20,000 lines to a full pipe nobody reads did not return in 120 s: a write waits for the reader")
+            return
+        }
+        lines += more
+        let written = lines.count
+        // Flushing cannot finish while the pipe is full and lines wait (queued, or in the writer's hands): it gives
+        // up at its deadline and says so.
+        let flushing = Thread.detachedResult { stream.flush(within: 0.3) }
+        let flushed = flushing.value(within: 120)
+        #expect(flushed != nil, "flush(within: 0.3) did not return in 120 s while nobody read the pipe")
+        #expect(flushed == false, "a flush finished though nobody read the full pipe")
         let dropped = stream.droppedLines
         #expect(dropped > 0)
         // The queue stays bounded: at most the pipe's buffer plus the capacity went anywhere.
         #expect(written - dropped < (1 << 20) / Self.line(0).utf8.count)
 
         // The reader comes back: what was kept arrives in order, then the line that counts the gap, then new lines.
-        let reading = Thread.detachedResult { pipe.read(within: 20) { $0.hasSuffix("after the gap\n") } }
-        #expect(stream.flush(within: 20))
+        let reading = Thread.detachedResult { pipe.read(within: 120) { $0.hasSuffix("after the gap\n") } }
+        #expect(stream.flush(within: 120))
         stream.write("after the gap\n")
-        #expect(stream.flush(within: 20))
+        #expect(stream.flush(within: 120))
         #expect(stream.droppedLines == dropped)
         let received = reading.value() ?? ""
         let receivedLines = received.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
@@ -127,7 +147,8 @@ struct NonBlockingLogStreamTests {
         // SIGPIPE's default action would end the test process here: the writer thread blocks it for itself.
         let stream = NonBlockingLogStream(fileDescriptor: ends[1], capacity: 1 << 16)
         stream.write(Self.line(1))
-        #expect(!stream.flush(within: 5))
+        // The flush returns as soon as the write fails (EPIPE); the bound only catches a writer thread that never runs.
+        #expect(!stream.flush(within: 120))
         for number in 2...100 { stream.write(Self.line(number)) }
         #expect(stream.droppedLines == 100)
     }
@@ -145,6 +166,10 @@ private extension Thread {
         private var result: T?
         func set(_ value: T) { result = value; done.signal() }
         func value() -> T? { done.wait(); return result }
+        /// The result, or nil when `body` has not returned within `seconds`.
+        func value(within seconds: Double) -> T? {
+            done.wait(timeout: .now() + seconds) == .success ? result : nil
+        }
     }
 
     static func detachedResult<T>(_ body: @escaping @Sendable () -> T) -> Result<T> {
