@@ -242,14 +242,21 @@ import NLUText
         let text = "ship to 75001 " + String(repeating: "a", count: 40) + "!"
         let tokens = WordTokenizer().tokens(in: text)
         let one = try matcher(runaways: 1), ten = try matcher(runaways: 10)
-        var found: [RegexEntityMatcher.Match] = []
-        let oneTakes = secondsTaken { found = one.matches(in: text, tokens: tokens) }
+        // Budget time is counted, not measured: the clock advances a fixed step at each reading, so what the
+        // patterns spend is the same on a loaded machine as on an idle one.
+        let budget = RegexEntityMatcher.timeBudget(forUTF16Length: text.utf16.count)
+        let oneClock = SteppingClock(), tenClock = SteppingClock()
+        var found = RegexEntityMatcher.$budgetClock.withValue(oneClock) { one.matches(in: text, tokens: tokens) }
         #expect(found == [RegexEntityMatcher.Match(entity: "zip", tokens: 2..<3)])
         var timeouts: [RegexEntityMatcher.Timeout] = []
-        let tenTake = secondsTaken { found = ten.matches(in: text, tokens: tokens, timeouts: &timeouts) }
+        found = RegexEntityMatcher.$budgetClock.withValue(tenClock) { ten.matches(in: text, tokens: tokens, timeouts: &timeouts) }
         #expect(found == [RegexEntityMatcher.Match(entity: "zip", tokens: 2..<3)])
         #expect(timeouts.map(\.entity) == (0..<10).map { "runaway\($0)" })
-        #expect(tenTake < 4 * oneTakes, "1 runaway pattern: \(oneTakes) s, 10: \(tenTake) s")
+        // Together the ten stay within the text's one budget (give or take a few readings per pattern past its
+        // share); a budget each would spend ten of them.
+        #expect(oneClock.elapsed > .zero)
+        #expect(tenClock.elapsed <= budget + tenClock.step * 4 * 11, "10 runaway patterns spent \(tenClock.elapsed) of a \(budget) budget")
+        #expect(tenClock.elapsed < oneClock.elapsed * 4, "1 runaway pattern: \(oneClock.elapsed), 10: \(tenClock.elapsed)")
     }
 
     /// Many matches in one long text: each match's tokens are found by binary search (a linear filter per

@@ -23,13 +23,6 @@ func writeTemporaryFile(_ text: String, name: String) throws -> URL {
     return url
 }
 
-/// The seconds `body` takes on the wall clock.
-func secondsTaken(_ body: () throws -> Void) rethrows -> Double {
-    let start = DispatchTime.now().uptimeNanoseconds
-    try body()
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-}
-
 /// Runs `run(count)` and `run(10 * count)` and expects the growth of linear work in CPU time (about 10;
 /// quadratic work gives about 100): see ``linearWorkGrowth(count:runs:_:)``.
 func expectLinearTime(_ name: String, count: Int, _ run: (Int) throws -> Void) rethrows {

@@ -98,17 +98,27 @@ public struct RegexEntityMatcher: @unchecked Sendable {
         }
     }
 
+    /// The clock the time budget is read from: the continuous clock. Tests bind one that advances a fixed step at
+    /// each reading (`$budgetClock.withValue`), so that what the patterns spend of the budget is counted, the same
+    /// on a loaded machine as on an idle one, rather than timed.
+    @TaskLocal static var budgetClock: any Clock<Duration> = ContinuousClock()
+
     /// ``matches(in:tokens:)``, appending to `timeouts` the patterns that ran past their share of the budget.
     public func matches(in text: String, tokens: [WordTokenizer.Token], timeouts: inout [Timeout]) -> [Match] {
+        matches(in: text, tokens: tokens, timeouts: &timeouts, clock: Self.budgetClock)
+    }
+
+    private func matches<C: Clock<Duration>>(in text: String, tokens: [WordTokenizer.Token], timeouts: inout [Timeout],
+                                             clock: C) -> [Match] {
         guard !patterns.isEmpty, !tokens.isEmpty else { return [] }
         let whole = NSRange(text.startIndex..<text.endIndex, in: text)
-        let clock = ContinuousClock()
-        let end = clock.now + Self.timeBudget(forUTF16Length: whole.length)
+        let end = clock.now.advanced(by: Self.timeBudget(forUTF16Length: whole.length))
         var result: [Match] = []
         for (position, (entity, regex)) in patterns.enumerated() {
             var found: [NSRange] = []
             var timedOut = false
-            let deadline = clock.now + (end - clock.now) / (patterns.count - position)
+            let start = clock.now
+            let deadline = start.advanced(by: start.duration(to: end) / (patterns.count - position))
             // .reportProgress makes ICU call back every few thousand backtracking steps even while
             // no match is found, which is what lets a runaway pattern be stopped.
             regex.enumerateMatches(in: text, options: [.reportProgress], range: whole) { match, _, stop in
