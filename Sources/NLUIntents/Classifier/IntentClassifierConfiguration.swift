@@ -1,4 +1,4 @@
-/// The `config` of an intent-classifier package's `manifest.json` (documented in the README): what
+/// The `config` of an intent-classifier package's `manifest.json` (documented in docs/intents.md, "How it classifies"): what
 /// is needed besides the weights to featurize and answer exactly as at training time.
 struct IntentClassifierConfiguration: Codable, Sendable {
     /// Class labels by output index; the "none" class, when trained, is the last.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A set of intents with example utterances: what an intent classifier learns from, in NLUKit's
-/// own documented JSON form (see the README, "Intent classification").
+/// own documented JSON form (docs/intents.md, "The dataset JSON form").
 ///
 /// Importers turn platform exports (Watson, Lex, Dialogflow, Alexa, Rasa, LUIS, Snips, CSV) into
 /// this form; ``IntentDataset/load(from:warnings:)`` and ``IntentDataset/save(to:)`` read and write it.

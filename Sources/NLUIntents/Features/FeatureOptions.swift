@@ -87,7 +87,7 @@ public struct FeatureOptions: Codable, Sendable, Equatable {
     /// the one that names the intent); a large dataset loses nothing by pruning rare terms and gets a
     /// vocabulary a third the size (faster loads). Measured on Snips subsets (3 to 50 utterances per
     /// intent: up to 7 points better than pruning below 3) and the full set (same accuracy, 20,676
-    /// instead of 71,119 terms); see the README.
+    /// instead of 71,119 terms).
     ///
     ///     FeatureOptions.automaticMinimumDocumentFrequency(trainingUtterances: 12_000)   // 3
     /// The accepted n-gram lengths: longer word or character n-grams only add features that never recur.

@@ -10,7 +10,7 @@ struct IntentsCommand: ParsableCommand {
         discussion: """
         Datasets: NLUKit's JSON form or any supported export, detected from the content (--format to override): \
         \(DatasetFormat.allCases.map(\.rawValue).joined(separator: ", ")). Models are .nlumodel packages \
-        (kind "intent-classifier"); see the README, "Intent classification".
+        (kind "intent-classifier"); see docs/intents.md.
         """,
         subcommands: [
             IntentsImportCommand.self,

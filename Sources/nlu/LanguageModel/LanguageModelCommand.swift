@@ -9,7 +9,7 @@ struct LanguageModelCommand: ParsableCommand {
         abstract: "Train LSTM/GRU language models on plain text, generate text, predict next tokens, measure perplexity.",
         discussion: """
         Models are .nlumodel packages (kind "language-model"): manifest.json plus weights.safetensors named as a \
-        PyTorch module with attributes embedding, rnn and decoder (see the README, "Language models").
+        PyTorch module with attributes embedding, rnn and decoder (see docs/language-models.md, "Model package").
         """,
         subcommands: [
             LanguageModelTrainCommand.self,
