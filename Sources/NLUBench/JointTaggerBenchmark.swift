@@ -20,6 +20,7 @@ struct JointTaggerBenchmark: ParsableCommand {
     @Option(help: "Epochs (default: the joint model's, JointBERT's 10).") var epochs = JointIntentSlotOptions.defaultEpochs
     @Option(help: "Utterances per batch.") var batchSize = 32
     @Option(help: "Peak learning rate.") var learningRate: Float = 5e-5
+    @Option(help: "Peak learning rate of the heads and the CRF (default: the joint model's).") var headLearningRate: Float?
     @Option(help: "The first N utterances of each training intent (0: all).") var perIntent = 0
     @Option(help: "The first N test utterances (0: all).") var testLimit = 0
     @Flag(help: "Also train and run today's intents model (bag of words + CRF tagger) on the same split.") var baseline = false
@@ -39,6 +40,7 @@ struct JointTaggerBenchmark: ParsableCommand {
         options.training.epochs = epochs
         options.training.batchSize = batchSize
         options.training.learningRate = learningRate
+        if let headLearningRate { options.training.headLearningRate = headLearningRate }
         let clock = ContinuousClock()
         let began = clock.now
         var steps = 0
@@ -58,6 +60,7 @@ struct JointTaggerBenchmark: ParsableCommand {
 
         var output: [String: Any] = [
             "trainingUtterances": trainSet.intents.reduce(0) { $0 + $1.utterances.count }, "crf": crf, "epochs": epochs,
+            "headLearningRate": options.training.headLearningRate.map { Double($0) } ?? Double(learningRate),
             "trainingSeconds": trainingSeconds, "optimizerSteps": steps,
         ]
         for (key, precision) in [("", Precision.f32), ("Int8", Precision.int8)] {

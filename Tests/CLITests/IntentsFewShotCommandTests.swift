@@ -82,6 +82,13 @@ import Testing
         let headCWithoutFewShot = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--no-few-shot",
                                               "--setfit-head-c", "10"])
         #expect(headCWithoutFewShot.status == 2 && headCWithoutFewShot.stderr.contains("does not apply"), "\(headCWithoutFewShot.stderr)")
+        let headRate = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--no-few-shot", "--head-learning-rate", "0"])
+        #expect(headRate.status == 2 && headRate.stderr.contains("--head-learning-rate is 0.0"), "\(headRate.stderr)")
+        let headRateFewShot = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--few-shot",
+                                          "--head-learning-rate", "1e-3"])
+        #expect(headRateFewShot.status == 2 && headRateFewShot.stderr.contains("does not apply to --few-shot"), "\(headRateFewShot.stderr)")
+        let headRateAlone = try runNLU(["intents", "train", data, "-o", model, "--head-learning-rate", "1e-3"])
+        #expect(headRateAlone.status == 2 && headRateAlone.stderr.contains("apply to --fine-tune"), "\(headRateAlone.stderr)")
         // --resume with no checkpoint: refused, saying how to start.
         let resume = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--few-shot", "--resume"])
         #expect(resume.status == 1 && resume.stderr.contains("without --resume"), "\(resume.stderr)")

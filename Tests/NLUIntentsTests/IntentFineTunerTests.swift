@@ -60,6 +60,8 @@ import Testing
             ("epochs", changed { $0.epochs = 0 }), ("warmupRatio", changed { $0.warmupRatio = 1.5 }),
             ("accumulationSteps", changed { $0.accumulationSteps = 0 }), ("dropout", changed { $0.dropout = 1 }),
             ("maxSequenceLength", changed { $0.maxSequenceLength = 2 }),
+            ("headLearningRate", changed { $0.headLearningRate = 0 }), ("headLearningRate", changed { $0.headLearningRate = .infinity }),
+            ("headLearningRate", changed { $0.headLearningRate = 2 }),
             ("maxSequenceLength", changed { $0.maxSequenceLength = 65 }),   // minilm-tiny has 64 positions
         ]
     }()

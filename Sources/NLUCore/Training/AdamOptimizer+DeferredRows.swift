@@ -1,4 +1,5 @@
 import CKernels
+import Foundation
 
 /// The constants of one Adam step, kept so that a row whose step was put off takes it later with
 /// the same arithmetic (``AdamOptimizer/step(_:gradients:sparseRows:deferringIdleRows:)``).
@@ -7,6 +8,35 @@ struct StepConstants {
     let correction2: Float
     /// `1 - learningRate × weightDecay` with decoupled weight decay, else 1.
     let shrink: Float
+    /// The step's learning rate, first-moment bias correction and decoupled weight decay (nil: none), for ``scaled(by:)``.
+    let learningRate: Float
+    let correction1: Double
+    let decoupledWeightDecay: Float?
+
+    /// Step `step`'s constants (counted from 1) at `learningRate`.
+    init(learningRate: Float, step: Int, beta1: Float, beta2: Float, decoupledWeightDecay: Float?) {
+        self.init(learningRate: learningRate, correction1: 1 - Foundation.pow(Double(beta1), Double(step)),
+                  correction2: Float((1 - Foundation.pow(Double(beta2), Double(step))).squareRoot()),
+                  decoupledWeightDecay: decoupledWeightDecay)
+    }
+
+    private init(learningRate: Float, correction1: Double, correction2: Float, decoupledWeightDecay: Float?) {
+        self.learningRate = learningRate
+        self.correction1 = correction1
+        self.correction2 = correction2
+        self.decoupledWeightDecay = decoupledWeightDecay
+        stepSize = Float(Double(learningRate) / correction1)
+        shrink = decoupledWeightDecay.map { 1 - learningRate * $0 } ?? 1
+    }
+
+    /// The constants of a parameter whose rate is `scale` × the step's (PyTorch computes a group's
+    /// step from its own rate, as here). The eager step and a put-off one both take them from here,
+    /// so they agree bit for bit.
+    func scaled(by scale: Float) -> StepConstants {
+        guard scale != 1 else { return self }
+        return StepConstants(learningRate: learningRate * scale, correction1: correction1, correction2: correction2,
+                             decoupledWeightDecay: decoupledWeightDecay)
+    }
 }
 
 /// Where one sparse parameter and its two moments start, and its row width.
@@ -85,7 +115,7 @@ extension AdamOptimizer {
     func catchUp(_ rows: [Int], of index: Int, _ buffers: RowBuffers, hadMoments: [Bool], through target: Int) {
         guard !rows.isEmpty else { return }
         let width = buffers.width, (beta1, beta2, epsilon) = (beta1, beta2, epsilon)
-        let decays = shrinks(parameter: index), record = deferredRowSteps
+        let decays = shrinks(parameter: index), record = deferredRowSteps, scale = learningRateScales?[index] ?? 1
         // The put-off steps had no gradient: the kernel reads this zero row in its place.
         let zeros = [Float](repeating: 0, count: width)
         zeros.withUnsafeBufferPointer { zeros in
@@ -96,7 +126,7 @@ extension AdamOptimizer {
                     let start = row * width
                     let p = buffers.parameters + start, m = buffers.first + start, v = buffers.second + start
                     for step in (taken + 1)...target {
-                        let constants = record.constants(ofStep: step)
+                        let constants = record.constants(ofStep: step).scaled(by: scale)
                         let shrink = decays ? constants.shrink : 1
                         if hadMoments[row] {
                             nlukit_adam_step(p, zeroRow, m, v, width, beta1, beta2, constants.stepSize, constants.correction2,

@@ -10,18 +10,32 @@ extension AdamOptimizer {
     ///     let adamW = try AdamOptimizer.trainerAdamW(parameterNames: ["classifier.weight", "classifier.bias"],
     ///                                                weightDecay: 0.01)
     ///     adamW.decayedParameters   // [true, false]
-    /// - Throws: ``TrainingSettingError`` when the learning rate or the weight decay is negative or not finite.
+    ///
+    /// `learningRateScales` (one per parameter name) gives parameters a rate of their own as a multiple of
+    /// the schedule's: Trainer's optimizer with a third parameter group, as SetFit gives its head.
+    /// - Throws: ``TrainingSettingError`` when the learning rate or the weight decay is negative or not
+    ///   finite, or a scale is not a finite number above 0 (or the scales are not one per name).
     public static func trainerAdamW(parameterNames: [String], layerNormParameters: Set<String> = [],
-                                    learningRate: Float = 5e-5, weightDecay: Float = 0) throws -> AdamOptimizer {
+                                    learningRate: Float = 5e-5, weightDecay: Float = 0,
+                                    learningRateScales: [Float]? = nil) throws -> AdamOptimizer {
         guard learningRate.isFinite, learningRate >= 0 else {
             throw TrainingSettingError(setting: "learningRate", value: "\(learningRate)", requirement: "a finite number ≥ 0")
         }
         guard weightDecay.isFinite, weightDecay >= 0 else {
             throw TrainingSettingError(setting: "weightDecay", value: "\(weightDecay)", requirement: "a finite number ≥ 0")
         }
+        if let scales = learningRateScales {
+            guard scales.count == parameterNames.count else {
+                throw TrainingSettingError(setting: "learningRateScales", value: "\(scales.count) scales",
+                                           requirement: "one per parameter (\(parameterNames.count))")
+            }
+            if let bad = scales.first(where: { !$0.isFinite || $0 <= 0 }) {
+                throw TrainingSettingError(setting: "learningRateScales", value: "\(bad)", requirement: "a finite number above 0")
+            }
+        }
         let decays = parameterNames.map { trainerDecays(parameterNamed: $0, insideLayerNorm: layerNormParameters.contains($0)) }
         return AdamOptimizer(learningRate: learningRate, beta1: 0.9, beta2: 0.999, epsilon: 1e-8, weightDecay: weightDecay,
-                             decoupledWeightDecay: true, decayedParameters: decays)
+                             decoupledWeightDecay: true, decayedParameters: decays, learningRateScales: learningRateScales)
     }
 
     /// Whether `Trainer.get_decay_parameter_names` puts the parameter `name` (dotted, as PyTorch's

@@ -8,7 +8,9 @@ import Foundation
 /// `true` parameters shrink by `learningRate × weightDecay` before the step (as `AdamW`).
 /// `decayedParameters` chooses, per parameter, whether weight decay applies at all: PyTorch's two
 /// parameter groups (decay / no decay) as Hugging Face `Trainer` builds them
-/// (``trainerAdamW(parameterNames:layerNormParameters:learningRate:weightDecay:)``). The optimizer
+/// (``trainerAdamW(parameterNames:layerNormParameters:learningRate:weightDecay:learningRateScales:)``).
+/// `learningRateScales` gives a parameter a rate of its own, as a PyTorch parameter group with its own
+/// `lr` (a new task head learning faster than the pretrained encoder under it). The optimizer
 /// keeps one pair of moment tensors per parameter, aligned by index with the `parameters` passed
 /// to ``step(_:gradients:)``.
 ///
@@ -40,6 +42,9 @@ public final class AdamOptimizer {
     public let decoupledWeightDecay: Bool
     /// Per parameter (by index), whether `weightDecay` applies to it; nil: to every parameter.
     public let decayedParameters: [Bool]?
+    /// Per parameter (by index), the factor on ``learningRate`` it steps with (its decoupled weight
+    /// decay included); nil: 1 for every parameter.
+    public let learningRateScales: [Float]?
     /// Steps taken and moments, as the eager optimizer would hold them (the moments of rows whose
     /// steps were put off are brought up to date in the copy returned); set it to resume from a
     /// checkpoint, which also forgets every put-off step (the parameters come from the checkpoint too).
@@ -80,7 +85,8 @@ public final class AdamOptimizer {
     }
 
     public init(learningRate: Float, beta1: Float = 0.9, beta2: Float = 0.999, epsilon: Float = 1e-8,
-                weightDecay: Float = 0, decoupledWeightDecay: Bool = false, decayedParameters: [Bool]? = nil) {
+                weightDecay: Float = 0, decoupledWeightDecay: Bool = false, decayedParameters: [Bool]? = nil,
+                learningRateScales: [Float]? = nil) {
         self.learningRate = learningRate
         self.beta1 = beta1
         self.beta2 = beta2
@@ -88,6 +94,7 @@ public final class AdamOptimizer {
         self.weightDecay = weightDecay
         self.decoupledWeightDecay = decoupledWeightDecay
         self.decayedParameters = decayedParameters
+        self.learningRateScales = learningRateScales
     }
 
     /// Per row of `width` elements, whether either moment holds a nonzero value there.
@@ -126,6 +133,8 @@ public final class AdamOptimizer {
         precondition(storedState.firstMoments.count == parameters.count, "Adam: the parameter list changed between steps")
         precondition(decayedParameters.map { $0.count == parameters.count } ?? true,
                      "Adam: \(decayedParameters?.count ?? 0) decay choices for \(parameters.count) parameters")
+        precondition(learningRateScales.map { $0.count == parameters.count } ?? true,
+                     "Adam: \(learningRateScales?.count ?? 0) learning-rate scales for \(parameters.count) parameters")
         let l2Decays = !decoupledWeightDecay && weightDecay != 0
         // Steps put off before for a parameter that steps whole now (not deferring, no sparse rows
         // this time, or an L2 term): taken first, so its rows enter this step current.
@@ -137,14 +146,12 @@ public final class AdamOptimizer {
             deferredRowSteps.untrack(parameter: index)
         }
         storedState.step += 1
-        let step = Double(storedState.step)
-        let stepSize = Float(Double(learningRate) / (1 - Foundation.pow(Double(beta1), step)))
-        let correction2 = Float((1 - Foundation.pow(Double(beta2), step)).squareRoot())
+        let stepConstants = StepConstants(learningRate: learningRate, step: storedState.step, beta1: beta1, beta2: beta2,
+                                          decoupledWeightDecay: decoupledWeightDecay ? weightDecay : nil)
         let (beta1, beta2, epsilon) = (beta1, beta2, epsilon)
         let l2 = decoupledWeightDecay ? 0 : weightDecay
-        let shrink = decoupledWeightDecay ? 1 - learningRate * weightDecay : 1
         let decays = decayedParameters
-        deferredRowSteps.record(StepConstants(stepSize: stepSize, correction2: correction2, shrink: shrink), step: storedState.step)
+        deferredRowSteps.record(stepConstants, step: storedState.step)
 
         // Moved out of `storedState` so both moment buffers can be written at once (and stay unique, no copy).
         var firstMoments = storedState.firstMoments, secondMoments = storedState.secondMoments
@@ -157,8 +164,10 @@ public final class AdamOptimizer {
         for index in parameters.indices {
             precondition(parameters[index].count == gradients[index].count && parameters[index].count == firstMoments[index].count,
                          "Adam: parameter \(index) has shape \(parameters[index].shape), gradient \(gradients[index].shape)")
+            let constants = stepConstants.scaled(by: learningRateScales?[index] ?? 1)
+            let (stepSize, correction2) = (constants.stepSize, constants.correction2)
             // A parameter outside the decay group steps as with weight decay 0.
-            let (parameterL2, parameterShrink): (Float, Float) = (decays?[index] ?? true) ? (l2, shrink) : (0, 1)
+            let (parameterL2, parameterShrink): (Float, Float) = (decays?[index] ?? true) ? (l2, constants.shrink) : (0, 1)
             // With sparse rows (and no L2 term, which would give every row a gradient): the rows with
             // moments step, the others only decay.
             var active: [Bool]?

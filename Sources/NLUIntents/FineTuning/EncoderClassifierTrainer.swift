@@ -52,13 +52,14 @@ public final class EncoderClassifierTrainer {
     /// A trainer of `encoder` with `head` (`[classes, pooled width]`, plus a bias) over `pooling`.
     /// `schedule` counts optimizer steps (one per `accumulationSteps` micro-batches; epochs are
     /// `batchesPerEpoch` micro-batches, and the last group of an epoch may be shorter, as in Trainer).
+    /// `headLearningRate` is the head's peak rate (nil: `learningRate`), on the same schedule.
     /// - Throws: ``TrainingSettingError`` naming the setting for a learning rate, weight decay or
     ///   maximum gradient norm that is negative or not finite (the norm must be above 0), accumulation
-    ///   steps or batches per epoch below 1, or a head whose input is not the pooled width or that has
+    ///   steps or batches per epoch below 1, a head learning rate that is not a finite number above 0, or a head whose input is not the pooled width or that has
     ///   fewer than 2 classes.
     public init(encoder: TrainableEncoder, pooling modes: [PoolingMode], head: Linear, learningRate: Float,
                 weightDecay: Float = 0, maxGradientNorm: Float = 1, schedule: LinearWarmupSchedule,
-                accumulationSteps: Int = 1, batchesPerEpoch: Int) throws {
+                accumulationSteps: Int = 1, batchesPerEpoch: Int, headLearningRate: Float? = nil) throws {
         let pooling = TokenPooling(modes: modes, hiddenSize: encoder.configuration.hiddenSize)
         guard !modes.isEmpty, head.inputSize == pooling.outputSize, head.bias != nil else {
             throw TrainingSettingError(setting: "head", value: "a [\(head.outputSize), \(head.inputSize)] layer\(head.bias == nil ? " without bias" : "")",
@@ -71,7 +72,10 @@ public final class EncoderClassifierTrainer {
             throw TrainingSettingError(setting: "maxGradientNorm", value: "\(maxGradientNorm)", requirement: "a finite number > 0")
         }
         let names = encoder.parameters.names + ["classifier.weight", "classifier.bias"]
-        optimizer = try AdamOptimizer.trainerAdamW(parameterNames: names, learningRate: learningRate, weightDecay: weightDecay)
+        let scales = IntentFineTuningOptions.learningRateScales(learningRate: learningRate, headLearningRate: headLearningRate,
+                                                                encoderParameters: encoder.parameters.names.count, headParameters: 2)
+        optimizer = try AdamOptimizer.trainerAdamW(parameterNames: names, learningRate: learningRate, weightDecay: weightDecay,
+                                                   learningRateScales: scales)
         accumulator = try GradientAccumulator(accumulationSteps: accumulationSteps, batchesPerEpoch: batchesPerEpoch)
         // Pooling reads attended positions only: trailing padding need not be computed.
         encoder.skipsTrailingPadding = true

@@ -16,6 +16,10 @@ public struct IntentFineTuningOptions: Codable, Sendable, Equatable {
     public var batchSize = 16
     /// The peak learning rate, after warm-up (above 0, at most 1).
     public var learningRate: Float = 5e-5
+    /// The peak learning rate of the new heads (intent, slots, CRF transitions), on the same schedule
+    /// (above 0, at most 1); nil: ``learningRate``. A head starts from random weights under a
+    /// pretrained encoder, and learns in fewer steps at a higher rate (SetFit's `head_learning_rate`).
+    public var headLearningRate: Float?
     /// The share of optimizer steps over which the rate rises from 0 (0 ... 1).
     public var warmupRatio: Double = 0.1
     /// AdamW's decoupled weight decay, on every weight but biases and layer norms (0 ... 1).
@@ -42,5 +46,16 @@ public struct IntentFineTuningOptions: Codable, Sendable, Equatable {
             epochs: epochs, batchSize: batchSize, learningRate: learningRate, usualLearningRate: "5e-5", warmupRatio: warmupRatio,
             weightDecay: weightDecay, maxGradientNorm: maxGradientNorm, accumulationSteps: accumulationSteps, dropout: dropout,
             maxSequenceLength: maxSequenceLength)
+        if let headLearningRate {
+            try OptimizationSettings.check(headLearningRate.isFinite && headLearningRate > 0 && headLearningRate <= 1, "headLearningRate",
+                                           "\(headLearningRate)", "a number above 0 and at most 1 (1e-3 is the usual choice)")
+        }
+    }
+
+    /// Per parameter, its rate as a multiple of `learningRate`: 1 for the `encoderParameters`, then
+    /// `headLearningRate` / `learningRate` for the `headParameters`; nil when the heads learn at `learningRate`.
+    static func learningRateScales(learningRate: Float, headLearningRate: Float?, encoderParameters: Int, headParameters: Int) -> [Float]? {
+        guard let headLearningRate, headLearningRate != learningRate, learningRate > 0 else { return nil }
+        return [Float](repeating: 1, count: encoderParameters) + [Float](repeating: headLearningRate / learningRate, count: headParameters)
     }
 }

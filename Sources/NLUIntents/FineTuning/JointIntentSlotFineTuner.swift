@@ -158,7 +158,8 @@ public struct JointIntentSlotFineTuner {
         let trainer = try JointIntentSlotTrainer(
             model: model, slotLossCoefficient: options.slotLossCoefficient, headDropout: options.headDropout,
             learningRate: training.learningRate, weightDecay: training.weightDecay, maxGradientNorm: training.maxGradientNorm,
-            schedule: schedule, accumulationSteps: training.accumulationSteps, batchesPerEpoch: batchesPerEpoch, seed: training.seed &+ 2)
+            schedule: schedule, accumulationSteps: training.accumulationSteps, batchesPerEpoch: batchesPerEpoch, seed: training.seed &+ 2,
+            headLearningRate: training.headLearningRate)
         if let saved {
             try trainer.resume(optimizerState: saved.optimizerState, optimizerSteps: saved.description.optimizerSteps,
                                microBatches: saved.description.microBatches)

@@ -42,13 +42,14 @@ public final class JointIntentSlotTrainer {
     private var dropoutGenerator: SplitMix64
 
     /// A trainer of `model`; `schedule` counts optimizer steps (one per `accumulationSteps`
-    /// micro-batches; epochs are `batchesPerEpoch` micro-batches).
+    /// micro-batches; epochs are `batchesPerEpoch` micro-batches); `headLearningRate` is the peak rate of the
+    /// heads and the CRF (nil: `learningRate`), on the same schedule.
     /// - Throws: ``TrainingSettingError`` naming a learning rate, weight decay, gradient norm or slot
     ///   loss coefficient that is negative or not finite, a head dropout outside 0 ..< 1, or
     ///   accumulation steps or batches per epoch below 1.
     public init(model: JointIntentSlotModel, slotLossCoefficient: Float = 1, headDropout: Float = 0, learningRate: Float,
                 weightDecay: Float = 0, maxGradientNorm: Float = 1, schedule: LinearWarmupSchedule,
-                accumulationSteps: Int = 1, batchesPerEpoch: Int, seed: UInt64 = 0) throws {
+                accumulationSteps: Int = 1, batchesPerEpoch: Int, seed: UInt64 = 0, headLearningRate: Float? = nil) throws {
         guard maxGradientNorm.isFinite, maxGradientNorm > 0 else {
             throw TrainingSettingError(setting: "maxGradientNorm", value: "\(maxGradientNorm)", requirement: "a finite number > 0")
         }
@@ -58,8 +59,11 @@ public final class JointIntentSlotTrainer {
         guard headDropout >= 0, headDropout < 1 else {
             throw TrainingSettingError(setting: "headDropout", value: "\(headDropout)", requirement: "at least 0 and below 1")
         }
+        let scales = IntentFineTuningOptions.learningRateScales(learningRate: learningRate, headLearningRate: headLearningRate,
+                                                                encoderParameters: model.encoder.parameters.names.count,
+                                                                headParameters: model.headParameterNames.count)
         optimizer = try AdamOptimizer.trainerAdamW(parameterNames: model.encoder.parameters.names + model.headParameterNames,
-                                                   learningRate: learningRate, weightDecay: weightDecay)
+                                                   learningRate: learningRate, weightDecay: weightDecay, learningRateScales: scales)
         accumulator = try GradientAccumulator(accumulationSteps: accumulationSteps, batchesPerEpoch: batchesPerEpoch)
         self.model = model
         self.slotLossCoefficient = slotLossCoefficient

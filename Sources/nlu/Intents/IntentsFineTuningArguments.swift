@@ -11,6 +11,9 @@ struct IntentsFineTuningArguments: ParsableArguments {
     @Option(help: "With --fine-tune: tokens per training utterance, [CLS] and [SEP] included; longer ones are cut (default: the model's own limit).")
     var maxLength: Int?
 
+    @Option(help: "With --fine-tune: the peak learning rate of the new heads (intent, slots, CRF), on the same schedule as the encoder's (default: \(JointIntentSlotOptions().training.headLearningRate.map { "\($0)" } ?? "--learning-rate") with --tagger transformer, else --learning-rate).")
+    var headLearningRate: Float?
+
     @Option(help: "With --fine-tune: micro-batches whose gradients add up into one optimizer step (default: \(IntentFineTuningOptions().accumulationSteps)).")
     var gradientAccumulation: Int?
 
@@ -32,7 +35,7 @@ struct IntentsFineTuningArguments: ParsableArguments {
 
     /// The flag of each ``IntentFineTuningOptions`` and ``SetFitOptions`` setting, for errors.
     static let flags = ["epochs": "--epochs", "batchSize": "--batch-size", "learningRate": "--learning-rate",
-                        "warmupRatio": "--warmup-ratio", "weightDecay": "--weight-decay", "maxGradientNorm": "--max-grad-norm",
+                        "warmupRatio": "--warmup-ratio", "weightDecay": "--weight-decay", "maxGradientNorm": "--max-grad-norm", "headLearningRate": "--head-learning-rate",
                         "accumulationSteps": "--gradient-accumulation", "maxSequenceLength": "--max-length", "dropout": "--dropout",
                         "iterations": "--setfit-iterations", "headRegularization": "--setfit-head-c"]
 
@@ -41,6 +44,9 @@ struct IntentsFineTuningArguments: ParsableArguments {
     func setFitOptions(_ shared: IntentsTrainingArguments) throws -> SetFitOptions {
         if gradientAccumulation != nil {
             throw ValidationError("--gradient-accumulation does not apply to --few-shot (each step is one batch of pairs)")
+        }
+        if headLearningRate != nil {
+            throw ValidationError("--head-learning-rate does not apply to --few-shot (its head is a logistic regression, fitted after the encoder)")
         }
         var options = SetFitOptions()
         options.iterations = setfitIterations ?? options.iterations
@@ -53,6 +59,7 @@ struct IntentsFineTuningArguments: ParsableArguments {
     func options(_ shared: IntentsTrainingArguments, defaults: IntentFineTuningOptions = IntentFineTuningOptions()) throws -> IntentFineTuningOptions {
         var options = defaults
         options.accumulationSteps = gradientAccumulation ?? options.accumulationSteps
+        options.headLearningRate = headLearningRate ?? options.headLearningRate
         return try checked(applyingShared(shared, to: options))
     }
 

@@ -128,8 +128,9 @@ struct IntentsTrainCommand: ParsableCommand {
         } else if resume {
             throw ValidationError("--resume continues a --fine-tune run; the bag-of-words network trains in seconds: run it again")
         } else if fineTuning.fewShot != nil || fineTuning.setfitIterations != nil || fineTuning.setfitHeadC != nil
-                    || fineTuning.calibrationSplit != nil {
-            throw ValidationError("--few-shot, --no-few-shot, --setfit-iterations, --setfit-head-c and --calibration-split apply to --fine-tune MODEL")
+                    || fineTuning.calibrationSplit != nil || fineTuning.headLearningRate != nil {
+            throw ValidationError("--few-shot, --no-few-shot, --setfit-iterations, --setfit-head-c, --calibration-split and --head-learning-rate "
+                                  + "apply to --fine-tune MODEL")
         }
     }
 

@@ -26,15 +26,18 @@ import Testing
         state.firstMoments.map(bits) + state.secondMoments.map(bits) + [[UInt32(state.step)]]
     }
 
-    static func optimizer() -> AdamOptimizer {
-        AdamOptimizer(learningRate: 1e-2, weightDecay: 0.01, decoupledWeightDecay: true, decayedParameters: [true, false])
+    static func optimizer(learningRateScales: [Float]? = nil) -> AdamOptimizer {
+        AdamOptimizer(learningRate: 1e-2, weightDecay: 0.01, decoupledWeightDecay: true, decayedParameters: [true, false],
+                      learningRateScales: learningRateScales)
     }
 
     /// Each step touches 0-4 rows drawn mostly from a small, changing set (rows seen before come
     /// back after long idle stretches; some rows are never touched); the rows the next step will
     /// touch are read first, as a forward pass reads them.
-    @Test func putOffStepsLeaveTheEagerBitsInEveryRowReadAndInTheState() {
-        let eager = Self.optimizer(), deferred = Self.optimizer()
+    /// Also with the table at a rate of its own (a scale on the schedule's rate, as a head group has).
+    @Test(arguments: [nil, [2.5, 0.5]] as [[Float]?])
+    func putOffStepsLeaveTheEagerBitsInEveryRowReadAndInTheState(learningRateScales: [Float]?) {
+        let eager = Self.optimizer(learningRateScales: learningRateScales), deferred = Self.optimizer(learningRateScales: learningRateScales)
         var generator = SplitMix64(seed: 11)
         let table = Tensor<Float>(shape: [Self.rows, Self.width],
                                   scalars: (0..<(Self.rows * Self.width)).map { _ in Self.uniform(&generator) - 0.5 })

@@ -5,7 +5,8 @@ import Testing
 /// Hugging Face Trainer's optimizer semantics: the weight-decay groups of `get_decay_parameter_names`,
 /// AdamW, `get_linear_schedule_with_warmup`, `clip_grad_norm_` and gradient accumulation, step by step
 /// against torch on the same gradients (Tests/Fixtures/training/trainer-adamw.json, written by
-/// scripts/fixtures/training_heads.py). Tolerance: 1e-5 relative plus 1e-6 absolute.
+/// scripts/fixtures/training_heads.py), one case with a head group of its own learning rate. Tolerance:
+/// 1e-5 relative plus 1e-6 absolute.
 @Suite struct TrainerOptimizerReferenceTests {
     typealias StoredTensor = TrainingReferenceTests.StoredTensor
 
@@ -19,6 +20,8 @@ import Testing
         struct Step: Decodable { var learningRate: Double; var gradientNorm: Float; var parameters: [StoredTensor] }
         var name: String
         var lr: Float
+        /// The `classifier.*` parameters' own rate, when the case gives them one.
+        var headLr: Float?
         var weightDecay: Float
         var warmupRatio: Double
         var maxGradNorm: Float
@@ -52,10 +55,15 @@ import Testing
     @Test func trainerStepsMatchTorchAdamWWithWarmupClippingAndAccumulation() throws {
         let fixture = try Self.fixture()
         let layerNormParameters = Set(fixture.decayRule.filter(\.insideLayerNorm).map(\.name))
-        #expect(fixture.cases.count == 2)
+        #expect(fixture.cases.count == 3)
+        #expect(fixture.cases.contains { $0.headLr != nil })
         for reference in fixture.cases {
+            let scales = reference.headLr.map { headRate in
+                reference.parameterNames.map { $0.hasPrefix("classifier.") ? headRate / reference.lr : 1 }
+            }
             let adamW = try AdamOptimizer.trainerAdamW(parameterNames: reference.parameterNames, layerNormParameters: layerNormParameters,
-                                                       learningRate: reference.lr, weightDecay: reference.weightDecay)
+                                                       learningRate: reference.lr, weightDecay: reference.weightDecay,
+                                                       learningRateScales: scales)
             let schedule = try LinearWarmupSchedule(trainingSteps: reference.totalSteps, warmupRatio: reference.warmupRatio)
             #expect(schedule.warmupSteps == reference.warmupSteps, "\(reference.name): warm-up steps")
             var accumulator = try GradientAccumulator(accumulationSteps: reference.accumulationSteps,
@@ -110,6 +118,14 @@ import Testing
         }
         #expect(throws: TrainingSettingError(setting: "learningRate", value: "-0.1", requirement: "a finite number ≥ 0")) {
             try AdamOptimizer.trainerAdamW(parameterNames: ["w"], learningRate: -0.1)
+        }
+        #expect(throws: TrainingSettingError(setting: "learningRateScales", value: "1 scales", requirement: "one per parameter (2)")) {
+            try AdamOptimizer.trainerAdamW(parameterNames: ["w", "b"], learningRateScales: [2])
+        }
+        for bad: Float in [0, -1, .nan, .infinity] {
+            #expect(throws: TrainingSettingError(setting: "learningRateScales", value: "\(bad)", requirement: "a finite number above 0")) {
+                try AdamOptimizer.trainerAdamW(parameterNames: ["w", "b"], learningRateScales: [1, bad])
+            }
         }
     }
 }
