@@ -16,7 +16,7 @@ struct JointTaggerBenchmark: ParsableCommand {
     @Option(help: "The checkpoint to fine-tune (a Hugging Face or sentence-transformers folder, or a Hub id in the cache).") var model: String
     @Option(parsing: .upToNextOption, help: "Training files (any importable format).") var train: [String]
     @Option(parsing: .upToNextOption, help: "Test files (any importable format).") var test: [String]
-    @Flag(help: "A CRF layer over the words' tags.") var crf = false
+    @Flag(inversion: .prefixedNo, help: "A CRF layer over the words' tags (default: the joint model's).") var crf: Bool?
     @Option(help: "Epochs (default: the joint model's, JointBERT's 10).") var epochs = JointIntentSlotOptions.defaultEpochs
     @Option(help: "Utterances per batch.") var batchSize = 32
     @Option(help: "Peak learning rate.") var learningRate: Float = 5e-5
@@ -36,7 +36,7 @@ struct JointTaggerBenchmark: ParsableCommand {
         var texts = testSet.intents.flatMap { $0.utterances.map(\.text) }
         if testLimit > 0 { texts = Array(texts.prefix(testLimit)) }
         var options = JointIntentSlotOptions()
-        options.crf = crf
+        options.crf = crf ?? options.crf
         options.training.epochs = epochs
         options.training.batchSize = batchSize
         options.training.learningRate = learningRate
@@ -59,7 +59,7 @@ struct JointTaggerBenchmark: ParsableCommand {
         try classifier.save(to: package)
 
         var output: [String: Any] = [
-            "trainingUtterances": trainSet.intents.reduce(0) { $0 + $1.utterances.count }, "crf": crf, "epochs": epochs,
+            "trainingUtterances": trainSet.intents.reduce(0) { $0 + $1.utterances.count }, "crf": options.crf, "epochs": epochs,
             "headLearningRate": options.training.headLearningRate.map { Double($0) } ?? Double(learningRate),
             "trainingSeconds": trainingSeconds, "optimizerSteps": steps,
         ]

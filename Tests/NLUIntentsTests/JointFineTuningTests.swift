@@ -25,14 +25,17 @@ import Testing
     }
 
     /// JointBERT's defaults: 10 epochs (the intent head's loop trains 3), the rest of the loop as the
-    /// intent head's, slot loss coefficient 1, dropout 0.1 before the heads, no CRF; ranges checked.
-    @Test func defaultsAreJointBERTs() throws {
+    /// intent head's, slot loss coefficient 1, dropout 0.1 before the heads; but the heads at 1e-3
+    /// (the intent head's loop: at the encoder's rate) and a CRF layer; ranges checked.
+    @Test func defaultsAreJointBERTsButTheHeadRateAndTheCRF() throws {
         let options = JointIntentSlotOptions()
         var loop = IntentFineTuningOptions()
         #expect(loop.epochs == 3 && options.training.epochs == 10)
+        #expect(loop.headLearningRate == nil && options.training.headLearningRate == 1e-3)
         loop.epochs = 10
+        loop.headLearningRate = 1e-3
         #expect(options.training == loop)
-        #expect(options.slotLossCoefficient == 1 && options.headDropout == 0.1 && !options.crf)
+        #expect(options.slotLossCoefficient == 1 && options.headDropout == 0.1 && options.crf)
         var bad = options
         bad.slotLossCoefficient = 101
         #expect(throws: TrainingSettingError.self) { try bad.validate() }

@@ -37,10 +37,10 @@ struct IntentsTrainCommand: ParsableCommand {
 
         --tagger transformer (with --fine-tune MODEL) fine-tunes the encoder jointly for the intents and the \
         entities (JointBERT): the intent from the pooled vector, each word's BIO tag from its first word piece, \
-        with --transformer-crf a CRF transition layer decoded by Viterbi. The package holds the encoder, the \
-        intent head and the slot head; predict, evaluate and serve merge its entities with the dictionaries, \
-        regexes and built-ins as for the CRF tagger; it trains 10 epochs by default (JointBERT's). Checkpoints \
-        and --resume work as for --fine-tune.
+        a CRF transition layer over the tags decoded by Viterbi (--no-transformer-crf: each word's best tag). \
+        The package holds the encoder, the intent head and the slot head; predict, evaluate and serve merge its \
+        entities with the dictionaries, regexes and built-ins as for the CRF tagger; it trains 10 epochs by \
+        default (JointBERT's), the heads at --head-learning-rate 1e-3. Checkpoints and --resume work as for --fine-tune.
         """)
 
     @Argument(help: "The dataset: NLUKit JSON or a platform export (several are merged).")
