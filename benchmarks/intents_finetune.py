@@ -15,7 +15,8 @@ and scores each on HWU64's test split with `nlu intents evaluate --model M TEST 
 macro-F1 and training time per run. The model is all-MiniLM-L6-v2 by default (scripts/install-minilm.sh puts
 it in the Hugging Face cache). It runs the release `nlu` (`--nlu PATH`, default .build/release/nlu).
 
-    python3 benchmarks/intents_finetune.py --shots 10 [--full] [--epochs 3] [--only fine-tune,few-shot]
+    python3 benchmarks/intents_finetune.py --shots 10 [--full] [--epochs 3] [--learning-rate R] [--head-learning-rate R]
+        [--only fine-tune,few-shot]
 
 --epochs sets the fine-tuning epochs of both modes (few-shot: the contrastive stage's); --setfit-iterations
 the few-shot pairs per utterance; --calibration-split F calibrates both fine-tuned modes on that held-out share.
@@ -87,6 +88,8 @@ def main():
     parser.add_argument("--epochs", type=int, default=None, help="fine-tuning epochs (default: nlu's)")
     parser.add_argument("--setfit-iterations", type=int, default=None, help="few-shot pairs per utterance (default: nlu's, 20 up to 6,400 pairs, fewer beyond)")
     parser.add_argument("--calibration-split", type=float, default=None, help="held-out share for calibration (default: none)")
+    parser.add_argument("--learning-rate", default=None, help="fine-tuning peak rate, both modes (default: nlu's)")
+    parser.add_argument("--head-learning-rate", default=None, help="the softmax head's peak rate, fine-tune mode (default: nlu's)")
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--intents", type=int, default=0, help="only the first N intents (by name) of both splits: a quick check")
     parser.add_argument("--only", default="bow,embeddings,fine-tune,few-shot")
@@ -123,6 +126,10 @@ def main():
                     command += ["--fine-tune", args.model, "--few-shot" if kind == "few-shot" else "--no-few-shot"]
                     if args.epochs:
                         command += ["--epochs", str(args.epochs)]
+                    if args.learning_rate:
+                        command += ["--learning-rate", args.learning_rate]
+                    if kind == "fine-tune" and args.head_learning_rate:
+                        command += ["--head-learning-rate", args.head_learning_rate]
                     if kind == "few-shot" and args.setfit_iterations:
                         command += ["--setfit-iterations", str(args.setfit_iterations)]
                     if args.calibration_split:

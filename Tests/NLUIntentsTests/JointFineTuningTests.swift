@@ -26,12 +26,12 @@ import Testing
 
     /// JointBERT's defaults: 10 epochs (the intent head's loop trains 3), the rest of the loop as the
     /// intent head's, slot loss coefficient 1, dropout 0.1 before the heads; but the heads at 1e-3
-    /// (the intent head's loop: at the encoder's rate) and a CRF layer; ranges checked.
+    /// (the intent head's loop: 1e-2) and a CRF layer; ranges checked.
     @Test func defaultsAreJointBERTsButTheHeadRateAndTheCRF() throws {
         let options = JointIntentSlotOptions()
         var loop = IntentFineTuningOptions()
         #expect(loop.epochs == 3 && options.training.epochs == 10)
-        #expect(loop.headLearningRate == nil && options.training.headLearningRate == 1e-3)
+        #expect(loop.headLearningRate == 1e-2 && options.training.headLearningRate == 1e-3)
         loop.epochs = 10
         loop.headLearningRate = 1e-3
         #expect(options.training == loop)

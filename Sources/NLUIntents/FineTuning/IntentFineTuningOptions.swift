@@ -2,7 +2,7 @@ import NLUCore
 
 /// The settings of ``IntentFineTuner``, with Hugging Face `Trainer`'s defaults where it has them
 /// (learning rate 5e-5, AdamW, max gradient norm 1, linear decay) and the intent recipe's elsewhere
-/// (3 epochs, batches of 16, 10 % warm-up, weight decay 0.01, dropout 0.1). Every value is checked
+/// (3 epochs, batches of 16, 10 % warm-up, weight decay 0.01, dropout 0.1, the head at 1e-2). Every value is checked
 /// by ``validate()`` before training, and an error names the option.
 ///
 ///     var options = IntentFineTuningOptions()
@@ -18,8 +18,10 @@ public struct IntentFineTuningOptions: Codable, Sendable, Equatable {
     public var learningRate: Float = 5e-5
     /// The peak learning rate of the new heads (intent, slots, CRF transitions), on the same schedule
     /// (above 0, at most 1); nil: ``learningRate``. A head starts from random weights under a
-    /// pretrained encoder, and learns in fewer steps at a higher rate (SetFit's `head_learning_rate`).
-    public var headLearningRate: Float?
+    /// pretrained encoder, and learns in fewer steps at a higher rate (SetFit's `head_learning_rate`):
+    /// HWU64 with all-MiniLM-L6-v2, 3 epochs, the head at 5e-5 / 1e-3 / 1e-2: 50.0 / 70.3 / 84.4 % at
+    /// 10 examples per intent, 91.2 / - / 91.6 % on the full set (docs/intents.md).
+    public var headLearningRate: Float? = 1e-2
     /// The share of optimizer steps over which the rate rises from 0 (0 ... 1).
     public var warmupRatio: Double = 0.1
     /// AdamW's decoupled weight decay, on every weight but biases and layer norms (0 ... 1).

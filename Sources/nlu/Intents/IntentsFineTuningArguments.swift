@@ -11,7 +11,7 @@ struct IntentsFineTuningArguments: ParsableArguments {
     @Option(help: "With --fine-tune: tokens per training utterance, [CLS] and [SEP] included; longer ones are cut (default: the model's own limit).")
     var maxLength: Int?
 
-    @Option(help: "With --fine-tune: the peak learning rate of the new heads (intent, slots, CRF), on the same schedule as the encoder's (default: \(JointIntentSlotOptions().training.headLearningRate.map { "\($0)" } ?? "--learning-rate") with --tagger transformer, else --learning-rate).")
+    @Option(help: "With --fine-tune: the peak learning rate of the new heads (intent, slots, CRF), on the same schedule as the encoder's (default: \(IntentFineTuningOptions().headLearningRate.map { "\($0)" } ?? "--learning-rate"); with --tagger transformer \(JointIntentSlotOptions().training.headLearningRate.map { "\($0)" } ?? "--learning-rate")).")
     var headLearningRate: Float?
 
     @Option(help: "With --fine-tune: micro-batches whose gradients add up into one optimizer step (default: \(IntentFineTuningOptions().accumulationSteps)).")
