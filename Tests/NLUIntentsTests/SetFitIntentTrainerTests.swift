@@ -123,7 +123,7 @@ import Testing
         print("few-shot model: \(right) of \(texts.count) training utterances right")
     }
 
-    @Test func theDefaultRuleIsTheMedianIntentSize() {
+    @Test func theDefaultRuleIsTheMedianIntentSizeAndTheTotal() {
         func dataset(_ sizes: [Int]) -> IntentDataset {
             IntentDataset(intents: sizes.enumerated().map { index, size in
                 Intent(name: "i\(index)", utterances: (0..<size).map { Utterance(stringLiteral: "u\(index) \($0)") })
@@ -134,6 +134,11 @@ import Testing
         #expect(SetFitOptions.suits(dataset([5, 16, 40, 90])) == false)   // median 28
         #expect(SetFitOptions.suits(dataset([2, 16, 16, 90])))  // median 16
         #expect(SetFitOptions.suits(dataset([])) == false)
+        // Few per intent but many utterances in all: the softmax head gets enough steps.
+        #expect(SetFitOptions.suits(dataset(Array(repeating: 10, count: 40))))    // 400
+        #expect(SetFitOptions.suits(dataset(Array(repeating: 10, count: 41))) == false)   // 410
+        #expect(SetFitOptions.suits(dataset(Array(repeating: 10, count: 64))) == false)   // HWU64, 10 per intent
+        #expect(SetFitOptions.suits(dataset([10, 10, 390])) == false)   // median 10, 410 in all
     }
 
     /// 20 pairs of each kind per utterance while that makes at most 6,400 pairs, then fewer, not below 5.

@@ -69,11 +69,17 @@ public struct SetFitOptions: Codable, Sendable, Equatable {
     /// --fine-tune` picks this mode by itself: docs/intents.md gives the measurement behind it.
     public static let fewShotMedian = 16
 
+    /// The most utterances in all for which `nlu intents train --fine-tune` picks this mode by itself.
+    /// The softmax head learns from batches of utterances, so it is a matter of steps: at its defaults
+    /// (3 epochs of 16) 400 utterances give it 75, where it ties with this mode (HWU64, 5 per intent);
+    /// with twice that it wins (10 per intent), with far fewer it loses (Snips, 10 per intent: 15 steps).
+    public static let fewShotMostUtterances = 400
+
     /// Whether `dataset` is few-shot: the median number of utterances per intent (counterexamples
-    /// aside) is at most ``fewShotMedian``.
+    /// aside) is at most ``fewShotMedian`` and there are at most ``fewShotMostUtterances`` in all.
     public static func suits(_ dataset: IntentDataset) -> Bool {
         let counts = dataset.intents.map(\.utterances.count).sorted()
-        guard !counts.isEmpty else { return false }
+        guard !counts.isEmpty, counts.reduce(0, +) <= fewShotMostUtterances else { return false }
         let middle = counts.count / 2
         let median = counts.count % 2 == 1 ? Double(counts[middle]) : Double(counts[middle - 1] + counts[middle]) / 2
         return median <= Double(fewShotMedian)

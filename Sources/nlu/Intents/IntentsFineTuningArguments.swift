@@ -21,7 +21,7 @@ struct IntentsFineTuningArguments: ParsableArguments {
     var maxGradNorm: Float?
 
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(
-        "With --fine-tune: few-shot training in SetFit's way (the encoder on contrastive pairs of the utterances, then a logistic-regression head), or not (the encoder with a softmax head). Default: few-shot when the median intent has at most \(SetFitOptions.fewShotMedian) utterances."))
+        "With --fine-tune: few-shot training in SetFit's way (the encoder on contrastive pairs of the utterances, then a logistic-regression head), or not (the encoder with a softmax head). Default: few-shot when the median intent has at most \(SetFitOptions.fewShotMedian) utterances and there are at most \(SetFitOptions.fewShotMostUtterances) in all."))
     var fewShot: Bool?
 
     @Option(help: "With --few-shot: positive and negative pairs per utterance, each (SetFit's num_iterations; default: 20, fewer down to 5 where that would make more than \(SetFitOptions.pairBudget) pairs).")

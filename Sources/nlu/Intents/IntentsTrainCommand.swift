@@ -25,7 +25,8 @@ struct IntentsTrainCommand: ParsableCommand {
         After each epoch the run's state is written to OUTPUT.checkpoint/ (removed once the model is saved); \
         --resume continues from it (a checkpoint of another model, dataset or settings is refused).
 
-        --few-shot (the default with --fine-tune when the median intent has at most 16 utterances) trains in \
+        --few-shot (the default with --fine-tune when the median intent has at most 16 utterances and there are \
+        at most 400 in all) trains in \
         SetFit's way instead: the encoder on contrastive pairs of the utterances (cosine-similarity loss, 20 \
         pairs of each kind per utterance, fewer down to 5 above 6,400 pairs in all, 1 epoch, batches of 16 pairs, learning rate 2e-5; --epochs, \
         --batch-size, --learning-rate... set this stage), then a logistic-regression head on its normalized \
@@ -219,7 +220,7 @@ struct IntentsTrainCommand: ParsableCommand {
             ? fineTuning.setFitOptions(training) : nil
         let options = try fineTuning.options(training, defaults: training.tagger == .transformer ? JointIntentSlotOptions().training : IntentFineTuningOptions())
         if fewShot != nil, fineTuning.fewShot == nil {
-            Console.log("few-shot training (SetFit): at most \(SetFitOptions.fewShotMedian) utterances in the median intent; --no-few-shot trains the softmax head instead")
+            Console.log("few-shot training (SetFit): at most \(SetFitOptions.fewShotMedian) utterances in the median intent and \(SetFitOptions.fewShotMostUtterances) in all; --no-few-shot trains the softmax head instead")
         }
         var trainingData = data, heldOut: IntentDataset?
         if let fraction = fineTuning.calibrationSplit, fraction > 0 {
