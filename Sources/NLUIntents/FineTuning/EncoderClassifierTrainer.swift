@@ -23,29 +23,15 @@ import NLUTransformers
 ///     for (batch, labels) in batches {
 ///         if let step = try trainer.train(batch, labels: labels).completedStep { print(step.loss) }
 ///     }
-public final class EncoderClassifierTrainer {
+public final class EncoderClassifierTrainer: FineTuningTrainer {
     /// The encoder being fine-tuned.
     public let encoder: TrainableEncoder
     /// Token embeddings to sentence vectors.
     public let pooling: TokenPooling
     /// The classification head; its layer is updated with the encoder.
     public private(set) var head: SoftmaxClassifierHead
-    /// The learning rate at the peak of ``schedule``.
-    public let learningRate: Float
-    /// Trainer's `max_grad_norm`: the global gradient norm is clipped to it before each update.
-    public let maxGradientNorm: Float
-    /// The learning rate over the optimizer steps.
-    public let schedule: LinearWarmupSchedule
-    /// Optimizer steps taken so far.
-    public private(set) var optimizerSteps = 0
-    /// Micro-batches seen so far.
-    public private(set) var microBatches = 0
-
-    private let optimizer: AdamOptimizer
-    private var accumulator: GradientAccumulator
-    private var headGradients: [Tensor<Float>]
-    /// The loss of the current accumulation group so far, as Trainer logs it.
-    private var groupLoss: Float = 0
+    /// The run's optimizer side.
+    public let steps: FineTuningSteps
     /// The buffers of the last batch shape: consecutive batches of one shape reuse them.
     private var workspace: EncoderTrainingWorkspace?
 
@@ -68,24 +54,15 @@ public final class EncoderClassifierTrainer {
         guard head.outputSize >= 2 else {
             throw TrainingSettingError(setting: "classes", value: "\(head.outputSize)", requirement: "at least 2")
         }
-        guard maxGradientNorm.isFinite, maxGradientNorm > 0 else {
-            throw TrainingSettingError(setting: "maxGradientNorm", value: "\(maxGradientNorm)", requirement: "a finite number > 0")
-        }
-        let names = encoder.parameters.names + ["classifier.weight", "classifier.bias"]
-        let scales = IntentFineTuningOptions.learningRateScales(learningRate: learningRate, headLearningRate: headLearningRate,
-                                                                encoderParameters: encoder.parameters.names.count, headParameters: 2)
-        optimizer = try AdamOptimizer.trainerAdamW(parameterNames: names, learningRate: learningRate, weightDecay: weightDecay,
-                                                   learningRateScales: scales)
-        accumulator = try GradientAccumulator(accumulationSteps: accumulationSteps, batchesPerEpoch: batchesPerEpoch)
+        steps = try FineTuningSteps(encoder: encoder, headParameterNames: ["classifier.weight", "classifier.bias"], head: head.tensors,
+                                    learningRate: learningRate, weightDecay: weightDecay, maxGradientNorm: maxGradientNorm,
+                                    schedule: schedule, accumulationSteps: accumulationSteps, batchesPerEpoch: batchesPerEpoch,
+                                    headLearningRate: headLearningRate)
         // Pooling reads attended positions only: trailing padding need not be computed.
         encoder.skipsTrailingPadding = true
         self.encoder = encoder
         self.pooling = pooling
         self.head = SoftmaxClassifierHead(linear: head)
-        self.learningRate = learningRate
-        self.maxGradientNorm = maxGradientNorm
-        self.schedule = schedule
-        headGradients = head.tensors.map { Tensor(shape: $0.shape) }
     }
 
     /// What one micro-batch did: its own mean loss, and the optimizer step it completed, if it was
@@ -106,55 +83,21 @@ public final class EncoderClassifierTrainer {
     @discardableResult
     public func train(_ batch: EncoderBatch, labels: [Int32]) throws -> MicroBatchResult {
         try check(labels, for: batch)
-        if accumulator.batchInEpoch % accumulator.accumulationSteps == 0 {
-            encoder.zeroGradients()
-            for index in headGradients.indices { headGradients[index].withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
-            groupLoss = 0
-        }
+        steps.beginMicroBatch()
         let workspace = try workspace(for: batch)
         let hidden = try encoder.forward(batch, workspace: workspace)
         let pooled = pooling(hidden, attentionMask: batch.attentionMask)
         let (loss, gradients) = head.lossAndGradients(pooled: pooled, targets: labels)
-        let epoch = microBatches / accumulator.batchesPerEpoch + 1
-        guard loss.isFinite else {
-            throw TrainingDivergedError(epoch: epoch, loss: loss, learningRate: schedule.learningRate(base: learningRate, step: optimizerSteps))
-        }
+        try steps.check(loss)
         // Trainer divides each micro-batch's loss by its group's size before backward: the same
         // factor on every gradient below.
-        let scale = accumulator.lossScale
-        groupLoss += loss * scale
-        for (index, gradient) in [gradients.weight, gradients.bias].enumerated() {
-            guard let gradient else { continue }
-            gradient.withUnsafeBufferPointer { source in
-                headGradients[index].withUnsafeMutableBufferPointer { target in
-                    for i in target.indices { target[i] += source[i] * scale }
-                }
-            }
-        }
+        let scale = steps.lossScale
+        steps.addHeadGradients([gradients.weight, gradients.bias], times: scale)
         var dPooled = gradients.input
         dPooled.withUnsafeMutableBufferPointer { values in for i in values.indices { values[i] *= scale } }
         let dHidden = pooling.backward(outputGradient: dPooled, hiddenStates: hidden, attentionMask: batch.attentionMask)
         try encoder.backward(dHidden, workspace: workspace)
-        microBatches += 1
-        // The encoder and the head add their gradients up in place; the accumulator only counts the group.
-        guard accumulator.add([]) != nil else { return MicroBatchResult(loss: loss, completedStep: nil) }
-        return MicroBatchResult(loss: loss, completedStep: step())
-    }
-
-    /// AdamW's moments and step count (empty before the first step): what a checkpoint keeps.
-    public var optimizerState: AdamOptimizer.State { optimizer.state }
-
-    /// Continues a run from a checkpoint taken at an epoch's end: the optimizer's moments, the steps
-    /// and micro-batches done. The encoder and head must already hold the checkpoint's weights.
-    /// - Throws: ``TrainingSettingError`` (setting `resume`) when the moments do not fit the
-    ///   parameters or the counts are not those of an epoch's end.
-    public func resume(optimizerState: AdamOptimizer.State, optimizerSteps: Int, microBatches: Int) throws {
-        let shapes = encoder.parameters.values.map(\.shape) + head.linear.tensors.map(\.shape)
-        try IntentFineTuningCheckpoint.checkResumable(optimizerState, shapes: shapes, optimizerSteps: optimizerSteps,
-                                                      microBatches: microBatches, batchesPerEpoch: accumulator.batchesPerEpoch)
-        optimizer.state = optimizerState
-        self.optimizerSteps = optimizerSteps
-        self.microBatches = microBatches
+        return MicroBatchResult(loss: loss, completedStep: steps.endMicroBatch(loss: loss, head: &head.linear.tensors))
     }
 
     /// The mean cross-entropy of `batch` against `labels` with the current weights, without gradients.
@@ -169,15 +112,6 @@ public final class EncoderClassifierTrainer {
     public func logits(_ batch: EncoderBatch) throws -> Tensor<Float> {
         let hidden = try encoder.forward(batch, workspace: try workspace(for: batch))
         return head.logits(pooling(hidden, attentionMask: batch.attentionMask))
-    }
-
-    /// Clips the group's gradients and updates every parameter.
-    private func step() -> FineTuningStep {
-        let rate = schedule.learningRate(base: learningRate, step: optimizerSteps)
-        let norm = encoder.optimizerStep(optimizer, learningRate: rate, maxGradientNorm: maxGradientNorm,
-                                         head: &head.linear.tensors, headGradients: &headGradients)
-        optimizerSteps += 1
-        return FineTuningStep(step: optimizerSteps, loss: groupLoss, learningRate: rate, gradientNorm: norm)
     }
 
     private func workspace(for batch: EncoderBatch) throws -> EncoderTrainingWorkspace {

@@ -201,19 +201,6 @@ public struct IntentFineTuningCheckpoint: Sendable {
         })
     }
 
-    /// Refuses an optimizer state that does not fit parameters of `shapes` (moments of other shapes or
-    /// counts) or step and micro-batch counts that are not those of an epoch's end.
-    /// - Throws: ``TrainingSettingError`` (setting `resume`).
-    static func checkResumable(_ state: AdamOptimizer.State, shapes: [[Int]], optimizerSteps: Int, microBatches: Int,
-                               batchesPerEpoch: Int) throws {
-        let fits = { (moments: [Tensor<Float>]) in moments.isEmpty || moments.map(\.shape) == shapes }
-        guard fits(state.firstMoments), fits(state.secondMoments), state.firstMoments.count == state.secondMoments.count,
-              optimizerSteps >= 0, state.step == optimizerSteps, microBatches >= 0, microBatches % batchesPerEpoch == 0 else {
-            throw TrainingSettingError(setting: "resume", value: "optimizer state of \(state.firstMoments.count) tensors after \(optimizerSteps) steps and \(microBatches) batches",
-                                       requirement: "the state of this model's \(shapes.count) parameters at the end of an epoch")
-        }
-    }
-
     /// The seed of epoch `epoch`'s batch order and dropout: a run resumed at an epoch draws what the
     /// uninterrupted run draws there.
     static func epochSeed(_ seed: UInt64, epoch: Int) -> UInt64 {

@@ -53,11 +53,4 @@ public struct IntentFineTuningOptions: Codable, Sendable, Equatable {
                                            "\(headLearningRate)", "a number above 0 and at most 1 (1e-3 is the usual choice)")
         }
     }
-
-    /// Per parameter, its rate as a multiple of `learningRate`: 1 for the `encoderParameters`, then
-    /// `headLearningRate` / `learningRate` for the `headParameters`; nil when the heads learn at `learningRate`.
-    static func learningRateScales(learningRate: Float, headLearningRate: Float?, encoderParameters: Int, headParameters: Int) -> [Float]? {
-        guard let headLearningRate, headLearningRate != learningRate, learningRate > 0 else { return nil }
-        return [Float](repeating: 1, count: encoderParameters) + [Float](repeating: headLearningRate / learningRate, count: headParameters)
-    }
 }

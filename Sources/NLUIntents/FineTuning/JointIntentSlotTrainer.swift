@@ -17,28 +17,15 @@ import NLUTransformers
 ///                                              schedule: try LinearWarmupSchedule(trainingSteps: 300, warmupRatio: 0.1),
 ///                                              batchesPerEpoch: 100)
 ///     if let step = try trainer.train(batch).completedStep { print(step.loss) }
-public final class JointIntentSlotTrainer {
+public final class JointIntentSlotTrainer: FineTuningTrainer {
     /// The model being trained.
     public let model: JointIntentSlotModel
     /// JointBERT's `slot_loss_coef`: the weight of the slot loss beside the intent loss.
     public let slotLossCoefficient: Float
     /// The probability of dropout on the pooled vector and the word states before the heads.
     public let headDropout: Float
-    /// The learning rate at the peak of ``schedule``.
-    public let learningRate: Float
-    /// Trainer's `max_grad_norm`.
-    public let maxGradientNorm: Float
-    /// The learning rate over the optimizer steps.
-    public let schedule: LinearWarmupSchedule
-    /// Optimizer steps taken so far.
-    public private(set) var optimizerSteps = 0
-    /// Micro-batches seen so far.
-    public private(set) var microBatches = 0
-
-    private let optimizer: AdamOptimizer
-    private var accumulator: GradientAccumulator
-    private var headGradients: [Tensor<Float>]
-    private var groupLoss: Float = 0
+    /// The run's optimizer side.
+    public let steps: FineTuningSteps
     private var dropoutGenerator: SplitMix64
 
     /// A trainer of `model`; `schedule` counts optimizer steps (one per `accumulationSteps`
@@ -50,28 +37,19 @@ public final class JointIntentSlotTrainer {
     public init(model: JointIntentSlotModel, slotLossCoefficient: Float = 1, headDropout: Float = 0, learningRate: Float,
                 weightDecay: Float = 0, maxGradientNorm: Float = 1, schedule: LinearWarmupSchedule,
                 accumulationSteps: Int = 1, batchesPerEpoch: Int, seed: UInt64 = 0, headLearningRate: Float? = nil) throws {
-        guard maxGradientNorm.isFinite, maxGradientNorm > 0 else {
-            throw TrainingSettingError(setting: "maxGradientNorm", value: "\(maxGradientNorm)", requirement: "a finite number > 0")
-        }
         guard slotLossCoefficient.isFinite, slotLossCoefficient >= 0 else {
             throw TrainingSettingError(setting: "slotLossCoefficient", value: "\(slotLossCoefficient)", requirement: "a finite number ≥ 0")
         }
         guard headDropout >= 0, headDropout < 1 else {
             throw TrainingSettingError(setting: "headDropout", value: "\(headDropout)", requirement: "at least 0 and below 1")
         }
-        let scales = IntentFineTuningOptions.learningRateScales(learningRate: learningRate, headLearningRate: headLearningRate,
-                                                                encoderParameters: model.encoder.parameters.names.count,
-                                                                headParameters: model.headParameterNames.count)
-        optimizer = try AdamOptimizer.trainerAdamW(parameterNames: model.encoder.parameters.names + model.headParameterNames,
-                                                   learningRate: learningRate, weightDecay: weightDecay, learningRateScales: scales)
-        accumulator = try GradientAccumulator(accumulationSteps: accumulationSteps, batchesPerEpoch: batchesPerEpoch)
+        steps = try FineTuningSteps(encoder: model.encoder, headParameterNames: model.headParameterNames, head: model.headTensors,
+                                    learningRate: learningRate, weightDecay: weightDecay, maxGradientNorm: maxGradientNorm,
+                                    schedule: schedule, accumulationSteps: accumulationSteps, batchesPerEpoch: batchesPerEpoch,
+                                    headLearningRate: headLearningRate)
         self.model = model
         self.slotLossCoefficient = slotLossCoefficient
         self.headDropout = headDropout
-        self.learningRate = learningRate
-        self.maxGradientNorm = maxGradientNorm
-        self.schedule = schedule
-        headGradients = model.headTensors.map { Tensor(shape: $0.shape) }
         dropoutGenerator = SplitMix64(seed: seed)
     }
 
@@ -90,17 +68,10 @@ public final class JointIntentSlotTrainer {
     @discardableResult
     public func train(_ batch: JointIntentSlotBatch) throws -> MicroBatchResult {
         try check(batch)
-        if accumulator.batchInEpoch % accumulator.accumulationSteps == 0 {
-            zeroGradients()
-            groupLoss = 0
-        }
+        steps.beginMicroBatch()
         // Trainer divides each micro-batch's loss by its group's size before backward.
-        let scale = accumulator.lossScale
-        let loss = try accumulateGradients(batch, scale: scale)
-        groupLoss += loss * scale
-        microBatches += 1
-        guard accumulator.add([]) != nil else { return MicroBatchResult(loss: loss, completedStep: nil) }
-        return MicroBatchResult(loss: loss, completedStep: step())
+        let loss = try accumulateGradients(batch, scale: steps.lossScale)
+        return MicroBatchResult(loss: loss, completedStep: steps.endMicroBatch(loss: loss, head: &model.headTensors))
     }
 
     /// The gradients of `batch`'s joint loss with the current weights, by parameter name (the
@@ -108,15 +79,10 @@ public final class JointIntentSlotTrainer {
     /// Whatever the current accumulation group had gathered is dropped.
     public func gradients(of batch: JointIntentSlotBatch) throws -> [String: Tensor<Float>] {
         try check(batch)
-        zeroGradients()
+        steps.zeroGradients()
         _ = try accumulateGradients(batch, scale: 1)
         let parameters = model.encoder.parameters
-        return Dictionary(uniqueKeysWithValues: zip(parameters.names + model.headParameterNames, parameters.gradients + headGradients))
-    }
-
-    private func zeroGradients() {
-        model.encoder.zeroGradients()
-        for index in headGradients.indices { headGradients[index].withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
+        return Dictionary(uniqueKeysWithValues: zip(parameters.names + model.headParameterNames, parameters.gradients + steps.headGradients))
     }
 
     /// Forward and backward of one micro-batch, adding `scale` × its gradients to the encoder's and
@@ -126,10 +92,7 @@ public final class JointIntentSlotTrainer {
         let dropout: ((inout Tensor<Float>) -> Void)? = headDropout > 0 ? { [self] values in masks.append(drop(&values)) } : nil
         let outputs = try model.outputs(batch.encoderBatch, wordPositions: batch.wordPositions, headDropout: dropout)
         let losses = lossesAndGradients(outputs, batch)
-        guard losses.loss.isFinite else {
-            throw TrainingDivergedError(epoch: microBatches / accumulator.batchesPerEpoch + 1, loss: losses.loss,
-                                        learningRate: schedule.learningRate(base: learningRate, step: optimizerSteps))
-        }
+        try steps.check(losses.loss)
         let intent = model.intentHead.backward(input: outputs.pooled, outputGradient: losses.dIntentLogits)
         var tensorGradients = [intent.weight, intent.bias]
         var dPooled = intent.input, dWords = Tensor<Float>(shape: outputs.wordStates.shape)
@@ -141,10 +104,7 @@ public final class JointIntentSlotTrainer {
             tensorGradients += [nil, nil]
         }
         tensorGradients += losses.crf.map { Optional($0) }
-        for (index, gradient) in tensorGradients.enumerated() {
-            guard let gradient else { continue }
-            add(gradient, times: scale, to: &headGradients[index])
-        }
+        steps.addHeadGradients(tensorGradients, times: scale)
         if masks.count == 2 {
             multiply(&dPooled, by: masks[0])
             multiply(&dWords, by: masks[1])
@@ -155,22 +115,6 @@ public final class JointIntentSlotTrainer {
         scatterAdd(dWords, rows: model.flatRows(batch.wordPositions, sequenceLength: batch.encoderBatch.sequenceLength), into: &dHidden)
         try model.encoder.backward(dHidden, workspace: try model.workspace(for: batch.encoderBatch))
         return losses.loss
-    }
-
-    /// AdamW's moments and step count (empty before the first step): what a checkpoint keeps.
-    public var optimizerState: AdamOptimizer.State { optimizer.state }
-
-    /// Continues a run from a checkpoint taken at an epoch's end: the optimizer's moments, the steps
-    /// and micro-batches done. The model must already hold the checkpoint's weights.
-    /// - Throws: ``TrainingSettingError`` (setting `resume`) when the moments do not fit the
-    ///   parameters or the counts are not those of an epoch's end.
-    public func resume(optimizerState: AdamOptimizer.State, optimizerSteps: Int, microBatches: Int) throws {
-        let shapes = model.encoder.parameters.values.map(\.shape) + model.headTensors.map(\.shape)
-        try IntentFineTuningCheckpoint.checkResumable(optimizerState, shapes: shapes, optimizerSteps: optimizerSteps,
-                                                      microBatches: microBatches, batchesPerEpoch: accumulator.batchesPerEpoch)
-        optimizer.state = optimizerState
-        self.optimizerSteps = optimizerSteps
-        self.microBatches = microBatches
     }
 
     /// Restarts the head dropout's random numbers from `seed` (a run seeds each epoch, so that a
@@ -227,15 +171,6 @@ public final class JointIntentSlotTrainer {
         return (Float(loss), dIntent, Tensor(shape: outputs.slotLogits.shape, scalars: dSlot), crfGradients)
     }
 
-    /// Clips the group's gradients and updates every parameter.
-    private func step() -> FineTuningStep {
-        let rate = schedule.learningRate(base: learningRate, step: optimizerSteps)
-        let norm = model.encoder.optimizerStep(optimizer, learningRate: rate, maxGradientNorm: maxGradientNorm,
-                                               head: &model.headTensors, headGradients: &headGradients)
-        optimizerSteps += 1
-        return FineTuningStep(step: optimizerSteps, loss: groupLoss, learningRate: rate, gradientNorm: norm)
-    }
-
     private func check(_ batch: JointIntentSlotBatch) throws {
         let intents = model.intentHead.outputSize, tags = model.slotHead.outputSize
         if let intent = batch.intents.first(where: { !(0..<Int32(intents)).contains($0) }) {
@@ -266,12 +201,6 @@ public final class JointIntentSlotTrainer {
 
     private func scaleInPlace(_ values: inout Tensor<Float>, by factor: Float) {
         values.withUnsafeMutableBufferPointer { values in for i in values.indices { values[i] *= factor } }
-    }
-
-    private func add(_ gradient: Tensor<Float>, times factor: Float, to total: inout Tensor<Float>) {
-        gradient.withUnsafeBufferPointer { source in
-            total.withUnsafeMutableBufferPointer { target in for i in target.indices { target[i] += source[i] * factor } }
-        }
     }
 
     /// Adds each row of `rows`' gradients to its row of `hidden` ([batch, sequence, width]).

@@ -191,9 +191,9 @@ public struct SetFitIntentTrainer {
             padID: embedder.tokenizer.padID, learningRate: options.learningRate, weightDecay: options.weightDecay,
             maxGradientNorm: options.maxGradientNorm, schedule: schedule, optimizerSteps: saved?.description.optimizerSteps ?? 0)
         if let saved {
-            try IntentFineTuningCheckpoint.checkResumable(saved.optimizerState, shapes: encoder.parameters.shapes,
-                                                          optimizerSteps: saved.description.optimizerSteps,
-                                                          microBatches: saved.description.microBatches, batchesPerEpoch: 1)
+            try FineTuningSteps.checkResumable(saved.optimizerState, shapes: encoder.parameters.shapes,
+                                               optimizerSteps: saved.description.optimizerSteps,
+                                               microBatches: saved.description.microBatches, batchesPerEpoch: 1)
             guard saved.description.epoch >= 1, saved.description.epoch <= options.epochs,
                   saved.description.optimizerSteps == epochBatches.prefix(saved.description.epoch).reduce(0, { $0 + $1.count }) else {
                 throw TrainingSettingError(setting: "resume", value: "a checkpoint after epoch \(saved.description.epoch), step \(saved.description.optimizerSteps)",

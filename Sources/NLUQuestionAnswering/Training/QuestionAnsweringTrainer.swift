@@ -23,7 +23,7 @@ import NLUTransformers
 ///         if let step = try trainer.train(batch, startPositions: starts, endPositions: ends).completedStep { print(step.loss) }
 ///     }
 ///     try trainer.save(to: URL(fileURLWithPath: "minilm-squad"), source: base)
-public final class QuestionAnsweringTrainer {
+public final class QuestionAnsweringTrainer: FineTuningTrainer {
     /// What one micro-batch did: its own loss, and the optimizer step it completed, if it was the last of
     /// its accumulation group.
     public struct MicroBatchResult: Sendable, Equatable {
@@ -37,22 +37,8 @@ public final class QuestionAnsweringTrainer {
     public let encoder: TrainableEncoder
     /// The span head; its layer is updated with the encoder.
     public private(set) var head: QuestionAnsweringHead
-    /// The learning rate at the peak of ``schedule``.
-    public let learningRate: Float
-    /// Trainer's `max_grad_norm`: the global gradient norm is clipped to it before each update.
-    public let maxGradientNorm: Float
-    /// The learning rate over the optimizer steps.
-    public let schedule: LinearWarmupSchedule
-    /// Optimizer steps taken so far.
-    public private(set) var optimizerSteps = 0
-    /// Micro-batches seen so far.
-    public private(set) var microBatches = 0
-
-    private let optimizer: AdamOptimizer
-    private var accumulator: GradientAccumulator
-    private var headGradients: [Tensor<Float>]
-    /// The loss of the current accumulation group so far, as Trainer logs it.
-    private var groupLoss: Float = 0
+    /// The run's optimizer side.
+    public let steps: FineTuningSteps
     /// The buffers of the last batch shape: consecutive batches of one shape reuse them.
     private var workspace: EncoderTrainingWorkspace?
 
@@ -70,18 +56,12 @@ public final class QuestionAnsweringTrainer {
             throw TrainingSettingError(setting: "head", value: "a [2, \(head.linear.inputSize)] layer",
                                        requirement: "a [2, \(hidden)] layer over the encoder's hidden states")
         }
-        guard maxGradientNorm.isFinite, maxGradientNorm > 0 else {
-            throw TrainingSettingError(setting: "maxGradientNorm", value: "\(maxGradientNorm)", requirement: "a finite number > 0")
-        }
-        let names = encoder.parameters.names + [QuestionAnsweringHead.tensorNames.weight, QuestionAnsweringHead.tensorNames.bias]
-        optimizer = try AdamOptimizer.trainerAdamW(parameterNames: names, learningRate: learningRate, weightDecay: weightDecay)
-        accumulator = try GradientAccumulator(accumulationSteps: accumulationSteps, batchesPerEpoch: batchesPerEpoch)
+        let names = [QuestionAnsweringHead.tensorNames.weight, QuestionAnsweringHead.tensorNames.bias]
+        steps = try FineTuningSteps(encoder: encoder, headParameterNames: names, head: head.linear.tensors, learningRate: learningRate,
+                                    weightDecay: weightDecay, maxGradientNorm: maxGradientNorm, schedule: schedule,
+                                    accumulationSteps: accumulationSteps, batchesPerEpoch: batchesPerEpoch)
         self.encoder = encoder
         self.head = head
-        self.learningRate = learningRate
-        self.maxGradientNorm = maxGradientNorm
-        self.schedule = schedule
-        headGradients = head.linear.tensors.map { Tensor(shape: $0.shape) }
     }
 
     /// Trains on one micro-batch of windows: `startPositions` and `endPositions` hold one token position per
@@ -92,37 +72,19 @@ public final class QuestionAnsweringTrainer {
     @discardableResult
     public func train(_ batch: EncoderBatch, startPositions: [Int], endPositions: [Int]) throws -> MicroBatchResult {
         try check(startPositions, endPositions, for: batch)
-        if accumulator.batchInEpoch % accumulator.accumulationSteps == 0 {
-            encoder.zeroGradients()
-            for index in headGradients.indices { headGradients[index].withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
-            groupLoss = 0
-        }
+        steps.beginMicroBatch()
         let workspace = try workspace(for: batch)
         let hidden = try encoder.forward(batch, workspace: workspace)
         let (loss, gradients) = head.lossAndGradients(hidden: hidden, startPositions: startPositions, endPositions: endPositions)
-        guard loss.isFinite else {
-            throw TrainingDivergedError(epoch: microBatches / accumulator.batchesPerEpoch + 1, loss: loss,
-                                        learningRate: schedule.learningRate(base: learningRate, step: optimizerSteps))
-        }
+        try steps.check(loss)
         // Trainer divides each micro-batch's loss by its group's size before backward: the same factor on
         // every gradient below.
-        let scale = accumulator.lossScale
-        groupLoss += loss * scale
-        for (index, gradient) in [gradients.weight, gradients.bias].enumerated() {
-            guard let gradient else { continue }
-            gradient.withUnsafeBufferPointer { source in
-                headGradients[index].withUnsafeMutableBufferPointer { target in
-                    for i in target.indices { target[i] += source[i] * scale }
-                }
-            }
-        }
+        let scale = steps.lossScale
+        steps.addHeadGradients([gradients.weight, gradients.bias], times: scale)
         var dHidden = gradients.input
         if scale != 1 { dHidden.withUnsafeMutableBufferPointer { values in for i in values.indices { values[i] *= scale } } }
         try encoder.backward(dHidden, workspace: workspace)
-        microBatches += 1
-        // The encoder and the head add their gradients up in place; the accumulator only counts the group.
-        guard accumulator.add([]) != nil else { return MicroBatchResult(loss: loss, completedStep: nil) }
-        return MicroBatchResult(loss: loss, completedStep: step())
+        return MicroBatchResult(loss: loss, completedStep: steps.endMicroBatch(loss: loss, head: &head.linear.tensors))
     }
 
     /// The loss of `batch` against the positions with the current weights, without gradients.
@@ -140,15 +102,6 @@ public final class QuestionAnsweringTrainer {
         try encoder.save(to: destination, source: source, head: TaskModelHead(
             classSuffix: "ForQuestionAnswering",
             tensors: [QuestionAnsweringHead.tensorNames.weight: tensors[0], QuestionAnsweringHead.tensorNames.bias: tensors[1]]))
-    }
-
-    /// Clips the group's gradients and updates every parameter.
-    private func step() -> FineTuningStep {
-        let rate = schedule.learningRate(base: learningRate, step: optimizerSteps)
-        let norm = encoder.optimizerStep(optimizer, learningRate: rate, maxGradientNorm: maxGradientNorm,
-                                         head: &head.linear.tensors, headGradients: &headGradients)
-        optimizerSteps += 1
-        return FineTuningStep(step: optimizerSteps, loss: groupLoss, learningRate: rate, gradientNorm: norm)
     }
 
     private func workspace(for batch: EncoderBatch) throws -> EncoderTrainingWorkspace {
