@@ -25,15 +25,10 @@ public enum BuiltinLanguage: String, CaseIterable, Sendable, Codable {
     case japanese = "ja"
 
     /// The language of a code or culture: "fr", "fr-FR", "fr_fr", "FR"; the region is not checked beyond its
-    /// shape (letters and digits), since every region of a language writes its numbers the same way here.
+    /// shape (``LanguageCode``), since every region of a language writes its numbers the same way here.
     public init(code: String) throws(BuiltinLanguageError) {
-        let trimmed = code.trimmingCharacters(in: .whitespaces)
-        let parts = trimmed.split(separator: "-", omittingEmptySubsequences: false)
-            .flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
-        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }),
-              parts.dropFirst().allSatisfy({ !$0.isEmpty && $0.count <= 8 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
-        else { throw .malformed(code) }
-        guard let language = BuiltinLanguage(rawValue: first.lowercased()) else { throw .unsupported(code) }
+        guard let first = LanguageCode.language(of: code) else { throw .malformed(code) }
+        guard let language = BuiltinLanguage(rawValue: first) else { throw .unsupported(code) }
         self = language
     }
 
@@ -141,7 +136,7 @@ public enum BuiltinLanguageError: Error, CustomStringConvertible, Equatable {
         let supported = BuiltinLanguage.allCases.map(\.rawValue).joined(separator: ", ")
         switch self {
         case .malformed(let code):
-            return "'\(code)' is not a language code (expected a code such as 'fr' or a culture such as 'fr-FR'); supported: \(supported)"
+            return "'\(code)' is not a language code (\(LanguageCode.expectedShape)); supported: \(supported)"
         case .unsupported(let code):
             return "built-in entities do not support the language '\(code)'; supported: \(supported)"
         }

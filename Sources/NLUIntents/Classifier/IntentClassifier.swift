@@ -97,7 +97,8 @@ public struct IntentClassifier: Sendable {
     /// ``TrainingOptions/validationSplit`` of each intent for early stopping, and reports each epoch.
     /// With `entities` (the default) it also trains the slot tagger on the annotated utterances and
     /// keeps the dataset's entity dictionaries and regexes (``EntityExtractor``); `nil` turns entities off.
-    /// `entityProgress(iteration, loss)` reports the tagger's L-BFGS iterations, `entityLog` its stages.
+    /// `entityProgress(iteration, loss)` reports the tagger's L-BFGS iterations, `entityLog` its stages,
+    /// and once a warning for what the language lacks (no stemmer, no built-ins: ``IntentLanguage``).
     /// With `sentenceFeaturizer`, each utterance's sentence embedding is appended to its bag of words;
     /// with `wordVectors`, the tagger may use the encoder's word vectors (``SlotTaggerOptions/kind``).
     /// The tagger is trained first: an encoder that computes sentence and word vectors in one pass
@@ -115,13 +116,17 @@ public struct IntentClassifier: Sendable {
         try validate(training)
         // The dataset's language chooses the stemmer unless the options name one; the model keeps it.
         var features = features
-        features.language = features.language ?? dataset.language
+        let language = try IntentLanguage(code: features.language ?? dataset.language,
+                                          place: features.language == nil ? "\(file): field 'language'" : "FeatureOptions.language")
+        features.language = language.code
         try features.validate()
         try entities?.validate()
         try dataset.validateForTraining(file: file)
         if let reserved = dataset.intents.first(where: { $0.name == noneLabel }) {
             throw IntentClassifierError.reservedIntentName(reserved.name)
         }
+        warnAboutLanguage(language, stemming: features.stemming && features.maxFeatures != 0, dataset: dataset,
+                          entities: entities, file: file, log: entityLog)
         let extractor = try trainEntities(on: dataset, language: features.language, options: entities, file: file,
                                           wordVectors: wordVectors, progress: entityProgress, log: entityLog)
         let intents = dataset.intents.filter { !$0.utterances.isEmpty }
@@ -178,21 +183,27 @@ public struct IntentClassifier: Sendable {
         return classifier
     }
 
+    /// Logs, once, what training in `language` lacks (``IntentLanguage/warning(stemming:builtins:)``): no
+    /// stemmer when the words are `stemming`, no built-ins when the dataset uses them (its entities or, with
+    /// `entities`, the tagger's features). One warning, not one per missing piece.
+    static func warnAboutLanguage(_ language: IntentLanguage, stemming: Bool, dataset: IntentDataset,
+                                  entities: SlotTaggerOptions?, file: String, log: (String) -> Void) {
+        let usesBuiltins = entities.map { options in
+            !BuiltinEntityMatcher(dataset.entities).isEmpty || !SlotTagger.builtinFeatureTypes(for: dataset, options: options).isEmpty
+        } ?? false
+        if let warning = language.warning(stemming: stemming, builtins: usesBuiltins) { log("warning: \(file): \(warning)") }
+    }
+
     /// The slot tagger trained on `dataset` and the dataset's entity dictionaries and regexes, nil
     /// without `options` or when the dataset has no entities at all. The built-ins (entities and tagger
-    /// features) read `language` (the dataset's unless the options name one); one the built-ins do not read
-    /// is logged once as a warning.
+    /// features) read `language` (the dataset's unless the options name one; ``warnAboutLanguage`` says
+    /// when they cannot).
     static func trainEntities(on dataset: IntentDataset, language: String?, options: SlotTaggerOptions?, file: String,
                               wordVectors: (any WordVectorFeaturizer)?, progress: (Int, Double) -> Void,
                               log: (String) -> Void) throws -> EntityExtractor? {
         guard let options else { return nil }
         var dataset = dataset
         dataset.language = language
-        let builtinLanguage = BuiltinEntityLanguage(code: language)
-        if let warning = builtinLanguage.warning,
-           !BuiltinEntityMatcher(dataset.entities).isEmpty || !SlotTagger.builtinFeatureTypes(for: dataset, options: options).isEmpty {
-            log("warning: \(file): \(warning)")
-        }
         let tagger: SlotTagger?
         do {
             tagger = try SlotTagger.train(on: dataset, options: options, wordVectors: wordVectors, progress: progress, log: log)

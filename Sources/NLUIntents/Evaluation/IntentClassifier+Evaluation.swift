@@ -15,13 +15,14 @@ extension IntentClassifier {
 
     /// Stratified k-fold cross-validation: each intent's utterances (and the counterexamples) are
     /// shuffled with the seed and dealt into `folds` folds; a classifier trained on the other folds
-    /// predicts each fold; the report covers every utterance once.
+    /// predicts each fold; the report covers every utterance once. `log` receives the warnings of the first
+    /// fold's training (a language without a stemmer...): the other folds would repeat them.
     ///
     ///     let report = try IntentClassifier.crossValidate(dataset, folds: 5)
     public static func crossValidate(_ dataset: IntentDataset, folds: Int, features: FeatureOptions = FeatureOptions(),
                                      training: TrainingOptions = TrainingOptions(),
                                      entities: SlotTaggerOptions? = SlotTaggerOptions(), threshold: Float? = nil,
-                                     file: String = "dataset",
+                                     file: String = "dataset", log: (String) -> Void = { _ in },
                                      progress: (Int, IntentEvaluation) -> Void = { _, _ in }) throws -> IntentEvaluation {
         guard folds >= 2 else { throw IntentClassifierError.invalidOption(option: "folds", reason: "expected at least 2, got \(folds)") }
         try dataset.validateForTraining(file: file)
@@ -53,7 +54,11 @@ extension IntentClassifier {
             test.counterexamples = counterFolds[fold]
             trainingSet.intents.removeAll { $0.utterances.isEmpty }
             test.intents.removeAll { $0.utterances.isEmpty }
-            let classifier = try train(on: trainingSet, features: features, training: training, entities: entities, file: file)
+            let classifier = try train(on: trainingSet, features: features, training: training, entities: entities, file: file,
+                                       entityLog: { message in
+                // The first fold's warnings only: its stages (the tagger's) are not the evaluation's.
+                if fold == 0, message.hasPrefix("warning:") { log(message) }
+            })
             let report = classifier.evaluate(on: test, threshold: threshold)
             progress(fold + 1, report)
             collector.add(test, with: classifier, threshold: threshold)

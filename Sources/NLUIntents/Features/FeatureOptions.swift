@@ -60,13 +60,16 @@ public struct FeatureOptions: Codable, Sendable, Equatable {
     public var maxFeatures: Int? = nil
 
     /// The stemmer ``language`` selects (English when it is `nil`), or `nil` when no Snowball stemmer
-    /// stems that language.
+    /// stems that language. A code that is not a language code at all is refused by ``validate(file:prefix:)``
+    /// before any training or loading, and a language without a stemmer is said once by training
+    /// (``IntentLanguage/warning(stemming:builtins:)``): here both only mean "no stemmer".
     ///
     ///     var options = FeatureOptions()
     ///     options.language = "fr-FR"
     ///     options.stemmer?.language   // .french
     public var stemmer: Stemmer? {
-        try? Stemmer(language: language ?? "en")
+        guard let stemmed = try? StemmerLanguage(code: language ?? "en") else { return nil }
+        return try? Stemmer(stemmed)
     }
 
     /// The defaults, tuned on the Snips benchmark (benchmarks/intents.py): character 3–4-grams gave
@@ -90,12 +93,22 @@ public struct FeatureOptions: Codable, Sendable, Equatable {
     /// instead of 71,119 terms).
     ///
     ///     FeatureOptions.automaticMinimumDocumentFrequency(trainingUtterances: 12_000)   // 3
+    public static func automaticMinimumDocumentFrequency(trainingUtterances count: Int) -> Int {
+        switch count {
+        case ..<500: return 1
+        case ..<5_000: return 2
+        default: return 3
+        }
+    }
+
     /// The accepted n-gram lengths: longer word or character n-grams only add features that never recur.
     public static let wordNGramLengths = 1...10
     public static let characterNGramLengths = 1...20
 
-    /// Checks every field's range (they come from options or from a model's manifest).
-    /// - Throws: ``NLUCore/OutOfRangeError`` naming the field (and `file`, for a manifest).
+    /// Checks every field's range (they come from options or from a model's manifest), and that ``language``
+    /// is a language code.
+    /// - Throws: ``NLUCore/OutOfRangeError`` naming the field (and `file`, for a manifest), or
+    ///   ``IntentLanguageError`` for a language that is not a code.
     public func validate(file: String? = nil, prefix: String = "") throws {
         func check(_ range: ClosedRange<Int>, within limits: ClosedRange<Int>, _ name: String) throws {
             guard limits.contains(range.lowerBound), limits.contains(range.upperBound) else {
@@ -108,13 +121,6 @@ public struct FeatureOptions: Codable, Sendable, Equatable {
         if let letterRunNGrams { try check(letterRunNGrams, within: Self.characterNGramLengths, "letterRunNGrams") }
         if let minDocumentFrequency { try InputLimits.check(minDocumentFrequency, in: 0...Int.max, name: prefix + "minDocumentFrequency", file: file) }
         if let maxFeatures { try InputLimits.check(maxFeatures, in: 0...Int.max, name: prefix + "maxFeatures", file: file) }
-    }
-
-    public static func automaticMinimumDocumentFrequency(trainingUtterances count: Int) -> Int {
-        switch count {
-        case ..<500: return 1
-        case ..<5_000: return 2
-        default: return 3
-        }
+        _ = try IntentLanguage(code: language, place: (file.map { "\($0): field " } ?? "") + prefix + "language")
     }
 }

@@ -27,7 +27,7 @@ extension IntentClassifier {
                                        entityProgress: (Int, Double) -> Void = { _, _ in },
                                        entityLog: (String) -> Void = { _ in }) throws -> IntentClassifier {
         try entities?.validate()
-        try checkForFineTuning(dataset, file: file)
+        try checkForFineTuning(dataset, file: file, entities: entities, log: entityLog)
         let trainer = try SetFitIntentTrainer(checkpoint: checkpoint, options: options)
         let extractor = try trainEntities(on: dataset, language: dataset.language, options: entities, file: file, wordVectors: nil,
                                           progress: entityProgress, log: entityLog)

@@ -25,7 +25,7 @@ extension IntentClassifier {
                                 entityProgress: (Int, Double) -> Void = { _, _ in },
                                 entityLog: (String) -> Void = { _ in }) throws -> IntentClassifier {
         try entities?.validate()
-        try checkForFineTuning(dataset, file: file)
+        try checkForFineTuning(dataset, file: file, entities: entities, log: entityLog)
         let tuner = try IntentFineTuner(checkpoint: checkpoint, options: options)
         let extractor = try trainEntities(on: dataset, language: dataset.language, options: entities, file: file, wordVectors: nil,
                                           progress: entityProgress, log: entityLog)
@@ -64,9 +64,12 @@ extension IntentClassifier {
         return classifier
     }
 
-    /// What every fine-tuning run asks of `dataset` (named `file` in errors): a usable dataset, no
-    /// intent named as the "none" class, and utterances in every intent.
-    static func checkForFineTuning(_ dataset: IntentDataset, file: String) throws {
+    /// What every fine-tuning run asks of `dataset` (named `file` in errors): a usable dataset in a language
+    /// code, no intent named as the "none" class, and utterances in every intent. A language the built-ins do
+    /// not read, when the dataset uses them, is logged (the encoder stems nothing: no stemmer is missed).
+    static func checkForFineTuning(_ dataset: IntentDataset, file: String, entities: SlotTaggerOptions?,
+                                   log: (String) -> Void) throws {
+        let language = try IntentLanguage(code: dataset.language, place: "\(file): field 'language'")
         try dataset.validateForTraining(file: file)
         if let reserved = dataset.intents.first(where: { $0.name == noneLabel }) {
             throw IntentClassifierError.reservedIntentName(reserved.name)
@@ -75,5 +78,6 @@ extension IntentClassifier {
             throw TrainingSettingError(setting: "dataset", value: "\(file): intent '\(empty.name)' with no utterance",
                                        requirement: "at least one utterance per intent (add some, or remove the intent)")
         }
+        warnAboutLanguage(language, stemming: false, dataset: dataset, entities: entities, file: file, log: log)
     }
 }

@@ -29,7 +29,7 @@ extension IntentClassifier {
             throw EntityTaggerError.invalidOption(option: "entities", reason: "the joint intent + slot model learns the entities; "
                                                   + "without entities, fine-tune the intents alone (IntentClassifier.fineTune)")
         }
-        try checkForFineTuning(dataset, file: file)
+        try checkForFineTuning(dataset, file: file, entities: entities, log: entityLog)
         guard dataset.intents.contains(where: { $0.utterances.contains { !$0.entities.isEmpty } }) else {
             throw EntityTaggerError.noTrainingData("\(file): no utterance has an entity annotation, and the transformer tagger learns its tags "
                                                    + "from annotated entity spans: annotate entities, or fine-tune the intents alone (without --tagger transformer)")

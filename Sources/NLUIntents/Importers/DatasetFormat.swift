@@ -62,4 +62,20 @@ public enum DatasetFormat: String, CaseIterable, Sendable {
         case .snipsNLU: return "snips-nlu dataset (JSON or YAML)"
         }
     }
+
+    /// Where an export of this format records its language, for an error about it ("field 'culture'").
+    public var languageSource: String {
+        switch self {
+        case .nlukit, .watson, .watsonxActions, .snipsNLU, .clu: return "field 'language'"
+        case .luis: return "field 'culture'"
+        case .lexV1: return "field 'locale'"
+        case .lexV2: return "the locale folder's name (BotLocales/<locale>)"
+        case .dialogflow: return "agent.json's 'language' or a training phrase file's name"
+        case .dialogflowCX: return "a training phrase file's name"
+        case .alexa: return "the locale in the file name"
+        case .rasaYAML, .rasaJSON, .rasaMarkdown: return "config.yml's 'language'"
+        case .lu: return "'> !# @app.culture'"
+        case .watsonNLC, .csv, .snips: return "language"
+        }
+    }
 }

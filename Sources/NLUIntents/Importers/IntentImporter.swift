@@ -8,8 +8,10 @@ import Foundation
 ///     print(result.format, result.dataset.intents.count)
 public enum IntentImporter {
     /// Reads `url` (a file, a folder, or a zip archive) as a dataset.
-    /// - Throws: ``IntentDatasetError`` naming the file and what is wrong.
+    /// - Throws: ``IntentDatasetError`` naming the file and what is wrong, ``IntentLanguageError`` when
+    ///   `options.language` or the export's language is not a language code.
     public static func importDataset(from url: URL, options: ImportOptions = ImportOptions()) throws -> ImportResult {
+        if let wanted = options.language { _ = try IntentLanguage(code: wanted, place: "--language") }
         let source = try ImportSource(url: url)
         var warnings: [String] = []
         let format = try options.format ?? FormatDetector.detect(source, warnings: &warnings)
@@ -21,6 +23,8 @@ public enum IntentImporter {
                 splits.test = test
             }
         }
+        // An export's language that is no language code would train without a stemmer, silently.
+        _ = try IntentLanguage(code: splits.dataset.language, place: "\(source.name): \(format.languageSource)")
         if let warning = splits.dataset.scriptMismatchWarning(file: source.name) { warnings.append(warning) }
         // Detection and import may both decode the same file: report each warning once.
         var seen = Set<String>()

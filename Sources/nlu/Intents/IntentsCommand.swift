@@ -40,6 +40,17 @@ struct DatasetInputOptions: ParsableArguments {
     @Option(help: "The dataset's language, e.g. fr or pt-BR: the one read from multi-language exports (Dialogflow ES/CX, Lex V2, CLU), and the stemmer's (it overrides the export's, with a warning).")
     var language: String?
 
+    func validate() throws {
+        try Self.checkLanguage(language)
+    }
+
+    /// A `--language` that is not a language code is a usage error (exit 2) listing the supported ones;
+    /// a code without a stemmer trains on unstemmed words, with a warning (``IntentLanguage``).
+    static func checkLanguage(_ code: String?) throws {
+        guard let code else { return }
+        do { _ = try IntentLanguage(code: code, place: "--language") } catch { throw ValidationError(error.description) }
+    }
+
     var importOptions: ImportOptions {
         ImportOptions(format: format,
                       outOfScopeLabels: outOfScopeLabels.isEmpty ? ImportOptions.defaultOutOfScopeLabels : Set(outOfScopeLabels),

@@ -105,7 +105,7 @@ struct IntentsEvaluateCommand: ParsableCommand {
             evaluation = try IntentClassifier.crossValidate(
                 data, folds: k, features: training.featureOptions(), training: options,
                 entities: training.entityOptions(),
-                threshold: threshold, file: dataset.joined(separator: ", ")) { fold, foldReport in
+                threshold: threshold, file: dataset.joined(separator: ", "), log: { Console.log($0) }) { fold, foldReport in
                 Console.log(String(format: "fold %d/%d: accuracy %.4f", fold, k, foldReport.accuracy))
                 foldAccuracies.append(foldReport.accuracy)
             }

@@ -34,6 +34,10 @@ struct IntentsExportCommand: ParsableCommand {
     @Flag(help: "Print a JSON summary on stdout.")
     var json = false
 
+    func validate() throws {
+        try DatasetInputOptions.checkLanguage(language)
+    }
+
     func run() throws {
         try Console.checkOutput(output, inputs: [dataset])
         try OwnOutputs.export(format).checkReplaceable(URL(fileURLWithPath: output), force: force,
