@@ -47,3 +47,82 @@ import Testing
         #expect(!named.warnings.contains { $0.contains("utterances are written in") })
     }
 }
+
+/// An export or a set of inputs holding several languages imports as one language, chosen (`--language`, else
+/// English, else the first, with a warning) or refused with a message that says how; never mixed.
+@Suite struct MixedLanguageImportTests {
+    func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mixed-language-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func write(_ text: String, _ path: String, in folder: URL) throws -> URL {
+        let url = folder.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    func dataset(_ language: String?, _ intents: [Intent], in folder: URL, _ name: String) throws -> URL {
+        let url = folder.appendingPathComponent(name)
+        try JSONEncoder().encode(IntentDataset(language: language, intents: intents)).write(to: url)
+        return url
+    }
+
+    static let english = [Intent(name: "greet", utterances: ["hello there", "hi"]), Intent(name: "bye", utterances: ["goodbye"])]
+    static let german = [Intent(name: "gruss", utterances: ["hallo", "guten tag"]), Intent(name: "abschied", utterances: ["tschüss"])]
+
+    @Test func inputsInSeveralLanguagesAreRefusedNamingEachAndSayingHow() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let en = try dataset("en", Self.english, in: folder, "en.json")
+        let de = try dataset("de-DE", Self.german, in: folder, "de.json")
+        #expect(throws: IntentDatasetError.mixedLanguages(files: ["\(en.path) (en)", "\(de.path) (de-DE)"], wanted: nil)) {
+            try IntentImporter.importDataset(from: [en, de])
+        }
+        #expect(IntentDatasetError.mixedLanguages(files: ["en.json (en)", "de.json (de-DE)"], wanted: nil).description
+                == "en.json (en), de.json (de-DE): the inputs are in different languages, and a dataset has one: import each language separately, or give --language to import the inputs in one of them")
+        // --language keeps the inputs in it (and those of no language) and says which it leaves out.
+        let none = try dataset(nil, [Intent(name: "danke", utterances: ["danke schön"])], in: folder, "none.json")
+        let kept = try IntentImporter.importDataset(from: [en, de, none], options: ImportOptions(language: "de"))
+        #expect(kept.dataset.language == "de-DE")
+        #expect(kept.dataset.intents.map(\.name) == ["gruss", "abschied", "danke"])
+        #expect(kept.warnings.contains("\(en.path): in en, not in --language de: left out"), "\(kept.warnings)")
+        #expect(throws: IntentDatasetError.mixedLanguages(files: ["\(en.path) (en)", "\(de.path) (de-DE)"], wanted: "fr")) {
+            try IntentImporter.importDataset(from: [en, de], options: ImportOptions(language: "fr"))
+        }
+        // One language (regions aside), or none recorded: merged as before.
+        let british = try dataset("en-GB", [Intent(name: "thanks", utterances: ["cheers"])], in: folder, "gb.json")
+        #expect(try IntentImporter.importDataset(from: [en, british, none]).dataset.intents.count == 4)
+    }
+
+    @Test func aLUFolderOfSeveralCulturesIsReadInOne() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try write("# Greet\n- hello\n- hi there\n# Bye\n- goodbye\n", "main.en-us.lu", in: folder)
+        _ = try write("# Greet\n- bonjour\n- salut\n# Bye\n- au revoir\n", "main.fr-fr.lu", in: folder)
+        _ = try write("> !# @app.culture = de-de\n# Greet\n- hallo\n# Bye\n- tschüss\n", "german.lu", in: folder)
+        _ = try write("@ prebuilt number\n", "shared.lu", in: folder)
+        func texts(_ result: ImportResult) -> Set<String> { Set(result.dataset.intents.flatMap { $0.utterances.map(\.text) }) }
+
+        let english = try IntentImporter.importDataset(from: folder)
+        #expect(english.format == .lu)
+        #expect(texts(english) == ["hello", "hi there", "goodbye"])
+        #expect(english.dataset.language == "en")
+        #expect(english.dataset.entities.map(\.name) == ["number"])   // the file of no culture is read with every one
+        #expect(english.warnings.contains("\(folder.path): .lu files in the cultures de-de, en-us, fr-fr; reading en-us (--language to choose)"),
+                "\(english.warnings)")
+
+        let french = try IntentImporter.importDataset(from: folder, options: ImportOptions(language: "fr"))
+        #expect(texts(french) == ["bonjour", "salut", "au revoir"])
+        #expect(french.dataset.language == "fr")
+        #expect(try texts(IntentImporter.importDataset(from: folder, options: ImportOptions(language: "de-DE"))) == ["hallo", "tschüss"])
+        #expect(throws: IntentDatasetError.unknownFormat(file: folder.path, detail: "--language es: .lu files in the cultures de-de, en-us, fr-fr")) {
+            try IntentImporter.importDataset(from: folder, options: ImportOptions(language: "es"))
+        }
+        // One file: its name gives its culture when no header does.
+        #expect(try IntentImporter.importDataset(from: folder.appendingPathComponent("main.fr-fr.lu")).dataset.language == "fr")
+        #expect(LUCulture.inName("v1.2.lu") == nil && LUCulture.inName("faq.old.lu") == nil && LUCulture.inName("main.zh_CN.lu") == "zh_CN")
+    }
+}

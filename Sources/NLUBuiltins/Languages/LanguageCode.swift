@@ -22,6 +22,13 @@ public enum LanguageCode {
         return first.lowercased()
     }
 
+    /// Whether `code` is a culture: a language code with a region or script (`fr-FR`, `zh_Hans`), as platforms
+    /// name their per-locale files (`de-DE.json`, `main.fr-fr.lu`); a bare word of two letters is too often
+    /// something else in a file name to be read as a language.
+    public static func isCulture(_ code: String) -> Bool {
+        language(of: code) != nil && code.contains(where: { $0 == "-" || $0 == "_" })
+    }
+
     /// What an error message says a language code looks like.
     public static let expectedShape = "expected a code such as 'fr' or a culture such as 'fr-FR'"
 }

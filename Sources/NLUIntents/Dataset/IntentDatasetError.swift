@@ -42,6 +42,10 @@ public enum IntentDatasetError: Error, Equatable, CustomStringConvertible, Local
     /// A path named inside an export (a lookup file, an imported `.lu` file) leads outside the
     /// export's folder (`resolved` is where it leads, `folder` the export's folder); nothing there is read.
     case outsideExport(file: String, path: String, resolved: String, folder: String)
+    /// Inputs imported together record different languages (`files`: each input with its language in
+    /// parentheses); a dataset has one language, and merging them would train one stemmer on both.
+    /// `wanted`: the `--language` none of them is in.
+    case mixedLanguages(files: [String], wanted: String?)
 
     public var description: String {
         switch self {
@@ -80,6 +84,13 @@ public enum IntentDatasetError: Error, Equatable, CustomStringConvertible, Local
         case let .outsideExport(file, path, resolved, folder):
             return "\(file): '\(path)' leads to \(resolved), outside the export's folder \(folder); a file an export names "
                 + "is read only from inside it (import the folder that holds both, or copy the file in)"
+        case let .mixedLanguages(files, wanted):
+            if let wanted {
+                return "\(files.joined(separator: ", ")): none of the inputs is in --language \(wanted): "
+                    + "give one of their languages, or import each language separately"
+            }
+            return "\(files.joined(separator: ", ")): the inputs are in different languages, and a dataset has one: "
+                + "import each language separately, or give --language to import the inputs in one of them"
         }
     }
 

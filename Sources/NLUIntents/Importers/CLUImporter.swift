@@ -122,7 +122,7 @@ enum CLUImporter {
         let languages = Set(utterances.compactMap { $0.language?.lowercased() } + [project.metadata?.language?.lowercased()].compactMap { $0 }).sorted()
         let chosen = try chooseLanguage(options.language, default: project.metadata?.language, among: languages, file: file)
         if languages.count > 1 {
-            warnings.append("\(file): utterances in \(languages.joined(separator: ", ")); reading \(chosen ?? "all") (--language to choose)")
+            warnings.append(LanguageChoice.warning(file: file, holding: "utterances in", available: languages, reading: chosen ?? "all"))
         }
         func inLanguage(_ language: String?) -> Bool {
             guard let chosen, let language else { return true }

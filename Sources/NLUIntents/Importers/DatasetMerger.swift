@@ -1,5 +1,7 @@
 /// Datasets merged one after another: intents named alike joined (utterances appended), entities
-/// named alike joined (values appended), counterexamples concatenated, the first language kept.
+/// named alike joined (values appended), counterexamples concatenated, the first language kept (the
+/// parts are one export's files, in one language: inputs in several are refused before they are merged,
+/// ``IntentImporter/importDataset(from:options:)-([URL],_)``).
 /// The indices by name live as long as the merge, so that merging many files costs their total size
 /// (a project folder of 2,000 files re-indexed the whole merge for each file).
 ///

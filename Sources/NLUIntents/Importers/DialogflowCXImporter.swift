@@ -56,7 +56,7 @@ enum DialogflowCXImporter {
                 ?? languages.first { $0.hasPrefix("en") } ?? languages.first ?? fallback
         }
         if languages.count > 1 {
-            warnings.append("\(source.name): training phrases in \(languages.joined(separator: ", ")); reading \(chosen)")
+            warnings.append(LanguageChoice.warning(file: source.name, holding: "training phrases in", available: languages, reading: chosen))
         }
         var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: false)
         assembler.language = LexV1Importer.languageCode(chosen)

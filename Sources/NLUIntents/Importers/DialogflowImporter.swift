@@ -51,7 +51,7 @@ enum DialogflowImporter {
             chosen = languages.first { $0 == fallback } ?? languages.first { $0.hasPrefix("en") } ?? languages[0]
         }
         if languages.count > 1 {
-            warnings.append("\(source.name): training phrases in \(languages.joined(separator: ", ")); reading \(chosen)")
+            warnings.append(LanguageChoice.warning(file: source.name, holding: "training phrases in", available: languages, reading: chosen))
         }
         var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: false)
         assembler.language = chosen

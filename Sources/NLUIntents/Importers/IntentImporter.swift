@@ -11,11 +11,18 @@ public enum IntentImporter {
     /// - Throws: ``IntentDatasetError`` naming the file and what is wrong, ``IntentLanguageError`` when
     ///   `options.language` or the export's language is not a language code.
     public static func importDataset(from url: URL, options: ImportOptions = ImportOptions()) throws -> ImportResult {
+        try importInput(url, options: options).result
+    }
+
+    /// ``importDataset(from:options:)-(URL,_)``, and the language the export records (before `--language`
+    /// overrides it).
+    private static func importInput(_ url: URL, options: ImportOptions) throws -> (result: ImportResult, recorded: String?) {
         if let wanted = options.language { _ = try IntentLanguage(code: wanted, place: "--language") }
         let source = try ImportSource(url: url)
         var warnings: [String] = []
         let format = try options.format ?? FormatDetector.detect(source, warnings: &warnings)
         var splits = try importSplits(from: source, format: format, options: options, warnings: &warnings)
+        let recorded = splits.dataset.language
         if let wanted = options.language {
             recordLanguage(wanted, in: &splits.dataset, file: source.name, warnings: &warnings)
             if var test = splits.test {
@@ -28,12 +35,15 @@ public enum IntentImporter {
         if let warning = splits.dataset.scriptMismatchWarning(file: source.name) { warnings.append(warning) }
         // Detection and import may both decode the same file: report each warning once.
         var seen = Set<String>()
-        return ImportResult(dataset: splits.dataset, format: format, warnings: warnings.filter { seen.insert($0).inserted },
-                            testDataset: splits.test)
+        return (ImportResult(dataset: splits.dataset, format: format, warnings: warnings.filter { seen.insert($0).inserted },
+                             testDataset: splits.test), recorded)
     }
 
     /// Imports several inputs and merges them (e.g. one Snips file per intent). Intents named alike
-    /// in different files are an error; counterexamples and entities are concatenated.
+    /// in different files are an error; counterexamples and entities are concatenated. Inputs that
+    /// record different languages are never merged (a dataset has one language): without
+    /// `options.language` that is an error naming each input's language; with it, the inputs in that
+    /// language (and those that record none) are merged and the others left out, with a warning each.
     ///
     ///     let merged = try IntentImporter.importDataset(from: trainFiles)
     public static func importDataset(from urls: [URL], options: ImportOptions = ImportOptions()) throws -> ImportResult {
@@ -41,13 +51,28 @@ public enum IntentImporter {
             throw IntentDatasetError.unreadable(file: "(no input)", reason: "no input file given")
         }
         if urls.count == 1 { return try importDataset(from: first, options: options) }
-        var merged = IntentDataset()
+        var inputs = try urls.map { url in (url: url, imported: try importInput(url, options: options)) }
         var warnings: [String] = []
+        let languages = inputs.compactMap { input in input.imported.recorded.map { (file: input.url.path, language: $0) } }
+        if Set(languages.map { LexV1Importer.languageCode($0.language) }).count > 1 {
+            guard let wanted = options.language.map(LexV1Importer.languageCode) else {
+                throw IntentDatasetError.mixedLanguages(files: languages.map { "\($0.file) (\($0.language))" }, wanted: nil)
+            }
+            inputs.removeAll { input in
+                guard let recorded = input.imported.recorded, LexV1Importer.languageCode(recorded) != wanted else { return false }
+                warnings.append("\(input.url.path): in \(recorded), not in --language \(options.language ?? wanted): left out")
+                return true
+            }
+            guard !inputs.isEmpty else {
+                throw IntentDatasetError.mixedLanguages(files: languages.map { "\($0.file) (\($0.language))" }, wanted: options.language)
+            }
+        }
+        var merged = IntentDataset()
         var formats: [DatasetFormat] = []
         var seen = Set<String>()
         var test: DatasetMerger?
-        for url in urls {
-            let result = try importDataset(from: url, options: options)
+        for (url, imported) in inputs {
+            let result = imported.result
             warnings += result.warnings
             if let part = result.testDataset {
                 if test == nil { test = DatasetMerger() }
@@ -64,7 +89,7 @@ public enum IntentImporter {
             merged.counterexamples += result.dataset.counterexamples
             merged.entities += result.dataset.entities
         }
-        try merged.validate(file: urls.map(\.path).joined(separator: ", "))
+        try merged.validate(file: inputs.map(\.url.path).joined(separator: ", "))
         return ImportResult(dataset: merged, format: formats[0], warnings: warnings, testDataset: test?.dataset)
     }
 

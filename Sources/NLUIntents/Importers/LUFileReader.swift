@@ -94,9 +94,7 @@ struct LUFileReader {
             let number = index + 1
             let line = raw.trimmingCharacters(in: .whitespaces)
             let indented = raw.first == " " || raw.first == "\t"
-            if line.hasPrefix(">"), let range = line.range(of: "@app.culture") {
-                culture = culture ?? Self.headerValue(line[range.upperBound...])
-            }
+            if culture == nil { culture = LUCulture.header(line) }
             if line.hasPrefix(">"), let range = line.range(of: "@enableSections") {
                 sectionsEnabled = Self.headerValue(line[range.upperBound...]).lowercased() == "true"
             }

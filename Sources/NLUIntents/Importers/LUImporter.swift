@@ -5,24 +5,53 @@ import Foundation
 /// `{@entity:role=value}` too; a label naming a role resolves to the entity that declares it),
 /// pattern utterances (`{entity}` placeholders) expanded with the entity's list values, `@ list`
 /// values with synonyms, `@ regex` patterns, `@ prebuilt` built-ins, `@ phraselist` as
-/// feature-only dictionaries. The `None` intent is the out-of-scope class.
+/// feature-only dictionaries. The `None` intent is the out-of-scope class. A folder of files in several
+/// cultures (``LUCulture``: `main.en-us.lu` and `main.fr-fr.lu`) is read in one of them: `--language`'s, else
+/// English's, else the first, with a warning naming them; files of no culture are read with it.
 enum LUImporter {
     static func read(_ source: ImportSource, options: ImportOptions, warnings: inout [String]) throws -> IntentDataset {
         var reader = LUFileReader(folder: source.exportFolder)
+        var culture: String?
         switch source.kind {
         case .file:
             try reader.read(source.url, warnings: &warnings)
+            culture = reader.culture ?? LUCulture.inName(source.url.path)
         case .folder:
             let files = source.paths.filter { $0.hasSuffix(".lu") }
             guard !files.isEmpty else { throw IntentDatasetError.missingFiles(file: source.name, expected: ".lu files") }
-            for path in files { try reader.read(source.url.appendingPathComponent(path), warnings: &warnings) }
+            var cultures: [String: String] = [:]
+            for path in files {
+                cultures[path] = try LUCulture.declared(in: source.text(at: path, warnings: &warnings)) ?? LUCulture.inName(path)
+            }
+            culture = try chooseCulture(Array(cultures.values), source: source, options: options, warnings: &warnings)
+            for path in files {
+                if let own = cultures[path], let culture, LUCulture.normalized(own) != LUCulture.normalized(culture) { continue }
+                try reader.read(source.url.appendingPathComponent(path), warnings: &warnings)
+            }
         case .zip:
             throw IntentDatasetError.unknownFormat(file: source.name, detail: ".lu files are read from a file or a folder, not a zip")
         }
-        return try dataset(from: reader, file: source.name, options: options, warnings: &warnings)
+        return try dataset(from: reader, file: source.name, culture: culture, options: options, warnings: &warnings)
     }
 
-    static func dataset(from reader: LUFileReader, file: String, options: ImportOptions, warnings: inout [String]) throws -> IntentDataset {
+    /// The culture a folder's files are read in: the only one, or of several `--language`'s (an error naming
+    /// them when it is not among them), else the first English one, else the first; `nil` when no file has one.
+    static func chooseCulture(_ found: [String], source: ImportSource, options: ImportOptions,
+                              warnings: inout [String]) throws -> String? {
+        var cultures: [String] = []
+        for culture in found.sorted() where !cultures.contains(where: { LUCulture.normalized($0) == LUCulture.normalized(culture) }) {
+            cultures.append(culture)
+        }
+        guard cultures.count > 1 else { return cultures.first }
+        let holding = ".lu files in the cultures"
+        let chosen = try options.language.map { try LanguageChoice.requested($0, among: cultures, file: source.name, holding: holding) }
+            ?? cultures.first { LexV1Importer.languageCode($0) == "en" } ?? cultures[0]
+        warnings.append(LanguageChoice.warning(file: source.name, holding: holding, available: cultures, reading: chosen))
+        return chosen
+    }
+
+    static func dataset(from reader: LUFileReader, file: String, culture: String? = nil, options: ImportOptions,
+                        warnings: inout [String]) throws -> IntentDataset {
         // Roles name their entity: `{@fromCity=Seattle}` with `@ ml city hasRoles fromCity`.
         var roleOwner: [String: String] = [:]
         for definition in reader.definitions { for role in definition.roles { roleOwner[role] = roleOwner[role] ?? definition.name } }
@@ -34,7 +63,7 @@ enum LUImporter {
         }
         var expander = PlaceholderExpander(sampleValues: sampleValues)
         var assembler = DatasetAssembler(file: file, options: options, mergesDuplicates: true)
-        assembler.language = reader.culture.map(LexV1Importer.languageCode)
+        assembler.language = (culture ?? reader.culture).map(LexV1Importer.languageCode)
         var order: [String] = []
         var byIntent: [String: [Utterance]] = [:]
         var seenTexts = Set<String>()

@@ -14,4 +14,10 @@ enum LanguageChoice {
         throw IntentDatasetError.unknownFormat(
             file: file, detail: "--language \(wanted): \(holding) \(available.isEmpty ? "no language" : available.joined(separator: ", "))")
     }
+
+    /// The warning of an export holding several languages of which one is read: "bot.zip: the bot has
+    /// locales de_DE, en_US; reading en_US (--language to choose)", the same words for every format.
+    static func warning(file: String, holding: String, available: [String], reading chosen: String) -> String {
+        "\(file): \(holding) \(available.joined(separator: ", ")); reading \(chosen) (--language to choose)"
+    }
 }

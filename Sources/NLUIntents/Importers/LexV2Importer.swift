@@ -57,7 +57,7 @@ enum LexV2Importer {
         let chosen = try options.language.map { try LanguageChoice.requested($0, among: locales, file: source.name, holding: "the bot has locales") }
             ?? locales.first { $0 == "en_US" } ?? locales.first { $0.hasPrefix("en") } ?? locales[0]
         if locales.count > 1 {
-            warnings.append("\(source.name): the bot has locales \(locales.joined(separator: ", ")); reading \(chosen)")
+            warnings.append(LanguageChoice.warning(file: source.name, holding: "the bot has locales", available: locales, reading: chosen))
         }
         let localeMarker = "BotLocales/\(chosen)/"
         // Slot types of the locale, by name.
