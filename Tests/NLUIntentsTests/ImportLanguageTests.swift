@@ -125,4 +125,37 @@ import Testing
         #expect(try IntentImporter.importDataset(from: folder.appendingPathComponent("main.fr-fr.lu")).dataset.language == "fr")
         #expect(LUCulture.inName("v1.2.lu") == nil && LUCulture.inName("faq.old.lu") == nil && LUCulture.inName("main.zh_CN.lu") == "zh_CN")
     }
+
+    static let alexaModel = #"{"interactionModel": {"languageModel": {"invocationName": "x", "intents": [{"name": "A", "samples": [SAMPLES_A]}, {"name": "B", "samples": [SAMPLES_B]}]}}}"#
+
+    func alexa(_ a: String, _ b: String) -> String {
+        Self.alexaModel.replacingOccurrences(of: "SAMPLES_A", with: "\"\(a)\"").replacingOccurrences(of: "SAMPLES_B", with: "\"\(b)\"")
+    }
+
+    @Test func anAlexaModelTakesItsLocaleFromItsName() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let german = try write(alexa("wie spät ist es", "spiel musik"), "de-DE.json", in: folder)
+        #expect(try IntentImporter.importDataset(from: german).dataset.language == "de")
+        let unnamed = try write(alexa("what time is it", "play music"), "model.json", in: folder)
+        #expect(try IntentImporter.importDataset(from: unnamed).dataset.language == nil)
+
+        // A skill package: one model per locale.
+        let skill = folder.appendingPathComponent("skill")
+        _ = try write(alexa("what time is it", "play music"), "interactionModels/custom/en-US.json", in: skill)
+        _ = try write(alexa("wie spät ist es", "spiel musik"), "interactionModels/custom/de-DE.json", in: skill)
+        _ = try write(#"{"manifest": {}}"#, "skill.json", in: skill)
+        let english = try IntentImporter.importDataset(from: skill)
+        #expect(english.format == .alexa)
+        #expect(english.dataset.language == "en")
+        #expect(english.dataset.intents.flatMap { $0.utterances.map(\.text) } == ["what time is it", "play music"])
+        #expect(english.warnings.contains("\(skill.path): the skill has interaction models in de-DE, en-US; reading en-US (--language to choose)"),
+                "\(english.warnings)")
+        let chosen = try IntentImporter.importDataset(from: skill, options: ImportOptions(language: "de"))
+        #expect(chosen.dataset.language == "de")
+        #expect(chosen.dataset.intents.flatMap { $0.utterances.map(\.text) } == ["wie spät ist es", "spiel musik"])
+        #expect(throws: IntentDatasetError.unknownFormat(file: skill.path, detail: "--language ja: the skill has interaction models in de-DE, en-US")) {
+            try IntentImporter.importDataset(from: skill, options: ImportOptions(language: "ja"))
+        }
+    }
 }

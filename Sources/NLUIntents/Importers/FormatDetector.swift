@@ -12,9 +12,10 @@ enum FormatDetector {
             if source.paths.contains(where: LexV2Importer.isIntentFile) { return .lexV2 }
             if source.paths.contains(where: DialogflowCXImporter.isPhraseFile) { return .dialogflowCX }
             if source.paths.contains(where: DialogflowImporter.isAgentFile) { return .dialogflow }
+            if source.paths.contains(where: AlexaImporter.isModelFile) { return .alexa }
             if source.kind == .folder, source.paths.contains(where: { $0.hasSuffix(".lu") }) { return .lu }
             if source.kind == .folder, RasaProjectImporter.isProject(source, warnings: &warnings) { return .rasaYAML }
-            let expected = "\(lexV2Layout), \(dialogflowLayout), \(DialogflowCXImporter.layout), .lu files or Rasa NLU files"
+            let expected = "\(lexV2Layout), \(dialogflowLayout), \(DialogflowCXImporter.layout), \(AlexaImporter.layout), .lu files or Rasa NLU files"
             if source.kind == .zip { throw IntentDatasetError.missingFiles(file: source.name, expected: expected) }
             throw IntentDatasetError.unknownFormat(file: source.name, detail: "the folder holds none of \(expected)")
         case .file:
