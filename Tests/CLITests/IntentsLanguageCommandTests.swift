@@ -70,4 +70,24 @@ import Testing
         let french = try runNLU(["intents", "train", data.path, "-o", model, "--language", "fr"] + Self.fast)
         #expect(french.status == 0 && !french.stderr.contains("warning:"), "\(french.stderr)")
     }
+
+    /// Inputs in two languages are never merged: refused (exit 1) naming each and saying how, nothing written;
+    /// with --language, the other language's input is left out with a warning.
+    @Test func inputsInTwoLanguagesAreRefusedOrFilteredByLanguage() throws {
+        let (directory, french, _) = try project(language: "fr")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let english = directory.appendingPathComponent("en.json")
+        try Data(Self.dataset(language: "en").utf8).write(to: english)
+        let output = directory.appendingPathComponent("out.json").path
+        let mixed = try runNLU(["intents", "import", french.path, english.path, "-o", output])
+        #expect(mixed.status == 1, "\(mixed.stderr)")
+        #expect(mixed.stderr.contains("\(french.path) (fr), \(english.path) (en): the inputs are in different languages, and a dataset has one: "
+                                      + "import each language separately, or give --language to import the inputs in one of them"), "\(mixed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+        let chosen = try runNLU(["intents", "import", french.path, english.path, "-o", output, "--language", "fr", "--json"])
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        #expect(chosen.stderr.contains("warning: \(english.path): in en, not in --language fr: left out"), "\(chosen.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(chosen.stdout.utf8)) as? [String: Any]
+        #expect(summary?["utterances"] as? Int == 6, "\(chosen.stdout)")
+    }
 }

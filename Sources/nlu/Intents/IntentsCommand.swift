@@ -37,7 +37,7 @@ struct DatasetInputOptions: ParsableArguments {
             help: "An intent label whose utterances are out of scope (the \"none\" class); repeatable. Default: none, out_of_scope, oos, irrelevant, nlu_fallback.")
     var outOfScopeLabels: [String] = []
 
-    @Option(help: "The dataset's language, e.g. fr or pt-BR: the one read from multi-language exports (Dialogflow ES/CX, Lex V2, CLU), and the stemmer's (it overrides the export's, with a warning).")
+    @Option(help: "The dataset's language, e.g. fr or pt-BR: the one read from multi-language exports (Dialogflow ES/CX, Lex V2, CLU, a .lu folder of several cultures, an Alexa skill package) and from several inputs in different languages (the others are left out), and the stemmer's (it overrides the export's, with a warning). A language code: 'e!' is refused.")
     var language: String?
 
     func validate() throws {
