@@ -43,7 +43,7 @@ struct TrainingProductsBenchmark: ParsableCommand {
         guard rows > 0, hidden > 0, intermediate > 0, rounds > 0, calls > 0 else {
             throw ValidationError("--rows, --hidden, --intermediate, --rounds and --calls must be positive")
         }
-        let products = TrainingProducts()
+        let products = TrainingProducts(smallProductLimit: 0)  // the packed path at every size, against sgemm
         var results: [Result] = []
         // (name, transposeA, transposeB, m, n, k) for each layer shape [out, in].
         for (output, input) in [(hidden, hidden), (intermediate, hidden), (hidden, intermediate)] {

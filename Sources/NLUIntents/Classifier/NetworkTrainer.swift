@@ -20,7 +20,7 @@ public struct EpochReport: Sendable {
 
 /// Trains an ``IntentNetwork`` with mini-batch Adam on sparse inputs: the first layer's forward pass
 /// and gradient only visit the rows of the features present in the batch (row-sparse Adam), the
-/// dense layers go through BLAS. Dropout on hidden activations, L2 weight decay, class-weighted
+/// dense layers go through `Linear`'s training products. Dropout on hidden activations, L2 weight decay, class-weighted
 /// softmax cross-entropy, early stopping on a validation split (the best epoch's weights are kept).
 /// Deterministic for a seed: the same data, options and seed give bit-identical weights.
 struct NetworkTrainer {

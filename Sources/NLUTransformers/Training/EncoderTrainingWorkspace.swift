@@ -69,8 +69,15 @@ public final class EncoderTrainingWorkspace {
     let gradientIntermediate: UnsafeMutablePointer<Float>       // [rows, intermediate]
     /// One `[seq, seq]` slot per head: the attention passes run the heads in parallel.
     let headScores, headScratch: UnsafeMutablePointer<Float>    // [heads, seq, seq]
+    /// Per head, the packed B operand and the transposed A operand of its current product
+    /// (``TrainingProducts/multiplyOnThisThread(_:_:m:n:k:alpha:a:lda:b:ldb:c:ldc:panels:transposed:)``):
+    /// `headPanelStride` 64-byte-aligned floats and `[seq, seq]` floats a head.
+    let headPanels, headTransposed: UnsafeMutablePointer<Float>
+    let headPanelStride: Int
     /// The forward pass's sum before a layer norm, [rows, hidden].
     let sumScratch: UnsafeMutablePointer<Float>
+    /// The dense layers' products, with scratch for the largest of them allocated here.
+    let products: TrainingProducts
 
     /// What the last forward pass left here, for its backward pass: the batch, and which dropout it drew.
     var forwardBatch: EncoderBatch?
@@ -134,7 +141,21 @@ public final class EncoderTrainingWorkspace {
         gradientIntermediate = floats(rows * i)
         headScores = floats(heads * square)
         headScratch = floats(heads * square)
+        // A head's products pack `headSize × seq` (Kᵀ, Vᵀ) or `seq × headSize` (V, d(context), K, Q).
+        let headSize = config.headSize
+        headPanelStride = (max(TrainingProducts.packedSize(inner: headSize, width: sequenceLength),
+                               TrainingProducts.packedSize(inner: sequenceLength, width: headSize)) + 15) / 16 * 16
+        let panels = UnsafeMutableRawPointer.allocate(byteCount: max(heads * headPanelStride, 1) * MemoryLayout<Float>.stride,
+                                                      alignment: 64)
+        buffers.append(panels)
+        headPanels = panels.bindMemory(to: Float.self, capacity: max(heads * headPanelStride, 1))
+        headTransposed = floats(heads * square)
         sumScratch = floats(rows * h)
+        // The largest packed B: a block of a weight's rows (TrainingProducts.depthBlock at most); no
+        // product transposes its A (the weight gradient, dyᵀ·x, runs on sgemm).
+        let widest = max(h, i)
+        products = TrainingProducts(packedCapacity: TrainingProducts.packedSize(inner: min(widest, TrainingProducts.depthBlock),
+                                                                                width: widest))
         self.buffers = buffers
         scalarCount = scalars
         if config.architecture.family.tensorNames.relativeAttentionBias != nil {

@@ -3,8 +3,10 @@ import NLUCore
 
 /// Multi-head scaled dot-product attention for training, head by head over the row-major
 /// `[rows, hidden]` queries, keys and values of one block: `softmax(Q·Kᵀ/√d + bias + mask)·V`,
-/// keeping the probabilities for the backward pass. Every product is a BLAS GEMM on a head's
-/// strided columns (leading dimension `hidden`), so nothing is copied per head.
+/// keeping the probabilities for the backward pass. The heads run side by side on the kernel pool,
+/// each product on its head's thread (``TrainingProducts/multiplyOnThisThread(_:_:m:n:k:alpha:a:lda:b:ldb:c:ldc:panels:transposed:)``,
+/// as inference's attention runs them): a `length × length × headSize` product is too small to split,
+/// and its operands are read in place from a head's strided columns (leading dimension `hidden`).
 ///
 /// Each sequence attends over its computed positions (``EncoderTrainingWorkspace/computedLengths``;
 /// a `length × length` block of its `sequenceLength²` probability slot). Masked keys (attention mask
@@ -29,12 +31,12 @@ enum TrainableAttention {
             Dropout.fillMask(UnsafeMutableBufferPointer(start: layer.probabilityMask, count: workspace.batchSize * heads * square),
                              probability: dropout, generator: &generator)
         }
-        // Head by head: each head writes only its own probabilities, context columns and scratch slot.
-        // On the calling thread: one head per pool task crashed a test run once in the pool's
-        // non-escaping check (session 32) and gave no measurable speed; the BLAS products inside use
-        // both cores anyway.
-        for head in 0..<heads {
+        // Each head writes only its own probabilities, context columns and scratch slots, and runs its
+        // sequences in order, so the result does not depend on which thread ran it.
+        forEachHead(heads) { head in
             let scratch = workspace.headScratch + head * square
+            let panels = workspace.headPanels + head * workspace.headPanelStride
+            let transposed = workspace.headTransposed + head * square
             for sequence in 0..<workspace.batchSize {
                 // The sequence's computed positions 0 ..< length, stored from row `sequenceOffsets[sequence]`.
                 let length = workspace.computedLengths[sequence], base = workspace.sequenceOffsets[sequence] * hidden
@@ -42,9 +44,9 @@ enum TrainableAttention {
                 let anyKey = keyMask.contains { $0 != 0 }
                 let scores = layer.probabilities + (sequence * heads + head) * square
                 let column = base + head * headSize
-                BLAS.sgemm(.none, .transpose, m: length, n: length, k: headSize, alpha: scale,
-                           a: layer.query + column, lda: hidden, b: layer.key + column, ldb: hidden,
-                           beta: 0, c: scores, ldc: length)
+                TrainingProducts.multiplyOnThisThread(.none, .transpose, m: length, n: length, k: headSize, alpha: scale,
+                                                      a: layer.query + column, lda: hidden, b: layer.key + column, ldb: hidden,
+                                                      c: scores, ldc: length, panels: panels, transposed: transposed)
                 let bias = workspace.positionBias + head * span
                 for query in 0..<length {
                     let row = scores + query * length
@@ -59,9 +61,21 @@ enum TrainableAttention {
                     for index in 0..<(length * length) { scratch[index] = scores[index] * dropMask[index] }
                     weights = UnsafePointer(scratch)
                 }
-                BLAS.sgemm(.none, .none, m: length, n: headSize, k: length, a: weights, lda: length,
-                           b: layer.value + column, ldb: hidden, beta: 0, c: layer.context + column, ldc: hidden)
+                TrainingProducts.multiplyOnThisThread(.none, .none, m: length, n: headSize, k: length, a: weights, lda: length,
+                                                      b: layer.value + column, ldb: hidden, c: layer.context + column,
+                                                      ldc: hidden, panels: panels, transposed: transposed)
             }
+        }
+    }
+
+    /// Runs `body` for every head: on the kernel pool, or in order on the calling thread under
+    /// `NLUKIT_TRAINING_GEMM=blas` (``TrainingProducts/usesBLAS``), where each head's products are
+    /// `sgemm` calls as before the pool ran them.
+    private static func forEachHead(_ heads: Int, _ body: (Int) -> Void) {
+        if TrainingProducts.usesBLAS {
+            for head in 0..<heads { body(head) }
+        } else {
+            Kernels.parallelFor(heads, body)
         }
     }
 
@@ -88,10 +102,12 @@ enum TrainableAttention {
                          headSize: Int, dropout: Bool, biasGradient: UnsafeMutablePointer<Float>?) {
         let capacity = workspace.sequenceLength, hidden = heads * headSize, square = capacity * capacity
         let scale = 1 / Float(headSize).squareRoot()
-        // Head by head, on the calling thread as the forward pass: a head writes its own columns of d(Q),
-        // d(K), d(V), its own scratch slots and (MPNet) its own column of the bias table's gradient.
-        for head in 0..<heads {
+        // Side by side as the forward pass: a head writes its own columns of d(Q), d(K), d(V), its own
+        // scratch slots and (MPNet) its own column of the bias table's gradient, adding its sequences in order.
+        forEachHead(heads) { head in
             let gradientScores = workspace.headScores + head * square, scratch = workspace.headScratch + head * square
+            let panels = workspace.headPanels + head * workspace.headPanelStride
+            let transposed = workspace.headTransposed + head * square
             for sequence in 0..<workspace.batchSize {
                 let length = workspace.computedLengths[sequence], base = workspace.sequenceOffsets[sequence] * hidden
                 let probabilities = layer.probabilities + (sequence * heads + head) * square
@@ -99,8 +115,9 @@ enum TrainableAttention {
                 let column = base + head * headSize
                 let gradientContext = workspace.gradientContext + column
                 // d(weights) = d(context)·Vᵀ, with weights the (dropped) probabilities.
-                BLAS.sgemm(.none, .transpose, m: length, n: length, k: headSize, a: gradientContext, lda: hidden,
-                           b: layer.value + column, ldb: hidden, beta: 0, c: gradientScores, ldc: length)
+                TrainingProducts.multiplyOnThisThread(.none, .transpose, m: length, n: length, k: headSize, a: gradientContext,
+                                                      lda: hidden, b: layer.value + column, ldb: hidden, c: gradientScores,
+                                                      ldc: length, panels: panels, transposed: transposed)
                 var weights = UnsafePointer(probabilities)
                 if dropout {
                     for index in 0..<(length * length) {
@@ -110,8 +127,10 @@ enum TrainableAttention {
                     weights = UnsafePointer(scratch)
                 }
                 // d(V) = weightsᵀ·d(context).
-                BLAS.sgemm(.transpose, .none, m: length, n: headSize, k: length, a: weights, lda: length,
-                           b: gradientContext, ldb: hidden, beta: 0, c: workspace.gradientValue + column, ldc: hidden)
+                TrainingProducts.multiplyOnThisThread(.transpose, .none, m: length, n: headSize, k: length, a: weights,
+                                                      lda: length, b: gradientContext, ldb: hidden,
+                                                      c: workspace.gradientValue + column, ldc: hidden, panels: panels,
+                                                      transposed: transposed)
                 // Softmax: d(score) = p ∘ (d(p) - Σ p ∘ d(p)) per query.
                 for query in 0..<length {
                     let p = probabilities + query * length, g = gradientScores + query * length
@@ -128,11 +147,14 @@ enum TrainableAttention {
                     }
                 }
                 // Scores = Q·Kᵀ/√d: d(Q) = d(scores)·K/√d, d(K) = d(scores)ᵀ·Q/√d.
-                BLAS.sgemm(.none, .none, m: length, n: headSize, k: length, alpha: scale, a: gradientScores, lda: length,
-                           b: layer.key + column, ldb: hidden, beta: 0, c: workspace.gradientQuery + column, ldc: hidden)
-                BLAS.sgemm(.transpose, .none, m: length, n: headSize, k: length, alpha: scale, a: gradientScores,
-                           lda: length, b: layer.query + column, ldb: hidden, beta: 0, c: workspace.gradientKey + column,
-                           ldc: hidden)
+                TrainingProducts.multiplyOnThisThread(.none, .none, m: length, n: headSize, k: length, alpha: scale,
+                                                      a: gradientScores, lda: length, b: layer.key + column, ldb: hidden,
+                                                      c: workspace.gradientQuery + column, ldc: hidden, panels: panels,
+                                                      transposed: transposed)
+                TrainingProducts.multiplyOnThisThread(.transpose, .none, m: length, n: headSize, k: length, alpha: scale,
+                                                      a: gradientScores, lda: length, b: layer.query + column, ldb: hidden,
+                                                      c: workspace.gradientKey + column, ldc: hidden, panels: panels,
+                                                      transposed: transposed)
             }
         }
     }

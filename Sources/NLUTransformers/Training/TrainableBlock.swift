@@ -5,7 +5,8 @@ import NLUCore
 /// The forward pass reads `workspace.hidden[index]` and writes `workspace.hidden[index + 1]`,
 /// keeping its activations in `workspace.layers[index]`; the backward pass turns d(output) in
 /// `workspace.gradientHidden` into d(input) there, adding the parameters' gradients to
-/// ``EncoderParameters/gradients``. Dense layers run through BLAS on the weights as they are.
+/// ``EncoderParameters/gradients``. Dense layers run on the workspace's ``TrainingProducts``, which
+/// packs the weights as they are at each call (their weight gradients on `sgemm`, see `Linear.backward`).
 ///
 ///     let block = TrainableBlock(parameters: encoder.parameters, indices: layout.blocks[0], index: 0,
 ///                                configuration: config, dropsAttentionOutput: true)
@@ -18,9 +19,9 @@ struct TrainableBlock {
     let dropsAttentionOutput: Bool
 
     private func forward(_ dense: DenseParameters, _ input: UnsafePointer<Float>, rows: Int,
-                         into output: UnsafeMutablePointer<Float>) {
+                         into output: UnsafeMutablePointer<Float>, workspace: EncoderTrainingWorkspace) {
         Linear.forward(input, rows: rows, weight: parameters.value(at: dense.weight), bias: parameters.value(at: dense.bias),
-                       inputSize: dense.inputSize, outputSize: dense.outputSize, into: output)
+                       inputSize: dense.inputSize, outputSize: dense.outputSize, into: output, products: workspace.products)
     }
 
     /// Multiplies `values` by a fresh dropout mask drawn into `mask`.
@@ -36,15 +37,15 @@ struct TrainableBlock {
         let layer = workspace.layers[index], input = workspace.hidden[index], output = workspace.hidden[index + 1]
         let rows = workspace.rows, h = configuration.hiddenSize, i = configuration.intermediateSize
         let epsilon = configuration.layerNormEpsilon
-        forward(indices.query, input, rows: rows, into: layer.query)
-        forward(indices.key, input, rows: rows, into: layer.key)
-        forward(indices.value, input, rows: rows, into: layer.value)
+        forward(indices.query, input, rows: rows, into: layer.query, workspace: workspace)
+        forward(indices.key, input, rows: rows, into: layer.key, workspace: workspace)
+        forward(indices.value, input, rows: rows, into: layer.value, workspace: workspace)
         TrainableAttention.forward(layer, workspace: workspace, mask: mask, heads: configuration.attentionHeadCount,
                                    headSize: configuration.headSize, biased: biased, dropout: dropout.attention,
                                    generator: &generator)
         // LayerNorm(input + dropout(context · Woᵀ + bo)).
         let sum = workspace.sumScratch
-        forward(indices.attentionOutput, layer.context, rows: rows, into: sum)
+        forward(indices.attentionOutput, layer.context, rows: rows, into: sum, workspace: workspace)
         if dropsAttentionOutput && dropout.hidden > 0 {
             Self.drop(sum, mask: layer.attentionMask, count: rows * h, probability: dropout.hidden, generator: &generator)
         }
@@ -54,9 +55,9 @@ struct TrainableBlock {
                                   normalized: layer.attentionNormalized, inverseDeviation: layer.attentionInverseDeviation,
                                   output: layer.attentionOutput)
         // LayerNorm(a + dropout(act(a · W₁ᵀ + b₁) · W₂ᵀ + b₂)).
-        forward(indices.intermediate, layer.attentionOutput, rows: rows, into: layer.preActivation)
+        forward(indices.intermediate, layer.attentionOutput, rows: rows, into: layer.preActivation, workspace: workspace)
         ActivationGradient.forward(configuration.activation, layer.preActivation, into: layer.activation, count: rows * i)
-        forward(indices.output, layer.activation, rows: rows, into: sum)
+        forward(indices.output, layer.activation, rows: rows, into: sum, workspace: workspace)
         if dropout.hidden > 0 {
             Self.drop(sum, mask: layer.outputMask, count: rows * h, probability: dropout.hidden, generator: &generator)
         }
@@ -68,11 +69,13 @@ struct TrainableBlock {
     }
 
     private func backward(_ dense: DenseParameters, outputGradient: UnsafePointer<Float>, input: UnsafePointer<Float>,
-                          rows: Int, inputGradient: UnsafeMutablePointer<Float>, accumulatingInput: Bool) {
+                          rows: Int, inputGradient: UnsafeMutablePointer<Float>, accumulatingInput: Bool,
+                          workspace: EncoderTrainingWorkspace) {
         Linear.backward(outputGradient: outputGradient, input: input, rows: rows, weight: parameters.value(at: dense.weight),
                         inputSize: dense.inputSize, outputSize: dense.outputSize,
                         weightGradient: parameters.gradient(at: dense.weight), biasGradient: parameters.gradient(at: dense.bias),
-                        inputGradient: inputGradient, accumulatingParameters: true, accumulatingInput: accumulatingInput)
+                        inputGradient: inputGradient, products: workspace.products, accumulatingParameters: true,
+                        accumulatingInput: accumulatingInput)
     }
 
     private func normBackward(_ norm: NormParameters, _ outputGradient: UnsafePointer<Float>,
@@ -98,11 +101,11 @@ struct TrainableBlock {
             for element in 0..<count { scratch[element] *= layer.outputMask[element] }
         }
         backward(indices.output, outputGradient: scratch, input: layer.activation, rows: rows,
-                 inputGradient: workspace.gradientIntermediate, accumulatingInput: false)
+                 inputGradient: workspace.gradientIntermediate, accumulatingInput: false, workspace: workspace)
         ActivationGradient.backward(configuration.activation, layer.preActivation, gradient: workspace.gradientIntermediate,
                                     count: rows * configuration.intermediateSize)
         backward(indices.intermediate, outputGradient: workspace.gradientIntermediate, input: layer.attentionOutput,
-                 rows: rows, inputGradient: gradientAttention, accumulatingInput: true)
+                 rows: rows, inputGradient: gradientAttention, accumulatingInput: true, workspace: workspace)
         // First norm: d(sum) = d(input) of the residual, and the attention output's.
         normBackward(indices.attentionNorm, gradientAttention, normalized: layer.attentionNormalized,
                      inverseDeviation: layer.attentionInverseDeviation, rows: rows, into: scratch)
@@ -111,16 +114,16 @@ struct TrainableBlock {
             for element in 0..<count { scratch[element] *= layer.attentionMask[element] }
         }
         backward(indices.attentionOutput, outputGradient: scratch, input: layer.context, rows: rows,
-                 inputGradient: workspace.gradientContext, accumulatingInput: false)
+                 inputGradient: workspace.gradientContext, accumulatingInput: false, workspace: workspace)
         TrainableAttention.backward(layer, workspace: workspace, heads: configuration.attentionHeadCount,
                                     headSize: configuration.headSize, dropout: dropout.attention > 0,
                                     biasGradient: biasGradient)
         // The input feeds the residual (already in gradientOutput) and the three projections.
         backward(indices.query, outputGradient: workspace.gradientQuery, input: input, rows: rows,
-                 inputGradient: gradientOutput, accumulatingInput: true)
+                 inputGradient: gradientOutput, accumulatingInput: true, workspace: workspace)
         backward(indices.key, outputGradient: workspace.gradientKey, input: input, rows: rows,
-                 inputGradient: gradientOutput, accumulatingInput: true)
+                 inputGradient: gradientOutput, accumulatingInput: true, workspace: workspace)
         backward(indices.value, outputGradient: workspace.gradientValue, input: input, rows: rows,
-                 inputGradient: gradientOutput, accumulatingInput: true)
+                 inputGradient: gradientOutput, accumulatingInput: true, workspace: workspace)
     }
 }

@@ -7,7 +7,8 @@ import Testing
 /// off the 32-column panel and the register blocks; k past the AVX2 level's K block; k = 0),
 /// strided operands, accumulate on and off, with and without bias, one instance reused across
 /// shapes (its scratch grown, then smaller products in it), and a product large enough to split
-/// over the pool's threads.
+/// over the pool's threads; the calling-thread entry likewise, with a scale. The packed path is
+/// forced (no small products left to `sgemm`).
 @Suite struct TrainingProductsTests {
     // (m, k, n)
     static let shapes: [(Int, Int, Int)] = [(1, 7, 33), (2, 5, 70), (17, 37, 95), (17, 1, 3), (2, 1100, 40), (3, 0, 5),
@@ -17,7 +18,7 @@ import Testing
 
     @Test(arguments: CPULevel.runnable.map(\.rawValue))
     func matchesNaiveTripleLoop(level: Int) {
-        let products = TrainingProducts()
+        let products = TrainingProducts(smallProductLimit: 0)
         for (m, k, n) in Self.shapes {
             for (transposeA, transposeB) in Self.forms {
                 for strided in [false, true] {
@@ -35,10 +36,27 @@ import Testing
         }
     }
 
+    /// The calling-thread entry (attention's per-head products) on the same shapes and forms, with
+    /// and without a scale, c overwritten, in scratch sized as its doc asks.
+    @Test(arguments: CPULevel.runnable.map(\.rawValue))
+    func onThisThreadMatchesNaiveTripleLoop(level: Int) {
+        for (m, k, n) in Self.shapes where m * k * n <= 100_000 {
+            for (transposeA, transposeB) in Self.forms {
+                for strided in [false, true] {
+                    for alpha: Float in [1, 0.125] {
+                        check(nil, m: m, k: k, n: n, transposeA: transposeA, transposeB: transposeB, strided: strided,
+                              accumulate: false, withBias: false, alpha: alpha, level: level)
+                    }
+                }
+            }
+        }
+    }
+
     /// One product: operands stored as op() asks (`k × m` for Aᵀ, `n × k` for Bᵀ), their padding
     /// columns NaN (read, they would poison the result), c's padding a sentinel that must survive.
-    func check(_ products: TrainingProducts, m: Int, k: Int, n: Int, transposeA: BLAS.Transpose, transposeB: BLAS.Transpose,
-               strided: Bool, accumulate: Bool, withBias: Bool, level: Int) {
+    /// Without `products`, the product runs on ``TrainingProducts/multiplyOnThisThread(_:_:m:n:k:alpha:a:lda:b:ldb:c:ldc:panels:transposed:)``.
+    func check(_ products: TrainingProducts?, m: Int, k: Int, n: Int, transposeA: BLAS.Transpose, transposeB: BLAS.Transpose,
+               strided: Bool, accumulate: Bool, withBias: Bool, alpha: Float = 1, level: Int) {
         var generator = SplitMix64(seed: UInt64(m * 1_000_000 + k * 1000 + n))
         let (aRows, aColumns) = transposeA == .none ? (m, k) : (k, m)
         let (bRows, bColumns) = transposeB == .none ? (k, n) : (n, k)
@@ -55,16 +73,28 @@ import Testing
                 bias.withUnsafeBufferPointer { biasValues in
                     c.withUnsafeMutableBufferPointer { c in
                         Kernels.withInstructionLevel(level) {
-                            products.multiply(transposeA, transposeB, m: m, n: n, k: k, a: a.baseAddress!, lda: lda,
-                                              b: b.baseAddress!, ldb: ldb, c: c.baseAddress!, ldc: ldc, accumulate: accumulate,
-                                              bias: withBias ? biasValues.baseAddress : nil)
+                            if let products {
+                                products.multiply(transposeA, transposeB, m: m, n: n, k: k, a: a.baseAddress!, lda: lda,
+                                                  b: b.baseAddress!, ldb: ldb, c: c.baseAddress!, ldc: ldc, accumulate: accumulate,
+                                                  bias: withBias ? biasValues.baseAddress : nil)
+                                return
+                            }
+                            let panelFloats = TrainingProducts.packedSize(inner: min(k, TrainingProducts.depthBlock), width: n)
+                            let panels = UnsafeMutableRawPointer.allocate(byteCount: panelFloats * 4, alignment: 64)
+                                .bindMemory(to: Float.self, capacity: panelFloats)
+                            let transposed = UnsafeMutablePointer<Float>.allocate(capacity: max(1, m * k))
+                            defer { panels.deallocate(); transposed.deallocate() }
+                            TrainingProducts.multiplyOnThisThread(transposeA, transposeB, m: m, n: n, k: k, alpha: alpha,
+                                                                  a: a.baseAddress!, lda: lda, b: b.baseAddress!, ldb: ldb,
+                                                                  c: c.baseAddress!, ldc: ldc, panels: panels, transposed: transposed,
+                                                                  smallProductLimit: 0)
                         }
                     }
                 }
             }
         }
         let label = "level \(level), m \(m), k \(k), n \(n), \(transposeA)·\(transposeB), strided \(strided), "
-            + "accumulate \(accumulate), bias \(withBias)"
+            + "accumulate \(accumulate), bias \(withBias), alpha \(alpha)\(products == nil ? ", on this thread" : "")"
         var worstExcess = -Double.infinity, padding = true
         for row in 0..<m {
             for column in 0..<n {
@@ -75,11 +105,13 @@ import Testing
                     sum += left * right
                     magnitude += abs(left * right)
                 }
+                sum *= Double(alpha)
+                magnitude *= Double(alpha)
                 if accumulate { sum += Double(start[row * n + column]); magnitude += abs(Double(start[row * n + column])) }
                 if withBias { sum += Double(bias[column]); magnitude += abs(Double(bias[column])) }
                 // A float sum of k + 2 terms in any order is within (k + 2)·2⁻²⁴ of Σ|terms| of the exact
                 // sum (recursive summation's bound; each FMA rounds once); 1e-7 absolute for exact zeros.
-                let tolerance = Double(k + 2) * 0x1p-24 * magnitude + 1e-7
+                let tolerance = Double(k + 3) * 0x1p-24 * magnitude + 1e-7  // + 1: alpha's rounding
                 let actual = Double(c[row * ldc + column])
                 worstExcess = max(worstExcess, actual.isNaN ? .infinity : abs(actual - sum) - tolerance)
             }
@@ -102,7 +134,7 @@ import Testing
         var dW = startW
         var yBLAS = [Float](repeating: 0, count: rows * output), dxBLAS = [Float](repeating: 0, count: rows * input)
         var dWBLAS = startW
-        let products = TrainingProducts()
+        let products = TrainingProducts(smallProductLimit: 0)
         products.multiply(.none, .transpose, m: rows, n: output, k: input, a: x, lda: input, b: w, ldb: input, c: &y, ldc: output,
                           bias: b)
         products.multiply(.transpose, .none, m: output, n: input, k: rows, a: dy, lda: output, b: x, ldb: input, c: &dW,
@@ -116,5 +148,10 @@ import Testing
         #expect(maxAbsoluteDifference(y, yBLAS) < 1e-5)
         #expect(maxAbsoluteDifference(dW, dWBLAS) < 1e-5)
         #expect(maxAbsoluteDifference(dx, dxBLAS) < 1e-5)
+        // Below TrainingProducts.smallProduct the default instance is `sgemm` itself, to the bit.
+        var ySmall = [Float](repeating: .nan, count: rows * output)
+        TrainingProducts().multiply(.none, .transpose, m: rows, n: output, k: input, a: x, lda: input, b: w, ldb: input,
+                                    c: &ySmall, ldc: output, bias: b)
+        #expect(rows * output * input < TrainingProducts.smallProduct && ySmall == yBLAS)
     }
 }
