@@ -63,7 +63,7 @@ enum AlexaImporter {
         let locales = byLocale.map(\.locale)
         let chosen = try options.language.map {
             try LanguageChoice.requested($0, among: locales, file: source.name, holding: "the skill has interaction models in")
-        } ?? locales.first { $0 == "en-US" } ?? locales.first { LexV1Importer.languageCode($0) == "en" } ?? locales[0]
+        } ?? locales.first { $0 == "en-US" } ?? locales.first { LanguageChoice.language(of: $0) == "en" } ?? locales[0]
         if locales.count > 1 {
             warnings.append(LanguageChoice.warning(file: source.name, holding: "the skill has interaction models in",
                                                    available: locales, reading: chosen))
@@ -80,7 +80,7 @@ enum AlexaImporter {
         // By name, the first of a name (a search of the list per slot made many slots quadratic).
         let typesByName = Dictionary(types.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: false)
-        assembler.language = locale.map(LexV1Importer.languageCode)
+        assembler.language = locale.map(LanguageChoice.language)
         assembler.entities = types.map { type in
             EntityDefinition(name: type.name, values: (type.values ?? []).map { EntityValue($0.name.value, synonyms: $0.name.synonyms ?? []) })
         }

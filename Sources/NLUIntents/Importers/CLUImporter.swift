@@ -131,7 +131,7 @@ enum CLUImporter {
 
         var train = DatasetAssembler(file: file, options: options, mergesDuplicates: false)
         var test = DatasetAssembler(file: file + " (Test)", options: options, mergesDuplicates: true)
-        train.language = chosen.map(LexV1Importer.languageCode) ?? project.metadata?.language.map(LexV1Importer.languageCode)
+        train.language = chosen.map(LanguageChoice.language) ?? project.metadata?.language.map(LanguageChoice.language)
         test.language = train.language
         var trainByIntent: [String: [Utterance]] = [:]
         var declared = (project.assets.intents ?? []).map(\.category)

@@ -52,14 +52,14 @@ enum DialogflowCXImporter {
             chosen = try LanguageChoice.requested(wanted, among: languages, file: source.name, holding: "the agent has training phrases in")
         } else {
             let fallback = agent.defaultLanguageCode ?? "en"
-            chosen = languages.first { $0 == fallback } ?? languages.first { LexV1Importer.languageCode($0) == fallback }
+            chosen = languages.first { $0 == fallback } ?? languages.first { LanguageChoice.language(of: $0) == fallback }
                 ?? languages.first { $0.hasPrefix("en") } ?? languages.first ?? fallback
         }
         if languages.count > 1 {
             warnings.append(LanguageChoice.warning(file: source.name, holding: "training phrases in", available: languages, reading: chosen))
         }
         var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: false)
-        assembler.language = LexV1Importer.languageCode(chosen)
+        assembler.language = LanguageChoice.language(of: chosen)
         var systemTypes: [String] = []
         // intents/<Name>/<Name>.json: the definition sits beside its trainingPhrases folder.
         let definitions = source.paths.filter { path in

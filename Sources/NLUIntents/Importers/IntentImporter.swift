@@ -54,12 +54,12 @@ public enum IntentImporter {
         var inputs = try urls.map { url in (url: url, imported: try importInput(url, options: options)) }
         var warnings: [String] = []
         let languages = inputs.compactMap { input in input.imported.recorded.map { (file: input.url.path, language: $0) } }
-        if Set(languages.map { LexV1Importer.languageCode($0.language) }).count > 1 {
-            guard let wanted = options.language.map(LexV1Importer.languageCode) else {
+        if Set(languages.map { LanguageChoice.language(of: $0.language) }).count > 1 {
+            guard let wanted = options.language.map(LanguageChoice.language) else {
                 throw IntentDatasetError.mixedLanguages(files: languages.map { "\($0.file) (\($0.language))" }, wanted: nil)
             }
             inputs.removeAll { input in
-                guard let recorded = input.imported.recorded, LexV1Importer.languageCode(recorded) != wanted else { return false }
+                guard let recorded = input.imported.recorded, LanguageChoice.language(of: recorded) != wanted else { return false }
                 warnings.append("\(input.url.path): in \(recorded), not in --language \(options.language ?? wanted): left out")
                 return true
             }
@@ -97,12 +97,12 @@ public enum IntentImporter {
     /// format that records none (CSV, Rasa, Snips) takes it; an export recorded in another language is
     /// overridden with a warning, so that the override is never silent.
     static func recordLanguage(_ wanted: String, in dataset: inout IntentDataset, file: String, warnings: inout [String]) {
-        let code = LexV1Importer.languageCode(wanted)
+        let code = LanguageChoice.language(of: wanted)
         guard !code.isEmpty else { return }
-        if let recorded = dataset.language, LexV1Importer.languageCode(recorded) != code {
+        if let recorded = dataset.language, LanguageChoice.language(of: recorded) != code {
             warnings.append("\(file): the export's language is \(recorded); --language \(wanted) overrides it")
         }
-        if dataset.language.map(LexV1Importer.languageCode) != code { dataset.language = code }
+        if dataset.language.map(LanguageChoice.language) != code { dataset.language = code }
     }
 
     /// The training dataset and, for formats that mark test utterances (CLU), the test split.

@@ -34,9 +34,4 @@ enum LUCulture {
         let value = line[range.upperBound...].drop { $0 == " " || $0 == "=" }.trimmingCharacters(in: .whitespaces)
         return value.isEmpty ? nil : value
     }
-
-    /// Cultures compared as LUIS compares them: case and `_` / `-` aside.
-    static func normalized(_ culture: String) -> String {
-        culture.lowercased().replacingOccurrences(of: "_", with: "-")
-    }
 }

@@ -39,7 +39,7 @@ enum LUISImporter {
             byIntent[utterance.intent, default: []].append(try convert(utterance, index: index, file: source.name))
         }
         var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: false)
-        assembler.language = app.culture.map(LexV1Importer.languageCode)
+        assembler.language = app.culture.map(LanguageChoice.language)
         var declared = (app.intents ?? []).map(\.name)
         // Utterances may name intents the intents list lacks; keep them, in order of appearance (a set
         // answers whether one is known: searching the list for each utterance was quadratic).

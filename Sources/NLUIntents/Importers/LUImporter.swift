@@ -25,7 +25,7 @@ enum LUImporter {
             }
             culture = try chooseCulture(Array(cultures.values), source: source, options: options, warnings: &warnings)
             for path in files {
-                if let own = cultures[path], let culture, LUCulture.normalized(own) != LUCulture.normalized(culture) { continue }
+                if let own = cultures[path], let culture, LanguageChoice.normalized(own) != LanguageChoice.normalized(culture) { continue }
                 try reader.read(source.url.appendingPathComponent(path), warnings: &warnings)
             }
         case .zip:
@@ -39,13 +39,13 @@ enum LUImporter {
     static func chooseCulture(_ found: [String], source: ImportSource, options: ImportOptions,
                               warnings: inout [String]) throws -> String? {
         var cultures: [String] = []
-        for culture in found.sorted() where !cultures.contains(where: { LUCulture.normalized($0) == LUCulture.normalized(culture) }) {
+        for culture in found.sorted() where !cultures.contains(where: { LanguageChoice.normalized($0) == LanguageChoice.normalized(culture) }) {
             cultures.append(culture)
         }
         guard cultures.count > 1 else { return cultures.first }
         let holding = ".lu files in the cultures"
         let chosen = try options.language.map { try LanguageChoice.requested($0, among: cultures, file: source.name, holding: holding) }
-            ?? cultures.first { LexV1Importer.languageCode($0) == "en" } ?? cultures[0]
+            ?? cultures.first { LanguageChoice.language(of: $0) == "en" } ?? cultures[0]
         warnings.append(LanguageChoice.warning(file: source.name, holding: holding, available: cultures, reading: chosen))
         return chosen
     }
@@ -63,7 +63,7 @@ enum LUImporter {
         }
         var expander = PlaceholderExpander(sampleValues: sampleValues)
         var assembler = DatasetAssembler(file: file, options: options, mergesDuplicates: true)
-        assembler.language = (culture ?? reader.culture).map(LexV1Importer.languageCode)
+        assembler.language = (culture ?? reader.culture).map(LanguageChoice.language)
         var order: [String] = []
         var byIntent: [String: [Utterance]] = [:]
         var seenTexts = Set<String>()

@@ -7,12 +7,21 @@ enum LanguageChoice {
     /// - Parameter holding: what `available` are, for the message ("the agent has training phrases in").
     /// - Throws: ``IntentDatasetError/unknownFormat(file:detail:)`` naming `available`.
     static func requested(_ wanted: String, among available: [String], file: String, holding: String) throws -> String {
-        func normalized(_ code: String) -> String { code.lowercased().replacingOccurrences(of: "_", with: "-") }
         let code = normalized(wanted)
         if let exact = available.first(where: { normalized($0) == code }) { return exact }
-        if let primary = available.first(where: { LexV1Importer.languageCode($0) == code }) { return primary }
+        if let primary = available.first(where: { language(of: $0) == code }) { return primary }
         throw IntentDatasetError.unknownFormat(
             file: file, detail: "--language \(wanted): \(holding) \(available.isEmpty ? "no language" : available.joined(separator: ", "))")
+    }
+
+    /// A locale as exports compare them: case and `_` / `-` aside ("en_US" and "en-us" are one).
+    static func normalized(_ locale: String) -> String {
+        locale.lowercased().replacingOccurrences(of: "_", with: "-")
+    }
+
+    /// The language of a locale, its primary subtag lowercased: "en-US" → "en", "pt_BR" → "pt".
+    static func language(of locale: String) -> String {
+        String(locale.prefix { $0 != "-" && $0 != "_" }).lowercased()
     }
 
     /// The warning of an export holding several languages of which one is read: "bot.zip: the bot has

@@ -34,7 +34,7 @@ enum LexV1Importer {
         // By name, the first of a name (a search of the list per slot made many slots quadratic).
         let typesByName = Dictionary(slotTypes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: false)
-        assembler.language = resource.locale.map(languageCode)
+        assembler.language = resource.locale.map(LanguageChoice.language)
         assembler.entities = slotTypes.map { type in
             EntityDefinition(name: type.name, values: (type.enumerationValues ?? []).map { EntityValue($0.value, synonyms: $0.synonyms ?? []) })
         }
@@ -64,10 +64,5 @@ enum LexV1Importer {
             }
         }
         return result
-    }
-
-    /// "en-US" → "en".
-    static func languageCode(_ locale: String) -> String {
-        String(locale.prefix { $0 != "-" && $0 != "_" }).lowercased()
     }
 }

@@ -68,7 +68,7 @@ enum LexV2Importer {
             slotTypes[type.name] = type
         }
         var assembler = DatasetAssembler(file: source.name, options: options, mergesDuplicates: false)
-        assembler.language = LexV1Importer.languageCode(chosen)
+        assembler.language = LanguageChoice.language(of: chosen)
         assembler.entities = slotTypes.keys.sorted().compactMap { name in
             slotTypes[name].map { type in
                 EntityDefinition(name: type.name, values: (type.slotTypeValues ?? []).map {
