@@ -5,7 +5,8 @@ import Testing
 
 /// French keyword search ranks the same on both backends: both store and look up the terms of
 /// ``KeywordAnalyzer`` in French (Snowball stems, French stop words left out), and the PostgreSQL index
-/// records its language (`keyword_language`) and reads it back when reopened.
+/// records its language (`keyword_language`) and its removal of elided words (`keyword_elision`) and reads them
+/// back when reopened.
 @Suite(.serialized, .enabled(if: postgresTestServerURL != nil,
                              "NLUKIT_TEST_POSTGRES_URL is not set: no PostgreSQL server with pgvector to test against (scripts/postgres-test-server.sh starts one)"))
 struct PostgresKeywordLanguageTests {
@@ -16,6 +17,7 @@ struct PostgresKeywordLanguageTests {
         ("livraison", "La livraison à domicile est gratuite à partir de trente euros."),
         ("menu", "Le menu du jour change chaque semaine selon les saisons."),
         ("english", "Booking a table for two tonight."),
+        ("alarme", "Réglez l’alarme à sept heures, jusqu'à demain."),
     ]
 
     @Test func frenchRankingsAreIdenticalOnBothBackendsAndTheLanguageIsRecorded() throws {
@@ -30,10 +32,13 @@ struct PostgresKeywordLanguageTests {
         let recorded = try postgres.session.query("SELECT value FROM \(postgres.schema).index_info WHERE key = $1",
                                                   [.init(string: KeywordAnalyzer.settingKey)]).map { try $0.decode(String.self) }
         #expect(recorded == ["french"])
+        let elision = try postgres.session.query("SELECT value FROM \(postgres.schema).index_info WHERE key = $1",
+                                                 [.init(string: KeywordAnalyzer.elisionSettingKey)]).map { try $0.decode(String.self) }
+        #expect(elision == [KeywordAnalyzer.elisionSettingValue])
         let documents = try Self.documents.map { try IndexDocument(id: $0.0, text: $0.1) }
         for index in [postgres, sqlite] as [any SearchableIndex] { try index.add(documents, progress: nil) }
         let options = SearchOptions(k: 5, mode: .keyword)
-        let queries = ["réservations", "annulation de ma réservation", "horaire d'ouverture", "livrer à domicile", "semaines", "table"]
+        let queries = ["réservations", "annulation de ma réservation", "horaire d'ouverture", "livrer à domicile", "semaines", "table", "alarme", "l'alarme", "jusqu’à demain"]
         for query in queries {
             let fromPostgres = try postgres.search(query, options: options)
             #expect(!fromPostgres.isEmpty, "\(query)")
@@ -42,10 +47,13 @@ struct PostgresKeywordLanguageTests {
         // Stems meet: "réservations" finds "réserver" and "réservation" (réserv), never the English "Booking".
         let found = try postgres.search("réservations", options: options).map(\.documentID)
         #expect(Set(found) == ["reserver", "annuler"], "\(found)")
+        // Elided articles are no terms: "alarme" finds "l’alarme".
+        #expect(try postgres.search("alarme", options: options).map(\.documentID) == ["alarme"])
         // Reopened, both read French back and rank as before.
         let reopened = try PostgresDocumentIndex(url: url, embedder: nil)
         let sqliteReopened = try DocumentIndex(at: sqlitePath, embedder: nil)
         #expect(reopened.keywordAnalyzer.language == .french && sqliteReopened.keywordAnalyzer.language == .french)
+        #expect(reopened.keywordAnalyzer.elision != nil && sqliteReopened.keywordAnalyzer.elision != nil)
         for query in queries {
             #expect(try reopened.search(query, options: options) == postgres.search(query, options: options), "\(query)")
             #expect(try sqliteReopened.search(query, embedding: nil, options: options) == reopened.search(query, options: options), "\(query)")

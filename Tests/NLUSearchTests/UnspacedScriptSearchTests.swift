@@ -61,7 +61,8 @@ import NLUText
         }
         #expect(try setting(KeywordAnalyzer.segmentationSettingKey) == [KeywordAnalyzer.segmentationSettingValue])
         #expect(try setting(KeywordAnalyzer.settingKey) == [])
-        #expect(try KeywordAnalyzer(language: "fr").settings.map { $0.key } == [KeywordAnalyzer.settingKey, KeywordAnalyzer.segmentationSettingKey])
+        #expect(try KeywordAnalyzer(language: "fr").settings.map { $0.key } == [KeywordAnalyzer.settingKey, KeywordAnalyzer.segmentationSettingKey,
+                                                                        KeywordAnalyzer.elisionSettingKey])
     }
 
     /// An index made before records no segmentation: its stored run terms and its queries stay as they were,

@@ -31,6 +31,11 @@ public struct FeatureOptions: Codable, Sendable, Equatable {
     /// it was trained in, and `nil` in a model (one made before languages were recorded) is English.
     /// A language without a stemmer (Chinese, Japanese...) keeps its words as they are.
     public var language: String? = nil
+    /// Remove the elided articles and pronouns of French, Italian and Catalan before the words are stemmed and cut
+    /// into n-grams (``NLUText/Elision``: "l'alarme" and "l’alarme" are the word "alarme"); other languages have none.
+    /// `nil`, as in a model saved before this option existed (its manifest lacks the field), keeps them: such a
+    /// model featurizes as it always did.
+    public var stripsElisions: Bool? = true
     /// Keep punctuation and symbol tokens as words.
     public var includePunctuation: Bool = false
     /// Word n-gram lengths, e.g. `1...2` for words and word pairs.

@@ -2,7 +2,8 @@ import Foundation
 import NLUText
 
 /// Turns an utterance into its terms (the strings the vocabulary indexes): normalized, lowercased,
-/// tokenized with NLUText's ``WordTokenizer``, stemmed with the ``Stemmer`` of the options' language
+/// tokenized with NLUText's ``WordTokenizer``, without the elided articles of French, Italian and Catalan
+/// (``NLUText/Elision``, when ``FeatureOptions/stripsElisions``: "l'alarme" is "alarme"), stemmed with the ``Stemmer`` of the options' language
 /// (English by default; none for a language Snowball has no stemmer for), then word n-grams
 /// (`"turn"`, `"turn on"`) and character n-grams inside word boundaries (`"# tu"`, `"#urn "`).
 ///
@@ -20,12 +21,15 @@ public struct TermExtractor: Sendable {
     public let options: FeatureOptions
     private let tokenizer: WordTokenizer
     private let stemmer: Stemmer?
+    private let elision: Elision?
 
     /// Creates an extractor.
     public init(options: FeatureOptions) {
         self.options = options
         self.tokenizer = WordTokenizer(includePunctuation: options.includePunctuation)
         self.stemmer = options.stemming ? options.stemmer : nil
+        self.elision = options.stripsElisions == true
+            ? (try? StemmerLanguage(code: options.language ?? "en")).flatMap(Elision.init(language:)) : nil
     }
 
     /// The normalized text the tokens are taken from.
@@ -45,7 +49,7 @@ public struct TermExtractor: Sendable {
     public func terms(in text: String) -> [String] {
         let normalized = normalize(text)
         let tokens = tokenizer.tokens(in: normalized)
-        let words = tokens.map { String($0.text) }
+        let words = tokens.map { String(elision?.remainder(of: $0.text) ?? $0.text) }
         var terms: [String] = []
         terms.reserveCapacity(words.count * 12)
         let units = stemmer.map { words.map($0.stem) } ?? words

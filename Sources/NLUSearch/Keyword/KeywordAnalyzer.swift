@@ -20,6 +20,11 @@ import NLUText
 /// keeps its run terms for its documents and queries alike (``englishWithoutSegmentation``), until it is
 /// made again.
 ///
+/// French, Italian and Catalan leave out their elided articles and pronouns before an apostrophe and a letter
+/// (``NLUText/Elision``: "l'alarme" and "l’alarme" are "alarm", "dell'anno" is "anno"), as the intent featurizer
+/// does. An index records this (``elisionSettingKey``); one made before keeps the elided words it stored, for
+/// its documents and queries alike, until it is made again.
+///
 /// Terms longer than ``maximumTermBytes`` UTF-8 bytes (no word is; base64 runs and hashes are) are
 /// left out, in documents and queries alike: PostgreSQL's GIN index refuses entries near 2.7 kB.
 ///
@@ -30,30 +35,40 @@ public struct KeywordAnalyzer: Sendable {
     public static let maximumTermBytes = 240
 
     /// The analysis of English text, what a new index without a language uses.
-    public static let english = KeywordAnalyzer(stemmer: Stemmer.english, stopWords: [], segmentsUnspacedScripts: true)
+    public static let english = KeywordAnalyzer(stemmer: Stemmer.english, stopWords: [], segmentsUnspacedScripts: true,
+                                                elision: nil)
 
     /// The analysis of an index made before NLUKit segmented unspaced scripts and without a recorded
     /// language: English, each run of Han, kana or Thai one term (the analysis such an index stores).
     public static let englishWithoutSegmentation = KeywordAnalyzer(stemmer: Stemmer.english, stopWords: [],
-                                                                   segmentsUnspacedScripts: false)
+                                                                   segmentsUnspacedScripts: false, elision: nil)
 
     /// The language whose stemmer (and stop words) this analysis uses.
     public var language: StemmerLanguage { stemmer.language }
     /// Whether text in scripts written without spaces becomes character and character-pair terms
     /// (every new index), or one term per run (indexes made before).
     public let segmentsUnspacedScripts: Bool
+    /// The elided words left out (French, Italian, Catalan), `nil` when none are.
+    public let elision: Elision?
     private let stemmer: Stemmer
     private let stopWords: Set<String>
 
-    private init(stemmer: Stemmer, stopWords: Set<String>, segmentsUnspacedScripts: Bool) {
+    private init(stemmer: Stemmer, stopWords: Set<String>, segmentsUnspacedScripts: Bool, elision: Elision?) {
         self.stemmer = stemmer
         self.stopWords = stopWords
         self.segmentsUnspacedScripts = segmentsUnspacedScripts
+        self.elision = elision
     }
 
     /// This analysis with unspaced scripts segmented or not.
     func segmentingUnspacedScripts(_ segments: Bool) -> KeywordAnalyzer {
-        KeywordAnalyzer(stemmer: stemmer, stopWords: stopWords, segmentsUnspacedScripts: segments)
+        KeywordAnalyzer(stemmer: stemmer, stopWords: stopWords, segmentsUnspacedScripts: segments, elision: elision)
+    }
+
+    /// This analysis with its language's elided words left out or kept.
+    func strippingElisions(_ strips: Bool) -> KeywordAnalyzer {
+        KeywordAnalyzer(stemmer: stemmer, stopWords: stopWords, segmentsUnspacedScripts: segmentsUnspacedScripts,
+                        elision: strips ? Elision(language: language) : nil)
     }
 
     /// The analysis of `language` (`fr`, `de-CH`, `pt_BR`, `german`...; ``StemmerLanguage/init(code:)``).
@@ -73,7 +88,7 @@ public struct KeywordAnalyzer: Sendable {
         }
         do {
             self.init(stemmer: try Stemmer(language), stopWords: StopWords.list(for: language) ?? [],
-                      segmentsUnspacedScripts: true)
+                      segmentsUnspacedScripts: true, elision: Elision(language: language))
         } catch {
             throw SearchError.invalidArgument("keyword search language: \(error)")
         }
@@ -88,17 +103,26 @@ public struct KeywordAnalyzer: Sendable {
     /// The value of ``segmentationSettingKey``: characters and adjacent pairs.
     public static let segmentationSettingValue = "characters-and-pairs"
 
+    /// The index setting (`index_info` key, both backends) that records that elided words are left out, with the
+    /// value ``elisionSettingValue``; an index of French, Italian or Catalan without it keeps them.
+    public static let elisionSettingKey = "keyword_elision"
+    /// The value of ``elisionSettingKey``: the elided words of ``NLUText/Elision``.
+    public static let elisionSettingValue = "elided-words-removed"
+
     /// The settings an index records for this analysis: its language unless English (as every earlier
-    /// index), and the segmentation of unspaced scripts when it segments them.
+    /// index), the segmentation of unspaced scripts when it segments them, and the removal of elided words
+    /// when it removes them.
     public var settings: [(key: String, value: String)] {
         var settings: [(key: String, value: String)] = []
         if language != .english { settings.append((Self.settingKey, language.rawValue)) }
         if segmentsUnspacedScripts { settings.append((Self.segmentationSettingKey, Self.segmentationSettingValue)) }
+        if elision != nil { settings.append((Self.elisionSettingKey, Self.elisionSettingValue)) }
         return settings
     }
 
     /// The analysis an index's settings record (English when they record no language; runs of unspaced
-    /// scripts as one term when they do not record their segmentation).
+    /// scripts as one term when they do not record their segmentation; elided words kept when they do not
+    /// record their removal).
     ///
     /// - Throws: ``SearchError/notAnIndex(path:reason:)`` for a language NLUKit does not analyse, or a
     ///   segmentation it does not know.
@@ -110,9 +134,16 @@ public struct KeywordAnalyzer: Sendable {
             }
             segments = true
         }
+        var stripsElisions = false
+        if let elision = settings[elisionSettingKey] {
+            guard elision == elisionSettingValue else {
+                throw SearchError.notAnIndex(path: index, reason: "index_info: \(elisionSettingKey) \(elision) is not an elision NLUKit knows (\(elisionSettingValue))")
+            }
+            stripsElisions = true
+        }
         guard let code = settings[settingKey] else { return english.segmentingUnspacedScripts(segments) }
         do {
-            return try KeywordAnalyzer(language: code).segmentingUnspacedScripts(segments)
+            return try KeywordAnalyzer(language: code).segmentingUnspacedScripts(segments).strippingElisions(stripsElisions)
         } catch {
             throw SearchError.notAnIndex(path: index, reason: "index_info: \(settingKey) \(code) is not a language NLUKit analyses")
         }
@@ -144,7 +175,7 @@ public struct KeywordAnalyzer: Sendable {
         var analysed: [String: String] = [:]
         return texts.map { text in
             var result: [String] = []
-            KeywordTerms.forEachTerm(in: text, segmentingUnspacedScripts: segmentsUnspacedScripts) { term, _ in
+            KeywordTerms.forEachTerm(in: text, segmentingUnspacedScripts: segmentsUnspacedScripts, elision: elision) { term, _ in
                 let stem: String
                 if let known = analysed[term] {
                     stem = known

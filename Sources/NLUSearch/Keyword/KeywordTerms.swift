@@ -18,21 +18,32 @@ import NLUText
 ///
 ///     KeywordTerms.terms("東京タワー", segmentingUnspacedScripts: true)
 ///     // ["東", "東京", "京", "京タ", "タ", "タワ", "ワ", "ワー", "ー"]
+///
+/// With an `elision` (French, Italian, Catalan: ``NLUText/Elision``), a run that is an elided word and ends at an
+/// apostrophe directly followed by a letter is no term: "l'alarme" gives "alarme" alone, as the elided word of the
+/// one word "l'alarme" is removed for the intent featurizer. "l' alarme" keeps "l" (the apostrophe ends no
+/// elision there), and so does every language without elided words.
+///
+///     KeywordTerms.terms("Qu’il sonne à l'heure", elision: Elision(language: .french))   // ["il", "sonne", "à", "heure"]
 public enum KeywordTerms {
     /// The terms of `text`, in order.
-    public static func terms(_ text: String, segmentingUnspacedScripts: Bool = false) -> [String] {
+    public static func terms(_ text: String, segmentingUnspacedScripts: Bool = false, elision: Elision? = nil) -> [String] {
         var result: [String] = []
-        forEachTerm(in: text, segmentingUnspacedScripts: segmentingUnspacedScripts) { term, _ in result.append(term) }
+        forEachTerm(in: text, segmentingUnspacedScripts: segmentingUnspacedScripts, elision: elision) { term, _ in
+            result.append(term)
+        }
         return result
     }
 
     /// Calls `body(term, scalarRange)` for every term of `text`, in order; the range counts
     /// Unicode scalars from the start of `text` (a character pair's range covers both characters).
-    public static func forEachTerm(in text: String, segmentingUnspacedScripts: Bool = false,
+    public static func forEachTerm(in text: String, segmentingUnspacedScripts: Bool = false, elision: Elision? = nil,
                                    _ body: (String, Range<Int>) -> Void) {
         var current = String.UnicodeScalarView()
         var hasUpper = false
         var start = 0, position = 0
+        // An elided word read up to its apostrophe: no term if a letter follows, else a term after all.
+        var elided: (term: String, range: Range<Int>)?
         // The run of unspaced-script characters being read: each one's text (its marks included) and start.
         var unspaced: [(text: String.UnicodeScalarView, start: Int)] = []
         func flushUnspaced() {
@@ -60,6 +71,18 @@ public enum KeywordTerms {
             flushRun()
         }
         for scalar in text.unicodeScalars {
+            if let pending = elided {
+                elided = nil
+                if !Self.isLetter(scalar) { body(pending.term, pending.range) }
+            }
+            if let elision, !current.isEmpty, Elision.isApostrophe(scalar), elision.isElided(String(current)) {
+                let term = String(current)
+                elided = (hasUpper ? term.lowercased() : term, start..<position)
+                current = String.UnicodeScalarView()
+                hasUpper = false
+                position += 1
+                continue
+            }
             if !scalar.isASCII, segmentingUnspacedScripts {
                 if WordBoundaries.isUnspacedScriptLetter(scalar) {
                     // The run of letters and digits before ends here; the unspaced run goes on.
@@ -99,7 +122,12 @@ public enum KeywordTerms {
             }
             position += 1
         }
+        if let pending = elided { body(pending.term, pending.range) }
         flush()
+    }
+
+    private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII ? (scalar.value | 0x20) >= 0x61 && (scalar.value | 0x20) <= 0x7A : scalar.properties.isAlphabetic
     }
 
     static func isMark(_ scalar: Unicode.Scalar) -> Bool {
