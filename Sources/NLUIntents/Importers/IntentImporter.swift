@@ -32,7 +32,9 @@ public enum IntentImporter {
         }
         // An export's language that is no language code would train without a stemmer, silently.
         _ = try IntentLanguage(code: splits.dataset.language, place: "\(source.name): \(format.languageSource)")
-        if let warning = splits.dataset.scriptMismatchWarning(file: source.name) { warnings.append(warning) }
+        if let warning = splits.dataset.scriptMismatchWarning(file: source.name) ?? splits.dataset.languageMismatchWarning(file: source.name) {
+            warnings.append(warning)
+        }
         // Detection and import may both decode the same file: report each warning once.
         var seen = Set<String>()
         return (ImportResult(dataset: splits.dataset, format: format, warnings: warnings.filter { seen.insert($0).inserted },
