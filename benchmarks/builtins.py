@@ -4,8 +4,8 @@ Recognizers-Text's Python port (PyPI recognizers-text-suite) on real utterances 
 benchmark (../shared/data/snips), in one run.
 
 Prints, on the same utterances:
-  - throughput (utterances per second) of all kinds at once: NLUKit's one pass vs the Python port's nine
-    models (number, ordinal, percentage, currency, temperature, email, URL, phone number, date-time),
+  - throughput (utterances per second) of all kinds at once: NLUKit's one pass vs the Python port's eleven
+    models (number, ordinal, percentage, currency, temperature, age, dimension, email, URL, phone number, date-time),
     and the ratio;
   - agreement per kind family: the share of utterances where both find the same entities (kind, start,
     end), and NLUKit's precision and recall taking the Python port as the reference;
@@ -41,8 +41,8 @@ REFERENCE = "2016-11-07T10:00:00"
 LONG_LINE_TARGET = 0.5   # CPU seconds for one 1 MB line, all kinds (issue 16: "well under a second")
 FAMILIES = {
     "number": ["number"], "ordinal": ["ordinal"], "percentage": ["percentage"], "currency": ["currency"],
-    "temperature": ["temperature"], "email": ["email"], "url": ["url"], "phonenumber": ["phonenumber"],
-    "datetime": ["date", "time", "datetime", "daterange", "timerange", "datetimerange", "duration", "set"],
+    "temperature": ["temperature"], "age": ["age"], "dimension": ["dimension"], "email": ["email"], "url": ["url"],
+    "phonenumber": ["phonenumber"], "datetime": ["date", "time", "datetime", "daterange", "timerange", "datetimerange", "duration", "set"],
 }
 
 
@@ -118,7 +118,8 @@ def python_models():
     n, u, d, s = NumberRecognizer(c), NumberWithUnitRecognizer(c), DateTimeRecognizer(c), SequenceRecognizer(c)
     return {
         "number": n.get_number_model(), "ordinal": n.get_ordinal_model(), "percentage": n.get_percentage_model(),
-        "currency": u.get_currency_model(), "temperature": u.get_temperature_model(), "email": s.get_email_model(),
+        "currency": u.get_currency_model(), "temperature": u.get_temperature_model(), "age": u.get_age_model(),
+        "dimension": u.get_dimension_model(), "email": s.get_email_model(),
         "url": s.get_url_model(), "phonenumber": s.get_phone_number_model(), "datetime": d.get_datetime_model(),
     }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Built-in entities beyond English: NLUKit (`nlu entities extract --language`) beside Microsoft
 Recognizers-Text's Python port (PyPI recognizers-text-suite) on the same cases: the number, ordinal,
-percentage, currency, temperature and date-time specs of French, Spanish, German, Portuguese, Italian, Dutch, Chinese and
+percentage, currency, temperature, age, dimension and date-time specs of French, Spanish, German, Portuguese, Italian, Dutch, Chinese and
 Japanese, as
 scripts/fixtures/builtins_recognizers_text.py converts them (Tests/Fixtures/builtins/recognizers-text/<code>/).
 
@@ -30,16 +30,19 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, "Tests", "Fixtures", "builtins", "recognizers-text")
-LANGUAGES = {"fr": "fr-fr", "es": "es-es", "de": "de-de", "pt": "pt-br", "it": "it-it", "nl": "nl-nl", "zh": "zh-cn",
+LANGUAGES = {"en": "en-us", "fr": "fr-fr", "es": "es-es", "de": "de-de", "pt": "pt-br", "it": "it-it", "nl": "nl-nl", "zh": "zh-cn",
              "ja": "ja-jp"}
 # The port writes a Chinese or Japanese result's text with fullwidth digits made ASCII ("4,565" for "４，５６５"); its
 # offsets are right, so its text is taken from the input there, as the fixtures take theirs.
 TEXT_FROM_OFFSETS = {"zh", "ja"}
-KINDS = ["number", "ordinal", "percentage", "currency", "temperature", "datetime"]
-UNIT_KINDS = {"currency", "temperature"}
+KINDS = ["number", "ordinal", "percentage", "currency", "temperature", "age", "dimension", "datetime"]
+UNIT_KINDS = {"currency", "temperature", "age", "dimension"}
 # What `--types datetime` stands for: LUIS's datetimeV2 kinds.
 DATETIME_TYPES = "date,time,datetime,daterange,timerange,datetimerange,duration,set"
 DATETIME_KEYS = ("timex", "type", "value", "start", "end", "Mod")
+# English's other kinds are measured by benchmarks/builtins.py and the English corpus tests; here only its ages and
+# dimensions, whose specs sit beside the other English ones (recognizers-text/<kind>.json).
+ENGLISH_KINDS = {"age", "dimension"}
 # The languages whose date-times NLUKit reads (the others print n/a).
 DATETIME_LANGUAGES = {"fr", "es", "de", "pt", "it", "nl", "zh", "ja"}
 
@@ -104,7 +107,8 @@ def python_model(culture, kind):
     if kind in UNIT_KINDS:
         from recognizers_number_with_unit import NumberWithUnitRecognizer
         units = NumberWithUnitRecognizer(culture)
-        return {"currency": units.get_currency_model, "temperature": units.get_temperature_model}[kind](culture)
+        return {"currency": units.get_currency_model, "temperature": units.get_temperature_model, "age": units.get_age_model,
+                "dimension": units.get_dimension_model}[kind](culture)
     from recognizers_number import NumberRecognizer
     recognizer = NumberRecognizer(culture)
     return {"number": recognizer.get_number_model, "ordinal": recognizer.get_ordinal_model,
@@ -125,7 +129,7 @@ def python_entities(model, kind, text, reference=None, text_from_offsets=False):
             value = value[:-1]
         resolution = {"value": value}
         if kind in UNIT_KINDS:
-            # The port's currency and temperature results carry the unit (and ISO code) as the specs do.
+            # The port's currency, temperature, age and dimension results carry the unit (and ISO code) as the specs do.
             resolution.update({k: v for k, v in (r.resolution or {}).items() if k in ("unit", "isoCurrency") and v is not None})
         entities.append({"entity": kind if not r.type_name.startswith("ordinal") else "ordinal", "start": r.start,
                          "end": r.end + 1, "text": text[r.start:r.end + 1] if text_from_offsets else r.text,
@@ -159,7 +163,9 @@ def main():
         for kind in KINDS:
             if kind not in args.kinds.split(","):
                 continue
-            path = os.path.join(FIXTURES, code, kind + ".json")
+            if code == "en" and kind not in ENGLISH_KINDS:
+                continue
+            path = os.path.join(FIXTURES, kind + ".json") if code == "en" else os.path.join(FIXTURES, code, kind + ".json")
             if not os.path.exists(path):
                 continue
             with open(path, encoding="utf-8") as f:

@@ -1,7 +1,7 @@
 /// Finds and resolves built-in entities in text (English by default; numbers, ordinals, percentages, money,
-/// temperatures and date-times in the other ``BuiltinLanguage``s too): numbers, ordinals, percentages, money,
-/// temperatures, e-mails, URLs, phone numbers, and LUIS datetimeV2 dates, times, ranges, durations
-/// and sets relative to a reference time.
+/// temperatures, ages, dimensions and date-times in the other ``BuiltinLanguage``s too): numbers, ordinals, percentages,
+/// money, temperatures, ages, dimensions, e-mails, URLs, phone numbers, and LUIS datetimeV2 dates, times, ranges,
+/// durations and sets relative to a reference time.
 ///
 /// Where candidates overlap, the longest wins ("May 4th" the date over "4th" the ordinal, "$1.5k"
 /// the currency over "1.5k" the number); equal spans keep the more specific kind, except that digits grouped in
@@ -37,7 +37,8 @@ public struct BuiltinRecognizer: Sendable {
         if let lexicon = language?.numberLexicon, let units = language?.unitLexicon {
             analyzer = NumberWordAnalyzer(lexicon)
             all = [NumberRecognizer(), PercentageRecognizer(words: .init(lexicon)), LexiconCurrencyRecognizer(units: units, numbers: lexicon),
-                   LexiconTemperatureRecognizer(units: units), EmailRecognizer(), URLRecognizer(), PhoneNumberRecognizer()]
+                   LexiconTemperatureRecognizer(units: units), MeasureRecognizer(units: units, numbers: lexicon), EmailRecognizer(),
+                   URLRecognizer(), PhoneNumberRecognizer()]
                 + (language?.dateTimeLexicon.map { [LexiconDateTimeRecognizer(words: $0)] } ?? [])
         } else if let numerals = language?.cjkNumerals {
             // Chinese and Japanese numbers are read on characters: nothing separates them from the words around them.
@@ -52,7 +53,7 @@ public struct BuiltinRecognizer: Sendable {
             analyzer = nil
             all = [
                 NumberRecognizer(), PercentageRecognizer(), CurrencyRecognizer(), TemperatureRecognizer(),
-                EmailRecognizer(), URLRecognizer(), PhoneNumberRecognizer(), DateTimeRecognizer(),
+                MeasureRecognizer(units: EnglishMeasureWords.lexicon, numbers: nil), EmailRecognizer(), URLRecognizer(), PhoneNumberRecognizer(), DateTimeRecognizer(),
             ]
         }
         recognizers = all.filter { !$0.produces.isDisjoint(with: supported) }

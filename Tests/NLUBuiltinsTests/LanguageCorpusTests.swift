@@ -35,6 +35,10 @@ import Testing
         // Money named without an amount ("人民币", "ドル") is a unit with its ISO code and no value, which
         // BuiltinResolution cannot say yet: those cases fail.
         (.chinese, "currency", 0.91), (.chinese, "temperature", 1.0), (.japanese, "currency", 0.92), (.japanese, "temperature", 1.0),
+        // Ages and dimensions: value and unit (the language's name for it) as the spec says.
+        (.french, "age", 1.0), (.french, "dimension", 0.96), (.spanish, "age", 1.0), (.spanish, "dimension", 0.96),
+        (.german, "age", 1.0), (.german, "dimension", 0.96), (.portuguese, "age", 1.0), (.portuguese, "dimension", 0.96),
+        (.italian, "age", 1.0), (.italian, "dimension", 0.94), (.dutch, "age", 1.0), (.dutch, "dimension", 1.0),
     ]
 
     @Test(arguments: floors.map { "\($0.0.rawValue)/\($0.1)" })

@@ -35,7 +35,8 @@ public enum BuiltinLanguage: String, CaseIterable, Sendable, Codable {
     /// The kinds this language recognizes.
     public var supportedTypes: Set<BuiltinEntityType> {
         if self == .english { return Set(BuiltinEntityType.allCases) }
-        let common: Set<BuiltinEntityType> = [.number, .ordinal, .percentage, .currency, .temperature, .email, .url, .phonenumber]
+        var common: Set<BuiltinEntityType> = [.number, .ordinal, .percentage, .currency, .temperature, .email, .url, .phonenumber]
+        if unitLexicon?.measures.isEmpty == false || cjkUnits?.measures.isEmpty == false { common.formUnion([.age, .dimension]) }
         return dateTimeLexicon == nil && cjkDateTimeWords == nil ? common : common.union(BuiltinEntityType.dateTimeTypes)
     }
 

@@ -1,8 +1,8 @@
-/// The money and temperature words of a language written without spaces (Chinese, Japanese), read by
+/// The money, temperature, age and dimension words of a language written without spaces (Chinese, Japanese), read by
 /// ``CJKUnitRecognizer`` around the numbers ``CJKNumberReader`` reads: "15元", "1万亿日元", "两美元又三美分",
-/// "2222円13銭", "$ 48.2 万", "20摄氏度", "华氏温度98.6度", "摂氏 40度", "20℃". Units are named as
-/// Recognizers-Text's Chinese and Japanese specs name them ("Chinese yuan" CNY, "Japanese yen" JPY; temperatures
-/// "C", "F", "Degree").
+/// "2222円13銭", "$ 48.2 万", "20摄氏度", "华氏温度98.6度", "摂氏 40度", "20℃", "29岁", "十个月大", "168公分",
+/// "一吨半", "時速120キロメートル". Units are named as Recognizers-Text's Chinese and Japanese specs name them ("Chinese
+/// yuan" CNY, "Japanese yen" JPY; temperatures "C", "F", "Degree"; "Year", "Kilometer", "Jin").
 struct CJKUnits: Sendable {
     /// A currency as a word names it: the spec's unit name and ISO 4217 code (none for "Dollar" said without a country).
     struct Currency: Sendable {
@@ -48,4 +48,22 @@ struct CJKUnits: Sendable {
     var temperatureSuffixes: [([Unicode.Scalar], String)]
     /// Scales named without an amount ("convert to 摄氏度"), reported as the unit alone.
     var temperatureNames: [([Unicode.Scalar], String)]
+
+    /// Units of age and dimension written after the amount ("岁", "公里", "平方米", "キロ"), longest first.
+    var measures: [(word: [Unicode.Scalar], unit: UnitLexicon.Measure)] = []
+    /// Words before an amount of length that make it a speed, and what the length is per ("时速" hour: "时速120公里"
+    /// is "Kilometer per hour"; "毎秒" second).
+    var speedPrefixes: [(word: [Unicode.Scalar], per: String)] = []
+    /// A half after the unit ("一吨半" 1.5).
+    var half: [Unicode.Scalar]?
+
+    /// Age and dimension words with the unit each names, as the table lists them: `ages` are ages that no duration
+    /// reads, `durationAges` those a duration reads the same ("3週間"); longest first, so a look-up takes the first.
+    static func measures(ages: [(String, String)], durationAges: [(String, String)] = [], dimensions: [(String, String)])
+        -> [(word: [Unicode.Scalar], unit: UnitLexicon.Measure)] {
+        let all = ages.map { (CJKNumerals.word($0.0), UnitLexicon.Measure(type: .age, name: $0.1)) }
+            + durationAges.map { (CJKNumerals.word($0.0), UnitLexicon.Measure(type: .age, name: $0.1, alsoDuration: true)) }
+            + dimensions.map { (CJKNumerals.word($0.0), UnitLexicon.Measure(type: .dimension, name: $0.1)) }
+        return all.sorted { $0.0.count > $1.0.count }.map { (word: $0.0, unit: $0.1) }
+    }
 }

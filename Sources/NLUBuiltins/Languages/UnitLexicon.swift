@@ -1,12 +1,12 @@
-/// The money and temperature words of a language other than English, as Recognizers-Text's per-language
-/// NumberWithUnit specifications read them (CurrencyModel, TemperatureModel; their meaning, in our own tables):
-/// currency names, symbols and codes with the unit each names in that language ("Livre", "Dólar canadiense"),
-/// the words that join an amount to its unit ("75 millions **de** dollars") and its hundredths ("15 dollars
-/// **et** 15 cents"), and the degree and scale words of temperatures. ``LexiconCurrencyRecognizer`` and
-/// ``LexiconTemperatureRecognizer`` read every such language with it.
+/// The unit words of a language, as Recognizers-Text's per-language NumberWithUnit specifications read them
+/// (CurrencyModel, TemperatureModel, AgeModel, DimensionModel; their meaning, in our own tables): currency names,
+/// symbols and codes with the unit each names in that language ("Livre", "Dólar canadiense"), the words that join an
+/// amount to its unit ("75 millions **de** dollars") and its hundredths ("15 dollars **et** 15 cents"), the degree
+/// and scale words of temperatures, and the units of age and dimension ("ans", "years old", "km", "mètres carrés").
+/// ``LexiconCurrencyRecognizer`` and ``LexiconTemperatureRecognizer`` read every language but English, Chinese and
+/// Japanese with it (English keeps its own money and temperature tables); ``MeasureRecognizer`` reads English too.
 ///
-/// Phrases are written as people write them ("$CAD", "dollars australiens", "°C") and stored as their tokens,
-/// folded as ``NumberLexicon/fold(_:)`` folds words, joined by one space ("$ cad").
+/// Phrases are written as people write them ("$CAD", "dollars australiens", "°C") and stored by ``UnitPhrases``.
 struct UnitLexicon: Sendable {
     struct Currency: Sendable {
         /// The unit's name in the language, as the specs report it ("Dollar Canadien").
@@ -22,10 +22,69 @@ struct UnitLexicon: Sendable {
         var bare: Bool
     }
 
-    /// Folded token phrases and the unit each names.
-    private(set) var currencies: [String: Currency] = [:]
-    /// The most tokens a currency phrase has.
-    private(set) var longestCurrency = 1
+    /// A unit of age or dimension as the language's specs name it ("Year", "Ans", "Kilometer", "Mètre carré").
+    struct Measure: Sendable {
+        /// ``BuiltinEntityType/age`` or ``BuiltinEntityType/dimension``.
+        var type: BuiltinEntityType
+        var name: String
+        /// Written before the amount: "age 87".
+        var prefix = false
+        /// Reported without an amount, as a unit alone ("metric ton" in "a metric ton is 2,204.62 pounds").
+        var bare = false
+        /// A word more often something else after a number ("2 in April", "at 6pm"): not glued to its number,
+        /// nor after one of ``ambiguityLeads``.
+        var ambiguous = false
+        /// An angle ("90 degrees"): only near a word of turning (``angleWords``), else it is a temperature.
+        var angle = false
+        /// An age said with a time word alone ("29 ans", "cinco años"), which a duration reads the same: on the same
+        /// span the duration wins.
+        var alsoDuration = false
+    }
+
+    /// Age and dimension phrases and the unit each names.
+    private(set) var measures = UnitPhrases<Measure>(spacingMatters: true)
+    /// Words right before an amount that make an ambiguous unit after it something else: "at 2 pm", "for 2 in April".
+    var ambiguityLeads: Set<String> = []
+
+    /// Adds the phrases of one unit of dimension; `bare` phrases are also reported without an amount, `ambiguous`
+    /// ones only where nothing says otherwise; `caseSensitive` phrases count only written so ("MB", "Mb").
+    mutating func dimension(_ name: String, bare: Set<String> = [], ambiguous: Set<String> = [], caseSensitive: Bool = false,
+                            angle: Bool = false, _ phrases: [String]) {
+        for phrase in phrases {
+            measures.add([phrase], Measure(type: .dimension, name: name, bare: bare.contains(phrase), ambiguous: ambiguous.contains(phrase),
+                                           angle: angle), caseSensitive: caseSensitive)
+        }
+    }
+
+    /// Adds the phrases of one unit of age ("years old", "ans"; `prefix`: "age 87").
+    mutating func age(_ name: String, prefix: Bool = false, alsoDuration: Bool = false, _ phrases: [String]) {
+        measures.add(phrases, Measure(type: .age, name: name, prefix: prefix, alsoDuration: alsoDuration))
+    }
+
+    /// The longest age or dimension phrase that starts at token `index`, with its last token.
+    func measure(in text: TokenizedText, at index: Int) -> (unit: Measure, last: Int)? {
+        measures.match(in: text, at: index, elisions: elisions)
+    }
+
+    /// `value` times the scale words right after token `last` ("48,2 millions", "1,17 mil millones", "2,5 Mio"),
+    /// which the number reader leaves to the unit recognizers after a decimal; with the last token read.
+    func scaled(_ value: NumberValue, _ text: TokenizedText, after last: Int, numbers: NumberLexicon?) -> (NumberValue, Int) {
+        var value = value, last = last
+        while let word = text.word(last + 1).map(NumberLexicon.fold) {
+            if case .scale(let scale)? = numbers?.morphemes[word] {
+                value = value * .integer(scale)
+            } else if let scale = scaleAbbreviations[word] {
+                value = value * .integer(scale)
+            } else {
+                break
+            }
+            last += 1
+        }
+        return (value, last)
+    }
+
+    /// Currency phrases and the unit each names.
+    private(set) var currencies = UnitPhrases<Currency>()
     /// Words between an amount and its unit: "de" ("75 millions de dollars"), "di".
     var unitConnectors: Set<String> = []
     /// Elided forms of a connector glued to the unit: "d'" ("323 millions d'euros").
@@ -51,38 +110,16 @@ struct UnitLexicon: Sendable {
     /// Adds the phrases of one currency unit.
     mutating func currency(_ name: String, iso: String? = nil, prefix: Bool = false, subunit: Bool = false,
                            impliedOne: Bool = false, bare: Set<String> = [], _ phrases: [String]) {
-        let bareKeys = Set(bare.map(Self.key))
+        let bareKeys = Set(bare.map(UnitPhrases<Currency>.key))
         for phrase in phrases {
-            let key = Self.key(phrase)
-            currencies[key] = Currency(name: name, iso: iso, prefix: prefix, subunit: subunit, impliedOne: impliedOne,
-                                       bare: bareKeys.contains(key))
-            longestCurrency = max(longestCurrency, key.split(separator: " ").count)
+            currencies.add([phrase], Currency(name: name, iso: iso, prefix: prefix, subunit: subunit, impliedOne: impliedOne,
+                                              bare: bareKeys.contains(UnitPhrases<Currency>.key(phrase))))
         }
-    }
-
-    /// A phrase as the tables hold it: its tokens, folded, joined by one space.
-    static func key(_ phrase: String) -> String {
-        let tokens = TokenizedText(phrase)
-        return (0..<tokens.count).map { NumberLexicon.fold(tokens[$0].text) }.joined(separator: " ")
     }
 
     /// The longest currency phrase that starts at token `index` (a first word may carry an elided connector,
     /// "d'euros"), with its last token.
     func currency(in text: TokenizedText, at index: Int) -> (unit: Currency, last: Int)? {
-        guard let first = text.token(index) else { return nil }
-        var head = NumberLexicon.fold(first.text)
-        if first.isWord, let elision = elisions.first(where: { head.hasPrefix($0) && head.count > $0.count }) {
-            head = String(head.dropFirst(elision.count))
-        }
-        var key = head
-        var found: (Currency, Int)?
-        if let unit = currencies[key] { found = (unit, index) }
-        var position = index + 1
-        while position < text.count, position - index < longestCurrency {
-            key += " " + NumberLexicon.fold(text[position].text)
-            if let unit = currencies[key] { found = (unit, position) }
-            position += 1
-        }
-        return found
+        currencies.match(in: text, at: index, elisions: elisions)
     }
 }

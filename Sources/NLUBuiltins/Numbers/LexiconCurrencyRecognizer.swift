@@ -17,7 +17,7 @@ struct LexiconCurrencyRecognizer: EntityRecognizer {
             if !text.touchesPrevious(index) || text[index].kind == .symbol || text[index - 1].kind == .symbol,
                let (unit, unitLast) = units.currency(in: text, at: index), unit.prefix, !unit.subunit,
                let number = amount(reader, at: unitLast + 1), text[unitLast + 1].start - text[unitLast].end <= 1 {
-                var (value, last) = scaled(number.value, text, after: number.endToken - 1)
+                var (value, last) = units.scaled(number.value, text, after: number.endToken - 1, numbers: numbers)
                 if let (cents, centsLast) = hundredths(text, reader, after: last) {
                     value = value + .real(cents / 100)
                     last = centsLast
@@ -44,7 +44,7 @@ struct LexiconCurrencyRecognizer: EntityRecognizer {
             // An amount then its unit: "94.000 $", "75 millions de dollars", "siebenhundert-Euro", "100元".
             var unitStart = number.endToken
             if let hyphen = text.token(unitStart), hyphen.isSymbol("-"), !hyphen.spaceBefore { unitStart += 1 }
-            var (value, numberLast) = scaled(number.value, text, after: number.endToken - 1)
+            var (value, numberLast) = units.scaled(number.value, text, after: number.endToken - 1, numbers: numbers)
             if numberLast >= number.endToken { unitStart = numberLast + 1 }
             var found = units.currency(in: text, at: unitStart)
             if found == nil, let word = text.word(unitStart), units.unitConnectors.contains(NumberLexicon.fold(word)) {
@@ -74,23 +74,6 @@ struct LexiconCurrencyRecognizer: EntityRecognizer {
             append(value, unit, text, first: number.firstToken, last: last, context: context, into: &matches)
             index = last + 1
         }
-    }
-
-    /// `value` times the scale words right after token `last` ("48,2 millions", "1,17 mil millones", "2,5 Mio"),
-    /// which the number reader leaves to us after a decimal; with the last token read.
-    private func scaled(_ value: NumberValue, _ text: TokenizedText, after last: Int) -> (NumberValue, Int) {
-        var value = value, last = last
-        while let word = text.word(last + 1).map(NumberLexicon.fold) {
-            if case .scale(let scale)? = numbers.morphemes[word] {
-                value = value * .integer(scale)
-            } else if let scale = units.scaleAbbreviations[word] {
-                value = value * .integer(scale)
-            } else {
-                break
-            }
-            last += 1
-        }
-        return (value, last)
     }
 
     /// A cardinal amount at `index`: a number that is not an ordinal.

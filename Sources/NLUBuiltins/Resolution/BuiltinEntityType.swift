@@ -3,7 +3,7 @@
 ///
 ///     BuiltinEntityType(rawValue: "currency") // .currency
 public enum BuiltinEntityType: String, CaseIterable, Sendable, Codable, Hashable {
-    case number, ordinal, percentage, currency, temperature, email, url, phonenumber
+    case number, ordinal, percentage, currency, temperature, age, dimension, email, url, phonenumber
     case date, time, datetime, daterange, timerange, datetimerange, duration, set
 
     /// The date-time kinds (LUIS datetimeV2), which resolve to `values` rather than one `value`.

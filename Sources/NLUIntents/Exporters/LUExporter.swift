@@ -10,7 +10,7 @@ enum LUExporter {
     /// NLUKit built-in → LUIS prebuilt name.
     static let prebuilts: [String: String] = [
         "number": "number", "ordinal": "ordinalV2", "percentage": "percentage", "currency": "money",
-        "temperature": "temperature", "email": "email", "url": "url", "phonenumber": "phonenumber",
+        "temperature": "temperature", "age": "age", "dimension": "dimension", "email": "email", "url": "url", "phonenumber": "phonenumber",
         "datetime": "datetimeV2", "date": "datetimeV2", "time": "datetimeV2", "daterange": "datetimeV2",
         "timerange": "datetimeV2", "datetimerange": "datetimeV2", "duration": "datetimeV2", "set": "datetimeV2",
     ]

@@ -7,7 +7,8 @@ enum PlatformBuiltins {
     /// Azure CLU prebuilt components (`assets.entities[].prebuilts[].category`).
     static let clu: [String: String] = [
         "Quantity.Number": "number", "Quantity.Ordinal": "ordinal", "Quantity.Percentage": "percentage",
-        "Quantity.Currency": "currency", "Quantity.Temperature": "temperature", "Email": "email", "URL": "url",
+        "Quantity.Currency": "currency", "Quantity.Temperature": "temperature", "Quantity.Age": "age",
+        "Quantity.Dimension": "dimension", "Email": "email", "URL": "url",
         "PhoneNumber": "phonenumber", "DateTime": "datetime", "DateTime.Date": "date", "DateTime.Time": "time",
         "DateTime.DateRange": "daterange", "DateTime.TimeRange": "timerange",
         "DateTime.DateTimeRange": "datetimerange", "DateTime.Duration": "duration", "DateTime.Set": "set",
@@ -16,8 +17,8 @@ enum PlatformBuiltins {
     /// LUIS app JSON (`prebuiltEntities[].name`) and Bot Framework `.lu` prebuilt entities (`@ prebuilt number`).
     static let luis: [String: String] = [
         "number": "number", "ordinal": "ordinal", "ordinalV2": "ordinal", "percentage": "percentage",
-        "money": "currency", "temperature": "temperature", "email": "email", "url": "url",
-        "phonenumber": "phonenumber", "datetimeV2": "datetime", "datetime": "datetime",
+        "money": "currency", "temperature": "temperature", "age": "age", "dimension": "dimension", "email": "email",
+        "url": "url", "phonenumber": "phonenumber", "datetimeV2": "datetime", "datetime": "datetime",
     ]
 
     /// Dialogflow CX / ES system entities (`@sys.number`).

@@ -5,7 +5,7 @@ import NLUKit
 struct EntitiesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "entities",
-        abstract: "Built-in entities: numbers, ordinals, percentages, money, temperatures, e-mails, URLs, phone numbers, dates and times.",
+        abstract: "Built-in entities: numbers, ordinals, percentages, money, temperatures, ages, dimensions, e-mails, URLs, phone numbers, dates and times.",
         discussion: "Resolutions follow LUIS / Microsoft Recognizers-Text; see docs/builtins.md.",
         subcommands: [EntitiesExtractCommand.self]
     )

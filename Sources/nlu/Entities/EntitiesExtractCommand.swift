@@ -16,8 +16,8 @@ struct EntitiesExtractCommand: ParsableCommand {
 
         Output: a table per input, or with --json one JSON object per input line: \
         {"text": ..., "entities": [{"entity", "start", "end", "text", "resolution"}]}, offsets in Unicode \
-        scalars (end exclusive); "resolution" is {"value"} (with "unit", "isoCurrency" for money and \
-        temperatures; {"unit"} alone for a unit said without an amount) or {"values": [{"timex", "type", \
+        scalars (end exclusive); "resolution" is {"value"} (with "unit", "isoCurrency" for money, \
+        temperatures, ages and dimensions; {"unit"} alone for a unit said without an amount) or {"values": [{"timex", "type", \
         "value" | "start", "end"}]} for date-times.
 
         Languages (--language, a code or culture such as fr, fr-FR, de-de, zh-CN, ja-JP): \

@@ -36,6 +36,7 @@ enum DutchUnitWords {
         units.degreeUnit = "Degree"
         units.scales = ["c": "C", "celsius": "C", "f": "F", "fahrenheit": "F", "k": "K", "kelvin": "K"]
         units.angleWords = ["hoek", "hoeken", "draai", "draaien", "draait", "roteren"]
+        DutchMeasureWords.add(to: &units)
         return units
     }()
 }

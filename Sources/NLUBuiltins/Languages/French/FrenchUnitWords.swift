@@ -41,6 +41,7 @@ enum FrenchUnitWords {
         units.scales = ["c": "C", "celsius": "C", "centigrade": "C", "centigrades": "C", "f": "F", "fahrenheit": "F",
                         "k": "Kelvin", "kelvin": "Kelvin", "kelvins": "Kelvin"]
         units.angleWords = ["angle", "angles", "rotation", "tourner", "tournez", "pivoter"]
+        FrenchMeasureWords.add(to: &units)
         return units
     }()
 }

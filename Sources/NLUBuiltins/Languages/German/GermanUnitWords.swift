@@ -34,7 +34,8 @@ enum GermanUnitWords {
         units.degreeWords = ["grad", "°", "º"]
         units.degreeUnit = "Degree"
         units.scales = ["c": "C", "celsius": "C", "f": "F", "fahrenheit": "F", "k": "K", "kelvin": "K"]
-        units.angleWords = ["winkel", "drehen", "dreht", "drehung", "rotieren"]
+        units.angleWords = ["winkel", "drehen", "dreht", "drehung", "rotieren", "abbiegen"]
+        GermanMeasureWords.add(to: &units)
         return units
     }()
 }

@@ -38,6 +38,7 @@ enum ItalianUnitWords {
         units.scales = ["c": "C", "celsius": "C", "centigradi": "C", "centigrado": "C", "f": "F", "fahrenheit": "F",
                         "farenheit": "F", "k": "K", "kelvin": "K"]
         units.angleWords = ["angolo", "angoli", "ruota", "ruotare", "girare", "gira", "rotazione"]
+        ItalianMeasureWords.add(to: &units)
         return units
     }()
 }

@@ -38,6 +38,7 @@ enum PortugueseUnitWords {
         units.scales = ["c": "Grau Celsius", "celsius": "Grau Celsius", "centigrado": "Grau Celsius", "centigrados": "Grau Celsius",
                         "f": "Grau Fahrenheit", "fahrenheit": "Grau Fahrenheit", "k": "Kelvin", "kelvin": "Kelvin", "kelvins": "Kelvin"]
         units.angleWords = ["angulo", "angulos", "girar", "gire", "virar", "vire", "rotacao"]
+        PortugueseMeasureWords.add(to: &units)
         return units
     }()
 }

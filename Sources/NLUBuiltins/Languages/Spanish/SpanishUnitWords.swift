@@ -37,6 +37,7 @@ enum SpanishUnitWords {
         units.scales = ["c": "Grado Celsius", "celsius": "Grado Celsius", "centigrado": "Grado Celsius", "centigrados": "Grado Celsius",
                         "f": "Grado Fahrenheit", "fahrenheit": "Grado Fahrenheit", "k": "Kelvin", "kelvin": "Kelvin", "kelvins": "Kelvin"]
         units.angleWords = ["angulo", "angulos", "girar", "gire", "gira", "rotar", "rotacion"]
+        SpanishMeasureWords.add(to: &units)
         return units
     }()
 }
