@@ -39,6 +39,9 @@ import Testing
         (.french, "age", 1.0), (.french, "dimension", 0.96), (.spanish, "age", 1.0), (.spanish, "dimension", 0.96),
         (.german, "age", 1.0), (.german, "dimension", 0.96), (.portuguese, "age", 1.0), (.portuguese, "dimension", 0.96),
         (.italian, "age", 1.0), (.italian, "dimension", 0.94), (.dutch, "age", 1.0), (.dutch, "dimension", 1.0),
+        // Chinese and Japanese: the Japanese age spec marks 10 of its 18 cases unsupported by every implementation; the
+        // Chinese dimension misses are units we do not have (liang, hertz, kilowatt, kilocalorie).
+        (.chinese, "age", 1.0), (.chinese, "dimension", 0.72), (.japanese, "age", 0.77), (.japanese, "dimension", 0.92),
     ]
 
     @Test(arguments: floors.map { "\($0.0.rawValue)/\($0.1)" })

@@ -50,6 +50,12 @@ import Testing
         (.dutch, "Op 6-jarige leeftijd, een metrische ton, driehonderd MB, acht mb",
          ["age 6-jarige leeftijd 6 Year", "dimension een metrische ton 1 Metric ton", "dimension driehonderd MB 300 Megabyte",
           "dimension acht mb 8 Megabit"]),
+        (.chinese, "她已经满七周岁了, 十个月大, 如今身高168公分, 一吨半, 12千米, 时速120公里",
+         ["age 七周岁 7 Year", "age 十个月大 10 Month", "dimension 168公分 168 Centimeter", "dimension 一吨半 1.5 Ton",
+          "dimension 12千米 12 Kilometer", "dimension 时速120公里 120 Kilometer per hour"]),
+        (.japanese, "私は29歳です。90日齢、75ミリリットル、0.9兆立方フィート、毎秒23メートル",
+         ["age 29歳 29 Year", "age 90日齢 90 Day", "dimension 75ミリリットル 75 Milliliter",
+          "dimension 0.9兆立方フィート 900000000000 Cubic foot", "dimension 毎秒23メートル 23 Meter per second"]),
     ])
     func readsOtherLanguages(_ language: BuiltinLanguage, _ text: String, _ expected: [String]) {
         #expect(readings(language, text) == expected)
@@ -69,6 +75,8 @@ import Testing
         (.english, "1 2 3 4 metric metric fl fl. oz 5-6-7-year-old scp-173m 2:00 pm at 2 pm 3 MB Mb mB 3 yo "),
         (.french, "3 ans d' d' 2,4 milliards de de gallons mètres carrés carrés 0.8rad une une t t.métrique 5 mois d'âge 2 km "),
         (.dutch, "een een metrische metrische ton 6-jarige jarige leeftijd 3 jaar oud oud 2 MB mb km/u/u "),
+        (.chinese, "一二三千千米米半半 时速时速5公里 七周周岁岁 - 90天大大 三千兆字节 "),
+        (.japanese, "時速時速188マイル 毎秒毎秒 ２９歳歳 1万6千メートルトントン 10ヶ月ヶ月 "),
     ])
     func measuresAreReadInLinearTime(_ language: BuiltinLanguage, _ piece: String) {
         for type in [BuiltinEntityType.age, .dimension] {

@@ -56,6 +56,9 @@ struct CJKUnits: Sendable {
     var speedPrefixes: [(word: [Unicode.Scalar], per: String)] = []
     /// A half after the unit ("一吨半" 1.5).
     var half: [Unicode.Scalar]?
+    /// Numerals that also begin a unit word ("千" of "千米", "兆" of "兆字节"), with what they multiply a number by: the
+    /// number reader takes them into the number ("12千米" 12000), the unit gives them back (12 Kilometer).
+    var unitPrefixNumerals: [Unicode.Scalar: Int64] = [:]
 
     /// Age and dimension words with the unit each names, as the table lists them: `ages` are ages that no duration
     /// reads, `durationAges` those a duration reads the same ("3週間"); longest first, so a look-up takes the first.

@@ -1,7 +1,9 @@
 /// Finds money and temperatures in Chinese or Japanese text with a language's ``CJKUnits``: an amount with its
 /// currency after it ("15元", "1200亿美元", "1,280円"), before it ("$20", "￥300", "us$ 48.2 万") or both ("人民元八千元"),
 /// with sub-units ("五元三毛" 5.3, "2222円13銭" 2222.13), and temperatures with their scale before ("华氏温度98.6度",
-/// "摂氏 40度") or after ("20摄氏度", "20℃", "85度"), or a scale named alone ("摄氏度": the unit C without a value).
+/// "摂氏 40度") or after ("20摄氏度", "20℃", "85度"), or a scale named alone ("摄氏度": the unit C without a value), and ages
+/// and dimensions with their unit after ("29岁", "十个月大", "168公分", "一吨半", "75ミリリットル") or a speed's before
+/// ("時速120キロメートル").
 struct CJKUnitRecognizer: EntityRecognizer {
     let numerals: CJKNumerals
     let units: CJKUnits
@@ -14,7 +16,7 @@ struct CJKUnitRecognizer: EntityRecognizer {
         leads = units.currencyPrefixes.map { ($0, true) } + units.leadingNames.map { ($0, false) }
     }
 
-    var produces: Set<BuiltinEntityType> { [.currency, .temperature] }
+    var produces: Set<BuiltinEntityType> { [.currency, .temperature, .age, .dimension] }
 
     func recognize(_ text: TokenizedText, context: RecognitionContext, into matches: inout [EntityMatch]) {
         let reader = CJKNumberReader(scalars: text.scalars, numerals: numerals)
@@ -22,6 +24,13 @@ struct CJKUnitRecognizer: EntityRecognizer {
         while index < reader.count {
             if context.wants(.temperature), let (end, match) = prefixedTemperature(reader, at: index) {
                 matches.append(EntityMatch(type: .temperature, start: index, end: end, resolution: match))
+                index = end
+                continue
+            }
+            if let (end, unit, value) = prefixedSpeed(reader, at: index) {
+                if context.wants(.dimension) {
+                    matches.append(EntityMatch(type: .dimension, start: index, end: end, resolution: .value(value.text, unit: unit)))
+                }
                 index = end
                 continue
             }
@@ -42,12 +51,25 @@ struct CJKUnitRecognizer: EntityRecognizer {
                 index += 1
                 continue
             }
-            if let (end, resolution) = money(after: number, reader) {
+            // "200ポンド" is money when money is asked for, else a weight.
+            if context.wants(.currency) || units.measures.isEmpty, let (end, resolution) = money(after: number, reader) {
                 if context.wants(.currency) { matches.append(EntityMatch(type: .currency, start: index, end: end, resolution: resolution)) }
                 index = end
             } else if let (end, unit) = temperatureSuffix(after: number.end, reader) {
                 if context.wants(.temperature) {
                     matches.append(EntityMatch(type: .temperature, start: index, end: end, resolution: .value(number.value.text, unit: unit)))
+                }
+                index = end
+            } else if let (end, unit, value) = measure(after: number, reader) {
+                // "70 - 90天大": a minus spaced from its digits is a dash; the amount starts after it.
+                if reader.isSign(index), reader.isSpace(index + 1) {
+                    index += 1
+                    continue
+                }
+                if context.wants(unit.type) {
+                    var match = EntityMatch(type: unit.type, start: index, end: end, resolution: .value(value.text, unit: unit.name))
+                    match.yieldsOnEqualSpan = unit.alsoDuration
+                    matches.append(match)
                 }
                 index = end
             } else {
@@ -79,6 +101,43 @@ struct CJKUnitRecognizer: EntityRecognizer {
         let at = reader.skipSpaces(end)
         for (word, unit) in units.temperatureSuffixes {
             if let after = reader.match(word, at: at, spaced: true) { return (after, unit) }
+        }
+        return nil
+    }
+
+    // MARK: - Ages and dimensions
+
+    /// The age or dimension unit after an amount ("29岁", "168公分", "168 cm", "十个月大"), a half after it ("一吨半"), with
+    /// the end and the value.
+    private func measure(after number: CJKNumber, _ reader: CJKNumberReader) -> (Int, UnitLexicon.Measure, NumberValue)? {
+        var at = reader.skipSpaces(number.end)
+        var value = number.value
+        // "12千米", "五十兆字节": a multiplier the number took is the first character of its unit.
+        if number.end >= 2, let factor = units.unitPrefixNumerals[reader.scalars[number.end - 1]],
+           reader.digit(number.end - 2) != nil || reader.numeral(at: number.end - 2) != nil,
+           units.measures.contains(where: { $0.word.first == reader.scalars[number.end - 1] && reader.match($0.word, at: number.end - 1) != nil }),
+           let unscaled = value / .integer(factor) {
+            at = number.end - 1
+            value = unscaled
+        }
+        guard let (word, unit) = units.measures.first(where: { matchIgnoringCase($0.word, reader, at: at) != nil }) else { return nil }
+        var end = at + word.count
+        // A unit of Latin letters glued to more letters ("5 cmd") is no unit.
+        if word.last.map({ $0.value < 128 }) == true, end < reader.count, reader.isASCIILetter(end) { return nil }
+        if unit.type == .dimension, let half = units.half, let afterHalf = reader.match(half, at: end) {
+            value = value + .real(0.5)
+            end = afterHalf
+        }
+        return (end, unit, value)
+    }
+
+    /// "时速120公里", "時速188マイル", "毎秒23メートル": a speed said as a length per hour or second.
+    private func prefixedSpeed(_ reader: CJKNumberReader, at index: Int) -> (Int, String, NumberValue)? {
+        for (word, per) in units.speedPrefixes {
+            guard let afterPrefix = reader.match(word, at: index),
+                  case .number(let number)? = reader.number(at: reader.skipSpaces(afterPrefix)),
+                  let (end, unit, value) = measure(after: number, reader), unit.type == .dimension else { continue }
+            return (end, "\(unit.name) per \(per)", value)
         }
         return nil
     }
