@@ -56,6 +56,14 @@ struct UnitLexicon: Sendable {
         }
     }
 
+    /// Adds the byte and its multiples under the names the Romance specs share ("Kilobyte": "kb", "kilobyte", "kilobytes").
+    mutating func byteMultiples() {
+        dimension("Byte", ["byte", "bytes"])
+        for (letter, name) in [("k", "Kilobyte"), ("m", "Megabyte"), ("g", "Gigabyte"), ("t", "Terabyte")] {
+            dimension(name, ["\(letter)b", name.lowercased(), name.lowercased() + "s"])
+        }
+    }
+
     /// Adds the phrases of one unit of age ("years old", "ans"; `prefix`: "age 87").
     mutating func age(_ name: String, prefix: Bool = false, alsoDuration: Bool = false, _ phrases: [String]) {
         measures.add(phrases, Measure(type: .age, name: name, prefix: prefix, alsoDuration: alsoDuration))

@@ -23,8 +23,9 @@ struct EntitiesExtractCommand: ParsableCommand {
         Languages (--language, a code or culture such as fr, fr-FR, de-de, zh-CN, ja-JP): \
         \(BuiltinLanguage.allCases.map(\.rawValue).joined(separator: ", ")). English has every kind; the others \
         have number, ordinal and percentage (written their way: "quatre-vingt-dix", "2.000,352", "1er"; Chinese and \
-        Japanese inside unspaced text: "两千四百五", "第三", "百分之五十", "3番目", "5割"), currency and temperature \
-        ("323 millions d'euros", "40 grados Celsius", "1万亿日元", "20摄氏度", units named in the language), \
+        Japanese inside unspaced text: "两千四百五", "第三", "百分之五十", "3番目", "5割"), currency, temperature, age \
+        and dimension ("323 millions d'euros", "40 grados Celsius", "1万亿日元", "20摄氏度", "5 Jahre alt", "660 mètres \
+        carrés", "168公分", units named in the language), \
         the kinds that do not depend on the language (email, url, phonenumber), and date-times ("demain à 15h30", \
         "下周一下午3点", "来週の月曜日"); asking for another kind is an error.
 
