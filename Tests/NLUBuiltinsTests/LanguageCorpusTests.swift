@@ -127,17 +127,23 @@ import Testing
         #expect(readings(language, text, types: [.number]) == expected)
     }
 
-    /// Adversarial Dutch, Portuguese, Chinese and Japanese: ratios, relative ordinals, denominators said in two words,
-    /// dates, runs of numerals, units, separators and joiners without spaces, each a look-ahead that could go on; ten
-    /// times the text is about ten times the work.
+    /// Adversarial pieces in every language with number words: ratios, relative ordinals, fractions and denominators
+    /// said in two words, compounds written as one word (German, Italian), joiners ("et", "y", "und", "e"), dates,
+    /// runs of numerals, units, separators and joiners without spaces, each a look-ahead that could go on; ten times
+    /// the text is about ten times the work.
     @Test(arguments: [
-        (BuiltinLanguage.dutch, "een op de twintig, de op één na laatste drieëntwintig vijfde 1.5 17/5/2018 anderhalf miljoen "),
+        (BuiltinLanguage.french, "quatre-vingt-dix-sept mille cent et un virgule cinq pour cent 1 234,5 1er 3e trente et un deuxième avant-dernier cinq milliards et trois quarts "),
+        (.spanish, "ciento treinta y dos quintos un billón y medio millón 1.234,5 por ciento 2º vigésimo primero penúltimo dos coma cinco y y "),
+        (.german, "dreihundertfünfundzwanzigtausendeins eine halbe Million 1.234,5 Prozent 3. zweiundzwanzigste vorletzte drei Komma vier und und "),
+        (.italian, "centoventitremilaquattrocento mezzo milione 1.234,5 per cento 2º ventiduesimo penultimo tre virgola cinque e e "),
+        (.dutch, "een op de twintig, de op één na laatste drieëntwintig vijfde 1.5 17/5/2018 anderhalf miljoen "),
         (.portuguese, "cento e trinta e tres vinte e um avos tres dois milesimos meia dúzia o último mas um 5.00 "),
         (.chinese, "一二三四五六七八九〇万万亿分之又百分之 1,234,567.8 第二十万零三 九九折 三成半 "),
         (.japanese, "一二三四五六七八九〇万億分の と 最後から一つ前 3割8分7厘 ２０パ ーセ ント "),
     ])
     func numbersAndRelativeOrdinalsAreReadInLinearTime(_ language: BuiltinLanguage, _ piece: String) {
         let recognizer = BuiltinRecognizer(language: language, types: [.number, .ordinal, .percentage])
+        #expect(!recognizer.entities(in: piece).isEmpty, "the piece reads as numbers")
         let small = String(repeating: piece, count: 100), large = String(repeating: piece, count: 1_000)
         let growth = linearWorkGrowth { _ = recognizer.entities(in: small) } large: { _ = recognizer.entities(in: large) }
         #expect(growth.ratio < linearWorkBound, "\(language.rawValue): 10x the text: \(growth)")
@@ -165,6 +171,28 @@ import Testing
     ])
     func readsRepresentativeMoneyAndTemperatures(_ language: BuiltinLanguage, _ text: String, _ expected: [String]) {
         #expect(readings(language, text, types: [.currency, .temperature]) == expected)
+    }
+
+    /// Adversarial money and temperatures in every language: amounts in words and digits before and after their
+    /// unit, subunits joined by a connector, currency signs and degree signs with nothing after them, scales after a
+    /// decimal, units alone; each a look-ahead that could go on. Ten times the text is about ten times the work.
+    @Test(arguments: [
+        (BuiltinLanguage.english, "$ $ 1,2,3 dollars and forty-five cents us$ 1.5 million euros 30 degrees fahrenheit twenty-two degrees celsius ° c -5 °f "),
+        (.french, "323 millions d'euros et 48,2 millions de $ c treize euros et quarante-cinq cents 30 degrés celsius ° f $ $ -5 °c "),
+        (.spanish, "US$ 1,17 mil millones, 3 euros con 99 céntimos 40 grados centígrados 36,6ºC $ $ dólares y y "),
+        (.german, "zwei Euro und fünfzig Cent, 2,5 Mio USD fünfunddreißig °C 30 Grad Celsius € € und und "),
+        (.portuguese, "duzentos BTC a 30º C R$ 1,5 milhão de reais e 30 centavos 40 graus Celsius $ $ e e "),
+        (.italian, "323 milioni di euro e 45 centesimi 30 gradi centigradi ° f € € di di "),
+        (.dutch, "vijf euro vijftig, een kwartje 3 miljoen euro en 45 cent 30 graden Celsius ° f € € en en "),
+        (.chinese, "1万亿日元3美元5角20摄氏度华氏98.6度零下五度人民币一百五十元三角美元美元"),
+        (.japanese, "1万億円3ドル50セント摂氏20度華氏98.6度マイナス5度ドルドル円円"),
+    ])
+    func moneyAndTemperaturesAreReadInLinearTime(_ language: BuiltinLanguage, _ piece: String) {
+        let recognizer = BuiltinRecognizer(language: language, types: [.currency, .temperature])
+        #expect(Set(recognizer.entities(in: piece).map(\.type)) == [.currency, .temperature], "the piece reads both kinds")
+        let small = String(repeating: piece, count: 100), large = String(repeating: piece, count: 1_000)
+        let growth = linearWorkGrowth { _ = recognizer.entities(in: small) } large: { _ = recognizer.entities(in: large) }
+        #expect(growth.ratio < linearWorkBound, "\(language.rawValue): 10x the text: \(growth)")
     }
 
     private func readings(_ language: BuiltinLanguage, _ text: String,
