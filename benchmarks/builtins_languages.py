@@ -2,7 +2,8 @@
 """Built-in entities beyond English: NLUKit (`nlu entities extract --language`) beside Microsoft
 Recognizers-Text's Python port (PyPI recognizers-text-suite) on the same cases: the number, ordinal,
 percentage, currency, temperature, age, dimension and date-time specs of French, Spanish, German, Portuguese, Italian, Dutch, Chinese and
-Japanese, as
+Japanese, and their phone-number and URL specs where the language has one (phone numbers: all eight, most cases Chinese
+and Portuguese; URLs: Chinese and Japanese), as
 scripts/fixtures/builtins_recognizers_text.py converts them (Tests/Fixtures/builtins/recognizers-text/<code>/).
 
 Prints per language and kind the share of cases each passes, a case passing when the entities found are
@@ -11,7 +12,8 @@ temperature the unit and ISO code too, for date-time the set of resolved values 
 start, end and Mod, each case against its own reference time), as Tests/NLUBuiltinsTests score it; where a spec marks
 cases "NotSupported" by its reference implementation (.NET; French numbers: 144 of 273), a "(supported)" row gives the
 share of the others; then the CPU seconds each took over all cases and the ratio. The port has no German number models
-(its German culture returns nothing), so it scores 0 there; nor date-time models for German, Italian and Dutch. Pass rates do not depend on the build; speed
+(its German culture returns nothing), so it scores 0 there; nor date-time models for German, Italian and Dutch; its
+phone-number and URL models of a culture it has none for are English's (its default fallback). Pass rates do not depend on the build; speed
 figures are only meaningful with a release `nlu` (--nlu .build/release/nlu) and `--repeat 50` or so, which
 has NLUKit read every case that many times and divides its CPU time by it, so that its process start counts little.
 
@@ -35,7 +37,8 @@ LANGUAGES = {"en": "en-us", "fr": "fr-fr", "es": "es-es", "de": "de-de", "pt": "
 # The port writes a Chinese or Japanese result's text with fullwidth digits made ASCII ("4,565" for "４，５６５"); its
 # offsets are right, so its text is taken from the input there, as the fixtures take theirs.
 TEXT_FROM_OFFSETS = {"zh", "ja"}
-KINDS = ["number", "ordinal", "percentage", "currency", "temperature", "age", "dimension", "datetime"]
+KINDS = ["number", "ordinal", "percentage", "currency", "temperature", "age", "dimension", "datetime", "phonenumber", "url"]
+SEQUENCE_KINDS = {"phonenumber", "url"}
 UNIT_KINDS = {"currency", "temperature", "age", "dimension"}
 # What `--types datetime` stands for: LUIS's datetimeV2 kinds.
 DATETIME_TYPES = "date,time,datetime,daterange,timerange,datetimerange,duration,set"
@@ -101,6 +104,12 @@ def run_nlu_datetime(nlu, language, cases):
 
 
 def python_model(culture, kind):
+    if kind in SEQUENCE_KINDS:
+        # The port has its own phone-number models for English, Chinese (which Japanese uses too) and Portuguese, and
+        # URL models for English and Chinese; the other cultures fall back to English's, as its API does by default.
+        from recognizers_sequence import SequenceRecognizer
+        sequences = SequenceRecognizer(culture)
+        return {"phonenumber": sequences.get_phone_number_model, "url": sequences.get_url_model}[kind](culture)
     if kind == "datetime":
         from recognizers_date_time import DateTimeRecognizer
         return DateTimeRecognizer(culture).get_datetime_model()

@@ -18,7 +18,7 @@ import Testing
         ("dimension", [.dimension], 0.95),
         ("email", [.email], 0.95),
         ("url", [.url], 0.93),
-        ("phonenumber", [.phonenumber], 0.85),
+        ("phonenumber", [.phonenumber], 0.95),
         ("datetime", BuiltinEntityType.dateTimeTypes, 0.68),
     ]
 

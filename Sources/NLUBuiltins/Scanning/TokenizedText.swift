@@ -102,4 +102,17 @@ struct TokenizedText: Sendable {
         scalar.value < 128 ? (scalar.value | 0x20 >= 97 && scalar.value | 0x20 <= 122) : scalar.properties.isAlphabetic
     }
     static func isApostrophe(_ scalar: Unicode.Scalar) -> Bool { scalar == "'" || scalar == "\u{2019}" }
+
+    /// Whether `scalar` is a letter of a script written without spaces (Chinese ideographs, Japanese kana): digits
+    /// touching it begin or end a token of their own ("电话是13604779660或…"), where touching a Latin letter they
+    /// are part of a word ("abc123").
+    static func isUnspacedLetter(_ scalar: Unicode.Scalar) -> Bool {
+        CJKNumerals.isIdeograph(scalar) || (0x3040...0x30FF).contains(scalar.value) || (0xFF66...0xFF9F).contains(scalar.value)
+    }
+
+    /// Whether the word at `index` ends (or, `atStart`, begins) with a letter of a script written without spaces.
+    func isUnspacedWord(_ index: Int, atStart: Bool = false) -> Bool {
+        guard let token = token(index), token.kind == .word, token.end > token.start else { return false }
+        return Self.isUnspacedLetter(scalars[atStart ? token.start : token.end - 1])
+    }
 }

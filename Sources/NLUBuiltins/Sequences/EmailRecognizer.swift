@@ -114,8 +114,10 @@ enum DomainScanner {
 
     static let longestKnownTopLevelDomain = knownTopLevelDomains.map(\.unicodeScalars.count).max() ?? 0
 
+    /// Letters and digits a domain label is made of. Chinese and Japanese letters are not: a domain written in
+    /// unspaced text ends at the first of them ("官网是microsoft.com哦"), and "百度.com" is no domain.
     static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
-        TokenizedText.isDigit(scalar) || TokenizedText.isLetter(scalar)
+        TokenizedText.isDigit(scalar) || (TokenizedText.isLetter(scalar) && !TokenizedText.isUnspacedLetter(scalar))
     }
 
     /// The end (exclusive) of a domain starting at `from`: labels of letters, digits and inner hyphens

@@ -23,38 +23,57 @@ struct URLRecognizer: EntityRecognizer {
             }
             return scan.end
         }
-        for token in text.tokens where token.kind != .symbol && token.start >= lastEnd {
-            position = token.start
-            if position >= run.end { run = DomainScanner.run(scalars, position) }
-            let first = Self.lowercased(scalars[position])
-            guard first == "h" || first == "f" || first == "s" || first == "w" || first == "l"
-                    || run.couldStartDomain else { continue }
-            // Not inside a word, an address or a path ("httt://abc.com" is no URL); a scheme may follow a full stop.
-            if position > 0, DomainScanner.isAlphanumeric(scalars[position - 1]) || scalars[position - 1] == "@"
-                || scalars[position - 1] == "/" || scalars[position - 1] == ":"
-                || (scalars[position - 1] == "." && !Self.schemes.contains { hasPrefix(scalars, at: position, $0) }) { continue }
-            var hostStart = position
-            var hasScheme = false
-            for scheme in Self.schemes where hasPrefix(scalars, at: position, scheme) {
-                hostStart = position + scheme.unicodeScalars.count
-                hasScheme = true
-                break
+        // A URL starts at a token, or inside a word where Latin letters follow Chinese or Japanese ones ("官网是microsoft.com").
+        func starts(of token: Token) -> [Int] {
+            // An ASCII word (its text as long in bytes as in scalars) has no such place.
+            guard token.kind == .word, token.text.utf8.count != token.end - token.start else { return [token.start] }
+            return [token.start] + (token.start + 1..<token.end).filter {
+                TokenizedText.isUnspacedLetter(scalars[$0 - 1]) && DomainScanner.isAlphanumeric(scalars[$0])
             }
-            let isWWW = hasPrefix(scalars, at: hostStart, "www.")
-            guard var end = domainEnd(from: hostStart, requireKnownTLD: !hasScheme && !isWWW)
-                    ?? (hasScheme ? hostEnd(scalars, from: hostStart) : nil) ?? localhostEnd(scalars, from: hostStart) else { continue }
-            if end < scalars.count, scalars[end] == "@" { continue }
-            // Port, path, query, fragment: up to whitespace, then trailing punctuation is dropped.
-            if end < scalars.count, ":/?#".unicodeScalars.contains(scalars[end]) {
-                while end < scalars.count, !scalars[end].properties.isWhitespace, scalars[end] != "\"", scalars[end] != "<", scalars[end] != ">" {
-                    end += 1
-                }
-                while end > hostStart, ".,;:!?)]'".unicodeScalars.contains(scalars[end - 1]) { end -= 1 }
-            }
-            matches.append(EntityMatch(type: .url, start: position, end: end,
-                                       resolution: .value(String(String.UnicodeScalarView(scalars[position..<end])).lowercased())))
-            lastEnd = end
         }
+        for token in text.tokens where token.kind != .symbol && token.end > lastEnd {
+            for start in starts(of: token) where start >= lastEnd {
+                position = start
+                if position >= run.end { run = DomainScanner.run(scalars, position) }
+                let first = Self.lowercased(scalars[position])
+                guard first == "h" || first == "f" || first == "s" || first == "w" || first == "l"
+                        || run.couldStartDomain else { continue }
+                // Not inside a word, an address or a path ("httt://abc.com" is no URL); a scheme may follow a full stop,
+                // and a colon after Chinese or Japanese ("详情:https://…").
+                if position > 0, DomainScanner.isAlphanumeric(scalars[position - 1]) || scalars[position - 1] == "@"
+                    || scalars[position - 1] == "/"
+                    || (scalars[position - 1] == ":" && !(position > 1 && TokenizedText.isUnspacedLetter(scalars[position - 2])))
+                    || (scalars[position - 1] == "." && !Self.schemes.contains { hasPrefix(scalars, at: position, $0) }) { continue }
+                var hostStart = position
+                var hasScheme = false
+                for scheme in Self.schemes where hasPrefix(scalars, at: position, scheme) {
+                    hostStart = position + scheme.unicodeScalars.count
+                    hasScheme = true
+                    break
+                }
+                let isWWW = hasPrefix(scalars, at: hostStart, "www.")
+                guard var end = domainEnd(from: hostStart, requireKnownTLD: !hasScheme && !isWWW)
+                        ?? (hasScheme ? hostEnd(scalars, from: hostStart) : nil) ?? localhostEnd(scalars, from: hostStart) else { continue }
+                if end < scalars.count, scalars[end] == "@" { continue }
+                // Port, path, query, fragment: up to whitespace, then trailing punctuation is dropped.
+                if end < scalars.count, ":/?#".unicodeScalars.contains(scalars[end]) {
+                    while end < scalars.count, !scalars[end].properties.isWhitespace, scalars[end] != "\"", scalars[end] != "<", scalars[end] != ">",
+                          !Self.endsUnspacedURL(scalars[end]) {
+                        end += 1
+                    }
+                    while end > hostStart, ".,;:!?)]'".unicodeScalars.contains(scalars[end - 1]) { end -= 1 }
+                }
+                matches.append(EntityMatch(type: .url, start: position, end: end,
+                                           resolution: .value(String(String.UnicodeScalarView(scalars[position..<end])).lowercased())))
+                lastEnd = end
+            }
+        }
+    }
+
+    /// Whether `scalar` ends a URL's path in unspaced text: a Chinese or Japanese letter, or CJK or fullwidth
+    /// punctuation ("https://luis.ai?action=add以获取…", "…/cv。").
+    private static func endsUnspacedURL(_ scalar: Unicode.Scalar) -> Bool {
+        TokenizedText.isUnspacedLetter(scalar) || (0x3000...0x303F).contains(scalar.value) || (0xFF00...0xFFEF).contains(scalar.value)
     }
 
     /// A host after a scheme that is no domain: an IP address ("127.0.0.1") or one name of letters and
