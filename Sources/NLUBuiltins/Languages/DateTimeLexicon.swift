@@ -1,4 +1,5 @@
 import Foundation
+import NLUText
 
 /// The date-time words of a language other than English, read by ``LexiconDateTimeRecognizer``: months,
 /// weekdays, days named from today ("demain", "pasado mañana"), parts of the day, units, and the small words
@@ -210,40 +211,65 @@ struct WeekdayPart: Sendable {
 }
 
 /// Phrases of a few tokens and their values, looked up at a token by the longest phrase that starts there.
-/// Stored as a tree of folded tokens, so a look-up hashes each token it reads once and builds no string: every
-/// table is asked at every token of a text.
+/// Stored as a tree of folded tokens, so a look-up reads each token once and builds no string: every table is asked
+/// at every token of a text. A node's children are sorted by their token's ``PhraseKey`` hash, which the text
+/// computed once per token, so a step is a binary search over integers (hashing the token's string in a dictionary
+/// at every step of every table was a third of the Dutch date-time time).
 struct PhraseTable<Value: Sendable>: Sendable {
     private struct Node: Sendable {
         var value: Value?
-        var next: [String: Node] = [:]
+        /// Sorted by `key.hash`.
+        var children: [(key: PhraseKey, node: Int)] = []
     }
-    private var root = Node()
+    /// The root is node 0.
+    private var nodes = [Node()]
 
     /// Adds `phrases`, each worth `value` (phrases are tokenized and folded as texts are).
     mutating func add(_ phrases: [String], _ value: Value) {
         for phrase in phrases {
             let key = PhraseTable.tokens(of: phrase)
             guard !key.isEmpty else { continue }
-            Self.insert(key[...], value, into: &root)
+            var node = 0
+            for token in key.map(PhraseKey.init) {
+                if let next = child(of: node, token) {
+                    node = next
+                } else {
+                    nodes.append(Node())
+                    let insertion = nodes[node].children.partitioningIndex(where: { $0.key.hash > token.hash })
+                    nodes[node].children.insert((token, nodes.count - 1), at: insertion)
+                    node = nodes.count - 1
+                }
+            }
+            nodes[node].value = value
         }
     }
 
-    private static func insert(_ key: ArraySlice<String>, _ value: Value, into node: inout Node) {
-        guard let first = key.first else {
-            node.value = value
-            return
+    /// The child of `node` reached by `key`.
+    private func child(of node: Int, _ key: PhraseKey) -> Int? {
+        // The lower bound written out: NLUText's generic `partitioningIndex` is not specialized across the module
+        // boundary, and called here at every step it made the Dutch date-time spec twice as slow.
+        nodes[node].children.withUnsafeBufferPointer { children in
+            var low = 0, high = children.count
+            while low < high {
+                let middle = (low + high) / 2
+                if children[middle].key.hash < key.hash { low = middle + 1 } else { high = middle }
+            }
+            while low < children.count, children[low].key.hash == key.hash {
+                if children[low].key.text == key.text { return children[low].node }
+                low += 1
+            }
+            return nil
         }
-        insert(key.dropFirst(), value, into: &node.next[first, default: Node()])
     }
 
     /// The value of the longest phrase starting at token `index`, and the index after it.
     func match(_ text: DateTimeText, at index: Int) -> (Value, Int)? {
-        var node = root
+        var node = 0
         var found: (Value, Int)?
         var position = index
-        while let token = text.folded(position), let next = node.next[token] {
+        while let token = text.key(position), let next = child(of: node, token) {
             position += 1
-            if let value = next.value { found = (value, position) }
+            if let value = nodes[next].value { found = (value, position) }
             node = next
         }
         return found
@@ -258,22 +284,40 @@ struct PhraseTable<Value: Sendable>: Sendable {
     }
 }
 
+/// A folded token and a hash of it (FNV-1a over its UTF-8), computed once: what ``PhraseTable`` looks up.
+struct PhraseKey: Sendable {
+    let text: String
+    let hash: UInt64
+
+    init(_ text: String) {
+        self.text = text
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        self.hash = hash
+    }
+}
+
 /// A text as the lexicon date-time rules read it: its tokens, and each token folded once.
 struct DateTimeText {
     let tokens: TokenizedText
-    private let foldedTokens: [String]
+    private let keys: [PhraseKey]
 
     init(_ tokens: TokenizedText) {
         self.tokens = tokens
-        foldedTokens = tokens.tokens.map { DateTimeText.fold($0.text) }
+        keys = tokens.tokens.map { PhraseKey(DateTimeText.fold($0.text)) }
     }
 
     var count: Int { tokens.count }
 
-    func folded(_ index: Int) -> String? { index >= 0 && index < foldedTokens.count ? foldedTokens[index] : nil }
+    func folded(_ index: Int) -> String? { index >= 0 && index < keys.count ? keys[index].text : nil }
+
+    /// The folded token at `index` as phrase tables look it up.
+    func key(_ index: Int) -> PhraseKey? { index >= 0 && index < keys.count ? keys[index] : nil }
 
     /// The folded word at `index` (nil for digits and symbols).
-    func word(_ index: Int) -> String? { tokens.word(index) == nil ? nil : foldedTokens[index] }
+    func word(_ index: Int) -> String? { tokens.word(index) == nil ? nil : keys[index].text }
 
     func isSymbol(_ index: Int, _ symbol: String) -> Bool { tokens.token(index)?.isSymbol(symbol) == true }
 
