@@ -5,14 +5,25 @@
 /// ``NumberLexicon/fold(_:)`` folds words, joined by one space ("km / h"); with `spacingMatters`, tokens written
 /// together stay together ("m2" is not "m 2", "year-old" not "year - old"). A phrase added `caseSensitive` only
 /// counts written exactly so ("MB" a megabyte where "mb" is a megabit) and wins over its folded form.
+///
+/// A look-up runs at every token of a text, so each table also holds the beginnings of its longer phrases
+/// ("square" of "square meters"): reading stops at the first token that neither ends nor continues a phrase, and
+/// most tokens cost one hash.
 struct UnitPhrases<Unit: Sendable>: Sendable {
     /// Whether the space between a phrase's tokens must be as written: unit symbols glued to digits ("km2",
     /// "10km/h") read differently spaced out ("12 m 2 dm").
     let spacingMatters: Bool
-    /// Folded token phrases and the unit each names.
-    private(set) var units: [String: Unit] = [:]
-    /// Phrases as written, tokens joined by one space, for the units whose case says which they are.
-    private(set) var exactUnits: [String: Unit] = [:]
+    /// A phrase, or the beginning of a longer one: the unit it names (nil for a beginning alone) and whether a
+    /// longer phrase starts with it.
+    private struct Entry: Sendable {
+        var unit: Unit?
+        var continues = false
+    }
+
+    /// Folded token phrases and their beginnings.
+    private var units: [String: Entry] = [:]
+    /// Phrases as written, tokens joined by one space, and their beginnings, for the units whose case says which they are.
+    private var exactUnits: [String: Entry] = [:]
     /// The most tokens a phrase has: a look-up never reads further.
     private(set) var longest = 1
     /// The most scalars a token of a case-sensitive phrase has: a longer token is never read as written (a word of a
@@ -28,14 +39,24 @@ struct UnitPhrases<Unit: Sendable>: Sendable {
     mutating func add(_ phrases: [String], _ unit: Unit, caseSensitive: Bool = false) {
         for phrase in phrases {
             let tokens = TokenizedText(phrase)
+            guard tokens.count > 0 else { continue }
             if caseSensitive {
                 for index in 0..<tokens.count { longestExactToken = max(longestExactToken, tokens[index].end - tokens[index].start) }
-                exactUnits[joined(tokens, 0..<tokens.count) { tokens.text(from: $0, through: $0) }] = unit
+                let keys = (1...tokens.count).map { joined(tokens, 0..<$0) { tokens.text(from: $0, through: $0) } }
+                Self.insert(unit, keys, into: &exactUnits)
             } else {
-                units[joined(tokens, 0..<tokens.count) { NumberLexicon.fold(tokens[$0].text) }] = unit
+                let keys = (1...tokens.count).map { joined(tokens, 0..<$0) { NumberLexicon.fold(tokens[$0].text) } }
+                Self.insert(unit, keys, into: &units)
             }
             longest = max(longest, tokens.count)
         }
+    }
+
+    /// Enters a phrase (the last of `keys`, its first token, its first two... all of it) as naming `unit`, and each
+    /// shorter beginning as continuing.
+    private static func insert(_ unit: Unit, _ keys: [String], into table: inout [String: Entry]) {
+        for key in keys.dropLast() { table[key, default: Entry()].continues = true }
+        if let phrase = keys.last { table[phrase, default: Entry()].unit = unit }
     }
 
     /// A phrase as the tables hold it: its tokens, folded, joined by one space.
@@ -77,9 +98,11 @@ struct UnitPhrases<Unit: Sendable>: Sendable {
         var found: (Unit, Int)?
         var position = index
         while true {
-            if let unit = exact.flatMap({ exactUnits[$0] }) ?? units[key] { found = (unit, position) }
+            let folded = units[key], written = exact.flatMap { exactUnits[$0] }
+            if let unit = written?.unit ?? folded?.unit { found = (unit, position) }
             position += 1
-            guard position < text.count, position - index < longest else { break }
+            guard folded?.continues == true || written?.continues == true,
+                  position < text.count, position - index < longest else { break }
             let space = separator(text[position])
             key += space + NumberLexicon.fold(text[position].text)
             if let before = exact { exact = asWritten(text, position).map { before + space + $0 } }
