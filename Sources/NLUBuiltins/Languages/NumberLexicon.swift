@@ -89,11 +89,6 @@ struct NumberLexicon: Sendable {
     let decimalMark: String = ","
     let groupMark: String = "."
 
-    /// The longest piece, which bounds the search for the pieces of a glued word.
-    var longestMorpheme: Int { Self.longest(morphemes.keys) }
-
-    static func longest(_ words: some Sequence<String>) -> Int { words.map(\.count).max() ?? 0 }
-
     /// `word` in the form the tables hold: lower case without accents ("ß" and "ñ" aside).
     static func fold(_ word: String) -> String {
         guard !word.utf8.allSatisfy({ $0 < 128 }) else { return word }

@@ -4,11 +4,12 @@
 /// trying every split point of a glued word costs little; a parser asks once per token.
 struct NumberWordAnalyzer: Sendable {
     let lexicon: NumberLexicon
-    private let longest: Int
+    /// The table's pieces by their scalars, for splitting glued words (a table piece wins over a glued-only one).
+    private let pieces: PieceTree
 
     init(_ lexicon: NumberLexicon) {
         self.lexicon = lexicon
-        longest = max(lexicon.longestMorpheme, NumberLexicon.longest(lexicon.gluedOnly.keys))
+        pieces = PieceTree(lexicon.gluedOnly.merging(lexicon.morphemes) { _, table in table })
     }
 
     /// The pieces of `word` (lower case, as tokens hold it), or nil.
@@ -86,24 +87,60 @@ struct NumberWordAnalyzer: Sendable {
 
     /// `word` split into table pieces, longest piece first at each point, or nil.
     private func segmented(_ word: [Unicode.Scalar]) -> [NumberMorpheme]? {
-        var pieces: [NumberMorpheme] = []
-        return split(word, from: 0, into: &pieces, depth: 0) ? pieces : nil
+        var found: [NumberMorpheme] = []
+        // The shallowest depth a split from each point failed at: from there or deeper (fewer pieces left) it fails
+        // again, so a point is not searched twice, however the split backtracks.
+        var failed = [Int](repeating: Int.max, count: word.count + 1)
+        return split(word, from: 0, into: &found, failed: &failed, depth: 0) ? found : nil
     }
 
-    private func split(_ word: [Unicode.Scalar], from start: Int, into pieces: inout [NumberMorpheme], depth: Int) -> Bool {
+    private func split(_ word: [Unicode.Scalar], from start: Int, into found: inout [NumberMorpheme], failed: inout [Int],
+                       depth: Int) -> Bool {
         if start == word.count { return true }
-        // A number word has a few dozen pieces at most; the bound keeps a long run of letters cheap.
-        guard depth < 24 else { return false }
-        var length = min(longest, word.count - start)
-        while length > 0 {
-            let piece = String(String.UnicodeScalarView(word[start..<start + length]))
-            if let morpheme = lexicon.morphemes[piece] ?? lexicon.gluedOnly[piece] {
-                pieces.append(morpheme)
-                if split(word, from: start + length, into: &pieces, depth: depth + 1) { return true }
-                pieces.removeLast()
-            }
-            length -= 1
+        // A number word has a few dozen pieces at most.
+        guard depth < 24, depth < failed[start] else { return false }
+        for (length, morpheme) in pieces.pieces(of: word, from: start).reversed() {
+            found.append(morpheme)
+            if split(word, from: start + length, into: &found, failed: &failed, depth: depth + 1) { return true }
+            found.removeLast()
         }
+        failed[start] = depth
         return false
+    }
+}
+
+/// Number pieces as a tree of their scalars: walking a word from a point meets every piece that starts there,
+/// without making a string of each candidate length.
+private struct PieceTree: Sendable {
+    private var children: [[Unicode.Scalar: Int]] = [[:]]
+    private var endings: [NumberMorpheme?] = [nil]
+
+    init(_ table: [String: NumberMorpheme]) {
+        for (piece, morpheme) in table {
+            var node = 0
+            for scalar in piece.unicodeScalars {
+                if let next = children[node][scalar] {
+                    node = next
+                } else {
+                    children.append([:])
+                    endings.append(nil)
+                    children[node][scalar] = children.count - 1
+                    node = children.count - 1
+                }
+            }
+            endings[node] = morpheme
+        }
+    }
+
+    /// The pieces that start at `start` in `word`, shortest first, with their lengths in scalars.
+    func pieces(of word: [Unicode.Scalar], from start: Int) -> [(length: Int, morpheme: NumberMorpheme)] {
+        var found: [(length: Int, morpheme: NumberMorpheme)] = []
+        var node = 0, position = start
+        while position < word.count, let next = children[node][word[position]] {
+            node = next
+            position += 1
+            if let morpheme = endings[node] { found.append((position - start, morpheme)) }
+        }
+        return found
     }
 }
