@@ -165,6 +165,7 @@ def main():
     global REPEAT
     REPEAT = max(1, args.repeat)
     total_ours = total_port = 0.0
+    by_kind = {}  # kind -> [NLUKit seconds, port seconds] over the languages NLUKit read
     print(f"{'language':<10} {'kind':<11} {'cases':>5}  {'NLUKit':>7}  {'Python port':>11}  (CPU seconds, NLUKit with its process start)")
     for code, culture in LANGUAGES.items():
         if code not in args.languages.split(","):
@@ -192,11 +193,16 @@ def main():
             port = [python_entities_safely(model, kind, c["text"], c.get("reference"), code in TEXT_FROM_OFFSETS) for c in cases]
             port_seconds = cpu()[0] - start
             total_port += port_seconds
+            if ours is not None:
+                spent = by_kind.setdefault(kind, [0.0, 0.0])
+                spent[0] += seconds
+                spent[1] += port_seconds
             def passed(found):
                 return sum(1 for c, f in zip(cases, found) if normalized(f) == normalized(c["entities"]))
             n = len(cases)
             mine = "    n/a" if ours is None else f"{100 * passed(ours) / n:>6.1f}%"
-            print(f"{code:<10} {kind:<11} {n:>5}  {mine}  {100 * passed(port) / n:>10.1f}%  (CPU s: {seconds:.3f} vs {port_seconds:.3f})")
+            print(f"{code:<10} {kind:<11} {n:>5}  {mine}  {100 * passed(port) / n:>10.1f}%  (CPU s: {seconds:.4f} vs {port_seconds:.3f}, "
+                  f"{port_seconds / max(seconds, 1e-9):.0f}x)")
             # The cases the spec's reference implementation (.NET) supports, when it marks others "NotSupported".
             supported = [i for i, c in enumerate(cases) if "dotnet" not in c.get("notSupported", "")]
             if len(supported) < n:
@@ -204,6 +210,8 @@ def main():
                     return sum(1 for i in supported if normalized(found[i]) == normalized(cases[i]["entities"]))
                 mine = "    n/a" if ours is None else f"{100 * passed_supported(ours) / len(supported):>6.1f}%"
                 print(f"{'':<10} {'(supported)':<11} {len(supported):>5}  {mine}  {100 * passed_supported(port) / len(supported):>10.1f}%")
+    for kind, (ours_kind, port_kind) in by_kind.items():
+        print(f"{kind:<11} all languages: NLUKit {ours_kind:.4f}, Python port {port_kind:.3f}; ratio {port_kind / max(ours_kind, 1e-9):.1f}x")
     print(f"\nCPU seconds over all cases: NLUKit {total_ours:.3f} (process start included), "
           f"Python port {total_port:.3f}; ratio {total_port / max(total_ours, 1e-9):.1f}x")
 
