@@ -75,7 +75,7 @@ let package = Package(
         // Apart from NLUCore so that only what downloads links the HTTP stack.
         .target(name: "NLUHub", dependencies: ["NLUInputOutput", "NLUCore"]),
         // Built-in entities (numbers, money, dates…) found and resolved; the Text layer's recognizers.
-        .target(name: "NLUBuiltins", dependencies: ["NLUText"]),
+        .target(name: "NLUBuiltins", dependencies: ["NLUInputOutput", "NLUText"]),
         // The one BERT-family encoder (configuration, checkpoint names, packed weights, masked
         // attention) that every task needing a transformer builds on.
         .target(name: "NLUTransformers", dependencies: ["NLUInputOutput", "NLUCore"]),
@@ -194,7 +194,7 @@ let package = Package(
         .testTarget(name: "RepositoryTests"),
         .testTarget(name: "NLUCoreTests", dependencies: ["NLUCore", "NLUInputOutput", "NLUFuzzSupport", "NLUTestSupport"]),
         .testTarget(name: "NLUTextTests", dependencies: ["NLUText", "NLUTestSupport"]),
-        .testTarget(name: "NLUBuiltinsTests", dependencies: ["NLUBuiltins", "NLUTestSupport"]),
+        .testTarget(name: "NLUBuiltinsTests", dependencies: ["NLUBuiltins", "NLUInputOutput", "NLUTestSupport"]),
         .testTarget(name: "NLUEmbeddingsTests", dependencies: ["NLUEmbeddings", "NLUTestSupport"]),
         .testTarget(name: "NLUTransformersTests", dependencies: ["NLUTransformers", "NLUTestSupport"]),
         // The Hub client against a Hub-shaped server on loopback in the test process.

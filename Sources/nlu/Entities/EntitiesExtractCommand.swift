@@ -74,11 +74,17 @@ struct EntitiesExtractCommand: ParsableCommand {
         let language = try builtinLanguage()
         let recognizer = BuiltinRecognizer(language: language, types: try kinds())
         let reference = try reference()
+        // JSON goes into `lines` (bytes), the table into `output`; either is written out when it grows large.
         var output = ""
+        var lines = JSONWriter()
         func flushIfLarge() {
             if output.utf8.count > 1 << 16 {
                 Console.write(output)
                 output = ""
+            }
+            if lines.bytes.count > 1 << 16 {
+                Console.write(lines.bytes)
+                lines.removeAll()
             }
         }
         // The entities of a line are written as the recognizer finds them (it reads a long line in windows), so
@@ -86,14 +92,19 @@ struct EntitiesExtractCommand: ParsableCommand {
         func answer(_ input: String) throws {
             if verbose { ScriptNotes.note(on: input, language: language.rawValue, reader: "the built-ins") }
             if json {
-                output += #"{"entities":["#
-                var first = true
-                try recognizer.forEachEntity(in: input, reference: reference) { entity in
-                    output += (first ? "" : ",") + (try Console.json(entity))
-                    first = false
+                // Keys sorted, as `Console.json` writes every other command's JSON.
+                lines.beginObject()
+                lines.key("entities")
+                lines.beginArray()
+                recognizer.forEachEntity(in: input, reference: reference) { entity in
+                    entity.writeJSON(to: &lines)
                     flushIfLarge()
                 }
-                output += #"],"text":"# + (try Console.json(input)) + "}\n"
+                lines.endArray()
+                lines.key("text")
+                lines.string(input)
+                lines.endObject()
+                lines.raw("\n")
             } else {
                 output += input + "\n"
                 var block: [BuiltinEntity] = [], any = false
@@ -117,6 +128,7 @@ struct EntitiesExtractCommand: ParsableCommand {
             for text in texts { try answer(text) }
         }
         Console.write(output)
+        Console.write(lines.bytes)
     }
 
     private func kinds() throws -> Set<BuiltinEntityType> {

@@ -13,8 +13,9 @@ enum Console {
         reportingWriteFailures { try StreamOutput.standardOutput.write(text) }
     }
 
-    /// Writes `bytes` to stdout at once (binary formats such as `.npy`), with the same failure handling as the text form.
-    static func write(_ bytes: Data) {
+    /// Writes `bytes` to stdout at once (binary formats such as `.npy`, JSON from a `JSONWriter`), with the same
+    /// failure handling as the text form.
+    static func write(_ bytes: some ContiguousBytes) {
         reportingWriteFailures { try bytes.withUnsafeBytes { try StreamOutput.standardOutput.write($0) } }
     }
 
