@@ -61,6 +61,40 @@ import Testing
         #expect(readings(language, text) == expected)
     }
 
+    /// Lengths said in two units are one length in the larger, as the English spec reads "5 ft 2 in" (5 + 2/12, written
+    /// at full precision); the smaller part must be less than one of the larger, and "2 in" alone stays ambiguous.
+    @Test(arguments: [
+        ("he is 5 feet and 2 inches, 6'2\" or 6′2″ tall", ["dimension 5 feet and 2 inches 5.166666666666667 Foot",
+                                                         "dimension 6'2\" 6.166666666666667 Foot", "dimension 6′2″ 6.166666666666667 Foot"]),
+        ("12 ft 2 in, 5 feet 0 inches, 5 feet 14 inches, for 2 in April",
+         ["dimension 12 ft 2 in 12.166666666666666 Foot", "dimension 5 feet 0 inches 5 Foot", "dimension 5 feet 5 Foot",
+          "dimension 14 inches 14 Inch"]),
+    ])
+    func readsLengthsInTwoUnits(_ text: String, _ expected: [String]) {
+        #expect(readings(.english, text) == expected)
+    }
+
+    /// Worked by hand from the specs' cases: a half said as a word before a unit, a decimal point in a language that
+    /// writes a comma, the end of a range ("75-300mm", "75 -300ミリ") and not a code ("scp2-173m"); Chinese liang,
+    /// which the number reader takes for "two" of the next place ("三十两" 32), hertz, kilowatts and kilocalories.
+    @Test(arguments: [
+        (BuiltinLanguage.spanish, "dar media vuelta, medio kilo, media hora", ["dimension media vuelta 0,5 Turn", "dimension medio kilo 0,5 Kilogramo"]),
+        (.portuguese, "dar meia volta", ["dimension meia volta 0,5 Turn"]),
+        (.italian, "fare mezzo giro, ef 75-300mm", ["dimension mezzo giro 0,5 Turn", "dimension 300mm 300 Millimetro"]),
+        (.french, "L'angle est de 0.8rad, 1.000kg", ["dimension 0.8rad 0,8 Radian"]),
+        (.english, "scp2-173m", []),
+        (.japanese, "SLRレンズ ef 75 -300ミリ", ["dimension 300ミリ 300 Millimeter"]),
+        (.chinese, "三十两银子, 三千两百两, 两万两, 1234两, 两公里, 一两天, 三两个人",
+         ["dimension 三十两 30 Liang", "dimension 三千两百两 3200 Liang", "dimension 两万两 20000 Liang", "dimension 1234两 1234 Liang",
+          "dimension 两公里 2 Kilometer"]),
+        (.chinese, "1兆赫兹, 100赫兹, 一百千瓦, 323千卡, 2大卡", ["dimension 1兆赫兹 1 Megahertz", "dimension 100赫兹 100 Hertz",
+                                                        "dimension 一百千瓦 100 Kilowatt", "dimension 323千卡 323 Kilocalorie",
+                                                        "dimension 2大卡 2 Kilocalorie"]),
+    ])
+    func readsHalvesRangesAndUnitsOfTheSpecs(_ language: BuiltinLanguage, _ text: String, _ expected: [String]) {
+        #expect(readings(language, text) == expected)
+    }
+
     /// Like money, a unit takes its amount in: "5 kg" is one dimension, not also the number 5; an age that is only a
     /// time word yields to the duration that reads the same span.
     @Test func theAmountBelongsToItsUnit() {
@@ -73,9 +107,12 @@ import Testing
     @Test(arguments: [
         (BuiltinLanguage.english, "5 years years of of age 3 square square sq 10km/h/h/h 20 (kg (kg 7.62mm-5 m2m2 age age 4 "),
         (.english, "1 2 3 4 metric metric fl fl. oz 5-6-7-year-old scp-173m 2:00 pm at 2 pm 3 MB Mb mB 3 yo "),
+        (.english, "5 ft 2 in 5 feet and and 2 inches 6'2\" 6'2 6'' ft ft 2 in in 1-2-3-4 mm 3 yo "),
+        (.spanish, "media media vuelta medio 0.8rad 0.8.8rad 75-300mm-5 tengo 5 años "),
         (.french, "3 ans d' d' 2,4 milliards de de gallons mètres carrés carrés 0.8rad une une t t.métrique 5 mois d'âge 2 km "),
         (.dutch, "een een metrische metrische ton 6-jarige jarige leeftijd 3 jaar oud oud 2 MB mb km/u/u "),
         (.chinese, "一二三千千米米半半 时速时速5公里 七周周岁岁 - 90天大大 三千兆字节 "),
+        (.chinese, "三十两两两 两万两 一两天 千卡卡 兆赫赫兹 5 -3米 29岁 "),
         (.japanese, "時速時速188マイル 毎秒毎秒 ２９歳歳 1万6千メートルトントン 10ヶ月ヶ月 "),
     ])
     func measuresAreReadInLinearTime(_ language: BuiltinLanguage, _ piece: String) {

@@ -14,8 +14,7 @@ import Testing
         ("currency", [.currency], 0.88),
         ("temperature", [.temperature], 0.97),
         ("age", [.age], 1.0),
-        // Feet and inches said together ("5 ft 2 in", one length in feet) are read as two lengths.
-        ("dimension", [.dimension], 0.95),
+        ("dimension", [.dimension], 1.0),
         ("email", [.email], 0.95),
         ("url", [.url], 0.93),
         ("phonenumber", [.phonenumber], 0.95),

@@ -59,6 +59,10 @@ struct CJKUnits: Sendable {
     /// Numerals that also begin a unit word ("千" of "千米", "兆" of "兆字节"), with what they multiply a number by: the
     /// number reader takes them into the number ("12千米" 12000), the unit gives them back (12 Kilometer).
     var unitPrefixNumerals: [Unicode.Scalar: Int64] = [:]
+    /// A unit written as a numeral ("两", the liang, also "two"): the number reader takes it into the amount before it
+    /// ("三十两" 32, "两万两" 22000), so an amount that ends in it, with no unit after, is read again without it and
+    /// takes it as its unit ("三十两" 30 Liang, "两万两" 20000 Liang). It is among ``measures`` as a word of its own.
+    var numeralUnit: Unicode.Scalar?
 
     /// Age and dimension words with the unit each names, as the table lists them: `ages` are ages that no duration
     /// reads, `durationAges` those a duration reads the same ("3週間"); longest first, so a look-up takes the first.

@@ -41,8 +41,26 @@ struct UnitLexicon: Sendable {
         var alsoDuration = false
     }
 
+    /// A length said in two units, the larger first ("5 feet 2 inches", "5 ft and 2 in", "6'2\""), which the specs read
+    /// as one amount of the larger ("5.166666666666667" Foot).
+    struct TwoPartLength: Sendable {
+        /// The units' names ("Foot", "Inch") and how many of the smaller make one of the larger.
+        var larger: String
+        var smaller: String
+        var perLarger: Int64
+        /// Marks glued to the digits that stand for the two units ("6'2\"", "6′2″").
+        var largerMarks: Set<String> = []
+        var smallerMarks: Set<String> = []
+    }
+
     /// Age and dimension phrases and the unit each names.
     private(set) var measures = UnitPhrases<Measure>(spacingMatters: true)
+    /// Lengths said in two units (English feet and inches), and the words that may join the parts ("and").
+    var twoPartLengths: [TwoPartLength] = []
+    var twoPartJoiners: Set<String> = []
+    /// Words that say one half before a unit of dimension, which the number reader leaves alone ("media vuelta",
+    /// "meia volta", "mezzo giro": 0,5 Turn).
+    var halves: Set<String> = []
     /// Words right before an amount that make an ambiguous unit after it something else: "at 2 pm", "for 2 in April".
     var ambiguityLeads: Set<String> = []
 

@@ -61,8 +61,9 @@ struct CJKUnitRecognizer: EntityRecognizer {
                 }
                 index = end
             } else if let (end, unit, value) = measure(after: number, reader) {
-                // "70 - 90天大": a minus spaced from its digits is a dash; the amount starts after it.
-                if reader.isSign(index), reader.isSpace(index + 1) {
+                // "70 - 90天大", "75 -300ミリ": a minus spaced from its digits, or right after an amount, is a dash; the
+                // amount starts after it.
+                if reader.isSign(index), reader.isSpace(index + 1) || followsAmount(index, reader) {
                     index += 1
                     continue
                 }
@@ -76,6 +77,13 @@ struct CJKUnitRecognizer: EntityRecognizer {
                 index = max(number.end, index + 1)
             }
         }
+    }
+
+    /// Whether digits end right before `index`, spaces aside.
+    private func followsAmount(_ index: Int, _ reader: CJKNumberReader) -> Bool {
+        var before = index - 1
+        while reader.isSpace(before) { before -= 1 }
+        return reader.digit(before) != nil
     }
 
     private func isASCIIWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
@@ -120,7 +128,9 @@ struct CJKUnitRecognizer: EntityRecognizer {
             at = number.end - 1
             value = unscaled
         }
-        guard let (word, unit) = units.measures.first(where: { matchIgnoringCase($0.word, reader, at: at) != nil }) else { return nil }
+        guard let (word, unit) = units.measures.first(where: { matchIgnoringCase($0.word, reader, at: at) != nil }) else {
+            return numeralUnit(ending: number, reader)
+        }
         var end = at + word.count
         // A unit of Latin letters glued to more letters ("5 cmd") is no unit.
         if word.last.map({ $0.value < 128 }) == true, end < reader.count, reader.isASCIILetter(end) { return nil }
@@ -129,6 +139,22 @@ struct CJKUnitRecognizer: EntityRecognizer {
             end = afterHalf
         }
         return (end, unit, value)
+    }
+
+    /// "三十两" 30 Liang, "两万两" 20000 Liang: an amount whose last numeral is a unit's (``CJKUnits/numeralUnit``), read
+    /// again without it; not before a counter ("十两个" is twelve of something), nor after a lone numeral next to its
+    /// own value ("一两天", "三两个": one or two days, two or three).
+    private func numeralUnit(ending number: CJKNumber, _ reader: CJKNumberReader) -> (Int, UnitLexicon.Measure, NumberValue)? {
+        let last = number.end - 1
+        guard let scalar = units.numeralUnit, last > number.start, reader.scalars[last] == scalar,
+              reader.match(any: units.counters, at: number.end) == nil,
+              let unit = units.measures.first(where: { $0.word == [scalar] })?.unit else { return nil }
+        if last == number.start + 1, let lone = numerals.digits[reader.scalars[number.start]], let own = numerals.digits[scalar],
+           abs(lone - own) == 1 { return nil }
+        // The amount alone, read as the number reader reads it where nothing follows ("三千两百" 3200).
+        let amount = CJKNumberReader(scalars: Array(reader.scalars[number.start..<last]), numerals: numerals)
+        guard case .number(let before)? = amount.number(at: 0), before.end == amount.count else { return nil }
+        return (number.end, unit, before.value)
     }
 
     /// "时速120公里", "時速188マイル", "毎秒23メートル": a speed said as a length per hour or second.

@@ -26,6 +26,12 @@ struct MeasureRecognizer: EntityRecognizer {
                 index = number.endToken
                 continue
             }
+            // "media vuelta": a half said as a word.
+            if let half = half(text, at: index), context.wants(half.unit.type) {
+                append(half.unit, .real(0.5), text, first: index, last: half.last, context: context, into: &matches)
+                index = half.last + 1
+                continue
+            }
             guard starts.startsNumber(text, at: index), !followsClock(text, index), !followsCode(text, index),
                   let number = amount(text, context, at: index) else {
                 guard !text.touchesPrevious(index), let (unit, last) = units.measure(in: text, at: index), !unit.prefix,
@@ -48,6 +54,11 @@ struct MeasureRecognizer: EntityRecognizer {
             // "40 - 50 years old": a minus spaced from its digits is a dash, the amount starts after it.
             if text[number.firstToken].isSymbol("-"), text.token(number.firstToken + 1)?.spaceBefore == true {
                 index += 1
+                continue
+            }
+            if let (length, last) = twoPartLength(text, context, number: number), context.wants(.dimension) {
+                matches.append(EntityMatch(type: .dimension, tokens: text, first: number.firstToken, last: last, resolution: length))
+                index = last + 1
                 continue
             }
             let (value, numberLast) = units.scaled(number.value, text, after: number.endToken - 1, numbers: numbers)
@@ -73,6 +84,56 @@ struct MeasureRecognizer: EntityRecognizer {
                                    resolution: .value(context.valueText(value), unit: unit.name)))
     }
 
+    /// A word of ``UnitLexicon/halves`` at `index` and the unit of dimension after it ("media vuelta"), with its last token.
+    private func half(_ text: TokenizedText, at index: Int) -> (unit: UnitLexicon.Measure, last: Int)? {
+        guard !units.halves.isEmpty, let word = text.word(index), units.halves.contains(NumberLexicon.fold(word)),
+              let (unit, last) = unit(text, after: index), unit.type == .dimension, !unit.ambiguous, !unit.angle else { return nil }
+        return (unit, last)
+    }
+
+    /// A length said in two units from `number` on (``UnitLexicon/twoPartLengths``): "5 ft 2 in", "5 feet and 2 inches",
+    /// "6'2\""; as one amount of the larger unit, with the last token. The smaller part is less than one of the larger.
+    private func twoPartLength(_ text: TokenizedText, _ context: RecognitionContext, number: NumberMatch) -> (BuiltinResolution, Int)? {
+        guard !units.twoPartLengths.isEmpty else { return nil }
+        let numberLast = number.endToken - 1
+        let part: UnitLexicon.TwoPartLength
+        let smallerStart: Int
+        var marked = false
+        if let mark = text.token(numberLast + 1), mark.kind == .symbol, !mark.spaceBefore,
+           let withMark = units.twoPartLengths.first(where: { $0.largerMarks.contains(mark.text) }) {
+            // "6'2\"": digits glued between the two marks.
+            guard text.token(numberLast + 2)?.isDigits == true, text[numberLast + 2].spaceBefore == false else { return nil }
+            part = withMark
+            smallerStart = numberLast + 2
+            marked = true
+        } else if let (unit, last) = unit(text, after: numberLast), let named = units.twoPartLengths.first(where: { $0.larger == unit.name }) {
+            part = named
+            var start = last + 1
+            if let joiner = text.word(start), units.twoPartJoiners.contains(NumberLexicon.fold(joiner)) { start += 1 }
+            smallerStart = start
+        } else {
+            return nil
+        }
+        guard let smaller = amount(text, context, at: smallerStart), smaller.kind == .cardinal,
+              smaller.value.double >= 0, smaller.value.double < Double(part.perLarger) else { return nil }
+        let smallerLast = smaller.endToken - 1
+        let last: Int
+        if marked {
+            guard let mark = text.token(smallerLast + 1), !mark.spaceBefore, part.smallerMarks.contains(mark.text) else { return nil }
+            last = smallerLast + 1
+        } else {
+            // The smaller unit counts even where it is ambiguous alone ("2 in"): after the larger it can be nothing else.
+            guard let (unit, unitLast) = units.measure(in: text, at: smallerLast + 1), unit.name == part.smaller,
+                  !gluedOn(text, after: unitLast) else { return nil }
+            last = unitLast
+        }
+        let length = number.value.double + smaller.value.double / Double(part.perLarger)
+        // The specs write the sum at full precision ("5.166666666666667"), not with 15 digits as other amounts: the
+        // shortest text that reads back as the same double.
+        let value: NumberValue = length.rounded() == length && abs(length) < 1e15 ? .integer(Int64(length)) : .literal("\(length)")
+        return (.value(context.valueText(value), unit: part.larger), last)
+    }
+
     /// A cardinal amount at `index` (a fraction too: "1/4 mile"), digits glued to their unit included ("75ml", "7,62mm").
     private func amount(_ text: TokenizedText, _ context: RecognitionContext, at index: Int) -> NumberMatch? {
         let decimalMark = context.language == .english ? "." : ","
@@ -82,10 +143,20 @@ struct MeasureRecognizer: EntityRecognizer {
             if last > index, text[last].isWord, !text[last].spaceBefore, units.measure(in: text, at: last) != nil {
                 return digitsBeforeGluedWord(text, at: index, decimalMark: decimalMark)
             }
+            if decimalMark != ".", last == index, let pointed = pointedDecimal(text, at: index) { return pointed }
             return number.kind == .ordinal ? nil : number
         }
         if context.language == .english { return context.numbers.parseBeforeGluedWord(at: index) }
-        return digitsBeforeGluedWord(text, at: index, decimalMark: decimalMark)
+        return digitsBeforeGluedWord(text, at: index, decimalMark: decimalMark) ?? pointedDecimal(text, at: index)
+    }
+
+    /// "0.8rad" in French: a decimal point, which the language reads as a thousands mark, glued between digits and a
+    /// unit (three digits after it stay thousands: "1.000kg").
+    private func pointedDecimal(_ text: TokenizedText, at index: Int) -> NumberMatch? {
+        guard text.token(index + 2).map({ $0.text.count != 3 }) == true,
+              let pointed = digitsBeforeGluedWord(text, at: index, decimalMark: "."), pointed.endToken == index + 3,
+              units.measure(in: text, at: pointed.endToken) != nil else { return nil }
+        return pointed
     }
 
     /// "75ml", "7,62mm", "0,8rad": digits, with a decimal mark, glued to a word, which the language's number reader
@@ -155,11 +226,12 @@ struct MeasureRecognizer: EntityRecognizer {
         }
     }
 
-    /// Digits after a hyphen glued to a word are a code's ("scp-173m"), not an amount.
+    /// Digits after a hyphen glued to a word are a code's ("scp-173m", "scp2-173m"), not an amount; after digits that
+    /// stand alone, the end of a range ("75-300mm": 300 Millimeter).
     private func followsCode(_ text: TokenizedText, _ index: Int) -> Bool {
         guard let hyphen = text.token(index - 1), hyphen.isSymbol("-"), !text[index].spaceBefore, !hyphen.spaceBefore,
               let before = text.token(index - 2) else { return false }
-        return before.isWord || before.isDigits
+        return before.isWord || before.isDigits && text.touchesPrevious(index - 2)
     }
 
     /// Digits right after a glued ":" are the minutes of a clock time ("2:00 pm"), after a glued "." or "," the decimals

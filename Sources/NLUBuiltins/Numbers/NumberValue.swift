@@ -61,7 +61,8 @@ enum NumberValue: Sendable, Equatable {
             return NumberValue(digits: Substring(DecimalDigits.product(a, b)))
         }
         let product = lhs.double * rhs.double
-        if product.isFinite, product.rounded() == product, abs(product) < 9.0e18 { return .integer(Int64(product)) }
+        // From 1e15 up a product of a fraction is a double that .NET writes in exponent notation ("0,9 trilioni" 9E+17).
+        if product.isFinite, product.rounded() == product, abs(product) < 1.0e15 { return .integer(Int64(product)) }
         return .real(product)
     }
 

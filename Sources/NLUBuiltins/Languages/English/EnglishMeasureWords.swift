@@ -28,6 +28,10 @@ enum EnglishMeasureWords {
         units.dimension("Yard", ["yd", "yds", "yard", "yards"])
         units.dimension("Foot", ["ft", "foot", "feet"])
         units.dimension("Inch", ambiguous: ["in", "\""], ["in", "inch", "inches", "\""])
+        // "5 ft 2 in", "6'2\"": one length in feet.
+        units.twoPartLengths = [UnitLexicon.TwoPartLength(larger: "Foot", smaller: "Inch", perLarger: 12, largerMarks: ["'", "′", "’"],
+                                                          smallerMarks: ["\"", "″", "”"])]
+        units.twoPartJoiners = ["and"]
         units.dimension("Light year", ["light year", "light years", "light-year", "light-years"])
         // Area.
         for (name, short, long) in [("kilometer", "km", ["kilometer", "kilometre"]), ("hectometer", "hm", ["hectometer", "hectometre"]),

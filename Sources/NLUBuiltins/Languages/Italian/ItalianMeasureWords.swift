@@ -50,5 +50,6 @@ enum ItalianMeasureWords {
         units.dimension("Degree", angle: true, ["grado", "gradi", "°"])
         units.dimension("Radian", ["rad", "radiante", "radianti"])
         units.dimension("Turn", ["giro", "giri"])
+        units.halves = ["mezzo", "mezza"]
     }
 }

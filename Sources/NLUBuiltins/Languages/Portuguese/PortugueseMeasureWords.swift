@@ -51,5 +51,6 @@ enum PortugueseMeasureWords {
         units.dimension("Degree", angle: true, ["grau", "graus", "°"])
         units.dimension("Radian", ["rad", "radiano", "radianos"])
         units.dimension("Turn", ["volta", "voltas"])
+        units.halves = ["meia", "meio"]
     }
 }

@@ -50,5 +50,6 @@ enum SpanishMeasureWords {
         units.dimension("Degree", angle: true, ["grado", "grados", "°"])
         units.dimension("Radian", ["rad", "radián", "radianes"])
         units.dimension("Turn", ["vuelta", "vueltas"])
+        units.halves = ["media", "medio"]
     }
 }
