@@ -43,6 +43,23 @@ import Testing
         #expect(builtins(try load("dialogflow-agent").dataset) == ["sys.date": "date"])
     }
 
+    /// Dialogflow's amounts with units (`@sys.unit-length` "3 meters", `@sys.age`) are dimensions and ages; a unit's
+    /// name alone (`@sys.unit-length-name` "km") is no amount, and stays an ordinary entity with a warning.
+    @Test func dialogflowAmountsWithUnitsAreDimensionsAndAges() throws {
+        let result = try load("builtins/dialogflow-units")
+        #expect(builtins(result.dataset) == ["sys.unit-area": "dimension", "height": "dimension", "sys.unit-weight": "dimension",
+                                             "sys.unit-volume": "dimension", "sys.age": "age", "sys.unit-information": "dimension",
+                                             "sys.unit-speed": "dimension"])
+        #expect(result.warnings.contains { $0.contains("system entity sys.unit-length-name has no NLUKit built-in") })
+    }
+
+    /// Lex V2's `AMAZON.Currency` is money; `AMAZON.WeightUnit` holds a unit's name alone, no dimension.
+    @Test func lexV2CurrencySlotIsMoneyAndAUnitNameSlotIsNoBuiltin() throws {
+        let result = try load("builtins/lexv2-units")
+        #expect(builtins(result.dataset) == ["Price": "currency"])
+        #expect(result.warnings.contains { $0.contains("slot type AMAZON.WeightUnit has no NLUKit built-in") })
+    }
+
     @Test func luisPrebuiltEntitiesAreBuiltinsAndUnknownOnesWarned() throws {
         let result = try load("builtins/luis-prebuilt.json")
         #expect(builtins(result.dataset) == ["money": "currency", "datetimeV2": "datetime", "age": "age"])
@@ -52,8 +69,17 @@ import Testing
 
     @Test func rasaProjectConfigDucklingDimensionsAreBuiltins() throws {
         let result = try load("builtins/rasa-duckling/data")
-        #expect(builtins(result.dataset) == ["time": "datetime", "number": "number", "amount-of-money": "currency"])
-        #expect(result.warnings.contains { $0.contains("Duckling dimension distance has no NLUKit built-in") })
+        #expect(builtins(result.dataset) == ["time": "datetime", "number": "number", "amount-of-money": "currency", "distance": "dimension"])
+        #expect(result.warnings.contains { $0.contains("Duckling dimension credit-card-number has no NLUKit built-in") })
+    }
+
+    /// Duckling's `distance`, `volume` and `quantity` ("3 pounds") are dimensions; `credit-card-number`, which NLUKit
+    /// has no recognizer for, is annotated data like any other entity.
+    @Test func rasaFileAnnotatedWithDucklingUnitsGetsDimensions() throws {
+        let result = try load("builtins/rasa-duckling-units.yml")
+        #expect(builtins(result.dataset) == ["distance": "dimension", "volume": "dimension", "quantity": "dimension"])
+        #expect(!result.dataset.entities.contains { $0.name == "credit-card-number" })
+        #expect(result.dataset.intents.flatMap(\.utterances).flatMap(\.entities).contains { $0.entity == "credit-card-number" })
     }
 
     @Test func rasaFileAnnotatedWithDucklingNamesGetsThoseBuiltinsOnly() throws {

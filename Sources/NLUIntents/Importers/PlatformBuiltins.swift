@@ -21,11 +21,15 @@ enum PlatformBuiltins {
         "url": "url", "phonenumber": "phonenumber", "datetimeV2": "datetime", "datetime": "datetime",
     ]
 
-    /// Dialogflow CX / ES system entities (`@sys.number`).
+    /// Dialogflow CX / ES system entities (`@sys.number`). Its amounts with units (`@sys.unit-length` "5 km") are
+    /// dimensions; its unit names alone (`@sys.unit-length-name` "km") have no built-in.
     static let dialogflow: [String: String] = [
         "sys.number": "number", "sys.number-integer": "number", "sys.number-sequence": "number",
         "sys.cardinal": "number", "sys.ordinal": "ordinal", "sys.percentage": "percentage",
-        "sys.unit-currency": "currency", "sys.temperature": "temperature", "sys.email": "email", "sys.url": "url",
+        "sys.unit-currency": "currency", "sys.temperature": "temperature", "sys.age": "age",
+        "sys.unit-length": "dimension", "sys.unit-area": "dimension", "sys.unit-volume": "dimension",
+        "sys.unit-weight": "dimension", "sys.unit-information": "dimension", "sys.unit-speed": "dimension",
+        "sys.email": "email", "sys.url": "url",
         "sys.phone-number": "phonenumber", "sys.date-time": "datetime", "sys.date": "date", "sys.time": "time",
         "sys.date-period": "daterange", "sys.time-period": "timerange", "sys.duration": "duration",
     ]
@@ -38,10 +42,11 @@ enum PlatformBuiltins {
     ]
 
     /// Amazon Lex V1/V2 and Alexa built-in slot types, by their lower-cased name (exports write both
-    /// `AMAZON.NUMBER` and `AMAZON.Number`).
+    /// `AMAZON.NUMBER` and `AMAZON.Number`). Amazon has no slot type for an amount with a unit of length or weight:
+    /// Lex V1's `AMAZON.SpeedUnit` and `AMAZON.WeightUnit` hold the unit's name alone ("mph"), no dimension.
     static let amazon: [String: String] = [
         "amazon.number": "number", "amazon.four_digit_number": "number", "amazon.ordinal": "ordinal",
-        "amazon.percentage": "percentage", "amazon.date": "date", "amazon.time": "time",
+        "amazon.percentage": "percentage", "amazon.currency": "currency", "amazon.date": "date", "amazon.time": "time",
         "amazon.duration": "duration", "amazon.phonenumber": "phonenumber", "amazon.emailaddress": "email",
     ]
 
@@ -54,14 +59,13 @@ enum PlatformBuiltins {
     ]
 
     /// Rasa's Duckling dimensions (`DucklingEntityExtractor` `dimensions:`; the entity names Duckling reports).
+    /// Duckling's `distance` ("5 km"), `volume` ("2 liters") and `quantity` ("3 pounds") are dimensions; its
+    /// `credit-card-number` has no built-in.
     static let duckling: [String: String] = [
         "number": "number", "ordinal": "ordinal", "amount-of-money": "currency", "temperature": "temperature",
         "email": "email", "url": "url", "phone-number": "phonenumber", "time": "datetime", "duration": "duration",
+        "distance": "dimension", "volume": "dimension", "quantity": "dimension",
     ]
-
-    /// Duckling's dimensions that NLUKit has no recognizer for: entities of these names are not taken
-    /// for built-ins (no warning unless the project's config asks for them).
-    static let ducklingWithoutBuiltin: Set<String> = ["distance", "volume", "quantity", "credit-card-number"]
 
     /// The platform name of NLUKit built-in `builtin` in `table` (for export), the first one listed
     /// alphabetically when several map to it.
