@@ -10,7 +10,8 @@ its own dev set and is scored on its own test set: a small monolingual set per l
 
 The Chinese and Japanese `# text` lines of the files are tokenized with spaces; text as users write it
 has none, so an utterance is its tokens joined without spaces (a space is kept only between two ASCII
-letters or digits: "iPhone X"); English tokens are joined with spaces. Slots come from the tokens' BIO
+letters or digits: "iPhone X"); English tokens are joined with spaces. xSID splits an elided article off its word
+("l' ora"); `--glue-elisions` joins them as Italian is written ("l'ora"). Slots come from the tokens' BIO
 labels, as Unicode-scalar spans of that text.
 
     python3 benchmarks/languages_intents.py --xsid /work/.mirror/mainlp+xsid/repo \\
@@ -50,6 +51,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UNSPACED = {"ja", "zh"}
+# --glue-elisions: a token ending in an apostrophe after a letter ("l'", "dell'", "un'") is joined to the next
+# one, as French and Italian are written ("l'ora"), where xSID's tokens split it off ("l' ora").
+GLUE_ELISIONS = False
 # Every xSID 0.7 language NLUKit stems (Snowball) or segments (Chinese, Japanese), English first.
 XSID_LANGUAGES = "en,ar,da,de,id,it,lt,nl,no,sr,tr,zh,ja"
 
@@ -90,7 +94,8 @@ def utterances(conll, language):
                 continue
             if text:
                 ascii_pair = text[-1].isascii() and text[-1].isalnum() and word[0].isascii() and word[0].isalnum()
-                if language not in UNSPACED or ascii_pair:
+                elided = GLUE_ELISIONS and text[-1] in "'’" and len(text) >= 2 and text[-2].isalpha()
+                if (language not in UNSPACED or ascii_pair) and not elided:
                     text += " "
             start = len(text)  # Python counts Unicode scalars, as NLUKit's offsets do
             text += word
@@ -312,8 +317,12 @@ def main():
     parser.add_argument("--nlu", default=os.path.join(ROOT, ".build/debug/nlu"))
     parser.add_argument("--nlu-before", help="an nlu built before the change, run beside --nlu")
     parser.add_argument("--seeds", default="1,2,3")
+    parser.add_argument("--glue-elisions", action="store_true",
+                        help="join a token that ends in an apostrophe to the next one, as written (\"l'ora\", not \"l' ora\")")
     parser.add_argument("--baselines-only", action="store_true", help="run the scikit-learn and CRFsuite baselines only")
     args = parser.parse_args()
+    global GLUE_ELISIONS
+    GLUE_ELISIONS = args.glue_elisions
     seeds = [int(s) for s in args.seeds.split(",")]
     binaries = [("NLUKit before", args.nlu_before)] if args.nlu_before else []
     binaries.append(("NLUKit" if not args.nlu_before else "NLUKit after", args.nlu))
