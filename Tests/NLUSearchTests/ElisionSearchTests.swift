@@ -4,7 +4,7 @@ import GRDB
 import NLUText
 @testable import NLUSearch
 
-/// Keyword search leaves out the elided words of French, Italian and Catalan (``NLUText/Elision``) when an
+/// Keyword search leaves out the elided words of French, Italian, Catalan and Irish (``NLUText/Elision``) when an
 /// apostrophe and a letter follow them, records it in the index, and an index made before keeps them.
 @Suite struct ElisionSearchTests {
     @Test func elidedWordsAreNoTermsInFrenchItalianAndCatalan() throws {
@@ -17,6 +17,8 @@ import NLUText
         #expect(try KeywordAnalyzer(language: "ca").terms("l'aigua d'Andorra") == KeywordAnalyzer(language: "ca").terms("aigua Andorra"))
         #expect(try KeywordAnalyzer(language: "it").terms("quest'anno un’ora") == KeywordAnalyzer(language: "it").terms("anno ora"))
         #expect(try KeywordAnalyzer(language: "fr").terms("Jusqu’à l’alarme") == ["alarm"])
+        // Irish: "d" and "m" were terms of their own, the apostrophe ending the run.
+        #expect(try KeywordAnalyzer(language: "ga").terms("d’fhág m'athair") == KeywordAnalyzer(language: "ga").terms("fhág athair"))
     }
 
     @Test func englishApostrophesAreUntouched() {

@@ -1,8 +1,8 @@
 import Testing
 import NLUText
 
-/// Elided words before an apostrophe (Lucene's `ElisionFilter` semantics): removed in French, Italian and Catalan
-/// only, before `'` and `’` alike, in any case, when a word follows; the remainder is a slice of the original text.
+/// Elided words before an apostrophe (Lucene's `ElisionFilter` semantics): removed in French, Italian, Catalan and
+/// Irish only, before `'` and `’` alike, in any case, when a word follows; the remainder is a slice of the original text.
 @Suite struct ElisionTests {
     @Test func frenchArticlesAndConjunctionsAreRemovedBeforeEitherApostrophe() throws {
         let french = try #require(Elision(language: .french))
@@ -29,6 +29,29 @@ import NLUText
         let catalan = try #require(Elision(language: .catalan))
         #expect(catalan.remainder(of: "l'aigua") == "aigua")
         #expect(catalan.remainder(of: "dell'anno") == "dell'anno")
+    }
+
+    /// Irish "do" before a verb or a vowel, "mo" and "ba" (Lucene's Irish articles): the remainder stems as Snowball
+    /// stems the whole word written with `'`, now with `’` too.
+    @Test func irishParticlesAndPossessivesAreRemoved() throws {
+        let irish = try #require(Elision(language: .irish))
+        #expect(irish.remainder(of: "d'fhág") == "fhág")
+        #expect(irish.remainder(of: "D’fhág") == "fhág")
+        #expect(irish.remainder(of: "m'athair") == "athair")
+        #expect(irish.remainder(of: "b'fhéidir") == "fhéidir")
+        // "l'" is French, not Irish; a hyphenated prefix is no elision.
+        #expect(irish.remainder(of: "l'athair") == "l'athair")
+        #expect(irish.remainder(of: "t-athair") == "t-athair")
+        let stemmer = try Stemmer(.irish)
+        #expect(stemmer.stem(String(irish.remainder(of: "d’fhág"))) == stemmer.stem("d'fhág"))
+        #expect(stemmer.stem("d'fhág") == "fág")
+    }
+
+    /// Revision 1 of the lists (what models trained before Irish was added ask for) has no Irish.
+    @Test func anEarlierRevisionHasTheListsItHad() {
+        #expect(Elision(language: .irish, revision: 1) == nil)
+        #expect(Elision(language: .french, revision: 1)?.remainder(of: "l'alarme") == "alarme")
+        #expect(Elision(language: .irish, revision: Elision.revision) != nil)
     }
 
     @Test func otherLanguagesElideNothing() {

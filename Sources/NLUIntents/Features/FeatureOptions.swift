@@ -36,6 +36,10 @@ public struct FeatureOptions: Codable, Sendable, Equatable {
     /// `nil`, as in a model saved before this option existed (its manifest lacks the field), keeps them: such a
     /// model featurizes as it always did.
     public var stripsElisions: Bool? = true
+    /// Which lists of elided words ``stripsElisions`` removes (``NLUText/Elision/revision``: 1, French, Italian and
+    /// Catalan; 2, also Irish). `nil`, as in a model saved before Irish was added (its manifest lacks the field), is
+    /// 1: such a model featurizes Irish as it always did.
+    public var elisionRevision: Int? = Elision.revision
     /// Keep punctuation and symbol tokens as words.
     public var includePunctuation: Bool = false
     /// Word n-gram lengths, e.g. `1...2` for words and word pairs.
@@ -126,6 +130,7 @@ public struct FeatureOptions: Codable, Sendable, Equatable {
         if let letterRunNGrams { try check(letterRunNGrams, within: Self.characterNGramLengths, "letterRunNGrams") }
         if let minDocumentFrequency { try InputLimits.check(minDocumentFrequency, in: 0...Int.max, name: prefix + "minDocumentFrequency", file: file) }
         if let maxFeatures { try InputLimits.check(maxFeatures, in: 0...Int.max, name: prefix + "maxFeatures", file: file) }
+        if let elisionRevision { try InputLimits.check(elisionRevision, in: 1...Elision.revision, name: prefix + "elisionRevision", file: file) }
         _ = try IntentLanguage(code: language, place: (file.map { "\($0): field " } ?? "") + prefix + "language")
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import NLUText
 
 /// Turns an utterance into its terms (the strings the vocabulary indexes): normalized, lowercased,
-/// tokenized with NLUText's ``WordTokenizer``, without the elided articles of French, Italian and Catalan
+/// tokenized with NLUText's ``WordTokenizer``, without the elided articles of French, Italian, Catalan and Irish
 /// (``NLUText/Elision``, when ``FeatureOptions/stripsElisions``: "l'alarme" is "alarme"), stemmed with the ``Stemmer`` of the options' language
 /// (English by default; none for a language Snowball has no stemmer for), then word n-grams
 /// (`"turn"`, `"turn on"`) and character n-grams inside word boundaries (`"# tu"`, `"#urn "`).
@@ -29,7 +29,7 @@ public struct TermExtractor: Sendable {
         self.tokenizer = WordTokenizer(includePunctuation: options.includePunctuation)
         self.stemmer = options.stemming ? options.stemmer : nil
         self.elision = options.stripsElisions == true
-            ? (try? StemmerLanguage(code: options.language ?? "en")).flatMap(Elision.init(language:)) : nil
+            ? (try? StemmerLanguage(code: options.language ?? "en")).flatMap { Elision(language: $0, revision: options.elisionRevision ?? 1) } : nil
     }
 
     /// The normalized text the tokens are taken from.
