@@ -165,7 +165,7 @@ public struct BuiltinRecognizer: Sendable {
             let upper = scalars.index(index, offsetBy: match.end - match.start)
             defer { offset = match.start }
             return BuiltinEntity(type: match.type, scalarRange: match.start..<match.end, range: index..<upper,
-                                 text: String(String.UnicodeScalarView(tokens.scalars[match.start..<match.end])),
+                                 text: String(scalars: tokens.scalars[match.start..<match.end]),
                                  resolution: match.resolution)
         }
     }

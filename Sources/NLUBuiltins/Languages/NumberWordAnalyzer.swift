@@ -34,10 +34,10 @@ struct NumberWordAnalyzer: Sendable {
 
     /// "cinquièmes", "quintos", "quinti", "veinticincoavos": the denominator, or nil.
     private func denominator(_ word: String) -> Int64? {
-        for ending in lexicon.denominatorEndings where word.count > ending.count && word.hasSuffix(ending) {
+        for ending in lexicon.denominatorEndings where word.hasSuffix(ending) && word.count > ending.count {
             if let pieces = cardinal(String(word.dropLast(ending.count))), let value = cardinalValue(pieces), value > 2 { return value }
         }
-        for (plural, singular) in lexicon.pluralEndings where word.count > plural.count + 2 && word.hasSuffix(plural) {
+        for (plural, singular) in lexicon.pluralEndings where word.hasSuffix(plural) && word.count > plural.count + 2 {
             guard let pieces = ordinal(String(word.dropLast(plural.count)) + singular) else { continue }
             var reading = NumberWordsReading(lexicon: lexicon)
             for piece in pieces where !reading.add(piece) { return nil }
@@ -57,7 +57,7 @@ struct NumberWordAnalyzer: Sendable {
            pieces.contains(where: { if case .ordinal = $0 { true } else if case .ordinalScale = $0 { true } else { false } }) {
             return pieces
         }
-        for ending in lexicon.ordinalEndings where word.count > ending.count && word.hasSuffix(ending) {
+        for ending in lexicon.ordinalEndings where word.hasSuffix(ending) && word.count > ending.count {
             let stem = String(word.dropLast(ending.count))
             for repair in [(drop: "", add: "")] + lexicon.stemRepairs where stem.hasSuffix(repair.drop) {
                 if let pieces = cardinal(String(stem.dropLast(repair.drop.count)) + repair.add) { return pieces + [.ordinalMark] }
@@ -87,6 +87,8 @@ struct NumberWordAnalyzer: Sendable {
 
     /// `word` split into table pieces, longest piece first at each point, or nil.
     private func segmented(_ word: [Unicode.Scalar]) -> [NumberMorpheme]? {
+        // Most words asked about are no number: those that no piece begins are turned away before any allocation.
+        if let first = word.first, !pieces.begins(with: first) { return nil }
         var found: [NumberMorpheme] = []
         // The shallowest depth a split from each point failed at: from there or deeper (fewer pieces left) it fails
         // again, so a point is not searched twice, however the split backtracks.
@@ -131,6 +133,9 @@ private struct PieceTree: Sendable {
             endings[node] = morpheme
         }
     }
+
+    /// Whether some piece begins with `scalar`.
+    func begins(with scalar: Unicode.Scalar) -> Bool { children[0][scalar] != nil }
 
     /// The pieces that start at `start` in `word`, shortest first, with their lengths in scalars.
     func pieces(of word: [Unicode.Scalar], from start: Int) -> [(length: Int, morpheme: NumberMorpheme)] {

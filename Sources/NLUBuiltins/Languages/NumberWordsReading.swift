@@ -6,7 +6,24 @@ struct NumberWordsReading {
     enum Kind { case cardinal, ordinal, fraction }
     private enum Step { case start, value, hundred, scale, connector, ordinal, done }
 
-    let lexicon: NumberLexicon
+    /// The four rules of the lexicon a reading follows, kept apart from the lexicon: a reading is copied for every
+    /// word tried, and copying the lexicon's tables with it (a retain and a release each) was a sixth of reading
+    /// German numbers.
+    private struct Rules {
+        var fourTwenties: Bool
+        var unitBeforeTens: Bool
+        var ordinalsContinue: Bool
+        var connectorJoinsNumerator: Bool
+
+        init(_ lexicon: NumberLexicon) {
+            fourTwenties = lexicon.fourTwenties
+            unitBeforeTens = lexicon.unitBeforeTens
+            ordinalsContinue = lexicon.ordinalsContinue
+            connectorJoinsNumerator = lexicon.connectorJoinsNumerator
+        }
+    }
+
+    private let rules: Rules
     private(set) var kind = Kind.cardinal
     /// The closed scales ("trois millions" once "deux" follows): their sum, and each part with its scale.
     private var total = NumberValue.integer(0)
@@ -35,11 +52,11 @@ struct NumberWordsReading {
     /// Whether the reading can take no more pieces (a fraction of a scale may still take a smaller scale).
     var isComplete: Bool { step == .done && scaleFraction == nil }
 
-    init(lexicon: NumberLexicon) { self.lexicon = lexicon }
+    init(lexicon: NumberLexicon) { rules = Rules(lexicon) }
 
     /// Starts from digits already read ("322 cent", "3 dozijn", "2 miljoen").
     init(lexicon: NumberLexicon, digits: Int64) {
-        self.lexicon = lexicon
+        rules = Rules(lexicon)
         group = digits
         smallest = 1
         step = .value
@@ -85,7 +102,7 @@ struct NumberWordsReading {
         }
         switch piece {
         case .value(let value):
-            if lexicon.fourTwenties, value == 20, step == .value, lastValue == 4, group % 100 == 4 {
+            if rules.fourTwenties, value == 20, step == .value, lastValue == 4, group % 100 == 4 {
                 // "quatre-vingt(s)" is 80; "quatre-vingt-dix" then adds.
                 group += 76
                 smallest = 20
@@ -95,7 +112,7 @@ struct NumberWordsReading {
             if step == .start || step == .scale || (step == .hundred && value < 100) {
                 guard step != .start || group == 0 else { return false }
             } else if step == .connector {
-                if lexicon.unitBeforeTens, lastValue > 0, lastValue < 10, value >= 20, value % 10 == 0, value < 100,
+                if rules.unitBeforeTens, lastValue > 0, lastValue < 10, value >= 20, value % 10 == 0, value < 100,
                    group % 100 == lastValue {
                     // "vierundzwanzig", "eenentwintig": the unit came first.
                     group += value
@@ -172,15 +189,15 @@ struct NumberWordsReading {
         case .ordinal(let value):
             let fresh = step == .start || step == .scale || step == .hundred || step == .connector
             guard fresh || ((step == .value || step == .ordinal) && value < smallest) else { return false }
-            if step == .ordinal && !lexicon.ordinalsContinue { return false }
+            if step == .ordinal && !rules.ordinalsContinue { return false }
             group += value
             smallest = (11...19).contains(value) ? 1 : max(value, 1)
             kind = .ordinal
-            step = lexicon.ordinalsContinue ? .ordinal : .done
+            step = rules.ordinalsContinue ? .ordinal : .done
         case .ordinalMark:
             guard step == .value || step == .hundred || step == .scale else { return false }
             kind = .ordinal
-            step = lexicon.ordinalsContinue ? .ordinal : .done
+            step = rules.ordinalsContinue ? .ordinal : .done
         case .fraction(let denominator):
             return readFraction(Double(denominator))
         case .andHalf:
@@ -232,7 +249,7 @@ struct NumberWordsReading {
             // "einundhalb": and a half.
             whole = (total + .integer(group)).double
             numerator = 1
-        } else if let atConnector = groupAtConnector, step == .value, !lexicon.connectorJoinsNumerator {
+        } else if let atConnector = groupAtConnector, step == .value, !rules.connectorJoinsNumerator {
             whole = total.double + Double(atConnector)
             numerator = Double(group - atConnector)
         } else if step == .value || step == .hundred {
@@ -284,7 +301,7 @@ struct NumberWordsReading {
             takeFractionOfScale(Double(group) / Double(denominator))
             return
         }
-        if let atConnector = groupAtConnector, step == .value, !lexicon.connectorJoinsNumerator {
+        if let atConnector = groupAtConnector, step == .value, !rules.connectorJoinsNumerator {
             whole = total.double + Double(atConnector)
             numerator = Double(group - atConnector)
         } else {

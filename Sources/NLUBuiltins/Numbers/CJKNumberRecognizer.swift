@@ -7,6 +7,16 @@
 /// "第三" the ordinal and the number), and ``BuiltinRecognizer`` keeps the longest of the kinds asked for.
 struct CJKNumberRecognizer: EntityRecognizer {
     let numerals: CJKNumerals
+    /// The words of ``CJKNumerals/blockedWords`` by their first character, and the characters that are a numeral
+    /// (a digit or a unit), built once rather than at every text.
+    private let blockedWordsByFirst: [Unicode.Scalar: [[Unicode.Scalar]]]
+    private let numeralCharacters: Set<Unicode.Scalar>
+
+    init(numerals: CJKNumerals) {
+        self.numerals = numerals
+        blockedWordsByFirst = Dictionary(grouping: numerals.blockedWords.filter { !$0.isEmpty }, by: { $0[0] })
+        numeralCharacters = Set(numerals.digits.keys).union(numerals.smallUnits.keys).union(numerals.bigUnits.keys)
+    }
 
     var produces: Set<BuiltinEntityType> { [.number, .ordinal, .percentage] }
 
@@ -80,8 +90,7 @@ struct CJKNumberRecognizer: EntityRecognizer {
         guard index > 0 else { return true }
         let previous = reader.scalars[index - 1]
         if previous.value < 128, previous.properties.isAlphabetic || CJKNumberReader.digitValue(previous) != nil { return false }
-        if CJKNumberReader.digitValue(previous) != nil || numerals.digits[previous] != nil || numerals.smallUnits[previous] != nil
-            || numerals.bigUnits[previous] != nil { return false }
+        if CJKNumberReader.digitValue(previous) != nil || numeralCharacters.contains(previous) { return false }
         return !Self.noStartAfter.contains(previous)
     }
 
@@ -90,9 +99,9 @@ struct CJKNumberRecognizer: EntityRecognizer {
     /// The positions inside words that hold a numeral and are no number ("四川", "一切", "收拾").
     private func blockedPositions(_ reader: CJKNumberReader) -> [Bool] {
         var blocked = [Bool](repeating: false, count: reader.count)
-        let firsts = Set(numerals.blockedWords.compactMap(\.first))
-        for index in 0..<reader.count where firsts.contains(reader.scalars[index]) {
-            for word in numerals.blockedWords where word.first == reader.scalars[index] {
+        for index in 0..<reader.count {
+            guard let words = blockedWordsByFirst[reader.scalars[index]] else { continue }
+            for word in words {
                 if let end = reader.match(word, at: index) {
                     for position in index..<end { blocked[position] = true }
                 }

@@ -100,6 +100,14 @@ enum NumberValue: Sendable, Equatable {
         case .real(let value):
             guard value.isFinite else { return value > 0 ? "Infinity" : "-Infinity" }
             if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
+            // The shortest text that reads back as `value` ("0.25"), when it has at most 15 significant digits and no
+            // exponent, is what %.15g writes too, without Foundation's formatter (a twelfth of reading Japanese numbers).
+            let shortest = value.description
+            if abs(value) >= 1e-4, !shortest.utf8.contains(UInt8(ascii: "e")),
+               shortest.utf8.drop(while: { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: ".") })
+                   .filter({ $0 != UInt8(ascii: ".") }).count <= 15 {
+                return shortest
+            }
             // %g switches to exponent notation below 1e-5 and from 1e15 up, as .NET's G15 does.
             var formatted = String(format: "%.15g", value)
             if let e = formatted.firstIndex(of: "e") {

@@ -51,7 +51,9 @@ struct RecognitionContext {
     /// A resolved value as the language writes it: Recognizers-Text's specs write "0,5" outside English.
     func valueText(_ value: NumberValue) -> String {
         let text = value.text
-        return language == .english ? text : String(text.map { $0 == "." ? "," : $0 })
+        // Most values have no point: they are returned as they are, without walking their characters.
+        guard language != .english, text.utf8.contains(UInt8(ascii: ".")) else { return text }
+        return String(text.map { $0 == "." ? "," : $0 })
     }
 }
 

@@ -71,7 +71,7 @@ struct TokenizedText: Sendable {
 
     /// The text from the start of token `first` to the end of token `last` (inclusive), as written.
     func text(from first: Int, through last: Int) -> String {
-        String(String.UnicodeScalarView(scalars[tokens[first].start..<tokens[last].end]))
+        String(scalars: scalars[tokens[first].start..<tokens[last].end])
     }
 
     /// A token's text, lowercased for words. ASCII (nearly every token) is copied byte by byte, which
@@ -79,9 +79,16 @@ struct TokenizedText: Sendable {
     /// Other words are kept in the stream-safe format: recognizers look words up in sets and dictionaries,
     /// and Swift hashes a word with a run of 100,000 combining marks (Hebrew points, which are letters)
     /// in a minute; a joiner every 30 marks keeps that linear, and no word the recognizers know has such a run.
+    /// Kana and CJK ideographs (most tokens of Chinese and Japanese text) have no case and are no combining marks, so
+    /// such tokens skip both Unicode table walks.
     private static func tokenText(_ scalars: ArraySlice<Unicode.Scalar>, lowercased: Bool) -> String {
         guard scalars.allSatisfy({ $0.value < 128 }) else {
-            let text = StreamSafeText.string(of: String(String.UnicodeScalarView(scalars)))
+            if scalars.allSatisfy({ $0.value < 128 || isCaselessUnspacedLetter($0) }) {
+                return String(scalars: scalars.lazy.map { scalar in
+                    lowercased && scalar.value >= 65 && scalar.value <= 90 ? Unicode.Scalar(UInt8(scalar.value) | 0x20) : scalar
+                })
+            }
+            let text = StreamSafeText.string(of: String(scalars: scalars))
             return lowercased ? text.lowercased() : text
         }
         return String(unsafeUninitializedCapacity: scalars.count) { buffer in
@@ -93,13 +100,27 @@ struct TokenizedText: Sendable {
         }
     }
 
+    /// Hiragana and katakana letters and CJK ideographs (the unified block and extension A): letters without case
+    /// and with canonical combining class 0 (the combining kana marks U+3099 and U+309A lie outside these ranges).
+    static func isCaselessUnspacedLetter(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return (0x4E00...0x9FFF).contains(value) || (0x3041...0x3096).contains(value) || (0x309D...0x30FF).contains(value)
+            || (0x3400...0x4DBF).contains(value)
+    }
+
     static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 128 ? scalar == " " || (scalar.value >= 9 && scalar.value <= 13) : scalar.properties.isWhitespace
+        if scalar.value < 128 { return scalar == " " || (scalar.value >= 9 && scalar.value <= 13) }
+        // U+3000 (the ideographic space) is the last White_Space scalar: Chinese and Japanese text needs no table look-up.
+        return scalar.value <= 0x3000 && scalar.properties.isWhitespace
     }
 
     static func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 48 && scalar.value <= 57 }
     static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 128 ? (scalar.value | 0x20 >= 97 && scalar.value | 0x20 <= 122) : scalar.properties.isAlphabetic
+        if scalar.value < 128 { return scalar.value | 0x20 >= 97 && scalar.value | 0x20 <= 122 }
+        // Ideographs and kana letters (all alphabetic) without the property table's look-up: most of Chinese and Japanese text.
+        let value = scalar.value
+        if (0x4E00...0x9FFF).contains(value) || (0x3041...0x3096).contains(value) || (0x30A1...0x30FA).contains(value) { return true }
+        return scalar.properties.isAlphabetic
     }
     static func isApostrophe(_ scalar: Unicode.Scalar) -> Bool { scalar == "'" || scalar == "\u{2019}" }
 

@@ -17,7 +17,7 @@ struct EmailRecognizer: EntityRecognizer {
             // A dot cannot start the local part or follow another dot ("a..bc@", ".abc@").
             guard start < at, start == 0 || scalars[start - 1] != ".", !hasDoubleDot(scalars, start..<at), let end = DomainScanner.domainEnd(scalars, from: at + 1, requireKnownTLD: false) else { continue }
             matches.append(EntityMatch(type: .email, start: start, end: end,
-                                       resolution: .value(String(String.UnicodeScalarView(scalars[start..<end])).lowercased())))
+                                       resolution: .value(String(scalars: scalars[start..<end]).lowercased())))
             lastEnd = end - 1
         }
         recognizeSpoken(text, into: &matches)
@@ -159,7 +159,7 @@ enum DomainScanner {
             // Longer labels are no known domain; hashing one of 100,000 letters that are combining marks (Hebrew
             // points) took Swift a minute.
             guard tld.count <= longestKnownTopLevelDomain else { return (nil, position) }
-            let name = String(String.UnicodeScalarView(scalars[tld])).lowercased()
+            let name = String(scalars: scalars[tld]).lowercased()
             guard knownTopLevelDomains.contains(name) else { return (nil, position) }
         }
         return (tld.upperBound, position)

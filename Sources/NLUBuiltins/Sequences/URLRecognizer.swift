@@ -64,7 +64,7 @@ struct URLRecognizer: EntityRecognizer {
                     while end > hostStart, ".,;:!?)]'".unicodeScalars.contains(scalars[end - 1]) { end -= 1 }
                 }
                 matches.append(EntityMatch(type: .url, start: position, end: end,
-                                           resolution: .value(String(String.UnicodeScalarView(scalars[position..<end])).lowercased())))
+                                           resolution: .value(String(scalars: scalars[position..<end]).lowercased())))
                 lastEnd = end
             }
         }
