@@ -2,7 +2,10 @@ extension RandomAccessCollection {
     /// The index of the first element for which `belongsToSecondPartition` is true, by binary search
     /// (`endIndex` when there is none). The collection must already be partitioned by the predicate:
     /// every element for which it is false comes before every element for which it is true (a
-    /// lower bound in a sorted array: `offsets.partitioningIndex { $0 >= 42 }`).
+    /// lower bound in a sorted array: `offsets.partitioningIndex { $0 >= 42 }`). Inlinable, so that a caller in another
+    /// module gets it specialized for its collection and predicate rather than the generic form (a phrase-table step
+    /// of the built-ins runs it at every token).
+    @inlinable
     public func partitioningIndex(where belongsToSecondPartition: (Element) throws -> Bool) rethrows -> Index {
         var low = startIndex
         var count = self.count
