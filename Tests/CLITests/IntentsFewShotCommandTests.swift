@@ -52,7 +52,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: model + ".checkpoint"))
         #expect(train.stdout.contains("\"fewShot\":true") && train.stdout.contains("\"temperature\":"), "\(train.stdout)")
         let manifest = try String(contentsOfFile: model + "/manifest.json", encoding: .utf8)
-        #expect(manifest.contains("\"fewShot\"") && manifest.contains("\"temperature\"") && manifest.contains("\"normalized\""))
+        #expect(manifest.contains("\"fewShot\"") && manifest.contains("\"temperature\"") && manifest.contains("\"normalized\"")
+                && manifest.contains("\"bagOfWords\" : true"))
 
         for precision in ["f32", "int8"] {
             let predict = try runNLU(["intents", "predict", "-m", model, "--precision", precision, "--json", "turn the radio on"])
@@ -82,6 +83,11 @@ import Testing
         let headCWithoutFewShot = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--no-few-shot",
                                               "--setfit-head-c", "10"])
         #expect(headCWithoutFewShot.status == 2 && headCWithoutFewShot.stderr.contains("does not apply"), "\(headCWithoutFewShot.stderr)")
+        let wordsWithoutFewShot = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--no-few-shot",
+                                              "--no-setfit-bag-of-words"])
+        #expect(wordsWithoutFewShot.status == 2 && wordsWithoutFewShot.stderr.contains("do not apply"), "\(wordsWithoutFewShot.stderr)")
+        let wordsAlone = try runNLU(["intents", "train", data, "-o", model, "--setfit-bag-of-words"])
+        #expect(wordsAlone.status == 2 && wordsAlone.stderr.contains("apply to --fine-tune"), "\(wordsAlone.stderr)")
         let headRate = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--no-few-shot", "--head-learning-rate", "0"])
         #expect(headRate.status == 2 && headRate.stderr.contains("--head-learning-rate is 0.0"), "\(headRate.stderr)")
         let headRateFewShot = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--few-shot",

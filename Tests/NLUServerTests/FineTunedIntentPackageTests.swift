@@ -89,4 +89,39 @@ import Testing
         // Saving over a fine-tuned package replaces it, encoder folder included.
         try loaded.save(to: url)
     }
+
+    /// A few-shot package whose head reads the bag of words beside the sentence vector (the default):
+    /// the head spans the vocabulary and the pooled width, the package records the setting, and the
+    /// loaded package answers as the trained classifier (within 1e-5); without it the head reads the
+    /// vector alone. A manifest from before the setting (no `bagOfWords`) reads as nil: the vector alone.
+    @Test func fewShotPackageReadsTheBagOfWordsBesideTheVector() throws {
+        var options = SetFitOptions()
+        options.iterations = 2
+        options.learningRate = 5e-3
+        options.headRegularization = 10
+        let classifier = try IntentClassifier.fewShotFineTune(on: Self.dataset(), checkpoint: Self.checkpoint, options: options, entities: nil)
+        let pooled = try #require(classifier.sentenceFeaturizer?.reference.dimension)
+        #expect(classifier.featurizer.dimension > 20 && classifier.network.inputDimension == classifier.featurizer.dimension + pooled)
+        #expect(classifier.fewShot?.bagOfWords == true && classifier.sentenceFeaturizer?.reference.normalized == true)
+        let url = try Self.temporaryPackage()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        try classifier.save(to: url)
+        let loaded = try IntentClassifier.loadWithSentenceFeatures(from: url)
+        #expect(loaded.fewShot == classifier.fewShot && loaded.featurizer.terms == classifier.featurizer.terms)
+        var worst: Float = 0
+        for text in ["play jazz please", "is it cold outside", "lamp on", "something else entirely"] {
+            let inMemory = classifier.probabilities(for: text), reloaded = loaded.probabilities(for: text)
+            for (intent, probability) in inMemory { worst = max(worst, abs(probability - (reloaded[intent] ?? -1))) }
+        }
+        #expect(worst <= 1e-5, "largest probability difference \(worst)")
+
+        options.bagOfWords = false
+        let vectorOnly = try IntentClassifier.fewShotFineTune(on: Self.dataset(), checkpoint: Self.checkpoint, options: options, entities: nil)
+        #expect(vectorOnly.featurizer.dimension == 0 && vectorOnly.network.inputDimension == pooled)
+
+        var saved = try JSONSerialization.jsonObject(with: JSONEncoder().encode(options)) as? [String: Any] ?? [:]
+        saved["bagOfWords"] = nil
+        let older = try JSONDecoder().decode(SetFitOptions.self, from: JSONSerialization.data(withJSONObject: saved))
+        #expect(older.bagOfWords == nil && SetFitOptions().bagOfWords == true)
+    }
 }

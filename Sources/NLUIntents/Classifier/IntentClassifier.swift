@@ -33,13 +33,15 @@ public struct IntentClassifier: Sendable {
     /// entities or saved before they existed: its predictions have no entities.
     public private(set) var entityExtractor: EntityExtractor?
     /// The sentence embeddings appended to the bag of words, when the model was trained with them;
-    /// for a fine-tuned model, its encoder's pooled vectors (the only features).
+    /// for a fine-tuned model, its encoder's pooled vectors (the only features, but for a few-shot
+    /// head's bag of words: ``SetFitOptions/bagOfWords``).
     public let sentenceFeaturizer: (any SentenceFeaturizer)?
     /// The settings the encoder was fine-tuned with, for a model ``fineTune(on:checkpoint:model:options:entities:file:saving:resume:checkpointSaved:progress:entityProgress:entityLog:)``
     /// made (its network is then the linear head over the pooled vector); nil for a bag-of-words model.
     public let fineTuning: IntentFineTuningOptions?
     /// The settings of a few-shot model ``fewShotFineTune(on:checkpoint:model:options:entities:file:progress:entityProgress:entityLog:)``
-    /// made (SetFit's way: its network is the logistic-regression head over the encoder's normalized vectors); nil otherwise.
+    /// made (SetFit's way: its network is the logistic-regression head over the encoder's normalized vectors,
+    /// after the bag of words when ``SetFitOptions/bagOfWords`` is true); nil otherwise.
     public let fewShot: SetFitOptions?
     /// The temperature dividing the logits before the softmax: 1 unless the model was calibrated on
     /// held-out utterances (``calibrate(on:)``), in range ``ConfidenceCalibration/temperatureRange``.

@@ -14,6 +14,15 @@ public struct SparseVector: Sendable, Equatable {
         self.values = values
     }
 
+    /// The non-zero entries of `dense`.
+    public init(dense: [Float]) {
+        self.init()
+        for (index, value) in dense.enumerated() where value != 0 {
+            indices.append(Int32(index))
+            values.append(value)
+        }
+    }
+
     /// The number of non-zero entries.
     public var count: Int { indices.count }
 

@@ -5,7 +5,7 @@ extension IntentClassifier {
     /// Trains an intent classifier from few examples per intent in SetFit's way (``SetFitIntentTrainer``):
     /// the encoder of a BERT-family checkpoint (a sentence-transformers or Hugging Face folder)
     /// fine-tuned on contrastive pairs of the utterances, then a logistic-regression head on its
-    /// normalized sentence vectors. The package holds the encoder (folder ``ModelPackage/encoderFolderName``)
+    /// normalized sentence vectors and, by default, the utterances' bag of words (``SetFitOptions/bagOfWords``). The package holds the encoder (folder ``ModelPackage/encoderFolderName``)
     /// and loads, predicts and serves as any fine-tuned model. Counterexamples are the "none" class;
     /// entities train as in ``train(on:features:training:entities:file:sentenceFeaturizer:wordVectors:progress:entityProgress:entityLog:)``.
     /// `model` is what the package records as the model fine-tuned from. ``SetFitOptions/suits(_:)``
@@ -37,7 +37,7 @@ extension IntentClassifier {
         recorded.headRegularization = result.headRegularization
         recorded.iterations = result.iterations
         return try withEncoderHead(weight: result.head.weight, bias: result.headBias, classes: classes,
-                                   hasNoneClass: !dataset.counterexamples.isEmpty, extractor: extractor,
+                                   hasNoneClass: !dataset.counterexamples.isEmpty, extractor: extractor, words: result.words,
                                    featurizer: trainer.featurizer(for: result, model: model ?? checkpoint.path), fineTuning: nil, fewShot: recorded)
     }
 }

@@ -48,16 +48,17 @@ extension IntentClassifier {
         return classes
     }
 
-    /// The intent classifier of a fine-tuned encoder (`featurizer`, its only features) and its linear head
-    /// (`weight` [classes, pooled width], `bias`) over ``headClasses(_:)``, with the settings it was trained with.
+    /// The intent classifier of a fine-tuned encoder (`featurizer`) and its linear head (`weight`
+    /// [classes, features], `bias`) over ``headClasses(_:)``, with the settings it was trained with. The
+    /// head's features are the bag of words `words` (when given) followed by the pooled vector.
     static func withEncoderHead(weight: Tensor<Float>, bias: Tensor<Float>, classes: IntentDataset, hasNoneClass: Bool,
-                                extractor: EntityExtractor?, featurizer: FineTunedEncoderFeaturizer,
+                                extractor: EntityExtractor?, words: TextFeaturizer? = nil, featurizer: FineTunedEncoderFeaturizer,
                                 fineTuning: IntentFineTuningOptions?, fewShot: SetFitOptions?) throws -> IntentClassifier {
         let network = try IntentNetwork(inputWeight: nil, inputBias: nil, hiddenWeights: [], hiddenBiases: [],
                                         outputWeight: weight, outputBias: bias)
         var classifier = IntentClassifier(
             labels: classes.intents.map(\.name), hasNoneClass: hasNoneClass,
-            featurizer: TextFeaturizer(options: FeatureOptions(), terms: [], inverseDocumentFrequency: []),
+            featurizer: words ?? TextFeaturizer(options: FeatureOptions(), terms: [], inverseDocumentFrequency: []),
             network: network, threshold: 0, trainingOptions: TrainingOptions(), entityExtractor: extractor,
             sentenceFeaturizer: featurizer, fineTuning: fineTuning, fewShot: fewShot)
         classifier.trainingTexts = TrainingTextFingerprint(classes.intents.flatMap { $0.utterances.map(\.text) })

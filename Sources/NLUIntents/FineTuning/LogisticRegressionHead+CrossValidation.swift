@@ -59,6 +59,14 @@ extension LogisticRegressionHead {
     static func crossValidatedRegularization(features: [[Float]], labels: [Int], classes: Int,
                                              grid: [Double] = regularizationGrid,
                                              progress: (Int, Int) -> Void = { _, _ in }) -> RegularizationChoice? {
+        crossValidatedRegularization(features: features.map(SparseVector.init(dense:)), width: features.first?.count ?? 0,
+                                     labels: labels, classes: classes, grid: grid, progress: progress)
+    }
+
+    /// ``crossValidatedRegularization(features:labels:classes:grid:progress:)`` on sparse rows of `width` features.
+    static func crossValidatedRegularization(features: [SparseVector], width: Int, labels: [Int], classes: Int,
+                                             grid: [Double] = regularizationGrid,
+                                             progress: (Int, Int) -> Void = { _, _ in }) -> RegularizationChoice? {
         precondition(!grid.isEmpty, "a grid of C values")
         var counts: [Int: Int] = [:]
         for label in labels { counts[label, default: 0] += 1 }
@@ -74,7 +82,7 @@ extension LogisticRegressionHead {
             let trainFeatures = train.map { features[$0] }, trainLabels = train.map { labels[$0] }
             var previous: LogisticRegressionHead?
             for (index, c) in grid.enumerated() {
-                let head = fit(features: trainFeatures, labels: trainLabels, classes: classes,
+                let head = fit(features: trainFeatures, width: width, labels: trainLabels, classes: classes,
                                inverseRegularization: c, start: previous)
                 previous = head
                 let correct = test.filter { head.predict(features[$0]) == labels[$0] }.count
@@ -91,13 +99,17 @@ extension LogisticRegressionHead {
 
     /// The class of `features`: the largest logit, the first on a tie (scikit-learn's `predict`; its
     /// binary model answers class 1 only for a logit above 0).
-    func predict(_ features: [Float]) -> Int {
+    func predict(_ features: [Float]) -> Int { predict(SparseVector(dense: features)) }
+
+    /// The class of the sparse row `features`, as ``predict(_:)-([Float])`` answers.
+    func predict(_ features: SparseVector) -> Int {
         let classes = weight.shape[0], d = weight.shape[1]
         var best = 0, largest = -Float.infinity
+        let biases = bias.scalars
         weight.scalars.withUnsafeBufferPointer { w in
             for c in 0..<classes {
-                var logit = bias.scalars[c]
-                for j in 0..<d { logit += w[c * d + j] * features[j] }
+                var logit = biases[c]
+                for (j, value) in zip(features.indices, features.values) { logit += w[c * d + Int(j)] * value }
                 if logit > largest { largest = logit; best = c }
             }
         }

@@ -31,87 +31,96 @@ struct LogisticRegressionHead {
     static func fit(features: [[Float]], labels: [Int], classes: Int, inverseRegularization: Double = 1,
                     start: LogisticRegressionHead? = nil,
                     progress: (Int, Double) -> Void = { _, _ in }) -> LogisticRegressionHead {
+        precondition(!features.isEmpty, "examples")
+        let width = features[0].count
+        return fit(features: features.map { row in
+            precondition(row.count == width, "rows of one width")
+            return SparseVector(dense: row)
+        }, width: width, labels: labels, classes: classes, inverseRegularization: inverseRegularization, start: start, progress: progress)
+    }
+
+    /// ``fit(features:labels:classes:inverseRegularization:start:progress:)`` on sparse rows of `width`
+    /// features (a bag of words with the sentence vector after it): each step costs the rows' non-zero
+    /// entries times the classes, not their full width.
+    /// - Precondition: at least one example, indices below `width`, labels in range, `classes` ≥ 2.
+    static func fit(features: [SparseVector], width d: Int, labels: [Int], classes: Int, inverseRegularization: Double = 1,
+                    start: LogisticRegressionHead? = nil,
+                    progress: (Int, Double) -> Void = { _, _ in }) -> LogisticRegressionHead {
         precondition(classes >= 2 && !features.isEmpty && features.count == labels.count, "examples and labels for 2 or more classes")
-        let n = features.count, d = features[0].count
-        let x = features.flatMap { row -> [Double] in
-            precondition(row.count == d, "rows of one width")
-            return row.map(Double.init)
-        }
+        precondition(features.allSatisfy { row in row.indices.allSatisfy { $0 >= 0 && Int($0) < d } }, "indices below the width")
+        let n = features.count
         // Binary: one row of weights (class 1's logit; class 0's is 0), as scikit-learn's binary model.
         let rows = classes == 2 ? 1 : classes
         let penalty = 1 / (2 * inverseRegularization * Double(n))
         let minimizer = LBFGSMinimizer(options: .init(memory: 10, epsilon: 1e-7, period: 10, delta: 1e-12,
                                                       maxIterations: maxIterations))
-        var errors = [Double](repeating: 0, count: n * rows)
+        // The parameters feature by feature, each feature's `rows` weights side by side (the inner loops
+        // run over them), then the `rows` biases.
+        let biases = d * rows
+        let indices = features.map { $0.indices.map(Int.init) }, values = features.map { $0.values.map(Double.init) }
+        var errors = [Double](repeating: 0, count: rows)
         let result = minimizer.minimize(start: start.map { $0.parameters(rows: rows) } ?? [Double](repeating: 0, count: rows * (d + 1)),
                                         progress: progress) { parameters, gradient in
             gradient = [Double](repeating: 0, count: parameters.count)
             var total = 0.0
             parameters.withUnsafeBufferPointer { w in
-                x.withUnsafeBufferPointer { x in
+                gradient.withUnsafeMutableBufferPointer { g in
                     errors.withUnsafeMutableBufferPointer { e in
-                        // Logits [n, rows] = X·Wᵀ (W's rows of width d at a stride of d + 1, the bias last), then
-                        // each turns into d(loss)/d(logit) in place.
-                        BLAS.dgemm(.none, .transpose, m: n, n: rows, k: d, a: x.baseAddress!, lda: d,
-                                   b: w.baseAddress!, ldb: d + 1, c: e.baseAddress!, ldc: rows)
                         for i in 0..<n {
-                            let logits = e.baseAddress! + i * rows
-                            for r in 0..<rows { logits[r] += w[r * (d + 1) + d] }
+                            // The example's logits, then d(loss)/d(logit) in their place.
+                            for r in 0..<rows { e[r] = w[biases + r] }
+                            for (j, v) in zip(indices[i], values[i]) {
+                                for r in 0..<rows { e[r] += v * w[j * rows + r] }
+                            }
                             if rows == 1 {
-                                let z = logits[0], y = labels[i] == 1 ? 1.0 : 0.0
+                                let z = e[0], y = labels[i] == 1 ? 1.0 : 0.0
                                 // log(1 + e^z) − y z, computed without overflow.
                                 total += max(z, 0) + log1p(exp(-abs(z))) - y * z
-                                logits[0] = 1 / (1 + exp(-z)) - y
+                                e[0] = 1 / (1 + exp(-z)) - y
                             } else {
                                 var largest = -Double.infinity
-                                for r in 0..<rows { largest = max(largest, logits[r]) }
+                                for r in 0..<rows { largest = max(largest, e[r]) }
                                 var sum = 0.0
-                                for r in 0..<rows { sum += exp(logits[r] - largest) }
-                                total += largest + log(sum) - logits[labels[i]]
-                                for r in 0..<rows { logits[r] = exp(logits[r] - largest) / sum - (r == labels[i] ? 1 : 0) }
+                                for r in 0..<rows { sum += exp(e[r] - largest) }
+                                total += largest + log(sum) - e[labels[i]]
+                                for r in 0..<rows { e[r] = exp(e[r] - largest) / sum - (r == labels[i] ? 1 : 0) }
                             }
-                        }
-                        gradient.withUnsafeMutableBufferPointer { g in
-                            // d(W) = errorsᵀ·X into the weight columns, d(b) = the errors' column sums.
-                            BLAS.dgemm(.transpose, .none, m: rows, n: d, k: n, a: e.baseAddress!, lda: rows,
-                                       b: x.baseAddress!, ldb: d, c: g.baseAddress!, ldc: d + 1)
-                            for i in 0..<n {
-                                for r in 0..<rows { g[r * (d + 1) + d] += e[i * rows + r] }
+                            for (j, v) in zip(indices[i], values[i]) {
+                                for r in 0..<rows { g[j * rows + r] += v * e[r] }
                             }
+                            for r in 0..<rows { g[biases + r] += e[r] }
                         }
                     }
+                    var squares = 0.0
+                    for index in 0..<biases {
+                        squares += w[index] * w[index]
+                        g[index] = g[index] / Double(n) + 2 * penalty * w[index]
+                    }
+                    for r in 0..<rows { g[biases + r] /= Double(n) }
+                    total = total / Double(n) + penalty * squares
                 }
             }
-            var squares = 0.0
-            for r in 0..<rows {
-                for j in 0..<d {
-                    let index = r * (d + 1) + j
-                    squares += parameters[index] * parameters[index]
-                    gradient[index] = gradient[index] / Double(n) + 2 * penalty * parameters[index]
-                }
-                gradient[r * (d + 1) + d] /= Double(n)
-            }
-            return total / Double(n) + penalty * squares
+            return total
         }
         var weight = [Float](repeating: 0, count: classes * d), bias = [Float](repeating: 0, count: classes)
         for r in 0..<rows {
             let target = rows == 1 ? 1 : r
-            for j in 0..<d { weight[target * d + j] = Float(result.x[r * (d + 1) + j]) }
-            bias[target] = Float(result.x[r * (d + 1) + d])
+            for j in 0..<d { weight[target * d + j] = Float(result.x[j * rows + r]) }
+            bias[target] = Float(result.x[biases + r])
         }
         return LogisticRegressionHead(weight: Tensor(shape: [classes, d], scalars: weight), bias: Tensor(shape: [classes], scalars: bias),
                                       iterations: result.iterations, loss: result.value)
     }
 
-    /// The minimizer's layout of this head: `rows` rows of weights, each followed by its bias (the
-    /// binary model's one row is class 1's).
+    /// The minimizer's layout of this head: feature by feature, the `rows` weights of each (the
+    /// binary model's one row is class 1's), then the `rows` biases.
     func parameters(rows: Int) -> [Double] {
         let d = weight.shape[1], first = rows == 1 ? 1 : 0
-        var result: [Double] = []
-        result.reserveCapacity(rows * (d + 1))
-        for r in first..<(first + rows) {
-            result += weight.scalars[(r * d)..<((r + 1) * d)].map(Double.init)
-            result.append(Double(bias.scalars[r]))
+        let weights = weight.scalars, biases = bias.scalars
+        var result = [Double](repeating: 0, count: rows * (d + 1))
+        for r in 0..<rows {
+            for j in 0..<d { result[j * rows + r] = Double(weights[(first + r) * d + j]) }
+            result[d * rows + r] = Double(biases[first + r])
         }
         return result
     }

@@ -21,7 +21,7 @@ struct IntentsFineTuningArguments: ParsableArguments {
     var maxGradNorm: Float?
 
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(
-        "With --fine-tune: few-shot training in SetFit's way (the encoder on contrastive pairs of the utterances, then a logistic-regression head), or not (the encoder with a softmax head). Default: few-shot when the median intent has at most \(SetFitOptions.fewShotMedian) utterances and there are at most \(SetFitOptions.fewShotMostUtterances) in all."))
+        "With --fine-tune: few-shot training in SetFit's way (the encoder on contrastive pairs of the utterances, then a logistic-regression head on its sentence vectors and the utterances' bags of words), or not (the encoder with a softmax head). Default: few-shot when the median intent has at most \(SetFitOptions.fewShotMedian) utterances and there are at most \(SetFitOptions.fewShotMostUtterances) in all."))
     var fewShot: Bool?
 
     @Option(help: "With --few-shot: positive and negative pairs per utterance, each (SetFit's num_iterations; default: 20, fewer down to 5 where that would make more than \(SetFitOptions.pairBudget) pairs).")
@@ -29,6 +29,9 @@ struct IntentsFineTuningArguments: ParsableArguments {
 
     @Option(help: "With --few-shot: the logistic-regression head's inverse regularization strength (scikit-learn's C, above 0, at most 1e6; default: chosen by 5-fold cross-validation from 0.1 to 1000).")
     var setfitHeadC: Double?
+
+    @Flag(inversion: .prefixedNo, help: "With --few-shot: the head reads each utterance's bag of words beside its sentence vector, or not (SetFit's head: the vector only). Default: on.")
+    var setfitBagOfWords: Bool?
 
     @Option(help: "With --fine-tune: the share of each intent (and of the counterexamples) held out to calibrate the confidences: a temperature fitted on it, and the threshold that answers it best (default: 0, no calibration).")
     var calibrationSplit: Double?
@@ -51,6 +54,7 @@ struct IntentsFineTuningArguments: ParsableArguments {
         var options = SetFitOptions()
         options.iterations = setfitIterations ?? options.iterations
         options.headRegularization = setfitHeadC ?? options.headRegularization
+        options.bagOfWords = setfitBagOfWords ?? options.bagOfWords
         return try checked(applyingShared(shared, to: options))
     }
 

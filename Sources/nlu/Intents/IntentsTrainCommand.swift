@@ -30,7 +30,7 @@ struct IntentsTrainCommand: ParsableCommand {
         SetFit's way instead: the encoder on contrastive pairs of the utterances (cosine-similarity loss, 20 \
         pairs of each kind per utterance, fewer down to 5 above 6,400 pairs in all, 1 epoch, batches of 16 pairs, learning rate 2e-5; --epochs, \
         --batch-size, --learning-rate... set this stage), then a logistic-regression head on its normalized \
-        sentence vectors (checkpoints after each epoch of the encoder stage and --resume as above); \
+        sentence vectors and the utterances' bags of words (--no-setfit-bag-of-words: the vectors only, as SetFit) (checkpoints after each epoch of the encoder stage and --resume as above); \
         --no-few-shot keeps the softmax head. --calibration-split F holds out that share of \
         each intent (and of the counterexamples) and calibrates the confidences on it: a temperature fitted by \
         the held-out log-likelihood, and the threshold that answers the held-out utterances best (0 without \
@@ -117,6 +117,9 @@ struct IntentsTrainCommand: ParsableCommand {
                 if fineTuning.setfitHeadC != nil, fineTuning.fewShot == false {
                     throw ValidationError("--setfit-head-c sets the head of --few-shot; it does not apply with --no-few-shot")
                 }
+                if fineTuning.setfitBagOfWords != nil, fineTuning.fewShot == false {
+                    throw ValidationError("--setfit-bag-of-words and --no-setfit-bag-of-words set the head of --few-shot; they do not apply with --no-few-shot")
+                }
                 _ = try fineTuning.options(training)
             }
             if let split = fineTuning.calibrationSplit {
@@ -129,8 +132,8 @@ struct IntentsTrainCommand: ParsableCommand {
         } else if resume {
             throw ValidationError("--resume continues a --fine-tune run; the bag-of-words network trains in seconds: run it again")
         } else if fineTuning.fewShot != nil || fineTuning.setfitIterations != nil || fineTuning.setfitHeadC != nil
-                    || fineTuning.calibrationSplit != nil || fineTuning.headLearningRate != nil {
-            throw ValidationError("--few-shot, --no-few-shot, --setfit-iterations, --setfit-head-c, --calibration-split and --head-learning-rate "
+                    || fineTuning.setfitBagOfWords != nil || fineTuning.calibrationSplit != nil || fineTuning.headLearningRate != nil {
+            throw ValidationError("--few-shot, --no-few-shot, --setfit-iterations, --setfit-head-c, --[no-]setfit-bag-of-words, --calibration-split and --head-learning-rate "
                                   + "apply to --fine-tune MODEL")
         }
     }
@@ -312,7 +315,7 @@ struct IntentsTrainCommand: ParsableCommand {
         checkpoint.remove()
         let summary = FineTuningSummary(output: output, intents: classifier.intents.count, noneClass: classifier.hasNoneClass,
                                         fineTuned: classifier.sentenceFeaturizer?.reference.model ?? model,
-                                        pooledDimension: classifier.network.inputDimension, epochs: epochs, steps: steps,
+                                        pooledDimension: classifier.sentenceFeaturizer?.reference.dimension ?? classifier.network.inputDimension, epochs: epochs, steps: steps,
                                         finalLoss: Double(lastLoss), seconds: (seconds * 100).rounded() / 100,
                                         tagger: classifier.entityExtractor?.tagger?.kind.rawValue
                                             ?? classifier.entityExtractor?.transformerTagger.map { _ in SlotTaggerOptions.Kind.transformer.rawValue },
