@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REFERENCE = "2016-11-07T10:00:00"
@@ -57,8 +58,9 @@ def snips_utterances(limit):
         for examples in json.loads(text).values():
             for example in examples:
                 texts.append("".join(part["text"] for part in example["data"]).replace("\n", " ").strip())
-    # Interleave the files' intents so any prefix has every intent.
-    texts.sort(key=lambda t: (hash(t) & 0xFFFF, t))
+    # Interleave the files' intents so any prefix has every intent; by a stable hash (Python's hash() of a str
+    # changes with every process), so every run reads the same utterances.
+    texts.sort(key=lambda t: (zlib.crc32(t.encode("utf-8")) & 0xFFFF, t))
     return texts[:limit]
 
 
