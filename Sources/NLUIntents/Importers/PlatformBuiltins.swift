@@ -66,12 +66,6 @@ enum PlatformBuiltins {
         "email": "email", "url": "url", "phone-number": "phonenumber", "time": "datetime", "duration": "duration",
         "distance": "dimension", "volume": "dimension", "quantity": "dimension",
     ]
-
-    /// The platform name of NLUKit built-in `builtin` in `table` (for export), the first one listed
-    /// alphabetically when several map to it.
-    static func platformName(of builtin: String, in table: [String: String]) -> String? {
-        table.filter { $0.value == builtin }.keys.sorted().first
-    }
 }
 
 /// Collects an import's built-in entities: one ``EntityDefinition`` per entity name (the name the
