@@ -126,7 +126,10 @@ public struct SetFitIntentTrainer {
         // With the bag of words, both parts at unit length: neither outweighs the other by its scale.
         let words = try options.bagOfWords == true ? bagOfWords(sentences, language: dataset.language) : nil
         let unitVectors = trainer.normalizes || words != nil
-        if unitVectors, !trainer.normalizes { features = features.map(Self.unitLength) }
+        if unitVectors, !trainer.normalizes {
+            // As the package's featurizer scales them at prediction (`SentenceFeaturizerReference.normalized`).
+            for index in features.indices { L2Normalization().normalize(&features[index]) }
+        }
         let rows = sentences.indices.map { index in
             words.map { IntentClassifier.appending(features[index], to: $0.vector(for: sentences[index]), featurizer: $0) }
                 ?? SparseVector(dense: features[index])
@@ -161,12 +164,6 @@ public struct SetFitIntentTrainer {
         var features = FeatureOptions()
         features.language = try IntentLanguage(code: language, place: "dataset: field 'language'").code
         return TextFeaturizer.fit(sentences, options: features)
-    }
-
-    /// `vector` scaled to length 1 (unchanged when it is all zeros).
-    static func unitLength(_ vector: [Float]) -> [Float] {
-        let norm = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
-        return norm > 0 ? vector.map { $0 / norm } : vector
     }
 
     /// The token ids of `text`, cut to ``maxSequenceLength`` as sentence-transformers cuts them.
