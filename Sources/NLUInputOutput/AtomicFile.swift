@@ -71,12 +71,14 @@ public enum AtomicFile {
                                        place: (URL) throws -> Result) throws -> Result {
         removeAbandonedTemporaries(beside: target)
         let temporary = temporaryURL(beside: target)
-        TemporaryFiles.register(temporary)
+        let (descriptor, openError) = TemporaryFiles.create(temporary) {
+            (open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode), errno)
+        }
         defer { TemporaryFiles.unregister(temporary) }
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else {
             let folder = target.deletingLastPathComponent().path
-            switch errno {
+            errno = openError  // `error(_:_:)` names it
+            switch openError {
             case ENOENT: throw WriteError(file: url, reason: "the folder \(folder) does not exist")
             case EACCES, EROFS: throw error(url, "cannot create a file in the folder \(folder)")
             default: throw error(url, "cannot create the temporary file \(temporary.lastPathComponent)")

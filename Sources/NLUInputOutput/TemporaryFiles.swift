@@ -54,7 +54,28 @@ public enum TemporaryFiles {
         public var errorDescription: String? { description }
     }
 
-    /// Records `url` as a temporary that is being built. Called before it is created.
+    /// Records `url` as a temporary that is being built and creates it with `make`, both under the lock
+    /// the cleaning thread takes: a signal's cleaning sees the temporary if `make` created it, and a
+    /// writer that reaches this after the cleaning began waits for the end instead of creating a file
+    /// nobody will remove. (Registering, then creating outside the lock, left `*.tmp-*` behind when the
+    /// cleaning fell between the two.) A `make` that throws leaves nothing registered.
+    ///
+    ///     let descriptor = try TemporaryFiles.create(temporary) { open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+    ///     defer { TemporaryFiles.unregister(temporary) }
+    public static func create<Result>(_ url: URL, by make: () throws -> Result) rethrows -> Result {
+        registry.lock.lock()
+        defer { registry.lock.unlock() }
+        registry.paths.insert(url.path)
+        do {
+            return try make()
+        } catch {
+            registry.paths.remove(url.path)
+            throw error
+        }
+    }
+
+    /// Records `url` as a temporary that someone else creates later (SQLite's journal beside a new
+    /// database). What this process creates itself goes through ``create(_:by:)``.
     public static func register(_ url: URL) {
         registry.lock.lock()
         registry.paths.insert(url.path)

@@ -60,34 +60,54 @@ public enum ModelPackage {
     ) throws {
         precondition((1...Self.formatVersion).contains(formatVersion), "format version \(formatVersion) is not one this build writes")
         let url = try checkDestination(url, kind: kind, replacing: replacing)
-        let fileManager = FileManager.default
-        AtomicFile.removeAbandonedTemporaries(beside: url)
-        let temporary = AtomicFile.temporaryURL(beside: url)
-        TemporaryFiles.register(temporary)
+        try writeFolder(to: url) { folder in
+            do {
+                let manifest = Manifest(format: "nlumodel", formatVersion: formatVersion, kind: kind, config: config, metadata: metadata)
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                let manifestData = try encoder.encode(manifest)
+                try AtomicFile.write(to: folder.appendingPathComponent(manifestFileName)) { try $0.write(manifestData) }
+                try SafeTensors.write(weights, metadata: ["format": "nlumodel", "kind": kind],
+                                      to: folder.appendingPathComponent(weightsFileName))
+                try folders?(folder)
+            } catch let EncodingError.invalidValue(value, context) {
+                let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+                throw ModelPackageError.writeFailed(package: url, reason: "manifest field '\(field)' is \(value), which JSON cannot hold")
+            } catch {
+                // `folders`' own ModelPackageError would name the temporary: this names the package.
+                throw ModelPackageError.writeFailed(package: url, reason: (error as? LocalizedError)?.errorDescription ?? "\(error)")
+            }
+        }
+    }
+
+    /// Builds a folder for `destination` and swaps it in whole: `build` fills a new folder beside
+    /// `destination` (named as every atomic writer's temporary, so a signal removes it and a later write
+    /// sweeps what a killed process left), then ``swapIntoPlace(_:destination:useExchange:)`` replaces
+    /// what is there. Checking that `destination` may be replaced is the caller's.
+    ///
+    ///     try ModelPackage.writeFolder(to: checkpoint) { folder in try weights.write(in: folder) }
+    /// - Throws: ``ModelPackageError/writeFailed(package:reason:)`` naming `destination` (a `ModelPackageError`
+    ///   from `build` as it is); the previous folder, if any, is then unchanged and the temporary gone.
+    package static func writeFolder(to destination: URL, _ build: (URL) throws -> Void) throws {
+        AtomicFile.removeAbandonedTemporaries(beside: destination)
+        let temporary = AtomicFile.temporaryURL(beside: destination)
+        do {
+            try TemporaryFiles.create(temporary) { try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false) }
+        } catch {
+            throw ModelPackageError.writeFailed(package: destination, reason: "cannot create \(temporary.path): \(systemError())")
+        }
         defer { TemporaryFiles.unregister(temporary) }
-        do {
-            try fileManager.createDirectory(at: temporary, withIntermediateDirectories: false)
-        } catch {
-            throw ModelPackageError.writeFailed(package: url, reason: "cannot create \(temporary.path): \(String(cString: strerror(errno)))")
-        }
         var swapped = false
-        defer { if !swapped { try? fileManager.removeItem(at: temporary) } }
+        // Before the unregistering above: a signal meanwhile still finds the temporary.
+        defer { if !swapped { try? FileManager.default.removeItem(at: temporary) } }
         do {
-            let manifest = Manifest(format: "nlumodel", formatVersion: formatVersion, kind: kind, config: config, metadata: metadata)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let manifestData = try encoder.encode(manifest)
-            try AtomicFile.write(to: temporary.appendingPathComponent(manifestFileName)) { try $0.write(manifestData) }
-            try SafeTensors.write(weights, metadata: ["format": "nlumodel", "kind": kind],
-                                  to: temporary.appendingPathComponent(weightsFileName))
-            try folders?(temporary)
-        } catch let EncodingError.invalidValue(value, context) {
-            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw ModelPackageError.writeFailed(package: url, reason: "manifest field '\(field)' is \(value), which JSON cannot hold")
+            try build(temporary)
+        } catch let error as ModelPackageError {
+            throw error
         } catch {
-            throw ModelPackageError.writeFailed(package: url, reason: "\((error as? LocalizedError)?.errorDescription ?? "\(error)")")
+            throw ModelPackageError.writeFailed(package: destination, reason: (error as? LocalizedError)?.errorDescription ?? "\(error)")
         }
-        try swapIntoPlace(temporary, destination: url)
+        try swapIntoPlace(temporary, destination: destination)
         swapped = true
     }
 

@@ -204,15 +204,10 @@ public struct SentenceEncoderFineTuner {
     /// one with its state, never new weights without their state.
     private func write(_ encoder: TrainableEncoder, to destination: URL, state: SentenceFineTuningCheckpoint?,
                        optimizer: AdamOptimizer.State) throws {
-        let staging = AtomicFile.temporaryURL(beside: destination)
-        TemporaryFiles.register(staging)
-        defer {
-            TemporaryFiles.unregister(staging)
-            try? FileManager.default.removeItem(at: staging)
+        try ModelPackage.writeFolder(to: destination) { staging in
+            try encoder.save(to: staging, source: model)
+            try state?.write(in: staging, optimizer: optimizer, parameterNames: encoder.parameters.names)
         }
-        try encoder.save(to: staging, source: model)
-        try state?.write(in: staging, optimizer: optimizer, parameterNames: encoder.parameters.names)
-        try ModelPackage.swapIntoPlace(staging, destination: destination)
     }
 
     /// The columns of token ids (anchors, positives[, negatives] or sentence1, sentence2), the scores

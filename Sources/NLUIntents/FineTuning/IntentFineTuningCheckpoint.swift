@@ -145,14 +145,7 @@ public struct IntentFineTuningCheckpoint: Sendable {
     func write(encoder: TrainableEncoder, heads: [String: Tensor<Float>], optimizerState state: AdamOptimizer.State,
                description: Description, source: URL) throws {
         try checkReplaceable()
-        AtomicFile.removeAbandonedTemporaries(beside: folder)
-        let temporary = AtomicFile.temporaryURL(beside: folder)
-        TemporaryFiles.register(temporary)
-        defer { TemporaryFiles.unregister(temporary) }
-        var swapped = false
-        defer { if !swapped { try? FileManager.default.removeItem(at: temporary) } }
-        do {
-            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: false)
+        try ModelPackage.writeFolder(to: folder) { temporary in
             try encoder.save(to: temporary.appendingPathComponent("encoder"), source: source)
             var tensors = heads
             for (index, (m, v)) in zip(state.firstMoments, state.secondMoments).enumerated() {
@@ -164,13 +157,7 @@ public struct IntentFineTuningCheckpoint: Sendable {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let data = try encoder.encode(description)
             try AtomicFile.write(to: temporary.appendingPathComponent(Self.descriptionFileName)) { try $0.write(data) }
-        } catch let error as ModelPackageError {
-            throw error
-        } catch {
-            throw ModelPackageError.writeFailed(package: folder, reason: (error as? LocalizedError)?.errorDescription ?? "\(error)")
         }
-        try ModelPackage.swapIntoPlace(temporary, destination: folder)
-        swapped = true
     }
 
     /// Removes the checkpoint once the run's model is saved (only a folder this type wrote).

@@ -57,7 +57,8 @@ public final class DocumentIndex: SearchBackend, @unchecked Sendable {
         let temporaryURL = AtomicFile.temporaryURL(beside: url)
         let temporary = temporaryURL.path
         let sideFiles = ["", "-wal", "-shm", "-journal"].map { URL(fileURLWithPath: temporary + $0) }
-        sideFiles.forEach(TemporaryFiles.register)
+        // SQLite creates the side files itself, later; the database is created under the registry's lock.
+        sideFiles.dropFirst().forEach(TemporaryFiles.register)
         defer {
             for file in sideFiles {
                 try? FileManager.default.removeItem(at: file)
@@ -65,7 +66,9 @@ public final class DocumentIndex: SearchBackend, @unchecked Sendable {
             }
         }
         try storage(path) {
-            let queue = try DatabaseQueue(path: temporary, configuration: IndexFile.configuration(readonly: false))
+            let queue = try TemporaryFiles.create(temporaryURL) {
+                try DatabaseQueue(path: temporary, configuration: IndexFile.configuration(readonly: false))
+            }
             try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
             try queue.write { db in
                 try IndexSchema.create(in: db, model: embedder?.identity, modelSource: modelSource, chunking: chunking,

@@ -42,16 +42,9 @@ extension TrainableEncoder {
         let sourceCheckpoint = transformerPath.isEmpty ? source : source.appendingPathComponent(transformerPath)
         let weights = try CheckpointDirectory(sourceCheckpoint).weights()
 
-        let fileManager = FileManager.default
-        AtomicFile.removeAbandonedTemporaries(beside: destination)
-        let temporary = AtomicFile.temporaryURL(beside: destination)
-        TemporaryFiles.register(temporary)
-        defer { TemporaryFiles.unregister(temporary) }
-        var swapped = false
-        defer { if !swapped { try? fileManager.removeItem(at: temporary) } }
-        do {
-            let checkpointFolder = transformerPath.isEmpty ? temporary : temporary.appendingPathComponent(transformerPath)
-            try fileManager.createDirectory(at: checkpointFolder, withIntermediateDirectories: true)
+        try ModelPackage.writeFolder(to: destination) { folder in
+            let checkpointFolder = transformerPath.isEmpty ? folder : folder.appendingPathComponent(transformerPath)
+            try FileManager.default.createDirectory(at: checkpointFolder, withIntermediateDirectories: true)
             try SafeTensors.write(tensorsUnderStoredNames(weights), metadata: Self.savedCheckpointMetadata,
                                   to: checkpointFolder.appendingPathComponent("model.safetensors"))
             for name in Self.copiedCheckpointFiles {
@@ -59,20 +52,14 @@ extension TrainableEncoder {
             }
             if let sentenceModules {
                 for name in Self.copiedSentenceTransformersFiles {
-                    try Self.copyIfPresent(source.appendingPathComponent(name), to: temporary.appendingPathComponent(name))
+                    try Self.copyIfPresent(source.appendingPathComponent(name), to: folder.appendingPathComponent(name))
                 }
                 // Modules without files (Normalize) may have no folder at all.
                 for module in sentenceModules where !module.path.isEmpty && module.path != transformerPath {
-                    try Self.copyIfPresent(source.appendingPathComponent(module.path), to: temporary.appendingPathComponent(module.path))
+                    try Self.copyIfPresent(source.appendingPathComponent(module.path), to: folder.appendingPathComponent(module.path))
                 }
             }
-        } catch let error as ModelPackageError {
-            throw error
-        } catch {
-            throw ModelPackageError.writeFailed(package: destination, reason: (error as? LocalizedError)?.errorDescription ?? "\(error)")
         }
-        try ModelPackage.swapIntoPlace(temporary, destination: destination)
-        swapped = true
     }
 
     /// Every float tensor of the source file, by its stored name: the trained value for the

@@ -55,27 +55,13 @@ extension TrainableEncoder {
         let config = try Self.taskConfiguration(of: sourceCheckpoint, classSuffix: head.classSuffix,
                                                 classPrefixes: family.architectureClassPrefixes)
 
-        let fileManager = FileManager.default
-        AtomicFile.removeAbandonedTemporaries(beside: destination)
-        let temporary = AtomicFile.temporaryURL(beside: destination)
-        TemporaryFiles.register(temporary)
-        defer { TemporaryFiles.unregister(temporary) }
-        var swapped = false
-        defer { if !swapped { try? fileManager.removeItem(at: temporary) } }
-        do {
-            try fileManager.createDirectory(at: temporary, withIntermediateDirectories: true)
-            try SafeTensors.write(tensors, metadata: Self.savedCheckpointMetadata, to: temporary.appendingPathComponent("model.safetensors"))
-            try config.write(to: temporary.appendingPathComponent("config.json"))
+        try ModelPackage.writeFolder(to: destination) { folder in
+            try SafeTensors.write(tensors, metadata: Self.savedCheckpointMetadata, to: folder.appendingPathComponent("model.safetensors"))
+            try config.write(to: folder.appendingPathComponent("config.json"))
             for name in Self.copiedTokenizerFiles {
-                try Self.copyIfPresent(sourceCheckpoint.appendingPathComponent(name), to: temporary.appendingPathComponent(name))
+                try Self.copyIfPresent(sourceCheckpoint.appendingPathComponent(name), to: folder.appendingPathComponent(name))
             }
-        } catch let error as ModelPackageError {
-            throw error
-        } catch {
-            throw ModelPackageError.writeFailed(package: destination, reason: (error as? LocalizedError)?.errorDescription ?? "\(error)")
         }
-        try ModelPackage.swapIntoPlace(temporary, destination: destination)
-        swapped = true
     }
 
     /// Checks before training that ``save(to:source:head:)`` (and ``save(to:source:)``) may write to

@@ -94,14 +94,13 @@ extension Console {
             throw InputError("\(path == "-" ? "standard input" : path): cannot copy it to a temporary file: \(error)")
         }
         let folder = temporaries.appendingPathComponent("nlu-stdin-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        TemporaryFiles.register(folder)
         copiesLock.lock()
         if standardInputCopies.isEmpty { atexit { Console.removeStandardInputCopies() } }
         let copy = folder.appendingPathComponent(path == "-" ? "standard input" : url.lastPathComponent)
         standardInputCopies.append((folder: folder, copy: copy.path, name: path == "-" ? "standard input" : path))
         copiesLock.unlock()
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+            try TemporaryFiles.create(folder) { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false) }
             try AtomicFile.write(to: copy) { try $0.write(data) }
         } catch {
             throw InputError("\(path == "-" ? "standard input" : path): cannot copy it to a temporary file: \((error as? LocalizedError)?.errorDescription ?? "\(error)")")
