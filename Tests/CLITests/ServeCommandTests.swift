@@ -12,9 +12,13 @@ import FoundationNetworking
     /// A running `nlu serve`, its port read from the start line on stderr.
     final class ServeProcess: @unchecked Sendable {
         let process = Process()
-        private let lock = NSLock()
+        // Guarded by `reading`.
+        private let reading = NSCondition()
         private var stderrText = ""
+        private var paused = false
         private let stderrPipe = Pipe()
+        /// Signalled when the reader has read the end of stderr (the server and its descriptors are gone).
+        private let readToEnd = DispatchSemaphore(value: 0)
 
         init(_ arguments: [String], environment: [String: String]? = nil) throws {
             process.executableURL = productsDirectory.appendingPathComponent("nlu")
@@ -22,29 +26,44 @@ import FoundationNetworking
             if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
             process.standardError = stderrPipe
             process.standardOutput = FileHandle.nullDevice
-            resumeReadingStderr()
             try process.run()
-        }
-
-        /// Leaves stderr unread, as a supervisor that stopped reading does: the pipe fills.
-        func stopReadingStderr() {
-            stderrPipe.fileHandleForReading.readabilityHandler = nil
-        }
-
-        /// Reads stderr as it arrives (from the start).
-        func resumeReadingStderr() {
-            stderrPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                let data = handle.availableData
-                guard let self, !data.isEmpty else { return }
-                self.lock.lock()
-                self.stderrText += String(decoding: data, as: UTF8.self)
-                self.lock.unlock()
+            // A thread of its own reads until the end, so that `wait` returns only once every line the server
+            // wrote before it ended is here (a readability handler dropped at exit lost the pipe's last 64 KiB).
+            let handle = stderrPipe.fileHandleForReading
+            Thread.detachNewThread { [self] in
+                while true {
+                    reading.lock()
+                    while paused { reading.wait() }
+                    reading.unlock()
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    reading.lock()
+                    stderrText += String(decoding: data, as: UTF8.self)
+                    reading.unlock()
+                }
+                readToEnd.signal()
             }
         }
 
+        /// Leaves stderr unread, as a supervisor that stopped reading does: the pipe fills (after at most the
+        /// one read already waiting).
+        func stopReadingStderr() {
+            reading.lock()
+            paused = true
+            reading.unlock()
+        }
+
+        /// Reads stderr again as it arrives.
+        func resumeReadingStderr() {
+            reading.lock()
+            paused = false
+            reading.broadcast()
+            reading.unlock()
+        }
+
         var stderr: String {
-            lock.lock()
-            defer { lock.unlock() }
+            reading.lock()
+            defer { reading.unlock() }
             return stderrText
         }
 
@@ -66,7 +85,8 @@ import FoundationNetworking
             while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
-            stderrPipe.fileHandleForReading.readabilityHandler = nil
+            resumeReadingStderr()
+            _ = readToEnd.wait(timeout: .now() + 10)
             return process.terminationStatus
         }
     }
