@@ -79,7 +79,7 @@ struct HubCacheRepository {
         let isHash = LowercaseHex.matches(revision, count: 40)
         let reference = folder.appendingPathComponent("refs").appendingPathComponent(revision)
         guard let commit = isHash ? revision
-                : (try? String(contentsOf: reference, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines),
+                : HubReferenceFile.commit(at: reference),
               HubRepositoryInfo.isSafeRelativePath(commit), !commit.contains("/") else { return nil }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: snapshot(commit: commit).path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -106,7 +106,7 @@ struct HubCacheRepository {
     func writeReference(revision: String, commit: String) throws {
         guard revision != commit else { return }
         let reference = folder.appendingPathComponent("refs").appendingPathComponent(revision)
-        if (try? String(contentsOf: reference, encoding: .utf8)) == commit { return }
+        if HubReferenceFile.commit(at: reference) == commit { return }
         try makeDirectory(reference.deletingLastPathComponent())
         do {
             try AtomicFile.write(to: reference) { try $0.write(Data(commit.utf8)) }

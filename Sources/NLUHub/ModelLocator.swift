@@ -48,7 +48,7 @@ public enum ModelLocator {
         let revision = id.revision ?? "main"
         // A revision is a ref (refs/REVISION holds the commit) or a commit itself.
         let refURL = repository.appendingPathComponent("refs").appendingPathComponent(revision)
-        let commit = (try? String(contentsOf: refURL, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? revision
+        let commit = HubReferenceFile.commit(at: refURL) ?? revision
         let snapshot = snapshots.appendingPathComponent(commit)
         guard !commit.isEmpty, !commit.contains("/"), !commit.hasPrefix("."),
               FileManager.default.fileExists(atPath: snapshot.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -69,8 +69,7 @@ public enum ModelLocator {
             guard let id = HubModelID.repository(ofCacheFolder: name) else { return nil }
             let repository = cache.appendingPathComponent(name)
             let snapshots = (try? FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("snapshots").path)) ?? []
-            let main = (try? String(contentsOf: repository.appendingPathComponent("refs/main"), encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let main = HubReferenceFile.commit(at: repository.appendingPathComponent("refs/main"))
             return CachedModel(id: id, directory: repository, snapshots: snapshots.sorted(), mainCommit: main,
                                sizeInBytes: directorySize(repository))
         }

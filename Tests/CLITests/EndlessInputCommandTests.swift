@@ -16,6 +16,7 @@ import Testing
     static let embeddingModel = fixturesDirectory.appendingPathComponent("embeddings/minilm-tiny").path
     static let vocabulary = fixturesDirectory.appendingPathComponent("tokenizer/vocab-uncased.txt").path
     static let coreMLModel = fixturesDirectory.appendingPathComponent("coreml/dense_classifier.mlmodel").path
+    static let dialogue = fixturesDirectory.appendingPathComponent("dialogue/watson-car-dashboard/car_workspace.json").path
 
     /// The commands, each reading `/dev/zero` as its input (whole, or as lines, one of which never ends).
     static let commands: [[String]] = [
@@ -35,6 +36,9 @@ import Testing
         ["coreml", "info", "/dev/zero"],
         // A document named like one (`index add` takes .jsonl, .txt and .md files) that is a link to /dev/zero.
         ["index", "add", "OUT/index.db", "OUT/zero.txt"],
+        // Scripted conversations: a transcript, and Rasa test stories (a .yml link to /dev/zero).
+        ["dialogue", "chat", dialogue, "--test", "/dev/zero"],
+        ["dialogue", "chat", dialogue, "--test", "OUT/zero.yml"],
     ]
 
     /// Runs `nlu arguments` under a limit of `megabytes` of address space (the Swift runtime, the binary and the
@@ -76,11 +80,14 @@ import Testing
             try #require(try runNLU(["index", "create", folder.appendingPathComponent("index.db").path, "--model", "hashing"]).status == 0)
             try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("zero.txt").path, withDestinationPath: "/dev/zero")
         }
+        if command.contains("OUT/zero.yml") {
+            try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("zero.yml").path, withDestinationPath: "/dev/zero")
+        }
         let arguments = command.map { $0.replacingOccurrences(of: "OUT/", with: folder.path + "/") }
         let run = try runUnderMemoryLimit(arguments, megabytes: 1_400, timeout: 60)
         #expect(!run.timedOut && !run.signaled, "\(command): \(run.stderr)")
         #expect(run.status == 1, "\(command): \(run.stderr)")
-        #expect((run.stderr.contains("/dev/zero") || run.stderr.contains("zero.txt")) && run.stderr.contains("256 MiB") && run.stderr.contains("--max-input-size"),
+        #expect((run.stderr.contains("/dev/zero") || run.stderr.contains("zero.txt") || run.stderr.contains("zero.yml")) && run.stderr.contains("256 MiB") && run.stderr.contains("--max-input-size"),
                 "\(command): \(run.stderr)")
     }
 

@@ -44,4 +44,26 @@ import Testing
         #expect(try ModelLocator.resolve(cache.path, environment: environment) == URL(fileURLWithPath: cache.path))
         #expect(try ModelLocator.cachedModels(environment: environment).map(\.id) == ["org/name"])
     }
+
+    /// A ref that is no ref (a FIFO, which blocked the open forever; a huge file, which was read whole) is read as
+    /// missing: the revision is then looked for as a commit, and the error names it.
+    @Test func aRefThatIsAFIFOOrHugeIsMissingNotAHang() throws {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-locator-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let repository = cache.appendingPathComponent("models--org--name")
+        try FileManager.default.createDirectory(at: repository.appendingPathComponent("snapshots/bbbb"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: repository.appendingPathComponent("refs"), withIntermediateDirectories: true)
+        let main = repository.appendingPathComponent("refs/main")
+        #expect(mkfifo(main.path, 0o600) == 0)
+        let environment = ["HF_HUB_CACHE": cache.path]
+        let missing = ModelLocatorError.revisionNotCached(id: "org/name", revision: "main", repository: repository.path, available: ["bbbb"])
+        #expect(throws: missing) { try ModelLocator.resolve("org/name", environment: environment) }
+        #expect(try ModelLocator.cachedModels(environment: environment).first?.mainCommit == nil)
+
+        try FileManager.default.removeItem(at: main)
+        try Data(("bbbb" + String(repeating: " ", count: HubReferenceFile.maximumBytes)).utf8).write(to: main)
+        #expect(throws: missing) { try ModelLocator.resolve("org/name", environment: environment) }
+        try Data("bbbb\n".utf8).write(to: main)
+        #expect(try ModelLocator.resolve("org/name", environment: environment).lastPathComponent == "bbbb")
+    }
 }

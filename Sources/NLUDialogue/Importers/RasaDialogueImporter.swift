@@ -128,8 +128,8 @@ public enum RasaDialogueImporter {
 
     static func parse(_ url: URL) throws -> Node.Mapping? {
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw RasaDialogueError(file: url.path, line: nil, reason: "cannot be read (\(error.localizedDescription))")
+        do { data = try InputFile.read(url) } catch let error as InputReadError {
+            throw RasaDialogueError(file: url.path, line: nil, reason: "cannot be read (\(error.reason))")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw RasaDialogueError(file: url.path, line: nil, reason: "is not UTF-8 text")

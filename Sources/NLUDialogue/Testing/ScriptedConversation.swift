@@ -37,8 +37,8 @@ public struct ScriptedConversation: Sendable, Equatable {
     public static func read(_ url: URL) throws -> [ScriptedConversation] {
         if ["yml", "yaml"].contains(url.pathExtension.lowercased()) { return try readStories(url) }
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw RasaDialogueError(file: url.path, line: nil, reason: "cannot be read (\(error.localizedDescription))")
+        do { data = try InputFile.read(url) } catch let error as InputReadError {
+            throw RasaDialogueError(file: url.path, line: nil, reason: "cannot be read (\(error.reason))")
         }
         return try readTranscript(data, file: url.path)
     }
