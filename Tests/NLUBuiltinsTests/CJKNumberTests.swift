@@ -35,6 +35,20 @@ import Testing
         #expect(readings(.chinese, text, types: [.number]) == [expected])
     }
 
+    /// Chinese numerals one after the other are no number: two neighbours are a rough count ("一两天" a day or two,
+    /// "三两个人", "五六个人"), and the spec finds none in "陽光九九" (they were 12, 32, 56 and 99); a word that makes
+    /// them something still reads them ("五五折" 55 %). Japanese reads them digit by digit.
+    @Test func chineseNumeralRunsAreNoNumberButJapaneseOnesAre() {
+        for text in ["三两个人", "五六个人", "陽光九九是食物品牌", "两三天"] {
+            #expect(readings(.chinese, text, types: [.number]).isEmpty, "\(text)")
+        }
+        #expect(BuiltinRecognizer(language: .chinese, types: [.datetime]).entities(in: "一两天后再说").isEmpty)
+        #expect(BuiltinRecognizer(language: .chinese, types: [.datetime]).entities(in: "两三个小时").isEmpty)
+        #expect(readings(.chinese, "五五折", types: [.percentage]) == ["percentage [0,3) 五五折 55"])
+        #expect(readings(.chinese, "三天后", types: [.number]) == ["number [0,1) 三 3"])
+        #expect(readings(.japanese, "まだ二五〇があります", types: [.number]) == ["number [2,5) 二五〇 250"])
+    }
+
     /// Japanese reads a digit after a unit as units ("一万三" 10003, where Chinese reads 13000), "・" as the decimal
     /// point, "分の" for fractions with "と" before them, and "マイナス" for minus.
     @Test(arguments: [

@@ -102,6 +102,17 @@ import Testing
         #expect(all == ["dimension 5 kg 5 Kilogram", "number 3 3", "age 40 years old 40 Year"])
     }
 
+    /// A currency code that is also a unit of measure ("ft" the forint and the foot, "cup", "kgs", "kn"): in lower case
+    /// after an amount it is the measure, and takes no hundredths ("5 ft 14 in" was 5.14 forints); "Ft" is the forint.
+    @Test func aLowerCaseUnitThatIsAlsoACurrencyCodeIsTheMeasure() {
+        let all = Set(BuiltinEntityType.allCases)
+        #expect(readings(.english, "he is 5 ft tall", types: all) == ["dimension 5 ft 5 Foot"])
+        #expect(readings(.english, "he is 5 ft 14 in", types: all) == ["dimension 5 ft 5 Foot", "dimension 14 in 14 Inch"])
+        #expect(readings(.english, "add 2 cup of flour and 10 kn of wind", types: all) == ["dimension 2 cup 2 Cup", "dimension 10 kn 10 Knot"])
+        #expect(readings(.english, "it costs 500 Ft", types: all) == ["currency 500 Ft 500 Hungarian forint"])
+        #expect(readings(.english, "it costs 500 ft", types: [.currency]) == ["currency 500 ft 500 Hungarian forint"])
+    }
+
     /// Runs of amounts and unit words that never finish a phrase ("square square", "years of of"), hyphens, brackets and
     /// glued digits: ten times the text is about ten times the work.
     @Test(arguments: [

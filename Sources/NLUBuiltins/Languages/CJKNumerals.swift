@@ -67,6 +67,11 @@ struct CJKNumerals: Sendable {
     var cancellingSuffixes: [[Unicode.Scalar]] = []
     /// Ordinals relative to the end or the current item ("最後" end+0, "次" current+1), read by ``CJKRelativeOrdinals``.
     var relativeOrdinals: CJKRelativeOrdinals?
+    /// Whether numerals one after the other without units are a number of their own, read digit by digit (Japanese
+    /// "二五〇" 250, "一九九九"). In Chinese they are not: two neighbours are a rough count ("一两天" a day or two,
+    /// "五六个人" five or six people, "三两个"), and Recognizers-Text's Chinese spec finds no number in "陽光九九";
+    /// such runs are read only where a word makes them something ("五五折" 55 %, "二零零四年" a year).
+    var numeralRunsAreNumbers = true
 
     /// The characters of `text` as the tables hold words.
     static func word(_ text: String) -> [Unicode.Scalar] { Array(text.unicodeScalars) }

@@ -67,7 +67,10 @@ struct CJKNumberRecognizer: EntityRecognizer {
                 if case .skip(let end) = reading { index = max(end, index + 1) }
                 continue
             }
-            if reader.match(any: numerals.cancellingSuffixes, at: reader.skipSpaces(number.end)) == nil {
+            // A run of numerals ("五六", "一两") where the language reads none as a number: only what follows ("七五折")
+            // makes it something.
+            let isRun = !numerals.numeralRunsAreNumbers && number.digitRun >= 2 && reader.digit(number.end - 1) == nil
+            if !isRun, reader.match(any: numerals.cancellingSuffixes, at: reader.skipSpaces(number.end)) == nil {
                 matches.append(EntityMatch(type: .number, start: number.start, end: number.end, resolution: .value(number.value.text)))
             }
             var next = number.end
@@ -76,7 +79,7 @@ struct CJKNumberRecognizer: EntityRecognizer {
                 next = end
             } else if number.isFraction, let percent = perHundred(number, reader) {
                 matches.append(EntityMatch(type: .percentage, start: number.start, end: number.end, resolution: .value(percent.text)))
-            } else if !number.isFraction, let end = reader.match(any: numerals.ordinalSuffixes, at: number.end) {
+            } else if !number.isFraction, !isRun, let end = reader.match(any: numerals.ordinalSuffixes, at: number.end) {
                 matches.append(EntityMatch(type: .ordinal, start: number.start, end: end, resolution: .value(number.value.text)))
                 next = end
             }

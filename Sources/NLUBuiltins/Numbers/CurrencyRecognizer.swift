@@ -46,12 +46,16 @@ struct CurrencyRecognizer: EntityRecognizer {
                 value = value * .integer(scale)
                 last += 1
             }
-            if unit.takesHundredths, value.isInteger, let (cents, centsLast) = hundredths(text, parser, after: last) {
+            let measure = unitLast == unitStart && !text[unitStart].capitalized
+                && CurrencyUnits.lowercaseMeasureWords.contains(text[unitStart].text)
+            if unit.takesHundredths, value.isInteger, !measure, let (cents, centsLast) = hundredths(text, parser, after: last) {
                 value = value + .real(cents / 100)
                 last = centsLast
             }
-            matches.append(EntityMatch(type: .currency, tokens: text, first: number.firstToken, last: last,
-                                       resolution: .value(value.text, unit: unit.name, isoCurrency: unit.iso)))
+            var match = EntityMatch(type: .currency, tokens: text, first: number.firstToken, last: last,
+                                    resolution: .value(value.text, unit: unit.name, isoCurrency: unit.iso))
+            match.yieldsOnEqualSpan = measure
+            matches.append(match)
             index = last + 1
         }
     }

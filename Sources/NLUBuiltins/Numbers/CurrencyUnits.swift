@@ -18,6 +18,11 @@ enum CurrencyUnits {
         }
     }
 
+    /// Currency codes and symbols that, written in lower case after an amount, are units of measure: "5 ft" is
+    /// five feet ("5 Ft" five forints), "2 cup" two cups, "5 kgs" five kilograms, "10 kn" ten knots. Such a reading
+    /// yields to the measure of the same span and takes no hundredths ("5 ft 14 in" is no 5.14 forints).
+    static let lowercaseMeasureWords: Set<String> = ["ft", "cup", "kgs", "kn"]
+
     /// Recognizers-Text's names (CurrencyNames.swift, generated), then ours on top: phrases it lacks that
     /// people and Duckling's corpus write, and the few places where we read a phrase differently.
     static let table: [String: Unit] = {

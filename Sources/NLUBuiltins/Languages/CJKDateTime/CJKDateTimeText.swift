@@ -101,6 +101,9 @@ struct CJKDateTimeText {
     func amount(at index: Int, few: Word?) -> (Double, Int)? {
         if let few, let end = match(few, at: index) { return (3, end) }
         guard let whole = integer(at: index) else { return nil }
+        // "一两天", "两三个小时": neighbouring numerals are a rough count, no amount (``CJKNumerals/numeralRunsAreNumbers``).
+        if !numerals.numeralRunsAreNumbers, !whole.isDigits, whole.length >= 2,
+           (index..<whole.end).allSatisfy({ numerals.digits[scalars[$0]] != nil }) { return nil }
         if whole.isDigits, whole.end < count, scalars[whole.end] == "." || scalars[whole.end] == "．", digit(whole.end + 1) != nil {
             var end = whole.end + 1, fraction = 0.0, scale = 0.1
             while let next = digit(end), end - whole.end < 8 {

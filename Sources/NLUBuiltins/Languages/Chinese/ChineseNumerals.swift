@@ -36,5 +36,6 @@ enum ChineseNumerals {
             "十足",
         ]),
         // "一美元" is money, "一折" a discount and "二％" a percentage: no number of their own.
-        cancellingSuffixes: CJKNumerals.words(["美元", "美刀", "折", "%", "％"]))
+        cancellingSuffixes: CJKNumerals.words(["美元", "美刀", "折", "%", "％"]),
+        numeralRunsAreNumbers: false)
 }
