@@ -25,7 +25,7 @@ struct DialogueBenchmark: ParsableCommand {
         guard (1...100_000).contains(passes) else { throw ValidationError("--passes must be 1 to 100000, got \(passes)") }
         let running = try Dialogue(try Self.load(dialogue))
         let classifier = try model.map { try IntentClassifier.loadWithSentenceFeatures(from: URL(fileURLWithPath: $0)) }
-        let text = try String(contentsOf: URL(fileURLWithPath: conversations), encoding: .utf8)
+        let text = try BenchmarkInput.text(conversations)
         let scripts = text.components(separatedBy: "\n\n").map {
             $0.split(separator: "\n").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }.filter { !$0.isEmpty }
@@ -83,6 +83,6 @@ struct DialogueBenchmark: ParsableCommand {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             return try RasaDialogueImporter.read(project: url).model
         }
-        return try DialogueImporter.read(try Data(contentsOf: url), file: path).model
+        return try DialogueImporter.read(try BenchmarkInput.data(path), file: path).model
     }
 }

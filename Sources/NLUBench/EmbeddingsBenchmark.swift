@@ -33,7 +33,7 @@ struct EmbeddingsBenchmark: ParsableCommand {
     var precision = "f32"
 
     func run() throws {
-        let lines = try String(contentsOfFile: input, encoding: .utf8).split(separator: "\n").map(String.init)
+        let lines = try BenchmarkInput.text(input).split(separator: "\n").map(String.init)
         var start = DispatchTime.now().uptimeNanoseconds
         func lap() -> Double {
             let now = DispatchTime.now().uptimeNanoseconds

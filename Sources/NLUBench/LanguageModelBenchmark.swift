@@ -70,9 +70,7 @@ struct LanguageModelBenchmark: ParsableCommand {
 
         func run() throws {
             let initial = try LanguageModel(contentsOf: URL(fileURLWithPath: model))
-            guard let text = try? String(contentsOfFile: corpus, encoding: .utf8) else {
-                throw ValidationError("cannot read \(corpus)")
-            }
+            let text = try BenchmarkInput.text(corpus)
             let tokens = initial.tokenizer.corpusTokens(in: text, endToken: initial.configuration.endToken)
             let ids = tokens.map { initial.vocabulary.idOrUnknown(for: $0) }
             let held = Int((Double(ids.count) * 0.1).rounded())

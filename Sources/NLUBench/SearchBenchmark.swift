@@ -61,7 +61,7 @@ struct SearchBenchmark: ParsableCommand {
         let info = try index.info()
 
         let decoder = JSONDecoder()
-        let queries = try String(contentsOfFile: self.queries, encoding: .utf8).split(separator: "\n")
+        let queries = try BenchmarkInput.text(self.queries).split(separator: "\n")
             .map { try decoder.decode(Query.self, from: Data($0.utf8)) }
         // Documents with the same text as the target count as finding it (Snips repeats some utterances).
         var textOf: [String: String] = [:]

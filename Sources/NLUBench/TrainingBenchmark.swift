@@ -161,7 +161,7 @@ struct TrainingBenchmark: ParsableCommand {
             var intents: Int
             var batches: [Batch]
         }
-        let file = try JSONFile.decode(File.self, from: Data(contentsOf: URL(fileURLWithPath: path)), file: path)
+        let file = try JSONFile.decode(File.self, from: BenchmarkInput.data(path), file: path)
         guard (2...100_000).contains(file.intents), !file.batches.isEmpty else {
             throw ValidationError("\(path): expected 2...100000 intents and at least one batch")
         }

@@ -39,15 +39,18 @@ import Testing
         // Scripted conversations: a transcript, and Rasa test stories (a .yml link to /dev/zero).
         ["dialogue", "chat", dialogue, "--test", "/dev/zero"],
         ["dialogue", "chat", dialogue, "--test", "OUT/zero.yml"],
+        // The benchmarks' own tool reads its inputs the same way (BenchmarkInput).
+        ["nlu-bench", "embeddings", "--model", embeddingModel, "--input", "/dev/zero", "--vectors", "OUT/vectors.bin"],
     ]
 
-    /// Runs `nlu arguments` under a limit of `megabytes` of address space (the Swift runtime, the binary and the
+    /// Runs `nlu arguments` (`nlu-bench` when that is the first argument) under a limit of `megabytes` of address space (the Swift runtime, the binary and the
     /// threads' stacks take about 400 MB of it before any input), killed after `timeout` seconds.
     func runUnderMemoryLimit(_ arguments: [String], megabytes: Int, timeout: TimeInterval) throws -> BoundedRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        let (tool, rest) = arguments.first == "nlu-bench" ? ("nlu-bench", Array(arguments.dropFirst())) : ("nlu", arguments)
         process.arguments = ["-c", "ulimit -v \(megabytes * 1024) && exec \"$0\" \"$@\"",
-                             productsDirectory.appendingPathComponent("nlu").path] + arguments
+                             productsDirectory.appendingPathComponent(tool).path] + rest
         // One thread: the kernels' pool would reserve stacks and buffers the limit is not about.
         process.environment = ProcessInfo.processInfo.environment.merging(["NLUKIT_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"]) { $1 }
         let files = try StandardFiles(input: Data())
