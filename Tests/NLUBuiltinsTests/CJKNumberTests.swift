@@ -45,6 +45,12 @@ import Testing
         #expect(BuiltinRecognizer(language: .chinese, types: [.datetime]).entities(in: "一两天后再说").isEmpty)
         #expect(BuiltinRecognizer(language: .chinese, types: [.datetime]).entities(in: "两三个小时").isEmpty)
         #expect(readings(.chinese, "五五折", types: [.percentage]) == ["percentage [0,3) 五五折 55"])
+        // Nor an amount of a unit (they were 56 years, 56 km, 12 yuan, 78 degrees); "二两" is two liang.
+        let units: Set<BuiltinEntityType> = [.age, .dimension, .currency, .temperature]
+        for text in ["五六岁", "五六公里", "一两块钱", "七八度", "三两米"] {
+            #expect(readings(.chinese, text, types: units).isEmpty, "\(text)")
+        }
+        #expect(readings(.chinese, "二两", types: units) == ["dimension [0,2) 二两 2"])
         #expect(readings(.chinese, "三天后", types: [.number]) == ["number [0,1) 三 3"])
         #expect(readings(.japanese, "まだ二五〇があります", types: [.number]) == ["number [2,5) 二五〇 250"])
     }

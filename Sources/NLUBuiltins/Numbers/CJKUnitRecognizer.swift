@@ -51,16 +51,19 @@ struct CJKUnitRecognizer: EntityRecognizer {
                 index += 1
                 continue
             }
+            // "五六岁", "一两块": where numerals one after the other are no number, they are no amount either; only a
+            // last "两" may be the liang ("二两").
+            let isRun = !numerals.numeralRunsAreNumbers && number.digitRun >= 2 && reader.digit(number.end - 1) == nil
             // "200ポンド" is money when money is asked for, else a weight.
-            if context.wants(.currency) || units.measures.isEmpty, let (end, resolution) = money(after: number, reader) {
+            if !isRun, context.wants(.currency) || units.measures.isEmpty, let (end, resolution) = money(after: number, reader) {
                 if context.wants(.currency) { matches.append(EntityMatch(type: .currency, start: index, end: end, resolution: resolution)) }
                 index = end
-            } else if let (end, unit) = temperatureSuffix(after: number.end, reader) {
+            } else if !isRun, let (end, unit) = temperatureSuffix(after: number.end, reader) {
                 if context.wants(.temperature) {
                     matches.append(EntityMatch(type: .temperature, start: index, end: end, resolution: .value(number.value.text, unit: unit)))
                 }
                 index = end
-            } else if let (end, unit, value) = measure(after: number, reader) {
+            } else if let (end, unit, value) = isRun ? numeralUnit(ending: number, reader) : measure(after: number, reader) {
                 // "70 - 90天大", "75 -300ミリ": a minus spaced from its digits, or right after an amount, is a dash; the
                 // amount starts after it.
                 if reader.isSign(index), reader.isSpace(index + 1) || followsAmount(index, reader) {
