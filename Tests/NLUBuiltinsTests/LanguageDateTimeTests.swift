@@ -170,6 +170,16 @@ import Testing
         #expect(values(.dutch, text) == expected)
     }
 
+    /// Portuguese "daqui a" ("in", as "em"), which the spec has no case of and its port does not read.
+    @Test(arguments: [
+        ("me lembre daqui a duas horas", ["datetime daqui a duas horas: 2016-11-07T18:12:00 2016-11-07 18:12:00"]),
+        ("daqui a 3 dias", ["date daqui a 3 dias: 2016-11-10 2016-11-10"]),
+        ("em 3 dias", ["date em 3 dias: 2016-11-10 2016-11-10"]),
+    ])
+    func portugueseReadingsResolveAgainstTheReference(_ text: String, _ expected: [String]) {
+        #expect(values(.portuguese, text) == expected)
+    }
+
     @Test(arguments: [
         ("2016年11月3日下午3点半开会", ["datetime 2016年11月3日下午3点半: 2016-11-03T15:30 2016-11-03 15:30:00"]),
         ("下周一上午", ["datetimerange 下周一上午: 2016-11-14TMO 2016-11-14 08:00:00 2016-11-14 12:00:00"]),

@@ -73,7 +73,8 @@ enum PortugueseDateTimeWords {
         words.rangeJoiners.add(["a", "até", "ate", "ateh", "às", "as", "ao", "-", "~"], true)
         words.betweenWords.add(["entre", "entre as", "entre o"], true)
         words.betweenJoiners.add(["e", "e as", "e o"], true)
-        words.inFuture.add(["em"], true)
+        // "daqui a duas horas": how Portuguese says "in two hours" (the spec has no case; its port reads nothing).
+        words.inFuture.add(["em", "daqui a"], true)
         words.ago.add(["há", "ha"], true)
         words.agoAfter.add(["atrás", "atras"], true)
         words.later.add(["depois"], true)
