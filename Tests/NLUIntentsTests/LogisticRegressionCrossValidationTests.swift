@@ -44,10 +44,18 @@ import Testing
             for (ours, theirs) in zip(choice.accuracies, item.accuracies) {
                 #expect(abs(ours - theirs) <= 1e-12, "\(item.classes) classes: accuracies \(choice.accuracies) vs \(item.accuracies)")
             }
-            #expect(choice.regularization == item.chosen, "\(item.classes) classes: C")
-            // The head refitted with that C gives scikit-learn's probabilities.
+            // scikit-learn's C, or on a tie of accuracies (scikit-learn then takes the first) the tied C of the
+            // lowest held-out log-loss.
+            let bestAccuracy = item.accuracies.max() ?? 0
+            let tied = item.accuracies.indices.filter { bestAccuracy - item.accuracies[$0] <= 1e-12 }.map { reference.grid[$0] }
+            if tied.count == 1 {
+                #expect(choice.regularization == item.chosen, "\(item.classes) classes: C")
+            } else {
+                #expect(item.chosen == tied[0] && tied.contains(choice.regularization), "\(item.classes) classes: C among \(tied)")
+            }
+            // The head refitted with scikit-learn's C gives its probabilities.
             let head = LogisticRegressionHead.fit(features: item.features, labels: item.labels, classes: item.classes,
-                                                  inverseRegularization: choice.regularization)
+                                                  inverseRegularization: item.chosen)
             let network = try IntentNetwork(inputWeight: nil, inputBias: nil, hiddenWeights: [], hiddenBiases: [],
                                             outputWeight: head.weight, outputBias: head.bias)
             var worst = 0.0
@@ -66,6 +74,22 @@ import Testing
         #expect(LogisticRegressionHead.stratifiedFolds(labels: [0, 0, 1, 1, 0, 1], folds: 3) == [0, 1, 0, 1, 2, 2])
         // One example per class: nothing to hold out, no choice (the trainer then fits C = 1).
         #expect(LogisticRegressionHead.crossValidatedRegularization(features: [[1, 0], [0, 1]], labels: [0, 1], classes: 2) == nil)
+    }
+
+    /// When every C classifies the held-out folds alike (well-separated classes, as a contrastively fine-tuned
+    /// encoder's vectors are), the lower held-out log-loss decides, where scikit-learn takes the smallest C and
+    /// fits a head of nearly uniform probabilities.
+    @Test func aTieOfAccuraciesGoesToTheLowerLogLoss() throws {
+        let features: [[Float]] = (0..<15).map { i in
+            let spread = 0.05 * Float(i % 3)
+            return [i % 3 == 0 ? 1 : spread, i % 3 == 1 ? 1 : spread, i % 3 == 2 ? 1 : spread]
+        }
+        let labels = (0..<15).map { $0 % 3 }
+        let choice = try #require(LogisticRegressionHead.crossValidatedRegularization(features: features, labels: labels, classes: 3))
+        #expect(choice.accuracies.allSatisfy { $0 == 1 })
+        let lowest = try #require(choice.logLosses.indices.min { choice.logLosses[$0] < choice.logLosses[$1] })
+        #expect(choice.regularization == LogisticRegressionHead.regularizationGrid[lowest])
+        #expect(choice.regularization > LogisticRegressionHead.regularizationGrid[0])
     }
 
     @Test func predictTakesTheLargestLogitAndBinaryAboveZero() {

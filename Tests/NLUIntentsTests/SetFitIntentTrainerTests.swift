@@ -143,14 +143,16 @@ import Testing
 
     /// 20 pairs of each kind per utterance while that makes at most 6,400 pairs, then fewer, not below 5.
     @Test func defaultIterationsKeepThePairsWithinTheBudget() {
-        #expect(SetFitOptions.defaultIterations(utterances: 70) == 20)      // Snips, 10 per intent: 2,800 pairs
+        #expect(SetFitOptions.defaultIterations(utterances: 70) == 40)      // Snips, 10 per intent: 5,600 pairs
+        #expect(SetFitOptions.defaultIterations(utterances: 80) == 40)      // 6,400 exactly
+        #expect(SetFitOptions.defaultIterations(utterances: 88) == 37)      // the car-dashboard sample at 8 per intent
         #expect(SetFitOptions.defaultIterations(utterances: 160) == 20)     // 6,400 exactly
         #expect(SetFitOptions.defaultIterations(utterances: 161) == 20)     // ceil(6400 / 322) = 20
         #expect(SetFitOptions.defaultIterations(utterances: 170) == 19)
         #expect(SetFitOptions.defaultIterations(utterances: 320) == 10)
         #expect(SetFitOptions.defaultIterations(utterances: 640) == 5)      // HWU64, 10 per intent
         #expect(SetFitOptions.defaultIterations(utterances: 4_096) == 5)
-        #expect(SetFitOptions.defaultIterations(utterances: 0) == 20)
+        #expect(SetFitOptions.defaultIterations(utterances: 0) == 40)
     }
 
     /// One intent has no negative pair: refused by name. An intent of one utterance is trained (its only

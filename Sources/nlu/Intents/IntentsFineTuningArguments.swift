@@ -24,7 +24,7 @@ struct IntentsFineTuningArguments: ParsableArguments {
         "With --fine-tune: few-shot training in SetFit's way (the encoder on contrastive pairs of the utterances, then a logistic-regression head on its sentence vectors and the utterances' bags of words), or not (the encoder with a softmax head). Default: few-shot when the median intent has at most \(SetFitOptions.fewShotMedian) utterances and there are at most \(SetFitOptions.fewShotMostUtterances) in all."))
     var fewShot: Bool?
 
-    @Option(help: "With --few-shot: positive and negative pairs per utterance, each (SetFit's num_iterations; default: 20, fewer down to 5 where that would make more than \(SetFitOptions.pairBudget) pairs).")
+    @Option(help: "With --few-shot: positive and negative pairs per utterance, each (SetFit's num_iterations; default: \(SetFitOptions.mostDefaultIterations), fewer down to 5 where that would make more than \(SetFitOptions.pairBudget) pairs).")
     var setfitIterations: Int?
 
     @Option(help: "With --few-shot: the logistic-regression head's inverse regularization strength (scikit-learn's C, above 0, at most 1e6; default: chosen by 5-fold cross-validation from 0.1 to 1000).")

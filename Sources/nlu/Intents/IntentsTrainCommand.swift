@@ -27,7 +27,7 @@ struct IntentsTrainCommand: ParsableCommand {
 
         --few-shot (the default with --fine-tune when the median intent has at most 16 utterances and there are \
         at most 400 in all) trains in \
-        SetFit's way instead: the encoder on contrastive pairs of the utterances (cosine-similarity loss, 20 \
+        SetFit's way instead: the encoder on contrastive pairs of the utterances (cosine-similarity loss, 40 \
         pairs of each kind per utterance, fewer down to 5 above 6,400 pairs in all, 1 epoch, batches of 16 pairs, learning rate 2e-5; --epochs, \
         --batch-size, --learning-rate... set this stage), then a logistic-regression head on its normalized \
         sentence vectors and the utterances' bags of words (--no-setfit-bag-of-words: the vectors only, as SetFit) (checkpoints after each epoch of the encoder stage and --resume as above); \
