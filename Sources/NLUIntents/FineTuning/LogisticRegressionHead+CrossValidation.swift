@@ -111,7 +111,7 @@ extension LogisticRegressionHead {
         return RegularizationChoice(regularization: grid[best], accuracies: accuracies, logLosses: logLosses, folds: folds)
     }
 
-    /// −log p(label) under the softmax of `logits` (a binary head's one logit is class 1's against 0).
+    /// −log p(label) under the softmax of `logits`.
     static func crossEntropy(logits: [Double], label: Int) -> Double {
         let largest = logits.max() ?? 0
         let normalizer = largest + log(logits.reduce(0) { $0 + exp($1 - largest) })
@@ -134,8 +134,8 @@ extension LogisticRegressionHead {
         return best
     }
 
-    /// The logit of every class for the sparse row `features`, in the classes' order; a binary head's one
-    /// logit is class 1's, against a logit of 0 for class 0.
+    /// The logit of every class for the sparse row `features`, in the classes' order (a binary head's
+    /// class-0 row is zeros: its logit is 0).
     func logits(_ features: SparseVector) -> [Double] {
         let rows = weight.shape[0], d = weight.shape[1]
         let biases = bias.scalars
@@ -147,6 +147,6 @@ extension LogisticRegressionHead {
                 logits[c] = Double(logit)
             }
         }
-        return rows == 1 ? [0, logits[0]] : logits
+        return logits
     }
 }
