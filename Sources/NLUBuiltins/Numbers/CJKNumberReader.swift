@@ -43,6 +43,12 @@ struct CJKNumberReader {
 
     func digit(_ index: Int) -> Int? { index >= 0 && index < count ? Self.digitValue(scalars[index]) : nil }
 
+    /// Whether `number` is numerals one after the other without units ("五六", "一两") in a language that reads
+    /// such a run as no number (``CJKNumerals/numeralRunsAreNumbers``): only a word after it makes it something.
+    func isNumeralRunOfNoValue(_ number: CJKNumber) -> Bool {
+        !numerals.numeralRunsAreNumbers && number.digitRun >= 2 && digit(number.end - 1) == nil
+    }
+
     func isDot(_ index: Int) -> Bool { index >= 0 && index < count && (scalars[index] == "." || scalars[index] == "．") }
 
     func isSpace(_ index: Int) -> Bool { index >= 0 && index < count && scalars[index] == " " }

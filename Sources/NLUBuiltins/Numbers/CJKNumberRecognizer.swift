@@ -69,7 +69,7 @@ struct CJKNumberRecognizer: EntityRecognizer {
             }
             // A run of numerals ("五六", "一两") where the language reads none as a number: only what follows ("七五折")
             // makes it something.
-            let isRun = !numerals.numeralRunsAreNumbers && number.digitRun >= 2 && reader.digit(number.end - 1) == nil
+            let isRun = reader.isNumeralRunOfNoValue(number)
             if !isRun, reader.match(any: numerals.cancellingSuffixes, at: reader.skipSpaces(number.end)) == nil {
                 matches.append(EntityMatch(type: .number, start: number.start, end: number.end, resolution: .value(number.value.text)))
             }

@@ -53,7 +53,7 @@ struct CJKUnitRecognizer: EntityRecognizer {
             }
             // "五六岁", "一两块": where numerals one after the other are no number, they are no amount either; only a
             // last "两" may be the liang ("二两").
-            let isRun = !numerals.numeralRunsAreNumbers && number.digitRun >= 2 && reader.digit(number.end - 1) == nil
+            let isRun = reader.isNumeralRunOfNoValue(number)
             // "200ポンド" is money when money is asked for, else a weight.
             if !isRun, context.wants(.currency) || units.measures.isEmpty, let (end, resolution) = money(after: number, reader) {
                 if context.wants(.currency) { matches.append(EntityMatch(type: .currency, start: index, end: end, resolution: resolution)) }
