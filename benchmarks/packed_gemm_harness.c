@@ -87,9 +87,9 @@ static void multiply_share(struct work *w) {
     w->copy = (w->copy + 1) % w->copy_count;
     const long panels = (w->n + NLUKIT_PANEL_WIDTH - 1) / NLUKIT_PANEL_WIDTH;
     const long wanted = (long)w->threads * w->chunks_per_thread, chunks = panels < wanted ? panels : wanted;
-    const long chunk = (panels + chunks - 1) / chunks, count = (panels + chunk - 1) / chunk;
-    for (long i = w->thread; i < count; i += w->threads) {
-        const long first = i * chunk, end = first + chunk < panels ? first + chunk : panels;
+    const long size = panels / chunks, larger = panels % chunks;  // Kernels.forEachRowChunk's split
+    for (long i = w->thread; i < chunks; i += w->threads) {
+        const long first = i * size + (i < larger ? i : larger), end = first + size + (i < larger);
         w->kernel->gemm(w->a, w->k, w->m, w->k, packed, w->n, first, end, w->c, w->n, w->accumulate, w->bias,
                         w->activation);
     }

@@ -60,12 +60,14 @@ public enum Kernels {
             return
         }
         let chunks = min(rowCount, threads * max(1, chunksPerThread))
-        let chunk = (rowCount + chunks - 1) / chunks
+        // Sizes differ by one row at most, the larger first: chunks handed out in turn give each
+        // thread the same work within one row. Equal chunks of the rounded-up size left a thread
+        // with a whole chunk more (72 panels of a 768 × 2304 weight: 15 chunks of 5 on 2 threads).
+        let size = rowCount / chunks, larger = rowCount % chunks
         // The chunks are disjoint row ranges, so the threads never touch the same memory.
-        parallelFor((rowCount + chunk - 1) / chunk) { index in
-            let start = index * chunk
-            let end = min(rowCount, start + chunk)
-            if start < end { body(start..<end) }
+        parallelFor(chunks) { index in
+            let start = index * size + min(index, larger)
+            body(start..<(start + size + (index < larger ? 1 : 0)))
         }
     }
 
