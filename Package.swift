@@ -70,7 +70,7 @@ let package = Package(
                 .target(name: "CBLAS", condition: .when(platforms: [.linux])),
             ]
         ),
-        .target(name: "NLUText"),
+        .target(name: "NLUText", dependencies: ["NLUInputOutput"]),
         // Downloads from the Hugging Face Hub into its cache (URLSession: FoundationNetworking on Linux).
         // Apart from NLUCore so that only what downloads links the HTTP stack.
         .target(name: "NLUHub", dependencies: ["NLUInputOutput", "NLUCore"]),

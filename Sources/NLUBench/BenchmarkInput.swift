@@ -7,12 +7,10 @@ import NLUKit
 /// gigabytes of memory. `NLUKIT_MAX_INPUT_SIZE` moves the limit, as for `nlu`.
 enum BenchmarkInput {
     static func data(_ path: String) throws -> Data {
-        if let size = ProcessInfo.processInfo.environment[InputFile.environmentVariable], !size.isEmpty {
-            do {
-                try InputFile.setMaximum(size, name: InputFile.environmentVariable)
-            } catch let error as OutOfRangeError {
-                throw ValidationError(error.description)
-            }
+        do {
+            try InputFile.setMaximumFromEnvironment()
+        } catch let error as OutOfRangeError {
+            throw ValidationError(error.description)
         }
         return try InputFile.read(URL(fileURLWithPath: path))
     }

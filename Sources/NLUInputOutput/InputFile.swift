@@ -42,6 +42,14 @@ public enum InputFile {
         maximumBytes = try parseSize(text, name: name)
     }
 
+    /// Sets ``maximumBytes`` from ``environmentVariable`` when it is set and not empty: what a command-line
+    /// front does before it reads anything.
+    /// - Throws: ``OutOfRangeError`` naming the variable.
+    public static func setMaximumFromEnvironment() throws {
+        guard let size = ProcessInfo.processInfo.environment[environmentVariable], !size.isEmpty else { return }
+        try setMaximum(size, name: environmentVariable)
+    }
+
     /// The byte count of `text` (`512M`, `2GiB`, `4096`).
     /// - Throws: ``OutOfRangeError`` naming `name`.
     public static func parseSize(_ text: String, name: String) throws -> Int {
@@ -181,15 +189,17 @@ public struct InputTooLargeError: Error, Equatable, CustomStringConvertible, Loc
         self.isModelFile = isModelFile
     }
 
-    public var description: String {
-        let what = line.map { "\(file) line \($0)" } ?? file
+    public var description: String { "\(line.map { "\(file) line \($0)" } ?? file): \(reason)" }
+
+    /// What is wrong and what to do, without the file's name: for an error type of its own that names the file.
+    public var reason: String {
         let found = size.map { "\(InputTooLargeError.format($0)) (\($0) bytes)" } ?? "more than \(InputTooLargeError.format(limit))"
         if isModelFile {
-            return "\(what): \(found); a model's JSON or text file is read up to \(InputTooLargeError.format(limit)), "
+            return "\(found); a model's JSON or text file is read up to \(InputTooLargeError.format(limit)), "
                 + "and no model's is that large: check that this is the model's file"
         }
         let kind = line == nil ? "an input is read whole up to" : "a line may hold at most"
-        return "\(what): \(found); \(kind) \(InputTooLargeError.format(limit)): raise the limit with --max-input-size "
+        return "\(found); \(kind) \(InputTooLargeError.format(limit)): raise the limit with --max-input-size "
             + "or \(InputFile.environmentVariable) (for example 2G) if this really is the input"
     }
     public var errorDescription: String? { description }

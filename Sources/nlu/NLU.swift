@@ -51,13 +51,11 @@ struct NLU: ParsableCommand {
             Console.log("Error: \(problem)")
             Foundation.exit(2)
         }
-        if let size = ProcessInfo.processInfo.environment[InputFile.environmentVariable], !size.isEmpty {
-            do {
-                try InputFile.setMaximum(size, name: InputFile.environmentVariable)
-            } catch {
-                Console.log("Error: \(error)")
-                Foundation.exit(2)
-            }
+        do {
+            try InputFile.setMaximumFromEnvironment()
+        } catch {
+            Console.log("Error: \(error)")
+            Foundation.exit(2)
         }
         BLAS.prepare()  // OpenBLAS's own idle workers stopped before they spin (see BLAS.prepare)
         StreamOutput.reportClosedPipesAsErrors()

@@ -1,4 +1,5 @@
 import Foundation
+import NLUInputOutput
 
 /// A parsed JSON object file with typed accessors whose errors name the file and field.
 struct JSONFile {
@@ -9,11 +10,11 @@ struct JSONFile {
         name = url.lastPathComponent
         let data: Data
         do {
-            data = try ModelFileBytes.read(url)
-        } catch let error as ModelFileBytes.TooLarge {
-            throw BertTokenizerError.invalidFile(file: url.path, detail: error.description)
+            data = try InputFile.readModelFile(url)
+        } catch let error as InputTooLargeError {
+            throw BertTokenizerError.invalidFile(file: url.path, detail: error.reason)
         } catch {
-            throw BertTokenizerError.invalidFile(file: url.path, detail: "cannot read (\(FileReadProblem.reason(url.path)))")
+            throw BertTokenizerError.invalidFile(file: url.path, detail: "cannot read (\(ExistingPath.unreadableReason(url.path)))")
         }
         guard let object = try? JSONSerialization.jsonObject(with: data), let root = object as? [String: Any] else {
             throw BertTokenizerError.invalidFile(file: name, detail: "not a JSON object")

@@ -1,4 +1,5 @@
 import Foundation
+import NLUInputOutput
 
 /// The tokens a BERT model knows, with their ids: line *n* (zero-based) of `vocab.txt` is token id *n*
 /// (`[PAD]` = 0, `[CLS]` = 101, `[SEP]` = 102 in the uncased English vocabulary).
@@ -21,15 +22,15 @@ public struct Vocabulary: Sendable {
         let source = url.path
         let data: Data
         do {
-            data = try ModelFileBytes.read(url)
-        } catch let error as ModelFileBytes.TooLarge {
-            throw VocabularyError.unreadable(source: url.path, reason: error.description)
+            data = try InputFile.readModelFile(url)
+        } catch let error as InputTooLargeError {
+            throw VocabularyError.unreadable(source: url.path, reason: error.reason)
         } catch {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
                 throw VocabularyError.directory(source: url.path)
             }
-            throw VocabularyError.unreadable(source: url.path, reason: FileReadProblem.reason(url.path))
+            throw VocabularyError.unreadable(source: url.path, reason: ExistingPath.unreadableReason(url.path))
         }
         // Split on bytes: "\r\n" is one Character in Swift, so String splitting on "\n" would miss it.
         let bytes = [UInt8](data)
