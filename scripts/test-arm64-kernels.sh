@@ -12,7 +12,7 @@
 #
 # On x86-64 it also runs the checks with NLUKIT_EMULATE_AVX_VNNI: the AVX-VNNI INT8 block (Intel
 # client cores since Alder Lake, Zen 5) with its instruction replaced by an exact AVX2 sum, so its
-# accumulation, +128 correction and dispatch are checked on CPUs without AVX-VNNI; and with
+# accumulation, offset correction and dispatch are checked on CPUs without AVX-VNNI; and with
 # NLUKIT_TEST_WIDE_BLOCKS: the baseline level with the AVX-512 level's F32 row blocks (8, 4, 2, 1).
 # Natively it also replays the thread pool's race between back-to-back jobs step by step
 # (scripts/tests/thread-pool-race-test.c, with the pool's NLUKIT_TEST_POOL_HOOKS compiled in).

@@ -16,6 +16,6 @@ void nlukit_int8_pack_columns(const float *b, long ldb, long k, long n, int weig
 }
 
 void nlukit_int8_softmax_rows(float *scores, long rows, long length, const float *mask, int8_t *q, long ldq,
-                              float *scales, int unsigned_activations) {
-    NLU_DISPATCH(int8_softmax_rows, scores, rows, length, mask, q, ldq, scales, unsigned_activations)
+                              float *scales, int activation_form) {
+    NLU_DISPATCH(int8_softmax_rows, scores, rows, length, mask, q, ldq, scales, activation_form)
 }

@@ -4,6 +4,7 @@
 // nlukit_int8_pack and the queries quantized by nlukit_int8_quantize_rows, as a dense layer's.
 
 #include "activation_functions.h"
+#include "int8_activation_form.h"
 #include "int8_quantize_value.h"
 #include "row_reductions.h"
 
@@ -52,13 +53,13 @@ NLU_TARGET static void NLU_NAME(int8_pack_columns)(const float *b, long ldb, lon
 
 // Softmax of each row, quantized: with m the row's maximum, e_i = exp(x_i - m) lies in [0, 1] and is
 // 1 at the maximum, so the row's INT8 scale needs no pass of its own: q_i = round(e_i · L) and
-// scale = 1 / (L · Σ e_i), where L is 255 for unsigned activations (probabilities are never
-// negative, so the bytes need no +128: the GEMM takes zero column sums for them) and 127 for signed
-// ones; the exp is the coarse one (exp_nonpositive_coarse1), which the 8-bit grid cannot tell from
+// scale = 1 / (L · Σ e_i), where L is the form's probability limit: 255 for NLUKIT_INT8_UNSIGNED
+// (probabilities are never negative, so the bytes need no offset: the GEMM takes zero column sums for
+// them), 127 for signed rows and for 7-bit ones (whose pairs of int16 sums hold 127 · 63); the exp is the coarse one (exp_nonpositive_coarse1), which the 8-bit grid cannot tell from
 // the exact one. A row whose keys are all masked gets q = 0 and scale 0, as the F32 softmax's zero row.
 NLU_TARGET static void NLU_NAME(int8_softmax_rows)(float *scores, long rows, long length, const float *mask,
-                                                   int8_t *q, long ldq, float *scales, int unsigned_activations) {
-    const float limit = unsigned_activations ? 255.0f : 127.0f;
+                                                   int8_t *q, long ldq, float *scales, int activation_form) {
+    const float limit = nlukit_int8_form_probability_limit(activation_form);
     for (long r = 0; r < rows; r++) {
         float *restrict x = scores + r * length;
         uint8_t *restrict out = (uint8_t *)(q + r * ldq);

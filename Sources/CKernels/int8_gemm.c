@@ -1,5 +1,6 @@
 #include "Int8GEMM.h"
 #include "CKernels.h"
+#include "int8_activation_form.h"
 #include "int8_row_scale.h"
 #include <string.h>
 #if defined(__x86_64__)
@@ -90,24 +91,34 @@ int nlukit_int8_has_fast_path(void) {
     return runs_level1_blocks() || has_sdot();
 }
 
-int nlukit_int8_unsigned_activations(int weight_limit) {
-    if (nlukit_kernel_level() == 2 && has_vnni()) return 1;
-    if (runs_avx_vnni_block()) return 1;  // vpdpbusd sums in int32: exact for either limit
-    return runs_avx2_block() && weight_limit <= 63;
+int nlukit_int8_activation_form(int weight_limit) {
+    if (nlukit_kernel_level() == 2 && has_vnni()) return NLUKIT_INT8_UNSIGNED;
+    if (runs_avx_vnni_block()) return NLUKIT_INT8_UNSIGNED;  // vpdpbusd sums in int32: exact for either limit
+    return runs_avx2_block() && weight_limit <= 63 ? NLUKIT_INT8_UNSIGNED_7BIT : NLUKIT_INT8_SIGNED;
+}
+
+int nlukit_int8_activation_limit(int activation_form) {
+    switch (activation_form) {
+    case NLUKIT_INT8_SIGNED: case NLUKIT_INT8_UNSIGNED: case NLUKIT_INT8_UNSIGNED_7BIT:
+        return (int)nlukit_int8_form_limit(activation_form);
+    default:
+        return -1;
+    }
 }
 
 void nlukit_int8_quantize_rows(const float *x, long ldx, long m, long k, int8_t *q, long ldq, float *scales,
-                               int unsigned_activations) {
-    NLU_DISPATCH(int8_quantize_rows, x, ldx, m, k, q, ldq, scales, unsigned_activations)
+                               int activation_form) {
+    NLU_DISPATCH(int8_quantize_rows, x, ldx, m, k, q, ldq, scales, activation_form)
 }
 
 // Rows in blocks, as the F32 packed GEMM: a panel pass re-reads every row of A.
 enum { NLU_INT8_ROW_BLOCK = 384 };
 
-void nlukit_int8_gemm(const int8_t *a, long lda, const float *a_scales, int unsigned_activations, long m, long k,
+void nlukit_int8_gemm(const int8_t *a, long lda, const float *a_scales, int activation_form, long m, long k,
                       const int8_t *packed, int weight_limit, const float *w_scales, const int32_t *column_sums, long n,
                       long first_panel, long end_panel, float *c, long ldc, int accumulate, const float *bias,
                       int activation, int32_t *sums) {
+    const int unsigned_rows = nlukit_int8_form_offset(activation_form) != 0;
     for (long start = 0; start < m; start += NLU_INT8_ROW_BLOCK) {
         const long rows = m - start < NLU_INT8_ROW_BLOCK ? m - start : NLU_INT8_ROW_BLOCK;
         const int8_t *block_a = a + start * lda;
@@ -116,22 +127,26 @@ void nlukit_int8_gemm(const int8_t *a, long lda, const float *a_scales, int unsi
         int32_t *block_sums = sums ? sums + start * ldc : NULL;
 #ifdef NLU_MULTI_LEVEL
         const int level = nlukit_kernel_level();
-        if (unsigned_activations && level == 2 && has_vnni()) {
-            nlu_avx512_int8_gemm(block_a, lda, block_scales, 1, rows, k, packed, w_scales, column_sums, n, first_panel,
-                                 end_panel, block_c, ldc, accumulate, bias, activation, block_sums, 0);
+        if (unsigned_rows && level == 2 && has_vnni()) {
+            nlu_avx512_int8_gemm(block_a, lda, block_scales, activation_form, weight_limit, rows, k, packed, w_scales,
+                                 column_sums, n, first_panel, end_panel, block_c, ldc, accumulate, bias, activation,
+                                 block_sums, 0);
             continue;
         }
-        // Unsigned activations saturate vpmaddubsw with 8-bit weights: those take AVX-VNNI where the
-        // CPU has it, else the portable loops.
-        const int avx_vnni = unsigned_activations && runs_avx_vnni_block();
-        if (level >= 1 && (!unsigned_activations || weight_limit <= 63 || avx_vnni)) {
-            nlu_avx2_int8_gemm(block_a, lda, block_scales, unsigned_activations, rows, k, packed, w_scales, column_sums, n, first_panel,
-                               end_panel, block_c, ldc, accumulate, bias, activation, block_sums, avx_vnni);
+        // vpmaddubsw's int16 pair sums stay exact for signed rows (|x| · sign(w, x): 2 · 127 · 127),
+        // for unsigned 8-bit rows with 7-bit weights (2 · 255 · 63) and for 7-bit rows (2 · 127 · 127);
+        // unsigned 8-bit rows with 8-bit weights take AVX-VNNI where the CPU has it, else the portable loops.
+        const int avx_vnni = unsigned_rows && runs_avx_vnni_block();
+        const int pairs_exact = !unsigned_rows || weight_limit <= 63 || activation_form == NLUKIT_INT8_UNSIGNED_7BIT;
+        if (level >= 1 && (pairs_exact || avx_vnni)) {
+            nlu_avx2_int8_gemm(block_a, lda, block_scales, activation_form, weight_limit, rows, k, packed, w_scales,
+                               column_sums, n, first_panel, end_panel, block_c, ldc, accumulate, bias, activation,
+                               block_sums, avx_vnni);
             continue;
         }
 #endif
-        nlu_baseline_int8_gemm(block_a, lda, block_scales, unsigned_activations, rows, k, packed, w_scales,
+        nlu_baseline_int8_gemm(block_a, lda, block_scales, activation_form, weight_limit, rows, k, packed, w_scales,
                                column_sums, n, first_panel, end_panel, block_c, ldc, accumulate, bias, activation,
-                               block_sums, !unsigned_activations && has_sdot());
+                               block_sums, !unsigned_rows && has_sdot());
     }
 }

@@ -1,23 +1,24 @@
 // One CPU level of the INT8 GEMM and of the row quantizer; included once per level through
 // per_level.h. Every level computes the same exact int32 sums of the same quantized operands: the
-// portable level by plain loops (signed or unsigned activations), AVX2 by vpmaddubsw/vpmaddwd (on
-// unsigned activations with 7-bit weights, or on signed bytes with 8-bit ones), AVX-512 by VNNI
-// vpdpbusd on unsigned activations.
+// portable level by plain loops (any activation form), AVX2 by vpmaddubsw/vpmaddwd (signed rows, or
+// unsigned ones whose int16 pair sums cannot saturate), AVX-512 by VNNI vpdpbusd on unsigned rows.
 
 #include "activation_functions.h"
 #include "gemm_epilogue.h"
+#include "int8_activation_form.h"
 #include "int8_row_scale.h"
 
 #include "int8_quantize_value.h"
 
 NLU_TARGET static void NLU_NAME(int8_quantize_rows)(const float *x, long ldx, long m, long k, int8_t *q, long ldq,
-                                                    float *scales, int unsigned_activations) {
-    const int offset = unsigned_activations ? 128 : 0;
+                                                    float *scales, int activation_form) {
+    const int offset = nlukit_int8_form_offset(activation_form);
+    const float limit = nlukit_int8_form_limit(activation_form);
     for (long i = 0; i < m; i++) {
         const float *row = x + i * ldx;
-        const float inverse = nlukit_int8_row_scale(row, k, 127.0f, &scales[i]);
+        const float inverse = nlukit_int8_row_scale(row, k, limit, &scales[i]);
         uint8_t *out = (uint8_t *)(q + i * ldq);
-        NLU_NAME(int8_quantize_span)(row, k, inverse, 127.0f, offset, out);
+        NLU_NAME(int8_quantize_span)(row, k, inverse, limit, offset, out);
         for (long kk = k; kk < ldq; kk++) out[kk] = (uint8_t)offset;
     }
 }
@@ -76,17 +77,17 @@ NLU_TARGET static inline void NLU_NAME(int8_store_row)(const int32_t *row_sums, 
     NLU_NAME(store_row)(c + row * ldc + column, values, width, accumulate, bias ? bias + column : NULL, activation);
 }
 
-// The plain block: one row of a panel, signed or unsigned activations (the unsigned ones carry
-// +128, taken back out through the column sums). Only the portable level calls it: the AVX2 and
-// VNNI levels have their own blocks for every row count.
+// The plain block: one row of a panel, signed or unsigned activations (the unsigned ones carry an
+// offset, 128 or 64, taken back out through the column sums). Only the portable level calls it: the
+// AVX2 and VNNI levels have their own blocks for every row count.
 #if NLU_LEVEL == 0
-NLU_TARGET static void NLU_NAME(int8_row_sums)(const int8_t *a, int unsigned_activations, long groups,
-                                               const int8_t *panel, const int32_t *column_sums, int32_t *out) {
-    for (int j = 0; j < NLUKIT_PANEL_WIDTH; j++) out[j] = unsigned_activations ? -128 * column_sums[j] : 0;
+NLU_TARGET static void NLU_NAME(int8_row_sums)(const int8_t *a, int offset, long groups, const int8_t *panel,
+                                               const int32_t *column_sums, int32_t *out) {
+    for (int j = 0; j < NLUKIT_PANEL_WIDTH; j++) out[j] = -offset * column_sums[j];
     for (long g = 0; g < groups; g++) {
         const int8_t *b = panel + g * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP;
         for (int t = 0; t < NLUKIT_INT8_K_GROUP; t++) {
-            const int x = unsigned_activations ? (int)(uint8_t)a[g * NLUKIT_INT8_K_GROUP + t] : (int)a[g * NLUKIT_INT8_K_GROUP + t];
+            const int x = offset ? (int)(uint8_t)a[g * NLUKIT_INT8_K_GROUP + t] : (int)a[g * NLUKIT_INT8_K_GROUP + t];
             for (int j = 0; j < NLUKIT_PANEL_WIDTH; j++) out[j] += x * b[j * NLUKIT_INT8_K_GROUP + t];
         }
     }
@@ -198,36 +199,57 @@ __attribute__((target("dotprod"), noinline)) static void NLU_NAME(int8_sdot_bloc
 
 #if NLU_LEVEL == 1
 // AVX2 has no int8 dot product: vpmaddubsw multiplies unsigned by signed bytes and adds pairs into
-// saturating int16, then vpmaddwd by ones adds the pairs into int32. Two blocks keep every sum exact:
-// - 8-bit weights ([-127, 127], what a VNNI CPU packs): signed activations, each product as
-//   |x| · sign(b, x), so a pair never reaches 2 · 127 · 127 = 32258 < 32767. Four instructions per
-//   32 multiply-adds, three of them on the vector multiply pipes.
-// - 7-bit weights ([-63, 63], what this level packs, as ONNX Runtime's reduce_range): unsigned
-//   activations (q + 128 in [1, 255]) straight into vpmaddubsw, 2 · 255 · 63 = 32130 < 32767; the
-//   +128 is taken back out by starting each sum at -128 · Σ_k qw, as the VNNI block does. Three
-//   instructions per 32 multiply-adds, two of them on the multiply pipes: 1.4 -> about 2x the F32
-//   packed GEMM's rate (docs/int8.md).
+// saturating int16, then vpmaddwd by ones adds the pairs into int32. Three ways keep every sum exact:
+// - 8-bit weights ([-127, 127], what a VNNI CPU packs): signed rows, each product as |x| · sign(b, x),
+//   so a pair never reaches 2 · 127 · 127 = 32258 < 32767. Four instructions per 32 multiply-adds,
+//   three of them on the two vector-multiply pipes.
+// - 7-bit weights ([-63, 63], what this level packs, as ONNX Runtime's reduce_range) and 7-bit rows
+//   (NLUKIT_INT8_UNSIGNED_7BIT, q + 64 in [1, 127], what this level quantizes to): a pair sums to at
+//   most 2 · 127 · 63, so the pair sums of two K groups add in int16 (4 · 127 · 63 = 32004) before
+//   one vpmaddwd: five instructions per 64 multiply-adds, three of them on the multiply pipes. The
+//   multiply pipes bound these blocks, so this is what lifts INT8 on AVX2 past ONNX Runtime's (whose
+//   u8 activations keep 8 bits but share a zero point per tensor: docs/int8.md weighs the two).
+// - Other unsigned rows whose pair sums fit (8-bit rows with 7-bit weights: 2 · 255 · 63 = 32130)
+//   one group at a time: three instructions per 32 multiply-adds.
+// Unsigned rows carry their offset (128 or 64), taken back out by starting each sum at
+// -offset · Σ_k qw, as the VNNI blocks do.
 // A row takes 4 ymm accumulators of 8 columns; NLU_INT8_AVX2_ROWS rows share each load of B from L1.
 // Two rows: 8 accumulators, B's 4 vectors, the broadcast row, one product and the ones (15 ymm).
-// Three rows were meant to read B as memory operands of vpmaddubsw, but the compiler hoists the
-// loads shared by the rows into registers and then spilled 3 accumulators and shuffled the rest
-// (about 70 instructions per group instead of 40): 176-184 GOP/s on one Zen 3 core against 186-193
-// for two rows, which are at the bound of the two vector-multiply pipes (2 of them per 32
-// multiply-adds: 64 operations a cycle, ~198 GOP/s at 3.1 GHz). The 8-bit block: 127-135 -> 135-139.
+// Three rows spill: the compiler hoists the loads of B the rows share into registers, which leaves
+// too few for 12 accumulators.
 #define NLU_INT8_AVX2_ROWS 2
 #define NLU_INT8_AVX2_BLOCK(NAME, ROWS, UNSIGNED)                                                         \
     NLU_TARGET static inline void NLU_NAME(NAME)(const int8_t *a, long lda, long groups, const int8_t *panel, \
-                                                 const int32_t *column_sums, int32_t *out) {              \
+                                                 const int32_t *column_sums, int offset, int paired,       \
+                                                 int32_t *out) {                                          \
         const __m256i ones = _mm256_set1_epi16(1);                                                        \
         __m256i acc[ROWS][4];                                                                             \
         for (int v = 0; v < 4; v++) {                                                                     \
-            /* Unsigned activations carry +128: each sum starts at -128 · Σ_k qw to take it out. */       \
-            const __m256i start = UNSIGNED ? _mm256_sub_epi32(_mm256_setzero_si256(),                     \
-                _mm256_slli_epi32(_mm256_loadu_si256((const __m256i *)(column_sums + 8 * v)), 7))          \
+            const __m256i start = UNSIGNED ? _mm256_mullo_epi32(                                          \
+                _mm256_loadu_si256((const __m256i *)(column_sums + 8 * v)), _mm256_set1_epi32(-offset))   \
                                            : _mm256_setzero_si256();                                      \
             for (int r = 0; r < ROWS; r++) acc[r][v] = start;                                             \
         }                                                                                                 \
-        for (long g = 0; g < groups; g++) {                                                               \
+        enum { NEXT_GROUP = NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP };                                   \
+        long g = 0;                                                                                       \
+        if (UNSIGNED && paired)                                                                           \
+            for (; g + 2 <= groups; g += 2) {                                                             \
+                const int8_t *b = panel + g * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP;                   \
+                for (int r = 0; r < ROWS; r++) {                                                          \
+                    int32_t four0, four1;                                                                 \
+                    memcpy(&four0, a + r * lda + g * NLUKIT_INT8_K_GROUP, 4);                             \
+                    memcpy(&four1, a + r * lda + (g + 1) * NLUKIT_INT8_K_GROUP, 4);                       \
+                    const __m256i x0 = _mm256_set1_epi32(four0), x1 = _mm256_set1_epi32(four1);           \
+                    for (int v = 0; v < 4; v++) {                                                         \
+                        const __m256i w0 = _mm256_load_si256((const __m256i *)(b + 32 * v));              \
+                        const __m256i w1 = _mm256_load_si256((const __m256i *)(b + NEXT_GROUP + 32 * v)); \
+                        const __m256i t = _mm256_add_epi16(_mm256_maddubs_epi16(x0, w0),                  \
+                                                           _mm256_maddubs_epi16(x1, w1));                 \
+                        acc[r][v] = _mm256_add_epi32(acc[r][v], _mm256_madd_epi16(t, ones));              \
+                    }                                                                                     \
+                }                                                                                         \
+            }                                                                                             \
+        for (; g < groups; g++) {                                                                         \
             const int8_t *b = panel + g * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP;                       \
             for (int r = 0; r < ROWS; r++) {                                                              \
                 int32_t four;                                                                             \
@@ -273,11 +295,11 @@ NLU_AVXVNNI_TARGET static inline __m256i nlu_dpbusd256(__m256i acc, __m256i x, _
 #endif
 #define NLU_INT8_AVXVNNI_BLOCK(NAME, ROWS)                                                                \
     NLU_AVXVNNI_TARGET static void NLU_NAME(NAME)(const int8_t *a, long lda, long groups, const int8_t *panel, \
-                                                  const int32_t *column_sums, int32_t *out) {             \
+                                                  const int32_t *column_sums, int offset, int32_t *out) { \
         __m256i acc[ROWS][4];                                                                             \
         for (int v = 0; v < 4; v++) {                                                                     \
-            const __m256i start = _mm256_sub_epi32(_mm256_setzero_si256(),                                \
-                _mm256_slli_epi32(_mm256_loadu_si256((const __m256i *)(column_sums + 8 * v)), 7));         \
+            const __m256i start = _mm256_mullo_epi32(                                                     \
+                _mm256_loadu_si256((const __m256i *)(column_sums + 8 * v)), _mm256_set1_epi32(-offset));  \
             for (int r = 0; r < ROWS; r++) acc[r][v] = start;                                             \
         }                                                                                                 \
         for (long g = 0; g < groups; g++) {                                                               \
@@ -302,16 +324,16 @@ NLU_INT8_AVXVNNI_BLOCK(int8_avxvnni_row, 1)
 #if NLU_LEVEL == 2
 // AVX-512 VNNI: vpdpbusd adds four u8 × s8 products into each int32 lane, no saturation. Eight
 // rows × 32 columns take 16 zmm accumulators; B's group in 2, broadcasts of each row's 4 bytes.
-// The +128 of the activations is taken back out by starting each accumulator at -128 · Σ_k qw.
+// The activations' offset is taken back out by starting each accumulator at -offset · Σ_k qw.
 #define NLU_VNNI_TARGET __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx512vnni,avx2,fma")))
 #define NLU_INT8_VNNI_BLOCK(ROWS)                                                                         \
     NLU_VNNI_TARGET static inline void NLU_NAME(int8_vnni_block##ROWS)(const int8_t *a, long lda, long groups, \
                                                                        const int8_t *panel,                \
-                                                                       const int32_t *column_sums, int32_t *out) { \
-        const __m512i start0 = _mm512_sub_epi32(_mm512_setzero_si512(),                                    \
-                                                _mm512_slli_epi32(_mm512_loadu_si512(column_sums), 7));    \
-        const __m512i start1 = _mm512_sub_epi32(_mm512_setzero_si512(),                                    \
-                                                _mm512_slli_epi32(_mm512_loadu_si512(column_sums + 16), 7)); \
+                                                                       const int32_t *column_sums, int offset, \
+                                                                       int32_t *out) {                     \
+        const __m512i factor = _mm512_set1_epi32(-offset);                                                 \
+        const __m512i start0 = _mm512_mullo_epi32(_mm512_loadu_si512(column_sums), factor);                \
+        const __m512i start1 = _mm512_mullo_epi32(_mm512_loadu_si512(column_sums + 16), factor);           \
         __m512i acc[ROWS][2];                                                                              \
         for (int r = 0; r < ROWS; r++) { acc[r][0] = start0; acc[r][1] = start1; }                         \
         for (long g = 0; g < groups; g++) {                                                                \
@@ -336,19 +358,23 @@ NLU_INT8_VNNI_BLOCK(1)
 #endif
 
 // The GEMM over panels [first_panel, end_panel) of rows [0, m). Level 2 is only called for
-// unsigned activations on a CPU with VNNI; level 1 takes signed ones (8-bit weights) or unsigned
-// ones (7-bit weights, or any with `avx_vnni`: nlukit_int8_gemm checks); the portable level takes
-// both. `dot_product` runs the level's int8 dot-product block where it has one: AVX-VNNI at level 1
-// (unsigned activations), SDOT on arm64's portable level (signed activations).
+// unsigned rows on a CPU with VNNI; level 1 for the forms its blocks hold exactly with
+// `weight_limit` (or any unsigned rows with `dot_product`: nlukit_int8_gemm checks); the portable
+// level takes every form. `dot_product` runs the level's int8 dot-product block where it has one:
+// AVX-VNNI at level 1 (unsigned rows), SDOT on arm64's portable level (signed rows).
 #if NLU_LEVEL == 2
 NLU_VNNI_TARGET
 #else
 NLU_TARGET
 #endif
-static void NLU_NAME(int8_gemm)(const int8_t *a, long lda, const float *a_scales, int unsigned_activations, long m,
-                                long k, const int8_t *packed, const float *w_scales, const int32_t *column_sums,
-                                long n, long first_panel, long end_panel, float *c, long ldc, int accumulate,
-                                const float *bias, int activation, int32_t *sums, int dot_product) {
+static void NLU_NAME(int8_gemm)(const int8_t *a, long lda, const float *a_scales, int activation_form,
+                                int weight_limit, long m, long k, const int8_t *packed, const float *w_scales,
+                                const int32_t *column_sums, long n, long first_panel, long end_panel, float *c,
+                                long ldc, int accumulate, const float *bias, int activation, int32_t *sums,
+                                int dot_product) {
+    const int offset = nlukit_int8_form_offset(activation_form);
+    // Two K groups per int16 sum: only 7-bit rows against 7-bit weights stay under 32767 (4 · 127 · 63).
+    const int paired = activation_form == NLUKIT_INT8_UNSIGNED_7BIT && weight_limit <= 63;
     const long groups = nlukit_int8_padded_inner(k) / NLUKIT_INT8_K_GROUP;
     const long panel_bytes = groups * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP;
     int32_t block[8 * NLUKIT_PANEL_WIDTH] __attribute__((aligned(64)));
@@ -363,37 +389,41 @@ static void NLU_NAME(int8_gemm)(const int8_t *a, long lda, const float *a_scales
                                      sums ? 0 : a_scales[row + r], w_scales, c, ldc, accumulate, bias, activation, sums);
 #if NLU_LEVEL == 2
         for (; row + NLU_INT8_VNNI_ROWS <= m; row += NLU_INT8_VNNI_ROWS) {
-            NLU_NAME(int8_vnni_block8)(a + row * lda, lda, groups, panel, column_sums + column, block);
+            NLU_NAME(int8_vnni_block8)(a + row * lda, lda, groups, panel, column_sums + column, offset, block);
             NLU_STORE_ROWS(NLU_INT8_VNNI_ROWS)
         }
         for (; row < m; row++) {
-            NLU_NAME(int8_vnni_block1)(a + row * lda, lda, groups, panel, column_sums + column, block);
+            NLU_NAME(int8_vnni_block1)(a + row * lda, lda, groups, panel, column_sums + column, offset, block);
             NLU_STORE_ROWS(1)
         }
 #elif NLU_LEVEL == 1
         for (; row + NLU_INT8_AVX2_ROWS <= m; row += NLU_INT8_AVX2_ROWS) {
+            const int8_t *rows = a + row * lda;
+            const int32_t *sums_here = column_sums + column;
             if (dot_product)
-                NLU_NAME(int8_avxvnni_rows)(a + row * lda, lda, groups, panel, column_sums + column, block);
-            else if (unsigned_activations)
-                NLU_NAME(int8_avx2_unsigned_rows)(a + row * lda, lda, groups, panel, column_sums + column, block);
+                NLU_NAME(int8_avxvnni_rows)(rows, lda, groups, panel, sums_here, offset, block);
+            else if (offset)
+                NLU_NAME(int8_avx2_unsigned_rows)(rows, lda, groups, panel, sums_here, offset, paired, block);
             else
-                NLU_NAME(int8_avx2_rows)(a + row * lda, lda, groups, panel, column_sums + column, block);
+                NLU_NAME(int8_avx2_rows)(rows, lda, groups, panel, sums_here, 0, 0, block);
             NLU_STORE_ROWS(NLU_INT8_AVX2_ROWS)
         }
         for (; row < m; row++) {
+            const int8_t *rows = a + row * lda;
+            const int32_t *sums_here = column_sums + column;
             if (dot_product)
-                NLU_NAME(int8_avxvnni_row)(a + row * lda, lda, groups, panel, column_sums + column, block);
-            else if (unsigned_activations)
-                NLU_NAME(int8_avx2_unsigned_row)(a + row * lda, lda, groups, panel, column_sums + column, block);
+                NLU_NAME(int8_avxvnni_row)(rows, lda, groups, panel, sums_here, offset, block);
+            else if (offset)
+                NLU_NAME(int8_avx2_unsigned_row)(rows, lda, groups, panel, sums_here, offset, paired, block);
             else
-                NLU_NAME(int8_avx2_row)(a + row * lda, lda, groups, panel, column_sums + column, block);
+                NLU_NAME(int8_avx2_row)(rows, lda, groups, panel, sums_here, 0, 0, block);
             NLU_STORE_ROWS(1)
         }
 #else
 #if defined(__aarch64__)
         // SDOT where the core has it, else the widening NEON block, for the signed activations this level
         // quantizes to; unsigned ones take the plain loops.
-        if (dot_product || !unsigned_activations) {
+        if (dot_product || !offset) {
             void (*const rows_block)(const int8_t *, long, int, long, const int8_t *, int32_t *) =
                 dot_product ? NLU_NAME(int8_sdot_block) : NLU_NAME(int8_neon_rows);
             while (row < m) {
@@ -405,7 +435,7 @@ static void NLU_NAME(int8_gemm)(const int8_t *a, long lda, const float *a_scales
         }
 #endif
 #if defined(__x86_64__)
-        if (!unsigned_activations) {  // what this level quantizes to; unsigned ones take the plain loops
+        if (!offset) {  // what this level quantizes to; unsigned rows take the plain loops
             for (; row < m; row++) {
                 NLU_NAME(int8_sse2_row)(a + row * lda, groups, panel, block);
                 NLU_STORE_ROWS(1)
@@ -413,12 +443,12 @@ static void NLU_NAME(int8_gemm)(const int8_t *a, long lda, const float *a_scales
         }
 #endif
         for (; row < m; row++) {
-            NLU_NAME(int8_row_sums)(a + row * lda, unsigned_activations, groups, panel, column_sums + column, block);
+            NLU_NAME(int8_row_sums)(a + row * lda, offset, groups, panel, column_sums + column, block);
             NLU_STORE_ROWS(1)
         }
 #endif
 #undef NLU_STORE_ROWS
     }
-    (void)unsigned_activations;
+    (void)paired;
     (void)dot_product;
 }

@@ -6,11 +6,12 @@ import Testing
 /// Sentence embeddings with the encoder's dense layers in INT8 (`Precision.int8`) against F32 on
 /// the fixture model and texts: every embedding's cosine with F32's is at least `minimumCosine`
 /// (measured on this fixture: 0.99988 and up with 8-bit weights, 0.99925 with the 7-bit weights of
-/// AVX2 CPUs; with attention's products in INT8 too, 0.99990 and 0.99959; with the real
+/// AVX2 CPUs; with attention's products in INT8 too, 0.99990 and 0.99959; with the 7-bit rows
+/// that go with those weights, 0.99925 (the MPNet fixture 0.99894, hence 0.998 for 7-bit rows); with the real
 /// all-MiniLM-L6-v2, see docs/int8.md), and the ranking of one query
 /// against the others is F32's except where two texts' F32 similarities are within `tieMargin`.
 @Suite struct Int8EmbeddingParityTests {
-    static let minimumCosine: Float = 0.999
+    static let minimumCosine: Float = QuantizedMatrix.preferredActivationLimit == 63 ? 0.998 : 0.999
     /// F32 similarity gap under which two texts may trade places (7-bit weights swapped one pair
     /// 0.0016 apart on this fixture).
     static let tieMargin: Float = 0.005

@@ -6,17 +6,20 @@ import Testing
 /// INT8 inference (`Precision.int8`: dense weights per output channel, activations per row, int32
 /// sums) against F32 on the same fixture checkpoints and inputs, at the CPU's best level:
 /// - start/end logits within `logitTolerance` × the largest |F32 logit| of F32's on every golden
-///   input (measured: 0.10-0.40 absolute against logits up to 7-10, at most 5.0 % of the largest;
-///   the tiny random models sum only 32-128 products per output, so errors average out less than
-///   in BERT-base's 768-3072);
+///   input (measured: 0.10-0.40 absolute against logits up to 7-10, at most 5.0 % of the largest,
+///   with 8-bit rows; 0.20-0.72, at most 9.1 %, with the 7-bit rows of an AVX2 CPU without an int8
+///   dot product, whose grid is half as fine; the tiny random models sum only 32-128 products per
+///   output, so errors average out less than in BERT-base's 768-3072);
 /// - the best answer of every pipeline case is F32's, except where F32's top two answers score
 ///   within `scoreMargin` of each other (a near tie that a small logit error may flip);
 /// and every such exception is counted, so that a regression that flips clear answers fails.
 @Suite struct Int8ParityTests {
+    static let sevenBitRows = QuantizedMatrix.preferredActivationLimit == 63
     /// Largest |INT8 − F32| allowed for a logit, as a share of the largest |F32 logit| of the input.
-    static let logitTolerance: Float = 0.06
-    /// F32 top-two score gap (probabilities) under which the answers may differ.
-    static let scoreMargin = 0.02
+    static let logitTolerance: Float = sevenBitRows ? 0.11 : 0.06
+    /// F32 top-two score gap (probabilities) under which the answers may differ (7-bit rows: one
+    /// answer of 37 flips at a gap of 0.049, with logit errors of 9 %).
+    static let scoreMargin = sevenBitRows ? 0.06 : 0.02
 
     static let models = ["bert-tiny", "distilbert-tiny", "bert-tiny-gelu-new", "bert-tiny-f16", "bert-tiny-bf16", "bert-tiny-gamma-beta"]
 

@@ -89,14 +89,17 @@ static void test_packed_gemm(int level) {
 
 typedef void (*elementwise)(const float *, float *, long);
 // INT8 GEMM: the int32 sums must equal Σ qx·qw over the quantized bytes exactly, for weights packed
-// at limit 127 and 63, with the activations stored as the level wants them (signed, or +128). The
-// last row sits at q = 127 and channel 0 at the weight limit: the largest products, where a
-// saturating int16 pair sum would show.
+// at limit 127 and 63, with the activations in every form (signed, +128, 7-bit +64; the level's own
+// among them). The last row sits at the form's limit and channel 0 at the weight limit: the largest
+// products, where a saturating int16 pair sum would show.
 static void test_int8(int level) {
-    static const long shapes[][3] = {{1, 1, 1}, {7, 37, 70}, {13, 128, 64}, {4, 200, 33}};
+    static const long shapes[][3] = {{1, 1, 1}, {3, 18, 40}, {7, 37, 70}, {13, 128, 64}, {4, 200, 33}};
     for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++) {
         const long m = shapes[s][0], k = shapes[s][1], n = shapes[s][2];
-        for (int limit = 63; limit <= 127; limit += 64) {
+        for (int form_and_limit = 0; form_and_limit < 6; form_and_limit++) {
+            const int form = form_and_limit / 2, limit = form_and_limit % 2 ? 127 : 63;
+            const int offset = form == NLUKIT_INT8_UNSIGNED ? 128 : form == NLUKIT_INT8_UNSIGNED_7BIT ? 64 : 0;
+            const int row_limit = nlukit_int8_activation_limit(form);
             const long padded = nlukit_int8_padded_inner(k), panels = (n + NLUKIT_PANEL_WIDTH - 1) / NLUKIT_PANEL_WIDTH;
             float *w = malloc(sizeof(float) * n * k), *x = malloc(sizeof(float) * m * k), *scales = malloc(sizeof(float) * m);
             float *w_scales = malloc(sizeof(float) * panels * NLUKIT_PANEL_WIDTH);
@@ -106,9 +109,8 @@ static void test_int8(int level) {
             for (long i = 0; i < n * k; i++) w[i] = i < k ? 1.0f : uniform(-1, 1);
             for (long i = 0; i < m * k; i++) x[i] = i >= (m - 1) * k ? 3.0f : uniform(-3, 3);
             nlukit_int8_pack(w, k, k, n, limit, packed, w_scales, column_sums);
-            const int unsigned_activations = nlukit_int8_unsigned_activations(limit);
-            nlukit_int8_quantize_rows(x, k, m, k, q, padded, scales, unsigned_activations);
-            nlukit_int8_gemm(q, padded, scales, unsigned_activations, m, k, packed, limit, w_scales, column_sums, n, 0,
+            nlukit_int8_quantize_rows(x, k, m, k, q, padded, scales, form);
+            nlukit_int8_gemm(q, padded, scales, form, m, k, packed, limit, w_scales, column_sums, n, 0,
                              panels, NULL, n, 0, NULL, NLUKIT_ACTIVATION_NONE, sums);
             long mismatches = 0, out_of_range = 0;
             for (long j = 0; j < n; j++) {
@@ -121,7 +123,8 @@ static void test_int8(int level) {
                 for (long i = 0; i < m; i++) {
                     long long exact = 0;
                     for (long kk = 0; kk < k; kk++) {
-                        const int qx = unsigned_activations ? (int)(uint8_t)q[i * padded + kk] - 128 : q[i * padded + kk];
+                        const int qx = offset ? (int)(uint8_t)q[i * padded + kk] - offset : q[i * padded + kk];
+                        if (qx < -row_limit || qx > row_limit || (i == m - 1 && qx != row_limit)) out_of_range++;
                         const int qw = panel[(kk / NLUKIT_INT8_K_GROUP) * NLUKIT_PANEL_WIDTH * NLUKIT_INT8_K_GROUP +
                                              (j % NLUKIT_PANEL_WIDTH) * NLUKIT_INT8_K_GROUP + kk % NLUKIT_INT8_K_GROUP];
                         exact += (long long)qx * qw;
@@ -130,7 +133,7 @@ static void test_int8(int level) {
                 }
             }
             char what[96];
-            snprintf(what, sizeof what, "int8 sums %ldx%ldx%ld, weight limit %d", m, k, n, limit);
+            snprintf(what, sizeof what, "int8 sums %ldx%ldx%ld, activation form %d, weight limit %d", m, k, n, form, limit);
             check(mismatches == 0 && out_of_range == 0, what, level, (double)(mismatches + out_of_range), 0);
             free(w); free(x); free(scales); free(w_scales); free(column_sums); free(sums); free(packed); free(q);
         }
@@ -167,23 +170,23 @@ static void test_int8_attention(int level) {
     int8_t q[3 * 80];
     for (long i = 0; i < rows * length; i++) scores[i] = uniform(-8, 8);
     for (long i = 0; i < length; i++) mask[i] = i % 4 == 3 ? -INFINITY : 0;
-    for (int unsigned_activations = 0; unsigned_activations <= 1; unsigned_activations++) {
+    for (int form = NLUKIT_INT8_SIGNED; form <= NLUKIT_INT8_UNSIGNED_7BIT; form++) {
         memcpy(work, scores, sizeof scores);
-        nlukit_int8_softmax_rows(work, rows, length, mask, q, ldq, scales, unsigned_activations);
-        const double limit = unsigned_activations ? 255 : 127;
+        nlukit_int8_softmax_rows(work, rows, length, mask, q, ldq, scales, form);
+        const double limit = form == NLUKIT_INT8_UNSIGNED ? 255 : 127;
         double worst = 0;
         for (long r = 0; r < rows; r++) {
             double top = -INFINITY;
             for (long i = 0; i < length; i++) if (mask[i] == 0 && scores[r * length + i] > top) top = scores[r * length + i];
             for (long i = 0; i < ldq; i++) {
-                const double code = unsigned_activations ? (uint8_t)q[r * ldq + i] : q[r * ldq + i];
+                const double code = form != NLUKIT_INT8_SIGNED ? (uint8_t)q[r * ldq + i] : q[r * ldq + i];
                 const double want = i < length && mask[i] == 0 ? limit * exp(scores[r * length + i] - top) : 0;
                 const double error = fabs(code - want);
                 if (!(error <= worst)) worst = error;
             }
         }
         char what[96];
-        snprintf(what, sizeof what, "int8 softmax rows, %s", unsigned_activations ? "unsigned" : "signed");
+        snprintf(what, sizeof what, "int8 softmax rows, activation form %d", form);
         check(worst <= 0.52, what, level, worst, 0.52);
     }
 }

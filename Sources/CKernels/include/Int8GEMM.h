@@ -39,12 +39,13 @@ void nlukit_int8_pack_columns(const float *b, long ldb, long k, long n, int weig
                               float *scales, int32_t *column_sums);
 /// The softmax of each of `rows` rows of `length` scores (row r at scores + r·length, used as
 /// scratch), after adding `mask` (`length` additive values, or NULL) to each, quantized for the
-/// INT8 GEMM: row r's probabilities ≈ q[r, i] · scales[r], with q in [0, 255] stored unsigned and
-/// no offset when `unsigned_activations` (the GEMM then takes zero column sums), else in [0, 127];
-/// columns length..<ldq get 0 (ldq ≥ padded length). A row whose scores are all -infinity gets
-/// q = 0 and scale 0.
+/// INT8 GEMM in the given activation form: row r's probabilities ≈ q[r, i] · scales[r] with no
+/// offset (they are never negative: the GEMM then takes zero column sums), q in [0, 255] for
+/// NLUKIT_INT8_UNSIGNED, else in [0, 127] (whose products with 7-bit weights still pair up in
+/// int16 for NLUKIT_INT8_UNSIGNED_7BIT); columns length..<ldq get 0 (ldq ≥ padded length). A
+/// row whose scores are all -infinity gets q = 0 and scale 0.
 void nlukit_int8_softmax_rows(float *scores, long rows, long length, const float *mask, int8_t *q, long ldq,
-                              float *scales, int unsigned_activations);
+                              float *scales, int activation_form);
 /// The weight limit the fastest INT8 block of the current CPU level wants: 63 where it has no int8
 /// dot product (AVX2 without AVX-VNNI, and AVX-512 without VNNI or AVX-VNNI: vpmaddubsw's int16
 /// pair sums stay exact for unsigned activations only with 7-bit weights), else 127.
@@ -56,25 +57,44 @@ int nlukit_int8_weight_limit(void);
 /// speed unmeasured).
 int nlukit_int8_has_fast_path(void);
 
-/// 1 when the INT8 GEMM at the current CPU level wants its activations stored unsigned
-/// (q + 128: AVX-512 VNNI's and AVX-VNNI's u8 × s8 products, and AVX2 with weights packed at
-/// limit 63), else 0 (signed q).
-int nlukit_int8_unsigned_activations(int weight_limit);
+/// How quantized activation rows are stored for the INT8 GEMM (its `activation_form`):
+/// - NLUKIT_INT8_SIGNED: q = round(x · 127 / max|x|) in [-127, 127] as signed bytes (AVX2 and
+///   arm64 blocks with 8-bit weights);
+/// - NLUKIT_INT8_UNSIGNED: the same q stored as q + 128 in [1, 255], for u8 × s8 products (AVX-512
+///   VNNI, AVX-VNNI); the GEMM takes the 128 back out through the weights' column sums;
+/// - NLUKIT_INT8_UNSIGNED_7BIT: q = round(x · 63 / max|x|) in [-63, 63] stored as q + 64 in [1, 127]
+///   (AVX2 with 7-bit weights: a u8 × s8 pair then sums to at most 2 · 127 · 63, so two groups'
+///   pair sums share one int16 and one vpmaddwd; half the activations' resolution for about a
+///   tenth more speed, docs/int8.md).
+/// Every form is exact at every level for either weight limit: a block that cannot hold a form's
+/// sums is never given it.
+#define NLUKIT_INT8_SIGNED 0
+#define NLUKIT_INT8_UNSIGNED 1
+#define NLUKIT_INT8_UNSIGNED_7BIT 2
 
-/// Quantizes m rows of k floats (row i at x + i·ldx) one scale per row: scales[i] = max|x_i| / 127,
-/// q = round-half-even(x · 127 / max|x_i|) clamped to [-127, 127], stored at q + i·ldq as a signed
-/// byte, or as q + 128 when `unsigned_activations`; columns k..<ldq get q = 0 (ldq ≥ padded k).
+/// The activation form the fastest INT8 block of the current CPU level reads for weights packed at
+/// `weight_limit`: NLUKIT_INT8_UNSIGNED with AVX-512 VNNI or AVX-VNNI, NLUKIT_INT8_UNSIGNED_7BIT on
+/// AVX2 without them for 7-bit weights, else NLUKIT_INT8_SIGNED.
+int nlukit_int8_activation_form(int weight_limit);
+
+/// The largest |q| of activations quantized in `activation_form` (63 for NLUKIT_INT8_UNSIGNED_7BIT, else
+/// 127); -1 for an unknown form.
+int nlukit_int8_activation_limit(int activation_form);
+
+/// Quantizes m rows of k floats (row i at x + i·ldx) one scale per row, in `activation_form` with L its
+/// limit: scales[i] = max|x_i| / L, q = round-half-even(x · L / max|x_i|) clamped to [-L, L], stored at
+/// q + i·ldq with the form's offset (0, 128 or 64); columns k..<ldq hold q = 0 (ldq ≥ padded k).
 void nlukit_int8_quantize_rows(const float *x, long ldx, long m, long k, int8_t *q, long ldq, float *scales,
-                               int unsigned_activations);
+                               int activation_form);
 
 /// For i < m and the columns j of panels [first_panel, end_panel):
 /// c[i, j] = act((accumulate ? c[i, j] : 0) + S[i, j] · a_scales[i] · w_scales[j] + (bias ? bias[j] : 0))
 /// with the exact integer sums S[i, j] = Σ_k qa[i, k] · qw[j, k] (qa from nlukit_int8_quantize_rows
-/// with the same `unsigned_activations`, row i at a + i·lda; qw packed by nlukit_int8_pack with
+/// in `activation_form`, row i at a + i·lda; qw packed by nlukit_int8_pack with
 /// `weight_limit`, which picks the blocks that stay exact for it).
 /// When `sums` is not NULL it receives S itself (row i at sums + i·ldc) and c, the scales, bias
 /// and activation are not used: the exact results every CPU level must agree on.
-void nlukit_int8_gemm(const int8_t *a, long lda, const float *a_scales, int unsigned_activations, long m, long k,
+void nlukit_int8_gemm(const int8_t *a, long lda, const float *a_scales, int activation_form, long m, long k,
                       const int8_t *packed, int weight_limit, const float *w_scales, const int32_t *column_sums, long n,
                       long first_panel, long end_panel, float *c, long ldc, int accumulate, const float *bias,
                       int activation, int32_t *sums);

@@ -12,14 +12,15 @@ import CKernels
 ///
 /// Why: without an int8 dot product (AVX2 only) the linear layers reach about 2× F32 and attention's
 /// two F32 products were the largest part left of an INT8 question (docs/int8.md). What it costs:
-/// a probability below 1/510 of its row's largest rounds to 0 (1/254 with signed activations).
+/// a probability below 1/510 of its row's largest rounds to 0 (1/254 with signed or 7-bit rows).
 struct INT8AttentionHead {
     /// Where each operand lives in a thread's scratch, for heads of `headSize` over at most `longest`
     /// keys; every part starts on a 64-byte line.
     struct Layout {
         let headSize: Int
         let weightLimit: Int32
-        let unsignedActivations: Int32
+        /// How queries and probabilities are stored (`NLUKIT_INT8_SIGNED`, `_UNSIGNED` or `_UNSIGNED_7BIT`).
+        let activationForm: Int32
         /// Bytes per quantized query row, and per row of probabilities (whole K groups).
         let queryStride: Int, probabilityStride: Int
         let queries: Int, queryScales: Int
@@ -31,7 +32,7 @@ struct INT8AttentionHead {
         init(headSize: Int, longest: Int) {
             self.headSize = headSize
             weightLimit = nlukit_int8_weight_limit()
-            unsignedActivations = nlukit_int8_unsigned_activations(weightLimit)
+            activationForm = nlukit_int8_activation_form(weightLimit)
             queryStride = nlukit_int8_padded_inner(headSize)
             probabilityStride = nlukit_int8_padded_inner(longest)
             let panel = Int(NLUKIT_PANEL_WIDTH)
@@ -68,36 +69,36 @@ struct INT8AttentionHead {
     func run(queries: UnsafePointer<Float>, keys: UnsafePointer<Float>, values: UnsafePointer<Float>, rowStride: Int,
              length: Int, keyMask: [Float]?, relativeBias: (values: [Float], offset: Int)?,
              context: UnsafeMutablePointer<Float>, contextStride: Int) {
-        let headSize = layout.headSize, limit = layout.weightLimit, unsigned = layout.unsignedActivations
+        let headSize = layout.headSize, limit = layout.weightLimit, form = layout.activationForm
         func bytes(_ offset: Int) -> UnsafeMutablePointer<Int8> { (scratch + offset).assumingMemoryBound(to: Int8.self) }
         func floats(_ offset: Int) -> UnsafeMutablePointer<Float> { (scratch + offset).assumingMemoryBound(to: Float.self) }
         func sums(_ offset: Int) -> UnsafeMutablePointer<Int32> { (scratch + offset).assumingMemoryBound(to: Int32.self) }
         let panel = Int(NLUKIT_PANEL_WIDTH)
         let keyPanels = (length + panel - 1) / panel, valuePanels = (headSize + panel - 1) / panel
-        // Probabilities carry no +128 (they are never negative): their product takes zero column sums.
+        // Probabilities carry no offset (they are never negative): their product takes zero column sums.
         sums(layout.zeroSums).initialize(repeating: 0, count: valuePanels * panel)
         nlukit_int8_pack(keys, rowStride, headSize, length, limit, bytes(layout.keys), floats(layout.keyScales),
                          sums(layout.keySums))
         nlukit_int8_pack_columns(values, rowStride, length, headSize, limit, bytes(layout.values),
                                  floats(layout.valueScales), sums(layout.valueSums))
         nlukit_int8_quantize_rows(queries, rowStride, length, headSize, bytes(layout.queries), layout.queryStride,
-                                  floats(layout.queryScales), unsigned)
+                                  floats(layout.queryScales), form)
         let none = Int32(NLUKIT_ACTIVATION_NONE)
         for first in stride(from: 0, to: length, by: attentionRowBlock) {
             let count = min(attentionRowBlock, length - first)
             // scores = Q_h · K_hᵀ for query rows [first, first + count).
             nlukit_int8_gemm(bytes(layout.queries) + first * layout.queryStride, layout.queryStride,
-                             floats(layout.queryScales) + first, unsigned, count, headSize, bytes(layout.keys), limit,
+                             floats(layout.queryScales) + first, form, count, headSize, bytes(layout.keys), limit,
                              floats(layout.keyScales), sums(layout.keySums), length, 0, keyPanels, scores, length, 0,
                              nil, none, nil)
             Kernels.addRelativeBias(relativeBias, to: scores, rows: first..<first + count, length: length)
             keyMask.withUnsafeOptionalBufferPointer { mask in
                 nlukit_int8_softmax_rows(scores, count, length, mask, bytes(layout.probabilities), layout.probabilityStride,
-                                         floats(layout.probabilityScales), unsigned)
+                                         floats(layout.probabilityScales), form)
             }
             // context_h = P · V_h, into the head's columns.
             nlukit_int8_gemm(bytes(layout.probabilities), layout.probabilityStride, floats(layout.probabilityScales),
-                             unsigned, count, length, bytes(layout.values), limit, floats(layout.valueScales),
+                             form, count, length, bytes(layout.values), limit, floats(layout.valueScales),
                              sums(layout.zeroSums), headSize, 0, valuePanels, context + first * contextStride,
                              contextStride, 0, nil, none, nil)
         }

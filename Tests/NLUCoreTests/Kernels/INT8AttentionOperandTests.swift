@@ -29,8 +29,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [0, 1, 2], [Int32(0), 1])
-    func quantizedSoftmaxIsTheSoftmaxWithinItsRounding(level: Int, unsignedActivations: Int32) {
+    /// Every activation form: signed (codes to 127), +128 unsigned (to 255, no offset) and 7-bit
+    /// unsigned (to 127, no offset).
+    @Test(arguments: [0, 1, 2], [Int32(NLUKIT_INT8_SIGNED), Int32(NLUKIT_INT8_UNSIGNED), Int32(NLUKIT_INT8_UNSIGNED_7BIT)])
+    func quantizedSoftmaxIsTheSoftmaxWithinItsRounding(level: Int, form: Int32) {
         let length = 77, rows = 5, stride = 84
         var generator = SplitMix64(seed: 9)
         let scores = randomScalars(rows * length, in: -8...8, using: &generator)
@@ -42,14 +44,14 @@ import Testing
             var bytes = [Int8](repeating: 9, count: rows * stride), scales = [Float](repeating: 9, count: rows)
             Kernels.withInstructionLevel(level) {
                 (masked ? mask : nil).withUnsafeOptionalBufferPointer { mask in
-                    nlukit_int8_softmax_rows(&scratch, rows, length, mask, &bytes, stride, &scales, unsignedActivations)
+                    nlukit_int8_softmax_rows(&scratch, rows, length, mask, &bytes, stride, &scales, form)
                 }
             }
-            let limit = unsignedActivations == 1 ? 255.0 : 127.0
+            let limit = form == NLUKIT_INT8_UNSIGNED ? 255.0 : 127.0
             for row in 0..<rows {
                 let line = (0..<length).map { Double(scores[row * length + $0]) + Double(masked ? mask[$0] : 0) }
-                let codes = (0..<stride).map { unsignedActivations == 1 ? Double(UInt8(bitPattern: bytes[row * stride + $0]))
-                                                                        : Double(bytes[row * stride + $0]) }
+                let codes = (0..<stride).map { form != NLUKIT_INT8_SIGNED ? Double(UInt8(bitPattern: bytes[row * stride + $0]))
+                                                                          : Double(bytes[row * stride + $0]) }
                 #expect(codes[length...].allSatisfy { $0 == 0 }, "padding of row \(row)")
                 if masked && row == 4 {
                     #expect(codes.allSatisfy { $0 == 0 } && scales[row] == 0)

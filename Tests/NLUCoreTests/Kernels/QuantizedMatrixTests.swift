@@ -3,11 +3,11 @@ import Testing
 @testable import NLUCore
 
 /// The INT8 GEMM at every instruction level against plain loops written here: the quantized
-/// weights and rows equal a Swift quantization (round half to even of x·L/max|x|, L = 127 for rows
-/// and 127 or 63 for weights), the integer sums equal Σ qx·qw exactly (AVX-512 VNNI, both AVX2
-/// vpmaddubsw blocks and the portable loops alike, for either weight limit), and the float results
-/// equal the dequantized sums through the epilogue, within the quantization bound of the exact
-/// product.
+/// weights and rows equal a Swift quantization (round half to even of x·L/max|x|, L = 127 or 63 for
+/// weights and the level's ``QuantizedMatrix/activationLimit`` for rows: 63 on AVX2 with 7-bit
+/// weights), the integer sums equal Σ qx·qw exactly (AVX-512 VNNI, the AVX2 vpmaddubsw blocks and
+/// the portable loops alike, for either weight limit), and the float results equal the dequantized
+/// sums through the epilogue, within the quantization bound of the exact product.
 @Suite struct QuantizedMatrixTests {
     // (rows m, inner k, width n): k not a multiple of 4, partial panels, leftover rows of the 8-row
     // (VNNI) and 2-row (AVX2) blocks, 777 rows across two row blocks, and a threaded size.
@@ -32,7 +32,7 @@ import Testing
             var x = randomScalars(m * k, in: -3...3, using: &generator)
             for kk in 0..<k { x[kk] = 0 }
             // The largest products, where a saturating int16 pair sum would show: the last row all at
-            // q = 127 (255 unsigned) against channel 0 all at the weight limit.
+            // the row limit (plus the offset when stored unsigned) against channel 0 all at the weight limit.
             for kk in 0..<k { x[(m - 1) * k + kk] = 3 }
             for kk in 0..<k { weight[kk] = 1 }
             let matrix = weight.withUnsafeBufferPointer {
@@ -44,12 +44,18 @@ import Testing
                 #expect(values.map(Int32.init) == weights[j].q, "weight channel \(j) of \(n) × \(k)")
                 #expect(scale == weights[j].scale)
             }
-            let (sums, rowScales) = x.withUnsafeBufferPointer { x in
-                Kernels.withInstructionLevel(level) { matrix.integerProducts(x.baseAddress!, rows: m) }
+            let (sums, rowScales, rowLimit, levelWants7Bit) = x.withUnsafeBufferPointer { x in
+                Kernels.withInstructionLevel(level) {
+                    let (sums, scales) = matrix.integerProducts(x.baseAddress!, rows: m)
+                    return (sums, scales, matrix.activationLimit, QuantizedMatrix.preferredWeightLimit == 63)
+                }
             }
+            // 7-bit rows exactly where the level runs the AVX2 block (the one that wants 7-bit weights) on 7-bit weights.
+            #expect(rowLimit == (levelWants7Bit && weightLimit == 63 ? 63 : 127),
+                    "level \(level), weight limit \(weightLimit): rows at \(rowLimit)")
             var mismatches = 0
             for row in 0..<m {
-                let (q, scale) = Self.quantize(x[(row * k)..<(row * k + k)])
+                let (q, scale) = Self.quantize(x[(row * k)..<(row * k + k)], limit: Float(rowLimit))
                 if rowScales[row] != scale { mismatches += 1 }
                 for column in 0..<n {
                     var sum: Int32 = 0
@@ -79,20 +85,21 @@ import Testing
         for activation in PackedMatrixTests.activations {
             for accumulate in [false, true] {
                 var output = start
-                let (sums, rowScales) = x.withUnsafeBufferPointer { xs in
+                let (sums, rowScales, rowLimit) = x.withUnsafeBufferPointer { xs in
                     output.withUnsafeMutableBufferPointer { output in
                         bias.withUnsafeBufferPointer { bias in
                             Kernels.withInstructionLevel(level) {
                                 matrix.multiply(xs.baseAddress!, rows: m, into: output.baseAddress!, ldc: ldc,
                                                 accumulate: accumulate, bias: bias.baseAddress, activation: activation)
-                                return matrix.integerProducts(xs.baseAddress!, rows: m)
+                                let (sums, scales) = matrix.integerProducts(xs.baseAddress!, rows: m)
+                                return (sums, scales, matrix.activationLimit)
                             }
                         }
                     }
                 }
                 var worstEpilogue = 0.0, worstBound = -Double.infinity
                 for row in 0..<m {
-                    let rowQ = Self.quantize(x[(row * k)..<(row * k + k)]).q
+                    let rowQ = Self.quantize(x[(row * k)..<(row * k + k)], limit: Float(rowLimit)).q
                     for column in 0..<n {
                         let scale = Double(rowScales[row]) * Double(weights[column].scale)
                         let dequantized = Double(sums[row * n + column]) * scale
