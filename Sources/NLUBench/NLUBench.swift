@@ -36,6 +36,13 @@ struct NLUBench: ParsableCommand {
             FileHandle.standardError.write(Data("Error: \(problem)\n".utf8))
             Foundation.exit(2)
         }
+        // NLUKIT_MAX_INPUT_SIZE moves the input limit as for `nlu`; a malformed one is a usage error.
+        do {
+            try InputFile.setMaximumFromEnvironment()
+        } catch {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            Foundation.exit(2)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -13,8 +13,8 @@ struct JSONFile {
             data = try InputFile.readModelFile(url)
         } catch let error as InputTooLargeError {
             throw BertTokenizerError.invalidFile(file: url.path, detail: error.reason)
-        } catch {
-            throw BertTokenizerError.invalidFile(file: url.path, detail: "cannot read (\(ExistingPath.unreadableReason(url.path)))")
+        } catch let error as InputReadError {
+            throw BertTokenizerError.invalidFile(file: url.path, detail: "cannot read (\(error.reason))")
         }
         guard let object = try? JSONSerialization.jsonObject(with: data), let root = object as? [String: Any] else {
             throw BertTokenizerError.invalidFile(file: name, detail: "not a JSON object")

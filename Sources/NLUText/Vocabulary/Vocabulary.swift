@@ -25,12 +25,12 @@ public struct Vocabulary: Sendable {
             data = try InputFile.readModelFile(url)
         } catch let error as InputTooLargeError {
             throw VocabularyError.unreadable(source: url.path, reason: error.reason)
-        } catch {
+        } catch let error as InputReadError {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
                 throw VocabularyError.directory(source: url.path)
             }
-            throw VocabularyError.unreadable(source: url.path, reason: ExistingPath.unreadableReason(url.path))
+            throw VocabularyError.unreadable(source: url.path, reason: error.reason)
         }
         // Split on bytes: "\r\n" is one Character in Swift, so String splitting on "\n" would miss it.
         let bytes = [UInt8](data)
