@@ -36,7 +36,9 @@ struct NLUBench: ParsableCommand {
             FileHandle.standardError.write(Data("Error: \(problem)\n".utf8))
             Foundation.exit(2)
         }
-        // NLUKIT_MAX_INPUT_SIZE moves the input limit as for `nlu`; a malformed one is a usage error.
+        // NLUKIT_MAX_INPUT_SIZE moves the input limit as for `nlu` (which also has an option); a malformed one is
+        // a usage error.
+        InputFile.limitAdvice = "\(InputFile.environmentVariable) (for example 2G)"
         do {
             try InputFile.setMaximumFromEnvironment()
         } catch {

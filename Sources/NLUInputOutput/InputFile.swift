@@ -13,7 +13,7 @@ import Foundation
 /// memory. Every reader of user inputs goes through here or through ``InputLines``.
 ///
 ///     let data = try InputFile.read(URL(fileURLWithPath: "train.json"))
-///     // train.json: 3.1 GiB; inputs are read whole up to 256 MiB (raise the limit with --max-input-size …)
+///     // train.json: 3.1 GiB; inputs are read whole up to 256 MiB (raise the limit with InputFile.maximumBytes …)
 public enum InputFile {
     /// The limit when nothing raises it: 256 MiB, above any dataset, corpus or SQuAD file we know of, and
     /// low enough that refusing an endless stream costs a second and well under 1 GB of memory.
@@ -27,6 +27,15 @@ public enum InputFile {
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var configuredMaximum: Int?
+    nonisolated(unsafe) private static var configuredAdvice: String?
+
+    /// How the user of this process raises ``maximumBytes``, which the errors that name the limit repeat: what
+    /// the front offers (`nlu`: `--max-input-size or NLUKIT_MAX_INPUT_SIZE (for example 2G)`; `nlu-bench`: the
+    /// variable), else, for a program that reads through the library, ``maximumBytes`` itself.
+    public static var limitAdvice: String {
+        get { lock.withLock { configuredAdvice ?? "InputFile.maximumBytes" } }
+        set { lock.withLock { configuredAdvice = newValue } }
+    }
 
     /// The size limit for every whole input and every line of a line-oriented input in this process:
     /// ``defaultMaximumBytes`` unless a front sets it (`nlu --max-input-size`, ``environmentVariable``).
@@ -199,8 +208,8 @@ public struct InputTooLargeError: Error, Equatable, CustomStringConvertible, Loc
                 + "and no model's is that large: check that this is the model's file"
         }
         let kind = line == nil ? "an input is read whole up to" : "a line may hold at most"
-        return "\(found); \(kind) \(InputTooLargeError.format(limit)): raise the limit with --max-input-size "
-            + "or \(InputFile.environmentVariable) (for example 2G) if this really is the input"
+        return "\(found); \(kind) \(InputTooLargeError.format(limit)): raise the limit with \(InputFile.limitAdvice) "
+            + "if this really is the input"
     }
     public var errorDescription: String? { description }
 

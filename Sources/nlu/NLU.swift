@@ -51,6 +51,7 @@ struct NLU: ParsableCommand {
             Console.log("Error: \(problem)")
             Foundation.exit(2)
         }
+        InputFile.limitAdvice = "--max-input-size or \(InputFile.environmentVariable) (for example 2G)"
         do {
             try InputFile.setMaximumFromEnvironment()
         } catch {
