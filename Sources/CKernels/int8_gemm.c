@@ -17,7 +17,7 @@
 // The INT8 GEMM and quantizer per CPU level (int8_gemm_body.h). AVX-512 VNNI is an extension
 // beyond the AVX-512 level's F/DQ/VL/BW: the level's VNNI block runs only where CPUID has it,
 // and an AVX-512 CPU without it (Skylake-SP) uses level 1's blocks. At level 1, AVX-VNNI (CPUID)
-// picks the 256-bit VNNI block (8-bit weights) over the AVX2 one (7-bit weights).
+// picks the 256-bit VNNI block (8-bit weights, +128 rows) over the AVX2 one (7-bit weights and rows).
 
 #define NLU_LEVEL_BODY "int8_gemm_body.h"
 #include "per_level.h"

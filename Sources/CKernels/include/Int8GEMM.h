@@ -1,7 +1,8 @@
 // INT8 inference for dense layers with fixed weights: the weight is quantized once per output
 // channel (symmetric, [-127, 127], or [-63, 63] where the CPU has no int8 dot product: see
 // nlukit_int8_weight_limit), each input row is quantized dynamically (symmetric, one scale
-// per row), and the products accumulate exactly in int32 before one float scale per element and
+// per row, to 8 bits or, with 7-bit weights on AVX2, to 7: see nlukit_int8_activation_form),
+// and the products accumulate exactly in int32 before one float scale per element and
 // the same fused bias / residual / activation epilogue as the F32 packed GEMM.
 // Called through NLUCore's `QuantizedMatrix`; not a public API of its own.
 #ifndef NLUKIT_INT8_GEMM_H
