@@ -69,12 +69,12 @@ struct LUFileReader {
                                                        detail: "imports nest deeper than \(Self.maxDepth) files or reach more than \(Self.maxFiles)")
         }
         let data: Data
-        do { data = try InputFile.read(URL(fileURLWithPath: path)) } catch is InputReadError {
+        do { data = try InputFile.read(URL(fileURLWithPath: path)) } catch let error as InputReadError {
             if let importer {
                 throw IntentDatasetError.malformedMarkdown(file: importer.file, line: importer.line,
                                                            detail: "imported file \(path) cannot be read (missing?)")
             }
-            throw IntentDatasetError.unreadable(file: path, reason: ExistingPath.unreadableReason(path))
+            throw IntentDatasetError.unreadable(file: path, reason: error.reason)
         }
         stack.append(path)
         defer { stack.removeLast() }

@@ -34,8 +34,8 @@ public struct DocumentFileReader {
             throw SearchError.invalidArgument("\(path): expected a .jsonl file of {\"id\", \"text\", \"metadata\"} lines, or a .txt or .md document")
         }
         let data: Data
-        do { data = try InputFile.read(URL(fileURLWithPath: path), name: path) } catch is InputReadError {
-            throw SearchError.invalidArgument("\(path): cannot read the file (\(ExistingPath.unreadableReason(path)))")
+        do { data = try InputFile.read(URL(fileURLWithPath: path), name: path) } catch let error as InputReadError {
+            throw SearchError.invalidArgument(error.description)
         }
         return try read(data, named: path, as: isJSONL ? .jsonl : .document(id: path))
     }
