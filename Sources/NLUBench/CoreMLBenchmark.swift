@@ -24,7 +24,7 @@ struct CoreMLBenchmark: ParsableCommand {
         let loadStart = DispatchTime.now().uptimeNanoseconds
         let coreML = try CoreMLModel(contentsOf: URL(fileURLWithPath: model))
         let loadSeconds = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1e9
-        guard let data = FileManager.default.contents(atPath: input) else { throw ValidationError("\(input): cannot read") }
+        let data = try BenchmarkInput.data(input)
         let features = try FeatureJSON.provider(from: data, for: coreML.modelDescription)
         var output = try coreML.prediction(from: features)
         var times = [Double]()

@@ -25,9 +25,7 @@ struct TokenizerBenchmark: ParsableCommand {
         var options = BertTokenizer.Options.uncased
         options.lowercase = !cased
         let tokenizer = try BertTokenizer(vocabulary: try Vocabulary(contentsOf: URL(fileURLWithPath: vocab)), options: options)
-        guard let data = FileManager.default.contents(atPath: input), let text = String(data: data, encoding: .utf8) else {
-            throw ValidationError("\(input): cannot read as UTF-8")
-        }
+        let text = try BenchmarkInput.text(input)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         // CPU time of the process as well as wall time: the machine is shared, and CPU time is what a
         // single-threaded tokenizer spends whatever else runs.
@@ -46,7 +44,7 @@ struct TokenizerBenchmark: ParsableCommand {
             tokens = passTokens
             idSum = passIDSum
         }
-        print("{\"inputs\":\(lines.count),\"bytes\":\(data.count),\"tokens\":\(tokens),\"id_sum\":\(idSum),"
+        print("{\"inputs\":\(lines.count),\"bytes\":\(text.utf8.count),\"tokens\":\(tokens),\"id_sum\":\(idSum),"
               + "\"seconds\":\(bestWall),\"cpu_seconds\":\(bestCPU)}")
     }
 

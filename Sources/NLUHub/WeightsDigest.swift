@@ -41,7 +41,8 @@ public struct WeightsDigest: Sendable {
         var key = SHA256()
         key.update("\(resolved.path)\n\(size)\n\(modified.bitPattern)".utf8)
         let entry = rememberedIn?.appendingPathComponent(key.hexDigest())
-        if let entry, let data = FileManager.default.contents(atPath: entry.path),
+        // A remembered digest is 64 characters: anything larger (or a FIFO, a device) is not one of ours.
+        if let entry, let data = try? InputFile.read(entry, maximumBytes: 1024),
            let known = String(data: data, encoding: .utf8), LowercaseHex.matches(known, count: 64) {
             return known
         }

@@ -85,7 +85,10 @@ public enum InputFile {
     public static func read(_ url: URL, name: String? = nil, maximumBytes: Int? = nil) throws -> Data {
         let name = name ?? url.path
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw InputReadError(file: name, reason: ExistingPath.unreadableReason(url.path)) }
+        guard descriptor >= 0 else {
+            let missing = errno == ENOENT
+            throw InputReadError(file: name, reason: ExistingPath.unreadableReason(url.path), isMissing: missing)
+        }
         defer { close(descriptor) }
         return try read(descriptor: descriptor, name: name, maximumBytes: maximumBytes ?? self.maximumBytes)
     }
@@ -227,10 +230,14 @@ public struct InputTooLargeError: Error, Equatable, CustomStringConvertible, Loc
 public struct InputReadError: Error, Equatable, CustomStringConvertible, LocalizedError {
     public var file: String
     public var reason: String
+    /// The path does not exist: a reader whose file is optional, or whose errors say what was expected there,
+    /// tells this apart from a file that exists but cannot be read.
+    public var isMissing: Bool
 
-    public init(file: String, reason: String) {
+    public init(file: String, reason: String, isMissing: Bool = false) {
         self.file = file
         self.reason = reason
+        self.isMissing = isMissing
     }
 
     public var description: String { "\(file): cannot read the file (\(reason))" }

@@ -22,4 +22,24 @@ import Testing
             #expect(error.reason.contains("raise the limit with InputFile.maximumBytes"), "\(error.reason)")
         }
     }
+
+    /// A path that does not exist is told apart from one that exists and cannot be read, so that a reader of an
+    /// optional file skips only the first, and one that expects a file can say what belongs there.
+    @Test func aMissingFileIsToldApartFromAnUnreadableOne() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-missing-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            _ = try InputFile.read(folder.appendingPathComponent("absent.json"))
+            Issue.record("a missing file was read")
+        } catch let error as InputReadError {
+            #expect(error.isMissing && error.reason == "no such file or directory", "\(error)")
+        }
+        do {
+            _ = try InputFile.read(folder)
+            Issue.record("a directory was read as a file")
+        } catch let error as InputReadError {
+            #expect(!error.isMissing && error.reason == "a directory, not a file", "\(error)")
+        }
+    }
 }

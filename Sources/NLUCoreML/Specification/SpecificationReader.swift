@@ -47,7 +47,7 @@ enum SpecificationReader {
                            : try InputFile.read(url, maximumBytes: min(InputFile.maximumBytes, largestFile))
         } catch is InputTooLargeError {
             let limit = min(InputFile.maximumBytes, largestFile)
-            throw CoreMLError.notAModel(path, reason: "the stream holds more than \(limit >> 20) MiB, the input limit for a model read from a pipe; raise it with \(InputFile.limitAdvice) (up to 2 GiB, the most a protobuf message can hold)")
+            throw CoreMLError.notAModel(path, reason: "the stream holds more than \(limit >> 20) MiB, the input limit for a model read from a pipe; raise it with \(InputFile.limitAdvice), up to 2 GiB: a protobuf message holds no more")
         } catch {
             throw CoreMLError.unreadableFile(path, reason: ExistingPath.unreadableReason(url.path))
         }

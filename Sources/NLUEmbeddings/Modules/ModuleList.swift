@@ -51,8 +51,8 @@ struct ModuleList {
 /// Decodes a JSON file, reporting the file and the field at fault.
 func decodeJSON<T: Decodable>(at url: URL) throws -> T {
     let data: Data
-    do { data = try InputFile.readModelFile(url) } catch is InputReadError {
-        throw SentenceEmbedderError.invalidFile(path: url.path, reason: "cannot be read")
+    do { data = try InputFile.readModelFile(url) } catch let error as InputReadError {
+        throw SentenceEmbedderError.invalidFile(path: url.path, reason: "cannot be read (\(error.reason))")
     }
     do {
         return try JSONDecoder().decode(T.self, from: data)

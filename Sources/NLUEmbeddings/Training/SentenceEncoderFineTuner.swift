@@ -273,7 +273,7 @@ public struct SentenceEncoderFineTuner {
     /// The fingerprint of the model trained from: its configuration and the first values of every weight.
     private static func fingerprint(_ encoder: TrainableEncoder, configuration: URL) throws -> String {
         var fingerprint = TrainingFingerprint()
-        fingerprint.mix(FileManager.default.contents(atPath: configuration.path) ?? Data())
+        fingerprint.mix((try? InputFile.readModelFile(configuration)) ?? Data())
         for (name, value) in zip(encoder.parameters.names, encoder.parameters.values) {
             fingerprint.mix(name)
             // Two fine-tunes of one model differ in every weight: the first values of each tell them apart.

@@ -102,7 +102,8 @@ public final class FineTunedEncoderFeaturizer: PackagedSentenceFeaturizer, Token
         defer { lock.unlock() }
         try encoder.save(to: folder, source: source)
         let modulesFile = folder.appendingPathComponent("modules.json")
-        guard let data = FileManager.default.contents(atPath: modulesFile.path) else { return }
+        let data: Data
+        do { data = try InputFile.readModelFile(modulesFile) } catch let error as InputReadError where error.isMissing { return }
         guard let modules = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
             throw ModelPackageError.writeFailed(package: folder, reason: "\(modulesFile.path) is not a list of modules")
         }

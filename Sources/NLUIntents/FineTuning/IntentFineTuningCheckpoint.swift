@@ -75,7 +75,8 @@ public struct IntentFineTuningCheckpoint: Sendable {
 
     func readDescription() throws -> Description {
         let url = folder.appendingPathComponent(Self.descriptionFileName)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        let data: Data
+        do { data = try InputFile.readModelFile(url) } catch let error as InputReadError where error.isMissing {
             throw ModelPackageError.missingFile(package: folder, file: Self.descriptionFileName)
         }
         let description = try JSONFile.decode(Description.self, from: data, file: url.path)
@@ -197,7 +198,7 @@ public struct IntentFineTuningCheckpoint: Sendable {
     /// The checkpoint folder's `config.json` and the size of its weights: another model, or the same
     /// model's weights changed, gives another fingerprint.
     static func fingerprint(ofModel checkpoint: URL) -> String {
-        let config = (FileManager.default.contents(atPath: checkpoint.appendingPathComponent("config.json").path)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let config = (try? InputFile.readModelFile(checkpoint.appendingPathComponent("config.json"))).map { String(decoding: $0, as: UTF8.self) } ?? ""
         var weights: [String] = []
         for name in ["model.safetensors", "pytorch_model.bin"] {
             let path = checkpoint.appendingPathComponent(name).path

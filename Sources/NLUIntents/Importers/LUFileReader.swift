@@ -72,7 +72,7 @@ struct LUFileReader {
         do { data = try InputFile.read(URL(fileURLWithPath: path)) } catch let error as InputReadError {
             if let importer {
                 throw IntentDatasetError.malformedMarkdown(file: importer.file, line: importer.line,
-                                                           detail: "imported file \(path) cannot be read (missing?)")
+                                                           detail: "imported file \(path) cannot be read (\(error.reason))")
             }
             throw IntentDatasetError.unreadable(file: path, reason: error.reason)
         }

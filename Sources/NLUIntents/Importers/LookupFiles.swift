@@ -28,8 +28,8 @@ enum LookupFiles {
             return nil
         }
         let data: Data
-        do { data = try InputFile.read(url) } catch is InputReadError {
-            warnings.append("\(place): lookup file \(url.path) cannot be read; lookup skipped")
+        do { data = try InputFile.read(url) } catch let error as InputReadError {
+            warnings.append("\(place): lookup file \(url.path) cannot be read (\(error.reason)); lookup skipped")
             return nil
         }
         guard let text = String(validating: [UInt8](data), as: UTF8.self) else {

@@ -76,8 +76,9 @@ public struct SQuADDataset: Decodable, Sendable {
     /// - Throws: ``CheckpointError/unreadableFile(path:reason:)`` saying what is wrong where.
     public init(contentsOf url: URL) throws {
         let data: Data
-        do { data = try InputFile.read(url) } catch is InputReadError {
-            throw CheckpointError.missingFile(path: url.path, expected: "a SQuAD JSON file")
+        do { data = try InputFile.read(url) } catch let error as InputReadError {
+            throw error.isMissing ? CheckpointError.missingFile(path: url.path, expected: "a SQuAD JSON file")
+                                  : CheckpointError.unreadableFile(path: url.path, reason: error.reason)
         }
         try self.init(data: data, file: url.path)
     }

@@ -133,9 +133,7 @@ public struct QuestionAnsweringFineTuner {
     static func initializerRange(of checkpoint: URL) throws -> Float {
         struct Fields: Decodable { var initializer_range: Float? }
         let url = checkpoint.appendingPathComponent("config.json")
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw CheckpointError.missingFile(path: url.path, expected: "the model configuration (config.json)")
-        }
+        let data = try CheckpointDirectory.readFile(url, expected: "the model configuration (config.json)")
         let range = try JSONFile.decode(Fields.self, from: data, file: url.path).initializer_range ?? 0.02
         guard range.isFinite, range >= 0, range <= 10 else {
             throw CheckpointError.unreadableFile(path: url.path, reason: "field 'initializer_range': must be between 0 and 10, got \(range)")

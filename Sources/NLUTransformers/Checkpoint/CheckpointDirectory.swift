@@ -27,10 +27,7 @@ public struct CheckpointDirectory: Sendable {
     /// - Throws: ``CheckpointError`` naming the file and the field at fault.
     public func configuration() throws -> BertConfiguration {
         let configURL = url.appendingPathComponent("config.json")
-        let data: Data
-        do { data = try InputFile.readModelFile(configURL) } catch is InputReadError {
-            throw CheckpointError.missingFile(path: configURL.path, expected: "the model configuration (config.json)")
-        }
+        let data = try configurationData()
         do {
             return try JSONDecoder().decode(BertConfiguration.self, from: data)
         } catch let error as BertConfigurationError {
@@ -38,6 +35,26 @@ public struct CheckpointDirectory: Sendable {
         } catch let error as DecodingError {
             let (field, reason) = JSONFile.describe(error, decoding: BertConfiguration.self, from: data)
             throw CheckpointError.unreadableFile(path: configURL.path, reason: field.isEmpty ? reason : "field '\(field)': \(reason)")
+        }
+    }
+
+    /// The bytes of `config.json`, for a reader of fields ``BertConfiguration`` does not hold.
+    /// - Throws: as ``readFile(_:expected:)``.
+    public func configurationData() throws -> Data {
+        try Self.readFile(url.appendingPathComponent("config.json"), expected: "the model configuration (config.json)")
+    }
+
+    /// The bytes of one of a checkpoint's own JSON or text files, up to ``InputFile/modelFileMaximumBytes``: a
+    /// `config.json` that is a FIFO or a link to `/dev/zero` is an error, not a hang.
+    /// - Throws: ``CheckpointError/missingFile(path:expected:)`` (saying what `expected` there) when it does not
+    ///   exist, ``CheckpointError/unreadableFile(path:reason:)`` with the system's reason when it cannot be read,
+    ///   ``InputTooLargeError`` past the limit.
+    public static func readFile(_ url: URL, expected: String) throws -> Data {
+        do {
+            return try InputFile.readModelFile(url)
+        } catch let error as InputReadError {
+            throw error.isMissing ? CheckpointError.missingFile(path: url.path, expected: expected)
+                                  : CheckpointError.unreadableFile(path: url.path, reason: error.reason)
         }
     }
 

@@ -104,9 +104,7 @@ extension TrainableEncoder {
         }
         let url = source.appendingPathComponent("modules.json")
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw CheckpointError.unreadableFile(path: url.path, reason: "cannot be read")
-        }
+        let data = try CheckpointDirectory.readFile(url, expected: "sentence-transformers' module list (modules.json)")
         let entries = try JSONFile.decode([Entry].self, from: data, file: url.path)
         // A module path that climbs out of the model would copy a folder that is not the model's.
         if let entry = entries.first(where: { $0.path.hasPrefix("/") || $0.path.split(separator: "/").contains("..") }) {

@@ -78,9 +78,7 @@ extension TrainableEncoder {
     /// `classSuffix`.
     static func taskConfiguration(of checkpoint: URL, classSuffix: String, classPrefixes: [String]) throws -> Data {
         let url = checkpoint.appendingPathComponent("config.json")
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw CheckpointError.missingFile(path: url.path, expected: "the model configuration (config.json)")
-        }
+        let data = try CheckpointDirectory.readFile(url, expected: "the model configuration (config.json)")
         guard var fields = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw CheckpointError.unreadableFile(path: url.path, reason: "not a JSON object")
         }

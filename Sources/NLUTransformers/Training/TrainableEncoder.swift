@@ -106,10 +106,7 @@ public final class TrainableEncoder {
     /// Reads ``EmbeddingFields`` from the directory's `config.json`.
     static func embeddingFields(in directory: CheckpointDirectory) throws -> EmbeddingFields {
         let url = directory.url.appendingPathComponent("config.json")
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw CheckpointError.missingFile(path: url.path, expected: "the model configuration (config.json)")
-        }
-        return try JSONFile.decode(EmbeddingFields.self, from: data, file: url.path)
+        return try JSONFile.decode(EmbeddingFields.self, from: directory.configurationData(), file: url.path)
     }
 
     /// Buffers for batches of `batchSize` sequences of `sequenceLength` positions, to pass to every
