@@ -17,6 +17,7 @@ struct JointTaggerBenchmark: ParsableCommand {
     @Option(parsing: .upToNextOption, help: "Training files (any importable format).") var train: [String]
     @Option(parsing: .upToNextOption, help: "Test files (any importable format).") var test: [String]
     @Flag(inversion: .prefixedNo, help: "A CRF layer over the words' tags (default: the joint model's).") var crf: Bool?
+    @Flag(inversion: .prefixedNo, help: "The words' shapes in the slot head (default: the joint model's).") var wordShapes: Bool?
     @Option(help: "Epochs (default: the joint model's, JointBERT's 10).") var epochs = JointIntentSlotOptions.defaultEpochs
     @Option(help: "Utterances per batch.") var batchSize = 32
     @Option(help: "Peak learning rate.") var learningRate: Float = 5e-5
@@ -37,6 +38,7 @@ struct JointTaggerBenchmark: ParsableCommand {
         if testLimit > 0 { texts = Array(texts.prefix(testLimit)) }
         var options = JointIntentSlotOptions()
         options.crf = crf ?? options.crf
+        options.wordShapes = wordShapes ?? options.wordShapes
         options.training.epochs = epochs
         options.training.batchSize = batchSize
         options.training.learningRate = learningRate
@@ -59,7 +61,7 @@ struct JointTaggerBenchmark: ParsableCommand {
         try classifier.save(to: package)
 
         var output: [String: Any] = [
-            "trainingUtterances": trainSet.intents.reduce(0) { $0 + $1.utterances.count }, "crf": options.crf, "epochs": epochs,
+            "trainingUtterances": trainSet.intents.reduce(0) { $0 + $1.utterances.count }, "crf": options.crf, "wordShapes": options.wordShapes, "epochs": epochs,
             "headLearningRate": options.training.headLearningRate.map { Double($0) } ?? Double(learningRate),
             "trainingSeconds": trainingSeconds, "optimizerSteps": steps,
         ]

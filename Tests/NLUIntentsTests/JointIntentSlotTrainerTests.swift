@@ -6,8 +6,8 @@ import NLUTransformers
 import Testing
 
 /// What `scripts/fixtures/joint_intent_slot.py` records: JointBERT's model and loss on minilm-tiny in
-/// PyTorch (float32, dropout off), 20 AdamW steps with a softmax slot head and with torchcrf's CRF,
-/// and torchcrf alone in float64.
+/// PyTorch (float32, dropout off), 20 AdamW steps with a softmax slot head, with torchcrf's CRF and with
+/// the CRF over a slot head that also reads the words' shapes, and torchcrf alone in float64.
 struct JointIntentSlotReference: Decodable {
     struct Values: Decodable {
         var shape: [Int]
@@ -20,6 +20,8 @@ struct JointIntentSlotReference: Decodable {
         var intents: [Int32]
         var wordPositions: [[Int]]
         var wordTags: [[Int]]
+        /// Per word, [capitalized, all capitals, follows a capitalized word] as 0 or 1; the first word of a sequence is its first.
+        var wordShapes: [[[Int]]]
     }
     struct Step: Decodable {
         var loss: Float
@@ -28,6 +30,7 @@ struct JointIntentSlotReference: Decodable {
     }
     struct Run: Decodable {
         var crf: Bool
+        var wordShapes: Bool?
         var slotLossCoefficient: Float
         var accumulationSteps: Int
         var learningRate: Float
@@ -81,12 +84,17 @@ struct JointIntentSlotReference: Decodable {
         return try JSONDecoder().decode(JointIntentSlotReference.self, from: Data(contentsOf: url))
     }
 
-    func jointBatches() throws -> [JointIntentSlotBatch] {
-        try batches.map { batch in
+    /// The batches, with the words' shapes for a run whose slot head reads them.
+    func jointBatches(for run: String = "crf") throws -> [JointIntentSlotBatch] {
+        let shaped = runs[run]?.wordShapes ?? false
+        return try batches.map { batch in
             let encoderBatch = try EncoderBatch(batchSize: batch.input_ids.count, sequenceLength: batch.input_ids[0].count,
                                                 tokenIDs: batch.input_ids.flatMap { $0 }, attentionMask: batch.attention_mask.flatMap { $0 })
+            let shapes = batch.wordShapes.map { words in
+                words.enumerated().map { WordShape(capitalized: $1[0] == 1, allCapitals: $1[1] == 1, isFirst: $0 == 0, followsCapitalized: $1[2] == 1) }
+            }
             return try JointIntentSlotBatch(encoderBatch: encoderBatch, intents: batch.intents, wordPositions: batch.wordPositions,
-                                            wordTags: batch.wordTags)
+                                            wordTags: batch.wordTags, wordShapes: shaped ? shapes : nil)
         }
     }
 
@@ -117,13 +125,13 @@ private func relativeDistance(_ a: [Float], _ b: [Float]) -> Float {
     /// The gradients of the first micro-batch, with the intent head, the slot head, the CRF and two
     /// encoder tensors (the path back through pooling and the word gather): each within 1e-5 of its
     /// norm of PyTorch autograd's.
-    @Test(arguments: ["softmax", "crf"])
+    @Test(arguments: ["softmax", "crf", "crfShapes"])
     func firstBatchGradientsMatchAutograd(run name: String) throws {
         let reference = try JointIntentSlotReference.load()
         let run = try #require(reference.runs[name])
         // Accumulation 1 and a long schedule, so the first batch's gradients stay for inspection.
         let trainer = try reference.makeTrainer(name)
-        let batch = try reference.jointBatches()[0]
+        let batch = try reference.jointBatches(for: name)[0]
         let loss = try trainer.loss(batch)
         #expect(abs(loss - run.firstLoss) <= 1e-5 * run.firstLoss, "loss \(loss), PyTorch \(run.firstLoss)")
         let gradients = try trainer.gradients(of: batch)
@@ -137,12 +145,12 @@ private func relativeDistance(_ a: [Float], _ b: [Float]) -> Float {
 
     /// The bar: the joint loss at every one of 20 AdamW steps within 1e-5 relative of
     /// PyTorch's, and every micro-batch's loss after them.
-    @Test(arguments: ["softmax", "crf"])
+    @Test(arguments: ["softmax", "crf", "crfShapes"])
     func twentyStepsMatchPyTorch(run name: String) throws {
         let reference = try JointIntentSlotReference.load()
         let run = try #require(reference.runs[name])
         let trainer = try reference.makeTrainer(name)
-        let batches = try reference.jointBatches()
+        let batches = try reference.jointBatches(for: name)
         var steps: [FineTuningStep] = []
         while steps.count < run.trainingSteps {
             for batch in batches where steps.count < run.trainingSteps {
@@ -178,6 +186,22 @@ private func relativeDistance(_ a: [Float], _ b: [Float]) -> Float {
         #expect(throws: ModelError.self) {
             try JointIntentSlotBatch(encoderBatch: good.encoderBatch, intents: good.intents,
                                      wordPositions: [[1, 1]] + good.wordPositions.dropFirst(), wordTags: [[0, 0]] + good.wordTags.dropFirst())
+        }
+    }
+
+    /// A slot head that reads word shapes needs one per word: a batch without them, or with another count, is refused
+    /// before anything is computed or updated.
+    @Test func aShapedSlotHeadRefusesABatchWithoutShapes() throws {
+        let reference = try JointIntentSlotReference.load()
+        let trainer = try reference.makeTrainer("crfShapes")
+        #expect(trainer.model.usesWordShapes)
+        let unshaped = try reference.jointBatches(for: "crf")[0]
+        #expect(throws: ModelError.self) { try trainer.train(unshaped) }
+        #expect(trainer.microBatches == 0)
+        let shaped = try reference.jointBatches(for: "crfShapes")[0]
+        #expect(throws: ModelError.self) {
+            try JointIntentSlotBatch(encoderBatch: shaped.encoderBatch, intents: shaped.intents, wordPositions: shaped.wordPositions,
+                                     wordTags: shaped.wordTags, wordShapes: shaped.wordShapes.map { [$0[0].dropLast()] + $0.dropFirst() })
         }
     }
 }

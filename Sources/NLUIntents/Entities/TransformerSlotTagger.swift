@@ -4,7 +4,7 @@ import NLUText
 
 /// The slot tagger of a joint intent + slot model (`nlu intents train --tagger transformer`): the
 /// fine-tuned encoder's hidden state at each word's first piece (``JointUtteranceEncoding``), a linear
-/// slot head over it, and the words' BIO tags (``SlotTagScheme``) decoded by Viterbi under the CRF
+/// slot head over it (and over the word's ``WordShape`` when the head is that much wider), and the words' BIO tags (``SlotTagScheme``) decoded by Viterbi under the CRF
 /// transition layer when the model has one, else each word's most probable tag. It stands where the
 /// CRF ``SlotTagger`` stands in an ``EntityExtractor``: its mentions are merged with dictionaries,
 /// regexes and built-ins by the same policy. The encoder is the intent model's own sentence
@@ -13,7 +13,7 @@ import NLUText
 ///     let classifier = try IntentClassifier.fineTuneJoint(on: dataset, checkpoint: url)
 ///     classifier.entityExtractor?.transformerTagger?.entities(in: "a table for 4 at 7pm")
 public struct TransformerSlotTagger: Sendable {
-    /// Hidden state → tag logits (`slot_classifier`).
+    /// Hidden state (then shape features, with ``usesWordShapes``) → tag logits (`slot_classifier`).
     public let slotHead: Linear
     /// The CRF transition layer, or nil: each word's arg max.
     public let crf: CRFLayer?
@@ -38,10 +38,12 @@ public struct TransformerSlotTagger: Sendable {
             throw EntityTaggerError.invalidModel("the transformer tagger's tags must be 2 to \(JointIntentSlotFineTuner.maximumTagCount) distinct "
                                                  + "names, each O, B-slot or I-slot; got \(tags.count): \(tags.prefix(8))")
         }
-        guard slotHead.inputSize == encoder.hiddenSize, slotHead.outputSize == tags.count, slotHead.bias != nil else {
+        guard [encoder.hiddenSize, encoder.hiddenSize + WordShape.featureCount].contains(slotHead.inputSize),
+              slotHead.outputSize == tags.count, slotHead.bias != nil else {
             throw EntityTaggerError.invalidModel("the slot head is a [\(slotHead.outputSize), \(slotHead.inputSize)] layer"
                                                  + "\(slotHead.bias == nil ? " without bias" : ""); expected [\(tags.count), \(encoder.hiddenSize)] "
-                                                 + "with bias (one row per tag over the encoder's hidden states)")
+                                                 + "or [\(tags.count), \(encoder.hiddenSize + WordShape.featureCount)] with bias (one row per tag over "
+                                                 + "the encoder's hidden states, or over them and the \(WordShape.featureCount) word-shape features)")
         }
         if let crf, crf.tagCount != tags.count {
             throw EntityTaggerError.invalidModel("the CRF layer has \(crf.tagCount) tags; the slot head has \(tags.count)")
@@ -57,6 +59,9 @@ public struct TransformerSlotTagger: Sendable {
         self.encoder = encoder
     }
 
+    /// Whether the slot head reads each word's ``WordShape`` features after its hidden state.
+    public var usesWordShapes: Bool { slotHead.inputSize == encoder.hiddenSize + WordShape.featureCount }
+
     /// The mentions in `text` (value = the text as written), in text order, with extractor
     /// ``ExtractedEntity/Extractor/transformer``.
     public func entities(in text: String) -> [ExtractedEntity] {
@@ -64,7 +69,9 @@ public struct TransformerSlotTagger: Sendable {
         let positions = encoding.firstPieces.compactMap { $0 }
         guard !positions.isEmpty else { return [] }
         let states = encoder.pooledAndTokenStates(text: text, tokenIDs: encoding.tokenIDs, positions: positions).states
-        let logits = slotHead(Tensor(shape: [states.count, slotHead.inputSize], scalars: states.flatMap { $0 }))
+        var inputs = Tensor(shape: [states.count, encoder.hiddenSize], scalars: states.flatMap { $0 })
+        if usesWordShapes { inputs = WordShape.appendingFeatures(of: encoding.positionedWordShapes, to: inputs) }
+        let logits = slotHead(inputs)
         return Self.decode(text: text, encoding: encoding, slotLogits: logits.scalars.map(Double.init), crf: crf, tags: tags).entities
     }
 

@@ -3,7 +3,8 @@ import NLUTransformers
 
 /// One micro-batch of the joint intent + slot model: the token ids, each sequence's intent, and the
 /// words whose tags it learns: the position of each word's first word piece and the word's tag
-/// index, in word order (JointBERT's alignment: the other pieces of a word carry no label).
+/// index, in word order (JointBERT's alignment: the other pieces of a word carry no label), and, for a
+/// model whose slot head reads them, the same words' shapes (``WordShape``).
 ///
 ///     let batch = try JointIntentSlotBatch(encoderBatch: try EncoderBatch(tokenIDs: ids, padID: 0),
 ///                                          intents: [2], wordPositions: [[1, 3]], wordTags: [[1, 0]])
@@ -16,18 +17,24 @@ public struct JointIntentSlotBatch: Sendable, Equatable {
     public var wordPositions: [[Int]]
     /// Per sequence, the tag index of each word of ``wordPositions``.
     public var wordTags: [[Int]]
+    /// Per sequence, the shape of each word of ``wordPositions``; nil for a slot head without shapes.
+    public var wordShapes: [[WordShape]]?
 
     /// The words of every sequence together.
     public var wordCount: Int { wordPositions.reduce(0) { $0 + $1.count } }
 
     /// A batch from its parts.
     /// - Throws: `ModelError` when the counts disagree with the batch size, a sequence's positions and
-    ///   tags differ in number, or a position is not an attended position of its sequence or does not rise.
-    public init(encoderBatch: EncoderBatch, intents: [Int32], wordPositions: [[Int]], wordTags: [[Int]]) throws {
+    ///   tags (or shapes) differ in number, or a position is not an attended position of its sequence or does not rise.
+    public init(encoderBatch: EncoderBatch, intents: [Int32], wordPositions: [[Int]], wordTags: [[Int]],
+                wordShapes: [[WordShape]]? = nil) throws {
         let size = encoderBatch.batchSize, length = encoderBatch.sequenceLength
         guard intents.count == size, wordPositions.count == size, wordTags.count == size else {
             throw ModelError.invalidFeatureValue("intents", reason: "\(intents.count) intents, \(wordPositions.count) position lists and "
                                                  + "\(wordTags.count) tag lists for a batch of \(size) sequences")
+        }
+        if let wordShapes, wordShapes.map(\.count) != wordPositions.map(\.count) {
+            throw ModelError.invalidFeatureValue("wordShapes", reason: "\(wordShapes.map(\.count)) shapes for \(wordPositions.map(\.count)) word positions")
         }
         for (row, (positions, tags)) in zip(wordPositions, wordTags).enumerated() {
             guard positions.count == tags.count else {
@@ -45,5 +52,6 @@ public struct JointIntentSlotBatch: Sendable, Equatable {
         self.intents = intents
         self.wordPositions = wordPositions
         self.wordTags = wordTags
+        self.wordShapes = wordShapes
     }
 }

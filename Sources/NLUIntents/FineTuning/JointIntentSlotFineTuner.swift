@@ -62,6 +62,7 @@ public struct JointIntentSlotFineTuner {
         var intent: Int32
         var wordPositions: [Int]
         var wordTags: [Int]
+        var wordShapes: [WordShape]
     }
 
     /// Fine-tunes on every utterance of `dataset` (counterexamples are not used), calling `progress`
@@ -107,7 +108,8 @@ public struct JointIntentSlotFineTuner {
         let tagIndex = Dictionary(uniqueKeysWithValues: tagNames.enumerated().map { ($1, $0) })
         let examples = encoded.map { item in
             let kept = zip(item.encoding.firstPieces, item.tags).compactMap { position, tag in position.map { ($0, tagIndex[tag] ?? 0) } }
-            return Example(tokenIDs: item.encoding.tokenIDs, intent: item.intent, wordPositions: kept.map(\.0), wordTags: kept.map(\.1))
+            return Example(tokenIDs: item.encoding.tokenIDs, intent: item.intent, wordPositions: kept.map(\.0), wordTags: kept.map(\.1),
+                           wordShapes: item.encoding.positionedWordShapes)
         }
 
         let training = options.training
@@ -122,17 +124,18 @@ public struct JointIntentSlotFineTuner {
         let encoder = try TrainableEncoder(checkpoint: saved.map { try TrainableEncoder.checkpointDirectory(ofModel: $0.encoderFolder) } ?? checkpointFolder,
                                            ignoringTaskHead: true, dropoutSeed: training.seed)
         let hidden = encoder.configuration.hiddenSize
-        // The heads: intents over the pooled vector, tags over a hidden state, and the CRF's tag × tag transitions.
-        let tagCount = max(tagNames.count, 2)
+        // The heads: intents over the pooled vector, tags over a hidden state (and the word's shape), and the CRF's
+        // tag × tag transitions.
+        let tagCount = max(tagNames.count, 2), slotInputs = hidden + (options.wordShapes ? WordShape.featureCount : 0)
         try encoder.checkTrainingMemory(batchSize: training.batchSize, sequencesPerBatch: training.batchSize,
                                         longest: examples.map(\.tokenIDs.count).max() ?? 1,
                                         headParameters: dataset.intents.count * (embedder.pooling.modes.count * hidden + 1)
-                                            + tagCount * (hidden + 1) + (options.crf ? tagCount * (tagCount + 2) : 0))
+                                            + tagCount * (slotInputs + 1) + (options.crf ? tagCount * (tagCount + 2) : 0))
         encoder.dropout = training.dropout > 0 ? EncoderDropout(hidden: training.dropout, attention: training.dropout) : nil
         var headRandom = SplitMix64(seed: training.seed &+ 1)
         var intentHead = Linear(inputSize: embedder.pooling.modes.count * hidden, outputSize: dataset.intents.count, using: &headRandom)
         // A head of one tag (no entity annotated) would learn nothing: two tags keep the shapes valid.
-        var slotHead = Linear(inputSize: hidden, outputSize: tagCount, using: &headRandom)
+        var slotHead = Linear(inputSize: slotInputs, outputSize: tagCount, using: &headRandom)
         var crf = options.crf ? CRFLayer(tagCount: slotHead.outputSize, using: &headRandom) : nil
         if let saved {
             func tensor(_ name: String) throws -> Tensor<Float> {
@@ -179,7 +182,7 @@ public struct JointIntentSlotFineTuner {
                 let chosen = members.map { examples[$0] }
                 let batch = try JointIntentSlotBatch(encoderBatch: try EncoderBatch(tokenIDs: chosen.map(\.tokenIDs), padID: embedder.tokenizer.padID),
                                                      intents: chosen.map(\.intent), wordPositions: chosen.map(\.wordPositions),
-                                                     wordTags: chosen.map(\.wordTags))
+                                                     wordTags: chosen.map(\.wordTags), wordShapes: options.wordShapes ? chosen.map(\.wordShapes) : nil)
                 let result = try trainer.train(batch)
                 seen += members.count
                 guard let step = result.completedStep else { continue }

@@ -2,8 +2,9 @@ import NLUCore
 import NLUTransformers
 
 /// A joint intent + slot model (JointBERT): one fine-tunable encoder, an intent head over the pooled
-/// sentence vector and a slot head over each word's first word piece, optionally followed by a CRF
-/// layer (``CRFLayer``, `torchcrf`'s) over the words' tags.
+/// sentence vector and a slot head over each word's first word piece (and, when its input is that
+/// much wider, the word's ``WordShape`` features after it), optionally followed by a CRF layer
+/// (``CRFLayer``, `torchcrf`'s) over the words' tags.
 ///
 /// The intent head reads the checkpoint's own sentence pooling (mean for sentence-transformers
 /// models such as all-MiniLM-L6-v2), not BERT's `[CLS]` pooler as JointBERT does: those checkpoints
@@ -20,7 +21,7 @@ public final class JointIntentSlotModel {
     public let pooling: TokenPooling
     /// Pooled vector → intent logits (`intent_classifier`).
     public internal(set) var intentHead: Linear
-    /// A word's first-piece state → tag logits (`slot_classifier`).
+    /// A word's first-piece state (then its shape features, with ``usesWordShapes``) → tag logits (`slot_classifier`).
     public internal(set) var slotHead: Linear
     /// The transition scores over tags, when the slot loss is a CRF's; nil: softmax per word.
     public internal(set) var crf: CRFLayer?
@@ -43,14 +44,19 @@ public final class JointIntentSlotModel {
         }
     }
 
+    /// Whether the slot head reads each word's ``WordShape`` features after its hidden state (its input is
+    /// the hidden width + ``WordShape/featureCount``).
+    public var usesWordShapes: Bool { slotHead.inputSize == encoder.configuration.hiddenSize + WordShape.featureCount }
+
     /// A model from its parts.
     /// - Throws: ``TrainingSettingError`` naming the head whose input is not the pooled (intent) or
-    ///   hidden (slot) width, that has no bias, or that has fewer than 2 classes, or a CRF whose tag
-    ///   count is not the slot head's.
+    ///   hidden (slot; or hidden + ``WordShape/featureCount``) width, that has no bias, or that has fewer
+    ///   than 2 classes, or a CRF whose tag count is not the slot head's.
     public init(encoder: TrainableEncoder, pooling modes: [PoolingMode], intentHead: Linear, slotHead: Linear, crf: CRFLayer?) throws {
         let hidden = encoder.configuration.hiddenSize
         let pooling = TokenPooling(modes: modes, hiddenSize: hidden)
-        for (name, head, width) in [("intentHead", intentHead, pooling.outputSize), ("slotHead", slotHead, hidden)] {
+        let slotWidth = slotHead.inputSize == hidden + WordShape.featureCount ? slotHead.inputSize : hidden
+        for (name, head, width) in [("intentHead", intentHead, pooling.outputSize), ("slotHead", slotHead, slotWidth)] {
             guard !modes.isEmpty, head.inputSize == width, head.bias != nil, head.outputSize >= 2 else {
                 throw TrainingSettingError(setting: name, value: "a [\(head.outputSize), \(head.inputSize)] layer\(head.bias == nil ? " without bias" : "")",
                                            requirement: "a layer with bias from \(width) values to at least 2 classes")
@@ -78,14 +84,27 @@ public final class JointIntentSlotModel {
         public var intentLogits: Tensor<Float>
         /// The hidden states of every word's first piece, sequence after sequence, [words, hidden].
         public var wordStates: Tensor<Float>
+        /// What the slot head reads: ``wordStates``, each row followed by its word's shape features with
+        /// ``usesWordShapes``, [words, slot head input].
+        public var slotInputs: Tensor<Float>
         /// [words, tags], in the order of ``wordStates``.
         public var slotLogits: Tensor<Float>
     }
 
     /// Runs the encoder (with its ``TrainableEncoder/dropout``) and both heads on `batch`; `wordPositions`
-    /// holds each sequence's first-piece positions.
-    /// - Throws: `ModelError` for a batch the encoder refuses.
-    public func outputs(_ batch: EncoderBatch, wordPositions: [[Int]], headDropout: ((inout Tensor<Float>) -> Void)? = nil) throws -> Outputs {
+    /// holds each sequence's first-piece positions, `wordShapes` (needed with ``usesWordShapes``) those
+    /// words' shapes. Head dropout applies to the pooled vector and the word states, not to the shapes.
+    /// - Throws: `ModelError` for a batch the encoder refuses, or shapes missing or not one per word.
+    public func outputs(_ batch: EncoderBatch, wordPositions: [[Int]], wordShapes: [[WordShape]]? = nil,
+                        headDropout: ((inout Tensor<Float>) -> Void)? = nil) throws -> Outputs {
+        var shapes: [WordShape] = []
+        if usesWordShapes {
+            guard let wordShapes, wordShapes.map(\.count) == wordPositions.map(\.count) else {
+                throw ModelError.invalidFeatureValue("wordShapes", reason: "the slot head reads a shape for each of the "
+                                                     + "\(wordPositions.map(\.count)) words; got \(wordShapes.map { "\($0.map(\.count))" } ?? "none")")
+            }
+            shapes = wordShapes.flatMap { $0 }
+        }
         let hidden = try encoder.forward(batch, workspace: try workspace(for: batch))
         var pooled = pooling(hidden, attentionMask: batch.attentionMask)
         var wordStates = gather(hidden, rows: flatRows(wordPositions, sequenceLength: batch.sequenceLength))
@@ -93,9 +112,11 @@ public final class JointIntentSlotModel {
             headDropout(&pooled)
             headDropout(&wordStates)
         }
+        let slotInputs = usesWordShapes ? WordShape.appendingFeatures(of: shapes, to: wordStates) : wordStates
         // A batch of sequences without words has no slot logits (a GEMM of 0 rows is not asked for).
-        let slotLogits = wordStates.shape[0] == 0 ? Tensor<Float>(shape: [0, slotHead.outputSize]) : slotHead(wordStates)
-        return Outputs(hidden: hidden, pooled: pooled, intentLogits: intentHead(pooled), wordStates: wordStates, slotLogits: slotLogits)
+        let slotLogits = wordStates.shape[0] == 0 ? Tensor<Float>(shape: [0, slotHead.outputSize]) : slotHead(slotInputs)
+        return Outputs(hidden: hidden, pooled: pooled, intentLogits: intentHead(pooled), wordStates: wordStates, slotInputs: slotInputs,
+                       slotLogits: slotLogits)
     }
 
     /// The best tag of each word: Viterbi over each sequence's words with the CRF, else the arg max of

@@ -54,7 +54,7 @@ public struct JointIntentSlotTagger {
         let encoding = JointUtteranceEncoding(text: text, tokenizer: tokenizer, maxLength: maxSequenceLength)
         let positions = encoding.firstPieces.compactMap { $0 }
         let batch = try EncoderBatch(tokenIDs: [encoding.tokenIDs], padID: tokenizer.padID)
-        let outputs = try model.outputs(batch, wordPositions: [positions])
+        let outputs = try model.outputs(batch, wordPositions: [positions], wordShapes: model.usesWordShapes ? [encoding.positionedWordShapes] : nil)
         var probabilities = outputs.intentLogits
         Kernels.softmax(&probabilities)
         let ranking = zip(intents, probabilities.scalars).map { (name: $0, probability: $1) }.sorted { $0.probability > $1.probability }

@@ -90,16 +90,17 @@ public final class JointIntentSlotTrainer: FineTuningTrainer {
     private func accumulateGradients(_ batch: JointIntentSlotBatch, scale: Float) throws -> Float {
         var masks: [Tensor<Float>] = []
         let dropout: ((inout Tensor<Float>) -> Void)? = headDropout > 0 ? { [self] values in masks.append(drop(&values)) } : nil
-        let outputs = try model.outputs(batch.encoderBatch, wordPositions: batch.wordPositions, headDropout: dropout)
+        let outputs = try model.outputs(batch.encoderBatch, wordPositions: batch.wordPositions, wordShapes: batch.wordShapes, headDropout: dropout)
         let losses = lossesAndGradients(outputs, batch)
         try steps.check(losses.loss)
         let intent = model.intentHead.backward(input: outputs.pooled, outputGradient: losses.dIntentLogits)
         var tensorGradients = [intent.weight, intent.bias]
         var dPooled = intent.input, dWords = Tensor<Float>(shape: outputs.wordStates.shape)
         if outputs.wordStates.shape[0] > 0 {
-            let slot = model.slotHead.backward(input: outputs.wordStates, outputGradient: losses.dSlotLogits)
+            let slot = model.slotHead.backward(input: outputs.slotInputs, outputGradient: losses.dSlotLogits)
             tensorGradients += [slot.weight, slot.bias]
-            dWords = slot.input
+            // The shape features are inputs, not states: only the hidden columns flow back into the encoder.
+            dWords = model.usesWordShapes ? leadingColumns(slot.input, outputs.wordStates.shape[1]) : slot.input
         } else {
             tensorGradients += [nil, nil]
         }
@@ -126,7 +127,7 @@ public final class JointIntentSlotTrainer: FineTuningTrainer {
     /// The joint loss of `batch` with the current weights, without gradients (no head dropout).
     public func loss(_ batch: JointIntentSlotBatch) throws -> Float {
         try check(batch)
-        return lossesAndGradients(try model.outputs(batch.encoderBatch, wordPositions: batch.wordPositions), batch).loss
+        return lossesAndGradients(try model.outputs(batch.encoderBatch, wordPositions: batch.wordPositions, wordShapes: batch.wordShapes), batch).loss
     }
 
     /// The joint loss and its gradients with respect to the logits and the CRF's tensors.
@@ -201,6 +202,20 @@ public final class JointIntentSlotTrainer: FineTuningTrainer {
 
     private func scaleInPlace(_ values: inout Tensor<Float>, by factor: Float) {
         values.withUnsafeMutableBufferPointer { values in for i in values.indices { values[i] *= factor } }
+    }
+
+    /// The first `count` columns of `values` ([rows, width]).
+    private func leadingColumns(_ values: Tensor<Float>, _ count: Int) -> Tensor<Float> {
+        let rows = values.shape[0], width = values.shape[1]
+        var kept = Tensor<Float>(shape: [rows, count])
+        values.contiguous().withUnsafeBufferPointer { source in
+            kept.withUnsafeMutableBufferPointer { target in
+                for row in 0..<rows {
+                    for c in 0..<count { target[row * count + c] = source[row * width + c] }
+                }
+            }
+        }
+        return kept
     }
 
     /// Adds each row of `rows`' gradients to its row of `hidden` ([batch, sequence, width]).

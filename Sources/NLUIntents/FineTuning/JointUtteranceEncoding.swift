@@ -42,4 +42,9 @@ public struct JointUtteranceEncoding: Sendable {
         }
         self.firstPieces = firstPieces
     }
+
+    /// The shapes of the words that have a first piece (the words the slot head reads), in order.
+    public var positionedWordShapes: [WordShape] {
+        zip(WordShape.shapes(of: words), firstPieces).compactMap { shape, piece in piece == nil ? nil : shape }
+    }
 }

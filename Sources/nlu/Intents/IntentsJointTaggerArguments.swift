@@ -8,12 +8,16 @@ struct IntentsJointTaggerArguments: ParsableArguments {
     @Flag(inversion: .prefixedNo, exclusivity: .exclusive,
           help: "With --tagger transformer: a CRF transition layer over the slot head's tags, decoded by Viterbi (default: \(JointIntentSlotOptions().crf ? "on" : "off")).")
     var transformerCrf: Bool?
+    @Flag(inversion: .prefixedNo, exclusivity: .exclusive,
+          help: "With --tagger transformer: the slot head reads each word's case (a capital initial, all capitals) beside its encoder state, which an uncased encoder cannot see (default: \(JointIntentSlotOptions().wordShapes ? "on" : "off")).")
+    var wordShapes: Bool?
 
     /// The joint model's options over the fine-tuning loop's `training` options.
     func options(training: IntentFineTuningOptions) -> JointIntentSlotOptions {
         var options = JointIntentSlotOptions()
         options.training = training
         options.crf = transformerCrf ?? options.crf
+        options.wordShapes = wordShapes ?? options.wordShapes
         return options
     }
 
@@ -23,6 +27,9 @@ struct IntentsJointTaggerArguments: ParsableArguments {
         guard tagger == .transformer else {
             if transformerCrf != nil {
                 throw ValidationError("--transformer-crf and --no-transformer-crf apply to --tagger transformer")
+            }
+            if wordShapes != nil {
+                throw ValidationError("--word-shapes and --no-word-shapes apply to --tagger transformer")
             }
             return
         }
