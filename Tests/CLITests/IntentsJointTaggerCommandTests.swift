@@ -61,6 +61,9 @@ import Testing
         let crf = try runNLU(["intents", "train", Self.sample, "-o", output, "--fine-tune", Self.tinyEncoder, "--transformer-crf"])
         #expect(crf.status == 2)
         #expect(crf.stderr.contains("apply to --tagger transformer"), "\(crf.stderr)")
+        let shapes = try runNLU(["intents", "train", Self.sample, "-o", output, "--fine-tune", Self.tinyEncoder, "--no-word-shapes"])
+        #expect(shapes.status == 2)
+        #expect(shapes.stderr.contains("--word-shapes and --no-word-shapes apply to --tagger transformer"), "\(shapes.stderr)")
         let noEntities = try runNLU(["intents", "train", Self.sample, "-o", output, "--fine-tune", Self.tinyEncoder,
                                      "--tagger", "transformer", "--no-entities"])
         #expect(noEntities.status == 2)
