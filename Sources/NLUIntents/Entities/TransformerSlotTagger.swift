@@ -60,7 +60,7 @@ public struct TransformerSlotTagger: Sendable {
     }
 
     /// Whether the slot head reads each word's ``WordShape`` features after its hidden state.
-    public var usesWordShapes: Bool { slotHead.inputSize == encoder.hiddenSize + WordShape.featureCount }
+    public var usesWordShapes: Bool { WordShape.areRead(bySlotHeadOf: slotHead.inputSize, hidden: encoder.hiddenSize) }
 
     /// The mentions in `text` (value = the text as written), in text order, with extractor
     /// ``ExtractedEntity/Extractor/transformer``.

@@ -46,7 +46,7 @@ public final class JointIntentSlotModel {
 
     /// Whether the slot head reads each word's ``WordShape`` features after its hidden state (its input is
     /// the hidden width + ``WordShape/featureCount``).
-    public var usesWordShapes: Bool { slotHead.inputSize == encoder.configuration.hiddenSize + WordShape.featureCount }
+    public var usesWordShapes: Bool { WordShape.areRead(bySlotHeadOf: slotHead.inputSize, hidden: encoder.configuration.hiddenSize) }
 
     /// A model from its parts.
     /// - Throws: ``TrainingSettingError`` naming the head whose input is not the pooled (intent) or
@@ -55,7 +55,7 @@ public final class JointIntentSlotModel {
     public init(encoder: TrainableEncoder, pooling modes: [PoolingMode], intentHead: Linear, slotHead: Linear, crf: CRFLayer?) throws {
         let hidden = encoder.configuration.hiddenSize
         let pooling = TokenPooling(modes: modes, hiddenSize: hidden)
-        let slotWidth = slotHead.inputSize == hidden + WordShape.featureCount ? slotHead.inputSize : hidden
+        let slotWidth = WordShape.areRead(bySlotHeadOf: slotHead.inputSize, hidden: hidden) ? slotHead.inputSize : hidden
         for (name, head, width) in [("intentHead", intentHead, pooling.outputSize), ("slotHead", slotHead, slotWidth)] {
             guard !modes.isEmpty, head.inputSize == width, head.bias != nil, head.outputSize >= 2 else {
                 throw TrainingSettingError(setting: name, value: "a [\(head.outputSize), \(head.inputSize)] layer\(head.bias == nil ? " without bias" : "")",

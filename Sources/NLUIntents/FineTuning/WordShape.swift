@@ -28,6 +28,10 @@ public struct WordShape: Sendable, Equatable {
     /// The number of ``features`` a word has: the slot head's extra inputs.
     public static let featureCount = 4
 
+    /// Whether a slot head of `inputSize` inputs over states of `hidden` values reads word shapes: its input is then
+    /// `hidden` + ``featureCount`` wide. The width is the one record of it, in training and in a saved package.
+    public static func areRead(bySlotHeadOf inputSize: Int, hidden: Int) -> Bool { inputSize == hidden + featureCount }
+
     /// A shape from its parts.
     public init(capitalized: Bool, allCapitals: Bool, isFirst: Bool, followsCapitalized: Bool) {
         self.capitalized = capitalized
