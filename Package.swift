@@ -207,17 +207,17 @@ let package = Package(
         ),
         .testTarget(name: "NLUQuestionAnsweringTests", dependencies: ["NLUQuestionAnswering", "NLUFuzzSupport", "NLUTestSupport"]),
         .testTarget(name: "NLUIntentsTests", dependencies: ["NLUIntents", "NLUInputOutput", "NLUBuiltins", "NLUFuzzSupport", "NLUTestSupport"]),
-        .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence", "NLUInputOutput", "NLUFuzzSupport"]),
-        .testTarget(name: "NLUDialogueTests", dependencies: ["NLUDialogue", "NLUInputOutput", "NLUPipelines"]),
-        .testTarget(name: "NLUSearchTests", dependencies: ["NLUSearch", "NLUFuzzSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "NLUSequenceTests", dependencies: ["NLUSequence", "NLUInputOutput", "NLUFuzzSupport", "NLUTestSupport"]),
+        .testTarget(name: "NLUDialogueTests", dependencies: ["NLUDialogue", "NLUInputOutput", "NLUPipelines", "NLUTestSupport"]),
+        .testTarget(name: "NLUSearchTests", dependencies: ["NLUSearch", "NLUFuzzSupport", "NLUTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         // Against a real server when NLUKIT_TEST_POSTGRES_URL is set (scripts/test.sh starts one); skipped otherwise.
-        .testTarget(name: "NLUSearchPostgresTests", dependencies: ["NLUSearchPostgres", "NLUSearch", "NLUCore"]),
-        .testTarget(name: "NLUCoreMLTests", dependencies: ["NLUCoreML", "NLUInputOutput", "NLUFuzzSupport"]),
+        .testTarget(name: "NLUSearchPostgresTests", dependencies: ["NLUSearchPostgres", "NLUSearch", "NLUCore", "NLUTestSupport"]),
+        .testTarget(name: "NLUCoreMLTests", dependencies: ["NLUCoreML", "NLUInputOutput", "NLUFuzzSupport", "NLUTestSupport"]),
         // NIOEmbedded: the batcher's window timer on a test event loop whose clock the test advances.
         .testTarget(name: "NLUServerTests", dependencies: ["NLUServer", "NLUBuiltins", "NLUIntents", "NLUEmbeddings", "NLUDialogue", "NLUFuzzSupport", "NLUTestSupport",
                                                          .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]),
         // The conversation stores; the PostgreSQL one against a real server when NLUKIT_TEST_POSTGRES_URL is set.
-        .testTarget(name: "NLUDialogueStoreTests", dependencies: ["NLUDialogue", "NLUDialogueSQLite", "NLUDialoguePostgres"]),
+        .testTarget(name: "NLUDialogueStoreTests", dependencies: ["NLUDialogue", "NLUDialogueSQLite", "NLUDialoguePostgres", "NLUTestSupport"]),
         // GRDB: to damage an index file the way a hand edit or a bad disk would, then run nlu on it.
         .testTarget(name: "CLITests", dependencies: ["nlu", "NLUFuzzSupport", "NLUTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ],

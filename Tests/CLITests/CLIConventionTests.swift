@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// The conventions every `nlu` subcommand keeps (issue #45, README "Conventions"), checked on the
@@ -72,7 +73,7 @@ import Testing
 
     /// `-m`, `-k`, `-o` and `--top-k` work, and the former spellings (`--k`, `--top`) still do: the same answers.
     @Test func newSpellingsAndFormerOnesGiveTheSameAnswers() throws {
-        let directory = try makeWorkDirectory("nlu-conventions")
+        let directory = try TestScratch.folder("nlu-conventions")
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = directory.appendingPathComponent("c.db").path
         #expect(try runNLU(["index", "create", db, "-m", "hashing"]).status == 0)
@@ -139,7 +140,7 @@ import Testing
     @Test func spansReadTheSameInTextOutput() throws {
         let entities = try runNLU(["entities", "extract", "--types", "number", "pay 20 dollars"])
         #expect(entities.stdout == "pay 20 dollars\n  [4..<6]  number  20  20\n", "\(entities.stdout)")
-        let directory = try makeWorkDirectory("nlu-conventions")
+        let directory = try TestScratch.folder("nlu-conventions")
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = directory.appendingPathComponent("s.db").path
         #expect(try runNLU(["index", "create", db, "-m", "hashing"]).status == 0)
@@ -150,7 +151,7 @@ import Testing
 
     /// The leaves that had no --json: index create, add and delete, selfcheck; embed without --query; coreml predict.
     @Test func jsonOnTheLeavesThatLackedIt() throws {
-        let directory = try makeWorkDirectory("nlu-conventions")
+        let directory = try TestScratch.folder("nlu-conventions")
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = directory.appendingPathComponent("j.db").path
         func object(_ run: NLURun) -> [String: Any]? {

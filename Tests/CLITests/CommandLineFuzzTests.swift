@@ -1,5 +1,6 @@
 import Foundation
 import NLUFuzzSupport
+import NLUTestSupport
 import Testing
 
 /// Fuzzing `nlu` as a process: every number option of every subcommand with extreme values, and
@@ -97,8 +98,7 @@ import Testing
     }
 
     func prepare() throws -> URL {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-cli-fuzz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let work = try TestScratch.folder("nlu-cli-fuzz")
         try Data(String(repeating: "the cat sat on the mat . the dog ran .\n", count: 20).utf8)
             .write(to: work.appendingPathComponent("corpus.txt"))
         #expect(try runNLU(["intents", "train", Self.dataset, "-o", work.appendingPathComponent("intents.nlumodel").path,

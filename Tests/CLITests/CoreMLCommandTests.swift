@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// `nlu coreml info` and `nlu coreml predict` on the coremltools-written fixtures (scripts/fixtures/coreml.py).
@@ -57,7 +58,7 @@ import Testing
 
     @Test func predictReadsInputFromAFile() throws {
         let fixture = try #require(try fixtureCases("bert_qa").first)
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-coreml-input-\(UUID()).json")
+        let url = TestScratch.file("nlukit-coreml-input", extension: "json")
         try JSONSerialization.data(withJSONObject: try #require(fixture["inputs"])).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let result = try runNLU(["coreml", "predict", fixturesDirectory.appendingPathComponent("coreml/bert_qa.mlmodel").path,
@@ -161,8 +162,7 @@ import Testing
     }
 
     @Test func missingVocabularyAndNonQAModelsAreClearErrors() throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-coreml-qa-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let scratch = try TestScratch.folder("nlu-coreml-qa")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let copy = scratch.appendingPathComponent("model.mlmodel")
         try FileManager.default.copyItem(at: URL(fileURLWithPath: Self.model), to: copy)

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// `nlu coreml` given a model through a pipe (it said "input/output error") and an input nested 100,000 levels deep.
@@ -13,7 +14,7 @@ import Testing
     /// `coreml info` on a FIFO another thread writes the fixture into: a stream, as `cat model | nlu coreml info
     /// /dev/stdin` gives it (the same code reads both).
     @Test func infoReadsAModelFromAPipe() throws {
-        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-model-\(UUID()).fifo").path
+        let fifo = TestScratch.file("nlukit-model", extension: "fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
         defer { try? FileManager.default.removeItem(atPath: fifo) }
         let model = try Data(contentsOf: URL(fileURLWithPath: classifier))
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func deeplyNestedInputNamesTheFeature() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-deep-\(UUID()).json")
+        let url = TestScratch.file("nlukit-deep", extension: "json")
         defer { try? FileManager.default.removeItem(at: url) }
         try Data((#"{"embeddings": "# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}").utf8).write(to: url)
         let run = try runNLU(["coreml", "predict", classifier, "--input", "@" + url.path])

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func importNamesWhatItCannotMap() throws {
-        let directory = try makeWorkDirectory("nlu-dialogue-cx")
+        let directory = try TestScratch.folder("nlu-dialogue-cx")
         let output = directory.appendingPathComponent("pizza-cx.json").path
         let imported = try runNLU(["dialogue", "import", Self.agent, "-o", output])
         #expect(imported.status == 0, "\(imported.stderr)")

@@ -10,10 +10,8 @@ import Testing
     static let lightsOn = #"{"text":"turn on the lights","intents":[{"intent":"turn_on","confidence":0.9}],"entities":[{"entity":"appliance","value":"lights"}]}"#
     static let restaurant = #"{"text":"find a restaurant","intents":[{"intent":"locate_amenity","confidence":0.9}],"entities":[{"entity":"amenity","value":"restaurant"}]}"#
 
-    func workDirectory() throws -> URL { try makeWorkDirectory("nlu-dialogue-cli") }
-
     @Test func importWritesADialogueThatChatRuns() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-dialogue-cli")
         let output = directory.appendingPathComponent("car.json").path
         let run = try runNLU(["dialogue", "import", Self.workspace, "-o", output, "--json"])
         #expect(run.status == 0, "\(run.stderr)")
@@ -39,7 +37,7 @@ import Testing
     /// Backspace, and Ctrl-D on the empty line ends the conversation (exit 0).
     @Test func aTerminalGetsALineEditor() throws {
         let terminal = try PseudoTerminal()
-        let errors = try workDirectory().appendingPathComponent("stderr.txt")
+        let errors = try TestScratch.folder("nlu-dialogue-cli").appendingPathComponent("stderr.txt")
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent("nlu")
@@ -58,7 +56,7 @@ import Testing
     }
 
     @Test func theStateFileContinuesAConversation() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-dialogue-cli")
         let state = directory.appendingPathComponent("state.json").path
         let key = ["--state-key", directory.appendingPathComponent("state.key").path]
         let first = try runNLU(["dialogue", "chat", Self.workspace, "--state", state, "--json"] + key, input: Self.restaurant + "\n")
@@ -92,7 +90,7 @@ import Testing
     /// key never printed); a file whose state was edited, signed with another key, cut short or written before
     /// states were signed is refused naming the file (exit 1) and left as it was; an old key still verifies.
     @Test func anEditedOrForeignStateFileIsRefused() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-dialogue-cli")
         let state = directory.appendingPathComponent("state.json")
         let keyFile = directory.appendingPathComponent("keys/state.key")
         let key = ["--state-key", keyFile.path]
@@ -175,7 +173,7 @@ import Testing
     }
 
     @Test func badInputsAreNamed() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-dialogue-cli")
         let bad = directory.appendingPathComponent("bad.json").path
         try Data(##"{"format":"nlu-dialogue","formatVersion":1,"nodes":[{"id":"a","condition":"#x &&"}]}"##.utf8).write(to: URL(fileURLWithPath: bad))
         let parse = try runNLU(["dialogue", "chat", bad], input: "hi\n")

@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func aPassingTranscriptExitsZeroAndBadInputTwo() throws {
-        let directory = try makeWorkDirectory("nlu-dialogue-test")
+        let directory = try TestScratch.folder("nlu-dialogue-test")
         let transcript = directory.appendingPathComponent("formbot.jsonl")
         try Data("""
             {"conversation": "greet then form"}
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func importWritesARuleDialogueThatChatRuns() throws {
-        let directory = try makeWorkDirectory("nlu-dialogue-rasa")
+        let directory = try TestScratch.folder("nlu-dialogue-rasa")
         let output = directory.appendingPathComponent("formbot.json").path
         let imported = try runNLU(["dialogue", "import", Self.formbot, "-o", output])
         #expect(imported.status == 0, "\(imported.stderr)")

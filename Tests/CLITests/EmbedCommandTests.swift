@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// End-to-end tests of `nlu embed`, `nlu similarity` and `nlu models list` on the tiny fixture
@@ -33,7 +34,7 @@ import Testing
     }
 
     static func temporaryFile(_ contents: Data) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-embed-\(UUID().uuidString).txt")
+        let url = TestScratch.file("nlukit-embed", extension: "txt")
         try contents.write(to: url)
         return url
     }
@@ -74,7 +75,7 @@ import Testing
         let expected = try Self.expected()
         let (texts, rows) = Self.nonBlank(expected.unnormalized, expected)
         let input = try Self.temporaryFile(Data(texts.joined(separator: "\n").utf8))
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-embed-\(UUID().uuidString).npy")
+        let output = TestScratch.file("nlukit-embed", extension: "npy")
         defer { try? FileManager.default.removeItem(at: input); try? FileManager.default.removeItem(at: output) }
         let run = try runNLU(["embed", "--model", Self.model, "--input", input.path, "--format", "npy", "--no-normalize",
                               "--output", output.path])

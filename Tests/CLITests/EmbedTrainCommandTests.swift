@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// End-to-end tests of `nlu embed train` on the tiny sentence-transformers fixture (sentence-tiny:
@@ -21,14 +22,8 @@ import Testing
         return url.path
     }
 
-    static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-embed-train-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test func trainsAModelThatEmbedLoads() throws {
-        let work = try Self.temporaryFolder()
+        let work = try TestScratch.folder("nlukit-embed-train")
         defer { try? FileManager.default.removeItem(at: work) }
         let output = work.appendingPathComponent("tuned").path
         let run = try runNLU(["embed", "train", Self.model, "--pairs", try Self.pairsFile(count: 24, in: work), "-o", output,
@@ -58,7 +53,7 @@ import Testing
     }
 
     @Test func badInputIsRefusedByName() throws {
-        let work = try Self.temporaryFolder()
+        let work = try TestScratch.folder("nlukit-embed-train")
         defer { try? FileManager.default.removeItem(at: work) }
         let output = work.appendingPathComponent("out").path
         let broken = work.appendingPathComponent("broken.jsonl")
@@ -96,7 +91,7 @@ import Testing
     /// Ctrl-C after the first epoch: the checkpoint stays whole and the message says how to continue;
     /// --resume finishes the run, and refuses other pairs or another model.
     @Test func interruptedRunResumesFromItsCheckpoint() throws {
-        let work = try Self.temporaryFolder()
+        let work = try TestScratch.folder("nlukit-embed-train")
         defer { try? FileManager.default.removeItem(at: work) }
         let output = work.appendingPathComponent("tuned").path
         let pairs = try Self.pairsFile(count: 64, in: work)

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// Every reader of a file or stream, given an endless one, fails within seconds and well under 1 GB of
@@ -70,8 +71,7 @@ import Testing
 
     @Test(arguments: commands)
     func anEndlessInputFailsFastWithinTheMemoryLimit(command: [String]) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-endless-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.folder("nlu-endless")
         defer { try? FileManager.default.removeItem(at: folder) }
         if command.contains("OUT/lm.nlumodel"), command[1] == "perplexity" {
             let trained = try runNLU(["lm", "train", fixturesDirectory.appendingPathComponent("../../Samples/lm/garden.txt").path,
@@ -99,8 +99,7 @@ import Testing
 
     /// The limit moves with the option and the variable; a size that is no size is a usage error.
     @Test func theLimitIsSetByOptionOrEnvironment() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-limit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.folder("nlu-limit")
         defer { try? FileManager.default.removeItem(at: folder) }
         let text = folder.appendingPathComponent("lines.txt")
         try Data((String(repeating: "x", count: 3_000) + "\nshort line\n").utf8).write(to: text)
@@ -129,8 +128,7 @@ import Testing
     /// Line-oriented commands that answer line by line stream: a long input of short lines is answered in full,
     /// past the whole-input limit, one line held at a time.
     @Test func answeringLineByLineStreamsPastTheWholeInputLimit() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-stream-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.folder("nlu-stream")
         defer { try? FileManager.default.removeItem(at: folder) }
         let text = folder.appendingPathComponent("lines.txt")
         try Data(String(repeating: "pay 5 dollars\n", count: 500).utf8).write(to: text)  // 7,000 bytes

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// `nlu entities extract` end to end: JSON and table output, and bad input.
@@ -79,7 +80,7 @@ import Testing
     }
 
     @Test func invalidUTF8NamesTheLine() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-entities-\(UUID().uuidString).txt")
+        let url = TestScratch.file("nlu-entities", extension: "txt")
         try Data([0x6F, 0x6B, 0x0A, 0xFF, 0xFE, 0x0A]).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let run = try runNLU(["entities", "extract", "--file", url.path])

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import NLUFuzzSupport
+import NLUTestSupport
 import Testing
 
 /// Issue 11's "exit codes and messages": usage errors exit 2 before any work and name the flag;
@@ -15,8 +16,6 @@ import Testing
     static let sample = IntentsCommandTests.sample
     static let corpus = SafeOutputCommandTests.corpus
     static let lm = fixturesDirectory.appendingPathComponent("lm/lstm-1.nlumodel").path
-
-    func workDirectory() throws -> URL { try makeWorkDirectory("nlu-messages") }
 
     func write(_ text: String, to name: String, in directory: URL) throws -> String {
         let url = directory.appendingPathComponent(name)
@@ -84,7 +83,7 @@ import Testing
 
     /// A file that cannot be read is named with the reason: missing, or a directory where a file was expected.
     @Test func unreadableFilesSayWhy() throws {
-        let directory = FileManager.default.temporaryDirectory.path
+        let directory = try TestScratch.folder().path
         let missing = try runNLU(["entities", "extract", "--file", "/nonexistent/input.txt"])
         #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/input.txt: cannot read the file (no such file or directory)"),
                 "\(missing.stderr)")
@@ -103,7 +102,7 @@ import Testing
     /// Foundation's JSON parser gives no position for a truncated file, a lone surrogate or a number
     /// out of range (and calls the surrogate an "end of file"): the messages say what and where.
     @Test func jsonSyntaxErrorsSayWhereInOurWords() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-messages")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cases = [
             ("truncated.json", "{\"intents\": [\n  {\"name\": \"greet\",\n", "ends in the middle of a value at line 2"),
@@ -134,7 +133,7 @@ import Testing
     }
 
     @Test func anEmptyContextIsAnInputErrorNotTheUsage() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-messages")
         defer { try? FileManager.default.removeItem(at: directory) }
         let empty = try write("", to: "empty.txt", in: directory)
         let file = try runNLU(["qa", "ask", "--model", Self.qa, "--question", "Who?", "--context-file", empty])
@@ -144,7 +143,7 @@ import Testing
     }
 
     @Test func validJSONWithAWrongValueNamesTheFieldAndTheFile() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-messages")
         defer { try? FileManager.default.removeItem(at: directory) }
         // config.json: a fraction where an integer belongs.
         let checkpoint = directory.appendingPathComponent("qa")
@@ -181,7 +180,7 @@ import Testing
     }
 
     @Test func squadErrorsNameTheQuestion() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-messages")
         defer { try? FileManager.default.removeItem(at: directory) }
         var squad = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: QACommandTests.squad))) as? [String: Any])
         var data = try #require(squad["data"] as? [[String: Any]])
@@ -201,7 +200,7 @@ import Testing
     }
 
     @Test func csvErrorsNameTheFileLine() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-messages")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("o.json").path
         let unclosed = try write("text,intent\nturn on the radio,on\n\"unclosed quote,on\nhi,greet\n", to: "unclosed.csv", in: directory)
@@ -215,7 +214,7 @@ import Testing
     }
 
     @Test func dashReadsStandardInputWhereverAFileIsRead() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-messages")
         defer { try? FileManager.default.removeItem(at: directory) }
         // The children's temporary folder is this test's own, so that what is left there is theirs
         // alone (not a copy some other crashed `nlu` left in the shared one).
@@ -248,7 +247,7 @@ import Testing
     }
 
     @Test func stateOutWritesAtomicallyAndRefusesTheModel() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-messages")
         defer { try? FileManager.default.removeItem(at: directory) }
         let target = directory.appendingPathComponent("target.json")
         try Data(#"{"shape": [1], "values": [0]}"#.utf8).write(to: target)  // a state: --state-out replaces nothing else
@@ -268,8 +267,7 @@ import Testing
 extension ErrorMessageCommandTests {
     /// Empty standard input is an empty input, as docs/reliability.md promises, not an unknown format.
     @Test func importOfEmptyStandardInputSaysItIsEmpty() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-empty-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlu-empty")
         defer { try? FileManager.default.removeItem(at: directory) }
         let run = try runNLU(["intents", "import", "-", "-o", directory.appendingPathComponent("out.json").path], input: "")
         #expect(run.status == 1, "\(run.stderr)")

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// Inputs that used to crash or hang `nlu` (overflow traps, huge allocations, stack overflows,
@@ -8,10 +9,8 @@ import Testing
     static let corpus = SafeOutputCommandTests.corpus
     static let sample = IntentsCommandTests.sample
 
-    func workDirectory() throws -> URL { try makeWorkDirectory("nlu-hostile") }
-
     @Test func hugeIntegerOptionsAreUsageErrorsNamingTheFlag() throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("never-\(UUID().uuidString).nlumodel").path
+        let out = TestScratch.file("never", extension: "nlumodel").path
         for flag in ["--hidden", "--embedding", "--sequence-length", "--layers", "--batch-size", "--epochs"] {
             let run = try runNLU(["lm", "train", Self.corpus, "-o", out, flag, Self.huge])
             #expect(run.status == 2 && run.stderr.contains(flag), "\(flag): \(run.status) \(run.stderr)")
@@ -52,7 +51,7 @@ import Testing
     }
 
     @Test func manifestsOutOfRangeNameTheFieldInsteadOfCrashingOrSpinning() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-hostile")
         defer { try? FileManager.default.removeItem(at: directory) }
         let lm = directory.appendingPathComponent("lm.nlumodel")
         #expect(try runNLU(["lm", "train", Self.corpus, "-o", lm.path] + SafeOutputCommandTests.tinyLM).status == 0)
@@ -71,7 +70,7 @@ import Testing
     }
 
     @Test func nestedAndExplodingImportsAreRefused() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-hostile")
         defer { try? FileManager.default.removeItem(at: directory) }
         func write(_ name: String, _ text: String) throws -> String {
             let url = directory.appendingPathComponent(name)
@@ -101,7 +100,7 @@ import Testing
     /// Round two (issue 46): a reference time whose offset no clock uses is refused by every command that takes
     /// one (`+99:00` was accepted and the offset ignored).
     @Test func referenceTimesOutsideTheClocksOffsetsAreRefused() throws {
-        let model = try workDirectory().appendingPathComponent("m.nlumodel")
+        let model = try TestScratch.folder("nlu-hostile").appendingPathComponent("m.nlumodel")
         defer { try? FileManager.default.removeItem(at: model.deletingLastPathComponent()) }
         let trained = try runNLU(["intents", "train", Self.sample, "-o", model.path, "--epochs", "2"])
         try #require(trained.status == 0, "\(trained.stderr)")
@@ -121,7 +120,7 @@ import Testing
     /// copied that file's lines into the dataset, exit 0; `intents import` now refuses it naming the path, and
     /// writes nothing.
     @Test func exportsNamingFilesOutsideThemselvesAreRefused() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-hostile")
         defer { try? FileManager.default.removeItem(at: directory) }
         let export = directory.appendingPathComponent("export")
         try FileManager.default.createDirectory(at: export, withIntermediateDirectories: true)
@@ -155,7 +154,7 @@ import Testing
     /// files are sparse (no disk), and each run is held by `ulimit -v` to 1.4 GB of address space, about 1 GB
     /// past the runtime's own.
     @Test func modelFilesAndDocumentsLargerThanTheirLimitAreRefusedUnread() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-hostile")
         defer { try? FileManager.default.removeItem(at: directory) }
         func sparse(_ path: String, bytes: Int) throws -> URL {
             let url = directory.appendingPathComponent(path)

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// `nlu models download` and `--model ORG/NAME` where the environment or the network is not as expected:
@@ -7,7 +8,7 @@ import Testing
 @Suite struct HubLookupCommandTests {
     /// `org/model@/abs/path` wrote `refs/abs/path` in the cache while `--revision /abs/path` was refused.
     @Test func revisionInTheIDIsCheckedAsRevisionOptionIs() throws {
-        let cache = try makeWorkDirectory("nlukit-cli-hub-revision")
+        let cache = try TestScratch.folder("nlukit-cli-hub-revision")
         defer { try? FileManager.default.removeItem(at: cache) }
         let environment = ["HF_ENDPOINT": "http://127.0.0.1:9", "HF_HUB_CACHE": cache.path]
         let inID = try runNLU(["models", "download", "org/model@/abs/path"], environment: environment)

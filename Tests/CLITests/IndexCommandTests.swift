@@ -1,11 +1,10 @@
 import Foundation
 import GRDB
+import NLUTestSupport
 import Testing
 
 /// End-to-end tests of `nlu index create|add|delete|info|search`, bad inputs and a killed add included.
 @Suite struct IndexCommandTests {
-    func workDirectory() throws -> URL { try makeWorkDirectory("nlu-index-cli") }
-
     func write(_ text: String, _ name: String, in directory: URL) throws -> String {
         let url = directory.appendingPathComponent(name)
         try Data(text.utf8).write(to: url)
@@ -35,7 +34,7 @@ import Testing
     }
 
     @Test func createAddInfoSearchDelete() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-index-cli")
         let db = try makeIndex(in: directory)
         let info = try runNLU(["index", "info", db, "--json"])
         #expect(info.status == 0)
@@ -73,7 +72,7 @@ import Testing
     }
 
     @Test func badInputIsReportedWithoutChangingTheIndex() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-index-cli")
         let db = try makeIndex(in: directory)
 
         let malformed = try runNLU(["index", "add", db, try write("{\"id\": \"a\", \"text\": \"ok\"}\n{not json\n", "bad.jsonl", in: directory)])
@@ -115,7 +114,7 @@ import Testing
     /// Each says what is wrong in the user's terms: the missing folder, the dangling link, the range
     /// of --model (a usage error, exit 2), the nesting limit, the line of the bad UTF-8.
     @Test func indexErrorsNameTheirCause() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-index-cli")
         defer { try? FileManager.default.removeItem(at: directory) }
         let missingFolder = try runNLU(["index", "create", "/nonexistent/x.db", "--model", "hashing"])
         #expect(missingFolder.status == 1 && missingFolder.stderr.contains("/nonexistent/x.db: the folder /nonexistent does not exist"),
@@ -146,7 +145,7 @@ import Testing
     /// A query whose vector is zero ("!!!": no term the hashing embedder knows) has no vector results;
     /// the user is told on stderr, and `--json` marks its line. Other queries carry no such mark.
     @Test func aZeroQueryVectorIsReported() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-index-cli")
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = try makeIndex(in: directory)
         let vector = try runNLU(["index", "search", db, "!!!", "--mode", "vector"])
@@ -177,7 +176,7 @@ import Testing
     /// `index add -` reads standard input: JSONL lines, or with --id one plain-text document; with
     /// files in the same transaction. Bad input adds nothing and names standard input.
     @Test func addReadsStandardInput() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-index-cli")
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = try makeIndex(in: directory)
         let jsonl = try runNLU(["index", "add", db, "-"], input: #"{"id": "stdin-1", "text": "The printer jams on glossy paper.", "metadata": {"lang": "en"}}"# + "\n")
@@ -217,7 +216,7 @@ import Testing
     /// Chunk offsets damaged in the file (a hand edit, a bad disk) are an error naming the file, the
     /// chunk and its document, exit 1: never results with offsets that cannot be sliced.
     @Test func damagedChunkOffsetsAreAnErrorNamingTheChunk() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-index-cli")
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = try makeIndex(in: directory)
         try DatabaseQueue(path: db).write { database in
@@ -238,7 +237,7 @@ import Testing
 
     /// A child `nlu index add` killed with SIGKILL inside its write transaction leaves the index as it was.
     @Test func killedAddLeavesTheIndexAsBefore() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-index-cli")
         let db = try makeIndex(in: directory)
         let before = try runNLU(["index", "search", db, "router password invoices", "--json", "--k", "8"])
         let lines = (0..<3000).map { #"{"id": "bulk-\#($0)", "text": "bulk document \#($0) about routers, invoices and passwords in the basement"}"# }
@@ -267,8 +266,7 @@ import Testing
         let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: fixture.appendingPathComponent("expected.json"))) as? [String: Any]
         let texts = try #require(expected?["texts"] as? [String])
         let vectors = try #require(expected?["full"] as? [[Double]])
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-index-st-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlu-index-st")
         let db = directory.appendingPathComponent("st.db").path
         // Texts of at most 12 words are one chunk each, so each chunk's vector is the text's.
         let chosen = texts.indices.filter { (1...12).contains(texts[$0].split(separator: " ").count) }

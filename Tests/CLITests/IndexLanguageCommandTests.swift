@@ -1,12 +1,12 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// `nlu index create --language`: recorded in the index and shown by `index info`; an unknown code is a
 /// usage error naming the supported ones; an index made without it is English.
 @Suite struct IndexLanguageCommandTests {
     @Test func languageIsRecordedAndShown() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-index-language-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlu-index-language")
         defer { try? FileManager.default.removeItem(at: directory) }
         let french = directory.appendingPathComponent("fr.sqlite").path
         let created = try runNLU(["index", "create", french, "--model", "hashing", "--language", "fr-CA"])

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NLUTestSupport
 import Testing
 
 /// An index built with a sentence-transformers model knows the model by its files (dimension and
@@ -32,7 +33,7 @@ import Testing
     }
 
     @Test func aRenamedOrMovedCopyOfTheModelOpensTheIndex() throws {
-        let directory = try makeWorkDirectory("nlu-index-model-move")
+        let directory = try TestScratch.folder("nlu-index-model-move")
         defer { try? FileManager.default.removeItem(at: directory) }
         let original = directory.appendingPathComponent("minilm-a")
         try FileManager.default.copyItem(at: Self.fixture, to: original)
@@ -82,7 +83,7 @@ import Testing
     /// A Hub id is recorded as the model's name (not the snapshot's commit hash), and a new snapshot
     /// with the same files keeps the index working; one with other files is refused.
     @Test func aNewSnapshotOfTheSameModelInTheHubCacheOpensTheIndex() throws {
-        let directory = try makeWorkDirectory("nlu-index-model-hub")
+        let directory = try TestScratch.folder("nlu-index-model-hub")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = try makeHubCache(holding: "org/tiny-minilm", at: Self.fixture.path)
         defer { try? FileManager.default.removeItem(at: cache) }
@@ -125,7 +126,7 @@ import Testing
     /// An index made before the fingerprint read the whole weights records the older form; the same
     /// files still open it, other files are still refused.
     @Test func anIndexRecordingTheOlderFingerprintStillOpens() throws {
-        let directory = try makeWorkDirectory("nlu-index-model-older")
+        let directory = try TestScratch.folder("nlu-index-model-older")
         defer { try? FileManager.default.removeItem(at: directory) }
         let model = directory.appendingPathComponent("minilm")
         try FileManager.default.copyItem(at: Self.fixture, to: model)

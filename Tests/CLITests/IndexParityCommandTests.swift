@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 private let parityServerURL = ProcessInfo.processInfo.environment["NLUKIT_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
@@ -37,8 +38,7 @@ struct IndexParityCommandTests {
     ]
 
     @Test func keywordVectorAndHybridResultsAreTheSameOnSQLiteAndPostgreSQL() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-index-parity-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlu-index-parity")
         defer { try? FileManager.default.removeItem(at: directory) }
         let jsonl = try Self.documents.enumerated().map { number, text -> String in
             let object: [String: Any] = ["id": "doc-\(number)", "text": text, "metadata": ["team": number % 2 == 0 ? "billing" : "support"]]

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// The server scripts/test.sh starts for the PostgreSQL backend (scripts/postgres-test-server.sh).
@@ -10,8 +11,7 @@ private let postgresURL = ProcessInfo.processInfo.environment["NLUKIT_TEST_POSTG
                 "NLUKIT_TEST_POSTGRES_URL is not set: no PostgreSQL server with pgvector to test against (scripts/postgres-test-server.sh starts one)"))
 struct IndexPostgresCommandTests {
     @Test func createAddInfoSearchDeleteThroughAPostgresURL() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-index-pg-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlu-index-pg")
         defer { try? FileManager.default.removeItem(at: directory) }
         let documents = directory.appendingPathComponent("docs.jsonl")
         try Data(IndexCommandTests.documents.utf8).write(to: documents)

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// `nlu index` and `qa ask --index` on what users meet: another user's index in a folder they cannot
@@ -21,7 +22,7 @@ import Testing
     /// and `qa ask --index` failed with "attempt to write a readonly database"; they read it, and
     /// leave nothing beside it.
     @Test func anIndexThatCannotBeWrittenIsStillRead() throws {
-        let directory = try makeWorkDirectory("nlu-index-readonly")
+        let directory = try TestScratch.folder("nlu-index-readonly")
         defer {
             chmod(directory.path, 0o755)
             try? FileManager.default.removeItem(at: directory)
@@ -48,7 +49,7 @@ import Testing
 
     /// A truncated index is named as not a whole index, with what to do; not "SQLite error 11".
     @Test func aTruncatedIndexSaysWhatToDo() throws {
-        let directory = try makeWorkDirectory("nlu-index-truncated")
+        let directory = try TestScratch.folder("nlu-index-truncated")
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = try IndexCommandTests().makeIndex(in: directory)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: db))
@@ -65,7 +66,7 @@ import Testing
     /// A query over the limits is refused naming the limit and its size: a usage error as the argument,
     /// a failure from standard input.
     @Test func aQueryOverTheLimitsIsRefusedNamingThem() throws {
-        let directory = try makeWorkDirectory("nlu-index-query-limit")
+        let directory = try TestScratch.folder("nlu-index-query-limit")
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = try IndexCommandTests().makeIndex(in: directory)
         let pasted = String(repeating: "router ", count: 1_000)

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// `nlu index` on a schema-1 file written by the previous code (Tests/Fixtures/search-index-v1):
@@ -7,8 +8,7 @@ import Testing
 /// schema-1 file as it was.
 @Suite struct IndexUpgradeCommandTests {
     @Test func aKilledUpgradeLeavesTheSchema1IndexAndTheNextAddUpgradesIt() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-index-upgrade-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlu-index-upgrade")
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = directory.appendingPathComponent("old.db").path
         try FileManager.default.copyItem(atPath: fixturesDirectory.appendingPathComponent("search-index-v1/index-v1.db").path, toPath: db)

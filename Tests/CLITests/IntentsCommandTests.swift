@@ -9,8 +9,6 @@ import Testing
     static let intentFixtures = fixturesDirectory.appendingPathComponent("intents")
     static let fast = ["--epochs", "4", "--hidden", "32"]
 
-    func workDirectory() throws -> URL { try makeWorkDirectory("nlu-intents-cli") }
-
     func write(_ text: String, _ name: String, in directory: URL) throws -> String {
         let url = directory.appendingPathComponent(name)
         try Data(text.utf8).write(to: url)
@@ -26,7 +24,7 @@ import Testing
     }
 
     @Test func importWritesTheDatasetJSON() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-intents-cli")
         let output = directory.appendingPathComponent("car.json").path
         let run = try runNLU(["intents", "import", Self.sample, "-o", output])
         #expect(run.status == 0, "\(run.stderr)")
@@ -47,7 +45,7 @@ import Testing
     }
 
     @Test func trainPredictEvaluate() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-intents-cli")
         let model = directory.appendingPathComponent("car.nlumodel").path
         let train = try runNLU(["intents", "train", Self.sample, "-o", model, "--epochs", "6", "--hidden", "64", "--seed", "5"])
         #expect(train.status == 0, "\(train.stderr)")
@@ -86,7 +84,7 @@ import Testing
     }
 
     @Test func predictShowsEntitiesAndNoEntitiesTurnsThemOff() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-intents-cli")
         let model = try trainSample(in: directory)
         let json = try runNLU(["intents", "predict", "--model", model, "--json", "turn on the fog lights"])
         #expect(json.status == 0, "\(json.stderr)")
@@ -126,7 +124,7 @@ import Testing
     /// Its intent logits overflowed Float and its entity transitions overflowed exp: `predict` printed
     /// `nan%` and `predict --json` failed ("JSON has no NaN or infinity"). Every confidence is now a number.
     @Test func predictWithExtremeButFiniteWeightsGivesFiniteConfidences() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-intents-cli")
         defer { try? FileManager.default.removeItem(at: directory) }
         let model = try trainSample(in: directory)
         let weights = URL(fileURLWithPath: model).appendingPathComponent("weights.safetensors")
@@ -145,7 +143,7 @@ import Testing
 
     /// Test intents the model was never trained on are scored (as misses) with a warning naming them.
     @Test func evaluateWarnsAboutIntentsTheModelDoesNotHave() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-intents-cli")
         let test = try write(#"{"format": "nlukit-intents", "version": 1, "intents": [{"name": "zz_unknown", "utterances": [{"text": "send an email"}]}]}"#,
                              "unknown.json", in: directory)
         let model = fixturesDirectory.appendingPathComponent("entities/pre-entities.nlumodel").path
@@ -167,7 +165,7 @@ import Testing
     }
 
     @Test func predictReturnsBuiltinEntitiesWithTheirResolutionAgainstTheReferenceTime() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-intents-cli")
         // An NLUKit dataset whose entities "when" and "amount" are built-ins (as the importers map system entities).
         let dataset = try write("""
             {"format": "nlukit-intents", "version": 1,
@@ -199,7 +197,7 @@ import Testing
     /// A regex entity that runs out of time on an utterance at prediction: the JSON has `warnings` naming
     /// the entity and the pattern, the text form a `warning:` line; an ordinary utterance has neither.
     @Test func predictWarnsWhenAPatternRunsOutOfTime() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-intents-cli")
         let dataset = try write(#"""
             {"format": "nlukit-intents", "version": 1,
              "intents": [{"name": "call", "utterances": [{"text": "call bob"}, {"text": "phone alice"}, {"text": "ring carol"}]},
@@ -222,7 +220,7 @@ import Testing
     }
 
     @Test func tinyDatasetTrainsWithTheAutomaticMinimumDocumentFrequency() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-intents-cli")
         let dataset = try write(#"""
             {"format": "nlukit-intents", "version": 1, "intents": [
               {"name": "weather", "utterances": [{"text": "will it rain tomorrow"}, {"text": "what is the forecast"}, {"text": "is it sunny outside"}]},
@@ -258,7 +256,7 @@ import Testing
     }
 
     @Test func malformedJSONAndYAMLSayWhere() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-intents-cli")
         let json = try write("{\n  \"intents\": [\n    {\"intent\": \"a\",, }\n  ]\n}", "bad.json", in: directory)
         let run = try runNLU(["intents", "import", json, "-o", directory.appendingPathComponent("x.json").path])
         #expect(run.status == 1)
@@ -270,7 +268,7 @@ import Testing
     }
 
     @Test func unknownFormats() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-intents-cli")
         let usage = try runNLU(["intents", "import", Self.sample, "--format", "bogus", "-o", directory.appendingPathComponent("x.json").path])
         #expect(usage.status == 2)
         #expect(usage.stderr.contains("bogus"))
@@ -281,7 +279,7 @@ import Testing
     }
 
     @Test func datasetProblemsAreClearErrors() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-intents-cli")
         let model = directory.appendingPathComponent("m.nlumodel").path
         let cases: [(String, String)] = [
             (#"{"format": "nlukit-intents", "version": 1, "intents": []}"#, "no intents"),
@@ -300,7 +298,7 @@ import Testing
     }
 
     @Test func zipWithoutTheExpectedFiles() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-intents-cli")
         let run = try runNLU(["intents", "import", Self.intentFixtures.appendingPathComponent("empty-export.zip").path,
                               "-o", directory.appendingPathComponent("x.json").path])
         #expect(run.status == 1)
@@ -308,7 +306,7 @@ import Testing
     }
 
     @Test func failedTrainingLeavesTheExistingModelIntact() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-intents-cli")
         let model = try trainSample(in: directory)
         let before = try runNLU(["intents", "predict", "--model", model, "--json", "volume up"])
         let bad = try write(#"{"format": "nlukit-intents", "version": 1, "intents": []}"#, "bad.json", in: directory)
@@ -322,7 +320,7 @@ import Testing
     }
 
     @Test func newerModelFormatIsRefused() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-intents-cli")
         let model = try trainSample(in: directory)
         let manifest = URL(fileURLWithPath: model).appendingPathComponent("manifest.json")
         let text = try String(contentsOf: manifest, encoding: .utf8).replacingOccurrences(of: "\"formatVersion\" : 1", with: "\"formatVersion\" : 9")
@@ -335,7 +333,7 @@ import Testing
     /// `--letter-run-ngrams` (on by default) makes the `#~` n-grams across runs of Thai letters, and its package needs
     /// format version 3; `none` makes none, and the package stays at 2 (Thai is not English).
     @Test func letterRunNGramsOptionChoosesTheThaiFeatures() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-intents-cli")
         let dataset = Self.intentFixtures.appendingPathComponent("thai-lights-weather.json").path
         for (option, version, hasRuns) in [([String](), 3, true), (["--letter-run-ngrams", "none"], 2, false)] {
             let model = directory.appendingPathComponent("th-\(version).nlumodel").path
@@ -354,12 +352,13 @@ import Testing
     }
 
     @Test func usageErrorsExitTwo() throws {
-        let badHidden = try runNLU(["intents", "train", Self.sample, "-o", "/tmp/never.nlumodel", "--hidden", "256,x"])
+        let never = TestScratch.file("never", extension: "nlumodel").path
+        let badHidden = try runNLU(["intents", "train", Self.sample, "-o", never, "--hidden", "256,x"])
         #expect(badHidden.status == 2)
         #expect(badHidden.stderr.contains("--hidden"))
         // An empty size is a typo, not a layer fewer.
         for hidden in ["256,,128", "256,"] {
-            let empty = try runNLU(["intents", "train", Self.sample, "-o", "/tmp/never.nlumodel", "--hidden", hidden])
+            let empty = try runNLU(["intents", "train", Self.sample, "-o", never, "--hidden", hidden])
             #expect(empty.status == 2 && empty.stderr.contains("--hidden expects comma-separated sizes between 1 and 65536, e.g. 256,128; got '\(hidden)'"),
                     "\(hidden): \(empty.stderr)")
         }

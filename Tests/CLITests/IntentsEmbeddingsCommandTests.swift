@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// `nlu intents train --embeddings MODEL`: the sentence embedding joins the bag of words, the package
@@ -10,8 +11,7 @@ import Testing
 
     /// A private copy of the tiny embedder (the tests change and remove it) and a work folder.
     func setUp() throws -> (work: URL, embedder: URL) {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-intents-emb-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let work = try TestScratch.folder("nlu-intents-emb")
         let embedder = work.appendingPathComponent("embedder")
         try FileManager.default.copyItem(at: Self.tinyEmbedder, to: embedder)
         return (work, embedder)

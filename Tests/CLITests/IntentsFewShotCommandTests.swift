@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// `nlu intents train --fine-tune MODEL --few-shot` and `--calibration-split`: few-shot training in
@@ -24,14 +25,8 @@ import Testing
         return path.path
     }
 
-    func workFolder() throws -> URL {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-intents-fs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        return work
-    }
-
     @Test func fewShotIsTheDefaultForSmallDataAndItsCalibratedPackageIsUsed() throws {
-        let work = try workFolder()
+        let work = try TestScratch.folder("nlu-intents-fs")
         defer { try? FileManager.default.removeItem(at: work) }
         let data = try Self.fewShotDataset(in: work)
         let model = work.appendingPathComponent("few.nlumodel").path
@@ -68,7 +63,7 @@ import Testing
     }
 
     @Test func badUsesAreRefused() throws {
-        let work = try workFolder()
+        let work = try TestScratch.folder("nlu-intents-fs")
         defer { try? FileManager.default.removeItem(at: work) }
         let data = try Self.fewShotDataset(in: work)
         let model = work.appendingPathComponent("m.nlumodel").path

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// `nlu intents train --fine-tune MODEL`: the encoder fine-tuned with the intent head, saved as a
@@ -8,14 +9,8 @@ import Testing
         .appendingPathComponent("Samples/intents/car-dashboard.json").path
     static let tinyEncoder = fixturesDirectory.appendingPathComponent("embeddings/minilm-tiny").path
 
-    func workFolder() throws -> URL {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-intents-ft-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        return work
-    }
-
     @Test func fineTunedPackageIsUsedByPredictAndEvaluate() throws {
-        let work = try workFolder()
+        let work = try TestScratch.folder("nlu-intents-ft")
         defer { try? FileManager.default.removeItem(at: work) }
         let model = work.appendingPathComponent("car.nlumodel").path
         let train = try runNLU(["intents", "train", Self.sample, "-o", model, "--fine-tune", Self.tinyEncoder, "--epochs", "2",
@@ -44,7 +39,7 @@ import Testing
 
     @Test(arguments: ["0", "nan", "1e30"])
     func learningRateOutOfRangeIsAUsageError(rate: String) throws {
-        let work = try workFolder()
+        let work = try TestScratch.folder("nlu-intents-ft")
         defer { try? FileManager.default.removeItem(at: work) }
         let run = try runNLU(["intents", "train", Self.sample, "-o", work.appendingPathComponent("m.nlumodel").path,
                               "--fine-tune", Self.tinyEncoder, "--learning-rate", rate])
@@ -53,7 +48,7 @@ import Testing
     }
 
     @Test func oneIntentAndAModelWithoutEncoderWeightsAreRefusedAndTheOldPackageKept() throws {
-        let work = try workFolder()
+        let work = try TestScratch.folder("nlu-intents-ft")
         defer { try? FileManager.default.removeItem(at: work) }
         let model = work.appendingPathComponent("m.nlumodel")
         let first = try runNLU(["intents", "train", Self.sample, "-o", model.path, "--epochs", "2", "--hidden", "8", "--no-entities"])

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// `nlu intents train --fine-tune MODEL --tagger transformer`: the joint intent + slot model trained,
@@ -8,19 +9,13 @@ import Testing
     static let sample = IntentsFineTuneCommandTests.sample
     static let tinyEncoder = IntentsFineTuneCommandTests.tinyEncoder
 
-    func workFolder() throws -> URL {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-joint-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        return work
-    }
-
     func write(_ json: String, to url: URL) throws -> String {
         try Data(json.utf8).write(to: url)
         return url.path
     }
 
     @Test func jointPackageIsUsedByPredictAndEvaluate() throws {
-        let work = try workFolder()
+        let work = try TestScratch.folder("nlu-joint")
         defer { try? FileManager.default.removeItem(at: work) }
         let model = work.appendingPathComponent("car.nlumodel").path
         let train = try runNLU(["intents", "train", Self.sample, "-o", model, "--fine-tune", Self.tinyEncoder, "--tagger", "transformer",
@@ -52,7 +47,7 @@ import Testing
     }
 
     @Test func flagsOutOfPlaceAreUsageErrorsThatSayWhatToAdd() throws {
-        let work = try workFolder()
+        let work = try TestScratch.folder("nlu-joint")
         defer { try? FileManager.default.removeItem(at: work) }
         let output = work.appendingPathComponent("m.nlumodel").path
         let alone = try runNLU(["intents", "train", Self.sample, "-o", output, "--tagger", "transformer"])
@@ -76,7 +71,7 @@ import Testing
     }
 
     @Test func datasetsTheJointModelCannotLearnFromAreRefusedNamingTheProblem() throws {
-        let work = try workFolder()
+        let work = try TestScratch.folder("nlu-joint")
         defer { try? FileManager.default.removeItem(at: work) }
         let output = work.appendingPathComponent("m.nlumodel").path
         let plain = try write(#"""

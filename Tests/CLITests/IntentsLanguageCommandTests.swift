@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// `nlu intents import|train|evaluate` and a dataset's language: a code that is no language code is refused
@@ -17,7 +18,7 @@ import Testing
 
     /// A work folder holding `bot.json` (``dataset(language:)``) and the path of a model beside it.
     func project(language: String?) throws -> (directory: URL, data: URL, model: String) {
-        let directory = try makeWorkDirectory("nlu-intents-language")
+        let directory = try TestScratch.folder("nlu-intents-language")
         let data = directory.appendingPathComponent("bot.json")
         try Data(Self.dataset(language: language).utf8).write(to: data)
         return (directory, data, directory.appendingPathComponent("bot.nlumodel").path)

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// `nlu intents import` on the newer platform exports (CLU, .lu, Dialogflow CX, watsonx) and
@@ -6,10 +7,8 @@ import Testing
 @Suite struct IntentsPlatformCommandTests {
     static let platforms = fixturesDirectory.appendingPathComponent("intents/platforms")
 
-    func workDirectory() throws -> URL { try makeWorkDirectory("nlu-platforms-cli") }
-
     @Test func cluImportWritesTheTestSplitBesideTheDataset() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-platforms-cli")
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("email.json").path
         let run = try runNLU(["intents", "import", Self.platforms.appendingPathComponent("clu-utf16.json").path, "-o", output])
@@ -25,7 +24,7 @@ import Testing
 
 extension IntentsPlatformCommandTests {
     @Test func exportWritesEachFormatAndItImportsBack() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-platforms-cli")
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = Self.platforms.appendingPathComponent("lu-app/main.lu").path
         for (format, file) in [("rasa", "out.yml"), ("clu", "out.json"), ("lu", "out.lu"), ("dialogflow-cx", "out.zip")] {

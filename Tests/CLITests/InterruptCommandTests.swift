@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// Ctrl-C (SIGINT) during training says what was kept and how to go on: `intents train` stops after its epoch
@@ -17,7 +18,7 @@ import Testing
     }
 
     @Test func intentsTrainSavesTheBestEpochSoFar() throws {
-        let folder = try makeWorkDirectory("nlu-interrupt")
+        let folder = try TestScratch.folder("nlu-interrupt")
         defer { try? FileManager.default.removeItem(at: folder) }
         let model = folder.appendingPathComponent("car.nlumodel").path
         // Far more epochs than it would take, and no early stop: only the interrupt ends it.
@@ -33,7 +34,7 @@ import Testing
     }
 
     @Test func lmTrainNamesTheCheckpointAndResume() throws {
-        let folder = try makeWorkDirectory("nlu-interrupt")
+        let folder = try TestScratch.folder("nlu-interrupt")
         defer { try? FileManager.default.removeItem(at: folder) }
         let model = folder.appendingPathComponent("garden.nlumodel").path
         let run = try interrupt(["lm", "train", LanguageModelCommandTests.corpus, "-o", model, "--epochs", "100000",

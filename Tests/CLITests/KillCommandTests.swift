@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import NLUCore
+import NLUTestSupport
 import Testing
 
 /// `kill -9` at seeded random moments of every command that writes: afterwards the destination
@@ -106,10 +107,8 @@ import Testing
         for (name, data) in files { try data.write(to: url.appendingPathComponent(name)) }
     }
 
-    func workDirectory() throws -> URL { try makeWorkDirectory("nlu-kill") }
-
     @Test func killedTrainingKeepsTheOldModelOrTheNewOne() throws {
-        let work = try workDirectory()
+        let work = try TestScratch.folder("nlu-kill")
         defer { try? FileManager.default.removeItem(at: work) }
         let intents = work.appendingPathComponent("intents.nlumodel")
         #expect(try runNLU(["intents", "train", Self.sample, "-o", intents.path, "--epochs", "1", "--hidden", "4"]).status == 0)
@@ -125,7 +124,7 @@ import Testing
     }
 
     @Test func killedFileWritersKeepTheOldFileOrTheNewOne() throws {
-        let work = try workDirectory()
+        let work = try TestScratch.folder("nlu-kill")
         defer { try? FileManager.default.removeItem(at: work) }
         func file(_ name: String, _ text: String) throws -> URL {
             let url = work.appendingPathComponent(name)
@@ -154,7 +153,7 @@ import Testing
     }
 
     @Test func killedIndexWritesKeepAnIndexThatOpensWithTheOldOrNewDocuments() throws {
-        let work = try workDirectory()
+        let work = try TestScratch.folder("nlu-kill")
         defer { try? FileManager.default.removeItem(at: work) }
         let documents = work.appendingPathComponent("docs")
         try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)

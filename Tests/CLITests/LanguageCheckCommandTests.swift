@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// A dataset declared English whose utterances are German imports and trains as declared, with one warning on
@@ -8,8 +9,7 @@ import Testing
         struct Fixture: Decodable { var utterances: [String: [String]] }
         let xsid = try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: fixturesDirectory.appendingPathComponent("languages/xsid-utterances.json")))
         let german = Array(try #require(xsid.utterances["de"]).prefix(40))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-language-check-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.folder("nlu-language-check")
         defer { try? FileManager.default.removeItem(at: folder) }
         let dataset = folder.appendingPathComponent("bot.json")
         let intents = [["name": "weather", "utterances": german.prefix(20).map { ["text": $0] }],

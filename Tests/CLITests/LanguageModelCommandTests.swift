@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// `nlu lm train|generate|predict|perplexity` end to end, including bad inputs.
@@ -7,14 +8,8 @@ import Testing
     static let corpus = fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Samples/lm/garden.txt").path
 
-    func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-lm-cli-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test func trainWritesAPackageThatGeneratesAndMeasures() throws {
-        let directory = try temporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("garden.nlumodel").path
         let train = try runNLU(["lm", "train", Self.corpus, "-o", output, "--layers", "1", "--hidden", "16", "--embedding", "8",
@@ -76,7 +71,7 @@ import Testing
     }
 
     @Test func predictCarriesStateAcrossRunsThroughStateFiles() throws {
-        let directory = try temporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let state = directory.appendingPathComponent("state.json").path
         let whole = try runNLU(["lm", "predict", "--model", Self.model, "--json", "the", "cat"])
@@ -87,7 +82,7 @@ import Testing
     }
 
     @Test func emptyCorpusIsAClearError() throws {
-        let directory = try temporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let empty = directory.appendingPathComponent("empty.txt")
         try "\n\n".write(to: empty, atomically: true, encoding: .utf8)
@@ -104,7 +99,7 @@ import Testing
     }
 
     @Test func stateOfTheWrongShapeIsAClearError() throws {
-        let directory = try temporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let state = directory.appendingPathComponent("state.json")
         try #"{"shape": [1, 2, 8], "values": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]}"#.write(to: state, atomically: true, encoding: .utf8)
@@ -122,7 +117,7 @@ import Testing
     }
 
     @Test func weightsNotMatchingTheConfigurationNameTheTensor() throws {
-        let directory = try temporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let package = directory.appendingPathComponent("bad.nlumodel")
         try FileManager.default.copyItem(at: URL(fileURLWithPath: Self.model), to: package)
@@ -136,7 +131,7 @@ import Testing
     }
 
     @Test func badOptionsAreUsageErrors() throws {
-        let dropout = try runNLU(["lm", "train", Self.corpus, "-o", "/tmp/never.nlumodel", "--dropout", "1.5"])
+        let dropout = try runNLU(["lm", "train", Self.corpus, "-o", TestScratch.file("never", extension: "nlumodel").path, "--dropout", "1.5"])
         #expect(dropout.status == 2)
         #expect(dropout.stderr.contains("--dropout must be in [0, 1)"))
         let topP = try runNLU(["lm", "generate", "--model", Self.model, "--top-p", "0"])

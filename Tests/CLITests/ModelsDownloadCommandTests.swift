@@ -1,14 +1,11 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// `nlu models download` as a user meets it: usage errors exit 2, a server that cannot be reached
 /// exits 1 naming it, and nothing is created in the cache. (Downloads themselves are tested against a
 /// Hub-shaped loopback server in NLUHubTests.)
 @Suite struct ModelsDownloadCommandTests {
-    private func temporaryCache() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-cli-hub-\(UUID().uuidString)")
-    }
-
     @Test func notAHubIDIsAUsageError() throws {
         let run = try runNLU(["models", "download", "../etc"])
         #expect(run.status == 2)
@@ -27,7 +24,7 @@ import Testing
     }
 
     @Test func unreachableServerExitsOneAndWritesNothing() throws {
-        let cache = temporaryCache()
+        let cache = TestScratch.file("nlukit-cli-hub")
         defer { try? FileManager.default.removeItem(at: cache) }
         // Port 9 (discard) on loopback: nothing listens there on a build machine, so the connection is refused.
         let run = try runNLU(["models", "download", "org/model"],

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// `nlu intents import` and `nlu intents export` replace an existing file only when they wrote it
@@ -10,10 +11,8 @@ import Testing
     static let platforms = fixturesDirectory.appendingPathComponent("intents/platforms")
     static let exports = [("rasa", "out.yml"), ("clu", "out.json"), ("lu", "out.lu"), ("dialogflow-cx", "out.zip")]
 
-    func workDirectory() throws -> URL { try makeWorkDirectory("nlu-replace") }
-
     @Test func aFileNluDidNotWriteIsKeptUnlessForced() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-replace")
         defer { try? FileManager.default.removeItem(at: directory) }
         let precious = directory.appendingPathComponent("precious.txt")
         try Data("precious\n".utf8).write(to: precious)
@@ -45,7 +44,7 @@ import Testing
     }
 
     @Test func reRunningOverItsOwnOutputOrAnEmptyFileWorks() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-replace")
         defer { try? FileManager.default.removeItem(at: directory) }
         let dataset = directory.appendingPathComponent("notes.json")
         for _ in 0..<2 {
@@ -69,7 +68,7 @@ import Testing
     }
 
     @Test func theTestSplitNeverReplacesTheTrainingSet() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-replace")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clu = Self.platforms.appendingPathComponent("clu-utf16.json").path
         let output = directory.appendingPathComponent("email.json")
@@ -97,7 +96,7 @@ import Testing
     }
 
     @Test func theDefaultTestSplitPathKeepsAFileTheUserNeverNamed() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-replace")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clu = Self.platforms.appendingPathComponent("clu-utf16.json").path
         let notes = directory.appendingPathComponent("notes.test.json")
@@ -118,7 +117,7 @@ import Testing
     }
 
     @Test func aModelPackageHoldingTheUsersFilesIsNotReplaced() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-replace")
         defer { try? FileManager.default.removeItem(at: directory) }
         let package = directory.appendingPathComponent("pkg")
         let train = ["intents", "train", Self.sample, "-o", package.path, "--epochs", "1", "--hidden", "8"]
@@ -154,7 +153,7 @@ import Testing
     }
 
     @Test func otherFileWritersKeepAUsersFileUnlessForced() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-replace")
         defer { try? FileManager.default.removeItem(at: directory) }
         for (name, arguments) in try Self.fileWriters(in: directory) where !name.contains("--state-in") {
             let notes = directory.appendingPathComponent("notes")
@@ -180,7 +179,7 @@ import Testing
     }
 
     @Test func otherFileWritersReRunOverTheirOwnOutputOrAnEmptyFile() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-replace")
         defer { try? FileManager.default.removeItem(at: directory) }
         for (index, (name, arguments)) in try Self.fileWriters(in: directory).enumerated() {
             let output = directory.appendingPathComponent("output-\(index)")
@@ -201,7 +200,7 @@ import Testing
     /// A user's own numeric TSV (vectors from elsewhere) looks exactly like `embed --format tsv`'s output: it is kept
     /// unless --force says otherwise (it was replaced silently).
     @Test func aNumericTSVIsKeptUnlessForced() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-replace")
         defer { try? FileManager.default.removeItem(at: directory) }
         let vectors = directory.appendingPathComponent("my-vectors.tsv")
         try Data("0.1\t0.2\t0.3\n0.4\t0.5\t0.6\n".utf8).write(to: vectors)

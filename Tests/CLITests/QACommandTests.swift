@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// End-to-end tests of `nlu qa` on the tiny random fixture checkpoints (scripts/fixtures/qa.py),
@@ -83,7 +84,7 @@ import Testing
             $0["question"] as? String == question && $0["model"] as? String == "bert-tiny"
                 && ($0["options"] as? [String: Any])?["top_k"] as? Int == 4
         })
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("qa-context-\(UUID().uuidString).txt")
+        let file = TestScratch.file("qa-context", extension: "txt")
         try Data(try #require(item["context"] as? String).utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let run = try runNLU(["qa", "ask", "--model", Self.bert, "--question", question, "--context-file", file.path,
@@ -93,8 +94,7 @@ import Testing
     }
 
     @Test func batchAnswersEachLineAndReportsBadLinesByNumber() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("qa-batch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("qa-batch")
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("in.jsonl"), output = directory.appendingPathComponent("out.jsonl")
         let lines = [
@@ -139,7 +139,7 @@ import Testing
         let missing = try runNLU(["qa", "ask", "--model", "/nonexistent/model", "--question", "Who?", "--context", "Text."])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("Error: /nonexistent/model: not found"))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("qa-corrupt-\(UUID().uuidString)")
+        let directory = TestScratch.file("qa-corrupt")
         try FileManager.default.copyItem(at: URL(fileURLWithPath: Self.bert), to: directory)
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data("{\"model_type\": \"bert\",".utf8).write(to: directory.appendingPathComponent("config.json"))
@@ -193,8 +193,7 @@ import Testing
 /// `nlu qa ask --index`: answers over a document index, with document ids and offsets.
 @Suite struct QAIndexCommandTests {
     @Test func askOverAnIndexNamesTheDocumentAndOffsets() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-qa-index-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlu-qa-index")
         let db = directory.appendingPathComponent("qa.db").path
         let texts = ["fox": "The quick brown fox jumps over the lethargic dog.",
                      "paris": "Paris is the capital of France and lies on the Seine."]

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// `nlu qa train` end to end on the tiny random checkpoint `qa/bert-tiny` and the generated SQuAD 2.0 file
@@ -14,7 +15,7 @@ import Testing
     }
 
     @Test func trainsThenAsksAndEvaluatesTheResult() throws {
-        let work = try makeWorkDirectory("nlu-qa-train")
+        let work = try TestScratch.folder("nlu-qa-train")
         defer { try? FileManager.default.removeItem(at: work) }
         let output = work.appendingPathComponent("tuned").path
         let run = try Self.train(output, ["--json", "--learning-rate", "1e-3"])
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func strictRefusesTheFileNamingTheQuestions() throws {
-        let work = try makeWorkDirectory("nlu-qa-train")
+        let work = try TestScratch.folder("nlu-qa-train")
         defer { try? FileManager.default.removeItem(at: work) }
         let output = work.appendingPathComponent("tuned").path
         let run = try Self.train(output, ["--strict"])
@@ -51,17 +52,18 @@ import Testing
     }
 
     @Test func badOptionsAreUsageErrorsNamingTheFlag() throws {
-        let stride = try runNLU(["qa", "train", "--squad", Self.squad, "--model", Self.bert, "-o", "/tmp/x", "--max-length", "32", "--doc-stride", "32"])
+        let never = TestScratch.file("never").path
+        let stride = try runNLU(["qa", "train", "--squad", Self.squad, "--model", Self.bert, "-o", never, "--max-length", "32", "--doc-stride", "32"])
         #expect(stride.status == 2 && stride.stderr.contains("--doc-stride is 32"), "\(stride.stderr)")
-        let rate = try runNLU(["qa", "train", "--squad", Self.squad, "--model", Self.bert, "-o", "/tmp/x", "--learning-rate", "1e30"])
+        let rate = try runNLU(["qa", "train", "--squad", Self.squad, "--model", Self.bert, "-o", never, "--learning-rate", "1e30"])
         #expect(rate.status == 2 && rate.stderr.contains("--learning-rate"), "\(rate.stderr)")
-        let positions = try runNLU(["qa", "train", "--squad", Self.squad, "--model", Self.bert, "-o", "/tmp/x", "--max-length", "600"])
+        let positions = try runNLU(["qa", "train", "--squad", Self.squad, "--model", Self.bert, "-o", never, "--max-length", "600"])
         #expect(positions.status == 2 && positions.stderr.contains("--max-length is 600: it must be at most the checkpoint's 512 positions"),
                 "\(positions.stderr)")
     }
 
     @Test func aVersion1QuestionWithoutAnswerIsAnErrorNamingIt() throws {
-        let work = try makeWorkDirectory("nlu-qa-train")
+        let work = try TestScratch.folder("nlu-qa-train")
         defer { try? FileManager.default.removeItem(at: work) }
         let file = work.appendingPathComponent("v1.json")
         try Data(#"{"version": "1.1", "data": [{"paragraphs": [{"context": "the fox", "qas": [{"id": "q7", "question": "who?", "answers": []}]}]}]}"#.utf8)
@@ -72,7 +74,7 @@ import Testing
 
     /// A folder holding anything but an earlier save is refused before training, and kept.
     @Test func aFolderOfOtherFilesIsRefusedAndKept() throws {
-        let work = try makeWorkDirectory("nlu-qa-train")
+        let work = try TestScratch.folder("nlu-qa-train")
         defer { try? FileManager.default.removeItem(at: work) }
         let notes = work.appendingPathComponent("notes.txt")
         try Data("keep".utf8).write(to: notes)
@@ -84,7 +86,7 @@ import Testing
     /// Ctrl-C during training ends the run and leaves the earlier checkpoint at -o byte for byte (the run
     /// with another seed would have written other weights).
     @Test func interruptLeavesTheOldOutputWhole() throws {
-        let work = try makeWorkDirectory("nlu-qa-train")
+        let work = try TestScratch.folder("nlu-qa-train")
         defer { try? FileManager.default.removeItem(at: work) }
         let output = work.appendingPathComponent("tuned").path
         #expect(try Self.train(output).status == 0)

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// `--report FILE.html` of `nlu intents evaluate`, `nlu intents train` and `nlu lm train`: the page is
@@ -10,8 +11,6 @@ import Testing
     static let fast = ["--epochs", "3", "--hidden", "16"]
     static let mark = "<!DOCTYPE html>\n<!-- Written by nlu: NLUKit report page -->\n"
 
-    func workDirectory() throws -> URL { try makeWorkDirectory("nlu-report-cli") }
-
     /// The intent names of the sample, read from the Watson workspace itself.
     func sampleIntents() throws -> [String] {
         let workspace = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.sample))) as? [String: Any]
@@ -19,7 +18,7 @@ import Testing
     }
 
     @Test func crossValidationWritesThePageWithEveryIntent() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-report-cli")
         let page = directory.appendingPathComponent("report.html")
         let run = try runNLU(["intents", "evaluate", Self.sample, "--folds", "2", "--report", page.path, "--json"] + Self.fast)
         #expect(run.status == 0, "\(run.stderr)")
@@ -54,7 +53,7 @@ import Testing
     }
 
     @Test func aModelOnATestSetGetsThePageAndTheReportCannotBeAnInput() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-report-cli")
         let model = directory.appendingPathComponent("car.nlumodel").path
         let trainingPage = directory.appendingPathComponent("training.html")
         let train = try runNLU(["intents", "train", Self.sample, "-o", model, "--report", trainingPage.path] + Self.fast)
@@ -78,7 +77,7 @@ import Testing
     }
 
     @Test func languageModelTrainingWritesItsCurves() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-report-cli")
         let page = directory.appendingPathComponent("lm.html")
         let run = try runNLU(["lm", "train", Self.corpus, "-o", directory.appendingPathComponent("garden.nlumodel").path,
                               "--layers", "1", "--hidden", "16", "--embedding", "8", "--epochs", "2", "--batch-size", "8",

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import NLUTestSupport
 
 /// What one run of the `nlu` executable printed and returned.
 struct NLURun {
@@ -60,7 +61,7 @@ struct StandardFiles {
     let input: URL, output: URL, error: URL
 
     init(input data: Data) throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-run-\(UUID().uuidString)")
+        let base = TestScratch.file("nlu-run")
         input = URL(fileURLWithPath: base.path + ".in")
         output = URL(fileURLWithPath: base.path + ".out")
         error = URL(fileURLWithPath: base.path + ".err")
@@ -152,7 +153,7 @@ let hubCacheCommit = "0123456789abcdef0123456789abcdef01234567"
 /// A temporary Hugging Face cache (`HF_HUB_CACHE` layout) holding `id` ("org/name") at
 /// ``hubCacheCommit``, its snapshot a link to `model`; remove the returned folder when done.
 func makeHubCache(holding id: String, at model: String) throws -> URL {
-    let cache = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-hub-\(UUID().uuidString)")
+    let cache = TestScratch.file("nlukit-hub")
     let repository = cache.appendingPathComponent("models--" + id.replacingOccurrences(of: "/", with: "--"))
     let commit = hubCacheCommit
     try FileManager.default.createDirectory(at: repository.appendingPathComponent("snapshots"), withIntermediateDirectories: true)

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// `nlu` never destroys what it did not write, and never loses its output silently.
@@ -13,10 +14,8 @@ import Testing
         .appendingPathComponent("Samples/lm/garden.txt").path
     static let tinyLM = ["--epochs", "1", "--hidden", "8", "--embedding", "4", "--layers", "1", "--sequence-length", "8"]
 
-    func workDirectory() throws -> URL { try makeWorkDirectory("nlu-safe") }
-
     @Test func trainingRefusesAFolderAFileOrItsOwnInput() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-safe")
         defer { try? FileManager.default.removeItem(at: directory) }
         let folder = directory.appendingPathComponent("v")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
@@ -45,7 +44,7 @@ import Testing
     /// all the training. Now it is refused before any: the run prints no epoch. (/proc stands in for a
     /// read-only mount: even root cannot create a file there.)
     @Test func anOutputFolderThatCannotBeWrittenIsRefusedBeforeTraining() throws {
-        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-missing-\(UUID().uuidString)/m.nlumodel").path
+        let missing = TestScratch.file("nlu-missing").appendingPathComponent("m.nlumodel").path
         var outputs = [(missing, "does not exist")]
         #if os(Linux)
         outputs.append(("/proc/nlu-m.nlumodel", "cannot write in the folder /proc"))
@@ -59,7 +58,7 @@ import Testing
     }
 
     @Test func aModelOfAnotherKindNeedsForceAndADivergingRunKeepsTheOldModel() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-safe")
         defer { try? FileManager.default.removeItem(at: directory) }
         let model = directory.appendingPathComponent("m.nlumodel").path
         #expect(try runNLU(["intents", "train", Self.sample, "-o", model, "--epochs", "2", "--hidden", "16"]).status == 0)
@@ -78,7 +77,7 @@ import Testing
     }
 
     @Test func importWritesThroughALinkAndNamesAMissingFolder() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-safe")
         defer { try? FileManager.default.removeItem(at: directory) }
         let link = directory.appendingPathComponent("link.json")
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "real.json")
@@ -111,7 +110,7 @@ import Testing
     }
 
     @Test func aFullDiskIsAnErrorAndAClosedPipeEndsQuietly() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-safe")
         defer { try? FileManager.default.removeItem(at: directory) }
         let model = directory.appendingPathComponent("m.nlumodel").path
         #expect(try runNLU(["intents", "train", Self.sample, "-o", model, "--epochs", "1", "--hidden", "16"]).status == 0)
@@ -128,7 +127,7 @@ import Testing
     }
 
     @Test func embeddingCommandsReportAFullDisk() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-safe")
         defer { try? FileManager.default.removeItem(at: directory) }
         let model = fixturesDirectory.appendingPathComponent("embeddings/minilm-tiny").path
         let lines = directory.appendingPathComponent("lines.txt")
@@ -144,7 +143,7 @@ import Testing
     }
 
     @Test func sigtermDuringLanguageModelTrainingLeavesTheOldModelAndNoTemporary() throws {
-        let directory = try workDirectory()
+        let directory = try TestScratch.folder("nlu-safe")
         defer { try? FileManager.default.removeItem(at: directory) }
         let model = directory.appendingPathComponent("m.nlumodel")
         #expect(try runNLU(["lm", "train", Self.corpus, "-o", model.path] + Self.tinyLM).status == 0)

@@ -1,11 +1,12 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// A `TMPDIR` that names nothing or a file: where `nlu` copies standard input to a temporary file, the
 /// error names the variable and the path (it was "the operation failed").
 @Suite struct TemporaryDirectoryCommandTests {
     @Test func unusableTMPDIRIsNamed() throws {
-        let work = try makeWorkDirectory("nlukit-cli-tmpdir")
+        let work = try TestScratch.folder("nlukit-cli-tmpdir")
         defer { try? FileManager.default.removeItem(at: work) }
         let file = work.appendingPathComponent("a-file")
         try Data().write(to: file)

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 
 /// `nlu tokenize` end to end: output checked against the fast tokenizer's goldens, and bad input.
@@ -7,7 +8,7 @@ import Testing
     static let vocab = tokenizerFixtures.appendingPathComponent("vocab-uncased.txt").path
 
     func temporaryFile(_ bytes: [UInt8]) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-tokenize-\(UUID().uuidString)")
+        let url = TestScratch.file("nlukit-tokenize")
         try Data(bytes).write(to: url)
         return url.path
     }

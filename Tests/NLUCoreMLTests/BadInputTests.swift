@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUTestSupport
 import Testing
 @testable import NLUCoreML
 import NLUInputOutput
@@ -20,7 +21,7 @@ import NLUInputOutput
     }
 
     @Test func textFileIsNotAModel() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-not-a-model-\(UUID()).mlmodel")
+        let url = TestScratch.file("nlukit-not-a-model", extension: "mlmodel")
         try Data("this is a README, not a model\n".utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(throws: CoreMLError.self) { try CoreMLModel(contentsOf: url) }
@@ -60,7 +61,7 @@ import NLUInputOutput
         #expect(try loadError(spec) == .newerSpecificationVersion(99, newestSupported: 9))
         #expect(try loadError(spec)?.description == "the model needs Core ML specification version 99; this reader knows versions up to 9")
         // Read from a file, the message names it (the fuzz harness found it did not).
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-newer-\(UUID()).mlmodel")
+        let url = TestScratch.file("nlukit-newer", extension: "mlmodel")
         try spec.serializedData().write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(throws: CoreMLError.inFile(url.path, .newerSpecificationVersion(99, newestSupported: 9))) {
@@ -345,7 +346,7 @@ extension BadInputTests {
     /// An `.mlpackage` whose `Data/com.apple.CoreML/model.mlmodel` links back to the package: it was read again
     /// through the link, 40 levels deep, until the system refused the path; now the one level is named.
     @Test func packageWhoseModelLinksBackToItselfIsNamed() throws {
-        let package = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-loop-\(UUID()).mlpackage")
+        let package = TestScratch.file("nlukit-loop", extension: "mlpackage")
         defer { try? FileManager.default.removeItem(at: package) }
         let folder = package.appendingPathComponent("Data/com.apple.CoreML")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

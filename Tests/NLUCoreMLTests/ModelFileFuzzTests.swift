@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 import NLUFuzzSupport
+import NLUTestSupport
 import Testing
 @testable import NLUCoreML
 
@@ -14,7 +15,7 @@ import Testing
     @Test(arguments: models) func mutatedModelFilesLoadAndPredictOrFailNamingTheFile(_ name: String) throws {
         let original = Array(try Data(contentsOf: CoreMLFixtures.url(name)))
         let inputs = try CoreMLFixtures.cases(name).first?.inputs
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-fuzz-\(UUID().uuidString)-\(name).mlmodel")
+        let url = TestScratch.file("nlukit-fuzz-\(name)", extension: "mlmodel")
         defer { try? FileManager.default.removeItem(at: url) }
         var mutator = Mutator(seed: "coreml/" + name)
         for number in 0..<FuzzCases.count(default: 150) {
@@ -48,7 +49,7 @@ import Testing
 
     @Test(arguments: hostileModels) func mutatedHostileModelsFailNamingTheFileOrRunBounded(_ name: String) throws {
         let original = Array(try Data(contentsOf: CoreMLFixtures.directory.appendingPathComponent("hostile/\(name).mlmodel")))
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-fuzz-\(UUID().uuidString)-\(name).mlmodel")
+        let url = TestScratch.file("nlukit-fuzz-\(name)", extension: "mlmodel")
         defer { try? FileManager.default.removeItem(at: url) }
         var mutator = Mutator(seed: "coreml/hostile/" + name)
         for number in 0..<FuzzCases.count(default: 60) {

@@ -1,11 +1,12 @@
 import Foundation
 import NLUDialogue
 import NLUDialogueSQLite
+import NLUTestSupport
 import Testing
 
 @Suite struct SQLiteConversationStoreTests {
     static func path() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("conversations-\(UUID().uuidString).sqlite").path
+        TestScratch.file("conversations", extension: "sqlite").path
     }
 
     static func store(_ path: String = path(), idle: Double? = 3600, max: Int? = nil, stateBytes: Int? = nil,

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUDialogue
 
@@ -180,8 +181,7 @@ import Testing
     /// A test story with `/restart` replays as a live conversation does: after `action_restart` the form is
     /// gone, and a greeting is answered by the greeting rule.
     @Test func testStoryWithRestart() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("restart-story-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.folder("restart-story")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("test_restart.yml")
         try """

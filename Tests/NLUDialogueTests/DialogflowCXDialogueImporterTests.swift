@@ -1,6 +1,7 @@
 import Foundation
 import NLUInputOutput
 import NLUPipelines
+import NLUTestSupport
 import Testing
 @testable import NLUDialogue
 
@@ -105,7 +106,7 @@ import Testing
 
     /// A route group no flow or agent file defines is refused at import, naming the file and the field.
     @Test func aMissingRouteGroupIsRefused() throws {
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("cx-missing-group-\(UUID().uuidString)")
+        let copy = TestScratch.file("cx-missing-group")
         try FileManager.default.copyItem(at: Self.agent, to: copy)
         defer { try? FileManager.default.removeItem(at: copy) }
         try FileManager.default.removeItem(at: copy.appendingPathComponent("flows/Default Start Flow/transitionRouteGroups/Help.json"))
@@ -120,7 +121,7 @@ import Testing
 
     /// A route to a page the flow lacks is refused at import, naming the file and the field.
     @Test func aRouteToAMissingPageIsRefused() throws {
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("cx-missing-page-\(UUID().uuidString)")
+        let copy = TestScratch.file("cx-missing-page")
         try FileManager.default.copyItem(at: Self.agent, to: copy)
         defer { try? FileManager.default.removeItem(at: copy) }
         let confirm = copy.appendingPathComponent("flows/Default Start Flow/pages/Confirm.json")

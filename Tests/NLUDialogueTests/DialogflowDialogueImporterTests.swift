@@ -1,6 +1,7 @@
 import Foundation
 import NLUInputOutput
 import NLUPipelines
+import NLUTestSupport
 import Testing
 @testable import NLUDialogue
 
@@ -88,7 +89,7 @@ import Testing
     // MARK: bad agents
 
     static func brokenAgent(_ file: String, _ from: String, _ to: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dialogflow-\(UUID().uuidString)")
+        let folder = TestScratch.file("dialogflow")
         try FileManager.default.copyItem(at: agent, to: folder)
         let url = folder.appendingPathComponent(file)
         let text = try String(contentsOf: url, encoding: .utf8)

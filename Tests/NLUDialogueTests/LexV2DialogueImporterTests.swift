@@ -1,6 +1,7 @@
 import Foundation
 import NLUInputOutput
 import NLUPipelines
+import NLUTestSupport
 import Testing
 @testable import NLUDialogue
 
@@ -104,7 +105,7 @@ import Testing
 
     /// A copy of the fixture bot in a temporary folder, with `change` applied to its files.
     static func brokenBot(_ change: (URL) throws -> Void) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lexv2-\(UUID().uuidString)")
+        let folder = TestScratch.file("lexv2")
         try FileManager.default.copyItem(at: bot, to: folder)
         try change(folder.appendingPathComponent("OrderFlowersBot/BotLocales/en_US/Intents/OrderFlowers"))
         return folder
@@ -155,8 +156,7 @@ import Testing
     }
 
     @Test func folderWithoutIntentsIsNeitherExport() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.folder("empty")
         try Data("{}".utf8).write(to: folder.appendingPathComponent("Manifest.json"))
         Self.expectError(folder, file: folder.lastPathComponent, field: "", reason: "is neither a Lex V2 bot export")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUDialogue
 
@@ -124,8 +125,7 @@ import Testing
     /// (and its intent when the step names none); a transcript line whose message is a payload text alone.
     @Test func scriptsReplayPayloads() throws {
         let dialogue = try Dialogue(try RasaDialogueImporter.read(project: RasaDialogueTests.formbot).model)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("payload-scripts-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.folder("payload-scripts")
         defer { try? FileManager.default.removeItem(at: folder) }
         let stories = folder.appendingPathComponent("stories.yml")
         try """

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUDialogue
 
@@ -25,7 +26,7 @@ import Testing
 
     /// Formbot as the fixture script trained it, with `config.yml` naming the fallback action.
     static func formbot(fallback: String) throws -> Dialogue {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("formbot-custom-fallback-\(UUID().uuidString)")
+        let folder = TestScratch.file("formbot-custom-fallback")
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent("rasa-formbot"), to: folder)
         let rulesFile = folder.appendingPathComponent("data/rules.yml")
@@ -56,7 +57,7 @@ import Testing
     /// Rasa's interpolation gives a response whose placeholder names no slot as written (its `KeyError` path),
     /// all of its placeholders included; the import says so.
     @Test func aPlaceholderNamingNoSlotLeavesTheTextAsWritten() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rasa-placeholder-\(UUID().uuidString)")
+        let folder = TestScratch.file("rasa-placeholder")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("data"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try """

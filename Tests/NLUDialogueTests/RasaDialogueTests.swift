@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUDialogue
 
@@ -101,7 +102,7 @@ import Testing
     /// has its report on the first story's step (`# predicted: utter_greet`), which this replay passes.
     @Test func testStoryBotStepsCheckWhatThePredictedActionSays() throws {
         let dialogue = try Dialogue(try RasaDialogueImporter.read(project: Self.formbot).model)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bot-steps-\(UUID().uuidString).yml")
+        let file = TestScratch.file("bot-steps", extension: "yml")
         defer { try? FileManager.default.removeItem(at: file) }
         try """
             version: "3.1"
@@ -134,7 +135,7 @@ import Testing
     }
 
     static func domain(_ yaml: String, rules: String) throws -> Dialogue {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rasa-\(UUID().uuidString)")
+        let folder = TestScratch.file("rasa")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("data"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(yaml.utf8).write(to: folder.appendingPathComponent("domain.yml"))

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUDialogue
 
@@ -19,7 +20,7 @@ import Testing
 
     /// Formbot as the fixture script trained it (its "Thank you" rule not waiting), with `config.yml`'s RulePolicy.
     static func formbot(enableFallbackPrediction: Bool) throws -> Dialogue {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("formbot-fallback-\(UUID().uuidString)")
+        let folder = TestScratch.file("formbot-fallback")
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent("rasa-formbot"), to: folder)
         let rulesFile = folder.appendingPathComponent("data/rules.yml")
@@ -63,8 +64,7 @@ import Testing
     }
 
     @Test func configOutOfRangeIsRefusedNamingTheField() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fallback-config-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.folder("fallback-config")
         defer { try? FileManager.default.removeItem(at: folder) }
         try "version: \"3.1\"\nintents: [greet]\nresponses:\n  utter_default:\n  - text: what?\n  utter_other:\n  - text: other\n"
             .write(to: folder.appendingPathComponent("domain.yml"), atomically: true, encoding: .utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUDialogue
 
@@ -58,8 +59,7 @@ import Testing
     }
 
     @Test func sessionConfigOutOfRangeIsRefusedNamingTheField() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("session-config-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.folder("session-config")
         defer { try? FileManager.default.removeItem(at: folder) }
         let domain = folder.appendingPathComponent("domain.yml")
         func read(_ config: String) throws -> DialogueModel {

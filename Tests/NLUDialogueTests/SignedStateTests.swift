@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUDialogue
 
@@ -249,7 +250,7 @@ import Testing
         }
         #expect(DialogueStateKey.random().identifier != DialogueStateKey.random().identifier)
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-state-key-\(UUID().uuidString)")
+        let folder = TestScratch.file("nlu-state-key")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("config/nlu/dialogue-state.key")
         let (made, created) = try DialogueStateKey.loadOrCreate(at: file)
@@ -272,7 +273,7 @@ import Testing
 
     /// Many processes' worth of first uses at once agree on one key: the file is created once and never replaced.
     @Test func concurrentFirstUsesAgreeOnOneKey() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-state-key-\(UUID().uuidString)")
+        let folder = TestScratch.file("nlu-state-key")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("dialogue-state.key")
         let results = try await withThrowingTaskGroup(of: (String, Bool).self) { group in

@@ -1,5 +1,6 @@
 import Foundation
 @testable import NLUEmbeddings
+import NLUTestSupport
 
 /// The committed fixtures of scripts/fixtures/embeddings.py: a tiny random sentence-transformers
 /// model (Transformer, Pooling, Dense, Normalize) and what sentence-transformers computes with it.
@@ -28,7 +29,7 @@ enum EmbeddingFixtures {
     /// A copy of the fixture model (or of `source`) in a fresh temporary directory, with
     /// `modules.json` and files replaced as given (path → contents); `nil` contents delete the file.
     static func variant(of source: URL = model, _ files: [String: String?]) throws -> URL {
-        let target = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-emb-\(UUID().uuidString)")
+        let target = TestScratch.file("nlukit-emb")
         try FileManager.default.copyItem(at: source, to: target)
         for (path, contents) in files {
             let url = target.appendingPathComponent(path)

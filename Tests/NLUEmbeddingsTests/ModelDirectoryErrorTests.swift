@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import NLUTransformers
 import Testing
 @testable import NLUEmbeddings
@@ -6,8 +7,7 @@ import Testing
 /// Bad model directories fail with errors that name the file, module or field at fault.
 @Suite struct ModelDirectoryErrorTests {
     @Test func directoryWithoutModelFilesIsNotAModel() throws {
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-emb-empty-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let empty = try TestScratch.folder("nlukit-emb-empty")
         defer { try? FileManager.default.removeItem(at: empty) }
         #expect(throws: SentenceEmbedderError.notAModel(path: empty.path)) { try SentenceEmbedder(modelDirectory: empty) }
         let nowhere = empty.appendingPathComponent("missing")

@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 import NLUEmbeddings
+import NLUTestSupport
 import NLUTransformers
 import Testing
 
@@ -132,7 +133,7 @@ struct SentenceFineTuneReference: Decodable {
         let reference = try SentenceFineTuneReference.load()
         let trainer = try reference.makeTrainer("mnrl-negatives")
         _ = try reference.train(trainer, run: "mnrl-negatives")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-sentence-\(UUID().uuidString)")
+        let folder = TestScratch.file("nlukit-sentence")
         defer { try? FileManager.default.removeItem(at: folder) }
         try trainer.encoder.save(to: folder, source: reference.modelURL)
         if let keep = ProcessInfo.processInfo.environment["NLUKIT_SENTENCE_FINETUNE_SAVE_TO"] {
@@ -152,7 +153,7 @@ struct SentenceFineTuneReference: Decodable {
     @Test func savesOverItsOwnOlderLayoutFolder() throws {
         let reference = try SentenceFineTuneReference.load()
         let manager = FileManager.default
-        let scratch = manager.temporaryDirectory.appendingPathComponent("nlukit-older-layout-\(UUID().uuidString)")
+        let scratch = TestScratch.file("nlukit-older-layout")
         defer { try? manager.removeItem(at: scratch) }
         let source = scratch.appendingPathComponent("source")
         let transformer = source.appendingPathComponent("0_Transformer")

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUEmbeddings
 
@@ -66,8 +67,7 @@ import Testing
     }
 
     @Test func aFileIsReadThroughTheInputLimit() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pairs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.folder("pairs")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("pairs.jsonl")
         try Data(#"{"anchor": "a", "positive": "b"}"#.utf8).write(to: file)

@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUTestSupport
 import Testing
 @testable import NLUHub
 
@@ -15,7 +16,7 @@ import Testing
         #expect(HubCacheProblem.noCacheFolder.description
                 == "no Hugging Face cache folder to look in: HF_HUB_CACHE, HF_HOME, XDG_CACHE_HOME and HOME are all unset (set HF_HUB_CACHE to the cache folder, or HOME)")
         // A local directory needs no cache.
-        #expect(try ModelLocator.resolve(FileManager.default.temporaryDirectory.path, environment: unset).path
-                == FileManager.default.temporaryDirectory.path)
+        let local = try TestScratch.folder()
+        #expect(try ModelLocator.resolve(local.path, environment: unset).path == local.path)
     }
 }

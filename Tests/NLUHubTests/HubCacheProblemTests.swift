@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 @testable import NLUHub
+import NLUTestSupport
 import Testing
 
 /// A snapshot whose links lead to missing blobs (an interrupted download) was loaded as a folder
@@ -10,7 +11,7 @@ import Testing
     /// A cache with `models--org--name/snapshots/c0ffee` whose `files` are links to blobs; the
     /// blobs listed in `present` exist.
     static func cache(files: [String], present: Set<String>) throws -> URL {
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-hubcache-\(UUID().uuidString)")
+        let cache = TestScratch.file("nlukit-hubcache")
         let repository = cache.appendingPathComponent("models--org--name")
         let snapshot = repository.appendingPathComponent("snapshots/c0ffee")
         try FileManager.default.createDirectory(at: repository.appendingPathComponent("blobs"), withIntermediateDirectories: true)
@@ -65,7 +66,7 @@ import Testing
 
     @Test(arguments: ["HF_HUB_CACHE", "HF_HOME", "XDG_CACHE_HOME"])
     func aCacheVariableNamingAFileSaysSo(variable: String) throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-hfhome-\(UUID().uuidString)")
+        let file = TestScratch.file("nlukit-hfhome")
         try Data().write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let error = #expect(throws: HubCacheProblem.self) { try ModelLocator.resolve("org/name", environment: [variable: file.path]) }
@@ -73,7 +74,7 @@ import Testing
         #expect(error?.description.hasPrefix("\(variable) points to a file (\(file.path)), expected ") == true)
         // Only the variable that chooses the cache counts.
         if variable != "HF_HUB_CACHE" {
-            let cache = FileManager.default.temporaryDirectory.path
+            let cache = try TestScratch.folder("empty-cache").path
             #expect(throws: ModelLocatorError.notCached(id: "org/name", cache: cache)) {
                 try ModelLocator.resolve("org/name", environment: ["HF_HUB_CACHE": cache, variable: file.path])
             }

@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUTestSupport
 import Testing
 @testable import NLUHub
 
@@ -26,7 +27,7 @@ import Testing
         let server = HubTestServer()
         server.add("org/model", repository())
         try await server.start()
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-hub-\(UUID().uuidString)")
+        let cache = TestScratch.file("nlukit-hub")
         var configuration = HubConfiguration(endpoint: server.endpoint, token: token, cache: cache)
         configuration.stallTimeout = 10
         return (server, HubDownloader(configuration: configuration), cache)
@@ -280,8 +281,7 @@ import Testing
     }
 
     @Test func configurationReadsTheEnvironmentAsHuggingFaceHub() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-hf-home-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlukit-hf-home")
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data("hf_from_file\n".utf8).write(to: directory.appendingPathComponent("token"))
         let fromFile = try HubConfiguration(environment: ["HF_HOME": directory.path, "HF_ENDPOINT": "http://mirror.example:8080/"])
@@ -296,7 +296,7 @@ import Testing
 
     /// `nlu models download` with HF_HOME naming a file failed at "cannot create the directory" under it.
     @Test func aCacheVariableNamingAFileIsRefusedBeforeDownloading() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-hf-home-file-\(UUID().uuidString)")
+        let file = TestScratch.file("nlukit-hf-home-file")
         try Data().write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         #expect(throws: HubCacheProblem.variableIsAFile(variable: "HF_HOME", path: file.path)) {

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUHub
 
@@ -18,12 +19,6 @@ import Testing
         return folder
     }
 
-    func workFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-fingerprint-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     func sha256(_ data: Data) -> String {
         var digest = SHA256()
         digest.update(data)
@@ -35,7 +30,7 @@ import Testing
     static let weights = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) })
 
     @Test func weightsThatDifferOnlyInTheMiddleAreAnotherModel() throws {
-        let work = try workFolder()
+        let work = try TestScratch.folder("nlukit-fingerprint")
         defer { try? FileManager.default.removeItem(at: work) }
         let digest = WeightsDigest(rememberedIn: nil)
         let base = try makeModel(in: work.appendingPathComponent("base"), weights: Self.weights)
@@ -57,7 +52,7 @@ import Testing
     /// What recorded the older fingerprint (16 hex digits) is compared by it: the same files match,
     /// other files do not, and a new-form fingerprint is never taken for an old one.
     @Test func theOlderFingerprintStillIdentifiesItsFiles() throws {
-        let work = try workFolder()
+        let work = try TestScratch.folder("nlukit-fingerprint")
         defer { try? FileManager.default.removeItem(at: work) }
         let digest = WeightsDigest(rememberedIn: nil)
         let model = try makeModel(in: work.appendingPathComponent("model"), weights: Data("weights".utf8))
@@ -74,7 +69,7 @@ import Testing
     /// In the Hugging Face cache the weights are a link to `blobs/SHA256`: the name is the digest,
     /// taken without reading the file (a blob named otherwise than its bytes shows it).
     @Test func aHubCacheBlobsNameIsItsDigest() throws {
-        let work = try workFolder()
+        let work = try TestScratch.folder("nlukit-fingerprint")
         defer { try? FileManager.default.removeItem(at: work) }
         let repository = work.appendingPathComponent("models--org--model")
         let name = sha256(Data("the real weights".utf8))
@@ -98,7 +93,7 @@ import Testing
     /// A file outside the cache is hashed once: its digest is remembered under its path, size and
     /// modification time, read back next time, and not used once the file changes.
     @Test func aHashedDigestIsRememberedUntilTheFileChanges() throws {
-        let work = try workFolder()
+        let work = try TestScratch.folder("nlukit-fingerprint")
         defer { try? FileManager.default.removeItem(at: work) }
         let file = work.appendingPathComponent("model.safetensors")
         try Data("version one".utf8).write(to: file)

@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 @testable import NLUHub
+import NLUTestSupport
 import Testing
 
 /// `--model` resolution: local directories first, then Hub ids in the Hugging Face cache layout.
@@ -22,7 +23,7 @@ import Testing
     }
 
     @Test func refsMainAndExplicitRevisionsPickTheirSnapshot() throws {
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-locator-\(UUID().uuidString)")
+        let cache = TestScratch.file("nlukit-locator")
         defer { try? FileManager.default.removeItem(at: cache) }
         let repository = cache.appendingPathComponent("models--org--name")
         for commit in ["aaaa", "bbbb"] {
@@ -48,7 +49,7 @@ import Testing
     /// A ref that is no ref (a FIFO, which blocked the open forever; a huge file, which was read whole) is read as
     /// missing: the revision is then looked for as a commit, and the error names it.
     @Test func aRefThatIsAFIFOOrHugeIsMissingNotAHang() throws {
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-locator-\(UUID().uuidString)")
+        let cache = TestScratch.file("nlukit-locator")
         defer { try? FileManager.default.removeItem(at: cache) }
         let repository = cache.appendingPathComponent("models--org--name")
         try FileManager.default.createDirectory(at: repository.appendingPathComponent("snapshots/bbbb"), withIntermediateDirectories: true)

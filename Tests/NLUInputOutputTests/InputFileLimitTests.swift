@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUInputOutput
 
@@ -7,7 +8,7 @@ import Testing
 /// set (`nlu`'s option and variable) and which a program using the library leaves at ``InputFile/maximumBytes``.
 @Suite struct InputFileLimitTests {
     @Test func aFilePastTheLimitIsRefusedWithTheLibrarysAdvice() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-limit-\(UUID().uuidString).txt")
+        let url = TestScratch.file("nlukit-limit", extension: "txt")
         try Data(repeating: 0x61, count: 2048).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(try InputFile.read(url, maximumBytes: 4096).count == 2048)
@@ -26,8 +27,7 @@ import Testing
     /// A path that does not exist is told apart from one that exists and cannot be read, so that a reader of an
     /// optional file skips only the first, and one that expects a file can say what belongs there.
     @Test func aMissingFileIsToldApartFromAnUnreadableOne() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-missing-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.folder("nlukit-missing")
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
             _ = try InputFile.read(folder.appendingPathComponent("absent.json"))

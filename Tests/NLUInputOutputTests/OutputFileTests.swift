@@ -12,7 +12,7 @@ import NLUTestSupport
     }
 
     @Test func onlyAnEmptyFileItsOwnKindOrAForcedWriteReplaces() throws {
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("f.txt")
         try toy.checkReplaceable(file, force: false, remedy: "r")  // nothing there
@@ -31,7 +31,7 @@ import NLUTestSupport
     }
 
     @Test func spellingsOfOneDestinationAreTheSame() throws {
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("out.json")
         let link = directory.appendingPathComponent("link.json")

@@ -1,5 +1,6 @@
 import Foundation
 import NLUBuiltins
+import NLUTestSupport
 import Testing
 @testable import NLUIntents
 
@@ -156,7 +157,7 @@ import Testing
     }
 
     @Test func modelWithBuiltinsSavesAndLoadsThem() throws {
-        let directory = try temporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("m.nlumodel")
         try Self.classifier(tagged: false).save(to: url)

@@ -1,5 +1,6 @@
 import Foundation
 import NLUBuiltins
+import NLUTestSupport
 import Testing
 @testable import NLUIntents
 
@@ -47,7 +48,7 @@ import Testing
         #expect(classifier.entityExtractor?.builtins.language == .french)
         #expect(Self.number(classifier, "deux pizzas") == ["2"])
         #expect(Self.number(classifier, "douze pizzas") == ["12"])
-        let directory = try temporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("fr.nlumodel")
         try classifier.save(to: url)

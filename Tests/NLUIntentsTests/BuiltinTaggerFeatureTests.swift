@@ -1,5 +1,6 @@
 import Foundation
 import NLUBuiltins
+import NLUTestSupport
 import NLUText
 import Testing
 @testable import NLUIntents
@@ -77,7 +78,7 @@ import Testing
         #expect(try SlotTagger.train(on: dataset(builtins: false), options: forced)?.configuration.builtinFeatures == BuiltinEntityType.allCases)
 
         let classifier = try IntentClassifier.train(on: dataset(builtins: true))
-        let directory = try temporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("m.nlumodel")
         try classifier.save(to: url)

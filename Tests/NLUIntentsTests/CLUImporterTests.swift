@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUIntents
 
@@ -62,7 +63,7 @@ import Testing
     }
 
     @Test func wrongOffsetsAndUnknownIndexTypesAreReportedWithThePath() throws {
-        let directory = try temporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         var text = try String(contentsOf: fixture("platforms/clu-utf16.json"), encoding: .utf8)
         // The first span of the first utterance now starts inside the emoji's surrogate pair... or past the end.

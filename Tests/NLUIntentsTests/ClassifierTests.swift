@@ -94,7 +94,7 @@ import NLUCore
     /// format version 2, which such a build refuses; an English bag-of-words model stays version 1.
     @Test func packagesRecordTheOldestFormatThatReadsThemWhole() throws {
         var dataset = try Self.smallDataset()
-        let directory = try temporaryDirectory()
+        let directory = try TestScratch.folder()
         func writtenVersion(_ name: String) throws -> Int? {
             let url = directory.appendingPathComponent(name)
             try IntentClassifier.train(on: dataset, training: Self.quickOptions(seed: 1), entities: nil).save(to: url)
@@ -111,7 +111,7 @@ import NLUCore
     @Test func saveAndLoadGiveIdenticalPredictions() throws {
         let dataset = try Self.smallDataset()
         let classifier = try IntentClassifier.train(on: dataset, training: Self.quickOptions(seed: 1))
-        let url = try temporaryDirectory().appendingPathComponent("car.nlumodel")
+        let url = try TestScratch.folder().appendingPathComponent("car.nlumodel")
         try classifier.save(to: url)
         let loaded = try IntentClassifier.load(from: url)
         #expect(loaded.labels == classifier.labels)
@@ -127,7 +127,7 @@ import NLUCore
     @Test func newerPackageVersionIsRefused() throws {
         let dataset = try Self.smallDataset()
         let classifier = try IntentClassifier.train(on: dataset, training: Self.quickOptions(seed: 1))
-        let url = try temporaryDirectory().appendingPathComponent("new.nlumodel")
+        let url = try TestScratch.folder().appendingPathComponent("new.nlumodel")
         try classifier.save(to: url)
         let manifest = url.appendingPathComponent("manifest.json")
         let text = try String(contentsOf: manifest, encoding: .utf8).replacingOccurrences(of: "\"formatVersion\" : 1", with: "\"formatVersion\" : 7")
@@ -139,7 +139,7 @@ import NLUCore
     /// naming the weights file and the tensor.
     @Test func aNonFiniteWeightIsRefusedAtLoad() throws {
         let classifier = try IntentClassifier.train(on: try Self.smallDataset(), training: Self.quickOptions(seed: 1))
-        let url = try temporaryDirectory().appendingPathComponent("nan.nlumodel")
+        let url = try TestScratch.folder().appendingPathComponent("nan.nlumodel")
         try classifier.save(to: url)
         let weightsURL = url.appendingPathComponent(ModelPackage.weightsFileName)
         try SafeTensorsPatch.set("output.bias", in: weightsURL, to: .nan)
@@ -154,7 +154,7 @@ import NLUCore
     /// label → probability dictionary: refused at load, naming the manifest, the field and the label.
     @Test func aRepeatedLabelIsRefusedAtLoad() throws {
         let classifier = try IntentClassifier.train(on: try Self.smallDataset(), training: Self.quickOptions(seed: 1))
-        let url = try temporaryDirectory().appendingPathComponent("twice.nlumodel")
+        let url = try TestScratch.folder().appendingPathComponent("twice.nlumodel")
         try classifier.save(to: url)
         let manifestURL = url.appendingPathComponent("manifest.json")
         var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])

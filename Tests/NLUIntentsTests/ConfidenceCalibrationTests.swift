@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 @testable import NLUIntents
+import NLUTestSupport
 import Testing
 
 /// Out-of-scope calibration against its references (scripts/fixtures/intent_calibration.py): the
@@ -101,7 +102,7 @@ import Testing
         let probabilities = classifier.probabilities(for: text)
         for (label, expected) in zip(classifier.labels, logits) { #expect(abs((probabilities[label] ?? -1) - expected) < 1e-6) }
 
-        let folder = try temporaryDirectory()
+        let folder = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("calibrated.nlumodel")
         try classifier.save(to: url)

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 import NLUText
 @testable import NLUIntents
@@ -60,8 +61,7 @@ import NLUText
 
     /// The import says it once, and with --language naming the language, says nothing.
     @Test func theImportSaysIt() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("language-check-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.folder("language-check")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("bot.json")
         try JSONEncoder().encode(Self.dataset("en", Array(try #require(Self.xsid["de"]).prefix(60)))).write(to: file)

@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 @testable import NLUIntents
+import NLUTestSupport
 import NLUTransformers
 import Testing
 
@@ -176,7 +177,7 @@ struct IntentFineTuneReference: Decodable {
         let reference = try IntentFineTuneReference.load()
         let trainer = try reference.makeTrainer()
         _ = try reference.run(trainer)
-        let destination = try temporaryDirectory().appendingPathComponent("fine-tuned")
+        let destination = try TestScratch.folder().appendingPathComponent("fine-tuned")
         try trainer.encoder.save(to: destination, source: reference.checkpointURL)
         if let keep = ProcessInfo.processInfo.environment["NLUKIT_FINETUNE_SAVE_TO"] {
             try trainer.encoder.save(to: URL(fileURLWithPath: keep), source: reference.checkpointURL)
@@ -216,7 +217,7 @@ struct IntentFineTuneReference: Decodable {
     @Test func folderWithOtherFilesIsRefusedAndKept() throws {
         let reference = try IntentFineTuneReference.load()
         let encoder = try TrainableEncoder(checkpoint: reference.checkpointURL)
-        let folder = try temporaryDirectory()
+        let folder = try TestScratch.folder()
         let precious = folder.appendingPathComponent("notes.txt")
         try Data("keep me".utf8).write(to: precious)
         #expect(throws: ModelPackageError.self) { try encoder.save(to: folder, source: reference.checkpointURL) }

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 import NLUCore
 import NLUText
@@ -122,7 +123,7 @@ import NLUText
         let classifier = try IntentClassifier.train(on: Self.colours, training: ClassifierTests.quickOptions(seed: 3),
                                                     entities: Self.options(.encoder), wordVectors: ColourEncoder())
         #expect(classifier.entityExtractor?.tagger?.kind == .encoder)
-        let url = try temporaryDirectory().appendingPathComponent("colours.nlumodel")
+        let url = try TestScratch.folder().appendingPathComponent("colours.nlumodel")
         try classifier.save(to: url)
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: url.appendingPathComponent("manifest.json"))) as? [String: Any]
         let tagger = (((manifest?["config"] as? [String: Any])?["entities"] as? [String: Any])?["tagger"] as? [String: Any])

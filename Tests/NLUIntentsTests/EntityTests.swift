@@ -120,7 +120,7 @@ import NLUText
         #expect(trip.map(\.text) == ["Oslo", "Rome"])
         #expect(trip.map(\.role) == ["departure", "destination"])
 
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-entities-\(UUID().uuidString).nlumodel")
+        let directory = TestScratch.file("nlukit-entities", extension: "nlumodel")
         defer { try? FileManager.default.removeItem(at: directory) }
         try classifier.save(to: directory)
         let loaded = try IntentClassifier.load(from: directory)

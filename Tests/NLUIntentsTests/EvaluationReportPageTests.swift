@@ -200,7 +200,7 @@ import NLUInputOutput
     }
 
     @Test func nluRecognisesItsOwnPagesOnly() throws {
-        let directory = try temporaryDirectory()
+        let directory = try TestScratch.folder()
         let page = directory.appendingPathComponent("report.html")
         try TrainingReportPage(title: "t", subtitle: "s", charts: []).write(to: page)
         #expect(ReportPage.outputFile.recognizes(page))

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUIntents
 
@@ -13,7 +14,7 @@ import Testing
         var secret: URL { root.appendingPathComponent("outside/secret.txt") }
 
         init() throws {
-            root = try temporaryDirectory()
+            root = try TestScratch.folder("export-layout")
             try FileManager.default.createDirectory(at: root.appendingPathComponent("export/data/lookups"), withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: root.appendingPathComponent("outside"), withIntermediateDirectories: true)
             try Data("root:x:0:0\ndaemon:x:1:1\n".utf8).write(to: secret)

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUIntents
 
@@ -7,7 +8,7 @@ import Testing
 /// non-ASCII text, nested-free annotations and counterexamples (intents, texts and spans equal).
 @Suite struct ExportRoundTripTests {
     func roundTrip(_ dataset: IntentDataset, _ format: ExportFormat) throws -> (IntentDataset, [String]) {
-        let directory = try temporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let exported = try IntentExporter.export(dataset, format: format)
         let url = directory.appendingPathComponent("export.\(format.fileExtension)")

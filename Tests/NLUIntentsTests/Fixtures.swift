@@ -9,16 +9,9 @@ let intentFixtures = URL(fileURLWithPath: #filePath)
 
 func fixture(_ name: String) -> URL { intentFixtures.appendingPathComponent(name) }
 
-/// A fresh temporary directory for one test.
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-intents-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
-/// A file `name` holding `text`, in a fresh temporary directory.
+/// A file `name` holding `text`, in a fresh scratch folder (the importers read a file's name and extension).
 func writeTemporaryFile(_ text: String, name: String) throws -> URL {
-    let url = try temporaryDirectory().appendingPathComponent(name)
+    let url = try TestScratch.folder("nlukit-intents").appendingPathComponent(name)
     try Data(text.utf8).write(to: url)
     return url
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 import NLUFuzzSupport
+import NLUTestSupport
 import Testing
 @testable import NLUIntents
 
@@ -17,7 +18,7 @@ import Testing
 
     @Test(arguments: files) func mutatedExportsImportOrFailNamingTheFile(_ name: String) throws {
         let original = Array(try Data(contentsOf: fixture(name)))
-        let directory = try temporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         var mutator = Mutator(seed: name)
         let url = directory.appendingPathComponent((name as NSString).lastPathComponent)

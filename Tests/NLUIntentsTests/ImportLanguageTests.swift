@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUIntents
 
@@ -35,8 +36,7 @@ import Testing
     }
 
     @Test func theImportSaysIt() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("script-warning-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.folder("script-warning")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("zh.json")
         try JSONEncoder().encode(IntentDataset(intents: [Self.chinese, Intent(name: "greet", utterances: ["你好", "早上好啊"])])).write(to: file)
@@ -51,12 +51,6 @@ import Testing
 /// An export or a set of inputs holding several languages imports as one language, chosen (`--language`, else
 /// English, else the first, with a warning) or refused with a message that says how; never mixed.
 @Suite struct MixedLanguageImportTests {
-    func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mixed-language-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     func write(_ text: String, _ path: String, in folder: URL) throws -> URL {
         let url = folder.appendingPathComponent(path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -74,7 +68,7 @@ import Testing
     static let german = [Intent(name: "gruss", utterances: ["hallo", "guten tag"]), Intent(name: "abschied", utterances: ["tschüss"])]
 
     @Test func inputsInSeveralLanguagesAreRefusedNamingEachAndSayingHow() throws {
-        let folder = try folder()
+        let folder = try TestScratch.folder("mixed-language")
         defer { try? FileManager.default.removeItem(at: folder) }
         let en = try dataset("en", Self.english, in: folder, "en.json")
         let de = try dataset("de-DE", Self.german, in: folder, "de.json")
@@ -98,7 +92,7 @@ import Testing
     }
 
     @Test func aLUFolderOfSeveralCulturesIsReadInOne() throws {
-        let folder = try folder()
+        let folder = try TestScratch.folder("mixed-language")
         defer { try? FileManager.default.removeItem(at: folder) }
         _ = try write("# Greet\n- hello\n- hi there\n# Bye\n- goodbye\n", "main.en-us.lu", in: folder)
         _ = try write("# Greet\n- bonjour\n- salut\n# Bye\n- au revoir\n", "main.fr-fr.lu", in: folder)
@@ -133,7 +127,7 @@ import Testing
     }
 
     @Test func anAlexaModelTakesItsLocaleFromItsName() throws {
-        let folder = try folder()
+        let folder = try TestScratch.folder("mixed-language")
         defer { try? FileManager.default.removeItem(at: folder) }
         let german = try write(alexa("wie spät ist es", "spiel musik"), "de-DE.json", in: folder)
         #expect(try IntentImporter.importDataset(from: german).dataset.language == "de")

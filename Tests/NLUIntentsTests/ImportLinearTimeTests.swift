@@ -22,7 +22,7 @@ import Testing
     /// `check(dataset, n)` and the ratio of the times.
     func expectLinearImport(_ name: String, format: DatasetFormat, count: Int, _ make: (Int) -> String,
                             check: (IntentDataset, Int) -> Void) throws {
-        let folder = try temporaryDirectory()
+        let folder = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try expectLinearTime(name, count: count) { n in
             let url = folder.appendingPathComponent("\(n)-\(name)")
@@ -177,7 +177,7 @@ import Testing
     /// A zip agent of many intents: each file was found by `archive[path]`, which walks the zip's
     /// central directory, so reading an agent cost the intents times the entries.
     @Test func dialogflowCXZipOfManyIntents() throws {
-        let folder = try temporaryDirectory()
+        let folder = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try expectLinearTime("dialogflow-cx.zip", count: 150) { n in
             let dataset = IntentDataset(intents: (0..<n).map { Intent(name: "i\($0)", utterances: [Utterance("utterance \($0)")]) })
@@ -208,7 +208,7 @@ import Testing
     /// Imports the folder `make(folder, n)` fills, for `count` and 10 × `count` files, and checks that
     /// every intent came in.
     func expectLinearFolder(_ name: String, format: DatasetFormat, count: Int, _ make: (URL, Int) throws -> Void) throws {
-        let root = try temporaryDirectory()
+        let root = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: root) }
         try expectLinearTime(name, count: count) { n in
             let folder = root.appendingPathComponent("\(n)-\(UUID().uuidString)")

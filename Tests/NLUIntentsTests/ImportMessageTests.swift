@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUIntents
 
@@ -26,7 +27,7 @@ import Testing
 
     /// Two intent files with one display name: the message names both files.
     @Test func aDialogflowCXIntentDefinedTwiceNamesBothFiles() throws {
-        let folder = try temporaryDirectory().appendingPathComponent("agent")
+        let folder = try TestScratch.folder().appendingPathComponent("agent")
         try FileManager.default.copyItem(at: fixture("platforms/dialogflow-cx-agent"), to: folder)
         let root = folder  // the fixture's agent.json is at the top
         let original = root.appendingPathComponent("intents/order.status")

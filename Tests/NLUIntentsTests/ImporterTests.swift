@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUIntents
 
@@ -177,7 +178,7 @@ import Testing
     @Test func nativeDatasetRoundTrips() throws {
         let result = try load("nlukit-dataset.json")
         #expect(result.format == .nlukit)
-        let directory = try temporaryDirectory()
+        let directory = try TestScratch.folder()
         let url = directory.appendingPathComponent("copy.json")
         try result.dataset.save(to: url)
         var warnings: [String] = []
@@ -188,7 +189,7 @@ import Testing
 
     /// `IntentDataset.load` read a Latin-1 file and dropped the warning the importers give for it.
     @Test func loadingALatin1DatasetWarns() throws {
-        let directory = try temporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("latin1.json")
         let json = #"{"format": "nlukit-intents", "version": 1, "intents": [{"name": "caf\#u{E9}", "utterances": [{"text": "un caf\#u{E9}"}]}, {"name": "b", "utterances": [{"text": "bye"}]}]}"#

@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 @testable import NLUIntents
+import NLUTestSupport
 import Testing
 
 /// Checkpoints of a fine-tuning run: resumed after epoch 1, a run ends with the weights of the run
@@ -24,8 +25,7 @@ import Testing
     }
 
     @Test func resumedRunEndsWithTheUninterruptedRunsWeights() throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("ft-checkpoint-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let work = try TestScratch.folder("ft-checkpoint")
         defer { try? FileManager.default.removeItem(at: work) }
         let tuner = try IntentFineTuner(checkpoint: IntentFineTunerTests.checkpoint, options: Self.options())
         let checkpoint = IntentFineTuningCheckpoint(folder: work.appendingPathComponent("m.nlumodel.checkpoint"))
@@ -59,8 +59,7 @@ import Testing
     /// the uninterrupted run's encoder and head; resumed after the last epoch it fits the head alone, to
     /// the same result; a checkpoint of other settings or of the softmax head's run is refused.
     @Test func resumedFewShotRunEndsWithTheUninterruptedRunsEncoderAndHead() throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("ft-checkpoint-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let work = try TestScratch.folder("ft-checkpoint")
         defer { try? FileManager.default.removeItem(at: work) }
         var options = SetFitOptions()
         options.iterations = 2
@@ -101,7 +100,7 @@ import Testing
     }
 
     @Test func aFolderThatIsNotACheckpointIsNotReplaced() throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("ft-checkpoint-\(UUID().uuidString)")
+        let work = TestScratch.file("ft-checkpoint")
         let folder = work.appendingPathComponent("m.nlumodel.checkpoint")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }

@@ -43,7 +43,7 @@ import NLUText
         #expect(classifier.featurizer.options.language == "fr")
         #expect(classifier.featurizer.terms.contains("réserv"))
         #expect(!classifier.featurizer.terms.contains("réservat"))
-        let url = try temporaryDirectory().appendingPathComponent("fr.nlumodel")
+        let url = try TestScratch.folder().appendingPathComponent("fr.nlumodel")
         try classifier.save(to: url)
         let loaded = try IntentClassifier.load(from: url)
         #expect(loaded.featurizer.options.language == "fr")
@@ -64,7 +64,7 @@ import NLUText
         let classifier = try IntentClassifier.train(on: Self.frenchDataset(language: nil), training: Self.quickOptions(), entities: nil)
         #expect(classifier.featurizer.options.language == nil)
         #expect(classifier.featurizer.terms.contains("réservat"))
-        let url = try temporaryDirectory().appendingPathComponent("old.nlumodel")
+        let url = try TestScratch.folder().appendingPathComponent("old.nlumodel")
         try classifier.save(to: url)
         let manifest = try String(contentsOf: url.appendingPathComponent("manifest.json"), encoding: .utf8)
         #expect(!manifest.contains("\"language\""))
@@ -72,7 +72,7 @@ import NLUText
     }
 
     @Test func importLanguageNamesTheDatasetLanguage() throws {
-        let folder = try temporaryDirectory()
+        let folder = try TestScratch.folder()
         let csv = folder.appendingPathComponent("phrases.csv")
         try "je voudrais réserver,reserver\nannulez tout,annuler\n".write(to: csv, atomically: true, encoding: .utf8)
         #expect(try IntentImporter.importDataset(from: csv).dataset.language == nil)
@@ -92,7 +92,7 @@ import NLUText
 
     /// A Rasa project records its language in config.yml, as the platforms' exports record theirs.
     @Test func rasaProjectConfigNamesTheLanguage() throws {
-        let project = try temporaryDirectory().appendingPathComponent("project")
+        let project = try TestScratch.folder().appendingPathComponent("project")
         let data = project.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         try "language: de\npipeline:\n  - name: WhitespaceTokenizer\n".write(
@@ -130,7 +130,7 @@ import NLUText
     }
 
     @Test func importRefusesALanguageThatIsNoCode() throws {
-        let folder = try temporaryDirectory()
+        let folder = try TestScratch.folder()
         let json = folder.appendingPathComponent("dataset.json")
         try JSONEncoder().encode(Self.frenchDataset(language: "e!")).write(to: json)
         #expect {
@@ -162,7 +162,7 @@ import NLUText
         }
         // A manifest edited by hand: the load names the manifest and the field.
         let classifier = try IntentClassifier.train(on: Self.frenchDataset(language: "fr"), training: Self.quickOptions(), entities: nil)
-        let url = try temporaryDirectory().appendingPathComponent("fr.nlumodel")
+        let url = try TestScratch.folder().appendingPathComponent("fr.nlumodel")
         try classifier.save(to: url)
         let manifest = url.appendingPathComponent("manifest.json")
         let text = try String(contentsOf: manifest, encoding: .utf8)

@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 @testable import NLUIntents
+import NLUTestSupport
 import Testing
 
 /// `IntentClassifier.fineTuneJoint` and ``JointIntentSlotFineTuner``'s loop on minilm-tiny: one seed,
@@ -16,12 +17,6 @@ import Testing
         options.training.learningRate = 5e-3
         options.training.seed = seed
         return options
-    }
-
-    static func workFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("joint-ft-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
     }
 
     /// JointBERT's defaults: 10 epochs (the intent head's loop trains 3), the rest of the loop as the
@@ -64,7 +59,7 @@ import Testing
         let dataset = JointIntentSlotFineTunerTests.dataset()
         var options = Self.options()
         options.crf = crf
-        let work = try Self.workFolder()
+        let work = try TestScratch.folder("joint-ft")
         defer { try? FileManager.default.removeItem(at: work) }
         let whole = try JointIntentSlotFineTuner(checkpoint: Self.checkpoint, options: options).train(dataset)
 

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUIntents
 
@@ -37,7 +38,7 @@ import Testing
 
     /// `[import](file.lu#Intent)` picks a `##` intent as it picks a `#` one.
     @Test func importOfOneIntentFindsADoubleHashHeading() throws {
-        let folder = try temporaryDirectory()
+        let folder = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("## Greeting\n- hi\n## Goodbye\n- bye\n".utf8).write(to: folder.appendingPathComponent("chitchat.lu"))
         let main = folder.appendingPathComponent("main.lu")

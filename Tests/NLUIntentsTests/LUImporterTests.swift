@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUIntents
 
@@ -61,7 +62,7 @@ import Testing
 
     /// Imports may bring in at most 1,000 files (the files given are not counted against that).
     @Test func importsReachingMoreThanAThousandFilesAreRefused() throws {
-        let folder = try temporaryDirectory()
+        let folder = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let parts = folder.appendingPathComponent("parts")
         try FileManager.default.createDirectory(at: parts, withIntermediateDirectories: true)

@@ -93,7 +93,7 @@ import NLUText
 
     /// A manifest's lengths are checked on load, naming the field and the file.
     @Test func aManifestWithLengthsOutOfRangeIsRefused() throws {
-        let url = try temporaryDirectory().appendingPathComponent("bad.nlumodel")
+        let url = try TestScratch.folder().appendingPathComponent("bad.nlumodel")
         try FileManager.default.copyItem(at: fixture("thai-before-letter-runs.nlumodel"), to: url)
         let manifest = url.appendingPathComponent("manifest.json")
         let text = try String(contentsOf: manifest, encoding: .utf8)
@@ -120,7 +120,7 @@ import NLUText
         let classifier = try IntentClassifier.train(on: Self.thaiDataset, training: training, entities: nil)
         #expect(classifier.featurizer.options.letterRunNGrams == 3...4)
         #expect(classifier.featurizer.terms.contains("#~ปิดไ"))
-        let url = try temporaryDirectory().appendingPathComponent("th.nlumodel")
+        let url = try TestScratch.folder().appendingPathComponent("th.nlumodel")
         try classifier.save(to: url)
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: url.appendingPathComponent("manifest.json"))) as? [String: Any]
         #expect(manifest?["formatVersion"] as? Int == 3)
@@ -142,7 +142,7 @@ import NLUText
         var training = TrainingOptions()
         training.epochs = 2
         training.validationSplit = 0
-        let url = try temporaryDirectory().appendingPathComponent("en.nlumodel")
+        let url = try TestScratch.folder().appendingPathComponent("en.nlumodel")
         try IntentClassifier.train(on: dataset, training: training, entities: nil).save(to: url)
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: url.appendingPathComponent("manifest.json"))) as? [String: Any]
         #expect(manifest?["formatVersion"] as? Int == 1)

@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 import NLUFuzzSupport
+import NLUTestSupport
 import Testing
 @testable import NLUIntents
 
@@ -9,7 +10,7 @@ import Testing
 /// labels and attributes) — load and predict, or fail with an error naming the package.
 @Suite struct ManifestFuzzTests {
     @Test func mutatedIntentManifestsLoadOrFailNamingThePackage() throws {
-        let directory = try temporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let package = directory.appendingPathComponent("fuzzed.nlumodel")
         try IntentClassifier.train(on: EntityTests.devices, training: EntityTests.fastTraining()).save(to: package)

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUIntents
 
@@ -164,7 +165,7 @@ import Testing
         ]
         for (path, format) in cases { #expect(try load(path).format == format, "\(path)") }
         // A .lu file under another name is read with --format lu; a wrong --format fails naming the file.
-        let directory = try temporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let renamed = directory.appendingPathComponent("app.txt")
         try FileManager.default.copyItem(at: fixture("platforms/lu-app/chitchat/greetings.lu"), to: renamed)

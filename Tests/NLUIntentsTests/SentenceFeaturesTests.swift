@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 import NLUCore
 @testable import NLUIntents
@@ -34,7 +35,7 @@ import NLUCore
         let dataset = try ClassifierTests.smallDataset()
         let classifier = try IntentClassifier.train(on: dataset, training: ClassifierTests.quickOptions(seed: 2),
                                                     entities: nil, sentenceFeaturizer: CountingFeaturizer())
-        let url = try temporaryDirectory().appendingPathComponent("car.nlumodel")
+        let url = try TestScratch.folder().appendingPathComponent("car.nlumodel")
         try classifier.save(to: url)
 
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: url.appendingPathComponent("manifest.json"))) as? [String: Any]
@@ -75,7 +76,7 @@ import NLUCore
         let input = classifier.inputs(for: ["turn the radio on"])[0]
         #expect(input.indices == [0, 1, 2])
         #expect(input.values == [17, 2, 0.5])
-        let url = try temporaryDirectory().appendingPathComponent("embeddings-only.nlumodel")
+        let url = try TestScratch.folder().appendingPathComponent("embeddings-only.nlumodel")
         try classifier.save(to: url)
         let loaded = try IntentClassifier.load(from: url) { _ in CountingFeaturizer() }
         #expect(loaded.featurizer.dimension == 0)
@@ -91,7 +92,7 @@ import NLUCore
     @Test func modelsWithoutSentenceFeaturesLoadAsBefore() throws {
         let dataset = try ClassifierTests.smallDataset()
         let classifier = try IntentClassifier.train(on: dataset, training: ClassifierTests.quickOptions(seed: 1), entities: nil)
-        let url = try temporaryDirectory().appendingPathComponent("plain.nlumodel")
+        let url = try TestScratch.folder().appendingPathComponent("plain.nlumodel")
         try classifier.save(to: url)
         var asked = false
         let loaded = try IntentClassifier.load(from: url) { _ in asked = true; return CountingFeaturizer() }

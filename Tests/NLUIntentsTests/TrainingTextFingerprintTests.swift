@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUIntents
 
@@ -36,7 +37,7 @@ import Testing
         training.epochs = 2
         let classifier = try IntentClassifier.train(on: dataset, training: training, entities: nil)
         #expect(classifier.trainingTexts?.count(of: ["Hello there", "farewell"]) == 1)
-        let folder = try temporaryDirectory()
+        let folder = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try classifier.save(to: folder.appendingPathComponent("m.nlumodel"))
         let loaded = try IntentClassifier.load(from: folder.appendingPathComponent("m.nlumodel"))

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUIntents
 
@@ -50,7 +51,7 @@ import Testing
             put(value, size, into: &bytes)
         }
         bytes += [UInt8](repeating: 0, count: trailing)
-        let url = try temporaryDirectory().appendingPathComponent("bot.zip")
+        let url = try TestScratch.folder().appendingPathComponent("bot.zip")
         try Data(bytes).write(to: url)
         return url
     }

@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUIntents
 
@@ -41,7 +42,7 @@ import Testing
     /// archive, never unpacked to disk or followed, so the import is exactly that of the same bot without them,
     /// and nothing appears beside the zip.
     @Test func entriesNamedOutsideTheArchiveAddNothingAndWriteNothing() throws {
-        let folder = try temporaryDirectory()
+        let folder = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let zip = folder.appendingPathComponent("nested/bot.zip")
         try FileManager.default.createDirectory(at: zip.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import Foundation
 import NLUFuzzSupport
+import NLUTestSupport
 import Testing
 @testable import NLUQuestionAnswering
 
@@ -15,7 +16,7 @@ import Testing
 
     @Test(arguments: 0..<cases.count) func mutatedCheckpointFilesLoadOrFailNamingTheFile(_ index: Int) throws {
         let (model, file) = Self.cases[index]
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-qa-fuzz-\(UUID().uuidString)")
+        let directory = TestScratch.file("nlukit-qa-fuzz")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.copyItem(at: QAFixtures.model(model), to: directory)
         let url = directory.appendingPathComponent(file)
@@ -34,7 +35,7 @@ import Testing
 
     @Test func mutatedSQuADFilesLoadOrFailNamingTheFile() throws {
         let original = Array(try Data(contentsOf: QAFixtures.directory.appendingPathComponent("squad-v2.json")))
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-fuzz-\(UUID().uuidString)-squad.json")
+        let url = TestScratch.file("nlukit-fuzz-squad", extension: "json")
         defer { try? FileManager.default.removeItem(at: url) }
         var mutator = Mutator(seed: "squad-v2.json")
         for number in 0..<FuzzCases.count(default: 200) {

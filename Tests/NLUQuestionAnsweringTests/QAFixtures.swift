@@ -1,5 +1,6 @@
 import Foundation
 @testable import NLUQuestionAnswering
+import NLUTestSupport
 
 /// The committed fixtures of scripts/fixtures/qa.py: tiny random checkpoints and the reference outputs.
 enum QAFixtures {
@@ -71,11 +72,9 @@ enum QAFixtures {
         }
     }()
 
-    /// A copy of fixture model `name` in a fresh temporary directory (for tests that damage it).
+    /// A copy of fixture model `name` in a fresh scratch folder (for tests that damage it).
     static func temporaryCopy(of name: String) throws -> URL {
-        let target = FileManager.default.temporaryDirectory
-            .appendingPathComponent("nlukit-qa-\(UUID().uuidString)").appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let target = try TestScratch.folder("nlukit-qa").appendingPathComponent(name)
         try FileManager.default.copyItem(at: model(name), to: target)
         return target
     }

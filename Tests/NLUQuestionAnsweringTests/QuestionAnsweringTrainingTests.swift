@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUTestSupport
 import NLUText
 import Testing
 @testable import NLUQuestionAnswering
@@ -142,7 +143,7 @@ import Testing
         let reference = try QATrainingFixtures.load(QATrainingFixtures.Finetune.self, "training/qa-finetune.json")
         let trainer = try QATrainingFixtures.makeTrainer(reference)
         _ = try QATrainingFixtures.run(trainer, reference)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-qa-train-\(UUID().uuidString)")
+        let folder = TestScratch.file("nlukit-qa-train")
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent("fine-tuned")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -180,7 +181,7 @@ import Testing
         let head = QuestionAnsweringHead(hiddenSize: encoder.configuration.hiddenSize, initializerRange: 0.02, using: &random)
         let trainer = try QuestionAnsweringTrainer(encoder: encoder, head: head, learningRate: 1e-3,
                                                    schedule: LinearWarmupSchedule(trainingSteps: 1), batchesPerEpoch: 1)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-qa-train-\(UUID().uuidString)")
+        let folder = TestScratch.file("nlukit-qa-train")
         defer { try? FileManager.default.removeItem(at: folder) }
         try trainer.save(to: folder, source: base)
         let saved = try SafeTensors(contentsOf: folder.appendingPathComponent("model.safetensors"))

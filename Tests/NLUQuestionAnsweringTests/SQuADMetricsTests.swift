@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUQuestionAnswering
 
@@ -37,7 +38,7 @@ import Testing
     }
 
     @Test func malformedSQuADFileNamesTheMissingField() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("squad-\(UUID().uuidString).json")
+        let url = TestScratch.file("squad", extension: "json")
         try Data(#"{"data": [{"paragraphs": [{"qas": []}]}]}"#.utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let error = #expect(throws: CheckpointError.self) { try SQuADDataset(contentsOf: url) }

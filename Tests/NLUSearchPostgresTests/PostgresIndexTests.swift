@@ -2,6 +2,7 @@ import Foundation
 import NLUCore
 import NLUSearch
 @testable import NLUSearchPostgres
+import NLUTestSupport
 import Testing
 
 /// The PostgreSQL backend against a real server with pgvector: scripts/test.sh starts one
@@ -49,8 +50,7 @@ struct PostgresIndexTests {
     @Test func bothBackendsReturnTheSameResultsOnTheSameData() throws {
         let embedder = try HashingEmbedder(dimension: 64)
         let chunking = try ChunkingOptions(size: 6, overlap: 2)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-pg-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlukit-pg")
         defer { try? FileManager.default.removeItem(at: directory) }
         let sqlite = try DocumentIndex.create(at: directory.appendingPathComponent("index.db"), embedder: embedder, chunking: chunking)
         let postgres = try PostgresDocumentIndex.create(url: Self.url("same"), embedder: embedder, chunking: chunking)
@@ -90,8 +90,7 @@ struct PostgresIndexTests {
         // within its rounding of each other, so the re-ranking decides; the SQLite backend is the reference.
         let embedder = FixedEmbedder(seed: 3)
         let chunking = try ChunkingOptions(size: 200, overlap: 0)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-pg-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlukit-pg")
         defer { try? FileManager.default.removeItem(at: directory) }
         let sqlite = try DocumentIndex.create(at: directory.appendingPathComponent("index.db"), embedder: embedder, chunking: chunking)
         let postgres = try PostgresDocumentIndex.create(url: Self.url("ties"), embedder: embedder, chunking: chunking)
@@ -155,8 +154,7 @@ struct PostgresIndexTests {
                      "stone", "lamp lamp jazz of the", "garden garden violin piano jazz desk river",
                      "Café crème at the connected café", "connections connecting CAFE résumé", "!!! ---", "naïve jazz 2024 pianos"]
         let documents = try texts.enumerated().map { try IndexDocument(id: "k\($0.offset)", text: $0.element) }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-pg-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlukit-pg")
         defer { try? FileManager.default.removeItem(at: directory) }
         let sqlite = try DocumentIndex.create(at: directory.appendingPathComponent("index.db"), embedder: nil)
         let postgres = try PostgresDocumentIndex.create(url: Self.url("bm25"), embedder: nil)
@@ -215,8 +213,7 @@ struct PostgresIndexTests {
         let vectors = try upgraded.session.query("SELECT vector::text FROM \(upgraded.schema).chunks ORDER BY number").map { try $0.decode(String.self) }
         #expect(vectors == texts.indices.map { "[1,\($0),2]" })
 
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-pg-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlukit-pg")
         defer { try? FileManager.default.removeItem(at: directory) }
         let sqlite = try DocumentIndex.create(at: directory.appendingPathComponent("index.db"), embedder: nil)
         try sqlite.add(try texts.enumerated().map { try IndexDocument(id: "d\($0.offset)", text: $0.element) })

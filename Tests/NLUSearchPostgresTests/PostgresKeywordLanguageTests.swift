@@ -1,6 +1,7 @@
 import Foundation
 import NLUSearch
 @testable import NLUSearchPostgres
+import NLUTestSupport
 import Testing
 
 /// French keyword search ranks the same on both backends: both store and look up the terms of
@@ -21,8 +22,7 @@ struct PostgresKeywordLanguageTests {
     ]
 
     @Test func frenchRankingsAreIdenticalOnBothBackendsAndTheLanguageIsRecorded() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-pg-fr-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlukit-pg-fr")
         defer { try? FileManager.default.removeItem(at: directory) }
         let french = try KeywordAnalyzer(language: "fr")
         let url = PostgresIndexTests.url("fr")

@@ -1,6 +1,7 @@
 import Foundation
 import NLUSearch
 @testable import NLUSearchPostgres
+import NLUTestSupport
 import Testing
 
 /// The PostgreSQL backend takes a query's distinct terms once and holds queries to the same limits
@@ -9,8 +10,7 @@ import Testing
                              "NLUKIT_TEST_POSTGRES_URL is not set: no PostgreSQL server with pgvector to test against (scripts/postgres-test-server.sh starts one)"))
 struct PostgresKeywordQueryTests {
     @Test func aQueryOfManyRepeatsFindsWhatItsDistinctTermsFindOnBothBackends() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-pg-repeats-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlukit-pg-repeats")
         defer { try? FileManager.default.removeItem(at: directory) }
         let postgres = try PostgresDocumentIndex.create(url: PostgresIndexTests.url("repeats"), embedder: nil)
         let sqlite = try DocumentIndex.create(at: directory.appendingPathComponent("index.db"), embedder: nil)

@@ -1,6 +1,7 @@
 import Foundation
 import NLUSearch
 @testable import NLUSearchPostgres
+import NLUTestSupport
 import Testing
 
 /// Chinese and Japanese keyword search ranks the same on both backends: both store and look up the
@@ -19,8 +20,7 @@ struct PostgresUnspacedScriptTests {
     ]
 
     @Test func chineseAndJapaneseRankingsAreIdenticalOnBothBackends() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-pg-cjk-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlukit-pg-cjk")
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = PostgresIndexTests.url("cjk")
         let postgres = try PostgresDocumentIndex.create(url: url, embedder: nil)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NLUSearch
+import NLUTestSupport
 import Testing
 
 /// A file that is not a whole index — truncated, overwritten in the middle or at its start, a text
@@ -46,8 +47,7 @@ import Testing
     }
 
     @Test func aFileThatIsNotAWholeIndexSaysSoAndWhatToDo() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-damaged-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlukit-damaged")
         defer { try? FileManager.default.removeItem(at: directory) }
         let (pristine, _) = try Self.makePristine(in: directory)
         #expect(pristine.count > 100 * 4096, "\(pristine.count) bytes")
@@ -102,8 +102,7 @@ import Testing
 
     /// A small index in a fresh folder, closed (its pages out of the -wal file).
     static func makeSmall() throws -> (directory: URL, url: URL) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-damaged-small-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlukit-damaged-small")
         let url = directory.appendingPathComponent("index.sqlite")
         let index = try DocumentIndex.create(at: url, embedder: CompassEmbedder(), chunking: try ChunkingOptions(size: 6, overlap: 2))
         try index.add(DocumentIndexTests.documents.map { try IndexDocument(id: $0.0, text: $0.1, metadataJSON: $0.2) })
@@ -152,8 +151,7 @@ import Testing
     /// Bytes after the last page (NULs, garbage) change nothing SQLite reads: same results, and the
     /// file takes writes.
     @Test func bytesAppendedAfterTheLastPageChangeNothing() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-appended-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlukit-appended")
         defer { try? FileManager.default.removeItem(at: directory) }
         let (pristine, results) = try Self.makePristine(in: directory)
         for tail in [[UInt8](repeating: 0, count: 5_000), (0..<5_003).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) }] {

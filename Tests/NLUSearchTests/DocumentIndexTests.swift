@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NLUSearch
+import NLUTestSupport
 import Testing
 
 /// An embedder whose vectors are fixed by hand: the word "north" points one way, "south" another.
@@ -24,10 +25,10 @@ struct FailingEmbedder: TextEmbedder {
     }
 }
 
+/// Where a new index file goes: in a scratch folder of its own, since SQLite writes its side files
+/// (`-wal`, `-shm`, `-journal`) beside it.
 func temporaryIndexURL() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-search-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory.appendingPathComponent("index.sqlite")
+    try TestScratch.folder("nlu-search").appendingPathComponent("index.sqlite")
 }
 
 @Suite struct DocumentIndexTests {

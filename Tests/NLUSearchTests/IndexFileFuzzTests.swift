@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NLUFuzzSupport
+import NLUTestSupport
 import Testing
 @testable import NLUSearch
 
@@ -9,8 +10,7 @@ import Testing
 /// the file — no trap (GRDB's fatal errors on unexpected column types included), no hang.
 @Suite struct IndexFileFuzzTests {
     @Test func mutatedIndexFilesOpenOrFailNamingTheFile() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-index-fuzz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlukit-index-fuzz")
         defer { try? FileManager.default.removeItem(at: directory) }
         let pristine = directory.appendingPathComponent("pristine.sqlite")
         do {

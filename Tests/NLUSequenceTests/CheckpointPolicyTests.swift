@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUTestSupport
 import Testing
 @testable import NLUSequence
 
@@ -14,8 +15,7 @@ import Testing
     }
 
     @Test func anExistingModelIsReplacedOnlyAtTheEnd() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-checkpoint-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlukit-checkpoint")
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("m.nlumodel")
         _ = try LanguageModelTrainer(options: options(epochs: 1, seed: 1)).train(texts: [Self.corpus], checkpoint: url)
@@ -40,8 +40,7 @@ import Testing
     }
 
     @Test func aDivergingRunSavesNothing() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-diverge-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlukit-diverge")
         defer { try? FileManager.default.removeItem(at: directory) }
         var options = options(epochs: 2, seed: 1)
         options.learningRate = 1e38  // weights of 1e38 overflow to inf - inf = NaN in the first epoch

@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUTestSupport
 import Testing
 @testable import NLUSequence
 
@@ -212,10 +213,9 @@ import Testing
     }
 
     @Test func weightsNotMatchingTheConfigurationNameTheTensor() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-lm-\(UInt32.random(in: 0...UInt32.max))")
+        let directory = try TestScratch.folder("nlukit-lm")
         defer { try? FileManager.default.removeItem(at: directory) }
         let package = directory.appendingPathComponent("bad.nlumodel")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("lstm-2.nlumodel"), to: package)
         let manifestURL = package.appendingPathComponent("manifest.json")
         let manifest = try String(contentsOf: manifestURL, encoding: .utf8)
@@ -262,7 +262,7 @@ import Testing
 
     @Test func savedPackageRoundTrips() throws {
         let (model, golden) = try Self.load("gru-1")
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-lm-\(UInt32.random(in: 0...UInt32.max)).nlumodel")
+        let url = TestScratch.file("nlukit-lm", extension: "nlumodel")
         defer { try? FileManager.default.removeItem(at: url) }
         try model.save(to: url)
         let loaded = try LanguageModel(contentsOf: url)

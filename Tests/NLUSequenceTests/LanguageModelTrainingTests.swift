@@ -1,5 +1,6 @@
 import Foundation
 import NLUCore
+import NLUTestSupport
 import Testing
 @testable import NLUSequence
 
@@ -77,9 +78,8 @@ import Testing
 
     @Test func checkpointIsWrittenEachEpochAndResumeContinues() throws {
         let corpus = try String(contentsOf: Self.corpusURL, encoding: .utf8)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-lm-train-\(UInt32.random(in: 0...UInt32.max))")
+        let directory = try TestScratch.folder("nlukit-lm-train")
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let checkpoint = directory.appendingPathComponent("garden.nlumodel")
         var options = Self.smallOptions
         options.epochs = 1

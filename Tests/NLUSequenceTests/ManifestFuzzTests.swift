@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 import NLUFuzzSupport
+import NLUTestSupport
 import Testing
 @testable import NLUSequence
 import NLUInputOutput
@@ -10,8 +11,7 @@ import NLUInputOutput
 /// gigabytes. Resuming training from a mutated checkpoint obeys the same rule.
 @Suite struct ManifestFuzzTests {
     @Test(arguments: ["lstm-1", "gru-2"]) func mutatedLanguageModelManifestsLoadOrFailNamingThePackage(_ name: String) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-lm-fuzz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("nlukit-lm-fuzz")
         defer { try? FileManager.default.removeItem(at: directory) }
         let package = directory.appendingPathComponent("fuzzed.nlumodel")
         try FileManager.default.copyItem(at: LanguageModelTests.fixtures.appendingPathComponent("\(name).nlumodel"), to: package)

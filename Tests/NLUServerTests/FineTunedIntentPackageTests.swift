@@ -2,6 +2,7 @@ import Foundation
 import NLUCore
 import NLUIntents
 import NLUPipelines
+import NLUTestSupport
 import NLUTransformers
 import Testing
 
@@ -30,8 +31,7 @@ import Testing
     }
 
     static func temporaryPackage() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("finetuned-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.folder("finetuned")
         return folder.appendingPathComponent("tuned.nlumodel")
     }
 

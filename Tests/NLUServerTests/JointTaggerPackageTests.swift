@@ -3,6 +3,7 @@ import NLUCore
 import NLUIntents
 import NLUPipelines
 @testable import NLUServer
+import NLUTestSupport
 import Testing
 
 /// The joint intent + slot model (`--tagger transformer`) as a package: saved with its encoder, slot
@@ -44,8 +45,7 @@ import Testing
     }
 
     static func temporaryPackage() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("joint-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.folder("joint")
         return folder.appendingPathComponent("joint.nlumodel")
     }
 

@@ -36,7 +36,7 @@ import Testing
         let source = SubwordTokenizerParityTests.directory.appendingPathComponent("\(kind)/tokenizer.json")
         var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: source)) as? [String: Any])
         json["added_tokens"] = fixture.added_tokens.map { $0.mapValues(\.value) }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-added-\(UUID().uuidString).json")
+        let url = TestScratch.file("nlukit-added", extension: "json")
         try JSONSerialization.data(withJSONObject: json).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let tokenizer = try SubwordTokenizer(tokenizerJSON: url)

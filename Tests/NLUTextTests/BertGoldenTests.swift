@@ -1,4 +1,5 @@
 import Foundation
+import NLUTestSupport
 import Testing
 @testable import NLUText
 
@@ -68,8 +69,7 @@ import Testing
     }
 
     @Test func vocabTxtWithTokenizerConfigLoadsTheCasedTokenizer() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bert-cased-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("bert-cased")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.copyItem(at: TokenizerFixtures.directory.appendingPathComponent("vocab-cased.txt"),
                                          to: directory.appendingPathComponent("vocab.txt"))

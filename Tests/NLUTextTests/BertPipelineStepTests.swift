@@ -154,7 +154,7 @@ import Testing
 
 @Suite struct VocabularyErrorTests {
     private func write(_ text: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vocab-\(UUID().uuidString).txt")
+        let url = TestScratch.file("vocab", extension: "txt")
         try Data(text.utf8).write(to: url)
         return url
     }
@@ -179,14 +179,14 @@ import Testing
     }
 
     @Test func invalidUTF8AndMissingFilesAreErrors() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vocab-\(UUID().uuidString).txt")
+        let url = TestScratch.file("vocab", extension: "txt")
         try Data([0x61, 0x0A, 0xFF, 0xFE, 0x0A]).write(to: url)
         #expect(throws: VocabularyError.invalidUTF8(source: url.path)) { try Vocabulary(contentsOf: url) }
         #expect(throws: VocabularyError.self) { try Vocabulary(contentsOf: URL(fileURLWithPath: "/nonexistent/vocab.txt")) }
     }
 
     @Test func directoryIsNamedAsOne() throws {
-        let directory = FileManager.default.temporaryDirectory.path
+        let directory = try TestScratch.folder().path
         #expect(throws: VocabularyError.directory(source: directory)) { try Vocabulary(contentsOf: URL(fileURLWithPath: directory)) }
         #expect(VocabularyError.directory(source: "/m").description == "/m is a directory, not a vocabulary file (expected a vocab.txt, one token per line)")
     }
@@ -199,8 +199,7 @@ import Testing
     }
 
     @Test func unsupportedTokenizerJSONIsAnError() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tok-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.folder("tok")
         let json = #"{"model": {"type": "BPE", "vocab": {}, "merges": []}, "pre_tokenizer": {"type": "ByteLevel"}}"#
         try Data(json.utf8).write(to: directory.appendingPathComponent("tokenizer.json"))
         #expect(throws: BertTokenizerError.self) { try BertTokenizer(modelDirectory: directory) }

@@ -1,5 +1,6 @@
 import Foundation
 import NLUInputOutput
+import NLUTestSupport
 import Testing
 @testable import NLUTransformers
 
@@ -7,14 +8,8 @@ import Testing
 /// training included: a missing file says what belongs there, an unreadable one gives the system's reason, and a
 /// `config.json` linked to an endless device is refused instead of growing memory until the process dies.
 @Suite struct CheckpointFileTests {
-    func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-checkpoint-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test func aMissingConfigurationSaysWhatBelongsThere() throws {
-        let url = try folder()
+        let url = try TestScratch.folder("nlukit-checkpoint")
         defer { try? FileManager.default.removeItem(at: url) }
         let config = url.appendingPathComponent("config.json")
         #expect(throws: CheckpointError.missingFile(path: config.path, expected: "the model configuration (config.json)")) {
@@ -23,7 +18,7 @@ import Testing
     }
 
     @Test func anUnreadableConfigurationGivesTheReason() throws {
-        let url = try folder()
+        let url = try TestScratch.folder("nlukit-checkpoint")
         defer { try? FileManager.default.removeItem(at: url) }
         let config = url.appendingPathComponent("config.json")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: false)
@@ -33,7 +28,7 @@ import Testing
     }
 
     @Test func anEndlessConfigurationIsRefusedAtTheModelFileLimit() throws {
-        let url = try folder()
+        let url = try TestScratch.folder("nlukit-checkpoint")
         defer { try? FileManager.default.removeItem(at: url) }
         let modules = url.appendingPathComponent("modules.json")
         try FileManager.default.createSymbolicLink(atPath: modules.path, withDestinationPath: "/dev/zero")

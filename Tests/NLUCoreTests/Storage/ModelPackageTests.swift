@@ -21,7 +21,7 @@ import NLUTestSupport
     ]
 
     @Test func savesAndLoadsConfigMetadataAndWeights() throws {
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("toy.nlumodel")
         let config = ToyConfig(labels: ["greet", "bye"], hiddenSize: 3)
@@ -41,7 +41,7 @@ import NLUTestSupport
     }
 
     @Test func saveReplacesAnExistingPackageAndLeavesNothingBehind() throws {
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("toy.nlumodel")
         try ModelPackage.save(to: url, kind: "toy", config: ToyConfig(labels: ["a"], hiddenSize: 1), weights: weights)
@@ -55,7 +55,7 @@ import NLUTestSupport
 
     @Test(arguments: [true, false])
     func swapReplacesTheOldPackageWithOrWithoutRenameExchange(_ useExchange: Bool) throws {
-        let directory = try makeTemporaryDirectory("swap\(useExchange)")
+        let directory = try TestScratch.folder("swap\(useExchange)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("toy.nlumodel")
         let staged = directory.appendingPathComponent("staged")
@@ -67,7 +67,7 @@ import NLUTestSupport
     }
 
     @Test func aSaveThatFailsMidwayLeavesThePreviousPackageIntact() throws {
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("toy.nlumodel")
         let config = ToyConfig(labels: ["keep"], hiddenSize: 3)
@@ -87,7 +87,7 @@ import NLUTestSupport
 
     @Test func aCrashBeforeTheSwapLeavesThePreviousPackageLoadable() throws {
         // What a crash mid-save leaves: the old package plus a half-written temporary directory.
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("toy.nlumodel")
         let config = ToyConfig(labels: ["keep"], hiddenSize: 3)
@@ -110,7 +110,7 @@ import NLUTestSupport
     }
 
     @Test func aPackageWrittenByAnotherToolLoads() throws {
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = try handMadePackage(#"{"format":"nlumodel","formatVersion":1,"kind":"toy","config":{"labels":["x"],"hiddenSize":3}}"#, in: directory)
         let loaded = try ModelPackage.load(from: url, kind: "toy", config: ToyConfig.self)
@@ -136,7 +136,7 @@ import NLUTestSupport
     @Test(arguments: 0..<faults.count)
     func faultsAreNamedPrecisely(_ index: Int) throws {
         let fault = Self.faults[index]
-        let directory = try makeTemporaryDirectory("fault\(index)")
+        let directory = try TestScratch.folder("fault\(index)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = try handMadePackage(fault.manifest, weights: fault.weights, in: directory)
         let error = try #require(throws: ModelPackageError.self) {
@@ -147,7 +147,7 @@ import NLUTestSupport
     }
 
     @Test func missingPackageAndMissingManifestAreNamed() throws {
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let absent = try #require(throws: ModelPackageError.self) {
             try ModelPackage.load(from: directory.appendingPathComponent("absent.nlumodel"), kind: "toy", config: ToyConfig.self)
@@ -170,7 +170,7 @@ import NLUTestSupport
     }
 
     @Test func corruptWeightsSurfaceAsSafeTensorsErrors() throws {
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = try handMadePackage(#"{"format":"nlumodel","formatVersion":1,"kind":"toy","config":{"labels":[],"hiddenSize":1}}"#,
                                       weights: false, in: directory)

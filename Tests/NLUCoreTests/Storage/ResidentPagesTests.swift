@@ -7,7 +7,7 @@ import NLUTestSupport
 /// pages come back from the file), touches nothing outside the tensor, and leaves owned memory alone.
 @Suite struct ResidentPagesTests {
     @Test func mappedTensorsReadTheSameAfterRelease() throws {
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("weights.safetensors")
         var generator = SplitMix64(seed: 42)

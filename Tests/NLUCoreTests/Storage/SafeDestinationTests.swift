@@ -36,8 +36,7 @@ import NLUTestSupport
     /// new file: such an output must pass, a missing or unwritable folder must not.
     @Test func theOutputFolderCheckLetsPipesThroughAndRefusesWhatCannotBeWritten() throws {
         #if os(Linux)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-fifo-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestScratch.folder("nlu-fifo")
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("pipe").path
         #expect(mkfifo(fifo, 0o600) == 0)
@@ -53,7 +52,7 @@ import NLUTestSupport
     }
 
     @Test func aFolderWithOtherFilesIsRefusedAndKept() throws {
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let folder = directory.appendingPathComponent("v")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
@@ -65,7 +64,7 @@ import NLUTestSupport
 
     /// Replacing a package removes its folder: a user's files put into it would go too.
     @Test func aPackageHoldingTheUsersFilesIsRefusedAndKept() throws {
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let package = directory.appendingPathComponent("p.nlumodel")
         try save(package)
@@ -79,7 +78,7 @@ import NLUTestSupport
     }
 
     @Test func aFileTheCurrentDirectoryAndAnotherKindAreRefused() throws {
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("data.json")
         try Data("{}".utf8).write(to: file)
@@ -97,7 +96,7 @@ import NLUTestSupport
     }
 
     @Test func aPackageOfTheSameKindAnEmptyFolderAndALinkedPackageAreReplaced() throws {
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let empty = directory.appendingPathComponent("new.nlumodel")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: false)
@@ -113,7 +112,7 @@ import NLUTestSupport
     }
 
     @Test func temporariesOfDeadWritersAreSweptAndLiveOnesKept() throws {
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let target = directory.appendingPathComponent("out.json")
         // A child that has exited: its pid is free (not reused this fast in practice).
@@ -131,7 +130,7 @@ import NLUTestSupport
     }
 
     @Test func atomicWritesFollowLinksAndWriteSpecialFilesInPlace() throws {
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let target = directory.appendingPathComponent("real.txt")
         try Data("old".utf8).write(to: target)
@@ -165,7 +164,7 @@ import NLUTestSupport
     }
 
     @Test func anOutputThatIsAnInputIsRefused() throws {
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("ds.json")
         try Data("{}".utf8).write(to: input)

@@ -11,7 +11,7 @@ import NLUTestSupport
         let original = Array(try Data(contentsOf: fixturesDirectory.appendingPathComponent("safetensors/all-dtypes.safetensors")))
         let headerLength = Int(original[0..<8].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) })
         let header = Array(original[8..<(8 + headerLength)]), data = Array(original[(8 + headerLength)...])
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("fuzzed.safetensors")
         var mutator = Mutator(seed: "safetensors")

@@ -103,7 +103,7 @@ import NLUTestSupport
     // MARK: Writing
 
     @Test func roundTripsOwnFilesWithPaddedHeader() throws {
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         var generator = SplitMix64(seed: 11)
         let tensors: [String: Tensor<Float>] = [
@@ -135,7 +135,7 @@ import NLUTestSupport
     }
 
     @Test func writeReplacesAtomicallyAndLeavesNoTemporaryFiles() throws {
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("w.safetensors")
         try SafeTensors.write(["a": Tensor([1, 2])], to: url)
@@ -169,7 +169,7 @@ import NLUTestSupport
     }
 
     func load(_ bytes: [UInt8], name: String = #function) throws -> SafeTensors {
-        let directory = try makeTemporaryDirectory(name)
+        let directory = try TestScratch.folder(name)
         let url = directory.appendingPathComponent("case.safetensors")
         try Data(bytes).write(to: url)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -241,7 +241,7 @@ import NLUTestSupport
     }
 
     @Test func missingFileAndDirectoryAreIOErrors() throws {
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let missing = try #require(throws: SafeTensorsError.self) {
             try SafeTensors(contentsOf: directory.appendingPathComponent("absent.safetensors"))
@@ -261,7 +261,7 @@ import NLUTestSupport
     /// corruption may crash.
     @Test func randomCorruptionsThrowOrLoadValidatedNeverCrash() throws {
         let original = try [UInt8](Data(contentsOf: fixture))
-        let directory = try makeTemporaryDirectory()
+        let directory = try TestScratch.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         var generator = SplitMix64(seed: 2024)
         var accepted = 0, rejected = 0

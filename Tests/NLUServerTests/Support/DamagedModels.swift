@@ -28,8 +28,7 @@ enum DamagedModels {
     /// `directory` copied into a fresh temporary directory (the models are read whole at load, so
     /// the copy can go once they are loaded).
     private static func temporaryCopy(of directory: URL) throws -> URL {
-        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("nlukit-server-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        let parent = try TestScratch.folder("nlukit-server")
         let copy = parent.appendingPathComponent(directory.lastPathComponent)
         try FileManager.default.copyItem(at: directory, to: copy)
         return copy
