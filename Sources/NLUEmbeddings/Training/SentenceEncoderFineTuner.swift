@@ -120,8 +120,9 @@ public struct SentenceEncoderFineTuner {
             guard state.examples == examples, state.pairsFingerprint == pairsFingerprint.hex else {
                 throw SentenceFineTuningError.cannotResume(folder: output.path, reason: "it was trained on other pairs (\(state.examples) examples; these are \(examples))")
             }
-            if let (name, was, now) = state.settings.firstDifference(from: settings) {
-                throw SentenceFineTuningError.cannotResume(folder: output.path, reason: "it was run with \(name) \(was), not \(now); resume with the same settings")
+            let differences = SettingDifferences.between(saved: state.settings, current: settings, path: "settings")
+            guard differences.isEmpty else {
+                throw SentenceFineTuningError.cannotResume(folder: output.path, reason: "it was run with other settings (\(differences.joined(separator: "; "))); resume with the same settings")
             }
             guard state.epochsCompleted < state.settings.epochs else {
                 throw SentenceFineTuningError.cannotResume(folder: output.path, reason: "all \(state.settings.epochs) epochs are done")

@@ -37,19 +37,6 @@ struct SentenceFineTuningCheckpoint: Codable, Equatable {
         var seed: UInt64
         var maxSequenceLength: Int
         var dropout: Float
-
-        /// The first setting that differs from `other`, as (name, this value, other value).
-        func firstDifference(from other: Settings) -> (String, String, String)? {
-            let pairs: [(String, String, String)] = [
-                ("loss", loss, other.loss), ("scale", "\(scale.map { "\($0)" } ?? "-")", "\(other.scale.map { "\($0)" } ?? "-")"),
-                ("epochs", "\(epochs)", "\(other.epochs)"), ("batch size", "\(batchSize)", "\(other.batchSize)"),
-                ("learning rate", "\(learningRate)", "\(other.learningRate)"), ("warm-up ratio", "\(warmupRatio)", "\(other.warmupRatio)"),
-                ("weight decay", "\(weightDecay)", "\(other.weightDecay)"),
-                ("max gradient norm", "\(maxGradientNorm)", "\(other.maxGradientNorm)"), ("seed", "\(seed)", "\(other.seed)"),
-                ("max sequence length", "\(maxSequenceLength)", "\(other.maxSequenceLength)"), ("dropout", "\(dropout)", "\(other.dropout)"),
-            ]
-            return pairs.first { $0.1 != $0.2 }
-        }
     }
 
     /// Reads the state in `folder`, or nil when it holds none.

@@ -105,10 +105,16 @@ public struct IntentFineTuningCheckpoint: Sendable {
         guard description.datasetFingerprint == datasetFingerprint else {
             throw refuse("a checkpoint of another dataset (other intents or utterances)", "a checkpoint of this dataset (start again without --resume)")
         }
+        let savedKind = Self.runKind(joint: description.joint, fewShot: description.fewShot)
+        guard savedKind == Self.runKind(joint: joint, fewShot: fewShot) else {
+            throw refuse("a checkpoint of \(savedKind)", "a checkpoint of \(Self.runKind(joint: joint, fewShot: fewShot)) (start again without --resume)")
+        }
         guard description.options == options, description.joint == joint, description.fewShot == fewShot else {
-            let settings: String = description.joint.map { "\($0)" } ?? description.fewShot.map { "few-shot, \($0)" }
-                ?? description.options.map { "\($0)" } ?? "none"
-            throw refuse("a checkpoint of other settings (\(settings))", "the settings of the run it continues")
+            let differences = SettingDifferences.between(saved: description.options, current: options, path: "options")
+                + SettingDifferences.between(saved: description.joint, current: joint, path: "joint")
+                + SettingDifferences.between(saved: description.fewShot, current: fewShot, path: "fewShot")
+            throw refuse("a checkpoint of other settings (\(differences.joined(separator: "; ")))",
+                         "the settings of the run it continues (give them again, or start without --resume)")
         }
         let weights = try SafeTensors(contentsOf: folder.appendingPathComponent(Self.stateFileName))
         var heads: [String: Tensor<Float>] = [:]
@@ -131,6 +137,11 @@ public struct IntentFineTuningCheckpoint: Sendable {
         return Saved(description: description, head: head, heads: heads,
                      optimizerState: AdamOptimizer.State(step: description.optimizerSteps, firstMoments: first, secondMoments: second),
                      encoderFolder: folder.appendingPathComponent("encoder"))
+    }
+
+    /// What a run trains, in words: a resumed run must train the same.
+    private static func runKind(joint: JointIntentSlotOptions?, fewShot: SetFitOptions?) -> String {
+        joint != nil ? "a joint intent + slot run" : fewShot != nil ? "a few-shot run" : "an intent run"
     }
 
     /// Writes the trainer's state after `description.epoch` epochs, replacing the previous checkpoint.
