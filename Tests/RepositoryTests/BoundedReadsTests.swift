@@ -21,20 +21,9 @@ import Testing
 
     /// `file:line: code` for each unbounded read in `Sources` outside ``allowed``, skipping comments.
     static func unboundedReads() throws -> [String] {
-        var found: [String] = []
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
-        while let url = files?.nextObject() as? URL {
-            guard url.pathExtension == "swift" else { continue }
-            let relative = String(url.path.dropFirst(sources.path.count + 1))
-            let text = try String(contentsOf: url, encoding: .utf8)
-            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let code = line.trimmingCharacters(in: .whitespaces)
-                guard !code.hasPrefix("//"), unboundedReaders.contains(where: { code.contains($0) }) else { continue }
-                guard !allowed.contains(where: { relative == $0.file && code.contains($0.fragment) }) else { continue }
-                found.append("\(relative):\(number + 1): \(code)")
-            }
-        }
-        return found
+        try CodeLine.containing(unboundedReaders, under: sources)
+            .filter { line in !allowed.contains { line.file == $0.file && line.code.contains($0.fragment) } }
+            .map(\.description)
     }
 
     @Test func sourcesReadFilesOnlyThroughTheBoundedReaders() throws {

@@ -19,20 +19,9 @@ import Testing
 
     /// `file:line: code` for each use of the temporary folder in `Tests` outside ``allowed``, skipping comments.
     static func temporaryFolderUses() throws -> [String] {
-        var found: [String] = []
-        let files = FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil)
-        while let url = files?.nextObject() as? URL {
-            guard url.pathExtension == "swift" else { continue }
-            let relative = String(url.path.dropFirst(tests.path.count + 1))
-            guard !allowed.contains(where: { $0.file == relative }) else { continue }
-            let text = try String(contentsOf: url, encoding: .utf8)
-            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let code = line.trimmingCharacters(in: .whitespaces)
-                guard !code.hasPrefix("//"), temporaryFolderNames.contains(where: { code.contains($0) }) else { continue }
-                found.append("\(relative):\(number + 1): \(code)")
-            }
-        }
-        return found
+        try CodeLine.containing(temporaryFolderNames, under: tests)
+            .filter { line in !allowed.contains { $0.file == line.file } }
+            .map(\.description)
     }
 
     @Test func testsWriteOnlyInTheirScratchFolder() throws {
