@@ -24,6 +24,7 @@ struct JointTaggerBenchmark: ParsableCommand {
     @Option(help: "Peak learning rate of the heads and the CRF (default: the joint model's).") var headLearningRate: Float?
     @Option(help: "The first N utterances of each training intent (0: all).") var perIntent = 0
     @Option(help: "The first N test utterances (0: all).") var testLimit = 0
+    @Option(help: "Seeds the heads' initial weights, the batch order and dropout.") var seed: UInt64 = 42
     @Flag(help: "Also train and run today's intents model (bag of words + CRF tagger) on the same split.") var baseline = false
 
     func run() throws {
@@ -42,6 +43,7 @@ struct JointTaggerBenchmark: ParsableCommand {
         options.training.epochs = epochs
         options.training.batchSize = batchSize
         options.training.learningRate = learningRate
+        options.training.seed = seed
         if let headLearningRate { options.training.headLearningRate = headLearningRate }
         let clock = ContinuousClock()
         let began = clock.now
