@@ -3,7 +3,7 @@ import Foundation
 import NLUKit
 
 /// `nlu-bench joint-tagger`: trains the joint intent + slot model as `nlu intents train --fine-tune MODEL
-/// --tagger transformer` does (``IntentClassifier/fineTuneJoint(on:model:options:entities:file:saving:resume:checkpointSaved:progress:entityLog:)``),
+/// --tagger transformer` does (``IntentClassifier/fineTuneJoint(on:model:options:entities:file:validation:saving:resume:checkpointSaved:progress:validated:entityLog:)``),
 /// saves it as a package, loads it as `nlu intents predict` does (F32 and INT8) and predicts the test
 /// utterances; prints one JSON object: the training time, the per-utterance prediction latency (intent and
 /// entities, median) at each precision and each test utterance's intent and entities; with `--baseline`, the

@@ -46,6 +46,42 @@ import Testing
         #expect(resume.stderr.contains("without --resume"), "\(resume.stderr)")
     }
 
+    /// --validation-file: after each epoch a line with the held-out intents' accuracy and loss and the slots' F1
+    /// (stderr; a JSON line with --json, and the last epoch's scores in the summary); an intent the training data
+    /// lacks is an error naming it, and the flag out of place a usage error saying what to do instead.
+    @Test func validationFileIsScoredAfterEachEpoch() throws {
+        let work = try TestScratch.folder("nlu-joint")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let model = work.appendingPathComponent("car.nlumodel").path
+        let common = ["intents", "train", Self.sample, "-o", model, "--fine-tune", Self.tinyEncoder, "--epochs", "2", "--learning-rate", "1e-2",
+                      "--batch-size", "16", "--validation-file", Self.sample]
+        let text = try runNLU(common + ["--tagger", "transformer"])
+        #expect(text.status == 0, "\(text.stderr)")
+        for epoch in 1...2 {
+            #expect(text.stderr.contains("epoch \(epoch)/2 validation: intents ") && text.stderr.contains(" of 399, loss "), "\(text.stderr)")
+        }
+        #expect(text.stderr.contains(", slots F1 ") && text.stderr.contains("every slot right"), "\(text.stderr)")
+        let json = try runNLU(common + ["--no-few-shot", "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stderr.contains(#"{"epoch":2,"validation":{"#) && !json.stderr.contains("slots"), "\(json.stderr)")
+        #expect(json.stdout.contains(#""validation":{"#) && json.stdout.contains(#""utterances":399"#), "\(json.stdout)")
+
+        let other = try write(#"""
+            {"format": "nlukit-intents", "intents": [{"name": "unheard_of", "utterances": [{"text": "hello there"}]}]}
+            """#, to: work.appendingPathComponent("other.json"))
+        let unknown = try runNLU(["intents", "train", Self.sample, "-o", work.appendingPathComponent("u.nlumodel").path, "--fine-tune",
+                                  Self.tinyEncoder, "--no-few-shot", "--validation-file", other])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("unheard_of") && unknown.stderr.contains("validation"), "\(unknown.stderr)")
+        let alone = try runNLU(["intents", "train", Self.sample, "-o", model, "--validation-file", Self.sample])
+        #expect(alone.status == 2)
+        #expect(alone.stderr.contains("--validation-file apply to --fine-tune MODEL"), "\(alone.stderr)")
+        let fewShot = try runNLU(["intents", "train", Self.sample, "-o", model, "--fine-tune", Self.tinyEncoder, "--few-shot",
+                                  "--validation-file", Self.sample])
+        #expect(fewShot.status == 2)
+        #expect(fewShot.stderr.contains("--no-few-shot") && fewShot.stderr.contains("nlu intents evaluate"), "\(fewShot.stderr)")
+    }
+
     @Test func flagsOutOfPlaceAreUsageErrorsThatSayWhatToAdd() throws {
         let work = try TestScratch.folder("nlu-joint")
         defer { try? FileManager.default.removeItem(at: work) }

@@ -36,7 +36,7 @@ public struct IntentClassifier: Sendable {
     /// for a fine-tuned model, its encoder's pooled vectors (the only features, but for a few-shot
     /// head's bag of words: ``SetFitOptions/bagOfWords``).
     public let sentenceFeaturizer: (any SentenceFeaturizer)?
-    /// The settings the encoder was fine-tuned with, for a model ``fineTune(on:checkpoint:model:options:entities:file:saving:resume:checkpointSaved:progress:entityProgress:entityLog:)``
+    /// The settings the encoder was fine-tuned with, for a model ``fineTune(on:checkpoint:model:options:entities:file:validation:saving:resume:checkpointSaved:progress:validated:entityProgress:entityLog:)``
     /// made (its network is then the linear head over the pooled vector); nil for a bag-of-words model.
     public let fineTuning: IntentFineTuningOptions?
     /// The settings of a few-shot model ``fewShotFineTune(on:checkpoint:model:options:entities:file:progress:entityProgress:entityLog:)``

@@ -29,7 +29,7 @@ public struct SlotTaggerOptions: Codable, Sendable, Equatable {
         /// The CRF with, in addition, clusters of the encoder's contextual word vectors.
         case encoder
         /// The joint intent + slot model: the fine-tuned encoder tags the words (``TransformerSlotTagger``),
-        /// trained with the intents by ``IntentClassifier/fineTuneJoint(on:checkpoint:model:options:entities:file:saving:resume:checkpointSaved:progress:entityLog:)``.
+        /// trained with the intents by ``IntentClassifier/fineTuneJoint(on:checkpoint:model:options:entities:file:validation:saving:resume:checkpointSaved:progress:validated:entityLog:)``.
         case transformer
     }
 

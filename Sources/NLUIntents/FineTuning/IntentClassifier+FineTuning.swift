@@ -9,7 +9,8 @@ extension IntentClassifier {
     /// Counterexamples train a "none" class, as in ``train(on:features:training:entities:file:sentenceFeaturizer:wordVectors:progress:entityProgress:entityLog:)``;
     /// entities (slot tagger, dictionaries, regexes, built-ins) are trained exactly as there.
     /// `model` is what the package records as the model fine-tuned from (a Hub id or a directory).
-    /// `saving` and `resume` are ``IntentFineTuner/train(_:saving:resume:progress:checkpointSaved:)``'s.
+    /// `validation` (scored after each epoch, handed to `validated`), `saving` and `resume` are
+    /// ``IntentFineTuner/train(_:validation:saving:resume:progress:validated:checkpointSaved:)``'s.
     ///
     ///     let classifier = try IntentClassifier.fineTune(on: dataset, checkpoint: URL(fileURLWithPath: "all-MiniLM-L6-v2"))
     ///     try classifier.save(to: URL(fileURLWithPath: "tuned.nlumodel"))
@@ -19,18 +20,22 @@ extension IntentClassifier {
     public static func fineTune(on dataset: IntentDataset, checkpoint: URL, model: String? = nil,
                                 options: IntentFineTuningOptions = IntentFineTuningOptions(),
                                 entities: SlotTaggerOptions? = SlotTaggerOptions(), file: String = "dataset",
-                                saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
+                                validation: IntentDataset? = nil, saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
                                 checkpointSaved: (Int) -> Void = { _ in },
                                 progress: (IntentFineTuningProgress) -> Void = { _ in },
+                                validated: (FineTuningValidation) -> Void = { _ in },
                                 entityProgress: (Int, Double) -> Void = { _, _ in },
                                 entityLog: (String) -> Void = { _ in }) throws -> IntentClassifier {
         try entities?.validate()
         try checkForFineTuning(dataset, file: file, entities: entities, log: entityLog)
+        // Before the slot tagger trains: a validation set the head cannot score fails at once.
+        if let validation { _ = try FineTuningValidation.labelled(validation, intents: headClasses(dataset).intents.map(\.name)) }
         let tuner = try IntentFineTuner(checkpoint: checkpoint, options: options)
         let extractor = try trainEntities(on: dataset, language: dataset.language, options: entities, file: file, wordVectors: nil,
                                           progress: entityProgress, log: entityLog)
         let classes = headClasses(dataset)
-        let result = try tuner.train(classes, saving: saving, resume: resume, progress: progress, checkpointSaved: checkpointSaved)
+        let result = try tuner.train(classes, validation: validation, saving: saving, resume: resume, progress: progress, validated: validated,
+                                    checkpointSaved: checkpointSaved)
         let head = result.trainer.head.linear
         guard let bias = head.bias else {
             preconditionFailure("EncoderClassifierTrainer refuses a head without bias")

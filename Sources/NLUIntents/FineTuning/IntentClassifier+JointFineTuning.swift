@@ -8,8 +8,9 @@ extension IntentClassifier {
     /// intent head its network without hidden layers, and the slot head (with its CRF layer, if any)
     /// the ``TransformerSlotTagger`` of its ``EntityExtractor``, beside the dataset's dictionaries,
     /// regexes and built-ins. Counterexamples train a "none" class (their words tagged `O`).
-    /// `model` is what the package records as the model fine-tuned from; `saving` and `resume` are
-    /// ``JointIntentSlotFineTuner/train(_:saving:resume:progress:checkpointSaved:)``'s. `entities`
+    /// `model` is what the package records as the model fine-tuned from; `validation` (scored after
+    /// each epoch, handed to `validated`), `saving` and `resume` are
+    /// ``JointIntentSlotFineTuner/train(_:validation:saving:resume:progress:validated:checkpointSaved:)``'s. `entities`
     /// nil (no entities) is refused: the joint model learns the entities.
     ///
     ///     let classifier = try IntentClassifier.fineTuneJoint(on: dataset, checkpoint: URL(fileURLWithPath: "all-MiniLM-L6-v2"))
@@ -21,9 +22,10 @@ extension IntentClassifier {
     public static func fineTuneJoint(on dataset: IntentDataset, checkpoint: URL, model: String? = nil,
                                      options: JointIntentSlotOptions = JointIntentSlotOptions(),
                                      entities: SlotTaggerOptions? = SlotTaggerOptions(), file: String = "dataset",
-                                     saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
+                                     validation: IntentDataset? = nil, saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
                                      checkpointSaved: (Int) -> Void = { _ in },
                                      progress: (IntentFineTuningProgress) -> Void = { _ in },
+                                     validated: (FineTuningValidation) -> Void = { _ in },
                                      entityLog: (String) -> Void = { _ in }) throws -> IntentClassifier {
         guard entities != nil else {
             throw EntityTaggerError.invalidOption(option: "entities", reason: "the joint intent + slot model learns the entities; "
@@ -39,7 +41,9 @@ extension IntentClassifier {
         var classes = dataset
         let hasNone = !dataset.counterexamples.isEmpty
         if hasNone { classes.intents.append(Intent(name: noneLabel, utterances: dataset.counterexamples)) }
-        let result = try tuner.train(classes, saving: saving, resume: resume, progress: progress, checkpointSaved: checkpointSaved)
+        if let validation { _ = try FineTuningValidation.labelled(validation, intents: classes.intents.map(\.name)) }
+        let result = try tuner.train(classes, validation: validation, saving: saving, resume: resume, progress: progress, validated: validated,
+                                    checkpointSaved: checkpointSaved)
         let tagger = result.tagger
         entityLog("transformer tagger: \(tagger.tags.count) tags\(tagger.model.crf == nil ? "" : " with a CRF layer"), \(result.steps.count) optimizer steps")
         let head = tagger.model.intentHead

@@ -33,6 +33,8 @@ public struct IntentFineTuner {
         public var trainer: EncoderClassifierTrainer
         /// The optimizer steps, in order.
         public var steps: [FineTuningStep]
+        /// The scores on the validation utterances after each epoch this run trained (none without them).
+        public var validations: [FineTuningValidation] = []
     }
 
     /// Reads the checkpoint's tokenizer and pooling and checks `options`.
@@ -57,12 +59,15 @@ public struct IntentFineTuner {
     /// calling `progress` after each optimizer step. With `saving`, the state after each epoch is
     /// written there (then `checkpointSaved(epoch)` is called); with `resume`, the run continues from
     /// the checkpoint found there, as the uninterrupted run would have gone on (batch order and
-    /// dropout are seeded per epoch).
+    /// dropout are seeded per epoch). With `validation`, the model scores its utterances after each
+    /// epoch (``FineTuningValidation``, handed to `validated` before the epoch's checkpoint).
     /// - Throws: ``TrainingSettingError`` for a dataset with fewer than 2 intents or an intent
-    ///   without utterances (named), or (setting `resume`) a checkpoint of another model, dataset or
-    ///   settings; ``TrainingDivergedError`` when the loss stops being finite.
-    public func train(_ dataset: IntentDataset, saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
-                      progress: (IntentFineTuningProgress) -> Void = { _ in },
+    ///   without utterances (named), a validation set with an intent the dataset lacks, or (setting
+    ///   `resume`) a checkpoint of another model, dataset or settings; ``TrainingDivergedError`` when
+    ///   the loss stops being finite.
+    public func train(_ dataset: IntentDataset, validation: IntentDataset? = nil, saving: IntentFineTuningCheckpoint? = nil,
+                      resume: Bool = false, progress: (IntentFineTuningProgress) -> Void = { _ in },
+                      validated: (FineTuningValidation) -> Void = { _ in },
                       checkpointSaved: (Int) -> Void = { _ in }) throws -> Result {
         guard dataset.intents.count >= 2 else {
             throw TrainingSettingError(setting: "dataset", value: "\(dataset.intents.count) intent\(dataset.intents.count == 1 ? "" : "s")",
@@ -79,6 +84,12 @@ public struct IntentFineTuner {
                 try TextLengthLimit.check(utterance.text, name: "an utterance of intent '\(intent.name)'")
                 sequences.append(embedder.tokenIDs(utterance.text, limit: limit))
                 labels.append(Int32(label))
+            }
+        }
+        let heldOut = try validation.map { validation in
+            try FineTuningValidation.labelled(validation, intents: dataset.intents.map(\.name)).map { item in
+                try TextLengthLimit.check(item.utterance.text, name: "a validation utterance")
+                return (tokenIDs: embedder.tokenIDs(item.utterance.text, limit: limit), label: item.label)
             }
         }
 
@@ -114,6 +125,7 @@ public struct IntentFineTuner {
                                microBatches: saved.description.microBatches)
         }
         var steps: [FineTuningStep] = []
+        var validations: [FineTuningValidation] = []
         var examples = 0
         let start = DispatchTime.now().uptimeNanoseconds
         let firstEpoch = (saved?.description.epoch ?? 0) + 1
@@ -133,6 +145,10 @@ public struct IntentFineTuner {
                 progress(IntentFineTuningProgress(epoch: epoch, step: step.step, totalSteps: schedule.trainingSteps, loss: step.loss,
                                                   examplesPerSecond: seconds > 0 ? Double(examples) / seconds : 0))
             }
+            if let heldOut {
+                validations.append(try validate(trainer, on: heldOut, epoch: epoch))
+                validated(validations[validations.count - 1])
+            }
             if let saving {
                 let description = IntentFineTuningCheckpoint.Description(
                     format: IntentFineTuningCheckpoint.format, epoch: epoch, optimizerSteps: trainer.optimizerSteps,
@@ -144,7 +160,25 @@ public struct IntentFineTuner {
         }
         // The trained encoder scores as in evaluation, without dropout (the trainer's logits and loss).
         encoder.dropout = nil
-        return Result(intents: dataset.intents.map(\.name), trainer: trainer, steps: steps)
+        return Result(intents: dataset.intents.map(\.name), trainer: trainer, steps: steps, validations: validations)
+    }
+
+    /// The intent accuracy and mean cross-entropy of the trainer's model on `heldOut`, without dropout.
+    private func validate(_ trainer: EncoderClassifierTrainer, on heldOut: [(tokenIDs: [Int32], label: Int32)],
+                          epoch: Int) throws -> FineTuningValidation {
+        let dropout = trainer.encoder.dropout
+        trainer.encoder.dropout = nil
+        defer { trainer.encoder.dropout = dropout }
+        var right = 0, loss = 0.0
+        for members in FineTuningValidation.batches(lengths: heldOut.map(\.tokenIDs.count), batchSize: options.batchSize) {
+            let batch = try EncoderBatch(tokenIDs: members.map { heldOut[$0].tokenIDs }, padID: embedder.tokenizer.padID)
+            let labels = members.map { heldOut[$0].label }
+            let logits = try trainer.logits(batch)
+            loss += Double(SoftmaxCrossEntropy.lossAndGradient(logits: logits, targets: labels).loss) * Double(members.count)
+            right += zip(FineTuningValidation.bestClasses(logits), labels).filter { $0 == $1 }.count
+        }
+        return FineTuningValidation(epoch: epoch, utterances: heldOut.count, intentAccuracy: Double(right) / Double(heldOut.count),
+                                    loss: loss / Double(heldOut.count))
     }
 
     /// The bytes a run needs at its peak (``TrainableEncoder/trainingMemoryNeeded(sequencesPerBatch:longest:headParameters:)``

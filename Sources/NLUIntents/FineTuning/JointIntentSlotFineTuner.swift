@@ -34,6 +34,8 @@ public struct JointIntentSlotFineTuner {
         public var tagger: JointIntentSlotTagger
         /// The optimizer steps, in order.
         public var steps: [FineTuningStep]
+        /// The scores on the validation utterances after each epoch this run trained (none without them).
+        public var validations: [FineTuningValidation] = []
     }
 
     /// Reads the checkpoint's tokenizer and pooling and checks `options`.
@@ -65,17 +67,28 @@ public struct JointIntentSlotFineTuner {
         var wordShapes: [WordShape]
     }
 
+    /// One validation utterance, encoded, with the tags of the words the slot head reads (a tag the
+    /// training data never had is kept here and learned as `O` in ``Example/wordTags``).
+    private struct HeldOut {
+        var example: Example
+        var tags: [String]
+    }
+
     /// Fine-tunes on every utterance of `dataset` (counterexamples are not used), calling `progress`
     /// after each optimizer step. With `saving`, the state after each epoch is written there (then
     /// `checkpointSaved(epoch)` is called); with `resume`, the run continues from the checkpoint found
     /// there, as the uninterrupted run would have gone on (batch order and dropout are seeded per epoch).
+    /// With `validation`, the model scores its utterances after each epoch (``FineTuningValidation``
+    /// with slots, handed to `validated` before the epoch's checkpoint).
     /// - Throws: ``TrainingSettingError`` for fewer than 2 intents, an intent without utterances,
     ///   more than ``maximumTagCount`` tags, a run that would not fit in half of the memory (setting
-    ///   `batchSize`), or (setting `resume`) a checkpoint of another model,
-    ///   dataset or settings; ``EntityAnnotationError`` naming an utterance whose entity span is out of
-    ///   range or overlaps another; ``TrainingDivergedError`` when the loss stops being finite.
-    public func train(_ dataset: IntentDataset, saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
-                      progress: (IntentFineTuningProgress) -> Void = { _ in },
+    ///   `batchSize`), a validation set with an intent the dataset lacks, or (setting `resume`) a
+    ///   checkpoint of another model, dataset or settings; ``EntityAnnotationError`` naming an
+    ///   utterance whose entity span is out of range or overlaps another; ``TrainingDivergedError``
+    ///   when the loss stops being finite.
+    public func train(_ dataset: IntentDataset, validation: IntentDataset? = nil, saving: IntentFineTuningCheckpoint? = nil,
+                      resume: Bool = false, progress: (IntentFineTuningProgress) -> Void = { _ in },
+                      validated: (FineTuningValidation) -> Void = { _ in },
                       checkpointSaved: (Int) -> Void = { _ in }) throws -> Result {
         guard dataset.intents.count >= 2 else {
             throw TrainingSettingError(setting: "dataset", value: "\(dataset.intents.count) intent\(dataset.intents.count == 1 ? "" : "s")",
@@ -106,10 +119,21 @@ public struct JointIntentSlotFineTuner {
                                        requirement: "at most \(Self.maximumTagCount): use fewer distinct entity names, roles and groups")
         }
         let tagIndex = Dictionary(uniqueKeysWithValues: tagNames.enumerated().map { ($1, $0) })
-        let examples = encoded.map { item in
-            let kept = zip(item.encoding.firstPieces, item.tags).compactMap { position, tag in position.map { ($0, tagIndex[tag] ?? 0) } }
-            return Example(tokenIDs: item.encoding.tokenIDs, intent: item.intent, wordPositions: kept.map(\.0), wordTags: kept.map(\.1),
-                           wordShapes: item.encoding.positionedWordShapes)
+        func example(_ intent: Int32, _ encoding: JointUtteranceEncoding, _ tags: [String]) -> Example {
+            let kept = zip(encoding.firstPieces, tags).compactMap { position, tag in position.map { ($0, tagIndex[tag] ?? 0) } }
+            return Example(tokenIDs: encoding.tokenIDs, intent: intent, wordPositions: kept.map(\.0), wordTags: kept.map(\.1),
+                           wordShapes: encoding.positionedWordShapes)
+        }
+        let examples = encoded.map { example($0.intent, $0.encoding, $0.tags) }
+        let heldOut = try validation.map { validation in
+            try FineTuningValidation.labelled(validation, intents: dataset.intents.map(\.name)).map { item in
+                try TextLengthLimit.check(item.utterance.text, name: "a validation utterance")
+                try EntityAnnotationError.check(item.utterance, intent: dataset.intents[Int(item.label)].name)
+                let encoding = JointUtteranceEncoding(text: item.utterance.text, tokenizer: embedder.tokenizer, maxLength: limit)
+                let tags = SlotTagScheme.tags(for: item.utterance, tokens: encoding.words)
+                return HeldOut(example: example(item.label, encoding, tags),
+                               tags: zip(encoding.firstPieces, tags).compactMap { position, tag in position == nil ? nil : tag })
+            }
         }
 
         let training = options.training
@@ -169,6 +193,7 @@ public struct JointIntentSlotFineTuner {
         }
 
         var steps: [FineTuningStep] = []
+        var validations: [FineTuningValidation] = []
         var seen = 0
         let start = DispatchTime.now().uptimeNanoseconds
         let firstEpoch = (saved?.description.epoch ?? 0) + 1
@@ -179,17 +204,17 @@ public struct JointIntentSlotFineTuner {
             trainer.reseedHeadDropout(epochSeed &+ 2)
             let batches = LengthGroupedBatches(lengths: examples.map(\.tokenIDs.count), batchSize: training.batchSize, using: &order).batches
             for members in batches {
-                let chosen = members.map { examples[$0] }
-                let batch = try JointIntentSlotBatch(encoderBatch: try EncoderBatch(tokenIDs: chosen.map(\.tokenIDs), padID: embedder.tokenizer.padID),
-                                                     intents: chosen.map(\.intent), wordPositions: chosen.map(\.wordPositions),
-                                                     wordTags: chosen.map(\.wordTags), wordShapes: options.wordShapes ? chosen.map(\.wordShapes) : nil)
-                let result = try trainer.train(batch)
+                let result = try trainer.train(try batch(members.map { examples[$0] }))
                 seen += members.count
                 guard let step = result.completedStep else { continue }
                 steps.append(step)
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
                 progress(IntentFineTuningProgress(epoch: epoch, step: step.step, totalSteps: schedule.trainingSteps, loss: step.loss,
                                                   examplesPerSecond: seconds > 0 ? Double(seen) / seconds : 0))
+            }
+            if let heldOut {
+                validations.append(try validate(trainer, on: heldOut, tags: tagNames, epoch: epoch))
+                validated(validations[validations.count - 1])
             }
             if let saving {
                 let description = IntentFineTuningCheckpoint.Description(
@@ -204,7 +229,43 @@ public struct JointIntentSlotFineTuner {
         encoder.dropout = nil
         let tagger = JointIntentSlotTagger(model: model, tokenizer: embedder.tokenizer, maxSequenceLength: limit,
                                            intents: dataset.intents.map(\.name), tags: tagNames + (tagNames.count < 2 ? ["O"] : []))
-        return Result(tagger: tagger, steps: steps)
+        return Result(tagger: tagger, steps: steps, validations: validations)
+    }
+
+    private func batch(_ chosen: [Example]) throws -> JointIntentSlotBatch {
+        try JointIntentSlotBatch(encoderBatch: try EncoderBatch(tokenIDs: chosen.map(\.tokenIDs), padID: embedder.tokenizer.padID),
+                                 intents: chosen.map(\.intent), wordPositions: chosen.map(\.wordPositions),
+                                 wordTags: chosen.map(\.wordTags), wordShapes: options.wordShapes ? chosen.map(\.wordShapes) : nil)
+    }
+
+    /// The intent accuracy, joint loss and slot scores of the trainer's model on `heldOut`, without dropout;
+    /// `tags` names the slot head's classes.
+    private func validate(_ trainer: JointIntentSlotTrainer, on heldOut: [HeldOut], tags: [String], epoch: Int) throws -> FineTuningValidation {
+        let encoder = trainer.model.encoder, dropout = encoder.dropout
+        encoder.dropout = nil
+        defer { encoder.dropout = dropout }
+        var right = 0, loss = 0.0
+        var expected: [[EntityEvaluation.Mention]] = [], predicted: [[EntityEvaluation.Mention]] = []
+        func mentions(_ tags: [String]) -> [EntityEvaluation.Mention] {
+            SlotTagScheme.spans(tags).map { EntityEvaluation.Mention(entity: $0.slot, start: $0.tokens.lowerBound, end: $0.tokens.upperBound) }
+        }
+        for members in FineTuningValidation.batches(lengths: heldOut.map(\.example.tokenIDs.count), batchSize: options.training.batchSize) {
+            let chosen = members.map { heldOut[$0] }
+            let scored = try batch(chosen.map(\.example))
+            let (batchLoss, outputs) = try trainer.lossAndOutputs(scored)
+            loss += Double(batchLoss) * Double(members.count)
+            right += zip(FineTuningValidation.bestClasses(outputs.intentLogits), scored.intents).filter { $0 == $1 }.count
+            let decoded = trainer.model.decodeTags(outputs.slotLogits, wordCounts: scored.wordPositions.map(\.count))
+            for (item, best) in zip(chosen, decoded) {
+                expected.append(mentions(item.tags))
+                predicted.append(mentions(best.map { $0 < tags.count ? tags[$0] : SlotTagScheme.outside }))
+            }
+        }
+        let slots = EntityEvaluation(expected: expected, predicted: predicted)
+        return FineTuningValidation(epoch: epoch, utterances: heldOut.count, intentAccuracy: Double(right) / Double(heldOut.count),
+                                    loss: loss / Double(heldOut.count),
+                                    slots: .init(precision: slots.microPrecision, recall: slots.microRecall, f1: slots.microF1,
+                                                 exactUtterances: slots.exactUtterances))
     }
 
     /// The sentence features (and token states) of `tagger`'s encoder as this checkpoint tokenizes

@@ -126,8 +126,15 @@ public final class JointIntentSlotTrainer: FineTuningTrainer {
 
     /// The joint loss of `batch` with the current weights, without gradients (no head dropout).
     public func loss(_ batch: JointIntentSlotBatch) throws -> Float {
+        try lossAndOutputs(batch).loss
+    }
+
+    /// The joint loss of `batch` and the model's outputs on it, with the current weights, without
+    /// gradients (no head dropout): what scoring held-out utterances needs from one pass.
+    public func lossAndOutputs(_ batch: JointIntentSlotBatch) throws -> (loss: Float, outputs: JointIntentSlotModel.Outputs) {
         try check(batch)
-        return lossesAndGradients(try model.outputs(batch.encoderBatch, wordPositions: batch.wordPositions, wordShapes: batch.wordShapes), batch).loss
+        let outputs = try model.outputs(batch.encoderBatch, wordPositions: batch.wordPositions, wordShapes: batch.wordShapes)
+        return (lossesAndGradients(outputs, batch).loss, outputs)
     }
 
     /// The joint loss and its gradients with respect to the logits and the CRF's tensors.

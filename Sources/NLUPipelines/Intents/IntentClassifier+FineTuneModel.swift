@@ -4,7 +4,7 @@ import NLUHub
 import NLUIntents
 
 extension IntentClassifier {
-    /// ``fineTune(on:checkpoint:model:options:entities:file:saving:resume:checkpointSaved:progress:entityProgress:entityLog:)`` on a
+    /// ``fineTune(on:checkpoint:model:options:entities:file:validation:saving:resume:checkpointSaved:progress:validated:entityProgress:entityLog:)`` on a
     /// model reference resolved as every `--model` is: a directory, or a Hub id in the Hugging Face
     /// cache. The package records the reference (a directory as an absolute path) as its origin.
     ///
@@ -14,14 +14,15 @@ extension IntentClassifier {
     public static func fineTune(on dataset: IntentDataset, model: String,
                                 options: IntentFineTuningOptions = IntentFineTuningOptions(),
                                 entities: SlotTaggerOptions? = SlotTaggerOptions(), file: String = "dataset",
-                                saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
+                                validation: IntentDataset? = nil, saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
                                 checkpointSaved: (Int) -> Void = { _ in },
                                 progress: (IntentFineTuningProgress) -> Void = { _ in },
+                                validated: (FineTuningValidation) -> Void = { _ in },
                                 entityProgress: (Int, Double) -> Void = { _, _ in },
                                 entityLog: (String) -> Void = { _ in }) throws -> IntentClassifier {
         try fineTune(on: dataset, checkpoint: ModelLocator.resolve(model), model: EmbedderLoading.recordedSource(model),
-                     options: options, entities: entities, file: file, saving: saving, resume: resume,
-                     checkpointSaved: checkpointSaved, progress: progress,
+                     options: options, entities: entities, file: file, validation: validation, saving: saving, resume: resume,
+                     checkpointSaved: checkpointSaved, progress: progress, validated: validated,
                      entityProgress: entityProgress, entityLog: entityLog)
     }
 

@@ -4,7 +4,7 @@ import NLUHub
 import NLUIntents
 
 extension IntentClassifier {
-    /// ``fineTuneJoint(on:checkpoint:model:options:entities:file:saving:resume:checkpointSaved:progress:entityLog:)`` on a
+    /// ``fineTuneJoint(on:checkpoint:model:options:entities:file:validation:saving:resume:checkpointSaved:progress:validated:entityLog:)`` on a
     /// model reference resolved as every `--model` is: a directory, or a Hub id in the Hugging Face
     /// cache. The package records the reference (a directory as an absolute path) as its origin.
     ///
@@ -14,12 +14,13 @@ extension IntentClassifier {
     public static func fineTuneJoint(on dataset: IntentDataset, model: String,
                                      options: JointIntentSlotOptions = JointIntentSlotOptions(),
                                      entities: SlotTaggerOptions? = SlotTaggerOptions(), file: String = "dataset",
-                                     saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
+                                     validation: IntentDataset? = nil, saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
                                      checkpointSaved: (Int) -> Void = { _ in },
                                      progress: (IntentFineTuningProgress) -> Void = { _ in },
+                                     validated: (FineTuningValidation) -> Void = { _ in },
                                      entityLog: (String) -> Void = { _ in }) throws -> IntentClassifier {
         try fineTuneJoint(on: dataset, checkpoint: ModelLocator.resolve(model), model: EmbedderLoading.recordedSource(model),
-                          options: options, entities: entities, file: file, saving: saving, resume: resume,
-                          checkpointSaved: checkpointSaved, progress: progress, entityLog: entityLog)
+                          options: options, entities: entities, file: file, validation: validation, saving: saving, resume: resume,
+                          checkpointSaved: checkpointSaved, progress: progress, validated: validated, entityLog: entityLog)
     }
 }

@@ -36,6 +36,10 @@ struct IntentsFineTuningArguments: ParsableArguments {
     @Option(help: "With --fine-tune: the share of each intent (and of the counterexamples) held out to calibrate the confidences: a temperature fitted on it, and the threshold that answers it best (default: 0, no calibration).")
     var calibrationSplit: Double?
 
+    @Option(help: ArgumentHelp("With --fine-tune (the softmax head or --tagger transformer): held-out utterances scored after each epoch: intent accuracy and loss, and with --tagger transformer the slots' F1. A report: the last epoch is kept.",
+                               valueName: "file"))
+    var validationFile: String?
+
     /// The flag of each ``IntentFineTuningOptions`` and ``SetFitOptions`` setting, for errors.
     static let flags = ["epochs": "--epochs", "batchSize": "--batch-size", "learningRate": "--learning-rate",
                         "warmupRatio": "--warmup-ratio", "weightDecay": "--weight-decay", "maxGradientNorm": "--max-grad-norm", "headLearningRate": "--head-learning-rate",

@@ -23,7 +23,9 @@ struct IntentsTrainCommand: ParsableCommand {
         --validation-split, ...) do not apply. A run that would not fit in half of this machine's memory is \
         refused before training; a non-finite loss stops it; an interrupted run leaves --output as it was. \
         After each epoch the run's state is written to OUTPUT.checkpoint/ (removed once the model is saved); \
-        --resume continues from it (a checkpoint of another model, dataset or settings is refused).
+        --resume continues from it (a checkpoint of another model, dataset or settings is refused). \
+        --validation-file FILE scores held-out utterances after each epoch (intent accuracy and loss; with \
+        --tagger transformer also the slots' F1), without changing the run: the last epoch is kept.
 
         --few-shot (the default with --fine-tune when the median intent has at most 16 utterances and there are \
         at most 400 in all) trains in \
@@ -109,6 +111,7 @@ struct IntentsTrainCommand: ParsableCommand {
             }
             guard report == nil else { throw ValidationError("--report draws the bag-of-words network's epochs; it does not apply to --fine-tune") }
             if fineTuning.fewShot == true {
+                if fineTuning.validationFile != nil { throw ValidationError(Self.fewShotValidation) }
                 _ = try fineTuning.setFitOptions(training)
             } else {
                 if fineTuning.setfitIterations != nil, fineTuning.fewShot == false {
@@ -132,14 +135,19 @@ struct IntentsTrainCommand: ParsableCommand {
         } else if resume {
             throw ValidationError("--resume continues a --fine-tune run; the bag-of-words network trains in seconds: run it again")
         } else if fineTuning.fewShot != nil || fineTuning.setfitIterations != nil || fineTuning.setfitHeadC != nil
-                    || fineTuning.setfitBagOfWords != nil || fineTuning.calibrationSplit != nil || fineTuning.headLearningRate != nil {
-            throw ValidationError("--few-shot, --no-few-shot, --setfit-iterations, --setfit-head-c, --[no-]setfit-bag-of-words, --calibration-split and --head-learning-rate "
-                                  + "apply to --fine-tune MODEL")
+                    || fineTuning.setfitBagOfWords != nil || fineTuning.calibrationSplit != nil || fineTuning.headLearningRate != nil
+                    || fineTuning.validationFile != nil {
+            throw ValidationError("--few-shot, --no-few-shot, --setfit-iterations, --setfit-head-c, --[no-]setfit-bag-of-words, --calibration-split, "
+                                  + "--head-learning-rate and --validation-file apply to --fine-tune MODEL")
         }
     }
 
+    /// Why --validation-file and --few-shot exclude each other.
+    static let fewShotValidation = "--validation-file scores each epoch of the softmax head or of --tagger transformer; --few-shot fits its head "
+        + "once, after the encoder: pass --no-few-shot, or score the package with nlu intents evaluate"
+
     func run() throws {
-        try Console.checkOutput(output, inputs: dataset)
+        try Console.checkOutput(output, inputs: dataset + (fineTuning.validationFile.map { [$0] } ?? []))
         try ModelPackage.checkDestination(URL(fileURLWithPath: output), kind: IntentClassifier.modelKind, replacing: replacement)
         if let report {
             try Console.checkOutput(report, flag: "--report", inputs: dataset + [output])
@@ -225,6 +233,13 @@ struct IntentsTrainCommand: ParsableCommand {
         if fewShot != nil, fineTuning.fewShot == nil {
             Console.log("few-shot training (SetFit): at most \(SetFitOptions.fewShotMedian) utterances in the median intent and \(SetFitOptions.fewShotMostUtterances) in all; --no-few-shot trains the softmax head instead")
         }
+        var validation: IntentDataset?
+        if let file = fineTuning.validationFile {
+            guard fewShot == nil else { throw ValidationError(Self.fewShotValidation) }
+            validation = try input.load([file]).dataset
+            let count = (validation?.utteranceCount ?? 0) + (validation?.counterexamples.count ?? 0)
+            Console.log("validation: \(count) held-out utterance\(count == 1 ? "" : "s") from \(file), scored after each epoch")
+        }
         var trainingData = data, heldOut: IntentDataset?
         if let fraction = fineTuning.calibrationSplit, fraction > 0 {
             let split = try data.heldOutSplit(fraction: fraction, seed: fewShot?.seed ?? options.seed)
@@ -279,21 +294,41 @@ struct IntentsTrainCommand: ParsableCommand {
             Interruption.note = "interrupted: \(checkpoint.folder.path) holds epoch \(epoch); continue with the same command and --resume"
             Console.log("checkpoint saved after epoch \(epoch): \(checkpoint.folder.path)")
         }
+        var lastValidation: FineTuningValidation?
+        let validated = { (score: FineTuningValidation) in
+            lastValidation = score
+            if json {
+                if let text = try? Console.json(ValidationLine(epoch: score.epoch, validation: score)) { Console.log(text) }
+                return
+            }
+            var line = String(format: "epoch %d/%d validation: intents %.2f %% of %d, loss %.4f", score.epoch, epochs,
+                              score.intentAccuracy * 100, score.utterances, score.loss)
+            if let slots = score.slots {
+                line += String(format: ", slots F1 %.4f (P %.4f R %.4f), every slot right %.2f %%", slots.f1, slots.precision, slots.recall,
+                               slots.exactUtterances * 100)
+            }
+            Console.log(line)
+        }
         var classifier: IntentClassifier
-        if training.tagger == .transformer {
-            classifier = try IntentClassifier.fineTuneJoint(
-                on: trainingData, model: model, options: joint.options(training: options), entities: training.entityOptions(),
-                file: dataset.joined(separator: ", "), saving: checkpoint, resume: resume, checkpointSaved: checkpointSaved,
-                progress: report, entityLog: { Console.log($0) })
-        } else if let fewShot {
-            classifier = try IntentClassifier.fewShotFineTune(
-                on: trainingData, model: model, options: fewShot, entities: training.entityOptions(), file: dataset.joined(separator: ", "),
-                saving: checkpoint, resume: resume, checkpointSaved: checkpointSaved,
-                progress: report, entityProgress: entityProgress, entityLog: { Console.log($0) })
-        } else {
-            classifier = try IntentClassifier.fineTune(
-                on: trainingData, model: model, options: options, entities: training.entityOptions(), file: dataset.joined(separator: ", "),
-                saving: checkpoint, resume: resume, checkpointSaved: checkpointSaved, progress: report, entityProgress: entityProgress, entityLog: { Console.log($0) })
+        do {
+            if training.tagger == .transformer {
+                classifier = try IntentClassifier.fineTuneJoint(
+                    on: trainingData, model: model, options: joint.options(training: options), entities: training.entityOptions(),
+                    file: dataset.joined(separator: ", "), validation: validation, saving: checkpoint, resume: resume,
+                    checkpointSaved: checkpointSaved, progress: report, validated: validated, entityLog: { Console.log($0) })
+            } else if let fewShot {
+                classifier = try IntentClassifier.fewShotFineTune(
+                    on: trainingData, model: model, options: fewShot, entities: training.entityOptions(), file: dataset.joined(separator: ", "),
+                    saving: checkpoint, resume: resume, checkpointSaved: checkpointSaved,
+                    progress: report, entityProgress: entityProgress, entityLog: { Console.log($0) })
+            } else {
+                classifier = try IntentClassifier.fineTune(
+                    on: trainingData, model: model, options: options, entities: training.entityOptions(), file: dataset.joined(separator: ", "),
+                    validation: validation, saving: checkpoint, resume: resume, checkpointSaved: checkpointSaved, progress: report,
+                    validated: validated, entityProgress: entityProgress, entityLog: { Console.log($0) })
+            }
+        } catch let error as TrainingSettingError where error.setting == "validation" {
+            throw InputError("\(fineTuning.validationFile ?? "--validation-file"): \(error.value) cannot be scored: it must be \(error.requirement)")
         }
         var calibration: IntentClassifier.Calibration?
         if let heldOut {
@@ -324,7 +359,8 @@ struct IntentsTrainCommand: ParsableCommand {
                                         entityDefinitions: classifier.entityExtractor?.definitions.count ?? 0,
                                         fewShot: fewShot != nil ? true : nil,
                                         temperature: calibration.map { Double($0.temperature) },
-                                        threshold: calibration != nil || threshold != nil ? Double(classifier.threshold) : nil)
+                                        threshold: calibration != nil || threshold != nil ? Double(classifier.threshold) : nil,
+                                        validation: lastValidation)
         if json {
             Console.print(try Console.json(summary, sortedKeys: false))
         } else {
@@ -377,6 +413,14 @@ struct IntentsTrainCommand: ParsableCommand {
         var fewShot: Bool?
         var temperature: Double?
         var threshold: Double?
+        /// The last epoch's scores on --validation-file.
+        var validation: FineTuningValidation?
+    }
+
+    /// One `--json` line on stderr after an epoch's validation.
+    struct ValidationLine: Encodable {
+        var epoch: Int
+        var validation: FineTuningValidation
     }
 
     /// The --report page: the classifier's loss (and validation) curves, the slot tagger's loss per iteration.

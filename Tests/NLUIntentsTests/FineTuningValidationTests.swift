@@ -1,0 +1,98 @@
+import Foundation
+import NLUCore
+@testable import NLUIntents
+import NLUText
+import NLUTransformers
+import Testing
+
+/// Held-out utterances scored after each epoch of a fine-tuning run (``FineTuningValidation``): the
+/// scores are the model's at that point, recomputed here by another path (one batch, or the trained
+/// tagger's own parses), and the run takes the same steps to the bit with or without them.
+@Suite struct FineTuningValidationTests {
+    /// The softmax-head run: the last epoch's loss equals the trained trainer's cross-entropy over all the
+    /// utterances in one batch (within 1e-5 relative: the validation sums batches of 8), its accuracy the
+    /// share of rows whose highest logit is the utterance's intent.
+    @Test func intentRunScoresEachEpochWithoutChangingTheRun() throws {
+        var dataset = try IntentFineTunerTests.dashboardSubset()
+        dataset.counterexamples = []   // the tuner alone has no "none" class (IntentClassifier.fineTune adds it)
+        var options = IntentFineTunerTests.options()
+        options.epochs = 3
+        let tuner = try IntentFineTuner(checkpoint: IntentFineTunerTests.checkpoint, options: options)
+        let plain = try tuner.train(dataset)
+        var handed: [FineTuningValidation] = []
+        let scored = try tuner.train(dataset, validation: dataset, validated: { handed.append($0) })
+        #expect(scored.steps == plain.steps)
+        #expect(scored.trainer.head.linear.tensors[0] == plain.trainer.head.linear.tensors[0])
+        #expect(plain.validations.isEmpty && handed == scored.validations && handed.map(\.epoch) == [1, 2, 3])
+        #expect(handed.allSatisfy { $0.utterances == 48 && $0.slots == nil })
+
+        let texts = dataset.intents.flatMap { $0.utterances.map(\.text) }
+        let labels = dataset.intents.indices.flatMap { index in dataset.intents[index].utterances.map { _ in Int32(index) } }
+        let batch = try EncoderBatch(tokenIDs: texts.map { tuner.tokenIDs($0) }, padID: tuner.padID)
+        let loss = Double(try scored.trainer.loss(batch, labels: labels))
+        let logits = try scored.trainer.logits(batch)
+        let classes = logits.shape[1]
+        var right = 0
+        for (row, label) in labels.enumerated() {
+            let scores = Array(logits.scalars[(row * classes)..<((row + 1) * classes)])
+            if scores.indices.max(by: { scores[$0] < scores[$1] }) == Int(label) { right += 1 }
+        }
+        let last = try #require(handed.last)
+        #expect(abs(last.loss - loss) <= 1e-5 * max(1, loss), "validation \(last.loss), one batch \(loss)")
+        #expect(last.intentAccuracy == Double(right) / Double(labels.count), "\(last)")
+        #expect(handed[0].loss > last.loss, "\(handed)")
+    }
+
+    /// The joint run: the last epoch's intent accuracy and slot scores equal those of the trained tagger's
+    /// own parses of the same utterances (best intent; CoNLL mentions of its word tags against the annotations').
+    @Test func jointRunScoresIntentsAndSlotsWithoutChangingTheRun() throws {
+        let dataset = JointIntentSlotFineTunerTests.dataset()
+        let tuner = try JointIntentSlotFineTuner(checkpoint: JointIntentSlotFineTunerTests.checkpoint, options: JointFineTuningTests.options())
+        let plain = try tuner.train(dataset)
+        var handed: [FineTuningValidation] = []
+        let scored = try tuner.train(dataset, validation: dataset, validated: { handed.append($0) })
+        #expect(scored.steps == plain.steps)
+        #expect(scored.tagger.model.slotHead.weight.scalars == plain.tagger.model.slotHead.weight.scalars)
+        #expect(handed == scored.validations && handed.map(\.epoch) == [1, 2])
+
+        var right = 0
+        var expected: [[EntityEvaluation.Mention]] = [], predicted: [[EntityEvaluation.Mention]] = []
+        func mentions(_ tags: [String]) -> [EntityEvaluation.Mention] {
+            SlotTagScheme.spans(tags).map { EntityEvaluation.Mention(entity: $0.slot, start: $0.tokens.lowerBound, end: $0.tokens.upperBound) }
+        }
+        for intent in dataset.intents {
+            for utterance in intent.utterances {
+                let parse = try scored.tagger.parse(utterance.text)
+                if parse.intents.first?.name == intent.name { right += 1 }
+                expected.append(mentions(SlotTagScheme.tags(for: utterance, tokens: WordTokenizer().tokens(in: utterance.text))))
+                predicted.append(mentions(parse.wordTags))
+            }
+        }
+        let reference = EntityEvaluation(expected: expected, predicted: predicted)
+        let last = try #require(handed.last)
+        let slots = try #require(last.slots)
+        #expect(last.utterances == 6 && last.intentAccuracy == Double(right) / 6, "\(last)")
+        #expect(slots.f1 == reference.microF1 && slots.precision == reference.microPrecision && slots.recall == reference.microRecall,
+                "\(slots) against \(reference.microF1)")
+        #expect(slots.exactUtterances == reference.exactUtterances)
+        #expect(last.loss.isFinite && last.loss > 0)
+    }
+
+    /// Validation utterances the head cannot score are refused before training, naming the setting.
+    @Test func validationTheHeadCannotScoreIsRefused() throws {
+        let dataset = try IntentFineTunerTests.dashboardSubset()
+        let tuner = try IntentFineTuner(checkpoint: IntentFineTunerTests.checkpoint, options: IntentFineTunerTests.options())
+        var unknown = dataset
+        unknown.intents[0].name = "unheard_of"
+        #expect(throws: TrainingSettingError(setting: "validation", value: "intent 'unheard_of'",
+                                             requirement: "one of the 6 intents of the training data")) {
+            try tuner.train(dataset, validation: unknown)
+        }
+        var counterexamples = IntentDataset(intents: [])
+        counterexamples.counterexamples = [Utterance("what is the meaning of life")]
+        #expect(throws: TrainingSettingError.self) { try tuner.train(dataset, validation: counterexamples) }
+        #expect(throws: TrainingSettingError(setting: "validation", value: "no utterance", requirement: "at least one utterance to score")) {
+            try tuner.train(dataset, validation: IntentDataset(intents: []))
+        }
+    }
+}
