@@ -52,6 +52,40 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: output + ".partial"))
     }
 
+    /// --validation-file: a line per epoch (accuracy@1 and MRR@10 for anchor/positive pairs, Spearman and
+    /// Pearson for scored pairs), a JSON line with --json and the last scores in the saved line; a broken
+    /// validation line is an error naming the file and line, before training.
+    @Test func validationFileIsScoredAfterEachEpoch() throws {
+        let work = try TestScratch.folder("nlukit-embed-train")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("tuned").path
+        let pairs = try Self.pairsFile(count: 24, in: work)
+        let ranked = try runNLU(["embed", "train", Self.model, "--pairs", pairs, "-o", output, "--epochs", "2", "--batch-size", "8",
+                                 "--validation-file", try Self.pairsFile(count: 10, in: work)])
+        #expect(ranked.status == 0, "\(ranked.stderr)")
+        for epoch in 1...2 {
+            #expect(ranked.stderr.contains("epoch \(epoch) validation: accuracy@1 ") && ranked.stderr.contains(" over 10 anchors"), "\(ranked.stderr)")
+        }
+        let scored = work.appendingPathComponent("sts.jsonl")
+        try Data(Self.words.prefix(6).enumerated().map { index, word in
+            #"{"sentence1": "the \#(word)", "sentence2": "a \#(Self.words[index + 6])", "score": \#(Double(index) / 5)}"#
+        }.joined(separator: "\n").utf8).write(to: scored)
+        let json = try runNLU(["embed", "train", Self.model, "--pairs", pairs, "-o", output, "--batch-size", "8", "--validation-file", scored.path,
+                               "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let lines = json.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let validation = try #require(lines.first { $0["event"] as? String == "validation" }?["validation"] as? [String: Any])
+        #expect(validation["pairs"] as? Int == 6 && validation["spearman"] is Double && validation["accuracyAt1"] == nil, "\(validation)")
+        #expect(lines.last?["validation"] is [String: Any], "\(json.stdout)")
+
+        let broken = work.appendingPathComponent("broken.jsonl")
+        try Data(#"{"anchor": "a", "positive": "b"}\#n{"anchor": "c"}\#n"#.utf8).write(to: broken)
+        let refused = try runNLU(["embed", "train", Self.model, "--pairs", pairs, "-o", work.appendingPathComponent("other").path,
+                                  "--validation-file", broken.path])
+        #expect(refused.status == 1 && refused.stderr.contains("broken.jsonl line 2"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("other").path))
+    }
+
     @Test func badInputIsRefusedByName() throws {
         let work = try TestScratch.folder("nlukit-embed-train")
         defer { try? FileManager.default.removeItem(at: work) }

@@ -71,15 +71,18 @@ public struct SentenceEncoderFineTuner {
     }
 
     /// Fine-tunes on `pairs` and writes the model to `output` (see the type's description for the
-    /// checkpoints), calling `onEvent` as it goes.
+    /// checkpoints), calling `onEvent` as it goes. With `validation`, the model scores those pairs after
+    /// each epoch (``SentenceFineTuningEvaluation``, the event ``SentenceFineTuningEvent/evaluated(_:)``
+    /// before the epoch's checkpoint).
     /// - Throws: ``SentenceFineTuningError`` for pairs the loss cannot use (one pair for the ranking
     ///   loss, hard negatives on some examples only) or a checkpoint `resume` cannot continue (none,
     ///   another model, other pairs or settings); `ModelPackageError` for an `output` that may not be
     ///   replaced (checked before training); ``TrainingDivergedError`` for a non-finite loss.
-    public func train(_ pairs: TrainingPairs, output: URL, resume: Bool = false,
+    public func train(_ pairs: TrainingPairs, validation: TrainingPairs? = nil, output: URL, resume: Bool = false,
                       onEvent: (SentenceFineTuningEvent) -> Void = { _ in }) throws -> Result {
         let loss = try loss(for: pairs)
         let (columns, scores, texts) = try tokenizedColumns(pairs)
+        let heldOut = try validation.map(heldOutPairs)
         let examples = columns[0].count
         if case .multipleNegativesRanking = loss, columns.count == 2 {
             guard examples >= 2 else {
@@ -180,6 +183,7 @@ public struct SentenceEncoderFineTuner {
                     secondsLeft: seconds * remaining / Double(max(1, steps.count)))))
             }
             let meanLoss = Float(epochLoss / Double(max(1, epochBatches[epoch - 1].count)))
+            if let heldOut { onEvent(.evaluated(try evaluate(trainer, on: heldOut, epoch: epoch))) }
             if epoch < options.epochs {
                 let state = SentenceFineTuningCheckpoint(
                     model: model.path, modelFingerprint: modelFingerprint, examples: examples, pairsFingerprint: pairsFingerprint.hex,
@@ -214,11 +218,7 @@ public struct SentenceEncoderFineTuner {
     /// The columns of token ids (anchors, positives[, negatives] or sentence1, sentence2), the scores
     /// of scored pairs, and each example's texts.
     private func tokenizedColumns(_ pairs: TrainingPairs) throws -> (columns: [[[Int32]]], scores: [Float]?, texts: [[String]]) {
-        let limit = maxSequenceLength
-        func ids(_ text: String, example: Int) throws -> [Int32] {
-            try TextLengthLimit.check(text, name: "a text of example \(example + 1)")
-            return embedder.tokenIDs(text, limit: limit)
-        }
+        func ids(_ text: String, example: Int) throws -> [Int32] { try tokenIDs(text, name: "a text of example \(example + 1)") }
         switch pairs {
         case .contrastive(let examples):
             let withNegatives = examples.filter { $0.negative != nil }.count
@@ -241,6 +241,65 @@ public struct SentenceEncoderFineTuner {
                 columns[1].append(try ids(pair.second, example: index))
             }
             return (columns, examples.map(\.score), examples.map { [$0.first, $0.second] })
+        }
+    }
+
+    /// The token ids of `text` (cut to ``maxSequenceLength``), once its length is checked; `name` says which text it is.
+    private func tokenIDs(_ text: String, name: String) throws -> [Int32] {
+        try TextLengthLimit.check(text, name: name)
+        return embedder.tokenIDs(text, limit: maxSequenceLength)
+    }
+
+    /// Validation pairs as their evaluation reads them: the token ids of scored pairs' two texts with
+    /// the scores, or of the anchors and of each distinct positive or negative text (the candidates),
+    /// with the candidate that is each anchor's positive.
+    private enum HeldOutPairs {
+        case scored(first: [[Int32]], second: [[Int32]], scores: [Float])
+        case ranked(anchors: [[Int32]], candidates: [[Int32]], relevant: [Int])
+    }
+
+    private func heldOutPairs(_ pairs: TrainingPairs) throws -> HeldOutPairs {
+        func ids(_ text: String, example: Int) throws -> [Int32] { try tokenIDs(text, name: "a text of validation example \(example + 1)") }
+        switch pairs {
+        case .scored(let examples):
+            return .scored(first: try examples.enumerated().map { try ids($1.first, example: $0) },
+                           second: try examples.enumerated().map { try ids($1.second, example: $0) }, scores: examples.map(\.score))
+        case .contrastive(let examples):
+            var candidates: [[Int32]] = [], index: [String: Int] = [:], relevant: [Int] = []
+            func candidate(_ text: String, example: Int) throws -> Int {
+                if let known = index[text] { return known }
+                candidates.append(try ids(text, example: example))
+                index[text] = candidates.count - 1
+                return candidates.count - 1
+            }
+            for (number, example) in examples.enumerated() {
+                relevant.append(try candidate(example.positive, example: number))
+                if let negative = example.negative { _ = try candidate(negative, example: number) }
+            }
+            return .ranked(anchors: try examples.enumerated().map { try ids($1.anchor, example: $0) }, candidates: candidates, relevant: relevant)
+        }
+    }
+
+    /// The held-out pairs' scores with the trainer's current weights, without dropout.
+    private func evaluate(_ trainer: SentenceEncoderTrainer, on heldOut: HeldOutPairs, epoch: Int) throws -> SentenceFineTuningEvaluation {
+        let dropout = trainer.encoder.dropout
+        trainer.encoder.dropout = nil
+        defer { trainer.encoder.dropout = dropout }
+        func embeddings(_ sequences: [[Int32]]) throws -> Tensor<Float> {
+            var scalars: [Float] = [], width = 0
+            for start in stride(from: 0, to: sequences.count, by: options.batchSize) {
+                let part = try trainer.embeddings(Array(sequences[start..<min(start + options.batchSize, sequences.count)]))
+                width = part.shape[1]
+                scalars += part.scalars
+            }
+            return Tensor(shape: [sequences.count, width], scalars: scalars)
+        }
+        switch heldOut {
+        case let .scored(first, second, scores):
+            return SentenceFineTuningEvaluation.scored(try embeddings(first + second), scores: scores, epoch: epoch)
+        case let .ranked(anchors, candidates, relevant):
+            return SentenceFineTuningEvaluation.ranked(try embeddings(anchors), candidates: try embeddings(candidates), relevant: relevant,
+                                                       epoch: epoch)
         }
     }
 

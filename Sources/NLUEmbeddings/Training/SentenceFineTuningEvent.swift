@@ -1,7 +1,7 @@
 import Foundation
 
-/// What ``SentenceEncoderFineTuner`` reports while it trains: each optimizer step, and each epoch
-/// whose checkpoint has been written.
+/// What ``SentenceEncoderFineTuner`` reports while it trains: each optimizer step, the validation
+/// pairs' scores after each epoch (when given), and each epoch whose checkpoint has been written.
 ///
 ///     try tuner.train(pairs, output: url) { event in
 ///         if case .step(let progress) = event { print("step \(progress.step)/\(progress.totalSteps) loss \(progress.loss)") }
@@ -12,6 +12,8 @@ public enum SentenceFineTuningEvent: Sendable, Equatable {
     case started(examples: Int, loss: SentenceTrainingLoss, totalSteps: Int, epochsDone: Int)
     /// An optimizer step is done.
     case step(SentenceFineTuningProgress)
+    /// An epoch's training is done and the validation pairs are scored (before its checkpoint is written).
+    case evaluated(SentenceFineTuningEvaluation)
     /// An epoch is done and its checkpoint written to `checkpoint` (where `--resume` continues from).
     case epochFinished(epoch: Int, meanLoss: Float, checkpoint: URL)
 }

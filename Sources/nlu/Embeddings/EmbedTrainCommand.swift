@@ -14,7 +14,10 @@ struct EmbedTrainCommand: ParsableCommand {
         {"anchor": ..., "positive": ..., "negative": ...} (negative optional, on every line or none) trains \
         with MultipleNegativesRankingLoss (mnrl: each anchor should be nearer its positive than the other \
         examples of its batch; batches never repeat a text); {"sentence1": ..., "sentence2": ..., "score": -1...1} \
-        trains with CosineSimilarityLoss (cosine). A broken line is an error naming it.
+        trains with CosineSimilarityLoss (cosine). A broken line is an error naming it. --validation-file takes \
+        either shape and scores it after each epoch as sentence-transformers' evaluators do: scored pairs by the \
+        Spearman correlation of their cosine similarities with the scores, anchor/positive pairs by how each \
+        anchor ranks every positive (and negative) of the file (accuracy@1, MRR@10).
 
         Defaults are sentence-transformers' recipe: 1 epoch, batches of 16, AdamW at 2e-5 with 10 % warm-up and \
         linear decay, weight decay 0.01, gradients clipped at norm 1, dropout 0.1, scale 20. Progress goes to \
@@ -62,6 +65,10 @@ struct EmbedTrainCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seeds the batch order and dropout.", valueName: "n"))
     var seed: UInt64 = 42
 
+    @Option(help: ArgumentHelp("Held-out pairs (either shape) scored after each epoch: Spearman's correlation for scored pairs, accuracy@1 and MRR@10 for anchor/positive pairs. A report: the last epoch is kept.",
+                               valueName: "file.jsonl"))
+    var validationFile: String?
+
     @Flag(help: "Continue the interrupted run whose checkpoint is at --output.")
     var resume = false
 
@@ -97,16 +104,19 @@ struct EmbedTrainCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Console.checkOutput(output, inputs: [pairs, model])
+        try Console.checkOutput(output, inputs: [pairs, model] + (validationFile.map { [$0] } ?? []))
         let modelURL = try ModelLocator.resolve(model)
         let tuner = try SentenceEncoderFineTuner(model: modelURL, options: options)
         let examples = try TrainingPairs.read(from: URL(fileURLWithPath: pairs), name: pairs)
+        let validation = try validationFile.map { try TrainingPairs.read(from: URL(fileURLWithPath: $0), name: $0) }
         let reporter = ProgressReporter(json: json)
-        let result = try tuner.train(examples, output: URL(fileURLWithPath: output), resume: resume, onEvent: reporter.report)
+        let result = try tuner.train(examples, validation: validation, output: URL(fileURLWithPath: output), resume: resume,
+                                     onEvent: reporter.report)
         let last = result.steps.last.map { String(format: "; last step's loss %.4f", $0.loss) } ?? ""
         Interruption.note = nil
         if json {
-            Console.print(try Console.json(Saved(event: "saved", output: output, steps: result.trainer.optimizerSteps)))
+            Console.print(try Console.json(Saved(event: "saved", output: output, steps: result.trainer.optimizerSteps,
+                                                 validation: reporter.lastEvaluation)))
         } else {
             Console.print("Saved \(output): \(result.trainer.optimizerSteps) steps\(last)")
         }
@@ -116,12 +126,21 @@ struct EmbedTrainCommand: ParsableCommand {
         var event: String
         var output: String
         var steps: Int
+        /// The last epoch's scores on --validation-file.
+        var validation: SentenceFineTuningEvaluation?
     }
 
     /// Progress on stderr, a line every ~2 % of the run and at each epoch's end; or JSON lines on stdout.
     private final class ProgressReporter {
         let json: Bool
+        private(set) var lastEvaluation: SentenceFineTuningEvaluation?
         init(json: Bool) { self.json = json }
+
+        private struct ValidationLine: Encodable {
+            var event = "validation"
+            var epoch: Int
+            var validation: SentenceFineTuningEvaluation
+        }
 
         private struct Line: Encodable {
             var event: String
@@ -153,6 +172,18 @@ struct EmbedTrainCommand: ParsableCommand {
                 Console.log(String(format: "epoch %d/%d  step %d/%d  loss %.4f  lr %.2e  %.1f examples/s  ",
                                    progress.epoch, progress.epochs, progress.step, progress.totalSteps, progress.loss,
                                    progress.learningRate, progress.examplesPerSecond) + Self.duration(progress.secondsLeft) + " left")
+            case .evaluated(let score):
+                lastEvaluation = score
+                if json {
+                    if let text = try? Console.json(ValidationLine(epoch: score.epoch, validation: score)) { Console.print(text) }
+                    return
+                }
+                let figures = if let accuracy = score.accuracyAt1, let mrr = score.mrrAt10 {
+                    String(format: "accuracy@1 %.4f, MRR@10 %.4f over %d anchors", accuracy, mrr, score.pairs)
+                } else {
+                    "Spearman \(Self.figure(score.spearman)) (Pearson \(Self.figure(score.pearson))) over \(score.pairs) pairs"
+                }
+                Console.log("epoch \(score.epoch) validation: " + figures)
             case let .epochFinished(epoch, meanLoss, checkpoint):
                 // What Ctrl-C keeps from here on, set before the line is printed so a signal sent on seeing it finds it.
                 Interruption.note = "interrupted: \(checkpoint.path) holds the epochs done so far; continue with the same command, "
@@ -168,6 +199,9 @@ struct EmbedTrainCommand: ParsableCommand {
         private func emit(_ line: Line) {
             if let text = try? Console.json(line) { Console.print(text) }
         }
+
+        /// "0.8123", or "n/a" where a correlation is undefined (no variation).
+        static func figure(_ value: Double?) -> String { value.map { String(format: "%.4f", $0) } ?? "n/a" }
 
         static func duration(_ seconds: Double) -> String {
             let whole = Int(seconds.rounded())
