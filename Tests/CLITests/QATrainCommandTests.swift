@@ -40,6 +40,30 @@ import Testing
         #expect(again.status == 0 && again.stdout.hasPrefix("saved \(output): 7 steps on 203 windows"), "\(again.stdout) \(again.stderr)")
     }
 
+    /// --validation-file: the questions answered and scored after the epoch (a line on stderr, the scores in the
+    /// JSON summary); a broken validation file is an error naming it, before anything is written; both files on
+    /// standard input is a usage error.
+    @Test func validationFileIsScoredAfterEachEpoch() throws {
+        let work = try TestScratch.folder("nlu-qa-train")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("tuned").path
+        let run = try Self.train(output, ["--validation-file", Self.squad, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("validation: 28 questions of ") && run.stderr.contains("epoch 1 validation: exact match ")
+                && run.stderr.contains(" over 28 questions"), "\(run.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let validation = try #require(summary["validation"] as? [String: Any], "\(run.stdout)")
+        #expect(validation["epoch"] as? Int == 1 && validation["questions"] as? Int == 28 && validation["f1"] is Double, "\(validation)")
+
+        let broken = work.appendingPathComponent("broken.json")
+        try Data("{\"version\": \"v2.0\", \"data\": [".utf8).write(to: broken)
+        let refused = try Self.train(work.appendingPathComponent("other").path, ["--validation-file", broken.path])
+        #expect(refused.status == 1 && refused.stderr.contains("broken.json"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("other").path))
+        let stdin = try runNLU(["qa", "train", "--squad", "-", "--model", Self.bert, "-o", output, "--validation-file", "-"])
+        #expect(stdin.status == 2 && stdin.stderr.contains("both read standard input"), "\(stdin.stderr)")
+    }
+
     @Test func strictRefusesTheFileNamingTheQuestions() throws {
         let work = try TestScratch.folder("nlu-qa-train")
         defer { try? FileManager.default.removeItem(at: work) }

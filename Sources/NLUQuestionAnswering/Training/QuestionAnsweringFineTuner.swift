@@ -34,14 +34,24 @@ public struct QuestionAnsweringFineTuner {
         public var seconds: Double
     }
 
+    /// The held-out questions' scores after an epoch (run_qa's evaluation, each epoch).
+    public struct Validation: Sendable, Equatable {
+        /// The epoch just finished, from 1.
+        public var epoch: Int
+        /// Exact match and F1 in percent, as `nlu qa evaluate` prints them.
+        public var report: SQuADEvaluation.Report
+    }
+
     /// What a run gives: the trainer holding the fine-tuned encoder and head, and every optimizer step's record.
     public struct Result {
         /// The encoder and head after training (``QuestionAnsweringTrainer/save(to:source:)`` writes them).
         public var trainer: QuestionAnsweringTrainer
         /// The optimizer steps, in order.
         public var steps: [FineTuningStep]
-        /// Seconds the training took.
+        /// Seconds the training took (validation included).
         public var seconds: Double
+        /// The validation questions' scores after each epoch (none without them).
+        public var validations: [Validation] = []
     }
 
     /// The model folder training starts from (a checkpoint or a sentence-transformers folder).
@@ -81,10 +91,14 @@ public struct QuestionAnsweringFineTuner {
         return set
     }
 
-    /// Fine-tunes on every window of `set`, calling `progress` after each optimizer step.
+    /// Fine-tunes on every window of `set`, calling `progress` after each optimizer step. With `validation`,
+    /// its questions are answered after each epoch as ``QuestionAnswerer`` answers them (windows of the
+    /// options' length and stride, no dropout; SQuAD 2.0 files may answer nothing) and scored (exact match,
+    /// F1), handed to `validated`. The run takes the same steps with or without them.
     /// - Throws: ``TrainingDivergedError`` when the loss stops being finite; the checkpoint's error for
-    ///   weights that cannot be read.
-    public func train(_ set: QuestionAnsweringTrainingSet, progress: (Progress) -> Void = { _ in }) throws -> Result {
+    ///   weights that cannot be read; ``QuestionAnsweringError`` naming a validation question that cannot be answered.
+    public func train(_ set: QuestionAnsweringTrainingSet, validation: SQuADDataset? = nil, progress: (Progress) -> Void = { _ in },
+                      validated: (Validation) -> Void = { _ in }) throws -> Result {
         guard !set.windows.isEmpty else { throw QuestionAnsweringTrainingError.noTrainingWindows(skipped: set.skippedQuestionIDs.count) }
         let encoder = try TrainableEncoder(checkpoint: encoderCheckpoint, ignoringTaskHead: true, dropoutSeed: options.seed)
         encoder.dropout = options.dropout > 0 ? EncoderDropout(hidden: options.dropout, attention: options.dropout) : nil
@@ -107,6 +121,7 @@ public struct QuestionAnsweringFineTuner {
 
         var order = SplitMix64(seed: options.seed)
         var steps: [FineTuningStep] = []
+        var validations: [Validation] = []
         var processed = 0
         let start = DispatchTime.now().uptimeNanoseconds
         for epoch in 1...options.epochs {
@@ -123,10 +138,27 @@ public struct QuestionAnsweringFineTuner {
                 progress(Progress(epoch: epoch, step: step.step, totalSteps: schedule.trainingSteps, loss: step.loss,
                                   windowsPerSecond: seconds > 0 ? Double(processed) / seconds : 0, seconds: seconds))
             }
+            if let validation {
+                let scored = Validation(epoch: epoch, report: try evaluate(trainer, on: validation))
+                validations.append(scored)
+                validated(scored)
+            }
         }
         // The trained encoder scores as in evaluation, without dropout.
         encoder.dropout = nil
-        return Result(trainer: trainer, steps: steps, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        return Result(trainer: trainer, steps: steps, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
+                      validations: validations)
+    }
+
+    /// `dataset`'s questions answered by the trainer's current weights, without dropout, and scored.
+    private func evaluate(_ trainer: QuestionAnsweringTrainer, on dataset: SQuADDataset) throws -> SQuADEvaluation.Report {
+        let dropout = trainer.encoder.dropout
+        trainer.encoder.dropout = nil
+        defer { trainer.encoder.dropout = dropout }
+        let answerer = QuestionAnswerer(model: TrainingQuestionAnsweringModel(trainer: trainer), tokenizer: tokenizer,
+                                        modelMaxLength: BertTokenizer.modelMaxLength(in: encoderCheckpoint))
+        return try SQuADEvaluation.evaluate(answerer, on: dataset,
+                                            options: AnswerOptions(maxSequenceLength: options.maxSequenceLength, documentStride: options.documentStride))
     }
 
     /// `config.json`'s `initializer_range` (transformers' default 0.02), the spread of a new head's weights.

@@ -94,6 +94,13 @@ public final class QuestionAnsweringTrainer: FineTuningTrainer {
         return head.lossAndGradients(hidden: hidden, startPositions: startPositions, endPositions: endPositions).loss
     }
 
+    /// Start and end logits of every position of `batch` with the current weights, row-major `[batch · sequence]`
+    /// (``QuestionAnsweringModel/logits(_:)``'s shape).
+    public func logits(_ batch: EncoderBatch) throws -> (start: [Float], end: [Float]) {
+        let (start, end) = head.logits(try encoder.forward(batch, workspace: try workspace(for: batch)))
+        return (start.scalars, end.scalars)
+    }
+
     /// Writes the encoder and the head as a `*ForQuestionAnswering` checkpoint in the Hugging Face layout,
     /// which ``QuestionAnswerer`` and transformers' pipeline load (``TrainableEncoder/save(to:source:head:)``;
     /// `source` is the checkpoint training started from).

@@ -20,7 +20,8 @@ struct QATrainCommand: ParsableCommand {
         *ForQuestionAnswering checkpoint in the Hugging Face layout (config.json, model.safetensors, tokenizer \
         files) that nlu qa ask / evaluate and transformers' pipeline load; it may be a new path, an empty \
         folder or a folder nlu saved before, and is written only when training ends (Ctrl-C leaves it as it \
-        was). Progress goes to stderr.
+        was). Progress goes to stderr. --validation-file answers a SQuAD file's questions after each epoch with \
+        the windows of training (--max-length, --doc-stride) and prints their exact match and F1.
         """)
 
     @Option(help: ArgumentHelp("The SQuAD-format JSON training file (\"-\": standard input).", valueName: "file"))
@@ -65,6 +66,10 @@ struct QATrainCommand: ParsableCommand {
     @Flag(help: "Refuse the file when an answer's text is not the context's at answer_start, instead of skipping the question.")
     var strict = false
 
+    @Option(help: ArgumentHelp("A SQuAD-format JSON file of held-out questions, answered and scored (exact match, F1) after each epoch, as nlu qa evaluate scores them. A report: the last epoch is kept.",
+                               valueName: "file"))
+    var validationFile: String?
+
     @Flag(help: "Print a JSON summary on stdout.")
     var json = false
 
@@ -93,6 +98,9 @@ struct QATrainCommand: ParsableCommand {
 
     func validate() throws {
         guard !output.isEmpty else { throw ValidationError("--output is empty; give a folder such as minilm-squad") }
+        if squad == "-", validationFile == "-" {
+            throw ValidationError("--squad and --validation-file both read standard input; give one of them as a file")
+        }
         do {
             try options.validate()
         } catch let error as TrainingSettingError {
@@ -109,15 +117,25 @@ struct QATrainCommand: ParsableCommand {
         var steps: Int
         var final_loss: Float?
         var seconds: Double
+        /// The last epoch's scores on --validation-file.
+        var validation: ValidationSummary?
+    }
+
+    private struct ValidationSummary: Encodable {
+        var epoch: Int
+        var exact_match: Double
+        var f1: Double
+        var questions: Int
     }
 
     func run() throws {
-        try Console.checkOutput(output, inputs: [squad, model])
+        try Console.checkOutput(output, inputs: [squad, model] + (validationFile.map { [$0] } ?? []))
         let base = try ModelLocator.resolve(model)
         let destination = URL(fileURLWithPath: output)
         try TrainableEncoder.checkSaveDestination(destination, source: base)
         let file = squad == "-" ? "standard input" : squad
         let dataset = try SQuADDataset(data: Console.readData(path: squad), file: file)
+        let validation = try validationFile.map { try SQuADDataset(data: Console.readData(path: $0), file: $0 == "-" ? "standard input" : $0) }
         let tuner: QuestionAnsweringFineTuner
         do {
             tuner = try QuestionAnsweringFineTuner(checkpoint: base, options: options)
@@ -144,18 +162,34 @@ struct QATrainCommand: ParsableCommand {
         // A signal ends the run at once; nothing is written before the end, so the output stays as it was.
         Interruption.note = "interrupted: nothing was saved; \(output) is as it was"
         var lastLine = Date.distantPast
-        let result = try tuner.train(set) { progress in
-            guard progress.step == 1 || progress.step == progress.totalSteps || Date().timeIntervalSince(lastLine) >= 5 else { return }
-            lastLine = Date()
-            let left = progress.seconds / Double(progress.step) * Double(progress.totalSteps - progress.step)
-            Console.log(String(format: "epoch %d  step %d/%d  loss %.4f  %.1f windows/s  ", progress.epoch, progress.step,
-                               progress.totalSteps, progress.loss, progress.windowsPerSecond) + Self.duration(left) + " left")
+        if let validation {
+            Console.log("validation: \(validation.questions.count) question\(validation.questions.count == 1 ? "" : "s") of \(validationFile ?? ""), "
+                        + "answered after each epoch")
+        }
+        let result: QuestionAnsweringFineTuner.Result
+        do {
+            result = try tuner.train(set, validation: validation, progress: { progress in
+                guard progress.step == 1 || progress.step == progress.totalSteps || Date().timeIntervalSince(lastLine) >= 5 else { return }
+                lastLine = Date()
+                let left = progress.seconds / Double(progress.step) * Double(progress.totalSteps - progress.step)
+                Console.log(String(format: "epoch %d  step %d/%d  loss %.4f  %.1f windows/s  ", progress.epoch, progress.step,
+                                   progress.totalSteps, progress.loss, progress.windowsPerSecond) + Self.duration(left) + " left")
+            }, validated: { scored in
+                Console.log(String(format: "epoch %d validation: exact match %.2f, F1 %.2f over %d questions", scored.epoch,
+                                   scored.report.exactMatch, scored.report.f1, scored.report.count))
+            })
+        } catch let error as QuestionAnsweringError {
+            // Training questions were read before the run; a question that cannot be answered here is a validation one.
+            throw InputError("\(validationFile ?? file): \(error)")
         }
         try result.trainer.save(to: destination, source: base)
         Interruption.note = nil
         let summary = Summary(output: output, questions: set.questionCount, unanswerable: set.unanswerableCount,
                               skipped: set.skippedQuestionIDs, windows: set.windows.count, steps: result.steps.count,
-                              final_loss: result.steps.last?.loss, seconds: (result.seconds * 10).rounded() / 10)
+                              final_loss: result.steps.last?.loss, seconds: (result.seconds * 10).rounded() / 10,
+                              validation: result.validations.last.map {
+                                  ValidationSummary(epoch: $0.epoch, exact_match: $0.report.exactMatch, f1: $0.report.f1, questions: $0.report.count)
+                              })
         if json {
             Console.print(try Console.json(summary, sortedKeys: false))
         } else {
