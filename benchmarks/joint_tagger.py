@@ -8,12 +8,14 @@ benchmarks/entities.py's code (slot F1 on exact (type, start, end) spans, micro;
 word tokens they cover) and intent accuracy, and prints the median prediction latency of each.
 
     python3 benchmarks/joint_tagger.py --bench .build/release/nlu-bench --model sentence-transformers/all-MiniLM-L6-v2 \
-        [--per-intent 0] [--epochs 10] [--crf | --no-crf] [--word-shapes | --no-word-shapes] [--batch-size 32] [--learning-rate 5e-5] [--head-learning-rate 1e-3] [--test-limit N] [--seed 42] [--dataset atis]
+        [--per-intent 0] [--epochs 10] [--crf | --no-crf] [--word-shapes | --no-word-shapes] [--batch-size 32] [--learning-rate 5e-5] [--head-learning-rate 1e-3] [--test-limit N] [--seed 42] [--curve] [--dataset atis]
 
 --dataset atis trains and tests on ATIS instead (the joint papers' split: train + dev 4,978 utterances, test 893,
 obtained and converted by benchmarks/atis.py), scoring slots as conlleval does (the papers' slot F1) and intents
 by exact label; --dataset hwu64 on ../shared/data/hwu64 (its train and test splits, 64 intents, the `[type : words]`
-annotations as entity spans), scored as Snips.
+annotations as entity spans), scored as Snips. --curve also prints the joint model's figures on the test set after
+each epoch (NLUKit's own scoring of the words the slot head reads: close to, not the same as, the final lines'),
+to read how much they move from epoch to epoch; the final lines are still the last epoch's.
 """
 import argparse
 import csv
@@ -49,6 +51,9 @@ def main():
     parser.add_argument("--crf", action=argparse.BooleanOptionalAction, help="the CRF layer (default: the joint model's)")
     parser.add_argument("--word-shapes", action=argparse.BooleanOptionalAction, help="the words' case in the slot head (default: the joint model's)")
     parser.add_argument("--seed", type=int, default=42, help="the heads' initial weights, batch order and dropout")
+    parser.add_argument("--curve", action="store_true",
+                        help="also score the test set after each epoch (a learning curve to read the epoch-to-epoch spread; "
+                             "the last epoch is still the one reported, nothing is chosen on the test set)")
     parser.add_argument("--test-limit", type=int, default=0, help="the first N test utterances (0: all)")
     parser.add_argument("--dataset", choices=["snips", "atis", "hwu64"], default="snips")
     args = parser.parse_args()
@@ -86,6 +91,10 @@ def report(title, args, began, result, gold, slots):
         print(f"{name:26s} slot F1 {f1:.4f} (P {precision:.4f} R {recall:.4f})  intent accuracy {intents:.4f}  "
               + (f"all slots right {exact[0]:.4f}  " if exact else "") + f"training {seconds:.1f} s  prediction p50 {latency:.2f} ms")
     print(f"joint model: {result['optimizerSteps']} optimizer steps")
+    for point in result.get("curve", []):
+        # NLUKit's own scoring (FineTuningValidation): mentions over the words the slot head reads, every test utterance.
+        print(f"  after epoch {point['epoch']:2d}: intent accuracy {point['intentAccuracy']:.4f}  slot F1 {point['slotF1']:.4f}  "
+              f"all slots right {point['exactUtterances']:.4f}  loss {point['loss']:.4f}")
 
 
 def bench(args, train, test):
@@ -94,7 +103,8 @@ def bench(args, train, test):
                "--batch-size", str(args.batch_size), "--learning-rate", args.learning_rate, "--per-intent", str(args.per_intent),
                "--test-limit", str(args.test_limit), "--seed", str(args.seed), "--baseline"] + ({True: ["--crf"], False: ["--no-crf"]}.get(args.crf, [])) \
         + ({True: ["--word-shapes"], False: ["--no-word-shapes"]}.get(getattr(args, "word_shapes", None), [])) \
-        + (["--head-learning-rate", args.head_learning_rate] if args.head_learning_rate else [])
+        + (["--head-learning-rate", args.head_learning_rate] if args.head_learning_rate else []) \
+        + (["--curve"] if getattr(args, "curve", False) else [])
     run = subprocess.run(command, capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit("nlu-bench joint-tagger failed:\n" + run.stderr[-3000:])

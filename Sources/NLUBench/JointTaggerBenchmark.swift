@@ -8,6 +8,9 @@ import NLUKit
 /// utterances; prints one JSON object: the training time, the per-utterance prediction latency (intent and
 /// entities, median) at each precision and each test utterance's intent and entities; with `--baseline`, the
 /// same for today's intents model (bag-of-words intents + CRF slot tagger) trained on the same utterances.
+/// With `--curve`, the test utterances are also scored after each epoch (``FineTuningValidation``: a learning
+/// curve for reading how much the figures move from epoch to epoch; the model predicted from is still the
+/// last epoch's, nothing is chosen on the test set).
 struct JointTaggerBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "joint-tagger",
@@ -26,6 +29,8 @@ struct JointTaggerBenchmark: ParsableCommand {
     @Option(help: "The first N test utterances (0: all).") var testLimit = 0
     @Option(help: "Seeds the heads' initial weights, the batch order and dropout.") var seed: UInt64 = 42
     @Flag(help: "Also train and run today's intents model (bag of words + CRF tagger) on the same split.") var baseline = false
+    @Flag(help: "Also score the test utterances after each epoch (a learning curve; the last epoch is still the one predicted from).")
+    var curve = false
 
     func run() throws {
         guard perIntent >= 0 else { throw ValidationError("--per-intent must be at least 0, got \(perIntent)") }
@@ -48,12 +53,17 @@ struct JointTaggerBenchmark: ParsableCommand {
         let clock = ContinuousClock()
         let began = clock.now
         var steps = 0
+        var curvePoints: [[String: Any]] = []
         let classifier = try IntentClassifier.fineTuneJoint(on: trainSet, model: model, options: options, file: train.joined(separator: ", "),
-                                                            progress: { progress in
+                                                            validation: curve ? testSet : nil, progress: { progress in
             steps = progress.step
             if progress.step % 50 == 0 || progress.step == progress.totalSteps {
                 FileHandle.standardError.write(Data("epoch \(progress.epoch) step \(progress.step)/\(progress.totalSteps) loss \(progress.loss) \(Int(progress.examplesPerSecond)) utterances/s\n".utf8))
             }
+        }, validated: { score in
+            // Every test utterance (--test-limit cuts the predictions only).
+            curvePoints.append(["epoch": score.epoch, "intentAccuracy": score.intentAccuracy, "loss": score.loss,
+                                "slotF1": score.slots?.f1 ?? 0, "exactUtterances": score.slots?.exactUtterances ?? 0])
         })
         let trainingSeconds = (clock.now - began).seconds
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-bench-joint-\(UUID().uuidString)")
@@ -67,6 +77,7 @@ struct JointTaggerBenchmark: ParsableCommand {
             "headLearningRate": options.training.headLearningRate.map { Double($0) } ?? Double(learningRate),
             "trainingSeconds": trainingSeconds, "optimizerSteps": steps,
         ]
+        if curve { output["curve"] = curvePoints }
         for (key, precision) in [("", Precision.f32), ("Int8", Precision.int8)] {
             let loaded = try IntentClassifier.loadWithSentenceFeatures(from: package, precision: precision)
             let run = Self.predict(loaded, texts, clock: clock)
