@@ -27,37 +27,44 @@ public struct FineTuningValidation: Sendable, Equatable, Encodable {
     public var utterances: Int
     /// Share of them whose intent is the head's best class.
     public var intentAccuracy: Double
-    /// The training loss over them (mean per utterance; for the joint model the intents' plus the
-    /// slots' as training weighs them, a tag the training data never had counted as `O`).
-    public var loss: Double
-    /// The slots' scores (the joint model only).
+    /// The training loss over those whose intent the head has (mean per utterance; for the joint model the
+    /// intents' plus the slots' as training weighs them, a tag the training data never had counted as `O`);
+    /// nil when none has.
+    public var loss: Double?
+    /// The slots' scores (the joint model only; every utterance counts).
     public var slots: Slots?
+    /// Held-out utterances whose intent the training data lacks (counterexamples, without a "none" class):
+    /// counted as wrong intents, since the head cannot give theirs, and left out of the loss.
+    public var unknownIntentUtterances: Int = 0
+    /// Those intents' names, sorted (``IntentClassifier/noneLabel`` for counterexamples).
+    public var unknownIntents: [String] = []
 
-    /// The held-out utterances of `validation` with their class in `intents` (the head's order),
-    /// counterexamples as the class named ``IntentClassifier/noneLabel`` when the head has one.
-    /// - Throws: ``TrainingSettingError`` (setting "validation") for an intent the training data does
-    ///   not have, counterexamples without a "none" class, or no utterance at all.
-    static func labelled(_ validation: IntentDataset, intents: [String]) throws -> [(utterance: Utterance, label: Int32)] {
+    /// The held-out utterances of `validation` with their class in `intents` (the head's order), nil for
+    /// an intent the head does not have; counterexamples as the class named ``IntentClassifier/noneLabel``.
+    /// - Throws: ``TrainingSettingError`` (setting "validation") when `validation` has no utterance.
+    static func labelled(_ validation: IntentDataset, intents: [String]) throws -> [(utterance: Utterance, label: Int32?, intent: String)] {
         let classes = Dictionary(intents.enumerated().map { ($1, Int32($0)) }, uniquingKeysWith: { first, _ in first })
-        var labelled: [(utterance: Utterance, label: Int32)] = []
-        for intent in validation.intents where !intent.utterances.isEmpty {
-            guard let label = classes[intent.name] else {
-                throw TrainingSettingError(setting: "validation", value: "intent '\(intent.name)'",
-                                           requirement: "one of the \(intents.count) intents of the training data")
-            }
-            labelled += intent.utterances.map { ($0, label) }
+        var labelled: [(utterance: Utterance, label: Int32?, intent: String)] = []
+        for intent in validation.intents {
+            labelled += intent.utterances.map { ($0, classes[intent.name], intent.name) }
         }
-        if !validation.counterexamples.isEmpty {
-            guard let none = classes[IntentClassifier.noneLabel] else {
-                throw TrainingSettingError(setting: "validation", value: "\(validation.counterexamples.count) counterexamples",
-                                           requirement: "none: the training data has no counterexamples, so no \"none\" class to score them against")
-            }
-            labelled += validation.counterexamples.map { ($0, none) }
-        }
+        labelled += validation.counterexamples.map { ($0, classes[IntentClassifier.noneLabel], IntentClassifier.noneLabel) }
         guard !labelled.isEmpty else {
             throw TrainingSettingError(setting: "validation", value: "no utterance", requirement: "at least one utterance to score")
         }
         return labelled
+    }
+
+    /// A score of `utterances` held-out utterances with `labels` (nil: an intent the head lacks, named in `intents`).
+    init(epoch: Int, labels: [Int32?], intents: [String], right: Int, loss: Double, slots: Slots? = nil) {
+        let known = labels.filter { $0 != nil }.count
+        self.epoch = epoch
+        utterances = labels.count
+        intentAccuracy = Double(right) / Double(max(1, labels.count))
+        self.loss = known > 0 ? loss / Double(known) : nil
+        self.slots = slots
+        unknownIntentUtterances = labels.count - known
+        unknownIntents = Set(zip(labels, intents).filter { $0.0 == nil }.map(\.1)).sorted()
     }
 
     /// Batches of at most `batchSize` of the sequences of `lengths`, shortest first, so that little is

@@ -28,7 +28,7 @@ extension IntentClassifier {
                                 entityLog: (String) -> Void = { _ in }) throws -> IntentClassifier {
         try entities?.validate()
         try checkForFineTuning(dataset, file: file, entities: entities, log: entityLog)
-        // Before the slot tagger trains: a validation set the head cannot score fails at once.
+        // Before the slot tagger trains: a validation set with nothing to score fails at once.
         if let validation { _ = try FineTuningValidation.labelled(validation, intents: headClasses(dataset).intents.map(\.name)) }
         let tuner = try IntentFineTuner(checkpoint: checkpoint, options: options)
         let extractor = try trainEntities(on: dataset, language: dataset.language, options: entities, file: file, wordVectors: nil,

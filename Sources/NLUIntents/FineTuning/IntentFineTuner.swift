@@ -89,7 +89,7 @@ public struct IntentFineTuner {
         let heldOut = try validation.map { validation in
             try FineTuningValidation.labelled(validation, intents: dataset.intents.map(\.name)).map { item in
                 try TextLengthLimit.check(item.utterance.text, name: "a validation utterance")
-                return (tokenIDs: embedder.tokenIDs(item.utterance.text, limit: limit), label: item.label)
+                return (tokenIDs: embedder.tokenIDs(item.utterance.text, limit: limit), label: item.label, intent: item.intent)
             }
         }
 
@@ -163,22 +163,23 @@ public struct IntentFineTuner {
         return Result(intents: dataset.intents.map(\.name), trainer: trainer, steps: steps, validations: validations)
     }
 
-    /// The intent accuracy and mean cross-entropy of the trainer's model on `heldOut`, without dropout.
-    private func validate(_ trainer: EncoderClassifierTrainer, on heldOut: [(tokenIDs: [Int32], label: Int32)],
+    /// The intent accuracy and mean cross-entropy of the trainer's model on `heldOut`, without dropout (an
+    /// utterance of an intent the head lacks is wrong without being run).
+    private func validate(_ trainer: EncoderClassifierTrainer, on heldOut: [(tokenIDs: [Int32], label: Int32?, intent: String)],
                           epoch: Int) throws -> FineTuningValidation {
         let dropout = trainer.encoder.dropout
         trainer.encoder.dropout = nil
         defer { trainer.encoder.dropout = dropout }
+        let known = heldOut.compactMap { item in item.label.map { (tokenIDs: item.tokenIDs, label: $0) } }
         var right = 0, loss = 0.0
-        for members in FineTuningValidation.batches(lengths: heldOut.map(\.tokenIDs.count), batchSize: options.batchSize) {
-            let batch = try EncoderBatch(tokenIDs: members.map { heldOut[$0].tokenIDs }, padID: embedder.tokenizer.padID)
-            let labels = members.map { heldOut[$0].label }
+        for members in FineTuningValidation.batches(lengths: known.map(\.tokenIDs.count), batchSize: options.batchSize) {
+            let batch = try EncoderBatch(tokenIDs: members.map { known[$0].tokenIDs }, padID: embedder.tokenizer.padID)
+            let labels = members.map { known[$0].label }
             let logits = try trainer.logits(batch)
             loss += Double(SoftmaxCrossEntropy.lossAndGradient(logits: logits, targets: labels).loss) * Double(members.count)
             right += zip(FineTuningValidation.bestClasses(logits), labels).filter { $0 == $1 }.count
         }
-        return FineTuningValidation(epoch: epoch, utterances: heldOut.count, intentAccuracy: Double(right) / Double(heldOut.count),
-                                    loss: loss / Double(heldOut.count))
+        return FineTuningValidation(epoch: epoch, labels: heldOut.map(\.label), intents: heldOut.map(\.intent), right: right, loss: loss)
     }
 
     /// The bytes a run needs at its peak (``TrainableEncoder/trainingMemoryNeeded(sequencesPerBatch:longest:headParameters:)``

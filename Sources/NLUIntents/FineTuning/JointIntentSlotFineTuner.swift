@@ -72,6 +72,9 @@ public struct JointIntentSlotFineTuner {
     private struct HeldOut {
         var example: Example
         var tags: [String]
+        /// The intent's class, nil for an intent the head lacks (the example's intent is then a placeholder).
+        var label: Int32?
+        var intent: String
     }
 
     /// Fine-tunes on every utterance of `dataset` (counterexamples are not used), calling `progress`
@@ -128,11 +131,12 @@ public struct JointIntentSlotFineTuner {
         let heldOut = try validation.map { validation in
             try FineTuningValidation.labelled(validation, intents: dataset.intents.map(\.name)).map { item in
                 try TextLengthLimit.check(item.utterance.text, name: "a validation utterance")
-                try EntityAnnotationError.check(item.utterance, intent: dataset.intents[Int(item.label)].name)
+                try EntityAnnotationError.check(item.utterance, intent: item.intent)
                 let encoding = JointUtteranceEncoding(text: item.utterance.text, tokenizer: embedder.tokenizer, maxLength: limit)
                 let tags = SlotTagScheme.tags(for: item.utterance, tokens: encoding.words)
-                return HeldOut(example: example(item.label, encoding, tags),
-                               tags: zip(encoding.firstPieces, tags).compactMap { position, tag in position == nil ? nil : tag })
+                return HeldOut(example: example(item.label ?? 0, encoding, tags),
+                               tags: zip(encoding.firstPieces, tags).compactMap { position, tag in position == nil ? nil : tag },
+                               label: item.label, intent: item.intent)
             }
         }
 
@@ -239,7 +243,8 @@ public struct JointIntentSlotFineTuner {
     }
 
     /// The intent accuracy, joint loss and slot scores of the trainer's model on `heldOut`, without dropout;
-    /// `tags` names the slot head's classes.
+    /// `tags` names the slot head's classes. Utterances of an intent the head lacks run apart, for their
+    /// slots only (no loss; their intent is wrong).
     private func validate(_ trainer: JointIntentSlotTrainer, on heldOut: [HeldOut], tags: [String], epoch: Int) throws -> FineTuningValidation {
         let encoder = trainer.model.encoder, dropout = encoder.dropout
         encoder.dropout = nil
@@ -249,21 +254,28 @@ public struct JointIntentSlotFineTuner {
         func mentions(_ tags: [String]) -> [EntityEvaluation.Mention] {
             SlotTagScheme.spans(tags).map { EntityEvaluation.Mention(entity: $0.slot, start: $0.tokens.lowerBound, end: $0.tokens.upperBound) }
         }
-        for members in FineTuningValidation.batches(lengths: heldOut.map(\.example.tokenIDs.count), batchSize: options.training.batchSize) {
-            let chosen = members.map { heldOut[$0] }
-            let scored = try batch(chosen.map(\.example))
-            let (batchLoss, outputs) = try trainer.lossAndOutputs(scored)
-            loss += Double(batchLoss) * Double(members.count)
-            right += zip(FineTuningValidation.bestClasses(outputs.intentLogits), scored.intents).filter { $0 == $1 }.count
-            let decoded = trainer.model.decodeTags(outputs.slotLogits, wordCounts: scored.wordPositions.map(\.count))
-            for (item, best) in zip(chosen, decoded) {
-                expected.append(mentions(item.tags))
-                predicted.append(mentions(best.map { $0 < tags.count ? tags[$0] : SlotTagScheme.outside }))
+        for group in [heldOut.filter { $0.label != nil }, heldOut.filter { $0.label == nil }] {
+            for members in FineTuningValidation.batches(lengths: group.map(\.example.tokenIDs.count), batchSize: options.training.batchSize) {
+                let chosen = members.map { group[$0] }
+                let scored = try batch(chosen.map(\.example))
+                let outputs: JointIntentSlotModel.Outputs
+                if chosen[0].label != nil {
+                    let batchLoss: Float
+                    (batchLoss, outputs) = try trainer.lossAndOutputs(scored)
+                    loss += Double(batchLoss) * Double(members.count)
+                    right += zip(FineTuningValidation.bestClasses(outputs.intentLogits), scored.intents).filter { $0 == $1 }.count
+                } else {
+                    outputs = try trainer.model.outputs(scored.encoderBatch, wordPositions: scored.wordPositions, wordShapes: scored.wordShapes)
+                }
+                let decoded = trainer.model.decodeTags(outputs.slotLogits, wordCounts: scored.wordPositions.map(\.count))
+                for (item, best) in zip(chosen, decoded) {
+                    expected.append(mentions(item.tags))
+                    predicted.append(mentions(best.map { $0 < tags.count ? tags[$0] : SlotTagScheme.outside }))
+                }
             }
         }
         let slots = EntityEvaluation(expected: expected, predicted: predicted)
-        return FineTuningValidation(epoch: epoch, utterances: heldOut.count, intentAccuracy: Double(right) / Double(heldOut.count),
-                                    loss: loss / Double(heldOut.count),
+        return FineTuningValidation(epoch: epoch, labels: heldOut.map(\.label), intents: heldOut.map(\.intent), right: right, loss: loss,
                                     slots: .init(precision: slots.microPrecision, recall: slots.microRecall, f1: slots.microF1,
                                                  exactUtterances: slots.exactUtterances))
     }

@@ -296,13 +296,17 @@ struct IntentsTrainCommand: ParsableCommand {
         }
         var lastValidation: FineTuningValidation?
         let validated = { (score: FineTuningValidation) in
+            if lastValidation == nil, score.unknownIntentUtterances > 0 {
+                Console.log("validation: \(score.unknownIntentUtterances) utterance\(score.unknownIntentUtterances == 1 ? " has an intent" : "s have intents") "
+                            + "the training data lacks (\(score.unknownIntents.joined(separator: ", "))): counted wrong, left out of the loss")
+            }
             lastValidation = score
             if json {
                 if let text = try? Console.json(ValidationLine(epoch: score.epoch, validation: score)) { Console.log(text) }
                 return
             }
-            var line = String(format: "epoch %d/%d validation: intents %.2f %% of %d, loss %.4f", score.epoch, epochs,
-                              score.intentAccuracy * 100, score.utterances, score.loss)
+            var line = String(format: "epoch %d/%d validation: intents %.2f %% of %d", score.epoch, epochs, score.intentAccuracy * 100,
+                              score.utterances) + (score.loss.map { String(format: ", loss %.4f", $0) } ?? "")
             if let slots = score.slots {
                 line += String(format: ", slots F1 %.4f (P %.4f R %.4f), every slot right %.2f %%", slots.f1, slots.precision, slots.recall,
                                slots.exactUtterances * 100)
@@ -328,7 +332,7 @@ struct IntentsTrainCommand: ParsableCommand {
                     validated: validated, entityProgress: entityProgress, entityLog: { Console.log($0) })
             }
         } catch let error as TrainingSettingError where error.setting == "validation" {
-            throw InputError("\(fineTuning.validationFile ?? "--validation-file"): \(error.value) cannot be scored: it must be \(error.requirement)")
+            throw InputError("\(fineTuning.validationFile ?? "--validation-file"): \(error.value); --validation-file needs \(error.requirement)")
         }
         var calibration: IntentClassifier.Calibration?
         if let heldOut {
