@@ -94,7 +94,7 @@ def report(title, args, began, result, gold, slots):
     for point in result.get("curve", []):
         # NLUKit's own scoring (FineTuningValidation): mentions over the words the slot head reads, every test utterance.
         print(f"  after epoch {point['epoch']:2d}: intent accuracy {point['intentAccuracy']:.4f}  slot F1 {point['slotF1']:.4f}  "
-              f"all slots right {point['exactUtterances']:.4f}  loss {point['loss']:.4f}")
+              f"all slots right {point['exactUtterances']:.4f}" + (f"  loss {point['loss']:.4f}" if "loss" in point else ""))
 
 
 def bench(args, train, test):

@@ -62,8 +62,11 @@ struct JointTaggerBenchmark: ParsableCommand {
             }
         }, validated: { score in
             // Every test utterance (--test-limit cuts the predictions only).
-            curvePoints.append(["epoch": score.epoch, "intentAccuracy": score.intentAccuracy, "loss": score.loss,
-                                "slotF1": score.slots?.f1 ?? 0, "exactUtterances": score.slots?.exactUtterances ?? 0])
+            // No loss when no test utterance's intent was trained (JSONSerialization takes no optionals).
+            var point: [String: Any] = ["epoch": score.epoch, "intentAccuracy": score.intentAccuracy,
+                                        "slotF1": score.slots?.f1 ?? 0, "exactUtterances": score.slots?.exactUtterances ?? 0]
+            if let loss = score.loss { point["loss"] = loss }
+            curvePoints.append(point)
         })
         let trainingSeconds = (clock.now - began).seconds
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nlu-bench-joint-\(UUID().uuidString)")

@@ -28,12 +28,12 @@ extension IntentClassifier {
                                 entityLog: (String) -> Void = { _ in }) throws -> IntentClassifier {
         try entities?.validate()
         try checkForFineTuning(dataset, file: file, entities: entities, log: entityLog)
+        let classes = headClasses(dataset)
         // Before the slot tagger trains: a validation set with nothing to score fails at once.
-        if let validation { _ = try FineTuningValidation.labelled(validation, intents: headClasses(dataset).intents.map(\.name)) }
+        if let validation { _ = try FineTuningValidation.labelled(validation, intents: classes.intents.map(\.name)) }
         let tuner = try IntentFineTuner(checkpoint: checkpoint, options: options)
         let extractor = try trainEntities(on: dataset, language: dataset.language, options: entities, file: file, wordVectors: nil,
                                           progress: entityProgress, log: entityLog)
-        let classes = headClasses(dataset)
         let result = try tuner.train(classes, validation: validation, saving: saving, resume: resume, progress: progress, validated: validated,
                                     checkpointSaved: checkpointSaved)
         let head = result.trainer.head.linear

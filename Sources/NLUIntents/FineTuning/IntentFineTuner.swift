@@ -62,7 +62,7 @@ public struct IntentFineTuner {
     /// dropout are seeded per epoch). With `validation`, the model scores its utterances after each
     /// epoch (``FineTuningValidation``, handed to `validated` before the epoch's checkpoint).
     /// - Throws: ``TrainingSettingError`` for a dataset with fewer than 2 intents or an intent
-    ///   without utterances (named), a validation set with an intent the dataset lacks, or (setting
+    ///   without utterances (named), a validation set with no utterance, or (setting
     ///   `resume`) a checkpoint of another model, dataset or settings; ``TrainingDivergedError`` when
     ///   the loss stops being finite.
     public func train(_ dataset: IntentDataset, validation: IntentDataset? = nil, saving: IntentFineTuningCheckpoint? = nil,

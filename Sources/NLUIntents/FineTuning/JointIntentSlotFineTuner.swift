@@ -85,7 +85,7 @@ public struct JointIntentSlotFineTuner {
     /// with slots, handed to `validated` before the epoch's checkpoint).
     /// - Throws: ``TrainingSettingError`` for fewer than 2 intents, an intent without utterances,
     ///   more than ``maximumTagCount`` tags, a run that would not fit in half of the memory (setting
-    ///   `batchSize`), a validation set with an intent the dataset lacks, or (setting `resume`) a
+    ///   `batchSize`), a validation set with no utterance, or (setting `resume`) a
     ///   checkpoint of another model, dataset or settings; ``EntityAnnotationError`` naming an
     ///   utterance whose entity span is out of range or overlaps another; ``TrainingDivergedError``
     ///   when the loss stops being finite.
@@ -102,14 +102,18 @@ public struct JointIntentSlotFineTuner {
                                        requirement: "at least one utterance per intent")
         }
         let limit = maxSequenceLength
+        // Training and validation utterances alike: checked, tokenized, and their words' BIO tags.
+        func encode(_ utterance: Utterance, intent: String, name: String) throws -> (JointUtteranceEncoding, [String]) {
+            try TextLengthLimit.check(utterance.text, name: name)
+            try EntityAnnotationError.check(utterance, intent: intent)
+            let encoding = JointUtteranceEncoding(text: utterance.text, tokenizer: embedder.tokenizer, maxLength: limit)
+            return (encoding, SlotTagScheme.tags(for: utterance, tokens: encoding.words))
+        }
         var encoded: [(intent: Int32, encoding: JointUtteranceEncoding, tags: [String])] = []
         var slotTags = Set<String>()
         for (label, intent) in dataset.intents.enumerated() {
             for utterance in intent.utterances {
-                try TextLengthLimit.check(utterance.text, name: "an utterance of intent '\(intent.name)'")
-                try EntityAnnotationError.check(utterance, intent: intent.name)
-                let encoding = JointUtteranceEncoding(text: utterance.text, tokenizer: embedder.tokenizer, maxLength: limit)
-                let tags = SlotTagScheme.tags(for: utterance, tokens: encoding.words)
+                let (encoding, tags) = try encode(utterance, intent: intent.name, name: "an utterance of intent '\(intent.name)'")
                 slotTags.formUnion(tags)
                 encoded.append((Int32(label), encoding, tags))
             }
@@ -130,10 +134,7 @@ public struct JointIntentSlotFineTuner {
         let examples = encoded.map { example($0.intent, $0.encoding, $0.tags) }
         let heldOut = try validation.map { validation in
             try FineTuningValidation.labelled(validation, intents: dataset.intents.map(\.name)).map { item in
-                try TextLengthLimit.check(item.utterance.text, name: "a validation utterance")
-                try EntityAnnotationError.check(item.utterance, intent: item.intent)
-                let encoding = JointUtteranceEncoding(text: item.utterance.text, tokenizer: embedder.tokenizer, maxLength: limit)
-                let tags = SlotTagScheme.tags(for: item.utterance, tokens: encoding.words)
+                let (encoding, tags) = try encode(item.utterance, intent: item.intent, name: "a validation utterance")
                 return HeldOut(example: example(item.label ?? 0, encoding, tags),
                                tags: zip(encoding.firstPieces, tags).compactMap { position, tag in position == nil ? nil : tag },
                                label: item.label, intent: item.intent)
