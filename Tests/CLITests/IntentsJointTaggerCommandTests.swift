@@ -81,11 +81,57 @@ import Testing
         #expect(nothing.status == 1 && nothing.stderr.contains("empty.json"), "\(nothing.stderr)")
         let alone = try runNLU(["intents", "train", Self.sample, "-o", model, "--validation-file", Self.sample])
         #expect(alone.status == 2)
-        #expect(alone.stderr.contains("--validation-file apply to --fine-tune MODEL"), "\(alone.stderr)")
+        #expect(alone.stderr.contains("--validation-file, --keep-best and --early-stopping apply to --fine-tune MODEL"), "\(alone.stderr)")
         let fewShot = try runNLU(["intents", "train", Self.sample, "-o", model, "--fine-tune", Self.tinyEncoder, "--few-shot",
                                   "--validation-file", Self.sample])
         #expect(fewShot.status == 2)
         #expect(fewShot.stderr.contains("--no-few-shot") && fewShot.stderr.contains("nlu intents evaluate"), "\(fewShot.stderr)")
+    }
+
+    /// --keep-best SCORE keeps the epoch with the best score on --validation-file (marked "*" in its line, named
+    /// in the summary) and --early-stopping N ends the run N epochs after it; the held-out file gives every
+    /// intent's examples the next intent's name, so that the best epoch is an early one. Out of place: usage errors.
+    @Test func keepBestKeepsTheBestEpochAndEarlyStoppingEndsTheRun() throws {
+        let work = try TestScratch.folder("nlu-keep-best")
+        defer { try? FileManager.default.removeItem(at: work) }
+        var sample = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.sample))) as? [String: Any])
+        var intents = try #require(sample["intents"] as? [[String: Any]])
+        let names = intents.compactMap { $0["intent"] as? String }
+        for index in intents.indices { intents[index]["intent"] = names[(index + 1) % names.count] }
+        sample["intents"] = intents
+        let misnamed = work.appendingPathComponent("misnamed.json")
+        try JSONSerialization.data(withJSONObject: sample).write(to: misnamed)
+        let model = work.appendingPathComponent("car.nlumodel").path
+        let common = ["intents", "train", Self.sample, "-o", model, "--fine-tune", Self.tinyEncoder, "--no-few-shot", "--epochs", "4",
+                      "--learning-rate", "5e-3", "--batch-size", "16", "--validation-file", misnamed.path, "--keep-best", "loss", "--early-stopping", "1"]
+        let json = try runNLU(common + ["--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let kept = try #require(summary["keptEpoch"] as? Int), trained = try #require(summary["trainedEpochs"] as? Int)
+        #expect(trained == kept + 1 && trained < 4, "\(json.stdout)")
+        #expect((summary["validation"] as? [String: Any])?["epoch"] as? Int == kept && json.stderr.contains(#""isBest":true"#))
+
+        let text = try runNLU(common)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stderr.contains("epoch \(kept)/4 validation: intents ") && text.stderr.contains(" *\n"), "\(text.stderr)")
+        #expect(text.stderr.contains("early stopping: 1 epoch without a better loss since epoch \(kept); the run ends here"), "\(text.stderr)")
+        #expect(text.stdout.contains("kept epoch \(kept) of \(trained) trained, best loss on the validation file: "), "\(text.stdout)")
+        let evaluate = try runNLU(["intents", "evaluate", "-m", model, misnamed.path, "--json"])
+        #expect(evaluate.status == 0, "\(evaluate.stderr)")
+
+        let base = ["intents", "train", Self.sample, "-o", work.appendingPathComponent("x.nlumodel").path, "--fine-tune", Self.tinyEncoder]
+        for (flags, message) in [(["--keep-best", "loss"], "--keep-best needs --validation-file FILE"),
+                                 (["--validation-file", Self.sample, "--keep-best", "slot-f1", "--no-few-shot"], "slot score of --tagger transformer"),
+                                 (["--validation-file", Self.sample, "--early-stopping", "2"], "--early-stopping needs --keep-best SCORE"),
+                                 (["--validation-file", Self.sample, "--keep-best", "loss", "--early-stopping", "0", "--no-few-shot"],
+                                  "--early-stopping is 0: it must be between 1 and 1000 epochs"),
+                                 (["--validation-file", Self.sample, "--keep-best", "f2"], "--keep-best"),
+                                 (["--few-shot", "--validation-file", Self.sample, "--keep-best", "loss"], "--no-few-shot")] {
+            let refused = try runNLU(base + flags)
+            #expect(refused.status == 2 && refused.stderr.contains(message), "\(flags): \(refused.stderr)")
+        }
+        let alone = try runNLU(["intents", "train", Self.sample, "-o", model, "--keep-best", "accuracy"])
+        #expect(alone.status == 2 && alone.stderr.contains("--keep-best and --early-stopping apply to --fine-tune MODEL"), "\(alone.stderr)")
     }
 
     @Test func flagsOutOfPlaceAreUsageErrorsThatSayWhatToAdd() throws {

@@ -30,6 +30,11 @@ public final class EncoderClassifierTrainer: FineTuningTrainer {
     public let pooling: TokenPooling
     /// The classification head; its layer is updated with the encoder.
     public private(set) var head: SoftmaxClassifierHead
+    /// The head's weight and bias (``FineTuningTrainer``).
+    public var headTensors: [Tensor<Float>] {
+        get { head.linear.tensors }
+        set { head.linear.tensors = newValue }
+    }
     /// The run's optimizer side.
     public let steps: FineTuningSteps
     /// The buffers of the last batch shape: consecutive batches of one shape reuse them.

@@ -6,8 +6,9 @@ import NLUCore
 /// mentions (slot and words, CoNLL's reading of the BIO tags) of the words the slot head reads, and the
 /// share of utterances with every mention right.
 ///
-/// It is a report, not a choice: the run keeps its last epoch whatever the scores say. Validation runs
-/// without dropout and draws no random number, so a run takes the same steps with or without it.
+/// Alone it is a report, not a choice: the run keeps its last epoch whatever the scores say, unless
+/// ``IntentFineTuningOptions/keepBest`` names the score that picks the epoch. Validation runs without
+/// dropout and draws no random number, so a run takes the same steps with or without it.
 ///
 ///     let result = try tuner.train(dataset, validation: heldOut) { _ in }
 ///     result.validations.last?.intentAccuracy   // 0.97
@@ -38,6 +39,9 @@ public struct FineTuningValidation: Sendable, Equatable, Encodable {
     public var unknownIntentUtterances: Int = 0
     /// Those intents' names, sorted (``IntentClassifier/noneLabel`` for counterexamples).
     public var unknownIntents: [String] = []
+    /// With ``IntentFineTuningOptions/keepBest``: whether this epoch's score is the best so far (its
+    /// weights are kept); nil without it.
+    public var isBest: Bool?
 
     /// The held-out utterances of `validation` with their class in `intents` (the head's order), nil for
     /// an intent the head does not have; counterexamples as the class named ``IntentClassifier/noneLabel``.

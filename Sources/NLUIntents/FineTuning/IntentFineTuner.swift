@@ -35,6 +35,9 @@ public struct IntentFineTuner {
         public var steps: [FineTuningStep]
         /// The scores on the validation utterances after each epoch this run trained (none without them).
         public var validations: [FineTuningValidation] = []
+        /// The epoch whose weights ``trainer`` holds: the best by ``IntentFineTuningOptions/keepBest``, else
+        /// the last one trained (fewer than the options' epochs when early stopping ended the run).
+        public var keptEpoch: Int
     }
 
     /// Reads the checkpoint's tokenizer and pooling and checks `options`.
@@ -60,11 +63,13 @@ public struct IntentFineTuner {
     /// written there (then `checkpointSaved(epoch)` is called); with `resume`, the run continues from
     /// the checkpoint found there, as the uninterrupted run would have gone on (batch order and
     /// dropout are seeded per epoch). With `validation`, the model scores its utterances after each
-    /// epoch (``FineTuningValidation``, handed to `validated` before the epoch's checkpoint).
+    /// epoch (``FineTuningValidation``, handed to `validated` before the epoch's checkpoint); with
+    /// ``IntentFineTuningOptions/keepBest`` the run ends holding its best epoch's weights, and stops early
+    /// after ``IntentFineTuningOptions/earlyStoppingPatience`` epochs without improvement.
     /// - Throws: ``TrainingSettingError`` for a dataset with fewer than 2 intents or an intent
-    ///   without utterances (named), a validation set with no utterance, or (setting
-    ///   `resume`) a checkpoint of another model, dataset or settings; ``TrainingDivergedError`` when
-    ///   the loss stops being finite.
+    ///   without utterances (named), a validation set with no utterance, `keepBest` without one, or
+    ///   (setting `resume`) a checkpoint of another model, dataset, settings or validation set;
+    ///   ``TrainingDivergedError`` when the loss stops being finite.
     public func train(_ dataset: IntentDataset, validation: IntentDataset? = nil, saving: IntentFineTuningCheckpoint? = nil,
                       resume: Bool = false, progress: (IntentFineTuningProgress) -> Void = { _ in },
                       validated: (FineTuningValidation) -> Void = { _ in },
@@ -96,9 +101,11 @@ public struct IntentFineTuner {
         let checkpointFolder = try TrainableEncoder.checkpointDirectory(ofModel: checkpoint)
         let modelFingerprint = IntentFineTuningCheckpoint.fingerprint(ofModel: checkpointFolder)
         let datasetFingerprint = IntentFineTuningCheckpoint.fingerprint(of: dataset)
+        let validationFingerprint = options.keepBest == nil ? nil : validation.map { IntentFineTuningCheckpoint.fingerprint(of: $0) }
         try saving?.checkReplaceable()
         let saved = try resume ? saving.map {
-            try $0.read(model: checkpoint.path, modelFingerprint: modelFingerprint, datasetFingerprint: datasetFingerprint, options: options)
+            try $0.read(model: checkpoint.path, modelFingerprint: modelFingerprint, datasetFingerprint: datasetFingerprint, options: options,
+                        validationFingerprint: validationFingerprint)
         } : nil
         let encoder = try TrainableEncoder(checkpoint: saved.map { try TrainableEncoder.checkpointDirectory(ofModel: $0.encoderFolder) } ?? checkpointFolder,
                                            ignoringTaskHead: true, dropoutSeed: options.seed)
@@ -124,12 +131,16 @@ public struct IntentFineTuner {
             try trainer.resume(optimizerState: saved.optimizerState, optimizerSteps: saved.description.optimizerSteps,
                                microBatches: saved.description.microBatches)
         }
+        var keeper = try IntentFineTuningCheckpoint.keeper(options, validating: heldOut != nil, slots: false, saved: saved, trainer: trainer)
         var steps: [FineTuningStep] = []
         var validations: [FineTuningValidation] = []
         var examples = 0
         let start = DispatchTime.now().uptimeNanoseconds
         let firstEpoch = (saved?.description.epoch ?? 0) + 1
+        var lastEpoch = firstEpoch - 1
         for epoch in stride(from: firstEpoch, through: options.epochs, by: 1) {
+            // Early stopping (checked here too, for a run resumed from the epoch it stopped at).
+            if keeper?.shouldStop(after: epoch - 1) == true { break }
             // Seeded per epoch, so a run resumed at an epoch draws what the uninterrupted run draws.
             let epochSeed = options.seed &+ UInt64(epoch) &* 0x9E37_79B9_7F4A_7C15
             var order = SplitMix64(seed: epochSeed)
@@ -145,22 +156,28 @@ public struct IntentFineTuner {
                 progress(IntentFineTuningProgress(epoch: epoch, step: step.step, totalSteps: schedule.trainingSteps, loss: step.loss,
                                                   examplesPerSecond: seconds > 0 ? Double(examples) / seconds : 0))
             }
+            lastEpoch = epoch
             if let heldOut {
-                validations.append(try validate(trainer, on: heldOut, epoch: epoch))
-                validated(validations[validations.count - 1])
+                var score = try validate(trainer, on: heldOut, epoch: epoch)
+                if let metric = options.keepBest { score.isBest = keeper?.record(epoch: epoch, score: metric.score(score), of: trainer) }
+                validations.append(score)
+                validated(score)
             }
             if let saving {
                 let description = IntentFineTuningCheckpoint.Description(
                     format: IntentFineTuningCheckpoint.format, epoch: epoch, optimizerSteps: trainer.optimizerSteps,
                     microBatches: trainer.microBatches, model: checkpoint.path, modelFingerprint: modelFingerprint,
-                    datasetFingerprint: datasetFingerprint, options: options, intents: dataset.intents.map(\.name))
-                try saving.write(trainer, description: description, source: checkpoint)
+                    datasetFingerprint: datasetFingerprint, options: options, intents: dataset.intents.map(\.name),
+                    best: keeper?.best, validationFingerprint: validationFingerprint)
+                try saving.write(trainer, description: description, source: checkpoint,
+                                 bestWeights: IntentFineTuningCheckpoint.bestWeights(keeper, epoch: epoch, trainer: trainer))
                 checkpointSaved(epoch)
             }
         }
+        let kept = try keeper?.restoreBest(into: trainer, trainedThrough: lastEpoch) ?? lastEpoch
         // The trained encoder scores as in evaluation, without dropout (the trainer's logits and loss).
         encoder.dropout = nil
-        return Result(intents: dataset.intents.map(\.name), trainer: trainer, steps: steps, validations: validations)
+        return Result(intents: dataset.intents.map(\.name), trainer: trainer, steps: steps, validations: validations, keptEpoch: kept)
     }
 
     /// The intent accuracy and mean cross-entropy of the trainer's model on `heldOut`, without dropout (an
@@ -182,10 +199,11 @@ public struct IntentFineTuner {
         return FineTuningValidation(epoch: epoch, labels: heldOut.map(\.label), intents: heldOut.map(\.intent), right: right, loss: loss)
     }
 
-    /// The bytes a run needs at its peak (``TrainableEncoder/trainingMemoryNeeded(sequencesPerBatch:longest:headParameters:)``
+    /// The bytes a run needs at its peak (``TrainableEncoder/trainingMemoryNeeded(sequencesPerBatch:longest:headParameters:keepingBestWeights:)``
     /// with the intent head over `classes`).
     public func memoryNeeded(encoder: TrainableEncoder, longest: Int, classes: Int) -> Int? {
-        encoder.trainingMemoryNeeded(sequencesPerBatch: options.batchSize, longest: longest, headParameters: headParameters(encoder, classes: classes))
+        encoder.trainingMemoryNeeded(sequencesPerBatch: options.batchSize, longest: longest, headParameters: headParameters(encoder, classes: classes),
+                                     keepingBestWeights: options.keepBest != nil)
     }
 
     private func headParameters(_ encoder: TrainableEncoder, classes: Int) -> Int {
@@ -194,7 +212,7 @@ public struct IntentFineTuner {
 
     private func checkMemory(encoder: TrainableEncoder, longest: Int, classes: Int) throws {
         try encoder.checkTrainingMemory(batchSize: options.batchSize, sequencesPerBatch: options.batchSize, longest: longest,
-                                        headParameters: headParameters(encoder, classes: classes))
+                                        headParameters: headParameters(encoder, classes: classes), keepingBestWeights: options.keepBest != nil)
     }
 
     /// The sentence features of `trainer`'s encoder as this checkpoint tokenizes and pools, saved

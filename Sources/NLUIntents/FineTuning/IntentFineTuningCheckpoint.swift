@@ -7,8 +7,9 @@ import NLUInputOutput
 /// (`OUT.nlumodel.checkpoint/`): `encoder/` (the encoder in its Hugging Face layout),
 /// `state.safetensors` (the heads: `classifier.weight` / `classifier.bias` for the intent model, the
 /// joint model's ``JointIntentSlotModel/headParameterNames``, none for a few-shot run's contrastive
-/// stage, whose head is fitted after it; and AdamW's moments, `adam.m.N` / `adam.v.N` in parameter
-/// order) and `checkpoint.json` (the epoch, the step counts, the options (the few-shot settings for a
+/// stage, whose head is fitted after it; AdamW's moments, `adam.m.N` / `adam.v.N` in parameter
+/// order; with ``IntentFineTuningOptions/keepBest``, the best epoch's weights as `best.NAME` when that is
+/// an earlier epoch) and `checkpoint.json` (the epoch, the step counts, the options (the few-shot settings for a
 /// few-shot run), the joint model's own and its tags, and fingerprints of the model and dataset,
 /// which a resumed run must match).
 /// Written beside the folder and swapped in, so an interrupted write leaves the previous epoch's.
@@ -48,6 +49,10 @@ public struct IntentFineTuningCheckpoint: Sendable {
         var tags: [String]?
         /// A few-shot run's settings; its epochs are those of the contrastive stage.
         var fewShot: SetFitOptions?
+        /// With ``IntentFineTuningOptions/keepBest``: the best epoch so far and its score, and a
+        /// fingerprint of the validation utterances that scored it (a resumed run must score the same).
+        var best: BestEpochKeeper.Best?
+        var validationFingerprint: String?
     }
 
     /// What a resumed run continues from.
@@ -60,6 +65,8 @@ public struct IntentFineTuningCheckpoint: Sendable {
         var heads: [String: Tensor<Float>]
         var optimizerState: AdamOptimizer.State
         var encoderFolder: URL
+        /// The best epoch's weights by parameter name, when it is earlier than the checkpoint's epoch.
+        var bestWeights: [String: Tensor<Float>] = [:]
     }
 
     /// Refuses a folder that exists and is not a checkpoint this type wrote (it would be replaced).
@@ -90,7 +97,7 @@ public struct IntentFineTuningCheckpoint: Sendable {
     /// (`options` for the softmax and joint heads, `fewShot` for a few-shot run).
     /// - Throws: ``TrainingSettingError`` (setting `resume`) naming what differs; the files' errors.
     func read(model: String, modelFingerprint: String, datasetFingerprint: String, options: IntentFineTuningOptions?,
-              joint: JointIntentSlotOptions? = nil, fewShot: SetFitOptions? = nil) throws -> Saved {
+              joint: JointIntentSlotOptions? = nil, fewShot: SetFitOptions? = nil, validationFingerprint: String? = nil) throws -> Saved {
         guard ExistingPath(folder) == .directory else {
             throw TrainingSettingError(setting: "resume", value: "\(folder.path), which does not exist",
                                        requirement: "the checkpoint an interrupted run with the same output left (start without --resume)")
@@ -116,9 +123,19 @@ public struct IntentFineTuningCheckpoint: Sendable {
             throw refuse("a checkpoint of other settings (\(differences.joined(separator: "; ")))",
                          "the settings of the run it continues (give them again, or start without --resume)")
         }
+        guard description.validationFingerprint == validationFingerprint else {
+            throw refuse("a checkpoint whose best epoch other validation utterances chose",
+                         "the validation file of the run it continues (give it again, or start without --resume)")
+        }
         let weights = try SafeTensors(contentsOf: folder.appendingPathComponent(Self.stateFileName))
-        var heads: [String: Tensor<Float>] = [:]
-        for name in weights.names where !name.hasPrefix("adam.") { heads[name] = try weights.finiteFloatTensor(name) }
+        var heads: [String: Tensor<Float>] = [:], best: [String: Tensor<Float>] = [:]
+        for name in weights.names where !name.hasPrefix("adam.") {
+            if name.hasPrefix(Self.bestPrefix) {
+                best[String(name.dropFirst(Self.bestPrefix.count))] = try weights.finiteFloatTensor(name)
+            } else {
+                heads[name] = try weights.finiteFloatTensor(name)
+            }
+        }
         var head: Linear?
         if fewShot == nil {
             let intent = joint == nil ? "classifier" : "intent_classifier"
@@ -136,7 +153,47 @@ public struct IntentFineTuningCheckpoint: Sendable {
         }
         return Saved(description: description, head: head, heads: heads,
                      optimizerState: AdamOptimizer.State(step: description.optimizerSteps, firstMoments: first, secondMoments: second),
-                     encoderFolder: folder.appendingPathComponent("encoder"))
+                     encoderFolder: folder.appendingPathComponent("encoder"), bestWeights: best)
+    }
+
+    /// The prefix of the best epoch's tensors in `state.safetensors`.
+    static let bestPrefix = "best."
+
+    /// The keeper of a run's best epoch (nil without ``IntentFineTuningOptions/keepBest``), continuing
+    /// `saved`'s when resuming: the checkpoint's epoch is the best, or its `best.*` tensors hold the best.
+    /// - Throws: ``TrainingSettingError`` (setting `keepBest`) without validation utterances, or for a slot
+    ///   metric of a run without slots; (setting `resume`) for a checkpoint without the best epoch's tensors.
+    static func keeper(_ options: IntentFineTuningOptions, validating: Bool, slots: Bool, saved: Saved?,
+                       trainer: some FineTuningTrainer) throws -> BestEpochKeeper? {
+        guard let metric = options.keepBest else { return nil }
+        guard validating else {
+            throw TrainingSettingError(setting: "keepBest", value: metric.rawValue, requirement: "validation utterances to score each epoch")
+        }
+        guard slots || !metric.needsSlots else {
+            throw TrainingSettingError(setting: "keepBest", value: metric.rawValue,
+                                       requirement: "a score of the intent model (accuracy or loss); slot scores need the joint model")
+        }
+        guard let saved, let best = saved.description.best else {
+            return BestEpochKeeper(greaterIsBetter: metric.greaterIsBetter, patience: options.earlyStoppingPatience)
+        }
+        var weights = trainer.weights
+        if best.epoch != saved.description.epoch {
+            weights = try trainer.steps.parameterNames.map { name in
+                guard let tensor = saved.bestWeights[name] else {
+                    throw TrainingSettingError(setting: "resume", value: "a checkpoint without \(Self.bestPrefix)\(name), the best epoch's",
+                                               requirement: "a checkpoint this run wrote (start again without --resume)")
+                }
+                return tensor
+            }
+        }
+        return BestEpochKeeper(greaterIsBetter: metric.greaterIsBetter, patience: options.earlyStoppingPatience, best: best, weights: weights)
+    }
+
+    /// The tensors `keeper` holds by parameter name, when its best epoch is not `epoch` (the checkpoint's
+    /// own weights are then the best); empty otherwise.
+    static func bestWeights(_ keeper: BestEpochKeeper?, epoch: Int, trainer: some FineTuningTrainer) -> [String: Tensor<Float>] {
+        guard let keeper, let best = keeper.best, best.epoch != epoch, let weights = keeper.weights else { return [:] }
+        return Dictionary(uniqueKeysWithValues: zip(trainer.steps.parameterNames, weights))
     }
 
     /// What a run trains, in words: a resumed run must train the same.
@@ -145,17 +202,20 @@ public struct IntentFineTuningCheckpoint: Sendable {
     }
 
     /// Writes the trainer's state after `description.epoch` epochs, replacing the previous checkpoint.
-    func write(_ trainer: EncoderClassifierTrainer, description: Description, source: URL) throws {
+    func write(_ trainer: EncoderClassifierTrainer, description: Description, source: URL,
+               bestWeights: [String: Tensor<Float>] = [:]) throws {
         let head = trainer.head.linear.tensors
         var heads = ["classifier.weight": head[0]]
         heads["classifier.bias"] = head.count > 1 ? head[1] : nil
-        try write(encoder: trainer.encoder, heads: heads, optimizerState: trainer.optimizerState, description: description, source: source)
+        try write(encoder: trainer.encoder, heads: heads, optimizerState: trainer.optimizerState, description: description, source: source,
+                  bestWeights: bestWeights)
     }
 
     /// Writes a run's state after `description.epoch` epochs: `encoder`, the `heads` by name and the
-    /// optimizer's state, replacing the previous checkpoint.
+    /// optimizer's state (and the best epoch's weights by parameter name, when it is an earlier one),
+    /// replacing the previous checkpoint.
     func write(encoder: TrainableEncoder, heads: [String: Tensor<Float>], optimizerState state: AdamOptimizer.State,
-               description: Description, source: URL) throws {
+               description: Description, source: URL, bestWeights: [String: Tensor<Float>] = [:]) throws {
         try checkReplaceable()
         try ModelPackage.writeFolder(to: folder) { temporary in
             try encoder.save(to: temporary.appendingPathComponent("encoder"), source: source)
@@ -164,6 +224,7 @@ public struct IntentFineTuningCheckpoint: Sendable {
                 tensors["adam.m.\(index)"] = m
                 tensors["adam.v.\(index)"] = v
             }
+            for (name, tensor) in bestWeights { tensors[Self.bestPrefix + name] = tensor }
             try SafeTensors.write(tensors, metadata: ["format": Self.format], to: temporary.appendingPathComponent(Self.stateFileName))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

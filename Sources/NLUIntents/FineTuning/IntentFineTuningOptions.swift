@@ -37,6 +37,13 @@ public struct IntentFineTuningOptions: Codable, Sendable, Equatable {
     public var maxSequenceLength: Int?
     /// The probability of dropout in the encoder's hidden states and attention (0 ..< 1).
     public var dropout: Float = 0.1
+    /// The held-out score that picks the epoch the run keeps, as Trainer's `load_best_model_at_end` with
+    /// `metric_for_best_model`: after each epoch's validation the weights are kept when the score beats
+    /// every earlier epoch's, and put back at the end. Needs validation utterances; nil: the last epoch.
+    public var keepBest: FineTuningMetric?
+    /// With ``keepBest``: epochs in a row without improvement after which the run stops, as
+    /// `EarlyStoppingCallback`'s `early_stopping_patience` (1 ... 1000); nil: every epoch runs.
+    public var earlyStoppingPatience: Int?
 
     /// The defaults.
     public init() {}
@@ -51,6 +58,12 @@ public struct IntentFineTuningOptions: Codable, Sendable, Equatable {
         if let headLearningRate {
             try OptimizationSettings.check(headLearningRate.isFinite && headLearningRate > 0 && headLearningRate <= 1, "headLearningRate",
                                            "\(headLearningRate)", "a number above 0 and at most 1 (1e-3 is the usual choice)")
+        }
+        if let earlyStoppingPatience {
+            try OptimizationSettings.check((1...1000).contains(earlyStoppingPatience), "earlyStoppingPatience", "\(earlyStoppingPatience)",
+                                           "between 1 and 1000 epochs")
+            try OptimizationSettings.check(keepBest != nil, "earlyStoppingPatience", "\(earlyStoppingPatience) without keepBest",
+                                           "given with keepBest, the score whose best epoch it counts from")
         }
     }
 }

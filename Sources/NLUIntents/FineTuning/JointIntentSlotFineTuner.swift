@@ -36,6 +36,9 @@ public struct JointIntentSlotFineTuner {
         public var steps: [FineTuningStep]
         /// The scores on the validation utterances after each epoch this run trained (none without them).
         public var validations: [FineTuningValidation] = []
+        /// The epoch whose weights ``tagger`` holds: the best by ``IntentFineTuningOptions/keepBest``, else
+        /// the last one trained (fewer than the options' epochs when early stopping ended the run).
+        public var keptEpoch: Int
     }
 
     /// Reads the checkpoint's tokenizer and pooling and checks `options`.
@@ -82,11 +85,13 @@ public struct JointIntentSlotFineTuner {
     /// `checkpointSaved(epoch)` is called); with `resume`, the run continues from the checkpoint found
     /// there, as the uninterrupted run would have gone on (batch order and dropout are seeded per epoch).
     /// With `validation`, the model scores its utterances after each epoch (``FineTuningValidation``
-    /// with slots, handed to `validated` before the epoch's checkpoint).
+    /// with slots, handed to `validated` before the epoch's checkpoint); with
+    /// ``IntentFineTuningOptions/keepBest`` the run ends holding its best epoch's weights, and stops early
+    /// after ``IntentFineTuningOptions/earlyStoppingPatience`` epochs without improvement.
     /// - Throws: ``TrainingSettingError`` for fewer than 2 intents, an intent without utterances,
     ///   more than ``maximumTagCount`` tags, a run that would not fit in half of the memory (setting
-    ///   `batchSize`), a validation set with no utterance, or (setting `resume`) a
-    ///   checkpoint of another model, dataset or settings; ``EntityAnnotationError`` naming an
+    ///   `batchSize`), a validation set with no utterance, `keepBest` without one, or (setting `resume`) a
+    ///   checkpoint of another model, dataset, settings or validation set; ``EntityAnnotationError`` naming an
     ///   utterance whose entity span is out of range or overlaps another; ``TrainingDivergedError``
     ///   when the loss stops being finite.
     public func train(_ dataset: IntentDataset, validation: IntentDataset? = nil, saving: IntentFineTuningCheckpoint? = nil,
@@ -145,10 +150,11 @@ public struct JointIntentSlotFineTuner {
         let checkpointFolder = try TrainableEncoder.checkpointDirectory(ofModel: checkpoint)
         let modelFingerprint = IntentFineTuningCheckpoint.fingerprint(ofModel: checkpointFolder)
         let datasetFingerprint = IntentFineTuningCheckpoint.fingerprint(of: dataset, entities: true)
+        let validationFingerprint = training.keepBest == nil ? nil : validation.map { IntentFineTuningCheckpoint.fingerprint(of: $0, entities: true) }
         try saving?.checkReplaceable()
         let saved = try resume ? saving.map {
             try $0.read(model: checkpoint.path, modelFingerprint: modelFingerprint, datasetFingerprint: datasetFingerprint,
-                        options: training, joint: options)
+                        options: training, joint: options, validationFingerprint: validationFingerprint)
         } : nil
         let encoder = try TrainableEncoder(checkpoint: saved.map { try TrainableEncoder.checkpointDirectory(ofModel: $0.encoderFolder) } ?? checkpointFolder,
                                            ignoringTaskHead: true, dropoutSeed: training.seed)
@@ -159,7 +165,8 @@ public struct JointIntentSlotFineTuner {
         try encoder.checkTrainingMemory(batchSize: training.batchSize, sequencesPerBatch: training.batchSize,
                                         longest: examples.map(\.tokenIDs.count).max() ?? 1,
                                         headParameters: dataset.intents.count * (embedder.pooling.modes.count * hidden + 1)
-                                            + tagCount * (slotInputs + 1) + (options.crf ? tagCount * (tagCount + 2) : 0))
+                                            + tagCount * (slotInputs + 1) + (options.crf ? tagCount * (tagCount + 2) : 0),
+                                        keepingBestWeights: training.keepBest != nil)
         encoder.dropout = training.dropout > 0 ? EncoderDropout(hidden: training.dropout, attention: training.dropout) : nil
         var headRandom = SplitMix64(seed: training.seed &+ 1)
         var intentHead = Linear(inputSize: embedder.pooling.modes.count * hidden, outputSize: dataset.intents.count, using: &headRandom)
@@ -196,13 +203,17 @@ public struct JointIntentSlotFineTuner {
             try trainer.resume(optimizerState: saved.optimizerState, optimizerSteps: saved.description.optimizerSteps,
                                microBatches: saved.description.microBatches)
         }
+        var keeper = try IntentFineTuningCheckpoint.keeper(training, validating: heldOut != nil, slots: true, saved: saved, trainer: trainer)
 
         var steps: [FineTuningStep] = []
         var validations: [FineTuningValidation] = []
         var seen = 0
         let start = DispatchTime.now().uptimeNanoseconds
         let firstEpoch = (saved?.description.epoch ?? 0) + 1
+        var lastEpoch = firstEpoch - 1
         for epoch in stride(from: firstEpoch, through: training.epochs, by: 1) {
+            // Early stopping (checked here too, for a run resumed from the epoch it stopped at).
+            if keeper?.shouldStop(after: epoch - 1) == true { break }
             let epochSeed = IntentFineTuningCheckpoint.epochSeed(training.seed, epoch: epoch)
             var order = SplitMix64(seed: epochSeed)
             encoder.reseedDropout(epochSeed &+ 1)
@@ -217,24 +228,30 @@ public struct JointIntentSlotFineTuner {
                 progress(IntentFineTuningProgress(epoch: epoch, step: step.step, totalSteps: schedule.trainingSteps, loss: step.loss,
                                                   examplesPerSecond: seconds > 0 ? Double(seen) / seconds : 0))
             }
+            lastEpoch = epoch
             if let heldOut {
-                validations.append(try validate(trainer, on: heldOut, tags: tagNames, epoch: epoch))
-                validated(validations[validations.count - 1])
+                var score = try validate(trainer, on: heldOut, tags: tagNames, epoch: epoch)
+                if let metric = training.keepBest { score.isBest = keeper?.record(epoch: epoch, score: metric.score(score), of: trainer) }
+                validations.append(score)
+                validated(score)
             }
             if let saving {
                 let description = IntentFineTuningCheckpoint.Description(
                     format: IntentFineTuningCheckpoint.format, epoch: epoch, optimizerSteps: trainer.optimizerSteps,
                     microBatches: trainer.microBatches, model: checkpoint.path, modelFingerprint: modelFingerprint,
-                    datasetFingerprint: datasetFingerprint, options: training, intents: dataset.intents.map(\.name), joint: options, tags: tagNames)
+                    datasetFingerprint: datasetFingerprint, options: training, intents: dataset.intents.map(\.name), joint: options, tags: tagNames,
+                    best: keeper?.best, validationFingerprint: validationFingerprint)
                 try saving.write(encoder: encoder, heads: Dictionary(uniqueKeysWithValues: zip(model.headParameterNames, model.headTensors)),
-                                 optimizerState: trainer.optimizerState, description: description, source: checkpoint)
+                                 optimizerState: trainer.optimizerState, description: description, source: checkpoint,
+                                 bestWeights: IntentFineTuningCheckpoint.bestWeights(keeper, epoch: epoch, trainer: trainer))
                 checkpointSaved(epoch)
             }
         }
+        let kept = try keeper?.restoreBest(into: trainer, trainedThrough: lastEpoch) ?? lastEpoch
         encoder.dropout = nil
         let tagger = JointIntentSlotTagger(model: model, tokenizer: embedder.tokenizer, maxSequenceLength: limit,
                                            intents: dataset.intents.map(\.name), tags: tagNames + (tagNames.count < 2 ? ["O"] : []))
-        return Result(tagger: tagger, steps: steps, validations: validations)
+        return Result(tagger: tagger, steps: steps, validations: validations, keptEpoch: kept)
     }
 
     private func batch(_ chosen: [Example]) throws -> JointIntentSlotBatch {

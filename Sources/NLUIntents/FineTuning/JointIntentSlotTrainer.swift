@@ -20,6 +20,11 @@ import NLUTransformers
 public final class JointIntentSlotTrainer: FineTuningTrainer {
     /// The model being trained.
     public let model: JointIntentSlotModel
+    /// The intent and slot heads' and the CRF's tensors (``JointIntentSlotModel/headParameterNames``; ``FineTuningTrainer``).
+    public var headTensors: [Tensor<Float>] {
+        get { model.headTensors }
+        set { model.headTensors = newValue }
+    }
     /// JointBERT's `slot_loss_coef`: the weight of the slot loss beside the intent loss.
     public let slotLossCoefficient: Float
     /// The probability of dropout on the pooled vector and the word states before the heads.

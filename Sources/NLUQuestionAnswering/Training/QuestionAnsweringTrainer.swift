@@ -37,6 +37,11 @@ public final class QuestionAnsweringTrainer: FineTuningTrainer {
     public let encoder: TrainableEncoder
     /// The span head; its layer is updated with the encoder.
     public private(set) var head: QuestionAnsweringHead
+    /// The span head's weight and bias (``FineTuningTrainer``).
+    public var headTensors: [Tensor<Float>] {
+        get { head.linear.tensors }
+        set { head.linear.tensors = newValue }
+    }
     /// The run's optimizer side.
     public let steps: FineTuningSteps
     /// The buffers of the last batch shape: consecutive batches of one shape reuse them.

@@ -30,6 +30,10 @@ public final class FineTuningSteps {
     public private(set) var optimizerSteps = 0
     /// Micro-batches seen so far.
     public private(set) var microBatches = 0
+    /// The heads' parameter names, in the order of their tensors.
+    public let headParameterNames: [String]
+    /// The encoder's parameter names then the heads': the order of the optimizer's moments.
+    public var parameterNames: [String] { encoder.parameters.names + headParameterNames }
     /// The head's gradients of the current accumulation group, in the order of its tensors.
     public private(set) var headGradients: [Tensor<Float>]
 
@@ -63,6 +67,7 @@ public final class FineTuningSteps {
                                                    weightDecay: weightDecay, learningRateScales: scales)
         accumulator = try GradientAccumulator(accumulationSteps: accumulationSteps, batchesPerEpoch: batchesPerEpoch)
         self.encoder = encoder
+        self.headParameterNames = headParameterNames
         self.learningRate = learningRate
         self.maxGradientNorm = maxGradientNorm
         self.schedule = schedule

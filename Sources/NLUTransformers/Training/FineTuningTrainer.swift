@@ -5,6 +5,9 @@ import NLUCore
 public protocol FineTuningTrainer: AnyObject {
     /// The run's optimizer side.
     var steps: FineTuningSteps { get }
+    /// The heads' tensors, in the order of ``FineTuningSteps/headParameterNames``; setting them replaces the
+    /// heads' weights (``load(_:)`` checks the shapes first).
+    var headTensors: [Tensor<Float>] { get set }
 }
 
 extension FineTuningTrainer {
@@ -27,5 +30,26 @@ extension FineTuningTrainer {
     ///   the counts are not those of an epoch's end.
     public func resume(optimizerState: AdamOptimizer.State, optimizerSteps: Int, microBatches: Int) throws {
         try steps.resume(optimizerState: optimizerState, optimizerSteps: optimizerSteps, microBatches: microBatches)
+    }
+
+    /// Every weight the run trains, the encoder's then the heads' (``FineTuningSteps/parameterNames``
+    /// order): a value that later steps do not change (the tensors are copied on their next write).
+    public var weights: [Tensor<Float>] { steps.encoder.parameters.values + headTensors }
+
+    /// Puts back weights taken from ``weights`` (an earlier epoch's, for Trainer's `load_best_model_at_end`).
+    /// - Throws: ``TrainingSettingError`` (setting `weights`) naming the first tensor whose shape is not
+    ///   this run's, or a count that is not its parameters'.
+    public func load(_ weights: [Tensor<Float>]) throws {
+        let names = steps.parameterNames, shapes = steps.encoder.parameters.shapes + headTensors.map(\.shape)
+        guard weights.count == names.count else {
+            throw TrainingSettingError(setting: "weights", value: "\(weights.count) tensors", requirement: "this run's \(names.count) parameters")
+        }
+        if let index = weights.indices.first(where: { weights[$0].shape != shapes[$0] }) {
+            throw TrainingSettingError(setting: "weights", value: "\(names[index]) of shape \(weights[index].shape)",
+                                       requirement: "the shape \(shapes[index]) of this run's \(names[index])")
+        }
+        let encoderCount = steps.encoder.parameters.names.count
+        steps.encoder.parameters.values = Array(weights[..<encoderCount])
+        headTensors = Array(weights[encoderCount...])
     }
 }

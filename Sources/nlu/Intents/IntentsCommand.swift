@@ -26,6 +26,7 @@ extension DatasetFormat: ExpressibleByArgument {}
 extension FeatureOptions.Weighting: ExpressibleByArgument {}
 extension TrainingOptions.ClassWeighting: ExpressibleByArgument {}
 extension SlotTaggerOptions.Kind: ExpressibleByArgument {}
+extension FineTuningMetric: ExpressibleByArgument {}
 
 /// Dataset input options shared by `import`, `train` and `evaluate`.
 struct DatasetInputOptions: ParsableArguments {

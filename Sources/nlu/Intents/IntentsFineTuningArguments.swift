@@ -36,19 +36,32 @@ struct IntentsFineTuningArguments: ParsableArguments {
     @Option(help: "With --fine-tune: the share of each intent (and of the counterexamples) held out to calibrate the confidences: a temperature fitted on it, and the threshold that answers it best (default: 0, no calibration).")
     var calibrationSplit: Double?
 
-    @Option(help: ArgumentHelp("With --fine-tune (the softmax head or --tagger transformer): held-out utterances scored after each epoch: intent accuracy and loss, and with --tagger transformer the slots' F1. A report: the last epoch is kept.",
+    @Option(help: ArgumentHelp("With --fine-tune (the softmax head or --tagger transformer): held-out utterances scored after each epoch: intent accuracy and loss, and with --tagger transformer the slots' F1. A report unless --keep-best: the last epoch is kept.",
                                valueName: "file"))
     var validationFile: String?
+
+    @Option(help: ArgumentHelp("With --validation-file: the score that picks the epoch the package keeps: \(FineTuningMetric.allCases.map(\.rawValue).joined(separator: ", ")) (the last two with --tagger transformer). The best epoch's weights are put back at the end (default: the last epoch is kept).",
+                               valueName: "score"))
+    var keepBest: FineTuningMetric?
+
+    @Option(help: ArgumentHelp("With --keep-best: stop once this many epochs in a row have not improved on the best score (default: every epoch runs).",
+                               valueName: "epochs"))
+    var earlyStopping: Int?
 
     /// The flag of each ``IntentFineTuningOptions`` and ``SetFitOptions`` setting, for errors.
     static let flags = ["epochs": "--epochs", "batchSize": "--batch-size", "learningRate": "--learning-rate",
                         "warmupRatio": "--warmup-ratio", "weightDecay": "--weight-decay", "maxGradientNorm": "--max-grad-norm", "headLearningRate": "--head-learning-rate",
                         "accumulationSteps": "--gradient-accumulation", "maxSequenceLength": "--max-length", "dropout": "--dropout",
-                        "iterations": "--setfit-iterations", "headRegularization": "--setfit-head-c"]
+                        "iterations": "--setfit-iterations", "headRegularization": "--setfit-head-c",
+                        "keepBest": "--keep-best", "earlyStoppingPatience": "--early-stopping"]
 
     /// The few-shot options from these flags and the shared ones (they set the encoder stage), checked by
     /// the library (errors name the flag).
     func setFitOptions(_ shared: IntentsTrainingArguments) throws -> SetFitOptions {
+        if keepBest != nil || earlyStopping != nil {
+            throw ValidationError("--keep-best and --early-stopping choose among the epochs of the softmax head or of --tagger transformer; "
+                                  + "--few-shot fits its head once, after the encoder: pass --no-few-shot")
+        }
         if gradientAccumulation != nil {
             throw ValidationError("--gradient-accumulation does not apply to --few-shot (each step is one batch of pairs)")
         }
@@ -68,6 +81,8 @@ struct IntentsFineTuningArguments: ParsableArguments {
         var options = defaults
         options.accumulationSteps = gradientAccumulation ?? options.accumulationSteps
         options.headLearningRate = headLearningRate ?? options.headLearningRate
+        options.keepBest = keepBest
+        options.earlyStoppingPatience = earlyStopping
         return try checked(applyingShared(shared, to: options))
     }
 

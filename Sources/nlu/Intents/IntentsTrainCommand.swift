@@ -25,7 +25,9 @@ struct IntentsTrainCommand: ParsableCommand {
         After each epoch the run's state is written to OUTPUT.checkpoint/ (removed once the model is saved); \
         --resume continues from it (a checkpoint of another model, dataset or settings is refused). \
         --validation-file FILE scores held-out utterances after each epoch (intent accuracy and loss; with \
-        --tagger transformer also the slots' F1), without changing the run: the last epoch is kept.
+        --tagger transformer also the slots' F1), without changing the run: the last epoch is kept, unless \
+        --keep-best SCORE (accuracy, loss, slot-f1, exact-slots) keeps the epoch with the best score, as \
+        Trainer's load_best_model_at_end; --early-stopping N then stops after N epochs without improvement.
 
         --few-shot (the default with --fine-tune when the median intent has at most 16 utterances and there are \
         at most 400 in all) trains in \
@@ -110,6 +112,16 @@ struct IntentsTrainCommand: ParsableCommand {
                 throw ValidationError("--fine-tune and --embeddings exclude each other: a fine-tuned model's only features are its encoder's")
             }
             guard report == nil else { throw ValidationError("--report draws the bag-of-words network's epochs; it does not apply to --fine-tune") }
+            if fineTuning.earlyStopping != nil, fineTuning.keepBest == nil {
+                throw ValidationError("--early-stopping needs --keep-best SCORE: the score whose best epoch it counts from")
+            }
+            if fineTuning.keepBest != nil, fineTuning.validationFile == nil {
+                throw ValidationError("--keep-best needs --validation-file FILE: the held-out utterances whose score picks the epoch")
+            }
+            if fineTuning.keepBest?.needsSlots == true, training.tagger != .transformer {
+                throw ValidationError("--keep-best \(fineTuning.keepBest?.rawValue ?? "") is a slot score of --tagger transformer; "
+                                      + "the softmax head keeps by accuracy or loss")
+            }
             if fineTuning.fewShot == true {
                 if fineTuning.validationFile != nil { throw ValidationError(Self.fewShotValidation) }
                 _ = try fineTuning.setFitOptions(training)
@@ -136,9 +148,10 @@ struct IntentsTrainCommand: ParsableCommand {
             throw ValidationError("--resume continues a --fine-tune run; the bag-of-words network trains in seconds: run it again")
         } else if fineTuning.fewShot != nil || fineTuning.setfitIterations != nil || fineTuning.setfitHeadC != nil
                     || fineTuning.setfitBagOfWords != nil || fineTuning.calibrationSplit != nil || fineTuning.headLearningRate != nil
-                    || fineTuning.validationFile != nil {
+                    || fineTuning.validationFile != nil || fineTuning.keepBest != nil || fineTuning.earlyStopping != nil {
             throw ValidationError("--few-shot, --no-few-shot, --setfit-iterations, --setfit-head-c, --[no-]setfit-bag-of-words, --calibration-split, "
-                                  + "--head-learning-rate and --validation-file apply to --fine-tune MODEL")
+                                  + "--head-learning-rate, --validation-file, --keep-best and --early-stopping apply to --fine-tune MODEL "
+                                  + "(the bag-of-words network keeps its best epoch on --validation-split)")
         }
     }
 
@@ -294,8 +307,9 @@ struct IntentsTrainCommand: ParsableCommand {
             Interruption.note = "interrupted: \(checkpoint.folder.path) holds epoch \(epoch); continue with the same command and --resume"
             Console.log("checkpoint saved after epoch \(epoch): \(checkpoint.folder.path)")
         }
-        var lastValidation: FineTuningValidation?
+        var lastValidation: FineTuningValidation?, keptValidation: FineTuningValidation?
         let validated = { (score: FineTuningValidation) in
+            if score.isBest == true { keptValidation = score }
             if lastValidation == nil, score.unknownIntentUtterances > 0 {
                 Console.log("validation: \(score.unknownIntentUtterances) utterance\(score.unknownIntentUtterances == 1 ? " has an intent" : "s have intents") "
                             + "the training data lacks (\(score.unknownIntents.joined(separator: ", "))): counted wrong, left out of the loss")
@@ -311,7 +325,11 @@ struct IntentsTrainCommand: ParsableCommand {
                 line += String(format: ", slots F1 %.4f (P %.4f R %.4f), every slot right %.2f %%", slots.f1, slots.precision, slots.recall,
                                slots.exactUtterances * 100)
             }
-            Console.log(line)
+            Console.log(line + (score.isBest == true ? " *" : ""))
+            if let patience = fineTuning.earlyStopping, let best = keptValidation, score.epoch - best.epoch >= patience, score.epoch < epochs {
+                Console.log("early stopping: \(patience) epoch\(patience == 1 ? "" : "s") without a better \(fineTuning.keepBest?.rawValue ?? "score") "
+                            + "since epoch \(best.epoch); the run ends here")
+            }
         }
         var classifier: IntentClassifier
         do {
@@ -364,7 +382,8 @@ struct IntentsTrainCommand: ParsableCommand {
                                         fewShot: fewShot != nil ? true : nil,
                                         temperature: calibration.map { Double($0.temperature) },
                                         threshold: calibration != nil || threshold != nil ? Double(classifier.threshold) : nil,
-                                        validation: lastValidation)
+                                        validation: keptValidation ?? lastValidation, keptEpoch: keptValidation?.epoch,
+                                        trainedEpochs: fineTuning.keepBest == nil ? nil : lastValidation?.epoch)
         if json {
             Console.print(try Console.json(summary, sortedKeys: false))
         } else {
@@ -373,6 +392,10 @@ struct IntentsTrainCommand: ParsableCommand {
                           + "(\(summary.pooledDimension) pooled values), \(summary.epochs) epochs, \(steps) steps, final loss "
                           + String(format: "%.4f, %.2f s", lastLoss, seconds)
                           + (calibration.map { String(format: ", temperature %.4f, threshold %.4f", $0.temperature, classifier.threshold) } ?? ""))
+            if let kept = keptValidation, let metric = fineTuning.keepBest, let score = metric.score(kept) {
+                Console.print("kept epoch \(kept.epoch) of \(lastValidation?.epoch ?? epochs) trained, best \(metric.rawValue) on the validation file: "
+                              + (metric == .loss ? String(format: "%.4f", score) : String(format: "%.2f %%", score * 100)))
+            }
             if summary.slotLabels > 0 || summary.entityDefinitions > 0 {
                 let crfLayer = classifier.entityExtractor?.transformerTagger?.crf != nil ? " and a CRF layer" : ""
                 Console.print("entities: \(summary.tagger == "transformer" ? "transformer " : "")slot tagger with \(summary.slotLabels) tags\(crfLayer), "
@@ -417,8 +440,11 @@ struct IntentsTrainCommand: ParsableCommand {
         var fewShot: Bool?
         var temperature: Double?
         var threshold: Double?
-        /// The last epoch's scores on --validation-file.
+        /// The scores on --validation-file of the epoch the package holds (the last one, or --keep-best's).
         var validation: FineTuningValidation?
+        /// With --keep-best: the epoch the package holds, and the epochs trained (fewer than `epochs` after early stopping).
+        var keptEpoch: Int?
+        var trainedEpochs: Int?
     }
 
     /// One `--json` line on stderr after an epoch's validation.
