@@ -115,7 +115,8 @@ import Testing
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stderr.contains("epoch \(kept)/4 validation: intents ") && text.stderr.contains(" *\n"), "\(text.stderr)")
         #expect(text.stderr.contains("early stopping: 1 epoch without a better loss since epoch \(kept); the run ends here"), "\(text.stderr)")
-        #expect(text.stdout.contains("kept epoch \(kept) of \(trained) trained, best loss on the validation file: "), "\(text.stdout)")
+        #expect(text.stdout.contains("kept epoch \(kept) of \(trained) trained, best loss on the validation file: ")
+                && text.stdout.contains(", \(trained) of 4 epochs, "), "\(text.stdout)")
         let evaluate = try runNLU(["intents", "evaluate", "-m", model, misnamed.path, "--json"])
         #expect(evaluate.status == 0, "\(evaluate.stderr)")
 

@@ -56,20 +56,7 @@ import Testing
         #expect(scored.tagger.model.slotHead.weight.scalars == plain.tagger.model.slotHead.weight.scalars)
         #expect(handed == scored.validations && handed.map(\.epoch) == [1, 2])
 
-        var right = 0
-        var expected: [[EntityEvaluation.Mention]] = [], predicted: [[EntityEvaluation.Mention]] = []
-        func mentions(_ tags: [String]) -> [EntityEvaluation.Mention] {
-            SlotTagScheme.spans(tags).map { EntityEvaluation.Mention(entity: $0.slot, start: $0.tokens.lowerBound, end: $0.tokens.upperBound) }
-        }
-        for intent in dataset.intents {
-            for utterance in intent.utterances {
-                let parse = try scored.tagger.parse(utterance.text)
-                if parse.intents.first?.name == intent.name { right += 1 }
-                expected.append(mentions(SlotTagScheme.tags(for: utterance, tokens: WordTokenizer().tokens(in: utterance.text))))
-                predicted.append(mentions(parse.wordTags))
-            }
-        }
-        let reference = EntityEvaluation(expected: expected, predicted: predicted)
+        let (right, reference) = try Self.parseScores(of: scored.tagger, on: dataset)
         let last = try #require(handed.last)
         let slots = try #require(last.slots)
         #expect(last.utterances == 6 && last.intentAccuracy == Double(right) / 6, "\(last)")
@@ -77,6 +64,25 @@ import Testing
                 "\(slots) against \(reference.microF1)")
         #expect(slots.exactUtterances == reference.exactUtterances)
         #expect((last.loss ?? .nan).isFinite && (last.loss ?? 0) > 0)
+    }
+
+    /// The intents `tagger`'s own parses of `dataset` get right, and the CoNLL scores of their word tags'
+    /// mentions against the annotations'.
+    static func parseScores(of tagger: JointIntentSlotTagger, on dataset: IntentDataset) throws -> (right: Int, slots: EntityEvaluation) {
+        var right = 0
+        var expected: [[EntityEvaluation.Mention]] = [], predicted: [[EntityEvaluation.Mention]] = []
+        func mentions(_ tags: [String]) -> [EntityEvaluation.Mention] {
+            SlotTagScheme.spans(tags).map { EntityEvaluation.Mention(entity: $0.slot, start: $0.tokens.lowerBound, end: $0.tokens.upperBound) }
+        }
+        for intent in dataset.intents {
+            for utterance in intent.utterances {
+                let parse = try tagger.parse(utterance.text)
+                if parse.intents.first?.name == intent.name { right += 1 }
+                expected.append(mentions(SlotTagScheme.tags(for: utterance, tokens: WordTokenizer().tokens(in: utterance.text))))
+                predicted.append(mentions(parse.wordTags))
+            }
+        }
+        return (right, EntityEvaluation(expected: expected, predicted: predicted))
     }
 
     /// Utterances whose intent the head lacks (an intent the training data does not have, counterexamples

@@ -2,7 +2,6 @@ import Foundation
 import NLUCore
 @testable import NLUIntents
 import NLUTestSupport
-import NLUText
 import NLUTransformers
 import Testing
 
@@ -162,22 +161,10 @@ import Testing
         #expect(result.keptEpoch == accuracies.firstIndex(of: accuracies.max() ?? 0).map { $0 + 1 })
         #expect(result.keptEpoch < 3, "\(result.validations)")
 
-        var right = 0
-        var expected: [[EntityEvaluation.Mention]] = [], predicted: [[EntityEvaluation.Mention]] = []
-        func mentions(_ tags: [String]) -> [EntityEvaluation.Mention] {
-            SlotTagScheme.spans(tags).map { EntityEvaluation.Mention(entity: $0.slot, start: $0.tokens.lowerBound, end: $0.tokens.upperBound) }
-        }
-        for intent in heldOut.intents {
-            for utterance in intent.utterances {
-                let parse = try result.tagger.parse(utterance.text)
-                if parse.intents.first?.name == intent.name { right += 1 }
-                expected.append(mentions(SlotTagScheme.tags(for: utterance, tokens: WordTokenizer().tokens(in: utterance.text))))
-                predicted.append(mentions(parse.wordTags))
-            }
-        }
+        let (right, slots) = try FineTuningValidationTests.parseScores(of: result.tagger, on: heldOut)
         let kept = result.validations[result.keptEpoch - 1]
         #expect(Double(right) / 6 == kept.intentAccuracy && kept.isBest == true)
-        #expect(EntityEvaluation(expected: expected, predicted: predicted).microF1 == kept.slots?.f1, "\(result.validations)")
+        #expect(slots.microF1 == kept.slots?.f1, "\(result.validations)")
     }
 
     /// Out of place: no validation set, a slot score for the intent model, a patience without a score or

@@ -389,7 +389,9 @@ struct IntentsTrainCommand: ParsableCommand {
         } else {
             Console.print("saved \(output): \(summary.intents) intents\(summary.noneClass ? " + none class" : ""), \(summary.fineTuned) fine-tuned "
                           + (fewShot != nil ? "few-shot " : "")
-                          + "(\(summary.pooledDimension) pooled values), \(summary.epochs) epochs, \(steps) steps, final loss "
+                          + "(\(summary.pooledDimension) pooled values), "
+                          + (summary.trainedEpochs.map { $0 < summary.epochs ? "\($0) of \(summary.epochs)" : "\(summary.epochs)" } ?? "\(summary.epochs)")
+                          + " epochs, \(steps) steps, final loss "
                           + String(format: "%.4f, %.2f s", lastLoss, seconds)
                           + (calibration.map { String(format: ", temperature %.4f, threshold %.4f", $0.temperature, classifier.threshold) } ?? ""))
             if let kept = keptValidation, let metric = fineTuning.keepBest, let score = metric.score(kept) {
