@@ -64,6 +64,35 @@ import Testing
         #expect(stdin.status == 2 && stdin.stderr.contains("both read standard input"), "\(stdin.stderr)")
     }
 
+    /// --keep-best f1 writes the epoch with the best F1 on --validation-file (marked "*", named in the summary);
+    /// --early-stopping 1 ends the run after the first epoch that does not improve. Out of place: usage errors.
+    @Test func keepBestWritesTheBestEpoch() throws {
+        let work = try TestScratch.folder("nlu-qa-train")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("tuned").path
+        let run = try runNLU(["qa", "train", "--squad", Self.squad, "--model", Self.bert, "-o", output, "--batch-size", "32", "--epochs", "4",
+                              "--learning-rate", "1e-2", "--validation-file", Self.squad, "--keep-best", "f1", "--early-stopping", "1", "--json"]
+                             + Self.window)
+        #expect(run.status == 0, "\(run.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let kept = try #require(summary["kept_epoch"] as? Int, "\(run.stdout)"), trained = try #require(summary["trained_epochs"] as? Int)
+        #expect(trained == kept + 1 && (summary["validation"] as? [String: Any])?["epoch"] as? Int == kept, "\(run.stdout)")
+        #expect(run.stderr.contains(" over 28 questions *\n")
+                && run.stderr.contains("early stopping: 1 epoch without a better f1 since epoch \(kept); the run ends here"), "\(run.stderr)")
+        let evaluate = try runNLU(["qa", "evaluate", "--model", output, "--squad", Self.squad, "--json", "--max-seq-length", "32", "--doc-stride", "10"])
+        let scores = try #require(try JSONSerialization.jsonObject(with: Data(evaluate.stdout.utf8)) as? [String: Any], "\(evaluate.stderr)")
+        #expect(scores["f1"] as? Double == (summary["validation"] as? [String: Any])?["f1"] as? Double, "\(scores) against \(summary)")
+
+        for (flags, message) in [(["--keep-best", "f1"], "--keep-best needs --validation-file FILE"),
+                                 (["--validation-file", Self.squad, "--early-stopping", "2"], "--early-stopping needs --keep-best SCORE"),
+                                 (["--validation-file", Self.squad, "--keep-best", "f1", "--early-stopping", "0"],
+                                  "--early-stopping is 0: it must be between 1 and 1000 epochs"),
+                                 (["--validation-file", Self.squad, "--keep-best", "accuracy"], "--keep-best")] {
+            let refused = try Self.train(work.appendingPathComponent("x").path, flags)
+            #expect(refused.status == 2 && refused.stderr.contains(message), "\(flags): \(refused.stderr)")
+        }
+    }
+
     @Test func strictRefusesTheFileNamingTheQuestions() throws {
         let work = try TestScratch.folder("nlu-qa-train")
         defer { try? FileManager.default.removeItem(at: work) }

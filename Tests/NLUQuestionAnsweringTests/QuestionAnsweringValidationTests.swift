@@ -46,4 +46,46 @@ import Testing
         #expect(last.exactMatch == reference.exactMatch && last.f1 == reference.f1, "validation \(last), saved checkpoint \(reference)")
         print("validation after 2 epochs: exact match \(last.exactMatch), F1 \(last.f1) over \(last.count) questions")
     }
+
+    /// `keepBest` (Trainer's `load_best_model_at_end`): the run ends holding the epoch with the best F1 (the
+    /// first of equal scores), which answers the questions as that epoch's validation scored them; the steps
+    /// are the plain run's. `earlyStoppingPatience` ends the run after that many epochs without improvement.
+    @Test func theBestEpochIsKept() throws {
+        let dataset = try SQuADDataset(contentsOf: QATrainingFixtures.squad)
+        var options = QuestionAnsweringFineTuningOptions()
+        options.epochs = 4
+        options.batchSize = 32
+        options.learningRate = 1e-2
+        options.maxSequenceLength = 32
+        options.documentStride = 10
+        let plainTuner = try QuestionAnsweringFineTuner(checkpoint: QATrainingFixtures.checkpoint, options: options)
+        let set = try plainTuner.trainingSet(dataset)
+        let plain = try plainTuner.train(set, validation: dataset)
+        options.keepBest = .f1
+        let tuner = try QuestionAnsweringFineTuner(checkpoint: QATrainingFixtures.checkpoint, options: options)
+        let kept = try tuner.train(set, validation: dataset)
+        #expect(kept.steps == plain.steps && plain.keptEpoch == 4)
+        let scores = kept.validations.map(\.report.f1)
+        #expect(kept.validations.map(\.isBest) == scores.indices.map { index in scores[..<index].allSatisfy { scores[index] > $0 } })
+        #expect(kept.keptEpoch == scores.firstIndex(of: scores.max() ?? 0).map { $0 + 1 } && kept.keptEpoch < 4, "F1 by epoch \(scores)")
+
+        let window = AnswerOptions(maxSequenceLength: 32, documentStride: 10, handleImpossibleAnswer: true)
+        func report(_ trainer: QuestionAnsweringTrainer) throws -> SQuADEvaluation.Report {
+            try SQuADEvaluation.evaluate(QuestionAnswerer(model: TrainingQuestionAnsweringModel(trainer: trainer), tokenizer: tuner.tokenizer,
+                                                          modelMaxLength: 512), on: dataset, options: window)
+        }
+        let keptReport = try report(kept.trainer), lastReport = try report(plain.trainer)
+        let epoch = kept.validations[kept.keptEpoch - 1].report
+        #expect(keptReport.f1 == epoch.f1 && keptReport.exactMatch == epoch.exactMatch, "kept \(keptReport), epoch \(epoch)")
+        #expect(lastReport.f1 == scores[3] && kept.trainer.headTensors != plain.trainer.headTensors)
+
+        options.earlyStoppingPatience = 1
+        let stopped = try QuestionAnsweringFineTuner(checkpoint: QATrainingFixtures.checkpoint, options: options).train(set, validation: dataset)
+        let stoppedScores = stopped.validations.map(\.report.f1)
+        #expect(stopped.validations.count < 4 && stoppedScores == Array(scores.prefix(stoppedScores.count)), "\(stoppedScores) of \(scores)")
+        #expect(stopped.steps == Array(plain.steps.prefix(stopped.steps.count)))
+        #expect(throws: TrainingSettingError(setting: "keepBest", value: "f1", requirement: "validation questions to score each epoch")) {
+            try tuner.train(set)
+        }
+    }
 }

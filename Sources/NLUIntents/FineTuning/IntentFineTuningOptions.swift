@@ -1,4 +1,5 @@
 import NLUCore
+import NLUTransformers
 
 /// The settings of ``IntentFineTuner``, with Hugging Face `Trainer`'s defaults where it has them
 /// (learning rate 5e-5, AdamW, max gradient norm 1, linear decay) and the intent recipe's elsewhere
@@ -59,11 +60,6 @@ public struct IntentFineTuningOptions: Codable, Sendable, Equatable {
             try OptimizationSettings.check(headLearningRate.isFinite && headLearningRate > 0 && headLearningRate <= 1, "headLearningRate",
                                            "\(headLearningRate)", "a number above 0 and at most 1 (1e-3 is the usual choice)")
         }
-        if let earlyStoppingPatience {
-            try OptimizationSettings.check((1...1000).contains(earlyStoppingPatience), "earlyStoppingPatience", "\(earlyStoppingPatience)",
-                                           "between 1 and 1000 epochs")
-            try OptimizationSettings.check(keepBest != nil, "earlyStoppingPatience", "\(earlyStoppingPatience) without keepBest",
-                                           "given with keepBest, the score whose best epoch it counts from")
-        }
+        try BestEpochKeeper.validate(patience: earlyStoppingPatience, hasScore: keepBest != nil)
     }
 }

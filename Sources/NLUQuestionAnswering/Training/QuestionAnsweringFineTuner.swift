@@ -40,6 +40,9 @@ public struct QuestionAnsweringFineTuner {
         public var epoch: Int
         /// Exact match and F1 in percent, as `nlu qa evaluate` prints them.
         public var report: SQuADEvaluation.Report
+        /// With ``QuestionAnsweringFineTuningOptions/keepBest``: whether this epoch's score is the best so far
+        /// (its weights are kept); nil without it.
+        public var isBest: Bool?
     }
 
     /// What a run gives: the trainer holding the fine-tuned encoder and head, and every optimizer step's record.
@@ -52,6 +55,9 @@ public struct QuestionAnsweringFineTuner {
         public var seconds: Double
         /// The validation questions' scores after each epoch (none without them).
         public var validations: [Validation] = []
+        /// The epoch whose weights ``trainer`` holds: the best by ``QuestionAnsweringFineTuningOptions/keepBest``,
+        /// else the last one trained (fewer than the options' epochs when early stopping ended the run).
+        public var keptEpoch: Int
     }
 
     /// The model folder training starts from (a checkpoint or a sentence-transformers folder).
@@ -94,17 +100,24 @@ public struct QuestionAnsweringFineTuner {
     /// Fine-tunes on every window of `set`, calling `progress` after each optimizer step. With `validation`,
     /// its questions are answered after each epoch as ``QuestionAnswerer`` answers them (windows of the
     /// options' length and stride, no dropout; SQuAD 2.0 files may answer nothing) and scored (exact match,
-    /// F1), handed to `validated`. The run takes the same steps with or without them.
+    /// F1), handed to `validated`. The run takes the same steps with or without them; with
+    /// ``QuestionAnsweringFineTuningOptions/keepBest`` it ends holding its best epoch's weights, and stops early
+    /// after ``QuestionAnsweringFineTuningOptions/earlyStoppingPatience`` epochs without improvement.
     /// - Throws: ``TrainingDivergedError`` when the loss stops being finite; the checkpoint's error for
-    ///   weights that cannot be read; ``QuestionAnsweringError`` naming a validation question that cannot be answered.
+    ///   weights that cannot be read; ``QuestionAnsweringError`` naming a validation question that cannot be answered;
+    ///   ``TrainingSettingError`` (setting `keepBest`) for `keepBest` without validation questions.
     public func train(_ set: QuestionAnsweringTrainingSet, validation: SQuADDataset? = nil, progress: (Progress) -> Void = { _ in },
                       validated: (Validation) -> Void = { _ in }) throws -> Result {
         guard !set.windows.isEmpty else { throw QuestionAnsweringTrainingError.noTrainingWindows(skipped: set.skippedQuestionIDs.count) }
+        if let metric = options.keepBest, validation == nil {
+            throw TrainingSettingError(setting: "keepBest", value: metric.rawValue, requirement: "validation questions to score each epoch")
+        }
         let encoder = try TrainableEncoder(checkpoint: encoderCheckpoint, ignoringTaskHead: true, dropoutSeed: options.seed)
         encoder.dropout = options.dropout > 0 ? EncoderDropout(hidden: options.dropout, attention: options.dropout) : nil
         let hidden = encoder.configuration.hiddenSize
         try encoder.checkTrainingMemory(batchSize: options.batchSize, sequencesPerBatch: min(options.batchSize, set.windows.count),
-                                        longest: set.windows.map(\.tokenIDs.count).max() ?? 1, headParameters: 2 * (hidden + 1))
+                                        longest: set.windows.map(\.tokenIDs.count).max() ?? 1, headParameters: 2 * (hidden + 1),
+                                        keepingBestWeights: options.keepBest != nil)
         let weights = try CheckpointDirectory(encoderCheckpoint).weights()
         var headRandom = SplitMix64(seed: options.seed &+ 1)
         let head = try QuestionAnsweringHead.stored(in: weights, hiddenSize: hidden)
@@ -119,12 +132,15 @@ public struct QuestionAnsweringFineTuner {
             maxGradientNorm: options.maxGradientNorm, schedule: schedule, accumulationSteps: options.accumulationSteps,
             batchesPerEpoch: batchesPerEpoch)
 
+        var keeper = options.keepBest.map { _ in BestEpochKeeper(greaterIsBetter: true, patience: options.earlyStoppingPatience) }
         var order = SplitMix64(seed: options.seed)
+        var lastEpoch = 0
         var steps: [FineTuningStep] = []
         var validations: [Validation] = []
         var processed = 0
         let start = DispatchTime.now().uptimeNanoseconds
         for epoch in 1...options.epochs {
+            if keeper?.shouldStop(after: epoch - 1) == true { break }
             let batches = LengthGroupedBatches(lengths: windows.map(\.tokenIDs.count), batchSize: options.batchSize, using: &order).batches
             for members in batches {
                 let batch = try EncoderBatch(tokenIDs: members.map { windows[$0].tokenIDs },
@@ -138,16 +154,19 @@ public struct QuestionAnsweringFineTuner {
                 progress(Progress(epoch: epoch, step: step.step, totalSteps: schedule.trainingSteps, loss: step.loss,
                                   windowsPerSecond: seconds > 0 ? Double(processed) / seconds : 0, seconds: seconds))
             }
+            lastEpoch = epoch
             if let validation {
-                let scored = Validation(epoch: epoch, report: try evaluate(trainer, on: validation))
+                var scored = Validation(epoch: epoch, report: try evaluate(trainer, on: validation))
+                if let metric = options.keepBest { scored.isBest = keeper?.record(epoch: epoch, score: metric.score(scored.report), of: trainer) }
                 validations.append(scored)
                 validated(scored)
             }
         }
+        let kept = try keeper?.restoreBest(into: trainer, trainedThrough: lastEpoch) ?? lastEpoch
         // The trained encoder scores as in evaluation, without dropout.
         encoder.dropout = nil
         return Result(trainer: trainer, steps: steps, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
-                      validations: validations)
+                      validations: validations, keptEpoch: kept)
     }
 
     /// `dataset`'s questions answered by the trainer's current weights, without dropout, and scored.

@@ -1,4 +1,5 @@
 import NLUCore
+import NLUTransformers
 
 /// The settings of ``QuestionAnsweringFineTuner``, with the defaults of transformers' `run_qa` README recipe
 /// (2 epochs, batches of 12 windows, learning rate 3e-5, windows of 384 tokens overlapping by 128) and
@@ -39,6 +40,29 @@ public struct QuestionAnsweringFineTuningOptions: Sendable, Equatable {
     /// Refuse a dataset whose answers' texts are not the context's at `answer_start`, instead of skipping
     /// those questions.
     public var strict = false
+    /// The validation score that picks the epoch the run keeps, as Trainer's `load_best_model_at_end` with
+    /// `metric_for_best_model`: after each epoch's validation the weights are kept when the score beats every
+    /// earlier epoch's, and put back at the end. Needs validation questions; nil: the last epoch.
+    public var keepBest: Metric?
+    /// With ``keepBest``: epochs in a row without improvement after which the run stops, as
+    /// `EarlyStoppingCallback`'s `early_stopping_patience` (1 ... 1000); nil: every epoch runs.
+    public var earlyStoppingPatience: Int?
+
+    /// The validation scores ``keepBest`` can choose by (both higher is better).
+    public enum Metric: String, Codable, Sendable, CaseIterable {
+        /// Exact match (run_qa's `exact_match`).
+        case exactMatch = "exact-match"
+        /// Token F1 (run_qa's `f1`).
+        case f1
+
+        /// The score of `report`.
+        public func score(_ report: SQuADEvaluation.Report) -> Double {
+            switch self {
+            case .exactMatch: report.exactMatch
+            case .f1: report.f1
+            }
+        }
+    }
 
     /// The defaults.
     public init() {}
@@ -54,5 +78,6 @@ public struct QuestionAnsweringFineTuningOptions: Sendable, Equatable {
                                        "between 8 and the checkpoint's positions")
         try OptimizationSettings.check(documentStride >= 0 && documentStride < maxSequenceLength, "documentStride", "\(documentStride)",
                                        "at least 0 and below the max sequence length \(maxSequenceLength)")
+        try BestEpochKeeper.validate(patience: earlyStoppingPatience, hasScore: keepBest != nil)
     }
 }

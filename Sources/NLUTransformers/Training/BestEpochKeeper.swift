@@ -49,6 +49,15 @@ public struct BestEpochKeeper {
         self.weights = weights
     }
 
+    /// Checks a run's early-stopping patience: 1 ... 1000 epochs, and only with a score to count from.
+    /// - Throws: ``TrainingSettingError`` (setting `earlyStoppingPatience`) naming what is wrong.
+    public static func validate(patience: Int?, hasScore: Bool) throws {
+        guard let patience else { return }
+        try OptimizationSettings.check((1...1000).contains(patience), "earlyStoppingPatience", "\(patience)", "between 1 and 1000 epochs")
+        try OptimizationSettings.check(hasScore, "earlyStoppingPatience", "\(patience) without keepBest",
+                                       "given with keepBest, the score whose best epoch it counts from")
+    }
+
     /// Whether `score` beats the best so far (any finite score beats none; a score that is nil or not
     /// finite never does).
     public func improves(_ score: Double?) -> Bool {

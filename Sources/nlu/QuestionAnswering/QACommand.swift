@@ -1,4 +1,5 @@
 import ArgumentParser
+import NLUKit
 
 /// `nlu qa`: extractive question answering with BERT / DistilBERT checkpoints.
 struct QACommand: ParsableCommand {
@@ -14,3 +15,5 @@ struct QACommand: ParsableCommand {
         subcommands: [QAAskCommand.self, QAEvaluateCommand.self, QATrainCommand.self]
     )
 }
+
+extension QuestionAnsweringFineTuningOptions.Metric: ExpressibleByArgument {}

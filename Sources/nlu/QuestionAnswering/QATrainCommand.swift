@@ -21,7 +21,9 @@ struct QATrainCommand: ParsableCommand {
         files) that nlu qa ask / evaluate and transformers' pipeline load; it may be a new path, an empty \
         folder or a folder nlu saved before, and is written only when training ends (Ctrl-C leaves it as it \
         was). Progress goes to stderr. --validation-file answers a SQuAD file's questions after each epoch with \
-        the windows of training (--max-length, --doc-stride) and prints their exact match and F1.
+        the windows of training (--max-length, --doc-stride) and prints their exact match and F1; \
+        --keep-best exact-match|f1 then keeps the epoch with the best score (Trainer's load_best_model_at_end) and \
+        --early-stopping N stops after N epochs without improvement.
         """)
 
     @Option(help: ArgumentHelp("The SQuAD-format JSON training file (\"-\": standard input).", valueName: "file"))
@@ -66,9 +68,17 @@ struct QATrainCommand: ParsableCommand {
     @Flag(help: "Refuse the file when an answer's text is not the context's at answer_start, instead of skipping the question.")
     var strict = false
 
-    @Option(help: ArgumentHelp("A SQuAD-format JSON file of held-out questions, answered and scored (exact match, F1) after each epoch, as nlu qa evaluate scores them. A report: the last epoch is kept.",
+    @Option(help: ArgumentHelp("A SQuAD-format JSON file of held-out questions, answered and scored (exact match, F1) after each epoch, as nlu qa evaluate scores them. A report unless --keep-best: the last epoch is kept.",
                                valueName: "file"))
     var validationFile: String?
+
+    @Option(help: ArgumentHelp("With --validation-file: the score that picks the epoch written to -o: exact-match or f1. The best epoch's weights are put back at the end (default: the last epoch).",
+                               valueName: "score"))
+    var keepBest: QuestionAnsweringFineTuningOptions.Metric?
+
+    @Option(help: ArgumentHelp("With --keep-best: stop once this many epochs in a row have not improved on the best score (default: every epoch runs).",
+                               valueName: "epochs"))
+    var earlyStopping: Int?
 
     @Flag(help: "Print a JSON summary on stdout.")
     var json = false
@@ -88,18 +98,27 @@ struct QATrainCommand: ParsableCommand {
         options.seed = seed
         options.allowsUnanswerable = version2WithNegative ? true : nil
         options.strict = strict
+        options.keepBest = keepBest
+        options.earlyStoppingPatience = earlyStopping
         return options
     }
 
     /// The flag of each library setting, for messages.
     private static let flags = ["epochs": "--epochs", "batchSize": "--batch-size", "learningRate": "--learning-rate",
                                 "warmupRatio": "--warmup-ratio", "weightDecay": "--weight-decay", "dropout": "--dropout",
-                                "maxSequenceLength": "--max-length", "documentStride": "--doc-stride"]
+                                "maxSequenceLength": "--max-length", "documentStride": "--doc-stride",
+                                "earlyStoppingPatience": "--early-stopping"]
 
     func validate() throws {
         guard !output.isEmpty else { throw ValidationError("--output is empty; give a folder such as minilm-squad") }
         if squad == "-", validationFile == "-" {
             throw ValidationError("--squad and --validation-file both read standard input; give one of them as a file")
+        }
+        if earlyStopping != nil, keepBest == nil {
+            throw ValidationError("--early-stopping needs --keep-best SCORE: the score whose best epoch it counts from")
+        }
+        if keepBest != nil, validationFile == nil {
+            throw ValidationError("--keep-best needs --validation-file FILE: the held-out questions whose score picks the epoch")
         }
         do {
             try options.validate()
@@ -117,8 +136,11 @@ struct QATrainCommand: ParsableCommand {
         var steps: Int
         var final_loss: Float?
         var seconds: Double
-        /// The last epoch's scores on --validation-file.
+        /// The scores on --validation-file of the epoch written (the last one, or --keep-best's).
         var validation: ValidationSummary?
+        /// With --keep-best: the epoch written, and the epochs trained (fewer than --epochs after early stopping).
+        var kept_epoch: Int?
+        var trained_epochs: Int?
     }
 
     private struct ValidationSummary: Encodable {
@@ -162,6 +184,7 @@ struct QATrainCommand: ParsableCommand {
         // A signal ends the run at once; nothing is written before the end, so the output stays as it was.
         Interruption.note = "interrupted: nothing was saved; \(output) is as it was"
         var lastLine = Date.distantPast
+        var bestEpoch = 0
         if let validation {
             Console.log("validation: \(validation.questions.count) question\(validation.questions.count == 1 ? "" : "s") of \(validationFile ?? ""), "
                         + "answered after each epoch")
@@ -176,7 +199,12 @@ struct QATrainCommand: ParsableCommand {
                                    progress.totalSteps, progress.loss, progress.windowsPerSecond) + Self.duration(left) + " left")
             }, validated: { scored in
                 Console.log(String(format: "epoch %d validation: exact match %.2f, F1 %.2f over %d questions", scored.epoch,
-                                   scored.report.exactMatch, scored.report.f1, scored.report.count))
+                                   scored.report.exactMatch, scored.report.f1, scored.report.count) + (scored.isBest == true ? " *" : ""))
+                if scored.isBest == true { bestEpoch = scored.epoch }
+                if let patience = earlyStopping, scored.epoch - bestEpoch >= patience, scored.epoch < epochs {
+                    Console.log("early stopping: \(patience) epoch\(patience == 1 ? "" : "s") without a better \(keepBest?.rawValue ?? "score") "
+                                + "since epoch \(bestEpoch); the run ends here")
+                }
             })
         } catch let error as QuestionAnsweringError {
             // Training questions were read before the run; a question that cannot be answered here is a validation one.
@@ -187,14 +215,19 @@ struct QATrainCommand: ParsableCommand {
         let summary = Summary(output: output, questions: set.questionCount, unanswerable: set.unanswerableCount,
                               skipped: set.skippedQuestionIDs, windows: set.windows.count, steps: result.steps.count,
                               final_loss: result.steps.last?.loss, seconds: (result.seconds * 10).rounded() / 10,
-                              validation: result.validations.last.map {
+                              validation: (result.validations.first { $0.epoch == result.keptEpoch } ?? result.validations.last).map {
                                   ValidationSummary(epoch: $0.epoch, exact_match: $0.report.exactMatch, f1: $0.report.f1, questions: $0.report.count)
-                              })
+                              }, kept_epoch: keepBest == nil ? nil : result.keptEpoch,
+                              trained_epochs: keepBest == nil ? nil : result.validations.last?.epoch)
         if json {
             Console.print(try Console.json(summary, sortedKeys: false))
         } else {
             Console.print("saved \(output): \(result.steps.count) steps on \(set.windows.count) windows, final loss "
                           + String(format: "%.4f", result.steps.last?.loss ?? 0) + ", " + Self.duration(result.seconds))
+            if let metric = keepBest, let kept = result.validations.first(where: { $0.epoch == result.keptEpoch }) {
+                Console.print("kept epoch \(kept.epoch) of \(result.validations.last?.epoch ?? epochs) trained, best \(metric.rawValue) on the validation file: "
+                              + String(format: "%.2f", metric.score(kept.report)))
+            }
         }
     }
 
