@@ -86,6 +86,44 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("other").path))
     }
 
+    /// --keep-best SCORE writes the epoch with the best score (marked "*", named in the saved line) and
+    /// --early-stopping N ends the run N epochs after it; a score of the other pair shape is an error naming
+    /// the file; the flags out of place are usage errors.
+    @Test func keepBestWritesTheBestEpoch() throws {
+        let work = try TestScratch.folder("nlukit-embed-train")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("tuned").path
+        let pairs = try Self.pairsFile(count: 24, in: work)
+        let scored = work.appendingPathComponent("sts.jsonl")
+        try Data(Self.words.prefix(6).enumerated().map { index, word in
+            #"{"sentence1": "the \#(word)", "sentence2": "a \#(Self.words[index + 6])", "score": \#(Double(index % 3) / 2)}"#
+        }.joined(separator: "\n").utf8).write(to: scored)
+        let common = ["embed", "train", Self.model, "--pairs", pairs, "-o", output, "--epochs", "4", "--batch-size", "8", "--learning-rate", "1e-3",
+                      "--validation-file", scored.path, "--keep-best", "spearman", "--early-stopping", "1"]
+        let json = try runNLU(common + ["--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let lines = json.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let saved = try #require(lines.last)
+        let kept = try #require(saved["keptEpoch"] as? Int, "\(json.stdout)"), trained = try #require(saved["trainedEpochs"] as? Int)
+        #expect(trained == kept + 1 || (trained == 4 && kept == 4), "kept \(kept) of \(trained)")
+        #expect((saved["validation"] as? [String: Any])?["epoch"] as? Int == kept && (saved["validation"] as? [String: Any])?["isBest"] as? Bool == true)
+        let text = try runNLU(common)
+        #expect(text.status == 0 && text.stdout.contains("kept epoch \(kept) of \(trained) trained, best spearman on the validation file: "),
+                "\(text.stdout) \(text.stderr)")
+        #expect(text.stderr.contains(" pairs *\n"), "\(text.stderr)")
+
+        let ranked = try runNLU(["embed", "train", Self.model, "--pairs", pairs, "-o", work.appendingPathComponent("r").path,
+                                 "--validation-file", scored.path, "--keep-best", "accuracy-at-1"])
+        #expect(ranked.status == 1 && ranked.stderr.contains("sts.jsonl") && ranked.stderr.contains("anchor/positive"), "\(ranked.stderr)")
+        for (flags, message) in [(["--keep-best", "spearman"], "--keep-best needs --validation-file FILE"),
+                                 (["--validation-file", scored.path, "--early-stopping", "2"], "--early-stopping needs --keep-best SCORE"),
+                                 (["--validation-file", scored.path, "--keep-best", "spearman", "--early-stopping", "0"],
+                                  "--early-stopping is 0: it must be between 1 and 1000 epochs")] {
+            let refused = try runNLU(["embed", "train", Self.model, "--pairs", pairs, "-o", work.appendingPathComponent("x").path] + flags)
+            #expect(refused.status == 2 && refused.stderr.contains(message), "\(flags): \(refused.stderr)")
+        }
+    }
+
     @Test func badInputIsRefusedByName() throws {
         let work = try TestScratch.folder("nlukit-embed-train")
         defer { try? FileManager.default.removeItem(at: work) }

@@ -94,4 +94,66 @@ import Testing
             #expect(last.spearman == nil)
         }
     }
+
+    /// `keepBest` (sentence-transformers' `save_best_model`): the folder written holds the epoch with the best
+    /// Spearman (the first of equal scores), which embeds the pairs to that epoch's score; the steps are the
+    /// plain run's. A run resumed from an epoch's checkpoint writes what the uninterrupted one writes; early
+    /// stopping ends the run on the full run's steps; a score of the other pair shape is refused.
+    @Test func theBestEpochIsWritten() throws {
+        let work = try TestScratch.folder("nlukit-sentence-keep-best")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let training = TrainingPairs.contrastive(Self.words.indices.map { index in
+            .init(anchor: "the \(Self.words[index]) and the \(Self.words[(index * 5 + 1) % 12])", positive: "a \(Self.words[index]) \(index)")
+        })
+        let pairs: [TrainingPairs.ScoredPair] = Self.words.indices.map { .init(first: "the \(Self.words[$0])", second: "a \(Self.words[($0 * 7) % 12])", score: Float($0 % 3) / 2) }
+        let validation = TrainingPairs.scored(pairs)
+        var options = SentenceFineTuningOptions()
+        options.epochs = 4
+        options.batchSize = 4
+        options.learningRate = 1e-3
+        let plain = try SentenceEncoderFineTuner(model: Self.model, options: options).train(training, validation: validation,
+                                                                                             output: work.appendingPathComponent("plain"))
+        options.keepBest = .spearman
+        let tuner = try SentenceEncoderFineTuner(model: Self.model, options: options)
+        var scores: [SentenceFineTuningEvaluation] = []
+        let interrupted = work.appendingPathComponent("after-epoch-2")
+        let kept = try tuner.train(training, validation: validation, output: work.appendingPathComponent("kept")) { event in
+            if case .evaluated(let score) = event { scores.append(score) }
+            if case .epochFinished(2, _, let checkpoint) = event { try? FileManager.default.copyItem(at: checkpoint, to: interrupted) }
+        }
+        #expect(kept.steps == plain.steps && plain.keptEpoch == 4)
+        let spearman = scores.map { $0.spearman ?? .nan }
+        #expect(scores.map(\.isBest) == spearman.indices.map { index in spearman[..<index].allSatisfy { spearman[index] > $0 } })
+        #expect(kept.keptEpoch == spearman.firstIndex(of: spearman.max() ?? 0).map { $0 + 1 } && kept.keptEpoch < 4, "Spearman by epoch \(spearman)")
+
+        let embedder = try SentenceEmbedder(modelDirectory: kept.output)
+        let embedded = try (pairs.map(\.first) + pairs.map(\.second)).map { try embedder.embed($0) }
+        let reference = SentenceFineTuningEvaluation.scored(Tensor(shape: [embedded.count, embedded[0].count], scalars: embedded.flatMap { $0 }),
+                                                            scores: pairs.map(\.score), epoch: kept.keptEpoch)
+        #expect(abs((reference.spearman ?? .nan) - spearman[kept.keptEpoch - 1]) <= 1e-5, "saved \(reference), epochs \(spearman)")
+        #expect(kept.trainer.encoder.parameters.values != plain.trainer.encoder.parameters.values)
+
+        let resumed = try tuner.train(training, validation: validation, output: interrupted, resume: true)
+        #expect(resumed.keptEpoch == kept.keptEpoch && resumed.trainer.encoder.parameters.values == kept.trainer.encoder.parameters.values)
+        for name in [SentenceFineTuningCheckpoint.bestFileName, SentenceFineTuningCheckpoint.stateFileName] {
+            #expect(!FileManager.default.fileExists(atPath: kept.output.appendingPathComponent(name).path), "a finished model holds no \(name)")
+        }
+
+        options.earlyStoppingPatience = 1
+        var stoppedScores: [SentenceFineTuningEvaluation] = []
+        let stopped = try SentenceEncoderFineTuner(model: Self.model, options: options).train(
+            training, validation: validation, output: work.appendingPathComponent("stopped")) { event in
+            if case .evaluated(let score) = event { stoppedScores.append(score) }
+        }
+        #expect(stoppedScores.count == stopped.keptEpoch + 1 && stoppedScores.count < 4, "\(stoppedScores)")
+        #expect(stopped.steps == Array(plain.steps.prefix(stopped.steps.count)))
+
+        options.earlyStoppingPatience = nil
+        options.keepBest = .accuracyAt1
+        let error = try #require(throws: TrainingSettingError.self) {
+            try SentenceEncoderFineTuner(model: Self.model, options: options).train(training, validation: validation,
+                                                                                     output: work.appendingPathComponent("refused"))
+        }
+        #expect(error.setting == "keepBest" && error.requirement.contains("anchor/positive"))
+    }
 }

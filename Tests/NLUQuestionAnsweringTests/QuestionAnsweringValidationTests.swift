@@ -9,14 +9,20 @@ import Testing
 /// same windows and span decoding, through the inference encoder), and the run takes the same steps
 /// with or without them.
 @Suite struct QuestionAnsweringValidationTests {
-    @Test func eachEpochIsScoredAsTheSavedCheckpointEvaluates() throws {
-        let dataset = try SQuADDataset(contentsOf: QATrainingFixtures.squad)
+    /// Batches of 32 windows of 32 tokens (stride 10) on the tiny checkpoint.
+    static func options(epochs: Int, learningRate: Float) -> QuestionAnsweringFineTuningOptions {
         var options = QuestionAnsweringFineTuningOptions()
-        options.epochs = 2
+        options.epochs = epochs
         options.batchSize = 32
-        options.learningRate = 1e-3
+        options.learningRate = learningRate
         options.maxSequenceLength = 32
         options.documentStride = 10
+        return options
+    }
+
+    @Test func eachEpochIsScoredAsTheSavedCheckpointEvaluates() throws {
+        let dataset = try SQuADDataset(contentsOf: QATrainingFixtures.squad)
+        let options = Self.options(epochs: 2, learningRate: 1e-3)
         let tuner = try QuestionAnsweringFineTuner(checkpoint: QATrainingFixtures.checkpoint, options: options)
         let set = try tuner.trainingSet(dataset)
         let plain = try tuner.train(set)
@@ -52,12 +58,7 @@ import Testing
     /// are the plain run's. `earlyStoppingPatience` ends the run after that many epochs without improvement.
     @Test func theBestEpochIsKept() throws {
         let dataset = try SQuADDataset(contentsOf: QATrainingFixtures.squad)
-        var options = QuestionAnsweringFineTuningOptions()
-        options.epochs = 4
-        options.batchSize = 32
-        options.learningRate = 1e-2
-        options.maxSequenceLength = 32
-        options.documentStride = 10
+        var options = Self.options(epochs: 4, learningRate: 1e-2)
         let plainTuner = try QuestionAnsweringFineTuner(checkpoint: QATrainingFixtures.checkpoint, options: options)
         let set = try plainTuner.trainingSet(dataset)
         let plain = try plainTuner.train(set, validation: dataset)

@@ -37,6 +37,10 @@ public struct SentenceEncoderFineTuner {
         public var trainer: SentenceEncoderTrainer
         public var steps: [FineTuningStep]
         public var output: URL
+        /// The epoch whose weights the trainer holds and `output` received: the best by
+        /// ``SentenceFineTuningOptions/keepBest``, else the last one (fewer than the options' epochs when early
+        /// stopping ended the run).
+        public var keptEpoch: Int
     }
 
     /// Reads the model's modules and tokenizer and checks `options`.
@@ -73,16 +77,26 @@ public struct SentenceEncoderFineTuner {
     /// Fine-tunes on `pairs` and writes the model to `output` (see the type's description for the
     /// checkpoints), calling `onEvent` as it goes. With `validation`, the model scores those pairs after
     /// each epoch (``SentenceFineTuningEvaluation``, the event ``SentenceFineTuningEvent/evaluated(_:)``
-    /// before the epoch's checkpoint).
+    /// before the epoch's checkpoint); with ``SentenceFineTuningOptions/keepBest`` the best epoch's weights are
+    /// written, and ``SentenceFineTuningOptions/earlyStoppingPatience`` epochs without improvement end the run.
     /// - Throws: ``SentenceFineTuningError`` for pairs the loss cannot use (one pair for the ranking
     ///   loss, hard negatives on some examples only) or a checkpoint `resume` cannot continue (none,
-    ///   another model, other pairs or settings); `ModelPackageError` for an `output` that may not be
+    ///   another model, other pairs, settings or validation pairs); ``TrainingSettingError`` (setting `keepBest`)
+    ///   for a score the validation pairs do not have; `ModelPackageError` for an `output` that may not be
     ///   replaced (checked before training); ``TrainingDivergedError`` for a non-finite loss.
     public func train(_ pairs: TrainingPairs, validation: TrainingPairs? = nil, output: URL, resume: Bool = false,
                       onEvent: (SentenceFineTuningEvent) -> Void = { _ in }) throws -> Result {
         let loss = try loss(for: pairs)
         let (columns, scores, texts) = try tokenizedColumns(pairs)
         let heldOut = try validation.map(heldOutPairs)
+        if let metric = options.keepBest {
+            let scored: Bool? = heldOut.map { if case .scored = $0 { return true } else { return false } }
+            guard let scored, scored == metric.needsScoredPairs else {
+                throw TrainingSettingError(setting: "keepBest", value: metric.rawValue,
+                                           requirement: metric.needsScoredPairs ? "scored validation pairs (sentence1, sentence2, score)"
+                                                                                : "anchor/positive validation pairs")
+            }
+        }
         let examples = columns[0].count
         if case .multipleNegativesRanking = loss, columns.count == 2 {
             guard examples >= 2 else {
@@ -96,7 +110,14 @@ public struct SentenceEncoderFineTuner {
             loss: loss.name, scale: { if case .multipleNegativesRanking(let scale) = loss { return scale } else { return nil } }(),
             epochs: options.epochs, batchSize: options.batchSize, learningRate: options.learningRate, warmupRatio: options.warmupRatio,
             weightDecay: options.weightDecay, maxGradientNorm: options.maxGradientNorm, seed: options.seed,
-            maxSequenceLength: maxSequenceLength, dropout: options.dropout)
+            maxSequenceLength: maxSequenceLength, dropout: options.dropout, keepBest: options.keepBest,
+            earlyStoppingPatience: options.earlyStoppingPatience)
+        var validationFingerprint: String?
+        if options.keepBest != nil, let validation {
+            var fingerprint = TrainingFingerprint()
+            for text in Self.texts(of: validation) { fingerprint.mix(text) }
+            validationFingerprint = fingerprint.hex
+        }
         var pairsFingerprint = TrainingFingerprint()
         for text in texts.joined() { pairsFingerprint.mix(text) }
         for score in scores ?? [] { pairsFingerprint.mix("\(score)") }
@@ -105,7 +126,8 @@ public struct SentenceEncoderFineTuner {
         let encoder = try TrainableEncoder(checkpoint: checkpointDirectory, ignoringTaskHead: true, dropoutSeed: options.seed)
         // Every column of a batch goes through the encoder in one pass.
         try encoder.checkTrainingMemory(batchSize: options.batchSize, sequencesPerBatch: min(options.batchSize, examples) * columns.count,
-                                        longest: columns.joined().map(\.count).max() ?? 1, headParameters: 0)
+                                        longest: columns.joined().map(\.count).max() ?? 1, headParameters: 0,
+                                        keepingBestWeights: options.keepBest != nil)
         let modelFingerprint = try Self.fingerprint(encoder, configuration: checkpointDirectory.appendingPathComponent("config.json"))
 
         // Where the epochs' checkpoints go, and what a resumed run continues from; all checked before training.
@@ -126,6 +148,9 @@ public struct SentenceEncoderFineTuner {
             let differences = SettingDifferences.between(saved: state.settings, current: settings, path: "settings")
             guard differences.isEmpty else {
                 throw SentenceFineTuningError.cannotResume(folder: output.path, reason: "it was run with other settings (\(differences.joined(separator: "; "))); resume with the same settings")
+            }
+            guard state.validationFingerprint == validationFingerprint else {
+                throw SentenceFineTuningError.cannotResume(folder: output.path, reason: "its best epoch was chosen on other validation pairs; resume with the same")
             }
             guard state.epochsCompleted < state.settings.epochs else {
                 throw SentenceFineTuningError.cannotResume(folder: output.path, reason: "all \(state.settings.epochs) epochs are done")
@@ -162,9 +187,17 @@ public struct SentenceEncoderFineTuner {
             trainer.optimizerState = try SentenceFineTuningCheckpoint.readOptimizer(in: output, parameters: encoder.parameters)
         }
 
+        // Every score is higher-is-better; a resumed run continues its best epoch.
+        var keeper = options.keepBest.map { _ in BestEpochKeeper(greaterIsBetter: true, patience: options.earlyStoppingPatience) }
+        if let resumed, let best = resumed.best, options.keepBest != nil {
+            let weights = best.epoch == resumed.epochsCompleted ? encoder.weights
+                : try SentenceFineTuningCheckpoint.readBestWeights(in: output, parameters: encoder.parameters)
+            keeper = BestEpochKeeper(greaterIsBetter: true, patience: options.earlyStoppingPatience, best: best, weights: weights)
+        }
         let epochsDone = resumed?.epochsCompleted ?? 0
         onEvent(.started(examples: examples, loss: loss, totalSteps: schedule.trainingSteps, epochsDone: epochsDone))
         var steps: [FineTuningStep] = []
+        var keptEpoch = options.epochs
         var examplesSeen = 0
         let start = DispatchTime.now().uptimeNanoseconds
         for epoch in (epochsDone + 1)...options.epochs {
@@ -183,35 +216,45 @@ public struct SentenceEncoderFineTuner {
                     secondsLeft: seconds * remaining / Double(max(1, steps.count)))))
             }
             let meanLoss = Float(epochLoss / Double(max(1, epochBatches[epoch - 1].count)))
-            if let heldOut { onEvent(.evaluated(try evaluate(trainer, on: heldOut, epoch: epoch))) }
-            if epoch < options.epochs {
+            if let heldOut {
+                var score = try evaluate(trainer, on: heldOut, epoch: epoch)
+                if let metric = options.keepBest { score.isBest = keeper?.record(epoch: epoch, score: metric.score(score), of: encoder) }
+                onEvent(.evaluated(score))
+            }
+            let stops = keeper?.shouldStop(after: epoch) == true
+            if epoch < options.epochs, !stops {
+                let best = keeper?.best
                 let state = SentenceFineTuningCheckpoint(
                     model: model.path, modelFingerprint: modelFingerprint, examples: examples, pairsFingerprint: pairsFingerprint.hex,
-                    settings: settings, epochsCompleted: epoch, optimizerSteps: trainer.optimizerSteps, trainingSteps: schedule.trainingSteps)
-                try write(encoder, to: checkpointURL, state: state, optimizer: trainer.optimizerState)
+                    settings: settings, epochsCompleted: epoch, optimizerSteps: trainer.optimizerSteps, trainingSteps: schedule.trainingSteps,
+                    best: best, validationFingerprint: validationFingerprint)
+                try write(encoder, to: checkpointURL, state: state, optimizer: trainer.optimizerState,
+                          bestWeights: best.flatMap { $0.epoch == epoch ? nil : keeper?.weights })
                 onEvent(.epochFinished(epoch: epoch, meanLoss: meanLoss, checkpoint: checkpointURL))
             } else {
-                // The finished model: the folder alone, without the run's state.
+                // The finished model (the best epoch's with keepBest): the folder alone, without the run's state.
+                keptEpoch = try keeper?.restoreBest(into: encoder, trainedThrough: epoch) ?? epoch
                 try write(encoder, to: output, state: nil, optimizer: trainer.optimizerState)
                 if checkpointURL != output, ExistingPath(checkpointURL) == .directory {
                     try? FileManager.default.removeItem(at: checkpointURL)
                 }
                 onEvent(.epochFinished(epoch: epoch, meanLoss: meanLoss, checkpoint: output))
+                break
             }
         }
         // The trained encoder embeds as in evaluation, without dropout.
         encoder.dropout = nil
-        return Result(trainer: trainer, steps: steps, output: output)
+        return Result(trainer: trainer, steps: steps, output: output, keptEpoch: keptEpoch)
     }
 
     /// Writes the model folder (and a checkpoint's `state` with the optimizer's moments) beside
     /// `destination`, then swaps it in whole: a signal at any moment leaves the old folder or the new
     /// one with its state, never new weights without their state.
     private func write(_ encoder: TrainableEncoder, to destination: URL, state: SentenceFineTuningCheckpoint?,
-                       optimizer: AdamOptimizer.State) throws {
+                       optimizer: AdamOptimizer.State, bestWeights: [Tensor<Float>]? = nil) throws {
         try ModelPackage.writeFolder(to: destination) { staging in
             try encoder.save(to: staging, source: model)
-            try state?.write(in: staging, optimizer: optimizer, parameterNames: encoder.parameters.names)
+            try state?.write(in: staging, optimizer: optimizer, parameterNames: encoder.parameters.names, bestWeights: bestWeights)
         }
     }
 
@@ -248,6 +291,14 @@ public struct SentenceEncoderFineTuner {
     private func tokenIDs(_ text: String, name: String) throws -> [Int32] {
         try TextLengthLimit.check(text, name: name)
         return embedder.tokenIDs(text, limit: maxSequenceLength)
+    }
+
+    /// Every text and score of `pairs`, in order: what a fingerprint of them mixes.
+    static func texts(of pairs: TrainingPairs) -> [String] {
+        switch pairs {
+        case .contrastive(let examples): examples.flatMap { [$0.anchor, $0.positive, $0.negative ?? ""] }
+        case .scored(let examples): examples.flatMap { [$0.first, $0.second, "\($0.score)"] }
+        }
     }
 
     /// Validation pairs as their evaluation reads them: the token ids of scored pairs' two texts with

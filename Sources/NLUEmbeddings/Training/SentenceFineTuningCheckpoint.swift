@@ -10,6 +10,8 @@ import NLUInputOutput
 struct SentenceFineTuningCheckpoint: Codable, Equatable {
     static let stateFileName = "nlu_training_state.json"
     static let optimizerFileName = "nlu_optimizer.safetensors"
+    /// The best epoch's weights, with ``SentenceFineTuningOptions/keepBest`` when it is not the checkpoint's epoch.
+    static let bestFileName = "nlu_best_epoch.safetensors"
     static let format = "nlukit-sentence-fine-tuning"
 
     var format = Self.format
@@ -24,6 +26,10 @@ struct SentenceFineTuningCheckpoint: Codable, Equatable {
     var epochsCompleted: Int
     var optimizerSteps: Int
     var trainingSteps: Int
+    /// With ``SentenceFineTuningOptions/keepBest``: the best epoch so far and its score, and a fingerprint of
+    /// the validation pairs that scored it (a resumed run must score the same).
+    var best: BestEpochKeeper.Best?
+    var validationFingerprint: String?
 
     struct Settings: Codable, Equatable {
         var loss: String
@@ -37,6 +43,8 @@ struct SentenceFineTuningCheckpoint: Codable, Equatable {
         var seed: UInt64
         var maxSequenceLength: Int
         var dropout: Float
+        var keepBest: SentenceFineTuningMetric?
+        var earlyStoppingPatience: Int?
     }
 
     /// Reads the state in `folder`, or nil when it holds none.
@@ -55,8 +63,14 @@ struct SentenceFineTuningCheckpoint: Codable, Equatable {
         return state
     }
 
-    /// Writes the optimizer's moments, then the state (last, so a state file always has its moments).
-    func write(in folder: URL, optimizer: AdamOptimizer.State, parameterNames: [String]) throws {
+    /// Writes the optimizer's moments (and the best epoch's weights by parameter name, when it is an earlier
+    /// one), then the state (last, so a state file always has its moments).
+    func write(in folder: URL, optimizer: AdamOptimizer.State, parameterNames: [String], bestWeights: [Tensor<Float>]? = nil) throws {
+        if let bestWeights {
+            try SafeTensors.write(Dictionary(uniqueKeysWithValues: zip(parameterNames, bestWeights)),
+                                  metadata: ["epoch": "\(best?.epoch ?? 0)", "written_by": "NLUKit fine-tuning"],
+                                  to: folder.appendingPathComponent(Self.bestFileName))
+        }
         var tensors: [String: Tensor<Float>] = [:]
         for (index, name) in parameterNames.enumerated() where index < optimizer.firstMoments.count {
             tensors["m." + name] = optimizer.firstMoments[index]
@@ -71,13 +85,7 @@ struct SentenceFineTuningCheckpoint: Codable, Equatable {
 
     /// AdamW's moments from `folder`, one per parameter of `parameters`, checked against their shapes.
     static func readOptimizer(in folder: URL, parameters: EncoderParameters) throws -> AdamOptimizer.State {
-        let url = folder.appendingPathComponent(optimizerFileName)
-        let file: SafeTensors
-        do {
-            file = try SafeTensors(contentsOf: url)
-        } catch {
-            throw SentenceFineTuningError.cannotResume(folder: folder.path, reason: "\(optimizerFileName): \((error as? LocalizedError)?.errorDescription ?? "\(error)")")
-        }
+        let file = try open(optimizerFileName, in: folder)
         guard let step = file.metadata["step"].flatMap(Int.init), step >= 0 else {
             throw SentenceFineTuningError.cannotResume(folder: folder.path, reason: "\(optimizerFileName) has no step count")
         }
@@ -94,9 +102,29 @@ struct SentenceFineTuningCheckpoint: Codable, Equatable {
         return AdamOptimizer.State(step: step, firstMoments: first, secondMoments: second)
     }
 
+    /// The best epoch's weights in `folder`, one per parameter of `parameters`, checked against their shapes.
+    static func readBestWeights(in folder: URL, parameters: EncoderParameters) throws -> [Tensor<Float>] {
+        let file = try open(bestFileName, in: folder)
+        return try zip(parameters.names, parameters.shapes).map { name, shape in
+            guard file.info(name) != nil, let tensor = try? file.finiteFloatTensor(name), tensor.shape == shape else {
+                throw SentenceFineTuningError.cannotResume(folder: folder.path, reason: "\(bestFileName) lacks \(name) of shape \(shape)")
+            }
+            return Tensor(shape: shape, scalars: tensor.scalars)
+        }
+    }
+
+    /// The state's tensor file `name` in `folder`; an unreadable one means the run cannot resume.
+    private static func open(_ name: String, in folder: URL) throws -> SafeTensors {
+        do {
+            return try SafeTensors(contentsOf: folder.appendingPathComponent(name))
+        } catch {
+            throw SentenceFineTuningError.cannotResume(folder: folder.path, reason: "\(name): \((error as? LocalizedError)?.errorDescription ?? "\(error)")")
+        }
+    }
+
     /// Removes the state files from a finished model.
     static func remove(in folder: URL) {
-        for name in [stateFileName, optimizerFileName] { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+        for name in [stateFileName, optimizerFileName, bestFileName] { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
     }
 }
 

@@ -11,7 +11,8 @@ import NLUCore
 ///   the mean reciprocal rank of the positive within the first 10 (MRR@10, 0 below).
 ///
 /// The pairs may have another shape than the training pairs (scored STS pairs are the usual check of a
-/// ranking-loss run). A report, not a choice: the run keeps its last epoch. It runs without dropout and
+/// ranking-loss run). Alone a report, not a choice: the run keeps its last epoch, unless
+/// ``SentenceFineTuningOptions/keepBest`` names the score that picks it. It runs without dropout and
 /// draws no random number, so a run takes the same steps with or without it.
 ///
 ///     let result = try tuner.train(pairs, validation: heldOut, output: url) { event in
@@ -29,6 +30,9 @@ public struct SentenceFineTuningEvaluation: Sendable, Equatable, Encodable {
     /// Anchor/positive pairs: share of anchors whose positive ranks first, and MRR@10.
     public var accuracyAt1: Double?
     public var mrrAt10: Double?
+    /// With ``SentenceFineTuningOptions/keepBest``: whether this epoch's score is the best so far (its weights
+    /// are kept); nil without it.
+    public var isBest: Bool?
 
     /// The scores of the pairs whose unit-length (or not) embeddings are the rows of `embeddings`:
     /// for scored pairs, `[first texts; second texts]` with `scores`; for anchor/positive pairs,

@@ -1,4 +1,5 @@
 import NLUCore
+import NLUTransformers
 
 /// The settings of ``SentenceEncoderFineTuner``, with sentence-transformers' training recipe as
 /// defaults (its model cards' `SentenceTransformerTrainingArguments`: 1 epoch, batches of 16, learning
@@ -33,6 +34,13 @@ public struct SentenceFineTuningOptions: Sendable, Equatable {
     public var maxSequenceLength: Int?
     /// The probability of dropout in the encoder's hidden states and attention (0 ..< 1).
     public var dropout: Float = 0.1
+    /// The validation score that picks the epoch written (sentence-transformers' `save_best_model`): after each
+    /// epoch's evaluation the weights are kept when the score beats every earlier epoch's, and the best are
+    /// written at the end. Needs validation pairs of its shape; nil: the last epoch.
+    public var keepBest: SentenceFineTuningMetric?
+    /// With ``keepBest``: epochs in a row without improvement after which the run stops (1 ... 1000); nil:
+    /// every epoch runs.
+    public var earlyStoppingPatience: Int?
 
     /// The defaults.
     public init() {}
@@ -48,5 +56,6 @@ public struct SentenceFineTuningOptions: Sendable, Equatable {
             try OptimizationSettings.check(scale.isFinite && scale > 0 && scale <= 1000, "scale", "\(scale)",
                                            "above 0 and at most 1000 (20 is sentence-transformers' default)")
         }
+        try BestEpochKeeper.validate(patience: earlyStoppingPatience, hasScore: keepBest != nil)
     }
 }

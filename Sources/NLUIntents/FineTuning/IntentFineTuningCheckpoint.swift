@@ -178,7 +178,7 @@ public struct IntentFineTuningCheckpoint: Sendable {
         }
         var weights = trainer.weights
         if best.epoch != saved.description.epoch {
-            weights = try trainer.steps.parameterNames.map { name in
+            weights = try trainer.weightNames.map { name in
                 guard let tensor = saved.bestWeights[name] else {
                     throw TrainingSettingError(setting: "resume", value: "a checkpoint without \(Self.bestPrefix)\(name), the best epoch's",
                                                requirement: "a checkpoint this run wrote (start again without --resume)")
@@ -193,7 +193,7 @@ public struct IntentFineTuningCheckpoint: Sendable {
     /// own weights are then the best); empty otherwise.
     static func bestWeights(_ keeper: BestEpochKeeper?, epoch: Int, trainer: some FineTuningTrainer) -> [String: Tensor<Float>] {
         guard let keeper, let best = keeper.best, best.epoch != epoch, let weights = keeper.weights else { return [:] }
-        return Dictionary(uniqueKeysWithValues: zip(trainer.steps.parameterNames, weights))
+        return Dictionary(uniqueKeysWithValues: zip(trainer.weightNames, weights))
     }
 
     /// What a run trains, in words: a resumed run must train the same.

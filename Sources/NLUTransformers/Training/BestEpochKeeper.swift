@@ -5,7 +5,7 @@ import NLUCore
 /// better than every earlier epoch's (strictly: higher, or lower for a loss), and put back at the end; with
 /// a patience, the run stops once that many epochs in a row have not improved on the best.
 ///
-/// The weights are held as values (``FineTuningTrainer/weights``): the next optimizer step copies each
+/// The weights are held as values (``TrainedWeights/weights``): the next optimizer step copies each
 /// tensor before writing it, so keeping an epoch costs one copy of the model, in memory.
 ///
 ///     var keeper = BestEpochKeeper(greaterIsBetter: true, patience: 2)
@@ -33,7 +33,7 @@ public struct BestEpochKeeper {
     public let patience: Int?
     /// The best epoch so far, nil before the first score.
     public private(set) var best: Best?
-    /// The best epoch's weights (``FineTuningTrainer/weights`` order).
+    /// The best epoch's weights (``TrainedWeights/weights`` order).
     public private(set) var weights: [Tensor<Float>]?
 
     /// A keeper with no epoch yet.
@@ -66,10 +66,11 @@ public struct BestEpochKeeper {
         return greaterIsBetter ? score > best.score : score < best.score
     }
 
-    /// Notes epoch `epoch`'s `score`; when it improves on the best, keeps `trainer`'s present weights.
+    /// Notes epoch `epoch`'s `score`; when it improves on the best, keeps `trainer`'s present weights (a
+    /// ``FineTuningTrainer``'s encoder and heads, or an encoder alone).
     /// Returns whether it did.
     @discardableResult
-    public mutating func record(epoch: Int, score: Double?, of trainer: some FineTuningTrainer) -> Bool {
+    public mutating func record(epoch: Int, score: Double?, of trainer: some TrainedWeights) -> Bool {
         guard improves(score), let score else { return false }
         best = Best(epoch: epoch, score: score)
         weights = trainer.weights
@@ -87,7 +88,7 @@ public struct BestEpochKeeper {
     /// (nothing to do when that is the best one, or when no epoch was scored). Returns the epoch the
     /// trainer now holds.
     @discardableResult
-    public func restoreBest(into trainer: some FineTuningTrainer, trainedThrough lastEpoch: Int) throws -> Int {
+    public func restoreBest(into trainer: some TrainedWeights, trainedThrough lastEpoch: Int) throws -> Int {
         guard let best, let weights, best.epoch != lastEpoch else { return lastEpoch }
         try trainer.load(weights)
         return best.epoch

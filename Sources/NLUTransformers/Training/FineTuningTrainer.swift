@@ -2,7 +2,7 @@ import NLUCore
 
 /// A task trainer whose optimizer side is a ``FineTuningSteps`` (intents, joint intents and slots, question
 /// answering): the settings, counts and checkpoint state every such trainer reports the same way.
-public protocol FineTuningTrainer: AnyObject {
+public protocol FineTuningTrainer: TrainedWeights {
     /// The run's optimizer side.
     var steps: FineTuningSteps { get }
     /// The heads' tensors, in the order of ``FineTuningSteps/headParameterNames``; setting them replaces the
@@ -32,22 +32,18 @@ extension FineTuningTrainer {
         try steps.resume(optimizerState: optimizerState, optimizerSteps: optimizerSteps, microBatches: microBatches)
     }
 
-    /// Every weight the run trains, the encoder's then the heads' (``FineTuningSteps/parameterNames``
-    /// order): a value that later steps do not change (the tensors are copied on their next write).
+    /// The encoder's parameter names then the heads' (``FineTuningSteps/parameterNames``).
+    public var weightNames: [String] { steps.parameterNames }
+
+    /// Every weight the run trains, the encoder's then the heads' (``weightNames`` order): a value that later
+    /// steps do not change (the tensors are copied on their next write).
     public var weights: [Tensor<Float>] { steps.encoder.parameters.values + headTensors }
 
     /// Puts back weights taken from ``weights`` (an earlier epoch's, for Trainer's `load_best_model_at_end`).
     /// - Throws: ``TrainingSettingError`` (setting `weights`) naming the first tensor whose shape is not
     ///   this run's, or a count that is not its parameters'.
     public func load(_ weights: [Tensor<Float>]) throws {
-        let names = steps.parameterNames, shapes = steps.encoder.parameters.shapes + headTensors.map(\.shape)
-        guard weights.count == names.count else {
-            throw TrainingSettingError(setting: "weights", value: "\(weights.count) tensors", requirement: "this run's \(names.count) parameters")
-        }
-        if let index = weights.indices.first(where: { weights[$0].shape != shapes[$0] }) {
-            throw TrainingSettingError(setting: "weights", value: "\(names[index]) of shape \(weights[index].shape)",
-                                       requirement: "the shape \(shapes[index]) of this run's \(names[index])")
-        }
+        try check(weights, shapes: steps.encoder.parameters.shapes + headTensors.map(\.shape))
         let encoderCount = steps.encoder.parameters.names.count
         steps.encoder.parameters.values = Array(weights[..<encoderCount])
         headTensors = Array(weights[encoderCount...])

@@ -17,7 +17,9 @@ struct EmbedTrainCommand: ParsableCommand {
         trains with CosineSimilarityLoss (cosine). A broken line is an error naming it. --validation-file takes \
         either shape and scores it after each epoch as sentence-transformers' evaluators do: scored pairs by the \
         Spearman correlation of their cosine similarities with the scores, anchor/positive pairs by how each \
-        anchor ranks every positive (and negative) of the file (accuracy@1, MRR@10).
+        anchor ranks every positive (and negative) of the file (accuracy@1, MRR@10). --keep-best SCORE \
+        (spearman, pearson, accuracy-at-1, mrr-at-10) writes the epoch with the best score instead of the last \
+        (sentence-transformers' save_best_model); --early-stopping N ends the run N epochs after it.
 
         Defaults are sentence-transformers' recipe: 1 epoch, batches of 16, AdamW at 2e-5 with 10 % warm-up and \
         linear decay, weight decay 0.01, gradients clipped at norm 1, dropout 0.1, scale 20. Progress goes to \
@@ -65,9 +67,17 @@ struct EmbedTrainCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seeds the batch order and dropout.", valueName: "n"))
     var seed: UInt64 = 42
 
-    @Option(help: ArgumentHelp("Held-out pairs (either shape) scored after each epoch: Spearman's correlation for scored pairs, accuracy@1 and MRR@10 for anchor/positive pairs. A report: the last epoch is kept.",
+    @Option(help: ArgumentHelp("Held-out pairs (either shape) scored after each epoch: Spearman's correlation for scored pairs, accuracy@1 and MRR@10 for anchor/positive pairs. A report unless --keep-best: the last epoch is kept.",
                                valueName: "file.jsonl"))
     var validationFile: String?
+
+    @Option(help: ArgumentHelp("With --validation-file: the score that picks the epoch written: spearman or pearson (scored pairs), accuracy-at-1 or mrr-at-10 (anchor/positive pairs). Default: the last epoch.",
+                               valueName: "score"))
+    var keepBest: SentenceFineTuningMetric?
+
+    @Option(help: ArgumentHelp("With --keep-best: stop once this many epochs in a row have not improved on the best score (default: every epoch runs).",
+                               valueName: "epochs"))
+    var earlyStopping: Int?
 
     @Flag(help: "Continue the interrupted run whose checkpoint is at --output.")
     var resume = false
@@ -90,15 +100,24 @@ struct EmbedTrainCommand: ParsableCommand {
         options.warmupRatio = warmupRatio
         options.maxSequenceLength = maxLength
         options.seed = seed
+        options.keepBest = keepBest
+        options.earlyStoppingPatience = earlyStopping
         return options
     }
 
     func validate() throws {
+        if earlyStopping != nil, keepBest == nil {
+            throw ValidationError("--early-stopping needs --keep-best SCORE: the score whose best epoch it counts from")
+        }
+        if keepBest != nil, validationFile == nil {
+            throw ValidationError("--keep-best needs --validation-file FILE: the held-out pairs whose score picks the epoch")
+        }
         do {
             try options.validate()
         } catch let error as TrainingSettingError {
             let flags = ["epochs": "--epochs", "batchSize": "--batch-size", "learningRate": "--learning-rate",
-                         "warmupRatio": "--warmup-ratio", "maxSequenceLength": "--max-length"]
+                         "warmupRatio": "--warmup-ratio", "maxSequenceLength": "--max-length",
+                         "earlyStoppingPatience": "--early-stopping"]
             throw ValidationError("\(flags[error.setting] ?? error.setting) is \(error.value): it must be \(error.requirement)")
         }
     }
@@ -109,16 +128,27 @@ struct EmbedTrainCommand: ParsableCommand {
         let tuner = try SentenceEncoderFineTuner(model: modelURL, options: options)
         let examples = try TrainingPairs.read(from: URL(fileURLWithPath: pairs), name: pairs)
         let validation = try validationFile.map { try TrainingPairs.read(from: URL(fileURLWithPath: $0), name: $0) }
-        let reporter = ProgressReporter(json: json)
-        let result = try tuner.train(examples, validation: validation, output: URL(fileURLWithPath: output), resume: resume,
+        let reporter = ProgressReporter(json: json, keepBest: keepBest, earlyStopping: earlyStopping, epochs: epochs)
+        let result: SentenceEncoderFineTuner.Result
+        do {
+            result = try tuner.train(examples, validation: validation, output: URL(fileURLWithPath: output), resume: resume,
                                      onEvent: reporter.report)
+        } catch let error as TrainingSettingError where error.setting == "keepBest" {
+            throw InputError("\(validationFile ?? "--validation-file"): --keep-best \(error.value) needs \(error.requirement)")
+        }
         let last = result.steps.last.map { String(format: "; last step's loss %.4f", $0.loss) } ?? ""
         Interruption.note = nil
         if json {
             Console.print(try Console.json(Saved(event: "saved", output: output, steps: result.trainer.optimizerSteps,
-                                                 validation: reporter.lastEvaluation)))
+                                                 validation: reporter.keptEvaluation ?? reporter.lastEvaluation,
+                                                 keptEpoch: keepBest == nil ? nil : result.keptEpoch,
+                                                 trainedEpochs: keepBest == nil ? nil : reporter.lastEvaluation?.epoch)))
         } else {
             Console.print("Saved \(output): \(result.trainer.optimizerSteps) steps\(last)")
+            if let metric = keepBest, let kept = reporter.keptEvaluation, let score = metric.score(kept) {
+                Console.print("kept epoch \(kept.epoch) of \(reporter.lastEvaluation?.epoch ?? epochs) trained, best \(metric.rawValue) on the validation file: "
+                              + String(format: "%.4f", score))
+            }
         }
     }
 
@@ -126,15 +156,28 @@ struct EmbedTrainCommand: ParsableCommand {
         var event: String
         var output: String
         var steps: Int
-        /// The last epoch's scores on --validation-file.
+        /// The scores on --validation-file of the epoch written (the last one, or --keep-best's).
         var validation: SentenceFineTuningEvaluation?
+        /// With --keep-best: the epoch written, and the epochs trained (fewer than --epochs after early stopping).
+        var keptEpoch: Int?
+        var trainedEpochs: Int?
     }
 
     /// Progress on stderr, a line every ~2 % of the run and at each epoch's end; or JSON lines on stdout.
     private final class ProgressReporter {
         let json: Bool
+        let keepBest: SentenceFineTuningMetric?
+        let earlyStopping: Int?
+        let epochs: Int
         private(set) var lastEvaluation: SentenceFineTuningEvaluation?
-        init(json: Bool) { self.json = json }
+        /// The epoch --keep-best keeps so far.
+        private(set) var keptEvaluation: SentenceFineTuningEvaluation?
+        init(json: Bool, keepBest: SentenceFineTuningMetric?, earlyStopping: Int?, epochs: Int) {
+            self.json = json
+            self.keepBest = keepBest
+            self.earlyStopping = earlyStopping
+            self.epochs = epochs
+        }
 
         private struct ValidationLine: Encodable {
             var event = "validation"
@@ -174,6 +217,7 @@ struct EmbedTrainCommand: ParsableCommand {
                                    progress.learningRate, progress.examplesPerSecond) + Self.duration(progress.secondsLeft) + " left")
             case .evaluated(let score):
                 lastEvaluation = score
+                if score.isBest == true { keptEvaluation = score }
                 if json {
                     if let text = try? Console.json(ValidationLine(epoch: score.epoch, validation: score)) { Console.print(text) }
                     return
@@ -183,7 +227,11 @@ struct EmbedTrainCommand: ParsableCommand {
                 } else {
                     "Spearman \(Self.figure(score.spearman)) (Pearson \(Self.figure(score.pearson))) over \(score.pairs) pairs"
                 }
-                Console.log("epoch \(score.epoch) validation: " + figures)
+                Console.log("epoch \(score.epoch) validation: " + figures + (score.isBest == true ? " *" : ""))
+                if let patience = earlyStopping, let best = keptEvaluation, score.epoch - best.epoch >= patience, score.epoch < epochs {
+                    Console.log("early stopping: \(patience) epoch\(patience == 1 ? "" : "s") without a better \(keepBest?.rawValue ?? "score") "
+                                + "since epoch \(best.epoch); the run ends here")
+                }
             case let .epochFinished(epoch, meanLoss, checkpoint):
                 // What Ctrl-C keeps from here on, set before the line is printed so a signal sent on seeing it finds it.
                 Interruption.note = "interrupted: \(checkpoint.path) holds the epochs done so far; continue with the same command, "
@@ -209,3 +257,5 @@ struct EmbedTrainCommand: ParsableCommand {
         }
     }
 }
+
+extension SentenceFineTuningMetric: ExpressibleByArgument {}
