@@ -131,6 +131,12 @@ import Testing
             let refused = try runNLU(base + flags)
             #expect(refused.status == 2 && refused.stderr.contains(message), "\(flags): \(refused.stderr)")
         }
+        let unknown = try write(#"""
+            {"format": "nlukit-intents", "intents": [{"name": "unheard_of", "utterances": [{"text": "hello there"}]}]}
+            """#, to: work.appendingPathComponent("unknown.json"))
+        let noLoss = try runNLU(base + ["--no-few-shot", "--epochs", "1", "--validation-file", unknown, "--keep-best", "loss"])
+        #expect(noLoss.status == 1 && noLoss.stderr.contains("unknown.json: --keep-best loss needs validation utterances of intents"),
+                "\(noLoss.stderr)")
         let alone = try runNLU(["intents", "train", Self.sample, "-o", model, "--keep-best", "accuracy"])
         #expect(alone.status == 2 && alone.stderr.contains("--keep-best and --early-stopping apply to --fine-tune MODEL"), "\(alone.stderr)")
     }

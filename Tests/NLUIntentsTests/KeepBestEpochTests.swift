@@ -178,6 +178,21 @@ import Testing
         let slots = try IntentFineTuner(checkpoint: IntentFineTunerTests.checkpoint, options: Self.options(epochs: 1, keepBest: .slotF1))
         let error = try #require(throws: TrainingSettingError.self) { try slots.train(dataset, validation: dataset) }
         #expect(error.setting == "keepBest" && error.requirement.contains("joint model"))
+        // A score the validation set cannot give: the loss of intents the head lacks, slots of unannotated utterances.
+        let unknown = IntentDataset(intents: [Intent(name: "unheard_of", utterances: ["hello there"])])
+        let noLoss = try #require(throws: TrainingSettingError.self) { try noValidation.train(dataset, validation: unknown) }
+        #expect(noLoss.setting == "keepBest" && noLoss.requirement.contains("use accuracy"), "\(noLoss)")
+        var joint = JointFineTuningTests.options()
+        joint.training.keepBest = .slotF1
+        let jointData = JointIntentSlotFineTunerTests.dataset()
+        var unannotated = jointData
+        for index in unannotated.intents.indices {
+            unannotated.intents[index].utterances = unannotated.intents[index].utterances.map { Utterance($0.text) }
+        }
+        let noSlots = try #require(throws: TrainingSettingError.self) {
+            try JointIntentSlotFineTuner(checkpoint: JointIntentSlotFineTunerTests.checkpoint, options: joint).train(jointData, validation: unannotated)
+        }
+        #expect(noSlots.setting == "keepBest" && noSlots.requirement.contains("annotated entities"), "\(noSlots)")
         for (metric, patience) in [(nil, 2), (FineTuningMetric.loss, 0), (.loss, 1001)] as [(FineTuningMetric?, Int)] {
             #expect(throws: TrainingSettingError.self) { try Self.options(epochs: 1, keepBest: metric, patience: patience).validate() }
         }

@@ -1,3 +1,5 @@
+import NLUCore
+
 /// The held-out score that picks the epoch a fine-tuning run keeps (``IntentFineTuningOptions/keepBest``),
 /// as Hugging Face Trainer's `metric_for_best_model`: one of ``FineTuningValidation``'s.
 public enum FineTuningMetric: String, Codable, Sendable, CaseIterable {
@@ -15,6 +17,21 @@ public enum FineTuningMetric: String, Codable, Sendable, CaseIterable {
 
     /// Whether only the joint intent + slot model has the score.
     public var needsSlots: Bool { self == .slotF1 || self == .exactSlots }
+
+    /// Refuses a score the validation utterances cannot give, which would keep the first epoch whatever
+    /// happens: the loss when none has an intent the training data has, a slot score when none has an entity
+    /// (`entityMentions` nil: a model without slots, whose slot scores are refused for that).
+    /// - Throws: ``TrainingSettingError`` (setting `keepBest`) saying what the validation set lacks.
+    func checkScorable(knownIntentUtterances: Int, entityMentions: Int?) throws {
+        if self == .loss, knownIntentUtterances == 0 {
+            throw TrainingSettingError(setting: "keepBest", value: rawValue,
+                                       requirement: "validation utterances of intents the training data has (none has one: use accuracy)")
+        }
+        if needsSlots, let entityMentions, entityMentions == 0 {
+            throw TrainingSettingError(setting: "keepBest", value: rawValue,
+                                       requirement: "validation utterances with annotated entities (none has one: use accuracy or loss)")
+        }
+    }
 
     /// The score of `validation`, nil when it has none (no utterance of a known intent for the loss, no
     /// slots for the intent model).

@@ -98,6 +98,7 @@ public struct IntentFineTuner {
             }
         }
 
+        if let heldOut { try options.keepBest?.checkScorable(knownIntentUtterances: heldOut.filter { $0.label != nil }.count, entityMentions: nil) }
         let checkpointFolder = try TrainableEncoder.checkpointDirectory(ofModel: checkpoint)
         let modelFingerprint = IntentFineTuningCheckpoint.fingerprint(ofModel: checkpointFolder)
         let datasetFingerprint = IntentFineTuningCheckpoint.fingerprint(of: dataset)

@@ -146,6 +146,10 @@ public struct JointIntentSlotFineTuner {
             }
         }
 
+        if let heldOut {
+            try options.training.keepBest?.checkScorable(knownIntentUtterances: heldOut.filter { $0.label != nil }.count,
+                                                         entityMentions: heldOut.reduce(0) { $0 + $1.tags.filter { $0 != SlotTagScheme.outside }.count })
+        }
         let training = options.training
         let checkpointFolder = try TrainableEncoder.checkpointDirectory(ofModel: checkpoint)
         let modelFingerprint = IntentFineTuningCheckpoint.fingerprint(ofModel: checkpointFolder)

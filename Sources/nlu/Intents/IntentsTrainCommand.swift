@@ -351,6 +351,8 @@ struct IntentsTrainCommand: ParsableCommand {
             }
         } catch let error as TrainingSettingError where error.setting == "validation" {
             throw InputError("\(fineTuning.validationFile ?? "--validation-file"): \(error.value); --validation-file needs \(error.requirement)")
+        } catch let error as TrainingSettingError where error.setting == "keepBest" {
+            throw InputError("\(fineTuning.validationFile ?? "--validation-file"): --keep-best \(error.value) needs \(error.requirement)")
         }
         var calibration: IntentClassifier.Calibration?
         if let heldOut {
