@@ -61,7 +61,8 @@ import Testing
         for epoch in 1...2 {
             #expect(text.stderr.contains("epoch \(epoch)/2 validation: intents ") && text.stderr.contains(" of 399, loss "), "\(text.stderr)")
         }
-        #expect(text.stderr.contains(", slots F1 ") && text.stderr.contains("every slot right"), "\(text.stderr)")
+        #expect(text.stderr.contains(", slots F1 ") && text.stderr.contains("every slot right")
+                && text.stderr.contains(" %, frames right "), "\(text.stderr)")
         let json = try runNLU(common + ["--no-few-shot", "--json"])
         #expect(json.status == 0, "\(json.stderr)")
         #expect(json.stderr.contains(#"{"epoch":2,"validation":{"#) && !json.stderr.contains("slots"), "\(json.stderr)")

@@ -63,6 +63,9 @@ import Testing
         #expect(slots.f1 == reference.microF1 && slots.precision == reference.microPrecision && slots.recall == reference.microRecall,
                 "\(slots) against \(reference.microF1)")
         #expect(slots.exactUtterances == reference.exactUtterances)
+        let frames = try Self.frames(of: scored.tagger, on: dataset)
+        #expect(slots.frameAccuracy == Double(frames) / 6, "\(slots) against \(frames) frames of 6")
+        #expect(FineTuningMetric.frameAccuracy.score(last) == slots.frameAccuracy && FineTuningMetric.exactSlots.score(last) == slots.exactUtterances)
         #expect((last.loss ?? .nan).isFinite && (last.loss ?? 0) > 0)
     }
 
@@ -83,6 +86,20 @@ import Testing
             }
         }
         return (right, EntityEvaluation(expected: expected, predicted: predicted))
+    }
+
+    /// The utterances of `dataset` whose parse by `tagger` has the intent and every mention right.
+    static func frames(of tagger: JointIntentSlotTagger, on dataset: IntentDataset) throws -> Int {
+        var frames = 0
+        for intent in dataset.intents {
+            for utterance in intent.utterances {
+                let parse = try tagger.parse(utterance.text)
+                let tags = SlotTagScheme.tags(for: utterance, tokens: WordTokenizer().tokens(in: utterance.text))
+                func mentions(_ tags: [String]) -> Set<String> { Set(SlotTagScheme.spans(tags).map { "\($0.slot) \($0.tokens)" }) }
+                if parse.intents.first?.name == intent.name, mentions(tags) == mentions(parse.wordTags) { frames += 1 }
+            }
+        }
+        return frames
     }
 
     /// Utterances whose intent the head lacks (an intent the training data does not have, counterexamples

@@ -11,12 +11,15 @@ public enum FineTuningMetric: String, Codable, Sendable, CaseIterable {
     case slotF1 = "slot-f1"
     /// The joint model's share of utterances with every slot right (higher is better).
     case exactSlots = "exact-slots"
+    /// The joint model's share of utterances with the intent and every slot right (JointBERT's semantic frame
+    /// accuracy; higher is better).
+    case frameAccuracy = "frame-accuracy"
 
     /// Whether a higher score is better.
     public var greaterIsBetter: Bool { self != .loss }
 
     /// Whether only the joint intent + slot model has the score.
-    public var needsSlots: Bool { self == .slotF1 || self == .exactSlots }
+    public var needsSlots: Bool { self == .slotF1 || self == .exactSlots || self == .frameAccuracy }
 
     /// Refuses a score the validation utterances cannot give, which would keep the first epoch whatever
     /// happens: the loss when none has an intent the training data has, a slot score when none has an entity
@@ -41,6 +44,7 @@ public enum FineTuningMetric: String, Codable, Sendable, CaseIterable {
         case .loss: validation.loss
         case .slotF1: validation.slots?.f1
         case .exactSlots: validation.slots?.exactUtterances
+        case .frameAccuracy: validation.slots?.frameAccuracy
         }
     }
 }

@@ -20,6 +20,9 @@ public struct FineTuningValidation: Sendable, Equatable, Encodable {
         public var f1: Double
         /// Share of utterances whose predicted mentions are exactly the annotated ones.
         public var exactUtterances: Double
+        /// Share of utterances with the intent right and every mention exactly right (JointBERT's semantic
+        /// frame accuracy).
+        public var frameAccuracy: Double
     }
 
     /// The epoch just finished, from 1.

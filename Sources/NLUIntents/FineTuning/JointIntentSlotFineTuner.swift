@@ -271,7 +271,7 @@ public struct JointIntentSlotFineTuner {
         let encoder = trainer.model.encoder, dropout = encoder.dropout
         encoder.dropout = nil
         defer { encoder.dropout = dropout }
-        var right = 0, loss = 0.0
+        var right = 0, frames = 0, loss = 0.0
         var expected: [[EntityEvaluation.Mention]] = [], predicted: [[EntityEvaluation.Mention]] = []
         func mentions(_ tags: [String]) -> [EntityEvaluation.Mention] {
             SlotTagScheme.spans(tags).map { EntityEvaluation.Mention(entity: $0.slot, start: $0.tokens.lowerBound, end: $0.tokens.upperBound) }
@@ -281,25 +281,29 @@ public struct JointIntentSlotFineTuner {
                 let chosen = members.map { group[$0] }
                 let scored = try batch(chosen.map(\.example))
                 let outputs: JointIntentSlotModel.Outputs
+                var intentsRight = [Bool](repeating: false, count: chosen.count)
                 if chosen[0].label != nil {
                     let batchLoss: Float
                     (batchLoss, outputs) = try trainer.lossAndOutputs(scored)
                     loss += Double(batchLoss) * Double(members.count)
-                    right += zip(FineTuningValidation.bestClasses(outputs.intentLogits), scored.intents).filter { $0 == $1 }.count
+                    intentsRight = zip(FineTuningValidation.bestClasses(outputs.intentLogits), scored.intents).map { $0 == $1 }
+                    right += intentsRight.filter { $0 }.count
                 } else {
                     outputs = try trainer.model.outputs(scored.encoderBatch, wordPositions: scored.wordPositions, wordShapes: scored.wordShapes)
                 }
                 let decoded = trainer.model.decodeTags(outputs.slotLogits, wordCounts: scored.wordPositions.map(\.count))
-                for (item, best) in zip(chosen, decoded) {
+                for ((item, best), intentRight) in zip(zip(chosen, decoded), intentsRight) {
                     expected.append(mentions(item.tags))
                     predicted.append(mentions(best.map { $0 < tags.count ? tags[$0] : SlotTagScheme.outside }))
+                    if intentRight, Set(expected[expected.count - 1]) == Set(predicted[predicted.count - 1]) { frames += 1 }
                 }
             }
         }
         let slots = EntityEvaluation(expected: expected, predicted: predicted)
         return FineTuningValidation(epoch: epoch, labels: heldOut.map(\.label), intents: heldOut.map(\.intent), right: right, loss: loss,
                                     slots: .init(precision: slots.microPrecision, recall: slots.microRecall, f1: slots.microF1,
-                                                 exactUtterances: slots.exactUtterances))
+                                                 exactUtterances: slots.exactUtterances,
+                                                 frameAccuracy: Double(frames) / Double(max(1, heldOut.count))))
     }
 
     /// The sentence features (and token states) of `tagger`'s encoder as this checkpoint tokenizes

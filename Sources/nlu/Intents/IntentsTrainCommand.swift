@@ -26,7 +26,7 @@ struct IntentsTrainCommand: ParsableCommand {
         --resume continues from it (a checkpoint of another model, dataset or settings is refused). \
         --validation-file FILE scores held-out utterances after each epoch (intent accuracy and loss; with \
         --tagger transformer also the slots' F1), without changing the run: the last epoch is kept, unless \
-        --keep-best SCORE (accuracy, loss, slot-f1, exact-slots) keeps the epoch with the best score, as \
+        --keep-best SCORE (accuracy, loss, slot-f1, exact-slots, frame-accuracy) keeps the epoch with the best score, as \
         Trainer's load_best_model_at_end; --early-stopping N then stops after N epochs without improvement.
 
         --few-shot (the default with --fine-tune when the median intent has at most 16 utterances and there are \
@@ -322,8 +322,8 @@ struct IntentsTrainCommand: ParsableCommand {
             var line = String(format: "epoch %d/%d validation: intents %.2f %% of %d", score.epoch, epochs, score.intentAccuracy * 100,
                               score.utterances) + (score.loss.map { String(format: ", loss %.4f", $0) } ?? "")
             if let slots = score.slots {
-                line += String(format: ", slots F1 %.4f (P %.4f R %.4f), every slot right %.2f %%", slots.f1, slots.precision, slots.recall,
-                               slots.exactUtterances * 100)
+                line += String(format: ", slots F1 %.4f (P %.4f R %.4f), every slot right %.2f %%, frames right %.2f %%", slots.f1,
+                               slots.precision, slots.recall, slots.exactUtterances * 100, slots.frameAccuracy * 100)
             }
             Console.log(line + (score.isBest == true ? " *" : ""))
             if let patience = fineTuning.earlyStopping, let best = keptValidation, score.epoch - best.epoch >= patience, score.epoch < epochs {
