@@ -112,15 +112,8 @@ public struct SentenceEncoderFineTuner {
             weightDecay: options.weightDecay, maxGradientNorm: options.maxGradientNorm, seed: options.seed,
             maxSequenceLength: maxSequenceLength, dropout: options.dropout, keepBest: options.keepBest,
             earlyStoppingPatience: options.earlyStoppingPatience)
-        var validationFingerprint: String?
-        if options.keepBest != nil, let validation {
-            var fingerprint = TrainingFingerprint()
-            for text in Self.texts(of: validation) { fingerprint.mix(text) }
-            validationFingerprint = fingerprint.hex
-        }
-        var pairsFingerprint = TrainingFingerprint()
-        for text in texts.joined() { pairsFingerprint.mix(text) }
-        for score in scores ?? [] { pairsFingerprint.mix("\(score)") }
+        let validationFingerprint = options.keepBest == nil ? nil : validation.map(Self.fingerprint(of:))
+        let pairsFingerprint = Self.fingerprint(of: pairs)
 
         let checkpointDirectory = try TrainableEncoder.checkpointDirectory(ofModel: model)
         let encoder = try TrainableEncoder(checkpoint: checkpointDirectory, ignoringTaskHead: true, dropoutSeed: options.seed)
@@ -142,7 +135,7 @@ public struct SentenceEncoderFineTuner {
             guard state.modelFingerprint == modelFingerprint else {
                 throw SentenceFineTuningError.cannotResume(folder: output.path, reason: "it was trained from another model (\(state.model)), not \(model.path)")
             }
-            guard state.examples == examples, state.pairsFingerprint == pairsFingerprint.hex else {
+            guard state.examples == examples, state.pairsFingerprint == pairsFingerprint else {
                 throw SentenceFineTuningError.cannotResume(folder: output.path, reason: "it was trained on other pairs (\(state.examples) examples; these are \(examples))")
             }
             let differences = SettingDifferences.between(saved: state.settings, current: settings, path: "settings")
@@ -225,7 +218,7 @@ public struct SentenceEncoderFineTuner {
             if epoch < options.epochs, !stops {
                 let best = keeper?.best
                 let state = SentenceFineTuningCheckpoint(
-                    model: model.path, modelFingerprint: modelFingerprint, examples: examples, pairsFingerprint: pairsFingerprint.hex,
+                    model: model.path, modelFingerprint: modelFingerprint, examples: examples, pairsFingerprint: pairsFingerprint,
                     settings: settings, epochsCompleted: epoch, optimizerSteps: trainer.optimizerSteps, trainingSteps: schedule.trainingSteps,
                     best: best, validationFingerprint: validationFingerprint)
                 try write(encoder, to: checkpointURL, state: state, optimizer: trainer.optimizerState,
@@ -293,12 +286,17 @@ public struct SentenceEncoderFineTuner {
         return embedder.tokenIDs(text, limit: maxSequenceLength)
     }
 
-    /// Every text and score of `pairs`, in order: what a fingerprint of them mixes.
-    static func texts(of pairs: TrainingPairs) -> [String] {
+    /// A fingerprint of every text of `pairs` in order (anchor, positive and any negative; or both sentences),
+    /// then of the scores: a resumed run must train and validate on the same pairs.
+    static func fingerprint(of pairs: TrainingPairs) -> String {
+        var fingerprint = TrainingFingerprint()
         switch pairs {
-        case .contrastive(let examples): examples.flatMap { [$0.anchor, $0.positive, $0.negative ?? ""] }
-        case .scored(let examples): examples.flatMap { [$0.first, $0.second, "\($0.score)"] }
+        case .contrastive(let examples):
+            for text in examples.flatMap({ [$0.anchor, $0.positive] + ($0.negative.map { [$0] } ?? []) }) { fingerprint.mix(text) }
+        case .scored(let examples):
+            for text in examples.flatMap({ [$0.first, $0.second] }) + examples.map({ "\($0.score)" }) { fingerprint.mix(text) }
         }
+        return fingerprint.hex
     }
 
     /// Validation pairs as their evaluation reads them: the token ids of scored pairs' two texts with

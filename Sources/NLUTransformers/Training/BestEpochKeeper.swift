@@ -81,7 +81,12 @@ public struct BestEpochKeeper {
     /// epoch with no score counts as not improving).
     public func shouldStop(after epoch: Int) -> Bool {
         guard let patience, let best else { return false }
-        return epoch - best.epoch >= patience
+        return Self.stops(after: epoch, bestEpoch: best.epoch, patience: patience)
+    }
+
+    /// The early-stopping rule: `patience` epochs have passed since `bestEpoch`.
+    public static func stops(after epoch: Int, bestEpoch: Int, patience: Int) -> Bool {
+        epoch - bestEpoch >= patience
     }
 
     /// Puts the best epoch's weights back into `trainer`, whose weights are those after `lastEpoch`

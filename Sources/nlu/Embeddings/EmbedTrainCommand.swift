@@ -146,8 +146,8 @@ struct EmbedTrainCommand: ParsableCommand {
         } else {
             Console.print("Saved \(output): \(result.trainer.optimizerSteps) steps\(last)")
             if let metric = keepBest, let kept = reporter.keptEvaluation, let score = metric.score(kept) {
-                Console.print("kept epoch \(kept.epoch) of \(reporter.lastEvaluation?.epoch ?? epochs) trained, best \(metric.rawValue) on the validation file: "
-                              + String(format: "%.4f", score))
+                BestEpochLines.printKept(epoch: kept.epoch, trained: reporter.lastEvaluation?.epoch ?? epochs, score: metric.rawValue,
+                                         value: String(format: "%.4f", score))
             }
         }
     }
@@ -228,10 +228,8 @@ struct EmbedTrainCommand: ParsableCommand {
                     "Spearman \(Self.figure(score.spearman)) (Pearson \(Self.figure(score.pearson))) over \(score.pairs) pairs"
                 }
                 Console.log("epoch \(score.epoch) validation: " + figures + (score.isBest == true ? " *" : ""))
-                if let patience = earlyStopping, let best = keptEvaluation, score.epoch - best.epoch >= patience, score.epoch < epochs {
-                    Console.log("early stopping: \(patience) epoch\(patience == 1 ? "" : "s") without a better \(keepBest?.rawValue ?? "score") "
-                                + "since epoch \(best.epoch); the run ends here")
-                }
+                BestEpochLines.logEarlyStop(after: score.epoch, of: epochs, bestEpoch: keptEvaluation?.epoch, patience: earlyStopping,
+                                            score: keepBest?.rawValue ?? "score")
             case let .epochFinished(epoch, meanLoss, checkpoint):
                 // What Ctrl-C keeps from here on, set before the line is printed so a signal sent on seeing it finds it.
                 Interruption.note = "interrupted: \(checkpoint.path) holds the epochs done so far; continue with the same command, "

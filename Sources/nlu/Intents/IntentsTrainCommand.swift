@@ -326,10 +326,8 @@ struct IntentsTrainCommand: ParsableCommand {
                                slots.precision, slots.recall, slots.exactUtterances * 100, slots.frameAccuracy * 100)
             }
             Console.log(line + (score.isBest == true ? " *" : ""))
-            if let patience = fineTuning.earlyStopping, let best = keptValidation, score.epoch - best.epoch >= patience, score.epoch < epochs {
-                Console.log("early stopping: \(patience) epoch\(patience == 1 ? "" : "s") without a better \(fineTuning.keepBest?.rawValue ?? "score") "
-                            + "since epoch \(best.epoch); the run ends here")
-            }
+            BestEpochLines.logEarlyStop(after: score.epoch, of: epochs, bestEpoch: keptValidation?.epoch, patience: fineTuning.earlyStopping,
+                                        score: fineTuning.keepBest?.rawValue ?? "score")
         }
         var classifier: IntentClassifier
         do {
@@ -397,8 +395,8 @@ struct IntentsTrainCommand: ParsableCommand {
                           + String(format: "%.4f, %.2f s", lastLoss, seconds)
                           + (calibration.map { String(format: ", temperature %.4f, threshold %.4f", $0.temperature, classifier.threshold) } ?? ""))
             if let kept = keptValidation, let metric = fineTuning.keepBest, let score = metric.score(kept) {
-                Console.print("kept epoch \(kept.epoch) of \(lastValidation?.epoch ?? epochs) trained, best \(metric.rawValue) on the validation file: "
-                              + (metric == .loss ? String(format: "%.4f", score) : String(format: "%.2f %%", score * 100)))
+                BestEpochLines.printKept(epoch: kept.epoch, trained: lastValidation?.epoch ?? epochs, score: metric.rawValue,
+                                         value: metric == .loss ? String(format: "%.4f", score) : String(format: "%.2f %%", score * 100))
             }
             if summary.slotLabels > 0 || summary.entityDefinitions > 0 {
                 let crfLayer = classifier.entityExtractor?.transformerTagger?.crf != nil ? " and a CRF layer" : ""

@@ -184,7 +184,7 @@ struct QATrainCommand: ParsableCommand {
         // A signal ends the run at once; nothing is written before the end, so the output stays as it was.
         Interruption.note = "interrupted: nothing was saved; \(output) is as it was"
         var lastLine = Date.distantPast
-        var bestEpoch = 0
+        var bestEpoch: Int?
         if let validation {
             Console.log("validation: \(validation.questions.count) question\(validation.questions.count == 1 ? "" : "s") of \(validationFile ?? ""), "
                         + "answered after each epoch")
@@ -201,10 +201,8 @@ struct QATrainCommand: ParsableCommand {
                 Console.log(String(format: "epoch %d validation: exact match %.2f, F1 %.2f over %d questions", scored.epoch,
                                    scored.report.exactMatch, scored.report.f1, scored.report.count) + (scored.isBest == true ? " *" : ""))
                 if scored.isBest == true { bestEpoch = scored.epoch }
-                if let patience = earlyStopping, scored.epoch - bestEpoch >= patience, scored.epoch < epochs {
-                    Console.log("early stopping: \(patience) epoch\(patience == 1 ? "" : "s") without a better \(keepBest?.rawValue ?? "score") "
-                                + "since epoch \(bestEpoch); the run ends here")
-                }
+                BestEpochLines.logEarlyStop(after: scored.epoch, of: epochs, bestEpoch: bestEpoch, patience: earlyStopping,
+                                            score: keepBest?.rawValue ?? "score")
             })
         } catch let error as QuestionAnsweringError {
             // Training questions were read before the run; a question that cannot be answered here is a validation one.
@@ -225,8 +223,8 @@ struct QATrainCommand: ParsableCommand {
             Console.print("saved \(output): \(result.steps.count) steps on \(set.windows.count) windows, final loss "
                           + String(format: "%.4f", result.steps.last?.loss ?? 0) + ", " + Self.duration(result.seconds))
             if let metric = keepBest, let kept = result.validations.first(where: { $0.epoch == result.keptEpoch }) {
-                Console.print("kept epoch \(kept.epoch) of \(result.validations.last?.epoch ?? epochs) trained, best \(metric.rawValue) on the validation file: "
-                              + String(format: "%.2f", metric.score(kept.report)))
+                BestEpochLines.printKept(epoch: kept.epoch, trained: result.validations.last?.epoch ?? epochs, score: metric.rawValue,
+                                         value: String(format: "%.2f", metric.score(kept.report)))
             }
         }
     }
