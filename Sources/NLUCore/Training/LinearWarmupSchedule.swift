@@ -32,6 +32,17 @@ public struct LinearWarmupSchedule: Sendable, Equatable {
         self.warmupSteps = warmupSteps > 0 ? warmupSteps : Int((Double(trainingSteps) * warmupRatio).rounded(.up))
     }
 
+    /// Trainer's schedule over `epochs` epochs of `batchesPerEpoch` micro-batches, `accumulationSteps` of
+    /// them to an optimizer step (the last, shorter group of an epoch is a step too).
+    /// - Throws: as ``init(trainingSteps:warmupSteps:warmupRatio:)``, and for an accumulation under 1.
+    public init(epochs: Int, batchesPerEpoch: Int, accumulationSteps: Int, warmupRatio: Double) throws {
+        guard accumulationSteps >= 1 else {
+            throw TrainingSettingError(setting: "accumulationSteps", value: "\(accumulationSteps)", requirement: "≥ 1")
+        }
+        let stepsPerEpoch = (batchesPerEpoch + accumulationSteps - 1) / accumulationSteps
+        try self.init(trainingSteps: epochs * stepsPerEpoch, warmupRatio: warmupRatio)
+    }
+
     /// The factor on the base learning rate for optimizer step `step` (0-based), in Double as PyTorch's
     /// `LambdaLR` computes it.
     public func multiplier(step: Int) -> Double {

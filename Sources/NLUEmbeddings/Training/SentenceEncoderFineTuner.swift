@@ -158,7 +158,7 @@ public struct SentenceEncoderFineTuner {
             checkpointURL = try Self.holdsEarlierModel(output) ? output.appendingPathExtension("partial") : output
             if checkpointURL != output { _ = try Self.holdsEarlierModel(checkpointURL) }
         }
-        encoder.dropout = options.dropout > 0 ? EncoderDropout(hidden: options.dropout, attention: options.dropout) : nil
+        encoder.dropout = EncoderDropout(probability: options.dropout)
 
         // Every epoch's batches up front: the schedule needs the run's step count, and a batch order
         // that depends only on the seed and the epoch repeats on resume.
@@ -189,55 +189,43 @@ public struct SentenceEncoderFineTuner {
         }
         let epochsDone = resumed?.epochsCompleted ?? 0
         onEvent(.started(examples: examples, loss: loss, totalSteps: schedule.trainingSteps, epochsDone: epochsDone))
-        var steps: [FineTuningStep] = []
-        var keptEpoch = options.epochs
-        var examplesSeen = 0
-        let start = DispatchTime.now().uptimeNanoseconds
-        for epoch in (epochsDone + 1)...options.epochs {
-            var epochLoss: Double = 0
-            for members in epochBatches[epoch - 1] {
-                let step = try trainer.train(columns.map { column in members.map { column[$0] } },
-                                             scores: scores.map { scores in members.map { scores[$0] } }, epoch: epoch)
-                steps.append(step)
-                epochLoss += Double(step.loss)
-                examplesSeen += members.count
-                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                let remaining = Double(schedule.trainingSteps - step.step)
+        var loop = FineTuningLoop(trainer: encoder, epochs: options.epochs, firstEpoch: epochsDone + 1, totalSteps: schedule.trainingSteps,
+                                  keeper: keeper)
+        var lastMeanLoss: Float = 0
+        let outcome = try loop.run(
+            batches: { epochBatches[$0 - 1] },
+            step: { members, epoch in
+                try trainer.train(columns.map { column in members.map { column[$0] } },
+                                  scores: scores.map { scores in members.map { scores[$0] } }, epoch: epoch)
+            },
+            stepped: { report in
                 onEvent(.step(SentenceFineTuningProgress(
-                    epoch: epoch, epochs: options.epochs, step: step.step, totalSteps: schedule.trainingSteps, loss: step.loss,
-                    learningRate: step.learningRate, examplesPerSecond: seconds > 0 ? Double(examplesSeen) / seconds : 0,
-                    secondsLeft: seconds * remaining / Double(max(1, steps.count)))))
-            }
-            let meanLoss = Float(epochLoss / Double(max(1, epochBatches[epoch - 1].count)))
-            if let heldOut {
-                var score = try evaluate(trainer, on: heldOut, epoch: epoch)
-                if let metric = options.keepBest { score.isBest = keeper?.record(epoch: epoch, score: metric.score(score), of: encoder) }
-                onEvent(.evaluated(score))
-            }
-            let stops = keeper?.shouldStop(after: epoch) == true
-            if epoch < options.epochs, !stops {
-                let best = keeper?.best
+                    epoch: report.epoch, epochs: options.epochs, step: report.step.step, totalSteps: schedule.trainingSteps,
+                    loss: report.step.loss, learningRate: report.step.learningRate, examplesPerSecond: report.examplesPerSecond,
+                    secondsLeft: report.secondsLeft)))
+            },
+            validate: { epoch in try heldOut.map { try evaluate(trainer, on: $0, epoch: epoch) } },
+            keepScore: { options.keepBest?.score($0) }, validated: { onEvent(.evaluated($0)) },
+            epochEnded: { end in
+                lastMeanLoss = end.meanLoss
+                // The last epoch's folder is the finished model, written once the best epoch is back.
+                guard !end.isLast else { return }
                 let state = SentenceFineTuningCheckpoint(
                     model: model.path, modelFingerprint: modelFingerprint, examples: examples, pairsFingerprint: pairsFingerprint,
-                    settings: settings, epochsCompleted: epoch, optimizerSteps: trainer.optimizerSteps, trainingSteps: schedule.trainingSteps,
-                    best: best, validationFingerprint: validationFingerprint)
-                try write(encoder, to: checkpointURL, state: state, optimizer: trainer.optimizerState,
-                          bestWeights: best.flatMap { $0.epoch == epoch ? nil : keeper?.weights })
-                onEvent(.epochFinished(epoch: epoch, meanLoss: meanLoss, checkpoint: checkpointURL))
-            } else {
-                // The finished model (the best epoch's with keepBest): the folder alone, without the run's state.
-                keptEpoch = try keeper?.restoreBest(into: encoder, trainedThrough: epoch) ?? epoch
-                try write(encoder, to: output, state: nil, optimizer: trainer.optimizerState)
-                if checkpointURL != output, ExistingPath(checkpointURL) == .directory {
-                    try? FileManager.default.removeItem(at: checkpointURL)
-                }
-                onEvent(.epochFinished(epoch: epoch, meanLoss: meanLoss, checkpoint: output))
-                break
-            }
+                    settings: settings, epochsCompleted: end.epoch, optimizerSteps: trainer.optimizerSteps,
+                    trainingSteps: schedule.trainingSteps, best: end.best, validationFingerprint: validationFingerprint)
+                try write(encoder, to: checkpointURL, state: state, optimizer: trainer.optimizerState, bestWeights: end.earlierBestWeights)
+                onEvent(.epochFinished(epoch: end.epoch, meanLoss: end.meanLoss, checkpoint: checkpointURL))
+            })
+        // The finished model (the best epoch's with keepBest): the folder alone, without the run's state.
+        try write(encoder, to: output, state: nil, optimizer: trainer.optimizerState)
+        if checkpointURL != output, ExistingPath(checkpointURL) == .directory {
+            try? FileManager.default.removeItem(at: checkpointURL)
         }
+        onEvent(.epochFinished(epoch: outcome.lastEpoch, meanLoss: lastMeanLoss, checkpoint: output))
         // The trained encoder embeds as in evaluation, without dropout.
         encoder.dropout = nil
-        return Result(trainer: trainer, steps: steps, output: output, keptEpoch: keptEpoch)
+        return Result(trainer: trainer, steps: outcome.steps, output: output, keptEpoch: outcome.keptEpoch)
     }
 
     /// Writes the model folder (and a checkpoint's `state` with the optimizer's moments) beside
@@ -331,9 +319,6 @@ public struct SentenceEncoderFineTuner {
 
     /// The held-out pairs' scores with the trainer's current weights, without dropout.
     private func evaluate(_ trainer: SentenceEncoderTrainer, on heldOut: HeldOutPairs, epoch: Int) throws -> SentenceFineTuningEvaluation {
-        let dropout = trainer.encoder.dropout
-        trainer.encoder.dropout = nil
-        defer { trainer.encoder.dropout = dropout }
         func embeddings(_ sequences: [[Int32]]) throws -> Tensor<Float> {
             var scalars: [Float] = [], width = 0
             for start in stride(from: 0, to: sequences.count, by: options.batchSize) {
@@ -343,12 +328,14 @@ public struct SentenceEncoderFineTuner {
             }
             return Tensor(shape: [sequences.count, width], scalars: scalars)
         }
-        switch heldOut {
-        case let .scored(first, second, scores):
-            return SentenceFineTuningEvaluation.scored(try embeddings(first + second), scores: scores, epoch: epoch)
-        case let .ranked(anchors, candidates, relevant):
-            return SentenceFineTuningEvaluation.ranked(try embeddings(anchors), candidates: try embeddings(candidates), relevant: relevant,
-                                                       epoch: epoch)
+        return try trainer.encoder.withoutDropout {
+            switch heldOut {
+            case let .scored(first, second, scores):
+                return SentenceFineTuningEvaluation.scored(try embeddings(first + second), scores: scores, epoch: epoch)
+            case let .ranked(anchors, candidates, relevant):
+                return SentenceFineTuningEvaluation.ranked(try embeddings(anchors), candidates: try embeddings(candidates),
+                                                           relevant: relevant, epoch: epoch)
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import NLUCore
+import NLUTransformers
 
 /// How the model under ``SentenceEncoderFineTuner`` scores held-out pairs at the end of an epoch, as
 /// sentence-transformers' evaluators score them:
@@ -18,7 +19,7 @@ import NLUCore
 ///     let result = try tuner.train(pairs, validation: heldOut, output: url) { event in
 ///         if case .evaluated(let score) = event { print(score.spearman ?? score.accuracyAt1 ?? 0) }
 ///     }
-public struct SentenceFineTuningEvaluation: Sendable, Equatable, Encodable {
+public struct SentenceFineTuningEvaluation: Sendable, Equatable, Encodable, EpochValidation {
     /// The epoch just finished, from 1.
     public var epoch: Int
     /// Held-out pairs scored.

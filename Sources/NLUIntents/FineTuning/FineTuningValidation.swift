@@ -1,4 +1,5 @@
 import NLUCore
+import NLUTransformers
 
 /// How the model under fine-tuning scores on held-out utterances at the end of an epoch, as Hugging
 /// Face `Trainer` evaluates each epoch: the share of intents right (the head's best class) and the
@@ -12,7 +13,7 @@ import NLUCore
 ///
 ///     let result = try tuner.train(dataset, validation: heldOut) { _ in }
 ///     result.validations.last?.intentAccuracy   // 0.97
-public struct FineTuningValidation: Sendable, Equatable, Encodable {
+public struct FineTuningValidation: Sendable, Equatable, Encodable, EpochValidation {
     /// The slots' scores of the joint model.
     public struct Slots: Sendable, Equatable, Encodable {
         public var precision: Double

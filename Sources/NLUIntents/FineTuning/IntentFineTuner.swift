@@ -111,7 +111,7 @@ public struct IntentFineTuner {
         let encoder = try TrainableEncoder(checkpoint: saved.map { try TrainableEncoder.checkpointDirectory(ofModel: $0.encoderFolder) } ?? checkpointFolder,
                                            ignoringTaskHead: true, dropoutSeed: options.seed)
         try checkMemory(encoder: encoder, longest: sequences.map(\.count).max() ?? 1, classes: dataset.intents.count)
-        encoder.dropout = options.dropout > 0 ? EncoderDropout(hidden: options.dropout, attention: options.dropout) : nil
+        encoder.dropout = EncoderDropout(probability: options.dropout)
         var headRandom = SplitMix64(seed: options.seed &+ 1)
         let pooledWidth = embedder.pooling.modes.count * encoder.configuration.hiddenSize
         let head: Linear
@@ -121,8 +121,8 @@ public struct IntentFineTuner {
             head = Linear(inputSize: pooledWidth, outputSize: dataset.intents.count, using: &headRandom)
         }
         let batchesPerEpoch = (sequences.count + options.batchSize - 1) / options.batchSize
-        let stepsPerEpoch = (batchesPerEpoch + options.accumulationSteps - 1) / options.accumulationSteps
-        let schedule = try LinearWarmupSchedule(trainingSteps: stepsPerEpoch * options.epochs, warmupRatio: options.warmupRatio)
+        let schedule = try LinearWarmupSchedule(epochs: options.epochs, batchesPerEpoch: batchesPerEpoch,
+                                                accumulationSteps: options.accumulationSteps, warmupRatio: options.warmupRatio)
         let trainer = try EncoderClassifierTrainer(
             encoder: encoder, pooling: embedder.pooling.modes, head: head, learningRate: options.learningRate,
             weightDecay: options.weightDecay, maxGradientNorm: options.maxGradientNorm, schedule: schedule,
@@ -132,70 +132,50 @@ public struct IntentFineTuner {
             try trainer.resume(optimizerState: saved.optimizerState, optimizerSteps: saved.description.optimizerSteps,
                                microBatches: saved.description.microBatches)
         }
-        var keeper = try IntentFineTuningCheckpoint.keeper(options, validating: heldOut != nil, slots: false, saved: saved, trainer: trainer)
-        var steps: [FineTuningStep] = []
-        var validations: [FineTuningValidation] = []
-        var examples = 0
-        let start = DispatchTime.now().uptimeNanoseconds
-        let firstEpoch = (saved?.description.epoch ?? 0) + 1
-        var lastEpoch = firstEpoch - 1
-        for epoch in stride(from: firstEpoch, through: options.epochs, by: 1) {
-            // Early stopping (checked here too, for a run resumed from the epoch it stopped at).
-            if keeper?.shouldStop(after: epoch - 1) == true { break }
-            // Seeded per epoch, so a run resumed at an epoch draws what the uninterrupted run draws.
-            let epochSeed = options.seed &+ UInt64(epoch) &* 0x9E37_79B9_7F4A_7C15
-            var order = SplitMix64(seed: epochSeed)
-            encoder.reseedDropout(epochSeed &+ 1)
-            let batches = LengthGroupedBatches(lengths: sequences.map(\.count), batchSize: options.batchSize, using: &order).batches
-            for members in batches {
+        var loop = try IntentFineTuningCheckpoint.loop(options, validating: heldOut != nil, slots: false, saved: saved, trainer: trainer)
+        let outcome = try loop.run(
+            batches: { IntentFineTuningCheckpoint.epochBatches($0, lengths: sequences.map(\.count), options: options, encoder: encoder) },
+            step: { members, _ in
                 let batch = try EncoderBatch(tokenIDs: members.map { sequences[$0] }, padID: embedder.tokenizer.padID)
-                let result = try trainer.train(batch, labels: members.map { labels[$0] })
-                examples += members.count
-                guard let step = result.completedStep else { continue }
-                steps.append(step)
-                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                progress(IntentFineTuningProgress(epoch: epoch, step: step.step, totalSteps: schedule.trainingSteps, loss: step.loss,
-                                                  examplesPerSecond: seconds > 0 ? Double(examples) / seconds : 0))
-            }
-            lastEpoch = epoch
-            if let heldOut {
-                var score = try validate(trainer, on: heldOut, epoch: epoch)
-                if let metric = options.keepBest { score.isBest = keeper?.record(epoch: epoch, score: metric.score(score), of: trainer) }
-                validations.append(score)
-                validated(score)
-            }
-            if let saving {
+                return try trainer.train(batch, labels: members.map { labels[$0] }).completedStep
+            },
+            stepped: { report in
+                progress(IntentFineTuningProgress(epoch: report.epoch, step: report.step.step, totalSteps: schedule.trainingSteps,
+                                                  loss: report.step.loss, examplesPerSecond: report.examplesPerSecond))
+            },
+            validate: { epoch in try heldOut.map { try validate(trainer, on: $0, epoch: epoch) } },
+            keepScore: { options.keepBest?.score($0) }, validated: validated,
+            epochEnded: { end in
+                guard let saving else { return }
                 let description = IntentFineTuningCheckpoint.Description(
-                    format: IntentFineTuningCheckpoint.format, epoch: epoch, optimizerSteps: trainer.optimizerSteps,
+                    format: IntentFineTuningCheckpoint.format, epoch: end.epoch, optimizerSteps: trainer.optimizerSteps,
                     microBatches: trainer.microBatches, model: checkpoint.path, modelFingerprint: modelFingerprint,
                     datasetFingerprint: datasetFingerprint, options: options, intents: dataset.intents.map(\.name),
-                    best: keeper?.best, validationFingerprint: validationFingerprint)
+                    best: end.best, validationFingerprint: validationFingerprint)
                 try saving.write(trainer, description: description, source: checkpoint,
-                                 bestWeights: IntentFineTuningCheckpoint.bestWeights(keeper, epoch: epoch, trainer: trainer))
-                checkpointSaved(epoch)
-            }
-        }
-        let kept = try keeper?.restoreBest(into: trainer, trainedThrough: lastEpoch) ?? lastEpoch
+                                 bestWeights: IntentFineTuningCheckpoint.bestWeights(end, trainer: trainer))
+                checkpointSaved(end.epoch)
+            })
         // The trained encoder scores as in evaluation, without dropout (the trainer's logits and loss).
         encoder.dropout = nil
-        return Result(intents: dataset.intents.map(\.name), trainer: trainer, steps: steps, validations: validations, keptEpoch: kept)
+        return Result(intents: dataset.intents.map(\.name), trainer: trainer, steps: outcome.steps,
+                      validations: outcome.validations, keptEpoch: outcome.keptEpoch)
     }
 
     /// The intent accuracy and mean cross-entropy of the trainer's model on `heldOut`, without dropout (an
     /// utterance of an intent the head lacks is wrong without being run).
     private func validate(_ trainer: EncoderClassifierTrainer, on heldOut: [(tokenIDs: [Int32], label: Int32?, intent: String)],
                           epoch: Int) throws -> FineTuningValidation {
-        let dropout = trainer.encoder.dropout
-        trainer.encoder.dropout = nil
-        defer { trainer.encoder.dropout = dropout }
         let known = heldOut.compactMap { item in item.label.map { (tokenIDs: item.tokenIDs, label: $0) } }
         var right = 0, loss = 0.0
-        for members in FineTuningValidation.batches(lengths: known.map(\.tokenIDs.count), batchSize: options.batchSize) {
-            let batch = try EncoderBatch(tokenIDs: members.map { known[$0].tokenIDs }, padID: embedder.tokenizer.padID)
-            let labels = members.map { known[$0].label }
-            let logits = try trainer.logits(batch)
-            loss += Double(SoftmaxCrossEntropy.lossAndGradient(logits: logits, targets: labels).loss) * Double(members.count)
-            right += zip(FineTuningValidation.bestClasses(logits), labels).filter { $0 == $1 }.count
+        try trainer.encoder.withoutDropout {
+            for members in FineTuningValidation.batches(lengths: known.map(\.tokenIDs.count), batchSize: options.batchSize) {
+                let batch = try EncoderBatch(tokenIDs: members.map { known[$0].tokenIDs }, padID: embedder.tokenizer.padID)
+                let labels = members.map { known[$0].label }
+                let logits = try trainer.logits(batch)
+                loss += Double(SoftmaxCrossEntropy.lossAndGradient(logits: logits, targets: labels).loss) * Double(members.count)
+                right += zip(FineTuningValidation.bestClasses(logits), labels).filter { $0 == $1 }.count
+            }
         }
         return FineTuningValidation(epoch: epoch, labels: heldOut.map(\.label), intents: heldOut.map(\.intent), right: right, loss: loss)
     }

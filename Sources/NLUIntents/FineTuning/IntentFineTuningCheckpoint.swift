@@ -189,10 +189,10 @@ public struct IntentFineTuningCheckpoint: Sendable {
         return BestEpochKeeper(greaterIsBetter: metric.greaterIsBetter, patience: options.earlyStoppingPatience, best: best, weights: weights)
     }
 
-    /// The tensors `keeper` holds by parameter name, when its best epoch is not `epoch` (the checkpoint's
-    /// own weights are then the best); empty otherwise.
-    static func bestWeights(_ keeper: BestEpochKeeper?, epoch: Int, trainer: some FineTuningTrainer) -> [String: Tensor<Float>] {
-        guard let keeper, let best = keeper.best, best.epoch != epoch, let weights = keeper.weights else { return [:] }
+    /// The best epoch's tensors by parameter name, when it is an earlier one than `end`'s (the checkpoint's
+    /// own weights are otherwise the best); empty otherwise.
+    static func bestWeights(_ end: FineTuningLoop.EpochEnd, trainer: some FineTuningTrainer) -> [String: Tensor<Float>] {
+        guard let weights = end.earlierBestWeights else { return [:] }
         return Dictionary(uniqueKeysWithValues: zip(trainer.weightNames, weights))
     }
 
@@ -259,6 +259,24 @@ public struct IntentFineTuningCheckpoint: Sendable {
                          : utterance.text
             }
         })
+    }
+
+    /// The epochs' loop of an intent or joint run: from the epoch after `saved`'s, keeping the best epoch by
+    /// ``IntentFineTuningOptions/keepBest`` as ``keeper(_:validating:slots:saved:trainer:)`` says.
+    static func loop(_ options: IntentFineTuningOptions, validating: Bool, slots: Bool, saved: Saved?,
+                     trainer: some FineTuningTrainer) throws -> FineTuningLoop {
+        FineTuningLoop(trainer: trainer, epochs: options.epochs, firstEpoch: (saved?.description.epoch ?? 0) + 1,
+                       totalSteps: trainer.schedule.trainingSteps,
+                       keeper: try keeper(options, validating: validating, slots: slots, saved: saved, trainer: trainer))
+    }
+
+    /// Epoch `epoch`'s batches of sequences of `lengths` (``LengthGroupedBatches``), with `encoder`'s dropout
+    /// reseeded: both drawn from ``epochSeed(_:epoch:)``.
+    static func epochBatches(_ epoch: Int, lengths: [Int], options: IntentFineTuningOptions, encoder: TrainableEncoder) -> [ArraySlice<Int>] {
+        let seed = epochSeed(options.seed, epoch: epoch)
+        var order = SplitMix64(seed: seed)
+        encoder.reseedDropout(seed &+ 1)
+        return LengthGroupedBatches(lengths: lengths, batchSize: options.batchSize, using: &order).batches
     }
 
     /// The seed of epoch `epoch`'s batch order and dropout: a run resumed at an epoch draws what the

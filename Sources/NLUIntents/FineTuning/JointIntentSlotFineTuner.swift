@@ -171,7 +171,7 @@ public struct JointIntentSlotFineTuner {
                                         headParameters: dataset.intents.count * (embedder.pooling.modes.count * hidden + 1)
                                             + tagCount * (slotInputs + 1) + (options.crf ? tagCount * (tagCount + 2) : 0),
                                         keepingBestWeights: training.keepBest != nil)
-        encoder.dropout = training.dropout > 0 ? EncoderDropout(hidden: training.dropout, attention: training.dropout) : nil
+        encoder.dropout = EncoderDropout(probability: training.dropout)
         var headRandom = SplitMix64(seed: training.seed &+ 1)
         var intentHead = Linear(inputSize: embedder.pooling.modes.count * hidden, outputSize: dataset.intents.count, using: &headRandom)
         // A head of one tag (no entity annotated) would learn nothing: two tags keep the shapes valid.
@@ -196,8 +196,8 @@ public struct JointIntentSlotFineTuner {
         }
         let model = try JointIntentSlotModel(encoder: encoder, pooling: embedder.pooling.modes, intentHead: intentHead, slotHead: slotHead, crf: crf)
         let batchesPerEpoch = (examples.count + training.batchSize - 1) / training.batchSize
-        let stepsPerEpoch = (batchesPerEpoch + training.accumulationSteps - 1) / training.accumulationSteps
-        let schedule = try LinearWarmupSchedule(trainingSteps: stepsPerEpoch * training.epochs, warmupRatio: training.warmupRatio)
+        let schedule = try LinearWarmupSchedule(epochs: training.epochs, batchesPerEpoch: batchesPerEpoch,
+                                                accumulationSteps: training.accumulationSteps, warmupRatio: training.warmupRatio)
         let trainer = try JointIntentSlotTrainer(
             model: model, slotLossCoefficient: options.slotLossCoefficient, headDropout: options.headDropout,
             learningRate: training.learningRate, weightDecay: training.weightDecay, maxGradientNorm: training.maxGradientNorm,
@@ -207,55 +207,35 @@ public struct JointIntentSlotFineTuner {
             try trainer.resume(optimizerState: saved.optimizerState, optimizerSteps: saved.description.optimizerSteps,
                                microBatches: saved.description.microBatches)
         }
-        var keeper = try IntentFineTuningCheckpoint.keeper(training, validating: heldOut != nil, slots: true, saved: saved, trainer: trainer)
-
-        var steps: [FineTuningStep] = []
-        var validations: [FineTuningValidation] = []
-        var seen = 0
-        let start = DispatchTime.now().uptimeNanoseconds
-        let firstEpoch = (saved?.description.epoch ?? 0) + 1
-        var lastEpoch = firstEpoch - 1
-        for epoch in stride(from: firstEpoch, through: training.epochs, by: 1) {
-            // Early stopping (checked here too, for a run resumed from the epoch it stopped at).
-            if keeper?.shouldStop(after: epoch - 1) == true { break }
-            let epochSeed = IntentFineTuningCheckpoint.epochSeed(training.seed, epoch: epoch)
-            var order = SplitMix64(seed: epochSeed)
-            encoder.reseedDropout(epochSeed &+ 1)
-            trainer.reseedHeadDropout(epochSeed &+ 2)
-            let batches = LengthGroupedBatches(lengths: examples.map(\.tokenIDs.count), batchSize: training.batchSize, using: &order).batches
-            for members in batches {
-                let result = try trainer.train(try batch(members.map { examples[$0] }))
-                seen += members.count
-                guard let step = result.completedStep else { continue }
-                steps.append(step)
-                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                progress(IntentFineTuningProgress(epoch: epoch, step: step.step, totalSteps: schedule.trainingSteps, loss: step.loss,
-                                                  examplesPerSecond: seconds > 0 ? Double(seen) / seconds : 0))
-            }
-            lastEpoch = epoch
-            if let heldOut {
-                var score = try validate(trainer, on: heldOut, tags: tagNames, epoch: epoch)
-                if let metric = training.keepBest { score.isBest = keeper?.record(epoch: epoch, score: metric.score(score), of: trainer) }
-                validations.append(score)
-                validated(score)
-            }
-            if let saving {
+        var loop = try IntentFineTuningCheckpoint.loop(training, validating: heldOut != nil, slots: true, saved: saved, trainer: trainer)
+        let outcome = try loop.run(
+            batches: { epoch in
+                trainer.reseedHeadDropout(IntentFineTuningCheckpoint.epochSeed(training.seed, epoch: epoch) &+ 2)
+                return IntentFineTuningCheckpoint.epochBatches(epoch, lengths: examples.map(\.tokenIDs.count), options: training, encoder: encoder)
+            },
+            step: { members, _ in try trainer.train(try batch(members.map { examples[$0] })).completedStep },
+            stepped: { report in
+                progress(IntentFineTuningProgress(epoch: report.epoch, step: report.step.step, totalSteps: schedule.trainingSteps,
+                                                  loss: report.step.loss, examplesPerSecond: report.examplesPerSecond))
+            },
+            validate: { epoch in try heldOut.map { try validate(trainer, on: $0, tags: tagNames, epoch: epoch) } },
+            keepScore: { training.keepBest?.score($0) }, validated: validated,
+            epochEnded: { end in
+                guard let saving else { return }
                 let description = IntentFineTuningCheckpoint.Description(
-                    format: IntentFineTuningCheckpoint.format, epoch: epoch, optimizerSteps: trainer.optimizerSteps,
+                    format: IntentFineTuningCheckpoint.format, epoch: end.epoch, optimizerSteps: trainer.optimizerSteps,
                     microBatches: trainer.microBatches, model: checkpoint.path, modelFingerprint: modelFingerprint,
                     datasetFingerprint: datasetFingerprint, options: training, intents: dataset.intents.map(\.name), joint: options, tags: tagNames,
-                    best: keeper?.best, validationFingerprint: validationFingerprint)
+                    best: end.best, validationFingerprint: validationFingerprint)
                 try saving.write(encoder: encoder, heads: Dictionary(uniqueKeysWithValues: zip(model.headParameterNames, model.headTensors)),
                                  optimizerState: trainer.optimizerState, description: description, source: checkpoint,
-                                 bestWeights: IntentFineTuningCheckpoint.bestWeights(keeper, epoch: epoch, trainer: trainer))
-                checkpointSaved(epoch)
-            }
-        }
-        let kept = try keeper?.restoreBest(into: trainer, trainedThrough: lastEpoch) ?? lastEpoch
+                                 bestWeights: IntentFineTuningCheckpoint.bestWeights(end, trainer: trainer))
+                checkpointSaved(end.epoch)
+            })
         encoder.dropout = nil
         let tagger = JointIntentSlotTagger(model: model, tokenizer: embedder.tokenizer, maxSequenceLength: limit,
                                            intents: dataset.intents.map(\.name), tags: tagNames + (tagNames.count < 2 ? ["O"] : []))
-        return Result(tagger: tagger, steps: steps, validations: validations, keptEpoch: kept)
+        return Result(tagger: tagger, steps: outcome.steps, validations: outcome.validations, keptEpoch: outcome.keptEpoch)
     }
 
     private func batch(_ chosen: [Example]) throws -> JointIntentSlotBatch {
@@ -268,34 +248,33 @@ public struct JointIntentSlotFineTuner {
     /// `tags` names the slot head's classes. Utterances of an intent the head lacks run apart, for their
     /// slots only (no loss; their intent is wrong).
     private func validate(_ trainer: JointIntentSlotTrainer, on heldOut: [HeldOut], tags: [String], epoch: Int) throws -> FineTuningValidation {
-        let encoder = trainer.model.encoder, dropout = encoder.dropout
-        encoder.dropout = nil
-        defer { encoder.dropout = dropout }
         var right = 0, frames = 0, loss = 0.0
         var expected: [[EntityEvaluation.Mention]] = [], predicted: [[EntityEvaluation.Mention]] = []
         func mentions(_ tags: [String]) -> [EntityEvaluation.Mention] {
             SlotTagScheme.spans(tags).map { EntityEvaluation.Mention(entity: $0.slot, start: $0.tokens.lowerBound, end: $0.tokens.upperBound) }
         }
-        for group in [heldOut.filter { $0.label != nil }, heldOut.filter { $0.label == nil }] {
-            for members in FineTuningValidation.batches(lengths: group.map(\.example.tokenIDs.count), batchSize: options.training.batchSize) {
-                let chosen = members.map { group[$0] }
-                let scored = try batch(chosen.map(\.example))
-                let outputs: JointIntentSlotModel.Outputs
-                var intentsRight = [Bool](repeating: false, count: chosen.count)
-                if chosen[0].label != nil {
-                    let batchLoss: Float
-                    (batchLoss, outputs) = try trainer.lossAndOutputs(scored)
-                    loss += Double(batchLoss) * Double(members.count)
-                    intentsRight = zip(FineTuningValidation.bestClasses(outputs.intentLogits), scored.intents).map { $0 == $1 }
-                    right += intentsRight.filter { $0 }.count
-                } else {
-                    outputs = try trainer.model.outputs(scored.encoderBatch, wordPositions: scored.wordPositions, wordShapes: scored.wordShapes)
-                }
-                let decoded = trainer.model.decodeTags(outputs.slotLogits, wordCounts: scored.wordPositions.map(\.count))
-                for ((item, best), intentRight) in zip(zip(chosen, decoded), intentsRight) {
-                    expected.append(mentions(item.tags))
-                    predicted.append(mentions(best.map { $0 < tags.count ? tags[$0] : SlotTagScheme.outside }))
-                    if intentRight, Set(expected[expected.count - 1]) == Set(predicted[predicted.count - 1]) { frames += 1 }
+        try trainer.model.encoder.withoutDropout {
+            for group in [heldOut.filter { $0.label != nil }, heldOut.filter { $0.label == nil }] {
+                for members in FineTuningValidation.batches(lengths: group.map(\.example.tokenIDs.count), batchSize: options.training.batchSize) {
+                    let chosen = members.map { group[$0] }
+                    let scored = try batch(chosen.map(\.example))
+                    let outputs: JointIntentSlotModel.Outputs
+                    var intentsRight = [Bool](repeating: false, count: chosen.count)
+                    if chosen[0].label != nil {
+                        let batchLoss: Float
+                        (batchLoss, outputs) = try trainer.lossAndOutputs(scored)
+                        loss += Double(batchLoss) * Double(members.count)
+                        intentsRight = zip(FineTuningValidation.bestClasses(outputs.intentLogits), scored.intents).map { $0 == $1 }
+                        right += intentsRight.filter { $0 }.count
+                    } else {
+                        outputs = try trainer.model.outputs(scored.encoderBatch, wordPositions: scored.wordPositions, wordShapes: scored.wordShapes)
+                    }
+                    let decoded = trainer.model.decodeTags(outputs.slotLogits, wordCounts: scored.wordPositions.map(\.count))
+                    for ((item, best), intentRight) in zip(zip(chosen, decoded), intentsRight) {
+                        expected.append(mentions(item.tags))
+                        predicted.append(mentions(best.map { $0 < tags.count ? tags[$0] : SlotTagScheme.outside }))
+                        if intentRight, Set(expected[expected.count - 1]) == Set(predicted[predicted.count - 1]) { frames += 1 }
+                    }
                 }
             }
         }

@@ -202,7 +202,7 @@ public struct SetFitIntentTrainer {
                                            ignoringTaskHead: true, dropoutSeed: options.seed)
         try encoder.checkTrainingMemory(batchSize: options.batchSize, sequencesPerBatch: 2 * options.batchSize,
                                         longest: ids.values.map(\.count).max() ?? 1, headParameters: 0)
-        encoder.dropout = options.dropout > 0 ? EncoderDropout(hidden: options.dropout, attention: options.dropout) : nil
+        encoder.dropout = EncoderDropout(probability: options.dropout)
         // A batch runs as one pass padded to its longest text: pairs of similar lengths together
         // (transformers' group_by_length), or a shuffled batch of short utterances is half padding
         // (HWU64 10-shot: 9 tokens on average, 17 the expected longest of 32).
@@ -228,34 +228,34 @@ public struct SetFitIntentTrainer {
             }
             if !saved.optimizerState.firstMoments.isEmpty { trainer.optimizerState = saved.optimizerState }
         }
-        var steps: [FineTuningStep] = []
-        var examples = 0
-        let start = DispatchTime.now().uptimeNanoseconds
-        for (index, members) in epochBatches.enumerated() where index >= saved?.description.epoch ?? 0 {
-            let epoch = index + 1
-            encoder.reseedDropout(IntentFineTuningCheckpoint.epochSeed(options.seed, epoch: epoch))
-            for batch in members {
-                let chosen = batch.map { pairs[$0] }
-                let step = try trainer.train([chosen.map { ids[$0.first] ?? [] }, chosen.map { ids[$0.second] ?? [] }],
-                                             scores: chosen.map(\.score), epoch: epoch)
-                steps.append(step)
-                examples += batch.count
-                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                progress(IntentFineTuningProgress(epoch: epoch, step: step.step, totalSteps: schedule.trainingSteps, loss: step.loss,
-                                                  examplesPerSecond: seconds > 0 ? Double(examples) / seconds : 0, stage: .contrastive))
-            }
-            if let checkpointing {
+        var loop = FineTuningLoop(trainer: encoder, epochs: options.epochs, firstEpoch: (saved?.description.epoch ?? 0) + 1,
+                                  totalSteps: schedule.trainingSteps)
+        let outcome = try loop.run(
+            batches: { epoch in
+                encoder.reseedDropout(IntentFineTuningCheckpoint.epochSeed(options.seed, epoch: epoch))
+                return epochBatches[epoch - 1]
+            },
+            step: { members, epoch in
+                let chosen = members.map { pairs[$0] }
+                return try trainer.train([chosen.map { ids[$0.first] ?? [] }, chosen.map { ids[$0.second] ?? [] }],
+                                         scores: chosen.map(\.score), epoch: epoch)
+            },
+            stepped: { report in
+                progress(IntentFineTuningProgress(epoch: report.epoch, step: report.step.step, totalSteps: schedule.trainingSteps,
+                                                  loss: report.step.loss, examplesPerSecond: report.examplesPerSecond, stage: .contrastive))
+            },
+            epochEnded: { end in
+                guard let checkpointing else { return }
                 let description = IntentFineTuningCheckpoint.Description(
-                    format: IntentFineTuningCheckpoint.format, epoch: epoch, optimizerSteps: trainer.optimizerSteps,
+                    format: IntentFineTuningCheckpoint.format, epoch: end.epoch, optimizerSteps: trainer.optimizerSteps,
                     microBatches: trainer.optimizerSteps, model: checkpoint.path, modelFingerprint: modelFingerprint,
                     datasetFingerprint: datasetFingerprint, options: nil, intents: checkpointing.dataset.intents.map(\.name), fewShot: options)
                 try checkpointing.checkpoint.write(encoder: encoder, heads: [:], optimizerState: trainer.optimizerState,
                                                    description: description, source: checkpoint)
-                checkpointSaved(epoch)
-            }
-        }
+                checkpointSaved(end.epoch)
+            })
         encoder.dropout = nil
-        return (trainer, steps)
+        return (trainer, outcome.steps)
     }
 
     /// The sentence features of the fine-tuned encoder as this checkpoint tokenizes, pools and

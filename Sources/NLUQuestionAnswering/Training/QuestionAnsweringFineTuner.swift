@@ -35,7 +35,7 @@ public struct QuestionAnsweringFineTuner {
     }
 
     /// The held-out questions' scores after an epoch (run_qa's evaluation, each epoch).
-    public struct Validation: Sendable, Equatable {
+    public struct Validation: Sendable, Equatable, EpochValidation {
         /// The epoch just finished, from 1.
         public var epoch: Int
         /// Exact match and F1 in percent, as `nlu qa evaluate` prints them.
@@ -113,7 +113,7 @@ public struct QuestionAnsweringFineTuner {
             throw TrainingSettingError(setting: "keepBest", value: metric.rawValue, requirement: "validation questions to score each epoch")
         }
         let encoder = try TrainableEncoder(checkpoint: encoderCheckpoint, ignoringTaskHead: true, dropoutSeed: options.seed)
-        encoder.dropout = options.dropout > 0 ? EncoderDropout(hidden: options.dropout, attention: options.dropout) : nil
+        encoder.dropout = EncoderDropout(probability: options.dropout)
         let hidden = encoder.configuration.hiddenSize
         try encoder.checkTrainingMemory(batchSize: options.batchSize, sequencesPerBatch: min(options.batchSize, set.windows.count),
                                         longest: set.windows.map(\.tokenIDs.count).max() ?? 1, headParameters: 2 * (hidden + 1),
@@ -125,59 +125,45 @@ public struct QuestionAnsweringFineTuner {
 
         let windows = set.windows
         let batchesPerEpoch = (windows.count + options.batchSize - 1) / options.batchSize
-        let stepsPerEpoch = (batchesPerEpoch + options.accumulationSteps - 1) / options.accumulationSteps
-        let schedule = try LinearWarmupSchedule(trainingSteps: stepsPerEpoch * options.epochs, warmupRatio: options.warmupRatio)
+        let schedule = try LinearWarmupSchedule(epochs: options.epochs, batchesPerEpoch: batchesPerEpoch,
+                                                accumulationSteps: options.accumulationSteps, warmupRatio: options.warmupRatio)
         let trainer = try QuestionAnsweringTrainer(
             encoder: encoder, head: head, learningRate: options.learningRate, weightDecay: options.weightDecay,
             maxGradientNorm: options.maxGradientNorm, schedule: schedule, accumulationSteps: options.accumulationSteps,
             batchesPerEpoch: batchesPerEpoch)
 
-        var keeper = options.keepBest.map { _ in BestEpochKeeper(greaterIsBetter: true, patience: options.earlyStoppingPatience) }
+        var loop = FineTuningLoop(trainer: trainer, epochs: options.epochs, totalSteps: schedule.trainingSteps,
+                                  keeper: options.keepBest.map { _ in BestEpochKeeper(greaterIsBetter: true, patience: options.earlyStoppingPatience) })
+        // One generator over the run (run_qa's sampler), not reseeded per epoch: QA runs have no checkpoint to resume.
         var order = SplitMix64(seed: options.seed)
-        var lastEpoch = 0
-        var steps: [FineTuningStep] = []
-        var validations: [Validation] = []
-        var processed = 0
-        let start = DispatchTime.now().uptimeNanoseconds
-        for epoch in 1...options.epochs {
-            if keeper?.shouldStop(after: epoch - 1) == true { break }
-            let batches = LengthGroupedBatches(lengths: windows.map(\.tokenIDs.count), batchSize: options.batchSize, using: &order).batches
-            for members in batches {
+        let outcome = try loop.run(
+            batches: { _ in LengthGroupedBatches(lengths: windows.map(\.tokenIDs.count), batchSize: options.batchSize, using: &order).batches },
+            step: { members, _ in
                 let batch = try EncoderBatch(tokenIDs: members.map { windows[$0].tokenIDs },
                                              tokenTypeIDs: members.map { windows[$0].tokenTypeIDs }, padID: tokenizer.padID)
-                let result = try trainer.train(batch, startPositions: members.map { windows[$0].startPosition },
-                                               endPositions: members.map { windows[$0].endPosition })
-                processed += members.count
-                guard let step = result.completedStep else { continue }
-                steps.append(step)
-                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                progress(Progress(epoch: epoch, step: step.step, totalSteps: schedule.trainingSteps, loss: step.loss,
-                                  windowsPerSecond: seconds > 0 ? Double(processed) / seconds : 0, seconds: seconds))
-            }
-            lastEpoch = epoch
-            if let validation {
-                var scored = Validation(epoch: epoch, report: try evaluate(trainer, on: validation))
-                if let metric = options.keepBest { scored.isBest = keeper?.record(epoch: epoch, score: metric.score(scored.report), of: trainer) }
-                validations.append(scored)
-                validated(scored)
-            }
-        }
-        let kept = try keeper?.restoreBest(into: trainer, trainedThrough: lastEpoch) ?? lastEpoch
+                return try trainer.train(batch, startPositions: members.map { windows[$0].startPosition },
+                                         endPositions: members.map { windows[$0].endPosition }).completedStep
+            },
+            stepped: { report in
+                progress(Progress(epoch: report.epoch, step: report.step.step, totalSteps: schedule.trainingSteps, loss: report.step.loss,
+                                  windowsPerSecond: report.examplesPerSecond, seconds: report.seconds))
+            },
+            validate: { epoch in try validation.map { Validation(epoch: epoch, report: try evaluate(trainer, on: $0)) } },
+            keepScore: { options.keepBest?.score($0.report) }, validated: validated)
         // The trained encoder scores as in evaluation, without dropout.
         encoder.dropout = nil
-        return Result(trainer: trainer, steps: steps, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9,
-                      validations: validations, keptEpoch: kept)
+        return Result(trainer: trainer, steps: outcome.steps, seconds: outcome.seconds, validations: outcome.validations,
+                      keptEpoch: outcome.keptEpoch)
     }
 
     /// `dataset`'s questions answered by the trainer's current weights, without dropout, and scored.
     private func evaluate(_ trainer: QuestionAnsweringTrainer, on dataset: SQuADDataset) throws -> SQuADEvaluation.Report {
-        let dropout = trainer.encoder.dropout
-        trainer.encoder.dropout = nil
-        defer { trainer.encoder.dropout = dropout }
         let answerer = QuestionAnswerer(model: TrainingQuestionAnsweringModel(trainer: trainer), tokenizer: tokenizer,
                                         modelMaxLength: BertTokenizer.modelMaxLength(in: encoderCheckpoint))
-        return try SQuADEvaluation.evaluate(answerer, on: dataset,
-                                            options: AnswerOptions(maxSequenceLength: options.maxSequenceLength, documentStride: options.documentStride))
+        return try trainer.encoder.withoutDropout {
+            try SQuADEvaluation.evaluate(answerer, on: dataset,
+                                         options: AnswerOptions(maxSequenceLength: options.maxSequenceLength, documentStride: options.documentStride))
+        }
     }
 
     /// `config.json`'s `initializer_range` (transformers' default 0.02), the spread of a new head's weights.

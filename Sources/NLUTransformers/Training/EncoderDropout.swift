@@ -18,6 +18,13 @@ public struct EncoderDropout: Sendable, Equatable {
         self.attention = attention
     }
 
+    /// One probability for both, as the fine-tuning options give it (Trainer's models read one dropout from
+    /// `config.json` for both); nil for 0, no dropout.
+    public init?(probability: Float) {
+        guard probability > 0 else { return nil }
+        self.init(hidden: probability, attention: probability)
+    }
+
     /// Throws unless both probabilities are in 0 ..< 1.
     func validate() throws {
         for (field, value) in [("hidden dropout", hidden), ("attention dropout", attention)] where !(0..<1).contains(value) {

@@ -96,6 +96,15 @@ public final class TrainableEncoder {
         generator = SplitMix64(seed: seed)
     }
 
+    /// Runs `body` with no dropout, as evaluation does (a validation pass between epochs), then puts the
+    /// dropout back; no random number is drawn, so a run takes the same steps with or without it.
+    public func withoutDropout<Value>(_ body: () throws -> Value) rethrows -> Value {
+        let kept = dropout
+        dropout = nil
+        defer { dropout = kept }
+        return try body()
+    }
+
     /// What the embeddings' gradients depend on beyond ``BertConfiguration``: `config.json`'s
     /// `pad_token_id` and DistilBERT's `sinusoidal_pos_embds`.
     struct EmbeddingFields: Decodable {
