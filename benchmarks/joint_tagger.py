@@ -16,12 +16,19 @@ by exact label; --dataset hwu64 on ../shared/data/hwu64 (its train and test spli
 annotations as entity spans), scored as Snips. --curve also prints the joint model's figures on the test set after
 each epoch (NLUKit's own scoring of the words the slot head reads: close to, not the same as, the final lines'),
 to read how much they move from epoch to epoch; the final lines are still the last epoch's.
+
+--dev N (ATIS, HWU64) holds N training utterances out (a seeded sample, --dev-seed) as a development set: the model
+trains on the rest, scores the development set after each epoch and keeps its best epoch by --keep-best (default
+frame-accuracy, JointBERT's semantic frame accuracy), as the joint papers choose a model on their development split.
+ATIS's package merges the papers' train (4,478) and dev (500) in another order, so --dev 500 gives their sizes, not
+their split.
 """
 import argparse
 import csv
 import glob
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -56,7 +63,14 @@ def main():
                              "the last epoch is still the one reported, nothing is chosen on the test set)")
     parser.add_argument("--test-limit", type=int, default=0, help="the first N test utterances (0: all)")
     parser.add_argument("--dataset", choices=["snips", "atis", "hwu64"], default="snips")
+    parser.add_argument("--dev", type=int, default=0, help="hold out N training utterances to choose the epoch on (ATIS, HWU64)")
+    parser.add_argument("--dev-seed", type=int, default=0, help="the seed of the held-out sample")
+    parser.add_argument("--keep-best", default="frame-accuracy", help="the development score whose best epoch is kept (with --dev)")
     args = parser.parse_args()
+    if args.dev and args.dataset == "snips":
+        parser.error("--dev holds out ATIS or HWU64 utterances; Snips has its own validate_* files, used as the test set")
+    if args.dev and args.curve:
+        parser.error("--curve scores the test set after each epoch, --dev a development set: give one")
     if args.dataset != "snips":
         with tempfile.TemporaryDirectory() as folder:
             (run_atis if args.dataset == "atis" else run_hwu64)(args, folder)
@@ -91,20 +105,27 @@ def report(title, args, began, result, gold, slots):
         print(f"{name:26s} slot F1 {f1:.4f} (P {precision:.4f} R {recall:.4f})  intent accuracy {intents:.4f}  "
               + (f"all slots right {exact[0]:.4f}  " if exact else "") + f"training {seconds:.1f} s  prediction p50 {latency:.2f} ms")
     print(f"joint model: {result['optimizerSteps']} optimizer steps")
+    if "keptEpoch" in result:
+        print(f"kept epoch {result['keptEpoch']} of {len(result['validationCurve'])} by {args.keep_best} on the {args.dev} development utterances "
+              f"(seed {args.dev_seed}):")
+        for point in result["validationCurve"]:
+            print(f"  dev after epoch {point['epoch']:2d}: intent accuracy {point['intentAccuracy']:.4f}  slot F1 {point['slotF1']:.4f}  "
+                  f"frame accuracy {point['frameAccuracy']:.4f}" + ("  *" if point["isBest"] else ""))
     for point in result.get("curve", []):
         # NLUKit's own scoring (FineTuningValidation): mentions over the words the slot head reads, every test utterance.
         print(f"  after epoch {point['epoch']:2d}: intent accuracy {point['intentAccuracy']:.4f}  slot F1 {point['slotF1']:.4f}  "
               f"all slots right {point['exactUtterances']:.4f}" + (f"  loss {point['loss']:.4f}" if "loss" in point else ""))
 
 
-def bench(args, train, test):
+def bench(args, train, test, dev=None):
     """`nlu-bench joint-tagger --baseline`'s JSON for these training and test files."""
     command = [args.bench, "joint-tagger", "--model", args.model, "--train", *train, "--test", *test, "--epochs", str(args.epochs),
                "--batch-size", str(args.batch_size), "--learning-rate", args.learning_rate, "--per-intent", str(args.per_intent),
                "--test-limit", str(args.test_limit), "--seed", str(args.seed), "--baseline"] + ({True: ["--crf"], False: ["--no-crf"]}.get(args.crf, [])) \
         + ({True: ["--word-shapes"], False: ["--no-word-shapes"]}.get(getattr(args, "word_shapes", None), [])) \
         + (["--head-learning-rate", args.head_learning_rate] if args.head_learning_rate else []) \
-        + (["--curve"] if getattr(args, "curve", False) else [])
+        + (["--curve"] if getattr(args, "curve", False) else []) \
+        + (["--validation", dev, "--keep-best", args.keep_best] if dev else [])
     run = subprocess.run(command, capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit("nlu-bench joint-tagger failed:\n" + run.stderr[-3000:])
@@ -140,6 +161,16 @@ def read_hwu64(split):
     return examples
 
 
+def hold_out(examples, count, seed):
+    """(training, development): `count` of `examples` drawn with `seed` held out, both in their original order."""
+    if count <= 0:
+        return examples, []
+    if count >= len(examples):
+        sys.exit(f"--dev {count}: only {len(examples)} training utterances")
+    chosen = set(random.Random(seed).sample(range(len(examples)), count))
+    return [e for i, e in enumerate(examples) if i not in chosen], [e for i, e in enumerate(examples) if i in chosen]
+
+
 def write_examples(examples, path):
     """NLUKit's dataset JSON of (intent, text, spans) examples."""
     intents = {}
@@ -156,11 +187,16 @@ def write_examples(examples, path):
 def run_hwu64(args, folder):
     """HWU64 (../shared/data/hwu64, its 54 entity types): slot F1 on exact spans (trimmed to words), intent accuracy."""
     train, test = os.path.join(folder, "hwu64-train.json"), os.path.join(folder, "hwu64-test.json")
-    write_examples(read_hwu64("train"), train)
+    training, development = hold_out(read_hwu64("train"), args.dev, args.dev_seed)
+    write_examples(training, train)
+    dev = None
+    if development:
+        dev = os.path.join(folder, "hwu64-dev.json")
+        write_examples(development, dev)
     examples = read_hwu64("test")
     write_examples(examples, test)
     began = time.perf_counter()
-    result = bench(args, [train], [test])
+    result = bench(args, [train], [test], dev)
     predicted_texts = {p["text"] for p in result["predictions"]}
     gold = [example for example in examples if example[1] in predicted_texts]
     gold_spans = [trimmed(text, spans) for _, text, spans in gold]
@@ -173,18 +209,23 @@ def run_atis(args, folder):
     """ATIS: both models on the papers' split, slot F1 by conlleval over words, intent accuracy by exact label."""
     train_file, test_file = atis.fetch()
     train, test = os.path.join(folder, "atis-train.json"), os.path.join(folder, "atis-test.json")
-    atis.write_dataset(atis.read(train_file), train)
+    training, development = hold_out(atis.read(train_file), args.dev, args.dev_seed)
+    atis.write_dataset(training, train)
+    dev = None
+    if development:
+        dev = os.path.join(folder, "atis-dev.json")
+        atis.write_dataset(development, dev)
     examples = atis.read(test_file)
     atis.write_dataset(examples, test)
     began = time.perf_counter()
-    result = bench(args, [train], [test])
+    result = bench(args, [train], [test], dev)
     predicted_texts = {p["text"] for p in result["predictions"]}
     gold = [(intent, words, tags) for intent, words, tags in examples if " ".join(words) in predicted_texts]
     def slots(by_text):
         predicted = [atis.predicted_word_tags(words, {(e["entity"], e["start"], e["end"]) for e in by_text[" ".join(words)]["entities"]})
                      for _, words, _ in gold]
         return atis.conlleval([tags for _, _, tags in gold], predicted)
-    report(f"ATIS (train + dev {result['trainingUtterances']}, test {len(gold)})", args, began, result,
+    report(f"ATIS ({'train' if args.dev else 'train + dev'} {result['trainingUtterances']}, test {len(gold)})", args, began, result,
            [(intent, " ".join(words)) for intent, words, _ in gold], slots)
 
 

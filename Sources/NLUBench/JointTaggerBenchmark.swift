@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import NLUKit
 
+extension FineTuningMetric: ExpressibleByArgument {}
+
 /// `nlu-bench joint-tagger`: trains the joint intent + slot model as `nlu intents train --fine-tune MODEL
 /// --tagger transformer` does (``IntentClassifier/fineTuneJoint(on:model:options:entities:file:validation:saving:resume:checkpointSaved:progress:validated:entityLog:)``),
 /// saves it as a package, loads it as `nlu intents predict` does (F32 and INT8) and predicts the test
@@ -10,7 +12,10 @@ import NLUKit
 /// same for today's intents model (bag-of-words intents + CRF slot tagger) trained on the same utterances.
 /// With `--curve`, the test utterances are also scored after each epoch (``FineTuningValidation``: a learning
 /// curve for reading how much the figures move from epoch to epoch; the model predicted from is still the
-/// last epoch's, nothing is chosen on the test set).
+/// last epoch's, nothing is chosen on the test set). With `--validation FILE --keep-best SCORE`, held-out
+/// utterances (a development split) are scored after each epoch instead and the run keeps its best epoch by
+/// SCORE, as `nlu intents train --validation-file --keep-best` does: a model chosen as the joint papers choose
+/// theirs, on development data, never on the test set.
 struct JointTaggerBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "joint-tagger",
@@ -31,8 +36,14 @@ struct JointTaggerBenchmark: ParsableCommand {
     @Flag(help: "Also train and run today's intents model (bag of words + CRF tagger) on the same split.") var baseline = false
     @Flag(help: "Also score the test utterances after each epoch (a learning curve; the last epoch is still the one predicted from).")
     var curve = false
+    @Option(parsing: .upToNextOption, help: "Development files scored after each epoch, for --keep-best (not with --curve).")
+    var validation: [String] = []
+    @Option(help: "The score on --validation whose best epoch the run keeps (accuracy, loss, slot-f1, exact-slots, frame-accuracy).")
+    var keepBest: FineTuningMetric?
 
     func run() throws {
+        guard validation.isEmpty || !curve else { throw ValidationError("--curve scores the test set after each epoch; --validation a development set: give one") }
+        guard (keepBest == nil) == validation.isEmpty else { throw ValidationError("--keep-best and --validation go together") }
         guard perIntent >= 0 else { throw ValidationError("--per-intent must be at least 0, got \(perIntent)") }
         guard testLimit >= 0 else { throw ValidationError("--test-limit must be at least 0, got \(testLimit)") }
         var trainSet = try IntentImporter.importDataset(from: train.map { URL(fileURLWithPath: $0) }).dataset
@@ -50,12 +61,14 @@ struct JointTaggerBenchmark: ParsableCommand {
         options.training.learningRate = learningRate
         options.training.seed = seed
         if let headLearningRate { options.training.headLearningRate = headLearningRate }
+        options.training.keepBest = keepBest
+        let development = validation.isEmpty ? nil : try IntentImporter.importDataset(from: validation.map { URL(fileURLWithPath: $0) }).dataset
         let clock = ContinuousClock()
         let began = clock.now
         var steps = 0
         var curvePoints: [[String: Any]] = []
         let classifier = try IntentClassifier.fineTuneJoint(on: trainSet, model: model, options: options, file: train.joined(separator: ", "),
-                                                            validation: curve ? testSet : nil, progress: { progress in
+                                                            validation: curve ? testSet : development, progress: { progress in
             steps = progress.step
             if progress.step % 50 == 0 || progress.step == progress.totalSteps {
                 FileHandle.standardError.write(Data("epoch \(progress.epoch) step \(progress.step)/\(progress.totalSteps) loss \(progress.loss) \(Int(progress.examplesPerSecond)) utterances/s\n".utf8))
@@ -64,7 +77,8 @@ struct JointTaggerBenchmark: ParsableCommand {
             // Every test utterance (--test-limit cuts the predictions only).
             // No loss when no test utterance's intent was trained (JSONSerialization takes no optionals).
             var point: [String: Any] = ["epoch": score.epoch, "intentAccuracy": score.intentAccuracy,
-                                        "slotF1": score.slots?.f1 ?? 0, "exactUtterances": score.slots?.exactUtterances ?? 0]
+                                        "slotF1": score.slots?.f1 ?? 0, "exactUtterances": score.slots?.exactUtterances ?? 0,
+                                        "frameAccuracy": score.slots?.frameAccuracy ?? 0, "isBest": score.isBest ?? false]
             if let loss = score.loss { point["loss"] = loss }
             curvePoints.append(point)
         })
@@ -81,6 +95,10 @@ struct JointTaggerBenchmark: ParsableCommand {
             "trainingSeconds": trainingSeconds, "optimizerSteps": steps,
         ]
         if curve { output["curve"] = curvePoints }
+        if development != nil {
+            output["validationCurve"] = curvePoints
+            output["keptEpoch"] = curvePoints.last { $0["isBest"] as? Bool == true }?["epoch"] ?? epochs
+        }
         for (key, precision) in [("", Precision.f32), ("Int8", Precision.int8)] {
             let loaded = try IntentClassifier.loadWithSentenceFeatures(from: package, precision: precision)
             let run = Self.predict(loaded, texts, clock: clock)
