@@ -25,7 +25,13 @@ cycle. Peak memory is getrusage's ru_maxrss of each process (loading included), 
 --nlu-bench is given); --phases adds NLUKit's time per phase (forward, pooling + head, backward,
 clipping + AdamW). --rounds N alternates the two sides N times and reports each round and the best.
 
-Pinned: torch 2.15.0, transformers 4.57.6 (scripts/reference-requirements.txt).
+--task joint times the joint intent + slot model's step instead (issue #41; JointBERT's model): the same encoder,
+pooling and intent head, plus a slot head over each word's first piece (gathered, one index per word) and a CRF layer
+over the words' tags (pytorch-crf, mean negative log-likelihood; --no-crf: a softmax per word), dropout --dropout on
+the heads' inputs, loss intent + slot. The batches add words: after [CLS] each id begins a word with probability 3/4
+(the first always), each word one of --tags tags (72: Snips'). No word shapes on either side.
+
+Pinned: torch 2.15.0, transformers 4.57.6, pytorch-crf 0.7.2 (scripts/reference-requirements.txt).
 """
 import argparse
 import json
@@ -71,8 +77,12 @@ def make_batches(model, args):
             middle = random.integers(1000, vocabulary, size=length - 2).tolist()
             rows.append([tokenizer.cls_token_id] + middle + [tokenizer.sep_token_id])
         labels = random.integers(0, args.intents, size=args.batch_size).tolist()
-        batches.append({"tokenIDs": rows, "labels": labels, "padID": tokenizer.pad_token_id})
-    return {"intents": args.intents, "batches": batches}
+        batch = {"tokenIDs": rows, "labels": labels, "padID": tokenizer.pad_token_id}
+        if args.task == "joint":
+            batch["wordPositions"] = [[p for p in range(1, len(row) - 1) if p == 1 or random.integers(0, 4) > 0] for row in rows]
+            batch["wordTags"] = [random.integers(0, args.tags, size=len(p)).tolist() for p in batch["wordPositions"]]
+        batches.append(batch)
+    return {"intents": args.intents, "tags": args.tags, "batches": batches}
 
 
 def torch_side(args):
@@ -88,7 +98,16 @@ def torch_side(args):
         length = max(len(row) for row in batch["tokenIDs"])
         ids = torch.tensor([row + [batch["padID"]] * (length - len(row)) for row in batch["tokenIDs"]])
         mask = torch.tensor([[1] * len(row) + [0] * (length - len(row)) for row in batch["tokenIDs"]])
-        batches.append((ids, mask, torch.tensor(batch["labels"])))
+        words = None
+        if args.task == "joint":
+            longest = max(len(p) for p in batch["wordPositions"])
+            positions = torch.zeros(len(ids), longest, dtype=torch.long)
+            tags = torch.zeros(len(ids), longest, dtype=torch.long)
+            word_mask = torch.zeros(len(ids), longest, dtype=torch.bool)
+            for row, (p, t) in enumerate(zip(batch["wordPositions"], batch["wordTags"])):
+                positions[row, :len(p)], tags[row, :len(p)], word_mask[row, :len(p)] = torch.tensor(p), torch.tensor(t), True
+            words = (positions, tags, word_mask)
+        batches.append((ids, mask, torch.tensor(batch["labels"]), words))
     started = time.perf_counter()
     encoder = AutoModel.from_pretrained(args.model, dtype=torch.float32, add_pooling_layer=False,
                                         hidden_dropout_prob=args.dropout, attention_probs_dropout_prob=args.dropout)
@@ -96,6 +115,12 @@ def torch_side(args):
     peak_after_load = peak_resident_mb()
     head = torch.nn.Linear(encoder.config.hidden_size, data["intents"])
     named = list(encoder.named_parameters()) + [("classifier." + n, p) for n, p in head.named_parameters()]
+    if args.task == "joint":
+        from torchcrf import CRF
+        slot_head = torch.nn.Linear(encoder.config.hidden_size, data["tags"])
+        crf = CRF(data["tags"], batch_first=True) if args.crf else None
+        named += [("slot_classifier." + n, p) for n, p in slot_head.named_parameters()]
+        named += [("crf." + n, p) for n, p in crf.named_parameters()] if crf is not None else []
     # Trainer's groups: no weight decay on biases and layer-norm weights.
     no_decay = [p for n, p in named if "bias" in n or "LayerNorm" in n or "layer_norm" in n]
     decay = [p for n, p in named if not ("bias" in n or "LayerNorm" in n or "layer_norm" in n)]
@@ -107,11 +132,23 @@ def torch_side(args):
     encoder.train()
 
     def step(index):
-        ids, mask, labels = batches[index % len(batches)]
+        ids, mask, labels, words = batches[index % len(batches)]
         hidden = encoder(input_ids=ids, attention_mask=mask).last_hidden_state
         weights = mask.unsqueeze(-1).to(hidden.dtype)
         pooled = (hidden * weights).sum(1) / weights.sum(1).clamp(min=1e-9)
-        loss = torch.nn.functional.cross_entropy(head(pooled), labels)
+        if words is None:
+            loss = torch.nn.functional.cross_entropy(head(pooled), labels)
+        else:
+            # JointBERT's heads: dropout on their inputs; the slot head on each word's first piece.
+            dropout = torch.nn.functional.dropout
+            loss = torch.nn.functional.cross_entropy(head(dropout(pooled, args.dropout)), labels)
+            positions, tags, word_mask = words
+            gathered = hidden.gather(1, positions.unsqueeze(-1).expand(-1, -1, hidden.shape[-1]))
+            emissions = slot_head(dropout(gathered, args.dropout))
+            if crf is not None:
+                loss = loss - crf(emissions, tags, mask=word_mask, reduction="mean")
+            else:
+                loss = loss + torch.nn.functional.cross_entropy(emissions[word_mask], tags[word_mask])
         loss.backward()
         torch.nn.utils.clip_grad_norm_(parameters, 1.0)
         optimizer.step()
@@ -137,13 +174,14 @@ def torch_side(args):
 def run_torch(model, batches_path, args):
     command = [sys.executable, os.path.abspath(__file__), "--torch-side", "--model", model, "--batches", batches_path,
                "--threads", str(args.threads), "--steps", str(args.steps), "--warmup", str(args.warmup),
-               "--seed", str(args.seed), "--dropout", str(args.dropout)]
+               "--seed", str(args.seed), "--dropout", str(args.dropout), "--task", args.task] + ([] if args.crf else ["--no-crf"])
     return json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1])
 
 
 def run_nlukit(binary, model, batches_path, args):
     command = [binary, "training", "--model", model, "--batches", batches_path, "--steps", str(args.steps),
-               "--warmup", str(args.warmup), "--seed", str(args.seed), "--dropout", str(args.dropout)]
+               "--warmup", str(args.warmup), "--seed", str(args.seed), "--dropout", str(args.dropout), "--task", args.task] \
+        + ([] if args.crf else ["--no-crf"])
     if args.phases:
         command.append("--phases")
     return json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
@@ -163,7 +201,10 @@ def main():
     parser.add_argument("--rounds", type=int, default=1, help="alternate the two sides this many times")
     parser.add_argument("--nlu-bench", default=None, help="the nlu-bench binary (default .build/release/nlu-bench, built first)")
     parser.add_argument("--skip-build", action="store_true")
-    parser.add_argument("--phases", action="store_true", help="NLUKit's time per phase too")
+    parser.add_argument("--phases", action="store_true", help="NLUKit's time per phase too (intent task)")
+    parser.add_argument("--task", choices=["intent", "joint"], default="intent", help="the intent model, or the joint intent + slot model")
+    parser.add_argument("--tags", type=int, default=72, help="slot tags of the joint model")
+    parser.add_argument("--crf", action=argparse.BooleanOptionalAction, default=True, help="the joint model's CRF layer")
     parser.add_argument("--torch-side", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--batches", help=argparse.SUPPRESS)
     cpu_level.add_argument(parser)
@@ -172,8 +213,10 @@ def main():
     core = blas_env.configure(threads=args.threads)   # before NumPy or PyTorch load OpenBLAS
     if args.torch_side:
         return torch_side(args)
-    for name in ("batch_size", "max_length", "intents", "steps", "rounds", "threads"):
-        if getattr(args, name) < (3 if name == "max_length" else 2 if name == "intents" else 1):
+    if args.phases and args.task != "intent":
+        parser.error("--phases times the intent task's phases")
+    for name in ("batch_size", "max_length", "intents", "tags", "steps", "rounds", "threads"):
+        if getattr(args, name) < (3 if name == "max_length" else 2 if name in ("intents", "tags") else 1):
             parser.error(f"--{name.replace('_', '-')} is too small: {getattr(args, name)}")
     model = resolve(args.model)
     binary = args.nlu_bench or os.path.join(ROOT, ".build", "release", "nlu-bench")
@@ -193,7 +236,8 @@ def main():
     print(f"{cpu_level.describe(level)}; {blas_env.cpu_identity()}; {args.threads} threads per side; "
           f"OPENBLAS_CORETYPE {core or '(auto)'}, NLUKit BLAS core {rounds[0][0]['blas']}")
     shape = rounds[0][0]["shape"]
-    print(f"model: {model}; batch {shape[0]} × {shape[1]} tokens, {args.intents} intents, dropout {args.dropout}; "
+    task = f"joint intent + slot model, {args.tags} tags, {'CRF layer' if args.crf else 'softmax per word'}" if args.task == "joint" else "intent model"
+    print(f"{task}; model: {model}; batch {shape[0]} × {shape[1]} tokens, {args.intents} intents, dropout {args.dropout}; "
           f"{args.warmup} untimed + {args.steps} timed steps per side")
     for index, (ours, theirs) in enumerate(rounds, 1):
         print(f"round {index}: NLUKit {ours['examplesPerSecond']:.1f} examples/s, PyTorch {theirs['examplesPerSecond']:.1f} examples/s, "
