@@ -122,7 +122,7 @@ import Testing
         #expect(evaluate.status == 0, "\(evaluate.stderr)")
 
         let base = ["intents", "train", Self.sample, "-o", work.appendingPathComponent("x.nlumodel").path, "--fine-tune", Self.tinyEncoder]
-        for (flags, message) in [(["--keep-best", "loss"], "--keep-best needs --validation-file FILE"),
+        for (flags, message) in [(["--keep-best", "loss"], "--keep-best needs --validation-file FILE or --validation-split F"),
                                  (["--validation-file", Self.sample, "--keep-best", "slot-f1", "--no-few-shot"], "slot score of --tagger transformer"),
                                  (["--validation-file", Self.sample, "--early-stopping", "2"], "--early-stopping needs --keep-best SCORE"),
                                  (["--validation-file", Self.sample, "--keep-best", "loss", "--early-stopping", "0", "--no-few-shot"],
@@ -140,6 +140,38 @@ import Testing
                 "\(noLoss.stderr)")
         let alone = try runNLU(["intents", "train", Self.sample, "-o", model, "--keep-best", "accuracy"])
         #expect(alone.status == 2 && alone.stderr.contains("--keep-best and --early-stopping apply to --fine-tune MODEL"), "\(alone.stderr)")
+    }
+
+    /// --validation-split F: that share of each intent is held out of the training data and scored after each epoch,
+    /// as a validation file would be (and --keep-best picks the epoch on it); with a validation file, out of range or
+    /// with --few-shot it is a usage error.
+    @Test func validationSplitHoldsOutAShareOfTheTrainingData() throws {
+        let work = try TestScratch.folder("nlu-validation-split")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let model = work.appendingPathComponent("car.nlumodel").path
+        let common = ["intents", "train", Self.sample, "-o", model, "--fine-tune", Self.tinyEncoder, "--no-few-shot", "--epochs", "2",
+                      "--learning-rate", "1e-2", "--batch-size", "16", "--validation-split", "0.2", "--keep-best", "accuracy"]
+        let json = try runNLU(common + ["--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let held = try #require(json.stderr.firstMatch(of: /validation: (\d+) utterances held out of the training data \(--validation-split 0.2\)/))
+        let heldOut = try #require(Int(held.1))
+        let trained = try #require(json.stderr.firstMatch(of: /fine-tuning \S+ on \d+ intents, (\d+) utterances, (\d+) counterexamples/))
+        // The sample's 375 utterances and 24 counterexamples: a fifth of each intent (rounded down) and of the counterexamples.
+        #expect(heldOut > 60 && heldOut < 80 && (Int(trained.1) ?? 0) + (Int(trained.2) ?? 0) + heldOut == 399, "\(json.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((summary["validation"] as? [String: Any])?["utterances"] as? Int == heldOut, "\(json.stdout)")
+        #expect(summary["keptEpoch"] is Int, "\(json.stdout)")
+        let text = try runNLU(common)
+        #expect(text.status == 0 && text.stdout.contains("best accuracy on the held-out utterances: "), "\(text.stdout)")
+
+        let base = ["intents", "train", Self.sample, "-o", work.appendingPathComponent("x.nlumodel").path, "--fine-tune", Self.tinyEncoder]
+        for (flags, message) in [(["--validation-split", "0.2", "--validation-file", Self.sample], "give one"),
+                                 (["--validation-split", "0.7"], "--validation-split is 0.7: with --fine-tune it must be above 0 and at most 0.5"),
+                                 (["--validation-split", "0"], "above 0"),
+                                 (["--validation-split", "0.2", "--few-shot"], "--no-few-shot")] {
+            let refused = try runNLU(base + flags)
+            #expect(refused.status == 2 && refused.stderr.contains(message), "\(flags): \(refused.stderr)")
+        }
     }
 
     @Test func flagsOutOfPlaceAreUsageErrorsThatSayWhatToAdd() throws {

@@ -80,7 +80,7 @@ import Testing
         #expect(Set(training.intents[0].utterances.map(\.text)).isDisjoint(with: heldOut.intents[0].utterances.map(\.text)))
         for bad in [-0.1, 0.6, .nan] {
             let error = try #require(throws: TrainingSettingError.self) { try dataset.heldOutSplit(fraction: bad, seed: 1) }
-            #expect(error.setting == "calibrationSplit")
+            #expect(error.setting == "fraction")
         }
     }
 

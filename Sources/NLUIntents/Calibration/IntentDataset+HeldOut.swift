@@ -1,18 +1,18 @@
 import NLUCore
 
 extension IntentDataset {
-    /// Splits the dataset into a training part and a held-out part for calibrating confidences
-    /// (``IntentClassifier/calibrate(on:)``): `fraction` of each intent's utterances (rounded down)
+    /// Splits the dataset into a training part and a held-out part, for calibrating confidences
+    /// (``IntentClassifier/calibrate(on:)``) or scoring a fine-tuning run's epochs (its `validation`):
+    /// `fraction` of each intent's utterances (rounded down)
     /// and of the counterexamples, drawn with `seed`, go to the held-out part, so each intent keeps
     /// its share. Each intent and the counterexamples keep at least one utterance for training.
     /// Everything else (entities, language) stays in both parts.
     ///
     ///     let (training, heldOut) = try dataset.heldOutSplit(fraction: 0.1, seed: 42)
-    /// - Throws: ``TrainingSettingError`` (setting `calibrationSplit`) for a fraction outside 0 ... 0.5.
+    /// - Throws: ``TrainingSettingError`` (setting `fraction`) for a fraction outside 0 ... 0.5.
     public func heldOutSplit(fraction: Double, seed: UInt64) throws -> (training: IntentDataset, heldOut: IntentDataset) {
         guard fraction.isFinite, (0...0.5).contains(fraction) else {
-            throw TrainingSettingError(setting: "calibrationSplit", value: "\(fraction)",
-                                       requirement: "between 0 and 0.5 (the share of each intent held out to calibrate)")
+            throw TrainingSettingError(setting: "fraction", value: "\(fraction)", requirement: "between 0 and 0.5 (the share of each intent held out)")
         }
         var random = SplitMix64(seed: seed ^ 0xCA11_B4A7)
         func split(_ utterances: [Utterance]) -> (kept: [Utterance], held: [Utterance]) {

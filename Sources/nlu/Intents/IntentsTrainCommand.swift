@@ -20,12 +20,13 @@ struct IntentsTrainCommand: ParsableCommand {
         or a Hub id in the cache) with a softmax head over its pooled sentence vector, with AdamW, linear \
         warm-up and decay and gradient clipping as Hugging Face Trainer; the package holds the fine-tuned \
         encoder (folder encoder/). Entities train as without it; the bag-of-words options (n-grams, --hidden, \
-        --validation-split, ...) do not apply. A run that would not fit in half of this machine's memory is \
+        --patience, ...) do not apply. A run that would not fit in half of this machine's memory is \
         refused before training; a non-finite loss stops it; an interrupted run leaves --output as it was. \
         After each epoch the run's state is written to OUTPUT.checkpoint/ (removed once the model is saved); \
         --resume continues from it (a checkpoint of another model, dataset or settings is refused). \
         --validation-file FILE scores held-out utterances after each epoch (intent accuracy and loss; with \
-        --tagger transformer also the slots' F1), without changing the run: the last epoch is kept, unless \
+        --tagger transformer also the slots' F1), without changing the run (--validation-split F holds that share \
+        of each intent out of the training data instead): the last epoch is kept, unless \
         --keep-best SCORE (accuracy, loss, slot-f1, exact-slots, frame-accuracy) keeps the epoch with the best score, as \
         Trainer's load_best_model_at_end; --early-stopping N then stops after N epochs without improvement.
 
@@ -115,15 +116,23 @@ struct IntentsTrainCommand: ParsableCommand {
             if fineTuning.earlyStopping != nil, fineTuning.keepBest == nil {
                 throw ValidationError("--early-stopping needs --keep-best SCORE: the score whose best epoch it counts from")
             }
-            if fineTuning.keepBest != nil, fineTuning.validationFile == nil {
-                throw ValidationError("--keep-best needs --validation-file FILE: the held-out utterances whose score picks the epoch")
+            if let split = training.validationSplit {
+                guard fineTuning.validationFile == nil else {
+                    throw ValidationError("--validation-file and --validation-split both give the held-out utterances: give one")
+                }
+                guard split > 0, split <= 0.5 else {
+                    throw ValidationError("--validation-split is \(split): with --fine-tune it must be above 0 and at most 0.5 (the share of each intent held out)")
+                }
+            }
+            if fineTuning.keepBest != nil, fineTuning.validationFile == nil, training.validationSplit == nil {
+                throw ValidationError("--keep-best needs --validation-file FILE or --validation-split F: the held-out utterances whose score picks the epoch")
             }
             if fineTuning.keepBest?.needsSlots == true, training.tagger != .transformer {
                 throw ValidationError("--keep-best \(fineTuning.keepBest?.rawValue ?? "") is a slot score of --tagger transformer; "
                                       + "the softmax head keeps by accuracy or loss")
             }
             if fineTuning.fewShot == true {
-                if fineTuning.validationFile != nil { throw ValidationError(Self.fewShotValidation) }
+                if fineTuning.validationFile != nil || training.validationSplit != nil { throw ValidationError(Self.fewShotValidation) }
                 _ = try fineTuning.setFitOptions(training)
             } else {
                 if fineTuning.setfitIterations != nil, fineTuning.fewShot == false {
@@ -155,8 +164,15 @@ struct IntentsTrainCommand: ParsableCommand {
         }
     }
 
+    /// The flag that gave the validation utterances, and where they came from, for errors about them.
+    private var heldOutFlag: String { fineTuning.validationFile == nil && training.validationSplit != nil ? "--validation-split" : "--validation-file" }
+    private var heldOutSource: String {
+        fineTuning.validationFile ?? training.validationSplit.map { "the utterances --validation-split \($0) held out of \(dataset.joined(separator: ", "))" }
+            ?? "--validation-file"
+    }
+
     /// Why --validation-file and --few-shot exclude each other.
-    static let fewShotValidation = "--validation-file scores each epoch of the softmax head or of --tagger transformer; --few-shot fits its head "
+    static let fewShotValidation = "--validation-file and --validation-split score each epoch of the softmax head or of --tagger transformer; --few-shot fits its head "
         + "once, after the encoder: pass --no-few-shot, or score the package with nlu intents evaluate"
 
     func run() throws {
@@ -254,8 +270,17 @@ struct IntentsTrainCommand: ParsableCommand {
             Console.log("validation: \(count) held-out utterance\(count == 1 ? "" : "s") from \(file), scored after each epoch")
         }
         var trainingData = data, heldOut: IntentDataset?
+        if let fraction = training.validationSplit {
+            guard fewShot == nil else { throw ValidationError(Self.fewShotValidation) }
+            // Drawn apart from the calibration split (which comes out of what is left): its own seed.
+            let split = try data.heldOutSplit(fraction: fraction, seed: options.seed &+ 0x5EED)
+            trainingData = split.training
+            validation = split.heldOut
+            let count = split.heldOut.utteranceCount + split.heldOut.counterexamples.count
+            Console.log("validation: \(count) utterance\(count == 1 ? "" : "s") held out of the training data (--validation-split \(fraction)), scored after each epoch")
+        }
         if let fraction = fineTuning.calibrationSplit, fraction > 0 {
-            let split = try data.heldOutSplit(fraction: fraction, seed: fewShot?.seed ?? options.seed)
+            let split = try trainingData.heldOutSplit(fraction: fraction, seed: fewShot?.seed ?? options.seed)
             trainingData = split.training
             heldOut = split.heldOut
             Console.log("calibration: \(heldOut?.utteranceCount ?? 0) utterances and \(heldOut?.counterexamples.count ?? 0) counterexamples held out")
@@ -348,9 +373,9 @@ struct IntentsTrainCommand: ParsableCommand {
                     validated: validated, entityProgress: entityProgress, entityLog: { Console.log($0) })
             }
         } catch let error as TrainingSettingError where error.setting == "validation" {
-            throw InputError("\(fineTuning.validationFile ?? "--validation-file"): \(error.value); --validation-file needs \(error.requirement)")
+            throw InputError("\(heldOutSource): \(error.value); \(heldOutFlag) needs \(error.requirement)")
         } catch let error as TrainingSettingError where error.setting == "keepBest" {
-            throw InputError("\(fineTuning.validationFile ?? "--validation-file"): --keep-best \(error.value) needs \(error.requirement)")
+            throw InputError("\(heldOutSource): --keep-best \(error.value) needs \(error.requirement)")
         }
         var calibration: IntentClassifier.Calibration?
         if let heldOut {
@@ -396,7 +421,8 @@ struct IntentsTrainCommand: ParsableCommand {
                           + (calibration.map { String(format: ", temperature %.4f, threshold %.4f", $0.temperature, classifier.threshold) } ?? ""))
             if let kept = keptValidation, let metric = fineTuning.keepBest, let score = metric.score(kept) {
                 BestEpochLines.printKept(epoch: kept.epoch, trained: lastValidation?.epoch ?? epochs, score: metric.rawValue,
-                                         value: metric == .loss ? String(format: "%.4f", score) : String(format: "%.2f %%", score * 100))
+                                         value: metric == .loss ? String(format: "%.4f", score) : String(format: "%.2f %%", score * 100),
+                                         on: fineTuning.validationFile == nil ? "the held-out utterances" : "the validation file")
             }
             if summary.slotLabels > 0 || summary.entityDefinitions > 0 {
                 let crfLayer = classifier.entityExtractor?.transformerTagger?.crf != nil ? " and a CRF layer" : ""

@@ -23,8 +23,8 @@ struct IntentsTrainingArguments: ParsableArguments {
     @Option(help: "Dropout probability on hidden activations (default: \(TrainingOptions().dropout); with --fine-tune, in the encoder: \(IntentFineTuningOptions().dropout)).")
     var dropout: Float?
 
-    @Option(help: "Fraction of each intent held out for early stopping (0: no early stopping).")
-    var validationSplit: Double = TrainingOptions().validationSplit
+    @Option(help: "Fraction of each intent held out for early stopping (default: \(TrainingOptions().validationSplit); 0: no early stopping). With --fine-tune: the share of each intent held out and scored after each epoch, as --validation-file (0 ... 0.5; default: none).")
+    var validationSplit: Double?
 
     @Option(help: "Epochs without validation improvement before stopping.")
     var patience: Int = TrainingOptions().patience
@@ -118,7 +118,7 @@ struct IntentsTrainingArguments: ParsableArguments {
         options.learningRate = learningRate ?? options.learningRate
         options.weightDecay = weightDecay ?? options.weightDecay
         options.dropout = dropout ?? options.dropout
-        options.validationSplit = validationSplit
+        options.validationSplit = validationSplit ?? options.validationSplit
         options.patience = patience
         options.classWeighting = classWeighting
         options.seed = seed ?? options.seed

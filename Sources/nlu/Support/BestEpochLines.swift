@@ -9,8 +9,9 @@ enum BestEpochLines {
         Console.log("early stopping: \(patience) epoch\(patience == 1 ? "" : "s") without a better \(score) since epoch \(bestEpoch); the run ends here")
     }
 
-    /// The summary's line naming the epoch written and its score (`value`, formatted as the command prints it).
-    static func printKept(epoch: Int, trained: Int, score: String, value: String) {
-        Console.print("kept epoch \(epoch) of \(trained) trained, best \(score) on the validation file: \(value)")
+    /// The summary's line naming the epoch written and its score (`value`, formatted as the command prints it) on
+    /// `heldOut` (the validation file, or what --validation-split held out).
+    static func printKept(epoch: Int, trained: Int, score: String, value: String, on heldOut: String = "the validation file") {
+        Console.print("kept epoch \(epoch) of \(trained) trained, best \(score) on \(heldOut): \(value)")
     }
 }
