@@ -84,30 +84,13 @@ public struct FineTuningLoop {
         self.keeper = keeper
     }
 
-    /// Runs the remaining epochs. Each epoch takes `batches(epoch)` (groups of example indices; a task seeds
-    /// its batch order and dropout there) and hands each group to `step(members, epoch)`, which returns the
-    /// optimizer step it completed (nil for a micro-batch that only accumulates); `stepped` hears of each.
-    /// After the epoch, `validate(epoch)` scores the held-out data (nil: there is none); with a keeper, the weights are kept when
-    /// `keepScore` of that score improves on the best (the score is marked ``EpochValidation/isBest``), then
-    /// `validated` hears of it. `epochEnded` closes every epoch. At the end the best epoch's weights are put
-    /// back into the trainer.
-    /// - Throws: whatever the task's closures throw; ``TrainingSettingError`` when kept weights no longer fit.
-    public mutating func run<Members: Collection<Int>, Score: EpochValidation>(
-        batches: (Int) throws -> [Members], step: (Members, Int) throws -> FineTuningStep?,
-        stepped: (StepReport) -> Void = { _ in }, validate: (Int) throws -> Score?, keepScore: (Score) -> Double?,
-        validated: (Score) -> Void = { _ in }, epochEnded: (EpochEnd) throws -> Void = { _ in }
-    ) throws -> Outcome<Score> {
-        try loop(batches: batches, step: step, stepped: stepped, validate: validate, keepScore: keepScore, validated: validated,
-                 epochEnded: epochEnded)
-    }
-
     /// Runs the remaining epochs with no held-out data (as ``run(batches:step:stepped:validate:keepScore:validated:epochEnded:)``).
     public mutating func run<Members: Collection<Int>>(
         batches: (Int) throws -> [Members], step: (Members, Int) throws -> FineTuningStep?,
         stepped: (StepReport) -> Void = { _ in }, epochEnded: (EpochEnd) throws -> Void = { _ in }
     ) throws -> Outcome<NoValidation> {
-        try loop(batches: batches, step: step, stepped: stepped, validate: { _ in nil }, keepScore: { _ in nil }, validated: { _ in },
-                 epochEnded: epochEnded)
+        try run(batches: batches, step: step, stepped: stepped, validate: { _ in nil }, keepScore: { _ in nil }, validated: { _ in },
+                epochEnded: epochEnded)
     }
 
     /// The score of a run without held-out data (never made).
@@ -115,10 +98,18 @@ public struct FineTuningLoop {
         public var isBest: Bool?
     }
 
-    private mutating func loop<Members: Collection<Int>, Score: EpochValidation>(
-        batches: (Int) throws -> [Members], step: (Members, Int) throws -> FineTuningStep?, stepped: (StepReport) -> Void,
-        validate: (Int) throws -> Score?, keepScore: (Score) -> Double?, validated: (Score) -> Void,
-        epochEnded: (EpochEnd) throws -> Void
+    /// Runs the remaining epochs. Each epoch takes `batches(epoch)` (groups of example indices; a task seeds
+    /// its batch order and dropout there) and hands each group to `step(members, epoch)`, which returns the
+    /// optimizer step it completed (nil for a micro-batch that only accumulates); `stepped` hears of each.
+    /// After the epoch, `validate(epoch)` scores the held-out data (nil: there is none); with a keeper, the
+    /// weights are kept when `keepScore` of that score improves on the best (the score is marked
+    /// ``EpochValidation/isBest``), then `validated` hears of it. `epochEnded` closes every epoch. At the end the best epoch's weights are put
+    /// back into the trainer.
+    /// - Throws: whatever the task's closures throw; ``TrainingSettingError`` when kept weights no longer fit.
+    public mutating func run<Members: Collection<Int>, Score: EpochValidation>(
+        batches: (Int) throws -> [Members], step: (Members, Int) throws -> FineTuningStep?,
+        stepped: (StepReport) -> Void = { _ in }, validate: (Int) throws -> Score?, keepScore: (Score) -> Double?,
+        validated: (Score) -> Void = { _ in }, epochEnded: (EpochEnd) throws -> Void = { _ in }
     ) throws -> Outcome<Score> {
         var steps: [FineTuningStep] = []
         var validations: [Score] = []
