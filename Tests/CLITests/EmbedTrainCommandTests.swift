@@ -115,13 +115,39 @@ import Testing
         let ranked = try runNLU(["embed", "train", Self.model, "--pairs", pairs, "-o", work.appendingPathComponent("r").path,
                                  "--validation-file", scored.path, "--keep-best", "accuracy-at-1"])
         #expect(ranked.status == 1 && ranked.stderr.contains("sts.jsonl") && ranked.stderr.contains("anchor/positive"), "\(ranked.stderr)")
-        for (flags, message) in [(["--keep-best", "spearman"], "--keep-best needs --validation-file FILE"),
+        for (flags, message) in [(["--keep-best", "spearman"], "--keep-best needs --validation-file FILE or --validation-split F"),
                                  (["--validation-file", scored.path, "--early-stopping", "2"], "--early-stopping needs --keep-best SCORE"),
                                  (["--validation-file", scored.path, "--keep-best", "spearman", "--early-stopping", "0"],
                                   "--early-stopping is 0: it must be between 1 and 1000 epochs")] {
             let refused = try runNLU(["embed", "train", Self.model, "--pairs", pairs, "-o", work.appendingPathComponent("x").path] + flags)
             #expect(refused.status == 2 && refused.stderr.contains(message), "\(flags): \(refused.stderr)")
         }
+    }
+
+    /// --validation-split F: that share of the pairs is held out of training and scored after each epoch, as a
+    /// validation file of their shape would be; with a validation file or out of range, a usage error.
+    @Test func validationSplitHoldsOutAShareOfThePairs() throws {
+        let work = try TestScratch.folder("nlukit-embed-train")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let output = work.appendingPathComponent("tuned").path
+        let pairs = try Self.pairsFile(count: 24, in: work)
+        let run = try runNLU(["embed", "train", Self.model, "--pairs", pairs, "-o", output, "--epochs", "2", "--batch-size", "8",
+                              "--validation-split", "0.25", "--keep-best", "mrr-at-10"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("validation: 6 of the 24 pairs held out (--validation-split 0.25), scored after each epoch")
+                && run.stderr.contains("training on 18 examples with MultipleNegativesRankingLoss, 6 steps")
+                && run.stderr.contains("epoch 2 validation: accuracy@1 ") && run.stderr.contains(" over 6 anchors"), "\(run.stderr)")
+        #expect(run.stdout.contains("best mrr-at-10 on the held-out pairs: "), "\(run.stdout)")
+        for (flags, message) in [(["--validation-split", "0.2", "--validation-file", pairs], "give one"),
+                                 (["--validation-split", "0.6"], "--validation-split is 0.6: it must be above 0 and at most 0.5")] {
+            let refused = try runNLU(["embed", "train", Self.model, "--pairs", pairs, "-o", work.appendingPathComponent("x").path] + flags)
+            #expect(refused.status == 2 && refused.stderr.contains(message), "\(flags): \(refused.stderr)")
+        }
+        let one = work.appendingPathComponent("one.jsonl")
+        try Data(#"{"sentence1": "a", "sentence2": "b", "score": 0.5}"#.utf8).write(to: one)
+        let tooFew = try runNLU(["embed", "train", Self.model, "--pairs", one.path, "-o", work.appendingPathComponent("y").path,
+                                 "--validation-split", "0.5"])
+        #expect(tooFew.status == 1 && tooFew.stderr.contains("one.jsonl: --validation-split 0.5 of 1 pair"), "\(tooFew.stderr)")
     }
 
     @Test func badInputIsRefusedByName() throws {

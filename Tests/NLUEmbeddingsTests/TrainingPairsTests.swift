@@ -1,4 +1,5 @@
 import Foundation
+import NLUCore
 import NLUTestSupport
 import Testing
 @testable import NLUEmbeddings
@@ -73,5 +74,37 @@ import Testing
         try Data(#"{"anchor": "a", "positive": "b"}"#.utf8).write(to: file)
         #expect(try TrainingPairs.read(from: file) == .contrastive([.init(anchor: "a", positive: "b")]))
         #expect(throws: (any Error).self) { try TrainingPairs.read(from: folder.appendingPathComponent("missing.jsonl")) }
+    }
+
+    /// `heldOutSplit`: the fraction of the examples (rounded down, at least one) held out, drawn by the seed, both
+    /// parts in file order and of the file's shape; a fraction out of range or too few pairs is refused.
+    @Test func heldOutSplitKeepsOrderAndShape() throws {
+        let examples = (0..<10).map { TrainingPairs.ContrastiveExample(anchor: "a\($0)", positive: "p\($0)") }
+        let (training, heldOut) = try TrainingPairs.contrastive(examples).heldOutSplit(fraction: 0.25, seed: 7)
+        guard case .contrastive(let kept) = training, case .contrastive(let held) = heldOut else {
+            Issue.record("the split changed the pairs' shape")
+            return
+        }
+        #expect(kept.count == 8 && held.count == 2)
+        #expect(Set(kept.map(\.anchor) + held.map(\.anchor)) == Set(examples.map(\.anchor)))
+        for part in [kept, held] {
+            let positions = part.compactMap { example in examples.firstIndex(of: example) }
+            #expect(positions == positions.sorted(), "file order kept")
+        }
+        let again = try TrainingPairs.contrastive(examples).heldOutSplit(fraction: 0.25, seed: 7)
+        #expect(again.heldOut == heldOut, "the seed decides")
+        let other = try TrainingPairs.contrastive(examples).heldOutSplit(fraction: 0.25, seed: 8)
+        #expect(other.training.count == 8)
+        let scored = TrainingPairs.scored([.init(first: "a", second: "b", score: 0.5), .init(first: "c", second: "d", score: 0.1),
+                                           .init(first: "e", second: "f", score: -0.2)])
+        let split = try scored.heldOutSplit(fraction: 0.1, seed: 1)
+        #expect(split.training.count == 2 && split.heldOut.count == 1, "at least one held out")
+        if case .scored = split.heldOut {} else { Issue.record("scored pairs stay scored") }
+        for fraction in [0, -0.1, 0.51, .nan] {
+            #expect(throws: TrainingSettingError.self) { try scored.heldOutSplit(fraction: fraction, seed: 1) }
+        }
+        let single = TrainingPairs.scored([.init(first: "a", second: "b", score: 0.5)])
+        let error = try #require(throws: TrainingSettingError.self) { try single.heldOutSplit(fraction: 0.5, seed: 1) }
+        #expect(error.setting == "fraction" && error.value.contains("of 1 pair"))
     }
 }

@@ -17,7 +17,8 @@ struct EmbedTrainCommand: ParsableCommand {
         trains with CosineSimilarityLoss (cosine). A broken line is an error naming it. --validation-file takes \
         either shape and scores it after each epoch as sentence-transformers' evaluators do: scored pairs by the \
         Spearman correlation of their cosine similarities with the scores, anchor/positive pairs by how each \
-        anchor ranks every positive (and negative) of the file (accuracy@1, MRR@10). --keep-best SCORE \
+        anchor ranks every positive (and negative) of the file (accuracy@1, MRR@10); --validation-split F holds \
+        that share of the pairs out of training instead. --keep-best SCORE \
         (spearman, pearson, accuracy-at-1, mrr-at-10) writes the epoch with the best score instead of the last \
         (sentence-transformers' save_best_model); --early-stopping N ends the run N epochs after it.
 
@@ -71,7 +72,11 @@ struct EmbedTrainCommand: ParsableCommand {
                                valueName: "file.jsonl"))
     var validationFile: String?
 
-    @Option(help: ArgumentHelp("With --validation-file: the score that picks the epoch written: spearman or pearson (scored pairs), accuracy-at-1 or mrr-at-10 (anchor/positive pairs). Default: the last epoch.",
+    @Option(help: ArgumentHelp("Instead of --validation-file: this share of the pairs (above 0, at most 0.5), drawn with --seed, held out of training and scored after each epoch.",
+                               valueName: "fraction"))
+    var validationSplit: Double?
+
+    @Option(help: ArgumentHelp("With --validation-file or --validation-split: the score that picks the epoch written: spearman or pearson (scored pairs), accuracy-at-1 or mrr-at-10 (anchor/positive pairs). Default: the last epoch.",
                                valueName: "score"))
     var keepBest: SentenceFineTuningMetric?
 
@@ -109,8 +114,16 @@ struct EmbedTrainCommand: ParsableCommand {
         if earlyStopping != nil, keepBest == nil {
             throw ValidationError("--early-stopping needs --keep-best SCORE: the score whose best epoch it counts from")
         }
-        if keepBest != nil, validationFile == nil {
-            throw ValidationError("--keep-best needs --validation-file FILE: the held-out pairs whose score picks the epoch")
+        if let validationSplit {
+            guard validationFile == nil else {
+                throw ValidationError("--validation-file and --validation-split both give the held-out pairs: give one")
+            }
+            guard validationSplit > 0, validationSplit <= 0.5 else {
+                throw ValidationError("--validation-split is \(validationSplit): it must be above 0 and at most 0.5 (the share of the pairs held out)")
+            }
+        }
+        if keepBest != nil, validationFile == nil, validationSplit == nil {
+            throw ValidationError("--keep-best needs --validation-file FILE or --validation-split F: the held-out pairs whose score picks the epoch")
         }
         do {
             try options.validate()
@@ -126,15 +139,24 @@ struct EmbedTrainCommand: ParsableCommand {
         try Console.checkOutput(output, inputs: [pairs, model] + (validationFile.map { [$0] } ?? []))
         let modelURL = try ModelLocator.resolve(model)
         let tuner = try SentenceEncoderFineTuner(model: modelURL, options: options)
-        let examples = try TrainingPairs.read(from: URL(fileURLWithPath: pairs), name: pairs)
-        let validation = try validationFile.map { try TrainingPairs.read(from: URL(fileURLWithPath: $0), name: $0) }
+        var examples = try TrainingPairs.read(from: URL(fileURLWithPath: pairs), name: pairs)
+        var validation = try validationFile.map { try TrainingPairs.read(from: URL(fileURLWithPath: $0), name: $0) }
+        if let validationSplit {
+            do {
+                (examples, validation) = try examples.heldOutSplit(fraction: validationSplit, seed: seed)
+            } catch let error as TrainingSettingError {
+                throw InputError("\(pairs): --validation-split \(error.value): needs \(error.requirement)")
+            }
+            Console.log("validation: \(validation?.count ?? 0) of the \(examples.count + (validation?.count ?? 0)) pairs held out (--validation-split \(validationSplit)), scored after each epoch")
+        }
+        let heldOutName = validationFile ?? validationSplit.map { "the pairs --validation-split \($0) held out of \(pairs)" } ?? "--validation-file"
         let reporter = ProgressReporter(json: json, keepBest: keepBest, earlyStopping: earlyStopping, epochs: epochs)
         let result: SentenceEncoderFineTuner.Result
         do {
             result = try tuner.train(examples, validation: validation, output: URL(fileURLWithPath: output), resume: resume,
                                      onEvent: reporter.report)
         } catch let error as TrainingSettingError where error.setting == "keepBest" {
-            throw InputError("\(validationFile ?? "--validation-file"): --keep-best \(error.value) needs \(error.requirement)")
+            throw InputError("\(heldOutName): --keep-best \(error.value) needs \(error.requirement)")
         }
         let last = result.steps.last.map { String(format: "; last step's loss %.4f", $0.loss) } ?? ""
         Interruption.note = nil
@@ -147,7 +169,8 @@ struct EmbedTrainCommand: ParsableCommand {
             Console.print("Saved \(output): \(result.trainer.optimizerSteps) steps\(last)")
             if let metric = keepBest, let kept = reporter.keptEvaluation, let score = metric.score(kept) {
                 BestEpochLines.printKept(epoch: kept.epoch, trained: reporter.lastEvaluation?.epoch ?? epochs, score: metric.rawValue,
-                                         value: String(format: "%.4f", score))
+                                         value: String(format: "%.4f", score),
+                                         on: validationFile == nil ? "the held-out pairs" : "the validation file")
             }
         }
     }
