@@ -40,7 +40,7 @@ struct IntentsFineTuningArguments: ParsableArguments {
                                valueName: "file"))
     var validationFile: String?
 
-    @Option(help: ArgumentHelp("With --validation-file: the score that picks the epoch the package keeps: \(FineTuningMetric.allCases.map(\.rawValue).joined(separator: ", ")) (the last three with --tagger transformer). The best epoch's weights are put back at the end (default: the last epoch is kept).",
+    @Option(help: ArgumentHelp("With --validation-file or --validation-split: the score that picks the epoch the package keeps: \(FineTuningMetric.allCases.map(\.rawValue).joined(separator: ", ")) (the last three with --tagger transformer). The best epoch's weights are put back at the end (default: the last epoch is kept).",
                                valueName: "score"))
     var keepBest: FineTuningMetric?
 
