@@ -168,7 +168,8 @@ import Testing
         for (flags, message) in [(["--validation-split", "0.2", "--validation-file", Self.sample], "give one"),
                                  (["--validation-split", "0.7"], "--validation-split is 0.7: with --fine-tune it must be above 0 and at most 0.5"),
                                  (["--validation-split", "0"], "above 0"),
-                                 (["--validation-split", "0.2", "--few-shot"], "--no-few-shot")] {
+                                 (["--validation-split", "0.2", "--few-shot"], "--no-few-shot"),
+                                 (["--patience", "2"], "--keep-best SCORE --early-stopping N")] {
             let refused = try runNLU(base + flags)
             #expect(refused.status == 2 && refused.stderr.contains(message), "\(flags): \(refused.stderr)")
         }

@@ -9,20 +9,15 @@ extension TrainingPairs {
     /// - Throws: ``TrainingSettingError`` (setting `fraction`) for a fraction outside 0 < fraction ≤ 0.5, or
     ///   pairs too few to leave at least one on each side.
     public func heldOutSplit(fraction: Double, seed: UInt64) throws -> (training: TrainingPairs, heldOut: TrainingPairs) {
-        guard fraction.isFinite, fraction > 0, fraction <= 0.5 else {
-            throw TrainingSettingError(setting: "fraction", value: "\(fraction)", requirement: "above 0 and at most 0.5 (the share of the pairs held out)")
-        }
+        try HeldOutSplit.checkFraction(fraction, of: "the pairs")
         let held = max(1, Int(Double(count) * fraction))
         guard held < count else {
             throw TrainingSettingError(setting: "fraction", value: "\(fraction) of \(count) pair\(count == 1 ? "" : "s")",
                                        requirement: "pairs enough to hold one out and train on the rest")
         }
         var random = SplitMix64(seed: seed ^ 0x5EED_0F_9A1B)
-        var order = Array(0..<count)
-        order.shuffle(using: &random)
-        let chosen = Set(order.prefix(held))
         func split<Example>(_ examples: [Example]) -> (kept: [Example], held: [Example]) {
-            (examples.indices.filter { !chosen.contains($0) }.map { examples[$0] }, examples.indices.filter { chosen.contains($0) }.map { examples[$0] })
+            HeldOutSplit.split(examples, holdingOut: held, using: &random)
         }
         switch self {
         case .contrastive(let examples):

@@ -9,18 +9,13 @@ extension IntentDataset {
     /// Everything else (entities, language) stays in both parts.
     ///
     ///     let (training, heldOut) = try dataset.heldOutSplit(fraction: 0.1, seed: 42)
-    /// - Throws: ``TrainingSettingError`` (setting `fraction`) for a fraction outside 0 ... 0.5.
+    /// - Throws: ``TrainingSettingError`` (setting `fraction`) for a fraction outside 0 ... 0.5 (``HeldOutSplit/checkFraction(_:of:allowsNone:)``).
     public func heldOutSplit(fraction: Double, seed: UInt64) throws -> (training: IntentDataset, heldOut: IntentDataset) {
-        guard fraction.isFinite, (0...0.5).contains(fraction) else {
-            throw TrainingSettingError(setting: "fraction", value: "\(fraction)", requirement: "between 0 and 0.5 (the share of each intent held out)")
-        }
+        try HeldOutSplit.checkFraction(fraction, of: "each intent", allowsNone: true)
         var random = SplitMix64(seed: seed ^ 0xCA11_B4A7)
         func split(_ utterances: [Utterance]) -> (kept: [Utterance], held: [Utterance]) {
-            var shuffled = Array(utterances.indices)
-            shuffled.shuffle(using: &random)
-            let held = Set(shuffled.prefix(Swift.min(Int(Double(utterances.count) * fraction), Swift.max(0, utterances.count - 1))))
-            return (utterances.indices.filter { !held.contains($0) }.map { utterances[$0] },
-                    utterances.indices.filter { held.contains($0) }.map { utterances[$0] })
+            HeldOutSplit.split(utterances, holdingOut: Swift.min(Int(Double(utterances.count) * fraction), Swift.max(0, utterances.count - 1)),
+                               using: &random)
         }
         var training = self, heldOut = self
         for (index, intent) in intents.enumerated() {

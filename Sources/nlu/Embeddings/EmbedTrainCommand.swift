@@ -118,8 +118,10 @@ struct EmbedTrainCommand: ParsableCommand {
             guard validationFile == nil else {
                 throw ValidationError("--validation-file and --validation-split both give the held-out pairs: give one")
             }
-            guard validationSplit > 0, validationSplit <= 0.5 else {
-                throw ValidationError("--validation-split is \(validationSplit): it must be above 0 and at most 0.5 (the share of the pairs held out)")
+            do {
+                try HeldOutSplit.checkFraction(validationSplit, of: "the pairs")
+            } catch let error as TrainingSettingError {
+                throw ValidationError("--validation-split is \(error.value): it must be \(error.requirement)")
             }
         }
         if keepBest != nil, validationFile == nil, validationSplit == nil {

@@ -44,7 +44,7 @@ struct IntentsFineTuningArguments: ParsableArguments {
                                valueName: "score"))
     var keepBest: FineTuningMetric?
 
-    @Option(help: ArgumentHelp("With --keep-best: stop once this many epochs in a row have not improved on the best score (default: every epoch runs).",
+    @Option(help: ArgumentHelp("With --keep-best: stop once this many epochs in a row have not improved on the best score (default: every epoch runs; the bag-of-words network's is --patience).",
                                valueName: "epochs"))
     var earlyStopping: Int?
 

@@ -20,7 +20,7 @@ struct IntentsTrainCommand: ParsableCommand {
         or a Hub id in the cache) with a softmax head over its pooled sentence vector, with AdamW, linear \
         warm-up and decay and gradient clipping as Hugging Face Trainer; the package holds the fine-tuned \
         encoder (folder encoder/). Entities train as without it; the bag-of-words options (n-grams, --hidden, \
-        --patience, ...) do not apply. A run that would not fit in half of this machine's memory is \
+        ...) do not apply, and --patience is refused (--keep-best SCORE --early-stopping N stop it early). A run that would not fit in half of this machine's memory is \
         refused before training; a non-finite loss stops it; an interrupted run leaves --output as it was. \
         After each epoch the run's state is written to OUTPUT.checkpoint/ (removed once the model is saved); \
         --resume continues from it (a checkpoint of another model, dataset or settings is refused). \
@@ -113,6 +113,9 @@ struct IntentsTrainCommand: ParsableCommand {
                 throw ValidationError("--fine-tune and --embeddings exclude each other: a fine-tuned model's only features are its encoder's")
             }
             guard report == nil else { throw ValidationError("--report draws the bag-of-words network's epochs; it does not apply to --fine-tune") }
+            if training.patience != nil {
+                throw ValidationError("--patience stops the bag-of-words network; a --fine-tune run stops early with --keep-best SCORE --early-stopping N")
+            }
             if fineTuning.earlyStopping != nil, fineTuning.keepBest == nil {
                 throw ValidationError("--early-stopping needs --keep-best SCORE: the score whose best epoch it counts from")
             }
@@ -120,8 +123,10 @@ struct IntentsTrainCommand: ParsableCommand {
                 guard fineTuning.validationFile == nil else {
                     throw ValidationError("--validation-file and --validation-split both give the held-out utterances: give one")
                 }
-                guard split > 0, split <= 0.5 else {
-                    throw ValidationError("--validation-split is \(split): with --fine-tune it must be above 0 and at most 0.5 (the share of each intent held out)")
+                do {
+                    try HeldOutSplit.checkFraction(split, of: "each intent")
+                } catch let error as TrainingSettingError {
+                    throw ValidationError("--validation-split is \(error.value): with --fine-tune it must be \(error.requirement)")
                 }
             }
             if fineTuning.keepBest != nil, fineTuning.validationFile == nil, training.validationSplit == nil {
@@ -148,7 +153,7 @@ struct IntentsTrainCommand: ParsableCommand {
             }
             if let split = fineTuning.calibrationSplit {
                 do {
-                    _ = try IntentDataset(intents: []).heldOutSplit(fraction: split, seed: 0)
+                    try HeldOutSplit.checkFraction(split, of: "each intent", allowsNone: true)
                 } catch let error as TrainingSettingError {
                     throw ValidationError("--calibration-split is \(error.value): it must be \(error.requirement)")
                 }

@@ -26,8 +26,8 @@ struct IntentsTrainingArguments: ParsableArguments {
     @Option(help: "Fraction of each intent held out for early stopping (default: \(TrainingOptions().validationSplit); 0: no early stopping). With --fine-tune: the share of each intent held out and scored after each epoch, as --validation-file (0 ... 0.5; default: none).")
     var validationSplit: Double?
 
-    @Option(help: "Epochs without validation improvement before stopping.")
-    var patience: Int = TrainingOptions().patience
+    @Option(help: "The bag-of-words network's early stopping: epochs without improvement on its --validation-split share before it stops (default: \(TrainingOptions().patience)). With --fine-tune: --keep-best SCORE --early-stopping N.")
+    var patience: Int?
 
     @Option(help: "Class weighting in the loss: balanced or none.")
     var classWeighting: TrainingOptions.ClassWeighting = TrainingOptions().classWeighting
@@ -119,7 +119,7 @@ struct IntentsTrainingArguments: ParsableArguments {
         options.weightDecay = weightDecay ?? options.weightDecay
         options.dropout = dropout ?? options.dropout
         options.validationSplit = validationSplit ?? options.validationSplit
-        options.patience = patience
+        options.patience = patience ?? options.patience
         options.classWeighting = classWeighting
         options.seed = seed ?? options.seed
         do {
