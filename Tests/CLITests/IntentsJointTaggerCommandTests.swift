@@ -173,6 +173,13 @@ import Testing
             let refused = try runNLU(base + flags)
             #expect(refused.status == 2 && refused.stderr.contains(message), "\(flags): \(refused.stderr)")
         }
+        // One utterance an intent: each keeps its one to train on, so nothing is held out.
+        let single = work.appendingPathComponent("single.csv")
+        try "intent,text\ngreet,hello there\nbye,see you later\n".write(to: single, atomically: true, encoding: .utf8)
+        let empty = try runNLU(["intents", "train", single.path, "-o", work.appendingPathComponent("y.nlumodel").path, "--fine-tune", Self.tinyEncoder,
+                                "--no-few-shot", "--validation-split", "0.5"])
+        #expect(empty.status == 1 && empty.stderr.contains("--validation-split 0.5 holds out no utterance of \(single.path)"), "\(empty.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("y.nlumodel").path))
     }
 
     @Test func flagsOutOfPlaceAreUsageErrorsThatSayWhatToAdd() throws {

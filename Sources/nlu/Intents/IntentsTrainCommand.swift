@@ -282,6 +282,10 @@ struct IntentsTrainCommand: ParsableCommand {
             trainingData = split.training
             validation = split.heldOut
             let count = split.heldOut.utteranceCount + split.heldOut.counterexamples.count
+            guard count > 0 else {
+                throw InputError("--validation-split \(fraction) holds out no utterance of \(dataset.joined(separator: ", ")): each intent gives "
+                                 + "that share of its utterances, rounded down, and keeps one to train on; give a larger share or --validation-file FILE")
+            }
             Console.log("validation: \(count) utterance\(count == 1 ? "" : "s") held out of the training data (--validation-split \(fraction)), scored after each epoch")
         }
         if let fraction = fineTuning.calibrationSplit, fraction > 0 {
