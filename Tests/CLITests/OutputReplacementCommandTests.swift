@@ -52,7 +52,7 @@ import Testing
             #expect(run.status == 0, "\(run.stderr)")
         }
         let empty = directory.appendingPathComponent("empty.json")
-        FileManager.default.createFile(atPath: empty.path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: empty.path, contents: Data()))
         #expect(try runNLU(["intents", "import", Self.sample, "-o", empty.path]).status == 0)
         for (format, file) in Self.exports {
             let output = directory.appendingPathComponent(file).path
@@ -186,7 +186,7 @@ import Testing
             if name.contains("--state-in") {  // carries its own state forward
                 #expect(try runNLU(["lm", "predict", "--model", LanguageModelCommandTests.model, "--state-out", output.path, "the"]).status == 0)
             } else {
-                FileManager.default.createFile(atPath: output.path, contents: Data())
+                #expect(FileManager.default.createFile(atPath: output.path, contents: Data()))
             }
             for round in 0..<2 {
                 // A tsv file carries nothing that tells nlu's from a user's: only the empty file is replaced without --force.

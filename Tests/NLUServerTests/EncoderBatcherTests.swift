@@ -75,7 +75,7 @@ struct EncoderBatcherTests {
 
         func shutdown() async throws {
             try await pool.shutdown()
-            try await timers.shutdownGracefully()
+            await timers.shutdownGracefully()
         }
 
         /// A metric's value in `/metrics`' text (the line `name value`), or nil.

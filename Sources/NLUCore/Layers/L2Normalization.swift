@@ -21,7 +21,7 @@ public struct L2Normalization: Sendable, Equatable {
     ///
     ///     var v: [Float] = [0, 2]; L2Normalization().normalize(&v)   // [0, 1]
     public func normalize(_ vector: inout [Float]) {
-        vector.withUnsafeMutableBufferPointer { normalize($0) }
+        _ = vector.withUnsafeMutableBufferPointer { normalize($0) }
     }
 
     /// Normalizes one vector in place; returns the norm it had.

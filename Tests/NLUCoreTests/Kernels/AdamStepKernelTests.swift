@@ -17,7 +17,7 @@ import Testing
             parameters.append(uniform() * 0.1)
             switch index % 5 {
             case 0: gradients.append(0); first.append(0); second.append(0)
-            case 1: gradients.append(0); first.append(uniform() * 1e-39); second.append(abs(uniform()) * 1e-12)
+            case 1: gradients.append(0); first.append(uniform() * Float.leastNormalMagnitude / 10); second.append(abs(uniform()) * 1e-12)
             case 2: gradients.append(uniform() * 1e-3); first.append(0); second.append(0)
             default: gradients.append(uniform() * 10); first.append(uniform() * 1e-2); second.append(abs(uniform()) * 1e-4)
             }
