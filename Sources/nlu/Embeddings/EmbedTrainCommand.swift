@@ -118,23 +118,14 @@ struct EmbedTrainCommand: ParsableCommand {
             guard validationFile == nil else {
                 throw ValidationError("--validation-file and --validation-split both give the held-out pairs: give one")
             }
-            do {
+            try TrainingFlags.check(flag: "--validation-split") {
                 try HeldOutSplit.checkFraction(validationSplit, of: "the pairs")
-            } catch let error as TrainingSettingError {
-                throw ValidationError("--validation-split is \(error.value): it must be \(error.requirement)")
             }
         }
         if keepBest != nil, validationFile == nil, validationSplit == nil {
             throw ValidationError("--keep-best needs --validation-file FILE or --validation-split F: the held-out pairs whose score picks the epoch")
         }
-        do {
-            try options.validate()
-        } catch let error as TrainingSettingError {
-            let flags = ["epochs": "--epochs", "batchSize": "--batch-size", "learningRate": "--learning-rate",
-                         "warmupRatio": "--warmup-ratio", "maxSequenceLength": "--max-length",
-                         "earlyStoppingPatience": "--early-stopping"]
-            throw ValidationError("\(flags[error.setting] ?? error.setting) is \(error.value): it must be \(error.requirement)")
-        }
+        try TrainingFlags.check { try options.validate() }
     }
 
     func run() throws {

@@ -48,13 +48,6 @@ struct IntentsFineTuningArguments: ParsableArguments {
                                valueName: "epochs"))
     var earlyStopping: Int?
 
-    /// The flag of each ``IntentFineTuningOptions`` and ``SetFitOptions`` setting, for errors.
-    static let flags = ["epochs": "--epochs", "batchSize": "--batch-size", "learningRate": "--learning-rate",
-                        "warmupRatio": "--warmup-ratio", "weightDecay": "--weight-decay", "maxGradientNorm": "--max-grad-norm", "headLearningRate": "--head-learning-rate",
-                        "accumulationSteps": "--gradient-accumulation", "maxSequenceLength": "--max-length", "dropout": "--dropout",
-                        "iterations": "--setfit-iterations", "headRegularization": "--setfit-head-c",
-                        "keepBest": "--keep-best", "earlyStoppingPatience": "--early-stopping"]
-
     /// The few-shot options from these flags and the shared ones (they set the encoder stage), checked by
     /// the library (errors name the flag).
     func setFitOptions(_ shared: IntentsTrainingArguments) throws -> SetFitOptions {
@@ -103,11 +96,7 @@ struct IntentsFineTuningArguments: ParsableArguments {
 
     /// `options` once the library has checked them; its error, naming the flag, as a usage error.
     private func checked<Options: EncoderTrainingSettings>(_ options: Options) throws -> Options {
-        do {
-            try options.validate()
-        } catch let error as TrainingSettingError {
-            throw ValidationError("\(Self.flags[error.setting] ?? error.setting) is \(error.value): it must be \(error.requirement)")
-        }
+        try TrainingFlags.check { try options.validate() }
         return options
     }
 }

@@ -123,10 +123,8 @@ struct IntentsTrainCommand: ParsableCommand {
                 guard fineTuning.validationFile == nil else {
                     throw ValidationError("--validation-file and --validation-split both give the held-out utterances: give one")
                 }
-                do {
+                try TrainingFlags.check(flag: "--validation-split", context: "with --fine-tune") {
                     try HeldOutSplit.checkFraction(split, of: "each intent")
-                } catch let error as TrainingSettingError {
-                    throw ValidationError("--validation-split is \(error.value): with --fine-tune it must be \(error.requirement)")
                 }
             }
             if fineTuning.keepBest != nil, fineTuning.validationFile == nil, training.validationSplit == nil {
@@ -152,10 +150,8 @@ struct IntentsTrainCommand: ParsableCommand {
                 _ = try fineTuning.options(training)
             }
             if let split = fineTuning.calibrationSplit {
-                do {
+                try TrainingFlags.check(flag: "--calibration-split") {
                     try HeldOutSplit.checkFraction(split, of: "each intent", allowsNone: true)
-                } catch let error as TrainingSettingError {
-                    throw ValidationError("--calibration-split is \(error.value): it must be \(error.requirement)")
                 }
             }
         } else if resume {

@@ -104,11 +104,6 @@ struct QATrainCommand: ParsableCommand {
     }
 
     /// The flag of each library setting, for messages.
-    private static let flags = ["epochs": "--epochs", "batchSize": "--batch-size", "learningRate": "--learning-rate",
-                                "warmupRatio": "--warmup-ratio", "weightDecay": "--weight-decay", "dropout": "--dropout",
-                                "maxSequenceLength": "--max-length", "documentStride": "--doc-stride",
-                                "earlyStoppingPatience": "--early-stopping"]
-
     func validate() throws {
         guard !output.isEmpty else { throw ValidationError("--output is empty; give a folder such as minilm-squad") }
         if squad == "-", validationFile == "-" {
@@ -120,11 +115,7 @@ struct QATrainCommand: ParsableCommand {
         if keepBest != nil, validationFile == nil {
             throw ValidationError("--keep-best needs --validation-file FILE: the held-out questions whose score picks the epoch")
         }
-        do {
-            try options.validate()
-        } catch let error as TrainingSettingError {
-            throw ValidationError("\(Self.flags[error.setting] ?? error.setting) is \(error.value): it must be \(error.requirement)")
-        }
+        try TrainingFlags.check { try options.validate() }
     }
 
     private struct Summary: Encodable {
@@ -158,13 +149,8 @@ struct QATrainCommand: ParsableCommand {
         let file = squad == "-" ? "standard input" : squad
         let dataset = try SQuADDataset(data: Console.readData(path: squad), file: file)
         let validation = try validationFile.map { try SQuADDataset(data: Console.readData(path: $0), file: $0 == "-" ? "standard input" : $0) }
-        let tuner: QuestionAnsweringFineTuner
-        do {
-            tuner = try QuestionAnsweringFineTuner(checkpoint: base, options: options)
-        } catch let error as TrainingSettingError {
-            // Only the window can be out of range here, against the checkpoint's positions.
-            throw ValidationError("\(Self.flags[error.setting] ?? error.setting) is \(error.value): it must be \(error.requirement)")
-        }
+        // Only the window can be out of range here, against the checkpoint's positions.
+        let tuner = try TrainingFlags.check { try QuestionAnsweringFineTuner(checkpoint: base, options: options) }
         let set: QuestionAnsweringTrainingSet
         do {
             set = try tuner.trainingSet(dataset)
