@@ -63,7 +63,7 @@ def commands(quick, levels, infinity=None):
     if "portable" not in levels:
         runs.append(("qa", ["qa.py", "--skip-build", "--level", "portable"]
                      + (["--iterations", "3", "--rounds", "2"] if quick else ["--iterations", "5", "--rounds", "3"])))
-    runs.append(("tokenizer", ["tokenizer.py"] + (["--megabytes", "1"] if quick else [])))
+    runs.append(("tokenizer", ["tokenizer.py", "--skip-build"] + (["--megabytes", "1"] if quick else [])))
     runs.append(("memory", ["memory.py", "--skip-build"] + (["--questions", "20", "--lines", "20000"] if quick else [])))
     runs.append(("batching", ["server_batching.py", "--nlu", os.path.join(ROOT, ".build", "release", "nlu")]
                  + (["--infinity", infinity] if infinity else [])

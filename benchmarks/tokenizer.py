@@ -15,7 +15,7 @@ Through the CLI, process against process: `nlu tokenizer encode --vocab V --file
 /dev/null) against a Python process that loads the same vocabulary into `tokenizers` and runs the encode
 loop over the same lines (no output); each whole process timed from start to exit (wall, and user + system
 CPU time from the OS), three interleaved rounds, best of each.
-Usage: python3 benchmarks/tokenizer.py [--megabytes 5]
+Usage: python3 benchmarks/tokenizer.py [--megabytes 5] [--skip-build]
 """
 import json
 import os
@@ -92,8 +92,8 @@ vocab_path = os.path.join(work, "vocab.txt")
 print(f"input: {len(lines)} lines, {size / 1e6:.1f} MB from {len(sentences)} Snips utterances; "
       f"vocabulary {trainer.get_vocab_size()} tokens; tokenizers {tokenizers.__version__}", file=sys.stderr)
 
-# Release build of the Swift side.
-for product in ("nlu-bench", "nlu"):
+# Release build of the Swift side (--skip-build: the one that is there, as the other scripts).
+for product in () if "--skip-build" in sys.argv else ("nlu-bench", "nlu"):
     subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 rust = BertWordPieceTokenizer(vocab_path, lowercase=True)

@@ -16,7 +16,7 @@ import NLUTestSupport
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("f.txt")
         try toy.checkReplaceable(file, force: false, remedy: "r")  // nothing there
-        FileManager.default.createFile(atPath: file.path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: file.path, contents: Data()))
         try toy.checkReplaceable(file, force: false, remedy: "r")
         try Data("ours 1".utf8).write(to: file)
         try toy.checkReplaceable(file, force: false, remedy: "r")

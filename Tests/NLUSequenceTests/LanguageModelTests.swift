@@ -192,7 +192,7 @@ import Testing
         // 1 / 1e-40 overflows Float: the best token's weight was 0 × infinity = NaN, and any token could come out.
         let (model, _) = try Self.load("lstm-1")
         let greedy = try model.generate(prompt: "the", options: .init(maxTokens: 6, temperature: 0))
-        for temperature: Float in [1e-40, .leastNonzeroMagnitude] {
+        for temperature: Float in [Float(bitPattern: 0x0001_16C2) /* ≈ 1e-40, subnormal */, .leastNonzeroMagnitude] {
             #expect(try model.generate(prompt: "the", options: .init(maxTokens: 6, temperature: temperature)).tokens == greedy.tokens)
         }
     }
