@@ -169,7 +169,10 @@ import Testing
                                  (["--validation-split", "0.7"], "--validation-split is 0.7: with --fine-tune it must be above 0 and at most 0.5"),
                                  (["--validation-split", "0"], "above 0"),
                                  (["--validation-split", "0.2", "--few-shot"], "--no-few-shot"),
-                                 (["--patience", "2"], "--keep-best SCORE --early-stopping N")] {
+                                 (["--patience", "2"], "--keep-best SCORE --early-stopping N"),
+                                 (["--hidden", "64"], "--hidden sets the bag-of-words network; a --fine-tune model's features are its encoder's"),
+                                 (["--word-ngrams", "1-3", "--min-df", "2", "--no-stemming", "--class-weighting", "none"],
+                                  "--class-weighting, --word-ngrams, --min-df, --no-stemming set the bag-of-words network")] {
             let refused = try runNLU(base + flags)
             #expect(refused.status == 2 && refused.stderr.contains(message), "\(flags): \(refused.stderr)")
         }

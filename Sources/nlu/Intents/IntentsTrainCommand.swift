@@ -112,6 +112,11 @@ struct IntentsTrainCommand: ParsableCommand {
             guard embeddings == nil else {
                 throw ValidationError("--fine-tune and --embeddings exclude each other: a fine-tuned model's only features are its encoder's")
             }
+            let bagOfWords = training.bagOfWordsFlagsGiven
+            guard bagOfWords.isEmpty else {
+                throw ValidationError("\(bagOfWords.joined(separator: ", ")) set\(bagOfWords.count == 1 ? "s" : "") the bag-of-words network; "
+                                      + "a --fine-tune model's features are its encoder's (--few-shot's --setfit-bag-of-words adds the default bag of words)")
+            }
             guard report == nil else { throw ValidationError("--report draws the bag-of-words network's epochs; it does not apply to --fine-tune") }
             if training.patience != nil {
                 throw ValidationError("--patience stops the bag-of-words network; a --fine-tune run stops early with --keep-best SCORE --early-stopping N")

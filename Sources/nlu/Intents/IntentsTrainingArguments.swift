@@ -5,7 +5,7 @@ import NLUKit
 /// Featurization and training options shared by `train` and `evaluate --folds`.
 struct IntentsTrainingArguments: ParsableArguments {
     @Option(help: "Hidden layer sizes, comma-separated (e.g. 256 or 256,128).")
-    var hidden: String = TrainingOptions().hiddenSizes.map(String.init).joined(separator: ",")
+    var hidden: String = Defaults.hidden
 
     // Optional: --fine-tune has other defaults for the same settings (IntentsFineTuningArguments).
     @Option(help: "Most epochs (early stopping may end sooner) (default: \(TrainingOptions().epochs); with --fine-tune: \(IntentFineTuningOptions().epochs)).")
@@ -36,13 +36,13 @@ struct IntentsTrainingArguments: ParsableArguments {
     var seed: UInt64?
 
     @Option(help: "Word n-gram lengths, e.g. 1-2.")
-    var wordNgrams: String = "1-2"
+    var wordNgrams: String = Defaults.wordNgrams
 
     @Option(help: "Character n-gram lengths inside words, e.g. 3-4, or none.")
-    var charNgrams: String = FeatureOptions().characterNGrams.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "none"
+    var charNgrams: String = Defaults.charNgrams
 
     @Option(help: "Character n-gram lengths across runs of Thai, Lao, Khmer or Myanmar letters (written without spaces), e.g. 3-4, or none.")
-    var letterRunNgrams: String = FeatureOptions().letterRunNGrams.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "none"
+    var letterRunNgrams: String = Defaults.letterRunNgrams
 
     @Option(help: "Feature weighting: tfidf, counts or binary.")
     var weighting: FeatureOptions.Weighting = FeatureOptions().weighting
@@ -150,6 +150,24 @@ struct IntentsTrainingArguments: ParsableArguments {
         options.stemming = !noStemming
         options.lowercase = !keepCase
         return options
+    }
+
+    /// The flags given that set only the bag-of-words network and its features (each away from its default):
+    /// a --fine-tune model's features are its encoder's, and --few-shot's optional bag of words is the default one.
+    var bagOfWordsFlagsGiven: [String] {
+        [("--hidden", hidden != Defaults.hidden), ("--class-weighting", classWeighting != TrainingOptions().classWeighting),
+                ("--word-ngrams", wordNgrams != Defaults.wordNgrams), ("--char-ngrams", charNgrams != Defaults.charNgrams),
+                ("--letter-run-ngrams", letterRunNgrams != Defaults.letterRunNgrams), ("--weighting", weighting != FeatureOptions().weighting),
+                ("--min-df", minDf != nil), ("--max-features", maxFeatures != nil), ("--no-stemming", noStemming),
+                ("--keep-case", keepCase)].filter(\.1).map(\.0)
+    }
+
+    /// The text flags' defaults, as the library's options print them.
+    private enum Defaults {
+        static let hidden = TrainingOptions().hiddenSizes.map(String.init).joined(separator: ",")
+        static let wordNgrams = "1-2"
+        static let charNgrams = FeatureOptions().characterNGrams.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "none"
+        static let letterRunNgrams = FeatureOptions().letterRunNGrams.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "none"
     }
 
     func validate() throws {
