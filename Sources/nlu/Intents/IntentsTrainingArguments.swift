@@ -156,10 +156,10 @@ struct IntentsTrainingArguments: ParsableArguments {
     /// a --fine-tune model's features are its encoder's, and --few-shot's optional bag of words is the default one.
     var bagOfWordsFlagsGiven: [String] {
         [("--hidden", hidden != Defaults.hidden), ("--class-weighting", classWeighting != TrainingOptions().classWeighting),
-                ("--word-ngrams", wordNgrams != Defaults.wordNgrams), ("--char-ngrams", charNgrams != Defaults.charNgrams),
-                ("--letter-run-ngrams", letterRunNgrams != Defaults.letterRunNgrams), ("--weighting", weighting != FeatureOptions().weighting),
-                ("--min-df", minDf != nil), ("--max-features", maxFeatures != nil), ("--no-stemming", noStemming),
-                ("--keep-case", keepCase)].filter(\.1).map(\.0)
+         ("--word-ngrams", wordNgrams != Defaults.wordNgrams), ("--char-ngrams", charNgrams != Defaults.charNgrams),
+         ("--letter-run-ngrams", letterRunNgrams != Defaults.letterRunNgrams), ("--weighting", weighting != FeatureOptions().weighting),
+         ("--min-df", minDf != nil), ("--max-features", maxFeatures != nil), ("--no-stemming", noStemming),
+         ("--keep-case", keepCase)].filter(\.1).map(\.0)
     }
 
     /// The text flags' defaults, as the library's options print them.
