@@ -103,7 +103,6 @@ struct QATrainCommand: ParsableCommand {
         return options
     }
 
-    /// The flag of each library setting, for messages.
     func validate() throws {
         guard !output.isEmpty else { throw ValidationError("--output is empty; give a folder such as minilm-squad") }
         if squad == "-", validationFile == "-" {
