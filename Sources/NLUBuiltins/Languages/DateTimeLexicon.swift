@@ -329,8 +329,16 @@ struct DateTimeText {
     /// typed) as "'".
     static func fold(_ word: String) -> String {
         let folded = NumberLexicon.fold(word)
-        guard folded.contains("\u{2019}") || folded.contains("\u{2018}") else { return folded }
-        return folded.replacingOccurrences(of: "\u{2019}", with: "'").replacingOccurrences(of: "\u{2018}", with: "'")
+        // Scalar by scalar: this runs for every token, and Foundation's `contains` on strings is a
+        // locale-aware search many times slower.
+        guard folded.unicodeScalars.contains(where: isTypographicApostrophe) else { return folded }
+        var straight = String.UnicodeScalarView()
+        for scalar in folded.unicodeScalars { straight.append(isTypographicApostrophe(scalar) ? "'" : scalar) }
+        return String(straight)
+    }
+
+    private static func isTypographicApostrophe(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\u{2019}" || scalar == "\u{2018}"
     }
 }
 
