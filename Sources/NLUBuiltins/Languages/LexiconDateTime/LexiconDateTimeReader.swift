@@ -4,25 +4,20 @@
 /// and amounts of time ("3 heures", "quelques jours"). Each reader takes a token index and returns what it read
 /// with the index after it; every one looks a bounded number of tokens ahead, numbers come from the language's
 /// (cached) number reader, so recognition stays linear in the length of the text.
-struct LexiconDateTimeReader {
+///
+/// A class: the candidates, the range readers and their closures hold it many times over for each token, and a
+/// reference is one retain where a copy of a struct retained each of its arrays, its number reader and its lexicon.
+final class LexiconDateTimeReader {
     let text: DateTimeText
     let numbers: any NumberReader
     let reference: ReferenceTime
-    /// The lexicon behind one reference: the readers, the candidates and their closures copy this struct often, and
-    /// a copy of the lexicon itself would retain each of its tables.
-    private let lexicon: Lexicon
-    private final class Lexicon: Sendable {
-        let words: DateTimeLexicon
-        init(_ words: DateTimeLexicon) { self.words = words }
-    }
-
-    var words: DateTimeLexicon { lexicon.words }
+    let words: DateTimeLexicon
 
     init(text: DateTimeText, words: DateTimeLexicon, numbers: any NumberReader, reference: ReferenceTime) {
         self.text = text
         self.numbers = numbers
         self.reference = reference
-        lexicon = Lexicon(words)
+        self.words = words
     }
 
     var today: CivilDate { reference.date }
