@@ -131,5 +131,16 @@ import Testing
             try JointIntentSlotFineTuner(checkpoint: Self.checkpoint, options: Self.options()).train(many)
         }
         #expect(tooMany.value.contains("4101 slot tags") && tooMany.requirement.contains("4096"), "\(tooMany)")
+
+        // The intents must be at least two, each with an utterance, as for the intent head alone.
+        let tuner = try JointIntentSlotFineTuner(checkpoint: Self.checkpoint, options: Self.options())
+        var one = JointIntentSlotFineTunerTests.dataset()
+        one.intents = [one.intents[0]]
+        let oneError = try #require(throws: TrainingSettingError.self) { try tuner.train(one) }
+        #expect(oneError.setting == "dataset" && oneError.value == "1 intent", "\(oneError)")
+        var empty = JointIntentSlotFineTunerTests.dataset()
+        empty.intents.append(Intent(name: "bye"))
+        let emptyError = try #require(throws: TrainingSettingError.self) { try tuner.train(empty) }
+        #expect(emptyError.value == "intent 'bye' with no utterance", "\(emptyError)")
     }
 }

@@ -74,14 +74,7 @@ public struct IntentFineTuner {
                       resume: Bool = false, progress: (IntentFineTuningProgress) -> Void = { _ in },
                       validated: (FineTuningValidation) -> Void = { _ in },
                       checkpointSaved: (Int) -> Void = { _ in }) throws -> Result {
-        guard dataset.intents.count >= 2 else {
-            throw TrainingSettingError(setting: "dataset", value: "\(dataset.intents.count) intent\(dataset.intents.count == 1 ? "" : "s")",
-                                       requirement: "at least 2 intents to tell apart")
-        }
-        if let empty = dataset.intents.first(where: { $0.utterances.isEmpty }) {
-            throw TrainingSettingError(setting: "dataset", value: "intent '\(empty.name)' with no utterance",
-                                       requirement: "at least one utterance per intent")
-        }
+        try dataset.checkIntentsToTellApart()
         var sequences: [[Int32]] = [], labels: [Int32] = []
         let limit = maxSequenceLength
         for (label, intent) in dataset.intents.enumerated() {

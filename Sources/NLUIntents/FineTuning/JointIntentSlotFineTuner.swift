@@ -98,14 +98,7 @@ public struct JointIntentSlotFineTuner {
                       resume: Bool = false, progress: (IntentFineTuningProgress) -> Void = { _ in },
                       validated: (FineTuningValidation) -> Void = { _ in },
                       checkpointSaved: (Int) -> Void = { _ in }) throws -> Result {
-        guard dataset.intents.count >= 2 else {
-            throw TrainingSettingError(setting: "dataset", value: "\(dataset.intents.count) intent\(dataset.intents.count == 1 ? "" : "s")",
-                                       requirement: "at least 2 intents to tell apart")
-        }
-        if let empty = dataset.intents.first(where: { $0.utterances.isEmpty }) {
-            throw TrainingSettingError(setting: "dataset", value: "intent '\(empty.name)' with no utterance",
-                                       requirement: "at least one utterance per intent")
-        }
+        try dataset.checkIntentsToTellApart()
         let limit = maxSequenceLength
         // Training and validation utterances alike: checked, tokenized, and their words' BIO tags.
         func encode(_ utterance: Utterance, intent: String, name: String) throws -> (JointUtteranceEncoding, [String]) {

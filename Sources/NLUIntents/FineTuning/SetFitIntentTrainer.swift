@@ -91,14 +91,7 @@ public struct SetFitIntentTrainer {
     public func train(_ dataset: IntentDataset, saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
                       progress: (IntentFineTuningProgress) -> Void = { _ in },
                       checkpointSaved: (Int) -> Void = { _ in }) throws -> Result {
-        guard dataset.intents.count >= 2 else {
-            throw TrainingSettingError(setting: "dataset", value: "\(dataset.intents.count) intent\(dataset.intents.count == 1 ? "" : "s")",
-                                       requirement: "at least 2 intents to tell apart (SetFit's negative pairs join two intents)")
-        }
-        if let empty = dataset.intents.first(where: { $0.utterances.isEmpty }) {
-            throw TrainingSettingError(setting: "dataset", value: "intent '\(empty.name)' with no utterance",
-                                       requirement: "at least one utterance per intent")
-        }
+        try dataset.checkIntentsToTellApart(why: "SetFit's negative pairs join two intents")
         var sentences: [String] = [], labels: [Int] = []
         for (label, intent) in dataset.intents.enumerated() {
             for utterance in intent.utterances {
