@@ -16,9 +16,9 @@ share of the others; then the CPU seconds each took over all cases and the ratio
 phone-number and URL models of a culture it has none for are English's (its default fallback). Pass rates do not depend on the build; speed
 figures are only meaningful with a release `nlu` (--nlu .build/release/nlu) and `--repeat 200` or so. As in
 benchmarks/builtins.py for English, NLUKit's figure leaves its process start out, as the port's leaves out its import
-and the building of its models: NLUKit reads the cases once, then again REPEAT more times (and at least MIN_LINES lines,
-so that a spec of one case is not lost in the kernel's CPU accounting), and the difference of the two runs' CPU time,
-divided by REPEAT, is what one pass over the cases costs it.
+and the building of its models: NLUKit reads the cases once, then again N more times (N = --repeat, or more so that
+those passes hold at least MIN_LINES lines and a spec of one case is still measured), and the difference of the two
+runs' CPU time, divided by N, is what one pass over the cases costs it.
 
     pip install recognizers-text-suite==1.0.2a2 emoji==1.7.0    # emoji 2 removed what the port imports
     python3 -P benchmarks/builtins_languages.py --nlu .build/x86_64-unknown-linux-gnu/debug/nlu
@@ -175,7 +175,7 @@ def main():
     parser.add_argument("--languages", default=",".join(LANGUAGES), help="comma-separated codes (default: all)")
     parser.add_argument("--port-only", action="store_true", help="score the Python port alone (no nlu needed)")
     parser.add_argument("--repeat", type=int, default=1,
-                        help="NLUKit's CPU figure: the cost of this many more passes over the cases (at least MIN_LINES lines), divided by it")
+                        help=f"NLUKit's CPU figure: the cost of this many more passes over the cases (more if they hold under {MIN_LINES:,} lines), divided by their number")
     args = parser.parse_args()
     global REPEAT
     REPEAT = max(1, args.repeat)

@@ -5,8 +5,8 @@
 /// with the index after it; every one looks a bounded number of tokens ahead, numbers come from the language's
 /// (cached) number reader, so recognition stays linear in the length of the text.
 ///
-/// A class: the candidates, the range readers and their closures hold it many times over for each token, and a
-/// reference is one retain where a copy of a struct retained each of its arrays, its number reader and its lexicon.
+/// A class: the candidates, the range readers and their closures hold it many times over for each token; a reference
+/// is one retain, where each copy of a struct would retain its text's arrays, its number reader and its lexicon.
 final class LexiconDateTimeReader {
     let text: DateTimeText
     let numbers: any NumberReader
