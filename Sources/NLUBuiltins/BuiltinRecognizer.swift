@@ -36,7 +36,7 @@ public struct BuiltinRecognizer: Sendable {
         let all: [any EntityRecognizer]
         if let lexicon = language?.numberLexicon, let units = language?.unitLexicon {
             analyzer = NumberWordAnalyzer(lexicon)
-            all = [NumberRecognizer(), PercentageRecognizer(words: .init(lexicon)), LexiconCurrencyRecognizer(units: units, numbers: lexicon),
+            all = [NumberRecognizer(relativeOrdinals: lexicon.relativeOrdinals), PercentageRecognizer(words: .init(lexicon)), LexiconCurrencyRecognizer(units: units, numbers: lexicon),
                    LexiconTemperatureRecognizer(units: units), MeasureRecognizer(units: units, numbers: lexicon), EmailRecognizer(),
                    URLRecognizer(), PhoneNumberRecognizer()]
                 + (language?.dateTimeLexicon.map { [LexiconDateTimeRecognizer(words: $0)] } ?? [])

@@ -93,17 +93,24 @@ struct NumberLexicon: Sendable {
     static func fold(_ word: String) -> String {
         guard !word.utf8.allSatisfy({ $0 < 128 }) else { return word }
         var folded = String.UnicodeScalarView()
-        for scalar in word.unicodeScalars {
-            switch scalar {
-            case "à", "á", "â", "ä", "ã", "å": folded.append("a")
-            case "è", "é", "ê", "ë": folded.append("e")
-            case "ì", "í", "î", "ï": folded.append("i")
-            case "ò", "ó", "ô", "ö", "õ": folded.append("o")
-            case "ù", "ú", "û", "ü": folded.append("u")
-            case "ç": folded.append("c")
-            default: folded.append(scalar)
-            }
-        }
+        for scalar in word.unicodeScalars { folded.append(fold(scalar)) }
         return String(folded)
+    }
+
+    /// `word` folded as ``fold(_:)-swift.type.method`` does, as scalars.
+    static func foldedScalars(_ word: String) -> [Unicode.Scalar] {
+        word.unicodeScalars.map(fold)
+    }
+
+    private static func fold(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        switch scalar {
+        case "à", "á", "â", "ä", "ã", "å": "a"
+        case "è", "é", "ê", "ë": "e"
+        case "ì", "í", "î", "ï": "i"
+        case "ò", "ó", "ô", "ö", "õ": "o"
+        case "ù", "ú", "û", "ü": "u"
+        case "ç": "c"
+        default: scalar
+        }
     }
 }

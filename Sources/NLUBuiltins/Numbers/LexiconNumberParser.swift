@@ -9,8 +9,9 @@ import Foundation
 /// token, so recognition stays linear in the length of the text.
 final class LexiconNumberParser: NumberReader {
     let text: TokenizedText
-    let lexicon: NumberLexicon
     private let analyzer: NumberWordAnalyzer
+    /// The analyzer's lexicon, read in place rather than copied for every text.
+    private var lexicon: NumberLexicon { analyzer.lexicon }
     private enum Cached { case unknown, absent, number(NumberMatch) }
     private var cache: [Cached]
     private enum Pieces { case unknown, none, pieces([NumberMorpheme]) }
@@ -21,7 +22,6 @@ final class LexiconNumberParser: NumberReader {
     init(_ text: TokenizedText, analyzer: NumberWordAnalyzer) {
         self.text = text
         self.analyzer = analyzer
-        lexicon = analyzer.lexicon
         cache = [Cached](repeating: .unknown, count: text.count)
         pieces = [Pieces](repeating: .unknown, count: text.count)
         wordValues = [Cached](repeating: .unknown, count: text.count)

@@ -2,6 +2,8 @@
 /// "a dozen") and ordinals (`ordinal`: "21st", "twenty-first").
 struct NumberRecognizer: EntityRecognizer {
     var produces: Set<BuiltinEntityType> { [.number, .ordinal] }
+    /// Ordinals relative to the end or the current item in a language other than English ("dernier", "vorletzte").
+    var relativeOrdinals: RelativeOrdinalPhrases?
 
     /// Words after which a lone "one" is a pronoun ("the one you mentioned"), not a number.
     private static let pronounLeads: Set<String> = ["the", "this", "that", "which", "each", "any", "every", "no", "another", "one"]
@@ -10,7 +12,7 @@ struct NumberRecognizer: EntityRecognizer {
         let parser = context.reader
         let english = context.language == .english
         // Other languages' relative ordinals are looked up in folded words, folded once here.
-        let relatives = context.wants(.ordinal) ? context.language?.numberLexicon?.relativeOrdinals : nil
+        let relatives = context.wants(.ordinal) ? relativeOrdinals : nil
         let folded = relatives.map { _ in DateTimeText(text) }
         var index = 0
         while index < text.count {
