@@ -174,6 +174,8 @@ public struct BuiltinRecognizer: Sendable {
     /// (``EntityMatch/yieldsOnEqualSpan``), then the more specific kind; kept candidates never overlap. Marking taken
     /// scalars costs the candidates' total length, which the recognizers' bounded look-ahead keeps linear.
     static func resolveOverlaps(_ candidates: [EntityMatch], scalarCount: Int) -> [EntityMatch] {
+        // Most texts hold one candidate or none: nothing to settle.
+        guard candidates.count > 1 else { return candidates }
         let ranked = candidates.enumerated().sorted { a, b in
             if a.element.length != b.element.length { return a.element.length > b.element.length }
             if a.element.yieldsOnEqualSpan != b.element.yieldsOnEqualSpan { return !a.element.yieldsOnEqualSpan }

@@ -13,28 +13,30 @@ final class LexiconNumberParser: NumberReader {
     /// The analyzer's lexicon, read in place rather than copied for every text.
     private var lexicon: NumberLexicon { analyzer.lexicon }
     private enum Cached { case unknown, absent, number(NumberMatch) }
-    private var cache: [Cached]
     private enum Pieces { case unknown, none, pieces([NumberMorpheme]) }
-    private var pieces: [Pieces]
-    /// ``wordValue(at:)`` per token: the date-time readers ask it of the same words many times.
-    private var wordValues: [Cached]
+    /// What is known of one token, in one array for the text (one allocation per text, not one per kind).
+    private struct Remembered {
+        var number = Cached.unknown
+        var pieces = Pieces.unknown
+        /// ``wordValue(at:)``: the date-time readers ask it of the same words many times.
+        var wordValue = Cached.unknown
+    }
+    private var remembered: [Remembered]
 
     init(_ text: TokenizedText, analyzer: NumberWordAnalyzer) {
         self.text = text
         self.analyzer = analyzer
-        cache = [Cached](repeating: .unknown, count: text.count)
-        pieces = [Pieces](repeating: .unknown, count: text.count)
-        wordValues = [Cached](repeating: .unknown, count: text.count)
+        remembered = [Remembered](repeating: Remembered(), count: text.count)
     }
 
     func parse(at index: Int) -> NumberMatch? {
         guard index >= 0, index < text.count else { return nil }
-        switch cache[index] {
+        switch remembered[index].number {
         case .absent: return nil
         case .number(let match): return match
         case .unknown:
             let result = parseUncached(at: index)
-            cache[index] = result.map(Cached.number) ?? .absent
+            remembered[index].number = result.map(Cached.number) ?? .absent
             return result
         }
     }
@@ -43,7 +45,7 @@ final class LexiconNumberParser: NumberReader {
     /// word alone), remembered per token.
     func wordValue(at index: Int) -> NumberValue? {
         guard let token = text.token(index), token.isWord else { return nil }
-        switch wordValues[index] {
+        switch remembered[index].wordValue {
         case .absent: return nil
         case .number(let match): return match.value
         case .unknown:
@@ -52,7 +54,7 @@ final class LexiconNumberParser: NumberReader {
                match.kind == .cardinal, !lexicon.weakWords.contains(token.text) {
                 found = match
             }
-            wordValues[index] = found.map(Cached.number) ?? .absent
+            remembered[index].wordValue = found.map(Cached.number) ?? .absent
             return found?.value
         }
     }
@@ -60,12 +62,12 @@ final class LexiconNumberParser: NumberReader {
     /// The number pieces of the word at `index`, or nil.
     private func morphemes(at index: Int) -> [NumberMorpheme]? {
         guard index >= 0, index < text.count, text[index].isWord else { return nil }
-        switch pieces[index] {
+        switch remembered[index].pieces {
         case .none: return nil
         case .pieces(let found): return found
         case .unknown:
             let found = analyzer.morphemes(of: text[index].text)
-            pieces[index] = found.map(Pieces.pieces) ?? .none
+            remembered[index].pieces = found.map(Pieces.pieces) ?? .none
             return found
         }
     }

@@ -26,17 +26,19 @@ final class NumberParser {
     static let maxTokens = 48
     /// What `parse(at:)` found at each token; one array (read once, written once per call) because
     /// every access to a class's stored array is checked for exclusivity, and this is the hottest path.
+    /// Made at the first call (another language's texts carry this parser and seldom ask it); not a `lazy var`,
+    /// whose get-and-set would copy the array at every write.
     private enum Cached { case unknown, absent, number(NumberMatch) }
-    private var cache: [Cached]
+    private var cache: [Cached] = []
 
     init(_ text: TokenizedText) {
         self.text = text
-        cache = [Cached](repeating: .unknown, count: text.count)
     }
 
     /// The number starting at token `index` (a sign "-", "minus" or "negative" included), or nil.
     func parse(at index: Int) -> NumberMatch? {
         guard index >= 0, index < text.count else { return nil }
+        if cache.isEmpty { cache = [Cached](repeating: .unknown, count: text.count) }
         switch cache[index] {
         case .absent: return nil
         case .number(let match): return match
