@@ -1,3 +1,5 @@
+import NLUText
+
 /// One piece of a number word, as a language's tables name it. A word is one piece ("vingt") or several
 /// glued together ("dreihundertvierundzwanzig": drei, hundert, vier, und, zwanzig).
 enum NumberMorpheme: Sendable, Equatable {
@@ -91,26 +93,32 @@ struct NumberLexicon: Sendable {
 
     /// `word` in the form the tables hold: lower case without accents ("ß" and "ñ" aside).
     static func fold(_ word: String) -> String {
-        guard !word.utf8.allSatisfy({ $0 < 128 }) else { return word }
-        var folded = String.UnicodeScalarView()
-        for scalar in word.unicodeScalars { folded.append(fold(scalar)) }
-        return String(folded)
+        isASCII(word) ? word : String(scalars: word.unicodeScalars.lazy.map(fold))
     }
 
     /// `word` folded as ``fold(_:)-swift.type.method`` does, as scalars.
     static func foldedScalars(_ word: String) -> [Unicode.Scalar] {
-        word.unicodeScalars.map(fold)
+        guard isASCII(word) else { return word.unicodeScalars.map(fold) }
+        return word.utf8.map { Unicode.Scalar($0) }
     }
 
     private static func fold(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        // Every scalar folded lies in Latin-1's letters.
+        guard scalar.value >= 0xC0, scalar.value <= 0xFF else { return scalar }
         switch scalar {
-        case "à", "á", "â", "ä", "ã", "å": "a"
-        case "è", "é", "ê", "ë": "e"
-        case "ì", "í", "î", "ï": "i"
-        case "ò", "ó", "ô", "ö", "õ": "o"
-        case "ù", "ú", "û", "ü": "u"
-        case "ç": "c"
-        default: scalar
+        case "à", "á", "â", "ä", "ã", "å": return "a"
+        case "è", "é", "ê", "ë": return "e"
+        case "ì", "í", "î", "ï": return "i"
+        case "ò", "ó", "ô", "ö", "õ": return "o"
+        case "ù", "ú", "û", "ü": return "u"
+        case "ç": return "c"
+        default: return scalar
         }
+    }
+
+    /// Whether `word` is ASCII, read from its contiguous UTF-8 where it has it (every native string does): every
+    /// word of every text is folded, and most are ASCII.
+    private static func isASCII(_ word: String) -> Bool {
+        word.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 128 } } ?? word.utf8.allSatisfy { $0 < 128 }
     }
 }

@@ -45,10 +45,10 @@ final class NumberWordAnalyzer: Sendable {
 
     /// "cinquièmes", "quintos", "quinti", "veinticincoavos": the denominator, or nil.
     private func denominator(_ word: Word) -> Int64? {
-        for ending in denominatorEndings where word.count > ending.count && word.ends(with: ending) {
+        for ending in denominatorEndings where word.count > ending.count && word.ends(with: ending, before: word.count) {
             if let pieces = cardinal(Array(word.dropLast(ending.count))), let value = cardinalValue(pieces), value > 2 { return value }
         }
-        for (plural, singular) in pluralEndings where word.count > plural.count + 2 && word.ends(with: plural) {
+        for (plural, singular) in pluralEndings where word.count > plural.count + 2 && word.ends(with: plural, before: word.count) {
             guard let pieces = ordinal(Array(word.dropLast(plural.count)) + singular) else { continue }
             var reading = NumberWordsReading(lexicon: lexicon)
             for piece in pieces where !reading.add(piece) { return nil }
@@ -74,10 +74,10 @@ final class NumberWordAnalyzer: Sendable {
            glued.contains(where: { if case .ordinal = $0 { true } else if case .ordinalScale = $0 { true } else { false } }) {
             return glued
         }
-        for ending in ordinalEndings where word.count > ending.count && word.ends(with: ending) {
-            let stem = word.dropLast(ending.count)
-            for repair in stemRepairs where stem.ends(with: repair.drop) {
-                if let pieces = cardinal(Array(stem.dropLast(repair.drop.count)) + repair.add) { return pieces + [.ordinalMark] }
+        for ending in ordinalEndings where word.count > ending.count && word.ends(with: ending, before: word.count) {
+            let stem = word.count - ending.count
+            for repair in stemRepairs where word.ends(with: repair.drop, before: stem) {
+                if let pieces = cardinal(Array(word[..<(stem - repair.drop.count)]) + repair.add) { return pieces + [.ordinalMark] }
             }
         }
         return nil
@@ -141,9 +141,13 @@ final class NumberWordAnalyzer: Sendable {
     }
 }
 
-private extension Collection where Element == Unicode.Scalar {
-    func ends(with ending: [Unicode.Scalar]) -> Bool {
-        count >= ending.count && zip(suffix(ending.count), ending).allSatisfy { $0 == $1 }
+private extension [Unicode.Scalar] {
+    /// Whether the scalars before `end` end with `ending`.
+    func ends(with ending: [Unicode.Scalar], before end: Int) -> Bool {
+        guard end >= ending.count, end <= count else { return false }
+        let start = end - ending.count
+        for offset in ending.indices where self[start + offset] != ending[offset] { return false }
+        return true
     }
 }
 

@@ -8,7 +8,7 @@
 ///
 /// A look-up runs at every token of a text, so each table also holds the beginnings of its longer phrases
 /// ("square" of "square meters"): reading stops at the first token that neither ends nor continues a phrase, and
-/// most tokens cost one hash.
+/// most tokens are turned away by their first byte and length (``KeyShapes``) without being hashed.
 struct UnitPhrases<Unit: Sendable>: Sendable {
     /// Whether the space between a phrase's tokens must be as written: unit symbols glued to digits ("km2",
     /// "10km/h") read differently spaced out ("12 m 2 dm").
@@ -24,6 +24,8 @@ struct UnitPhrases<Unit: Sendable>: Sendable {
     private var units: [String: Entry] = [:]
     /// Phrases as written, tokens joined by one space, and their beginnings, for the units whose case says which they are.
     private var exactUnits: [String: Entry] = [:]
+    /// The shapes of the keys of `units` and `exactUnits`.
+    private var keyShapes = KeyShapes(), exactKeyShapes = KeyShapes()
     /// The most tokens a phrase has: a look-up never reads further.
     private(set) var longest = 1
     /// The most scalars a token of a case-sensitive phrase has: a longer token is never read as written (a word of a
@@ -44,9 +46,11 @@ struct UnitPhrases<Unit: Sendable>: Sendable {
                 for index in 0..<tokens.count { longestExactToken = max(longestExactToken, tokens[index].end - tokens[index].start) }
                 let keys = (1...tokens.count).map { joined(tokens, 0..<$0) { tokens.text(from: $0, through: $0) } }
                 Self.insert(unit, keys, into: &exactUnits)
+                keys.forEach { exactKeyShapes.insert($0) }
             } else {
                 let keys = (1...tokens.count).map { joined(tokens, 0..<$0) { NumberLexicon.fold(tokens[$0].text) } }
                 Self.insert(unit, keys, into: &units)
+                keys.forEach { keyShapes.insert($0) }
             }
             longest = max(longest, tokens.count)
         }
@@ -95,6 +99,7 @@ struct UnitPhrases<Unit: Sendable>: Sendable {
         }
         var key = head
         var exact = asWritten(text, index)
+        guard keyShapes.mayHold(head) || exact.map(exactKeyShapes.mayHold) == true else { return nil }
         var found: (Unit, Int)?
         var position = index
         while true {
@@ -108,5 +113,26 @@ struct UnitPhrases<Unit: Sendable>: Sendable {
             if let before = exact { exact = asWritten(text, position).map { before + space + $0 } }
         }
         return found
+    }
+}
+
+/// The keys of a table by their first byte and their length in bytes, a bit for each: a string whose bit is not set
+/// is no key, found without hashing it.
+private struct KeyShapes: Sendable {
+    /// Bit `length` (at most 63) of the entry for the first byte's low seven bits.
+    private var lengths = [UInt64](repeating: 0, count: 128)
+
+    mutating func insert(_ key: String) {
+        let (slot, bit) = Self.shape(key)
+        lengths[slot] |= bit
+    }
+
+    func mayHold(_ key: String) -> Bool {
+        let (slot, bit) = Self.shape(key)
+        return lengths[slot] & bit != 0
+    }
+
+    private static func shape(_ key: String) -> (slot: Int, bit: UInt64) {
+        (Int((key.utf8.first ?? 0) & 127), 1 << UInt64(min(key.utf8.count, 63)))
     }
 }

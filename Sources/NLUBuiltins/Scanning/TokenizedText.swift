@@ -80,12 +80,21 @@ struct TokenizedText: Sendable {
     /// and Swift hashes a word with a run of 100,000 combining marks (Hebrew points, which are letters)
     /// in a minute; a joiner every 30 marks keeps that linear, and no word the recognizers know has such a run.
     /// Kana and CJK ideographs (most tokens of Chinese and Japanese text) have no case and are no combining marks, so
-    /// such tokens skip both Unicode table walks.
+    /// such tokens skip both Unicode table walks, as Latin-1 words do.
     private static func tokenText(_ scalars: ArraySlice<Unicode.Scalar>, lowercased: Bool) -> String {
         guard scalars.allSatisfy({ $0.value < 128 }) else {
             if scalars.allSatisfy({ $0.value < 128 || isCaselessUnspacedLetter($0) }) {
                 return String(scalars: scalars.lazy.map { scalar in
                     lowercased && scalar.value >= 65 && scalar.value <= 90 ? Unicode.Scalar(UInt8(scalar.value) | 0x20) : scalar
+                })
+            }
+            // Latin-1 ("Größe", "vingtième"): no combining marks, and its capitals (A-Z, À-Þ but ×) lower case by
+            // adding 32, as Unicode's tables would.
+            if scalars.allSatisfy({ $0.value < 0x100 }) {
+                return String(scalars: scalars.lazy.map { scalar in
+                    let value = scalar.value
+                    let capital = (value >= 65 && value <= 90) || (value >= 0xC0 && value <= 0xDE && value != 0xD7)
+                    return lowercased && capital ? Unicode.Scalar(UInt8(value + 32)) : scalar
                 })
             }
             let text = StreamSafeText.string(of: String(scalars: scalars))
