@@ -1,5 +1,3 @@
-import NLUText
-
 /// One piece of a number word, as a language's tables name it. A word is one piece ("vingt") or several
 /// glued together ("dreihundertvierundzwanzig": drei, hundert, vier, und, zwanzig).
 enum NumberMorpheme: Sendable, Equatable {
@@ -93,32 +91,48 @@ struct NumberLexicon: Sendable {
 
     /// `word` in the form the tables hold: lower case without accents ("ß" and "ñ" aside).
     static func fold(_ word: String) -> String {
-        isASCII(word) ? word : String(scalars: word.unicodeScalars.lazy.map(fold))
+        var word = word
+        // Every letter folded is two bytes of UTF-8, 0xC3 and a second one: a word without 0xC3 stays as it is.
+        let folded = word.withUTF8 { bytes -> String? in
+            guard bytes.contains(0xC3) else { return nil }
+            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                var read = 0, written = 0
+                while read < bytes.count {
+                    if bytes[read] == 0xC3, read + 1 < bytes.count, let plain = plainLetter(afterC3: bytes[read + 1]) {
+                        buffer[written] = plain
+                        read += 2
+                    } else {
+                        buffer[written] = bytes[read]
+                        read += 1
+                    }
+                    written += 1
+                }
+                return written
+            }
+        }
+        return folded ?? word
     }
 
     /// `word` folded as ``fold(_:)-swift.type.method`` does, as scalars.
     static func foldedScalars(_ word: String) -> [Unicode.Scalar] {
-        guard isASCII(word) else { return word.unicodeScalars.map(fold) }
-        return word.utf8.map { Unicode.Scalar($0) }
-    }
-
-    private static func fold(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
-        // Every scalar folded lies in Latin-1's letters.
-        guard scalar.value >= 0xC0, scalar.value <= 0xFF else { return scalar }
-        switch scalar {
-        case "à", "á", "â", "ä", "ã", "å": return "a"
-        case "è", "é", "ê", "ë": return "e"
-        case "ì", "í", "î", "ï": return "i"
-        case "ò", "ó", "ô", "ö", "õ": return "o"
-        case "ù", "ú", "û", "ü": return "u"
-        case "ç": return "c"
-        default: return scalar
+        word.unicodeScalars.map { scalar in
+            // U+00C0-U+00FF are 0xC3 then 0x80-0xBF in UTF-8.
+            guard scalar.value >= 0xC0, scalar.value <= 0xFF, let plain = plainLetter(afterC3: UInt8(scalar.value - 0x40)) else { return scalar }
+            return Unicode.Scalar(plain)
         }
     }
 
-    /// Whether `word` is ASCII, read from its contiguous UTF-8 where it has it (every native string does): every
-    /// word of every text is folded, and most are ASCII.
-    private static func isASCII(_ word: String) -> Bool {
-        word.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 128 } } ?? word.utf8.allSatisfy { $0 < 128 }
+    /// The unaccented letter of the lower-case Latin-1 letter encoded as 0xC3 then `byte` ("à" is 0xC3 0xA0), or nil
+    /// for one kept ("ß", "ñ", capitals).
+    private static func plainLetter(afterC3 byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0xA0...0xA5: UInt8(ascii: "a") // à á â ã ä å
+        case 0xA7: UInt8(ascii: "c") // ç
+        case 0xA8...0xAB: UInt8(ascii: "e") // è é ê ë
+        case 0xAC...0xAF: UInt8(ascii: "i") // ì í î ï
+        case 0xB2...0xB6: UInt8(ascii: "o") // ò ó ô õ ö
+        case 0xB9...0xBC: UInt8(ascii: "u") // ù ú û ü
+        default: nil
+        }
     }
 }

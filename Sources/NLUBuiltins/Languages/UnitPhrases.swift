@@ -8,7 +8,7 @@
 ///
 /// A look-up runs at every token of a text, so each table also holds the beginnings of its longer phrases
 /// ("square" of "square meters"): reading stops at the first token that neither ends nor continues a phrase, and
-/// most tokens are turned away by their first byte and length (``KeyShapes``) without being hashed.
+/// most tokens are turned away by their first and last bytes and length (``KeyShapes``) without being hashed.
 struct UnitPhrases<Unit: Sendable>: Sendable {
     /// Whether the space between a phrase's tokens must be as written: unit symbols glued to digits ("km2",
     /// "10km/h") read differently spaced out ("12 m 2 dm").
@@ -116,23 +116,25 @@ struct UnitPhrases<Unit: Sendable>: Sendable {
     }
 }
 
-/// The keys of a table by their first byte and their length in bytes, a bit for each: a string whose bit is not set
-/// is no key, found without hashing it.
+/// The keys of a table by their first and last bytes and their length in bytes: a string whose length bit is not set
+/// for both is no key, found without hashing it.
 private struct KeyShapes: Sendable {
-    /// Bit `length` (at most 63) of the entry for the first byte's low seven bits.
-    private var lengths = [UInt64](repeating: 0, count: 128)
+    /// Bit `length` (at most 63) of the entries for the first and for the last byte's low seven bits.
+    private var byFirst = [UInt64](repeating: 0, count: 128), byLast = [UInt64](repeating: 0, count: 128)
 
     mutating func insert(_ key: String) {
-        let (slot, bit) = Self.shape(key)
-        lengths[slot] |= bit
+        let shape = Self.shape(key)
+        byFirst[shape.first] |= shape.length
+        byLast[shape.last] |= shape.length
     }
 
     func mayHold(_ key: String) -> Bool {
-        let (slot, bit) = Self.shape(key)
-        return lengths[slot] & bit != 0
+        let shape = Self.shape(key)
+        return byFirst[shape.first] & byLast[shape.last] & shape.length != 0
     }
 
-    private static func shape(_ key: String) -> (slot: Int, bit: UInt64) {
-        (Int((key.utf8.first ?? 0) & 127), 1 << UInt64(min(key.utf8.count, 63)))
+    private static func shape(_ key: String) -> (first: Int, last: Int, length: UInt64) {
+        let bytes = key.utf8
+        return (Int((bytes.first ?? 0) & 127), Int((bytes.last ?? 0) & 127), 1 << UInt64(min(bytes.count, 63)))
     }
 }
