@@ -115,7 +115,11 @@ struct NumberLexicon: Sendable {
 
     /// `word` folded as ``fold(_:)-swift.type.method`` does, as scalars.
     static func foldedScalars(_ word: String) -> [Unicode.Scalar] {
-        word.unicodeScalars.map { scalar in
+        var word = word
+        if let ascii = word.withUTF8({ bytes in bytes.allSatisfy { $0 < 0x80 } ? bytes.map { Unicode.Scalar($0) } : nil }) {
+            return ascii
+        }
+        return word.unicodeScalars.map { scalar in
             // U+00C0-U+00FF are 0xC3 then 0x80-0xBF in UTF-8.
             guard scalar.value >= 0xC0, scalar.value <= 0xFF, let plain = plainLetter(afterC3: UInt8(scalar.value - 0x40)) else { return scalar }
             return Unicode.Scalar(plain)

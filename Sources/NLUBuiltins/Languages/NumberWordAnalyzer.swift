@@ -3,7 +3,7 @@
 /// denominator ("cinquièmes", "veinticincoavos"). Nil for a word that is no number. Words are short, so
 /// trying every split point of a glued word costs little; a parser asks once per token. Every step works on
 /// the folded word's scalars: a text's every word is asked about, and most are no number. A class: each text's
-/// parser holds it, and copying its tables with every text (a retain and a release each) was a tenth of the work.
+/// parser holds it, and a struct would copy the lexicon's tables with every text (a retain and a release each).
 final class NumberWordAnalyzer: Sendable {
     typealias Word = [Unicode.Scalar]
 

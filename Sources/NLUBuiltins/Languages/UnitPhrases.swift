@@ -94,8 +94,10 @@ struct UnitPhrases<Unit: Sendable>: Sendable {
     func match(in text: TokenizedText, at index: Int, elisions: [String] = []) -> (unit: Unit, last: Int)? {
         guard let first = text.token(index) else { return nil }
         var head = NumberLexicon.fold(first.text)
-        if first.isWord, let elision = elisions.first(where: { head.hasPrefix($0) && head.count > $0.count }) {
-            head = String(head.dropFirst(elision.count))
+        // Compared as UTF-8 (elisions are a letter or a few and an apostrophe): `hasPrefix` compares characters, and
+        // runs at every token of the languages that elide.
+        if first.isWord, let elision = elisions.first(where: { head.utf8.count > $0.utf8.count && head.utf8.starts(with: $0.utf8) }) {
+            head = String(decoding: head.utf8.dropFirst(elision.utf8.count), as: UTF8.self)
         }
         var key = head
         var exact = asWritten(text, index)
