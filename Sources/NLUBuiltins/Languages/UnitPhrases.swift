@@ -45,20 +45,19 @@ struct UnitPhrases<Unit: Sendable>: Sendable {
             if caseSensitive {
                 for index in 0..<tokens.count { longestExactToken = max(longestExactToken, tokens[index].end - tokens[index].start) }
                 let keys = (1...tokens.count).map { joined(tokens, 0..<$0) { tokens.text(from: $0, through: $0) } }
-                Self.insert(unit, keys, into: &exactUnits)
-                keys.forEach { exactKeyShapes.insert($0) }
+                Self.insert(unit, keys, into: &exactUnits, shapes: &exactKeyShapes)
             } else {
                 let keys = (1...tokens.count).map { joined(tokens, 0..<$0) { NumberLexicon.fold(tokens[$0].text) } }
-                Self.insert(unit, keys, into: &units)
-                keys.forEach { keyShapes.insert($0) }
+                Self.insert(unit, keys, into: &units, shapes: &keyShapes)
             }
             longest = max(longest, tokens.count)
         }
     }
 
     /// Enters a phrase (the last of `keys`, its first token, its first two... all of it) as naming `unit`, and each
-    /// shorter beginning as continuing.
-    private static func insert(_ unit: Unit, _ keys: [String], into table: inout [String: Entry]) {
+    /// shorter beginning as continuing; each key's shape goes into the table's `shapes`.
+    private static func insert(_ unit: Unit, _ keys: [String], into table: inout [String: Entry], shapes: inout KeyShapes) {
+        keys.forEach { shapes.insert($0) }
         for key in keys.dropLast() { table[key, default: Entry()].continues = true }
         if let phrase = keys.last { table[phrase, default: Entry()].unit = unit }
     }

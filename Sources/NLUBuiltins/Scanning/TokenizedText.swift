@@ -83,14 +83,9 @@ struct TokenizedText: Sendable {
     /// such tokens skip both Unicode table walks, as Latin-1 words do.
     private static func tokenText(_ scalars: ArraySlice<Unicode.Scalar>, lowercased: Bool) -> String {
         guard scalars.allSatisfy({ $0.value < 128 }) else {
-            if scalars.allSatisfy({ $0.value < 128 || isCaselessUnspacedLetter($0) }) {
-                return String(scalars: scalars.lazy.map { scalar in
-                    lowercased && scalar.value >= 65 && scalar.value <= 90 ? Unicode.Scalar(UInt8(scalar.value) | 0x20) : scalar
-                })
-            }
-            // Latin-1 ("Größe", "vingtième"): no combining marks, and its capitals (A-Z, À-Þ but ×) lower case by
-            // adding 32, as Unicode's tables would.
-            if scalars.allSatisfy({ $0.value < 0x100 }) {
+            // Latin-1 ("Größe", "vingtième"), kana and ideographs: no combining marks, and the only capitals (A-Z,
+            // À-Þ but ×) lower case by adding 32, as Unicode's tables would.
+            if scalars.allSatisfy({ $0.value < 0x100 || isCaselessUnspacedLetter($0) }) {
                 return String(scalars: scalars.lazy.map { scalar in
                     let value = scalar.value
                     let capital = (value >= 65 && value <= 90) || (value >= 0xC0 && value <= 0xDE && value != 0xD7)
