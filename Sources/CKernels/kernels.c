@@ -10,6 +10,10 @@
 #include "per_level.h"
 
 static int level = -1;  // decided once; atomics because threads may race to set it
+// A level this thread runs at instead (CPULevel.with), or -1. Per thread so that a test or
+// benchmark that switches levels never changes what kernels on other threads compute; pool
+// workers take the level of the job they run (thread_pool.c).
+static _Thread_local int thread_level = -1;
 
 // What the CPU can run, from CPUID.
 static int cpu_level(void) {
@@ -47,6 +51,7 @@ static int starting_level(void) {
 }
 
 int nlukit_kernel_level(void) {
+    if (thread_level >= 0) return thread_level;
     int known = __atomic_load_n(&level, __ATOMIC_RELAXED);
     if (known >= 0) return known;
     int chosen = starting_level();
@@ -59,6 +64,16 @@ int nlukit_limit_kernel_level(int limit) {
     int chosen = limit < supported ? (limit < 0 ? 0 : limit) : supported;
     __atomic_store_n(&level, chosen, __ATOMIC_RELAXED);
     return chosen;
+}
+
+int nlukit_set_thread_kernel_level(int override) {
+    const int previous = thread_level;
+    if (override < 0) thread_level = -1;
+    else {
+        const int supported = cpu_level();
+        thread_level = override < supported ? override : supported;
+    }
+    return previous;
 }
 
 void nlukit_exp(const float *source, float *destination, long count) { NLU_DISPATCH(exp, source, destination, count) }

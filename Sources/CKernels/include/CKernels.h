@@ -75,9 +75,14 @@ double nlukit_sum_of_squares(const float *values, long count);
 int nlukit_kernel_level(void);
 /// The best level this CPU can run (CPUID), whatever NLUKIT_CPU_LEVEL says.
 int nlukit_cpu_level(void);
-/// Lowers the level used from now on (for tests and benchmarks of every level); a level above
-/// what the CPU supports is capped to it. Returns the level in effect.
+/// Lowers the level used from now on by every thread without a level of its own (for the C test
+/// and benchmark programs); a level above what the CPU supports is capped to it. Returns the level
+/// in effect.
 int nlukit_limit_kernel_level(int level);
+/// Sets the level the calling thread's kernels run at, and the pool jobs it starts (capped to what
+/// the CPU supports), or with -1 returns it to the process's level. Returns the thread's previous
+/// setting (-1 when it had none), to be passed back when done.
+int nlukit_set_thread_kernel_level(int level);
 
 /// Runs `iterations` steps of 12 independent multiply-add chains of the current level's widest
 /// vector on the calling thread and returns the floating-point operations done (2 per lane and

@@ -63,19 +63,14 @@ public enum CPULevel: Int, CaseIterable, Comparable, Sendable {
     }
 
     /// Runs `body` with the kernels at `level` (capped to what the CPU runs), then restores the
-    /// level in effect before; for benchmarks that time every level in one process. The level is
-    /// process-wide: calls are serialized, and other threads' kernels run at `level` meanwhile.
+    /// level in effect before; for tests and benchmarks that run every level in one process. The
+    /// level is the calling thread's, and its kernel jobs': other threads' kernels keep theirs, so
+    /// that tests comparing results bit for bit may run beside it.
     ///
     ///     for level in CPULevel.runnable { CPULevel.with(level) { time(gemm) } }
     public static func with<R>(_ level: CPULevel, _ body: () throws -> R) rethrows -> R {
-        levelLock.lock()
-        defer { levelLock.unlock() }
-        let previous = nlukit_kernel_level()
-        _ = nlukit_limit_kernel_level(Int32(level.rawValue))
-        defer { _ = nlukit_limit_kernel_level(previous) }
+        let previous = nlukit_set_thread_kernel_level(Int32(level.rawValue))
+        defer { _ = nlukit_set_thread_kernel_level(previous) }
         return try body()
     }
 }
-
-/// Serializes ``CPULevel/with(_:_:)``.
-private let levelLock = NSLock()

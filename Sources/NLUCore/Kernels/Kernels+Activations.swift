@@ -95,8 +95,7 @@ extension Kernels {
 extension Kernels {
     /// Runs `body` with the kernels limited to instruction level `level` (0 portable, 1 AVX2,
     /// 2 AVX-512), then restores the level in effect before; for tests that check every level.
-    /// Serialized like ``CPULevel/with(_:_:)``: a test that needs one level throughout (e.g.
-    /// comparing two results bit for bit) runs its body inside this too.
+    /// Like ``CPULevel/with(_:_:)``, it sets the calling thread's level only.
     static func withInstructionLevel<R>(_ level: Int, _ body: () throws -> R) rethrows -> R {
         try CPULevel.with(CPULevel(rawValue: min(max(level, 0), 2)) ?? .portable, body)
     }

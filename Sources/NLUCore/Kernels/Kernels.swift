@@ -28,8 +28,9 @@ public enum Kernels {
 
     /// Runs `body(task)` for every task in `0..<tasks` on the kernel thread pool (the calling
     /// thread and `threadCount - 1` persistent workers) and returns when all have run. Tasks are
-    /// claimed in increasing order as threads become free. A call from inside a task, or while
-    /// another thread's job runs, runs its tasks on the calling thread.
+    /// claimed in increasing order as threads become free, each at the calling thread's
+    /// ``CPULevel``. A call from inside a task, or while another thread's job runs, runs its tasks on
+    /// the calling thread.
     ///
     ///     Kernels.parallelFor(heads) { head in attend(head) }   // one head per task
     public static func parallelFor(_ tasks: Int, _ body: (Int) -> Void) {
@@ -37,8 +38,14 @@ public enum Kernels {
             for task in 0..<max(tasks, 0) { body(task) }
             return
         }
+        // Workers run at the caller's level: a `CPULevel.with` on this thread covers its jobs too.
+        let level = nlukit_kernel_level()
         withoutActuallyEscaping(body) { body in
-            var job = body
+            var job: (Int) -> Void = { task in
+                let previous = nlukit_set_thread_kernel_level(level)
+                body(task)
+                _ = nlukit_set_thread_kernel_level(previous)
+            }
             withUnsafeMutablePointer(to: &job) { job in
                 nlukit_parallel_for(tasks, { context, task in
                     // The context is the `job` closure above, alive until nlukit_parallel_for returns.

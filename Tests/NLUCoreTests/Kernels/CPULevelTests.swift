@@ -1,9 +1,10 @@
 import CKernels
+import Foundation
 import Testing
 @testable import NLUCore
 
 /// The NLUKIT_CPU_LEVEL override's parsing and refusals (on every CPU, by passing the CPU's level
-/// in), and the level switch that tests and benchmarks use.
+/// in), and the level switch that tests and benchmarks use, which is the calling thread's alone.
 @Suite struct CPULevelTests {
     @Test func namesParseToTheirLevelsWhenTheCPURunsThem() {
         for level in CPULevel.allCases {
@@ -37,6 +38,51 @@ import Testing
         }
         // Above the CPU's level: capped, never run.
         CPULevel.with(.avx512) { #expect(CPULevel.current == CPULevel.supported) }
+    }
+
+    @Test func withLeavesOtherThreadsAtTheirLevel() {
+        let outside = CPULevel.current
+        for level in CPULevel.runnable {
+            nonisolated(unsafe) var seen: CPULevel?
+            CPULevel.with(level) {
+                let done = DispatchSemaphore(value: 0)
+                Thread.detachNewThread {
+                    seen = CPULevel.current
+                    done.signal()
+                }
+                done.wait()
+                #expect(CPULevel.current == level)
+            }
+            #expect(seen == outside, "another thread during with(\(level))")
+        }
+    }
+
+    @Test func poolWorkersRunAtTheCallersLevel() {
+        guard Kernels.threadCount > 1 else { return }
+        for level in CPULevel.runnable {
+            // Two tasks that wait for each other ran on two threads, one of them a worker; another
+            // test's job may hold the pool (the tasks then run serially), so a few attempts are allowed.
+            var sideBySide = false
+            for _ in 0..<50 where !sideBySide {
+                let arrived = NSCondition()
+                nonisolated(unsafe) var started = 0
+                nonisolated(unsafe) var levels: [CPULevel?] = [nil, nil]
+                CPULevel.with(level) {
+                    Kernels.parallelFor(2) { task in
+                        arrived.lock()
+                        started += 1
+                        arrived.broadcast()
+                        let deadline = Date().addingTimeInterval(0.2)
+                        while started < 2 && arrived.wait(until: deadline) {}
+                        sideBySide = started == 2
+                        levels[task] = CPULevel.current
+                        arrived.unlock()
+                    }
+                }
+                #expect(levels == [level, level])
+            }
+            #expect(sideBySide, "the two tasks never ran at the same time")
+        }
     }
 
     @Test(arguments: [(CPULevel.portable, 4), (.avx2, 8), (.avx512, 16)])
