@@ -6,22 +6,22 @@
 /// "四万万" 4e8, "三分之一" 1/3, "百分之五十" 50 %, "五成" 50 %, "九折" 90 %, "第三" the third, "3番目" the third.
 struct CJKNumerals: Sendable {
     /// Characters that are one digit: "一" 1, "两" 2, "叁" 3, "〇" 0 (ASCII and fullwidth digits are read apart).
-    var digits: [Unicode.Scalar: Int]
+    var digits: ScalarMap<Int>
     /// Digits that may also follow a decimal point: all but "两" and its variants ("两百点两" is 200 and 2).
-    var decimalDigits: Set<Unicode.Scalar>
+    var decimalDigits: ScalarSet
     /// Units within a group of four digits: "十" 10, "百" 100, "千" 1000 and their formal forms ("拾", "佰", "仟").
-    var smallUnits: [Unicode.Scalar: Int64]
+    var smallUnits: ScalarMap<Int64>
     /// Units that close a group of four digits: "万" 1e4, "亿"/"億" 1e8, "兆" 1e12; they compound ("万亿" 1e12).
-    var bigUnits: [Unicode.Scalar: Int64]
+    var bigUnits: ScalarMap<Int64>
     /// Whether a lone digit after a unit is a tenth of it (Chinese "一千六" 1600, "九万四" 94000); Japanese reads it as
     /// units ("一万三" 10003).
     var elidesTrailingUnit: Bool
     /// Words meaning minus before a number: "负", "マイナス".
     var negativeWords: [[Unicode.Scalar]]
     /// Decimal points written between digits in words: "点", "・".
-    var decimalPoints: Set<Unicode.Scalar>
+    var decimalPoints: ScalarSet
     /// Separators of thousands between ASCII or fullwidth digits, besides "," and "，" (Japanese "、": "６、５４４").
-    var extraGroupSeparators: Set<Unicode.Scalar> = []
+    var extraGroupSeparators: ScalarSet = []
     /// Whether a comma before exactly two digits is a decimal comma (Japanese "5,00", "５、００": 5).
     var decimalCommaBeforeTwoDigits = false
     /// A power said in words: base, `of`, exponent, `power` ("1.1の23乗"), or base `times` ten `of`… ("12×10の14乗").
@@ -47,7 +47,7 @@ struct CJKNumerals: Sendable {
     /// Words that are a percentage on their own ("半額" 50).
     var percentWords: [([Unicode.Scalar], String)] = []
     /// Tenths written after a number ("五成", "5割" 50 %), with the hundredths and thousandths that may follow ("3割8分7厘").
-    var tenthWords: Set<Unicode.Scalar>
+    var tenthWords: ScalarSet
     var hundredthWord: Unicode.Scalar?
     var thousandthWord: Unicode.Scalar?
     /// Words that may follow a tenth and belong to it ("割引", "割引き": a discount written as its share).
@@ -72,6 +72,15 @@ struct CJKNumerals: Sendable {
     /// "五六个人" five or six people, "三两个"), and Recognizers-Text's Chinese spec finds no number in "陽光九九";
     /// such runs are read only where a word makes them something ("五五折" 55 %, "二零零四年" a year).
     var numeralRunsAreNumbers = true
+
+    /// The characters ``CJKNumberReader/number(at:)`` can find a number at: numerals, small units, "半", ASCII and
+    /// fullwidth digits, a decimal point before digits, a sign, a minus word's first character. Recognizers pass
+    /// over every other character without trying to read there.
+    var numberStarts: [Unicode.Scalar] {
+        let digits = (0x30...0x39).compactMap(Unicode.Scalar.init) + (0xFF10...0xFF19).compactMap(Unicode.Scalar.init)
+        return self.digits.keys + smallUnits.keys + [half] + digits + [".", "．", "-", "－", "−"]
+            + negativeWords.compactMap(\.first)
+    }
 
     /// The characters of `text` as the tables hold words.
     static func word(_ text: String) -> [Unicode.Scalar] { Array(text.unicodeScalars) }

@@ -5,7 +5,7 @@ struct CJKRelativeOrdinals: Sendable {
     var words: [([Unicode.Scalar], String)]
     /// Of those, the one-character words that must stand apart from other ideographs ("前" is no ordinal in "名前",
     /// "午前" or "前年"; "次" none in "目次").
-    var standAlone: Set<Unicode.Scalar>
+    var standAlone: ScalarSet
     /// A word after which a stand-alone word is no ordinal ("前から三番目" counts from the front).
     var notBefore: [[Unicode.Scalar]]
     /// "最後から": counting back from the end, then a number and one of `countedEndings`.

@@ -58,7 +58,7 @@ struct CJKUnits: Sendable {
     var half: [Unicode.Scalar]?
     /// Numerals that also begin a unit word ("千" of "千米", "兆" of "兆字节"), with what they multiply a number by: the
     /// number reader takes them into the number ("12千米" 12000), the unit gives them back (12 Kilometer).
-    var unitPrefixNumerals: [Unicode.Scalar: Int64] = [:]
+    var unitPrefixNumerals: ScalarMap<Int64> = [:]
     /// A unit written as a numeral ("两", the liang, also "two"): the number reader takes it into the amount before it
     /// ("三十两" 32, "两万两" 22000), so an amount that ends in it, with no unit after, is read again without it and
     /// takes it as its unit ("三十两" 30 Liang, "两万两" 20000 Liang). It is among ``measures`` as a word of its own.

@@ -68,8 +68,12 @@ struct CJKNumberReader {
     }
 
     func isASCIILetter(_ index: Int) -> Bool {
-        guard index >= 0, index < count, scalars[index].value < 128 else { return false }
-        return scalars[index].properties.isAlphabetic
+        index >= 0 && index < count && Self.isASCIILetter(scalars[index])
+    }
+
+    static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool {
+        let folded = scalar.value | 0x20  // "A"-"Z" onto "a"-"z"
+        return folded >= 0x61 && folded <= 0x7A
     }
 
     /// The end of `word` written at `index`, or nil. With `spaced`, spaces may stand between its characters

@@ -9,13 +9,19 @@ struct CJKNumberRecognizer: EntityRecognizer {
     let numerals: CJKNumerals
     /// The words of ``CJKNumerals/blockedWords`` by their first character, and the characters that are a numeral
     /// (a digit or a unit), built once rather than at every text.
-    private let blockedWordsByFirst: [Unicode.Scalar: [[Unicode.Scalar]]]
-    private let numeralCharacters: Set<Unicode.Scalar>
+    private let blockedWordsByFirst: ScalarMap<[[Unicode.Scalar]]>
+    private let numeralCharacters: ScalarSet
+    /// The characters a reading can start with (a number's, a word's first); most of a text starts none.
+    private let starts: ScalarSet
 
     init(numerals: CJKNumerals) {
         self.numerals = numerals
-        blockedWordsByFirst = Dictionary(grouping: numerals.blockedWords.filter { !$0.isEmpty }, by: { $0[0] })
-        numeralCharacters = Set(numerals.digits.keys).union(numerals.smallUnits.keys).union(numerals.bigUnits.keys)
+        blockedWordsByFirst = ScalarMap(Dictionary(grouping: numerals.blockedWords.filter { !$0.isEmpty }, by: { $0[0] }).map { ($0.key, $0.value) })
+        numeralCharacters = ScalarSet(numerals.digits.keys + numerals.smallUnits.keys + numerals.bigUnits.keys)
+        var words = numerals.percentWords.map(\.0) + numerals.ordinalWords.map(\.0) + numerals.ordinalPrefixes
+            + numerals.halfDiscountWords
+        if let relatives = numerals.relativeOrdinals { words += relatives.words.map(\.0) + [relatives.fromEnd] }
+        starts = ScalarSet(numerals.numberStarts + numerals.bigUnits.keys + words.compactMap(\.first))
     }
 
     var produces: Set<BuiltinEntityType> { [.number, .ordinal, .percentage] }
@@ -25,7 +31,7 @@ struct CJKNumberRecognizer: EntityRecognizer {
         let blocked = blockedPositions(reader)
         var index = 0
         while index < reader.count {
-            if blocked[index] || !canStart(reader, at: index) {
+            if !starts.contains(reader.scalars[index]) || blocked[index] || !canStart(reader, at: index) {
                 index += 1
                 continue
             }
@@ -92,12 +98,12 @@ struct CJKNumberRecognizer: EntityRecognizer {
     private func canStart(_ reader: CJKNumberReader, at index: Int) -> Bool {
         guard index > 0 else { return true }
         let previous = reader.scalars[index - 1]
-        if previous.value < 128, previous.properties.isAlphabetic || CJKNumberReader.digitValue(previous) != nil { return false }
-        if CJKNumberReader.digitValue(previous) != nil || numeralCharacters.contains(previous) { return false }
+        if CJKNumberReader.isASCIILetter(previous) || CJKNumberReader.digitValue(previous) != nil
+            || numeralCharacters.contains(previous) { return false }
         return !Self.noStartAfter.contains(previous)
     }
 
-    private static let noStartAfter: Set<Unicode.Scalar> = ["%", "％", "~", "～"]
+    private static let noStartAfter: ScalarSet = ["%", "％", "~", "～"]
 
     /// The positions inside words that hold a numeral and are no number ("四川", "一切", "收拾").
     private func blockedPositions(_ reader: CJKNumberReader) -> [Bool] {

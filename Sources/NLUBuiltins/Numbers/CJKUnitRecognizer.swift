@@ -9,11 +9,21 @@ struct CJKUnitRecognizer: EntityRecognizer {
     let units: CJKUnits
     /// Signs and names before an amount, the signs first ("$20", then "人民币 8千元"), joined once.
     private let leads: [(currency: CJKUnits.Currency, isSign: Bool)]
+    /// The characters a reading can start with (an amount's, a scale's, a sign's or a name's first, in either case);
+    /// most of a text starts none.
+    private let starts: ScalarSet
 
     init(numerals: CJKNumerals, units: CJKUnits) {
         self.numerals = numerals
         self.units = units
         leads = units.currencyPrefixes.map { ($0, true) } + units.leadingNames.map { ($0, false) }
+        let words = units.temperaturePrefixes.map(\.0) + units.speedPrefixes.map(\.word) + leads.map(\.currency.word)
+            + units.temperatureNames.map(\.0)
+        let firsts = words.compactMap(\.first).flatMap { first in
+            CJKNumberReader.isASCIILetter(first) ? [first] + String(first).uppercased().unicodeScalars
+                + String(first).lowercased().unicodeScalars : [first]
+        }
+        starts = ScalarSet(numerals.numberStarts + firsts)
     }
 
     var produces: Set<BuiltinEntityType> { [.currency, .temperature, .age, .dimension] }
@@ -22,6 +32,10 @@ struct CJKUnitRecognizer: EntityRecognizer {
         let reader = CJKNumberReader(scalars: text.scalars, numerals: numerals)
         var index = 0
         while index < reader.count {
+            guard starts.contains(reader.scalars[index]) else {
+                index += 1
+                continue
+            }
             if context.wants(.temperature), let (end, match) = prefixedTemperature(reader, at: index) {
                 matches.append(EntityMatch(type: .temperature, start: index, end: end, resolution: match))
                 index = end
@@ -90,7 +104,7 @@ struct CJKUnitRecognizer: EntityRecognizer {
     }
 
     private func isASCIIWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 128 && (scalar.properties.isAlphabetic || CJKNumberReader.digitValue(scalar) != nil)
+        CJKNumberReader.isASCIILetter(scalar) || (scalar.value < 128 && CJKNumberReader.digitValue(scalar) != nil)
     }
 
     // MARK: - Temperatures
@@ -193,7 +207,7 @@ struct CJKUnitRecognizer: EntityRecognizer {
         for scalar in word {
             guard position < reader.count else { return nil }
             let here = reader.scalars[position]
-            guard here == scalar || (here.value < 128 && scalar.value < 128 && here.properties.lowercaseMapping == scalar.properties.lowercaseMapping)
+            guard here == scalar || (CJKNumberReader.isASCIILetter(here) && here.value | 0x20 == scalar.value | 0x20)
             else { return nil }
             position += 1
         }

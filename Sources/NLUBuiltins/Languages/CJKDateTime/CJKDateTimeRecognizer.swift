@@ -12,7 +12,7 @@ struct CJKDateTimeRecognizer: EntityRecognizer {
     let words: CJKDateTimeWords
     /// The characters a reading can start with (a word's first, a numeral, a digit), gathered once: most of a text
     /// starts none, and is passed over without trying a table.
-    private let starts: Set<Unicode.Scalar>
+    private let starts: ScalarSet
 
     init(numerals: CJKNumerals, words: CJKDateTimeWords) {
         self.numerals = numerals
@@ -27,7 +27,7 @@ struct CJKDateTimeRecognizer: EntityRecognizer {
             words.halves.map(\.0), words.nowWords, words.namedDays.map(\.0), words.periodEnds.map(\.0), words.durationLeads,
         ]
         for list in lists { starts.formUnion(list.compactMap(\.first)) }
-        self.starts = starts
+        self.starts = ScalarSet(starts)
     }
 
     var produces: Set<BuiltinEntityType> { BuiltinEntityType.dateTimeTypes }

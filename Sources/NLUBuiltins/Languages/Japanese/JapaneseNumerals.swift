@@ -8,7 +8,7 @@ enum JapaneseNumerals {
             "零": 0, "〇": 0, "一": 1, "壱": 1, "二": 2, "弐": 2, "三": 3, "参": 3, "叁": 3, "四": 4, "五": 5,
             "六": 6, "七": 7, "八": 8, "九": 9,
         ],
-        decimalDigits: Set("零〇一壱二弐三参叁四五六七八九".unicodeScalars),
+        decimalDigits: ScalarSet("零〇一壱二弐三参叁四五六七八九".unicodeScalars),
         smallUnits: ["十": 10, "拾": 10, "百": 100, "千": 1_000],
         bigUnits: ["万": 10_000, "萬": 10_000, "億": 100_000_000, "亿": 100_000_000, "兆": 1_000_000_000_000],
         elidesTrailingUnit: false,
