@@ -9,29 +9,65 @@ struct TokenizedText: Sendable {
     let tokens: [Token]
 
     init(_ text: String) {
-        let scalars = Array(text.unicodeScalars)
+        var text = text
+        let (scalars, tokens) = text.withUTF8 { Self.tokenize($0) }
+        self.scalars = scalars
+        self.tokens = tokens
+    }
+
+    /// The scalars and tokens of valid UTF-8 `bytes`, decoded in one pass (`Array(text.unicodeScalars)` counts the
+    /// scalars, then decodes them again); a token whose text is as written is copied from the bytes.
+    private static func tokenize(_ bytes: UnsafeBufferPointer<UInt8>) -> ([Unicode.Scalar], [Token]) {
+        var scalars: [Unicode.Scalar] = []
+        var offsets: [Int32] = []  // each scalar's first byte, then the end
+        var scalarCount = 0
+        for byte in bytes where byte & 0xC0 != 0x80 { scalarCount += 1 }
+        scalars.reserveCapacity(scalarCount)
+        offsets.reserveCapacity(scalarCount + 1)
+        var position = 0
+        while position < bytes.count {
+            let lead = UInt32(bytes[position])
+            offsets.append(Int32(truncatingIfNeeded: position))
+            let value: UInt32
+            if lead < 0x80 {
+                value = lead
+                position += 1
+            } else if lead < 0xE0 {
+                value = (lead & 0x1F) << 6 | UInt32(bytes[position + 1] & 0x3F)
+                position += 2
+            } else if lead < 0xF0 {
+                value = (lead & 0x0F) << 12 | UInt32(bytes[position + 1] & 0x3F) << 6 | UInt32(bytes[position + 2] & 0x3F)
+                position += 3
+            } else {
+                value = (lead & 0x07) << 18 | UInt32(bytes[position + 1] & 0x3F) << 12 | UInt32(bytes[position + 2] & 0x3F) << 6
+                    | UInt32(bytes[position + 3] & 0x3F)
+                position += 4
+            }
+            scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")  // a String's bytes are valid: never the replacement
+        }
+        offsets.append(Int32(truncatingIfNeeded: bytes.count))
         var tokens: [Token] = []
-        tokens.reserveCapacity(scalars.count / 4)
+        tokens.reserveCapacity(scalars.count / 2)
         var index = 0
         var spaceBefore = true
         while index < scalars.count {
             let scalar = scalars[index]
-            if Self.isWhitespace(scalar) {
+            if isWhitespace(scalar) {
                 spaceBefore = true
                 index += 1
                 continue
             }
             let start = index
             let kind: Token.Kind
-            if Self.isDigit(scalar) {
+            if isDigit(scalar) {
                 kind = .digits
-                while index < scalars.count, Self.isDigit(scalars[index]) { index += 1 }
-            } else if Self.isLetter(scalar) {
+                while index < scalars.count, isDigit(scalars[index]) { index += 1 }
+            } else if isLetter(scalar) {
                 kind = .word
                 while index < scalars.count {
-                    if Self.isLetter(scalars[index]) {
+                    if isLetter(scalars[index]) {
                         index += 1
-                    } else if Self.isApostrophe(scalars[index]), index + 1 < scalars.count, Self.isLetter(scalars[index + 1]) {
+                    } else if isApostrophe(scalars[index]), index + 1 < scalars.count, isLetter(scalars[index + 1]) {
                         index += 2
                     } else {
                         break
@@ -41,14 +77,15 @@ struct TokenizedText: Sendable {
                 kind = .symbol
                 index += 1
             }
-            let text = Self.tokenText(scalars[start..<index], lowercased: kind == .word)
-            let capitalized = kind == .word && (scalar.value < 128 ? scalar.value >= 65 && scalar.value <= 90 : scalar.properties.isUppercase)
+            let written = UnsafeBufferPointer(rebasing: bytes[Int(offsets[start])..<Int(offsets[index])])
+            let text = kind == .word ? lowercasedWord(scalars[start..<index], written: written) : copy(written)
+            let capitalized = kind == .word && (scalar.value < 128 ? scalar.value >= 65 && scalar.value <= 90
+                : !isCaselessUnspacedLetter(scalar) && scalar.properties.isUppercase)
             tokens.append(Token(kind: kind, text: text, start: start, end: index, spaceBefore: spaceBefore,
                                 capitalized: capitalized))
             spaceBefore = false
         }
-        self.scalars = scalars
-        self.tokens = tokens
+        return (scalars, tokens)
     }
 
     var count: Int { tokens.count }
@@ -74,33 +111,44 @@ struct TokenizedText: Sendable {
         String(scalars: scalars[tokens[first].start..<tokens[last].end])
     }
 
-    /// A token's text, lowercased for words. ASCII (nearly every token) is copied byte by byte, which
-    /// costs a fraction of building a `String` from scalars and lowercasing it with Unicode's tables.
-    /// Other words are kept in the stream-safe format: recognizers look words up in sets and dictionaries,
-    /// and Swift hashes a word with a run of 100,000 combining marks (Hebrew points, which are letters)
-    /// in a minute; a joiner every 30 marks keeps that linear, and no word the recognizers know has such a run.
-    /// Kana and CJK ideographs (most tokens of Chinese and Japanese text) have no case and are no combining marks, so
-    /// such tokens skip both Unicode table walks, as Latin-1 words do.
-    private static func tokenText(_ scalars: ArraySlice<Unicode.Scalar>, lowercased: Bool) -> String {
-        guard scalars.allSatisfy({ $0.value < 128 }) else {
-            // Latin-1 ("Größe", "vingtième"), kana and ideographs: no combining marks, and the only capitals (A-Z,
-            // À-Þ but ×) lower case by adding 32, as Unicode's tables would.
-            if scalars.allSatisfy({ $0.value < 0x100 || isCaselessUnspacedLetter($0) }) {
-                return String(scalars: scalars.lazy.map { scalar in
-                    let value = scalar.value
-                    let capital = (value >= 65 && value <= 90) || (value >= 0xC0 && value <= 0xDE && value != 0xD7)
-                    return lowercased && capital ? Unicode.Scalar(UInt8(value + 32)) : scalar
-                })
+    /// A word's text lowercased, from its scalars and its bytes as written. ASCII is lowercased byte by byte, which
+    /// costs a fraction of building a `String` from scalars and lowercasing it with Unicode's tables. Other words are
+    /// kept in the stream-safe format: recognizers look words up in sets and dictionaries, and Swift hashes a word
+    /// with a run of 100,000 combining marks (Hebrew points, which are letters) in a minute; a joiner every 30 marks
+    /// keeps that linear, and no word the recognizers know has such a run. Kana and CJK ideographs (most words of
+    /// Chinese and Japanese text) have no case and are no combining marks, so such words skip both Unicode table walks,
+    /// as Latin-1 words do: without a capital they are copied as written.
+    private static func lowercasedWord(_ scalars: ArraySlice<Unicode.Scalar>, written: UnsafeBufferPointer<UInt8>) -> String {
+        if scalars.count == written.count {  // ASCII
+            return String(unsafeUninitializedCapacity: written.count) { buffer in
+                for (offset, byte) in written.enumerated() { buffer[offset] = byte >= 65 && byte <= 90 ? byte | 0x20 : byte }
+                return written.count
             }
-            let text = StreamSafeText.string(of: String(scalars: scalars))
-            return lowercased ? text.lowercased() : text
         }
-        return String(unsafeUninitializedCapacity: scalars.count) { buffer in
-            for (offset, scalar) in scalars.enumerated() {
-                let byte = UInt8(scalar.value)
-                buffer[offset] = lowercased && byte >= 65 && byte <= 90 ? byte | 0x20 : byte
+        var hasCapital = false
+        for scalar in scalars {
+            let value = scalar.value
+            if value < 0x100 {
+                // Latin-1 ("Größe", "VINGTIÈME"): the only capitals (A-Z, À-Þ but ×) lower case by adding 32, as
+                // Unicode's tables would.
+                if (value >= 65 && value <= 90) || (value >= 0xC0 && value <= 0xDE && value != 0xD7) { hasCapital = true }
+            } else if !isCaselessUnspacedLetter(scalar) {
+                return StreamSafeText.string(of: String(scalars: scalars)).lowercased()
             }
-            return scalars.count
+        }
+        guard hasCapital else { return copy(written) }
+        return String(scalars: scalars.lazy.map { scalar in
+            let value = scalar.value
+            let capital = (value >= 65 && value <= 90) || (value >= 0xC0 && value <= 0xDE && value != 0xD7)
+            return capital ? Unicode.Scalar(UInt8(value + 32)) : scalar
+        })
+    }
+
+    /// A string of valid UTF-8 `bytes`.
+    private static func copy(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            _ = buffer.initialize(from: bytes)
+            return bytes.count
         }
     }
 
@@ -123,7 +171,12 @@ struct TokenizedText: Sendable {
         if scalar.value < 128 { return scalar.value | 0x20 >= 97 && scalar.value | 0x20 <= 122 }
         // Ideographs and kana letters (all alphabetic) without the property table's look-up: most of Chinese and Japanese text.
         let value = scalar.value
-        if (0x4E00...0x9FFF).contains(value) || (0x3041...0x3096).contains(value) || (0x30A1...0x30FA).contains(value) { return true }
+        if (0x4E00...0x9FFF).contains(value) || (0x3041...0x3096).contains(value) || (0x30A1...0x30FA).contains(value)
+            || (0x30FC...0x30FF).contains(value) { return true }
+        // CJK punctuation ("、", "。", "「") and the fullwidth forms' punctuation are no letters; "々", "〆", "〇" and the
+        // kana repeat marks of the block are.
+        if (0x3000...0x303F).contains(value) { return (0x3005...0x3007).contains(value) || (0x3021...0x3029).contains(value)
+            || (0x3031...0x3035).contains(value) || (0x3038...0x303C).contains(value) }
         return scalar.properties.isAlphabetic
     }
     static func isApostrophe(_ scalar: Unicode.Scalar) -> Bool { scalar == "'" || scalar == "\u{2019}" }
