@@ -35,9 +35,9 @@ struct URLRecognizer: EntityRecognizer {
             for start in starts(of: token) where start >= lastEnd {
                 position = start
                 if position >= run.end { run = DomainScanner.run(scalars, position) }
-                let first = Self.lowercased(scalars[position])
-                guard first == "h" || first == "f" || first == "s" || first == "w" || first == "l"
-                        || run.couldStartDomain else { continue }
+                let first = scalars[position]
+                guard run.couldStartDomain || ["h", "f", "s", "w", "l"].contains(where: { Self.lowercases(first, to: $0) })
+                else { continue }
                 // Not inside a word, an address or a path ("httt://abc.com" is no URL); a scheme may follow a full stop,
                 // and a colon after Chinese or Japanese ("详情:https://…").
                 if position > 0, DomainScanner.isAlphanumeric(scalars[position - 1]) || scalars[position - 1] == "@"
@@ -99,20 +99,22 @@ struct URLRecognizer: EntityRecognizer {
         return end
     }
 
+    /// Whether `prefix` (ASCII) is written at `position`, in any case.
     private func hasPrefix(_ scalars: [Unicode.Scalar], at position: Int, _ prefix: String) -> Bool {
         var index = position
         for scalar in prefix.unicodeScalars {
-            guard index < scalars.count, Self.lowercased(scalars[index]) == String(scalar) else { return false }
+            guard index < scalars.count, Self.lowercases(scalars[index], to: scalar) else { return false }
             index += 1
         }
         return true
     }
 
-    /// A scalar's lower-case mapping; ASCII without Unicode's tables (building that `String` for every
-    /// token was a tenth of the URL recognizer's time on long text).
-    private static func lowercased(_ scalar: Unicode.Scalar) -> String {
-        guard scalar.value < 128 else { return scalar.properties.lowercaseMapping }
-        let value = scalar.value >= 65 && scalar.value <= 90 ? scalar.value | 0x20 : scalar.value
-        return String(Character(Unicode.Scalar(UInt8(value))))
+    /// Whether `scalar` lower-cases to `ascii`, an ASCII character: ASCII without Unicode's tables (building a
+    /// `String` of the mapping for every token was a tenth of the URL recognizer's time on long text, and a third in
+    /// Chinese); beyond ASCII only the Kelvin sign lower-cases to ASCII ("k").
+    static func lowercases(_ scalar: Unicode.Scalar, to ascii: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value < 128 { return (value >= 65 && value <= 90 ? value | 0x20 : value) == ascii.value }
+        return value == 0x212A && ascii == "k"
     }
 }
