@@ -60,29 +60,19 @@ import Testing
     @Test func poolWorkersRunAtTheCallersLevel() {
         guard Kernels.threadCount > 1 else { return }
         for level in CPULevel.runnable {
-            // Two tasks that wait for each other ran on two threads, one of them a worker; another
-            // test's job may hold the pool (the tasks then run serially), so a few attempts are allowed.
-            var sideBySide = false
-            for _ in 0..<50 where !sideBySide {
-                let arrived = NSCondition()
-                nonisolated(unsafe) var started = 0
-                nonisolated(unsafe) var levels: [CPULevel?] = [nil, nil]
-                CPULevel.with(level) {
-                    Kernels.parallelFor(2) { task in
-                        arrived.lock()
-                        started += 1
-                        arrived.broadcast()
-                        let deadline = Date().addingTimeInterval(0.2)
-                        while started < 2 && arrived.wait(until: deadline) {}
-                        sideBySide = started == 2
-                        levels[task] = CPULevel.current
-                        arrived.unlock()
-                    }
-                }
-                #expect(levels == [level, level])
+            // Two tasks on two threads: one of them ran on a worker.
+            let levels = TaskLevels()
+            let sideBySide = CPULevel.with(level) {
+                ThreadPoolTests.twoTasksRanSideBySide { task in levels.slots[task] = CPULevel.current }
             }
             #expect(sideBySide, "the two tasks never ran at the same time")
+            #expect(levels.slots == [level, level])
         }
+    }
+
+    /// The level each of two tasks ran at; each task writes only its own slot.
+    final class TaskLevels: @unchecked Sendable {
+        var slots: [CPULevel?] = [nil, nil]
     }
 
     @Test(arguments: [(CPULevel.portable, 4), (.avx2, 8), (.avx512, 16)])

@@ -30,11 +30,14 @@ import Testing
     @Test func tasksRunSideBySide() throws {
         try #require(Kernels.threadCount > 1 || ProcessInfo.processInfo.activeProcessorCount == 1)
         guard Kernels.threadCount > 1 else { return }
-        // Two tasks that each wait for the other to start can only both finish in time when two
-        // threads run them. Another test's job may hold the pool (this job then runs serially, and
-        // the wait times out), so a few attempts are allowed.
-        var succeeded = false
-        for _ in 0..<50 where !succeeded {
+        #expect(Self.twoTasksRanSideBySide { _ in }, "two tasks never ran at the same time")
+    }
+
+    /// Runs a job of two tasks that each wait for the other to start, then call `body(task)`, until both found the
+    /// other (they can only both finish in time on two threads); whether that happened within 50 attempts. Another
+    /// test's job may hold the pool (this job then runs serially, and the wait times out), hence the attempts.
+    static func twoTasksRanSideBySide(_ body: @escaping @Sendable (Int) -> Void) -> Bool {
+        for _ in 0..<50 {
             let arrived = NSCondition()
             nonisolated(unsafe) var started = 0
             nonisolated(unsafe) var bothSeen = [false, false]
@@ -46,10 +49,11 @@ import Testing
                 while started < 2 && arrived.wait(until: deadline) {}
                 bothSeen[task] = started == 2
                 arrived.unlock()
+                body(task)
             }
-            succeeded = bothSeen == [true, true]
+            if bothSeen == [true, true] { return true }
         }
-        #expect(succeeded, "two tasks never ran at the same time")
+        return false
     }
 
     /// Jobs of different sizes back to back, on oversubscribed cores: a worker still leaving a
