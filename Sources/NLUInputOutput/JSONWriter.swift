@@ -54,7 +54,8 @@ public struct JSONWriter: Sendable {
         separateFromPrevious()
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(UInt8(ascii: "\""))  // byte by byte: an array literal here is allocated at every key
+        bytes.append(UInt8(ascii: ":"))
         afterKey = true
     }
 

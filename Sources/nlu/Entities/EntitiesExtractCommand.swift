@@ -77,6 +77,8 @@ struct EntitiesExtractCommand: ParsableCommand {
         // JSON goes into `lines` (bytes), the table into `output`; either is written out when it grows large.
         var output = ""
         var lines = JSONWriter()
+        // The flags read once: an argument-parser property is a look-up of its own at every read.
+        let (verbose, json) = (self.verbose, self.json)
         func flushIfLarge() {
             if output.utf8.count > 1 << 16 {
                 Console.write(output)
