@@ -68,12 +68,7 @@ struct CJKNumberReader {
     }
 
     func isASCIILetter(_ index: Int) -> Bool {
-        index >= 0 && index < count && Self.isASCIILetter(scalars[index])
-    }
-
-    static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool {
-        let folded = scalar.value | 0x20  // "A"-"Z" onto "a"-"z"
-        return folded >= 0x61 && folded <= 0x7A
+        index >= 0 && index < count && TokenizedText.isASCIILetter(scalars[index])
     }
 
     /// The end of `word` written at `index`, or nil. With `spaced`, spaces may stand between its characters

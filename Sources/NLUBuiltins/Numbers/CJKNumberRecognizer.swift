@@ -98,7 +98,7 @@ struct CJKNumberRecognizer: EntityRecognizer {
     private func canStart(_ reader: CJKNumberReader, at index: Int) -> Bool {
         guard index > 0 else { return true }
         let previous = reader.scalars[index - 1]
-        if CJKNumberReader.isASCIILetter(previous) || CJKNumberReader.digitValue(previous) != nil
+        if TokenizedText.isASCIILetter(previous) || CJKNumberReader.digitValue(previous) != nil
             || numeralCharacters.contains(previous) { return false }
         return !Self.noStartAfter.contains(previous)
     }

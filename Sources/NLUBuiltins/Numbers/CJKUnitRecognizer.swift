@@ -20,8 +20,8 @@ struct CJKUnitRecognizer: EntityRecognizer {
         let words = units.temperaturePrefixes.map(\.0) + units.speedPrefixes.map(\.word) + leads.map(\.currency.word)
             + units.temperatureNames.map(\.0)
         let firsts = words.compactMap(\.first).flatMap { first in
-            CJKNumberReader.isASCIILetter(first) ? [first] + String(first).uppercased().unicodeScalars
-                + String(first).lowercased().unicodeScalars : [first]
+            TokenizedText.isASCIILetter(first)
+                ? [Unicode.Scalar(UInt8(first.value & 0xDF)), Unicode.Scalar(UInt8(first.value | 0x20))] : [first]
         }
         starts = ScalarSet(numerals.numberStarts + firsts)
     }
@@ -104,7 +104,7 @@ struct CJKUnitRecognizer: EntityRecognizer {
     }
 
     private func isASCIIWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        CJKNumberReader.isASCIILetter(scalar) || (scalar.value < 128 && CJKNumberReader.digitValue(scalar) != nil)
+        TokenizedText.isASCIILetter(scalar) || (scalar.value < 128 && CJKNumberReader.digitValue(scalar) != nil)
     }
 
     // MARK: - Temperatures
@@ -207,7 +207,7 @@ struct CJKUnitRecognizer: EntityRecognizer {
         for scalar in word {
             guard position < reader.count else { return nil }
             let here = reader.scalars[position]
-            guard here == scalar || (CJKNumberReader.isASCIILetter(here) && here.value | 0x20 == scalar.value | 0x20)
+            guard here == scalar || (TokenizedText.isASCIILetter(here) && here.value | 0x20 == scalar.value | 0x20)
             else { return nil }
             position += 1
         }

@@ -131,17 +131,20 @@ struct TokenizedText: Sendable {
             if value < 0x100 {
                 // Latin-1 ("Größe", "VINGTIÈME"): the only capitals (A-Z, À-Þ but ×) lower case by adding 32, as
                 // Unicode's tables would.
-                if (value >= 65 && value <= 90) || (value >= 0xC0 && value <= 0xDE && value != 0xD7) { hasCapital = true }
+                if isLatin1Capital(value) { hasCapital = true }
             } else if !isCaselessUnspacedLetter(scalar) {
                 return StreamSafeText.string(of: String(scalars: scalars)).lowercased()
             }
         }
         guard hasCapital else { return copy(written) }
         return String(scalars: scalars.lazy.map { scalar in
-            let value = scalar.value
-            let capital = (value >= 65 && value <= 90) || (value >= 0xC0 && value <= 0xDE && value != 0xD7)
-            return capital ? Unicode.Scalar(UInt8(value + 32)) : scalar
+            isLatin1Capital(scalar.value) ? Unicode.Scalar(UInt8(scalar.value + 32)) : scalar
         })
+    }
+
+    /// A-Z and À-Þ but ×: the capitals of Latin-1, each lower-cased by adding 32.
+    private static func isLatin1Capital(_ value: UInt32) -> Bool {
+        (value >= 65 && value <= 90) || (value >= 0xC0 && value <= 0xDE && value != 0xD7)
     }
 
     /// A string of valid UTF-8 `bytes`.
@@ -168,16 +171,20 @@ struct TokenizedText: Sendable {
 
     static func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 48 && scalar.value <= 57 }
     static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar.value < 128 { return scalar.value | 0x20 >= 97 && scalar.value | 0x20 <= 122 }
+        if scalar.value < 128 { return isASCIILetter(scalar) }
         // Ideographs and kana letters (all alphabetic) without the property table's look-up: most of Chinese and Japanese text.
         let value = scalar.value
         if (0x4E00...0x9FFF).contains(value) || (0x3041...0x3096).contains(value) || (0x30A1...0x30FA).contains(value)
             || (0x30FC...0x30FF).contains(value) { return true }
-        // CJK punctuation ("、", "。", "「") and the fullwidth forms' punctuation are no letters; "々", "〆", "〇" and the
-        // kana repeat marks of the block are.
+        // CJK punctuation ("、", "。", "「") is no letter; "々", "〆", "〇", the Hangzhou numerals and the kana repeat
+        // marks of its block are.
         if (0x3000...0x303F).contains(value) { return (0x3005...0x3007).contains(value) || (0x3021...0x3029).contains(value)
             || (0x3031...0x3035).contains(value) || (0x3038...0x303C).contains(value) }
         return scalar.properties.isAlphabetic
+    }
+    static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool {
+        let folded = scalar.value | 0x20  // "A"-"Z" onto "a"-"z"
+        return folded >= 0x61 && folded <= 0x7A
     }
     static func isApostrophe(_ scalar: Unicode.Scalar) -> Bool { scalar == "'" || scalar == "\u{2019}" }
 
