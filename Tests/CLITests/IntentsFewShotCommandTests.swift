@@ -62,6 +62,25 @@ import Testing
         #expect(table.stdout.contains("AUROC:"), "\(table.stdout)")
     }
 
+    /// --few-shot with held-out utterances: a head fitted after each contrastive epoch scores them, and
+    /// --keep-best keeps the best epoch's encoder (the package's head is that epoch's).
+    @Test func fewShotScoresEachEpochAndKeepsTheBest() throws {
+        let work = try TestScratch.folder("nlu-intents-fs-val")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = try Self.fewShotDataset(in: work)
+        let model = work.appendingPathComponent("few.nlumodel").path
+        let train = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--few-shot", "--setfit-iterations", "3",
+                                "--learning-rate", "5e-3", "--epochs", "2", "--validation-split", "0.25", "--keep-best", "loss", "--no-entities"])
+        #expect(train.status == 0, "\(train.stderr)")
+        #expect(train.stderr.contains("validation: 14 utterances held out of the training data"), "\(train.stderr)")   // 6 × 2 + 2
+        #expect(train.stderr.contains("epoch 1/2 validation: intents ") && train.stderr.contains("epoch 2/2 validation: intents ")
+                && train.stderr.contains(" *\n"), "\(train.stderr)")
+        #expect(train.stdout.contains("kept epoch "), "\(train.stdout)")
+        let slots = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--few-shot",
+                                "--validation-split", "0.25", "--keep-best", "slot-f1"])
+        #expect(slots.status == 2 && slots.stderr.contains("slot score of --tagger transformer"), "\(slots.stderr)")
+    }
+
     @Test func badUsesAreRefused() throws {
         let work = try TestScratch.folder("nlu-intents-fs")
         defer { try? FileManager.default.removeItem(at: work) }

@@ -48,8 +48,8 @@ import Testing
 
     /// --validation-file: after each epoch a line with the held-out intents' accuracy and loss and the slots' F1
     /// (stderr; a JSON line with --json, and the last epoch's scores in the summary); an intent the training data
-    /// lacks counts wrong, named in a line; an empty file is an error naming it, and the flag out of place a usage
-    /// error saying what to do instead.
+    /// lacks counts wrong, named in a line; an empty file is an error naming it, and the flag without --fine-tune a
+    /// usage error saying what to do instead.
     @Test func validationFileIsScoredAfterEachEpoch() throws {
         let work = try TestScratch.folder("nlu-joint")
         defer { try? FileManager.default.removeItem(at: work) }
@@ -83,10 +83,6 @@ import Testing
         let alone = try runNLU(["intents", "train", Self.sample, "-o", model, "--validation-file", Self.sample])
         #expect(alone.status == 2)
         #expect(alone.stderr.contains("--validation-file, --keep-best and --early-stopping apply to --fine-tune MODEL"), "\(alone.stderr)")
-        let fewShot = try runNLU(["intents", "train", Self.sample, "-o", model, "--fine-tune", Self.tinyEncoder, "--few-shot",
-                                  "--validation-file", Self.sample])
-        #expect(fewShot.status == 2)
-        #expect(fewShot.stderr.contains("--no-few-shot") && fewShot.stderr.contains("nlu intents evaluate"), "\(fewShot.stderr)")
     }
 
     /// --keep-best SCORE keeps the epoch with the best score on --validation-file (marked "*" in its line, named
@@ -127,8 +123,7 @@ import Testing
                                  (["--validation-file", Self.sample, "--early-stopping", "2"], "--early-stopping needs --keep-best SCORE"),
                                  (["--validation-file", Self.sample, "--keep-best", "loss", "--early-stopping", "0", "--no-few-shot"],
                                   "--early-stopping is 0: it must be between 1 and 1000 epochs"),
-                                 (["--validation-file", Self.sample, "--keep-best", "f2"], "--keep-best"),
-                                 (["--few-shot", "--validation-file", Self.sample, "--keep-best", "loss"], "--no-few-shot")] {
+                                 (["--validation-file", Self.sample, "--keep-best", "f2"], "--keep-best")] {
             let refused = try runNLU(base + flags)
             #expect(refused.status == 2 && refused.stderr.contains(message), "\(flags): \(refused.stderr)")
         }
@@ -143,8 +138,8 @@ import Testing
     }
 
     /// --validation-split F: that share of each intent is held out of the training data and scored after each epoch,
-    /// as a validation file would be (and --keep-best picks the epoch on it); with a validation file, out of range or
-    /// with --few-shot it is a usage error.
+    /// as a validation file would be (and --keep-best picks the epoch on it); with a validation file or out of range
+    /// it is a usage error.
     @Test func validationSplitHoldsOutAShareOfTheTrainingData() throws {
         let work = try TestScratch.folder("nlu-validation-split")
         defer { try? FileManager.default.removeItem(at: work) }
@@ -168,7 +163,6 @@ import Testing
         for (flags, message) in [(["--validation-split", "0.2", "--validation-file", Self.sample], "give one"),
                                  (["--validation-split", "0.7"], "--validation-split is 0.7: with --fine-tune it must be above 0 and at most 0.5"),
                                  (["--validation-split", "0"], "above 0"),
-                                 (["--validation-split", "0.2", "--few-shot"], "--no-few-shot"),
                                  (["--patience", "2"], "--keep-best SCORE --early-stopping N"),
                                  (["--hidden", "64"], "--hidden sets the bag-of-words network; a --fine-tune model's features are its encoder's"),
                                  (["--word-ngrams", "1-3", "--min-df", "2", "--no-stemming", "--class-weighting", "none"],

@@ -65,12 +65,12 @@ import Testing
         let trainer = try SetFitIntentTrainer(checkpoint: Self.fixtures.appendingPathComponent(try Self.reference().model), options: options)
         let pairs = try SetFitPairs.make(sentences: reference.sentences, labels: reference.labels, iterations: 1)
         #expect(pairs.map { [Reference.Item.text($0.first), .text($0.second), .score($0.score)] } == reference.pairs)
-        let (stage, steps) = try trainer.trainEncoder(
+        let (stage, outcome) = try trainer.trainEncoder(
             sentences: reference.sentences, labels: reference.labels,
             batches: { _, count in stride(from: 0, to: count, by: reference.batchSize).map { Array($0..<min($0 + reference.batchSize, count)) } },
             progress: { _ in })
-        #expect(steps.count == reference.losses.count)
-        for (step, expected) in zip(steps, reference.losses) {
+        #expect(outcome.steps.count == reference.losses.count)
+        for (step, expected) in zip(outcome.steps, reference.losses) {
             #expect(abs(step.loss - expected) <= max(1e-6, 1e-5 * abs(expected)), "step \(step.step): \(step.loss) vs \(expected)")
         }
         let embeddings = try stage.embeddings(reference.sentences.map(trainer.tokenIDs))
@@ -121,6 +121,61 @@ import Testing
         let right = texts.filter { classifier.predict($0.1).intent == $0.0 }.count
         #expect(Double(right) >= 0.75 * Double(texts.count), "\(right) of \(texts.count) training utterances right")
         print("few-shot model: \(right) of \(texts.count) training utterances right")
+    }
+
+    /// Validation after each contrastive epoch: a head fitted on the encoder as it stands scores the held-out
+    /// utterances without changing the run (the same steps and head as without it); with keepBest the run
+    /// ends on the best epoch's encoder, and the model it gives answers the held-out set exactly as that
+    /// epoch's score says.
+    @Test func validationScoresEachEpochAndKeepBestKeepsTheBestEncoder() throws {
+        let dataset = try IntentFineTunerTests.dashboardSubset()
+        var heldOut = dataset, training = dataset
+        for index in dataset.intents.indices {
+            heldOut.intents[index].utterances = Array(dataset.intents[index].utterances.suffix(3))
+            training.intents[index].utterances = Array(dataset.intents[index].utterances.dropLast(3))
+        }
+        heldOut.counterexamples = []
+        training.counterexamples = []
+        var options = SetFitOptions()
+        options.iterations = 4
+        options.epochs = 4
+        options.learningRate = 5e-3
+        options.seed = 11
+        let plain = try SetFitIntentTrainer(checkpoint: IntentFineTunerTests.checkpoint, options: options).train(training)
+        #expect(plain.validations.isEmpty && plain.keptEpoch == 4)
+        var heard: [FineTuningValidation] = []
+        let scored = try SetFitIntentTrainer(checkpoint: IntentFineTunerTests.checkpoint, options: options)
+            .train(training, validation: heldOut, validated: { heard.append($0) })
+        #expect(scored.validations == heard && heard.map(\.epoch) == [1, 2, 3, 4] && heard.allSatisfy { $0.isBest == nil })
+        #expect(heard.allSatisfy { $0.utterances == 18 && $0.loss != nil && $0.unknownIntentUtterances == 0 })
+        #expect(scored.encoderSteps == plain.encoderSteps && scored.keptEpoch == 4)
+        #expect(scored.head.weight.scalars == plain.head.weight.scalars && scored.headBias.scalars == plain.headBias.scalars)
+        print("few-shot validation by epoch: \(heard.map { String(format: "%.3f / %.4f", $0.intentAccuracy, $0.loss ?? .nan) })")
+
+        // Kept by the loss (it moves from epoch to epoch where 18 utterances' accuracy may not).
+        options.keepBest = .loss
+        heard = []
+        let kept = try IntentClassifier.fewShotFineTune(on: training, checkpoint: IntentFineTunerTests.checkpoint, options: options, entities: nil,
+                                                        validation: heldOut, validated: { heard.append($0) })
+        let losses = heard.map { $0.loss ?? .infinity }
+        let best = try #require(losses.indices.min { losses[$0] < losses[$1] })
+        #expect(heard.map(\.isBest) == heard.indices.map { index in losses[index] < (losses[..<index].min() ?? .infinity) })
+        let texts = heldOut.intents.flatMap { intent in intent.utterances.map { (intent.name, $0.text) } }
+        let right = texts.filter { kept.predict($0.1).intent == $0.0 }.count
+        #expect(Double(right) / Double(texts.count) == heard[best].intentAccuracy,
+                "kept epoch \(best + 1): \(right) of \(texts.count) right, its validation \(heard[best].intentAccuracy)")
+
+        options.keepBest = .accuracy
+        let trainer = try SetFitIntentTrainer(checkpoint: IntentFineTunerTests.checkpoint, options: options)
+        let unscored = try #require(throws: TrainingSettingError.self) { try trainer.train(training) }
+        #expect(unscored.setting == "keepBest")
+        options.keepBest = .slotF1
+        let slots = try #require(throws: TrainingSettingError.self) { try SetFitIntentTrainer(checkpoint: IntentFineTunerTests.checkpoint, options: options) }
+        #expect(slots.setting == "keepBest")
+        options.keepBest = nil
+        options.earlyStoppingPatience = 2
+        let patience = try #require(throws: TrainingSettingError.self) { try SetFitIntentTrainer(checkpoint: IntentFineTunerTests.checkpoint, options: options) }
+        #expect(patience.setting == "earlyStoppingPatience")
     }
 
     @Test func theDefaultRuleIsTheMedianIntentSizeAndTheTotal() {

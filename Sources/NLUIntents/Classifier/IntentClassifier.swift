@@ -39,7 +39,7 @@ public struct IntentClassifier: Sendable {
     /// The settings the encoder was fine-tuned with, for a model ``fineTune(on:checkpoint:model:options:entities:file:validation:saving:resume:checkpointSaved:progress:validated:entityProgress:entityLog:)``
     /// made (its network is then the linear head over the pooled vector); nil for a bag-of-words model.
     public let fineTuning: IntentFineTuningOptions?
-    /// The settings of a few-shot model ``fewShotFineTune(on:checkpoint:model:options:entities:file:progress:entityProgress:entityLog:)``
+    /// The settings of a few-shot model ``fewShotFineTune(on:checkpoint:model:options:entities:file:validation:saving:resume:checkpointSaved:progress:validated:entityProgress:entityLog:)``
     /// made (SetFit's way: its network is the logistic-regression head over the encoder's normalized vectors,
     /// after the bag of words when ``SetFitOptions/bagOfWords`` is true); nil otherwise.
     public let fewShot: SetFitOptions?

@@ -9,9 +9,10 @@ extension IntentClassifier {
     /// and loads, predicts and serves as any fine-tuned model. Counterexamples are the "none" class;
     /// entities train as in ``train(on:features:training:entities:file:sentenceFeaturizer:wordVectors:progress:entityProgress:entityLog:)``.
     /// `model` is what the package records as the model fine-tuned from. ``SetFitOptions/suits(_:)``
-    /// tells whether a dataset is few-shot enough for this mode. `saving` and `resume` are
-    /// ``SetFitIntentTrainer/train(_:saving:resume:progress:checkpointSaved:)``'s: a checkpoint after
-    /// each epoch of the contrastive stage.
+    /// tells whether a dataset is few-shot enough for this mode. `validation` (scored after each epoch of
+    /// the contrastive stage by a head fitted there, handed to `validated`), `saving` and `resume` are
+    /// ``SetFitIntentTrainer/train(_:validation:saving:resume:progress:validated:checkpointSaved:)``'s: a
+    /// checkpoint after each epoch of the contrastive stage.
     ///
     ///     let classifier = try IntentClassifier.fewShotFineTune(on: dataset, checkpoint: URL(fileURLWithPath: "all-MiniLM-L6-v2"))
     ///     try classifier.save(to: URL(fileURLWithPath: "few-shot.nlumodel"))
@@ -21,9 +22,10 @@ extension IntentClassifier {
     public static func fewShotFineTune(on dataset: IntentDataset, checkpoint: URL, model: String? = nil,
                                        options: SetFitOptions = SetFitOptions(),
                                        entities: SlotTaggerOptions? = SlotTaggerOptions(), file: String = "dataset",
-                                       saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
+                                       validation: IntentDataset? = nil, saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
                                        checkpointSaved: (Int) -> Void = { _ in },
                                        progress: (IntentFineTuningProgress) -> Void = { _ in },
+                                       validated: (FineTuningValidation) -> Void = { _ in },
                                        entityProgress: (Int, Double) -> Void = { _, _ in },
                                        entityLog: (String) -> Void = { _ in }) throws -> IntentClassifier {
         try entities?.validate()
@@ -32,7 +34,10 @@ extension IntentClassifier {
         let extractor = try trainEntities(on: dataset, language: dataset.language, options: entities, file: file, wordVectors: nil,
                                           progress: entityProgress, log: entityLog)
         let classes = headClasses(dataset)
-        let result = try trainer.train(classes, saving: saving, resume: resume, progress: progress, checkpointSaved: checkpointSaved)
+        // Before the slot tagger trains: a validation set with nothing to score fails at once.
+        if let validation { _ = try FineTuningValidation.labelled(validation, intents: classes.intents.map(\.name)) }
+        let result = try trainer.train(classes, validation: validation, saving: saving, resume: resume, progress: progress,
+                                       validated: validated, checkpointSaved: checkpointSaved)
         var recorded = options
         recorded.headRegularization = result.headRegularization
         recorded.iterations = result.iterations

@@ -159,13 +159,13 @@ public struct IntentFineTuningCheckpoint: Sendable {
     /// The prefix of the best epoch's tensors in `state.safetensors`.
     static let bestPrefix = "best."
 
-    /// The keeper of a run's best epoch (nil without ``IntentFineTuningOptions/keepBest``), continuing
-    /// `saved`'s when resuming: the checkpoint's epoch is the best, or its `best.*` tensors hold the best.
+    /// The keeper of a run's best epoch by `metric` (nil without one) with early-stopping `patience`,
+    /// continuing `saved`'s when resuming: the checkpoint's epoch is the best, or its `best.*` tensors hold the best.
     /// - Throws: ``TrainingSettingError`` (setting `keepBest`) without validation utterances, or for a slot
     ///   metric of a run without slots; (setting `resume`) for a checkpoint without the best epoch's tensors.
-    static func keeper(_ options: IntentFineTuningOptions, validating: Bool, slots: Bool, saved: Saved?,
-                       trainer: some FineTuningTrainer) throws -> BestEpochKeeper? {
-        guard let metric = options.keepBest else { return nil }
+    static func keeper(metric: FineTuningMetric?, patience: Int?, validating: Bool, slots: Bool, saved: Saved?,
+                       trainer: some TrainedWeights) throws -> BestEpochKeeper? {
+        guard let metric else { return nil }
         guard validating else {
             throw TrainingSettingError(setting: "keepBest", value: metric.rawValue, requirement: "validation utterances to score each epoch")
         }
@@ -174,7 +174,7 @@ public struct IntentFineTuningCheckpoint: Sendable {
                                        requirement: "a score of the intent model (accuracy or loss); slot scores need the joint model")
         }
         guard let saved, let best = saved.description.best else {
-            return BestEpochKeeper(greaterIsBetter: metric.greaterIsBetter, patience: options.earlyStoppingPatience)
+            return BestEpochKeeper(greaterIsBetter: metric.greaterIsBetter, patience: patience)
         }
         var weights = trainer.weights
         if best.epoch != saved.description.epoch {
@@ -186,12 +186,12 @@ public struct IntentFineTuningCheckpoint: Sendable {
                 return tensor
             }
         }
-        return BestEpochKeeper(greaterIsBetter: metric.greaterIsBetter, patience: options.earlyStoppingPatience, best: best, weights: weights)
+        return BestEpochKeeper(greaterIsBetter: metric.greaterIsBetter, patience: patience, best: best, weights: weights)
     }
 
     /// The best epoch's tensors by parameter name, when it is an earlier one than `end`'s (the checkpoint's
     /// own weights are otherwise the best); empty otherwise.
-    static func bestWeights(_ end: FineTuningLoop.EpochEnd, trainer: some FineTuningTrainer) -> [String: Tensor<Float>] {
+    static func bestWeights(_ end: FineTuningLoop.EpochEnd, trainer: some TrainedWeights) -> [String: Tensor<Float>] {
         guard let weights = end.earlierBestWeights else { return [:] }
         return Dictionary(uniqueKeysWithValues: zip(trainer.weightNames, weights))
     }
@@ -262,12 +262,13 @@ public struct IntentFineTuningCheckpoint: Sendable {
     }
 
     /// The epochs' loop of an intent or joint run: from the epoch after `saved`'s, keeping the best epoch by
-    /// ``IntentFineTuningOptions/keepBest`` as ``keeper(_:validating:slots:saved:trainer:)`` says.
+    /// ``IntentFineTuningOptions/keepBest`` as ``keeper(metric:patience:validating:slots:saved:trainer:)`` says.
     static func loop(_ options: IntentFineTuningOptions, validating: Bool, slots: Bool, saved: Saved?,
                      trainer: some FineTuningTrainer) throws -> FineTuningLoop {
         FineTuningLoop(trainer: trainer, epochs: options.epochs, firstEpoch: (saved?.description.epoch ?? 0) + 1,
                        totalSteps: trainer.schedule.trainingSteps,
-                       keeper: try keeper(options, validating: validating, slots: slots, saved: saved, trainer: trainer))
+                       keeper: try keeper(metric: options.keepBest, patience: options.earlyStoppingPatience, validating: validating, slots: slots,
+                                          saved: saved, trainer: trainer))
     }
 
     /// Epoch `epoch`'s batches of sequences of `lengths` (``LengthGroupedBatches``), with `encoder`'s dropout

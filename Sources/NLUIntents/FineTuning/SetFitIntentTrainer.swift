@@ -62,6 +62,11 @@ public struct SetFitIntentTrainer {
         public var headRegularizationAccuracies: [Double]
         /// The `C`s cross-validation tried.
         public var headRegularizationGrid: [Double] { LogisticRegressionHead.regularizationGrid }
+        /// The scores on the validation utterances after each contrastive epoch this run trained (none without them).
+        public var validations: [FineTuningValidation] = []
+        /// The contrastive epoch whose encoder the head reads: the best by ``SetFitOptions/keepBest``, else the
+        /// last one trained (fewer than the options' epochs when early stopping ended the run).
+        public var keptEpoch: Int
     }
 
     /// Reads the checkpoint's tokenizer, pooling and normalization and checks `options`.
@@ -83,13 +88,20 @@ public struct SetFitIntentTrainer {
     /// `checkpointSaved(epoch)` is called); with `resume`, the run continues from the checkpoint found
     /// there as the uninterrupted run would have gone on (pair order and dropout are seeded per
     /// epoch), straight to the head when every epoch is done: the head is fitted anew, as it is
-    /// deterministic.
+    /// deterministic. With `validation`, a head is fitted after each contrastive epoch on the encoder as
+    /// it stands and scores those utterances (``FineTuningValidation``: intent accuracy and the head's
+    /// cross-entropy, handed to `validated` before the epoch's checkpoint); with ``SetFitOptions/keepBest``
+    /// the run ends holding its best epoch's encoder, and stops early after
+    /// ``SetFitOptions/earlyStoppingPatience`` epochs without improvement. The head of the epoch kept is
+    /// the one that epoch's validation fitted: fitting is deterministic.
     /// - Throws: ``TrainingSettingError`` (setting `dataset`) for fewer than 2 intents, an intent
     ///   without utterances, or more utterances than SetFit's pairs can be made of
-    ///   (``SetFitPairs/maximumSentences``), or (setting `resume`) a checkpoint of another model,
-    ///   dataset or settings; ``TrainingDivergedError`` when the loss stops being finite.
-    public func train(_ dataset: IntentDataset, saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
-                      progress: (IntentFineTuningProgress) -> Void = { _ in },
+    ///   (``SetFitPairs/maximumSentences``), (setting `validation`) a validation set with no utterance,
+    ///   (setting `keepBest`) `keepBest` without one, or (setting `resume`) a checkpoint of another model,
+    ///   dataset, settings or validation set; ``TrainingDivergedError`` when the loss stops being finite.
+    public func train(_ dataset: IntentDataset, validation: IntentDataset? = nil, saving: IntentFineTuningCheckpoint? = nil,
+                      resume: Bool = false, progress: (IntentFineTuningProgress) -> Void = { _ in },
+                      validated: (FineTuningValidation) -> Void = { _ in },
                       checkpointSaved: (Int) -> Void = { _ in }) throws -> Result {
         try dataset.checkIntentsToTellApart(why: "SetFit's negative pairs join two intents")
         var sentences: [String] = [], labels: [Int] = []
@@ -104,51 +116,121 @@ public struct SetFitIntentTrainer {
             throw TrainingSettingError(setting: "dataset", value: "\(sentences.count) utterances",
                                        requirement: "at most \(SetFitPairs.maximumSentences) for few-shot training (its pairs grow as the square): train without --few-shot")
         }
-        let checkpointing = saving.map { Checkpointing(checkpoint: $0, resume: resume, dataset: dataset) }
-        let (trainer, steps) = try trainEncoder(sentences: sentences, labels: labels, checkpointing: checkpointing, progress: progress,
-                                                checkpointSaved: checkpointSaved)
+        let heldOut = try validation.map { validation in
+            try FineTuningValidation.labelled(validation, intents: dataset.intents.map(\.name)).map { item in
+                try TextLengthLimit.check(item.utterance.text, name: "a validation utterance")
+                return (text: item.utterance.text, label: item.label, intent: item.intent)
+            }
+        }
+        if let heldOut { try options.keepBest?.checkScorable(knownIntentUtterances: heldOut.filter { $0.label != nil }.count, entityMentions: nil) }
+        // The bag of words depends on the utterances alone: one for every epoch's head.
+        let words = try options.bagOfWords == true ? bagOfWords(sentences, language: dataset.language) : nil
+        let classes = dataset.intents.count
+        let checkpointing = saving.map {
+            Checkpointing(checkpoint: $0, resume: resume, dataset: dataset,
+                          validationFingerprint: options.keepBest == nil ? nil : validation.map { IntentFineTuningCheckpoint.fingerprint(of: $0) })
+        }
+        var validationHead: (epoch: Int, head: FittedHead)?
+        let (trainer, outcome) = try trainEncoder(
+            sentences: sentences, labels: labels, checkpointing: checkpointing, progress: progress, validating: heldOut != nil,
+            validate: { trainer, epoch in
+                guard let heldOut else { return nil }
+                return try trainer.encoder.withoutDropout {
+                    let head = try fitHead(trainer, sentences: sentences, labels: labels, classes: classes, words: words) { _ in }
+                    validationHead = (epoch, head)
+                    let rows = try head.rows(try vectors(trainer, heldOut.map(\.text)), sentences: heldOut.map(\.text))
+                    var right = 0, loss = 0.0
+                    for (row, item) in zip(rows, heldOut) {
+                        guard let label = item.label else { continue }
+                        let logits = head.head.logits(row)
+                        if LogisticRegressionHead.firstLargest(logits) == Int(label) { right += 1 }
+                        loss += LogisticRegressionHead.crossEntropy(logits: logits, label: Int(label))
+                    }
+                    return FineTuningValidation(epoch: epoch, labels: heldOut.map(\.label), intents: heldOut.map(\.intent), right: right, loss: loss)
+                }
+            },
+            validated: validated, checkpointSaved: checkpointSaved)
         // Stage 2: the utterances as the fine-tuned encoder embeds them, without dropout.
-        var features: [[Float]] = []
-        features.reserveCapacity(sentences.count)
+        let fitted: FittedHead
+        if let validationHead, validationHead.epoch == outcome.keptEpoch {
+            fitted = validationHead.head
+        } else {
+            fitted = try fitHead(trainer, sentences: sentences, labels: labels, classes: classes, words: words, progress: progress)
+        }
+        progress(IntentFineTuningProgress(epoch: 1, step: fitted.head.iterations, totalSteps: fitted.head.iterations, loss: Float(fitted.head.loss),
+                                          examplesPerSecond: 0, stage: .head))
+        let head = try Linear(weight: fitted.head.weight, bias: fitted.head.bias)
+        return Result(intents: dataset.intents.map(\.name), encoder: trainer.encoder, pooling: trainer.pooling,
+                      normalizes: fitted.unitVectors, words: words, head: head, headBias: fitted.head.bias, encoderSteps: outcome.steps,
+                      headIterations: fitted.head.iterations, headLoss: fitted.head.loss, iterations: options.iterations(forUtterances: sentences.count),
+                      headRegularization: fitted.regularization, headRegularizationAccuracies: fitted.choice?.accuracies ?? [],
+                      validations: outcome.validations, keptEpoch: outcome.keptEpoch)
+    }
+
+    /// A head fitted on the encoder's sentence vectors (and the bag of words, when the run has one).
+    struct FittedHead {
+        var head: LogisticRegressionHead
+        /// The bag of words the rows begin with, or nil.
+        var words: TextFeaturizer?
+        /// Whether the sentence vectors the head reads are at unit length.
+        var unitVectors: Bool
+        /// Whether ``rows(_:sentences:)`` scales the encoder's vectors to unit length (they are not already).
+        var scalesVectors: Bool
+        /// The `C` it was fitted with, and cross-validation's choice when it chose.
+        var regularization: Double
+        var choice: LogisticRegressionHead.RegularizationChoice?
+
+        /// The rows the head reads for `sentences`, whose sentence vectors are `vectors` (as the encoder gives them).
+        static func rows(_ vectors: [[Float]], sentences: [String], words: TextFeaturizer?, scaling: Bool) -> [SparseVector] {
+            zip(vectors, sentences).map { vector, sentence in
+                var vector = vector
+                // As the package's featurizer scales them at prediction (`SentenceFeaturizerReference.normalized`).
+                if scaling { L2Normalization().normalize(&vector) }
+                return words.map { IntentClassifier.appending(vector, to: $0.vector(for: sentence), featurizer: $0) } ?? SparseVector(dense: vector)
+            }
+        }
+
+        /// ``rows(_:sentences:words:scaling:)`` as this head reads them.
+        func rows(_ vectors: [[Float]], sentences: [String]) -> [SparseVector] {
+            Self.rows(vectors, sentences: sentences, words: words, scaling: scalesVectors)
+        }
+    }
+
+    /// The sentence vectors of `sentences` as `trainer`'s encoder gives them now (its dropout as it is set).
+    private func vectors(_ trainer: SentenceEncoderTrainer, _ sentences: [String]) throws -> [[Float]] {
+        var vectors: [[Float]] = []
+        vectors.reserveCapacity(sentences.count)
         let ids = sentences.map(tokenIDs)
         for start in stride(from: 0, to: ids.count, by: 32) {
             let embeddings = try trainer.embeddings(Array(ids[start..<min(start + 32, ids.count)]))
             let width = embeddings.shape[1], scalars = embeddings.scalars
-            for row in 0..<embeddings.shape[0] { features.append(Array(scalars[row * width..<(row + 1) * width])) }
+            for row in 0..<embeddings.shape[0] { vectors.append(Array(scalars[row * width..<(row + 1) * width])) }
         }
-        // With the bag of words, both parts at unit length: neither outweighs the other by its scale.
-        let words = try options.bagOfWords == true ? bagOfWords(sentences, language: dataset.language) : nil
+        return vectors
+    }
+
+    /// Stage 2: the logistic-regression head on `trainer`'s sentence vectors of the training `sentences`
+    /// (with `words`' bag of words before them, both at unit length: neither outweighs the other by its
+    /// scale), its `C` the option's or cross-validation's; `progress` hears of every fit and iteration.
+    private func fitHead(_ trainer: SentenceEncoderTrainer, sentences: [String], labels: [Int], classes: Int, words: TextFeaturizer?,
+                         progress: (IntentFineTuningProgress) -> Void) throws -> FittedHead {
         let unitVectors = trainer.normalizes || words != nil
-        if unitVectors, !trainer.normalizes {
-            // As the package's featurizer scales them at prediction (`SentenceFeaturizerReference.normalized`).
-            for index in features.indices { L2Normalization().normalize(&features[index]) }
-        }
-        let rows = sentences.indices.map { index in
-            words.map { IntentClassifier.appending(features[index], to: $0.vector(for: sentences[index]), featurizer: $0) }
-                ?? SparseVector(dense: features[index])
-        }
-        let width = (words?.dimension ?? 0) + (features.first?.count ?? 0)
+        let rows = FittedHead.rows(try vectors(trainer, sentences), sentences: sentences, words: words, scaling: unitVectors && !trainer.normalizes)
+        let width = (words?.dimension ?? 0) + trainer.pooling.outputSize
         var choice: LogisticRegressionHead.RegularizationChoice?
         if options.headRegularization == nil {
-            choice = LogisticRegressionHead.crossValidatedRegularization(features: rows, width: width, labels: labels,
-                                                                          classes: dataset.intents.count) { fit, fits in
-                progress(IntentFineTuningProgress(epoch: 1, step: fit, totalSteps: fits, loss: 0, examplesPerSecond: 0,
-                                                  stage: .headSelection))
+            choice = LogisticRegressionHead.crossValidatedRegularization(features: rows, width: width, labels: labels, classes: classes) { fit, fits in
+                progress(IntentFineTuningProgress(epoch: 1, step: fit, totalSteps: fits, loss: 0, examplesPerSecond: 0, stage: .headSelection))
             }
         }
         let regularization = options.headRegularization ?? choice?.regularization ?? 1
-        let fitted = LogisticRegressionHead.fit(features: rows, width: width, labels: labels, classes: dataset.intents.count,
-                                                inverseRegularization: regularization) { iteration, loss in
+        let head = LogisticRegressionHead.fit(features: rows, width: width, labels: labels, classes: classes,
+                                              inverseRegularization: regularization) { iteration, loss in
             progress(IntentFineTuningProgress(epoch: 1, step: iteration, totalSteps: LogisticRegressionHead.maxIterations,
                                               loss: Float(loss), examplesPerSecond: 0, stage: .head))
         }
-        progress(IntentFineTuningProgress(epoch: 1, step: fitted.iterations, totalSteps: fitted.iterations, loss: Float(fitted.loss),
-                                          examplesPerSecond: 0, stage: .head))
-        let head = try Linear(weight: fitted.weight, bias: fitted.bias)
-        return Result(intents: dataset.intents.map(\.name), encoder: trainer.encoder, pooling: trainer.pooling,
-                      normalizes: unitVectors, words: words, head: head, headBias: fitted.bias, encoderSteps: steps, headIterations: fitted.iterations,
-                      headLoss: fitted.loss, iterations: options.iterations(forUtterances: sentences.count),
-                      headRegularization: regularization, headRegularizationAccuracies: choice?.accuracies ?? [])
+        return FittedHead(head: head, words: words, unitVectors: unitVectors, scalesVectors: unitVectors && !trainer.normalizes,
+                          regularization: regularization, choice: choice)
     }
 
     /// The intent model's default bag of words for `language` (a dataset's code), fitted on `sentences`.
@@ -168,17 +250,23 @@ public struct SetFitIntentTrainer {
         var resume: Bool
         /// The dataset the classes were made of, for the checkpoint's fingerprint and intents.
         var dataset: IntentDataset
+        /// With ``SetFitOptions/keepBest``: the validation set's fingerprint (a resumed run must keep its best by the same).
+        var validationFingerprint: String? = nil
     }
 
     /// Stage 1: the encoder fine-tuned on SetFit's pairs of `sentences`. Each epoch's batches are
     /// `batches(epoch, pairCount)` (pair indices), by default the pairs shuffled by the seed and the
     /// epoch and grouped by length (``LengthGroupedBatches`` of each pair's longer text) into
-    /// ``SetFitOptions/batchSize``; with `checkpointing`, each epoch's state is saved (then
+    /// ``SetFitOptions/batchSize``; after each epoch `validate(trainer, epoch)` scores the held-out
+    /// utterances (nil: there are none; `validating` says whether there are) and `validated` hears of the score, marked when
+    /// ``SetFitOptions/keepBest`` keeps the epoch; with `checkpointing`, each epoch's state is saved (then
     /// `checkpointSaved(epoch)` is called), and a resumed run starts after the saved epoch. The encoder
-    /// comes back without dropout.
+    /// comes back without dropout, holding the kept epoch's weights.
     func trainEncoder(sentences: [String], labels: [Int], batches: ((Int, Int) -> [[Int]])? = nil, checkpointing: Checkpointing? = nil,
-                      progress: (IntentFineTuningProgress) -> Void,
-                      checkpointSaved: (Int) -> Void = { _ in }) throws -> (SentenceEncoderTrainer, [FineTuningStep]) {
+                      progress: (IntentFineTuningProgress) -> Void, validating: Bool = false,
+                      validate: (SentenceEncoderTrainer, Int) throws -> FineTuningValidation? = { _, _ in nil },
+                      validated: (FineTuningValidation) -> Void = { _ in },
+                      checkpointSaved: (Int) -> Void = { _ in }) throws -> (SentenceEncoderTrainer, FineTuningLoop.Outcome<FineTuningValidation>) {
         let pairs = try SetFitPairs.make(sentences: sentences, labels: labels,
                                          iterations: options.iterations(forUtterances: sentences.count))
         var ids: [String: [Int32]] = [:]
@@ -189,7 +277,8 @@ public struct SetFitIntentTrainer {
         try checkpointing?.checkpoint.checkReplaceable()
         let saved = try checkpointing.flatMap { run in
             try run.resume ? run.checkpoint.read(model: checkpoint.path, modelFingerprint: modelFingerprint,
-                                                 datasetFingerprint: datasetFingerprint, options: nil, fewShot: options) : nil
+                                                 datasetFingerprint: datasetFingerprint, options: nil, fewShot: options,
+                                                 validationFingerprint: run.validationFingerprint) : nil
         }
         let encoder = try TrainableEncoder(checkpoint: saved.map { try TrainableEncoder.checkpointDirectory(ofModel: $0.encoderFolder) } ?? checkpointFolder,
                                            ignoringTaskHead: true, dropoutSeed: options.seed)
@@ -221,8 +310,10 @@ public struct SetFitIntentTrainer {
             }
             if !saved.optimizerState.firstMoments.isEmpty { trainer.optimizerState = saved.optimizerState }
         }
+        let keeper = try IntentFineTuningCheckpoint.keeper(metric: options.keepBest, patience: options.earlyStoppingPatience,
+                                                           validating: validating, slots: false, saved: saved, trainer: encoder)
         var loop = FineTuningLoop(trainer: encoder, epochs: options.epochs, firstEpoch: (saved?.description.epoch ?? 0) + 1,
-                                  totalSteps: schedule.trainingSteps)
+                                  totalSteps: schedule.trainingSteps, keeper: keeper)
         let outcome = try loop.run(
             batches: { epoch in
                 encoder.reseedDropout(IntentFineTuningCheckpoint.epochSeed(options.seed, epoch: epoch))
@@ -237,18 +328,21 @@ public struct SetFitIntentTrainer {
                 progress(IntentFineTuningProgress(epoch: report.epoch, step: report.step.step, totalSteps: schedule.trainingSteps,
                                                   loss: report.step.loss, examplesPerSecond: report.examplesPerSecond, stage: .contrastive))
             },
+            validate: { epoch in try validate(trainer, epoch) }, keepScore: { options.keepBest?.score($0) }, validated: validated,
             epochEnded: { end in
                 guard let checkpointing else { return }
                 let description = IntentFineTuningCheckpoint.Description(
                     format: IntentFineTuningCheckpoint.format, epoch: end.epoch, optimizerSteps: trainer.optimizerSteps,
                     microBatches: trainer.optimizerSteps, model: checkpoint.path, modelFingerprint: modelFingerprint,
-                    datasetFingerprint: datasetFingerprint, options: nil, intents: checkpointing.dataset.intents.map(\.name), fewShot: options)
+                    datasetFingerprint: datasetFingerprint, options: nil, intents: checkpointing.dataset.intents.map(\.name), fewShot: options,
+                    best: end.best, validationFingerprint: checkpointing.validationFingerprint)
                 try checkpointing.checkpoint.write(encoder: encoder, heads: [:], optimizerState: trainer.optimizerState,
-                                                   description: description, source: checkpoint)
+                                                   description: description, source: checkpoint,
+                                                   bestWeights: IntentFineTuningCheckpoint.bestWeights(end, trainer: encoder))
                 checkpointSaved(end.epoch)
             })
         encoder.dropout = nil
-        return (trainer, outcome.steps)
+        return (trainer, outcome)
     }
 
     /// The sentence features of the fine-tuned encoder as this checkpoint tokenizes, pools and

@@ -1,4 +1,5 @@
 import NLUCore
+import NLUTransformers
 
 /// The settings of few-shot intent training in SetFit's way (``SetFitIntentTrainer``), with setfit
 /// 1.2.0's `TrainingArguments` defaults for the encoder stage (batches of 16 pairs, 1 epoch, learning
@@ -47,6 +48,15 @@ public struct SetFitOptions: Codable, Sendable, Equatable {
     /// (docs/intents.md). False: SetFit's head, the sentence vector only. Nil in a model saved before the
     /// setting existed, whose head reads the sentence vector only.
     public var bagOfWords: Bool? = true
+    /// The held-out score that picks the contrastive epoch the run keeps: after each epoch the head is fitted
+    /// on the encoder as it stands and scored on the validation utterances (``FineTuningMetric/accuracy`` or
+    /// ``FineTuningMetric/loss``, the head's cross-entropy), and the best epoch's encoder is put back at the
+    /// end, as ``IntentFineTuningOptions/keepBest`` does for the softmax head. Needs validation utterances;
+    /// nil: the last epoch.
+    public var keepBest: FineTuningMetric?
+    /// With ``keepBest``: epochs in a row without improvement after which the run stops (1 ... 1000); nil:
+    /// every epoch runs.
+    public var earlyStoppingPatience: Int?
 
     /// The defaults.
     public init() {}
@@ -110,5 +120,10 @@ public struct SetFitOptions: Codable, Sendable, Equatable {
             try OptimizationSettings.check(headRegularization.isFinite && headRegularization > 0 && headRegularization <= 1e6,
                                            "headRegularization", "\(headRegularization)", "above 0 and at most 1e6 (scikit-learn's C; 1 is its default)")
         }
+        if let keepBest, keepBest.needsSlots {
+            throw TrainingSettingError(setting: "keepBest", value: keepBest.rawValue,
+                                       requirement: "a score of the few-shot head (accuracy or loss); slot scores need the joint model")
+        }
+        try BestEpochKeeper.validate(patience: earlyStoppingPatience, hasScore: keepBest != nil)
     }
 }

@@ -26,7 +26,7 @@ extension IntentClassifier {
                      entityProgress: entityProgress, entityLog: entityLog)
     }
 
-    /// ``fewShotFineTune(on:checkpoint:model:options:entities:file:saving:resume:checkpointSaved:progress:entityProgress:entityLog:)`` on a
+    /// ``fewShotFineTune(on:checkpoint:model:options:entities:file:validation:saving:resume:checkpointSaved:progress:validated:entityProgress:entityLog:)`` on a
     /// model reference resolved as every `--model` is (a directory, or a Hub id in the Hugging Face cache).
     ///
     ///     let classifier = try IntentClassifier.fewShotFineTune(on: dataset, model: "sentence-transformers/all-MiniLM-L6-v2")
@@ -34,14 +34,15 @@ extension IntentClassifier {
     ///   what few-shot training throws.
     public static func fewShotFineTune(on dataset: IntentDataset, model: String, options: SetFitOptions = SetFitOptions(),
                                        entities: SlotTaggerOptions? = SlotTaggerOptions(), file: String = "dataset",
-                                       saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
+                                       validation: IntentDataset? = nil, saving: IntentFineTuningCheckpoint? = nil, resume: Bool = false,
                                        checkpointSaved: (Int) -> Void = { _ in },
                                        progress: (IntentFineTuningProgress) -> Void = { _ in },
+                                       validated: (FineTuningValidation) -> Void = { _ in },
                                        entityProgress: (Int, Double) -> Void = { _, _ in },
                                        entityLog: (String) -> Void = { _ in }) throws -> IntentClassifier {
         try fewShotFineTune(on: dataset, checkpoint: ModelLocator.resolve(model), model: EmbedderLoading.recordedSource(model),
-                            options: options, entities: entities, file: file, saving: saving, resume: resume,
-                            checkpointSaved: checkpointSaved, progress: progress,
+                            options: options, entities: entities, file: file, validation: validation, saving: saving, resume: resume,
+                            checkpointSaved: checkpointSaved, progress: progress, validated: validated,
                             entityProgress: entityProgress, entityLog: entityLog)
     }
 }

@@ -36,7 +36,7 @@ struct IntentsFineTuningArguments: ParsableArguments {
     @Option(help: "With --fine-tune: the share of each intent (and of the counterexamples) held out to calibrate the confidences: a temperature fitted on it, and the threshold that answers it best (default: 0, no calibration).")
     var calibrationSplit: Double?
 
-    @Option(help: ArgumentHelp("With --fine-tune (the softmax head or --tagger transformer): held-out utterances scored after each epoch: intent accuracy and loss, and with --tagger transformer the slots' F1. A report unless --keep-best: the last epoch is kept.",
+    @Option(help: ArgumentHelp("With --fine-tune: held-out utterances scored after each epoch: intent accuracy and loss (with --few-shot, of a head fitted after each contrastive epoch), and with --tagger transformer the slots' F1. A report unless --keep-best: the last epoch is kept.",
                                valueName: "file"))
     var validationFile: String?
 
@@ -51,10 +51,6 @@ struct IntentsFineTuningArguments: ParsableArguments {
     /// The few-shot options from these flags and the shared ones (they set the encoder stage), checked by
     /// the library (errors name the flag).
     func setFitOptions(_ shared: IntentsTrainingArguments) throws -> SetFitOptions {
-        if keepBest != nil || earlyStopping != nil {
-            throw ValidationError("--keep-best and --early-stopping choose among the epochs of the softmax head or of --tagger transformer; "
-                                  + "--few-shot fits its head once, after the encoder: pass --no-few-shot")
-        }
         if gradientAccumulation != nil {
             throw ValidationError("--gradient-accumulation does not apply to --few-shot (each step is one batch of pairs)")
         }
@@ -65,6 +61,8 @@ struct IntentsFineTuningArguments: ParsableArguments {
         options.iterations = setfitIterations ?? options.iterations
         options.headRegularization = setfitHeadC ?? options.headRegularization
         options.bagOfWords = setfitBagOfWords ?? options.bagOfWords
+        options.keepBest = keepBest
+        options.earlyStoppingPatience = earlyStopping
         return try checked(applyingShared(shared, to: options))
     }
 

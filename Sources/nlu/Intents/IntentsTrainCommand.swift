@@ -35,7 +35,8 @@ struct IntentsTrainCommand: ParsableCommand {
         SetFit's way instead: the encoder on contrastive pairs of the utterances (cosine-similarity loss, 40 \
         pairs of each kind per utterance, fewer down to 5 above 6,400 pairs in all, 1 epoch, batches of 16 pairs, learning rate 2e-5; --epochs, \
         --batch-size, --learning-rate... set this stage), then a logistic-regression head on its normalized \
-        sentence vectors and the utterances' bags of words (--no-setfit-bag-of-words: the vectors only, as SetFit) (checkpoints after each epoch of the encoder stage and --resume as above); \
+        sentence vectors and the utterances' bags of words (--no-setfit-bag-of-words: the vectors only, as SetFit) (checkpoints after each epoch of the encoder stage and --resume as above; \
+        with --validation-file a head is fitted after each of those epochs to score it, and --keep-best accuracy or loss keeps the best epoch's encoder); \
         --no-few-shot keeps the softmax head. --calibration-split F holds out that share of \
         each intent (and of the counterexamples) and calibrates the confidences on it: a temperature fitted by \
         the held-out log-likelihood, and the threshold that answers the held-out utterances best (0 without \
@@ -137,10 +138,9 @@ struct IntentsTrainCommand: ParsableCommand {
             }
             if fineTuning.keepBest?.needsSlots == true, training.tagger != .transformer {
                 throw ValidationError("--keep-best \(fineTuning.keepBest?.rawValue ?? "") is a slot score of --tagger transformer; "
-                                      + "the softmax head keeps by accuracy or loss")
+                                      + "the intent model keeps by accuracy or loss")
             }
             if fineTuning.fewShot == true {
-                if fineTuning.validationFile != nil || training.validationSplit != nil { throw ValidationError(Self.fewShotValidation) }
                 _ = try fineTuning.setFitOptions(training)
             } else {
                 if fineTuning.setfitIterations != nil, fineTuning.fewShot == false {
@@ -176,10 +176,6 @@ struct IntentsTrainCommand: ParsableCommand {
         fineTuning.validationFile ?? training.validationSplit.map { "the utterances --validation-split \($0) held out of \(dataset.joined(separator: ", "))" }
             ?? "--validation-file"
     }
-
-    /// Why --validation-file and --few-shot exclude each other.
-    static let fewShotValidation = "--validation-file and --validation-split score each epoch of the softmax head or of --tagger transformer; --few-shot fits its head "
-        + "once, after the encoder: pass --no-few-shot, or score the package with nlu intents evaluate"
 
     func run() throws {
         try Console.checkOutput(output, inputs: dataset + (fineTuning.validationFile.map { [$0] } ?? []))
@@ -270,16 +266,14 @@ struct IntentsTrainCommand: ParsableCommand {
         }
         var validation: IntentDataset?
         if let file = fineTuning.validationFile {
-            guard fewShot == nil else { throw ValidationError(Self.fewShotValidation) }
             validation = try input.load([file]).dataset
             let count = (validation?.utteranceCount ?? 0) + (validation?.counterexamples.count ?? 0)
             Console.log("validation: \(count) held-out utterance\(count == 1 ? "" : "s") from \(file), scored after each epoch")
         }
         var trainingData = data, heldOut: IntentDataset?
         if let fraction = training.validationSplit {
-            guard fewShot == nil else { throw ValidationError(Self.fewShotValidation) }
             // Drawn apart from the calibration split (which comes out of what is left): its own seed.
-            let split = try data.heldOutSplit(fraction: fraction, seed: options.seed &+ 0x5EED)
+            let split = try data.heldOutSplit(fraction: fraction, seed: (fewShot?.seed ?? options.seed) &+ 0x5EED)
             trainingData = split.training
             validation = split.heldOut
             let count = split.heldOut.utteranceCount + split.heldOut.counterexamples.count
@@ -374,8 +368,8 @@ struct IntentsTrainCommand: ParsableCommand {
             } else if let fewShot {
                 classifier = try IntentClassifier.fewShotFineTune(
                     on: trainingData, model: model, options: fewShot, entities: training.entityOptions(), file: dataset.joined(separator: ", "),
-                    saving: checkpoint, resume: resume, checkpointSaved: checkpointSaved,
-                    progress: report, entityProgress: entityProgress, entityLog: { Console.log($0) })
+                    validation: validation, saving: checkpoint, resume: resume, checkpointSaved: checkpointSaved,
+                    progress: report, validated: validated, entityProgress: entityProgress, entityLog: { Console.log($0) })
             } else {
                 classifier = try IntentClassifier.fineTune(
                     on: trainingData, model: model, options: options, entities: training.entityOptions(), file: dataset.joined(separator: ", "),
