@@ -99,6 +99,44 @@ import Testing
         }
     }
 
+    /// A few-shot run that keeps its best epoch by a validation score, resumed after its second of three epochs,
+    /// keeps what the uninterrupted run keeps (the best epoch's encoder, from the checkpoint's `best.*` tensors
+    /// when it was an earlier one) and gives the same head; a resume with other validation utterances is refused.
+    @Test func resumedFewShotRunKeepsTheUninterruptedRunsBestEpoch() throws {
+        let work = try TestScratch.folder("ft-checkpoint")
+        defer { try? FileManager.default.removeItem(at: work) }
+        var options = SetFitOptions()
+        options.iterations = 2
+        options.epochs = 3
+        options.batchSize = 8
+        options.learningRate = 2e-2
+        options.headRegularization = 1
+        options.keepBest = .loss
+        let validation = IntentDataset(intents: [
+            Intent(name: "play_music", utterances: ["play the radio", "some music please"]),
+            Intent(name: "weather", utterances: ["is it cold outside", "rain tomorrow"]),
+            Intent(name: "lights_on", utterances: ["lamp on", "turn on the light"]),
+        ])
+        let trainer = try SetFitIntentTrainer(checkpoint: IntentFineTunerTests.checkpoint, options: options)
+        let checkpoint = IntentFineTuningCheckpoint(folder: work.appendingPathComponent("m.nlumodel.checkpoint"))
+        let afterSecondEpoch = IntentFineTuningCheckpoint(folder: work.appendingPathComponent("epoch2.checkpoint"))
+        let whole = try trainer.train(Self.dataset(), validation: validation, saving: checkpoint) { _ in } checkpointSaved: { epoch in
+            if epoch == 2 { try? FileManager.default.copyItem(at: checkpoint.folder, to: afterSecondEpoch.folder) }
+        }
+        #expect(whole.validations.count == 3)
+        print("few-shot keep-best resume: losses \(whole.validations.map { $0.loss ?? .nan }), kept epoch \(whole.keptEpoch)")
+        let resumed = try trainer.train(Self.dataset(), validation: validation, saving: afterSecondEpoch, resume: true)
+        #expect(resumed.keptEpoch == whole.keptEpoch && resumed.validations == Array(whole.validations.suffix(1)))
+        #expect(resumed.encoder.parameters.values == whole.encoder.parameters.values)
+        #expect(resumed.head.weight == whole.head.weight && resumed.headBias == whole.headBias)
+        var other = validation
+        other.intents[0].utterances = ["jazz please"]
+        let refused = try #require(throws: TrainingSettingError.self) {
+            try trainer.train(Self.dataset(), validation: other, saving: afterSecondEpoch, resume: true)
+        }
+        #expect(refused.setting == "resume" && refused.value.contains("other validation utterances"), "\(refused)")
+    }
+
     @Test func aFolderThatIsNotACheckpointIsNotReplaced() throws {
         let work = TestScratch.file("ft-checkpoint")
         let folder = work.appendingPathComponent("m.nlumodel.checkpoint")
