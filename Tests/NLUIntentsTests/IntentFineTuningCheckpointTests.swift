@@ -24,6 +24,17 @@ import Testing
         return options
     }
 
+    /// Few-shot settings for the tiny encoder: 2 pairs of each kind per utterance, batches of 8, C fixed at 1.
+    static func fewShotOptions(epochs: Int, learningRate: Float) -> SetFitOptions {
+        var options = SetFitOptions()
+        options.iterations = 2
+        options.epochs = epochs
+        options.batchSize = 8
+        options.learningRate = learningRate
+        options.headRegularization = 1
+        return options
+    }
+
     @Test func resumedRunEndsWithTheUninterruptedRunsWeights() throws {
         let work = try TestScratch.folder("ft-checkpoint")
         defer { try? FileManager.default.removeItem(at: work) }
@@ -61,12 +72,7 @@ import Testing
     @Test func resumedFewShotRunEndsWithTheUninterruptedRunsEncoderAndHead() throws {
         let work = try TestScratch.folder("ft-checkpoint")
         defer { try? FileManager.default.removeItem(at: work) }
-        var options = SetFitOptions()
-        options.iterations = 2
-        options.epochs = 2
-        options.batchSize = 8
-        options.learningRate = 5e-3
-        options.headRegularization = 1
+        let options = Self.fewShotOptions(epochs: 2, learningRate: 5e-3)
         let trainer = try SetFitIntentTrainer(checkpoint: IntentFineTunerTests.checkpoint, options: options)
         let checkpoint = IntentFineTuningCheckpoint(folder: work.appendingPathComponent("m.nlumodel.checkpoint"))
         let afterFirstEpoch = IntentFineTuningCheckpoint(folder: work.appendingPathComponent("epoch1.checkpoint"))
@@ -105,12 +111,7 @@ import Testing
     @Test func resumedFewShotRunKeepsTheUninterruptedRunsBestEpoch() throws {
         let work = try TestScratch.folder("ft-checkpoint")
         defer { try? FileManager.default.removeItem(at: work) }
-        var options = SetFitOptions()
-        options.iterations = 2
-        options.epochs = 3
-        options.batchSize = 8
-        options.learningRate = 2e-2
-        options.headRegularization = 1
+        var options = Self.fewShotOptions(epochs: 3, learningRate: 2e-2)
         options.keepBest = .loss
         let validation = IntentDataset(intents: [
             Intent(name: "play_music", utterances: ["play the radio", "some music please"]),
