@@ -28,6 +28,9 @@ final class NumberWordAnalyzer: Sendable {
     /// The pieces of `word` (lower case, as tokens hold it), or nil.
     func morphemes(of word: String) -> [NumberMorpheme]? {
         let folded = NumberLexicon.foldedScalars(word)
+        // Every reading below begins with a piece at the word's start (a table word, glued pieces, a cardinal
+        // stem before an ending): a word whose first letter begins none is no number, whatever its ending.
+        guard let first = folded.first, pieces.child(of: PieceTree.root, first) != nil else { return nil }
         if let piece = pieces.tableWord(folded) { return [piece] }
         let glued = lexicon.gluesWords ? segmented(folded) : nil
         // A connector joins pieces inside a word; one at either end ("mili": "mil" + "i") makes no number word.
