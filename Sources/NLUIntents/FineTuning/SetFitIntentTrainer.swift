@@ -138,7 +138,7 @@ public struct SetFitIntentTrainer {
                 return try trainer.encoder.withoutDropout {
                     let head = try fitHead(trainer, sentences: sentences, labels: labels, classes: classes, words: words) { _ in }
                     validationHead = (epoch, head)
-                    let rows = try head.rows(try vectors(trainer, heldOut.map(\.text)), sentences: heldOut.map(\.text))
+                    let rows = head.rows(try vectors(trainer, heldOut.map(\.text)), sentences: heldOut.map(\.text))
                     var right = 0, loss = 0.0
                     for (row, item) in zip(rows, heldOut) {
                         guard let label = item.label else { continue }
