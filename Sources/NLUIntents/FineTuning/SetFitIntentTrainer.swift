@@ -283,7 +283,7 @@ public struct SetFitIntentTrainer {
         let encoder = try TrainableEncoder(checkpoint: saved.map { try TrainableEncoder.checkpointDirectory(ofModel: $0.encoderFolder) } ?? checkpointFolder,
                                            ignoringTaskHead: true, dropoutSeed: options.seed)
         try encoder.checkTrainingMemory(batchSize: options.batchSize, sequencesPerBatch: 2 * options.batchSize,
-                                        longest: ids.values.map(\.count).max() ?? 1, headParameters: 0)
+                                        longest: ids.values.map(\.count).max() ?? 1, headParameters: 0, keepingBestWeights: options.keepBest != nil)
         encoder.dropout = EncoderDropout(probability: options.dropout)
         // A batch runs as one pass padded to its longest text: pairs of similar lengths together
         // (transformers' group_by_length), or a shuffled batch of short utterances is half padding
