@@ -90,12 +90,7 @@ extension LogisticRegressionHead {
                 let head = fit(features: trainFeatures, width: width, labels: trainLabels, classes: classes,
                                inverseRegularization: c, start: previous)
                 previous = head
-                var correct = 0, loss = 0.0
-                for example in test {
-                    let logits = head.logits(features[example])
-                    if Self.firstLargest(logits) == labels[example] { correct += 1 }
-                    loss += Self.crossEntropy(logits: logits, label: labels[example])
-                }
+                let (correct, loss) = head.score(test.map { features[$0] }, labels: test.map { labels[$0] })
                 scores[index] += Double(correct) / Double(test.count)
                 losses[index] += loss / Double(test.count)
                 fitted += 1
@@ -109,6 +104,19 @@ extension LogisticRegressionHead {
             best = index
         }
         return RegularizationChoice(regularization: grid[best], accuracies: accuracies, logLosses: logLosses, folds: folds)
+    }
+
+    /// How many of the sparse rows `features` the head gives their label, and the sum of their cross-entropies;
+    /// a row whose label is nil (a class the head lacks) counts in neither.
+    func score(_ features: [SparseVector], labels: [Int?]) -> (right: Int, loss: Double) {
+        var right = 0, loss = 0.0
+        for (row, label) in zip(features, labels) {
+            guard let label else { continue }
+            let logits = self.logits(row)
+            if Self.firstLargest(logits) == label { right += 1 }
+            loss += Self.crossEntropy(logits: logits, label: label)
+        }
+        return (right, loss)
     }
 
     /// −log p(label) under the softmax of `logits`.

@@ -138,14 +138,9 @@ public struct SetFitIntentTrainer {
                 return try trainer.encoder.withoutDropout {
                     let head = try fitHead(trainer, sentences: sentences, labels: labels, classes: classes, words: words) { _ in }
                     validationHead = (epoch, head)
-                    let rows = head.rows(try vectors(trainer, heldOut.map(\.text)), sentences: heldOut.map(\.text))
-                    var right = 0, loss = 0.0
-                    for (row, item) in zip(rows, heldOut) {
-                        guard let label = item.label else { continue }
-                        let logits = head.head.logits(row)
-                        if LogisticRegressionHead.firstLargest(logits) == Int(label) { right += 1 }
-                        loss += LogisticRegressionHead.crossEntropy(logits: logits, label: Int(label))
-                    }
+                    let texts = heldOut.map(\.text)
+                    let (right, loss) = head.head.score(head.rows(try vectors(trainer, texts), sentences: texts),
+                                                        labels: heldOut.map { $0.label.map(Int.init) })
                     return FineTuningValidation(epoch: epoch, labels: heldOut.map(\.label), intents: heldOut.map(\.intent), right: right, loss: loss)
                 }
             },
