@@ -90,6 +90,30 @@ import NLUCore
         #expect(first.probabilities(for: text) == second.probabilities(for: text))
     }
 
+    /// With a validation split the lowest validation loss marks the best epoch (strictly lower than every
+    /// earlier one), the run stops `patience` epochs after it, and the model is that epoch's: bit for bit
+    /// the model of a run of that many epochs (scoring the held-out utterances draws no random numbers).
+    @Test func validationKeepsTheEpochOfLowestLossAndStopsAfterThePatience() throws {
+        let dataset = try Self.smallDataset()
+        var options = Self.quickOptions(seed: 5)
+        options.validationSplit = 0.3
+        options.epochs = 60
+        options.patience = 2
+        options.learningRate = 0.03
+        var reports: [EpochReport] = []
+        let stopped = try IntentClassifier.train(on: dataset, training: options, entities: nil) { reports.append($0) }
+        let losses = reports.compactMap(\.validationLoss)
+        #expect(losses.count == reports.count)
+        #expect(reports.map(\.isBest) == losses.indices.map { index in losses[index] < (losses[..<index].min() ?? .infinity) })
+        let best = try #require(reports.last { $0.isBest }).epoch
+        #expect(reports.count < options.epochs, "the rate of 0.03 should overfit the held-out 30 % well before 60 epochs")
+        #expect(reports.count == best + options.patience)
+        options.epochs = best
+        let kept = try IntentClassifier.train(on: dataset, training: options, entities: nil)
+        #expect(stopped.network.inputWeight?.scalars == kept.network.inputWeight?.scalars)
+        #expect(stopped.network.outputWeight.scalars == kept.network.outputWeight.scalars)
+    }
+
     /// A model an older build would run while skipping part of it (here: French stemming) is written as
     /// format version 2, which such a build refuses; an English bag-of-words model stays version 1.
     @Test func packagesRecordTheOldestFormatThatReadsThemWhole() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import NLUCore
 import NLUInputOutput
+import NLUTransformers
 
 /// What one epoch of training reports.
 ///
@@ -63,8 +64,9 @@ struct NetworkTrainer {
                         progress: (EpochReport) -> Void) throws -> IntentNetwork {
         let optimizers = makeOptimizers()
         var order = Array(examples.indices)
-        var best: (accuracy: Double, loss: Float, weights: [[Float]], biases: [[Float]])?
-        var epochsWithoutImprovement = 0
+        // Validation loss picks the epoch: smoother than accuracy on small validation sets.
+        var keeper = BestEpochKeeper(greaterIsBetter: false, patience: options.patience)
+        var best: (weights: [[Float]], biases: [[Float]])?
         var workspace = Workspace(widths: widths, batchSize: options.batchSize, inputDimension: inputDimension)
         for epoch in 1...max(1, options.epochs) {
             order.shuffle(using: &generator)
@@ -86,17 +88,11 @@ struct NetworkTrainer {
                 let (accuracy, loss) = evaluate(validation, workspace: &workspace)
                 report.validationAccuracy = accuracy
                 report.validationLoss = loss
-                // Validation loss picks the epoch: smoother than accuracy on small validation sets.
-                if let current = best, !(loss < current.loss) {
-                    report.isBest = false
-                    epochsWithoutImprovement += 1
-                } else {
-                    best = (accuracy, loss, weights, biases)
-                    epochsWithoutImprovement = 0
-                }
+                report.isBest = keeper.note(epoch: epoch, score: Double(loss))
+                if report.isBest { best = (weights, biases) }
             }
             progress(report)
-            if !validation.isEmpty, epochsWithoutImprovement >= options.patience { break }
+            if keeper.shouldStop(after: epoch) { break }
             // Ctrl-C during a stoppable run: keep the best epoch so far, as early stopping does.
             if Interruption.isRequested { break }
         }

@@ -71,9 +71,17 @@ public struct BestEpochKeeper {
     /// Returns whether it did.
     @discardableResult
     public mutating func record(epoch: Int, score: Double?, of trainer: some TrainedWeights) -> Bool {
+        guard note(epoch: epoch, score: score) else { return false }
+        weights = trainer.weights
+        return true
+    }
+
+    /// Notes epoch `epoch`'s `score` without keeping weights, for a trainer that copies its own (the
+    /// bag-of-words network's arrays). Returns whether it is the new best.
+    @discardableResult
+    public mutating func note(epoch: Int, score: Double?) -> Bool {
         guard improves(score), let score else { return false }
         best = Best(epoch: epoch, score: score)
-        weights = trainer.weights
         return true
     }
 
