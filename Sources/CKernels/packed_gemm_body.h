@@ -169,9 +169,10 @@ NLU_TARGET static void NLU_NAME(sse2_rows)(const float *a, long lda, long m, lon
                     __m128 acc[8];
                     for (int v = 0; v < 8; v++) acc[v] = from_c ? _mm_loadu_ps(out + 4 * v) : _mm_setzero_ps();
                     const float *bk = panel;
-                    // A K step is 25 instructions (9 loads, 8 multiplies, 8 adds) for 4 cycles of the FP
-                    // pipes, and a Zen core issues 6 a cycle: the loop's own 2 would make it
-                    // issue-bound (27 / 6 = 4.5 cycles). Four steps a turn spread them.
+                    // A K step is 24 instructions (A's broadcast and 7 of B's vectors loaded, 8 multiplies, the
+                    // last reading B from memory, 8 adds) for 4 cycles of the FP pipes, and a Zen core issues 6
+                    // a cycle: the loop's increment and branch made it issue-bound (26 / 6 = 4.33 cycles).
+                    // Four steps a turn share them.
 #pragma clang loop unroll_count(4)
                     for (long kk = 0; kk < k1 - k0; kk++, bk += NLUKIT_PANEL_WIDTH) {
                         const __m128 s = _mm_load_ps(x + 4 * kk);
