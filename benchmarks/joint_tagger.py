@@ -8,7 +8,7 @@ benchmarks/entities.py's code (slot F1 on exact (type, start, end) spans, micro;
 word tokens they cover) and intent accuracy, and prints the median prediction latency of each.
 
     python3 benchmarks/joint_tagger.py --bench .build/release/nlu-bench --model sentence-transformers/all-MiniLM-L6-v2 \
-        [--per-intent 0] [--epochs 10] [--crf | --no-crf] [--word-shapes | --no-word-shapes] [--batch-size 32] [--learning-rate 5e-5] [--head-learning-rate 1e-3] [--test-limit N] [--seed 42] [--curve] [--dataset atis]
+        [--per-intent 0] [--epochs 10] [--crf | --no-crf] [--word-shapes | --no-word-shapes] [--slot-loss-weight 1] [--batch-size 32] [--learning-rate 5e-5] [--head-learning-rate 1e-3] [--test-limit N] [--seed 42] [--curve] [--dataset atis]
 
 --dataset atis trains and tests on ATIS instead (the joint papers' split: train + dev 4,978 utterances, test 893,
 obtained and converted by benchmarks/atis.py), scoring slots as conlleval does (the papers' slot F1) and intents
@@ -57,6 +57,7 @@ def main():
     parser.add_argument("--head-learning-rate", help="the heads' and CRF's peak rate (default: the joint model's)")
     parser.add_argument("--crf", action=argparse.BooleanOptionalAction, help="the CRF layer (default: the joint model's)")
     parser.add_argument("--word-shapes", action=argparse.BooleanOptionalAction, help="the words' case in the slot head (default: the joint model's)")
+    parser.add_argument("--slot-loss-weight", help="the slot loss's weight beside the intent loss, JointBERT's slot_loss_coef (default: the joint model's)")
     parser.add_argument("--seed", type=int, default=42, help="the heads' initial weights, batch order and dropout")
     parser.add_argument("--curve", action="store_true",
                         help="also score the test set after each epoch (a learning curve to read the epoch-to-epoch spread; "
@@ -92,7 +93,8 @@ def report(title, args, began, result, gold, slots):
     precision, recall and F1 (and the share of utterances with every slot right, when given) from
     `slots(predictions by text)`, intent accuracy over `gold` [(intent, text)], training time, median latency."""
     print(f"{title}; {args.epochs} epochs, batch {args.batch_size}, lr {args.learning_rate}, head lr {result['headLearningRate']:g}, "
-          f"CRF layer {'on' if result['crf'] else 'off'}, word shapes {'on' if result.get('wordShapes') else 'off'}; "
+          f"CRF layer {'on' if result['crf'] else 'off'}, word shapes {'on' if result.get('wordShapes') else 'off'}, "
+          f"slot loss weight {result.get('slotLossWeight', 1):g}; "
           f"seed {args.seed}; "
           f"whole run {time.perf_counter() - began:.0f} s; load average {os.getloadavg()[0]:.1f}")
     for name, key, seconds, latency in [
@@ -124,6 +126,7 @@ def bench(args, train, test, dev=None):
                "--test-limit", str(args.test_limit), "--seed", str(args.seed), "--baseline"] + ({True: ["--crf"], False: ["--no-crf"]}.get(args.crf, [])) \
         + ({True: ["--word-shapes"], False: ["--no-word-shapes"]}.get(getattr(args, "word_shapes", None), [])) \
         + (["--head-learning-rate", args.head_learning_rate] if args.head_learning_rate else []) \
+        + (["--slot-loss-weight", args.slot_loss_weight] if args.slot_loss_weight else []) \
         + (["--curve"] if getattr(args, "curve", False) else []) \
         + (["--validation", dev, "--keep-best", args.keep_best] if dev else [])
     run = subprocess.run(command, capture_output=True, text=True)

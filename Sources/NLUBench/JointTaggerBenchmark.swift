@@ -26,6 +26,7 @@ struct JointTaggerBenchmark: ParsableCommand {
     @Option(parsing: .upToNextOption, help: "Test files (any importable format).") var test: [String]
     @Flag(inversion: .prefixedNo, help: "A CRF layer over the words' tags (default: the joint model's).") var crf: Bool?
     @Flag(inversion: .prefixedNo, help: "The words' shapes in the slot head (default: the joint model's).") var wordShapes: Bool?
+    @Option(help: "The slot loss's weight beside the intent loss (default: the joint model's).") var slotLossWeight: Float?
     @Option(help: "Epochs (default: the joint model's, JointBERT's 10).") var epochs = JointIntentSlotOptions.defaultEpochs
     @Option(help: "Utterances per batch.") var batchSize = 32
     @Option(help: "Peak learning rate.") var learningRate: Float = 5e-5
@@ -56,6 +57,7 @@ struct JointTaggerBenchmark: ParsableCommand {
         var options = JointIntentSlotOptions()
         options.crf = crf ?? options.crf
         options.wordShapes = wordShapes ?? options.wordShapes
+        options.slotLossCoefficient = slotLossWeight ?? options.slotLossCoefficient
         options.training.epochs = epochs
         options.training.batchSize = batchSize
         options.training.learningRate = learningRate
@@ -90,7 +92,7 @@ struct JointTaggerBenchmark: ParsableCommand {
         try classifier.save(to: package)
 
         var output: [String: Any] = [
-            "trainingUtterances": trainSet.intents.reduce(0) { $0 + $1.utterances.count }, "crf": options.crf, "wordShapes": options.wordShapes, "epochs": epochs,
+            "trainingUtterances": trainSet.intents.reduce(0) { $0 + $1.utterances.count }, "crf": options.crf, "wordShapes": options.wordShapes, "slotLossWeight": Double(options.slotLossCoefficient), "epochs": epochs,
             "headLearningRate": options.training.headLearningRate.map { Double($0) } ?? Double(learningRate),
             "trainingSeconds": trainingSeconds, "optimizerSteps": steps,
         ]

@@ -19,7 +19,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: work) }
         let model = work.appendingPathComponent("car.nlumodel").path
         let train = try runNLU(["intents", "train", Self.sample, "-o", model, "--fine-tune", Self.tinyEncoder, "--tagger", "transformer",
-                                "--transformer-crf", "--epochs", "2", "--learning-rate", "1e-2", "--batch-size", "16", "--json"])
+                                "--transformer-crf", "--slot-loss-weight", "0.5", "--epochs", "2", "--learning-rate", "1e-2",
+                                "--batch-size", "16", "--json"])
         #expect(train.status == 0, "\(train.stderr)")
         #expect(train.stdout.contains("\"tagger\":\"transformer\"") && train.stdout.contains("\"slotLabels\":5"), "\(train.stdout)")
         #expect(train.stderr.contains("\"epoch\":1,\"epochs\":2,") && train.stderr.contains("checkpoint saved after epoch 2"), "\(train.stderr)")
@@ -27,6 +28,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: model + ".checkpoint"))
         let manifest = try String(contentsOfFile: model + "/manifest.json", encoding: .utf8)
         #expect(manifest.contains("\"transformerTagger\"") && manifest.contains("--tagger transformer"), "\(manifest)")
+        #expect(manifest.contains("\"slotLossCoefficient\" : 0.5"), "the weight the run trained with: \(manifest)")
         let weights = try String(decoding: Data(contentsOf: URL(fileURLWithPath: model + "/weights.safetensors")).prefix(4096), as: UTF8.self)
         #expect(weights.contains("tagger.slot_classifier.weight") && weights.contains("tagger.crf.transitions"))
 
@@ -189,6 +191,13 @@ import Testing
         let crf = try runNLU(["intents", "train", Self.sample, "-o", output, "--fine-tune", Self.tinyEncoder, "--transformer-crf"])
         #expect(crf.status == 2)
         #expect(crf.stderr.contains("apply to --tagger transformer"), "\(crf.stderr)")
+        let weight = try runNLU(["intents", "train", Self.sample, "-o", output, "--fine-tune", Self.tinyEncoder, "--slot-loss-weight", "2"])
+        #expect(weight.status == 2)
+        #expect(weight.stderr.contains("--slot-loss-weight applies to --tagger transformer"), "\(weight.stderr)")
+        let heavy = try runNLU(["intents", "train", Self.sample, "-o", output, "--fine-tune", Self.tinyEncoder, "--tagger", "transformer",
+                                "--slot-loss-weight", "101"])
+        #expect(heavy.status == 2)
+        #expect(heavy.stderr.contains("--slot-loss-weight is 101.0: it must be between 0 and 100"), "\(heavy.stderr)")
         let shapes = try runNLU(["intents", "train", Self.sample, "-o", output, "--fine-tune", Self.tinyEncoder, "--no-word-shapes"])
         #expect(shapes.status == 2)
         #expect(shapes.stderr.contains("--word-shapes and --no-word-shapes apply to --tagger transformer"), "\(shapes.stderr)")

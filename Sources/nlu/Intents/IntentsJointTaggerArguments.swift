@@ -11,6 +11,8 @@ struct IntentsJointTaggerArguments: ParsableArguments {
     @Flag(inversion: .prefixedNo, exclusivity: .exclusive,
           help: "With --tagger transformer: the slot head reads each word's case (a capital initial, all capitals) beside its encoder state, which an uncased encoder cannot see (default: \(JointIntentSlotOptions().wordShapes ? "on" : "off")).")
     var wordShapes: Bool?
+    @Option(help: "With --tagger transformer: the slot loss's weight beside the intent loss (JointBERT's slot_loss_coef, 0 ... 100; default: \(JointIntentSlotOptions().slotLossCoefficient)).")
+    var slotLossWeight: Float?
 
     /// The joint model's options over the fine-tuning loop's `training` options.
     func options(training: IntentFineTuningOptions) -> JointIntentSlotOptions {
@@ -18,6 +20,7 @@ struct IntentsJointTaggerArguments: ParsableArguments {
         options.training = training
         options.crf = transformerCrf ?? options.crf
         options.wordShapes = wordShapes ?? options.wordShapes
+        options.slotLossCoefficient = slotLossWeight ?? options.slotLossCoefficient
         return options
     }
 
@@ -31,8 +34,13 @@ struct IntentsJointTaggerArguments: ParsableArguments {
             if wordShapes != nil {
                 throw ValidationError("--word-shapes and --no-word-shapes apply to --tagger transformer")
             }
+            if slotLossWeight != nil {
+                throw ValidationError("--slot-loss-weight applies to --tagger transformer")
+            }
             return
         }
+        // The range is the library's (JointIntentSlotOptions.validate), checked before any model is read.
+        try TrainingFlags.check { try options(training: IntentFineTuningOptions()).validate() }
         guard fineTune != nil else {
             throw ValidationError("--tagger transformer fine-tunes an encoder jointly for the intents and the entities: add --fine-tune MODEL "
                                   + "(a sentence-transformers or Hugging Face folder, or a Hub id such as sentence-transformers/all-MiniLM-L6-v2)")

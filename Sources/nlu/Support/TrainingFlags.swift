@@ -11,7 +11,8 @@ enum TrainingFlags {
                         "headLearningRate": "--head-learning-rate", "accumulationSteps": "--gradient-accumulation",
                         "maxSequenceLength": "--max-length", "documentStride": "--doc-stride", "dropout": "--dropout",
                         "iterations": "--setfit-iterations", "headRegularization": "--setfit-head-c",
-                        "keepBest": "--keep-best", "earlyStoppingPatience": "--early-stopping"]
+                        "keepBest": "--keep-best", "earlyStoppingPatience": "--early-stopping",
+                        "slotLossCoefficient": "--slot-loss-weight"]
 
     /// Runs `check`; a ``TrainingSettingError`` it throws becomes a usage error "FLAG is VALUE: [context ]it must be
     /// REQUIREMENT", FLAG being `flag` where given (a check whose setting several flags share, such as a held-out
