@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
 """Intent accuracy of a fine-tuned encoder beside today's bag of words and frozen sentence features.
 
-Issue #39's accuracy check on HWU64 (64 intents, ../shared/data/hwu64, CC BY 4.0, read in place; the
-utterances go to temporary CSV files, nothing of them into the project): for each training set (the full
-training split, and N examples per intent drawn with a fixed seed), it trains
+Issue #39's accuracy check on HWU64 (64 intents, ../shared/data/hwu64, CC BY 4.0, read in place), CLINC150
+(`--dataset clinc150 --data DIR`: github clinc/oos-eval, CC BY 3.0, data/data_full.json: its 150 in-scope intents,
+15,000 training and 4,500 test utterances; the out-of-scope ones are left out, in-scope accuracy as the paper's)
+or BANKING77 (`--dataset banking77 --data DIR`: github PolyAI-LDN/task-specific-datasets, CC BY 4.0,
+banking_data/{train,test}.csv: 77 intents, 10,003 and 3,080 utterances). DIR is a checkout or a bare git
+directory (read with `git show`, as the `fetch` tool leaves it); the utterances go to temporary CSV files, nothing
+of them into the project. For each training set (the full training split, and N examples per intent drawn with a
+fixed seed), it trains
 
   - the bag of words (`nlu intents train`),
   - the bag of words with frozen sentence embeddings (`--embeddings MODEL`),
@@ -11,12 +16,12 @@ training split, and N examples per intent drawn with a fixed seed), it trains
   - few-shot training in SetFit's way (`--fine-tune MODEL --few-shot`: the encoder on contrastive pairs,
     then a logistic-regression head),
 
-and scores each on HWU64's test split with `nlu intents evaluate --model M TEST --json`, printing accuracy,
+and scores each on the test split with `nlu intents evaluate --model M TEST --json`, printing accuracy,
 macro-F1 and training time per run. The model is all-MiniLM-L6-v2 by default (scripts/install-minilm.sh puts
 it in the Hugging Face cache). It runs the release `nlu` (`--nlu PATH`, default .build/release/nlu).
 
     python3 benchmarks/intents_finetune.py --shots 10 [--full] [--epochs 3] [--learning-rate R] [--head-learning-rate R]
-        [--only fine-tune,few-shot]
+        [--only fine-tune,few-shot] [--dataset clinc150 --data /work/.mirror/clinc+oos-eval/repo]
 
 --epochs sets the fine-tuning epochs of both modes (few-shot: the contrastive stage's); --setfit-iterations
 the few-shot pairs per utterance; --calibration-split F calibrates both fine-tuned modes on that held-out share.
@@ -37,7 +42,8 @@ DATA = os.path.join(ROOT, "..", "shared", "data", "hwu64")
 
 
 def read_split(split):
-    """(intent, text) pairs of one HWU64 split: intent is scenario_intent, text the annotated utterance unmarked."""
+    """(intent, text) pairs of one HWU64 split ("train", "test"): intent is scenario_intent, text the annotated
+    utterance unmarked."""
     folder = os.path.join(DATA, split)
     rows = []
     for name in sorted(os.listdir(folder)):
@@ -49,6 +55,33 @@ def read_split(split):
                 if text:
                     rows.append((f"{row['scenario']}_{row['intent']}", text))
     return rows
+
+
+def read_repository_file(root, path):
+    """The text of `path` in a checkout, or in a (bare) git directory's HEAD."""
+    if os.path.isfile(os.path.join(root, path)):
+        with open(os.path.join(root, path), encoding="utf-8") as handle:
+            return handle.read()
+    result = subprocess.run(["git", f"--git-dir={root}", "show", f"HEAD:{path}"], capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"cannot read {path} from {root}: {result.stderr.strip()}")
+    return result.stdout
+
+
+def read_dataset(name, data):
+    """(train, test) lists of (intent, text) pairs."""
+    if name == "hwu64":
+        return read_split("train"), read_split("test")
+    if not data:
+        sys.exit(f"--dataset {name} needs --data DIR (a checkout or git directory of "
+                 f"{'clinc/oos-eval' if name == 'clinc150' else 'PolyAI-LDN/task-specific-datasets'})")
+    if name == "clinc150":
+        splits = json.loads(read_repository_file(data, "data/data_full.json"))
+        return [(intent, text) for text, intent in splits["train"]], [(intent, text) for text, intent in splits["test"]]
+    def rows(split):
+        return [(row["category"], row["text"].strip())
+                for row in csv.DictReader(read_repository_file(data, f"banking_data/{split}.csv").splitlines())]
+    return rows("train"), rows("test")
 
 
 def write_csv(rows, path):
@@ -93,10 +126,12 @@ def main():
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--intents", type=int, default=0, help="only the first N intents (by name) of both splits: a quick check")
     parser.add_argument("--only", default="bow,embeddings,fine-tune,few-shot")
+    parser.add_argument("--dataset", choices=["hwu64", "clinc150", "banking77"], default="hwu64")
+    parser.add_argument("--data", default=None, help="CLINC150's or BANKING77's repository: a checkout or a git directory")
     args = parser.parse_args()
     if not os.path.isfile(args.nlu):
         sys.exit(f"{args.nlu}: no release nlu (swift build -c release --product nlu, or --nlu PATH)")
-    train, test = read_split("train"), read_split("test")
+    train, test = read_dataset(args.dataset, args.data)
     if args.intents > 0:
         kept = set(sorted({intent for intent, _ in train})[:args.intents])
         train, test = [r for r in train if r[0] in kept], [r for r in test if r[0] in kept]
@@ -109,8 +144,8 @@ def main():
     if unknown := [k for k in kinds if k not in ("bow", "embeddings", "fine-tune", "few-shot")]:
         sys.exit(f"--only: unknown {', '.join(unknown)} (choose among bow, embeddings, fine-tune, few-shot)")
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; nlu {args.nlu}")
-    print(f"HWU64: {len(train)} training and {len(test)} test utterances, {len({i for i, _ in train})} intents")
-    with tempfile.TemporaryDirectory(prefix="hwu64-") as work:
+    print(f"{args.dataset}: {len(train)} training and {len(test)} test utterances, {len({i for i, _ in train})} intents")
+    with tempfile.TemporaryDirectory(prefix=f"{args.dataset}-") as work:
         test_path = os.path.join(work, "test.csv")
         write_csv(test, test_path)
         print(f"{'set':>8} {'model':>11} {'utterances':>10} {'accuracy':>9} {'macro-F1':>9} {'train s':>8}")
