@@ -3,7 +3,9 @@
 
 Issue #39's accuracy check on HWU64 (64 intents, ../shared/data/hwu64, CC BY 4.0, read in place), CLINC150
 (`--dataset clinc150 --data DIR`: github clinc/oos-eval, CC BY 3.0, data/data_full.json: its 150 in-scope intents,
-15,000 training and 4,500 test utterances; the out-of-scope ones are left out, in-scope accuracy as the paper's)
+15,000 training and 4,500 test utterances; the out-of-scope ones are left out, in-scope accuracy as the paper's;
+`--clinc-oos` adds them, its 100 training ones as the out-of-scope label `oos` (the "none" class) and its 1,000 test
+ones, and prints out-of-scope recall and AUROC beside the in-scope accuracy: the paper's "oos-train" setting)
 or BANKING77 (`--dataset banking77 --data DIR`: github PolyAI-LDN/task-specific-datasets, CC BY 4.0,
 banking_data/{train,test}.csv: 77 intents, 10,003 and 3,080 utterances). DIR is a checkout or a bare git
 directory (read with `git show`, as the `fetch` tool leaves it); the utterances go to temporary CSV files, nothing
@@ -41,6 +43,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "..", "shared", "data", "hwu64")
 # `nlu intents train --few-shot` refuses more utterances (its pairs grow as the square).
 FEW_SHOT_LIMIT = 4096
+# CLINC150's out-of-scope utterances, trained and scored as `--out-of-scope-label` (the "none" class).
+OUT_OF_SCOPE = "oos"
 
 
 def read_split(split):
@@ -70,8 +74,9 @@ def read_repository_file(root, path):
     return result.stdout
 
 
-def read_dataset(name, data):
-    """(train, test) lists of (intent, text) pairs."""
+def read_dataset(name, data, out_of_scope=False):
+    """(train, test) lists of (intent, text) pairs; with `out_of_scope`, CLINC150's out-of-scope utterances as
+    intent OUT_OF_SCOPE."""
     if name == "hwu64":
         return read_split("train"), read_split("test")
     if not data:
@@ -79,7 +84,10 @@ def read_dataset(name, data):
                  f"{'clinc/oos-eval' if name == 'clinc150' else 'PolyAI-LDN/task-specific-datasets'})")
     if name == "clinc150":
         splits = json.loads(read_repository_file(data, "data/data_full.json"))
-        return [(intent, text) for text, intent in splits["train"]], [(intent, text) for text, intent in splits["test"]]
+        def rows(split):
+            extra = splits[f"oos_{split}"] if out_of_scope else []
+            return [(intent, text) for text, intent in splits[split]] + [(OUT_OF_SCOPE, text) for text, _ in extra]
+        return rows("train"), rows("test")
     def rows(split):
         return [(row["category"], row["text"].strip())
                 for row in csv.DictReader(read_repository_file(data, f"banking_data/{split}.csv").splitlines())]
@@ -130,12 +138,15 @@ def main():
     parser.add_argument("--only", default="bow,embeddings,fine-tune,few-shot")
     parser.add_argument("--dataset", choices=["hwu64", "clinc150", "banking77"], default="hwu64")
     parser.add_argument("--data", default=None, help="CLINC150's or BANKING77's repository: a checkout or a git directory")
+    parser.add_argument("--clinc-oos", action="store_true", help="CLINC150 with its out-of-scope utterances (oos-train)")
     args = parser.parse_args()
     if not os.path.isfile(args.nlu):
         sys.exit(f"{args.nlu}: no release nlu (swift build -c release --product nlu, or --nlu PATH)")
-    train, test = read_dataset(args.dataset, args.data)
+    if args.clinc_oos and args.dataset != "clinc150":
+        parser.error("--clinc-oos is CLINC150's")
+    train, test = read_dataset(args.dataset, args.data, args.clinc_oos)
     if args.intents > 0:
-        kept = set(sorted({intent for intent, _ in train})[:args.intents])
+        kept = set(sorted({intent for intent, _ in train if intent != OUT_OF_SCOPE})[:args.intents]) | {OUT_OF_SCOPE}
         train, test = [r for r in train if r[0] in kept], [r for r in test if r[0] in kept]
     sets = []
     if args.shots > 0:
@@ -150,7 +161,8 @@ def main():
     with tempfile.TemporaryDirectory(prefix=f"{args.dataset}-") as work:
         test_path = os.path.join(work, "test.csv")
         write_csv(test, test_path)
-        print(f"{'set':>8} {'model':>11} {'utterances':>10} {'accuracy':>9} {'macro-F1':>9} {'train s':>8}")
+        oos_columns = f" {'in-scope':>9} {'oos recall':>10} {'AUROC':>6}" if args.clinc_oos else ""
+        print(f"{'set':>8} {'model':>11} {'utterances':>10} {'accuracy':>9} {'macro-F1':>9} {'train s':>8}{oos_columns}")
         for name, rows in sets:
             train_path = os.path.join(work, f"{name}.csv")
             write_csv(rows, train_path)
@@ -159,7 +171,8 @@ def main():
                     print(f"{name:>8} {kind:>11} {len(rows):>10}   (over few-shot training's {FEW_SHOT_LIMIT} utterances: not run)")
                     continue
                 model = os.path.join(work, f"{name}-{kind}.nlumodel")
-                command = [args.nlu, "intents", "train", train_path, "-o", model]
+                out_of_scope = ["--out-of-scope-label", OUT_OF_SCOPE] if args.clinc_oos else []
+                command = [args.nlu, "intents", "train", train_path, "-o", model] + out_of_scope
                 if kind == "embeddings":
                     command += ["--embeddings", args.model]
                 elif kind in ("fine-tune", "few-shot"):
@@ -175,10 +188,14 @@ def main():
                     if args.calibration_split:
                         command += ["--calibration-split", str(args.calibration_split)]
                 _, seconds = run(command)
-                result, _ = run([args.nlu, "intents", "evaluate", "--model", model, test_path, "--json"])
+                result, _ = run([args.nlu, "intents", "evaluate", "--model", model, test_path, "--json"] + out_of_scope)
                 report = json.loads(result.stdout)
+                oos = ""
+                if args.clinc_oos:
+                    oos = (f" {report['inScopeAccuracy'] * 100:>8.2f}% {report['outOfScopeRecall'] * 100:>9.2f}% "
+                           f"{report.get('outOfScopeAUROC') or float('nan'):>6.3f}")
                 print(f"{name:>8} {kind:>11} {len(rows):>10} {report['accuracy'] * 100:>8.2f}% "
-                      f"{report['macroF1'] * 100:>8.2f}% {seconds:>8.1f}", flush=True)
+                      f"{report['macroF1'] * 100:>8.2f}% {seconds:>8.1f}{oos}", flush=True)
 
 
 if __name__ == "__main__":
