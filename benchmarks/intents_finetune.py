@@ -40,6 +40,9 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+import repository_files  # noqa: E402
+
 DATA = os.path.join(ROOT, "..", "shared", "data", "hwu64")
 # `nlu intents train --few-shot` refuses more utterances (its pairs grow as the square).
 FEW_SHOT_LIMIT = 4096
@@ -63,17 +66,6 @@ def read_split(split):
     return rows
 
 
-def read_repository_file(root, path):
-    """The text of `path` in a checkout, or in a (bare) git directory's HEAD."""
-    if os.path.isfile(os.path.join(root, path)):
-        with open(os.path.join(root, path), encoding="utf-8") as handle:
-            return handle.read()
-    result = subprocess.run(["git", f"--git-dir={root}", "show", f"HEAD:{path}"], capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"cannot read {path} from {root}: {result.stderr.strip()}")
-    return result.stdout
-
-
 def read_dataset(name, data, out_of_scope=False):
     """(train, test) lists of (intent, text) pairs; with `out_of_scope`, CLINC150's out-of-scope utterances as
     intent OUT_OF_SCOPE."""
@@ -83,14 +75,14 @@ def read_dataset(name, data, out_of_scope=False):
         sys.exit(f"--dataset {name} needs --data DIR (a checkout or git directory of "
                  f"{'clinc/oos-eval' if name == 'clinc150' else 'PolyAI-LDN/task-specific-datasets'})")
     if name == "clinc150":
-        splits = json.loads(read_repository_file(data, "data/data_full.json"))
+        splits = json.loads(repository_files.read(data, "data/data_full.json"))
         def rows(split):
             extra = splits[f"oos_{split}"] if out_of_scope else []
             return [(intent, text) for text, intent in splits[split]] + [(OUT_OF_SCOPE, text) for text, _ in extra]
         return rows("train"), rows("test")
     def rows(split):
         return [(row["category"], row["text"].strip())
-                for row in csv.DictReader(read_repository_file(data, f"banking_data/{split}.csv").splitlines())]
+                for row in csv.DictReader(repository_files.read(data, f"banking_data/{split}.csv").splitlines())]
     return rows("train"), rows("test")
 
 
@@ -163,6 +155,7 @@ def main():
         write_csv(test, test_path)
         oos_columns = f" {'in-scope':>9} {'oos recall':>10} {'AUROC':>6}" if args.clinc_oos else ""
         print(f"{'set':>8} {'model':>11} {'utterances':>10} {'accuracy':>9} {'macro-F1':>9} {'train s':>8}{oos_columns}")
+        out_of_scope = ["--out-of-scope-label", OUT_OF_SCOPE] if args.clinc_oos else []
         for name, rows in sets:
             train_path = os.path.join(work, f"{name}.csv")
             write_csv(rows, train_path)
@@ -171,7 +164,6 @@ def main():
                     print(f"{name:>8} {kind:>11} {len(rows):>10}   (over few-shot training's {FEW_SHOT_LIMIT} utterances: not run)")
                     continue
                 model = os.path.join(work, f"{name}-{kind}.nlumodel")
-                out_of_scope = ["--out-of-scope-label", OUT_OF_SCOPE] if args.clinc_oos else []
                 command = [args.nlu, "intents", "train", train_path, "-o", model] + out_of_scope
                 if kind == "embeddings":
                     command += ["--embeddings", args.model]

@@ -49,6 +49,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import repository_files  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UNSPACED = {"ja", "zh"}
 # --glue-elisions: a token ending in an apostrophe after a letter ("l'", "dell'", "un'") is joined to the next
@@ -60,14 +63,7 @@ XSID_LANGUAGES = "en,ar,da,de,id,it,lt,nl,no,sr,tr,zh,ja"
 
 def read_conll(xsid, version, name):
     """The file's text, from a checkout or a bare git directory."""
-    path = os.path.join(xsid, "data", version, name)
-    if os.path.exists(path):
-        return open(path, encoding="utf-8").read()
-    run = subprocess.run(["git", f"--git-dir={xsid}", "show", f"HEAD:data/{version}/{name}"],
-                         capture_output=True, text=True)
-    if run.returncode != 0:
-        sys.exit(f"cannot read data/{version}/{name} from {xsid}: {run.stderr.strip()}")
-    return run.stdout
+    return repository_files.read(xsid, f"data/{version}/{name}")
 
 
 def utterances(conll, language):
@@ -121,14 +117,7 @@ def read_facebook(root, language, split):
     dialog data (`<language>/<split>-<language>.tsv`): intent, slots as `start:end:slot` character spans,
     the utterance. From a directory or a (bare) git directory read with `git show`."""
     name = f"data/nlu/nlu_data/{language}/{split}-{language}.tsv"
-    path = os.path.join(root, name)
-    if os.path.exists(path):
-        content = open(path, encoding="utf-8").read()
-    else:
-        run = subprocess.run(["git", f"--git-dir={root}", "show", f"HEAD:{name}"], capture_output=True, text=True)
-        if run.returncode != 0:
-            sys.exit(f"cannot read {name} from {root}: {run.stderr.strip()}")
-        content = run.stdout
+    content = repository_files.read(root, name)
     result = []
     for line in content.split("\n"):
         fields = line.split("\t")
