@@ -26,7 +26,9 @@ it in the Hugging Face cache). It runs the release `nlu` (`--nlu PATH`, default 
         [--only fine-tune,few-shot] [--dataset clinc150 --data /work/.mirror/clinc+oos-eval/repo]
 
 --epochs sets the fine-tuning epochs of both modes (few-shot: the contrastive stage's); --setfit-iterations
-the few-shot pairs per utterance; --calibration-split F calibrates both fine-tuned modes on that held-out share.
+the few-shot pairs per utterance; --calibration-split F calibrates both fine-tuned modes on that held-out share,
+--calibrate-on-val on CLINC150's validation split instead (`--calibration-file`: its 3,000 in-scope utterances, and
+with --clinc-oos its 100 out-of-scope ones, as the paper chooses its threshold), the training set whole.
 """
 import argparse
 import csv
@@ -67,10 +69,10 @@ def read_split(split):
 
 
 def read_dataset(name, data, out_of_scope=False):
-    """(train, test) lists of (intent, text) pairs; with `out_of_scope`, CLINC150's out-of-scope utterances as
-    intent OUT_OF_SCOPE."""
+    """(train, test, validation) lists of (intent, text) pairs, validation None where the set has no such split;
+    with `out_of_scope`, CLINC150's out-of-scope utterances as intent OUT_OF_SCOPE."""
     if name == "hwu64":
-        return read_split("train"), read_split("test")
+        return read_split("train"), read_split("test"), None
     if not data:
         sys.exit(f"--dataset {name} needs --data DIR (a checkout or git directory of "
                  f"{'clinc/oos-eval' if name == 'clinc150' else 'PolyAI-LDN/task-specific-datasets'})")
@@ -79,11 +81,11 @@ def read_dataset(name, data, out_of_scope=False):
         def rows(split):
             extra = splits[f"oos_{split}"] if out_of_scope else []
             return [(intent, text) for text, intent in splits[split]] + [(OUT_OF_SCOPE, text) for text, _ in extra]
-        return rows("train"), rows("test")
+        return rows("train"), rows("test"), rows("val")
     def rows(split):
         return [(row["category"], row["text"].strip())
                 for row in csv.DictReader(repository_files.read(data, f"banking_data/{split}.csv").splitlines())]
-    return rows("train"), rows("test")
+    return rows("train"), rows("test"), None
 
 
 def write_csv(rows, path):
@@ -123,6 +125,7 @@ def main():
     parser.add_argument("--epochs", type=int, default=None, help="fine-tuning epochs (default: nlu's)")
     parser.add_argument("--setfit-iterations", type=int, default=None, help="few-shot pairs per utterance (default: nlu's, 20 up to 6,400 pairs, fewer beyond)")
     parser.add_argument("--calibration-split", type=float, default=None, help="held-out share for calibration (default: none)")
+    parser.add_argument("--calibrate-on-val", action="store_true", help="calibrate on CLINC150's validation split (--calibration-file)")
     parser.add_argument("--learning-rate", default=None, help="fine-tuning peak rate, both modes (default: nlu's)")
     parser.add_argument("--head-learning-rate", default=None, help="the softmax head's peak rate, fine-tune mode (default: nlu's)")
     parser.add_argument("--seed", type=int, default=42)
@@ -136,10 +139,13 @@ def main():
         sys.exit(f"{args.nlu}: no release nlu (swift build -c release --product nlu, or --nlu PATH)")
     if args.clinc_oos and args.dataset != "clinc150":
         parser.error("--clinc-oos is CLINC150's")
-    train, test = read_dataset(args.dataset, args.data, args.clinc_oos)
+    train, test, validation = read_dataset(args.dataset, args.data, args.clinc_oos)
+    if args.calibrate_on_val and (validation is None or args.calibration_split):
+        parser.error("--calibrate-on-val needs CLINC150 (the set with a validation split) and no --calibration-split")
     if args.intents > 0:
         kept = set(sorted({intent for intent, _ in train if intent != OUT_OF_SCOPE})[:args.intents]) | {OUT_OF_SCOPE}
         train, test = [r for r in train if r[0] in kept], [r for r in test if r[0] in kept]
+        validation = validation and [r for r in validation if r[0] in kept]
     sets = []
     if args.shots > 0:
         sets.append((f"{args.shots}-shot", few_shot(train, args.shots, args.seed)))
@@ -153,6 +159,9 @@ def main():
     with tempfile.TemporaryDirectory(prefix=f"{args.dataset}-") as work:
         test_path = os.path.join(work, "test.csv")
         write_csv(test, test_path)
+        validation_path = os.path.join(work, "validation.csv")
+        if args.calibrate_on_val:
+            write_csv(validation, validation_path)
         oos_columns = f" {'in-scope':>9} {'oos recall':>10} {'AUROC':>6}" if args.clinc_oos else ""
         print(f"{'set':>8} {'model':>11} {'utterances':>10} {'accuracy':>9} {'macro-F1':>9} {'train s':>8}{oos_columns}")
         out_of_scope = ["--out-of-scope-label", OUT_OF_SCOPE] if args.clinc_oos else []
@@ -179,6 +188,8 @@ def main():
                         command += ["--setfit-iterations", str(args.setfit_iterations)]
                     if args.calibration_split:
                         command += ["--calibration-split", str(args.calibration_split)]
+                    if args.calibrate_on_val:
+                        command += ["--calibration-file", validation_path]
                 _, seconds = run(command)
                 result, _ = run([args.nlu, "intents", "evaluate", "--model", model, test_path, "--json"] + out_of_scope)
                 report = json.loads(result.stdout)

@@ -9,18 +9,22 @@ import Testing
     static let tinyEncoder = fixturesDirectory.appendingPathComponent("embeddings/minilm-tiny").path
 
     /// Six intents of the car dashboard sample, eight utterances each, and eight of its counterexamples,
-    /// as an NLUKit dataset in `work`.
-    static func fewShotDataset(in work: URL) throws -> String {
+    /// as an NLUKit dataset in `work` (`examples` and `counterexamples` pick other ones, into `name`).
+    static func fewShotDataset(in work: URL, examples: Range<Int> = 0..<8, counterexamples kept: Range<Int> = 0..<8,
+                               name: String = "few.json") throws -> String {
         let sample = fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Samples/intents/car-dashboard.json")
         let workspace = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: sample)) as? [String: Any])
         let intents = try #require(workspace["intents"] as? [[String: Any]]).prefix(6).map { intent -> [String: Any] in
-            let examples = (intent["examples"] as? [[String: Any]] ?? []).prefix(8)
+            let all = intent["examples"] as? [[String: Any]] ?? []
+            let examples = all[min(examples.lowerBound, all.count) ..< min(examples.upperBound, all.count)]
             return ["name": intent["intent"] ?? "", "utterances": examples.map { ["text": $0["text"] ?? ""] }]
         }
-        let counterexamples = (workspace["counterexamples"] as? [[String: Any]] ?? []).prefix(8).map { ["text": $0["text"] ?? ""] }
+        let allCounterexamples = workspace["counterexamples"] as? [[String: Any]] ?? []
+        let counterexamples = allCounterexamples[min(kept.lowerBound, allCounterexamples.count) ..< min(kept.upperBound, allCounterexamples.count)]
+            .map { ["text": $0["text"] ?? ""] }
         let dataset: [String: Any] = ["format": "nlukit-intents", "version": 1, "intents": intents, "counterexamples": counterexamples]
-        let path = work.appendingPathComponent("few.json")
+        let path = work.appendingPathComponent(name)
         try JSONSerialization.data(withJSONObject: dataset).write(to: path)
         return path.path
     }
@@ -60,6 +64,41 @@ import Testing
         #expect(evaluate.stdout.contains("\"outOfScopeAUROC\"") && evaluate.stdout.contains("\"outOfScopeRecall\""), "\(evaluate.stdout)")
         let table = try runNLU(["intents", "evaluate", "-m", model, data])
         #expect(table.stdout.contains("AUROC:"), "\(table.stdout)")
+    }
+
+    /// --calibration-file: the confidences calibrated on another file's utterances, the training data whole.
+    @Test func calibrationFileCalibratesOnItsUtterances() throws {
+        let work = try TestScratch.folder("nlu-intents-cal")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let data = try Self.fewShotDataset(in: work)
+        let development = try Self.fewShotDataset(in: work, examples: 8..<10, counterexamples: 8..<11, name: "dev.json")
+        let model = work.appendingPathComponent("few.nlumodel").path
+        let train = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--setfit-iterations", "3",
+                                "--learning-rate", "5e-3", "--calibration-file", development, "--no-entities", "--json"])
+        #expect(train.status == 0, "\(train.stderr)")
+        #expect(train.stderr.contains("calibration: 12 utterances and 3 counterexamples from \(development)"), "\(train.stderr)")
+        #expect(train.stderr.contains("on 6 intents, 48 utterances, 8 counterexamples"), "\(train.stderr)")   // nothing held out
+        #expect(train.stderr.contains("calibrated on 15 held-out utterances"), "\(train.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(train.stdout.utf8)) as? [String: Any])
+        #expect(summary["temperature"] is Double && summary["threshold"] is Double, "\(train.stdout)")
+        let manifest = try String(contentsOfFile: model + "/manifest.json", encoding: .utf8)
+        #expect(manifest.contains("\"temperature\""), "\(manifest)")
+
+        let both = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--calibration-split", "0.25",
+                               "--calibration-file", development])
+        #expect(both.status == 2 && both.stderr.contains("give one"), "\(both.stderr)")
+        let withoutFineTune = try runNLU(["intents", "train", data, "-o", model, "--calibration-file", development])
+        #expect(withoutFineTune.status == 2 && withoutFineTune.stderr.contains("--calibration-file") && withoutFineTune.stderr.contains("apply to --fine-tune"),
+                "\(withoutFineTune.stderr)")
+        let missing = work.appendingPathComponent("missing.json").path
+        let absent = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--calibration-file", missing])
+        #expect(absent.status == 1 && absent.stderr.contains(missing), "\(absent.stderr)")
+        let strangers = work.appendingPathComponent("strangers.json")
+        try Data(#"{"format": "nlukit-intents", "intents": [{"name": "greet", "utterances": [{"text": "hello"}]}]}"#.utf8).write(to: strangers)
+        let unrelated = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--calibration-file", strangers.path])
+        #expect(unrelated.status == 1 && unrelated.stderr.contains(strangers.path) && unrelated.stderr.contains("greet"), "\(unrelated.stderr)")
+        // The refused runs left the first package as it was.
+        #expect(try String(contentsOfFile: model + "/manifest.json", encoding: .utf8) == manifest)
     }
 
     /// --few-shot with held-out utterances: a head fitted after each contrastive epoch scores them, and

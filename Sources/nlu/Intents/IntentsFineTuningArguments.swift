@@ -36,6 +36,10 @@ struct IntentsFineTuningArguments: ParsableArguments {
     @Option(help: "With --fine-tune: the share of each intent (and of the counterexamples) held out to calibrate the confidences: a temperature fitted on it, and the threshold that answers it best (default: 0, no calibration).")
     var calibrationSplit: Double?
 
+    @Option(help: ArgumentHelp("With --fine-tune: held-out utterances (a dataset file, out-of-scope ones as counterexamples) to calibrate the confidences on instead of --calibration-split's share: a temperature fitted on them, and the threshold that answers them best. The training data stays whole.",
+                               valueName: "file"))
+    var calibrationFile: String?
+
     @Option(help: ArgumentHelp("With --fine-tune: held-out utterances scored after each epoch: intent accuracy and loss (with --few-shot, of a head fitted after each contrastive epoch), and with --tagger transformer the slots' F1. A report unless --keep-best: the last epoch is kept.",
                                valueName: "file"))
     var validationFile: String?

@@ -40,7 +40,8 @@ struct IntentsTrainCommand: ParsableCommand {
         --no-few-shot keeps the softmax head. --calibration-split F holds out that share of \
         each intent (and of the counterexamples) and calibrates the confidences on it: a temperature fitted by \
         the held-out log-likelihood, and the threshold that answers the held-out utterances best (0 without \
-        counterexamples), both stored in the model; --threshold sets the threshold instead.
+        counterexamples), both stored in the model; --calibration-file FILE calibrates on that file's utterances \
+        instead (a development set with out-of-scope examples), training on all the data; --threshold sets the threshold instead.
 
         --tagger transformer (with --fine-tune MODEL) fine-tunes the encoder jointly for the intents and the \
         entities (JointBERT): the intent from the pooled vector, each word's BIO tag from its first word piece, \
@@ -158,13 +159,19 @@ struct IntentsTrainCommand: ParsableCommand {
                 try TrainingFlags.check(flag: "--calibration-split") {
                     try HeldOutSplit.checkFraction(split, of: "each intent", allowsNone: true)
                 }
+                if split > 0, fineTuning.calibrationFile != nil {
+                    throw ValidationError("--calibration-split and --calibration-file both give the calibration utterances: give one")
+                }
             }
+            if fineTuning.calibrationFile?.isEmpty == true { throw ValidationError("--calibration-file is empty; give a dataset file") }
         } else if resume {
             throw ValidationError("--resume continues a --fine-tune run; the bag-of-words network trains in seconds: run it again")
         } else if fineTuning.fewShot != nil || fineTuning.setfitIterations != nil || fineTuning.setfitHeadC != nil
-                    || fineTuning.setfitBagOfWords != nil || fineTuning.calibrationSplit != nil || fineTuning.headLearningRate != nil
-                    || fineTuning.validationFile != nil || fineTuning.keepBest != nil || fineTuning.earlyStopping != nil {
-            throw ValidationError("--few-shot, --no-few-shot, --setfit-iterations, --setfit-head-c, --[no-]setfit-bag-of-words, --calibration-split, "
+                    || fineTuning.setfitBagOfWords != nil || fineTuning.calibrationSplit != nil || fineTuning.calibrationFile != nil
+                    || fineTuning.headLearningRate != nil || fineTuning.validationFile != nil || fineTuning.keepBest != nil
+                    || fineTuning.earlyStopping != nil {
+            throw ValidationError("--few-shot, --no-few-shot, --setfit-iterations, --setfit-head-c, --[no-]setfit-bag-of-words, "
+                                  + "--calibration-split, --calibration-file, "
                                   + "--head-learning-rate, --validation-file, --keep-best and --early-stopping apply to --fine-tune MODEL "
                                   + "(the bag-of-words network keeps its best epoch on --validation-split)")
         }
@@ -178,7 +185,7 @@ struct IntentsTrainCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Console.checkOutput(output, inputs: dataset + (fineTuning.validationFile.map { [$0] } ?? []))
+        try Console.checkOutput(output, inputs: dataset + [fineTuning.validationFile, fineTuning.calibrationFile].compactMap { $0 })
         try ModelPackage.checkDestination(URL(fileURLWithPath: output), kind: IntentClassifier.modelKind, replacing: replacement)
         if let report {
             try Console.checkOutput(report, flag: "--report", inputs: dataset + [output])
@@ -288,6 +295,18 @@ struct IntentsTrainCommand: ParsableCommand {
             trainingData = split.training
             heldOut = split.heldOut
             Console.log("calibration: \(heldOut?.utteranceCount ?? 0) utterances and \(heldOut?.counterexamples.count ?? 0) counterexamples held out")
+        }
+        if let file = fineTuning.calibrationFile {
+            let calibrationData = try input.load([file]).dataset
+            let known = Set(trainingData.intents.map(\.name))
+            guard !calibrationData.counterexamples.isEmpty
+                    || calibrationData.intents.contains(where: { known.contains($0.name) && !$0.utterances.isEmpty }) else {
+                throw InputError("\(file): no utterance of the training data's intents and no counterexample to calibrate on "
+                                 + "(its intents: \(calibrationData.intents.prefix(5).map(\.name).joined(separator: ", "))"
+                                 + "\(calibrationData.intents.count > 5 ? ", ..." : ""))")
+            }
+            heldOut = calibrationData
+            Console.log("calibration: \(heldOut?.utteranceCount ?? 0) utterances and \(heldOut?.counterexamples.count ?? 0) counterexamples from \(file)")
         }
         Console.log("fine-tuning \(model) on \(trainingData.intents.count) intents, \(trainingData.utteranceCount) utterances, \(trainingData.counterexamples.count) counterexamples")
         let clock = ContinuousClock()
