@@ -15,6 +15,7 @@ import Testing
     /// Options that write a file other than the command's result, under their own names (`-o` is the result).
     static let secondaryOutputs: Set<String> = [
         "intents import --test-output",  // the export's test split, written beside the dataset (-o)
+        "intents import --validation-output",  // the export's validation split (CLINC150's val), beside the dataset (-o)
         "intents train --report",        // the training curves as an HTML page, beside the model (-o)
         "intents evaluate --report",     // the evaluation as an HTML page; the result itself goes to stdout
         "lm train --report",             // the training curves as an HTML page, beside the model (-o)

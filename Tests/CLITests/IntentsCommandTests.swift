@@ -44,6 +44,29 @@ import Testing
         #expect(latin1.stderr.contains("warning:") && latin1.stderr.contains("Latin-1"))
     }
 
+    /// A CLINC150 data file: the dataset, its test split and its validation split, each to its file.
+    @Test func importWritesCLINC150sSplitsApart() throws {
+        let directory = try TestScratch.folder("nlu-intents-clinc")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let data = directory.appendingPathComponent("data_full.json")
+        try Data((#"{"train": [["how much money do I have", "balance"], ["wake me up at six", "alarm"]], "oos_train": [["a movie", "oos"]], "#
+                  + #""val": [["my balance", "balance"]], "oos_val": [["bake bread", "oos"]], "test": [["set an alarm", "alarm"]]}"#).utf8)
+            .write(to: data)
+        let output = directory.appendingPathComponent("clinc.json").path
+        let run = try runNLU(["intents", "import", data.path, "-o", output])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("imported 2 intents, 2 utterances, 1 counterexample, 0 entities (CLINC150 data JSON)"), "\(run.stdout)")
+        #expect(run.stdout.contains("test split: 1 utterances → \(directory.path)/clinc.test.json"), "\(run.stdout)")
+        #expect(run.stdout.contains("validation split: 2 utterances → \(directory.path)/clinc.validation.json"), "\(run.stdout)")
+        let validation = try String(contentsOfFile: directory.path + "/clinc.validation.json", encoding: .utf8)
+        #expect(validation.contains("bake bread") && validation.contains("my balance"))
+        // The validation split cannot go where the test split goes.
+        let clash = try runNLU(["intents", "import", data.path, "-o", output, "--test-output", directory.path + "/held.json",
+                                "--validation-output", directory.path + "/held.json"])
+        #expect(clash.status == 2 && clash.stderr.contains("--validation-output \(directory.path)/held.json is the same file as --test-output"),
+                "\(clash.stderr)")
+    }
+
     @Test func trainPredictEvaluate() throws {
         let directory = try TestScratch.folder("nlu-intents-cli")
         let model = directory.appendingPathComponent("car.nlumodel").path

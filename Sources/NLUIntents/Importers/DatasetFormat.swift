@@ -38,6 +38,8 @@ public enum DatasetFormat: String, CaseIterable, Sendable {
     case watsonxActions = "watsonx"
     /// snips-nlu's own dataset JSON (`snips-nlu generate-dataset`) or its YAML input.
     case snipsNLU = "snips-nlu"
+    /// CLINC150's data JSON (`train`, `val`, `test` and their `oos_` rows, as [text, intent] pairs).
+    case clinc = "clinc150"
 
     /// One line per format for help texts.
     public var summary: String {
@@ -60,6 +62,7 @@ public enum DatasetFormat: String, CaseIterable, Sendable {
         case .dialogflowCX: return "Dialogflow CX agent (.zip or folder)"
         case .watsonxActions: return "watsonx Assistant actions skill JSON"
         case .snipsNLU: return "snips-nlu dataset (JSON or YAML)"
+        case .clinc: return "CLINC150 data JSON"
         }
     }
 
@@ -75,7 +78,7 @@ public enum DatasetFormat: String, CaseIterable, Sendable {
         case .alexa: return "the locale in the file name"
         case .rasaYAML, .rasaJSON, .rasaMarkdown: return "config.yml's 'language'"
         case .lu: return "'> !# @app.culture'"
-        case .watsonNLC, .csv, .snips: return "language"
+        case .watsonNLC, .csv, .snips, .clinc: return "language"
         }
     }
 }

@@ -65,6 +65,7 @@ enum FormatDetector {
         if root["dialog_nodes"] != nil || root["workspace_id"] != nil { return .watson }
         if SnipsNLUImporter.isDataset(root) { return .snipsNLU }
         if root["rasa_nlu_data"] != nil { return .rasaJSON }
+        if CLINCImporter.isDataFile(root) { return .clinc }
         if root["interactionModel"] != nil { return .alexa }
         if root["luis_schema_version"] != nil || (root["utterances"] != nil && root["intents"] != nil) { return .luis }
         if let resource = root["resource"] as? [String: Any],

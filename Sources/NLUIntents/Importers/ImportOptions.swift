@@ -42,18 +42,24 @@ public struct ImportResult: Sendable {
     /// The utterances the export sets apart for testing (CLU's `dataset: "Test"`), as a dataset of
     /// their own for `nlu intents evaluate`; `nil` when the export marks none.
     public var testDataset: IntentDataset?
+    /// The utterances the export sets apart for choosing settings (CLINC150's `val`), for
+    /// `nlu intents train --validation-file` or `--calibration-file`; `nil` when it marks none.
+    public var validationDataset: IntentDataset?
 
     /// Creates an import result.
-    public init(dataset: IntentDataset, format: DatasetFormat, warnings: [String], testDataset: IntentDataset? = nil) {
+    public init(dataset: IntentDataset, format: DatasetFormat, warnings: [String], testDataset: IntentDataset? = nil,
+                validationDataset: IntentDataset? = nil) {
         self.dataset = dataset
         self.format = format
         self.warnings = warnings
         self.testDataset = testDataset
+        self.validationDataset = validationDataset
     }
 }
 
-/// An importer's output: the training dataset and the export's test split, if it has one.
+/// An importer's output: the training dataset and the export's test and validation splits, where it has them.
 struct ImportSplits {
     var dataset: IntentDataset
     var test: IntentDataset?
+    var validation: IntentDataset? = nil
 }

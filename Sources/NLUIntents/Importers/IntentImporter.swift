@@ -25,9 +25,11 @@ public enum IntentImporter {
         let recorded = splits.dataset.language
         if let wanted = options.language {
             recordLanguage(wanted, in: &splits.dataset, file: source.name, warnings: &warnings)
-            if var test = splits.test {
-                recordLanguage(wanted, in: &test, file: source.name, warnings: &warnings)
-                splits.test = test
+            for split in [\ImportSplits.test, \.validation] {
+                if var held = splits[keyPath: split] {
+                    recordLanguage(wanted, in: &held, file: source.name, warnings: &warnings)
+                    splits[keyPath: split] = held
+                }
             }
         }
         // An export's language that is no language code would train without a stemmer, silently.
@@ -38,7 +40,7 @@ public enum IntentImporter {
         // Detection and import may both decode the same file: report each warning once.
         var seen = Set<String>()
         return (ImportResult(dataset: splits.dataset, format: format, warnings: warnings.filter { seen.insert($0).inserted },
-                             testDataset: splits.test), recorded)
+                             testDataset: splits.test, validationDataset: splits.validation), recorded)
     }
 
     /// Imports several inputs and merges them (e.g. one Snips file per intent). Intents named alike
@@ -72,13 +74,17 @@ public enum IntentImporter {
         var merged = IntentDataset()
         var formats: [DatasetFormat] = []
         var seen = Set<String>()
-        var test: DatasetMerger?
+        var test: DatasetMerger?, validation: DatasetMerger?
         for (url, imported) in inputs {
             let result = imported.result
             warnings += result.warnings
             if let part = result.testDataset {
                 if test == nil { test = DatasetMerger() }
                 test?.add(part)
+            }
+            if let part = result.validationDataset {
+                if validation == nil { validation = DatasetMerger() }
+                validation?.add(part)
             }
             formats.append(result.format)
             merged.language = merged.language ?? result.dataset.language
@@ -92,7 +98,8 @@ public enum IntentImporter {
             merged.entities += result.dataset.entities
         }
         try merged.validate(file: inputs.map(\.url.path).joined(separator: ", "))
-        return ImportResult(dataset: merged, format: formats[0], warnings: warnings, testDataset: test?.dataset)
+        return ImportResult(dataset: merged, format: formats[0], warnings: warnings, testDataset: test?.dataset,
+                            validationDataset: validation?.dataset)
     }
 
     /// `--language` names the dataset's language (it chooses the stemmer the intents model uses): a
@@ -107,11 +114,13 @@ public enum IntentImporter {
         if dataset.language.map(LanguageChoice.language) != code { dataset.language = code }
     }
 
-    /// The training dataset and, for formats that mark test utterances (CLU), the test split.
+    /// The training dataset and, for formats that mark test utterances (CLU, CLINC150), the test split
+    /// (CLINC150: and its validation split).
     static func importSplits(from source: ImportSource, format: DatasetFormat, options: ImportOptions,
                              warnings: inout [String]) throws -> ImportSplits {
         switch format {
         case .clu: return try CLUImporter.read(source, options: options, warnings: &warnings)
+        case .clinc: return try CLINCImporter.read(source, options: options, warnings: &warnings)
         default:
             return ImportSplits(dataset: try importDataset(from: source, format: format, options: options, warnings: &warnings), test: nil)
         }
@@ -121,6 +130,7 @@ public enum IntentImporter {
                               warnings: inout [String]) throws -> IntentDataset {
         switch format {
         case .clu: return try CLUImporter.read(source, options: options, warnings: &warnings).dataset
+        case .clinc: return try CLINCImporter.read(source, options: options, warnings: &warnings).dataset
         case .nlukit:
             guard source.kind == .file else { throw notAFile(source, format) }
             return try IntentDataset.decode(source.utf8Data(at: source.paths[0], warnings: &warnings), file: source.name)
