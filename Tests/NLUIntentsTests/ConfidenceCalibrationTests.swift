@@ -116,4 +116,18 @@ import Testing
         print("calibrated on \(calibration.utterances): T = \(calibration.temperature), threshold \(calibration.threshold), "
               + "held-out loss \(calibration.lossBefore) -> \(calibration.lossAfter), AUROC \(auroc)")
     }
+
+    /// What a model's intents find to calibrate on: an utterance of one of them, or any counterexample; never an
+    /// utterance labelled with the "none" class's own name.
+    @Test func aHeldOutSetCalibratesOnlyWhatTheModelKnows() {
+        let strangers = IntentDataset(intents: [Intent(name: "greet", utterances: ["hello"]),
+                                                Intent(name: IntentClassifier.noneLabel, utterances: ["whatever"])])
+        #expect(!strangers.canCalibrate(intents: ["weather", "music"]))
+        #expect(!strangers.canCalibrate(intents: ["weather", IntentClassifier.noneLabel]))
+        #expect(strangers.canCalibrate(intents: ["greet"]))
+        var outOfScope = strangers
+        outOfScope.counterexamples = ["what is the meaning of life"]
+        #expect(outOfScope.canCalibrate(intents: ["weather"]))
+        #expect(strangers.calibrationIntents(of: ["greet", IntentClassifier.noneLabel]).map(\.name) == ["greet"])
+    }
 }

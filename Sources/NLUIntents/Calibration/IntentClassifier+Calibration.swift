@@ -30,8 +30,8 @@ extension IntentClassifier {
     @discardableResult
     public mutating func calibrate(on heldOut: IntentDataset) -> Calibration? {
         var texts: [String] = [], expected: [String?] = [], classes: [Int?] = []
-        for intent in heldOut.intents {
-            guard let index = labels.firstIndex(of: intent.name), intent.name != Self.noneLabel else { continue }
+        for intent in heldOut.calibrationIntents(of: intents) {
+            guard let index = labels.firstIndex(of: intent.name) else { continue }
             for utterance in intent.utterances {
                 texts.append(utterance.text)
                 expected.append(intent.name)
@@ -67,5 +67,21 @@ extension IntentClassifier {
         threshold = ConfidenceCalibration.threshold(answers)
         return Calibration(utterances: texts.count, temperature: temperature, threshold: threshold,
                            lossBefore: loss(1), lossAfter: loss(temperature))
+    }
+}
+
+extension IntentDataset {
+    /// The intents of this held-out set that calibrating a model of `intents` uses: those the model has
+    /// (the "none" class's label is none of them; out-of-scope utterances are the counterexamples).
+    func calibrationIntents(of intents: [String]) -> [Intent] {
+        let known = Set(intents)
+        return self.intents.filter { known.contains($0.name) && $0.name != IntentClassifier.noneLabel }
+    }
+
+    /// Whether a model of `intents` finds anything to calibrate on here
+    /// (``IntentClassifier/calibrate(on:)`` changes nothing otherwise): an utterance of one of them, or a
+    /// counterexample. Checked before training by a caller that calibrates after it.
+    public func canCalibrate(intents: [String]) -> Bool {
+        !counterexamples.isEmpty || calibrationIntents(of: intents).contains { !$0.utterances.isEmpty }
     }
 }

@@ -298,9 +298,7 @@ struct IntentsTrainCommand: ParsableCommand {
         }
         if let file = fineTuning.calibrationFile {
             let calibrationData = try input.load([file]).dataset
-            let known = Set(trainingData.intents.map(\.name))
-            guard !calibrationData.counterexamples.isEmpty
-                    || calibrationData.intents.contains(where: { known.contains($0.name) && !$0.utterances.isEmpty }) else {
+            guard calibrationData.canCalibrate(intents: trainingData.intents.map(\.name)) else {
                 throw InputError("\(file): no utterance of the training data's intents and no counterexample to calibrate on "
                                  + "(its intents: \(calibrationData.intents.prefix(5).map(\.name).joined(separator: ", "))"
                                  + "\(calibrationData.intents.count > 5 ? ", ..." : ""))")
