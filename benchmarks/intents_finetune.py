@@ -22,7 +22,7 @@ and scores each on the test split with `nlu intents evaluate --model M TEST --js
 macro-F1 and training time per run. The model is all-MiniLM-L6-v2 by default (scripts/install-minilm.sh puts
 it in the Hugging Face cache). It runs the release `nlu` (`--nlu PATH`, default .build/release/nlu).
 
-    python3 benchmarks/intents_finetune.py --shots 10 [--full] [--epochs 3] [--learning-rate R] [--head-learning-rate R]
+    python3 benchmarks/intents_finetune.py --shots 10 [--full] [--epochs 3] [--learning-rate R] [--head-learning-rate R] [--batch-size N] [--label-smoothing F]
         [--only fine-tune,few-shot] [--dataset clinc150 --data /work/.mirror/clinc+oos-eval/repo]
 
 --epochs sets the fine-tuning epochs of both modes (few-shot: the contrastive stage's); --setfit-iterations
@@ -128,6 +128,8 @@ def main():
     parser.add_argument("--calibrate-on-val", action="store_true", help="calibrate on CLINC150's validation split (--calibration-file)")
     parser.add_argument("--learning-rate", default=None, help="fine-tuning peak rate, both modes (default: nlu's)")
     parser.add_argument("--head-learning-rate", default=None, help="the softmax head's peak rate, fine-tune mode (default: nlu's)")
+    parser.add_argument("--batch-size", type=int, default=None, help="fine-tuning batch size, both modes (default: nlu's)")
+    parser.add_argument("--label-smoothing", default=None, help="the softmax head's label smoothing, fine-tune mode (default: nlu's, none)")
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--intents", type=int, default=0, help="only the first N intents (by name) of both splits: a quick check")
     parser.add_argument("--only", default="bow,embeddings,fine-tune,few-shot")
@@ -182,8 +184,12 @@ def main():
                         command += ["--epochs", str(args.epochs)]
                     if args.learning_rate:
                         command += ["--learning-rate", args.learning_rate]
+                    if args.batch_size:
+                        command += ["--batch-size", str(args.batch_size)]
                     if kind == "fine-tune" and args.head_learning_rate:
                         command += ["--head-learning-rate", args.head_learning_rate]
+                    if kind == "fine-tune" and args.label_smoothing:
+                        command += ["--label-smoothing", args.label_smoothing]
                     if kind == "few-shot" and args.setfit_iterations:
                         command += ["--setfit-iterations", str(args.setfit_iterations)]
                     if args.calibration_split:

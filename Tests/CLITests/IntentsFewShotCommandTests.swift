@@ -148,6 +148,17 @@ import Testing
         #expect(headRateFewShot.status == 2 && headRateFewShot.stderr.contains("does not apply to --few-shot"), "\(headRateFewShot.stderr)")
         let headRateAlone = try runNLU(["intents", "train", data, "-o", model, "--head-learning-rate", "1e-3"])
         #expect(headRateAlone.status == 2 && headRateAlone.stderr.contains("apply to --fine-tune"), "\(headRateAlone.stderr)")
+        // --label-smoothing: the softmax head's, ranged by the library, refused where it would be ignored.
+        let smoothing = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--no-few-shot", "--label-smoothing", "1"])
+        #expect(smoothing.status == 2 && smoothing.stderr.contains("--label-smoothing is 1.0"), "\(smoothing.stderr)")
+        let smoothingFewShot = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--few-shot",
+                                           "--label-smoothing", "0.1"])
+        #expect(smoothingFewShot.status == 2 && smoothingFewShot.stderr.contains("does not apply to --few-shot"), "\(smoothingFewShot.stderr)")
+        let smoothingAlone = try runNLU(["intents", "train", data, "-o", model, "--label-smoothing", "0.1"])
+        #expect(smoothingAlone.status == 2 && smoothingAlone.stderr.contains("apply to --fine-tune"), "\(smoothingAlone.stderr)")
+        let smoothingJoint = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--tagger", "transformer",
+                                         "--label-smoothing", "0.1"])
+        #expect(smoothingJoint.status == 2 && smoothingJoint.stderr.contains("softmax intent head"), "\(smoothingJoint.stderr)")
         // --resume with no checkpoint: refused, saying how to start.
         let resume = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--few-shot", "--resume"])
         #expect(resume.status == 1 && resume.stderr.contains("without --resume"), "\(resume.stderr)")

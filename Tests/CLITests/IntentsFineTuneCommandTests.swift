@@ -31,10 +31,13 @@ import Testing
         #expect(evaluate.status == 0, "\(evaluate.stderr)")
         #expect(evaluate.stdout.contains("\"accuracy\""))
 
-        // Trained again over it: the package (encoder folder included) is replaced.
+        // Trained again over it: the package (encoder folder included) is replaced; --label-smoothing is recorded
+        // with the other fine-tuning options.
         let again = try runNLU(["intents", "train", Self.sample, "-o", model, "--fine-tune", Self.tinyEncoder, "--epochs", "1",
-                                "--learning-rate", "5e-3", "--no-entities"])
+                                "--learning-rate", "5e-3", "--no-entities", "--label-smoothing", "0.1"])
         #expect(again.status == 0, "\(again.stderr)")
+        let manifest = try String(contentsOfFile: model + "/manifest.json", encoding: .utf8)
+        #expect(manifest.contains("\"labelSmoothing\" : 0.1"), "\(manifest)")
     }
 
     @Test(arguments: ["0", "nan", "1e30"])

@@ -42,6 +42,13 @@ struct IntentFineTuneReference: Decodable {
     var head: Head
     var steps: [Step]
     var after: After
+    /// The same steps with the loss label-smoothed.
+    struct LabelSmoothed: Decodable {
+        var labelSmoothing: Float
+        var steps: [Step]
+        var head: Head
+    }
+    var labelSmoothed: LabelSmoothed
 
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
@@ -61,14 +68,14 @@ struct IntentFineTuneReference: Decodable {
     }
 
     /// A trainer from the reference's checkpoint, head and settings.
-    func makeTrainer() throws -> EncoderClassifierTrainer {
+    func makeTrainer(labelSmoothing: Float = 0) throws -> EncoderClassifierTrainer {
         let encoder = try TrainableEncoder(checkpoint: checkpointURL)
         let head = try Linear(weight: Tensor(shape: head.weight.shape, scalars: head.weight.values),
                               bias: Tensor(shape: head.bias.shape, scalars: head.bias.values))
         return try EncoderClassifierTrainer(
             encoder: encoder, pooling: [.mean], head: head, learningRate: learningRate, weightDecay: weightDecay,
             maxGradientNorm: maxGradNorm, schedule: LinearWarmupSchedule(trainingSteps: trainingSteps, warmupSteps: warmupSteps),
-            accumulationSteps: accumulationSteps, batchesPerEpoch: batches.count)
+            accumulationSteps: accumulationSteps, batchesPerEpoch: batches.count, labelSmoothing: labelSmoothing)
     }
 
     /// Runs the trainer over the batches, epoch after epoch, until `trainingSteps` optimizer steps.
@@ -124,6 +131,31 @@ struct IntentFineTuneReference: Decodable {
             let difference = zip(tensor.scalars, values.values).map { abs($0 - $1) }.max() ?? 0
             #expect(difference <= 1e-6, "\(name): largest difference \(difference)")
         }
+    }
+
+    /// Label smoothing (Trainer's `label_smoothing_factor`, 0.1): PyTorch's run of the same 20 steps with
+    /// `F.cross_entropy(label_smoothing=0.1)`, the loss at every step within 1e-5 relative and the head after
+    /// them within 1e-6; the smoothed losses are not the plain run's, and the held-out loss stays unsmoothed.
+    @Test func labelSmoothedStepsMatchPyTorch() throws {
+        let reference = try IntentFineTuneReference.load()
+        let smoothed = reference.labelSmoothed
+        let trainer = try reference.makeTrainer(labelSmoothing: smoothed.labelSmoothing)
+        let steps = try reference.run(trainer)
+        #expect(steps.count == smoothed.steps.count)
+        for (ours, theirs) in zip(steps, smoothed.steps) {
+            #expect(abs(ours.loss - theirs.loss) <= 1e-5 * abs(theirs.loss), "step \(ours.step): loss \(ours.loss), PyTorch \(theirs.loss)")
+            #expect(abs(ours.gradientNorm - theirs.gradientNorm) <= 1e-4 * theirs.gradientNorm, "step \(ours.step) norm")
+        }
+        #expect(zip(smoothed.steps, reference.steps).allSatisfy { abs($0.loss - $1.loss) > 1e-3 }, "the smoothed run is another run")
+        let head = trainer.head.linear.tensors
+        for (ours, theirs) in [(head[0], smoothed.head.weight), (head[1], smoothed.head.bias)] {
+            let difference = zip(ours.scalars, theirs.values).map { abs($0 - $1) }.max() ?? .infinity
+            #expect(ours.shape == theirs.shape && difference <= 1e-6, "head after 20 smoothed steps: largest difference \(difference)")
+        }
+        let batch = try reference.encoderBatches()[0], labels = reference.batches[0].labels
+        let plain = SoftmaxCrossEntropy.lossAndGradient(logits: try trainer.logits(batch), targets: labels).loss
+        #expect(try trainer.loss(batch, labels: labels) == plain)
+        #expect(throws: TrainingSettingError.self) { try reference.makeTrainer(labelSmoothing: 1) }
     }
 
     /// The word-embedding rows a step does not use have their AdamW steps put off until a batch

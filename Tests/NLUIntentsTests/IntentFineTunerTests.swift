@@ -62,6 +62,8 @@ import Testing
             ("maxSequenceLength", changed { $0.maxSequenceLength = 2 }),
             ("headLearningRate", changed { $0.headLearningRate = 0 }), ("headLearningRate", changed { $0.headLearningRate = .infinity }),
             ("headLearningRate", changed { $0.headLearningRate = 2 }),
+            ("labelSmoothing", changed { $0.labelSmoothing = 1 }), ("labelSmoothing", changed { $0.labelSmoothing = -0.1 }),
+            ("labelSmoothing", changed { $0.labelSmoothing = .nan }),
             ("maxSequenceLength", changed { $0.maxSequenceLength = 65 }),   // minilm-tiny has 64 positions
         ]
     }()

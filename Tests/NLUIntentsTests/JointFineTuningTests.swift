@@ -37,6 +37,11 @@ import Testing
         bad = options
         bad.headDropout = 1
         #expect(throws: TrainingSettingError.self) { try bad.validate() }
+        // JointBERT's losses have no smoothed form here: label smoothing is refused by name, not ignored.
+        bad = options
+        bad.training.labelSmoothing = 0.1
+        let smoothing = try #require(throws: TrainingSettingError.self) { try bad.validate() }
+        #expect(smoothing.setting == "labelSmoothing")
     }
 
     /// Two runs with one seed take the same steps to the bit (dropout in the encoder and before the

@@ -22,10 +22,12 @@ public struct SoftmaxClassifierHead: Sendable {
     }
 
     /// The mean cross-entropy of `pooled`'s logits against `targets` (one class index per row, optionally
-    /// with `classWeights` as `CrossEntropyLoss(weight:)`), and the gradients of the layer and of `pooled`.
-    public func lossAndGradients(pooled: Tensor<Float>, targets: [Int32], classWeights: [Float]? = nil)
+    /// with `classWeights` as `CrossEntropyLoss(weight:)` and `labelSmoothing` as its `label_smoothing`),
+    /// and the gradients of the layer and of `pooled`.
+    public func lossAndGradients(pooled: Tensor<Float>, targets: [Int32], classWeights: [Float]? = nil, labelSmoothing: Float = 0)
         -> (loss: Float, gradients: Linear.Gradients) {
-        let (loss, dLogits) = SoftmaxCrossEntropy.lossAndGradient(logits: logits(pooled), targets: targets, classWeights: classWeights)
+        let (loss, dLogits) = SoftmaxCrossEntropy.lossAndGradient(logits: logits(pooled), targets: targets, classWeights: classWeights,
+                                                                  labelSmoothing: labelSmoothing)
         return (loss, linear.backward(input: pooled, outputGradient: dLogits))
     }
 }

@@ -37,6 +37,9 @@ public final class EncoderClassifierTrainer: FineTuningTrainer {
     }
     /// The run's optimizer side.
     public let steps: FineTuningSteps
+    /// The training loss's label smoothing (``SoftmaxCrossEntropy``; 0: none). ``loss(_:labels:)``
+    /// scores without it: a held-out loss stays the plain log-likelihood.
+    public let labelSmoothing: Float
     /// The buffers of the last batch shape: consecutive batches of one shape reuse them.
     private var workspace: EncoderTrainingWorkspace?
 
@@ -46,11 +49,12 @@ public final class EncoderClassifierTrainer: FineTuningTrainer {
     /// `headLearningRate` is the head's peak rate (nil: `learningRate`), on the same schedule.
     /// - Throws: ``TrainingSettingError`` naming the setting for a learning rate, weight decay or
     ///   maximum gradient norm that is negative or not finite (the norm must be above 0), accumulation
-    ///   steps or batches per epoch below 1, a head learning rate that is not a finite number above 0, or a head whose input is not the pooled width or that has
-    ///   fewer than 2 classes.
+    ///   steps or batches per epoch below 1, a head learning rate that is not a finite number above 0, a label
+    ///   smoothing outside 0 ..< 1, or a head whose input is not the pooled width or that has fewer than 2 classes.
     public init(encoder: TrainableEncoder, pooling modes: [PoolingMode], head: Linear, learningRate: Float,
                 weightDecay: Float = 0, maxGradientNorm: Float = 1, schedule: LinearWarmupSchedule,
-                accumulationSteps: Int = 1, batchesPerEpoch: Int, headLearningRate: Float? = nil) throws {
+                accumulationSteps: Int = 1, batchesPerEpoch: Int, headLearningRate: Float? = nil, labelSmoothing: Float = 0) throws {
+        try IntentFineTuningOptions.checkLabelSmoothing(labelSmoothing)
         let pooling = TokenPooling(modes: modes, hiddenSize: encoder.configuration.hiddenSize)
         guard !modes.isEmpty, head.inputSize == pooling.outputSize, head.bias != nil else {
             throw TrainingSettingError(setting: "head", value: "a [\(head.outputSize), \(head.inputSize)] layer\(head.bias == nil ? " without bias" : "")",
@@ -68,6 +72,7 @@ public final class EncoderClassifierTrainer: FineTuningTrainer {
         self.encoder = encoder
         self.pooling = pooling
         self.head = SoftmaxClassifierHead(linear: head)
+        self.labelSmoothing = labelSmoothing
     }
 
     /// What one micro-batch did: its own mean loss, and the optimizer step it completed, if it was
@@ -92,7 +97,7 @@ public final class EncoderClassifierTrainer: FineTuningTrainer {
         let workspace = try workspace(for: batch)
         let hidden = try encoder.forward(batch, workspace: workspace)
         let pooled = pooling(hidden, attentionMask: batch.attentionMask)
-        let (loss, gradients) = head.lossAndGradients(pooled: pooled, targets: labels)
+        let (loss, gradients) = head.lossAndGradients(pooled: pooled, targets: labels, labelSmoothing: labelSmoothing)
         try steps.check(loss)
         // Trainer divides each micro-batch's loss by its group's size before backward: the same
         // factor on every gradient below.

@@ -119,7 +119,8 @@ public struct IntentFineTuner {
         let trainer = try EncoderClassifierTrainer(
             encoder: encoder, pooling: embedder.pooling.modes, head: head, learningRate: options.learningRate,
             weightDecay: options.weightDecay, maxGradientNorm: options.maxGradientNorm, schedule: schedule,
-            accumulationSteps: options.accumulationSteps, batchesPerEpoch: batchesPerEpoch, headLearningRate: options.headLearningRate)
+            accumulationSteps: options.accumulationSteps, batchesPerEpoch: batchesPerEpoch, headLearningRate: options.headLearningRate,
+            labelSmoothing: options.labelSmoothing ?? 0)
 
         if let saved {
             try trainer.resume(optimizerState: saved.optimizerState, optimizerSteps: saved.description.optimizerSteps,

@@ -38,6 +38,10 @@ public struct IntentFineTuningOptions: Codable, Sendable, Equatable {
     public var maxSequenceLength: Int?
     /// The probability of dropout in the encoder's hidden states and attention (0 ..< 1).
     public var dropout: Float = 0.1
+    /// Label smoothing of the intent loss, as Trainer's `label_smoothing_factor` (0 ..< 1; nil or 0: none):
+    /// the target puts `1 − ε` on the utterance's intent and `ε / intents` on every intent, so the head is
+    /// not pushed towards infinite logits on a few examples. Held-out losses are scored without it.
+    public var labelSmoothing: Float?
     /// The held-out score that picks the epoch the run keeps, as Trainer's `load_best_model_at_end` with
     /// `metric_for_best_model`: after each epoch's validation the weights are kept when the score beats
     /// every earlier epoch's, and put back at the end. Needs validation utterances; nil: the last epoch.
@@ -61,5 +65,12 @@ public struct IntentFineTuningOptions: Codable, Sendable, Equatable {
                                            "\(headLearningRate)", "a number above 0 and at most 1 (1e-3 is the usual choice)")
         }
         try BestEpochKeeper.validate(patience: earlyStoppingPatience, hasScore: keepBest != nil)
+        try Self.checkLabelSmoothing(labelSmoothing ?? 0)
+    }
+
+    /// Throws unless `value` is a label smoothing `CrossEntropyLoss` takes: 0 ..< 1.
+    static func checkLabelSmoothing(_ value: Float) throws {
+        try OptimizationSettings.check(value.isFinite && value >= 0 && value < 1, "labelSmoothing", "\(value)",
+                                       "a number from 0 up to, not including, 1 (0.1 is the usual choice)")
     }
 }

@@ -68,5 +68,10 @@ public struct JointIntentSlotOptions: Codable, Sendable, Equatable {
         guard headDropout.isFinite, headDropout >= 0, headDropout < 1 else {
             throw TrainingSettingError(setting: "headDropout", value: "\(headDropout)", requirement: "at least 0 and below 1")
         }
+        // JointBERT's losses are plain cross-entropy and the CRF's likelihood, which has no smoothed form.
+        if let smoothing = training.labelSmoothing, smoothing != 0 {
+            throw TrainingSettingError(setting: "labelSmoothing", value: "\(smoothing)",
+                                       requirement: "0 for the joint intent + slot model (label smoothing is the softmax intent head's)")
+        }
     }
 }

@@ -20,6 +20,9 @@ struct IntentsFineTuningArguments: ParsableArguments {
     @Option(help: "With --fine-tune: gradients are clipped to this global norm before each step (default: \(IntentFineTuningOptions().maxGradientNorm)).")
     var maxGradNorm: Float?
 
+    @Option(help: "With --fine-tune (the softmax head): label smoothing of the intent loss, from 0 up to 1 excluded, as Trainer's label_smoothing_factor: the target keeps 1 - F on the utterance's intent and spreads F over all intents (default: 0, none).")
+    var labelSmoothing: Float?
+
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(
         "With --fine-tune: few-shot training in SetFit's way (the encoder on contrastive pairs of the utterances, then a logistic-regression head on its sentence vectors and the utterances' bags of words), or not (the encoder with a softmax head). Default: few-shot when the median intent has at most \(SetFitOptions.fewShotMedian) utterances and there are at most \(SetFitOptions.fewShotMostUtterances) in all."))
     var fewShot: Bool?
@@ -61,6 +64,9 @@ struct IntentsFineTuningArguments: ParsableArguments {
         if headLearningRate != nil {
             throw ValidationError("--head-learning-rate does not apply to --few-shot (its head is a logistic regression, fitted after the encoder)")
         }
+        if labelSmoothing != nil {
+            throw ValidationError("--label-smoothing does not apply to --few-shot (its encoder learns from pairs, its head is a logistic regression)")
+        }
         var options = SetFitOptions()
         options.iterations = setfitIterations ?? options.iterations
         options.headRegularization = setfitHeadC ?? options.headRegularization
@@ -76,6 +82,7 @@ struct IntentsFineTuningArguments: ParsableArguments {
         var options = defaults
         options.accumulationSteps = gradientAccumulation ?? options.accumulationSteps
         options.headLearningRate = headLearningRate ?? options.headLearningRate
+        options.labelSmoothing = labelSmoothing ?? options.labelSmoothing
         options.keepBest = keepBest
         options.earlyStoppingPatience = earlyStopping
         return try checked(applyingShared(shared, to: options))

@@ -123,6 +123,9 @@ struct IntentsTrainCommand: ParsableCommand {
             if training.patience != nil {
                 throw ValidationError("--patience stops the bag-of-words network; a --fine-tune run stops early with --keep-best SCORE --early-stopping N")
             }
+            if fineTuning.labelSmoothing != nil, training.tagger == .transformer {
+                throw ValidationError("--label-smoothing smooths the softmax intent head's loss; the joint model (--tagger transformer) trains JointBERT's losses as they are")
+            }
             if fineTuning.earlyStopping != nil, fineTuning.keepBest == nil {
                 throw ValidationError("--early-stopping needs --keep-best SCORE: the score whose best epoch it counts from")
             }
@@ -169,10 +172,10 @@ struct IntentsTrainCommand: ParsableCommand {
         } else if fineTuning.fewShot != nil || fineTuning.setfitIterations != nil || fineTuning.setfitHeadC != nil
                     || fineTuning.setfitBagOfWords != nil || fineTuning.calibrationSplit != nil || fineTuning.calibrationFile != nil
                     || fineTuning.headLearningRate != nil || fineTuning.validationFile != nil || fineTuning.keepBest != nil
-                    || fineTuning.earlyStopping != nil {
+                    || fineTuning.earlyStopping != nil || fineTuning.labelSmoothing != nil {
             throw ValidationError("--few-shot, --no-few-shot, --setfit-iterations, --setfit-head-c, --[no-]setfit-bag-of-words, "
-                                  + "--calibration-split, --calibration-file, "
-                                  + "--head-learning-rate, --validation-file, --keep-best and --early-stopping apply to --fine-tune MODEL "
+                                  + "--calibration-split, --calibration-file, --head-learning-rate, --label-smoothing, "
+                                  + "--validation-file, --keep-best and --early-stopping apply to --fine-tune MODEL "
                                   + "(the bag-of-words network keeps its best epoch on --validation-split)")
         }
     }

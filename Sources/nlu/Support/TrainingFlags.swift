@@ -12,7 +12,7 @@ enum TrainingFlags {
                         "maxSequenceLength": "--max-length", "documentStride": "--doc-stride", "dropout": "--dropout",
                         "iterations": "--setfit-iterations", "headRegularization": "--setfit-head-c",
                         "keepBest": "--keep-best", "earlyStoppingPatience": "--early-stopping",
-                        "slotLossCoefficient": "--slot-loss-weight"]
+                        "slotLossCoefficient": "--slot-loss-weight", "labelSmoothing": "--label-smoothing"]
 
     /// Runs `check`; a ``TrainingSettingError`` it throws becomes a usage error "FLAG is VALUE: [context ]it must be
     /// REQUIREMENT", FLAG being `flag` where given (a check whose setting several flags share, such as a held-out
