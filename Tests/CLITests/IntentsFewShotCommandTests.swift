@@ -141,24 +141,22 @@ import Testing
         #expect(wordsWithoutFewShot.status == 2 && wordsWithoutFewShot.stderr.contains("do not apply"), "\(wordsWithoutFewShot.stderr)")
         let wordsAlone = try runNLU(["intents", "train", data, "-o", model, "--setfit-bag-of-words"])
         #expect(wordsAlone.status == 2 && wordsAlone.stderr.contains("apply to --fine-tune"), "\(wordsAlone.stderr)")
-        let headRate = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--no-few-shot", "--head-learning-rate", "0"])
-        #expect(headRate.status == 2 && headRate.stderr.contains("--head-learning-rate is 0.0"), "\(headRate.stderr)")
-        let headRateFewShot = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--few-shot",
-                                          "--head-learning-rate", "1e-3"])
-        #expect(headRateFewShot.status == 2 && headRateFewShot.stderr.contains("does not apply to --few-shot"), "\(headRateFewShot.stderr)")
-        let headRateAlone = try runNLU(["intents", "train", data, "-o", model, "--head-learning-rate", "1e-3"])
-        #expect(headRateAlone.status == 2 && headRateAlone.stderr.contains("apply to --fine-tune"), "\(headRateAlone.stderr)")
-        // --label-smoothing: the softmax head's, ranged by the library, refused where it would be ignored.
-        let smoothing = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--no-few-shot", "--label-smoothing", "1"])
-        #expect(smoothing.status == 2 && smoothing.stderr.contains("--label-smoothing is 1.0"), "\(smoothing.stderr)")
-        let smoothingFewShot = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--few-shot",
-                                           "--label-smoothing", "0.1"])
-        #expect(smoothingFewShot.status == 2 && smoothingFewShot.stderr.contains("does not apply to --few-shot"), "\(smoothingFewShot.stderr)")
-        let smoothingAlone = try runNLU(["intents", "train", data, "-o", model, "--label-smoothing", "0.1"])
-        #expect(smoothingAlone.status == 2 && smoothingAlone.stderr.contains("apply to --fine-tune"), "\(smoothingAlone.stderr)")
-        let smoothingJoint = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--tagger", "transformer",
-                                         "--label-smoothing", "0.1"])
-        #expect(smoothingJoint.status == 2 && smoothingJoint.stderr.contains("softmax intent head"), "\(smoothingJoint.stderr)")
+        // --head-learning-rate and --label-smoothing: the softmax head's, ranged by the library, refused where they
+        // would be ignored (each: the flags after the dataset, and what the usage error must say).
+        let fineTune = ["--fine-tune", Self.tinyEncoder]
+        let headFlags: [([String], String)] = [
+            (fineTune + ["--no-few-shot", "--head-learning-rate", "0"], "--head-learning-rate is 0.0"),
+            (fineTune + ["--few-shot", "--head-learning-rate", "1e-3"], "does not apply to --few-shot"),
+            (["--head-learning-rate", "1e-3"], "apply to --fine-tune"),
+            (fineTune + ["--no-few-shot", "--label-smoothing", "1"], "--label-smoothing is 1.0"),
+            (fineTune + ["--few-shot", "--label-smoothing", "0.1"], "does not apply to --few-shot"),
+            (["--label-smoothing", "0.1"], "apply to --fine-tune"),
+            (fineTune + ["--tagger", "transformer", "--label-smoothing", "0.1"], "softmax intent head"),
+        ]
+        for (flags, message) in headFlags {
+            let run = try runNLU(["intents", "train", data, "-o", model] + flags)
+            #expect(run.status == 2 && run.stderr.contains(message), "\(flags): \(run.stderr)")
+        }
         // --resume with no checkpoint: refused, saying how to start.
         let resume = try runNLU(["intents", "train", data, "-o", model, "--fine-tune", Self.tinyEncoder, "--few-shot", "--resume"])
         #expect(resume.status == 1 && resume.stderr.contains("without --resume"), "\(resume.stderr)")
