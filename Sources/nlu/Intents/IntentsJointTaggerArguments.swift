@@ -25,8 +25,9 @@ struct IntentsJointTaggerArguments: ParsableArguments {
     }
 
     /// Refuses a joint-model flag without `--tagger transformer`, and `--tagger transformer` without
-    /// `--fine-tune` or with `--no-entities`, saying what to add or remove.
-    func validate(tagger: SlotTaggerOptions.Kind, fineTune: String?, noEntities: Bool) throws {
+    /// `--fine-tune` or with `--no-entities`, saying what to add or remove; `labelSmoothing` is the loop's
+    /// `--label-smoothing`, which the joint model's own check refuses.
+    func validate(tagger: SlotTaggerOptions.Kind, fineTune: String?, noEntities: Bool, labelSmoothing: Float?) throws {
         guard tagger == .transformer else {
             if transformerCrf != nil {
                 throw ValidationError("--transformer-crf and --no-transformer-crf apply to --tagger transformer")
@@ -40,7 +41,9 @@ struct IntentsJointTaggerArguments: ParsableArguments {
             return
         }
         // The range is the library's (JointIntentSlotOptions.validate), checked before any model is read.
-        try TrainingFlags.check { try options(training: IntentFineTuningOptions()).validate() }
+        var loop = IntentFineTuningOptions()
+        loop.labelSmoothing = labelSmoothing
+        try TrainingFlags.check { try options(training: loop).validate() }
         guard fineTune != nil else {
             throw ValidationError("--tagger transformer fine-tunes an encoder jointly for the intents and the entities: add --fine-tune MODEL "
                                   + "(a sentence-transformers or Hugging Face folder, or a Hub id such as sentence-transformers/all-MiniLM-L6-v2)")

@@ -92,7 +92,7 @@ struct IntentsTrainCommand: ParsableCommand {
     @OptionGroup var inputSize: InputSizeOption
 
     func validate() throws {
-        try joint.validate(tagger: training.tagger, fineTune: fineTune, noEntities: training.noEntities)
+        try joint.validate(tagger: training.tagger, fineTune: fineTune, noEntities: training.noEntities, labelSmoothing: fineTuning.labelSmoothing)
         if training.tagger == .transformer, fineTuning.fewShot == true {
             throw ValidationError("--few-shot trains the intents alone; --tagger transformer fine-tunes the encoder with the intents and the entities (use --no-few-shot or leave it out)")
         }
@@ -122,9 +122,6 @@ struct IntentsTrainCommand: ParsableCommand {
             guard report == nil else { throw ValidationError("--report draws the bag-of-words network's epochs; it does not apply to --fine-tune") }
             if training.patience != nil {
                 throw ValidationError("--patience stops the bag-of-words network; a --fine-tune run stops early with --keep-best SCORE --early-stopping N")
-            }
-            if fineTuning.labelSmoothing != nil, training.tagger == .transformer {
-                throw ValidationError("--label-smoothing smooths the softmax intent head's loss; the joint model (--tagger transformer) trains JointBERT's losses as they are")
             }
             if fineTuning.earlyStopping != nil, fineTuning.keepBest == nil {
                 throw ValidationError("--early-stopping needs --keep-best SCORE: the score whose best epoch it counts from")
